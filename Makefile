@@ -1,0 +1,53 @@
+# warptour - top-level Makefile.  CMake does the work underneath (build/).
+#
+#   make          build build/warptour and build/libwarptour.a
+#   make demo     build, then solve a bundled instance (GPU if present, else CPU)
+#   make test     build and run all tests, then again under ASan + UBSan
+#   make deps     install the build dependencies (Debian packages)
+#
+# Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
+#            CUDA=AUTO|ON|OFF (build the CUDA backend), JOBS=N.
+
+CUDA_ARCH ?= 90
+CUDA      ?= AUTO
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD     ?= build
+ASAN_BUILD ?= build-asan
+
+CMAKE_FLAGS = -DWT_CUDA=$(CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)"
+
+.PHONY: all deps configure demo test test-quick test-asan bench-check gpu-check clean
+
+all: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+deps:
+	@scripts/install-deps.sh
+
+demo: all
+	@mkdir -p $(BUILD)/demo
+	$(BUILD)/warptour devices
+	$(BUILD)/warptour solve data/berlin52.tsp --init random --seed 1 \
+	    --output $(BUILD)/demo/berlin52.tour --svg $(BUILD)/demo/berlin52.svg
+	$(BUILD)/warptour check data/berlin52.tsp $(BUILD)/demo/berlin52.tour
+	@echo "Tour: $(BUILD)/demo/berlin52.tour   Picture: $(BUILD)/demo/berlin52.svg"
+
+test: test-quick test-asan
+
+test-quick: all
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DWT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    ctest --output-on-failure -j $(JOBS)
+
+# On a machine with a GPU: build, GPU tests, benchmarks, summary table.
+gpu-check:
+	scripts/gpu-check.sh
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,64 @@
+/*
+ * cli.h - what the subcommands of the warptour program share.
+ *
+ * The CLI uses only the public header: it maps flags onto wt_params, calls
+ * the library, and decides what to print and which exit status to return.
+ */
+#ifndef WT_CLI_H
+#define WT_CLI_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+
+#include "warptour.h"
+
+/* Exit statuses, documented in `warptour --help` and the README. */
+enum {
+    EXIT_OK = 0,          /* success (check: the tour is valid) */
+    EXIT_FAILURE_RUN = 1, /* a run-time failure: writing a file, memory, GPU */
+    EXIT_USAGE = 2,       /* bad command line */
+    EXIT_BAD_INPUT = 3,   /* an instance or tour file is malformed or unsupported */
+    EXIT_BAD_TOUR = 4,    /* check: the tour is not a valid tour of the instance */
+    EXIT_TIME_LIMIT = 5,  /* solve: the time limit stopped the search early */
+    EXIT_INTERRUPTED = 130 /* solve: stopped by Ctrl-C (SIGINT); best tour written */
+};
+
+int cmd_solve(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+
+/* Prints "warptour: message" to stderr; returns the exit status for status. */
+int cli_report_error(const wt_error *err);
+int cli_exit_status(wt_status status);
+
+/* Prints "warptour CMD: msg" and a hint to use --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Strict number parsing of a whole string; false on junk or overflow. */
+bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
+bool cli_parse_uint64(const char *s, uint64_t *out);
+bool cli_parse_double(const char *s, double min, double max, double *out);
+
+/* Gap in percent of length over optimum; only when optimum > 0. */
+double cli_gap_percent(int64_t length, int64_t optimum);
+
+/* JSON helpers: exact 64-bit integers (cJSON numbers are doubles), and null
+ * for absent values. */
+void cli_json_add_int64(cJSON *obj, const char *key, int64_t v);
+void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v);
+void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s);
+void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum);
+/* Prints obj on one line to stdout and frees it; false if printing failed. */
+bool cli_json_print(cJSON *obj);
+
+/* Reads an instance, printing the error; returns NULL on failure and sets
+ * *status to the exit status. */
+wt_instance *cli_read_instance(const char *path, int *status);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * cmd_check.c - `warptour check`: is this a tour of that instance, how long?
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+
+static const char check_help[] =
+    "Usage: warptour check INSTANCE TOUR [--json] [--optimum L]\n"
+    "\n"
+    "Validates that TOUR (a TSPLIB TOUR file) visits every city of INSTANCE exactly\n"
+    "once, and prints its exact TSPLIB length and the gap to the known optimum.\n"
+    "\n"
+    "  --json        print one JSON object: instance, n, valid, length, optimum,\n"
+    "                gap_percent (and error when the tour is invalid)\n"
+    "  --optimum L   known optimal length, when the built-in table lacks it\n"
+    "  -h, --help    show this help\n"
+    "\n"
+    "Exit status: 0 valid, 4 not a valid tour of the instance, 3 malformed file.\n";
+
+static int print_invalid(bool json, const wt_instance *inst, const char *tour_path,
+                         const wt_error *err)
+{
+    if (!json) return cli_report_error(err);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
+    cJSON_AddStringToObject(j, "tour", tour_path);
+    cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
+    cJSON_AddBoolToObject(j, "valid", false);
+    cJSON_AddNullToObject(j, "length");
+    cli_json_add_optimum_and_gap(j, 0, -1);
+    cJSON_AddStringToObject(j, "error", err->message);
+    cli_json_print(j);
+    return cli_exit_status(err->status);
+}
+
+static void print_valid(bool json, const wt_instance *inst, const char *tour_path, int64_t len)
+{
+    int64_t opt = wt_instance_known_optimum(inst);
+    if (json) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
+        cJSON_AddStringToObject(j, "tour", tour_path);
+        cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
+        cJSON_AddBoolToObject(j, "valid", true);
+        cli_json_add_int64(j, "length", len);
+        cli_json_add_optimum_and_gap(j, len, opt);
+        cli_json_print(j);
+        return;
+    }
+    printf("%s: valid tour of %s (%d cities), length %" PRId64, tour_path,
+           wt_instance_name(inst), wt_instance_n(inst), len);
+    if (opt > 0) printf(", optimum %" PRId64 ", gap %.2f%%", opt, cli_gap_percent(len, opt));
+    printf("\n");
+}
+
+int cmd_check(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, 0, 'J'},
+                                             {"optimum", required_argument, 0, 'O'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {0, 0, 0, 0}};
+    bool json = false;
+    int64_t optimum = -1;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(check_help, stdout);
+            return EXIT_OK;
+        } else if (c == 'J') {
+            json = true;
+        } else if (c == 'O') {
+            if (!cli_parse_int64(optarg, 1, INT64_MAX, &optimum))
+                return cli_usage_error("check", "--optimum needs a positive integer");
+        } else {
+            return cli_usage_error("check", "bad option '%s'", argv[optind - 1]);
+        }
+    }
+    if (argc - optind != 2) return cli_usage_error("check", "expected INSTANCE and TOUR");
+    int status;
+    wt_instance *inst = cli_read_instance(argv[optind], &status);
+    if (!inst) return status;
+    if (optimum > 0) wt_instance_set_known_optimum(inst, optimum);
+    const char *tour_path = argv[optind + 1];
+    int32_t *tour = NULL;
+    wt_error err = {0};
+    if (wt_tour_read_tsplib(tour_path, wt_instance_n(inst), &tour, &err) != WT_OK) {
+        status = err.status == WT_STATUS_INVALID_TOUR ? print_invalid(json, inst, tour_path, &err)
+                                                      : cli_report_error(&err);
+    } else {
+        print_valid(json, inst, tour_path, wt_tour_length(inst, tour));
+        status = EXIT_OK;
+    }
+    free(tour);
+    wt_instance_free(inst);
+    return status;
+}

@@ -1,0 +1,91 @@
+/*
+ * cmd_info.c - `warptour info`: what was read from an instance file.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+static const char info_help[] =
+    "Usage: warptour info INSTANCE [--json]\n"
+    "\n"
+    "Reads a TSPLIB file and prints its name, comment, edge weight type, number of\n"
+    "cities, bounding box of the coordinates and the known optimal length.\n"
+    "\n"
+    "  --json      print one JSON object instead\n"
+    "  -h, --help  show this help\n";
+
+static void print_text(const wt_instance *inst, const char *path)
+{
+    double lo[3], hi[3];
+    int64_t opt = wt_instance_known_optimum(inst);
+    printf("file      %s\n", path);
+    printf("name      %s\n", wt_instance_name(inst));
+    if (wt_instance_comment(inst)[0]) printf("comment   %s\n", wt_instance_comment(inst));
+    printf("type      TSP, EDGE_WEIGHT_TYPE %s\n", wt_edge_weight_type_name(wt_instance_type(inst)));
+    printf("cities    %d\n", wt_instance_n(inst));
+    if (wt_instance_bbox(inst, lo, hi)) {
+        printf("bbox      x %.10g .. %.10g, y %.10g .. %.10g", lo[0], hi[0], lo[1], hi[1]);
+        if (wt_instance_type(inst) == WT_EUC_3D) printf(", z %.10g .. %.10g", lo[2], hi[2]);
+        printf("%s\n", wt_instance_type(inst) == WT_EXPLICIT ? " (display data)" : "");
+    } else {
+        printf("bbox      none (explicit distances, no display data)\n");
+    }
+    if (opt > 0)
+        printf("optimum   %" PRId64 " (%s)\n", opt,
+               wt_instance_optimum_is_proven(inst) ? "proven optimal" : "best known");
+    else
+        printf("optimum   unknown\n");
+}
+
+static void print_json(const wt_instance *inst, const char *path)
+{
+    double lo[3], hi[3];
+    int64_t opt = wt_instance_known_optimum(inst);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "file", path);
+    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
+    cJSON_AddStringToObject(j, "comment", wt_instance_comment(inst));
+    cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
+    cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
+    if (wt_instance_bbox(inst, lo, hi)) {
+        cJSON *b = cJSON_AddObjectToObject(j, "bbox");
+        cJSON_AddNumberToObject(b, "min_x", lo[0]);
+        cJSON_AddNumberToObject(b, "max_x", hi[0]);
+        cJSON_AddNumberToObject(b, "min_y", lo[1]);
+        cJSON_AddNumberToObject(b, "max_y", hi[1]);
+    } else {
+        cJSON_AddNullToObject(j, "bbox");
+    }
+    if (opt > 0) cli_json_add_int64(j, "optimum", opt);
+    else cJSON_AddNullToObject(j, "optimum");
+    cJSON_AddBoolToObject(j, "optimum_proven", wt_instance_optimum_is_proven(inst));
+    cli_json_print(j);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, 0, 'J'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    bool json = false;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(info_help, stdout);
+            return EXIT_OK;
+        }
+        if (c != 'J') return cli_usage_error("info", "bad option '%s'", argv[optind - 1]);
+        json = true;
+    }
+    if (argc - optind != 1) return cli_usage_error("info", "expected one INSTANCE");
+    int status;
+    wt_instance *inst = cli_read_instance(argv[optind], &status);
+    if (!inst) return status;
+    if (json) print_json(inst, argv[optind]);
+    else print_text(inst, argv[optind]);
+    wt_instance_free(inst);
+    return EXIT_OK;
+}

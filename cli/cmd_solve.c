@@ -1,0 +1,304 @@
+/*
+ * cmd_solve.c - `warptour solve`: read, search, write the tour, report.
+ *
+ * The search may be cut short by --time-limit or Ctrl-C; the library then
+ * still returns its best tour, which is written and reported like a finished
+ * one, and the exit status says why it stopped early.  A second Ctrl-C kills
+ * the program the usual way.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char solve_help[] =
+    "Usage: warptour solve INSTANCE [OPTIONS]\n"
+    "\n"
+    "Builds a start tour for the TSPLIB instance and improves it by local search.\n"
+    "\n"
+    "Options:\n"
+    "  --algorithm A     search to run (default 2opt):\n"
+    "                      2opt  best-improvement 2-opt to a local optimum\n"
+    "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
+    "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
+    "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
+    "  --seed S          seed for every random choice (default 1); same seed, same result\n"
+    "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status 5)\n"
+    "  --threads N       CPU threads (default: all cores)\n"
+    "  --optimum L       known optimal length, for the gap (the built-in table knows\n"
+    "                    all TSPLIB instances)\n"
+    "  --output FILE     write the best tour as a TSPLIB TOUR file\n"
+    "  --svg FILE        draw the cities and the tour as an SVG picture\n"
+    "  --json            print the result as one JSON object on stdout\n"
+    "  --quiet           print nothing but errors (no progress line, no report)\n"
+    "  -h, --help        show this help\n"
+    "\n"
+    "A progress line (elapsed time, best length, gap) is shown on stderr when it is a\n"
+    "terminal.  Ctrl-C stops the search; the best tour is still written (exit 130).\n"
+    "\n"
+    "Examples:\n"
+    "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n"
+    "  warptour solve big.tsp --init spacefill --time-limit 60 --output big.tour --json\n";
+
+/* Set by the SIGINT handler, polled by the library through params.stop_flag. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void install_sigint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C terminates at once */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+typedef struct solve_opts {
+    const char *instance, *output, *svg, *start_tour;
+    bool json, quiet;
+    int64_t optimum; /* -1: from the built-in table */
+    wt_params params;
+} solve_opts;
+
+typedef struct progress_state {
+    int64_t optimum;
+    bool shown; /* a progress line is on the terminal and needs clearing */
+} progress_state;
+
+static int show_progress(const wt_progress *p, void *user)
+{
+    progress_state *ps = user;
+    char gap[32] = "";
+    if (ps->optimum > 0)
+        snprintf(gap, sizeof gap, "  gap %.2f%%", cli_gap_percent(p->best_length, ps->optimum));
+    fprintf(stderr, "\r[%7.1f s] best %" PRId64 "%s  moves %" PRIu64 "   ", p->elapsed_s,
+            p->best_length, gap, p->steps);
+    fflush(stderr);
+    ps->shown = true;
+    return 0;
+}
+
+/* Parses one option; returns -1 when fine, else an exit status. */
+static int parse_option(int c, const char *arg, solve_opts *o)
+{
+    wt_params *p = &o->params;
+    int64_t v;
+    switch (c) {
+    case 'a':
+        if (wt_algorithm_parse(arg, &p->algorithm) != WT_OK)
+            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt)", arg);
+        break;
+    case 'b':
+        if (wt_backend_parse(arg, &p->backend) != WT_OK)
+            return cli_usage_error("solve", "unknown --backend '%s' (expected auto, cpu, cuda)",
+                                   arg);
+        break;
+    case 'i':
+        if (wt_init_method_parse(arg, &p->init) != WT_OK)
+            return cli_usage_error("solve", "unknown --init '%s' (expected greedy, nearest, "
+                                   "spacefill, random)", arg);
+        break;
+    case 's':
+        if (!cli_parse_uint64(arg, &p->seed))
+            return cli_usage_error("solve", "--seed needs a non-negative integer, got '%s'", arg);
+        break;
+    case 't':
+        if (!cli_parse_double(arg, 0.0, 1e9, &p->time_limit_s) || p->time_limit_s <= 0)
+            return cli_usage_error("solve", "--time-limit needs a positive number of seconds, "
+                                   "got '%s'", arg);
+        break;
+    case 'j':
+        if (!cli_parse_int64(arg, 1, 4096, &v))
+            return cli_usage_error("solve", "--threads needs an integer in 1..4096, got '%s'",
+                                   arg);
+        p->threads = (int)v;
+        break;
+    case 'O':
+        if (!cli_parse_int64(arg, 1, INT64_MAX, &o->optimum))
+            return cli_usage_error("solve", "--optimum needs a positive integer, got '%s'", arg);
+        break;
+    case 'o': o->output = arg; break;
+    case 'g': o->svg = arg; break;
+    case 'S': o->start_tour = arg; break;
+    case 'J': o->json = true; break;
+    case 'q': o->quiet = true; break;
+    default: return cli_usage_error("solve", "unknown option");
+    }
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, solve_opts *o)
+{
+    static const struct option longopts[] = {
+        {"algorithm", required_argument, 0, 'a'}, {"backend", required_argument, 0, 'b'},
+        {"init", required_argument, 0, 'i'},      {"seed", required_argument, 0, 's'},
+        {"time-limit", required_argument, 0, 't'}, {"threads", required_argument, 0, 'j'},
+        {"optimum", required_argument, 0, 'O'},   {"output", required_argument, 0, 'o'},
+        {"svg", required_argument, 0, 'g'},       {"start-tour", required_argument, 0, 'S'},
+        {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->optimum = -1;
+    wt_params_defaults(&o->params);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(solve_help, stdout);
+            return EXIT_OK;
+        }
+        if (c == ':') return cli_usage_error("solve", "option '%s' needs a value", argv[optind - 1]);
+        if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
+        int st = parse_option(c, optarg, o);
+        if (st >= 0) return st;
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("solve", optind >= argc ? "missing INSTANCE"
+                                                       : "expected one INSTANCE, got more");
+    o->instance = argv[optind];
+    return -1;
+}
+
+static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+{
+    int64_t opt = wt_instance_known_optimum(inst);
+    printf("instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
+           wt_edge_weight_type_name(wt_instance_type(inst)));
+    printf("start     %s: length %" PRId64 " in %.3f s\n",
+           o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init), r->init_length,
+           r->init_time_s);
+    printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
+           wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
+           r->moves_evaluated);
+    printf("length    %" PRId64, r->length);
+    if (opt > 0) printf("  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
+    printf("\n");
+    if (r->stop != WT_STOP_DONE)
+        printf("stopped   %s: the tour is the best found so far\n",
+               r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
+    printf("time      %.3f s\n", r->time_s);
+    if (o->output) printf("tour      %s\n", o->output);
+    if (o->svg) printf("picture   %s\n", o->svg);
+}
+
+static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
+    cJSON_AddStringToObject(j, "file", o->instance);
+    cJSON_AddNumberToObject(j, "n", r->n);
+    cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
+    cJSON_AddStringToObject(j, "algorithm", wt_algorithm_name(o->params.algorithm));
+    cJSON_AddStringToObject(j, "backend", r->backend);
+    cJSON_AddStringToObject(j, "device", r->device);
+    cli_json_add_uint64(j, "seed", o->params.seed);
+    cJSON_AddStringToObject(j, "init", o->start_tour ? "file" : wt_init_method_name(o->params.init));
+    cli_json_add_int64(j, "init_length", r->init_length);
+    cli_json_add_int64(j, "length", r->length);
+    cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
+    cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
+    cJSON_AddNumberToObject(j, "time_s", r->time_s);
+    cJSON_AddNumberToObject(j, "init_time_s", r->init_time_s);
+    cli_json_add_uint64(j, "steps", r->steps);
+    cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
+    cli_json_add_string_or_null(j, "output", o->output);
+    cli_json_add_string_or_null(j, "svg", o->svg);
+    return cli_json_print(j);
+}
+
+/* Writes the tour and the picture; returns an exit status (0 when fine). */
+static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+{
+    wt_error err = {0};
+    char comment[160];
+    snprintf(comment, sizeof comment, "length %" PRId64 " by warptour %s (%s, seed %" PRIu64 ")",
+             r->length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
+    if (o->output && wt_tour_write_tsplib(o->output, wt_instance_name(inst), comment, r->tour,
+                                          r->n, &err) != WT_OK)
+        return cli_report_error(&err);
+    if (o->svg) {
+        char title[256];
+        int64_t opt = wt_instance_known_optimum(inst);
+        int k = snprintf(title, sizeof title, "%s: %d cities, length %" PRId64,
+                         wt_instance_name(inst), r->n, r->length);
+        if (opt > 0 && k > 0 && (size_t)k < sizeof title)
+            snprintf(title + k, sizeof title - (size_t)k, " (%.2f%% above optimum)",
+                     cli_gap_percent(r->length, opt));
+        if (wt_tour_write_svg(o->svg, inst, r->tour, title, &err) != WT_OK)
+            return cli_report_error(&err);
+    }
+    return EXIT_OK;
+}
+
+/* Reads --start-tour into *tour; returns an exit status (0 when fine). */
+static int load_start_tour(const solve_opts *o, const wt_instance *inst, int32_t **tour)
+{
+    wt_error err = {0};
+    if (!o->start_tour) return EXIT_OK;
+    if (wt_tour_read_tsplib(o->start_tour, wt_instance_n(inst), tour, &err) != WT_OK)
+        return cli_report_error(&err);
+    return EXIT_OK;
+}
+
+static int stop_exit_status(wt_stop_reason r)
+{
+    switch (r) {
+    case WT_STOP_DONE: return EXIT_OK;
+    case WT_STOP_TIME_LIMIT: return EXIT_TIME_LIMIT;
+    case WT_STOP_INTERRUPTED: return EXIT_INTERRUPTED;
+    }
+    return EXIT_FAILURE_RUN;
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    solve_opts o;
+    int status = parse_args(argc, argv, &o);
+    if (status >= 0) return status;
+    wt_instance *inst = cli_read_instance(o.instance, &status);
+    if (!inst) return status;
+    if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
+
+    int32_t *start = NULL;
+    status = load_start_tour(&o, inst, &start);
+    progress_state ps = {wt_instance_known_optimum(inst), false};
+    wt_result res = {0};
+    if (status == EXIT_OK) {
+        o.params.start_tour = start;
+        if (!o.quiet && !o.json && isatty(STDERR_FILENO)) {
+            o.params.progress = show_progress;
+            o.params.progress_user = &ps;
+        }
+        o.params.stop_flag = (const volatile int *)&interrupted;
+        install_sigint();
+        wt_error err = {0};
+        if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
+        signal(SIGINT, SIG_DFL);
+        if (ps.shown) fputc('\n', stderr);
+    }
+    if (status == EXIT_OK) status = write_outputs(&o, inst, &res);
+    if (status == EXIT_OK) {
+        if (o.json) {
+            if (!print_json(&o, inst, &res)) status = EXIT_FAILURE_RUN;
+        } else if (!o.quiet) {
+            print_report(&o, inst, &res);
+        }
+        if (status == EXIT_OK) status = stop_exit_status(res.stop);
+    }
+    wt_result_free(&res);
+    free(start);
+    wt_instance_free(inst);
+    return status;
+}

@@ -1,0 +1,64 @@
+/*
+ * main.c - the warptour program: subcommand dispatch and top-level help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "warptour " WT_VERSION " - parallel local search for the symmetric TSP (GPU and CPU)\n"
+    "\n"
+    "Usage: warptour COMMAND [OPTIONS]\n"
+    "\n"
+    "Commands:\n"
+    "  solve INSTANCE    build a start tour and improve it by local search\n"
+    "  check INSTANCE TOUR  validate a tour and print its exact length and gap\n"
+    "  info INSTANCE     print what was read from a TSPLIB file\n"
+    "  gen KIND N        write a random instance (KIND: uniform, clustered)\n"
+    "  devices           list the compute backends usable on this machine\n"
+    "\n"
+    "Run 'warptour COMMAND --help' for the options of a command.\n"
+    "\n"
+    "Exit status:\n"
+    "  0    success (check: the tour is valid)\n"
+    "  1    run-time failure (cannot write a file, out of memory, GPU error)\n"
+    "  2    bad command line\n"
+    "  3    malformed or unsupported instance or tour file (the message names file:line)\n"
+    "  4    check: the tour is not a valid tour of the instance\n"
+    "  5    solve: the time limit stopped the search early (best tour still written)\n"
+    "  130  solve: interrupted by Ctrl-C (best tour still written)\n"
+    "\n"
+    "Example:\n"
+    "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n";
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} command;
+
+static const command commands[] = {
+    {"solve", cmd_solve}, {"check", cmd_check},     {"info", cmd_info},
+    {"gen", cmd_gen},     {"devices", cmd_devices},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_text, stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("warptour %s\n", WT_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(name, commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "warptour: unknown command '%s'\nTry 'warptour --help'.\n", name);
+    return EXIT_USAGE;
+}

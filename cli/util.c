@@ -1,0 +1,130 @@
+/*
+ * util.c - error reporting, strict number parsing and JSON helpers for the CLI.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_exit_status(wt_status status)
+{
+    switch (status) {
+    case WT_OK: return EXIT_OK;
+    case WT_STATUS_INVALID_ARGUMENT: return EXIT_USAGE;
+    case WT_STATUS_PARSE:
+    case WT_STATUS_UNSUPPORTED:
+    case WT_STATUS_TOO_LARGE: return EXIT_BAD_INPUT;
+    case WT_STATUS_INVALID_TOUR: return EXIT_BAD_TOUR;
+    default: return EXIT_FAILURE_RUN;
+    }
+}
+
+int cli_report_error(const wt_error *err)
+{
+    fprintf(stderr, "warptour: %s\n", err->message[0] ? err->message : wt_status_str(err->status));
+    return cli_exit_status(err->status);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "warptour %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'warptour %s --help'.\n", cmd);
+    return EXIT_USAGE;
+}
+
+bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_uint64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (*s == '-') return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end) return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_double(const char *s, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < min || v > max) return false;
+    *out = v;
+    return true;
+}
+
+double cli_gap_percent(int64_t length, int64_t optimum)
+{
+    return 100.0 * (double)(length - optimum) / (double)optimum;
+}
+
+void cli_json_add_int64(cJSON *obj, const char *key, int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    cJSON_AddRawToObject(obj, key, buf);
+}
+
+void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    cJSON_AddRawToObject(obj, key, buf);
+}
+
+void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s)
+{
+    if (s) cJSON_AddStringToObject(obj, key, s);
+    else cJSON_AddNullToObject(obj, key);
+}
+
+void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum)
+{
+    if (optimum > 0) {
+        cli_json_add_int64(obj, "optimum", optimum);
+        cJSON_AddNumberToObject(obj, "gap_percent", cli_gap_percent(length, optimum));
+    } else {
+        cJSON_AddNullToObject(obj, "optimum");
+        cJSON_AddNullToObject(obj, "gap_percent");
+    }
+}
+
+bool cli_json_print(cJSON *obj)
+{
+    char *text = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+    if (!text) return false;
+    int ok = puts(text) >= 0 && fflush(stdout) == 0;
+    cJSON_free(text);
+    return ok;
+}
+
+wt_instance *cli_read_instance(const char *path, int *status)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) {
+        *status = cli_report_error(&err);
+        return NULL;
+    }
+    return inst;
+}

@@ -1,0 +1,275 @@
+/*
+ * warptour.h - the public contract of libwarptour.
+ *
+ * warptour solves the symmetric Traveling Salesman Problem by local search
+ * (2-opt and its relatives) on NVIDIA GPUs, with a multi-threaded CPU backend
+ * that is always present and is the reference every GPU result is checked
+ * against.  This header is the only one a program needs; nothing CUDA-specific
+ * appears in it.
+ *
+ * Conventions that hold for every function below:
+ *  - Cities are numbered 0..n-1 inside the library.  TSPLIB files number them
+ *    1..n; readers and writers convert.
+ *  - A tour is an array of n distinct city numbers (int32_t) in visiting order;
+ *    the edge from the last city back to the first is implied.
+ *  - Lengths and distances are exact TSPLIB95 integers held in int64_t.
+ *  - Functions that can fail return a wt_status and, when the caller passes a
+ *    non-NULL wt_error, a one-line message that names the file and line for
+ *    input errors.  On failure, output parameters are left untouched and no
+ *    memory is leaked.
+ *  - The library never prints and never exits the process.  It keeps no
+ *    global mutable state: distinct objects may be used from distinct threads
+ *    at once; one object must not be modified from two threads at once.
+ *  - Randomness is always driven by an explicit 64-bit seed: equal inputs and
+ *    seeds give equal outputs on the same backend.
+ *  - Objects made by the _read, _parse, _from_coords and _generate functions
+ *    are released by the matching _free function; freeing NULL is a no-op.
+ */
+#ifndef WARPTOUR_H
+#define WARPTOUR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WT_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ errors */
+
+typedef enum wt_status {
+    WT_OK = 0,
+    WT_STATUS_INVALID_ARGUMENT = 1, /* a caller passed a bad value */
+    WT_STATUS_OUT_OF_MEMORY = 2,    /* an allocation failed */
+    WT_STATUS_IO = 3,               /* a file could not be opened, read or written */
+    WT_STATUS_PARSE = 4,            /* a file is malformed; message names file:line */
+    WT_STATUS_UNSUPPORTED = 5,      /* well-formed but not something we solve (ATSP...) */
+    WT_STATUS_INVALID_TOUR = 6,     /* a tour is not a permutation of the cities */
+    WT_STATUS_NO_DEVICE = 7,        /* the requested backend is not usable here */
+    WT_STATUS_DEVICE = 8,           /* a GPU call failed; message names the call */
+    WT_STATUS_TOO_LARGE = 9         /* the problem exceeds a documented limit */
+} wt_status;
+
+/* Static English name of a status ("out of memory", ...); never NULL. */
+const char *wt_status_str(wt_status status);
+
+/* Filled by failing calls when the caller passes one; message is one line
+ * without a trailing newline, e.g. "bad.tsp:7: expected a number, found 'x'". */
+typedef struct wt_error {
+    wt_status status;
+    char message[512];
+} wt_error;
+
+/* --------------------------------------------------------------- instances */
+
+typedef enum wt_edge_weight_type {
+    WT_EUC_2D = 0,
+    WT_CEIL_2D,
+    WT_ATT,
+    WT_GEO,
+    WT_MAN_2D,
+    WT_MAX_2D,
+    WT_EUC_3D,
+    WT_EXPLICIT
+} wt_edge_weight_type;
+
+/* TSPLIB keyword of a type ("EUC_2D"); NULL for an out-of-range value. */
+const char *wt_edge_weight_type_name(wt_edge_weight_type type);
+
+/* Upper limit on DIMENSION, so that every city number fits int32_t with room
+ * for arithmetic on positions. */
+#define WT_MAX_CITIES (1 << 30)
+/* EXPLICIT instances keep an n x n matrix; above this they are refused. */
+#define WT_MAX_EXPLICIT_CITIES 46340
+
+typedef struct wt_instance wt_instance;
+
+/* Reads a TSPLIB95 TYPE: TSP file (see README for what is accepted).  On
+ * success *out owns a new instance.  Errors: WT_STATUS_IO (cannot read),
+ * WT_STATUS_PARSE (malformed: message is "path:line: what was expected"),
+ * WT_STATUS_UNSUPPORTED (ATSP, HCP, unknown EDGE_WEIGHT_TYPE...),
+ * WT_STATUS_TOO_LARGE, WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error *err);
+
+/* Same as above from a buffer of len bytes (need not be NUL-terminated);
+ * source names the data in messages. */
+wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *source,
+                                   wt_instance **out, wt_error *err);
+
+/* Builds a coordinate instance from n points (z may be NULL unless type is
+ * WT_EUC_3D; type must not be WT_EXPLICIT).  Copies the arrays. */
+wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type type,
+                                  const double *x, const double *y, const double *z,
+                                  wt_instance **out, wt_error *err);
+
+void wt_instance_free(wt_instance *inst);
+
+int wt_instance_n(const wt_instance *inst);
+const char *wt_instance_name(const wt_instance *inst);      /* never NULL */
+const char *wt_instance_comment(const wt_instance *inst);   /* never NULL, may be "" */
+wt_edge_weight_type wt_instance_type(const wt_instance *inst);
+
+/* Exact TSPLIB95 distance between cities a and b (0-based, a != b). */
+int64_t wt_instance_dist(const wt_instance *inst, int a, int b);
+
+/* Coordinates for drawing: the node coordinates, or for EXPLICIT instances
+ * the DISPLAY_DATA_SECTION when there is one.  Returns false (and leaves the
+ * pointers alone) when the instance has none.  Arrays stay owned by inst. */
+bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y);
+
+/* Bounding box of the coordinates (z range is 0..0 for 2-D); false if none. */
+bool wt_instance_bbox(const wt_instance *inst, double min[3], double max[3]);
+
+/* Known optimal (or best-known) tour length, from the built-in table of
+ * TSPLIB and related instances matched by name and dimension; -1 if unknown.
+ * wt_instance_set_known_optimum overrides it (-1 clears). */
+int64_t wt_instance_known_optimum(const wt_instance *inst);
+bool wt_instance_optimum_is_proven(const wt_instance *inst);
+void wt_instance_set_known_optimum(wt_instance *inst, int64_t length);
+
+/* Writes the instance as a TSPLIB file (coordinate instances only, with
+ * coordinates printed so that they read back exactly). */
+wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error *err);
+
+/* ---------------------------------------------------- generated instances */
+
+typedef enum wt_gen_kind {
+    WT_GEN_UNIFORM = 0,  /* uniform integer points in [0, 1e6)^2 (DIMACS portgen) */
+    WT_GEN_CLUSTERED     /* normal clusters around n/10 centres (DIMACS portcgen) */
+} wt_gen_kind;
+
+/* A random EUC_2D instance of n >= 3 cities, reproducible from seed. */
+wt_status wt_instance_generate(wt_gen_kind kind, int n, uint64_t seed,
+                               wt_instance **out, wt_error *err);
+
+/* ------------------------------------------------------------------- tours */
+
+/* Checks that tour holds each of 0..n-1 exactly once.  WT_STATUS_INVALID_TOUR
+ * with a message naming the first offending position otherwise. */
+wt_status wt_tour_validate(const int32_t *tour, int n, wt_error *err);
+
+/* Exact length of a valid tour (closing edge included). */
+int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour);
+
+/* Reads a TSPLIB TOUR file for an instance of n cities.  *tour_out is a new
+ * malloc'ed array of n entries the caller frees with free().  The tour is
+ * validated: WT_STATUS_PARSE for malformed files, WT_STATUS_INVALID_TOUR when
+ * it is not a permutation of 1..n. */
+wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_error *err);
+
+/* Writes a TSPLIB TOUR file; name and comment may be NULL. */
+wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
+                               const int32_t *tour, int n, wt_error *err);
+
+/* Draws the cities and the tour as an SVG picture (needs coordinates). */
+wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
+                            const char *title, wt_error *err);
+
+/* ------------------------------------------------------------- start tours */
+
+typedef enum wt_init_method {
+    WT_INIT_RANDOM = 0, /* uniform random permutation */
+    WT_INIT_NEAREST,    /* nearest neighbour from a random city */
+    WT_INIT_GREEDY,     /* greedy edge matching (Multiple Fragment) */
+    WT_INIT_SPACEFILL   /* Hilbert-curve order of the coordinates */
+} wt_init_method;
+
+const char *wt_init_method_name(wt_init_method m);               /* "greedy" */
+wt_status wt_init_method_parse(const char *name, wt_init_method *out);
+
+/* Fills tour[0..n-1] with a start tour.  Deterministic in seed. */
+wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t seed,
+                       int32_t *tour, wt_error *err);
+
+/* ----------------------------------------------------------------- solving */
+
+typedef enum wt_algorithm {
+    WT_ALGO_2OPT = 0 /* best-improvement 2-opt to a local optimum */
+} wt_algorithm;
+
+const char *wt_algorithm_name(wt_algorithm a);
+wt_status wt_algorithm_parse(const char *name, wt_algorithm *out);
+
+typedef enum wt_backend_kind {
+    WT_BACKEND_AUTO = 0, /* CUDA when a GPU is present and the algorithm has a kernel */
+    WT_BACKEND_CPU,
+    WT_BACKEND_CUDA
+} wt_backend_kind;
+
+const char *wt_backend_name(wt_backend_kind b);
+wt_status wt_backend_parse(const char *name, wt_backend_kind *out);
+
+/* Whether a CUDA GPU is usable by this build; fills device with its name or
+ * with the reason it is not ("built without CUDA", "no CUDA device"). */
+bool wt_cuda_available(char *device, size_t device_size);
+
+/* Why a search ended. */
+typedef enum wt_stop_reason {
+    WT_STOP_DONE = 0,      /* reached its natural end (e.g. a local optimum) */
+    WT_STOP_TIME_LIMIT,    /* params.time_limit_s ran out */
+    WT_STOP_INTERRUPTED    /* the progress callback or stop flag asked to stop */
+} wt_stop_reason;
+
+const char *wt_stop_reason_name(wt_stop_reason r);
+
+/* Snapshot handed to the progress callback. */
+typedef struct wt_progress {
+    double elapsed_s;       /* since wt_solve started */
+    int64_t best_length;    /* exact length of the best tour so far */
+    int64_t init_length;    /* length of the start tour */
+    uint64_t steps;         /* improving moves applied so far */
+} wt_progress;
+
+/* Called from the solving thread about every progress_interval_s seconds.
+ * Returns nonzero to ask the search to stop (it then ends with
+ * WT_STOP_INTERRUPTED and the best tour so far). */
+typedef int (*wt_progress_fn)(const wt_progress *p, void *user);
+
+typedef struct wt_params {
+    wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
+    wt_backend_kind backend;    /* default WT_BACKEND_AUTO */
+    wt_init_method init;        /* default WT_INIT_GREEDY */
+    uint64_t seed;              /* default 1 */
+    double time_limit_s;        /* <= 0: none (default) */
+    int threads;                /* CPU threads; 0 = all cores (default) */
+    const int32_t *start_tour;  /* optional: start here instead of init */
+    wt_progress_fn progress;    /* optional */
+    void *progress_user;        /* passed to progress */
+    double progress_interval_s; /* default 0.5 */
+    /* Optional flag polled during the search (e.g. set by a SIGINT handler);
+     * nonzero stops it like the progress callback does. */
+    const volatile int *stop_flag;
+} wt_params;
+
+void wt_params_defaults(wt_params *p);
+
+typedef struct wt_result {
+    int32_t *tour;               /* n cities, owned; release with wt_result_free */
+    int n;
+    int64_t length;              /* exact length of tour */
+    int64_t init_length;         /* exact length of the start tour */
+    wt_stop_reason stop;
+    double time_s;               /* whole wt_solve, start tour included */
+    double init_time_s;          /* building the start tour */
+    uint64_t steps;              /* improving moves applied */
+    uint64_t moves_evaluated;    /* 2-opt moves evaluated */
+    char backend[16];            /* "cpu" or "cuda" */
+    char device[128];            /* e.g. "2 CPU threads", GPU name */
+} wt_result;
+
+/* Runs the configured search.  On success res holds the best tour found,
+ * always a valid tour, even when the search was stopped early. */
+wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
+                   wt_error *err);
+
+/* Frees res->tour and zeroes res; NULL-safe. */
+void wt_result_free(wt_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPTOUR_H */

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs what the build needs, from Debian's packages, when it is missing:
+#   cmake, gcc, make, pkg-config  the build itself
+#   libcjson-dev                  JSON output of the CLI (--json)
+#   libcmocka-dev                 the unit-test framework
+#   python3                       the CLI tests
+# The CUDA toolkit (nvcc) is optional and not installed here.
+set -e
+need=""
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
+pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
+[ -z "$need" ] && exit 0
+echo "warptour: installing build dependencies:$need"
+if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "warptour: please install as root: apt-get install$need" >&2; exit 1
+fi
+$sudo apt-get install -y --no-install-recommends $need >/dev/null 2>&1 ||
+    { $sudo apt-get update >/dev/null && $sudo apt-get install -y --no-install-recommends $need; }

@@ -1,0 +1,63 @@
+/*
+ * names.c - the user-facing names of algorithms, backends and stop reasons.
+ *
+ * These strings are what the CLI accepts (--algorithm, --backend) and what
+ * it prints in reports and JSON; keeping them here keeps the two in step.
+ */
+#include <string.h>
+
+#include "backend/backend.h"
+#include "core/error.h"
+
+static const char *const algorithm_names[] = {[WT_ALGO_2OPT] = "2opt"};
+static const char *const backend_names[] = {
+    [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
+static const char *const stop_names[] = {
+    [WT_STOP_DONE] = "done", [WT_STOP_TIME_LIMIT] = "time-limit",
+    [WT_STOP_INTERRUPTED] = "interrupted"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Index of name in names[0..count), or -1. */
+static int find_name(const char *const *names, size_t count, const char *name)
+{
+    for (size_t i = 0; name && i < count; i++)
+        if (names[i] && strcmp(names[i], name) == 0) return (int)i;
+    return -1;
+}
+
+const char *wt_algorithm_name(wt_algorithm a)
+{
+    return (unsigned)a < COUNT(algorithm_names) ? algorithm_names[a] : NULL;
+}
+
+wt_status wt_algorithm_parse(const char *name, wt_algorithm *out)
+{
+    int i = find_name(algorithm_names, COUNT(algorithm_names), name);
+    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    *out = (wt_algorithm)i;
+    return WT_OK;
+}
+
+const char *wt_backend_name(wt_backend_kind b)
+{
+    return (unsigned)b < COUNT(backend_names) ? backend_names[b] : NULL;
+}
+
+wt_status wt_backend_parse(const char *name, wt_backend_kind *out)
+{
+    int i = find_name(backend_names, COUNT(backend_names), name);
+    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    *out = (wt_backend_kind)i;
+    return WT_OK;
+}
+
+const char *wt_stop_reason_name(wt_stop_reason r)
+{
+    return (unsigned)r < COUNT(stop_names) ? stop_names[r] : "unknown";
+}
+
+bool wt_cuda_available(char *device, size_t device_size)
+{
+    return wt_backend_cuda.available(device, device_size);
+}

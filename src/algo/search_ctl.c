@@ -1,0 +1,59 @@
+/*
+ * search_ctl.c - deadlines, stop requests and progress reports for searches.
+ */
+#include "algo/search_ctl.h"
+
+#include <math.h>
+#include <omp.h>
+#include <time.h>
+
+double wt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
+{
+    ctl->params = params;
+    ctl->t_start = wt_now();
+    ctl->deadline = params->time_limit_s > 0 ? ctl->t_start + params->time_limit_s : INFINITY;
+    ctl->next_report = ctl->t_start + params->progress_interval_s;
+    ctl->threads = params->threads > 0 ? params->threads : omp_get_num_procs();
+    ctl->stop = WT_STOP_DONE;
+    ctl->init_length = 0;
+}
+
+bool wt_ctl_expired(wt_search_ctl *ctl)
+{
+    if (ctl->stop != WT_STOP_DONE) return true;
+    const volatile int *flag = ctl->params->stop_flag;
+    if (flag && *flag) {
+        ctl->stop = WT_STOP_INTERRUPTED;
+        return true;
+    }
+    if (wt_now() >= ctl->deadline) {
+        ctl->stop = WT_STOP_TIME_LIMIT;
+        return true;
+    }
+    return false;
+}
+
+bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool force)
+{
+    const wt_params *p = ctl->params;
+    double now = wt_now();
+    if (p->progress && (force || now >= ctl->next_report)) {
+        wt_progress pr = {
+            .elapsed_s = now - ctl->t_start,
+            .best_length = best_length,
+            .init_length = ctl->init_length,
+            .steps = steps,
+        };
+        ctl->next_report = now + p->progress_interval_s;
+        if (p->progress(&pr, p->progress_user) && ctl->stop == WT_STOP_DONE)
+            ctl->stop = WT_STOP_INTERRUPTED;
+    }
+    return wt_ctl_expired(ctl);
+}

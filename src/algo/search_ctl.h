@@ -1,0 +1,54 @@
+/*
+ * search_ctl.h - when a search must stop, and telling the caller how it goes.
+ *
+ * Every algorithm and backend polls one wt_search_ctl: it holds the deadline
+ * from --time-limit, the caller's stop flag (set by a SIGINT handler in the
+ * CLI) and the progress callback.  Backends call wt_ctl_expired() from any
+ * thread inside their hot loops (it only reads a flag and the clock) and
+ * wt_ctl_report() from the solving thread between steps.
+ */
+#ifndef WT_ALGO_SEARCH_CTL_H
+#define WT_ALGO_SEARCH_CTL_H
+
+#include <stdint.h>
+
+#include "warptour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wt_search_ctl {
+    const wt_params *params;
+    double t_start;          /* monotonic seconds at wt_solve entry */
+    double deadline;         /* monotonic seconds; INFINITY without a limit */
+    double next_report;      /* when the progress callback is due next */
+    int threads;             /* CPU threads to use (>= 1) */
+    wt_stop_reason stop;     /* why the search ended (WT_STOP_DONE if it did not stop early) */
+    int64_t init_length;
+} wt_search_ctl;
+
+/* Counters a search keeps for the result. */
+typedef struct wt_search_stats {
+    uint64_t steps;            /* improving moves applied */
+    uint64_t moves_evaluated;  /* candidate moves evaluated */
+} wt_search_stats;
+
+/* Monotonic clock in seconds. */
+double wt_now(void);
+
+void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params);
+
+/* True once the deadline passed or the stop flag is set; records the reason.
+ * Safe to call from several threads (it writes only the same values). */
+bool wt_ctl_expired(wt_search_ctl *ctl);
+
+/* Calls the progress callback when due (or when force), then checks expiry.
+ * Returns true when the search must stop.  Solving thread only. */
+bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool force);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

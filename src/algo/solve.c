@@ -1,0 +1,132 @@
+/*
+ * solve.c - wt_solve(): start tour, backend choice, search, result.
+ *
+ * The one entry point of the library's searches.  It picks the backend
+ * (--backend auto takes the GPU when one is usable and has a kernel for the
+ * algorithm, else the CPU), builds or copies the start tour, runs the
+ * algorithm against the backend interface and packs the result.  The best
+ * tour is returned even when the search is stopped by the time limit or the
+ * caller, so the CLI can always write it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/search_ctl.h"
+#include "backend/backend.h"
+#include "core/error.h"
+#include "core/instance.h"
+
+void wt_params_defaults(wt_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->algorithm = WT_ALGO_2OPT;
+    p->backend = WT_BACKEND_AUTO;
+    p->init = WT_INIT_GREEDY;
+    p->seed = 1;
+    p->time_limit_s = 0;
+    p->threads = 0;
+    p->progress_interval_s = 0.5;
+}
+
+void wt_result_free(wt_result *res)
+{
+    if (!res) return;
+    free(res->tour);
+    memset(res, 0, sizeof *res);
+}
+
+/* Whether backend b implements algorithm a. */
+static bool backend_has(const wt_backend *b, wt_algorithm a)
+{
+    switch (a) {
+    case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
+    }
+    return false;
+}
+
+static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
+                                size_t device_size, wt_error *err)
+{
+    const char *algo = wt_algorithm_name(p->algorithm);
+    if (p->backend == WT_BACKEND_CUDA) {
+        if (!wt_backend_cuda.available(device, device_size))
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s",
+                           device);
+        if (!backend_has(&wt_backend_cuda, p->algorithm))
+            return wt_fail(err, WT_STATUS_NO_DEVICE,
+                           "the cuda backend has no kernel for --algorithm %s yet; "
+                           "use --backend cpu or auto", algo);
+        *out = &wt_backend_cuda;
+        return WT_OK;
+    }
+    if (p->backend == WT_BACKEND_AUTO && backend_has(&wt_backend_cuda, p->algorithm) &&
+        wt_backend_cuda.available(device, device_size)) {
+        *out = &wt_backend_cuda;
+        return WT_OK;
+    }
+    *out = &wt_backend_cpu;
+    return WT_OK;
+}
+
+/* Fills tour from params->start_tour or the configured start heuristic. */
+static wt_status make_start_tour(const wt_instance *inst, const wt_params *p, int32_t *tour,
+                                 wt_error *err)
+{
+    if (!p->start_tour) return wt_tour_init(inst, p->init, p->seed, tour, err);
+    wt_status st = wt_tour_validate(p->start_tour, inst->n, err);
+    if (st != WT_OK) return st;
+    memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);
+    return WT_OK;
+}
+
+static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+                               wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+{
+    switch (ctl->params->algorithm) {
+    case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
+    }
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
+}
+
+wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
+                   wt_error *err)
+{
+    if (!inst || !params || !res || !wt_algorithm_name(params->algorithm))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: bad arguments");
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, params);
+    const wt_backend *backend;
+    char device[128] = "";
+    wt_status st = choose_backend(params, &backend, device, sizeof device, err);
+    if (st != WT_OK) return st;
+    if (backend == &wt_backend_cpu)
+        snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
+                 ctl.threads == 1 ? "" : "s");
+
+    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
+    if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
+    st = make_start_tour(inst, params, tour, err);
+    double init_time = wt_now() - ctl.t_start;
+    wt_search_stats stats = {0, 0};
+    if (st == WT_OK) {
+        ctl.init_length = wt_tour_length(inst, tour);
+        st = run_algorithm(backend, inst, tour, &ctl, &stats, err);
+    }
+    if (st != WT_OK) {
+        free(tour);
+        return st;
+    }
+    memset(res, 0, sizeof *res);
+    res->tour = tour;
+    res->n = inst->n;
+    res->length = wt_tour_length(inst, tour);
+    res->init_length = ctl.init_length;
+    res->stop = ctl.stop;
+    res->time_s = wt_now() - ctl.t_start;
+    res->init_time_s = init_time;
+    res->steps = stats.steps;
+    res->moves_evaluated = stats.moves_evaluated;
+    snprintf(res->backend, sizeof res->backend, "%s", backend->name);
+    snprintf(res->device, sizeof res->device, "%s", device);
+    return WT_OK;
+}

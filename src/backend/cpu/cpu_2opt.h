@@ -1,0 +1,41 @@
+/*
+ * cpu_2opt.h - the CPU reference 2-opt: the yardstick for every GPU kernel.
+ *
+ * Positions i < j of a tour name the move that removes edges (t[i], t[i+1])
+ * and (t[j], t[j+1]) (indices mod n) and reconnects the tour by reversing
+ * t[i+1..j].  The pair space is O'Neil & Burtscher's Listing 1:
+ * 0 <= i < n-2, i+2 <= j < n, which is (n-1)(n-2)/2 moves.
+ */
+#ifndef WT_BACKEND_CPU_2OPT_H
+#define WT_BACKEND_CPU_2OPT_H
+
+#include <stdint.h>
+
+#include "algo/search_ctl.h"
+#include "core/instance.h"
+
+typedef struct wt_2opt_move {
+    int64_t delta; /* change of tour length; < 0 improves */
+    int i, j;      /* positions, i < j; -1 when there is no move */
+} wt_2opt_move;
+
+/* Moves one full scan evaluates. */
+static inline uint64_t wt_2opt_moves_per_scan(int n)
+{
+    return (uint64_t)(n - 1) * (uint64_t)(n - 2) / 2;
+}
+
+/* Exact length change of the move (i, j) on tour. */
+int64_t wt_2opt_move_delta(const wt_instance *inst, const int32_t *tour, int i, int j);
+
+/* Best move of the whole pair space: the most negative delta, ties to the
+ * lowest (i, j); delta 0 and i = j = -1 when nothing improves.  Uses
+ * `threads` OpenMP threads; returns false (move undefined) if ctl expired
+ * during the scan.  ctl may be NULL. */
+bool wt_2opt_best_move(const wt_instance *inst, const int32_t *tour, int threads,
+                       wt_search_ctl *ctl, wt_2opt_move *best);
+
+/* Applies move (i, j): reverses tour[i+1..j]. */
+void wt_2opt_apply(int32_t *tour, int i, int j);
+
+#endif

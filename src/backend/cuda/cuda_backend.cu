@@ -1,0 +1,74 @@
+/*
+ * cuda_backend.cu - the CUDA backend: finding the GPU and checking it runs.
+ *
+ * At this stage the backend only answers whether a usable GPU is present.
+ * "Usable" is decided by launching a tiny probe kernel, not just by counting
+ * devices: a binary built for other architectures (WT_CUDA_ARCH) than the
+ * GPU's fails only at launch, and users should hear that before a search.
+ * The library is linked against the static CUDA runtime, so a machine with
+ * no driver runs the CPU backend and is told why the GPU one is absent.
+ */
+#include <cstdio>
+
+#include "backend/backend.h"
+#include "backend/cuda/cuda_common.cuh"
+
+/* Writes a known pattern so the host can tell the kernel really ran. */
+static __global__ void probe_kernel(int *out)
+{
+    out[threadIdx.x] = (int)threadIdx.x * 3 + 1;
+}
+
+/* Runs probe_kernel on the current device; describes a failure in why. */
+static bool probe_launch(char *why, size_t size)
+{
+    enum { N = 32 };
+    int *d_out = nullptr, h_out[N] = {0};
+    cudaError_t e = cudaMalloc(&d_out, N * sizeof(int));
+    if (e == cudaSuccess) {
+        probe_kernel<<<1, N>>>(d_out);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
+    cudaFree(d_out);
+    if (e != cudaSuccess) {
+        snprintf(why, size, "GPU present but unusable: %s%s", cudaGetErrorString(e),
+                 e == cudaErrorNoKernelImageForDevice
+                     ? " (rebuild with WT_CUDA_ARCH set to this GPU's compute capability)"
+                     : "");
+        return false;
+    }
+    for (int i = 0; i < N; i++)
+        if (h_out[i] != i * 3 + 1) {
+            snprintf(why, size, "GPU present but the probe kernel returned wrong data");
+            return false;
+        }
+    return true;
+}
+
+static bool cuda_available(char *device, size_t size)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(device, size, "no CUDA device (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return false;
+    }
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        snprintf(device, size, "no CUDA device (cannot read its properties)");
+        return false;
+    }
+    if (!probe_launch(device, size)) return false;
+    snprintf(device, size, "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major,
+             prop.minor, prop.multiProcessorCount,
+             (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+    return true;
+}
+
+extern "C" const wt_backend wt_backend_cuda = {
+    /* .name = */ "cuda",
+    /* .available = */ cuda_available,
+    /* .twoopt_descend = */ nullptr, /* comes with the GPU 2-opt kernels */
+};

@@ -1,0 +1,217 @@
+/*
+ * instance.c - building, inspecting and freeing wt_instance objects.
+ *
+ * The TSPLIB reader (tsplib_read.c) and the generator (gen.c) both end here:
+ * wt_instance_alloc() gives an empty shell, wt_instance_finish() derives what
+ * depends on the coordinates (GEO radians, the known optimum) and checks that
+ * no tour length can overflow 64 bits.
+ */
+#include "core/instance_build.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+static const char *const type_names[] = {
+    [WT_EUC_2D] = "EUC_2D", [WT_CEIL_2D] = "CEIL_2D", [WT_ATT] = "ATT",
+    [WT_GEO] = "GEO",       [WT_MAN_2D] = "MAN_2D",   [WT_MAX_2D] = "MAX_2D",
+    [WT_EUC_3D] = "EUC_3D", [WT_EXPLICIT] = "EXPLICIT",
+};
+
+const char *wt_edge_weight_type_name(wt_edge_weight_type type)
+{
+    if ((unsigned)type >= sizeof type_names / sizeof type_names[0]) return NULL;
+    return type_names[type];
+}
+
+char *wt_strdup(const char *s)
+{
+    size_t len = strlen(s) + 1;
+    char *p = malloc(len);
+    if (p) memcpy(p, s, len);
+    return p;
+}
+
+wt_instance *wt_instance_alloc(const char *name, int n, wt_edge_weight_type type)
+{
+    wt_instance *inst = calloc(1, sizeof *inst);
+    if (!inst) return NULL;
+    inst->name = wt_strdup(name ? name : "");
+    inst->comment = wt_strdup("");
+    inst->n = n;
+    inst->type = type;
+    inst->known_optimum = -1;
+    if (!inst->name || !inst->comment) {
+        wt_instance_free(inst);
+        return NULL;
+    }
+    return inst;
+}
+
+bool wt_instance_alloc_coords(wt_instance *inst, bool with_z)
+{
+    size_t n = (size_t)inst->n;
+    inst->x = malloc(n * sizeof(double));
+    inst->y = malloc(n * sizeof(double));
+    if (with_z) inst->z = malloc(n * sizeof(double));
+    return inst->x && inst->y && (!with_z || inst->z);
+}
+
+/* TSPLIB GEO: DDD.MM to radians, degrees truncated toward zero (see
+ * ../shared/tsplib/README.md: rounding them does not reproduce the optima). */
+static double geo_radians(double v)
+{
+    const double pi = 3.141592;
+    double deg = (double)(int64_t)v;
+    double min = v - deg;
+    return pi * (deg + 5.0 * min / 3.0) / 180.0;
+}
+
+/* Largest distance any two cities can have, bounded from the bounding box;
+ * used only to refuse instances whose tour lengths could overflow int64. */
+static double max_distance_bound(const wt_instance *inst)
+{
+    double lo[3], hi[3];
+    if (inst->type == WT_GEO) return 6378.388 * 3.15 + 2.0;
+    if (inst->type == WT_EXPLICIT) return (double)INT32_MAX;
+    if (!wt_instance_bbox(inst, lo, hi)) return 0.0;
+    double sum = 0.0;
+    for (int k = 0; k < 3; k++) sum += (hi[k] - lo[k]);
+    return sum + 2.0; /* L1 bounds L2, L-inf and the ATT and rounding variants */
+}
+
+wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
+{
+    if (inst->type == WT_GEO) {
+        size_t n = (size_t)inst->n;
+        inst->lat = malloc(n * sizeof(double));
+        inst->lon = malloc(n * sizeof(double));
+        if (!inst->lat || !inst->lon)
+            return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", inst->name);
+        for (size_t i = 0; i < n; i++) {
+            inst->lat[i] = geo_radians(inst->x[i]);
+            inst->lon[i] = geo_radians(inst->y[i]);
+        }
+    }
+    double bound = max_distance_bound(inst) * (double)inst->n;
+    if (!(bound < 0x1p62))
+        return wt_fail(err, WT_STATUS_TOO_LARGE,
+                       "%s: coordinates span too wide a range: a tour length could "
+                       "exceed 2^62 and overflow 64-bit integers", inst->name);
+    inst->known_optimum = wt_optima_lookup(inst->name, inst->n, &inst->optimum_proven);
+    return WT_OK;
+}
+
+wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type type,
+                                  const double *x, const double *y, const double *z,
+                                  wt_instance **out, wt_error *err)
+{
+    if (!out || !x || !y || n < 3 || n > WT_MAX_CITIES || type == WT_EXPLICIT ||
+        !wt_edge_weight_type_name(type) || (type == WT_EUC_3D && !z))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_from_coords: need n >= 3 coordinates of a coordinate type");
+    bool with_z = type == WT_EUC_3D;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(x[i]) || !isfinite(y[i]) || (with_z && !isfinite(z[i])))
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "wt_instance_from_coords: coordinate %d is not finite", i);
+    }
+    wt_instance *inst = wt_instance_alloc(name, n, type);
+    if (!inst || !wt_instance_alloc_coords(inst, with_z)) {
+        wt_instance_free(inst);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d cities", n);
+    }
+    memcpy(inst->x, x, (size_t)n * sizeof(double));
+    memcpy(inst->y, y, (size_t)n * sizeof(double));
+    if (with_z) memcpy(inst->z, z, (size_t)n * sizeof(double));
+    wt_status st = wt_instance_finish(inst, err);
+    if (st != WT_OK) {
+        wt_instance_free(inst);
+        return st;
+    }
+    *out = inst;
+    return WT_OK;
+}
+
+void wt_instance_free(wt_instance *inst)
+{
+    if (!inst) return;
+    free(inst->name);
+    free(inst->comment);
+    free(inst->x);
+    free(inst->y);
+    free(inst->z);
+    free(inst->lat);
+    free(inst->lon);
+    free(inst->matrix);
+    free(inst);
+}
+
+int wt_instance_n(const wt_instance *inst) { return inst->n; }
+const char *wt_instance_name(const wt_instance *inst) { return inst->name; }
+const char *wt_instance_comment(const wt_instance *inst) { return inst->comment; }
+wt_edge_weight_type wt_instance_type(const wt_instance *inst) { return inst->type; }
+
+int64_t wt_instance_dist(const wt_instance *inst, int a, int b) { return wt_dist(inst, a, b); }
+
+bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y)
+{
+    if (!inst->x || !inst->y) return false;
+    *x = inst->x;
+    *y = inst->y;
+    return true;
+}
+
+bool wt_instance_bbox(const wt_instance *inst, double min[3], double max[3])
+{
+    if (!inst->x || !inst->y) return false;
+    const double *c[3] = {inst->x, inst->y, inst->z};
+    for (int k = 0; k < 3; k++) {
+        min[k] = max[k] = 0.0;
+        if (!c[k]) continue;
+        min[k] = DBL_MAX;
+        max[k] = -DBL_MAX;
+        for (int i = 0; i < inst->n; i++) {
+            if (c[k][i] < min[k]) min[k] = c[k][i];
+            if (c[k][i] > max[k]) max[k] = c[k][i];
+        }
+    }
+    return true;
+}
+
+int64_t wt_instance_known_optimum(const wt_instance *inst) { return inst->known_optimum; }
+bool wt_instance_optimum_is_proven(const wt_instance *inst)
+{
+    return inst->known_optimum >= 0 && inst->optimum_proven;
+}
+
+void wt_instance_set_known_optimum(wt_instance *inst, int64_t length)
+{
+    inst->known_optimum = length < 0 ? -1 : length;
+    inst->optimum_proven = false;
+}
+
+wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error *err)
+{
+    if (!inst->x || inst->type == WT_EXPLICIT)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED,
+                       "%s: only coordinate instances can be written", inst->name);
+    bool with_z = inst->type == WT_EUC_3D;
+    fprintf(out, "NAME : %s\n", inst->name);
+    if (inst->comment[0]) fprintf(out, "COMMENT : %s\n", inst->comment);
+    fprintf(out, "TYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : %s\nNODE_COORD_SECTION\n",
+            inst->n, wt_edge_weight_type_name(inst->type));
+    /* %.17g reads back to the same double; integers print as integers. */
+    for (int i = 0; i < inst->n; i++) {
+        if (with_z)
+            fprintf(out, "%d %.17g %.17g %.17g\n", i + 1, inst->x[i], inst->y[i], inst->z[i]);
+        else
+            fprintf(out, "%d %.17g %.17g\n", i + 1, inst->x[i], inst->y[i]);
+    }
+    fprintf(out, "EOF\n");
+    if (fflush(out) != 0 || ferror(out))
+        return wt_fail(err, WT_STATUS_IO, "%s: write failed", inst->name);
+    return WT_OK;
+}

@@ -1,0 +1,93 @@
+/*
+ * instance.h - the inside of a wt_instance, and its exact distance function.
+ *
+ * A coordinate instance keeps only its coordinates (O(n) memory) and computes
+ * every distance on demand, exactly as TSPLIB95 defines it (double arithmetic,
+ * then the type's rounding).  Only EXPLICIT instances hold an n x n matrix.
+ * The distance is inline here because every search's inner loop calls it.
+ */
+#ifndef WT_CORE_INSTANCE_H
+#define WT_CORE_INSTANCE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "warptour.h"
+
+struct wt_instance {
+    char *name;               /* NAME, without a trailing ".tsp"; never NULL */
+    char *comment;            /* COMMENT lines joined by "; "; never NULL */
+    int n;                    /* DIMENSION */
+    wt_edge_weight_type type;
+    double *x, *y, *z;        /* coordinates; z only for EUC_3D; x,y may be
+                                 DISPLAY_DATA for EXPLICIT, or NULL */
+    double *lat, *lon;        /* GEO only: radians, TSPLIB's PI = 3.141592 */
+    int32_t *matrix;          /* EXPLICIT only: full n x n, row-major */
+    int64_t known_optimum;    /* -1 when unknown */
+    bool optimum_proven;
+};
+
+/* TSPLIB's nint(): add 0.5 and truncate. */
+static inline int64_t wt_nint(double v) { return (int64_t)(v + 0.5); }
+
+static inline int64_t wt_dist_geo(const struct wt_instance *in, int a, int b)
+{
+    const double rrr = 6378.388;
+    double q1 = cos(in->lon[a] - in->lon[b]);
+    double q2 = cos(in->lat[a] - in->lat[b]);
+    double q3 = cos(in->lat[a] + in->lat[b]);
+    double c = 0.5 * ((1.0 + q1) * q2 - (1.0 - q1) * q3);
+    /* Rounding can push c a hair past +-1 for coincident or antipodal
+     * points; acos would then return NaN. */
+    if (c > 1.0) c = 1.0;
+    if (c < -1.0) c = -1.0;
+    return (int64_t)(rrr * acos(c) + 1.0);
+}
+
+static inline int64_t wt_dist_att(double dx, double dy)
+{
+    double r = sqrt((dx * dx + dy * dy) / 10.0);
+    int64_t t = wt_nint(r);
+    return (double)t < r ? t + 1 : t;
+}
+
+/* Exact TSPLIB95 distance between cities a and b of in. */
+static inline int64_t wt_dist(const struct wt_instance *in, int a, int b)
+{
+    double dx, dy, dz;
+    switch (in->type) {
+    case WT_EUC_2D:
+        dx = in->x[a] - in->x[b];
+        dy = in->y[a] - in->y[b];
+        return wt_nint(sqrt(dx * dx + dy * dy));
+    case WT_CEIL_2D:
+        dx = in->x[a] - in->x[b];
+        dy = in->y[a] - in->y[b];
+        return (int64_t)ceil(sqrt(dx * dx + dy * dy));
+    case WT_ATT:
+        return wt_dist_att(in->x[a] - in->x[b], in->y[a] - in->y[b]);
+    case WT_GEO:
+        return wt_dist_geo(in, a, b);
+    case WT_MAN_2D:
+        return wt_nint(fabs(in->x[a] - in->x[b]) + fabs(in->y[a] - in->y[b]));
+    case WT_MAX_2D: {
+        int64_t ddx = wt_nint(fabs(in->x[a] - in->x[b]));
+        int64_t ddy = wt_nint(fabs(in->y[a] - in->y[b]));
+        return ddx > ddy ? ddx : ddy;
+    }
+    case WT_EUC_3D:
+        dx = in->x[a] - in->x[b];
+        dy = in->y[a] - in->y[b];
+        dz = in->z[a] - in->z[b];
+        return wt_nint(sqrt(dx * dx + dy * dy + dz * dz));
+    case WT_EXPLICIT:
+        return in->matrix[(size_t)a * (size_t)in->n + (size_t)b];
+    }
+    return 0;
+}
+
+/* Looks up name/n in the built-in table of known optima (optima.c).
+ * Returns -1 when absent; *proven says whether it is a proven optimum. */
+int64_t wt_optima_lookup(const char *name, int n, bool *proven);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * instance_build.h - what the readers and generators of instances share.
+ *
+ * Internal to the library: tsplib_read.c and gen.c build a wt_instance with
+ * these and hand it to wt_instance_finish() before returning it.
+ */
+#ifndef WT_CORE_INSTANCE_BUILD_H
+#define WT_CORE_INSTANCE_BUILD_H
+
+#include "core/instance.h"
+
+/* malloc'ed copy of s, NULL when out of memory. */
+char *wt_strdup(const char *s);
+
+/* An instance with name, n and type set, no arrays; NULL when out of memory. */
+wt_instance *wt_instance_alloc(const char *name, int n, wt_edge_weight_type type);
+
+/* Allocates inst->x, inst->y (and inst->z); false when out of memory (the
+ * caller then frees inst). */
+bool wt_instance_alloc_coords(wt_instance *inst, bool with_z);
+
+/* Derives GEO radians and the known optimum, and refuses coordinates whose
+ * tour lengths could overflow int64.  Call once all data is in. */
+wt_status wt_instance_finish(wt_instance *inst, wt_error *err);
+
+#endif

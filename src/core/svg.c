@@ -1,0 +1,115 @@
+/*
+ * svg.c - a picture of an instance and a tour, as an SVG file.
+ *
+ * The drawing is scaled to a fixed canvas whatever the coordinates are, and
+ * the strokes and dots shrink with the number of cities so that both a
+ * 100-city and a 100,000-city tour stay readable: dots are drawn only while
+ * there are few enough of them to be seen, and the tour is a single path
+ * with coordinates rounded to a tenth of a pixel to keep files small.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/instance.h"
+
+enum { CANVAS = 1000, MARGIN = 20, TITLE_SPACE = 30, MAX_DOTS = 20000 };
+
+typedef struct svg_frame {
+    double min_x, min_y, scale; /* world -> pixels */
+    double height;              /* pixel height of the drawing area */
+    bool geo;                   /* GEO: draw longitude across, latitude up */
+    const double *across, *up;  /* the arrays drawn on each axis */
+} svg_frame;
+
+static void frame_init(svg_frame *fr, const wt_instance *inst)
+{
+    fr->geo = inst->type == WT_GEO;
+    fr->across = fr->geo ? inst->y : inst->x;
+    fr->up = fr->geo ? inst->x : inst->y;
+    double lo_a = INFINITY, hi_a = -INFINITY, lo_u = INFINITY, hi_u = -INFINITY;
+    for (int i = 0; i < inst->n; i++) {
+        lo_a = fmin(lo_a, fr->across[i]);
+        hi_a = fmax(hi_a, fr->across[i]);
+        lo_u = fmin(lo_u, fr->up[i]);
+        hi_u = fmax(hi_u, fr->up[i]);
+    }
+    double span = fmax(hi_a - lo_a, hi_u - lo_u);
+    fr->scale = span > 0 ? (CANVAS - 2.0 * MARGIN) / span : 1.0;
+    fr->min_x = lo_a;
+    fr->min_y = lo_u;
+    fr->height = (hi_u - lo_u) * fr->scale;
+}
+
+static double px(const svg_frame *fr, int c) { return MARGIN + (fr->across[c] - fr->min_x) * fr->scale; }
+/* SVG's y grows downwards; TSPLIB's (and a map's) upwards. */
+static double py(const svg_frame *fr, int c)
+{
+    return TITLE_SPACE + MARGIN + fr->height - (fr->up[c] - fr->min_y) * fr->scale;
+}
+
+static void write_escaped(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void write_tour_path(FILE *f, const svg_frame *fr, const int32_t *tour, int n, double width)
+{
+    fprintf(f, "<path fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"%.3g\" "
+               "stroke-linejoin=\"round\" d=\"M", width);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%.1f %.1f%s", px(fr, tour[i]), py(fr, tour[i]), i + 1 < n ? "L" : "Z");
+        if (i % 8 == 7) fputc('\n', f);
+    }
+    fputs("\"/>\n", f);
+}
+
+static void write_dots(FILE *f, const svg_frame *fr, int n, double radius)
+{
+    fprintf(f, "<g fill=\"#c0392b\">\n");
+    for (int c = 0; c < n; c++)
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.3g\"/>\n", px(fr, c), py(fr, c), radius);
+    fputs("</g>\n", f);
+}
+
+wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
+                            const char *title, wt_error *err)
+{
+    if (!inst->x || !inst->y)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED,
+                       "%s: cannot draw %s: the instance has no coordinates", path, inst->name);
+    FILE *f = fopen(path, "w");
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", path,
+                           strerror(errno));
+    svg_frame fr;
+    frame_init(&fr, inst);
+    int n = inst->n;
+    /* Strokes thin out like the typical edge length, ~ 1/sqrt(n) of the canvas. */
+    double edge = (CANVAS - 2.0 * MARGIN) / sqrt((double)n);
+    double width = fmin(2.0, fmax(0.15, edge / 8.0));
+    double radius = fmin(4.0, fmax(0.6, edge / 5.0));
+    int w = CANVAS, h = (int)ceil(fr.height) + 2 * MARGIN + TITLE_SPACE;
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+               "viewBox=\"0 0 %d %d\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            w, h, w, h);
+    fprintf(f, "<text x=\"%d\" y=\"22\" font-family=\"sans-serif\" font-size=\"16\">", MARGIN);
+    write_escaped(f, title ? title : inst->name);
+    fputs("</text>\n", f);
+    if (tour) write_tour_path(f, &fr, tour, n, width);
+    if (n <= MAX_DOTS) write_dots(f, &fr, n, radius);
+    fputs("</svg>\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", path, strerror(errno));
+    return WT_OK;
+}

@@ -1,0 +1,128 @@
+/*
+ * textfile.c - loading a file and scanning it as lines and tokens.
+ */
+#include "core/textfile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err)
+{
+    memset(tf, 0, sizeof *tf);
+    tf->path = path;
+    tf->line = 1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap) break;
+        char *bigger = realloc(buf, cap * 2 + 1);
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (bad) {
+        free(buf);
+        return wt_fail(err, WT_STATUS_IO, "%s: read error", path);
+    }
+    buf[len] = '\0';
+    tf->buf = buf;
+    tf->len = len;
+    return WT_OK;
+}
+
+void wt_textfile_close(wt_textfile *tf)
+{
+    free(tf->buf);
+    tf->buf = NULL;
+}
+
+static bool at_end(const wt_textfile *tf) { return tf->pos >= tf->len; }
+static char peek(const wt_textfile *tf) { return at_end(tf) ? '\0' : tf->buf[tf->pos]; }
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* Skips spaces, tabs and line ends, counting lines. */
+static void skip_space(wt_textfile *tf)
+{
+    while (!at_end(tf)) {
+        char c = tf->buf[tf->pos];
+        if (c == '\n') tf->line++;
+        else if (!is_blank(c)) return;
+        tf->pos++;
+    }
+}
+
+/* Position just past the current line's content (at its '\n' or the end). */
+static size_t line_end(const wt_textfile *tf)
+{
+    const char *nl = memchr(tf->buf + tf->pos, '\n', tf->len - tf->pos);
+    return nl ? (size_t)(nl - tf->buf) : tf->len;
+}
+
+int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value)
+{
+    skip_space(tf);
+    if (at_end(tf)) return 0;
+    size_t end = line_end(tf), p = tf->pos, k = 0;
+    char c = tf->buf[p];
+    if (!(isalpha((unsigned char)c) || c == '_')) return -1;
+    while (p < end && (isalnum((unsigned char)tf->buf[p]) || tf->buf[p] == '_')) {
+        if (k + 1 < key_size) key[k++] = tf->buf[p];
+        p++;
+    }
+    key[k] = '\0';
+    while (p < end && is_blank(tf->buf[p])) p++;
+    if (p < end && tf->buf[p] == ':') p++;
+    else if (p < end) return -1; /* "KEY value" without a colon */
+    while (p < end && is_blank(tf->buf[p])) p++;
+    size_t vend = end;
+    while (vend > p && is_blank(tf->buf[vend - 1])) vend--;
+    tf->buf[vend] = '\0'; /* the line's '\n' (or the final NUL) is consumed here */
+    *value = tf->buf + p;
+    tf->pos = end < tf->len ? end + 1 : end;
+    if (end < tf->len) tf->line++;
+    if (strcmp(key, "EOF") == 0) return 0;
+    return 1;
+}
+
+int wt_textfile_next_int(wt_textfile *tf, long long *v)
+{
+    skip_space(tf);
+    if (at_end(tf) || isalpha((unsigned char)peek(tf))) return 0;
+    size_t start = tf->pos, p = start;
+    bool neg = false;
+    if (tf->buf[p] == '-' || tf->buf[p] == '+') neg = tf->buf[p++] == '-';
+    long long val = 0;
+    size_t digits = 0;
+    while (p < tf->len && isdigit((unsigned char)tf->buf[p])) {
+        int d = tf->buf[p++] - '0';
+        if (val > (LLONG_MAX - d) / 10) break;
+        val = val * 10 + d;
+        digits++;
+    }
+    bool ends_token = p >= tf->len || isspace((unsigned char)tf->buf[p]);
+    if (digits == 0 || !ends_token) {
+        size_t k = 0;
+        while (start + k < tf->len && k + 1 < sizeof tf->token &&
+               !isspace((unsigned char)tf->buf[start + k]) && tf->buf[start + k] != '\0') {
+            tf->token[k] = tf->buf[start + k];
+            k++;
+        }
+        tf->token[k] = '\0';
+        return -1;
+    }
+    tf->pos = p;
+    *v = neg ? -val : val;
+    return 1;
+}

@@ -1,0 +1,38 @@
+/*
+ * textfile.h - a whole file in memory, read as TSPLIB-style lines and tokens.
+ *
+ * Used by the TOUR reader: the file is loaded at once (one read, one
+ * allocation), then scanned forward while counting lines, so every error can
+ * name "path:line".  Embedded NUL bytes and CRLF line ends are handled.
+ */
+#ifndef WT_CORE_TEXTFILE_H
+#define WT_CORE_TEXTFILE_H
+
+#include <stddef.h>
+
+#include "warptour.h"
+
+typedef struct wt_textfile {
+    const char *path;  /* as given, for messages */
+    char *buf;         /* file contents plus a NUL; owned */
+    size_t len;        /* bytes of file contents */
+    size_t pos;        /* scan position */
+    long line;         /* 1-based line number of pos */
+    char token[40];    /* copy of the offending token after a failed read */
+} wt_textfile;
+
+/* Loads path; WT_STATUS_IO with strerror when it cannot be read. */
+wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err);
+void wt_textfile_close(wt_textfile *tf);
+
+/* Reads the next non-blank line as "KEY", "KEY: value" or "KEY : value".
+ * Returns 1 with key and *value (trimmed, NUL-terminated, inside the buffer),
+ * 0 at end of file or at an "EOF" line, -1 when the line is no keyword line. */
+int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value);
+
+/* Reads the next whitespace-separated integer, across lines.  Returns 1 with
+ * *v, 0 at end of file or when the next token starts a keyword (a letter),
+ * -1 when the token is not an integer (copied into tf->token). */
+int wt_textfile_next_int(wt_textfile *tf, long long *v);
+
+#endif

@@ -1,0 +1,140 @@
+/*
+ * tour.c - tours as permutations: validation, exact length, TSPLIB TOUR files.
+ *
+ * A tour is an int32_t array of n distinct cities; the TSPLIB file format
+ * numbers cities from 1 and ends the TOUR_SECTION with -1.  Lengths are
+ * summed in int64_t from the exact integer distances, so they are the
+ * official TSPLIB lengths whatever backend produced the tour.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/instance.h"
+#include "core/textfile.h"
+
+wt_status wt_tour_validate(const int32_t *tour, int n, wt_error *err)
+{
+    if (!tour || n < 1) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "tour: empty tour");
+    unsigned char *seen = calloc((size_t)n, 1);
+    if (!seen) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "tour: out of memory");
+    wt_status st = WT_OK;
+    for (int i = 0; i < n && st == WT_OK; i++) {
+        int32_t c = tour[i];
+        if (c < 0 || c >= n)
+            st = wt_fail(err, WT_STATUS_INVALID_TOUR,
+                         "tour position %d holds city %ld, outside 1..%d", i + 1, (long)c + 1, n);
+        else if (seen[c]++)
+            st = wt_fail(err, WT_STATUS_INVALID_TOUR,
+                         "tour position %d repeats city %ld", i + 1, (long)c + 1);
+    }
+    free(seen);
+    return st;
+}
+
+int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour)
+{
+    int n = inst->n;
+    int64_t len = wt_dist(inst, tour[n - 1], tour[0]);
+    for (int i = 0; i + 1 < n; i++) len += wt_dist(inst, tour[i], tour[i + 1]);
+    return len;
+}
+
+/* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF. */
+static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, wt_error *err)
+{
+    int count = 0;
+    long long v;
+    for (;;) {
+        int r = wt_textfile_next_int(tf, &v);
+        if (r == 0) break; /* end of file or a keyword line: accept like -1 */
+        if (r < 0)
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a city number or -1 in "
+                           "TOUR_SECTION, found '%s'", tf->path, tf->line, tf->token);
+        if (v == -1) break;
+        if (v < 1 || v > n)
+            return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: city %lld is outside 1..%d",
+                           tf->path, tf->line, v, n);
+        if (count == n)
+            return wt_fail(err, WT_STATUS_INVALID_TOUR,
+                           "%s:%ld: more than %d cities in TOUR_SECTION", tf->path, tf->line, n);
+        tour[count++] = (int32_t)(v - 1);
+    }
+    if (count < n)
+        return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: TOUR_SECTION has %d cities, "
+                       "expected %d", tf->path, tf->line, count, n);
+    return WT_OK;
+}
+
+/* Scans header lines up to TOUR_SECTION, checking DIMENSION when present. */
+static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
+{
+    char key[64];
+    const char *value;
+    for (;;) {
+        int r = wt_textfile_next_keyword(tf, key, sizeof key, &value);
+        if (r == 0)
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: no TOUR_SECTION found",
+                           tf->path, tf->line);
+        if (r < 0)
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a 'KEYWORD : value' line",
+                           tf->path, tf->line);
+        if (strcmp(key, "TOUR_SECTION") == 0) return WT_OK;
+        if (strcmp(key, "TYPE") == 0 && strncmp(value, "TOUR", 4) != 0)
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TYPE is '%s', expected TOUR",
+                           tf->path, tf->line, value);
+        if (strcmp(key, "DIMENSION") == 0) {
+            char *end;
+            errno = 0;
+            long d = strtol(value, &end, 10);
+            if (errno || end == value || d != n)
+                return wt_fail(err, WT_STATUS_INVALID_TOUR,
+                               "%s:%ld: tour DIMENSION '%s' does not match the instance's %d "
+                               "cities", tf->path, tf->line, value, n);
+        }
+    }
+}
+
+wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_error *err)
+{
+    if (!path || !tour_out || n < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_read_tsplib: bad arguments");
+    wt_textfile tf;
+    wt_status st = wt_textfile_open(&tf, path, err);
+    if (st != WT_OK) return st;
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    if (!tour) st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (st == WT_OK) st = read_tour_header(&tf, n, err);
+    if (st == WT_OK) st = read_tour_section(&tf, n, tour, err);
+    if (st == WT_OK) {
+        wt_error verr;
+        if (wt_tour_validate(tour, n, &verr) != WT_OK)
+            st = wt_fail(err, WT_STATUS_INVALID_TOUR, "%s: %s", path, verr.message);
+    }
+    wt_textfile_close(&tf);
+    if (st != WT_OK) {
+        free(tour);
+        return st;
+    }
+    *tour_out = tour;
+    return WT_OK;
+}
+
+wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
+                               const int32_t *tour, int n, wt_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", path,
+                           strerror(errno));
+    fprintf(f, "NAME : %s\n", name ? name : "tour");
+    if (comment && comment[0]) fprintf(f, "COMMENT : %s\n", comment);
+    fprintf(f, "TYPE : TOUR\nDIMENSION : %d\nTOUR_SECTION\n", n);
+    for (int i = 0; i < n; i++) fprintf(f, "%ld\n", (long)tour[i] + 1);
+    fprintf(f, "-1\nEOF\n");
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", path, strerror(errno));
+    return WT_OK;
+}

@@ -1,0 +1,71 @@
+/*
+ * test_util.h - shared helpers for the cmocka unit tests.
+ *
+ * Tests that read ../shared/tsplib find it through WT_TSPLIB_DIR (set by
+ * ctest); when the folder is absent they skip (exit 77), so a checkout
+ * without the shared data still builds and runs the self-contained tests.
+ */
+#ifndef WT_TEST_UTIL_H
+#define WT_TEST_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "warptour.h"
+
+#define WT_TEST_SKIP_CODE 77
+
+/* Folder of the shared TSPLIB copy, or NULL when it is not there. */
+static inline const char *wt_test_tsplib_dir(void)
+{
+    const char *d = getenv("WT_TSPLIB_DIR");
+    struct stat st;
+    if (!d || stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
+    return d;
+}
+
+/* Folder of tests/data (bundled small files). */
+static inline const char *wt_test_data_dir(void)
+{
+    const char *d = getenv("WT_TEST_DATA");
+    return d ? d : "tests/data";
+}
+
+/* Joins a folder and a file name into a static-free buffer the caller frees. */
+static inline char *wt_test_path(const char *dir, const char *file)
+{
+    size_t len = strlen(dir) + strlen(file) + 2;
+    char *p = malloc(len);
+    snprintf(p, len, "%s/%s", dir, file);
+    return p;
+}
+
+/* Parses a TSPLIB text held in a C string; asserts success. */
+static inline wt_instance *wt_test_parse(const char *text)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    wt_status st = wt_instance_parse_tsplib(text, strlen(text), "test", &inst, &err);
+    if (st != WT_OK) fail_msg("parse failed: %s", err.message);
+    return inst;
+}
+
+/* A random uniform instance of n cities (EUC_2D), for property tests. */
+static inline wt_instance *wt_test_random_instance(int n, uint64_t seed)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_generate(WT_GEN_UNIFORM, n, seed, &inst, &err) != WT_OK)
+        fail_msg("generate failed: %s", err.message);
+    return inst;
+}
+
+#endif
