@@ -94,8 +94,8 @@ wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int
     int n = inst->n;
     /* Strokes thin out like the typical edge length, ~ 1/sqrt(n) of the canvas. */
     double edge = (CANVAS - 2.0 * MARGIN) / sqrt((double)n);
-    double width = fmin(2.0, fmax(0.15, edge / 8.0));
-    double radius = fmin(4.0, fmax(0.6, edge / 5.0));
+    double width = fmin(1.8, fmax(0.12, edge / 12.0));
+    double radius = fmin(3.0, fmax(0.5, edge / 10.0));
     int w = CANVAS, h = (int)ceil(fr.height) + 2 * MARGIN + TITLE_SPACE;
 
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -49,7 +49,6 @@ void wt_textfile_close(wt_textfile *tf)
 }
 
 static bool at_end(const wt_textfile *tf) { return tf->pos >= tf->len; }
-static char peek(const wt_textfile *tf) { return at_end(tf) ? '\0' : tf->buf[tf->pos]; }
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
 /* Skips spaces, tabs and line ends, counting lines. */
@@ -99,7 +98,10 @@ int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const 
 int wt_textfile_next_int(wt_textfile *tf, long long *v)
 {
     skip_space(tf);
-    if (at_end(tf) || isalpha((unsigned char)peek(tf))) return 0;
+    if (at_end(tf)) return 0;
+    if (tf->len - tf->pos >= 3 && memcmp(tf->buf + tf->pos, "EOF", 3) == 0 &&
+        (tf->len - tf->pos == 3 || isspace((unsigned char)tf->buf[tf->pos + 3])))
+        return 0;
     size_t start = tf->pos, p = start;
     bool neg = false;
     if (tf->buf[p] == '-' || tf->buf[p] == '+') neg = tf->buf[p++] == '-';

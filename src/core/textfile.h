@@ -31,8 +31,8 @@ void wt_textfile_close(wt_textfile *tf);
 int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value);
 
 /* Reads the next whitespace-separated integer, across lines.  Returns 1 with
- * *v, 0 at end of file or when the next token starts a keyword (a letter),
- * -1 when the token is not an integer (copied into tf->token). */
+ * *v, 0 at end of file or at an "EOF" token, -1 when the token is not an
+ * integer (copied into tf->token). */
 int wt_textfile_next_int(wt_textfile *tf, long long *v);
 
 #endif

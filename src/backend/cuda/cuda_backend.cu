@@ -51,7 +51,7 @@ static bool cuda_available(char *device, size_t size)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(device, size, "no CUDA device (%s)",
+        snprintf(device, size, "no usable CUDA driver or device (%s)",
                  e != cudaSuccess ? cudaGetErrorString(e) : "none found");
         return false;
     }

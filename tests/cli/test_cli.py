@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""CLI tests: run the warptour binary and check only stdout, stderr and the exit
+status, as a user or a script would see them.
+
+Usage: test_cli.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+WARPTOUR = None
+DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
+BERLIN = os.path.join(DATA, "berlin52.tsp")
+
+
+def run(*args, **kw):
+    return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300, **kw)
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, text):
+        p = self.path(name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_help_for_every_command(self):
+        r = run("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("Exit status", r.stdout)
+        for cmd in ["solve", "check", "info", "gen", "devices"]:
+            r = run(cmd, "--help")
+            self.assertEqual(r.returncode, 0, cmd)
+            self.assertIn("Usage: warptour " + cmd, r.stdout)
+
+    def test_usage_errors(self):
+        for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
+                     ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],
+                     ["solve", BERLIN, "--time-limit", "-1"], ["check", BERLIN],
+                     ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"]]:
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.strip(), args)
+            self.assertNotIn("Traceback", r.stderr)
+
+    def test_solve_writes_tour_that_check_accepts(self):
+        tour, svg = self.path("b.tour"), self.path("b.svg")
+        r = run("solve", BERLIN, "--output", tour, "--svg", svg)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("length", r.stdout)
+        self.assertIn("gap", r.stdout)
+        r = run("check", BERLIN, tour, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertTrue(j["valid"])
+        self.assertEqual(j["n"], 52)
+        self.assertEqual(j["optimum"], 7542)
+        self.assertGreaterEqual(j["length"], 7542)
+        with open(svg) as f:
+            self.assertIn("<svg", f.read(200))
+
+    def test_solve_json_has_the_documented_fields(self):
+        tour = self.path("b.tour")
+        r = run("solve", BERLIN, "--json", "--seed", "5", "--init", "random", "--output", tour)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        for key in ["instance", "n", "algorithm", "backend", "device", "seed", "init_length",
+                    "length", "optimum", "gap_percent", "time_s", "output"]:
+            self.assertIn(key, j)
+        self.assertEqual(j["instance"], "berlin52")
+        self.assertEqual(j["seed"], 5)
+        self.assertEqual(j["output"], tour)
+        self.assertLessEqual(j["length"], j["init_length"])
+        self.assertAlmostEqual(j["gap_percent"], 100.0 * (j["length"] - 7542) / 7542, places=6)
+        r2 = run("check", BERLIN, tour, "--json")
+        self.assertEqual(json.loads(r2.stdout)["length"], j["length"])
+
+    def test_same_seed_same_tour(self):
+        outs = []
+        for _ in range(2):
+            t = self.path("s.tour")
+            r = run("solve", BERLIN, "--init", "random", "--seed", "9", "--output", t, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stdout, "")
+            with open(t) as f:
+                outs.append(f.read())
+        self.assertEqual(outs[0], outs[1])
+
+    def test_unknown_optimum_gives_null_gap(self):
+        inst = self.write("x.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                          "NODE_COORD_SECTION\n1 0 0\n2 5 0\n3 5 5\n4 0 5\n5 2 9\nEOF\n")
+        j = json.loads(run("solve", inst, "--json").stdout)
+        self.assertIsNone(j["optimum"])
+        self.assertIsNone(j["gap_percent"])
+        j = json.loads(run("solve", inst, "--json", "--optimum", "20").stdout)
+        self.assertEqual(j["optimum"], 20)
+
+    def test_odd_valid_instances_solve(self):
+        cases = {
+            "three": "1 0 0\n2 1 1\n3 2 0\n",
+            "onepoint": "".join(f"{i} 7 7\n" for i in range(1, 9)),
+            "line": "".join(f"{i} {i * 3} {i * 3}\n" for i in range(1, 30)),
+            "huge": "1 -1e12 5e11\n2 1e12 -3e11\n3 0 0\n4 123456789012 -98765\n",
+        }
+        for name, nodes in cases.items():
+            n = nodes.count("\n")
+            inst = self.write(name + ".tsp", f"NAME: {name}\nTYPE: TSP\nDIMENSION: {n}\n"
+                              f"EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n{nodes}EOF\n")
+            tour = self.path(name + ".tour")
+            r = run("solve", inst, "--output", tour, "--quiet")
+            self.assertEqual(r.returncode, 0, name + r.stderr)
+            r = run("check", inst, tour)
+            self.assertEqual(r.returncode, 0, name + r.stderr)
+
+    def test_bad_instance_names_file_and_line(self):
+        bad = self.write("bad.tsp", "NAME: bad\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                         "NODE_COORD_SECTION\n1 0 0\n2 zero 1\n3 1 1\nEOF\n")
+        for cmd in [["solve", bad], ["info", bad], ["check", bad, bad]]:
+            r = run(*cmd)
+            self.assertEqual(r.returncode, 3, cmd)
+            self.assertIn("bad.tsp:7:", r.stderr)
+            self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+        r = run("solve", self.path("missing.tsp"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("missing.tsp", r.stderr)
+        huge = self.write("huge.tsp", "NAME: h\nTYPE: TSP\nDIMENSION: 2000000000\n"
+                          "EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                          + "".join(f"{i} 0 {i}\n" for i in range(1, 6)) + "EOF\n")
+        t0 = time.time()
+        r = run("solve", huge)
+        self.assertEqual(r.returncode, 3)
+        self.assertLess(time.time() - t0, 5)
+        self.assertIn("huge.tsp:", r.stderr)
+
+    def test_check_rejects_invalid_tour(self):
+        t = self.write("bad.tour", "TYPE: TOUR\nDIMENSION: 52\nTOUR_SECTION\n"
+                       + "\n".join(str(i) for i in [1] * 52) + "\n-1\nEOF\n")
+        r = run("check", BERLIN, t)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn("repeats", r.stderr)
+        r = run("check", BERLIN, t, "--json")
+        self.assertEqual(r.returncode, 4)
+        self.assertFalse(json.loads(r.stdout)["valid"])
+
+    def test_gen_is_reproducible_and_readable(self):
+        a, b = self.path("a.tsp"), self.path("b.tsp")
+        for kind in ["uniform", "clustered"]:
+            self.assertEqual(run("gen", kind, "1000", "--seed", "3", "--output", a).returncode, 0)
+            self.assertEqual(run("gen", kind, "1000", "--seed", "3", "--output", b).returncode, 0)
+            with open(a) as fa, open(b) as fb:
+                self.assertEqual(fa.read(), fb.read())
+            j = json.loads(run("info", a, "--json").stdout)
+            self.assertEqual(j["n"], 1000)
+            self.assertEqual(j["edge_weight_type"], "EUC_2D")
+        r = run("gen", "uniform", "10", "--seed", "3")
+        self.assertIn("NODE_COORD_SECTION", r.stdout)
+
+    def test_info(self):
+        r = run("info", BERLIN)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("berlin52", r.stdout)
+        self.assertIn("7542", r.stdout)
+        j = json.loads(run("info", BERLIN, "--json").stdout)
+        self.assertEqual(j["n"], 52)
+        self.assertEqual(j["optimum"], 7542)
+
+    def test_devices(self):
+        r = run("devices")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("cpu", r.stdout)
+        self.assertIn("cuda", r.stdout)
+
+    def big_instance(self):
+        inst = self.path("u3000.tsp")
+        self.assertEqual(run("gen", "uniform", "3000", "--seed", "1", "--output", inst).returncode, 0)
+        return inst
+
+    def test_time_limit_writes_best_tour(self):
+        inst, tour = self.big_instance(), self.path("t.tour")
+        r = run("solve", inst, "--init", "random", "--time-limit", "0.5", "--json", "--output", tour)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["stop"], "time-limit")
+        self.assertLess(j["length"], j["init_length"])
+        r = run("check", inst, tour, "--json")
+        self.assertEqual(r.returncode, 0)
+        self.assertEqual(json.loads(r.stdout)["length"], j["length"])
+
+    def test_interrupt_writes_best_tour(self):
+        inst, tour = self.big_instance(), self.path("i.tour")
+        p = subprocess.Popen([WARPTOUR, "solve", inst, "--init", "random", "--json",
+                              "--output", tour], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err)
+        j = json.loads(out)
+        self.assertEqual(j["stop"], "interrupted")
+        r = run("check", inst, tour, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["length"], j["length"])
+
+
+if __name__ == "__main__":
+    WARPTOUR = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)

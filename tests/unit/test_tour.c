@@ -1,0 +1,159 @@
+/*
+ * test_tour.c - tour validation, exact lengths, TSPLIB TOUR files, SVG.
+ */
+#include "test_util.h"
+
+#include <unistd.h>
+
+static const char square_tsp[] =
+    "NAME: square\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+    "NODE_COORD_SECTION\n1 0 0\n2 0 3\n3 4 3\n4 4 0\nEOF\n";
+
+/* Writes text to a fresh temporary file; returns its malloc'ed path. */
+static char *temp_file(const char *text)
+{
+    char *path = strdup("/tmp/wt_test_tour_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return path;
+}
+
+static void test_validate(void **state)
+{
+    (void)state;
+    int32_t good[] = {2, 0, 3, 1}, dup[] = {2, 0, 2, 1}, out[] = {0, 1, 4, 3};
+    wt_error err = {0};
+    assert_int_equal(wt_tour_validate(good, 4, &err), WT_OK);
+    assert_int_equal(wt_tour_validate(dup, 4, &err), WT_STATUS_INVALID_TOUR);
+    assert_non_null(strstr(err.message, "repeats city 3"));
+    assert_int_equal(wt_tour_validate(out, 4, &err), WT_STATUS_INVALID_TOUR);
+    assert_non_null(strstr(err.message, "outside"));
+}
+
+static void test_length_is_exact(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_parse(square_tsp);
+    int32_t around[] = {0, 1, 2, 3}, crossed[] = {0, 2, 1, 3};
+    assert_int_equal(wt_tour_length(inst, around), 14);
+    assert_int_equal(wt_tour_length(inst, crossed), 5 + 4 + 5 + 4);
+    wt_instance_free(inst);
+}
+
+static void test_write_read_roundtrip(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(500, 4);
+    int32_t *t = malloc(500 * sizeof *t), *back = NULL;
+    assert_int_equal(wt_tour_init(inst, WT_INIT_RANDOM, 2, t, NULL), WT_OK);
+    char *path = temp_file("");
+    wt_error err = {0};
+    assert_int_equal(wt_tour_write_tsplib(path, "r500", "a test", t, 500, &err), WT_OK);
+    assert_int_equal(wt_tour_read_tsplib(path, 500, &back, &err), WT_OK);
+    assert_memory_equal(t, back, 500 * sizeof *t);
+    /* The same file is not a tour of a 400-city instance. */
+    int32_t *none = NULL;
+    assert_int_equal(wt_tour_read_tsplib(path, 400, &none, &err), WT_STATUS_INVALID_TOUR);
+    assert_null(none);
+    unlink(path);
+    free(path);
+    free(t);
+    free(back);
+    wt_instance_free(inst);
+}
+
+/* Reads text as a tour of 4 cities and checks the status and message. */
+static void expect_tour_error(const char *text, wt_status want, const char *needle)
+{
+    char *path = temp_file(text);
+    int32_t *t = NULL;
+    wt_error err = {0};
+    wt_status st = wt_tour_read_tsplib(path, 4, &t, &err);
+    if (st != want || !strstr(err.message, needle))
+        fail_msg("status %d message '%s' (wanted %d with '%s')", st, err.message, want, needle);
+    assert_null(t);
+    unlink(path);
+    free(path);
+}
+
+static void test_bad_tour_files(void **state)
+{
+    (void)state;
+    expect_tour_error("", WT_STATUS_PARSE, "no TOUR_SECTION");
+    expect_tour_error("TOUR_SECTION\n1\n2\n3\n-1\n", WT_STATUS_INVALID_TOUR, "has 3 cities");
+    expect_tour_error("TOUR_SECTION\n1\n2\n3\n4\n1\n-1\n", WT_STATUS_INVALID_TOUR, "more than 4");
+    expect_tour_error("TOUR_SECTION\n1\n2\n2\n4\n-1\n", WT_STATUS_INVALID_TOUR, "repeats");
+    expect_tour_error("TOUR_SECTION\n1\n2\n5\n4\n-1\n", WT_STATUS_INVALID_TOUR, ":4: city 5");
+    expect_tour_error("TOUR_SECTION\n1\n2\nx3\n4\n-1\n", WT_STATUS_PARSE, ":4: expected a city");
+    expect_tour_error("DIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_INVALID_TOUR,
+                      "does not match");
+    expect_tour_error("TYPE: TSP\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE, "expected TOUR");
+    expect_tour_error("\x01\x02garbage\n", WT_STATUS_PARSE, ":1: expected");
+}
+
+static void test_good_tour_variants(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        "NAME : t\r\nTYPE : TOUR\r\nDIMENSION : 4\r\nTOUR_SECTION\r\n4\r\n3\r\n2\r\n1\r\n-1\r\nEOF\r\n",
+        "TOUR_SECTION\n4 3\n2 1\n",         /* no -1, no EOF */
+        "TYPE:TOUR\nTOUR_SECTION\n\t4\t3 2 1 -1\nEOF",
+    };
+    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+        char *path = temp_file(texts[k]);
+        int32_t *t = NULL;
+        wt_error err = {0};
+        if (wt_tour_read_tsplib(path, 4, &t, &err) != WT_OK) fail_msg("%s", err.message);
+        assert_int_equal(t[0], 3);
+        assert_int_equal(t[3], 0);
+        free(t);
+        unlink(path);
+        free(path);
+    }
+}
+
+static void test_missing_file(void **state)
+{
+    (void)state;
+    int32_t *t = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_tour_read_tsplib("/nonexistent/x.tour", 4, &t, &err), WT_STATUS_IO);
+    assert_non_null(strstr(err.message, "/nonexistent/x.tour"));
+}
+
+static void test_svg(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(30000, 6);
+    int32_t *t = malloc(30000 * sizeof *t);
+    wt_tour_init(inst, WT_INIT_SPACEFILL, 1, t, NULL);
+    char *path = temp_file("");
+    assert_int_equal(wt_tour_write_svg(path, inst, t, "a <title> & more", NULL), WT_OK);
+    FILE *f = fopen(path, "r");
+    char head[4096] = {0};
+    assert_true(fread(head, 1, sizeof head - 1, f) > 0);
+    fclose(f);
+    assert_non_null(strstr(head, "<svg"));
+    assert_non_null(strstr(head, "a &lt;title&gt; &amp; more"));
+    assert_non_null(strstr(head, "<path"));
+    unlink(path);
+    free(path);
+    free(t);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_length_is_exact),
+        cmocka_unit_test(test_write_read_roundtrip),
+        cmocka_unit_test(test_bad_tour_files),
+        cmocka_unit_test(test_good_tour_variants),
+        cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_svg),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

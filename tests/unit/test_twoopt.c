@@ -1,0 +1,234 @@
+/*
+ * test_twoopt.c - the CPU reference 2-opt and wt_solve on random instances.
+ *
+ * Properties: tours stay permutations; after the descent no improving move
+ * remains (checked by brute force with the exact delta); the scan's winner is
+ * the lowest (i, j) among equal best deltas; the same seed gives the same
+ * tour; thread count does not change the result; a stop request still
+ * returns a valid tour.
+ */
+#include "test_util.h"
+
+#include "backend/cpu/cpu_2opt.h"
+
+static bool is_permutation(const int32_t *t, int n)
+{
+    return wt_tour_validate(t, n, NULL) == WT_OK;
+}
+
+/* Brute force over Listing 1's pair space with the exact delta. */
+static int64_t brute_best_delta(const wt_instance *inst, const int32_t *t, int *bi, int *bj)
+{
+    int n = wt_instance_n(inst);
+    int64_t best = 0;
+    *bi = *bj = -1;
+    for (int i = 0; i < n - 2; i++)
+        for (int j = i + 2; j < n; j++) {
+            int64_t d = wt_2opt_move_delta(inst, t, i, j);
+            if (d < best) {
+                best = d;
+                *bi = i;
+                *bj = j;
+            }
+        }
+    return best;
+}
+
+static void solve_2opt(const wt_instance *inst, wt_init_method init, uint64_t seed, int threads,
+                       wt_result *res)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.init = init;
+    p.seed = seed;
+    p.threads = threads;
+    wt_error err = {0};
+    if (wt_solve(inst, &p, res, &err) != WT_OK) fail_msg("solve: %s", err.message);
+}
+
+static void test_delta_matches_length_difference(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(60, 3);
+    int32_t t[60];
+    assert_int_equal(wt_tour_init(inst, WT_INIT_RANDOM, 9, t, NULL), WT_OK);
+    for (int i = 0; i < 58; i += 5)
+        for (int j = i + 2; j < 60; j += 7) {
+            int32_t u[60];
+            memcpy(u, t, sizeof t);
+            int64_t before = wt_tour_length(inst, u);
+            wt_2opt_apply(u, i, j);
+            assert_true(is_permutation(u, 60));
+            assert_int_equal(wt_tour_length(inst, u) - before, wt_2opt_move_delta(inst, t, i, j));
+        }
+    wt_instance_free(inst);
+}
+
+static void test_scan_finds_brute_force_best(void **state)
+{
+    (void)state;
+    for (int n = 5; n <= 200; n += 39) {
+        wt_instance *inst = wt_test_random_instance(n, (uint64_t)n);
+        int32_t *t = malloc((size_t)n * sizeof *t);
+        wt_tour_init(inst, WT_INIT_RANDOM, 1, t, NULL);
+        int bi, bj;
+        int64_t bd = brute_best_delta(inst, t, &bi, &bj);
+        for (int threads = 1; threads <= 3; threads++) {
+            wt_2opt_move m;
+            assert_true(wt_2opt_best_move(inst, t, threads, NULL, &m));
+            assert_int_equal(m.delta, bd);
+            assert_int_equal(m.i, bi);
+            assert_int_equal(m.j, bj);
+        }
+        free(t);
+        wt_instance_free(inst);
+    }
+}
+
+static void test_ties_go_to_lowest_pair(void **state)
+{
+    (void)state;
+    /* A regular grid has many moves of equal gain. */
+    double x[36], y[36];
+    for (int i = 0; i < 36; i++) {
+        x[i] = (i % 6) * 10;
+        y[i] = (i / 6) * 10;
+    }
+    wt_instance *inst;
+    assert_int_equal(wt_instance_from_coords("grid", 36, WT_EUC_2D, x, y, NULL, &inst, NULL), WT_OK);
+    int32_t t[36];
+    wt_tour_init(inst, WT_INIT_RANDOM, 5, t, NULL);
+    int bi, bj;
+    int64_t bd = brute_best_delta(inst, t, &bi, &bj);
+    wt_2opt_move m;
+    assert_true(wt_2opt_best_move(inst, t, 2, NULL, &m));
+    assert_int_equal(m.delta, bd);
+    assert_int_equal(m.i, bi);
+    assert_int_equal(m.j, bj);
+    wt_instance_free(inst);
+}
+
+static void test_descent_reaches_local_optimum(void **state)
+{
+    (void)state;
+    const int sizes[] = {3, 4, 5, 17, 100, 300};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        wt_instance *inst = wt_test_random_instance(n, 100 + (uint64_t)n);
+        wt_result res = {0};
+        solve_2opt(inst, WT_INIT_RANDOM, 7, 2, &res);
+        assert_true(is_permutation(res.tour, n));
+        assert_int_equal(res.stop, WT_STOP_DONE);
+        assert_int_equal(res.length, wt_tour_length(inst, res.tour));
+        assert_true(res.length <= res.init_length);
+        int bi, bj;
+        assert_true(brute_best_delta(inst, res.tour, &bi, &bj) == 0);
+        wt_result_free(&res);
+        wt_instance_free(inst);
+    }
+}
+
+static void test_same_seed_same_tour_any_threads(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(250, 11);
+    wt_result a = {0}, b = {0}, c = {0};
+    solve_2opt(inst, WT_INIT_RANDOM, 42, 1, &a);
+    solve_2opt(inst, WT_INIT_RANDOM, 42, 3, &b);
+    solve_2opt(inst, WT_INIT_RANDOM, 43, 2, &c);
+    assert_memory_equal(a.tour, b.tour, 250 * sizeof(int32_t));
+    assert_int_equal(a.steps, b.steps);
+    assert_true(memcmp(a.tour, c.tour, 250 * sizeof(int32_t)) != 0);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    wt_result_free(&c);
+    wt_instance_free(inst);
+}
+
+static int stop_after_three(const wt_progress *p, void *user)
+{
+    (void)user;
+    return p->steps >= 3;
+}
+
+static void test_stop_returns_valid_tour(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(400, 5);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.init = WT_INIT_RANDOM;
+    p.progress = stop_after_three;
+    p.progress_interval_s = 0;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
+    assert_int_equal(res.steps, 3);
+    assert_true(is_permutation(res.tour, 400));
+    assert_true(res.length < res.init_length);
+    wt_result_free(&res);
+
+    volatile int flag = 1; /* already set: stops before the first move */
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.stop_flag = &flag;
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
+    assert_int_equal(res.length, res.init_length);
+    assert_true(is_permutation(res.tour, 400));
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
+static void test_start_tour_is_used_and_checked(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(50, 8);
+    int32_t start[50];
+    for (int i = 0; i < 50; i++) start[i] = 49 - i;
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.start_tour = start;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.init_length, wt_tour_length(inst, start));
+    wt_result_free(&res);
+    start[3] = start[4];
+    wt_error err = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_INVALID_TOUR);
+    assert_non_null(strstr(err.message, "repeats"));
+    wt_instance_free(inst);
+}
+
+static void test_cuda_request_without_kernel_fails_cleanly(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(20, 1);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CUDA;
+    wt_result res = {0};
+    wt_error err = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_NO_DEVICE);
+    assert_non_null(strstr(err.message, "cuda"));
+    assert_null(res.tour);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_delta_matches_length_difference),
+        cmocka_unit_test(test_scan_finds_brute_force_best),
+        cmocka_unit_test(test_ties_go_to_lowest_pair),
+        cmocka_unit_test(test_descent_reaches_local_optimum),
+        cmocka_unit_test(test_same_seed_same_tour_any_threads),
+        cmocka_unit_test(test_stop_returns_valid_tour),
+        cmocka_unit_test(test_start_tour_is_used_and_checked),
+        cmocka_unit_test(test_cuda_request_without_kernel_fails_cleanly),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
