@@ -17,6 +17,7 @@ static const char usage_text[] =
     "  info INSTANCE     print what was read from a TSPLIB file\n"
     "  gen KIND N        write a random instance (KIND: uniform, clustered)\n"
     "  devices           list the compute backends usable on this machine\n"
+    "  bench NAME        run a benchmark (see 'warptour bench --help')\n"
     "\n"
     "Run 'warptour COMMAND --help' for the options of a command.\n"
     "\n"
@@ -39,7 +40,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"solve", cmd_solve}, {"check", cmd_check},     {"info", cmd_info},
-    {"gen", cmd_gen},     {"devices", cmd_devices},
+    {"gen", cmd_gen},     {"devices", cmd_devices}, {"bench", cmd_bench},
 };
 
 int main(int argc, char **argv)

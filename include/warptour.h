@@ -188,8 +188,16 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 /* ----------------------------------------------------------------- solving */
 
 typedef enum wt_algorithm {
-    WT_ALGO_2OPT = 0 /* best-improvement 2-opt to a local optimum */
+    WT_ALGO_2OPT = 0,     /* best-improvement 2-opt from the start tour to a local optimum */
+    WT_ALGO_MULTISTART    /* random-restart 2-opt hill climbing (O'Neil & Burtscher):
+                             independent climbs from seeded random tours, best kept */
 } wt_algorithm;
+
+/* Which GPU kernel runs multistart climbs (the CPU backend ignores it). */
+typedef enum wt_multistart_kernel {
+    WT_MS_KERNEL_BLOCK = 0, /* one climber per thread block, register-tiled (default) */
+    WT_MS_KERNEL_THREAD     /* one climber per thread: the prior-art baseline, for benchmarks */
+} wt_multistart_kernel;
 
 const char *wt_algorithm_name(wt_algorithm a);
 wt_status wt_algorithm_parse(const char *name, wt_algorithm *out);
@@ -222,6 +230,7 @@ typedef struct wt_progress {
     int64_t best_length;    /* exact length of the best tour so far */
     int64_t init_length;    /* length of the start tour */
     uint64_t steps;         /* improving moves applied so far */
+    uint64_t climbs;        /* multistart: climbs finished so far */
 } wt_progress;
 
 /* Called from the solving thread about every progress_interval_s seconds.
@@ -236,7 +245,10 @@ typedef struct wt_params {
     uint64_t seed;              /* default 1 */
     double time_limit_s;        /* <= 0: none (default) */
     int threads;                /* CPU threads; 0 = all cores (default) */
-    const int32_t *start_tour;  /* optional: start here instead of init */
+    const int32_t *start_tour;  /* optional: start here instead of init (2opt) */
+    uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
+                                   time limit allows, or 100 without a limit */
+    wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */
     wt_progress_fn progress;    /* optional */
     void *progress_user;        /* passed to progress */
     double progress_interval_s; /* default 0.5 */
@@ -255,8 +267,11 @@ typedef struct wt_result {
     wt_stop_reason stop;
     double time_s;               /* whole wt_solve, start tour included */
     double init_time_s;          /* building the start tour */
-    uint64_t steps;              /* improving moves applied */
-    uint64_t moves_evaluated;    /* 2-opt moves evaluated */
+    uint64_t steps;              /* improving moves applied (IHC steps) */
+    uint64_t moves_evaluated;    /* 2-opt moves evaluated, (n-1)(n-2)/2 per scan */
+    uint64_t climbs;             /* multistart: climbs completed */
+    uint64_t best_climb;         /* multistart: index of the climb that gave tour */
+    double search_time_s;        /* the search alone, start tour excluded */
     char backend[16];            /* "cpu" or "cuda" */
     char device[128];            /* e.g. "2 CPU threads", GPU name */
 } wt_result;

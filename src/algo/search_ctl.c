@@ -42,6 +42,12 @@ bool wt_ctl_expired(wt_search_ctl *ctl)
 
 bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool force)
 {
+    return wt_ctl_report_climbs(ctl, best_length, steps, 0, force);
+}
+
+bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t steps,
+                          uint64_t climbs, bool force)
+{
     const wt_params *p = ctl->params;
     double now = wt_now();
     if (p->progress && (force || now >= ctl->next_report)) {
@@ -50,6 +56,7 @@ bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool
             .best_length = best_length,
             .init_length = ctl->init_length,
             .steps = steps,
+            .climbs = climbs,
         };
         ctl->next_report = now + p->progress_interval_s;
         if (p->progress(&pr, p->progress_user) && ctl->stop == WT_STOP_DONE)

@@ -32,6 +32,8 @@ typedef struct wt_search_ctl {
 typedef struct wt_search_stats {
     uint64_t steps;            /* improving moves applied */
     uint64_t moves_evaluated;  /* candidate moves evaluated */
+    uint64_t climbs;           /* multistart: climbs completed */
+    uint64_t best_climb;       /* multistart: the climb the returned tour came from */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */
@@ -46,6 +48,10 @@ bool wt_ctl_expired(wt_search_ctl *ctl);
 /* Calls the progress callback when due (or when force), then checks expiry.
  * Returns true when the search must stop.  Solving thread only. */
 bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool force);
+
+/* Same, with the climbs finished so far in the report (multistart). */
+bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t steps,
+                          uint64_t climbs, bool force);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,7 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
 {
     switch (a) {
     case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
+    case WT_ALGO_MULTISTART: return false;
     }
     return false;
 }
@@ -84,6 +85,7 @@ static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
+    case WT_ALGO_MULTISTART: break;
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
@@ -107,7 +109,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     st = make_start_tour(inst, params, tour, err);
     double init_time = wt_now() - ctl.t_start;
-    wt_search_stats stats = {0, 0};
+    wt_search_stats stats = {0};
     if (st == WT_OK) {
         ctl.init_length = wt_tour_length(inst, tour);
         st = run_algorithm(backend, inst, tour, &ctl, &stats, err);

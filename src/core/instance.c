@@ -64,7 +64,7 @@ bool wt_instance_alloc_coords(wt_instance *inst, bool with_z)
 static double geo_radians(double v)
 {
     const double pi = 3.141592;
-    double deg = (double)(int64_t)v;
+    double deg = trunc(v);
     double min = v - deg;
     return pi * (deg + 5.0 * min / 3.0) / 180.0;
 }

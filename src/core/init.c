@@ -1,0 +1,667 @@
+/*
+ * init.c - start tours for the local search: random, nearest neighbour,
+ * greedy (Multiple Fragment) and space-filling curve.
+ *
+ * Every method is a deterministic function of the instance and the seed, and
+ * every one is fast enough for a million cities on one core: the geometric
+ * questions go to a k-d tree (kdtree.h), sorting to an LSD radix sort.
+ *
+ *  random     Fisher-Yates shuffle driven by wt_rng.
+ *  nearest    From a city the seed picks, go to the nearest city not yet
+ *             visited (k-d tree with deletion; ties to the lower city number
+ *             among cities equally near in the tree's embedding).
+ *  greedy     Multiple Fragment (Bentley 1992; the start tour of Rocki and
+ *             Suda 2013): candidate edges are the 10 nearest neighbours of
+ *             every city, taken in increasing exact TSPLIB length (ties by
+ *             lower, then higher endpoint); an edge is kept when both ends
+ *             still have degree < 2 and it closes no cycle (union-find).  The
+ *             paths left over (and lone cities) are then chained exactly like
+ *             a nearest-neighbour tour over path endpoints: walk a path, and
+ *             from its far end jump to the nearest endpoint of a path not yet
+ *             walked.  The seed picks only the first path.
+ *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
+ *             the bounding square of x and y, ties by city number.  EUC_3D
+ *             uses x and y only (z is ignored), GEO uses its raw (latitude,
+ *             longitude) as a plane, EXPLICIT uses its DISPLAY_DATA when it
+ *             has some and otherwise returns the identity order 0..n-1.
+ *
+ * EXPLICIT instances have no coordinates to index (n <= 46340), so nearest
+ * and greedy use plain O(n^2) scans of the matrix there instead of the tree.
+ *
+ * Memory is O(n), except that greedy holds its 10 n candidate edges: about
+ * 20 bytes per edge at the peak (neighbour lists, sort keys, sort scratch),
+ * 200 MB for a million cities, released before the paths are chained.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/instance.h"
+#include "core/kdtree.h"
+#include "core/rng.h"
+
+/* Candidate neighbours per city for greedy. */
+enum { GREEDY_K = 10 };
+
+static const char *const method_names[] = {
+    [WT_INIT_RANDOM] = "random",
+    [WT_INIT_NEAREST] = "nearest",
+    [WT_INIT_GREEDY] = "greedy",
+    [WT_INIT_SPACEFILL] = "spacefill",
+};
+enum { N_METHODS = sizeof method_names / sizeof method_names[0] };
+
+const char *wt_init_method_name(wt_init_method m)
+{
+    if ((unsigned)m >= N_METHODS) return "unknown";
+    return method_names[m];
+}
+
+wt_status wt_init_method_parse(const char *name, wt_init_method *out)
+{
+    if (!name || !out) return WT_STATUS_INVALID_ARGUMENT;
+    for (unsigned i = 0; i < N_METHODS; i++) {
+        if (strcmp(name, method_names[i]) == 0) {
+            *out = (wt_init_method)i;
+            return WT_OK;
+        }
+    }
+    return WT_STATUS_INVALID_ARGUMENT;
+}
+
+static wt_status out_of_memory(const wt_instance *inst, wt_init_method m, wt_error *err)
+{
+    return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory building a %s start tour",
+                   inst->name, method_names[m]);
+}
+
+/* Number of bits needed to write v (0 for 0). */
+static int bit_width(uint64_t v)
+{
+    int b = 0;
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+/* Sorts keys[0..m) ascending by their low `bits` bits (higher bits must be
+ * zero).  LSD radix sort with 11-bit digits, which keeps the histogram in L1
+ * cache; a pass whose digit is the same for every key is skipped.  tmp is
+ * scratch space of m keys. */
+static void radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits)
+{
+    enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
+    size_t count[BUCKETS];
+    uint64_t *src = keys, *dst = tmp;
+    for (int shift = 0; shift < bits; shift += DIGIT) {
+        memset(count, 0, sizeof count);
+        for (size_t i = 0; i < m; i++) count[(src[i] >> shift) & (BUCKETS - 1)]++;
+        if (m == 0 || count[(src[0] >> shift) & (BUCKETS - 1)] == m) continue;
+        size_t sum = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            size_t c = count[b];
+            count[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < m; i++) dst[count[(src[i] >> shift) & (BUCKETS - 1)]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != keys) memcpy(keys, src, m * sizeof *keys);
+}
+
+/* ------------------------------------------------------------------ random */
+
+static void init_random(int n, uint64_t seed, int32_t *tour)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) tour[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)wt_rng_below(&rng, (uint64_t)i + 1);
+        int32_t t = tour[i];
+        tour[i] = tour[j];
+        tour[j] = t;
+    }
+}
+
+/* ------------------------------------------------ the set of cities to reach */
+
+/* Cities not yet reached while a tour is being chained together: a k-d tree
+ * for coordinate instances, an unordered list scanned in full for EXPLICIT
+ * ones (small by definition, and the matrix is all there is). */
+typedef struct live_set {
+    const wt_instance *inst;
+    wt_kdtree *tree;  /* coordinate instances */
+    int32_t *list;    /* EXPLICIT: the live cities, unordered */
+    int32_t *slot;    /* EXPLICIT: index of a city in list, -1 when not live */
+    int count;        /* EXPLICIT: live cities */
+} live_set;
+
+static void live_set_free(live_set *s)
+{
+    wt_kdtree_free(s->tree);
+    free(s->list);
+    free(s->slot);
+}
+
+/* A set of the m cities in cities[] (all n cities when cities is NULL). */
+static wt_status live_set_init(live_set *s, const wt_instance *inst, const int32_t *cities,
+                               int m, wt_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->inst = inst;
+    if (inst->type != WT_EXPLICIT) return wt_kdtree_create(inst, cities, m, &s->tree, err);
+    s->list = malloc((size_t)m * sizeof *s->list);
+    s->slot = malloc((size_t)inst->n * sizeof *s->slot);
+    if (!s->list || !s->slot) {
+        live_set_free(s);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < inst->n; i++) s->slot[i] = -1;
+    for (int i = 0; i < m; i++) {
+        int c = cities ? cities[i] : i;
+        s->list[i] = c;
+        s->slot[c] = i;
+    }
+    s->count = m;
+    return WT_OK;
+}
+
+static int live_set_count(const live_set *s)
+{
+    return s->tree ? wt_kdtree_live(s->tree) : s->count;
+}
+
+static void live_set_remove(live_set *s, int city)
+{
+    if (s->tree) {
+        wt_kdtree_remove(s->tree, city);
+        return;
+    }
+    int i = s->slot[city];
+    if (i < 0) return;
+    int last = s->list[--s->count];
+    s->list[i] = last;
+    s->slot[last] = i;
+    s->slot[city] = -1;
+}
+
+/* Nearest live city to city (exact distance, then lower number); -1 if none. */
+static int live_set_nearest(const live_set *s, int city)
+{
+    if (s->tree) return wt_kdtree_nearest(s->tree, city);
+    int best = -1;
+    int64_t best_d = 0;
+    for (int i = 0; i < s->count; i++) {
+        int c = s->list[i];
+        if (c == city) continue;
+        int64_t d = wt_dist(s->inst, city, c);
+        if (best < 0 || d < best_d || (d == best_d && c < best)) {
+            best = c;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------- chaining the paths */
+
+/* Paths over the cities, as greedy matching leaves them: adj[2c] and
+ * adj[2c+1] are the neighbours of c on its path, -1 where it has none.  With
+ * adj NULL every city is a path of its own: the nearest-neighbour tour. */
+typedef struct paths {
+    const int32_t *adj;
+    const int32_t *ends;      /* the endpoints (NULL: all cities) */
+    int n_ends;
+    const int32_t *other_end; /* per endpoint, the far end of its path */
+} paths;
+
+/* Writes the path that starts at endpoint start into tour[k..]; returns the
+ * new k. */
+static int append_path(const paths *p, int start, int32_t *tour, int k)
+{
+    if (!p->adj) {
+        tour[k] = start;
+        return k + 1;
+    }
+    int prev = -1;
+    for (int c = start; c >= 0;) {
+        tour[k++] = c;
+        int a0 = p->adj[2 * c], a1 = p->adj[2 * c + 1];
+        int next = a0 != prev ? a0 : a1;
+        prev = c;
+        c = next;
+    }
+    return k;
+}
+
+/* Walks the paths into one tour: the first path is picked by the seed, each
+ * next one is the path with the endpoint nearest to the current far end. */
+static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t seed,
+                             int32_t *tour, wt_error *err)
+{
+    live_set set;
+    wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, err);
+    if (st != WT_OK) return st;
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    int pick = (int)wt_rng_below(&rng, (uint64_t)p->n_ends);
+    int cur = p->ends ? p->ends[pick] : pick;
+    int k = 0;
+    for (;;) {
+        int far = p->other_end ? p->other_end[cur] : cur;
+        live_set_remove(&set, cur);
+        live_set_remove(&set, far);
+        k = append_path(p, cur, tour, k);
+        if (live_set_count(&set) == 0) break;
+        cur = live_set_nearest(&set, far);
+    }
+    live_set_free(&set);
+    return WT_OK;
+}
+
+static wt_status init_nearest(const wt_instance *inst, uint64_t seed, int32_t *tour,
+                              wt_error *err)
+{
+    paths p = {.adj = NULL, .ends = NULL, .n_ends = inst->n, .other_end = NULL};
+    wt_status st = chain_paths(inst, &p, seed, tour, err);
+    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_NEAREST, err);
+    return st;
+}
+
+/* -------------------------------------------------- greedy: candidate edges */
+
+/* k neighbours for each of n rows: row r belongs to city owner[r] and lists
+ * its neighbours in nbr[r*k .. r*k+k-1], the exact lengths of those edges in
+ * dist[r*k .. r*k+k-1].  dist is owned by the caller (it becomes the sort
+ * keys, which saves computing every distance twice). */
+typedef struct candidates {
+    int n, k;
+    int32_t *owner;
+    int32_t *nbr;
+    uint64_t *dist;
+    int64_t max_d;  /* longest candidate edge */
+    int64_t min_d;  /* shortest; only a malformed matrix makes it negative */
+} candidates;
+
+static void candidates_free(candidates *c)
+{
+    free(c->owner);
+    free(c->nbr);
+}
+
+/* Rows in the tree's leaf order, so that consecutive queries touch the same
+ * nodes and points and stay in cache. */
+static wt_status fill_candidates_tree(const wt_instance *inst, candidates *c, wt_error *err)
+{
+    wt_kdtree *tree = NULL;
+    wt_status st = wt_kdtree_create(inst, NULL, inst->n, &tree, err);
+    if (st != WT_OK) return st;
+    double dist[GREEDY_K];
+    for (int r = 0; r < c->n; r++) {
+        int city = wt_kdtree_city_at(tree, r);
+        size_t first = (size_t)r * (size_t)c->k;
+        c->owner[r] = city;
+        wt_kdtree_knn(tree, city, c->k, c->nbr + first, dist); /* finds k: n-1 >= k others */
+        for (int j = 0; j < c->k; j++) {
+            int64_t d = wt_dist(inst, city, c->nbr[first + j]);
+            c->dist[first + j] = (uint64_t)d;
+            if (d > c->max_d) c->max_d = d;
+        }
+    }
+    wt_kdtree_free(tree);
+    return WT_OK;
+}
+
+/* Inserts (d, b) into the sorted top-k list row/dist of which `have` are
+ * filled; returns the new fill. */
+static int top_k_insert(int32_t *row, int64_t *dist, int have, int k, int64_t d, int b)
+{
+    if (have == k && (d > dist[k - 1] || (d == dist[k - 1] && b > row[k - 1]))) return have;
+    int i = have < k ? have++ : k - 1;
+    while (i > 0 && (d < dist[i - 1] || (d == dist[i - 1] && b < row[i - 1]))) {
+        row[i] = row[i - 1];
+        dist[i] = dist[i - 1];
+        i--;
+    }
+    row[i] = b;
+    dist[i] = d;
+    return have;
+}
+
+static void fill_candidates_matrix(const wt_instance *inst, candidates *c)
+{
+    int64_t dist[GREEDY_K];
+    for (int a = 0; a < c->n; a++) {
+        size_t first = (size_t)a * (size_t)c->k;
+        int have = 0;
+        c->owner[a] = a;
+        for (int b = 0; b < c->n; b++) {
+            if (b == a) continue;
+            have = top_k_insert(c->nbr + first, dist, have, c->k, wt_dist(inst, a, b), b);
+        }
+        for (int j = 0; j < have; j++) {
+            c->dist[first + (size_t)j] = (uint64_t)dist[j];
+            if (dist[j] > c->max_d) c->max_d = dist[j];
+            if (dist[j] < c->min_d) c->min_d = dist[j];
+        }
+    }
+}
+
+static wt_status candidates_build(const wt_instance *inst, int k, uint64_t *dist, candidates *c,
+                                  wt_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->n = inst->n;
+    c->k = k;
+    c->dist = dist;
+    c->owner = malloc((size_t)c->n * sizeof *c->owner);
+    c->nbr = malloc((size_t)c->n * (size_t)k * sizeof *c->nbr);
+    if (!c->owner || !c->nbr) {
+        candidates_free(c);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    if (inst->type == WT_EXPLICIT) {
+        fill_candidates_matrix(inst, c);
+        return WT_OK;
+    }
+    wt_status st = fill_candidates_tree(inst, c, err);
+    if (st != WT_OK) candidates_free(c);
+    return st;
+}
+
+/* -------------------------------------------- greedy: edges in greedy order */
+
+/* The sorted candidate edges come out as one uint64 per edge, lower endpoint
+ * in the high 32 bits, higher endpoint in the low 32 bits. */
+static inline uint64_t pack_pair(int a, int b) { return (uint64_t)a << 32 | (uint64_t)b; }
+
+/* Sorts by (distance, lower end, higher end) packed into one integer key when
+ * that fits 64 bits, which it does unless candidate edges are very long;
+ * duplicates (edges found from both ends) become neighbours and are dropped.
+ * The keys are built in place over c->dist. */
+static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp)
+{
+    size_t m = (size_t)c->n * (size_t)c->k;
+    uint64_t *keys = c->dist;
+    uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
+    for (size_t e = 0; e < m; e++) {
+        int a = c->owner[e / (size_t)c->k], b = c->nbr[e];
+        int lo = a < b ? a : b, hi = a < b ? b : a;
+        keys[e] = keys[e] << (2 * id_bits) | (uint64_t)lo << id_bits | (uint64_t)hi;
+    }
+    radix_sort(keys, tmp, m, bit_width((uint64_t)c->max_d) + 2 * id_bits);
+    size_t out = 0;
+    uint64_t prev = 0;
+    for (size_t e = 0; e < m; e++) {
+        uint64_t key = keys[e]; /* the pairs overwrite the keys behind us */
+        if (e > 0 && key == prev) continue;
+        prev = key;
+        keys[out++] = pack_pair((int)((key >> id_bits) & id_mask), (int)(key & id_mask));
+    }
+    return out;
+}
+
+typedef struct weighted_edge {
+    int64_t d;
+    int32_t lo, hi;
+} weighted_edge;
+
+static int compare_edges(const void *pa, const void *pb)
+{
+    const weighted_edge *a = pa, *b = pb;
+    if (a->d != b->d) return a->d < b->d ? -1 : 1;
+    if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+    if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+    return 0;
+}
+
+/* The same order when the key does not fit 64 bits: qsort on full records.
+ * The packed pairs are written over c->dist. */
+static size_t sort_edges_qsort(const candidates *c, weighted_edge *edges)
+{
+    size_t m = (size_t)c->n * (size_t)c->k;
+    uint64_t *keys = c->dist;
+    for (size_t e = 0; e < m; e++) {
+        int a = c->owner[e / (size_t)c->k], b = c->nbr[e];
+        edges[e].d = (int64_t)c->dist[e];
+        edges[e].lo = a < b ? a : b;
+        edges[e].hi = a < b ? b : a;
+    }
+    qsort(edges, m, sizeof *edges, compare_edges);
+    size_t out = 0;
+    for (size_t e = 0; e < m; e++) {
+        if (e > 0 && compare_edges(&edges[e], &edges[e - 1]) == 0) continue;
+        keys[out++] = pack_pair(edges[e].lo, edges[e].hi);
+    }
+    return out;
+}
+
+/* The distinct candidate edges in greedy order, as packed pairs in a new
+ * array *pairs_out of *count_out entries. */
+static wt_status sorted_candidate_edges(const wt_instance *inst, int k, uint64_t **pairs_out,
+                                        size_t *count_out, wt_error *err)
+{
+    size_t m = (size_t)inst->n * (size_t)k;
+    uint64_t *keys = malloc(m * sizeof *keys);
+    if (!keys) return WT_STATUS_OUT_OF_MEMORY;
+    candidates c;
+    wt_status st = candidates_build(inst, k, keys, &c, err);
+    if (st != WT_OK) {
+        free(keys);
+        return st;
+    }
+    int id_bits = bit_width((uint64_t)(c.n - 1));
+    bool fits = c.min_d >= 0 && bit_width((uint64_t)c.max_d) + 2 * id_bits <= 64;
+    void *scratch = malloc(m * (fits ? sizeof(uint64_t) : sizeof(weighted_edge)));
+    if (!scratch) {
+        free(keys);
+        candidates_free(&c);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    *count_out = fits ? sort_edges_radix(&c, id_bits, scratch) : sort_edges_qsort(&c, scratch);
+    free(scratch);
+    candidates_free(&c);
+    *pairs_out = keys;
+    return WT_OK;
+}
+
+/* ------------------------------------------------------ greedy: matching */
+
+static int uf_find(int32_t *parent, int x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]]; /* path halving */
+        x = parent[x];
+    }
+    return x;
+}
+
+/* Joins the sets of roots ra != rb, union by rank. */
+static void uf_union(int32_t *parent, uint8_t *rank, int ra, int rb)
+{
+    if (rank[ra] < rank[rb]) {
+        parent[ra] = rb;
+    } else {
+        parent[rb] = ra;
+        if (rank[ra] == rank[rb]) rank[ra]++;
+    }
+}
+
+/* Takes the edges in order, keeping those whose ends have degree < 2 and lie
+ * on different paths; fills adj (2 per city, -1 = none). */
+static wt_status match_edges(int n, const uint64_t *pairs, size_t m, int32_t *adj)
+{
+    int32_t *parent = malloc((size_t)n * sizeof *parent);
+    uint8_t *rank = calloc((size_t)n, 1);
+    if (!parent || !rank) {
+        free(parent);
+        free(rank);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
+    int joined = 0;
+    for (size_t e = 0; e < m && joined < n - 1; e++) {
+        int a = (int)(pairs[e] >> 32), b = (int)(pairs[e] & 0xffffffffu);
+        if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) continue; /* degree 2 */
+        int ra = uf_find(parent, a), rb = uf_find(parent, b);
+        if (ra == rb) continue;
+        uf_union(parent, rank, ra, rb);
+        adj[2 * a + (adj[2 * a] >= 0)] = b;
+        adj[2 * b + (adj[2 * b] >= 0)] = a;
+        joined++;
+    }
+    free(parent);
+    free(rank);
+    return WT_OK;
+}
+
+/* Lists the path endpoints (cities of degree < 2, a lone city once) and,
+ * for each, the far end of its path. */
+static int find_path_ends(int n, const int32_t *adj, int32_t *ends, int32_t *other_end)
+{
+    int n_ends = 0;
+    for (int i = 0; i < n; i++) other_end[i] = -1;
+    for (int c = 0; c < n; c++) {
+        if (adj[2 * c + 1] >= 0 || other_end[c] >= 0) continue;
+        int prev = -1, x = c;
+        for (;;) {
+            int a0 = adj[2 * x], a1 = adj[2 * x + 1];
+            int next = a0 != prev ? a0 : a1;
+            if (next < 0) break;
+            prev = x;
+            x = next;
+        }
+        other_end[c] = x;
+        other_end[x] = c;
+        ends[n_ends++] = c;
+        if (x != c) ends[n_ends++] = x;
+    }
+    return n_ends;
+}
+
+static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint64_t seed,
+                              int32_t *tour, wt_error *err)
+{
+    int n = inst->n;
+    int32_t *ends = malloc((size_t)n * sizeof *ends);
+    int32_t *other_end = malloc((size_t)n * sizeof *other_end);
+    if (!ends || !other_end) {
+        free(ends);
+        free(other_end);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    paths p = {.adj = adj, .ends = ends, .other_end = other_end};
+    p.n_ends = find_path_ends(n, adj, ends, other_end);
+    wt_status st = chain_paths(inst, &p, seed, tour, err);
+    free(ends);
+    free(other_end);
+    return st;
+}
+
+static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int32_t *tour,
+                             wt_error *err)
+{
+    int n = inst->n;
+    int k = n - 1 < GREEDY_K ? n - 1 : GREEDY_K;
+    uint64_t *pairs = NULL;
+    size_t m = 0;
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
+    if (st == WT_OK && k > 0) st = sorted_candidate_edges(inst, k, &pairs, &m, err);
+    if (st == WT_OK) st = match_edges(n, pairs, m, adj);
+    free(pairs);
+    if (st == WT_OK) st = greedy_chain(inst, adj, seed, tour, err);
+    free(adj);
+    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
+    return st;
+}
+
+/* --------------------------------------------------------------- spacefill */
+
+/* Position of cell (x, y) along the Hilbert curve that fills a 2^order
+ * square (order <= 31); the classic bit-by-bit rotation algorithm. */
+static uint64_t hilbert_index(uint32_t x, uint32_t y, int order)
+{
+    uint64_t d = 0;
+    for (uint32_t s = (uint32_t)1 << (order - 1); s > 0; s >>= 1) {
+        uint32_t rx = (x & s) != 0, ry = (y & s) != 0;
+        d += (uint64_t)s * s * ((3 * rx) ^ ry);
+        if (ry == 0) {
+            if (rx == 1) { /* reflect the low bits */
+                x = ~x;
+                y = ~y;
+            }
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
+/* Maps v in [lo, lo + span] onto a cell 0..cells-1. */
+static uint32_t grid_cell(double v, double lo, double scale, uint32_t cells)
+{
+    double g = (v - lo) * scale;
+    if (!(g > 0.0)) return 0;
+    if (g >= (double)(cells - 1)) return cells - 1;
+    return (uint32_t)g;
+}
+
+static wt_status init_spacefill(const wt_instance *inst, int32_t *tour, wt_error *err)
+{
+    int n = inst->n;
+    double lo[3], hi[3];
+    if (!wt_instance_bbox(inst, lo, hi)) { /* EXPLICIT without DISPLAY_DATA */
+        for (int i = 0; i < n; i++) tour[i] = i;
+        return WT_OK;
+    }
+    int id_bits = bit_width((uint64_t)(n - 1));
+    if (id_bits < 1) id_bits = 1;
+    int order = (64 - id_bits) / 2 < 31 ? (64 - id_bits) / 2 : 31;
+    uint32_t cells = (uint32_t)1 << order;
+    double span = hi[0] - lo[0] > hi[1] - lo[1] ? hi[0] - lo[0] : hi[1] - lo[1];
+    double scale = span > 0.0 ? (double)cells / span : 0.0; /* a square keeps the shape */
+    uint64_t *keys = malloc((size_t)n * sizeof *keys);
+    uint64_t *tmp = malloc((size_t)n * sizeof *tmp);
+    if (!keys || !tmp) {
+        free(keys);
+        free(tmp);
+        return out_of_memory(inst, WT_INIT_SPACEFILL, err);
+    }
+    for (int i = 0; i < n; i++) {
+        uint32_t gx = grid_cell(inst->x[i], lo[0], scale, cells);
+        uint32_t gy = grid_cell(inst->y[i], lo[1], scale, cells);
+        keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)i;
+    }
+    radix_sort(keys, tmp, (size_t)n, 2 * order + id_bits);
+    uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
+    for (int i = 0; i < n; i++) tour[i] = (int32_t)(keys[i] & id_mask);
+    free(keys);
+    free(tmp);
+    return WT_OK;
+}
+
+/* ------------------------------------------------------------------ entry */
+
+wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t seed,
+                       int32_t *tour, wt_error *err)
+{
+    if (!inst || !tour || inst->n < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_tour_init: need an instance and a tour");
+    switch (method) {
+    case WT_INIT_RANDOM: init_random(inst->n, seed, tour); return WT_OK;
+    case WT_INIT_NEAREST: return init_nearest(inst, seed, tour, err);
+    case WT_INIT_GREEDY: return init_greedy(inst, seed, tour, err);
+    case WT_INIT_SPACEFILL: return init_spacefill(inst, tour, err);
+    }
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init: unknown method %d",
+                   (int)method);
+}

@@ -1,0 +1,964 @@
+/*
+ * tsplib_read.c - the TSPLIB95 reader: a TYPE: TSP file in, a wt_instance out.
+ *
+ * This is the product's input layer, so it trusts nothing it reads.  The file
+ * is loaded whole and scanned line by line over an explicit length (a buffer
+ * may hold NUL bytes, or not end in one).  Every header value is checked
+ * before it sizes an allocation: a section of n entries is allocated only once
+ * the rest of the file is long enough to hold n of them, so a lying DIMENSION
+ * fails at once instead of asking for gigabytes.  Every failure is one message
+ * "source:line: what was wrong; what was expected".
+ *
+ * What is accepted (TSPLIB95 plus the quirks of the files in the wild, see
+ * ../shared/tsplib/README.md): `KEY: value` lines in any order, CRLF, tabs,
+ * blank lines, a missing EOF; EDGE_WEIGHT_TYPE EUC_2D, CEIL_2D, ATT, GEO,
+ * MAN_2D, MAX_2D, EUC_3D and EXPLICIT with any of the nine matrix formats;
+ * DISPLAY_DATA_SECTION (kept for drawing EXPLICIT instances).  Sections we do
+ * not use (FIXED_EDGES_SECTION, TOUR_SECTION, ...) are skipped, and so are
+ * unknown keywords.  The data sections need DIMENSION and EDGE_WEIGHT_TYPE
+ * before them.  A missing TYPE is taken as TSP.
+ */
+#include "core/instance_build.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/error.h"
+
+/* ------------------------------------------------------------ characters */
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+static bool is_word(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
+
+/* Whether [s, e) is exactly the text w. */
+static bool text_is(const char *s, const char *e, const char *w)
+{
+    size_t len = strlen(w);
+    return (size_t)(e - s) == len && memcmp(s, w, len) == 0;
+}
+
+static bool text_ends_with(const char *s, const char *e, const char *w)
+{
+    size_t len = strlen(w);
+    return (size_t)(e - s) >= len && memcmp(e - len, w, len) == 0;
+}
+
+/* A printable, one-line excerpt of input for messages: bytes outside
+ * printable ASCII become \xNN, so binary garbage cannot break the line. */
+typedef struct excerpt {
+    char s[140];
+} excerpt;
+
+static excerpt quote(const char *s, const char *e)
+{
+    static const char hex[] = "0123456789abcdef";
+    excerpt q;
+    size_t k = 0;
+    for (int taken = 0; s < e && taken < 32; s++, taken++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) {
+            q.s[k++] = (char)c;
+        } else {
+            q.s[k++] = '\\';
+            q.s[k++] = 'x';
+            q.s[k++] = hex[c >> 4];
+            q.s[k++] = hex[c & 15];
+        }
+    }
+    if (s < e) {
+        memcpy(q.s + k, "...", 3);
+        k += 3;
+    }
+    q.s[k] = '\0';
+    return q;
+}
+
+/* ---------------------------------------------------------------- numbers */
+
+/* An optionally signed decimal integer filling [s, e).  Values beyond 2^62
+ * saturate there: callers range-check, and the saturated value is out of
+ * every range they accept. */
+static bool parse_integer(const char *s, const char *e, long long *out)
+{
+    const long long cap = 1LL << 62;
+    bool neg = false;
+    if (s < e && (*s == '+' || *s == '-')) neg = *s++ == '-';
+    if (s == e) return false;
+    long long v = 0;
+    for (; s < e; s++) {
+        if (!is_digit(*s)) return false;
+        v = v >= cap / 10 ? cap : v * 10 + (*s - '0');
+    }
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* Whether [s, e) is a plain decimal real: sign, digits, '.', exponent.  This
+ * is stricter than strtod, which would also take "nan", "inf" and hex. */
+static bool is_decimal_real(const char *s, const char *e)
+{
+    size_t digits = 0;
+    if (s < e && (*s == '+' || *s == '-')) s++;
+    for (; s < e && is_digit(*s); s++) digits++;
+    if (s < e && *s == '.')
+        for (s++; s < e && is_digit(*s); s++) digits++;
+    if (digits == 0) return false;
+    if (s < e && (*s == 'e' || *s == 'E')) {
+        s++;
+        if (s < e && (*s == '+' || *s == '-')) s++;
+        if (s == e || !is_digit(*s)) return false;
+        while (s < e && is_digit(*s)) s++;
+    }
+    return s == e;
+}
+
+typedef enum real_result { REAL_OK, REAL_SYNTAX, REAL_INFINITE, REAL_NO_MEMORY } real_result;
+
+/* Parses the decimal real filling [s, e), which ends before buf_end.  strtod
+ * rounds exactly (C locale assumed).  It needs a terminator it will not read
+ * past: inside the buffer the byte at e is white space and stops it; only a
+ * token that ends the buffer is copied out first. */
+static real_result parse_real(const char *s, const char *e, const char *buf_end, double *out)
+{
+    if (!is_decimal_real(s, e)) return REAL_SYNTAX;
+    char small[64], *copy = NULL;
+    const char *text = s;
+    if (e == buf_end) {
+        size_t len = (size_t)(e - s);
+        copy = len < sizeof small ? small : malloc(len + 1);
+        if (!copy) return REAL_NO_MEMORY;
+        memcpy(copy, s, len);
+        copy[len] = '\0';
+        text = copy;
+    }
+    char *stop;
+    double v = strtod(text, &stop);
+    bool whole = stop == text + (e - s);
+    if (copy != small) free(copy);
+    if (!whole) return REAL_SYNTAX; /* only with a decimal point other than '.' */
+    if (!isfinite(v)) return REAL_INFINITE;
+    *out = v;
+    return REAL_OK;
+}
+
+/* Next token of [*p, e) separated by white space; false when none is left. */
+static bool next_token(const char **p, const char *e, const char **ts, const char **te)
+{
+    const char *s = *p;
+    while (s < e && is_space(*s)) s++;
+    if (s == e) return false;
+    *ts = s;
+    while (s < e && !is_space(*s)) s++;
+    *te = s;
+    *p = s;
+    return true;
+}
+
+/* ------------------------------------------------------------------ lines */
+
+typedef enum line_kind {
+    LINE_BLANK,
+    LINE_KEYWORD, /* KEY : value */
+    LINE_SECTION, /* XXX_SECTION */
+    LINE_EOF,
+    LINE_DATA,    /* starts like a number */
+    LINE_OTHER    /* none of these */
+} line_kind;
+
+typedef struct line {
+    long no;              /* 1-based line number */
+    line_kind kind;
+    const char *s, *e;    /* text without surrounding white space */
+    const char *key, *key_end;
+    const char *val, *val_end; /* LINE_KEYWORD: value without surrounding white space */
+} line;
+
+/* Sorts a trimmed line into its kind and, for keyword lines, splits off the
+ * key and the value.  "NODE_COORD_SECTION :" and "EOF :" count as bare. */
+static void classify(line *l)
+{
+    const char *p = l->s, *e = l->e;
+    l->key = l->key_end = l->val = l->val_end = NULL;
+    if (p == e) { l->kind = LINE_BLANK; return; }
+    if (is_digit(*p) || *p == '-' || *p == '+' || *p == '.') { l->kind = LINE_DATA; return; }
+    l->kind = LINE_OTHER;
+    if (!is_alpha(*p)) return;
+    l->key = p;
+    while (p < e && is_word(*p)) p++;
+    l->key_end = p;
+    while (p < e && is_space(*p)) p++;
+    bool colon = p < e && *p == ':';
+    if (colon)
+        for (p++; p < e && is_space(*p); p++) {}
+    else if (p < e)
+        return;
+    l->val = p;
+    l->val_end = e;
+    l->kind = LINE_KEYWORD;
+    if (p < e) return;
+    if (text_is(l->key, l->key_end, "EOF")) l->kind = LINE_EOF;
+    else if (text_ends_with(l->key, l->key_end, "_SECTION")) l->kind = LINE_SECTION;
+    else if (!colon) l->kind = LINE_OTHER; /* a lone word */
+}
+
+/* ----------------------------------------------------------------- parser */
+
+typedef enum weight_format {
+    FMT_NONE = 0, FMT_FUNCTION, FMT_FULL_MATRIX, FMT_UPPER_ROW, FMT_LOWER_ROW,
+    FMT_UPPER_DIAG_ROW, FMT_LOWER_DIAG_ROW, FMT_UPPER_COL, FMT_LOWER_COL,
+    FMT_UPPER_DIAG_COL, FMT_LOWER_DIAG_COL
+} weight_format;
+
+static const char *const format_names[] = {
+    [FMT_NONE] = "", [FMT_FUNCTION] = "FUNCTION", [FMT_FULL_MATRIX] = "FULL_MATRIX",
+    [FMT_UPPER_ROW] = "UPPER_ROW", [FMT_LOWER_ROW] = "LOWER_ROW",
+    [FMT_UPPER_DIAG_ROW] = "UPPER_DIAG_ROW", [FMT_LOWER_DIAG_ROW] = "LOWER_DIAG_ROW",
+    [FMT_UPPER_COL] = "UPPER_COL", [FMT_LOWER_COL] = "LOWER_COL",
+    [FMT_UPPER_DIAG_COL] = "UPPER_DIAG_COL", [FMT_LOWER_DIAG_COL] = "LOWER_DIAG_COL",
+};
+
+#define MATRIX_FORMATS "FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, " \
+                       "UPPER_COL, LOWER_COL, UPPER_DIAG_COL or LOWER_DIAG_COL"
+
+typedef struct parser {
+    const char *cur, *end;  /* bytes not read yet */
+    long lineno;            /* number of the line that starts at cur */
+    const char *src;        /* names the data in messages */
+    wt_error *err;
+    bool seen_text;         /* some non-blank line was read */
+    long stop_line;         /* where reading stopped: the EOF line or the end */
+    /* the header as read so far */
+    long long n;            /* DIMENSION; 0 until read */
+    long n_line;
+    int type;               /* wt_edge_weight_type; -1 until read */
+    long type_line;
+    weight_format format;
+    long format_line;
+    const char *name, *name_end; /* NAME value inside the data, NULL if none */
+    char *comment;          /* COMMENT values joined by "; " */
+    size_t comment_len, comment_cap;
+    /* the instance, allocated by the first data section that needs it */
+    wt_instance *inst;
+    long coords_line;       /* line of the section that filled inst->x, 0 if none */
+    bool have_nodes, have_weights, have_display;
+} parser;
+
+/* Records "src:line: message" with status st and returns st. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static wt_status fail_at(const parser *ps, wt_status st, long at, const char *fmt, ...)
+{
+    char what[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return wt_fail(ps->err, st, "%s:%ld: %s", ps->src, at, what);
+}
+
+static wt_status fail_memory(const parser *ps, long at)
+{
+    return fail_at(ps, WT_STATUS_OUT_OF_MEMORY, at, "out of memory");
+}
+
+/* Reads the next line; false at the end of the data. */
+static bool read_line(parser *ps, line *l)
+{
+    if (ps->cur >= ps->end) return false;
+    const char *s = ps->cur;
+    const char *nl = memchr(s, '\n', (size_t)(ps->end - s));
+    const char *e = nl ? nl : ps->end;
+    ps->cur = nl ? nl + 1 : ps->end;
+    l->no = ps->lineno;
+    if (nl) ps->lineno++;
+    while (s < e && is_space(*s)) s++;
+    while (e > s && is_space(e[-1])) e--;
+    l->s = s;
+    l->e = e;
+    classify(l);
+    return true;
+}
+
+/* Reads the next non-blank line; false at the end of the data. */
+static bool read_content_line(parser *ps, line *l)
+{
+    while (read_line(ps, l))
+        if (l->kind != LINE_BLANK) return true;
+    return false;
+}
+
+/* A read position to come back to after looking one line ahead. */
+typedef struct mark {
+    const char *cur;
+    long lineno;
+} mark;
+
+static mark mark_here(const parser *ps) { return (mark){ps->cur, ps->lineno}; }
+static void go_back(parser *ps, mark m) { ps->cur = m.cur; ps->lineno = m.lineno; }
+
+/* "end of file" or the quoted line, for "expected X, found Y" messages. */
+static excerpt found(const line *l)
+{
+    if (!l) return (excerpt){"end of file"};
+    excerpt q = quote(l->s, l->e); /* at most 131 characters: room for quotes */
+    size_t k = strlen(q.s);
+    memmove(q.s + 1, q.s, k);
+    q.s[0] = q.s[k + 1] = '\'';
+    q.s[k + 2] = '\0';
+    return q;
+}
+
+/* ---------------------------------------------------------------- header */
+
+static wt_status on_name(parser *ps, const line *l)
+{
+    if (!ps->name && l->val < l->val_end) {
+        ps->name = l->val;
+        ps->name_end = l->val_end;
+    }
+    return WT_OK;
+}
+
+static wt_status on_comment(parser *ps, const line *l)
+{
+    size_t len = (size_t)(l->val_end - l->val);
+    if (len == 0) return WT_OK;
+    size_t need = ps->comment_len + 2 + len + 1;
+    if (need > ps->comment_cap) {
+        size_t cap = need > 2 * ps->comment_cap ? need : 2 * ps->comment_cap;
+        char *bigger = realloc(ps->comment, cap);
+        if (!bigger) return fail_memory(ps, l->no);
+        ps->comment = bigger;
+        ps->comment_cap = cap;
+    }
+    if (ps->comment_len > 0) {
+        memcpy(ps->comment + ps->comment_len, "; ", 2);
+        ps->comment_len += 2;
+    }
+    memcpy(ps->comment + ps->comment_len, l->val, len);
+    ps->comment_len += len;
+    ps->comment[ps->comment_len] = '\0';
+    return WT_OK;
+}
+
+/* TYPE must be TSP.  si175/si535/si1032 write "TSP (M.~Hofmeister)", so a
+ * parenthesised remark after TSP is let through; nothing else is. */
+static wt_status on_type(parser *ps, const line *l)
+{
+    static const char *const others[] = {"ATSP", "SOP", "HCP", "CVRP", "TOUR"};
+    const char *v = l->val, *e = l->val_end, *w = v;
+    while (w < e && is_word(*w)) w++;
+    const char *rest = w;
+    while (rest < e && is_space(*rest)) rest++;
+    bool remark = rest > w && rest < e && *rest == '(' && e[-1] == ')';
+    if (text_is(v, w, "TSP") && (rest == e || remark)) return WT_OK;
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        if (text_is(v, w, others[i]))
+            return fail_at(ps, WT_STATUS_UNSUPPORTED, l->no,
+                           "TYPE %s is not supported; expected TSP (symmetric TSP)", others[i]);
+    return fail_at(ps, WT_STATUS_PARSE, l->no, "TYPE '%s' is not a TSPLIB problem type; "
+                   "expected TSP", quote(v, e).s);
+}
+
+static wt_status on_dimension(parser *ps, const line *l)
+{
+    long long v;
+    excerpt q = quote(l->val, l->val_end);
+    const char *text = q.s;
+    if (!parse_integer(l->val, l->val_end, &v))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION '%s' is not an integer; expected "
+                       "the number of cities, 3 to %d", text, WT_MAX_CITIES);
+    if (v < 3)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION %s is too small; expected at "
+                       "least 3 cities", text);
+    if (v > WT_MAX_CITIES)
+        return fail_at(ps, WT_STATUS_TOO_LARGE, l->no, "DIMENSION %s is too large; expected at "
+                       "most %d cities", text, WT_MAX_CITIES);
+    if (ps->n && ps->n != v)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION %lld contradicts DIMENSION %lld "
+                       "on line %ld; expected one value", v, ps->n, ps->n_line);
+    ps->n = v;
+    ps->n_line = l->no;
+    return WT_OK;
+}
+
+static wt_status on_edge_weight_type(parser *ps, const line *l)
+{
+    int type = -1;
+    for (int t = WT_EUC_2D; t <= WT_EXPLICIT; t++)
+        if (text_is(l->val, l->val_end, wt_edge_weight_type_name((wt_edge_weight_type)t)))
+            type = t;
+    if (type < 0)
+        return fail_at(ps, WT_STATUS_UNSUPPORTED, l->no, "EDGE_WEIGHT_TYPE '%s' is not supported; "
+                       "expected EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT",
+                       quote(l->val, l->val_end).s);
+    if (ps->type >= 0 && ps->type != type)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_TYPE %s contradicts %s on line "
+                       "%ld; expected one value",
+                       wt_edge_weight_type_name((wt_edge_weight_type)type),
+                       wt_edge_weight_type_name((wt_edge_weight_type)ps->type), ps->type_line);
+    ps->type = type;
+    ps->type_line = l->no;
+    return WT_OK;
+}
+
+static wt_status on_edge_weight_format(parser *ps, const line *l)
+{
+    weight_format f = FMT_NONE;
+    for (int i = FMT_FUNCTION; i <= FMT_LOWER_DIAG_COL; i++)
+        if (text_is(l->val, l->val_end, format_names[i])) f = (weight_format)i;
+    if (f == FMT_NONE)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_FORMAT '%s' is not a TSPLIB "
+                       "format; expected FUNCTION, " MATRIX_FORMATS, quote(l->val, l->val_end).s);
+    if (ps->format != FMT_NONE && ps->format != f)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_FORMAT %s contradicts %s on line "
+                       "%ld; expected one value", format_names[f], format_names[ps->format],
+                       ps->format_line);
+    ps->format = f;
+    ps->format_line = l->no;
+    return WT_OK;
+}
+
+/* Header keywords we act on; any other KEY : value (NODE_COORD_TYPE,
+ * DISPLAY_DATA_TYPE, CAPACITY, ...) is skipped. */
+static wt_status on_keyword(parser *ps, const line *l)
+{
+    static const struct {
+        const char *key;
+        wt_status (*fn)(parser *, const line *);
+    } handlers[] = {
+        {"NAME", on_name}, {"COMMENT", on_comment}, {"TYPE", on_type},
+        {"DIMENSION", on_dimension}, {"EDGE_WEIGHT_TYPE", on_edge_weight_type},
+        {"EDGE_WEIGHT_FORMAT", on_edge_weight_format},
+    };
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (text_is(l->key, l->key_end, handlers[i].key)) return handlers[i].fn(ps, l);
+    if (text_ends_with(l->key, l->key_end, "_SECTION"))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "%s has data on its own line; expected the "
+                       "section keyword alone, its data on the lines below",
+                       quote(l->key, l->key_end).s);
+    return WT_OK;
+}
+
+/* -------------------------------------------------------------- sections */
+
+/* Data sections need DIMENSION (to size them) and EDGE_WEIGHT_TYPE (to know
+ * their shape) first. */
+static wt_status require_header(const parser *ps, const line *l)
+{
+    excerpt q = quote(l->key, l->key_end);
+    const char *sec = q.s;
+    if (!ps->n)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "%s before DIMENSION; expected "
+                       "'DIMENSION : <number of cities>' above it", sec);
+    if (ps->type < 0)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "%s before EDGE_WEIGHT_TYPE; expected "
+                       "'EDGE_WEIGHT_TYPE : <type>' above it", sec);
+    return WT_OK;
+}
+
+/* Refuses a section of `count` entries of at least `min_bytes` each (the last
+ * one may lack its separator) when the rest of the data is too short, so a
+ * lying DIMENSION never sizes an allocation. */
+static wt_status check_room(const parser *ps, const line *l, unsigned long long count,
+                            unsigned long long min_bytes, const char *what)
+{
+    unsigned long long left = (unsigned long long)(ps->end - ps->cur);
+    if (count * min_bytes - 1 <= left) return WT_OK;
+    return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION is %lld but the rest of the file "
+                   "(%llu bytes) cannot hold that many %s; expected %llu of them",
+                   ps->n, left, what, count);
+}
+
+static wt_status ensure_instance(parser *ps, const line *l)
+{
+    if (!ps->inst) ps->inst = wt_instance_alloc("", (int)ps->n, (wt_edge_weight_type)ps->type);
+    return ps->inst ? WT_OK : fail_memory(ps, l->no);
+}
+
+static wt_status ensure_coords(parser *ps, const line *l)
+{
+    wt_status st = ensure_instance(ps, l);
+    if (st != WT_OK || ps->inst->x) return st;
+    return wt_instance_alloc_coords(ps->inst, ps->type == WT_EUC_3D) ? WT_OK
+                                                                       : fail_memory(ps, l->no);
+}
+
+/* Where node lines go: dims coordinates each, into c[] (NULL: checked only). */
+typedef struct node_sink {
+    const char *section;
+    int dims;
+    double *c[3];
+    unsigned char *seen; /* ids met so far */
+    bool degrees;        /* GEO: DDD.MM angles */
+} node_sink;
+
+static const char axis_names[3] = {'x', 'y', 'z'};
+
+/* One coordinate token of node `id`: present, a decimal real, finite. */
+static wt_status parse_coord(parser *ps, const line *l, const char **p, long long id, int d,
+                             int dims, double *out)
+{
+    const char *ts, *te;
+    if (!next_token(p, l->e, &ts, &te))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "node %lld has no %c coordinate; expected "
+                       "'id x y%s'", id, axis_names[d], dims == 3 ? " z" : "");
+    switch (parse_real(ts, te, ps->end, out)) {
+    case REAL_OK: return WT_OK;
+    case REAL_NO_MEMORY: return fail_memory(ps, l->no);
+    case REAL_INFINITE:
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, '%s', is "
+                       "out of range; expected a finite number", axis_names[d], id,
+                       quote(ts, te).s);
+    case REAL_SYNTAX: break;
+    }
+    return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, '%s', is not a "
+                   "number; expected a decimal number like -12.5e3", axis_names[d], id,
+                   quote(ts, te).s);
+}
+
+/* "id x y" (or "id x y z"): id in 1..n and not seen before. */
+static wt_status parse_node_line(parser *ps, const line *l, node_sink *sink)
+{
+    const char *p = l->s, *ts = l->s, *te = l->s; /* a data line has a first token */
+    long long id;
+    next_token(&p, l->e, &ts, &te);
+    if (!parse_integer(ts, te, &id) || id < 1 || id > ps->n)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "node id '%s' in %s is not an integer in "
+                       "1..%lld; expected 'id x y' with such an id", quote(ts, te).s,
+                       sink->section, ps->n);
+    if (sink->seen[id - 1]++)
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "node id %lld appears twice in %s; expected "
+                       "each id 1..%lld once", id, sink->section, ps->n);
+    for (int d = 0; d < sink->dims; d++) {
+        double v = 0.0;
+        wt_status st = parse_coord(ps, l, &p, id, d, sink->dims, &v);
+        if (st != WT_OK) return st;
+        /* Past a full turn a DDD.MM angle means nothing, and huge ones would
+         * overflow the degrees' integer part when converted to radians. */
+        if (sink->degrees && fabs(v) > 360.0)
+            return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, %g, is "
+                           "no GEO angle; expected degrees.minutes from -360 to 360",
+                           axis_names[d], id, v);
+        if (sink->c[d]) sink->c[d][id - 1] = v;
+    }
+    if (next_token(&p, l->e, &ts, &te))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "extra text '%s' after the coordinates of "
+                       "node %lld; expected %d coordinates", quote(ts, l->e).s, id, sink->dims);
+    return WT_OK;
+}
+
+/* After a section's last entry comes a keyword line, EOF or the end: one
+ * more data line means the section is longer than DIMENSION says. */
+static wt_status check_section_ends(parser *ps, const char *section, const char *what)
+{
+    mark m = mark_here(ps);
+    line l;
+    if (read_content_line(ps, &l) && l.kind == LINE_DATA)
+        return fail_at(ps, WT_STATUS_PARSE, l.no, "more %s in %s than DIMENSION %lld; expected a "
+                       "keyword line or EOF, found %s", what, section, ps->n, found(&l).s);
+    go_back(ps, m);
+    return WT_OK;
+}
+
+/* Reads exactly n node lines of a NODE_COORD_SECTION or DISPLAY_DATA_SECTION. */
+static wt_status read_nodes(parser *ps, const line *head, node_sink *sink)
+{
+    wt_status st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
+    if (st != WT_OK) return st;
+    sink->seen = calloc((size_t)ps->n, 1);
+    if (!sink->seen) return fail_memory(ps, head->no);
+    for (long long k = 0; k < ps->n && st == WT_OK; k++) {
+        line l;
+        bool got = read_content_line(ps, &l);
+        if (got && l.kind == LINE_DATA)
+            st = parse_node_line(ps, &l, sink);
+        else
+            st = fail_at(ps, WT_STATUS_PARSE, got ? l.no : ps->lineno, "expected node line %lld "
+                         "of %lld in %s, found %s", k + 1, ps->n, sink->section,
+                         found(got ? &l : NULL).s);
+    }
+    free(sink->seen);
+    sink->seen = NULL;
+    return st == WT_OK ? check_section_ends(ps, sink->section, "node lines") : st;
+}
+
+/* Coordinates for drawing an EXPLICIT instance: from DISPLAY_DATA_SECTION
+ * or, failing that, a NODE_COORD_SECTION; one of them at most. */
+static wt_status read_drawing_coords(parser *ps, const line *head, const char *section)
+{
+    if (ps->coords_line)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "%s repeats the coordinates given on line "
+                       "%ld; expected one coordinate section", section, ps->coords_line);
+    wt_status st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
+    if (st == WT_OK) st = ensure_coords(ps, head);
+    if (st != WT_OK) return st;
+    node_sink sink = {section, 2, {ps->inst->x, ps->inst->y, NULL}, NULL, false};
+    ps->coords_line = head->no;
+    return read_nodes(ps, head, &sink);
+}
+
+static wt_status read_node_coord_section(parser *ps, const line *head)
+{
+    wt_status st = require_header(ps, head);
+    if (st != WT_OK) return st;
+    if (ps->have_nodes)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "a second NODE_COORD_SECTION; expected one");
+    ps->have_nodes = true;
+    if (ps->type == WT_EXPLICIT) return read_drawing_coords(ps, head, "NODE_COORD_SECTION");
+    st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
+    if (st == WT_OK) st = ensure_coords(ps, head);
+    if (st != WT_OK) return st;
+    bool z = ps->type == WT_EUC_3D;
+    node_sink sink = {"NODE_COORD_SECTION", z ? 3 : 2, {ps->inst->x, ps->inst->y, ps->inst->z},
+                      NULL, ps->type == WT_GEO};
+    ps->coords_line = head->no;
+    return read_nodes(ps, head, &sink);
+}
+
+/* Drawing data is kept for EXPLICIT instances; a coordinate instance draws
+ * its node coordinates, so there the section is only checked. */
+static wt_status read_display_section(parser *ps, const line *head)
+{
+    wt_status st = require_header(ps, head);
+    if (st != WT_OK) return st;
+    if (ps->have_display)
+        return fail_at(ps, WT_STATUS_PARSE, head->no,
+                       "a second DISPLAY_DATA_SECTION; expected one");
+    ps->have_display = true;
+    if (ps->type == WT_EXPLICIT) return read_drawing_coords(ps, head, "DISPLAY_DATA_SECTION");
+    node_sink sink = {"DISPLAY_DATA_SECTION", 2, {NULL, NULL, NULL}, NULL, false};
+    return read_nodes(ps, head, &sink);
+}
+
+/* ------------------------------------------------------------- weights */
+
+/* Reads the numbers of an EDGE_WEIGHT_SECTION, which wrap across lines
+ * freely. */
+typedef struct weight_reader {
+    parser *ps;
+    line l;          /* the line being read */
+    const char *p;   /* next unread byte of l */
+    long long k, count; /* weights read so far, weights needed */
+} weight_reader;
+
+static wt_status next_weight(weight_reader *wr, int32_t *w)
+{
+    parser *ps = wr->ps;
+    const char *ts, *te;
+    while (!next_token(&wr->p, wr->l.e, &ts, &te)) {
+        bool got = read_content_line(ps, &wr->l);
+        if (!got || wr->l.kind != LINE_DATA)
+            return fail_at(ps, WT_STATUS_PARSE, got ? wr->l.no : ps->lineno, "expected weight "
+                           "%lld of %lld in EDGE_WEIGHT_SECTION (%s), found %s", wr->k + 1,
+                           wr->count, format_names[ps->format], found(got ? &wr->l : NULL).s);
+        wr->p = wr->l.s;
+    }
+    long long v;
+    if (!parse_integer(ts, te, &v) || v < 0 || v > INT32_MAX)
+        return fail_at(ps, WT_STATUS_PARSE, wr->l.no, "weight %lld, '%s', is not an integer in "
+                       "0..%d; expected non-negative integer weights", wr->k + 1,
+                       quote(ts, te).s, INT32_MAX);
+    wr->k++;
+    *w = (int32_t)v;
+    return WT_OK;
+}
+
+/* Which entries of row i a format lists, as [*lo, *hi).  The column formats
+ * list the transposed triangle, which for a symmetric matrix is the same as
+ * the opposite row format (UPPER_COL == LOWER_ROW and so on). */
+static void row_span(weight_format f, int i, int n, int *lo, int *hi)
+{
+    switch (f) {
+    case FMT_UPPER_ROW: case FMT_LOWER_COL: *lo = i + 1; *hi = n; return;
+    case FMT_UPPER_DIAG_ROW: case FMT_LOWER_DIAG_COL: *lo = i; *hi = n; return;
+    case FMT_LOWER_ROW: case FMT_UPPER_COL: *lo = 0; *hi = i; return;
+    case FMT_LOWER_DIAG_ROW: case FMT_UPPER_DIAG_COL: *lo = 0; *hi = i + 1; return;
+    default: *lo = 0; *hi = n; return;
+    }
+}
+
+static long long weight_count(weight_format f, long long n)
+{
+    switch (f) {
+    case FMT_FULL_MATRIX: return n * n;
+    case FMT_UPPER_ROW: case FMT_LOWER_ROW: case FMT_UPPER_COL: case FMT_LOWER_COL:
+        return n * (n - 1) / 2;
+    default: return n * (n + 1) / 2;
+    }
+}
+
+/* Fills the whole symmetric matrix.  A FULL_MATRIX is taken as given, so an
+ * asymmetric one (an ATSP in disguise) is refused where it first shows. */
+static wt_status fill_matrix(weight_reader *wr, int32_t *m, int n)
+{
+    weight_format f = wr->ps->format;
+    for (int i = 0; i < n; i++) {
+        int lo, hi;
+        row_span(f, i, n, &lo, &hi);
+        for (int j = lo; j < hi; j++) {
+            int32_t w = 0;
+            wt_status st = next_weight(wr, &w);
+            if (st != WT_OK) return st;
+            size_t ij = (size_t)i * (size_t)n + (size_t)j, ji = (size_t)j * (size_t)n + (size_t)i;
+            if (f == FMT_FULL_MATRIX && j < i && m[ji] != w)
+                return fail_at(wr->ps, WT_STATUS_PARSE, wr->l.no, "matrix is not symmetric at "
+                               "(%d,%d): %ld there but %ld at (%d,%d); expected a symmetric "
+                               "matrix for TYPE TSP", i + 1, j + 1, (long)w, (long)m[ji],
+                               j + 1, i + 1);
+            m[ij] = w;
+            m[ji] = w;
+        }
+    }
+    return WT_OK;
+}
+
+static wt_status check_weight_header(const parser *ps, const line *head)
+{
+    wt_status st = require_header(ps, head);
+    if (st != WT_OK) return st;
+    if (ps->type != WT_EXPLICIT)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "EDGE_WEIGHT_SECTION in a %s instance; "
+                       "expected EDGE_WEIGHT_TYPE : EXPLICIT",
+                       wt_edge_weight_type_name((wt_edge_weight_type)ps->type));
+    if (ps->have_weights)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "a second EDGE_WEIGHT_SECTION; expected one");
+    if (ps->format == FMT_NONE || ps->format == FMT_FUNCTION)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "EDGE_WEIGHT_SECTION without a matrix "
+                       "EDGE_WEIGHT_FORMAT; expected EDGE_WEIGHT_FORMAT : " MATRIX_FORMATS
+                       " above it");
+    if (ps->n > WT_MAX_EXPLICIT_CITIES)
+        return fail_at(ps, WT_STATUS_TOO_LARGE, head->no, "DIMENSION %lld is too large for an "
+                       "EXPLICIT matrix; expected at most %d cities", ps->n,
+                       WT_MAX_EXPLICIT_CITIES);
+    return WT_OK;
+}
+
+static wt_status read_weight_section(parser *ps, const line *head)
+{
+    wt_status st = check_weight_header(ps, head);
+    if (st != WT_OK) return st;
+    ps->have_weights = true;
+    long long count = weight_count(ps->format, ps->n);
+    st = check_room(ps, head, (unsigned long long)count, 2, "weights");
+    if (st == WT_OK) st = ensure_instance(ps, head);
+    if (st != WT_OK) return st;
+    int n = (int)ps->n;
+    ps->inst->matrix = calloc((size_t)n * (size_t)n, sizeof(int32_t));
+    if (!ps->inst->matrix) return fail_memory(ps, head->no);
+    weight_reader wr = {ps, *head, head->e, 0, count};
+    st = fill_matrix(&wr, ps->inst->matrix, n);
+    if (st != WT_OK) return st;
+    const char *ts, *te;
+    if (next_token(&wr.p, wr.l.e, &ts, &te))
+        return fail_at(ps, WT_STATUS_PARSE, wr.l.no, "more weights in EDGE_WEIGHT_SECTION than "
+                       "%s of DIMENSION %lld holds (%lld); expected the end of the section, "
+                       "found '%s'", format_names[ps->format], ps->n, count, quote(ts, wr.l.e).s);
+    return check_section_ends(ps, "EDGE_WEIGHT_SECTION", "weights");
+}
+
+/* A section we do not use: its data lines run to -1 or to the next line
+ * that starts like a keyword. */
+static void skip_section(parser *ps)
+{
+    line l;
+    mark m = mark_here(ps);
+    while (read_line(ps, &l)) {
+        if (l.kind == LINE_BLANK) continue;
+        if (text_is(l.s, l.e, "-1")) return;
+        if (is_alpha(*l.s)) {
+            go_back(ps, m);
+            return;
+        }
+        m = mark_here(ps);
+    }
+}
+
+static wt_status on_section(parser *ps, const line *l)
+{
+    if (text_is(l->key, l->key_end, "NODE_COORD_SECTION")) return read_node_coord_section(ps, l);
+    if (text_is(l->key, l->key_end, "EDGE_WEIGHT_SECTION")) return read_weight_section(ps, l);
+    if (text_is(l->key, l->key_end, "DISPLAY_DATA_SECTION")) return read_display_section(ps, l);
+    skip_section(ps);
+    return WT_OK;
+}
+
+/* ----------------------------------------------------------- whole file */
+
+static wt_status parse_lines(parser *ps)
+{
+    line l;
+    wt_status st = WT_OK;
+    while (st == WT_OK && read_content_line(ps, &l)) {
+        ps->seen_text = true;
+        switch (l.kind) {
+        case LINE_EOF: ps->stop_line = l.no; return WT_OK;
+        case LINE_KEYWORD: st = on_keyword(ps, &l); break;
+        case LINE_SECTION: st = on_section(ps, &l); break;
+        default:
+            st = fail_at(ps, WT_STATUS_PARSE, l.no, "expected a keyword line ('KEY : value', a "
+                         "..._SECTION line or EOF), found %s", found(&l).s);
+        }
+    }
+    ps->stop_line = ps->lineno;
+    return st;
+}
+
+/* What must have been seen by the end of the data. */
+static wt_status check_complete(const parser *ps)
+{
+    long at = ps->stop_line;
+    if (!ps->seen_text)
+        return fail_at(ps, WT_STATUS_PARSE, at, "empty file; expected a TSPLIB header with "
+                       "DIMENSION and EDGE_WEIGHT_TYPE, then the data");
+    if (!ps->n)
+        return fail_at(ps, WT_STATUS_PARSE, at, "no DIMENSION in the file; expected "
+                       "'DIMENSION : <number of cities>'");
+    if (ps->type < 0)
+        return fail_at(ps, WT_STATUS_PARSE, at, "no EDGE_WEIGHT_TYPE in the file; expected "
+                       "'EDGE_WEIGHT_TYPE : EUC_2D' or another type");
+    if (ps->type == WT_EXPLICIT && (ps->format == FMT_NONE || ps->format == FMT_FUNCTION))
+        return fail_at(ps, WT_STATUS_PARSE, at, "EXPLICIT instance without a matrix "
+                       "EDGE_WEIGHT_FORMAT; "
+                       "expected EDGE_WEIGHT_FORMAT : " MATRIX_FORMATS);
+    if (ps->type == WT_EXPLICIT && !ps->have_weights)
+        return fail_at(ps, WT_STATUS_PARSE, at, "no EDGE_WEIGHT_SECTION; expected the %lld "
+                       "weights of the %s matrix", weight_count(ps->format, ps->n),
+                       format_names[ps->format]);
+    if (ps->type != WT_EXPLICIT && !ps->have_nodes)
+        return fail_at(ps, WT_STATUS_PARSE, at, "no NODE_COORD_SECTION; expected %lld node lines "
+                       "'id x y' after it", ps->n);
+    return WT_OK;
+}
+
+/* The instance name: NAME without a trailing ".tsp" (pa561.tsp has one), or
+ * when there is none the source's base name without its extension. */
+static char *make_name(const parser *ps)
+{
+    const char *s = ps->name, *e = ps->name_end;
+    if (s && text_ends_with(s, e, ".tsp") && e - s > 4) e -= 4;
+    if (!s) {
+        s = strrchr(ps->src, '/');
+        s = s ? s + 1 : ps->src;
+        e = s + strlen(s);
+        const char *dot = strrchr(s, '.');
+        if (dot && dot > s) e = dot;
+    }
+    char *name = malloc((size_t)(e - s) + 1);
+    if (name) {
+        memcpy(name, s, (size_t)(e - s));
+        name[e - s] = '\0';
+    }
+    return name;
+}
+
+/* Hands name and comment to the instance and derives the rest.  The finish
+ * step's own message ("coordinates span too wide...") gets our file:line. */
+static wt_status complete_instance(parser *ps)
+{
+    wt_instance *inst = ps->inst;
+    char *name = make_name(ps);
+    if (!name) return fail_memory(ps, ps->stop_line);
+    free(inst->name);
+    inst->name = name;
+    if (ps->comment) {
+        free(inst->comment);
+        inst->comment = ps->comment;
+        ps->comment = NULL;
+    }
+    wt_error why = {0};
+    wt_status st = wt_instance_finish(inst, &why);
+    if (st != WT_OK)
+        return fail_at(ps, st, ps->coords_line ? ps->coords_line : ps->stop_line, "%s",
+                       why.message);
+    return WT_OK;
+}
+
+wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *source,
+                                   wt_instance **out, wt_error *err)
+{
+    if (!out || (!data && len > 0))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_parse_tsplib: need data and an output pointer");
+    parser ps = {.cur = data, .end = data + len, .lineno = 1, .src = source ? source : "(buffer)",
+                 .err = err, .type = -1};
+    /* A UTF-8 byte order mark is an editor's habit, not content. */
+    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) ps.cur += 3;
+    wt_status st = parse_lines(&ps);
+    if (st == WT_OK) st = check_complete(&ps);
+    if (st == WT_OK) st = complete_instance(&ps);
+    free(ps.comment);
+    if (st != WT_OK) {
+        wt_instance_free(ps.inst);
+        return st;
+    }
+    *out = ps.inst;
+    return WT_OK;
+}
+
+/* ------------------------------------------------------------ file input */
+
+/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
+ * the buffer; it is a hint only (pipes have none, files may grow), so
+ * reading goes on, growing the buffer, until fread reports the end. */
+static wt_status load_file(const char *path, char **data, size_t *len, wt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    bool known = fstat(fileno(f), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) { /* fopen takes a folder; its size is no file size */
+        fclose(f);
+        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
+    }
+    size_t cap = 1 << 16, used = 0;
+    if (known && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1; /* +1: the end is seen without growing */
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        used += fread(buf + used, 1, cap - used, f);
+        if (used < cap || ferror(f)) break;
+        char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    int why = errno;
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (!buf)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
+    if (bad) {
+        free(buf);
+        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", path, strerror(why));
+    }
+    buf[used] = '\0';
+    *data = buf;
+    *len = used;
+    return WT_OK;
+}
+
+wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error *err)
+{
+    if (!path || !out)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_instance_read_tsplib: need a path "
+                       "and an output pointer");
+    char *data = NULL;
+    size_t len = 0;
+    wt_status st = load_file(path, &data, &len, err);
+    if (st != WT_OK) return st;
+    st = wt_instance_parse_tsplib(data, len, path, out, err);
+    free(data);
+    return st;
+}

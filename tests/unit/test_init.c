@@ -1,0 +1,513 @@
+/*
+ * test_init.c - start tours (src/core/init.c).
+ *
+ * Every method must give a permutation on every kind of instance (tiny ones,
+ * coincident and collinear cities, clusters, every distance type, EXPLICIT
+ * with and without display coordinates), the same one for the same seed.
+ * Beyond that the tests check what each method promises: nearest really
+ * steps to a nearest unvisited city; greedy keeps every edge that the
+ * textbook Multiple Fragment matching keeps (checked against a brute-force
+ * reference where the candidate lists are unambiguous); spacefill walks a
+ * grid along a Hilbert curve; and the heuristics beat a random tour.  The
+ * permutation check is written here so as not to depend on tour.c.
+ */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "core/instance_build.h"
+#include "core/rng.h"
+
+static const wt_init_method all_methods[] = {WT_INIT_RANDOM, WT_INIT_NEAREST, WT_INIT_GREEDY,
+                                             WT_INIT_SPACEFILL};
+enum { N_METHODS = sizeof all_methods / sizeof all_methods[0] };
+
+/* ------------------------------------------------------------- helpers */
+
+static bool is_permutation(const int32_t *tour, int n)
+{
+    bool *seen = calloc((size_t)n, sizeof *seen);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        ok = tour[i] >= 0 && tour[i] < n && !seen[tour[i]];
+        if (ok) seen[tour[i]] = true;
+    }
+    free(seen);
+    return ok;
+}
+
+static int64_t length_of(const wt_instance *inst, const int32_t *tour)
+{
+    int n = wt_instance_n(inst);
+    int64_t len = 0;
+    for (int i = 0; i < n; i++) len += wt_instance_dist(inst, tour[i], tour[(i + 1) % n]);
+    return len;
+}
+
+/* A new start tour; fails the test unless it is a permutation. */
+static int32_t *start_tour(const wt_instance *inst, wt_init_method m, uint64_t seed)
+{
+    int n = wt_instance_n(inst);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    wt_error err = {0};
+    wt_status st = wt_tour_init(inst, m, seed, tour, &err);
+    if (st != WT_OK) fail_msg("%s on %s: %s", wt_init_method_name(m), wt_instance_name(inst),
+                              err.message);
+    if (!is_permutation(tour, n))
+        fail_msg("%s on %s: not a permutation", wt_init_method_name(m), wt_instance_name(inst));
+    return tour;
+}
+
+static wt_instance *from_coords(const char *name, int n, wt_edge_weight_type type,
+                                const double *x, const double *y, const double *z)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords(name, n, type, x, y, z, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    return inst;
+}
+
+/* n random points of a type; real coordinates scaled by `scale`, or
+ * integers in [0, grid) when grid > 0. */
+static wt_instance *random_points(const char *name, wt_edge_weight_type type, int n,
+                                  double scale, int grid, uint64_t seed)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    double *c[3];
+    for (int k = 0; k < 3; k++) {
+        c[k] = malloc((size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++)
+            c[k][i] = grid > 0 ? (double)wt_rng_below(&rng, (uint64_t)grid)
+                               : scale * (wt_rng_uniform(&rng) - (type == WT_GEO ? 0.5 : 0.0));
+    }
+    wt_instance *inst = from_coords(name, n, type, c[0], c[1], c[2]);
+    for (int k = 0; k < 3; k++) free(c[k]);
+    return inst;
+}
+
+/* An EXPLICIT instance: rounded distances between random integer points in
+ * [0, 100)^2 (so ties are common), optionally with them as DISPLAY_DATA. */
+static wt_instance *explicit_instance(int n, uint64_t seed, bool display)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    double *px = malloc((size_t)n * sizeof *px), *py = malloc((size_t)n * sizeof *py);
+    for (int i = 0; i < n; i++) {
+        px[i] = (double)wt_rng_below(&rng, 100);
+        py[i] = (double)wt_rng_below(&rng, 100);
+    }
+    wt_instance *inst = wt_instance_alloc(display ? "explicit-display" : "explicit", n,
+                                          WT_EXPLICIT);
+    assert_non_null(inst);
+    inst->matrix = malloc((size_t)n * (size_t)n * sizeof *inst->matrix);
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            inst->matrix[a * n + b] = (int32_t)floor(hypot(px[a] - px[b], py[a] - py[b]) + 0.5);
+    if (display) {
+        assert_true(wt_instance_alloc_coords(inst, false));
+        memcpy(inst->x, px, (size_t)n * sizeof *px);
+        memcpy(inst->y, py, (size_t)n * sizeof *py);
+    }
+    free(px);
+    free(py);
+    assert_int_equal(wt_instance_finish(inst, NULL), WT_OK);
+    return inst;
+}
+
+static wt_instance *generated(wt_gen_kind kind, int n, uint64_t seed)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_generate(kind, n, seed, &inst, &err) != WT_OK)
+        fail_msg("generate: %s", err.message);
+    return inst;
+}
+
+/* Cities on one line, numbered out of order: x = 7i mod n (n prime to 7). */
+static wt_instance *collinear(int n)
+{
+    double *x = malloc((size_t)n * sizeof *x), *y = calloc((size_t)n, sizeof *y);
+    for (int i = 0; i < n; i++) x[i] = (double)((7 * i) % n);
+    wt_instance *inst = from_coords("collinear", n, WT_EUC_2D, x, y, NULL);
+    free(x);
+    free(y);
+    return inst;
+}
+
+static wt_instance *all_on_one_point(int n)
+{
+    double *x = calloc((size_t)n, sizeof *x), *y = calloc((size_t)n, sizeof *y);
+    for (int i = 0; i < n; i++) x[i] = y[i] = 12345.0;
+    wt_instance *inst = from_coords("one-point", n, WT_EUC_2D, x, y, NULL);
+    free(x);
+    free(y);
+    return inst;
+}
+
+/* ---------------------------------------------------- every method, valid */
+
+static void check_all_methods(wt_instance *inst)
+{
+    for (int m = 0; m < N_METHODS; m++) {
+        for (uint64_t seed = 1; seed <= 2; seed++) free(start_tour(inst, all_methods[m], seed));
+    }
+    wt_instance_free(inst);
+}
+
+static void test_valid_on_uniform(void **state)
+{
+    (void)state;
+    const int sizes[] = {3, 4, 5, 10, 11, 12, 100, 1000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        check_all_methods(generated(WT_GEN_UNIFORM, sizes[i], 10 + i));
+}
+
+static void test_valid_on_degenerate(void **state)
+{
+    (void)state;
+    check_all_methods(all_on_one_point(3));
+    check_all_methods(all_on_one_point(200));
+    check_all_methods(collinear(101));
+    check_all_methods(generated(WT_GEN_CLUSTERED, 1000, 3));
+    check_all_methods(generated(WT_GEN_CLUSTERED, 30, 4));
+    check_all_methods(random_points("dups", WT_EUC_2D, 500, 0, 6, 5)); /* 36 spots */
+}
+
+static void test_valid_on_every_type(void **state)
+{
+    (void)state;
+    check_all_methods(random_points("ceil", WT_CEIL_2D, 300, 1000, 0, 1));
+    check_all_methods(random_points("att", WT_ATT, 300, 10000, 0, 2));
+    check_all_methods(random_points("man", WT_MAN_2D, 300, 1000, 0, 3));
+    check_all_methods(random_points("max", WT_MAX_2D, 300, 1000, 0, 4));
+    check_all_methods(random_points("euc3d", WT_EUC_3D, 300, 1000, 0, 5));
+    check_all_methods(random_points("geo", WT_GEO, 300, 170, 0, 6));
+    check_all_methods(explicit_instance(3, 7, false));
+    check_all_methods(explicit_instance(60, 8, false));
+    check_all_methods(explicit_instance(60, 9, true));
+    /* Candidate edges too long to pack into a 64-bit sort key: the qsort path. */
+    check_all_methods(random_points("huge", WT_EUC_2D, 300, 1e15, 0, 10));
+}
+
+/* ---------------------------------------------------------- determinism */
+
+static bool same_tour(const int32_t *a, const int32_t *b, int n)
+{
+    return memcmp(a, b, (size_t)n * sizeof *a) == 0;
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    wt_instance *insts[] = {generated(WT_GEN_UNIFORM, 1000, 1), explicit_instance(50, 2, false)};
+    for (size_t i = 0; i < sizeof insts / sizeof insts[0]; i++) {
+        int n = wt_instance_n(insts[i]);
+        for (int m = 0; m < N_METHODS; m++) {
+            int32_t *a = start_tour(insts[i], all_methods[m], 77);
+            int32_t *b = start_tour(insts[i], all_methods[m], 77);
+            assert_true(same_tour(a, b, n));
+            free(a);
+            free(b);
+        }
+        for (wt_init_method m = WT_INIT_RANDOM; m <= WT_INIT_NEAREST; m++) {
+            int32_t *a = start_tour(insts[i], m, 1);
+            int32_t *b = start_tour(insts[i], m, 2);
+            assert_false(same_tour(a, b, n)); /* different start city */
+            free(a);
+            free(b);
+        }
+        wt_instance_free(insts[i]);
+    }
+}
+
+/* -------------------------------------------------------------- quality */
+
+static void test_heuristics_beat_random(void **state)
+{
+    (void)state;
+    int64_t sum_greedy = 0, sum_nearest = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        wt_instance *inst = generated(WT_GEN_UNIFORM, 1000, seed);
+        int64_t len[N_METHODS];
+        for (int m = 0; m < N_METHODS; m++) {
+            int32_t *t = start_tour(inst, all_methods[m], seed);
+            len[m] = length_of(inst, t);
+            free(t);
+        }
+        assert_true(len[WT_INIT_NEAREST] < len[WT_INIT_RANDOM] / 5);
+        assert_true(len[WT_INIT_GREEDY] < len[WT_INIT_RANDOM] / 5);
+        assert_true(len[WT_INIT_SPACEFILL] < len[WT_INIT_RANDOM] / 5);
+        /* Beardwood-Halton-Hammersley: an optimal tour is about 0.7124
+         * sqrt(n A) (a little more at n = 1000); greedy is 15-25% above. */
+        assert_true((double)len[WT_INIT_GREEDY] < 1.35 * 0.7124 * sqrt(1000.0 * 1e12));
+        sum_greedy += len[WT_INIT_GREEDY];
+        sum_nearest += len[WT_INIT_NEAREST];
+        wt_instance_free(inst);
+    }
+    assert_true(sum_greedy < sum_nearest);
+}
+
+/* Each step of a nearest-neighbour tour goes to an unvisited city at the
+ * smallest exact distance; on EXPLICIT instances ties go to the lower city. */
+static void check_nearest_steps(wt_instance *inst)
+{
+    int n = wt_instance_n(inst);
+    bool exact_ties = wt_instance_type(inst) == WT_EXPLICIT;
+    int32_t *tour = start_tour(inst, WT_INIT_NEAREST, 3);
+    bool *visited = calloc((size_t)n, sizeof *visited);
+    for (int i = 0; i + 1 < n; i++) {
+        visited[tour[i]] = true;
+        int best = -1;
+        int64_t best_d = 0;
+        for (int c = 0; c < n; c++) {
+            if (visited[c]) continue;
+            int64_t d = wt_instance_dist(inst, tour[i], c);
+            if (best < 0 || d < best_d) {
+                best = c;
+                best_d = d;
+            }
+        }
+        assert_true(wt_instance_dist(inst, tour[i], tour[i + 1]) == best_d);
+        if (exact_ties) assert_int_equal(tour[i + 1], best);
+    }
+    free(visited);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+static void test_nearest_steps_to_nearest(void **state)
+{
+    (void)state;
+    check_nearest_steps(generated(WT_GEN_UNIFORM, 700, 8));
+    check_nearest_steps(generated(WT_GEN_CLUSTERED, 700, 9));
+    check_nearest_steps(random_points("dups", WT_EUC_2D, 400, 0, 10, 11));
+    check_nearest_steps(random_points("man", WT_MAN_2D, 300, 1000, 0, 12));
+    check_nearest_steps(random_points("max", WT_MAX_2D, 300, 0, 30, 13));
+    check_nearest_steps(random_points("euc3d", WT_EUC_3D, 300, 1000, 0, 14));
+    check_nearest_steps(random_points("geo", WT_GEO, 300, 170, 0, 15));
+    check_nearest_steps(explicit_instance(80, 16, false));
+}
+
+/* ------------------------------------------------------ greedy reference */
+
+typedef struct ref_edge {
+    int64_t d;
+    int lo, hi;
+} ref_edge;
+
+static int compare_ref_edges(const void *pa, const void *pb)
+{
+    const ref_edge *a = pa, *b = pb;
+    if (a->d != b->d) return a->d < b->d ? -1 : 1;
+    if (a->lo != b->lo) return a->lo - b->lo;
+    return a->hi - b->hi;
+}
+
+static int ref_find(int *parent, int x)
+{
+    while (parent[x] != x) x = parent[x];
+    return x;
+}
+
+/* Textbook greedy matching over each city's k nearest (by exact distance,
+ * then city number); sets matched[a*n+b] for each kept edge. */
+static void reference_greedy(const wt_instance *inst, int k, bool *matched)
+{
+    int n = wt_instance_n(inst);
+    ref_edge *row = malloc((size_t)n * sizeof *row);
+    ref_edge *edges = malloc((size_t)n * (size_t)k * sizeof *edges);
+    size_t m = 0;
+    for (int a = 0; a < n; a++) {
+        int r = 0;
+        for (int b = 0; b < n; b++)
+            if (b != a) row[r++] = (ref_edge){wt_instance_dist(inst, a, b), b, b};
+        qsort(row, (size_t)r, sizeof *row, compare_ref_edges); /* by (d, b) */
+        for (int j = 0; j < k; j++) {
+            int b = row[j].lo;
+            edges[m++] = (ref_edge){row[j].d, a < b ? a : b, a < b ? b : a};
+        }
+    }
+    qsort(edges, m, sizeof *edges, compare_ref_edges);
+    int *parent = malloc((size_t)n * sizeof *parent), *deg = calloc((size_t)n, sizeof *deg);
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (size_t e = 0; e < m; e++) {
+        int a = edges[e].lo, b = edges[e].hi;
+        int ra = ref_find(parent, a), rb = ref_find(parent, b);
+        if (deg[a] >= 2 || deg[b] >= 2 || ra == rb) continue;
+        parent[ra] = rb;
+        deg[a]++;
+        deg[b]++;
+        matched[a * n + b] = matched[b * n + a] = true;
+    }
+    free(row);
+    free(edges);
+    free(parent);
+    free(deg);
+}
+
+/* Every edge the reference matching keeps must be an edge of the tour. */
+static void check_greedy_keeps_matching(wt_instance *inst, int k)
+{
+    int n = wt_instance_n(inst);
+    bool *matched = calloc((size_t)n * (size_t)n, sizeof *matched);
+    bool *in_tour = calloc((size_t)n * (size_t)n, sizeof *in_tour);
+    reference_greedy(inst, k, matched);
+    int32_t *tour = start_tour(inst, WT_INIT_GREEDY, 5);
+    for (int i = 0; i < n; i++) {
+        int a = tour[i], b = tour[(i + 1) % n];
+        in_tour[a * n + b] = in_tour[b * n + a] = true;
+    }
+    for (int i = 0; i < n * n; i++)
+        if (matched[i]) assert_true(in_tour[i]);
+    free(tour);
+    free(matched);
+    free(in_tour);
+    wt_instance_free(inst);
+}
+
+static void test_greedy_matches_reference(void **state)
+{
+    (void)state;
+    /* With n <= 11 every pair is a candidate, so the candidate set is the
+     * same whatever order the k-d tree finds neighbours in. */
+    for (int n = 3; n <= 11; n++) {
+        check_greedy_keeps_matching(generated(WT_GEN_UNIFORM, n, 100 + (uint64_t)n), n - 1);
+        check_greedy_keeps_matching(random_points("grid", WT_EUC_2D, n, 0, 3, (uint64_t)n), n - 1);
+    }
+    /* Many equal lengths; here taking ties by (higher, lower) end instead of
+     * (lower, higher) would keep different edges. */
+    check_greedy_keeps_matching(random_points("ties", WT_EUC_2D, 8, 0, 4, 5), 7);
+    /* Both corners fixed so that the longest edge needs 57 bits: qsort path. */
+    double x[10] = {0, 1e17}, y[10] = {0, 1e17};
+    wt_rng rng;
+    wt_rng_seed(&rng, 1);
+    for (int i = 2; i < 10; i++) {
+        x[i] = floor(1e17 * wt_rng_uniform(&rng));
+        y[i] = floor(1e17 * wt_rng_uniform(&rng));
+    }
+    check_greedy_keeps_matching(from_coords("huge", 10, WT_EUC_2D, x, y, NULL), 9);
+    /* EXPLICIT candidate lists are exact-distance lists, ties to lower city. */
+    check_greedy_keeps_matching(explicit_instance(40, 17, false), 10);
+    check_greedy_keeps_matching(explicit_instance(120, 18, false), 10);
+}
+
+/* Collinear cities: greedy links neighbours on the line into one path. */
+static void test_greedy_on_a_line(void **state)
+{
+    (void)state;
+    wt_instance *inst = collinear(101);
+    int32_t *tour = start_tour(inst, WT_INIT_GREEDY, 1);
+    assert_int_equal(length_of(inst, tour), 2 * 100);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* ----------------------------------------------------------- spacefill */
+
+/* A 16 x 16 unit grid is walked along the order-4 Hilbert curve: 255 unit
+ * steps, then back from the end corner (15, 0) to the start (0, 0). */
+static void test_spacefill_walks_hilbert_curve(void **state)
+{
+    (void)state;
+    enum { side = 16, n = side * side };
+    double x[n], y[n];
+    for (int i = 0; i < n; i++) { /* numbered in a scrambled order */
+        int cell = (i * 97) % n;
+        x[i] = cell % side;
+        y[i] = cell / side;
+    }
+    wt_instance *inst = from_coords("grid16", n, WT_EUC_2D, x, y, NULL);
+    int32_t *tour = start_tour(inst, WT_INIT_SPACEFILL, 1);
+    for (int i = 0; i + 1 < n; i++)
+        assert_int_equal(wt_instance_dist(inst, tour[i], tour[i + 1]), 1);
+    assert_int_equal(length_of(inst, tour), 255 + 15);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+static bool is_identity(const int32_t *tour, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (tour[i] != i) return false;
+    return true;
+}
+
+/* Coincident cities and EXPLICIT cities without coordinates keep their
+ * numbering order. */
+static void test_spacefill_identity_cases(void **state)
+{
+    (void)state;
+    wt_instance *same = all_on_one_point(50);
+    int32_t *tour = start_tour(same, WT_INIT_SPACEFILL, 1);
+    assert_true(is_identity(tour, 50));
+    free(tour);
+    wt_instance_free(same);
+    wt_instance *ex = explicit_instance(30, 1, false);
+    tour = start_tour(ex, WT_INIT_SPACEFILL, 1);
+    assert_true(is_identity(tour, 30));
+    free(tour);
+    wt_instance_free(ex);
+    ex = explicit_instance(300, 1, true); /* uses DISPLAY_DATA */
+    tour = start_tour(ex, WT_INIT_SPACEFILL, 1);
+    assert_false(is_identity(tour, 300));
+    free(tour);
+    wt_instance_free(ex);
+}
+
+/* ------------------------------------------------------- names, arguments */
+
+static void test_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"random", "nearest", "greedy", "spacefill"};
+    for (int m = 0; m < N_METHODS; m++) {
+        wt_init_method parsed = WT_INIT_RANDOM;
+        assert_string_equal(wt_init_method_name(all_methods[m]), names[m]);
+        assert_int_equal(wt_init_method_parse(names[m], &parsed), WT_OK);
+        assert_int_equal(parsed, all_methods[m]);
+    }
+    wt_init_method parsed = WT_INIT_NEAREST;
+    assert_int_equal(wt_init_method_parse("Greedy ", &parsed), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_init_method_parse("", &parsed), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_init_method_parse(NULL, &parsed), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(parsed, WT_INIT_NEAREST);
+    assert_non_null(wt_init_method_name((wt_init_method)42));
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, 10, 1);
+    int32_t tour[10];
+    wt_error err = {0};
+    assert_int_equal(wt_tour_init(NULL, WT_INIT_GREEDY, 1, tour, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, 1, NULL, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_init(inst, (wt_init_method)9, 1, tour, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(err.status, WT_STATUS_INVALID_ARGUMENT);
+    assert_true(strlen(err.message) > 0);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_on_uniform),
+        cmocka_unit_test(test_valid_on_degenerate),
+        cmocka_unit_test(test_valid_on_every_type),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_heuristics_beat_random),
+        cmocka_unit_test(test_nearest_steps_to_nearest),
+        cmocka_unit_test(test_greedy_matches_reference),
+        cmocka_unit_test(test_greedy_on_a_line),
+        cmocka_unit_test(test_spacefill_walks_hilbert_curve),
+        cmocka_unit_test(test_spacefill_identity_cases),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_bad_arguments),
+    };
+    return cmocka_run_group_tests_name("init", tests, NULL, NULL);
+}
