@@ -9,37 +9,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/error.h"
+
+/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
+ * the buffer; it is a hint only (pipes have none, files may grow), so
+ * reading goes on, growing the buffer, until fread reports the end. */
+wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    bool known = fstat(fileno(f), &st) == 0;
+    if (known && S_ISDIR(st.st_mode)) { /* fopen takes a folder; its size is no file size */
+        fclose(f);
+        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
+    }
+    size_t cap = 1 << 16, used = 0;
+    if (known && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1; /* +1: the end is seen without growing */
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        used += fread(buf + used, 1, cap - used, f);
+        if (used < cap || ferror(f)) break;
+        char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    int why = errno;
+    bool bad = ferror(f) != 0;
+    fclose(f);
+    if (!buf)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
+    if (bad) {
+        free(buf);
+        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", path, strerror(why));
+    }
+    buf[used] = '\0';
+    *data = buf;
+    *len = used;
+    return WT_OK;
+}
 
 wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err)
 {
     memset(tf, 0, sizeof *tf);
     tf->path = path;
     tf->line = 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) break;
-        char *bigger = realloc(buf, cap * 2 + 1);
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
-    if (bad) {
-        free(buf);
-        return wt_fail(err, WT_STATUS_IO, "%s: read error", path);
-    }
-    buf[len] = '\0';
-    tf->buf = buf;
-    tf->len = len;
-    return WT_OK;
+    return wt_file_load(path, &tf->buf, &tf->len, err);
 }
 
 void wt_textfile_close(wt_textfile *tf)

@@ -1,7 +1,8 @@
 /*
  * textfile.h - a whole file in memory, read as TSPLIB-style lines and tokens.
  *
- * Used by the TOUR reader: the file is loaded at once (one read, one
+ * wt_file_load serves both file readers; the scanner serves the TOUR reader:
+ * the file is loaded at once (one read, one
  * allocation), then scanned forward while counting lines, so every error can
  * name "path:line".  Embedded NUL bytes and CRLF line ends are handled.
  */
@@ -21,7 +22,12 @@ typedef struct wt_textfile {
     char token[40];    /* copy of the offending token after a failed read */
 } wt_textfile;
 
-/* Loads path; WT_STATUS_IO with strerror when it cannot be read. */
+/* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
+ * bytes (the file itself may contain NULs).  WT_STATUS_IO when it cannot be
+ * read (a directory included), WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err);
+
+/* Loads path for scanning; errors as wt_file_load. */
 wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err);
 void wt_textfile_close(wt_textfile *tf);
 

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "core/textfile.h"
 
 /* ------------------------------------------------------------ characters */
 
@@ -906,49 +907,6 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
     return WT_OK;
 }
 
-/* ------------------------------------------------------------ file input */
-
-/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
- * the buffer; it is a hint only (pipes have none, files may grow), so
- * reading goes on, growing the buffer, until fread reports the end. */
-static wt_status load_file(const char *path, char **data, size_t *len, wt_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    bool known = fstat(fileno(f), &st) == 0;
-    if (known && S_ISDIR(st.st_mode)) { /* fopen takes a folder; its size is no file size */
-        fclose(f);
-        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
-    }
-    size_t cap = 1 << 16, used = 0;
-    if (known && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (unsigned long long)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1; /* +1: the end is seen without growing */
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        used += fread(buf + used, 1, cap - used, f);
-        if (used < cap || ferror(f)) break;
-        char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    int why = errno;
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (!buf)
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
-    if (bad) {
-        free(buf);
-        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", path, strerror(why));
-    }
-    buf[used] = '\0';
-    *data = buf;
-    *len = used;
-    return WT_OK;
-}
-
 wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error *err)
 {
     if (!path || !out)
@@ -956,7 +914,7 @@ wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error 
                        "and an output pointer");
     char *data = NULL;
     size_t len = 0;
-    wt_status st = load_file(path, &data, &len, err);
+    wt_status st = wt_file_load(path, &data, &len, err);
     if (st != WT_OK) return st;
     st = wt_instance_parse_tsplib(data, len, path, out, err);
     free(data);
