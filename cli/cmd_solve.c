@@ -23,7 +23,12 @@ static const char solve_help[] =
     "\n"
     "Options:\n"
     "  --algorithm A     search to run (default 2opt):\n"
-    "                      2opt  best-improvement 2-opt to a local optimum\n"
+    "                      2opt        best-improvement 2-opt from the start tour to\n"
+    "                                  a local optimum\n"
+    "                      multistart  random-restart hill climbing: independent 2-opt\n"
+    "                                  climbs from seeded random tours, best kept\n"
+    "  --restarts R      multistart: number of climbs (default: as many as --time-limit\n"
+    "                    allows, or 100 without one)\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
@@ -82,8 +87,10 @@ static int show_progress(const wt_progress *p, void *user)
     char gap[32] = "";
     if (ps->optimum > 0)
         snprintf(gap, sizeof gap, "  gap %.2f%%", cli_gap_percent(p->best_length, ps->optimum));
-    fprintf(stderr, "\r[%7.1f s] best %" PRId64 "%s  moves %" PRIu64 "   ", p->elapsed_s,
-            p->best_length, gap, p->steps);
+    char climbs[40] = "";
+    if (p->climbs) snprintf(climbs, sizeof climbs, "  climbs %" PRIu64, p->climbs);
+    fprintf(stderr, "\r[%7.1f s] best %" PRId64 "%s%s  moves %" PRIu64 "   ", p->elapsed_s,
+            p->best_length, gap, climbs, p->steps);
     fflush(stderr);
     ps->shown = true;
     return 0;
@@ -97,7 +104,8 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     switch (c) {
     case 'a':
         if (wt_algorithm_parse(arg, &p->algorithm) != WT_OK)
-            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt)", arg);
+            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt or "
+                                   "multistart)", arg);
         break;
     case 'b':
         if (wt_backend_parse(arg, &p->backend) != WT_OK)
@@ -128,6 +136,10 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         if (!cli_parse_int64(arg, 1, INT64_MAX, &o->optimum))
             return cli_usage_error("solve", "--optimum needs a positive integer, got '%s'", arg);
         break;
+    case 'R':
+        if (!cli_parse_uint64(arg, &p->restarts) || p->restarts == 0)
+            return cli_usage_error("solve", "--restarts needs a positive integer, got '%s'", arg);
+        break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
     case 'S': o->start_tour = arg; break;
@@ -147,6 +159,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"optimum", required_argument, 0, 'O'},   {"output", required_argument, 0, 'o'},
         {"svg", required_argument, 0, 'g'},       {"start-tour", required_argument, 0, 'S'},
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
+        {"restarts", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -164,6 +177,9 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
     }
+    if (o->start_tour && o->params.algorithm == WT_ALGO_MULTISTART)
+        return cli_usage_error("solve", "--start-tour does not apply to multistart, whose "
+                               "climbs start from seeded random tours");
     if (optind != argc - 1)
         return cli_usage_error("solve", optind >= argc ? "missing INSTANCE"
                                                        : "expected one INSTANCE, got more");
@@ -171,17 +187,31 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     return -1;
 }
 
+static double moves_per_second(const wt_result *r)
+{
+    return r->search_time_s > 0 ? (double)r->moves_evaluated / r->search_time_s : 0.0;
+}
+
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
 {
     int64_t opt = wt_instance_known_optimum(inst);
     printf("instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
            wt_edge_weight_type_name(wt_instance_type(inst)));
-    printf("start     %s: length %" PRId64 " in %.3f s\n",
-           o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init), r->init_length,
-           r->init_time_s);
-    printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
-           wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
-           r->moves_evaluated);
+    if (o->params.algorithm == WT_ALGO_MULTISTART) {
+        printf("search    multistart on %s (%s): %" PRIu64 " climbs, %" PRIu64 " IHC steps\n",
+               r->backend, r->device, r->climbs, r->steps);
+        printf("moves     %" PRIu64 " evaluated, %.3g moves/s\n", r->moves_evaluated,
+               moves_per_second(r));
+        printf("best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
+               r->best_climb, r->init_length);
+    } else {
+        printf("start     %s: length %" PRId64 " in %.3f s\n",
+               o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
+               r->init_length, r->init_time_s);
+        printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
+               wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
+               r->moves_evaluated);
+    }
     printf("length    %" PRId64, r->length);
     if (opt > 0) printf("  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
     printf("\n");
@@ -204,7 +234,9 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddStringToObject(j, "backend", r->backend);
     cJSON_AddStringToObject(j, "device", r->device);
     cli_json_add_uint64(j, "seed", o->params.seed);
-    cJSON_AddStringToObject(j, "init", o->start_tour ? "file" : wt_init_method_name(o->params.init));
+    const char *init = o->start_tour ? "file" : wt_init_method_name(o->params.init);
+    if (o->params.algorithm == WT_ALGO_MULTISTART) init = "random";
+    cJSON_AddStringToObject(j, "init", init);
     cli_json_add_int64(j, "init_length", r->init_length);
     cli_json_add_int64(j, "length", r->length);
     cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
@@ -213,6 +245,13 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddNumberToObject(j, "init_time_s", r->init_time_s);
     cli_json_add_uint64(j, "steps", r->steps);
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
+    cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
+    cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
+    if (o->params.algorithm == WT_ALGO_MULTISTART) {
+        cli_json_add_uint64(j, "restarts", o->params.restarts);
+        cli_json_add_uint64(j, "climbs", r->climbs);
+        cli_json_add_uint64(j, "best_climb", r->best_climb);
+    }
     cli_json_add_string_or_null(j, "output", o->output);
     cli_json_add_string_or_null(j, "svg", o->svg);
     return cli_json_print(j);

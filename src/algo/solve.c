@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/climb_start.h"
 #include "algo/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -26,6 +27,8 @@ void wt_params_defaults(wt_params *p)
     p->time_limit_s = 0;
     p->threads = 0;
     p->progress_interval_s = 0.5;
+    p->restarts = 0;
+    p->multistart_kernel = WT_MS_KERNEL_BLOCK;
 }
 
 void wt_result_free(wt_result *res)
@@ -40,7 +43,7 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
 {
     switch (a) {
     case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
-    case WT_ALGO_MULTISTART: return false;
+    case WT_ALGO_MULTISTART: return b->multistart != NULL;
     }
     return false;
 }
@@ -73,10 +76,42 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
 static wt_status make_start_tour(const wt_instance *inst, const wt_params *p, int32_t *tour,
                                  wt_error *err)
 {
+    /* Multistart climbs make their own start tours; this one only keeps the
+     * tour valid should the run return none of its own. */
+    if (p->algorithm == WT_ALGO_MULTISTART) {
+        wt_climb_start_tour(p->seed, 0, inst->n, tour);
+        return WT_OK;
+    }
     if (!p->start_tour) return wt_tour_init(inst, p->init, p->seed, tour, err);
     wt_status st = wt_tour_validate(p->start_tour, inst->n, err);
     if (st != WT_OK) return st;
     memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);
+    return WT_OK;
+}
+
+/* Climbs to run: as asked, else unbounded under a time limit, else 100. */
+static uint64_t multistart_restarts(const wt_params *p)
+{
+    if (p->restarts > 0) return p->restarts;
+    return p->time_limit_s > 0 ? 0 : 100;
+}
+
+static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+                                wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+{
+    const wt_params *p = ctl->params;
+    wt_multistart_job job = {p->seed, multistart_restarts(p), p->multistart_kernel};
+    wt_status st = b->multistart(inst, &job, ctl, tour, stats, err);
+    if (st != WT_OK) return st;
+    /* Climbing "for as long as the time limit allows" ends normally there. */
+    if (job.restarts == 0 && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    /* The start tour worth reporting is the one the winning climb began from. */
+    int32_t *start = malloc((size_t)inst->n * sizeof *start);
+    if (start) {
+        wt_climb_start_tour(p->seed, stats->best_climb, inst->n, start);
+        ctl->init_length = wt_tour_length(inst, start);
+        free(start);
+    }
     return WT_OK;
 }
 
@@ -85,7 +120,7 @@ static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
-    case WT_ALGO_MULTISTART: break;
+    case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, stats, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
@@ -108,7 +143,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     st = make_start_tour(inst, params, tour, err);
-    double init_time = wt_now() - ctl.t_start;
+    double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
     if (st == WT_OK) {
         ctl.init_length = wt_tour_length(inst, tour);
@@ -126,8 +161,11 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->stop = ctl.stop;
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
+    res->search_time_s = wt_now() - search_start;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
+    res->climbs = stats.climbs;
+    res->best_climb = stats.best_climb;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

@@ -20,6 +20,13 @@
 extern "C" {
 #endif
 
+/* What a multistart run is asked to do. */
+typedef struct wt_multistart_job {
+    uint64_t seed;               /* climb r starts from wt_climb_start_tour(seed, r) */
+    uint64_t restarts;           /* climbs to run; 0 = until ctl expires */
+    wt_multistart_kernel kernel; /* GPU kernel variant; the CPU backend ignores it */
+} wt_multistart_job;
+
 typedef struct wt_backend {
     const char *name; /* "cpu", "cuda": the value of --backend */
 
@@ -34,6 +41,24 @@ typedef struct wt_backend {
      * tour, and it never gets longer. */
     wt_status (*twoopt_descend)(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                                 wt_search_stats *stats, wt_error *err);
+
+    /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015):
+     * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
+     * (algo/climb_start.h) and descend by exactly the rule of
+     * twoopt_descend (best improvement, ties to the lowest (i, j)).  Runs
+     * job->restarts climbs, or until ctl expires when that is 0.  Writes to
+     * best_tour the tour of least exact length, ties to the lower climb
+     * index, so a run of R climbs gives the same tour however climbs were
+     * scheduled; stats->best_climb names it.  stats->climbs counts completed
+     * climbs, stats->steps their improving moves, stats->moves_evaluated
+     * (n-1)(n-2)/2 per scan, the final scan of each climb included.  A climb
+     * cut short by ctl is not counted, but its (valid) tour competes for
+     * best_tour, so a run stopped before any climb finished still returns a
+     * tour.  Calls wt_ctl_report_climbs from the calling thread while it
+     * runs. */
+    wt_status (*multistart)(const wt_instance *inst, const wt_multistart_job *job,
+                            wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
+                            wt_error *err);
 } wt_backend;
 
 extern const wt_backend wt_backend_cpu;

@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_2opt.h"
+#include "backend/cpu/cpu_multistart.h"
 
 /* Backend slot: climb to a local optimum, one best move per scan. */
 static wt_status cpu_twoopt_descend(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
@@ -37,4 +38,5 @@ const wt_backend wt_backend_cpu = {
     .name = "cpu",
     .available = cpu_available,
     .twoopt_descend = cpu_twoopt_descend,
+    .multistart = wt_cpu_multistart,
 };

@@ -15,4 +15,5 @@ const wt_backend wt_backend_cuda = {
     .name = "cuda",
     .available = cuda_absent_available,
     .twoopt_descend = NULL,
+    .multistart = NULL,
 };
