@@ -10,6 +10,7 @@
 #ifndef WT_ALGO_CLIMB_START_H
 #define WT_ALGO_CLIMB_START_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/rng.h"
@@ -21,18 +22,27 @@ static inline WT_HD void wt_climb_rng(wt_rng *rng, uint64_t seed, uint64_t r)
     wt_rng_seed(rng, wt_splitmix64(&st));
 }
 
-/* Fills tour[0..n-1] with climb r's random permutation (Fisher-Yates). */
-static inline WT_HD void wt_climb_start_tour(uint64_t seed, uint64_t r, int n, int32_t *tour)
+/* Fills tour[0], tour[stride], ..., tour[(n-1)*stride] with climb r's
+ * random permutation (Fisher-Yates).  The stride lets a GPU thread write
+ * its tour interleaved with its neighbours'. */
+static inline WT_HD void wt_climb_start_tour_strided(uint64_t seed, uint64_t r, int n,
+                                                     int32_t *tour, size_t stride)
 {
     wt_rng rng;
     wt_climb_rng(&rng, seed, r);
-    for (int i = 0; i < n; i++) tour[i] = i;
+    for (int i = 0; i < n; i++) tour[(size_t)i * stride] = i;
     for (int i = n - 1; i > 0; i--) {
-        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
-        int32_t t = tour[i];
-        tour[i] = tour[k];
+        size_t k = (size_t)wt_rng_below(&rng, (uint64_t)i + 1) * stride;
+        int32_t t = tour[(size_t)i * stride];
+        tour[(size_t)i * stride] = tour[k];
         tour[k] = t;
     }
+}
+
+/* Fills tour[0..n-1] with climb r's random permutation. */
+static inline WT_HD void wt_climb_start_tour(uint64_t seed, uint64_t r, int n, int32_t *tour)
+{
+    wt_climb_start_tour_strided(seed, r, n, tour, 1);
 }
 
 #endif

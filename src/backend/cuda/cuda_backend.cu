@@ -1,7 +1,8 @@
 /*
  * cuda_backend.cu - the CUDA backend: finding the GPU and checking it runs.
  *
- * At this stage the backend only answers whether a usable GPU is present.
+ * The backend answers whether a usable GPU is present, and runs the
+ * searches that have kernels (multistart.cu).
  * "Usable" is decided by launching a tiny probe kernel, not just by counting
  * devices: a binary built for other architectures (WT_CUDA_ARCH) than the
  * GPU's fails only at launch, and users should hear that before a search.
@@ -12,6 +13,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/cuda_common.cuh"
+#include "backend/cuda/multistart.h"
 
 /* Writes a known pattern so the host can tell the kernel really ran. */
 static __global__ void probe_kernel(int *out)
@@ -70,5 +72,6 @@ static bool cuda_available(char *device, size_t size)
 extern "C" const wt_backend wt_backend_cuda = {
     /* .name = */ "cuda",
     /* .available = */ cuda_available,
-    /* .twoopt_descend = */ nullptr, /* comes with the GPU 2-opt kernels */
+    /* .twoopt_descend = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
+    /* .multistart = */ wt_cuda_multistart,
 };

@@ -1,0 +1,212 @@
+/*
+ * device_instance.cuh - an instance on the GPU, and its distances there.
+ *
+ * Searches evaluate moves in float, in the integer-valued form of TSPLIB
+ * distances: every distance is rounded as TSPLIB rounds it before it is
+ * combined, so a move's delta is the exact integer delta whenever float
+ * computes the distance exactly (integer coordinates below about 2^11; see
+ * README "Precision").  Rounding uses the magic constant 1.5 * 2^23: adding
+ * it to s in [0, 2^22) leaves M + rint(s) exactly, two FADDs instead of a
+ * conversion through the quarter-rate unit.  The search works on X = M + d,
+ * "distances in magic form", and subtracts M-offset edge terms directly, so
+ * the un-magic subtraction costs nothing (multistart_block.cu).
+ *
+ * Exact lengths are computed in double with the same IEEE operations as the
+ * host's wt_dist (no FMA contraction), so tour lengths agree with the CPU.
+ */
+#ifndef WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
+#define WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
+
+#include <cstdint>
+
+#include "backend/cuda/cuda_common.cuh"
+#include "core/instance.h"
+
+#define WT_MAGIC 12582912.0f /* 1.5 * 2^23 */
+
+/* Everything a kernel needs to know about the instance, passed by value. */
+struct DevInst {
+    int n;
+    wt_edge_weight_type type;
+    const float *xf, *yf, *zf;   /* float coordinates (GEO: lat, lon radians) */
+    const double *xd, *yd, *zd;  /* double coordinates for exact lengths (GEO: radians) */
+    const int32_t *matrix;       /* EXPLICIT: n x n */
+};
+
+/* Device copies owned by the host side; dev_instance_free releases them. */
+struct DevInstBuffers {
+    DevInst inst;
+    void *allocs[7];
+};
+
+/* Uploads inst; on failure frees what it allocated and returns the status. */
+wt_status dev_instance_upload(const wt_instance *inst, DevInstBuffers *buf, wt_error *err);
+void dev_instance_free(DevInstBuffers *buf);
+
+__device__ __forceinline__ float sqrt_approx(float v)
+{
+    float r;
+    asm("sqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(v));
+    return r;
+}
+
+/* M + rint(s), exact for 0 <= s < 2^22. */
+__device__ __forceinline__ float magic_rint(float s) { return s + WT_MAGIC; }
+
+/* M + ceil(s). */
+__device__ __forceinline__ float magic_ceil(float s)
+{
+    float t = s + WT_MAGIC;
+    return (t - WT_MAGIC < s) ? t + 1.0f : t;
+}
+
+/* M + floor(s), s >= 0. */
+__device__ __forceinline__ float magic_floor(float s)
+{
+    float t = s + WT_MAGIC;
+    return (t - WT_MAGIC > s) ? t - 1.0f : t;
+}
+
+/* One metric per EDGE_WEIGHT_TYPE: the point a tour position holds, and
+ * the distance between two points in magic form. */
+struct MetricEuc2D {
+    typedef float2 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return make_float2(I.xf[c], I.yf[c]);
+    }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        float dx = a.x - b.x, dy = a.y - b.y;
+        return magic_rint(sqrt_approx(fmaf(dx, dx, dy * dy)));
+    }
+};
+
+struct MetricCeil2D {
+    typedef float2 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        float dx = a.x - b.x, dy = a.y - b.y;
+        return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy)));
+    }
+};
+
+/* TSPLIB's ATT rule (nint, then +1 when below) equals ceil(sqrt(d^2 / 10)). */
+struct MetricAtt {
+    typedef float2 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        float dx = a.x - b.x, dy = a.y - b.y;
+        return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy) / 10.0f));
+    }
+};
+
+struct MetricMan2D {
+    typedef float2 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        return magic_rint(fabsf(a.x - b.x) + fabsf(a.y - b.y));
+    }
+};
+
+/* max(nint|dx|, nint|dy|) = nint(max(|dx|, |dy|)): rounding is monotone. */
+struct MetricMax2D {
+    typedef float2 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        return magic_rint(fmaxf(fabsf(a.x - b.x), fabsf(a.y - b.y)));
+    }
+};
+
+struct MetricEuc3D {
+    typedef float4 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return make_float4(I.xf[c], I.yf[c], I.zf[c], 0.0f);
+    }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+        return magic_rint(sqrtf(fmaf(dx, dx, fmaf(dy, dy, dz * dz))));
+    }
+};
+
+struct MetricGeo {
+    typedef float2 Pt; /* (latitude, longitude) in radians */
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ float x(Pt a, Pt b)
+    {
+        float q1 = cosf(a.y - b.y), q2 = cosf(a.x - b.x), q3 = cosf(a.x + b.x);
+        float c = fminf(1.0f, fmaxf(-1.0f, 0.5f * ((1.0f + q1) * q2 - (1.0f - q1) * q3)));
+        return magic_floor(6378.388f * acosf(c) + 1.0f);
+    }
+};
+
+/* EXPLICIT: the point is the city itself; distances come from the matrix.
+ * Pt is a struct so the kernels can treat every metric alike. */
+struct MetricExplicit {
+    struct Pt {
+        int city;
+        const int32_t *row; /* matrix row of city */
+        int n;
+    };
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        Pt p = {c, I.matrix + (size_t)c * (size_t)I.n, I.n};
+        return p;
+    }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return (float)a.row[b.city] + WT_MAGIC; }
+};
+
+/* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose
+ * cos/acos may differ from the host's libm in the last bit. */
+__device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b)
+{
+    double dx, dy, dz, s;
+    switch (I.type) {
+    case WT_EUC_2D:
+    case WT_CEIL_2D:
+    case WT_ATT:
+        dx = __dsub_rn(I.xd[a], I.xd[b]);
+        dy = __dsub_rn(I.yd[a], I.yd[b]);
+        s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+        if (I.type == WT_EUC_2D) return (int64_t)__dadd_rn(sqrt(s), 0.5);
+        if (I.type == WT_CEIL_2D) return (int64_t)ceil(sqrt(s));
+        {
+            double r = sqrt(__ddiv_rn(s, 10.0));
+            int64_t t = (int64_t)__dadd_rn(r, 0.5);
+            return (double)t < r ? t + 1 : t;
+        }
+    case WT_MAN_2D:
+        return (int64_t)__dadd_rn(__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])),
+                                            fabs(__dsub_rn(I.yd[a], I.yd[b]))), 0.5);
+    case WT_MAX_2D: {
+        int64_t ddx = (int64_t)__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])), 0.5);
+        int64_t ddy = (int64_t)__dadd_rn(fabs(__dsub_rn(I.yd[a], I.yd[b])), 0.5);
+        return ddx > ddy ? ddx : ddy;
+    }
+    case WT_EUC_3D:
+        dx = __dsub_rn(I.xd[a], I.xd[b]);
+        dy = __dsub_rn(I.yd[a], I.yd[b]);
+        dz = __dsub_rn(I.zd[a], I.zd[b]);
+        s = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
+        return (int64_t)__dadd_rn(sqrt(s), 0.5);
+    case WT_GEO: {
+        double q1 = cos(__dsub_rn(I.yd[a], I.yd[b]));
+        double q2 = cos(__dsub_rn(I.xd[a], I.xd[b]));
+        double q3 = cos(__dadd_rn(I.xd[a], I.xd[b]));
+        double c = 0.5 * ((1.0 + q1) * q2 - (1.0 - q1) * q3);
+        c = fmin(1.0, fmax(-1.0, c));
+        return (int64_t)(6378.388 * acos(c) + 1.0);
+    }
+    case WT_EXPLICIT:
+        return I.matrix[(size_t)a * (size_t)I.n + (size_t)b];
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * multistart_kernels.cuh - the launchers of the two multistart kernels.
+ *
+ * multistart.cu prepares a run (instance upload, run state, host-mapped stop
+ * flag and status) and calls one of these; each picks its launch
+ * configuration from the device and n, launches, and calls L.wait, which
+ * polls the run until the kernel ends.
+ */
+#ifndef WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
+#define WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
+
+#include "backend/cuda/ms_run.cuh"
+
+struct MsLaunch {
+    int n;
+    unsigned long long restarts;            /* 0: unbounded */
+    cudaStream_t stream;
+    wt_status (*wait)(void *ctx, wt_error *err); /* polls until the kernel is done */
+    void *wait_ctx;
+};
+
+/* One climber per thread block, register-tiled (multistart_block.cu). */
+wt_status ms_launch_block(const MsLaunch &L, const MsArgs &args, wt_error *err);
+
+/* One climber per thread: the prior-art baseline (multistart_thread.cu). */
+wt_status ms_launch_thread(const MsLaunch &L, const MsArgs &args, wt_error *err);
+
+#endif
