@@ -25,16 +25,28 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->init_length = 0;
 }
 
+/* ctl->stop is read and written by several threads of a search; relaxed
+ * atomics make that well-defined without ordering costs. */
+static wt_stop_reason stop_load(const wt_search_ctl *ctl)
+{
+    return (wt_stop_reason)__atomic_load_n((const int *)&ctl->stop, __ATOMIC_RELAXED);
+}
+
+static void stop_store(wt_search_ctl *ctl, wt_stop_reason r)
+{
+    __atomic_store_n((int *)&ctl->stop, (int)r, __ATOMIC_RELAXED);
+}
+
 bool wt_ctl_expired(wt_search_ctl *ctl)
 {
-    if (ctl->stop != WT_STOP_DONE) return true;
+    if (stop_load(ctl) != WT_STOP_DONE) return true;
     const volatile int *flag = ctl->params->stop_flag;
     if (flag && *flag) {
-        ctl->stop = WT_STOP_INTERRUPTED;
+        stop_store(ctl, WT_STOP_INTERRUPTED);
         return true;
     }
     if (wt_now() >= ctl->deadline) {
-        ctl->stop = WT_STOP_TIME_LIMIT;
+        stop_store(ctl, WT_STOP_TIME_LIMIT);
         return true;
     }
     return false;
@@ -59,8 +71,8 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
             .climbs = climbs,
         };
         ctl->next_report = now + p->progress_interval_s;
-        if (p->progress(&pr, p->progress_user) && ctl->stop == WT_STOP_DONE)
-            ctl->stop = WT_STOP_INTERRUPTED;
+        if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)
+            stop_store(ctl, WT_STOP_INTERRUPTED);
     }
     return wt_ctl_expired(ctl);
 }
