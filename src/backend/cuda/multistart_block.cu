@@ -112,15 +112,20 @@ struct Strip {
     }
 
     /* Deltas of row i's moves given its first terms a[] and row i+1's point
-     * pn; overwrites a[] with row i+1's first terms. */
+     * pn; then overwrites a[] with row i+1's first terms.  a[c-1] is read
+     * for delta[c-1] before it is replaced, one column behind. */
     __device__ __forceinline__ void row_deltas(typename M::Pt pn, float me_next, float a[TC],
                                                float delta[TC]) const
     {
+        float x_prev = 0.0f;
 #pragma unroll
         for (int c = 0; c <= TC; c++) {
             float x = M::x(pn, q[c]);
-            if (c > 0) delta[c - 1] = a[c - 1] + (x - mec[c - 1]);
-            if (c < TC) a[c] = x - me_next;
+            if (c > 0) {
+                delta[c - 1] = a[c - 1] + (x - mec[c - 1]);
+                a[c - 1] = x_prev - me_next;
+            }
+            x_prev = x;
         }
     }
 };
