@@ -2,16 +2,34 @@
 # Prepares what a GPU run through the device tool carries along (both folders
 # are git-ignored): .deb/ with the Debian packages of cJSON and cmocka, which
 # the GPU image cannot download, and gpu-data/tsplib/ with the instances the
-# GPU tests and benchmarks read (from ../shared/tsplib; large ones left out).
+# GPU tests and benchmarks read (from ../shared/tsplib or $WT_TSPLIB_DIR):
+# every TSPLIB file under 1.5 MB, which covers `bench quality` (up to 2000
+# cities) and d18512.tsp, the instance of `bench multistart`.
+#
+# It also records the commit of the working tree in gpu-data/COMMIT: the copy
+# on the GPU machine has no .git, and benchmark results must name their
+# commit.  Run it again before each GPU check (after the first time it only
+# copies files) so that the recorded commit, "-dirty" included, is current.
 set -e
 cd "$(dirname "$0")/.."
-mkdir -p .deb
-(cd .deb && apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev >/dev/null)
+mkdir -p .deb gpu-data
+if [ "$(ls .deb/*.deb 2>/dev/null | wc -l)" -lt 4 ]; then
+    (cd .deb && apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev >/dev/null)
+fi
+commit=$(git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
+echo "$commit" >gpu-data/COMMIT
+echo "commit $commit recorded in gpu-data/COMMIT"
 src=${WT_TSPLIB_DIR:-../shared/tsplib}
 if [ -d "$src" ]; then
     mkdir -p gpu-data/tsplib
     # Small and mid-size TSPLIB files only: the carried tree is limited to 64 MiB.
     find "$src" -maxdepth 1 -name '*.tsp' -size -1500k -exec cp {} gpu-data/tsplib/ \;
     cp "$src"/*.opt.tour "$src"/SOLUTIONS.tsv gpu-data/tsplib/
+    # The throughput benchmark's instance (0.4 MB), whatever the size rule above.
+    cp "$src/d18512.tsp" gpu-data/tsplib/
+    echo "gpu-data/tsplib: $(ls gpu-data/tsplib/*.tsp | wc -l) instances"
+else
+    echo "warning: no TSPLIB folder at $src: gpu-data/tsplib not filled;" \
+         "the benchmarks and TSPLIB tests will not find their instances" >&2
 fi
 du -sh .deb gpu-data 2>/dev/null

@@ -1,18 +1,38 @@
 #!/bin/bash
 # One call on a GPU machine: build with CUDA, run the test suite (GPU tests
-# included), time the benchmarks, and print a short summary table last.
+# included), run the benchmarks, and print the summary tables last.
 #
 # Used through the device tool (see README "GPU checks"):
 #   run: scripts/gpu-check.sh      carry: [".deb", "gpu-data"]
 # .deb holds Debian packages of cJSON and cmocka (the GPU image cannot fetch
 # them): scripts/fetch-gpu-deps.sh fills it.  gpu-data/ holds the instances
-# the GPU tests and benchmarks read (scripts/fetch-gpu-deps.sh copies them).
+# the GPU tests and benchmarks read (scripts/fetch-gpu-deps.sh copies them,
+# d18512.tsp included).
+#
+# Everything goes to $OUT (build.log, ctest.log, ctest_last.log,
+# bench_multistart.txt, bench_quality.txt, ...); only the tail of stdout comes
+# back from the device tool, so the tables and the summary are printed last.
+# The stages share a budget of WT_CHECK_BUDGET seconds (default 540, under
+# the tool's 10 minutes): each benchmark gets a timeout from what is left.
+# WT_BUILD_DIR names the build folder (default build-gpu); WT_GIT_COMMIT the
+# commit, where the tree has no .git and gpu-data/COMMIT is stale.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/wt-out}
 mkdir -p "$OUT"
+budget=${WT_CHECK_BUDGET:-540}
+build=${WT_BUILD_DIR:-build-gpu} # the CUDA build (relative to the repository root)
 summary=()
+timings=()
 note() { summary+=("$(printf '%-28s %s' "$1" "$2")"); }
+now() { date +%s.%N; }
+t_all=$(now)
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# Seconds left of the budget, minus a reserve for what comes after.
+left() { awk -v a="$t_all" -v b="$(now)" -v B="$budget" -v r="$1" 'BEGIN { x = int(B - (b - a) - r); print (x > 0 ? x : 1) }'; }
+stage_t0=
+stage_begin() { stage_t0=$(now); echo; echo "== $1 (at $(elapsed "$t_all") s)"; }
+stage_end() { timings+=("$(printf '%-20s %7s s' "$1" "$(elapsed "$stage_t0")")"); }
 
 prefix=/tmp/wt-deps
 if [ -d .deb ]; then
@@ -21,31 +41,93 @@ fi
 export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 tsplib=${WT_TSPLIB_DIR:-$PWD/gpu-data/tsplib}
+export WT_TSPLIB_DIR="$tsplib" # where `warptour bench` looks first
+[ -f "$tsplib/d18512.tsp" ] || echo "warning: $tsplib/d18512.tsp is missing (run scripts/fetch-gpu-deps.sh)"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee "$OUT/gpu.txt"
-echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo '+dirty')" | tee -a "$OUT/gpu.txt"
+# The commit: from git where the tree is a checkout, else the one the caller
+# names in $WT_GIT_COMMIT, else the one scripts/fetch-gpu-deps.sh recorded
+# (the device tool's copy of the tree has no usable .git).  `warptour bench`
+# prints it in its header.
+commit=$(git describe --always --dirty --abbrev=10 2>/dev/null)
+[ -z "$commit" ] && commit=${WT_GIT_COMMIT:-}
+[ -z "$commit" ] && [ -s gpu-data/COMMIT ] && commit="$(cat gpu-data/COMMIT) (recorded by fetch-gpu-deps.sh)"
+[ -z "$commit" ] && commit=unknown
+export WT_GIT_COMMIT="$commit"
+echo "commit $commit" | tee -a "$OUT/gpu.txt"
 
-if cmake -S . -B build-gpu -DWT_CUDA=ON -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" \
+stage_begin build
+if cmake -S . -B "$build" -DWT_CUDA=ON -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" \
         -DWT_TSPLIB_DIR="$tsplib" >"$OUT/build.log" 2>&1 &&
-   cmake --build build-gpu -j 16 >>"$OUT/build.log" 2>&1; then
+   cmake --build "$build" -j "$(nproc)" >>"$OUT/build.log" 2>&1; then
     note build ok
 else
     tail -30 "$OUT/build.log"; note build FAILED
     printf '%s\n' "${summary[@]}"; exit 1
 fi
 grep -iE "warning" "$OUT/build.log" | head -5
+stage_end build
 
-./build-gpu/warptour devices | tee "$OUT/devices.txt"
+"$build"/warptour devices | tee "$OUT/devices.txt"
 grep -q "cuda   available" "$OUT/devices.txt" && note "cuda detected" yes || note "cuda detected" NO
 
-(cd build-gpu && ctest --output-on-failure -j 8) >"$OUT/ctest.log" 2>&1
+stage_begin ctest
+# test_tsplib_all reads every file of the whole collection (large/ too, 57 MB),
+# more than gpu-data carries; it checks the reader, not the GPU.
+ctest_args=()
+if [ ! -d "$tsplib/large" ]; then
+    ctest_args=(-E '^test_tsplib_all$')
+    note "test_tsplib_all" "left out ($tsplib holds a subset of TSPLIB)"
+fi
+(cd "$build" && ctest --output-on-failure -j 8 "${ctest_args[@]}") >"$OUT/ctest.log" 2>&1
+cp "$build"/Testing/Temporary/LastTest.log "$OUT/ctest_last.log" 2>/dev/null
 note ctest "$(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
 tail -15 "$OUT/ctest.log"
+stage_end ctest
 
-./build-gpu/warptour solve data/berlin52.tsp --backend auto --json >"$OUT/demo.json" 2>&1
+"$build"/warptour solve data/berlin52.tsp --backend auto --json >"$OUT/demo.json" 2>&1
 note "demo (auto backend)" "$(head -c 300 "$OUT/demo.json")"
 
-# Benchmarks join here as they are written (bench/).
+# Throughput (Figure 6 of the paper): default sizes and variants, best of 3.
+# The quality run and the summary keep a reserve of 120 s.
+stage_begin "bench multistart"
+limit=$(left 120)
+timeout "$limit" "$build"/warptour bench multistart >"$OUT/bench_multistart.txt" 2>&1
+rc=$?
+[ $rc -eq 124 ] && echo "bench multistart: stopped by its ${limit} s timeout"
+note "bench multistart" "exit $rc, $(grep -c '^bench=multistart' "$OUT/bench_multistart.txt") results (timeout ${limit} s)"
+stage_end "bench multistart"
+
+# Quality (Figure 7), a small subset: up to 500 cities, 5000 climbs each, on
+# the GPU (--backend cuda fails at once rather than running for long on CPU).
+stage_begin "bench quality"
+limit=$(left 15)
+[ "$limit" -gt 120 ] && limit=120
+timeout "$limit" "$build"/warptour bench quality --max-n 500 --climbs 5000 --backend cuda \
+    >"$OUT/bench_quality.txt" 2>&1
+rc=$?
+[ $rc -eq 124 ] && echo "bench quality: stopped by its ${limit} s timeout"
+note "bench quality" "exit $rc, $(grep -c '^bench=quality' "$OUT/bench_quality.txt") instances (timeout ${limit} s)"
+stage_end "bench quality"
+
+# ------------------------------------------------------------ the tail
 echo
-echo "== summary =="
+echo "== GPU tests (tests/gpu; full output in $OUT/ctest_last.log)"
+awk '/Testing: test_gpu/ { on = 1 } on && /<end of output>/ { on = 0 }
+     on && (/^\[ *(RUN|OK|FAILED|PASSED|ERROR)/ || /took|ERROR|skipped|reported|GPU:/)' \
+    "$OUT/ctest_last.log" 2>/dev/null | cut -c1-400 | head -60
+echo
+echo "== bench multistart ($OUT/bench_multistart.txt)"
+grep -E '^# (warptour|machine|command|note)|^bench=|failed' "$OUT/bench_multistart.txt"
+sed -n '/^# multistart throughput/,$p' "$OUT/bench_multistart.txt"
+echo
+echo "== bench quality ($OUT/bench_quality.txt)"
+grep -E 'failed|^warptour' "$OUT/bench_quality.txt" | head -5
+sed -n '/^# multistart quality/,$p' "$OUT/bench_quality.txt"
+echo
+echo "== stage times"
+printf '%s\n' "${timings[@]}"
+printf '%-20s %7s s\n' total "$(elapsed "$t_all")"
+echo
+echo "== summary (commit $commit)"
 printf '%s\n' "${summary[@]}"

@@ -26,6 +26,7 @@ static bool probe_launch(char *why, size_t size)
 {
     enum { N = 32 };
     int *d_out = nullptr, h_out[N] = {0};
+    (void)cudaGetLastError(); /* an earlier run's non-sticky error is not this probe's */
     cudaError_t e = cudaMalloc(&d_out, N * sizeof(int));
     if (e == cudaSuccess) {
         probe_kernel<<<1, N>>>(d_out);

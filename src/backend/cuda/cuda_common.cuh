@@ -15,9 +15,11 @@
 #define WT_CUDA_CHECK(err, call)                                                        \
     do {                                                                                \
         cudaError_t wt_e_ = (call);                                                     \
-        if (wt_e_ != cudaSuccess)                                                       \
+        if (wt_e_ != cudaSuccess) {                                                     \
+            (void)cudaGetLastError(); /* a later, unrelated check must not see it */    \
             return wt_fail((err), WT_STATUS_DEVICE, "%s failed at %s:%d: %s", #call,    \
                            __FILE__, __LINE__, cudaGetErrorString(wt_e_));              \
+        }                                                                               \
     } while (0)
 
 #endif

@@ -1,0 +1,590 @@
+/*
+ * test_gpu_multistart.c - the CUDA multistart against the CPU reference.
+ *
+ * The CPU backend is the oracle (as ggml's test-backend-ops checks every
+ * backend against the CPU): both backends climb from the same start tours
+ * (wt_climb_start_tour(seed, r)) by the same rule (best improvement, ties to
+ * the lowest (i, j)), so where float arithmetic computes every distance
+ * exactly they must end in the same tour, move for move.  Elsewhere the GPU
+ * tour must be valid and 2-optimal up to the float tolerance, with its exact
+ * length reported.  Also: many climbs, the climber-per-thread kernel, a GPU
+ * out of memory, and determinism.
+ *
+ * Built only with the CUDA backend (WT_HAVE_CUDA), labelled "gpu"; exits 77
+ * (skipped) when no GPU is usable, as on CI.  WT_TEST_GPU_AS_CPU=1 runs the
+ * "GPU" side on the CPU backend instead, to check the tests themselves on a
+ * machine without a GPU (the out-of-memory case is then skipped).
+ */
+#include "test_util.h"
+
+#include <inttypes.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "backend/cpu/cpu_2opt.h"
+
+/* Tolerance, in exact TSPLIB units, of the local-optimality check on
+ * instances whose distances float arithmetic does not compute exactly.  The
+ * GPU rounds each distance from float arithmetic, which may land one unit
+ * away from the exact (double) TSPLIB distance; a move's delta adds four
+ * distances, so a tour the GPU sees as 2-optimal may still hold an exact
+ * improving move of at most 4. */
+#define GPU_FLOAT_TOL 4
+
+/* Time limits of each search, so that a climb that never ends (a kernel that
+ * keeps applying moves) fails its test in seconds instead of hanging the
+ * suite: every GPU search here takes well under a second on an H100, the
+ * single-threaded CPU climbs of 1000 cities a few seconds. */
+#define GPU_SOLVE_LIMIT_S 20.0
+#define CPU_SOLVE_LIMIT_S 300.0
+
+static wt_backend_kind gpu_backend = WT_BACKEND_CUDA;
+static bool gpu_is_cpu; /* WT_TEST_GPU_AS_CPU: the "GPU" side runs on the CPU */
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static wt_instance *from_coords(const char *name, int n, const double *x, const double *y)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords(name, n, WT_EUC_2D, x, y, NULL, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    return inst;
+}
+
+/* Exact instances: integer coordinates below 400, so dx*dx + dy*dy is exact
+ * in float and sqrtf rounds to the same TSPLIB integer as double does. */
+enum exact_kind { UNIFORM400, GRID, SPARSE };
+
+static const char *exact_name(enum exact_kind k)
+{
+    return k == UNIFORM400 ? "uniform400" : k == GRID ? "grid" : "sparse";
+}
+
+/* UNIFORM400: uniform integer points in [0, 400)^2.  GRID: a unit grid
+ * (straight and diagonal neighbours are both 1 apart: many ties).  SPARSE:
+ * all cities on one point but every 256th, which sit on a coarse grid: a
+ * large n whose climbs take few steps, and equal deltas everywhere. */
+static wt_instance *exact_instance(enum exact_kind kind, int n, uint64_t seed)
+{
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    uint64_t s = seed * 7919 + (uint64_t)n;
+    int w = 1;
+    while (w * w < n) w++;
+    for (int i = 0; i < n; i++) {
+        if (kind == UNIFORM400) {
+            x[i] = (double)(rng_next(&s) % 400);
+            y[i] = (double)(rng_next(&s) % 400);
+        } else if (kind == GRID) {
+            x[i] = i % w;
+            y[i] = i / w;
+        } else if (i % 256 == 0) {
+            x[i] = (i / 256) % 4 * 97;
+            y[i] = (i / 256) / 4 * 89;
+        } else {
+            x[i] = 200;
+            y[i] = 150;
+        }
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s-%d", exact_name(kind), n);
+    wt_instance *inst = from_coords(name, n, x, y);
+    free(x);
+    free(y);
+    return inst;
+}
+
+static wt_status try_multistart(const wt_instance *inst, wt_backend_kind backend,
+                                wt_multistart_kernel kernel, uint64_t restarts, uint64_t seed,
+                                wt_result *res, wt_error *err)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_MULTISTART;
+    p.backend = backend;
+    p.multistart_kernel = kernel;
+    p.restarts = restarts;
+    p.seed = seed;
+    p.time_limit_s = backend == WT_BACKEND_CPU && !gpu_is_cpu ? CPU_SOLVE_LIMIT_S
+                                                              : GPU_SOLVE_LIMIT_S;
+    return wt_solve(inst, &p, res, err);
+}
+
+static void multistart(const wt_instance *inst, wt_backend_kind backend,
+                       wt_multistart_kernel kernel, uint64_t restarts, uint64_t seed,
+                       wt_result *res)
+{
+    wt_error err = {0};
+    if (try_multistart(inst, backend, kernel, restarts, seed, res, &err) != WT_OK)
+        fail_msg("%s multistart on %s (%" PRIu64 " climbs, seed %" PRIu64 "): %s",
+                 wt_backend_name(backend), wt_instance_name(inst), restarts, seed, err.message);
+}
+
+/* A result's own consistency: a valid tour whose exact length is the one
+ * reported, and every climb asked for completed. */
+static void check_result(const wt_instance *inst, const wt_result *r, uint64_t restarts)
+{
+    int n = wt_instance_n(inst);
+    wt_error err = {0};
+    if (r->stop != WT_STOP_DONE)
+        fail_msg("%s: the %s search did not finish: stopped by the %s after %.1f s with "
+                 "%" PRIu64 " of %" PRIu64 " climbs done and %" PRIu64 " improving moves",
+                 wt_instance_name(inst), r->backend, wt_stop_reason_name(r->stop),
+                 r->search_time_s, r->climbs, restarts, r->steps);
+    if (r->n != n || wt_tour_validate(r->tour, n, &err) != WT_OK)
+        fail_msg("%s: invalid tour: %s", wt_instance_name(inst), err.message);
+    if (r->length != wt_tour_length(inst, r->tour))
+        fail_msg("%s: reported length %" PRId64 " but the tour is %" PRId64 " long",
+                 wt_instance_name(inst), r->length, wt_tour_length(inst, r->tour));
+    if (r->climbs != restarts || r->best_climb >= restarts)
+        fail_msg("%s: %" PRIu64 " climbs done (best %" PRIu64 "), %" PRIu64 " asked",
+                 wt_instance_name(inst), r->climbs, r->best_climb, restarts);
+}
+
+/* Most negative exact delta over the whole pair space (0 when 2-optimal). */
+static int64_t min_exact_delta(const wt_instance *inst, const int32_t *t)
+{
+    int n = wt_instance_n(inst);
+    int64_t best = 0;
+    for (int i = 0; i < n - 2; i++)
+        for (int j = i + 2; j < n; j++) {
+            int64_t d = wt_2opt_move_delta(inst, t, i, j);
+            if (d < best) best = d;
+        }
+    return best;
+}
+
+static void check_locally_optimal(const wt_instance *inst, const wt_result *r, int64_t tol)
+{
+    int64_t d = min_exact_delta(inst, r->tour);
+    if (d < -tol)
+        fail_msg("%s: an exact improving move of %" PRId64 " remains (tolerance %" PRId64 ")",
+                 wt_instance_name(inst), d, tol);
+}
+
+/* Whether two tours are the same cycle (same edges), written differently. */
+static bool same_cycle(const int32_t *a, const int32_t *b, int n)
+{
+    int32_t *next = malloc(2 * (size_t)n * sizeof *next);
+    assert_non_null(next);
+    for (int i = 0; i < n; i++) { /* both neighbours of each city in a */
+        next[2 * a[i]] = a[(i + 1) % n];
+        next[2 * a[(i + 1) % n] + 1] = a[i];
+    }
+    bool same = true;
+    for (int i = 0; i < n && same; i++) {
+        int u = b[i], v = b[(i + 1) % n];
+        same = next[2 * u] == v || next[2 * u + 1] == v;
+    }
+    free(next);
+    return same;
+}
+
+/* "[3 1 4 ...]": the first cities of a tour, for failure messages. */
+static const char *tour_head(const int32_t *t, int n, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && i < 12 && used < size; i++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? " " : "[", t[i]);
+    if (used < size) snprintf(buf + used, size - used, "%s", n > 12 ? " ...]" : "]");
+    return buf;
+}
+
+/* GPU and CPU results must agree exactly: tour, length, climb, counters. */
+static void check_same(const wt_instance *inst, const wt_result *gpu, const wt_result *cpu,
+                       const char *what)
+{
+    int n = wt_instance_n(inst);
+    int first = -1;
+    for (int i = 0; i < n && first < 0; i++)
+        if (gpu->tour[i] != cpu->tour[i]) first = i;
+    if (gpu->length != cpu->length || gpu->best_climb != cpu->best_climb || first >= 0) {
+        char a[160], b[160];
+        fail_msg("%s on %s: gpu length %" PRId64 " (climb %" PRIu64 ") %s, cpu %" PRId64
+                 " (climb %" PRIu64 ") %s; tours first differ at position %d (%s)",
+                 what, wt_instance_name(inst), gpu->length, gpu->best_climb,
+                 tour_head(gpu->tour, n, a, sizeof a), cpu->length, cpu->best_climb,
+                 tour_head(cpu->tour, n, b, sizeof b), first,
+                 same_cycle(gpu->tour, cpu->tour, n) ? "the same cycle written differently"
+                                                     : "different cycles");
+    }
+    if (gpu->steps != cpu->steps || gpu->moves_evaluated != cpu->moves_evaluated)
+        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " moves, cpu %" PRIu64 " / %" PRIu64,
+                 what, wt_instance_name(inst), gpu->steps, gpu->moves_evaluated, cpu->steps,
+                 cpu->moves_evaluated);
+}
+
+/* Runs `restarts` climbs on both backends and requires the same answer. */
+static void compare_backends(const wt_instance *inst, wt_multistart_kernel kernel,
+                             uint64_t restarts, uint64_t seed)
+{
+    wt_result g, c;
+    multistart(inst, gpu_backend, kernel, restarts, seed, &g);
+    multistart(inst, WT_BACKEND_CPU, WT_MS_KERNEL_BLOCK, restarts, seed, &c);
+    check_result(inst, &g, restarts);
+    check_result(inst, &c, restarts);
+    char what[96];
+    snprintf(what, sizeof what, "%s kernel, %" PRIu64 " climbs, seed %" PRIu64,
+             kernel == WT_MS_KERNEL_THREAD ? "thread" : "block", restarts, seed);
+    check_same(inst, &g, &c, what);
+    check_locally_optimal(inst, &g, 0);
+    wt_result_free(&g);
+    wt_result_free(&c);
+}
+
+/* ------------------------------------------- exact instances: same tours */
+
+static void test_single_climb_matches_cpu(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 31, 32, 33, 100, 1000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        /* One climb of 1000 cities is ~6e8 moves on one CPU thread: 2 seeds. */
+        uint64_t seeds = n >= 1000 ? 2 : 4;
+        for (uint64_t seed = 1; seed <= seeds; seed++) {
+            wt_instance *u = exact_instance(UNIFORM400, n, seed);
+            compare_backends(u, WT_MS_KERNEL_BLOCK, 1, seed);
+            wt_instance_free(u);
+        }
+        wt_instance *g = exact_instance(GRID, n, 0);
+        for (uint64_t seed = 1; seed <= seeds; seed++)
+            compare_backends(g, WT_MS_KERNEL_BLOCK, 1, seed * 11);
+        wt_instance_free(g);
+    }
+}
+
+/* Beyond 4096 cities (tiles, shared memory limits), on the cheap SPARSE kind. */
+static void test_single_climb_matches_cpu_large(void **state)
+{
+    (void)state;
+    wt_instance *inst = exact_instance(SPARSE, 4097, 0);
+    for (uint64_t seed = 1; seed <= 2; seed++) compare_backends(inst, WT_MS_KERNEL_BLOCK, 1, seed);
+    wt_instance_free(inst);
+}
+
+static void test_twenty_climbs_match_cpu(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        wt_instance *u = exact_instance(UNIFORM400, 100 + 50 * (int)seed, seed);
+        compare_backends(u, WT_MS_KERNEL_BLOCK, 20, seed);
+        wt_instance_free(u);
+    }
+    wt_instance *g = exact_instance(GRID, 100, 0);
+    compare_backends(g, WT_MS_KERNEL_BLOCK, 20, 5);
+    wt_instance_free(g);
+    wt_instance *g33 = exact_instance(GRID, 33, 0);
+    compare_backends(g33, WT_MS_KERNEL_BLOCK, 20, 6);
+    wt_instance_free(g33);
+}
+
+static void test_thread_kernel_matches_cpu(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 33, 100, 200};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            wt_instance *u = exact_instance(UNIFORM400, sizes[s], seed);
+            compare_backends(u, WT_MS_KERNEL_THREAD, 1, seed);
+            compare_backends(u, WT_MS_KERNEL_THREAD, 20, seed);
+            wt_instance_free(u);
+        }
+    wt_instance *g = exact_instance(GRID, 100, 0);
+    compare_backends(g, WT_MS_KERNEL_THREAD, 20, 3);
+    wt_instance_free(g);
+}
+
+static void test_many_climbs(void **state)
+{
+    (void)state;
+    wt_instance *inst = exact_instance(UNIFORM400, 100, 9);
+    wt_result g, c;
+    multistart(inst, gpu_backend, WT_MS_KERNEL_BLOCK, 2000, 4, &g);
+    check_result(inst, &g, 2000);
+    check_locally_optimal(inst, &g, 0);
+    multistart(inst, WT_BACKEND_CPU, WT_MS_KERNEL_BLOCK, 2000, 4, &c);
+    check_same(inst, &g, &c, "2000 climbs");
+    wt_result_free(&g);
+    wt_result_free(&c);
+    wt_instance_free(inst);
+}
+
+/* ---------------------------------- other distances: valid and 2-optimal */
+
+/* Appends printf-style text to a growing buffer. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && t->len + (size_t)k < t->cap) {
+            t->len += (size_t)k;
+            return;
+        }
+        t->cap = t->cap ? 2 * t->cap : 4096;
+        t->s = realloc(t->s, t->cap);
+        assert_non_null(t->s);
+    }
+}
+
+/* A TSPLIB text of n random cities of the given type (coordinates with
+ * decimals, around `base`), or of a random symmetric matrix for EXPLICIT. */
+static wt_instance *random_tsplib(const char *type, int n, double base, double span,
+                                  uint64_t seed)
+{
+    text t = {0};
+    put(&t, "NAME: rand-%s-%d\nTYPE: TSP\nDIMENSION: %d\nEDGE_WEIGHT_TYPE: %s\n", type, n, n,
+        type);
+    uint64_t s = seed;
+    if (strcmp(type, "EXPLICIT") == 0) {
+        put(&t, "EDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n");
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) put(&t, " %d", 1 + (int)(rng_next(&s) % 1000));
+            put(&t, "\n");
+        }
+    } else {
+        put(&t, "NODE_COORD_SECTION\n");
+        bool three = strcmp(type, "EUC_3D") == 0, geo = strcmp(type, "GEO") == 0;
+        for (int i = 0; i < n; i++) {
+            double c[3];
+            for (int k = 0; k < 3; k++) {
+                if (geo) { /* DDD.MM: degrees and minutes below 60 */
+                    double deg = (double)(rng_next(&s) % 120) - 60;
+                    c[k] = deg + (deg < 0 ? -1 : 1) * (double)(rng_next(&s) % 60) / 100;
+                } else {
+                    c[k] = base + span * (double)(rng_next(&s) % 1000000) / 1e6;
+                }
+            }
+            if (three) put(&t, "%d %.4f %.4f %.4f\n", i + 1, c[0], c[1], c[2]);
+            else put(&t, "%d %.4f %.4f\n", i + 1, c[0], c[1]);
+        }
+    }
+    put(&t, "EOF\n");
+    wt_instance *inst = wt_test_parse(t.s);
+    free(t.s);
+    return inst;
+}
+
+static wt_instance *data_instance(const char *file)
+{
+    const char *dir = getenv("WT_DATA");
+    char *path = wt_test_path(dir ? dir : "data", file);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK)
+        fail_msg("%s: %s", path, err.message);
+    free(path);
+    return inst;
+}
+
+/* Our kernel on every distance type; the climber-per-thread baseline, which
+ * exists for the benchmarks on d18512, on EUC_2D ones only. */
+static void check_valid_and_optimal(wt_instance *inst, uint64_t restarts)
+{
+    int kernels = wt_instance_type(inst) == WT_EUC_2D ? 2 : 1;
+    for (uint64_t seed = 1; seed <= 2; seed++)
+        for (int k = 0; k < kernels; k++) {
+            wt_result g;
+            multistart(inst, gpu_backend, k ? WT_MS_KERNEL_THREAD : WT_MS_KERNEL_BLOCK, restarts,
+                       seed, &g);
+            check_result(inst, &g, restarts);
+            check_locally_optimal(inst, &g, GPU_FLOAT_TOL);
+            wt_result_free(&g);
+        }
+    wt_instance_free(inst);
+}
+
+static void test_other_distances(void **state)
+{
+    (void)state;
+    check_valid_and_optimal(data_instance("att48.tsp"), 30);     /* ATT */
+    check_valid_and_optimal(data_instance("ulysses22.tsp"), 30); /* GEO */
+    check_valid_and_optimal(random_tsplib("CEIL_2D", 150, 0, 5000, 1), 30);
+    check_valid_and_optimal(random_tsplib("ATT", 150, 0, 9000, 2), 30);
+    check_valid_and_optimal(random_tsplib("GEO", 100, 0, 0, 3), 30);
+    check_valid_and_optimal(random_tsplib("EUC_3D", 120, 0, 3000, 4), 30);
+    check_valid_and_optimal(random_tsplib("MAN_2D", 120, 0, 3000, 5), 30);
+    check_valid_and_optimal(random_tsplib("MAX_2D", 120, 0, 3000, 6), 30);
+    check_valid_and_optimal(random_tsplib("EXPLICIT", 60, 0, 0, 7), 30);
+    /* Coordinates near 1e6 with decimals: float keeps ~0.06 of them. */
+    check_valid_and_optimal(random_tsplib("EUC_2D", 300, 1e6, 20000, 8), 30);
+    check_valid_and_optimal(random_tsplib("CEIL_2D", 300, 1e6, 20000, 9), 30);
+    /* Generated instances: distances up to 1.4e6. */
+    check_valid_and_optimal(wt_test_random_instance(1000, 10), 8);
+    wt_instance *clustered = NULL;
+    assert_int_equal(wt_instance_generate(WT_GEN_CLUSTERED, 500, 11, &clustered, NULL), WT_OK);
+    check_valid_and_optimal(clustered, 16);
+}
+
+/* ---------------------------------------------------- determinism, memory */
+
+static void test_same_seed_same_result(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(200, 12);
+    for (int k = 0; k < 2; k++) {
+        wt_multistart_kernel kernel = k ? WT_MS_KERNEL_THREAD : WT_MS_KERNEL_BLOCK;
+        wt_result a, b;
+        multistart(inst, gpu_backend, kernel, 300, 77, &a);
+        multistart(inst, gpu_backend, kernel, 300, 77, &b);
+        check_result(inst, &a, 300);
+        check_result(inst, &b, 300);
+        check_same(inst, &a, &b, k ? "thread kernel twice" : "block kernel twice");
+        wt_result_free(&a);
+        wt_result_free(&b);
+    }
+    wt_instance_free(inst);
+}
+
+enum { HOG_MAX = 4096 };
+#define HOG_LEAVE (64u << 20) /* device bytes left free while the GPU is "full" */
+
+/* Takes all but about HOG_LEAVE bytes of device memory; returns the count of
+ * allocations made (in hog[]) and the bytes then free in *left. */
+static int hog_device(void **hog, size_t *left)
+{
+    int k = 0;
+    size_t chunk = (size_t)1 << 30;
+    size_t free_b = 0, total_b = 0;
+    while (k < HOG_MAX && chunk >= ((size_t)1 << 20)) {
+        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) break;
+        if (free_b <= HOG_LEAVE + chunk) {
+            chunk /= 2;
+            continue;
+        }
+        if (cudaMalloc(&hog[k], chunk) == cudaSuccess) k++;
+        else chunk /= 2;
+    }
+    (void)cudaGetLastError(); /* failed cudaMalloc calls leave an error behind */
+    *left = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess ? free_b : (size_t)-1;
+    return k;
+}
+
+/* A GPU out of memory must end in an error naming the failed allocation, not
+ * in a wrong answer, and leave the GPU usable.  The device is filled first by
+ * this test itself (cheaper and surer than an instance too large for it:
+ * 150 million cities fit an 80 GB card), then a 10-million-city instance
+ * (its coordinates alone take 240 MB on the device) is solved. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    if (gpu_is_cpu) {
+        print_message("out-of-memory case skipped: the GPU side runs on the CPU\n");
+        return;
+    }
+    wt_instance *big = wt_test_random_instance(10000000, 13);
+    static void *hog[HOG_MAX];
+    size_t left;
+    int k = hog_device(hog, &left);
+    wt_result res;
+    wt_error err = {0};
+    wt_status st = WT_OK;
+    bool hogged = left <= 2 * (size_t)HOG_LEAVE;
+    if (hogged) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.algorithm = WT_ALGO_MULTISTART;
+        p.backend = WT_BACKEND_CUDA;
+        p.restarts = 1;
+        p.time_limit_s = 20; /* a guard, should the run fit after all */
+        st = wt_solve(big, &p, &res, &err);
+        if (st == WT_OK) wt_result_free(&res);
+    }
+    for (int i = 0; i < k; i++) cudaFree(hog[i]);
+    wt_instance_free(big);
+    if (!hogged) {
+        print_message("out-of-memory case skipped: %zu MB still free after filling the GPU\n",
+                      left >> 20);
+        return;
+    }
+    print_message("out of memory reported as: %s: %s\n", wt_status_str(st), err.message);
+    if (st != WT_STATUS_DEVICE && st != WT_STATUS_OUT_OF_MEMORY)
+        fail_msg("a full GPU gave status '%s' (%s)", wt_status_str(st), err.message);
+    if (!strstr(err.message, "alloc") && !strstr(err.message, "memory"))
+        fail_msg("the message does not name the failed allocation: %s", err.message);
+    /* The GPU works again once memory is back: the failed cudaMalloc must not
+     * linger as the runtime's "last error" and make the next call (its
+     * availability probe, say) fail. */
+    wt_instance *small = exact_instance(UNIFORM400, 100, 1);
+    compare_backends(small, WT_MS_KERNEL_BLOCK, 20, 1);
+    wt_instance_free(small);
+}
+
+/* Each test prints its time: the suite should stay under a minute on an H100. */
+static double t_started;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int timer_start(void **state)
+{
+    (void)state;
+    t_started = now_s();
+    return 0;
+}
+
+static int timer_stop(void **state)
+{
+    (void)state;
+    print_message("    took %.2f s\n", now_s() - t_started);
+    return 0;
+}
+
+#define GPU_TEST(f) cmocka_unit_test_setup_teardown(f, timer_start, timer_stop)
+
+int main(void)
+{
+    const char *as_cpu = getenv("WT_TEST_GPU_AS_CPU");
+    if (as_cpu && strcmp(as_cpu, "1") == 0) {
+        gpu_backend = WT_BACKEND_CPU;
+        gpu_is_cpu = true;
+        fprintf(stderr, "WT_TEST_GPU_AS_CPU=1: the GPU side runs on the CPU backend\n");
+    } else {
+        char device[160];
+        if (!wt_cuda_available(device, sizeof device)) {
+            fprintf(stderr, "skipped: no usable GPU (%s)\n", device);
+            return WT_TEST_SKIP_CODE;
+        }
+        fprintf(stderr, "GPU: %s\n", device);
+    }
+    const struct CMUnitTest tests[] = {
+        GPU_TEST(test_single_climb_matches_cpu),
+        GPU_TEST(test_single_climb_matches_cpu_large),
+        GPU_TEST(test_twenty_climbs_match_cpu),
+        GPU_TEST(test_thread_kernel_matches_cpu),
+        GPU_TEST(test_many_climbs),
+        GPU_TEST(test_other_distances),
+        GPU_TEST(test_same_seed_same_result),
+        GPU_TEST(test_out_of_memory),
+    };
+    /* WT_TEST_FILTER=pattern runs only the matching tests, WT_TEST_SKIP=pattern
+     * leaves the matching ones out (cmocka's filters: * and ? wildcards). */
+    const char *filter = getenv("WT_TEST_FILTER"), *skip = getenv("WT_TEST_SKIP");
+    if (filter && filter[0]) cmocka_set_test_filter(filter);
+    if (skip && skip[0]) cmocka_set_skip_filter(skip);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
