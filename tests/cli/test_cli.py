@@ -42,7 +42,7 @@ class Cli(unittest.TestCase):
         r = run("--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn("Exit status", r.stdout)
-        for cmd in ["solve", "check", "info", "gen", "devices"]:
+        for cmd in ["solve", "check", "info", "gen", "devices", "bench"]:
             r = run(cmd, "--help")
             self.assertEqual(r.returncode, 0, cmd)
             self.assertIn("Usage: warptour " + cmd, r.stdout)
