@@ -7,6 +7,12 @@
  * in memory bounded by the resident set.  The best tour is kept under a
  * spin lock taken by one thread; the comparison is on (exact length, climb
  * number), so the winner does not depend on which block finished first.
+ *
+ * All of it lives in device memory.  The host raises `stop` and reads the
+ * counters for progress with small asynchronous copies on a second stream
+ * while the kernel runs.  (Host-mapped memory was tried first: every block
+ * reading a mapped flag at every IHC step capped the whole GPU at about one
+ * million steps per second, the rate of small reads over PCIe.)
  */
 #ifndef WT_BACKEND_CUDA_MS_RUN_CUH
 #define WT_BACKEND_CUDA_MS_RUN_CUH
@@ -26,31 +32,30 @@ struct MsRun {
     long long best_len;            /* exact length of best_tour */
     unsigned long long best_climb;
     int lock;
-};
-
-/* Host-mapped mirror the host polls for progress while the kernel runs. */
-struct MsStatus {
-    long long best_len;
-    unsigned long long climbs;
+    int stop;                      /* set by the host: every block stops */
 };
 
 struct MsArgs {
     DevInst inst;
     unsigned long long seed;
-    unsigned long long restarts;  /* 0: until *stop */
+    unsigned long long restarts;  /* 0: until run->stop */
     MsRun *run;
     int32_t *best_tour;           /* n entries */
-    const volatile int *stop;     /* host-mapped: nonzero asks every block to stop */
-    volatile MsStatus *status;    /* host-mapped */
     unsigned char *scratch;       /* per-block (or per-thread) tours in global memory */
     size_t scratch_stride;        /* bytes per block in scratch */
 };
+
+/* Whether the host asked to stop (a load from L2, not cached in L1). */
+__device__ __forceinline__ int ms_stop_requested(const MsArgs &a)
+{
+    return *(volatile const int *)&a.run->stop;
+}
 
 /* Next climb for the caller, or MS_NO_CLIMB when the queue is done or the
  * host asked to stop.  One thread calls it. */
 __device__ __forceinline__ unsigned long long ms_take_climb(const MsArgs &a)
 {
-    if (*a.stop) return MS_NO_CLIMB;
+    if (ms_stop_requested(a)) return MS_NO_CLIMB;
     unsigned long long c = atomicAdd(&a.run->next_climb, 1ULL);
     if (a.restarts && c >= a.restarts) return MS_NO_CLIMB;
     return c;
@@ -76,23 +81,13 @@ __device__ __forceinline__ void ms_unlock(MsRun *run)
     atomicExch(&run->lock, 0);
 }
 
-/* Publishes a new best to the host-mapped status (lock held). */
-__device__ __forceinline__ void ms_publish(const MsArgs &a, long long len)
-{
-    a.status->best_len = len;
-    __threadfence_system();
-}
-
 /* Counts a finished climb (completed = ran to its local optimum). */
 __device__ __forceinline__ void ms_count(const MsArgs &a, unsigned long long steps,
                                          unsigned long long scans, bool completed)
 {
     atomicAdd(&a.run->steps, steps);
     atomicAdd(&a.run->scans, scans);
-    if (completed) {
-        unsigned long long done = atomicAdd(&a.run->climbs, 1ULL) + 1;
-        a.status->climbs = done; /* progress only: a stale value is harmless */
-    }
+    if (completed) atomicAdd(&a.run->climbs, 1ULL);
 }
 
 #endif

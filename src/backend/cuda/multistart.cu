@@ -1,12 +1,12 @@
 /*
  * multistart.cu - running a multistart search on the GPU, host side.
  *
- * Uploads the instance, sets up the run state (work queue, best tour), a
- * stop flag and a status block in host-mapped memory, launches the chosen
- * kernel and, while it runs, polls: the host reports progress from the
- * mapped status and raises the stop flag when the time limit passes or the
- * caller asks to stop.  The whole search stays on the GPU; only the best
- * tour comes back, once.
+ * Uploads the instance, sets up the run state (work queue, best tour, stop
+ * flag) in device memory, launches the chosen kernel and, while it runs,
+ * polls on a second stream: it copies the run's counters back for progress
+ * reports and raises the stop flag when the time limit passes or the caller
+ * asks to stop.  The whole search stays on the GPU; only the best tour comes
+ * back, once.
  */
 #include <climits>
 #include <cstring>
@@ -23,9 +23,10 @@ struct MsResources {
     DevInstBuffers inst;
     MsRun *d_run = nullptr;
     int32_t *d_best = nullptr;
-    int *h_stop = nullptr;
-    MsStatus *h_status = nullptr;
-    cudaStream_t stream = nullptr;
+    MsRun *h_run = nullptr;   /* pinned: progress snapshots of *d_run */
+    int *h_one = nullptr;     /* pinned: the value written to d_run->stop */
+    cudaStream_t stream = nullptr;  /* the kernel's */
+    cudaStream_t control = nullptr; /* progress reads and the stop write, beside it */
     bool inst_loaded = false;
 
     ~MsResources()
@@ -33,9 +34,10 @@ struct MsResources {
         if (inst_loaded) dev_instance_free(&inst);
         cudaFree(d_run);
         cudaFree(d_best);
-        cudaFreeHost(h_stop);
-        cudaFreeHost(h_status);
+        cudaFreeHost(h_run);
+        cudaFreeHost(h_one);
         if (stream) cudaStreamDestroy(stream);
+        if (control) cudaStreamDestroy(control);
     }
 };
 
@@ -44,21 +46,53 @@ struct WaitCtx {
     MsResources *res;
 };
 
+/* Asks every block to stop: one 4-byte copy on the control stream, which
+ * runs while the kernel does. */
+wt_status request_stop(MsResources &r, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&r.d_run->stop, r.h_one, sizeof(int),
+                                       cudaMemcpyHostToDevice, r.control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.control));
+    return WT_OK;
+}
+
+/* Copies the run's counters into r.h_run for a progress report. */
+wt_status snapshot(MsResources &r, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(r.h_run, r.d_run, sizeof(MsRun), cudaMemcpyDeviceToHost,
+                                       r.control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.control));
+    return WT_OK;
+}
+
 /* Polls the running kernel, reporting progress and forwarding stop requests. */
 wt_status wait_for_run(void *p, wt_error *err)
 {
     WaitCtx *w = (WaitCtx *)p;
-    volatile MsStatus *status = w->res->h_status;
-    volatile int *stop = w->res->h_stop;
+    MsResources &r = *w->res;
+    bool stop_sent = false;
+    double next_snapshot = 0;
     for (;;) {
-        cudaError_t e = cudaStreamQuery(w->res->stream);
+        cudaError_t e = cudaStreamQuery(r.stream);
         if (e == cudaSuccess) return WT_OK;
         if (e != cudaErrorNotReady)
             return wt_fail(err, WT_STATUS_DEVICE, "multistart kernel failed: %s",
                            cudaGetErrorString(e));
-        long long best = status->best_len;
+        /* Counters are copied back at most every 50 ms; the stop check is
+         * cheap and runs every poll. */
+        double now = wt_now();
+        if (now >= next_snapshot) {
+            wt_status st = snapshot(r, err);
+            if (st != WT_OK) return st;
+            next_snapshot = now + 0.05;
+        }
+        long long best = r.h_run->best_len;
         if (best == LLONG_MAX) best = w->ctl->init_length;
-        if (!*stop && wt_ctl_report_climbs(w->ctl, best, 0, status->climbs, false)) *stop = 1;
+        if (!stop_sent && wt_ctl_report_climbs(w->ctl, best, r.h_run->steps, r.h_run->climbs, false)) {
+            wt_status st = request_stop(r, err);
+            if (st != WT_OK) return st;
+            stop_sent = true;
+        }
         usleep(500);
     }
 }
@@ -76,12 +110,12 @@ wt_status prepare(const wt_instance *inst, MsResources &r, wt_error *err)
     init.best_len = LLONG_MAX;
     init.best_climb = ULLONG_MAX;
     WT_CUDA_CHECK(err, cudaMemcpy(r.d_run, &init, sizeof init, cudaMemcpyHostToDevice));
-    WT_CUDA_CHECK(err, cudaHostAlloc(&r.h_stop, sizeof(int), cudaHostAllocMapped));
-    WT_CUDA_CHECK(err, cudaHostAlloc(&r.h_status, sizeof(MsStatus), cudaHostAllocMapped));
-    *r.h_stop = 0;
-    r.h_status->best_len = LLONG_MAX;
-    r.h_status->climbs = 0;
+    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_run, sizeof(MsRun)));
+    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_one, sizeof(int)));
+    *r.h_run = init;
+    *r.h_one = 1;
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
     return WT_OK;
 }
 
@@ -117,15 +151,12 @@ extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multis
     args.restarts = job->restarts;
     args.run = r.d_run;
     args.best_tour = r.d_best;
-    int *d_stop = nullptr;
-    MsStatus *d_status = nullptr;
-    WT_CUDA_CHECK(err, cudaHostGetDevicePointer((void **)&d_stop, r.h_stop, 0));
-    WT_CUDA_CHECK(err, cudaHostGetDevicePointer((void **)&d_status, r.h_status, 0));
-    args.stop = d_stop;
-    args.status = d_status;
     WaitCtx w = {ctl, &r};
     MsLaunch L = {inst->n, job->restarts, r.stream, wait_for_run, &w};
-    if (wt_ctl_expired(ctl)) *r.h_stop = 1;
+    if (wt_ctl_expired(ctl)) {
+        st = request_stop(r, err);
+        if (st != WT_OK) return st;
+    }
     st = job->kernel == WT_MS_KERNEL_THREAD ? ms_launch_thread(L, args, err)
                                             : ms_launch_block(L, args, err);
     if (st != WT_OK) return st;

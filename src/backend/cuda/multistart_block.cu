@@ -291,7 +291,6 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
         if (threadIdx.x == 0) {
             a.run->best_len = len;
             a.run->best_climb = climb;
-            ms_publish(a, len);
             ms_unlock(a.run);
         }
     }
@@ -319,11 +318,13 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
         unsigned long long steps = 0, scans = 0;
         bool completed = false;
         for (;;) {
+            /* Issued before the scan, so the L2 round trip hides behind it. */
+            int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
             MoveKey mine = thread_best_move<M>(t, n, threadIdx.x, BLOCK);
             MoveKey best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
             if (threadIdx.x == 0) {
                 s_move = best;
-                s_stop = *a.stop;
+                s_stop = stop_now;
             }
             __syncthreads();
             best = s_move;

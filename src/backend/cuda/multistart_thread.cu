@@ -76,7 +76,6 @@ __device__ void offer(const MsArgs &a, const ThreadTour &t, long long len, unsig
         __threadfence();
         a.run->best_len = len;
         a.run->best_climb = climb;
-        ms_publish(a, len);
     }
     ms_unlock(a.run);
 }
@@ -106,7 +105,7 @@ __global__ void ms_thread_kernel(MsArgs a, size_t nthreads)
                 completed = true;
                 break;
             }
-            if (*a.stop) break;
+            if (ms_stop_requested(a)) break;
             reverse(t, bi, bj);
             steps++;
         }
