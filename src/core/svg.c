@@ -14,9 +14,11 @@
 #include "core/error.h"
 #include "core/instance.h"
 
-enum { CANVAS = 1000, MARGIN = 20, TITLE_SPACE = 30, MAX_DOTS = 20000 };
+enum { MARGIN = 20, MAX_DOTS = 20000 };
 
 typedef struct svg_frame {
+    double canvas;              /* width in pixels */
+    double title;               /* height of the title band; the font grows with the canvas */
     double min_x, min_y, scale; /* world -> pixels */
     double height;              /* pixel height of the drawing area */
     bool geo;                   /* GEO: draw longitude across, latitude up */
@@ -25,6 +27,10 @@ typedef struct svg_frame {
 
 static void frame_init(svg_frame *fr, const wt_instance *inst)
 {
+    /* Big tours get a bigger canvas (10 px per sqrt(city), 1000 to 4000 px)
+     * so that a viewer's zoom still separates their edges. */
+    fr->canvas = fmin(4000.0, fmax(1000.0, 10.0 * sqrt((double)inst->n)));
+    fr->title = 0.03 * fr->canvas;
     fr->geo = inst->type == WT_GEO;
     fr->across = fr->geo ? inst->y : inst->x;
     fr->up = fr->geo ? inst->x : inst->y;
@@ -36,7 +42,7 @@ static void frame_init(svg_frame *fr, const wt_instance *inst)
         hi_u = fmax(hi_u, fr->up[i]);
     }
     double span = fmax(hi_a - lo_a, hi_u - lo_u);
-    fr->scale = span > 0 ? (CANVAS - 2.0 * MARGIN) / span : 1.0;
+    fr->scale = span > 0 ? (fr->canvas - 2.0 * MARGIN) / span : 1.0;
     fr->min_x = lo_a;
     fr->min_y = lo_u;
     fr->height = (hi_u - lo_u) * fr->scale;
@@ -46,7 +52,7 @@ static double px(const svg_frame *fr, int c) { return MARGIN + (fr->across[c] - 
 /* SVG's y grows downwards; TSPLIB's (and a map's) upwards. */
 static double py(const svg_frame *fr, int c)
 {
-    return TITLE_SPACE + MARGIN + fr->height - (fr->up[c] - fr->min_y) * fr->scale;
+    return fr->title + MARGIN + fr->height - (fr->up[c] - fr->min_y) * fr->scale;
 }
 
 static void write_escaped(FILE *f, const char *s)
@@ -93,16 +99,17 @@ wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int
     frame_init(&fr, inst);
     int n = inst->n;
     /* Strokes thin out like the typical edge length, ~ 1/sqrt(n) of the canvas. */
-    double edge = (CANVAS - 2.0 * MARGIN) / sqrt((double)n);
-    double width = fmin(1.8, fmax(0.12, edge / 12.0));
+    double edge = (fr.canvas - 2.0 * MARGIN) / sqrt((double)n);
+    double width = fmin(1.8, fmax(0.3, edge / 12.0));
     double radius = fmin(3.0, fmax(0.5, edge / 10.0));
-    int w = CANVAS, h = (int)ceil(fr.height) + 2 * MARGIN + TITLE_SPACE;
+    int w = (int)fr.canvas, h = (int)ceil(fr.height + fr.title) + 2 * MARGIN;
 
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "viewBox=\"0 0 %d %d\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
             w, h, w, h);
-    fprintf(f, "<text x=\"%d\" y=\"22\" font-family=\"sans-serif\" font-size=\"16\">", MARGIN);
+    fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-family=\"sans-serif\" font-size=\"%.0f\">",
+            MARGIN, 0.73 * fr.title, 0.53 * fr.title);
     write_escaped(f, title ? title : inst->name);
     fputs("</text>\n", f);
     if (tour) write_tour_path(f, &fr, tour, n, width);
