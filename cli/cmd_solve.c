@@ -27,6 +27,9 @@ static const char solve_help[] =
     "                                  a local optimum\n"
     "                      multistart  random-restart hill climbing: independent 2-opt\n"
     "                                  climbs from seeded random tours, best kept\n"
+    "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
+    "                    reversals are independent (k-swap); 1 = best improvement\n"
+    "                    only; all (default) = every independent improving move\n"
     "  --restarts R      multistart: number of climbs (default: as many as --time-limit\n"
     "                    allows, or 100 without one)\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
@@ -140,6 +143,12 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         if (!cli_parse_uint64(arg, &p->restarts) || p->restarts == 0)
             return cli_usage_error("solve", "--restarts needs a positive integer, got '%s'", arg);
         break;
+    case 'W':
+        if (strcmp(arg, "all") == 0) p->swaps = 0;
+        else if (cli_parse_int64(arg, 1, 1 << 30, &v)) p->swaps = (int)v;
+        else return cli_usage_error("solve", "--swaps needs a positive integer or 'all', got "
+                                    "'%s'", arg);
+        break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
     case 'S': o->start_tour = arg; break;
@@ -159,7 +168,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"optimum", required_argument, 0, 'O'},   {"output", required_argument, 0, 'o'},
         {"svg", required_argument, 0, 'g'},       {"start-tour", required_argument, 0, 'S'},
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
-        {"restarts", required_argument, 0, 'R'},
+        {"restarts", required_argument, 0, 'R'},  {"swaps", required_argument, 0, 'W'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -247,6 +256,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
+    if (o->params.algorithm == WT_ALGO_2OPT) cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);
         cli_json_add_uint64(j, "climbs", r->climbs);

@@ -246,6 +246,10 @@ typedef struct wt_params {
     double time_limit_s;        /* <= 0: none (default) */
     int threads;                /* CPU threads; 0 = all cores (default) */
     const int32_t *start_tour;  /* optional: start here instead of init (2opt) */
+    int swaps;                  /* 2opt: improving moves applied per pass, the best
+                                   ones whose segments are independent (k-swap,
+                                   Robinson et al.); 1 = best improvement only;
+                                   0 = as many as there are (default) */
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
                                    time limit allows, or 100 without a limit */
     wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */

@@ -27,6 +27,7 @@ void wt_params_defaults(wt_params *p)
     p->time_limit_s = 0;
     p->threads = 0;
     p->progress_interval_s = 0.5;
+    p->swaps = 0;
     p->restarts = 0;
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
 }

@@ -51,7 +51,8 @@ class Cli(unittest.TestCase):
         for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
                      ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],
                      ["solve", BERLIN, "--time-limit", "-1"], ["check", BERLIN],
-                     ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"]]:
+                     ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"],
+                     ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"]]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.strip(), args)
@@ -99,6 +100,14 @@ class Cli(unittest.TestCase):
             with open(t) as f:
                 outs.append(f.read())
         self.assertEqual(outs[0], outs[1])
+
+    def test_swaps_one_and_all_reach_local_optima(self):
+        for swaps in ["1", "5", "all"]:
+            r = run("solve", BERLIN, "--init", "random", "--swaps", swaps, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["swaps"], 0 if swaps == "all" else int(swaps))
+            self.assertLess(j["length"], j["init_length"])
 
     def test_unknown_optimum_gives_null_gap(self):
         inst = self.write("x.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2D\n"

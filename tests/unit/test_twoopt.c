@@ -34,17 +34,24 @@ static int64_t brute_best_delta(const wt_instance *inst, const int32_t *t, int *
     return best;
 }
 
-static void solve_2opt(const wt_instance *inst, wt_init_method init, uint64_t seed, int threads,
-                       wt_result *res)
+static void solve_2opt_swaps(const wt_instance *inst, wt_init_method init, uint64_t seed,
+                             int threads, int swaps, wt_result *res)
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.swaps = swaps;
     p.backend = WT_BACKEND_CPU;
     p.init = init;
     p.seed = seed;
     p.threads = threads;
     wt_error err = {0};
     if (wt_solve(inst, &p, res, &err) != WT_OK) fail_msg("solve: %s", err.message);
+}
+
+static void solve_2opt(const wt_instance *inst, wt_init_method init, uint64_t seed, int threads,
+                       wt_result *res)
+{
+    solve_2opt_swaps(inst, init, seed, threads, 0, res);
 }
 
 static void test_delta_matches_length_difference(void **state)
@@ -129,6 +136,33 @@ static void test_descent_reaches_local_optimum(void **state)
     }
 }
 
+/* swaps = 1 is Listing 1's best improvement: the same tour as iterating the
+ * reference scan by hand; any k also ends at a local optimum. */
+static void test_swaps(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(200, 21);
+    int32_t ref[200];
+    wt_tour_init(inst, WT_INIT_RANDOM, 4, ref, NULL);
+    for (;;) {
+        wt_2opt_move m;
+        wt_2opt_best_move(inst, ref, 1, NULL, &m);
+        if (m.delta >= 0) break;
+        wt_2opt_apply(ref, m.i, m.j);
+    }
+    const int ks[] = {1, 2, 7, 0};
+    for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+        wt_result res = {0};
+        solve_2opt_swaps(inst, WT_INIT_RANDOM, 4, 2, ks[k], &res);
+        assert_true(is_permutation(res.tour, 200));
+        int bi, bj;
+        assert_int_equal(brute_best_delta(inst, res.tour, &bi, &bj), 0);
+        if (ks[k] == 1) assert_memory_equal(res.tour, ref, sizeof ref);
+        wt_result_free(&res);
+    }
+    wt_instance_free(inst);
+}
+
 static void test_same_seed_same_tour_any_threads(void **state)
 {
     (void)state;
@@ -160,6 +194,7 @@ static void test_stop_returns_valid_tour(void **state)
     wt_params_defaults(&p);
     p.backend = WT_BACKEND_CPU;
     p.init = WT_INIT_RANDOM;
+    p.swaps = 1;
     p.progress = stop_after_three;
     p.progress_interval_s = 0;
     wt_result res = {0};
@@ -225,6 +260,7 @@ int main(void)
         cmocka_unit_test(test_scan_finds_brute_force_best),
         cmocka_unit_test(test_ties_go_to_lowest_pair),
         cmocka_unit_test(test_descent_reaches_local_optimum),
+        cmocka_unit_test(test_swaps),
         cmocka_unit_test(test_same_seed_same_tour_any_threads),
         cmocka_unit_test(test_stop_returns_valid_tour),
         cmocka_unit_test(test_start_tour_is_used_and_checked),

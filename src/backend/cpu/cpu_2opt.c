@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/tour_ops.h"
 
 int64_t wt_2opt_move_delta(const wt_instance *inst, const int32_t *t, int i, int j)
 {
@@ -87,11 +88,41 @@ bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
     return !stopped;
 }
 
+int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
+                      wt_search_ctl *ctl, wt_kswap_move *out)
+{
+    int n = inst->n;
+    int64_t *edge = malloc((size_t)n * sizeof *edge);
+    wt_2opt_move *row = malloc((size_t)n * sizeof *row);
+    if (!edge || !row) {
+        free(edge);
+        free(row);
+        return -2;
+    }
+    for (int i = 0; i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
+    bool stopped = false;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
+    for (int i = 0; i < n - 2; i++) {
+        bool already;
+#pragma omp atomic read
+        already = stopped;
+        if (already) continue;
+        if (ctl && (i & 63) == 0 && wt_ctl_expired(ctl)) {
+#pragma omp atomic write
+            stopped = true;
+        }
+        row[i] = (wt_2opt_move){0, -1, -1};
+        scan_row(inst, t, edge, i, &row[i]);
+    }
+    int count = 0;
+    for (int i = 0; !stopped && i < n - 2; i++)
+        if (row[i].i >= 0) out[count++] = (wt_kswap_move){row[i].delta, row[i].i, row[i].j};
+    free(edge);
+    free(row);
+    return stopped ? -1 : count;
+}
+
 void wt_2opt_apply(int32_t *tour, int i, int j)
 {
-    for (int lo = i + 1, hi = j; lo < hi; lo++, hi--) {
-        int32_t tmp = tour[lo];
-        tour[lo] = tour[hi];
-        tour[hi] = tmp;
-    }
+    wt_tour_reverse_segment(tour, i + 1, j);
 }

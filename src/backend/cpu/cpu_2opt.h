@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "algo/kswap.h"
 #include "algo/search_ctl.h"
 #include "core/instance.h"
 
@@ -34,6 +35,12 @@ int64_t wt_2opt_move_delta(const wt_instance *inst, const int32_t *tour, int i, 
  * during the scan.  ctl may be NULL. */
 bool wt_2opt_best_move(const wt_instance *inst, const int32_t *tour, int threads,
                        wt_search_ctl *ctl, wt_2opt_move *best);
+
+/* The best improving move of each row i (lowest j among equals), for the
+ * rows that have one, into out[] (room for n entries); returns how many,
+ * -1 if ctl expired during the scan, -2 when out of memory. */
+int wt_2opt_row_bests(const wt_instance *inst, const int32_t *tour, int threads,
+                      wt_search_ctl *ctl, wt_kswap_move *out);
 
 /* Applies move (i, j): reverses tour[i+1..j]. */
 void wt_2opt_apply(int32_t *tour, int i, int j);

@@ -1,0 +1,19 @@
+/*
+ * tour_ops.h - in-place operations on tours that searches share.
+ */
+#ifndef WT_CORE_TOUR_OPS_H
+#define WT_CORE_TOUR_OPS_H
+
+#include <stdint.h>
+
+/* Reverses tour[from..to] (inclusive); nothing when from >= to. */
+static inline void wt_tour_reverse_segment(int32_t *tour, int from, int to)
+{
+    for (; from < to; from++, to--) {
+        int32_t t = tour[from];
+        tour[from] = tour[to];
+        tour[to] = t;
+    }
+}
+
+#endif
