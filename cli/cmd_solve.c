@@ -27,6 +27,12 @@ static const char solve_help[] =
     "                                  a local optimum\n"
     "                      multistart  random-restart hill climbing: independent 2-opt\n"
     "                                  climbs from seeded random tours, best kept\n"
+    "                      ils         Iterated Local Search: 2-opt, then repeated\n"
+    "                                  double-bridge kick + 2-opt, keeping improvements\n"
+    "  --kicks K         ils: number of kicks (default: as many as --time-limit\n"
+    "                    allows, or 1000 without one)\n"
+    "  --accept RULE     ils: keep a kicked tour if it is 'better' (default) or\n"
+    "                    'equal' (not longer) than the best\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
@@ -90,8 +96,11 @@ static int show_progress(const wt_progress *p, void *user)
     char gap[32] = "";
     if (ps->optimum > 0)
         snprintf(gap, sizeof gap, "  gap %.2f%%", cli_gap_percent(p->best_length, ps->optimum));
-    char climbs[40] = "";
+    char climbs[64] = "";
     if (p->climbs) snprintf(climbs, sizeof climbs, "  climbs %" PRIu64, p->climbs);
+    if (p->kicks)
+        snprintf(climbs, sizeof climbs, "  kicks %" PRIu64 " (%.0f/s)", p->kicks,
+                 p->elapsed_s > 0 ? (double)p->kicks / p->elapsed_s : 0.0);
     fprintf(stderr, "\r[%7.1f s] best %" PRId64 "%s%s  moves %" PRIu64 "   ", p->elapsed_s,
             p->best_length, gap, climbs, p->steps);
     fflush(stderr);
@@ -107,8 +116,8 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     switch (c) {
     case 'a':
         if (wt_algorithm_parse(arg, &p->algorithm) != WT_OK)
-            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt or "
-                                   "multistart)", arg);
+            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt, "
+                                   "multistart or ils)", arg);
         break;
     case 'b':
         if (wt_backend_parse(arg, &p->backend) != WT_OK)
@@ -149,6 +158,15 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else return cli_usage_error("solve", "--swaps needs a positive integer or 'all', got "
                                     "'%s'", arg);
         break;
+    case 'K':
+        if (!cli_parse_uint64(arg, &p->kicks) || p->kicks == 0)
+            return cli_usage_error("solve", "--kicks needs a positive integer, got '%s'", arg);
+        break;
+    case 'A':
+        if (strcmp(arg, "better") == 0) p->accept_equal = false;
+        else if (strcmp(arg, "equal") == 0) p->accept_equal = true;
+        else return cli_usage_error("solve", "--accept is 'better' or 'equal', got '%s'", arg);
+        break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
     case 'S': o->start_tour = arg; break;
@@ -169,6 +187,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"svg", required_argument, 0, 'g'},       {"start-tour", required_argument, 0, 'S'},
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
         {"restarts", required_argument, 0, 'R'},  {"swaps", required_argument, 0, 'W'},
+        {"kicks", required_argument, 0, 'K'},     {"accept", required_argument, 0, 'A'},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -220,6 +239,9 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
                wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
                r->moves_evaluated);
+        if (o->params.algorithm == WT_ALGO_ILS)
+            printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
+                   r->kicks_accepted, r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
     }
     printf("length    %" PRId64, r->length);
     if (opt > 0) printf("  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
@@ -256,7 +278,13 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
-    if (o->params.algorithm == WT_ALGO_2OPT) cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
+    if (o->params.algorithm != WT_ALGO_MULTISTART)
+        cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
+    if (o->params.algorithm == WT_ALGO_ILS) {
+        cli_json_add_uint64(j, "kicks", r->kicks);
+        cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
+        cJSON_AddNumberToObject(j, "kicks_per_s", r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
+    }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);
         cli_json_add_uint64(j, "climbs", r->climbs);

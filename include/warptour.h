@@ -189,8 +189,10 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 typedef enum wt_algorithm {
     WT_ALGO_2OPT = 0,     /* best-improvement 2-opt from the start tour to a local optimum */
-    WT_ALGO_MULTISTART    /* random-restart 2-opt hill climbing (O'Neil & Burtscher):
+    WT_ALGO_MULTISTART,   /* random-restart 2-opt hill climbing (O'Neil & Burtscher):
                              independent climbs from seeded random tours, best kept */
+    WT_ALGO_ILS           /* Iterated Local Search (Rocki & Suda): 2-opt, then repeated
+                             double-bridge kick + 2-opt, keeping improvements */
 } wt_algorithm;
 
 /* Which GPU kernel runs multistart climbs (the CPU backend ignores it). */
@@ -231,6 +233,7 @@ typedef struct wt_progress {
     int64_t init_length;    /* length of the start tour */
     uint64_t steps;         /* improving moves applied so far */
     uint64_t climbs;        /* multistart: climbs finished so far */
+    uint64_t kicks;         /* ils: kicks done so far */
 } wt_progress;
 
 /* Called from the solving thread about every progress_interval_s seconds.
@@ -253,6 +256,10 @@ typedef struct wt_params {
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
                                    time limit allows, or 100 without a limit */
     wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */
+    uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit, or
+                                   1000 without one */
+    bool accept_equal;          /* ils: also keep kicked tours of equal length
+                                   (default false: only strictly shorter ones) */
     wt_progress_fn progress;    /* optional */
     void *progress_user;        /* passed to progress */
     double progress_interval_s; /* default 0.5 */
@@ -275,6 +282,8 @@ typedef struct wt_result {
     uint64_t moves_evaluated;    /* 2-opt moves evaluated, (n-1)(n-2)/2 per scan */
     uint64_t climbs;             /* multistart: climbs completed */
     uint64_t best_climb;         /* multistart: index of the climb that gave tour */
+    uint64_t kicks;              /* ils: kicks made */
+    uint64_t kicks_accepted;     /* ils: kicks whose result was kept */
     double search_time_s;        /* the search alone, start tour excluded */
     char backend[16];            /* "cpu" or "cuda" */
     char device[128];            /* e.g. "2 CPU threads", GPU name */

@@ -10,7 +10,8 @@
 #include "core/error.h"
 
 static const char *const algorithm_names[] = {[WT_ALGO_2OPT] = "2opt",
-                                              [WT_ALGO_MULTISTART] = "multistart"};
+                                              [WT_ALGO_MULTISTART] = "multistart",
+                                              [WT_ALGO_ILS] = "ils"};
 static const char *const backend_names[] = {
     [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
 static const char *const stop_names[] = {

@@ -23,6 +23,7 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->threads = params->threads > 0 ? params->threads : omp_get_num_procs();
     ctl->stop = WT_STOP_DONE;
     ctl->init_length = 0;
+    ctl->kicks = 0;
 }
 
 /* ctl->stop is read and written by several threads of a search; relaxed
@@ -69,6 +70,7 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
             .init_length = ctl->init_length,
             .steps = steps,
             .climbs = climbs,
+            .kicks = ctl->kicks,
         };
         ctl->next_report = now + p->progress_interval_s;
         if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)

@@ -26,6 +26,7 @@ typedef struct wt_search_ctl {
     int threads;             /* CPU threads to use (>= 1) */
     wt_stop_reason stop;     /* why the search ended (WT_STOP_DONE if it did not stop early) */
     int64_t init_length;
+    uint64_t kicks;          /* ils: kicks so far, shown in progress reports */
 } wt_search_ctl;
 
 /* Counters a search keeps for the result. */
@@ -34,6 +35,8 @@ typedef struct wt_search_stats {
     uint64_t moves_evaluated;  /* candidate moves evaluated */
     uint64_t climbs;           /* multistart: climbs completed */
     uint64_t best_climb;       /* multistart: the climb the returned tour came from */
+    uint64_t kicks;            /* ils: kicks made */
+    uint64_t kicks_accepted;   /* ils: kicks kept */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "algo/climb_start.h"
+#include "algo/ils.h"
 #include "algo/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -30,6 +31,8 @@ void wt_params_defaults(wt_params *p)
     p->swaps = 0;
     p->restarts = 0;
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
+    p->kicks = 0;
+    p->accept_equal = false;
 }
 
 void wt_result_free(wt_result *res)
@@ -45,6 +48,7 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
     switch (a) {
     case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
     case WT_ALGO_MULTISTART: return b->multistart != NULL;
+    case WT_ALGO_ILS: return b->session != NULL;
     }
     return false;
 }
@@ -116,12 +120,24 @@ static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, in
     return WT_OK;
 }
 
+static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+                         wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+{
+    const wt_params *p = ctl->params;
+    uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
+    wt_status st = wt_ils_run(b, inst, tour, ctl, kicks, stats, err);
+    /* Kicking "for as long as the time limit allows" ends normally there. */
+    if (kicks == 0 && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    return st;
+}
+
 static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
                                wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, stats, err);
+    case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, stats, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
@@ -167,6 +183,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->moves_evaluated = stats.moves_evaluated;
     res->climbs = stats.climbs;
     res->best_climb = stats.best_climb;
+    res->kicks = stats.kicks;
+    res->kicks_accepted = stats.kicks_accepted;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

@@ -27,6 +27,31 @@ typedef struct wt_multistart_job {
     wt_multistart_kernel kernel; /* GPU kernel variant; the CPU backend ignores it */
 } wt_multistart_job;
 
+/* A tour held by a backend (on the GPU: in device memory) for searches that
+ * transform one tour step by step, such as Iterated Local Search.  The
+ * algorithm layer drives it and sees only lengths; the tour itself leaves
+ * the device only through read_best.  A session keeps a current tour and a
+ * best one, both valid at every moment. */
+typedef struct wt_tour_session wt_tour_session;
+
+typedef struct wt_session_ops {
+    /* Starts a session on a copy of tour; current = best = tour. */
+    wt_status (*open)(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                      wt_tour_session **out, wt_error *err);
+    void (*close)(wt_tour_session *s); /* NULL is a no-op */
+    /* 2-opt on the current tour until no improving move remains or ctl
+     * expires, applying up to `swaps` independent moves per pass (k-swap,
+     * algo/kswap.h; 0 = all, 1 = best improvement). */
+    wt_status (*descend)(wt_tour_session *s, int swaps, wt_search_stats *stats, wt_error *err);
+    /* Double-bridge kick of the current tour at positions 0 < p1 < p2 < p3 < n:
+     * A B C D becomes A C B D. */
+    wt_status (*kick)(wt_tour_session *s, int p1, int p2, int p3, wt_error *err);
+    int64_t (*length)(const wt_tour_session *s);      /* exact, current tour */
+    void (*keep)(wt_tour_session *s);                 /* best := current */
+    void (*revert)(wt_tour_session *s);               /* current := best */
+    wt_status (*read_best)(const wt_tour_session *s, int32_t *tour, wt_error *err);
+} wt_session_ops;
+
 typedef struct wt_backend {
     const char *name; /* "cpu", "cuda": the value of --backend */
 
@@ -59,6 +84,9 @@ typedef struct wt_backend {
     wt_status (*multistart)(const wt_instance *inst, const wt_multistart_job *job,
                             wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
                             wt_error *err);
+
+    /* Optional.  Tour sessions (Iterated Local Search, algo/ils.c). */
+    const wt_session_ops *session;
 } wt_backend;
 
 extern const wt_backend wt_backend_cpu;

@@ -109,6 +109,20 @@ class Cli(unittest.TestCase):
             self.assertEqual(j["swaps"], 0 if swaps == "all" else int(swaps))
             self.assertLess(j["length"], j["init_length"])
 
+    def test_ils(self):
+        tour = self.path("ils.tour")
+        r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "50", "--json", "--output", tour)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["algorithm"], "ils")
+        self.assertEqual(j["kicks"], 50)
+        self.assertLessEqual(j["kicks_accepted"], 50)
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], j["length"])
+        r = run("solve", BERLIN, "--algorithm", "ils", "--time-limit", "0.3", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)  # the limit is ILS's normal end
+        self.assertGreater(json.loads(r.stdout)["kicks"], 0)
+        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
+
     def test_unknown_optimum_gives_null_gap(self):
         inst = self.write("x.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2D\n"
                           "NODE_COORD_SECTION\n1 0 0\n2 5 0\n3 5 5\n4 0 5\n5 2 9\nEOF\n")

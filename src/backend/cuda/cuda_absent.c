@@ -16,4 +16,5 @@ const wt_backend wt_backend_cuda = {
     .available = cuda_absent_available,
     .twoopt_descend = NULL,
     .multistart = NULL,
+    .session = NULL,
 };

@@ -1,0 +1,94 @@
+/*
+ * ils.c - Iterated Local Search (Rocki & Suda 2013, Algorithm 1).
+ *
+ * s* = 2-opt(s0); then, until the time limit or the kick budget: kick s*
+ * with a double bridge, descend again with 2-opt, and keep the result if it
+ * is shorter (or, with accept_equal, not longer), else go back to s*.
+ * Written once against the backend's tour session, so on the GPU the tour
+ * never leaves the device: each kick costs the host two lengths.
+ *
+ * The double bridge cuts the tour at three points and swaps the two middle
+ * segments (A B C D -> A C B D), a change 2-opt cannot undo in one move.  The
+ * three points are drawn inside a window of at most 100 positions: a kick
+ * then disturbs one neighbourhood instead of joining far-apart cities, which
+ * the following descent repairs far more often on large instances (the
+ * "segment-restricted" double bridge).  Points come from (seed, kick number)
+ * alone, so the CPU and GPU backends make identical kicks.
+ */
+#include "algo/ils.h"
+
+#include "algo/climb_start.h"
+#include "core/error.h"
+
+enum { KICK_WINDOW = 100, MIN_KICK_CITIES = 8 };
+
+bool wt_ils_kick_points(uint64_t seed, uint64_t k, int n, int p[3])
+{
+    if (n < MIN_KICK_CITIES) return false;
+    wt_rng rng;
+    wt_climb_rng(&rng, seed ^ 0x5bd1e9955bd1e995ULL, k);
+    int w = n - 1 < KICK_WINDOW ? n - 1 : KICK_WINDOW; /* positions 1..n-1 hold points */
+    int start = 1 + (int)wt_rng_below(&rng, (uint64_t)(n - w));
+    /* Three distinct offsets in [0, w), sorted. */
+    int a = (int)wt_rng_below(&rng, (uint64_t)w);
+    int b = (int)wt_rng_below(&rng, (uint64_t)(w - 1));
+    int c = (int)wt_rng_below(&rng, (uint64_t)(w - 2));
+    if (b >= a) b++;
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    if (c >= lo) c++;
+    if (c >= hi) c++;
+    int v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (v[j] < v[i]) {
+                int t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    for (int i = 0; i < 3; i++) p[i] = start + v[i];
+    return true;
+}
+
+/* One kick and descent; keeps the result or reverts.  *best is updated. */
+static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_search_ctl *ctl,
+                           uint64_t k, int n, int64_t *best, wt_search_stats *stats,
+                           wt_error *err)
+{
+    int p[3];
+    if (!wt_ils_kick_points(ctl->params->seed, k, n, p)) return WT_OK;
+    wt_status st = ops->kick(s, p[0], p[1], p[2], err);
+    if (st == WT_OK) st = ops->descend(s, ctl->params->swaps, stats, err);
+    if (st != WT_OK) return st;
+    int64_t len = ops->length(s);
+    if (len < *best || (ctl->params->accept_equal && len == *best)) {
+        ops->keep(s);
+        *best = len;
+        stats->kicks_accepted++;
+    } else {
+        ops->revert(s);
+    }
+    return WT_OK;
+}
+
+wt_status wt_ils_run(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+                     wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err)
+{
+    const wt_session_ops *ops = b->session;
+    wt_tour_session *s = NULL;
+    wt_status st = ops->open(inst, tour, ctl, &s, err);
+    if (st != WT_OK) return st;
+    st = ops->descend(s, ctl->params->swaps, stats, err);
+    ops->keep(s);
+    int64_t best = ops->length(s);
+    for (uint64_t k = 0; st == WT_OK && (kicks == 0 || k < kicks); k++) {
+        if (wt_ctl_report(ctl, best, stats->steps, false)) break;
+        st = kick_once(ops, s, ctl, k, wt_instance_n(inst), &best, stats, err);
+        /* A kick whose descent was cut short was reverted or kept whole;
+         * either way the best tour is valid. */
+        stats->kicks++;
+        ctl->kicks = stats->kicks;
+    }
+    if (st == WT_OK) st = ops->read_best(s, tour, err);
+    ops->close(s);
+    return st;
+}

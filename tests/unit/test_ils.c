@@ -1,0 +1,126 @@
+/*
+ * test_ils.c - Iterated Local Search on the CPU backend.
+ *
+ * Kick points are valid and reproducible; a double bridge keeps the tour a
+ * permutation and is what it says (A B C D -> A C B D); ILS returns valid
+ * tours that are 2-opt local optima (brute force), no longer than plain
+ * 2-opt from the same start, the same for the same seed, and it honours the
+ * kick budget and the time limit.
+ */
+#include "test_util.h"
+
+#include "algo/ils.h"
+#include "backend/cpu/cpu_2opt.h"
+#include "backend/cpu/cpu_session.h"
+
+static void test_kick_points(void **state)
+{
+    (void)state;
+    int p[3], q[3];
+    assert_false(wt_ils_kick_points(1, 0, 7, p));
+    for (int n = 8; n < 400; n += 37)
+        for (uint64_t k = 0; k < 200; k++) {
+            assert_true(wt_ils_kick_points(9, k, n, p));
+            assert_true(0 < p[0] && p[0] < p[1] && p[1] < p[2] && p[2] < n);
+            assert_true(p[2] - p[0] < 100);
+            wt_ils_kick_points(9, k, n, q);
+            assert_memory_equal(p, q, sizeof p);
+        }
+}
+
+static void test_double_bridge(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(12, 1);
+    int32_t t[12], out[12];
+    for (int i = 0; i < 12; i++) t[i] = i;
+    wt_params params;
+    wt_params_defaults(&params);
+    params.threads = 1;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &params);
+    const wt_session_ops *ops = &wt_cpu_session_ops;
+    wt_tour_session *s = NULL;
+    assert_int_equal(ops->open(inst, t, &ctl, &s, NULL), WT_OK);
+    assert_int_equal(ops->kick(s, 2, 5, 9, NULL), WT_OK); /* A=0,1 B=2..4 C=5..8 D=9..11 */
+    ops->keep(s);
+    assert_int_equal(ops->read_best(s, out, NULL), WT_OK);
+    const int32_t want[12] = {0, 1, 5, 6, 7, 8, 2, 3, 4, 9, 10, 11};
+    assert_memory_equal(out, want, sizeof want);
+    assert_int_equal(ops->length(s), wt_tour_length(inst, want));
+    assert_int_equal(ops->kick(s, 5, 5, 9, NULL), WT_STATUS_INVALID_ARGUMENT);
+    ops->close(s);
+    wt_instance_free(inst);
+}
+
+static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CPU;
+    p.init = WT_INIT_RANDOM;
+    p.seed = seed;
+    p.kicks = kicks;
+    p.swaps = swaps;
+    wt_result res = {0};
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
+    return res;
+}
+
+static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
+{
+    (void)state;
+    const int sizes[] = {5, 8, 50, 200};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        wt_instance *inst = wt_test_random_instance(n, 40 + (uint64_t)n);
+        int swaps = k % 2 ? 1 : 0;
+        /* The first kick of both runs is the same, and the best only improves. */
+        wt_result plain = ils(inst, 3, 1, swaps);
+        wt_result r = ils(inst, 3, 60, swaps);
+        assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
+        assert_int_equal(r.length, wt_tour_length(inst, r.tour));
+        assert_true(r.length <= plain.length);
+        assert_int_equal(r.kicks, 60); /* counted even where n is too small to kick */
+        for (int i = 0; i < n - 2; i++)
+            for (int j = i + 2; j < n; j++) assert_true(wt_2opt_move_delta(inst, r.tour, i, j) >= 0);
+        wt_result again = ils(inst, 3, 60, swaps);
+        assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
+        wt_result_free(&plain);
+        wt_result_free(&r);
+        wt_result_free(&again);
+        wt_instance_free(inst);
+    }
+}
+
+static void test_ils_time_limit(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(150, 7);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CPU;
+    p.time_limit_s = 0.3;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.stop, WT_STOP_DONE); /* the limit is ILS's natural end */
+    assert_true(res.kicks > 0);
+    assert_int_equal(wt_tour_validate(res.tour, 150, NULL), WT_OK);
+    assert_true(res.time_s < 5.0);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kick_points),
+        cmocka_unit_test(test_double_bridge),
+        cmocka_unit_test(test_ils_gives_local_optima_no_worse_than_2opt),
+        cmocka_unit_test(test_ils_time_limit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
