@@ -10,12 +10,15 @@
 # d18512.tsp included).
 #
 # Everything goes to $OUT (build.log, ctest.log, ctest_last.log,
-# bench_multistart.txt, bench_quality.txt, ...); only the tail of stdout comes
-# back from the device tool, so the tables and the summary are printed last.
-# The stages share a budget of WT_CHECK_BUDGET seconds (default 540, under
-# the tool's 10 minutes): each benchmark gets a timeout from what is left.
-# WT_BUILD_DIR names the build folder (default build-gpu); WT_GIT_COMMIT the
-# commit, where the tree has no .git and gpu-data/COMMIT is stale.
+# bench_multistart.txt, bench_quality.txt, bench_pass.txt, bench_ls.txt,
+# bench_kswap.txt, bench_ils.txt and bench_ils.svg, ...); only the tail of
+# stdout comes back from the device tool, so the tables and the summary are
+# printed last.  The stages share a budget of WT_CHECK_BUDGET seconds
+# (default 540, under the tool's 10 minutes): each benchmark gets a timeout
+# from what is left.  WT_BUILD_DIR names the build folder (default
+# build-gpu); WT_GIT_COMMIT the commit, where the tree has no .git and
+# gpu-data/COMMIT is stale.  WT_CUDA=OFF builds without CUDA: the same
+# stages on a machine without a GPU, to check this script.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/wt-out}
@@ -57,7 +60,7 @@ export WT_GIT_COMMIT="$commit"
 echo "commit $commit" | tee -a "$OUT/gpu.txt"
 
 stage_begin build
-if cmake -S . -B "$build" -DWT_CUDA=ON -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" \
+if cmake -S . -B "$build" -DWT_CUDA="${WT_CUDA:-ON}" -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" \
         -DWT_TSPLIB_DIR="$tsplib" >"$OUT/build.log" 2>&1 &&
    cmake --build "$build" -j "$(nproc)" >>"$OUT/build.log" 2>&1; then
     note build ok
@@ -88,10 +91,14 @@ stage_end ctest
 "$build"/warptour solve data/berlin52.tsp --backend auto --json >"$OUT/demo.json" 2>&1
 note "demo (auto backend)" "$(head -c 300 "$OUT/demo.json")"
 
+# The small 2-opt and ILS benchmarks after quality keep this much of the
+# budget (their timeouts below add up to it).
+small_reserve=50
+
 # Throughput (Figure 6 of the paper): default sizes and variants, best of 3.
-# The quality run and the summary keep a reserve of 120 s.
+# The quality run, the small benchmarks and the summary keep a reserve.
 stage_begin "bench multistart"
-limit=$(left 120)
+limit=$(left $((120 + small_reserve)))
 timeout "$limit" "$build"/warptour bench multistart >"$OUT/bench_multistart.txt" 2>&1
 rc=$?
 [ $rc -eq 124 ] && echo "bench multistart: stopped by its ${limit} s timeout"
@@ -101,7 +108,7 @@ stage_end "bench multistart"
 # Quality (Figure 7), a small subset: up to 500 cities, 5000 climbs each, on
 # the GPU (--backend cuda fails at once rather than running for long on CPU).
 stage_begin "bench quality"
-limit=$(left 15)
+limit=$(left $((15 + small_reserve)))
 [ "$limit" -gt 120 ] && limit=120
 timeout "$limit" "$build"/warptour bench quality --max-n 500 --climbs 5000 --backend cuda \
     >"$OUT/bench_quality.txt" 2>&1
@@ -110,7 +117,38 @@ rc=$?
 note "bench quality" "exit $rc, $(grep -c '^bench=quality' "$OUT/bench_quality.txt") instances (timeout ${limit} s)"
 stage_end "bench quality"
 
+# Rocki & Suda's Table II, Robinson et al.'s Figure 6 and ILS over time, small
+# runs: every default instance that gpu-data holds for one 2-opt pass (the
+# cpu variant up to 20000 cities), the rest up to 2000 (kswap: fl1400).  The
+# cuda variants are skipped with a note while the CUDA backend has no 2-opt
+# kernel; ils --backend auto then runs on the CPU.
+small_bench() { # NAME CAP-SECONDS ARGS...: one benchmark into $OUT/bench_NAME.txt
+    local name=$1 cap=$2 lim
+    shift 2
+    stage_begin "bench $name"
+    lim=$(left 10)
+    [ "$lim" -gt "$cap" ] && lim=$cap
+    timeout "$lim" "$build"/warptour bench "$name" "$@" >"$OUT/bench_$name.txt" 2>&1
+    rc=$?
+    [ $rc -eq 124 ] && echo "bench $name: stopped by its ${lim} s timeout"
+    note "bench $name" "exit $rc, $(grep -c "^bench=$name " "$OUT/bench_$name.txt") results (timeout ${lim} s)"
+    stage_end "bench $name"
+}
+small_bench pass 10
+small_bench ls 10 --max-n 2000
+small_bench kswap 15 --max-n 1500 --max-n-random 1500 --ks 1,8,64,all
+small_bench ils 15 --instances pr2392,fnl4461 --seconds 5 --svg "$OUT/bench_ils.svg"
+
 # ------------------------------------------------------------ the tail
+# Printed first, as the least important: the device tool returns the last
+# 12000 characters of stdout (the files in $OUT come back whole).
+for name in pass ls kswap ils; do
+    echo
+    echo "== bench $name ($OUT/bench_$name.txt)"
+    grep -E '^# note: cuda|failed|^warptour' "$OUT/bench_$name.txt" | head -5
+    # The tables: from the first blank line on.
+    sed -n '/^$/,$p' "$OUT/bench_$name.txt"
+done
 echo
 echo "== GPU tests (tests/gpu; full output in $OUT/ctest_last.log)"
 awk '/Testing: test_gpu/ { on = 1 } on && /<end of output>/ { on = 0 }

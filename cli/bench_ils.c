@@ -1,0 +1,381 @@
+/*
+ * bench_ils.c - `warptour bench ils`: Iterated Local Search's gap to the
+ * optimum over time.
+ *
+ * Runs ILS (Rocki & Suda 2013, Algorithm 1: 2-opt, then double-bridge kick
+ * + 2-opt, keeping improvements) for --seconds per instance, from the
+ * greedy start tour, and samples the best length through the progress
+ * callback every --interval seconds (progress_interval_s).  Times are
+ * wt_progress.elapsed_s: since wt_solve began, the start tour included, as
+ * is the time limit.  Each trace starts with the start tour (at
+ * init_time_s) and ends with the result (at time_s).  A callback comes
+ * between 2-opt scans or kicks, so while one scan takes longer than the
+ * interval (about n^2/2 checks: seconds at n = 85900 on a CPU) samples are
+ * that far apart.  The target quoted is "within 10 s at most 3% above
+ * optimal"; whether a run met it is reported as a fact, not a verdict.
+ * --svg draws the traces (gap against log time) with plain fprintf.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define ILS_TARGET_GAP 3.0 /* percent above the optimum ... */
+#define ILS_TARGET_S 10.0  /* ... within this many seconds */
+
+typedef struct ils_sample {
+    double t;       /* seconds since wt_solve began */
+    int64_t length; /* best length then */
+} ils_sample;
+
+typedef struct ils_trace {
+    char name[64];
+    char backend[16];
+    int n;
+    int64_t optimum; /* -1: unknown */
+    ils_sample *s;
+    size_t count, cap;
+    bool lost;       /* a sample could not be stored (out of memory) */
+    double seconds;  /* time_s of the run */
+    uint64_t kicks, kicks_accepted;
+    double first_within; /* first sample within the target gap, -1: none */
+} ils_trace;
+
+static void trace_add(ils_trace *tr, double t, int64_t length)
+{
+    if (tr->count == tr->cap) {
+        size_t cap = tr->cap ? 2 * tr->cap : 256;
+        ils_sample *grown = realloc(tr->s, cap * sizeof *grown);
+        if (!grown) {
+            tr->lost = true;
+            return;
+        }
+        tr->s = grown;
+        tr->cap = cap;
+    }
+    tr->s[tr->count++] = (ils_sample){t, length};
+}
+
+static wt_status samples_oom(wt_error *err)
+{
+    err->status = WT_STATUS_OUT_OF_MEMORY;
+    snprintf(err->message, sizeof err->message, "out of memory for the samples");
+    return WT_STATUS_OUT_OF_MEMORY;
+}
+
+static int on_progress(const wt_progress *p, void *user)
+{
+    trace_add(user, p->elapsed_s, p->best_length);
+    return 0;
+}
+
+/* --------------------------------------------------------------- the plot */
+
+/* Writes s with the XML special characters escaped. */
+static void svg_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+/* A round step (1, 2 or 5 times a power of ten) of at least x. */
+static double nice_step(double x)
+{
+    double p = pow(10, floor(log10(x)));
+    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+}
+
+enum { SVG_W = 960, SVG_H = 600, SVG_LEFT = 80, SVG_RIGHT = 240, SVG_TOP = 60, SVG_BOTTOM = 70 };
+
+typedef struct plot_frame {
+    double lo, hi; /* log10 of the time range */
+    double ymax;   /* gap range 0..ymax percent */
+} plot_frame;
+
+static double px(const plot_frame *fr, double t)
+{
+    double l = t > 0 ? log10(t) : fr->lo;
+    if (l < fr->lo) l = fr->lo;
+    if (l > fr->hi) l = fr->hi;
+    return SVG_LEFT + (SVG_W - SVG_LEFT - SVG_RIGHT) * (l - fr->lo) / (fr->hi - fr->lo);
+}
+
+static double py(const plot_frame *fr, double gap)
+{
+    if (gap < 0) gap = 0;
+    if (gap > fr->ymax) gap = fr->ymax;
+    return SVG_TOP + (SVG_H - SVG_TOP - SVG_BOTTOM) * (1 - gap / fr->ymax);
+}
+
+static void svg_axes(FILE *f, const plot_frame *fr, double ystep)
+{
+    double x0 = SVG_LEFT, x1 = SVG_W - SVG_RIGHT, y0 = SVG_TOP, y1 = SVG_H - SVG_BOTTOM;
+    for (int d = (int)fr->lo; d <= (int)fr->hi; d++) {
+        for (int m = 1; m < 10; m++) {
+            double t = m * pow(10, d), x = px(fr, t);
+            if (log10(t) < fr->lo - 1e-9 || log10(t) > fr->hi + 1e-9) continue;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
+                    y0, x, y1, m == 1 ? "#bbb" : "#eee");
+            if (m == 1)
+                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x,
+                        y1 + 18, t);
+        }
+    }
+    for (double g = 0; g <= fr->ymax + 1e-9; g += ystep) {
+        double y = py(fr, g);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0,
+                y, x1, y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", x0 - 6, y + 4, g);
+    }
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+            "stroke=\"#333\"/>\n", x0, y0, x1 - x0, y1 - y0);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time since the search "
+            "began, seconds (log scale; the start tour included)</text>\n", (x0 + x1) / 2,
+            y1 + 42);
+    fprintf(f, "<text transform=\"translate(%d,%.1f) rotate(-90)\" text-anchor=\"middle\">"
+            "gap to the optimum, %%</text>\n", 28, (y0 + y1) / 2);
+    /* The target: at most 3% above the optimum within 10 s. */
+    double yt = py(fr, ILS_TARGET_GAP), xt = px(fr, ILS_TARGET_S);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
+            "stroke-dasharray=\"6,4\"/>\n", x0, yt, x1, yt);
+    if (log10(ILS_TARGET_S) <= fr->hi)
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
+                "stroke-dasharray=\"6,4\"/>\n", xt, y0, xt, y1);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c00\">%g%% above optimal, %g s</text>\n",
+            x0 + 6, yt - 6, ILS_TARGET_GAP, ILS_TARGET_S);
+}
+
+static int ils_write_svg(const char *path, const bench_opts *o, const ils_trace *tr, int count)
+{
+    static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#555555"};
+    double tmin = INFINITY, tmax = o->seconds, gmax = ILS_TARGET_GAP + 1;
+    int plotted = 0;
+    for (int i = 0; i < count; i++) {
+        if (tr[i].optimum <= 0 || tr[i].count == 0) continue;
+        plotted++;
+        for (size_t k = 0; k < tr[i].count; k++) {
+            double t = tr[i].s[k].t, g = bench_gap(tr[i].s[k].length, tr[i].optimum);
+            if (t > 0 && t < tmin) tmin = t;
+            if (t > tmax) tmax = t;
+            if (g > gmax) gmax = g;
+        }
+    }
+    plot_frame fr;
+    fr.lo = isfinite(tmin) ? floor(log10(tmin)) : -3;
+    if (fr.lo < -4) fr.lo = -4;
+    fr.hi = ceil(log10(tmax) - 0.01); /* a run ends a little after its limit */
+    if (fr.hi <= fr.lo) fr.hi = fr.lo + 1;
+    double ystep = nice_step(gmax / 6);
+    fr.ymax = ceil(gmax / ystep) * ystep;
+
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "warptour bench: cannot write %s\n", path);
+        return EXIT_FAILURE_RUN;
+    }
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", SVG_W, SVG_H, SVG_W,
+            SVG_H);
+    fprintf(f, "<text x=\"%d\" y=\"26\" font-size=\"17\">Iterated Local Search: gap to the "
+            "optimum over time</text>\n", SVG_LEFT);
+    fprintf(f, "<text x=\"%d\" y=\"46\" fill=\"#555\">warptour bench ils: greedy start, "
+            "%g s per instance, seed %" PRIu64 "; best length every %g s</text>\n", SVG_LEFT,
+            o->seconds, o->seed, o->interval);
+    svg_axes(f, &fr, ystep);
+    int shown = 0;
+    for (int i = 0; i < count; i++) {
+        const ils_trace *t = &tr[i];
+        if (t->optimum <= 0 || t->count == 0) continue;
+        const char *color = colors[shown % (sizeof colors / sizeof colors[0])];
+        /* A step line: the best length holds until the next sample. */
+        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
+        double prev_y = 0;
+        for (size_t k = 0; k < t->count; k++) {
+            double x = px(&fr, t->s[k].t), y = py(&fr, bench_gap(t->s[k].length, t->optimum));
+            if (k > 0) fprintf(f, " %.1f,%.1f", x, prev_y);
+            fprintf(f, "%s%.1f,%.1f", k ? " " : "", x, y);
+            prev_y = y;
+        }
+        fprintf(f, "\"/>\n");
+        double ly = SVG_TOP + 10 + 22 * shown, lx = SVG_W - SVG_RIGHT + 16;
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "stroke-width=\"3\"/>\n", lx, ly, lx + 24, ly, color);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx + 30, ly + 4);
+        svg_text(f, t->name);
+        fprintf(f, " (%s): %.2f%%</text>\n", t->backend,
+                bench_gap(t->s[t->count - 1].length, t->optimum));
+        shown++;
+    }
+    fprintf(f, "</svg>\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, "warptour bench: cannot write %s\n", path);
+        return EXIT_FAILURE_RUN;
+    }
+    printf("# svg: %s, %d of %d instance%s (those with a known optimum)\n", path, plotted, count,
+           count == 1 ? "" : "s");
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------- the runs */
+
+/* "yes", "no", or "n/a" (optimum unknown, or a run shorter than the target
+ * time that had not reached the gap). */
+static const char *ils_target_met(const ils_trace *t)
+{
+    if (t->optimum <= 0) return "n/a";
+    if (t->first_within >= 0 && t->first_within <= ILS_TARGET_S) return "yes";
+    return t->seconds >= ILS_TARGET_S ? "no" : "n/a";
+}
+
+/* Runs one instance into tr and prints its lines.  Returns WT_OK,
+ * WT_STATUS_NO_DEVICE (noted: nothing more to run) or a failure. */
+static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace *tr,
+                         wt_error *err)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = o->backend;
+    p.seed = o->seed;
+    p.threads = o->threads;
+    p.time_limit_s = o->seconds;
+    p.kicks = 0; /* as many as the time allows */
+    p.progress = on_progress;
+    p.progress_user = tr;
+    p.progress_interval_s = o->interval;
+    /* The start tour first (its time and length known at the end), the
+     * samples, the result last. */
+    trace_add(tr, 0, 0);
+    if (tr->count != 1) return samples_oom(err);
+    wt_result res;
+    wt_status st = wt_solve(inst, &p, &res, err);
+    if (st == WT_STATUS_NO_DEVICE) {
+        printf("# note: cuda backend skipped: %s\n", err->message);
+        return st;
+    }
+    if (st != WT_OK) return st;
+    tr->s[0] = (ils_sample){res.init_time_s, res.init_length};
+    trace_add(tr, res.time_s, res.length);
+    snprintf(tr->backend, sizeof tr->backend, "%s", res.backend);
+    tr->seconds = res.time_s;
+    tr->kicks = res.kicks;
+    tr->kicks_accepted = res.kicks_accepted;
+    tr->first_within = -1;
+    char g[32];
+    for (size_t k = 0; k < tr->count; k++) {
+        double gap = bench_gap(tr->s[k].length, tr->optimum);
+        if (tr->first_within < 0 && gap <= ILS_TARGET_GAP) tr->first_within = tr->s[k].t;
+        printf("bench=ils-trace instance=%s backend=%s elapsed_s=%.3f best_length=%" PRId64
+               " gap_percent=%s\n", tr->name, tr->backend, tr->s[k].t, tr->s[k].length,
+               bench_fmt_gap(gap, g, sizeof g));
+    }
+    if (tr->lost) printf("# note: %s: some samples were lost (out of memory)\n", tr->name);
+    char opt[32], ig[32], fw[32];
+    if (tr->optimum > 0) snprintf(opt, sizeof opt, "%" PRId64, tr->optimum);
+    else snprintf(opt, sizeof opt, "unknown");
+    if (tr->first_within >= 0) snprintf(fw, sizeof fw, "%.3f", tr->first_within);
+    else snprintf(fw, sizeof fw, "none");
+    printf("bench=ils instance=%s n=%d backend=%s seconds=%.3f init_seconds=%.4f init_length=%"
+           PRId64 " length=%" PRId64 " optimum=%s init_gap_percent=%s gap_percent=%s kicks=%"
+           PRIu64 " kicks_accepted=%" PRIu64 " steps=%" PRIu64 " first_within_%gpct_s=%s "
+           "within_%gpct_by_%gs=%s\n",
+           tr->name, tr->n, tr->backend, res.time_s, res.init_time_s, res.init_length,
+           res.length, opt, bench_fmt_gap(bench_gap(res.init_length, tr->optimum), ig, sizeof ig),
+           bench_fmt_gap(bench_gap(res.length, tr->optimum), g, sizeof g), res.kicks,
+           res.kicks_accepted, res.steps, ILS_TARGET_GAP, fw, ILS_TARGET_GAP, ILS_TARGET_S,
+           ils_target_met(tr));
+    fflush(stdout);
+    wt_result_free(&res);
+    return WT_OK;
+}
+
+static void ils_print_table(const bench_opts *o, const ils_trace *tr, int count)
+{
+    printf("\n# Iterated Local Search, %g s per instance (start tour included), seed %" PRIu64
+           "; the target: within %g s at most %g%% above optimal\n", o->seconds, o->seed,
+           ILS_TARGET_S, ILS_TARGET_GAP);
+    printf("%-18s | %7s | %7s | %8s | %8s | %11s | %11s | %13s | %s\n", "instance", "n",
+           "backend", "seconds", "kicks", "start gap %", "final gap %", "first <= 3%",
+           "<= 3% within 10 s");
+    printf("-------------------+---------+---------+----------+----------+-------------"
+           "+-------------+---------------+------------------\n");
+    for (int i = 0; i < count; i++) {
+        const ils_trace *t = &tr[i];
+        char a[32], b[32], c[32];
+        printf("%-18s | %7d | %7s | %8.2f | %8" PRIu64 " | %11s | %11s | %13s | %s\n", t->name,
+               t->n, t->backend, t->seconds, t->kicks,
+               bench_fmt_num("%.2f", t->count ? bench_gap(t->s[0].length, t->optimum) : NAN, a,
+                             sizeof a),
+               bench_fmt_num("%.2f",
+                             t->count ? bench_gap(t->s[t->count - 1].length, t->optimum) : NAN,
+                             b, sizeof b),
+               bench_fmt_duration(t->first_within, c, sizeof c), ils_target_met(t));
+    }
+}
+
+int bench_ils(const bench_opts *o)
+{
+    char dir[4096];
+    printf("# instances: %d named, looked up in %s; %g s each, --backend %s, greedy start, "
+           "seed %" PRIu64 ", a sample every %g s\n",
+           o->n_instances, bench_instance_dir(o, dir, sizeof dir), o->seconds,
+           wt_backend_name(o->backend), o->seed, o->interval);
+    char gpu[160];
+    bool has_gpu = wt_cuda_available(gpu, sizeof gpu);
+    if (o->backend == WT_BACKEND_AUTO && !has_gpu)
+        printf("# note: cuda backend not used: %s; --backend auto runs on the cpu\n", gpu);
+    fflush(stdout);
+    bench_warm_up(o, WT_ALGO_ILS, o->backend);
+    ils_trace *tr = calloc(BENCH_MAX_LIST, sizeof *tr);
+    if (!tr) return EXIT_FAILURE_RUN;
+    int count = 0, status = EXIT_OK;
+    bool noted_auto = false;
+    for (int i = 0; i < o->n_instances && status == EXIT_OK; i++) {
+        wt_instance *inst = bench_load_instance(o, o->instances[i], WT_MAX_CITIES, &status);
+        if (!inst) continue;
+        ils_trace *t = &tr[count];
+        snprintf(t->name, sizeof t->name, "%s", wt_instance_name(inst));
+        t->n = wt_instance_n(inst);
+        t->optimum = wt_instance_known_optimum(inst);
+        wt_error err = {0};
+        wt_status st = ils_run(inst, o, t, &err);
+        wt_instance_free(inst);
+        if (st == WT_STATUS_NO_DEVICE) {
+            free(t->s);
+            *t = (ils_trace){0};
+            break;
+        }
+        if (st != WT_OK) {
+            printf("# %s failed: %s\n", t->name, err.message);
+            status = cli_report_error(&err);
+            free(t->s);
+            *t = (ils_trace){0};
+            break;
+        }
+        if (o->backend == WT_BACKEND_AUTO && has_gpu && !noted_auto &&
+            strcmp(t->backend, "cpu") == 0) {
+            printf("# note: the cuda backend has no ILS kernel yet; --backend auto ran on "
+                   "the cpu\n");
+            noted_auto = true;
+        }
+        count++;
+    }
+    if (count > 0) ils_print_table(o, tr, count);
+    if (count > 0 && o->svg && status == EXIT_OK) status = ils_write_svg(o->svg, o, tr, count);
+    for (int i = 0; i < count; i++) free(tr[i].s);
+    free(tr);
+    return status;
+}
