@@ -25,8 +25,14 @@ if [ -d "$src" ]; then
     # Small and mid-size TSPLIB files only: the carried tree is limited to 64 MiB.
     find "$src" -maxdepth 1 -name '*.tsp' -size -1500k -exec cp {} gpu-data/tsplib/ \;
     cp "$src"/*.opt.tour "$src"/SOLUTIONS.tsv gpu-data/tsplib/
-    # The throughput benchmark's instance (0.4 MB), whatever the size rule above.
-    cp "$src/d18512.tsp" gpu-data/tsplib/
+    # The benchmarks' larger instances, whatever the size rule above: d18512
+    # (bench multistart), pla85900 and the large/ ones of Rocki & Suda's
+    # Table II (bench pass, ls), about 12 MB in all.
+    cp "$src/d18512.tsp" "$src/pla85900.tsp" gpu-data/tsplib/
+    mkdir -p gpu-data/tsplib/large
+    for f in sra104815 usa115475 ara238025; do
+        [ -f "$src/large/$f.tsp" ] && cp "$src/large/$f.tsp" gpu-data/tsplib/large/
+    done
     echo "gpu-data/tsplib: $(ls gpu-data/tsplib/*.tsp | wc -l) instances"
 else
     echo "warning: no TSPLIB folder at $src: gpu-data/tsplib not filled;" \
