@@ -29,6 +29,8 @@ static const char solve_help[] =
     "                                  climbs from seeded random tours, best kept\n"
     "                      ils         Iterated Local Search: 2-opt, then repeated\n"
     "                                  double-bridge kick + 2-opt, keeping improvements\n"
+    "                      sa          simulated annealing (Lam et al.): city relocation\n"
+    "                                  moves, cooling from --t-start to --t-end\n"
     "  --kicks K         ils: number of kicks (default: as many as --time-limit\n"
     "                    allows, or 1000 without one)\n"
     "  --accept RULE     ils: keep a kicked tour if it is 'better' (default) or\n"
@@ -38,6 +40,20 @@ static const char solve_help[] =
     "                    only; all (default) = every independent improving move\n"
     "  --restarts R      multistart: number of climbs (default: as many as --time-limit\n"
     "                    allows, or 100 without one)\n"
+    "  --searches TB     sa: concurrent searches, restarted from the best every\n"
+    "                    --exchange steps (default: 1 for sspm, one per thread for pssm)\n"
+    "  --moves TPB       sa: candidate moves per search and iteration, the best of\n"
+    "                    which faces the Metropolis test (default: one per thread for\n"
+    "                    sspm, 1 for pssm)\n"
+    "  --t-start T       sa: starting temperature (default 10000)\n"
+    "  --t-end T         sa: the run ends once the temperature is no longer above T\n"
+    "                    (default 0.1)\n"
+    "  --alpha A         sa: cooling factor in (0, 1) (default 0.99)\n"
+    "  --sweeps SP       sa: the temperature drops every SP x n iterations (default 10)\n"
+    "  --exchange SE     sa: temperature steps between restarts of all searches from\n"
+    "                    the best tour among them (default 100)\n"
+    "  --sa-cpu S        sa on the CPU: sspm (default: the threads evaluate the moves\n"
+    "                    of one search) or pssm (one search per thread)\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
@@ -52,8 +68,9 @@ static const char solve_help[] =
     "  --quiet           print nothing but errors (no progress line, no report)\n"
     "  -h, --help        show this help\n"
     "\n"
-    "A progress line (elapsed time, best length, gap) is shown on stderr when it is a\n"
-    "terminal.  Ctrl-C stops the search; the best tour is still written (exit 130).\n"
+    "A progress line (elapsed time, best length, gap; for sa also the temperature) is\n"
+    "shown on stderr when it is a terminal.  Ctrl-C stops the search; the best tour is\n"
+    "still written (exit 130).  An sa run cut short by --time-limit exits with 5.\n"
     "\n"
     "Examples:\n"
     "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n"
@@ -101,11 +118,74 @@ static int show_progress(const wt_progress *p, void *user)
     if (p->kicks)
         snprintf(climbs, sizeof climbs, "  kicks %" PRIu64 " (%.0f/s)", p->kicks,
                  p->elapsed_s > 0 ? (double)p->kicks / p->elapsed_s : 0.0);
-    fprintf(stderr, "\r[%7.1f s] best %" PRId64 "%s%s  moves %" PRIu64 "   ", p->elapsed_s,
-            p->best_length, gap, climbs, p->steps);
+    char temp[32] = "";
+    if (p->temperature > 0) snprintf(temp, sizeof temp, " T %.4g", p->temperature);
+    fprintf(stderr, "\r[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64 "   ", p->elapsed_s,
+            temp, p->best_length, gap, climbs, p->steps);
     fflush(stderr);
     ps->shown = true;
     return 0;
+}
+
+/* Long options without a short letter. */
+enum {
+    OPT_SEARCHES = 256,
+    OPT_MOVES,
+    OPT_T_START,
+    OPT_T_END,
+    OPT_ALPHA,
+    OPT_SWEEPS,
+    OPT_EXCHANGE,
+    OPT_SA_CPU
+};
+
+/* Parses one simulated annealing option; returns -1 when fine, else an exit
+ * status. */
+static int parse_sa_option(int c, const char *arg, wt_params *p)
+{
+    int64_t v;
+    switch (c) {
+    case OPT_SEARCHES:
+        if (!cli_parse_int64(arg, 1, 1 << 20, &v))
+            return cli_usage_error("solve", "--searches needs an integer in 1..%d, got '%s'",
+                                   1 << 20, arg);
+        p->sa_searches = (int)v;
+        break;
+    case OPT_MOVES:
+        if (!cli_parse_int64(arg, 1, 1 << 16, &v))
+            return cli_usage_error("solve", "--moves needs an integer in 1..%d, got '%s'",
+                                   1 << 16, arg);
+        p->sa_moves = (int)v;
+        break;
+    case OPT_T_START:
+    case OPT_T_END: {
+        double *t = c == OPT_T_START ? &p->sa_t_start : &p->sa_t_end;
+        if (!cli_parse_double(arg, 0.0, 1e300, t) || *t <= 0)
+            return cli_usage_error("solve", "--%s needs a positive temperature, got '%s'",
+                                   c == OPT_T_START ? "t-start" : "t-end", arg);
+        break;
+    }
+    case OPT_ALPHA:
+        if (!cli_parse_double(arg, 0.0, 1.0, &p->sa_alpha) || p->sa_alpha <= 0 ||
+            p->sa_alpha >= 1)
+            return cli_usage_error("solve", "--alpha needs a number between 0 and 1 "
+                                   "(exclusive), got '%s'", arg);
+        break;
+    case OPT_SWEEPS:
+    case OPT_EXCHANGE:
+        if (!cli_parse_int64(arg, 1, 1 << 30, &v))
+            return cli_usage_error("solve", "--%s needs a positive integer, got '%s'",
+                                   c == OPT_SWEEPS ? "sweeps" : "exchange", arg);
+        *(c == OPT_SWEEPS ? &p->sa_sweeps : &p->sa_exchange) = (int)v;
+        break;
+    case OPT_SA_CPU:
+        if (strcmp(arg, "sspm") == 0) p->sa_cpu = WT_SA_SSPM;
+        else if (strcmp(arg, "pssm") == 0) p->sa_cpu = WT_SA_PSSM;
+        else return cli_usage_error("solve", "--sa-cpu is 'sspm' or 'pssm', got '%s'", arg);
+        break;
+    default: return cli_usage_error("solve", "unknown option");
+    }
+    return -1;
 }
 
 /* Parses one option; returns -1 when fine, else an exit status. */
@@ -117,7 +197,7 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     case 'a':
         if (wt_algorithm_parse(arg, &p->algorithm) != WT_OK)
             return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt, "
-                                   "multistart or ils)", arg);
+                                   "multistart, ils or sa)", arg);
         break;
     case 'b':
         if (wt_backend_parse(arg, &p->backend) != WT_OK)
@@ -172,7 +252,7 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     case 'S': o->start_tour = arg; break;
     case 'J': o->json = true; break;
     case 'q': o->quiet = true; break;
-    default: return cli_usage_error("solve", "unknown option");
+    default: return parse_sa_option(c, arg, p);
     }
     return -1;
 }
@@ -188,6 +268,14 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
         {"restarts", required_argument, 0, 'R'},  {"swaps", required_argument, 0, 'W'},
         {"kicks", required_argument, 0, 'K'},     {"accept", required_argument, 0, 'A'},
+        {"searches", required_argument, 0, OPT_SEARCHES},
+        {"moves", required_argument, 0, OPT_MOVES},
+        {"t-start", required_argument, 0, OPT_T_START},
+        {"t-end", required_argument, 0, OPT_T_END},
+        {"alpha", required_argument, 0, OPT_ALPHA},
+        {"sweeps", required_argument, 0, OPT_SWEEPS},
+        {"exchange", required_argument, 0, OPT_EXCHANGE},
+        {"sa-cpu", required_argument, 0, OPT_SA_CPU},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -208,6 +296,9 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     if (o->start_tour && o->params.algorithm == WT_ALGO_MULTISTART)
         return cli_usage_error("solve", "--start-tour does not apply to multistart, whose "
                                "climbs start from seeded random tours");
+    if (o->params.sa_t_end > o->params.sa_t_start)
+        return cli_usage_error("solve", "--t-end (%g) must not exceed --t-start (%g)",
+                               o->params.sa_t_end, o->params.sa_t_start);
     if (optind != argc - 1)
         return cli_usage_error("solve", optind >= argc ? "missing INSTANCE"
                                                        : "expected one INSTANCE, got more");
@@ -218,6 +309,23 @@ static int parse_args(int argc, char **argv, solve_opts *o)
 static double moves_per_second(const wt_result *r)
 {
     return r->search_time_s > 0 ? (double)r->moves_evaluated / r->search_time_s : 0.0;
+}
+
+static const char *sa_cpu_name(wt_sa_cpu_scheme s)
+{
+    return s == WT_SA_PSSM ? "pssm" : "sspm";
+}
+
+static void print_sa_report(const solve_opts *o, const wt_result *r)
+{
+    const wt_params *p = &o->params;
+    printf("anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
+           r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
+    if (strcmp(r->backend, "cpu") == 0) printf(" (%s)", sa_cpu_name(p->sa_cpu));
+    printf(", T %g -> %g by %g every %d x n iterations, exchange every %d steps\n",
+           p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
+    printf("moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
+           "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
 }
 
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
@@ -239,6 +347,7 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
                wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
                r->moves_evaluated);
+        if (o->params.algorithm == WT_ALGO_SA) print_sa_report(o, r);
         if (o->params.algorithm == WT_ALGO_ILS)
             printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
                    r->kicks_accepted, r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
@@ -252,6 +361,23 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
     printf("time      %.3f s\n", r->time_s);
     if (o->output) printf("tour      %s\n", o->output);
     if (o->svg) printf("picture   %s\n", o->svg);
+}
+
+static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
+{
+    const wt_params *p = &o->params;
+    if (strcmp(r->backend, "cpu") == 0)
+        cJSON_AddStringToObject(j, "sa_cpu", sa_cpu_name(p->sa_cpu));
+    cJSON_AddNumberToObject(j, "searches", r->searches);
+    cJSON_AddNumberToObject(j, "moves_per_search", r->moves_per_search);
+    cJSON_AddNumberToObject(j, "t_start", p->sa_t_start);
+    cJSON_AddNumberToObject(j, "t_end", p->sa_t_end);
+    cJSON_AddNumberToObject(j, "alpha", p->sa_alpha);
+    cJSON_AddNumberToObject(j, "sweeps", p->sa_sweeps);
+    cJSON_AddNumberToObject(j, "exchange", p->sa_exchange);
+    cli_json_add_uint64(j, "iterations", r->iterations);
+    cli_json_add_uint64(j, "accepted", r->accepted);
+    cJSON_AddNumberToObject(j, "temperature_final", r->temperature_final);
 }
 
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)
@@ -278,8 +404,9 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
-    if (o->params.algorithm != WT_ALGO_MULTISTART)
+    if (o->params.algorithm != WT_ALGO_MULTISTART && o->params.algorithm != WT_ALGO_SA)
         cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
+    if (o->params.algorithm == WT_ALGO_SA) add_sa_json(j, o, r);
     if (o->params.algorithm == WT_ALGO_ILS) {
         cli_json_add_uint64(j, "kicks", r->kicks);
         cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);

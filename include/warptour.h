@@ -191,9 +191,21 @@ typedef enum wt_algorithm {
     WT_ALGO_2OPT = 0,     /* best-improvement 2-opt from the start tour to a local optimum */
     WT_ALGO_MULTISTART,   /* random-restart 2-opt hill climbing (O'Neil & Burtscher):
                              independent climbs from seeded random tours, best kept */
-    WT_ALGO_ILS           /* Iterated Local Search (Rocki & Suda): 2-opt, then repeated
+    WT_ALGO_ILS,          /* Iterated Local Search (Rocki & Suda): 2-opt, then repeated
                              double-bridge kick + 2-opt, keeping improvements */
+    WT_ALGO_SA            /* simulated annealing with city relocation moves (Lam et al.,
+                             LWSA): searches x candidate moves per iteration, searches
+                             restarted from the global best periodically */
 } wt_algorithm;
+
+/* How the CPU backend maps simulated annealing onto its threads (Lam et al.
+ * §4.3).  Both run the same algorithm: for equal searches, moves and seed
+ * they return the same tour; the scheme only decides who does what. */
+typedef enum wt_sa_cpu_scheme {
+    WT_SA_SSPM = 0, /* single search parallel move: the threads evaluate one search's
+                       candidate moves together (default) */
+    WT_SA_PSSM      /* parallel search single move: one search per thread */
+} wt_sa_cpu_scheme;
 
 /* Which GPU kernel runs multistart climbs (the CPU backend ignores it). */
 typedef enum wt_multistart_kernel {
@@ -234,6 +246,7 @@ typedef struct wt_progress {
     uint64_t steps;         /* improving moves applied so far */
     uint64_t climbs;        /* multistart: climbs finished so far */
     uint64_t kicks;         /* ils: kicks done so far */
+    double temperature;     /* sa: current temperature; 0 for other algorithms */
 } wt_progress;
 
 /* Called from the solving thread about every progress_interval_s seconds.
@@ -248,7 +261,7 @@ typedef struct wt_params {
     uint64_t seed;              /* default 1 */
     double time_limit_s;        /* <= 0: none (default) */
     int threads;                /* CPU threads; 0 = all cores (default) */
-    const int32_t *start_tour;  /* optional: start here instead of init (2opt) */
+    const int32_t *start_tour;  /* optional: start here instead of init (2opt, ils, sa) */
     int swaps;                  /* 2opt: improving moves applied per pass, the best
                                    ones whose segments are independent (k-swap,
                                    Robinson et al.); 1 = best improvement only;
@@ -260,6 +273,22 @@ typedef struct wt_params {
                                    1000 without one */
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
+    /* sa: simulated annealing (Lam et al.).  Defaults are the paper's Table 1.
+     * The temperature starts at sa_t_start and is multiplied by sa_alpha every
+     * n * sa_sweeps iterations; the run ends once it is no longer above
+     * sa_t_end (at least one temperature step is run). */
+    int sa_searches;            /* TB, concurrent searches; 0 = the backend's choice
+                                   (CPU: 1 for SSPM, one per thread for PSSM) */
+    int sa_moves;               /* TPB, candidate moves per search and iteration, the
+                                   best of which faces the Metropolis test; 0 = the
+                                   backend's choice (CPU: threads for SSPM, 1 for PSSM) */
+    double sa_t_start;          /* Ts > 0, default 10000 */
+    double sa_t_end;            /* Te > 0, default 0.1 */
+    double sa_alpha;            /* cooling factor in (0, 1), default 0.99 */
+    int sa_sweeps;              /* Sp >= 1, default 10 */
+    int sa_exchange;            /* Se >= 1: temperature steps between restarts of all
+                                   searches from the global best, default 100 */
+    wt_sa_cpu_scheme sa_cpu;    /* default WT_SA_SSPM */
     wt_progress_fn progress;    /* optional */
     void *progress_user;        /* passed to progress */
     double progress_interval_s; /* default 0.5 */
@@ -279,11 +308,20 @@ typedef struct wt_result {
     double time_s;               /* whole wt_solve, start tour included */
     double init_time_s;          /* building the start tour */
     uint64_t steps;              /* improving moves applied (IHC steps) */
-    uint64_t moves_evaluated;    /* 2-opt moves evaluated, (n-1)(n-2)/2 per scan */
+    uint64_t moves_evaluated;    /* 2-opt moves evaluated, (n-1)(n-2)/2 per scan;
+                                    sa: candidate relocations evaluated */
     uint64_t climbs;             /* multistart: climbs completed */
     uint64_t best_climb;         /* multistart: index of the climb that gave tour */
     uint64_t kicks;              /* ils: kicks made */
     uint64_t kicks_accepted;     /* ils: kicks whose result was kept */
+    uint64_t iterations;         /* sa: Metropolis iterations summed over the searches;
+                                    moves_evaluated = iterations * moves_per_search */
+    uint64_t accepted;           /* sa: accepted moves (steps: those that shortened) */
+    double temperature_final;    /* sa: temperature at the end: the schedule's next
+                                    value (<= sa_t_end) after a complete run, the
+                                    temperature in effect when stopped early */
+    int searches;                /* sa: searches run (TB) */
+    int moves_per_search;        /* sa: candidate moves per search and iteration (TPB) */
     double search_time_s;        /* the search alone, start tour excluded */
     char backend[16];            /* "cpu" or "cuda" */
     char device[128];            /* e.g. "2 CPU threads", GPU name */

@@ -11,7 +11,8 @@
 
 static const char *const algorithm_names[] = {[WT_ALGO_2OPT] = "2opt",
                                               [WT_ALGO_MULTISTART] = "multistart",
-                                              [WT_ALGO_ILS] = "ils"};
+                                              [WT_ALGO_ILS] = "ils",
+                                              [WT_ALGO_SA] = "sa"};
 static const char *const backend_names[] = {
     [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
 static const char *const stop_names[] = {

@@ -24,6 +24,7 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->stop = WT_STOP_DONE;
     ctl->init_length = 0;
     ctl->kicks = 0;
+    ctl->temperature = 0;
 }
 
 /* ctl->stop is read and written by several threads of a search; relaxed
@@ -71,6 +72,7 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
             .steps = steps,
             .climbs = climbs,
             .kicks = ctl->kicks,
+            .temperature = ctl->temperature,
         };
         ctl->next_report = now + p->progress_interval_s;
         if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)

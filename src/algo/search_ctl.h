@@ -27,6 +27,7 @@ typedef struct wt_search_ctl {
     wt_stop_reason stop;     /* why the search ended (WT_STOP_DONE if it did not stop early) */
     int64_t init_length;
     uint64_t kicks;          /* ils: kicks so far, shown in progress reports */
+    double temperature;      /* sa: current temperature, shown in progress reports */
 } wt_search_ctl;
 
 /* Counters a search keeps for the result. */
@@ -37,6 +38,9 @@ typedef struct wt_search_stats {
     uint64_t best_climb;       /* multistart: the climb the returned tour came from */
     uint64_t kicks;            /* ils: kicks made */
     uint64_t kicks_accepted;   /* ils: kicks kept */
+    uint64_t iterations;       /* sa: Metropolis iterations, summed over searches */
+    uint64_t accepted;         /* sa: accepted moves */
+    double temperature;        /* sa: temperature at the end */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

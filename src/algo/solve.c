@@ -8,6 +8,7 @@
  * tour is returned even when the search is stopped by the time limit or the
  * caller, so the CLI can always write it.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,15 @@ void wt_params_defaults(wt_params *p)
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
     p->accept_equal = false;
+    /* Lam et al., Table 1. */
+    p->sa_searches = 0;
+    p->sa_moves = 0;
+    p->sa_t_start = 10000.0;
+    p->sa_t_end = 0.1;
+    p->sa_alpha = 0.99;
+    p->sa_sweeps = 10;
+    p->sa_exchange = 100;
+    p->sa_cpu = WT_SA_SSPM;
 }
 
 void wt_result_free(wt_result *res)
@@ -49,6 +59,7 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
     case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
     case WT_ALGO_MULTISTART: return b->multistart != NULL;
     case WT_ALGO_ILS: return b->session != NULL;
+    case WT_ALGO_SA: return b->sa != NULL;
     }
     return false;
 }
@@ -131,13 +142,43 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     return st;
 }
 
+/* Simulated annealing runs until its schedule ends (the temperature is no
+ * longer above t_end).  A time limit that comes first cuts the anneal
+ * short, which is not its normal end: the run reports WT_STOP_TIME_LIMIT. */
+static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+                        wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
+{
+    const wt_params *p = ctl->params;
+    if (p->sa_searches < 0 || p->sa_moves < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: searches and moves must not be "
+                       "negative");
+    if (!(p->sa_t_start > 0) || !(p->sa_t_end > 0) || !isfinite(p->sa_t_start) ||
+        !isfinite(p->sa_t_end))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: temperatures must be positive");
+    if (!(p->sa_alpha > 0 && p->sa_alpha < 1))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: alpha must lie in (0, 1)");
+    if (p->sa_sweeps < 1 || p->sa_exchange < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: sweeps and exchange must be "
+                       "positive");
+    if (p->sa_cpu != WT_SA_SSPM && p->sa_cpu != WT_SA_PSSM)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: unknown CPU scheme");
+    *job = (wt_sa_job){
+        .seed = p->seed, .searches = p->sa_searches, .moves = p->sa_moves,
+        .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
+        .sweeps = p->sa_sweeps, .exchange = p->sa_exchange, .cpu = p->sa_cpu,
+    };
+    return b->sa(inst, job, ctl, tour, stats, err);
+}
+
 static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
-                               wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+                               wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *sa,
+                               wt_error *err)
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, stats, err);
     case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, stats, err);
+    case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
@@ -162,9 +203,10 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     st = make_start_tour(inst, params, tour, err);
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
+    wt_sa_job sa = {0};
     if (st == WT_OK) {
         ctl.init_length = wt_tour_length(inst, tour);
-        st = run_algorithm(backend, inst, tour, &ctl, &stats, err);
+        st = run_algorithm(backend, inst, tour, &ctl, &stats, &sa, err);
     }
     if (st != WT_OK) {
         free(tour);
@@ -185,6 +227,11 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->best_climb = stats.best_climb;
     res->kicks = stats.kicks;
     res->kicks_accepted = stats.kicks_accepted;
+    res->iterations = stats.iterations;
+    res->accepted = stats.accepted;
+    res->temperature_final = stats.temperature;
+    res->searches = sa.searches;
+    res->moves_per_search = sa.moves;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

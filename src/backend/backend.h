@@ -27,6 +27,20 @@ typedef struct wt_multistart_job {
     wt_multistart_kernel kernel; /* GPU kernel variant; the CPU backend ignores it */
 } wt_multistart_job;
 
+/* What a simulated annealing run is asked to do (Lam et al. 2012; the
+ * moves, random streams and schedule are in algo/sa.h). */
+typedef struct wt_sa_job {
+    uint64_t seed;            /* random streams: wt_sa_rng(seed, search, stream) */
+    int searches;             /* TB >= 1, or 0: the backend picks; set to the value used */
+    int moves;                /* TPB >= 1, or 0: the backend picks; set to the value used */
+    double t_start, t_end;    /* Ts, Te > 0 */
+    double alpha;             /* cooling factor in (0, 1) */
+    int sweeps;               /* Sp >= 1: the temperature drops every n * Sp iterations */
+    int exchange;             /* Se >= 1: temperature steps between restarts from the
+                                 global best */
+    wt_sa_cpu_scheme cpu;     /* CPU thread mapping; other backends ignore it */
+} wt_sa_job;
+
 /* A tour held by a backend (on the GPU: in device memory) for searches that
  * transform one tour step by step, such as Iterated Local Search.  The
  * algorithm layer drives it and sees only lengths; the tour itself leaves
@@ -87,6 +101,28 @@ typedef struct wt_backend {
 
     /* Optional.  Tour sessions (Iterated Local Search, algo/ils.c). */
     const wt_session_ops *session;
+
+    /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light
+     * weight SA) from tour, in place: job->searches searches start from
+     * tour; each keeps one current tour (a doubly linked list) and, at every
+     * iteration, evaluates job->moves candidate relocations drawn from its
+     * own streams (algo/sa.h), of which the least delta (ties to the lower
+     * candidate) faces the Metropolis test and is committed only if
+     * accepted; a search's best tour is stored lazily, when a worsening move
+     * is about to be accepted.  The temperature follows wt_sa_schedule:
+     * job->t_start, multiplied by job->alpha every n * job->sweeps
+     * iterations, while above job->t_end (at least one step).  Every
+     * job->exchange steps, when there are two searches or more, all
+     * restart from the best tour among them (ties to the lower search).
+     * Writes the best tour found to tour; the result is a function of the
+     * job and the instance alone, however the work was scheduled, unless
+     * ctl stops the run.  Fills job->searches and job->moves when 0;
+     * stats: iterations (summed over searches), moves_evaluated
+     * (iterations * moves), accepted, steps (accepted moves that
+     * shortened the tour), temperature.  Sets ctl->temperature and reports
+     * progress from the calling thread while it runs. */
+    wt_status (*sa)(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
+                    wt_search_stats *stats, wt_error *err);
 } wt_backend;
 
 extern const wt_backend wt_backend_cpu;

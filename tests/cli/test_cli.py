@@ -123,6 +123,37 @@ class Cli(unittest.TestCase):
         self.assertGreater(json.loads(r.stdout)["kicks"], 0)
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
 
+    def test_sa(self):
+        tour = self.path("sa.tour")
+        for scheme in ["sspm", "pssm"]:
+            r = run("solve", BERLIN, "--algorithm", "sa", "--backend", "cpu", "--sa-cpu", scheme,
+                    "--threads", "2", "--t-start", "1000", "--t-end", "1", "--alpha", "0.95",
+                    "--sweeps", "5", "--exchange", "20", "--seed", "3", "--json",
+                    "--output", tour)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["algorithm"], "sa")
+            self.assertEqual(j["sa_cpu"], scheme)
+            self.assertEqual([j["searches"], j["moves_per_search"]],
+                             [1, 2] if scheme == "sspm" else [2, 1])
+            self.assertEqual(j["stop"], "done")
+            self.assertLessEqual(j["temperature_final"], 1)
+            self.assertEqual(j["moves_evaluated"], j["iterations"] * j["moves_per_search"])
+            self.assertLessEqual(j["accepted"], j["iterations"])
+            c = run("check", BERLIN, tour, "--json")
+            self.assertEqual(c.returncode, 0, c.stderr)
+            self.assertEqual(json.loads(c.stdout)["length"], j["length"])
+        r = run("solve", BERLIN, "--algorithm", "sa", "--t-start", "50", "--t-end", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("anneal", r.stdout)
+        for bad in [["--alpha", "1"], ["--alpha", "0"], ["--alpha", "x"], ["--t-start", "0"],
+                    ["--t-end", "-1"], ["--t-start", "1", "--t-end", "2"], ["--sweeps", "0"],
+                    ["--exchange", "1.5"], ["--searches", "0"], ["--moves", "-2"],
+                    ["--sa-cpu", "gpu"], ["--t-start", "nan"], ["--moves"]]:
+            r = run("solve", BERLIN, "--algorithm", "sa", *bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertTrue(r.stderr.strip(), bad)
+
     def test_unknown_optimum_gives_null_gap(self):
         inst = self.write("x.tsp", "NAME: x\nTYPE: TSP\nDIMENSION: 5\nEDGE_WEIGHT_TYPE: EUC_2D\n"
                           "NODE_COORD_SECTION\n1 0 0\n2 5 0\n3 5 5\n4 0 5\n5 2 9\nEOF\n")

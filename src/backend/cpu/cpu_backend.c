@@ -9,6 +9,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_multistart.h"
+#include "backend/cpu/cpu_sa.h"
 #include "backend/cpu/cpu_session.h"
 
 /* Backend slot: descend to a local optimum, through a tour session. */
@@ -38,4 +39,5 @@ const wt_backend wt_backend_cpu = {
     .twoopt_descend = cpu_twoopt_descend,
     .multistart = wt_cpu_multistart,
     .session = &wt_cpu_session_ops,
+    .sa = wt_cpu_sa,
 };

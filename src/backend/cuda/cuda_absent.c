@@ -17,4 +17,5 @@ const wt_backend wt_backend_cuda = {
     .twoopt_descend = NULL,
     .multistart = NULL,
     .session = NULL,
+    .sa = NULL,
 };

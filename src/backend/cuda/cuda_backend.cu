@@ -76,4 +76,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .twoopt_descend = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
+    /* .sa = */ nullptr,      /* simulated annealing: CPU only so far (issue 5) */
 };

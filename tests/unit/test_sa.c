@@ -1,0 +1,593 @@
+/*
+ * test_sa.c - simulated annealing: the relocation move, the light weight
+ * bookkeeping and the CPU runs (SSPM and PSSM).
+ *
+ * The move must keep the doubly linked list a tour and its O(1) cost must
+ * be the exact change of the tour length, for every kind of move (a city
+ * put right after its successor, the cities on either side of city 0, where
+ * the array form of the list wraps around).  The search must never accept
+ * a worsening move near zero temperature, and its lazily stored best must
+ * be the shortest tour it passed through.  Runs must be reproducible: the
+ * same seed gives the same tour, whatever the number of threads, and both
+ * CPU schemes compute the same run for the same searches and moves.
+ *
+ * The file includes cpu_sa.c itself so that the list helpers and a single
+ * search's loop, which are static, can be driven directly.
+ */
+#include "test_util.h"
+
+#include "backend/cpu/cpu_sa.c"
+
+/* ------------------------------------------------------------ helpers */
+
+/* Asserts that prev/next form one cycle through all n cities. */
+static void check_list(const int32_t *prev, const int32_t *next, int n)
+{
+    for (int c = 0; c < n; c++) {
+        assert_true(next[c] >= 0 && next[c] < n);
+        assert_int_equal(prev[next[c]], c);
+    }
+    int32_t c = 0;
+    for (int i = 1; i < n; i++) {
+        c = next[c];
+        assert_int_not_equal(c, 0); /* back at 0 too early: more than one cycle */
+    }
+    assert_int_equal(next[c], 0);
+}
+
+static int64_t list_length(const wt_instance *inst, const int32_t *next, int32_t *scratch)
+{
+    sa_tour_from_next(next, wt_instance_n(inst), scratch);
+    assert_int_equal(wt_tour_validate(scratch, wt_instance_n(inst), NULL), WT_OK);
+    return wt_tour_length(inst, scratch);
+}
+
+static void random_tour(int n, uint64_t seed, int32_t *tour)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) tour[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
+        int32_t t = tour[i];
+        tour[i] = tour[k];
+        tour[k] = t;
+    }
+}
+
+/* A move of every kind: mostly uniform pairs (null moves included), then
+ * a next to c, and c or a at the wrap-around of the array form (city 0,
+ * its predecessor and successor). */
+static wt_sa_move any_move(wt_rng *rng, int n, const int32_t *prev, const int32_t *next)
+{
+    wt_sa_move m;
+    m.c = (int32_t)wt_rng_below(rng, (uint64_t)n);
+    m.a = (int32_t)wt_rng_below(rng, (uint64_t)n);
+    int32_t ends[3] = {0, prev[0], next[0]};
+    switch (wt_rng_below(rng, 6)) {
+    case 0: m.a = next[m.c]; break;                         /* swap c and its successor */
+    case 1: m.a = prev[prev[m.c]]; break;                   /* swap c and its predecessor */
+    case 2: m.c = ends[wt_rng_below(rng, 3)]; break;        /* move the head or tail */
+    case 3: m.a = ends[wt_rng_below(rng, 3)]; break;        /* insert at the wrap-around */
+    default: break;
+    }
+    return m;
+}
+
+/* Instances of several distance types. */
+static wt_instance *typed_instance(wt_edge_weight_type type, int n, uint64_t seed)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    double *x = malloc(3 * (size_t)n * sizeof *x), *y = x + n, *z = y + n;
+    for (int i = 0; i < n; i++) {
+        if (type == WT_GEO) { /* DDD.MM */
+            x[i] = (double)wt_rng_below(&rng, 80) + (double)wt_rng_below(&rng, 60) / 100.0;
+            y[i] = (double)wt_rng_below(&rng, 170) + (double)wt_rng_below(&rng, 60) / 100.0;
+        } else {
+            x[i] = 1000.0 * wt_rng_uniform(&rng);
+            y[i] = 1000.0 * wt_rng_uniform(&rng);
+        }
+        z[i] = 1000.0 * wt_rng_uniform(&rng);
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords("sa", n, type, x, y, z, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    free(x);
+    return inst;
+}
+
+/* ---------------------------------------------------------- the move */
+
+static void test_moves_keep_a_tour(void **state)
+{
+    (void)state;
+    const int sizes[] = {3, 4, 5, 8, 61};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        int32_t *tour = malloc((size_t)n * sizeof *tour), *prev = malloc((size_t)n * sizeof *prev),
+                *next = malloc((size_t)n * sizeof *next);
+        random_tour(n, 7 + (uint64_t)n, tour);
+        sa_list_from_tour(tour, n, prev, next);
+        check_list(prev, next, n);
+        wt_rng rng;
+        wt_rng_seed(&rng, 99 + (uint64_t)n);
+        for (int i = 0; i < 20000; i++) {
+            wt_sa_move m = any_move(&rng, n, prev, next);
+            bool null = wt_sa_move_is_null(prev, m);
+            int32_t a_next = next[m.a];
+            wt_sa_commit(prev, next, m);
+            check_list(prev, next, n);
+            if (!null) { /* c now sits between a and a's old successor */
+                assert_int_equal(prev[m.c], m.a);
+                assert_int_equal(next[m.a], m.c);
+                assert_int_equal(next[m.c], a_next);
+            }
+        }
+        sa_tour_from_next(next, n, tour);
+        assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+        free(tour);
+        free(prev);
+        free(next);
+    }
+}
+
+/* The O(1) delta equals the exact difference of the tour lengths. */
+static void check_deltas(const wt_instance *inst, int moves)
+{
+    int n = wt_instance_n(inst);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *prev = malloc((size_t)n * sizeof *prev),
+            *next = malloc((size_t)n * sizeof *next);
+    random_tour(n, 3, tour);
+    sa_list_from_tour(tour, n, prev, next);
+    int64_t len = wt_tour_length(inst, tour);
+    wt_rng rng;
+    wt_rng_seed(&rng, 5);
+    for (int i = 0; i < moves; i++) {
+        wt_sa_move m = any_move(&rng, n, prev, next);
+        int64_t delta = wt_sa_delta(inst, prev, next, m);
+        wt_sa_commit(prev, next, m);
+        int64_t after = list_length(inst, next, tour);
+        if (after - len != delta)
+            fail_msg("%s n=%d: move (%d, %d) has delta %lld, lengths say %lld",
+                     wt_edge_weight_type_name(wt_instance_type(inst)), n, m.c, m.a,
+                     (long long)delta, (long long)(after - len));
+        len = after;
+    }
+    free(tour);
+    free(prev);
+    free(next);
+}
+
+static void test_delta_is_exact(void **state)
+{
+    (void)state;
+    const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_GEO,
+                                         WT_MAN_2D, WT_MAX_2D, WT_EUC_3D};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (int n = 3; n <= 40; n += 37) {
+            wt_instance *inst = typed_instance(types[t], n, 11 + t);
+            check_deltas(inst, 3000);
+            wt_instance_free(inst);
+        }
+    wt_instance *inst = wt_test_parse("NAME: ex\nTYPE: TSP\nDIMENSION: 5\n"
+                                      "EDGE_WEIGHT_TYPE: EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\n"
+                                      "EDGE_WEIGHT_SECTION\n3 9 4 1\n7 2 8\n6 5\n10\nEOF\n");
+    check_deltas(inst, 3000);
+    wt_instance_free(inst);
+}
+
+/* Drawn moves are never null, cover every other city, and wt_sa_below
+ * draws exactly what wt_rng_below draws. */
+static void test_draws(void **state)
+{
+    (void)state;
+    const uint64_t bounds[] = {1, 2, 3, 7, 1000, 1ull << 33, (1ull << 63) + 12345, UINT64_MAX};
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        wt_rng r1, r2;
+        wt_sa_rng(&r1, 42, b, 1);
+        r2 = r1;
+        for (int i = 0; i < 2000; i++) {
+            uint64_t x = wt_sa_below(&r1, bounds[b]);
+            assert_true(x == wt_rng_below(&r2, bounds[b]));
+        }
+        assert_memory_equal(&r1, &r2, sizeof r1);
+    }
+    int n = 9;
+    int32_t tour[9], prev[9], next[9];
+    random_tour(n, 1, tour);
+    sa_list_from_tour(tour, n, prev, next);
+    int seen[9][9] = {{0}};
+    wt_rng rng;
+    wt_sa_rng(&rng, 1, 0, 1);
+    for (int i = 0; i < 20000; i++) {
+        wt_sa_move m = wt_sa_draw(&rng, n, prev);
+        assert_false(wt_sa_move_is_null(prev, m));
+        seen[m.c][m.a]++;
+    }
+    for (int c = 0; c < n; c++)
+        for (int a = 0; a < n; a++)
+            if (a != c && a != prev[c]) assert_true(seen[c][a] > 0);
+    /* Streams of different searches and candidates differ. */
+    wt_rng s00, s01, s10;
+    wt_sa_rng(&s00, 1, 0, 0);
+    wt_sa_rng(&s01, 1, 0, 1);
+    wt_sa_rng(&s10, 1, 1, 0);
+    assert_true(wt_rng_next(&s00) != wt_rng_next(&s01));
+    wt_sa_rng(&s00, 1, 0, 0);
+    assert_true(wt_rng_next(&s00) != wt_rng_next(&s10));
+}
+
+static void test_schedule(void **state)
+{
+    (void)state;
+    /* Table 1: 10000 -> 0.1 by 0.99 takes ceil(log(1e-5) / log(0.99)) steps. */
+    double t = 10000.0;
+    uint64_t step = 0, total = 0, m;
+    while ((m = wt_sa_schedule(&t, &step, 0.1, 0.99, 100)) > 0) {
+        assert_true(m <= 100);
+        total += m;
+    }
+    assert_int_equal(total, 1146);
+    assert_int_equal(step, 1146);
+    assert_true(t <= 0.1 && t / 0.99 > 0.1);
+    /* t_start <= t_end: one step. */
+    t = 1e-9;
+    step = 0;
+    assert_int_equal(wt_sa_schedule(&t, &step, 1e-9, 0.5, 100), 1);
+    assert_int_equal(wt_sa_schedule(&t, &step, 1e-9, 0.5, 100), 0);
+}
+
+/* ------------------------------------------------- one search, by hand */
+
+/* A one-search run set up as wt_cpu_sa does, to drive sa_segment. */
+typedef struct hand_run {
+    wt_params p;
+    wt_search_ctl ctl;
+    wt_sa_job job;
+    sa_run r;
+    sa_worker w;
+} hand_run;
+
+static void hand_open(hand_run *h, const wt_instance *inst, const int32_t *tour, double t)
+{
+    memset(h, 0, sizeof *h);
+    wt_params_defaults(&h->p);
+    h->p.threads = 1;
+    wt_ctl_init(&h->ctl, &h->p);
+    h->job = (wt_sa_job){.seed = 3, .searches = 1, .moves = 4, .t_start = t, .t_end = t,
+                         .alpha = 0.5, .sweeps = 1, .exchange = 1, .cpu = WT_SA_SSPM};
+    h->r = (sa_run){.inst = inst, .job = &h->job, .ctl = &h->ctl, .n = wt_instance_n(inst),
+                    .step_iters = 1, .threads = 1};
+    assert_true(sa_alloc(&h->r, true));
+    sa_init_searches(&h->r, tour);
+    h->w = (sa_worker){.tid = 0, .team = 1, .reporter = true, .first = 0, .last = 4,
+                       .prev = h->r.searches[0].prev, .next = h->r.searches[0].next};
+}
+
+/* Near zero temperature no worsening move is accepted: the current length
+ * never grows, and the best is never stored (it is stored only before a
+ * worsening move).  Both lengths stay exact. */
+static void test_cold_search_never_worsens(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(40, 8);
+    int32_t tour[40], scratch[40];
+    random_tour(40, 2, tour);
+    int64_t start = wt_tour_length(inst, tour);
+    hand_run h;
+    hand_open(&h, inst, tour, 1e-9);
+    sa_search *se = &h.r.searches[0];
+    for (int i = 0; i < 20000; i++) {
+        int64_t before = se->cur_len;
+        assert_true(sa_segment(&h.r, 0, &h.w, 1e-9, 1));
+        assert_true(se->cur_len <= before);
+        if (i % 97 == 0) assert_int_equal(se->cur_len, list_length(inst, se->next, scratch));
+    }
+    assert_int_equal(se->iterations, 20000);
+    assert_true(se->cur_len < start);
+    assert_int_equal(se->best_len, start);
+    assert_int_equal(list_length(inst, se->best_next, scratch), start);
+    check_list(se->prev, se->next, 40);
+    sa_free(&h.r);
+
+    /* The same through wt_solve: Ts = Te = 1e-9 runs one step. */
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_SA;
+    p.backend = WT_BACKEND_CPU;
+    p.init = WT_INIT_RANDOM;
+    p.sa_t_start = p.sa_t_end = 1e-9;
+    p.sa_sweeps = 50;
+    p.threads = 2;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.iterations, 40 * 50);
+    assert_true(res.length < res.init_length);
+    assert_true(res.temperature_final < 1e-9);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
+/* Hot: the lazily stored best, settled, is the least current length ever
+ * seen, and lengths stay exact. */
+static void test_lazy_best_is_the_least_seen(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(30, 9);
+    int32_t tour[30], scratch[30];
+    random_tour(30, 4, tour);
+    hand_run h;
+    hand_open(&h, inst, tour, 1e5);
+    sa_search *se = &h.r.searches[0];
+    int64_t least = se->cur_len;
+    uint64_t worse = 0;
+    double t = 1e5; /* edges are about 1e5 long: most moves pass at first */
+    for (int i = 0; i < 30000; i++, t *= 0.9998) {
+        int64_t before = se->cur_len;
+        assert_true(sa_segment(&h.r, 0, &h.w, t, 1));
+        worse += se->cur_len > before;
+        least = se->cur_len < least ? se->cur_len : least;
+        assert_true(se->best_len >= least);
+        if (i % 101 == 0) {
+            assert_int_equal(se->cur_len, list_length(inst, se->next, scratch));
+            assert_int_equal(se->best_len, list_length(inst, se->best_next, scratch));
+        }
+    }
+    assert_true(worse > 100); /* the test did exercise the lazy store */
+    sa_settle(&h.r);
+    assert_int_equal(se->best_len, least);
+    assert_int_equal(list_length(inst, se->best_next, scratch), least);
+    sa_free(&h.r);
+    wt_instance_free(inst);
+}
+
+/* ------------------------------------------------------- whole runs */
+
+static void sa_params(wt_params *p, wt_sa_cpu_scheme scheme, int threads, int searches,
+                      int moves)
+{
+    wt_params_defaults(p);
+    p->algorithm = WT_ALGO_SA;
+    p->backend = WT_BACKEND_CPU;
+    p->seed = 17;
+    p->threads = threads;
+    p->sa_cpu = scheme;
+    p->sa_searches = searches;
+    p->sa_moves = moves;
+    p->sa_t_start = 200.0;
+    p->sa_t_end = 2.0;
+    p->sa_alpha = 0.9;
+    p->sa_sweeps = 5;
+    p->sa_exchange = 7;
+}
+
+static void solve_ok(const wt_instance *inst, const wt_params *p, wt_result *res)
+{
+    wt_error err = {0};
+    if (wt_solve(inst, p, res, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    int n = wt_instance_n(inst);
+    assert_int_equal(wt_tour_validate(res->tour, n, NULL), WT_OK);
+    assert_int_equal(res->length, wt_tour_length(inst, res->tour));
+    assert_int_equal(res->moves_evaluated, res->iterations * (uint64_t)res->moves_per_search);
+    assert_true(res->accepted <= res->iterations);
+    assert_true(res->steps <= res->accepted);
+}
+
+static void assert_same_run(const wt_result *a, const wt_result *b)
+{
+    assert_int_equal(a->n, b->n);
+    assert_memory_equal(a->tour, b->tour, (size_t)a->n * sizeof *a->tour);
+    assert_int_equal(a->length, b->length);
+    assert_int_equal(a->iterations, b->iterations);
+    assert_int_equal(a->accepted, b->accepted);
+    assert_int_equal(a->steps, b->steps);
+    assert_int_equal(a->moves_evaluated, b->moves_evaluated);
+    assert_true(a->temperature_final == b->temperature_final);
+}
+
+/* Steps of the schedule of p: T = Ts, Ts*alpha, ... while above Te. */
+static uint64_t schedule_steps(const wt_params *p)
+{
+    double t = p->sa_t_start;
+    uint64_t step = 0;
+    while (wt_sa_schedule(&t, &step, p->sa_t_end, p->sa_alpha, 1000) > 0) continue;
+    return step;
+}
+
+static void test_runs_are_valid_and_counted(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(50, 12);
+    for (int scheme = WT_SA_SSPM; scheme <= WT_SA_PSSM; scheme++) {
+        wt_params p;
+        sa_params(&p, (wt_sa_cpu_scheme)scheme, 3, 0, 0);
+        wt_result res = {0};
+        solve_ok(inst, &p, &res);
+        /* Derived shape: SSPM one search of a move per thread, PSSM the reverse. */
+        assert_int_equal(res.searches, scheme == WT_SA_SSPM ? 1 : 3);
+        assert_int_equal(res.moves_per_search, scheme == WT_SA_SSPM ? 3 : 1);
+        assert_int_equal(res.stop, WT_STOP_DONE);
+        assert_int_equal(res.iterations, schedule_steps(&p) * 50 * 5 * (uint64_t)res.searches);
+        assert_true(res.temperature_final <= p.sa_t_end);
+        assert_true(res.temperature_final / p.sa_alpha > p.sa_t_end);
+        assert_true(res.length < res.init_length * 3 / 2);
+        wt_result_free(&res);
+    }
+    /* The smallest instance, every edge weight type, a start tour. */
+    double x[3] = {0, 3, 0}, y[3] = {0, 0, 4};
+    wt_instance *tri;
+    assert_int_equal(wt_instance_from_coords("tri", 3, WT_EUC_2D, x, y, NULL, &tri, NULL), WT_OK);
+    wt_params p;
+    sa_params(&p, WT_SA_PSSM, 2, 0, 2);
+    wt_result res = {0};
+    solve_ok(tri, &p, &res);
+    assert_int_equal(res.length, 12);
+    wt_result_free(&res);
+    wt_instance_free(tri);
+    const wt_edge_weight_type types[] = {WT_CEIL_2D, WT_ATT, WT_GEO, WT_MAN_2D, WT_EUC_3D};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        wt_instance *ti = typed_instance(types[t], 25, 40 + t);
+        int32_t start[25];
+        random_tour(25, 6, start);
+        sa_params(&p, WT_SA_SSPM, 2, 2, 3);
+        p.start_tour = start;
+        solve_ok(ti, &p, &res);
+        assert_int_equal(res.init_length, wt_tour_length(ti, start));
+        wt_result_free(&res);
+        wt_instance_free(ti);
+    }
+    wt_instance_free(inst);
+}
+
+static void test_same_seed_same_run(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(60, 13);
+    wt_params p;
+    wt_result a = {0}, b = {0}, c = {0};
+    /* SSPM: one search of 5 moves with 1 and 3 threads; two searches too. */
+    for (int searches = 1; searches <= 2; searches++) {
+        sa_params(&p, WT_SA_SSPM, 1, searches, 5);
+        solve_ok(inst, &p, &a);
+        sa_params(&p, WT_SA_SSPM, 3, searches, 5);
+        solve_ok(inst, &p, &b);
+        assert_same_run(&a, &b);
+        /* PSSM computes the very same run, with any number of threads. */
+        sa_params(&p, WT_SA_PSSM, 2, searches, 5);
+        solve_ok(inst, &p, &c);
+        assert_same_run(&a, &c);
+        wt_result_free(&a);
+        wt_result_free(&b);
+        wt_result_free(&c);
+    }
+    /* PSSM: the same seed twice; 1 and 3 threads for 3 searches. */
+    sa_params(&p, WT_SA_PSSM, 3, 0, 0);
+    solve_ok(inst, &p, &a);
+    solve_ok(inst, &p, &b);
+    assert_same_run(&a, &b);
+    sa_params(&p, WT_SA_PSSM, 1, 3, 1);
+    solve_ok(inst, &p, &c);
+    assert_same_run(&a, &c);
+    wt_result_free(&b);
+    wt_result_free(&c);
+    /* Another seed, another run. */
+    p.seed = 18;
+    solve_ok(inst, &p, &b);
+    assert_true(b.accepted != a.accepted ||
+                memcmp(a.tour, b.tour, (size_t)a.n * sizeof *a.tour) != 0);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    wt_instance_free(inst);
+}
+
+static void test_stop_flag_keeps_the_start_tour(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(80, 14);
+    volatile int flag = 1;
+    for (int scheme = WT_SA_SSPM; scheme <= WT_SA_PSSM; scheme++) {
+        wt_params p;
+        sa_params(&p, (wt_sa_cpu_scheme)scheme, 3, 0, 0);
+        p.stop_flag = &flag;
+        wt_result res = {0};
+        solve_ok(inst, &p, &res);
+        assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
+        assert_int_equal(res.iterations, 0);
+        assert_int_equal(res.length, res.init_length);
+        assert_true(res.temperature_final == p.sa_t_start);
+        wt_result_free(&res);
+    }
+    wt_instance_free(inst);
+}
+
+typedef struct seen {
+    int calls;
+    double temperature;
+} seen;
+
+static int stop_on_third_report(const wt_progress *pr, void *user)
+{
+    seen *s = user;
+    s->calls++;
+    s->temperature = pr->temperature;
+    return s->calls >= 3;
+}
+
+/* The progress callback sees the temperature and can stop either scheme;
+ * a time limit ends an anneal early as WT_STOP_TIME_LIMIT. */
+static void test_progress_and_time_limit(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(200, 15);
+    for (int scheme = WT_SA_SSPM; scheme <= WT_SA_PSSM; scheme++) {
+        wt_params p;
+        sa_params(&p, (wt_sa_cpu_scheme)scheme, 2, 0, 0);
+        p.sa_t_start = 10000.0;
+        p.sa_t_end = 0.1;
+        p.sa_alpha = 0.9999; /* far too long a run to finish */
+        seen s = {0, 0.0};
+        p.progress = stop_on_third_report;
+        p.progress_user = &s;
+        p.progress_interval_s = 0;
+        wt_result res = {0};
+        solve_ok(inst, &p, &res);
+        assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
+        assert_int_equal(s.calls, 3);
+        assert_true(s.temperature > 0.1 && s.temperature <= 10000.0);
+        assert_true(res.iterations > 0);
+        wt_result_free(&res);
+
+        p.progress = NULL;
+        p.time_limit_s = 0.2;
+        solve_ok(inst, &p, &res);
+        assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+        assert_true(res.temperature_final > p.sa_t_end);
+        wt_result_free(&res);
+    }
+    wt_instance_free(inst);
+}
+
+static void test_bad_parameters(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(10, 16);
+    for (int k = 0; k < 7; k++) {
+        wt_params p;
+        sa_params(&p, WT_SA_SSPM, 1, 0, 0);
+        switch (k) {
+        case 0: p.sa_alpha = 1.0; break;
+        case 1: p.sa_alpha = 0.0; break;
+        case 2: p.sa_t_start = 0.0; break;
+        case 3: p.sa_t_end = -1.0; break;
+        case 4: p.sa_sweeps = 0; break;
+        case 5: p.sa_exchange = 0; break;
+        case 6: p.sa_moves = -1; break;
+        }
+        wt_result res = {0};
+        wt_error err = {0};
+        assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_INVALID_ARGUMENT);
+        assert_non_null(strstr(err.message, "sa:"));
+        assert_null(res.tour);
+    }
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moves_keep_a_tour),
+        cmocka_unit_test(test_delta_is_exact),
+        cmocka_unit_test(test_draws),
+        cmocka_unit_test(test_schedule),
+        cmocka_unit_test(test_cold_search_never_worsens),
+        cmocka_unit_test(test_lazy_best_is_the_least_seen),
+        cmocka_unit_test(test_runs_are_valid_and_counted),
+        cmocka_unit_test(test_same_seed_same_run),
+        cmocka_unit_test(test_stop_flag_keeps_the_start_tour),
+        cmocka_unit_test(test_progress_and_time_limit),
+        cmocka_unit_test(test_bad_parameters),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
