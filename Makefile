@@ -1,7 +1,8 @@
 # warptour - top-level Makefile.  CMake does the work underneath (build/).
 #
 #   make          build build/warptour and build/libwarptour.a
-#   make demo     build, then solve a bundled instance (GPU if present, else CPU)
+#   make demo     build, then solve a bundled instance: 1000 random-restart 2-opt
+#                 climbs, on the GPU if one is usable, else on the CPU
 #   make test     build and run all tests, then again under ASan + UBSan
 #   make deps     install the build dependencies (Debian packages)
 #
@@ -28,7 +29,7 @@ deps:
 demo: all
 	@mkdir -p $(BUILD)/demo
 	$(BUILD)/warptour devices
-	$(BUILD)/warptour solve data/berlin52.tsp --init random --seed 1 \
+	$(BUILD)/warptour solve data/berlin52.tsp --algorithm multistart --restarts 1000 --seed 1 \
 	    --output $(BUILD)/demo/berlin52.tour --svg $(BUILD)/demo/berlin52.svg
 	$(BUILD)/warptour check data/berlin52.tsp $(BUILD)/demo/berlin52.tour
 	@echo "Tour: $(BUILD)/demo/berlin52.tour   Picture: $(BUILD)/demo/berlin52.svg"
