@@ -48,57 +48,15 @@ static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *e
     }
 }
 
-bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
-                       wt_search_ctl *ctl, wt_2opt_move *best)
+/* Fills row[i] with the best improving move of row i (i = -1 when none),
+ * rows shared among OpenMP threads.  Returns 1, 0 if ctl expired during the
+ * scan, -1 when out of memory. */
+static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_search_ctl *ctl,
+                     wt_2opt_move *row)
 {
     int n = inst->n;
     int64_t *edge = malloc((size_t)n * sizeof *edge);
-    wt_2opt_move result = {0, -1, -1};
-    if (!edge) { /* fall back to computing edges on the fly, serially */
-        for (int i = 0; i < n - 2; i++)
-            for (int j = i + 2; j < n; j++) {
-                wt_2opt_move m = {wt_2opt_move_delta(inst, t, i, j), i, j};
-                if (m.delta < result.delta) result = m;
-            }
-        *best = result;
-        return true;
-    }
-    for (int i = 0; i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
-    bool stopped = false;
-#pragma omp parallel num_threads(threads)
-    {
-        wt_2opt_move mine = {0, -1, -1};
-#pragma omp for schedule(dynamic, 8) nowait
-        for (int i = 0; i < n - 2; i++) {
-            bool already;
-#pragma omp atomic read
-            already = stopped;
-            if (already) continue;
-            if (ctl && (i & 63) == 0 && wt_ctl_expired(ctl)) {
-#pragma omp atomic write
-                stopped = true;
-            }
-            scan_row(inst, t, edge, i, &mine);
-        }
-#pragma omp critical(wt_2opt_merge)
-        if (mine.i >= 0 && move_better(&mine, &result)) result = mine;
-    }
-    free(edge);
-    *best = result;
-    return !stopped;
-}
-
-int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
-                      wt_search_ctl *ctl, wt_kswap_move *out)
-{
-    int n = inst->n;
-    int64_t *edge = malloc((size_t)n * sizeof *edge);
-    wt_2opt_move *row = malloc((size_t)n * sizeof *row);
-    if (!edge || !row) {
-        free(edge);
-        free(row);
-        return -2;
-    }
+    if (!edge) return -1;
     for (int i = 0; i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
     bool stopped = false;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
@@ -114,12 +72,44 @@ int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
         row[i] = (wt_2opt_move){0, -1, -1};
         scan_row(inst, t, edge, i, &row[i]);
     }
-    int count = 0;
-    for (int i = 0; !stopped && i < n - 2; i++)
-        if (row[i].i >= 0) out[count++] = (wt_kswap_move){row[i].delta, row[i].i, row[i].j};
     free(edge);
+    return stopped ? 0 : 1;
+}
+
+bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
+                       wt_search_ctl *ctl, wt_2opt_move *best)
+{
+    int n = inst->n;
+    wt_2opt_move result = {0, -1, -1};
+    wt_2opt_move *row = malloc((size_t)n * sizeof *row);
+    int scanned = row ? scan_rows(inst, t, threads, ctl, row) : -1;
+    if (scanned < 0) { /* out of memory: evaluate every move on the fly, serially */
+        for (int i = 0; i < n - 2; i++)
+            for (int j = i + 2; j < n; j++) {
+                wt_2opt_move m = {wt_2opt_move_delta(inst, t, i, j), i, j};
+                if (m.delta < result.delta) result = m;
+            }
+    }
+    /* Each row's best already has the lowest j of its delta; in row order a
+     * strictly better delta is needed to win, so ties go to the lowest i. */
+    for (int i = 0; scanned > 0 && i < n - 2; i++)
+        if (row[i].i >= 0 && move_better(&row[i], &result)) result = row[i];
     free(row);
-    return stopped ? -1 : count;
+    *best = result;
+    return scanned != 0;
+}
+
+int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
+                      wt_search_ctl *ctl, wt_kswap_move *out)
+{
+    int n = inst->n;
+    wt_2opt_move *row = malloc((size_t)n * sizeof *row);
+    int scanned = row ? scan_rows(inst, t, threads, ctl, row) : -1;
+    int count = 0;
+    for (int i = 0; scanned > 0 && i < n - 2; i++)
+        if (row[i].i >= 0) out[count++] = (wt_kswap_move){row[i].delta, row[i].i, row[i].j};
+    free(row);
+    return scanned < 0 ? -2 : scanned == 0 ? -1 : count;
 }
 
 void wt_2opt_apply(int32_t *tour, int i, int j)
