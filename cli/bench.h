@@ -141,6 +141,12 @@ void bench_warm_up(const bench_opts *o, wt_algorithm algorithm, wt_backend_kind 
 /* A variant's size limit: --max-n (given) when nonzero, else its default. */
 int64_t bench_cap(int64_t given, int variant, int64_t cpu_default, int64_t cuda_default);
 
+/* The start of a one-size-cap cpu/cuda benchmark (pass, ls): sets cap[] from
+ * --max-n and the defaults, prints the instance line, finds which variants
+ * run (live[]) and warms them up. */
+void bench_two_begin(const bench_opts *o, int64_t cpu_default, int64_t cuda_default,
+                     int64_t cap[TWO_N_VARIANTS], bool live[TWO_N_VARIANTS]);
+
 /* A size limit for the "# instances:" line: the number, or "none". */
 const char *bench_fmt_cap(int64_t cap, char *buf, size_t size);
 

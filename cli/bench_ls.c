@@ -118,17 +118,7 @@ int bench_ls(const bench_opts *o)
 {
     bool live[TWO_N_VARIANTS];
     int64_t cap[TWO_N_VARIANTS];
-    for (int v = 0; v < TWO_N_VARIANTS; v++)
-        cap[v] = bench_cap(o->max_n, v, LS_CPU_MAX_N, LS_CUDA_MAX_N);
-    char dir[4096];
-    char c0[32], c1[32];
-    printf("# instances: %d named, looked up in %s; --max-n %s on the cpu, %s on cuda; start "
-           "tour %s, seed %" PRIu64 "\n",
-           o->n_instances, bench_instance_dir(o, dir, sizeof dir),
-           bench_fmt_cap(cap[TWO_CPU], c0, sizeof c0), bench_fmt_cap(cap[TWO_CUDA], c1, sizeof c1),
-           wt_init_method_name(o->init), o->seed);
-    bench_two_live(o, live);
-    bench_two_warm_up(o, live);
+    bench_two_begin(o, LS_CPU_MAX_N, LS_CUDA_MAX_N, cap, live);
     ls_row *rows = calloc(2 * BENCH_MAX_LIST, sizeof *rows);
     if (!rows) return EXIT_FAILURE_RUN;
     int count = 0, status = EXIT_OK;

@@ -305,3 +305,17 @@ const bench_paper_2opt *bench_rocki_suda(const char *name)
         if (strcmp(rocki_suda_table2[i].name, name) == 0) return &rocki_suda_table2[i];
     return NULL;
 }
+
+void bench_two_begin(const bench_opts *o, int64_t cpu_default, int64_t cuda_default,
+                     int64_t cap[TWO_N_VARIANTS], bool live[TWO_N_VARIANTS])
+{
+    for (int v = 0; v < TWO_N_VARIANTS; v++) cap[v] = bench_cap(o->max_n, v, cpu_default, cuda_default);
+    char dir[4096], c0[32], c1[32];
+    printf("# instances: %d named, looked up in %s; --max-n %s on the cpu, %s on cuda; start "
+           "tour %s, seed %" PRIu64 "\n",
+           o->n_instances, bench_instance_dir(o, dir, sizeof dir),
+           bench_fmt_cap(cap[TWO_CPU], c0, sizeof c0), bench_fmt_cap(cap[TWO_CUDA], c1, sizeof c1),
+           wt_init_method_name(o->init), o->seed);
+    bench_two_live(o, live);
+    bench_two_warm_up(o, live);
+}
