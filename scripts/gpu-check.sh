@@ -19,6 +19,9 @@
 # build-gpu); WT_GIT_COMMIT the commit, where the tree has no .git and
 # gpu-data/COMMIT is stale.  WT_CUDA=OFF builds without CUDA: the same
 # stages on a machine without a GPU, to check this script.
+# WT_CHECK_STAGES picks stages (default "ctest multistart quality small";
+# the build always runs); WT_CTEST_ARGS replaces the ctest selection (e.g.
+# "-L gpu"); WT_BENCH_MS_ARGS adds arguments to bench multistart.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/wt-out}
@@ -74,11 +77,17 @@ stage_end build
 "$build"/warptour devices | tee "$OUT/devices.txt"
 grep -q "cuda   available" "$OUT/devices.txt" && note "cuda detected" yes || note "cuda detected" NO
 
+stages=" ${WT_CHECK_STAGES:-ctest multistart quality small} "
+want() { [[ "$stages" == *" $1 "* ]]; }
+
+if want ctest; then
 stage_begin ctest
 # test_tsplib_all reads every file of the whole collection (large/ too, 57 MB),
 # more than gpu-data carries; it checks the reader, not the GPU.
 ctest_args=()
-if [ ! -f "$tsplib/large/xqf131.tsp" ]; then # a file only the whole collection has
+if [ -n "${WT_CTEST_ARGS:-}" ]; then
+    read -r -a ctest_args <<<"$WT_CTEST_ARGS"
+elif [ ! -f "$tsplib/large/xqf131.tsp" ]; then # a file only the whole collection has
     ctest_args=(-E '^test_tsplib_all$')
     note "test_tsplib_all" "left out ($tsplib holds a subset of TSPLIB)"
 fi
@@ -87,6 +96,7 @@ cp "$build"/Testing/Temporary/LastTest.log "$OUT/ctest_last.log" 2>/dev/null
 note ctest "$(grep -E 'tests passed|tests failed' "$OUT/ctest.log" | tail -1)"
 tail -15 "$OUT/ctest.log"
 stage_end ctest
+fi
 
 "$build"/warptour solve data/berlin52.tsp --backend auto --json >"$OUT/demo.json" 2>&1
 note "demo (auto backend)" "$(head -c 300 "$OUT/demo.json")"
@@ -97,16 +107,20 @@ small_reserve=50
 
 # Throughput (Figure 6 of the paper): default sizes and variants, best of 3.
 # The quality run, the small benchmarks and the summary keep a reserve.
+if want multistart; then
 stage_begin "bench multistart"
 limit=$(left $((120 + small_reserve)))
-timeout "$limit" "$build"/warptour bench multistart >"$OUT/bench_multistart.txt" 2>&1
+# shellcheck disable=SC2086 # WT_BENCH_MS_ARGS is a list of words
+timeout "$limit" "$build"/warptour bench multistart ${WT_BENCH_MS_ARGS:-} >"$OUT/bench_multistart.txt" 2>&1
 rc=$?
 [ $rc -eq 124 ] && echo "bench multistart: stopped by its ${limit} s timeout"
 note "bench multistart" "exit $rc, $(grep -c '^bench=multistart' "$OUT/bench_multistart.txt") results (timeout ${limit} s)"
 stage_end "bench multistart"
+fi
 
 # Quality (Figure 7), a small subset: up to 500 cities, 5000 climbs each, on
 # the GPU (--backend cuda fails at once rather than running for long on CPU).
+if want quality; then
 stage_begin "bench quality"
 limit=$(left $((15 + small_reserve)))
 [ "$limit" -gt 120 ] && limit=120
@@ -116,6 +130,7 @@ rc=$?
 [ $rc -eq 124 ] && echo "bench quality: stopped by its ${limit} s timeout"
 note "bench quality" "exit $rc, $(grep -c '^bench=quality' "$OUT/bench_quality.txt") instances (timeout ${limit} s)"
 stage_end "bench quality"
+fi
 
 # Rocki & Suda's Table II, Robinson et al.'s Figure 6 and ILS over time, small
 # runs: every default instance that gpu-data holds for one 2-opt pass (the
@@ -134,15 +149,18 @@ small_bench() { # NAME CAP-SECONDS ARGS...: one benchmark into $OUT/bench_NAME.t
     note "bench $name" "exit $rc, $(grep -c "^bench=$name " "$OUT/bench_$name.txt") results (timeout ${lim} s)"
     stage_end "bench $name"
 }
+if want small; then
 small_bench pass 10
 small_bench ls 10 --max-n 2000
 small_bench kswap 15 --max-n 1500 --max-n-random 1500 --ks 1,8,64,all
 small_bench ils 15 --instances pr2392,fnl4461 --seconds 5 --svg "$OUT/bench_ils.svg"
+fi
 
 # ------------------------------------------------------------ the tail
 # Printed first, as the least important: the device tool returns the last
 # 12000 characters of stdout (the files in $OUT come back whole).
 for name in pass ls kswap ils; do
+    [ -f "$OUT/bench_$name.txt" ] || continue
     echo
     echo "== bench $name ($OUT/bench_$name.txt)"
     grep -E '^# note: cuda|failed|^warptour' "$OUT/bench_$name.txt" | head -5
@@ -154,14 +172,18 @@ echo "== GPU tests (tests/gpu; full output in $OUT/ctest_last.log)"
 awk '/Testing: test_gpu/ { on = 1 } on && /<end of output>/ { on = 0 }
      on && (/^\[ *(RUN|OK|FAILED|PASSED|ERROR)/ || /took|ERROR|skipped|reported|GPU:/)' \
     "$OUT/ctest_last.log" 2>/dev/null | cut -c1-400 | head -60
-echo
-echo "== bench multistart ($OUT/bench_multistart.txt)"
-grep -E '^# (warptour|machine|command|note)|^bench=|failed' "$OUT/bench_multistart.txt"
-sed -n '/^# multistart throughput/,$p' "$OUT/bench_multistart.txt"
-echo
-echo "== bench quality ($OUT/bench_quality.txt)"
-grep -E 'failed|^warptour' "$OUT/bench_quality.txt" | head -5
-sed -n '/^# multistart quality/,$p' "$OUT/bench_quality.txt"
+if [ -f "$OUT/bench_multistart.txt" ]; then
+    echo
+    echo "== bench multistart ($OUT/bench_multistart.txt)"
+    grep -E '^# (warptour|machine|command|note)|^bench=|failed' "$OUT/bench_multistart.txt"
+    sed -n '/^# multistart throughput/,$p' "$OUT/bench_multistart.txt"
+fi
+if [ -f "$OUT/bench_quality.txt" ]; then
+    echo
+    echo "== bench quality ($OUT/bench_quality.txt)"
+    grep -E 'failed|^warptour' "$OUT/bench_quality.txt" | head -5
+    sed -n '/^# multistart quality/,$p' "$OUT/bench_quality.txt"
+fi
 echo
 echo "== stage times"
 printf '%s\n' "${timings[@]}"

@@ -11,6 +11,13 @@
  * "distances in magic form", and subtracts M-offset edge terms directly, so
  * the un-magic subtraction costs nothing (multistart_block.cu).
  *
+ * Each metric gives raw(a, b) as well: a float that becomes the rounded
+ * distance when it is added to a magic-form value.  For metrics that round
+ * to nearest it is the unrounded distance itself, so the rounding FADD and
+ * the FADD that combines the distance with other terms are one instruction;
+ * for the others it is the rounded distance, an exact integer.  x(a, b) is
+ * raw(a, b) + M.
+ *
  * Exact lengths are computed in double with the same IEEE operations as the
  * host's wt_dist (no FMA contraction), so tour lengths agree with the CPU.
  */
@@ -75,11 +82,12 @@ struct MetricEuc2D {
     {
         return make_float2(I.xf[c], I.yf[c]);
     }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        float dx = a.x - b.x, dy = a.y - b.y;
-        return magic_rint(sqrt_approx(fmaf(dx, dx, dy * dy)));
+        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
+        return sqrt_approx(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)));
     }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
 struct MetricCeil2D {
@@ -90,6 +98,7 @@ struct MetricCeil2D {
         float dx = a.x - b.x, dy = a.y - b.y;
         return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy)));
     }
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
 };
 
 /* TSPLIB's ATT rule (nint, then +1 when below) equals ceil(sqrt(d^2 / 10)). */
@@ -101,25 +110,28 @@ struct MetricAtt {
         float dx = a.x - b.x, dy = a.y - b.y;
         return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy) / 10.0f));
     }
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
 };
 
 struct MetricMan2D {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        return magic_rint(fabsf(a.x - b.x) + fabsf(a.y - b.y));
+        return __fadd_rn(fabsf(__fsub_rn(a.x, b.x)), fabsf(__fsub_rn(a.y, b.y)));
     }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
 /* max(nint|dx|, nint|dy|) = nint(max(|dx|, |dy|)): rounding is monotone. */
 struct MetricMax2D {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        return magic_rint(fmaxf(fabsf(a.x - b.x), fabsf(a.y - b.y)));
+        return fmaxf(fabsf(__fsub_rn(a.x, b.x)), fabsf(__fsub_rn(a.y, b.y)));
     }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
 struct MetricEuc3D {
@@ -128,11 +140,12 @@ struct MetricEuc3D {
     {
         return make_float4(I.xf[c], I.yf[c], I.zf[c], 0.0f);
     }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-        return magic_rint(sqrtf(fmaf(dx, dx, fmaf(dy, dy, dz * dz))));
+        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y), dz = __fsub_rn(a.z, b.z);
+        return sqrtf(__fmaf_rn(dx, dx, __fmaf_rn(dy, dy, __fmul_rn(dz, dz))));
     }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
 struct MetricGeo {
@@ -144,6 +157,7 @@ struct MetricGeo {
         float c = fminf(1.0f, fmaxf(-1.0f, 0.5f * ((1.0f + q1) * q2 - (1.0f - q1) * q3)));
         return magic_floor(6378.388f * acosf(c) + 1.0f);
     }
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
 };
 
 /* EXPLICIT: the point is the city itself; distances come from the matrix.
@@ -159,7 +173,8 @@ struct MetricExplicit {
         Pt p = {c, I.matrix + (size_t)c * (size_t)I.n, I.n};
         return p;
     }
-    static __device__ __forceinline__ float x(Pt a, Pt b) { return (float)a.row[b.city] + WT_MAGIC; }
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return (float)a.row[b.city]; }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return raw(a, b) + WT_MAGIC; }
 };
 
 /* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose

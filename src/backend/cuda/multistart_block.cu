@@ -18,19 +18,23 @@
  * i+1's distances serve as second terms of row i's moves and as first terms
  * of its own, so each distance is computed once and used twice: (TC+1)/TC
  * square roots per move.  Distances stay in the "magic" form M + d
- * (device_instance.cuh); the edge terms are stored as M + e, so
- * (M + d) - (M + e) gives d - e exactly in one FADD, and the best is tracked
- * per row (a min over TC moves, then one compare), the column recovered
- * afterwards by re-evaluating that single row.  Rows are dealt to threads as
- * equal contiguous ranges of the flattened strip-by-row space, so every
- * thread gets the same amount of work whatever n is.  The paper's
- * shared-memory tiling of the j-loop (§3.2) is subsumed: a thread's columns
- * live in registers for a whole strip, and rows stream from shared memory or
- * the L1 cache.
+ * (device_instance.cuh), in which one FADD both rounds a distance and adds
+ * it to another term, so a move costs one distance, two FADDs and one FMNMX
+ * (Strip below).  The best is tracked per row (a min over TC moves, then
+ * one compare), the column recovered afterwards by re-evaluating that
+ * single row.  Rows are dealt to threads as equal contiguous ranges of the
+ * flattened strip-by-row space, so every thread gets the same amount of
+ * work whatever n is.  The paper's shared-memory tiling of the j-loop
+ * (§3.2) is subsumed: a thread's columns live in registers for a whole
+ * strip, and rows stream from shared memory or the L1 cache.
+ *
+ * A climb applies only moves that improve the exact length (see
+ * exactly_improving), so it always ends, whatever float does.
  */
 #include <cub/block/block_reduce.cuh>
 #include <cfloat>
 #include <climits>
+#include <cstdlib>
 
 #include "algo/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
@@ -38,7 +42,13 @@
 
 namespace {
 
-constexpr int TC = 8; /* columns per strip: (TC+1)/TC square roots per move */
+/* Columns per strip: (TC+1)/TC square roots per move.  Wider strips save
+ * square roots and per-row work but cost registers and per-strip set-up,
+ * which small tours (small blocks, few rows per thread) cannot amortize. */
+template <int BLOCK>
+struct StripWidth {
+    static constexpr int value = BLOCK >= 512 ? 16 : 8;
+};
 
 /* A candidate move; ordered by (d, i, j). */
 struct MoveKey {
@@ -55,7 +65,14 @@ struct MoveKeyMin {
     }
 };
 
+/* (d, i, j) order for folding one candidate into another. */
+__device__ __forceinline__ void fold_move(MoveKey &best, const MoveKey &m)
+{
+    if (m.d < best.d || (m.d == best.d && m.i < best.i)) best = m;
+}
+
 /* Rows of strip J that hold moves: i in [0, min(j0+TC-1, n-1) - 1). */
+template <int TC>
 __device__ __forceinline__ long long strip_rows(int J, int n)
 {
     int last = min(J * TC + TC - 1, n - 1);
@@ -63,18 +80,20 @@ __device__ __forceinline__ long long strip_rows(int J, int n)
 }
 
 /* Rows of all strips before J (every strip before the last is full). */
+template <int TC>
 __device__ __forceinline__ long long rows_before(long long J)
 {
     return (long long)TC * J * (J + 1) / 2 - 2 * J;
 }
 
 /* The strip holding flattened row r: the largest J with rows_before(J) <= r. */
+template <int TC>
 __device__ __forceinline__ int strip_of_row(long long r, int strips)
 {
     int lo = 0, hi = strips - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (rows_before(mid) <= r) lo = mid;
+        if (rows_before<TC>(mid) <= r) lo = mid;
         else hi = mid - 1;
     }
     return lo;
@@ -88,11 +107,21 @@ struct TourView {
     int32_t *id; /* n: cities in tour order */
 };
 
-/* One strip's registers: its TC+1 points and column edge terms. */
-template <class M>
+/*
+ * One strip's registers and the row recurrence.  With X(r, c) the distance
+ * from row point r to column point c, move (i, j0+c) has delta
+ *   X(i, c) + X(i+1, c+1) - e_i - e_c.
+ * B[c] = M + X(i, c) - e_c is carried from one row to the next: row i+1's
+ * raw distances s[c] give both this row's candidates, B[c] + s[c+1] (one
+ * FADD that also rounds s[c+1]: B is an integer of magnitude about M, whose
+ * ulp is 1), and the next row's B[c] = s[c] + (M - e_c), another single
+ * FADD.  Per move: one distance (5 instructions with its square root), two
+ * FADDs and one FMNMX; the row's minimum then pays for e_i once.
+ */
+template <class M, int TC>
 struct Strip {
     typename M::Pt q[TC + 1];
-    float mec[TC]; /* M + e_j, or -inf for columns past n-1 (their moves never win) */
+    float mc[TC]; /* M - e_c, or +inf for columns past n-1 (their moves never win) */
     int j0;
 
     __device__ __forceinline__ void load(const TourView<typename M::Pt> &t, int J, int n)
@@ -101,110 +130,130 @@ struct Strip {
 #pragma unroll
         for (int c = 0; c <= TC; c++) q[c] = t.pts[min(j0 + c, n)];
 #pragma unroll
-        for (int c = 0; c < TC; c++) mec[c] = j0 + c <= n - 1 ? t.me[j0 + c] : -INFINITY;
+        for (int c = 0; c < TC; c++)
+            mc[c] = j0 + c <= n - 1 ? __fsub_rn(2.0f * WT_MAGIC, t.me[j0 + c]) : INFINITY;
     }
 
-    /* a[c] = d(p, q_c) - e_row, the first terms of row `row`'s moves. */
-    __device__ __forceinline__ void first_terms(typename M::Pt p, float me_row, float a[TC]) const
+    /* B[] of row point p. */
+    __device__ __forceinline__ void first_terms(typename M::Pt p, float B[TC]) const
     {
 #pragma unroll
-        for (int c = 0; c < TC; c++) a[c] = M::x(p, q[c]) - me_row;
+        for (int c = 0; c < TC; c++) B[c] = __fadd_rn(M::raw(p, q[c]), mc[c]);
     }
 
-    /* Deltas of row i's moves given its first terms a[] and row i+1's point
-     * pn; then overwrites a[] with row i+1's first terms.  a[c-1] is read
-     * for delta[c-1] before it is replaced, one column behind. */
-    __device__ __forceinline__ void row_deltas(typename M::Pt pn, float me_next, float a[TC],
-                                               float delta[TC]) const
+    /* Candidates v[c] = M + X(i, c) + X(i+1, c+1) - e_c of row i, from its
+     * B[] and row i+1's point pn; then B[] becomes row i+1's. */
+    __device__ __forceinline__ void row(typename M::Pt pn, float B[TC], float v[TC]) const
     {
-        float x_prev = 0.0f;
+        float s[TC + 1];
 #pragma unroll
-        for (int c = 0; c <= TC; c++) {
-            float x = M::x(pn, q[c]);
-            if (c > 0) {
-                delta[c - 1] = a[c - 1] + (x - mec[c - 1]);
-                a[c - 1] = x_prev - me_next;
-            }
-            x_prev = x;
+        for (int c = 0; c <= TC; c++) s[c] = M::raw(pn, q[c]);
+#pragma unroll
+        for (int c = 0; c < TC; c++) {
+            v[c] = __fadd_rn(B[c], s[c + 1]);
+            B[c] = __fadd_rn(s[c], mc[c]);
         }
     }
 };
 
-/* Sets moves of row i left of the diagonal (j < i+2) to +inf. */
-__device__ __forceinline__ void mask_diagonal(int i, int j0, float delta[TC])
+template <int TC>
+__device__ __forceinline__ float min_of(const float v[TC])
 {
+    float m = v[0];
 #pragma unroll
-    for (int c = 0; c < TC; c++)
-        if (j0 + c < i + 2) delta[c] = INFINITY;
+    for (int c = 1; c < TC; c++) m = fminf(m, v[c]);
+    return m;
 }
 
-/* Walks rows [ia, ib) of strip J, folding each row's best into best. */
-template <class M>
+/* Walks rows [ia, ib) of strip J, folding each row's best into best.
+ * Rows below j0 - 1 have all TC columns right of the diagonal (j >= i+2):
+ * they run without masking, two at a time so that one row's square roots
+ * overlap the other's adds.  Within a strip rows ascend, so a strict < keeps
+ * the lowest row among equals. */
+template <class M, int TC>
 __device__ __forceinline__ void scan_segment(const TourView<typename M::Pt> &t, int n, int J,
                                              int ia, int ib, MoveKey &best)
 {
-    Strip<M> s;
+    Strip<M, TC> s;
     s.load(t, J, n);
-    float a[TC], delta[TC];
-    s.first_terms(t.pts[ia], t.me[ia], a);
-    for (int i = ia; i < ib; i++) {
-        s.row_deltas(t.pts[i + 1], t.me[i + 1], a, delta);
-        if (i + 2 > s.j0) mask_diagonal(i, s.j0, delta);
-        float m = delta[0];
-#pragma unroll
-        for (int c = 1; c < TC; c++) m = fminf(m, delta[c]);
-        /* Within a strip rows ascend, so a tie keeps the earlier (lower) row;
-         * across strips a lower row may come later and must win. */
-        if (m < best.d || (m == best.d && i < best.i)) {
-            best.d = m;
-            best.i = i;
-            best.j = J; /* the strip for now; resolved to a column later */
-        }
+    float B[TC], v[TC];
+    s.first_terms(t.pts[ia], B);
+    MoveKey sb = {INFINITY, INT_MAX, J};
+    int full_end = min(ib, max(ia, s.j0 - 1));
+    int i = ia;
+    for (; i + 1 < full_end; i += 2) {
+        s.row(t.pts[i + 1], B, v);
+        float d0 = __fsub_rn(min_of<TC>(v), t.me[i]);
+        s.row(t.pts[i + 2], B, v);
+        float d1 = __fsub_rn(min_of<TC>(v), t.me[i + 1]);
+        if (d0 < sb.d) { sb.d = d0; sb.i = i; }
+        if (d1 < sb.d) { sb.d = d1; sb.i = i + 1; }
     }
+    for (; i < ib; i++) { /* the last full row, then rows on the diagonal */
+        s.row(t.pts[i + 1], B, v);
+#pragma unroll
+        for (int c = 0; c < TC; c++)
+            if (s.j0 + c < i + 2) v[c] = INFINITY;
+        float d = __fsub_rn(min_of<TC>(v), t.me[i]);
+        if (d < sb.d) { sb.d = d; sb.i = i; }
+    }
+    fold_move(best, sb); /* best.j holds the strip for now */
 }
 
 /* Turns best.j from a strip number into the lowest column of row best.i
  * that attains best.d, by evaluating that row again with the same float
  * operations. */
-template <class M>
+template <class M, int TC>
 __device__ __forceinline__ void resolve_column(const TourView<typename M::Pt> &t, int n,
                                                MoveKey &best)
 {
     if (best.i == INT_MAX) return;
-    Strip<M> s;
+    Strip<M, TC> s;
     s.load(t, best.j, n);
-    float a[TC], delta[TC];
-    s.first_terms(t.pts[best.i], t.me[best.i], a);
-    s.row_deltas(t.pts[best.i + 1], t.me[best.i + 1], a, delta);
-    mask_diagonal(best.i, s.j0, delta);
+    float B[TC], v[TC];
+    s.first_terms(t.pts[best.i], B);
+    s.row(t.pts[best.i + 1], B, v);
     int col = TC - 1;
 #pragma unroll
     for (int c = TC - 1; c >= 0; c--)
-        if (delta[c] == best.d) col = c;
+        if (s.j0 + c >= best.i + 2 && __fsub_rn(v[c], t.me[best.i]) == best.d) col = c;
     best.j = s.j0 + col;
 }
 
-/* This thread's best move: an equal share of the flattened rows. */
-template <class M>
-__device__ MoveKey thread_best_move(const TourView<typename M::Pt> &t, int n, int tid,
-                                    int nthreads)
+/* A thread's share of the flattened rows: `rows` rows from row i of strip
+ * J on.  It depends on n alone, so it is worked out once per kernel, not
+ * at every step (64-bit divisions and a binary search). */
+struct RowShare {
+    int J, i;
+    long long rows;
+};
+
+template <int TC>
+__device__ RowShare row_share(int n, int tid, int nthreads)
+{
+    int strips = (n + TC - 1) / TC;
+    long long total = rows_before<TC>(strips - 1) + strip_rows<TC>(strips - 1, n);
+    long long r = total * tid / nthreads, r_end = total * (tid + 1) / nthreads;
+    RowShare sh = {0, 0, r_end - r};
+    if (sh.rows > 0) {
+        sh.J = strip_of_row<TC>(r, strips);
+        sh.i = (int)(r - rows_before<TC>(sh.J));
+    }
+    return sh;
+}
+
+/* This thread's best move over its share of the rows. */
+template <class M, int TC>
+__device__ MoveKey thread_best_move(const TourView<typename M::Pt> &t, int n, RowShare sh)
 {
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
-    int strips = (n + TC - 1) / TC;
-    long long total = rows_before(strips - 1) + strip_rows(strips - 1, n);
-    long long r = total * tid / nthreads, r_end = total * (tid + 1) / nthreads;
-    if (r >= r_end) return best;
-    int J = strip_of_row(r, strips);
-    int i = (int)(r - rows_before(J));
-    while (r < r_end) {
-        int rows = (int)strip_rows(J, n);
-        int ib = (int)min((long long)rows, i + (r_end - r));
-        if (ib > i) scan_segment<M>(t, n, J, i, ib, best);
-        r += ib - i;
-        J++;
-        i = 0;
+    int J = sh.J, i = sh.i;
+    for (long long left = sh.rows; left > 0; J++, i = 0) {
+        int ib = (int)min(strip_rows<TC>(J, n), i + left);
+        if (ib > i) scan_segment<M, TC>(t, n, J, i, ib, best);
+        left -= ib - i;
     }
-    resolve_column<M>(t, n, best);
+    resolve_column<M, TC>(t, n, best);
     return best;
 }
 
@@ -259,6 +308,21 @@ __device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt> &t,
     __syncthreads();
 }
 
+/* Whether move (i, j) shortens the tour under the exact metric.  The scan
+ * ranks moves in float; where float distances are inexact (large or
+ * fractional coordinates) a move may look improving without being so, and
+ * applying it could undo an earlier one forever.  Applying only exactly
+ * improving moves makes every climb end; what float overlooked is bounded
+ * by its rounding (README, "Precision"). */
+__device__ __forceinline__ bool exactly_improving(const DevInst &I, const int32_t *id, int i,
+                                                  int j)
+{
+    int a = id[i], b = id[i + 1], c = id[j], d = id[j + 1 < I.n ? j + 1 : 0];
+    long long delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
+                      dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
+    return delta < 0;
+}
+
 /* Exact length of the block's tour (block-wide; result valid in thread 0). */
 template <int BLOCK>
 __device__ long long exact_length(const DevInst &I, const int32_t *id, BlockTemp<BLOCK> &tmp)
@@ -309,6 +373,8 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
     const int n = a.inst.n;
     unsigned char *base = SMEM ? smem : a.scratch + (size_t)blockIdx.x * a.scratch_stride;
     TourView<typename M::Pt> t = tour_view<typename M::Pt>(base, n);
+    constexpr int TC = StripWidth<BLOCK>::value;
+    const RowShare share = row_share<TC>(n, threadIdx.x, BLOCK);
     for (;;) {
         if (threadIdx.x == 0) s_climb = ms_take_climb(a);
         __syncthreads();
@@ -320,9 +386,11 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
         for (;;) {
             /* Issued before the scan, so the L2 round trip hides behind it. */
             int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
-            MoveKey mine = thread_best_move<M>(t, n, threadIdx.x, BLOCK);
+            MoveKey mine = thread_best_move<M, TC>(t, n, share);
             MoveKey best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
             if (threadIdx.x == 0) {
+                if (best.d < 0.0f && !exactly_improving(a.inst, t.id, best.i, best.j))
+                    best.d = 0.0f; /* float saw a gain the exact metric denies: stop here */
                 s_move = best;
                 s_stop = stop_now;
             }
@@ -396,9 +464,13 @@ wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
     /* Small tours have few rows per thread; smaller blocks keep per-step
      * synchronization short and let more climbers share an SM. */
-    long long rows = (long long)L.n * L.n / (2 * TC);
-    if (rows < 64LL * 24) return launch_with_block<M, 64>(L, args, err);
-    if (rows < 256LL * 24) return launch_with_block<M, 256>(L, args, err);
+    long long rows = (long long)L.n * L.n / 16; /* strips of 8 */
+    int block = rows < 64LL * 24 ? 64 : rows < 256LL * 24 ? 256 : 512;
+    /* A tuning knob for benchmarks, not a user option: WT_MS_BLOCK=64|256|512. */
+    const char *force = getenv("WT_MS_BLOCK");
+    if (force) block = atoi(force);
+    if (block == 64) return launch_with_block<M, 64>(L, args, err);
+    if (block == 256) return launch_with_block<M, 256>(L, args, err);
     return launch_with_block<M, 512>(L, args, err);
 }
 
