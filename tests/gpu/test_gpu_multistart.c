@@ -398,10 +398,12 @@ static wt_instance *data_instance(const char *file)
 }
 
 /* Our kernel on every distance type; the climber-per-thread baseline, which
- * exists for the benchmarks on d18512, on EUC_2D ones only. */
+ * exists for the benchmarks on d18512, on EUC_2D ones only, and small ones:
+ * a single thread scanning 1000 cities climbs at a few hundred steps a
+ * second. */
 static void check_valid_and_optimal(wt_instance *inst, uint64_t restarts)
 {
-    int kernels = wt_instance_type(inst) == WT_EUC_2D ? 2 : 1;
+    int kernels = wt_instance_type(inst) == WT_EUC_2D && wt_instance_n(inst) <= 500 ? 2 : 1;
     for (uint64_t seed = 1; seed <= 2; seed++)
         for (int k = 0; k < kernels; k++) {
             wt_result g;

@@ -46,6 +46,16 @@ __device__ void best_move(const ThreadTour &t, int n, float &best, int &bi, int 
     }
 }
 
+/* Whether move (i, j) shortens the tour exactly: float may see a gain that
+ * is not there, and applying such moves could go on forever. */
+__device__ bool exactly_improving(const DevInst &I, const ThreadTour &t, int i, int j)
+{
+    int a = t.id[(size_t)i * t.stride], b = t.id[(size_t)(i + 1) * t.stride];
+    int c = t.id[(size_t)j * t.stride], d = t.id[(size_t)((j + 1) % I.n) * t.stride];
+    return dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) - dev_exact_dist(I, a, b) -
+               dev_exact_dist(I, c, d) < 0;
+}
+
 __device__ void reverse(const ThreadTour &t, int i, int j)
 {
     for (int p = i + 1, q = j; p < q; p++, q--) {
@@ -101,7 +111,7 @@ __global__ void ms_thread_kernel(MsArgs a, size_t nthreads)
             int bi, bj;
             best_move(t, n, best, bi, bj);
             scans++;
-            if (!(best < 0.0f)) {
+            if (!(best < 0.0f) || !exactly_improving(a.inst, t, bi, bj)) {
                 completed = true;
                 break;
             }
