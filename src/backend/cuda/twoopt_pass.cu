@@ -4,14 +4,14 @@
  * that k-swap selection needs (Robinson et al. 2018, §3.4).
  *
  * Work division (Rocki's scheme, any n): the triangular pair space
- * 0 <= i < n-2, i+2 <= j < n is cut into tiles of B = 1024 rows by W columns
+ * 0 <= i < n-2, i+2 <= j < n is cut into tiles of B = 2048 rows by W columns
  * (W = B / splits, splits chosen so that small tours still give every
  * resident block several tiles).  Tiles are numbered row block by row
  * block, and a fixed grid of resident blocks takes tiles k, k + grid, ...,
  * so every block gets the same work whatever n is; full tiles all cost the
  * same, only those touching the diagonal are cheaper.
  *
- * Inside a tile each of the 128 threads keeps TR = 8 consecutive rows in
+ * Inside a tile each of the 128 threads keeps TR = 16 consecutive rows in
  * registers (TR+1 points: rows i and i+1 are both needed) and streams the
  * tile's columns from shared memory.  Move (i, j) is
  *     (d(p_i, q_j) - e_i) + (d(p_i+1, q_j+1) - e_j)
@@ -33,10 +33,18 @@
 namespace {
 
 constexpr int PASS_THREADS = 128;
-constexpr int TR = 8;                     /* rows per thread */
+constexpr int TR = 16;                    /* rows per thread */
 constexpr int B = PASS_THREADS * TR;      /* rows (and widest columns) per tile */
-constexpr int MAX_SPLITS = 32;            /* narrowest column chunk: B / 32 */
+constexpr int MAX_SPLITS = 64;            /* narrowest column chunk: B / 64 */
 constexpr int MIN_TILES_PER_BLOCK = 4;
+
+/* Widest column chunk whose points fit the 48 KB of static shared memory
+ * (EXPLICIT's points are 24 bytes). */
+template <class M>
+__host__ __device__ constexpr int max_cols()
+{
+    return sizeof(typename M::Pt) <= 16 ? B : B / 2;
+}
 
 /* Order-preserving bits: a < b as floats iff ord(a) < ord(b). */
 __device__ __forceinline__ unsigned ord_bits(float f)
@@ -97,50 +105,66 @@ struct PassArgs {
     PassGeom g;
 };
 
-/* Row minima of one thread's TR rows over columns j0 .. j0+len-1.  MASK:
- * moves left of the diagonal (j < i+2) do not count. */
+/* Row minima of one thread's TR rows over columns j0 .. j0+len-1, in the
+ * form M + delta + e_r (see pass_row_term).  MASK: moves left of the
+ * diagonal (j < i+2) do not count. */
 template <class M, bool MASK>
-__device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1], const float er[TR],
+__device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1],
                                           const typename M::Pt *s_q, const float *s_e, int i0,
                                           int j0, int len, float mn[TR])
 {
-    float a[TR]; /* first terms d(p_r, q_c) - e_r of the previous column */
+    float a[TR]; /* first terms d(p_r, q_j) - e_j of the previous column j */
     typename M::Pt q = s_q[0];
+    float ec = s_e[0];
 #pragma unroll
-    for (int r = 0; r < TR; r++) a[r] = M::x(p[r], q) - er[r];
+    for (int r = 0; r < TR; r++) a[r] = M::x(p[r], q) - ec;
     for (int c = 1; c <= len; c++) {
         q = s_q[c];
-        float ec = s_e[c - 1];
+        ec = c < len ? s_e[c] : 0.0f; /* the last column's first terms go unused */
         int j = j0 + c - 1;
         float xcur = M::x(p[0], q);
 #pragma unroll
         for (int r = 0; r < TR; r++) {
             float xn = M::x(p[r + 1], q);
-            float d = a[r] + (xn - ec);
+            float d = a[r] + xn;
             if (MASK && j < i0 + r + 2) d = INFINITY;
             mn[r] = fminf(mn[r], d);
-            a[r] = xcur - er[r];
+            a[r] = xcur - ec;
             xcur = xn;
         }
     }
+}
+
+/* The term of move (i, j) that the tile loop minimizes over j:
+ * (M + d(p_i, q_j) - (M + e_j)) + (M + d(p_i+1, q_j+1)) = M + delta + e_i.
+ * The first difference is an exact small integer and the sum stays in
+ * [2^23, 2^24), where floats are exact integers, whenever distances are:
+ * so e_i can be subtracted once per row, after the minimum, which saves
+ * one FADD per move. */
+template <class M>
+__device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt pn,
+                                               typename M::Pt qj, typename M::Pt qn, float mej)
+{
+    return (M::x(pi, qj) - mej) + M::x(pn, qn);
 }
 
 /* Lowest-j best move of row i within the tile, by the same float
  * operations as tile_rows; offered to rowkey[i]. */
 template <class M>
 __device__ void offer_row(const PassArgs<M> &a, const typename M::Pt *s_q, const float *s_e,
-                          int i, int j0, int len)
+                          int i, int j0, int len, float mei)
 {
     typename M::Pt pi = a.pts[i], pn = a.pts[i + 1];
-    float ei = a.me[i], best = INFINITY;
+    float best = INFINITY;
     int bj = -1;
     for (int c = max(i + 2 - j0, 0); c < len; c++) {
-        float d = (M::x(pi, s_q[c]) - ei) + (M::x(pn, s_q[c + 1]) - s_e[c]);
+        float d = pass_row_term<M>(pi, pn, s_q[c], s_q[c + 1], s_e[c]);
         if (d < best) {
             best = d;
             bj = j0 + c;
         }
     }
+    best -= mei;
     if (bj >= 0 && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
 }
 
@@ -163,30 +187,30 @@ __device__ __forceinline__ void run_tile(const PassArgs<M> &a, const typename M:
     int i0 = I * B + threadIdx.x * TR;
     if (i0 >= n - 2 || j0 + len <= i0 + 2) return; /* no move of these rows here */
     typename M::Pt p[TR + 1];
-    float er[TR], mn[TR];
+    float mn[TR];
 #pragma unroll
     for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
 #pragma unroll
-    for (int r = 0; r < TR; r++) {
-        er[r] = a.me[min(i0 + r, n - 1)];
-        mn[r] = INFINITY;
-    }
-    if (j0 >= i0 + TR + 1) tile_rows<M, false>(p, er, s_q, s_e, i0, j0, len, mn);
-    else tile_rows<M, true>(p, er, s_q, s_e, i0, j0, len, mn);
+    for (int r = 0; r < TR; r++) mn[r] = INFINITY;
+    if (j0 >= i0 + TR + 1) tile_rows<M, false>(p, s_q, s_e, i0, j0, len, mn);
+    else tile_rows<M, true>(p, s_q, s_e, i0, j0, len, mn);
 #pragma unroll
     for (int r = 0; r < TR; r++) {
         int i = i0 + r;
-        if (i >= n - 2 || !(mn[r] < 0.0f)) continue;
+        if (i >= n - 2 || mn[r] == INFINITY) continue;
+        float mei = a.me[i];
+        float delta = mn[r] - mei;
         /* Only a segment that could win pays for finding its column. */
-        if (row_key(mn[r], 0) < __ldcg(a.rowkey + i)) offer_row<M>(a, s_q, s_e, i, j0, len);
+        if (delta < 0.0f && row_key(delta, 0) < __ldcg(a.rowkey + i))
+            offer_row<M>(a, s_q, s_e, i, j0, len, mei);
     }
 }
 
 template <class M>
 __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(PassArgs<M> a)
 {
-    __shared__ typename M::Pt s_q[B + 1];
-    __shared__ float s_e[B];
+    __shared__ typename M::Pt s_q[max_cols<M>() + 1];
+    __shared__ float s_e[max_cols<M>()];
     __shared__ int s_stop;
     for (long long t = blockIdx.x; t < a.g.tiles; t += gridDim.x) {
         int I, j0;
@@ -368,7 +392,7 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
                            "on this GPU", PASS_THREADS);
         plan->grid = sms * per_sm;
         /* Narrower chunks until every block has a few tiles (small n). */
-        int splits = 1;
+        int splits = B / max_cols<M>();
         while (splits < MAX_SPLITS &&
                make_geom(I.n, splits).tiles < (long long)MIN_TILES_PER_BLOCK * plan->grid)
             splits *= 2;
