@@ -219,8 +219,9 @@ static void compare_row_bests(const wt_instance *inst, const int32_t *t, const c
                  k < ng ? g[k].j : -1, k < ng ? g[k].delta : 0, k < nc ? c[k].i : -1,
                  k < nc ? c[k].j : -1, k < nc ? c[k].delta : 0);
     if (n >= 1000)
-        print_message("    n=%d %s: %d rows improve, pass kernel %.3f ms\n", n, start, ng,
-                      secs * 1e3);
+        print_message("    n=%d %s: %d rows improve, pass kernel %.3f ms (%.3g checks/s)\n", n,
+                      start, ng, secs * 1e3,
+                      secs > 0 ? (double)wt_2opt_moves_per_scan(n) / secs : 0.0);
     free(g);
     free(c);
 }
