@@ -4,6 +4,8 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "backend/cuda/twoopt_pass.h"
+#include "core/error.h"
 
 static bool cuda_absent_available(char *device, size_t size)
 {
@@ -19,3 +21,15 @@ const wt_backend wt_backend_cuda = {
     .session = NULL,
     .sa = NULL,
 };
+
+wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
+                                 wt_kswap_move *out, int *count, double *pass_seconds,
+                                 wt_error *err)
+{
+    (void)inst;
+    (void)tour;
+    (void)out;
+    (void)pass_seconds;
+    *count = 0;
+    return wt_fail(err, WT_STATUS_NO_DEVICE, "built without CUDA (no nvcc at build time)");
+}

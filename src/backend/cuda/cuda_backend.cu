@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/multistart.h"
+#include "backend/cuda/session.h"
 
 /* Writes a known pattern so the host can tell the kernel really ran. */
 static __global__ void probe_kernel(int *out)
@@ -73,8 +74,8 @@ static bool cuda_available(char *device, size_t size)
 extern "C" const wt_backend wt_backend_cuda = {
     /* .name = */ "cuda",
     /* .available = */ cuda_available,
-    /* .twoopt_descend = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
+    /* .twoopt_descend = */ wt_cuda_twoopt_descend,
     /* .multistart = */ wt_cuda_multistart,
-    /* .session = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
+    /* .session = */ &wt_cuda_session_ops,
     /* .sa = */ nullptr,      /* simulated annealing: CPU only so far (issue 5) */
 };

@@ -1,0 +1,442 @@
+/*
+ * session.cu - tour sessions on the GPU (backend.h's wt_session_ops): the
+ * tour stays in device memory from open to read_best.
+ *
+ * descend repeats: a whole-GPU pass (twoopt_pass.cu) leaves each row's best
+ * float move; the exact delta of each is computed on the device and only
+ * exactly improving moves are compacted (cub::DeviceSelect), so every
+ * applied move strictly shortens the exact tour and descent always ends,
+ * whatever float does with large coordinates.  The few candidates go to the
+ * host, where wt_kswap_select (the CPU backend's own selection, so both
+ * backends choose alike) keeps the independent ones; they come back and are
+ * applied all at once, one thread per swap of their reversals, laid out by
+ * a CUB exclusive scan of the half-lengths.  The current length is kept on
+ * the host by adding the kept exact deltas (independent moves' deltas add
+ * up exactly); open and kick recompute it on the device (CUB sum).
+ *
+ * While a pass runs the host polls the search controller and, when it
+ * expires, raises a flag in device memory that ends the pass early; the
+ * incomplete pass is discarded, so the tour stays as it was.
+ */
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+#include "backend/cpu/cpu_2opt.h"
+#include "backend/cuda/session.h"
+#include "backend/cuda/twoopt_pass.cuh"
+#include "backend/cuda/twoopt_pass.h"
+
+#define SPIN_S 0.002 /* poll a pass without sleeping for this long (short passes) */
+
+struct wt_tour_session {
+    const wt_instance *inst;
+    wt_search_ctl *ctl;            /* may be NULL (wt_cuda_2opt_row_bests) */
+    int n;
+    DevInstBuffers dinst;
+    bool inst_loaded;
+    cudaStream_t stream, control;  /* the work; the stop flag, beside it */
+    DevTour cur, best;
+    unsigned long long *d_rowkey;  /* n: per-row best keys of a pass */
+    wt_kswap_move *d_cand, *d_moves; /* n each: every row; the compacted ones */
+    long long *d_half, *d_offs;    /* n each: swaps per kept move, their scan */
+    long long *d_exact, *d_len;    /* n edge lengths; their sum */
+    int *d_count, *d_stop;
+    void *d_temp;                  /* CUB scratch, sized once at open */
+    size_t temp_bytes;
+    int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
+    wt_kswap_move *h_moves, *h_scratch; /* n each */
+    PassPlan plan;
+    int64_t cur_len, best_len;
+    cudaError_t deferred;          /* a keep/revert failure, reported by the next call */
+};
+
+namespace {
+
+struct IsImproving {
+    __device__ __forceinline__ bool operator()(const wt_kswap_move &m) const
+    {
+        return m.delta < 0;
+    }
+};
+
+/* A keep/revert failure, which those slots cannot return, surfaces here. */
+wt_status check_deferred(wt_tour_session *s, wt_error *err)
+{
+    if (s->deferred == cudaSuccess) return WT_OK;
+    cudaError_t e = s->deferred;
+    s->deferred = cudaSuccess;
+    return wt_fail(err, WT_STATUS_DEVICE, "copying a tour on the GPU (keep/revert) failed: %s",
+                   cudaGetErrorString(e));
+}
+
+wt_status alloc_tour(DevTour *t, int n, size_t pt_bytes, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaMalloc(&t->pts, (size_t)(n + 1) * pt_bytes));
+    WT_CUDA_CHECK(err, cudaMalloc(&t->me, (size_t)n * sizeof(float)));
+    WT_CUDA_CHECK(err, cudaMalloc(&t->id, (size_t)n * sizeof(int32_t)));
+    return WT_OK;
+}
+
+void free_tour(DevTour *t)
+{
+    cudaFree(t->pts);
+    cudaFree(t->me);
+    cudaFree(t->id);
+}
+
+cudaError_t copy_tour(DevTour to, DevTour from, int n, size_t pt_bytes, cudaStream_t stream)
+{
+    cudaError_t e = cudaMemcpyAsync(to.pts, from.pts, (size_t)(n + 1) * pt_bytes,
+                                    cudaMemcpyDeviceToDevice, stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(to.me, from.me, (size_t)n * sizeof(float), cudaMemcpyDeviceToDevice,
+                            stream);
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(to.id, from.id, (size_t)n * sizeof(int32_t),
+                            cudaMemcpyDeviceToDevice, stream);
+    return e;
+}
+
+/* One scratch for every CUB call of the session, sized for the largest. */
+wt_status size_cub_temp(wt_tour_session *s, wt_error *err)
+{
+    size_t a = 0, b = 0, c = 0;
+    int items = s->n;
+    WT_CUDA_CHECK(err, cub::DeviceSelect::If(nullptr, a, s->d_cand, s->d_moves, s->d_count,
+                                             items, IsImproving(), s->stream));
+    WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(nullptr, b, s->d_half, s->d_offs, items,
+                                                     s->stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, c, s->d_exact, s->d_len, items,
+                                              s->stream));
+    s->temp_bytes = a > b ? a : b;
+    if (c > s->temp_bytes) s->temp_bytes = c;
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_temp, s->temp_bytes));
+    return WT_OK;
+}
+
+wt_status alloc_session(wt_tour_session *s, wt_error *err)
+{
+    size_t n = (size_t)s->n, pt = pass_point_bytes(s->inst->type);
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->control, cudaStreamNonBlocking));
+    wt_status st = alloc_tour(&s->cur, s->n, pt, err);
+    if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_rowkey, n * sizeof *s->d_rowkey));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_cand, n * sizeof *s->d_cand));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_moves, n * sizeof *s->d_moves));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_half, n * sizeof *s->d_half));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_offs, n * sizeof *s->d_offs));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_exact, n * sizeof *s->d_exact));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_len, sizeof *s->d_len));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
+    s->h_moves = (wt_kswap_move *)malloc(n * sizeof *s->h_moves);
+    s->h_scratch = (wt_kswap_move *)malloc(n * sizeof *s->h_scratch);
+    if (!s->h_moves || !s->h_scratch)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
+    s->h_small[1] = 1;
+    return size_cub_temp(s, err);
+}
+
+/* Exact length of the current tour, summed on the device. */
+wt_status exact_length(wt_tour_session *s, int64_t *len, wt_error *err)
+{
+    wt_status st = pass_exact_edges(s->dinst.inst, s->cur.id, s->d_exact, s->stream, err);
+    if (st != WT_OK) return st;
+    size_t bytes = s->temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(s->d_temp, bytes, s->d_exact, s->d_len, s->n,
+                                              s->stream));
+    long long h = 0;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, s->d_len, sizeof h, cudaMemcpyDeviceToHost, s->stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    *len = h;
+    return WT_OK;
+}
+
+wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaSetDevice(0));
+    wt_status st = dev_instance_upload(s->inst, &s->dinst, err);
+    if (st != WT_OK) return st;
+    s->inst_loaded = true;
+    st = alloc_session(s, err);
+    if (st != WT_OK) return st;
+    size_t n = (size_t)s->n;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_rowkey, 0xFF, n * sizeof *s->d_rowkey, s->stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->cur.id, tour, n * sizeof *tour, cudaMemcpyHostToDevice,
+                                       s->stream));
+    st = pass_refresh_tour(s->dinst.inst, s->cur, s->stream, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
+                                 s->stream));
+    st = pass_plan(s->dinst.inst, &s->plan, err);
+    if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
+    s->best_len = s->cur_len;
+    return st;
+}
+
+/* Waits for the stream, raising the stop flag if ctl expires meanwhile.
+ * *stopped tells whether the flag was raised (the pass is then void). */
+wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
+{
+    double t0 = wt_now();
+    *stopped = false;
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(s->stream);
+        if (e == cudaSuccess) return WT_OK;
+        if (e != cudaErrorNotReady) {
+            (void)cudaGetLastError();
+            return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass on the GPU failed: %s",
+                           cudaGetErrorString(e));
+        }
+        if (!*stopped && s->ctl && wt_ctl_expired(s->ctl)) {
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_stop, s->h_small + 1, sizeof(int),
+                                               cudaMemcpyHostToDevice, s->control));
+            WT_CUDA_CHECK(err, cudaStreamSynchronize(s->control));
+            *stopped = true;
+        }
+        if (wt_now() - t0 > SPIN_S) usleep(100);
+    }
+}
+
+/* Enqueues one pass and its exact, compacted candidates (count into
+ * h_small[0]); ev (optional) time the pass kernel. */
+wt_status enqueue_pass(wt_tour_session *s, cudaEvent_t ev[2], wt_error *err)
+{
+    const DevInst &I = s->dinst.inst;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[0], s->stream));
+    wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
+    if (st != WT_OK) return st;
+    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[1], s->stream));
+    st = pass_collect(I, s->cur.id, s->d_rowkey, s->d_cand, s->stream, err);
+    if (st != WT_OK) return st;
+    size_t bytes = s->temp_bytes;
+    int rows = s->n - 2 > 0 ? s->n - 2 : 0;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
+    if (rows > 0)
+        WT_CUDA_CHECK(err, cub::DeviceSelect::If(s->d_temp, bytes, s->d_cand, s->d_moves,
+                                                 s->d_count, rows, IsImproving(), s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
+                                       cudaMemcpyDeviceToHost, s->stream));
+    return WT_OK;
+}
+
+/* One pass: *count candidates in h_moves, or -1 if ctl stopped it. */
+wt_status pass_candidates(wt_tour_session *s, cudaEvent_t ev[2], int *count, wt_error *err)
+{
+    bool stopped = false;
+    wt_status st = enqueue_pass(s, ev, err);
+    if (st == WT_OK) st = wait_pass(s, &stopped, err);
+    if (st != WT_OK) return st;
+    *count = stopped ? -1 : s->h_small[0];
+    if (*count > 0)
+        WT_CUDA_CHECK(err, cudaMemcpy(s->h_moves, s->d_moves, (size_t)*count * sizeof *s->h_moves,
+                                      cudaMemcpyDeviceToHost));
+    return WT_OK;
+}
+
+/* Applies h_moves[0..kept) (independent, sorted by i) on the device. */
+wt_status apply_kept(wt_tour_session *s, int kept, wt_error *err)
+{
+    long long swaps = 0;
+    for (int c = 0; c < kept; c++) swaps += (s->h_moves[c].j - s->h_moves[c].i) / 2;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_moves, s->h_moves, (size_t)kept * sizeof *s->h_moves,
+                                       cudaMemcpyHostToDevice, s->stream));
+    wt_status st = pass_half_lengths(s->d_moves, kept, s->d_half, s->stream, err);
+    if (st != WT_OK) return st;
+    size_t bytes = s->temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(s->d_temp, bytes, s->d_half, s->d_offs, kept,
+                                                     s->stream));
+    st = pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
+    if (st != WT_OK) return st;
+    /* h_moves is pageable: the copy above must finish before the next pass
+     * overwrites it. */
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    return WT_OK;
+}
+
+void cuda_session_close(wt_tour_session *s)
+{
+    if (!s) return;
+    if (s->stream) cudaStreamSynchronize(s->stream);
+    free_tour(&s->cur);
+    free_tour(&s->best);
+    cudaFree(s->d_rowkey);
+    cudaFree(s->d_cand);
+    cudaFree(s->d_moves);
+    cudaFree(s->d_half);
+    cudaFree(s->d_offs);
+    cudaFree(s->d_exact);
+    cudaFree(s->d_len);
+    cudaFree(s->d_count);
+    cudaFree(s->d_stop);
+    cudaFree(s->d_temp);
+    cudaFreeHost(s->h_small);
+    free(s->h_moves);
+    free(s->h_scratch);
+    if (s->inst_loaded) dev_instance_free(&s->dinst);
+    if (s->stream) cudaStreamDestroy(s->stream);
+    if (s->control) cudaStreamDestroy(s->control);
+    (void)cudaGetLastError(); /* a failed session must not leave its error behind */
+    free(s);
+}
+
+wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                            wt_tour_session **out, wt_error *err)
+{
+    wt_tour_session *s = (wt_tour_session *)calloc(1, sizeof *s);
+    if (!s) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a GPU tour session");
+    s->inst = inst;
+    s->ctl = ctl;
+    s->n = inst->n;
+    s->deferred = cudaSuccess;
+    wt_status st = open_session(s, tour, err);
+    if (st != WT_OK) {
+        cuda_session_close(s);
+        return st;
+    }
+    *out = s;
+    return WT_OK;
+}
+
+wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *stats,
+                               wt_error *err)
+{
+    wt_status st = check_deferred(s, err);
+    while (st == WT_OK) {
+        int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
+        if (s->ctl && wt_ctl_report(s->ctl, shown, stats->steps, false)) break;
+        int count = 0;
+        st = pass_candidates(s, nullptr, &count, err);
+        if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
+        stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
+        int kept = wt_kswap_select(s->h_moves, count, swaps, s->h_scratch);
+        if (kept == 0) break;
+        st = apply_kept(s, kept, err);
+        if (st != WT_OK) break;
+        for (int c = 0; c < kept; c++) s->cur_len += s->h_moves[c].delta;
+        stats->steps += (uint64_t)kept;
+    }
+    return st;
+}
+
+/* A B C D -> A C B D on the city ids through d_cand as scratch; points
+ * and edges are then rebuilt from the ids. */
+wt_status cuda_session_kick(wt_tour_session *s, int p1, int p2, int p3, wt_error *err)
+{
+    if (!(0 < p1 && p1 < p2 && p2 < p3 && p3 < s->n))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "double bridge needs 0 < p1 < p2 < p3 < n");
+    wt_status st = check_deferred(s, err);
+    if (st != WT_OK) return st;
+    size_t lb = (size_t)(p2 - p1), lc = (size_t)(p3 - p2), w = sizeof(int32_t);
+    int32_t *buf = (int32_t *)s->d_cand, *id = s->cur.id;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf, id + p2, lc * w, cudaMemcpyDeviceToDevice, s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf + lc, id + p1, lb * w, cudaMemcpyDeviceToDevice,
+                                       s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(id + p1, buf, (lb + lc) * w, cudaMemcpyDeviceToDevice,
+                                       s->stream));
+    st = pass_refresh_tour(s->dinst.inst, s->cur, s->stream, err);
+    if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
+    return st;
+}
+
+int64_t cuda_session_length(const wt_tour_session *s) { return s->cur_len; }
+
+void cuda_session_keep(wt_tour_session *s)
+{
+    cudaError_t e = copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type), s->stream);
+    if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
+    s->best_len = s->cur_len;
+}
+
+void cuda_session_revert(wt_tour_session *s)
+{
+    cudaError_t e = copy_tour(s->cur, s->best, s->n, pass_point_bytes(s->inst->type), s->stream);
+    if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
+    s->cur_len = s->best_len;
+}
+
+wt_status cuda_session_read_best(const wt_tour_session *s, int32_t *tour, wt_error *err)
+{
+    if (s->deferred != cudaSuccess)
+        return wt_fail(err, WT_STATUS_DEVICE, "copying a tour on the GPU failed: %s",
+                       cudaGetErrorString(s->deferred));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpy(tour, s->best.id, (size_t)s->n * sizeof *tour,
+                                  cudaMemcpyDeviceToHost));
+    return WT_OK;
+}
+
+/* One pass, its kernel timed with events; candidates into out. */
+wt_status timed_row_bests(wt_tour_session *s, wt_kswap_move *out, int *count,
+                          double *pass_seconds, wt_error *err)
+{
+    cudaEvent_t ev[2] = {nullptr, nullptr};
+    WT_CUDA_CHECK(err, cudaEventCreate(&ev[0]));
+    cudaError_t e = cudaEventCreate(&ev[1]);
+    wt_status st = WT_OK;
+    if (e != cudaSuccess) {
+        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventCreate failed: %s", cudaGetErrorString(e));
+    } else {
+        st = pass_candidates(s, ev, count, err);
+    }
+    float ms = 0;
+    if (st == WT_OK && (e = cudaEventElapsedTime(&ms, ev[0], ev[1])) != cudaSuccess)
+        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventElapsedTime failed: %s",
+                     cudaGetErrorString(e));
+    cudaEventDestroy(ev[0]);
+    if (ev[1]) cudaEventDestroy(ev[1]);
+    if (st != WT_OK) return st;
+    if (pass_seconds) *pass_seconds = ms * 1e-3;
+    memcpy(out, s->h_moves, (size_t)*count * sizeof *out);
+    return WT_OK;
+}
+
+} // namespace
+
+extern "C" const wt_session_ops wt_cuda_session_ops = {
+    /* .open = */ cuda_session_open,
+    /* .close = */ cuda_session_close,
+    /* .descend = */ cuda_session_descend,
+    /* .kick = */ cuda_session_kick,
+    /* .length = */ cuda_session_length,
+    /* .keep = */ cuda_session_keep,
+    /* .revert = */ cuda_session_revert,
+    /* .read_best = */ cuda_session_read_best,
+};
+
+extern "C" wt_status wt_cuda_twoopt_descend(const wt_instance *inst, int32_t *tour,
+                                            wt_search_ctl *ctl, wt_search_stats *stats,
+                                            wt_error *err)
+{
+    const wt_session_ops *ops = &wt_cuda_session_ops;
+    wt_tour_session *s = nullptr;
+    wt_status st = ops->open(inst, tour, ctl, &s, err);
+    if (st != WT_OK) return st;
+    st = ops->descend(s, ctl->params->swaps, stats, err);
+    ops->keep(s);
+    if (st == WT_OK) st = ops->read_best(s, tour, err);
+    ops->close(s);
+    return st;
+}
+
+extern "C" wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
+                                            wt_kswap_move *out, int *count, double *pass_seconds,
+                                            wt_error *err)
+{
+    wt_tour_session *s = nullptr;
+    wt_status st = cuda_session_open(inst, tour, nullptr, &s, err);
+    if (st != WT_OK) return st;
+    st = timed_row_bests(s, out, count, pass_seconds, err);
+    cuda_session_close(s);
+    return st;
+}

@@ -1,0 +1,74 @@
+/*
+ * twoopt_pass.cuh - one tour on the whole GPU: the kernels of a 2-opt pass,
+ * of applying k independent moves, and of the tour's lengths (CUDA side).
+ *
+ * The tour lives in device memory as three arrays in tour order (Rocki &
+ * Suda 2013 keep coordinates in tour order so that a pass reads them
+ * sequentially): city ids, points (pts[n] repeats pts[0], so the closing
+ * edge needs no modulo) and edge terms me[k] = M + d(pts[k], pts[k+1]) in
+ * the magic form of device_instance.cuh.  A pass writes, for each row i,
+ * the best float move of the row as a packed 64-bit key (order-preserving
+ * float bits of the delta, then j) into rowkey[i]; rows without an
+ * improving float move keep PASS_NO_MOVE.  pass_collect turns those into
+ * moves whose EXACT delta is negative, compacted and ordered by i.
+ * session.cu drives these; twoopt_pass.h is the C-callable side.
+ */
+#ifndef WT_BACKEND_CUDA_TWOOPT_PASS_CUH
+#define WT_BACKEND_CUDA_TWOOPT_PASS_CUH
+
+#include <cstdint>
+
+#include "algo/kswap.h"
+#include "backend/cuda/device_instance.cuh"
+
+#define PASS_NO_MOVE 0xFFFFFFFFFFFFFFFFULL
+
+/* A tour in device memory (see above); pts holds the metric's Pt type. */
+struct DevTour {
+    void *pts;   /* n+1 points in tour order */
+    float *me;   /* n edge terms, M + d */
+    int32_t *id; /* n cities in tour order */
+};
+
+/* Bytes of one point of inst's metric. */
+size_t pass_point_bytes(wt_edge_weight_type type);
+
+/* pts and me from id (after upload or a kick); on stream. */
+wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt_error *err);
+
+/* Work layout of a pass: computed once per tour size and device. */
+struct PassPlan {
+    int grid;       /* resident blocks */
+    int splits;     /* column chunks per row block width (power of two) */
+    long long tiles;
+};
+wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
+
+/* One full pass over the pair space; rowkey (n entries) must hold
+ * PASS_NO_MOVE on entry.  Blocks stop early (leaving rowkey incomplete)
+ * once *d_stop is nonzero. */
+wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
+                      unsigned long long *rowkey, const int *d_stop, cudaStream_t stream,
+                      wt_error *err);
+
+/* Turns rowkey into cand[i] = {exact delta, i, j} for every row (delta 0
+ * when the row has no candidate) and resets rowkey to PASS_NO_MOVE. */
+wt_status pass_collect(const DevInst &I, const int32_t *id, unsigned long long *rowkey,
+                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err);
+
+/* Applies count independent moves (disjoint [i, j]) to t at once:
+ * offs[c] must be the exclusive prefix sum of (j - i) / 2 over moves, and
+ * swaps their total. */
+wt_status pass_apply(const DevInst &I, DevTour t, const wt_kswap_move *moves,
+                     const long long *offs, int count, long long swaps, cudaStream_t stream,
+                     wt_error *err);
+
+/* Writes half[c] = (j - i) / 2 for the scan of pass_apply. */
+wt_status pass_half_lengths(const wt_kswap_move *moves, int count, long long *half,
+                            cudaStream_t stream, wt_error *err);
+
+/* Writes exact[k] = exact length of edge k of the tour id (for a sum). */
+wt_status pass_exact_edges(const DevInst &I, const int32_t *id, long long *exact,
+                           cudaStream_t stream, wt_error *err);
+
+#endif

@@ -1,0 +1,468 @@
+/*
+ * test_gpu_session.c - the whole-GPU 2-opt (one pass, k-swap descent, tour
+ * sessions, ILS) against the CPU reference.
+ *
+ * Where float computes every distance exactly (integer coordinates below
+ * 400) the GPU pass must find exactly the CPU's row bests, so descents with
+ * the same k and ILS runs with the same seed must end in the same tours,
+ * move for move.  Elsewhere tours must be valid and 2-optimal up to the
+ * float tolerance, with their exact lengths reported.  Also: a 1M-city
+ * descent, and determinism.
+ *
+ * Built only with the CUDA backend, labelled "gpu"; exits 77 (skipped) when
+ * no GPU is usable.  WT_TEST_GPU_AS_CPU=1 runs the "GPU" side on the CPU
+ * backend, to check the tests themselves without a GPU (the 1M case is
+ * then skipped).  WT_TEST_FILTER / WT_TEST_SKIP select tests by name.
+ */
+#include "test_util.h"
+
+#include <inttypes.h>
+#include <omp.h>
+#include <time.h>
+
+#include "backend/cpu/cpu_2opt.h"
+#include "backend/cuda/twoopt_pass.h"
+
+/* A row's float best may differ from its exact best by the rounding of
+ * four distances on each of two moves: an exact improving move of at most
+ * 8 may remain where float arithmetic is not exact (see twoopt_pass.cu). */
+#define GPU_FLOAT_TOL 8
+#define SOLVE_LIMIT_S 300.0
+#define MILLION_LIMIT_S 300.0
+
+static wt_backend_kind gpu_backend = WT_BACKEND_CUDA;
+static bool gpu_is_cpu;
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Integer coordinates below 400 (GRID: a unit grid, many equal deltas):
+ * float computes every distance and delta exactly. */
+static wt_instance *exact_instance(int n, bool grid, uint64_t seed)
+{
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    assert_non_null(x);
+    assert_non_null(y);
+    uint64_t s = seed * 7919 + (uint64_t)n;
+    int w = 1;
+    while (w * w < n) w++;
+    for (int i = 0; i < n; i++) {
+        x[i] = grid ? i % w : (double)(rng_next(&s) % 400);
+        y[i] = grid ? i / w : (double)(rng_next(&s) % 400);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "%s-%d", grid ? "grid" : "uniform400", n);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords(name, n, WT_EUC_2D, x, y, NULL, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    free(x);
+    free(y);
+    return inst;
+}
+
+static int32_t *random_tour(int n, uint64_t seed)
+{
+    int32_t *t = malloc((size_t)n * sizeof *t);
+    assert_non_null(t);
+    uint64_t s = seed;
+    for (int i = 0; i < n; i++) t[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int k = (int)(rng_next(&s) % (uint64_t)(i + 1));
+        int32_t v = t[i];
+        t[i] = t[k];
+        t[k] = v;
+    }
+    return t;
+}
+
+static int32_t *init_tour(const wt_instance *inst, wt_init_method m)
+{
+    int32_t *t = malloc((size_t)wt_instance_n(inst) * sizeof *t);
+    assert_non_null(t);
+    wt_error err = {0};
+    if (wt_tour_init(inst, m, 1, t, &err) != WT_OK) fail_msg("start tour: %s", err.message);
+    return t;
+}
+
+static wt_status run_solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
+                           const int32_t *start, int swaps, uint64_t kicks, uint64_t seed,
+                           double limit, wt_result *res, wt_error *err)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = algo;
+    p.backend = backend;
+    p.start_tour = start;
+    p.swaps = swaps;
+    p.kicks = kicks;
+    p.seed = seed;
+    p.time_limit_s = limit;
+    return wt_solve(inst, &p, res, err);
+}
+
+static void solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
+                  const int32_t *start, int swaps, uint64_t kicks, uint64_t seed, wt_result *res)
+{
+    wt_error err = {0};
+    if (run_solve(inst, algo, backend, start, swaps, kicks, seed, SOLVE_LIMIT_S, res, &err) !=
+        WT_OK)
+        fail_msg("%s %s on %s (swaps %d, seed %" PRIu64 "): %s", wt_backend_name(backend),
+                 algo == WT_ALGO_ILS ? "ils" : "2opt", wt_instance_name(inst), swaps, seed,
+                 err.message);
+}
+
+/* Finished, valid, and its exact length is the one reported. */
+static void check_result(const wt_instance *inst, const wt_result *r, const char *what)
+{
+    int n = wt_instance_n(inst);
+    wt_error err = {0};
+    if (r->stop != WT_STOP_DONE)
+        fail_msg("%s on %s: did not finish: stopped by the %s after %.1f s, %" PRIu64
+                 " improving moves", what, wt_instance_name(inst), wt_stop_reason_name(r->stop),
+                 r->search_time_s, r->steps);
+    if (r->n != n || wt_tour_validate(r->tour, n, &err) != WT_OK)
+        fail_msg("%s on %s: invalid tour: %s", what, wt_instance_name(inst), err.message);
+    int64_t len = wt_tour_length(inst, r->tour);
+    if (r->length != len)
+        fail_msg("%s on %s: reported length %" PRId64 " but the tour is %" PRId64 " long", what,
+                 wt_instance_name(inst), r->length, len);
+}
+
+/* Most negative exact delta over the whole pair space (0 when 2-optimal). */
+static int64_t min_exact_delta(const wt_instance *inst, const int32_t *t)
+{
+    int n = wt_instance_n(inst);
+    int64_t best = 0;
+#pragma omp parallel for reduction(min : best) schedule(dynamic, 16)
+    for (int i = 0; i < n - 2; i++)
+        for (int j = i + 2; j < n; j++) {
+            int64_t d = wt_2opt_move_delta(inst, t, i, j);
+            if (d < best) best = d;
+        }
+    return best;
+}
+
+static void check_locally_optimal(const wt_instance *inst, const wt_result *r, int64_t tol,
+                                  const char *what)
+{
+    int64_t d = min_exact_delta(inst, r->tour);
+    if (d < -tol)
+        fail_msg("%s on %s: an exact improving move of %" PRId64 " remains (tolerance %" PRId64
+                 ")", what, wt_instance_name(inst), d, tol);
+}
+
+/* Tours, lengths and step counts must agree exactly. */
+static void check_same(const wt_instance *inst, const wt_result *g, const wt_result *c,
+                       const char *what)
+{
+    int n = wt_instance_n(inst), first = -1;
+    for (int i = 0; i < n && first < 0; i++)
+        if (g->tour[i] != c->tour[i]) first = i;
+    if (first >= 0 || g->length != c->length)
+        fail_msg("%s on %s: gpu length %" PRId64 ", cpu %" PRId64 "; tours first differ at "
+                 "position %d (gpu city %d, cpu city %d); steps gpu %" PRIu64 " cpu %" PRIu64,
+                 what, wt_instance_name(inst), g->length, c->length, first,
+                 first >= 0 ? g->tour[first] : -1, first >= 0 ? c->tour[first] : -1, g->steps,
+                 c->steps);
+    if (g->steps != c->steps || g->moves_evaluated != c->moves_evaluated ||
+        g->kicks_accepted != c->kicks_accepted)
+        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " moves / %" PRIu64
+                 " kicks kept, cpu %" PRIu64 " / %" PRIu64 " / %" PRIu64,
+                 what, wt_instance_name(inst), g->steps, g->moves_evaluated, g->kicks_accepted,
+                 c->steps, c->moves_evaluated, c->kicks_accepted);
+}
+
+/* ------------------------------------------------ (a) one pass: row bests */
+
+static int gpu_row_bests(const wt_instance *inst, const int32_t *t, wt_kswap_move *out,
+                         double *secs)
+{
+    int count = 0;
+    wt_error err = {0};
+    if (gpu_is_cpu) return wt_2opt_row_bests(inst, t, 1, NULL, out);
+    if (wt_cuda_2opt_row_bests(inst, t, out, &count, secs, &err) != WT_OK)
+        fail_msg("GPU pass on %s: %s", wt_instance_name(inst), err.message);
+    return count;
+}
+
+static void compare_row_bests(const wt_instance *inst, const int32_t *t, const char *start)
+{
+    int n = wt_instance_n(inst);
+    wt_kswap_move *g = malloc((size_t)n * sizeof *g), *c = malloc((size_t)n * sizeof *c);
+    assert_non_null(g);
+    assert_non_null(c);
+    double secs = 0;
+    int ng = gpu_row_bests(inst, t, g, &secs);
+    int nc = wt_2opt_row_bests(inst, t, omp_get_max_threads(), NULL, c);
+    int k = 0;
+    while (k < ng && k < nc && g[k].delta == c[k].delta && g[k].i == c[k].i && g[k].j == c[k].j)
+        k++;
+    if (ng != nc || k < nc)
+        fail_msg("row bests on %s (%s tour): gpu %d rows, cpu %d; first difference at entry %d: "
+                 "gpu (i %d, j %d, delta %" PRId64 ") cpu (i %d, j %d, delta %" PRId64 ")",
+                 wt_instance_name(inst), start, ng, nc, k, k < ng ? g[k].i : -1,
+                 k < ng ? g[k].j : -1, k < ng ? g[k].delta : 0, k < nc ? c[k].i : -1,
+                 k < nc ? c[k].j : -1, k < nc ? c[k].delta : 0);
+    if (n >= 1000)
+        print_message("    n=%d %s: %d rows improve, pass kernel %.3f ms (%.3g checks/s)\n", n,
+                      start, ng, secs * 1e3,
+                      secs > 0 ? (double)wt_2opt_moves_per_scan(n) / secs : 0.0);
+    free(g);
+    free(c);
+}
+
+static void test_pass_row_bests(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5,   6,   7,    8,    9,    31,   32,   33,   63,  64,
+                                65,  127, 128,  129,  255,  256,  257,  1000, 1023, 1024,
+                                1025, 1026, 2047, 2048, 2049, 4097, 8193, 20000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        for (int grid = 0; grid < 2; grid++) {
+            wt_instance *inst = exact_instance(n, grid, 1 + s);
+            int32_t *t = random_tour(n, 100 + s + 7 * (uint64_t)grid);
+            compare_row_bests(inst, t, "random");
+            free(t);
+            if (!grid && n >= 8) { /* few improving rows, long ranges without any */
+                t = init_tour(inst, WT_INIT_GREEDY);
+                compare_row_bests(inst, t, "greedy");
+                free(t);
+            }
+            wt_instance_free(inst);
+        }
+    }
+}
+
+/* ------------------------------- (b), (c) descents: same as the CPU, optimal */
+
+static void compare_descent(const wt_instance *inst, const int32_t *start, int swaps)
+{
+    wt_result g, c;
+    char what[64];
+    snprintf(what, sizeof what, "2opt descent with swaps %d", swaps);
+    solve(inst, WT_ALGO_2OPT, gpu_backend, start, swaps, 0, 1, &g);
+    solve(inst, WT_ALGO_2OPT, WT_BACKEND_CPU, start, swaps, 0, 1, &c);
+    check_result(inst, &g, what);
+    check_result(inst, &c, what);
+    check_same(inst, &g, &c, what);
+    check_locally_optimal(inst, &g, 0, what);
+    wt_result_free(&g);
+    wt_result_free(&c);
+}
+
+static void test_descent_swaps1_matches_cpu(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 33, 200, 1000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        wt_instance *inst = exact_instance(sizes[s], false, 3);
+        int32_t *t = random_tour(sizes[s], 5 + s);
+        compare_descent(inst, t, 1);
+        free(t);
+        wt_instance_free(inst);
+    }
+    wt_instance *grid = exact_instance(400, true, 0);
+    int32_t *t = random_tour(400, 9);
+    compare_descent(grid, t, 1);
+    free(t);
+    wt_instance_free(grid);
+}
+
+static void test_descent_kswap(void **state)
+{
+    (void)state;
+    static const int sizes[] = {100, 500, 2000};
+    static const int swaps[] = {0, 8, 2};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t k = 0; k < sizeof swaps / sizeof swaps[0]; k++) {
+            wt_instance *inst = exact_instance(sizes[s], false, 4 + s);
+            int32_t *t = random_tour(sizes[s], 11 + s);
+            compare_descent(inst, t, swaps[k]);
+            free(t);
+            wt_instance_free(inst);
+        }
+    wt_instance *grid = exact_instance(900, true, 0);
+    int32_t *t = random_tour(900, 13);
+    compare_descent(grid, t, 0);
+    free(t);
+    wt_instance_free(grid);
+}
+
+/* ------------------------------------------------------------ (d) ILS */
+
+static void test_ils_matches_cpu(void **state)
+{
+    (void)state;
+    wt_instance *inst = exact_instance(500, false, 21);
+    int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+    for (int swaps = 0; swaps <= 1; swaps++) {
+        wt_result g, c;
+        char what[64];
+        snprintf(what, sizeof what, "ils, 50 kicks, swaps %d", swaps);
+        solve(inst, WT_ALGO_ILS, gpu_backend, t, swaps, 50, 7, &g);
+        solve(inst, WT_ALGO_ILS, WT_BACKEND_CPU, t, swaps, 50, 7, &c);
+        check_result(inst, &g, what);
+        check_result(inst, &c, what);
+        check_same(inst, &g, &c, what);
+        if (g.kicks != 50) fail_msg("%s: %" PRIu64 " kicks made", what, g.kicks);
+        check_locally_optimal(inst, &g, 0, what);
+        wt_result_free(&g);
+        wt_result_free(&c);
+    }
+    free(t);
+    wt_instance_free(inst);
+}
+
+/* ------------------------------------- (e) large coordinates, other types */
+
+static void check_valid_descent(wt_instance *inst, int swaps, uint64_t seed)
+{
+    int n = wt_instance_n(inst);
+    int32_t *t = random_tour(n, seed);
+    wt_result g;
+    char what[64];
+    snprintf(what, sizeof what, "2opt descent with swaps %d", swaps);
+    solve(inst, WT_ALGO_2OPT, gpu_backend, t, swaps, 0, 1, &g);
+    check_result(inst, &g, what);
+    check_locally_optimal(inst, &g, GPU_FLOAT_TOL, what);
+    wt_result_free(&g);
+    free(t);
+}
+
+static void test_large_coordinates(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        /* Generated uniform: coordinates up to 1e6, distances up to 1.4e6. */
+        wt_instance *inst = wt_test_random_instance(k == 2 ? 3000 : 700, 30 + (uint64_t)k);
+        check_valid_descent(inst, k == 1 ? 1 : 0, 40 + (uint64_t)k);
+        wt_instance_free(inst);
+    }
+    wt_instance *clustered = NULL;
+    assert_int_equal(wt_instance_generate(WT_GEN_CLUSTERED, 1500, 5, &clustered, NULL), WT_OK);
+    check_valid_descent(clustered, 0, 50);
+    wt_instance_free(clustered);
+}
+
+/* ------------------------------------------------------ (f) one million */
+
+static void test_million_cities(void **state)
+{
+    (void)state;
+    if (gpu_is_cpu) {
+        print_message("1M-city case skipped: the GPU side runs on the CPU\n");
+        return;
+    }
+    int n = 1000000;
+    wt_instance *inst = wt_test_random_instance(n, 60);
+    double t0 = now_s();
+    int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+    double t_init = now_s() - t0;
+    wt_result g;
+    wt_error err = {0};
+    wt_status st = run_solve(inst, WT_ALGO_2OPT, gpu_backend, t, 0, 0, 1, MILLION_LIMIT_S, &g,
+                             &err);
+    if (st != WT_OK) fail_msg("1M-city descent: %s", err.message);
+    uint64_t passes = g.moves_evaluated / wt_2opt_moves_per_scan(n);
+    print_message("    1M cities: greedy %.2f s, length %" PRId64 "; descent %.2f s, %" PRIu64
+                  " passes, %" PRIu64 " moves applied, length %" PRId64 " (%.2f%% shorter), "
+                  "%.3g checks/s\n", t_init, g.init_length, g.search_time_s, passes, g.steps,
+                  g.length, 100.0 * (double)(g.init_length - g.length) / (double)g.init_length,
+                  (double)g.moves_evaluated / g.search_time_s);
+    check_result(inst, &g, "1M-city descent from greedy");
+    if (g.length >= g.init_length) fail_msg("1M-city descent did not shorten the greedy tour");
+    wt_result_free(&g);
+    free(t);
+    wt_instance_free(inst);
+}
+
+/* ---------------------------------------------------------- (g) determinism */
+
+static void test_same_seed_same_tour(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(1500, 70);
+    int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+    wt_result a, b;
+    solve(inst, WT_ALGO_ILS, gpu_backend, t, 0, 40, 3, &a);
+    solve(inst, WT_ALGO_ILS, gpu_backend, t, 0, 40, 3, &b);
+    check_result(inst, &a, "ils twice (first)");
+    check_result(inst, &b, "ils twice (second)");
+    for (int i = 0; i < wt_instance_n(inst); i++)
+        if (a.tour[i] != b.tour[i])
+            fail_msg("same seed twice: tours differ at position %d (lengths %" PRId64
+                     " and %" PRId64 ")", i, a.length, b.length);
+    if (a.steps != b.steps || a.kicks_accepted != b.kicks_accepted)
+        fail_msg("same seed twice: %" PRIu64 "/%" PRIu64 " steps, %" PRIu64 "/%" PRIu64
+                 " kicks kept", a.steps, b.steps, a.kicks_accepted, b.kicks_accepted);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    free(t);
+    wt_instance_free(inst);
+}
+
+/* ---------------------------------------------------------------- main */
+
+static double t_started;
+
+static int timer_start(void **state)
+{
+    (void)state;
+    t_started = now_s();
+    return 0;
+}
+
+static int timer_stop(void **state)
+{
+    (void)state;
+    print_message("    took %.2f s\n", now_s() - t_started);
+    return 0;
+}
+
+#define GPU_TEST(f) cmocka_unit_test_setup_teardown(f, timer_start, timer_stop)
+
+int main(void)
+{
+    const char *as_cpu = getenv("WT_TEST_GPU_AS_CPU");
+    if (as_cpu && strcmp(as_cpu, "1") == 0) {
+        gpu_backend = WT_BACKEND_CPU;
+        gpu_is_cpu = true;
+        fprintf(stderr, "WT_TEST_GPU_AS_CPU=1: the GPU side runs on the CPU backend\n");
+    } else {
+        char device[160];
+        if (!wt_cuda_available(device, sizeof device)) {
+            fprintf(stderr, "skipped: no usable GPU (%s)\n", device);
+            return WT_TEST_SKIP_CODE;
+        }
+        fprintf(stderr, "GPU: %s\n", device);
+    }
+    const struct CMUnitTest tests[] = {
+        GPU_TEST(test_pass_row_bests),
+        GPU_TEST(test_descent_swaps1_matches_cpu),
+        GPU_TEST(test_descent_kswap),
+        GPU_TEST(test_ils_matches_cpu),
+        GPU_TEST(test_large_coordinates),
+        GPU_TEST(test_same_seed_same_tour),
+        GPU_TEST(test_million_cities),
+    };
+    const char *filter = getenv("WT_TEST_FILTER"), *skip = getenv("WT_TEST_SKIP");
+    if (filter && filter[0]) cmocka_set_test_filter(filter);
+    if (skip && skip[0]) cmocka_set_skip_filter(skip);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
