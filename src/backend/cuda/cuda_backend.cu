@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/multistart.h"
+#include "backend/cuda/sa.h"
 
 /* Writes a known pattern so the host can tell the kernel really ran. */
 static __global__ void probe_kernel(int *out)
@@ -76,5 +77,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .twoopt_descend = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ nullptr, /* comes with the whole-GPU 2-opt (issue 4) */
-    /* .sa = */ nullptr,      /* simulated annealing: CPU only so far (issue 5) */
+    /* .sa = */ wt_cuda_sa,   /* PSPM simulated annealing (sa.cu) */
 };
