@@ -55,6 +55,7 @@ constexpr unsigned long long SA_POLL = 1024;
 struct SaSearch {
     long long cur_len, best_len;        /* exact */
     unsigned long long iterations, accepted, improved;
+    unsigned long long worsened;        /* accepted moves that lengthened the tour */
     double t;                           /* temperature of the last step run */
 };
 
@@ -232,6 +233,7 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
             st.cur_len += delta;
             st.accepted++;
             st.improved += delta < 0;
+            st.worsened += delta > 0;
             if (tid == 0) wt_sa_commit(prev, next, w->move);
             __syncthreads();
         }
@@ -371,6 +373,8 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_stop, sizeof(int)));
     WT_CUDA_CHECK(err, cudaMemset(r.d_stop, 0, sizeof(int)));
     WT_CUDA_CHECK(err, cudaMemset(r.d_search, 0, tb * sizeof(SaSearch)));
+    /* 0x7f7f...: above any length, until the searches publish theirs. */
+    WT_CUDA_CHECK(err, cudaMemset(r.d_key, 0x7f, tb * sizeof(long long)));
     WT_CUDA_CHECK(err, cudaMallocHost(&r.h_key, tb * sizeof(long long)));
     WT_CUDA_CHECK(err, cudaMallocHost(&r.h_one, sizeof(int)));
     *r.h_one = 1;
@@ -524,7 +528,8 @@ wt_status sa_epochs(SaHost &h, const wt_sa_job *job, SaArgs &a, double *t_after,
 
 /* The tour of search w's best, from city 0, and the run's counters. */
 wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tour,
-                    wt_search_stats *stats, const wt_sa_job *job, wt_error *err)
+                    wt_search_stats *stats, const wt_sa_job *job, wt_cuda_sa_opts *opts,
+                    wt_error *err)
 {
     int n = h.inst->n;
     std::vector<int32_t> next((size_t)n);
@@ -538,6 +543,7 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
         iterations += se.iterations;
         accepted += se.accepted;
         improved += se.improved;
+        opts->worsened += se.worsened;
         t_reached = se.t < t_reached ? se.t : t_reached;
     }
     stats->iterations += iterations;
@@ -564,6 +570,7 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     if (!inst || !job || !ctl || !tour || !stats || !opts || !sa_job_valid(inst, job))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_sa: bad arguments");
     opts->device_best = -1;
+    opts->worsened = 0;
     SaResources r;
     WT_CUDA_CHECK(err, cudaSetDevice(0));
     SaPlan P;
@@ -612,7 +619,7 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
         ctl->temperature = job->t_start;
         return WT_OK;
     }
-    st = sa_finish(h, win, stopped, t_after, tour, stats, job, err);
+    st = sa_finish(h, win, stopped, t_after, tour, stats, job, opts, err);
     if (st != WT_OK) return st;
     ctl->temperature = stats->temperature;
     opts->device_best = h.best;

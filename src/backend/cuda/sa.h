@@ -25,6 +25,7 @@ typedef struct wt_cuda_sa_opts {
     bool coords_shared;  /* out: the coordinates were copied to shared memory */
     int64_t device_best; /* out: the exact length the GPU tracked for the returned tour;
                             -1 when no kernel ran */
+    uint64_t worsened;   /* out: accepted moves that lengthened a search's tour */
 } wt_cuda_sa_opts;
 
 /* The sa slot: wt_cuda_sa_run with default options. */
