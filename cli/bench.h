@@ -29,6 +29,7 @@ typedef enum bench_id {
     BENCH_LS,
     BENCH_KSWAP,
     BENCH_ILS,
+    BENCH_SA,
     BENCH_COUNT
 } bench_id;
 
@@ -36,6 +37,8 @@ typedef enum bench_id {
  * pass, ls and kswap (the 2-opt benchmarks). */
 enum { MS_CUDA = 0, MS_CUDA_THREAD, MS_CPU, MS_N_VARIANTS };
 enum { TWO_CUDA = 0, TWO_CPU, TWO_N_VARIANTS };
+/* bench sa's --variants: the GPU's PSPM and the paper's two CPU schemes. */
+enum { SA_CUDA = 0, SA_SSPM, SA_PSSM, SA_N_VARIANTS };
 
 /* Start tours of bench kswap (--starts). */
 enum { KS_START_RANDOM = 0, KS_START_GREEDY, KS_N_STARTS };
@@ -67,6 +70,9 @@ typedef struct bench_opts {
     int threads;                    /* pass, ls, kswap, ils: CPU threads, 0 = all */
     const char *svg;                /* ils: the plot, NULL for none */
     double interval;                /* ils: seconds between samples */
+    int64_t runs;                   /* sa: runs per instance and variant (default 10) */
+    bool tpb_sweep;                 /* sa: Table 4 instead of Tables 2 and 3 */
+    int sa_searches, sa_moves;      /* sa: TB (cuda) and TPB / Pm (cuda, cpu-sspm); 0 = default */
 } bench_opts;
 
 /* The benchmarks (bench_NAME.c); each returns an exit status. */
@@ -77,6 +83,7 @@ int bench_pass(const bench_opts *o);
 int bench_ls(const bench_opts *o);
 int bench_kswap(const bench_opts *o);
 int bench_ils(const bench_opts *o);
+int bench_sa(const bench_opts *o);
 
 /* ------------------------------------------------------- bench_util.c */
 

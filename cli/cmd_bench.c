@@ -20,6 +20,8 @@
  *   bench kswap        k-swap speedup over k = 1, Robinson et al. 2018,
  *                      Figure 6 (bench_kswap.c)
  *   bench ils          Iterated Local Search's gap over time (bench_ils.c)
+ *   bench sa           simulated annealing, Lam et al. Tables 2-4
+ *                      (bench_sa.c)
  *
  * This file parses the command line, prints the header and dispatches.  It
  * alone is compiled with the commit (WT_GIT_COMMIT, from CMakeLists.txt),
@@ -41,8 +43,8 @@
 static const char bench_help[] =
     "Usage: warptour bench NAME [OPTIONS]\n"
     "\n"
-    "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils.  Each\n"
-    "prints the commit, the machine and the command first, then one\n"
+    "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa.\n"
+    "Each prints the commit, the machine and the command first, then one\n"
     "'bench=NAME key=value ...' line per result, then (all but io-init) a summary\n"
     "table.  Lines starting with '#' are notes.  Every run uses fixed seeds.\n"
     "\n"
@@ -121,6 +123,22 @@ static const char bench_help[] =
     "  default pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900.  --backend: auto\n"
     "  (default), cpu, cuda.\n"
     "\n"
+    "sa [--instances LIST] [--runs R] [--variants LIST] [--seconds S] [--searches TB]\n"
+    "   [--moves TPB] [--tpb-sweep] [--threads T] [--dir DIR] [--seed S]\n"
+    "  Simulated annealing from Ts = 10000 to Te = 0.1 (Lam et al., Table 1), R runs\n"
+    "  (default 10, seeds S, S+1, ...) per instance and variant: mean SSES (moves\n"
+    "  explored per second, equation 4) and SEC (% above optimal, equation 5), as in\n"
+    "  Table 2, and the mean time to reach the shortest cpu-sspm length of the same\n"
+    "  invocation (Table 3's threshold; the paper does not list its values), beside\n"
+    "  the paper's C2050 and Xeon X5650 figures.  Variants: cuda (PSPM: TB searches\n"
+    "  of TPB moves, default from the device), cpu-sspm (one search, Pm moves, one\n"
+    "  per thread), cpu-pssm (one search per thread, one move); default all three,\n"
+    "  cuda skipped with a note when no GPU is usable.  --seconds: time limit per run\n"
+    "  (default none).  --tpb-sweep: Table 4 instead, cuda TPB = cpu-sspm Pm = 4, 8,\n"
+    "  12, 24, 32, 48, mean over the instances.  Instances default to the paper's\n"
+    "  20: rd100,eil101,bier127,ch150,kroA150,pr152,u159,rat195,ts225,tsp225,gil262,\n"
+    "  pr264,a280,pr299,lin318,rd400,fl417,pr439,pcb442,d493.\n"
+    "\n"
     "Examples:\n"
     "  warptour bench multistart\n"
     "  warptour bench multistart --variants cpu --sizes 100,200 --seconds 0.3\n"
@@ -128,10 +146,11 @@ static const char bench_help[] =
     "  warptour bench pass --instances berlin52,pr2392\n"
     "  warptour bench ls --max-n 1000\n"
     "  warptour bench kswap --max-n 1500 --ks 1,8,all\n"
-    "  warptour bench ils --instances pr2392 --seconds 3 --svg ils.svg\n";
+    "  warptour bench ils --instances pr2392 --seconds 3 --svg ils.svg\n"
+    "  warptour bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n";
 
 static const char *const bench_names[BENCH_COUNT] = {
-    "io-init", "multistart", "quality", "pass", "ls", "kswap", "ils"};
+    "io-init", "multistart", "quality", "pass", "ls", "kswap", "ils", "sa"};
 
 /* Default --instances of pass and ls (Rocki & Suda's Table II sizes, up to
  * a generated million), kswap (Robinson et al.'s Figure 6) and ils. */
@@ -140,6 +159,10 @@ static const char two_opt_instances[] =
     "d18512,pla33810,pla85900,sra104815,usa115475,ara238025,uniform1M";
 static const char kswap_instances[] = "fl1400,fl3795,fnl4461,pla7397,usa13509,pla33810";
 static const char ils_instances[] = "pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900";
+/* Lam et al.'s 20 instances (Tables 2 and 3). */
+static const char sa_instances[] =
+    "rd100,eil101,bier127,ch150,kroA150,pr152,u159,rat195,ts225,tsp225,gil262,pr264,a280,"
+    "pr299,lin318,rd400,fl417,pr439,pcb442,d493";
 
 /* The CPU model from /proc/cpuinfo (Linux), or "?". */
 static void cpu_model(char *buf, size_t size)
@@ -259,6 +282,7 @@ static bool parse_names(const char *s, const char *const *names, int count, bool
 
 static const char *const ms_variant_names[MS_N_VARIANTS] = {"cuda", "cuda-thread", "cpu"};
 static const char *const start_names[KS_N_STARTS] = {"random", "greedy"};
+static const char *const sa_variant_names[SA_N_VARIANTS] = {"cuda", "cpu-sspm", "cpu-pssm"};
 
 /* A k of --swaps or --ks: a positive integer or "all" (0). */
 static bool k_item(const char *tok, int i, void *ctx)
@@ -308,7 +332,7 @@ static bool parse_instances(const char *s, bench_opts *o)
 /* Options without a one-letter form. */
 enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
-    OPT_THREADS, OPT_SVG, OPT_INTERVAL
+    OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES
 };
 
 static const struct option bench_longopts[] = {
@@ -327,6 +351,10 @@ static const struct option bench_longopts[] = {
     {"threads", required_argument, 0, OPT_THREADS},
     {"svg", required_argument, 0, OPT_SVG},
     {"interval", required_argument, 0, OPT_INTERVAL},
+    {"runs", required_argument, 0, OPT_RUNS},
+    {"tpb-sweep", no_argument, 0, OPT_TPB_SWEEP},
+    {"searches", required_argument, 0, OPT_SEARCHES},
+    {"moves", required_argument, 0, OPT_MOVES},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -339,13 +367,14 @@ static unsigned option_owners(int c)
     case 's': return ~0u;
     case 'r': return FOR(BENCH_IO_INIT) | FOR(BENCH_MULTISTART) | FOR(BENCH_PASS);
     case 'I': case 'z': return FOR(BENCH_MULTISTART);
-    case 'v': return FOR(BENCH_MULTISTART) | two_opt;
-    case 'S': return FOR(BENCH_MULTISTART) | FOR(BENCH_ILS);
-    case 'd': return FOR(BENCH_QUALITY) | two_opt | FOR(BENCH_ILS);
+    case 'v': return FOR(BENCH_MULTISTART) | two_opt | FOR(BENCH_SA);
+    case 'S': return FOR(BENCH_MULTISTART) | FOR(BENCH_ILS) | FOR(BENCH_SA);
+    case 'd': return FOR(BENCH_QUALITY) | two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case 'm': return FOR(BENCH_QUALITY) | two_opt;
     case 'c': return FOR(BENCH_QUALITY);
     case 'b': return FOR(BENCH_QUALITY) | FOR(BENCH_ILS);
-    case OPT_INSTANCES: case OPT_THREADS: return two_opt | FOR(BENCH_ILS);
+    case OPT_INSTANCES: case OPT_THREADS: return two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
+    case OPT_RUNS: case OPT_TPB_SWEEP: case OPT_SEARCHES: case OPT_MOVES: return FOR(BENCH_SA);
     case OPT_MAX_N_RANDOM: case OPT_KS: case OPT_STARTS: return FOR(BENCH_KSWAP);
     case OPT_INIT: return FOR(BENCH_PASS) | FOR(BENCH_LS);
     case OPT_SWAPS: return FOR(BENCH_LS);
@@ -434,6 +463,19 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         o->threads = (int)v;
         break;
     case OPT_SVG: o->svg = arg; break;
+    case OPT_RUNS:
+        if (!cli_parse_int64(arg, 1, 1000, &o->runs))
+            return cli_usage_error("bench", "--runs needs an integer in 1..1000, got '%s'", arg);
+        break;
+    case OPT_TPB_SWEEP: o->tpb_sweep = true; break;
+    case OPT_SEARCHES:
+    case OPT_MOVES:
+        if (!cli_parse_int64(arg, 1, 1 << 20, &v))
+            return cli_usage_error("bench", "--%s needs an integer in 1..1048576, got '%s'",
+                                   c == OPT_MOVES ? "moves" : "searches", arg);
+        if (c == OPT_MOVES) o->sa_moves = (int)v;
+        else o->sa_searches = (int)v;
+        break;
     case OPT_INTERVAL:
         if (!cli_parse_double(arg, 0.001, 60, &o->interval))
             return cli_usage_error("bench", "--interval needs a number in 0.001..60, got '%s'",
@@ -462,14 +504,21 @@ static bool option_given(const int *given, int n_given, int c)
 static int bench_defaults(bench_id which, const int *given, int n_given, const char *variants,
                           bench_opts *o)
 {
-    if (!option_given(given, n_given, 'S')) o->seconds = which == BENCH_ILS ? 10.0 : 1.2;
+    if (!option_given(given, n_given, 'S'))
+        o->seconds = which == BENCH_ILS ? 10.0 : which == BENCH_SA ? 0 : 1.2;
     if (!option_given(given, n_given, 'm') && which == BENCH_QUALITY) o->max_n = 2000;
     if (!option_given(given, n_given, OPT_INSTANCES)) {
         const char *list = which == BENCH_KSWAP ? kswap_instances
-                           : which == BENCH_ILS ? ils_instances : two_opt_instances;
+                           : which == BENCH_ILS ? ils_instances
+                           : which == BENCH_SA  ? sa_instances : two_opt_instances;
         parse_instances(list, o);
     }
-    if (which == BENCH_MULTISTART) {
+    if (which == BENCH_SA) {
+        if (!parse_names(variants ? variants : "cuda,cpu-sspm,cpu-pssm", sa_variant_names,
+                         SA_N_VARIANTS, o->variant_on))
+            return cli_usage_error("bench", "--variants needs a comma-separated list of "
+                                   "cuda, cpu-sspm, cpu-pssm, got '%s'", variants);
+    } else if (which == BENCH_MULTISTART) {
         if (!parse_names(variants ? variants : "cuda,cuda-thread,cpu", ms_variant_names,
                          MS_N_VARIANTS, o->variant_on))
             return cli_usage_error("bench", "--variants needs a comma-separated list of "
@@ -486,7 +535,7 @@ int cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.n = 1000000, .repeat = 3, .seed = 1, .climbs = 100000,
                     .backend = WT_BACKEND_AUTO, .init = WT_INIT_GREEDY, .interval = 0.05,
-                    .start_on = {true, true}};
+                    .start_on = {true, true}, .runs = 10};
     parse_sizes("100,200,500,1000,2000,5000", &o);
     parse_ks("1,all", o.swaps, &o.n_swaps);
     parse_ks("1,8,64,512,all", o.ks, &o.n_ks);
@@ -513,7 +562,7 @@ int cmd_bench(int argc, char **argv)
             if (strcmp(argv[optind], bench_names[k]) == 0) which = k;
     if (which < 0)
         return cli_usage_error("bench", "expected one benchmark name: io-init, multistart, "
-                               "quality, pass, ls, kswap or ils");
+                               "quality, pass, ls, kswap, ils or sa");
     for (int i = 0; i < n_given; i++)
         if (!(option_owners(given[i]) & FOR(which)))
             return cli_usage_error("bench", "--%s does not apply to bench %s",
@@ -529,6 +578,7 @@ int cmd_bench(int argc, char **argv)
     case BENCH_LS: return bench_ls(&o);
     case BENCH_KSWAP: return bench_kswap(&o);
     case BENCH_ILS: return bench_ils(&o);
+    case BENCH_SA: return bench_sa(&o);
     case BENCH_COUNT: break;
     }
     return EXIT_USAGE;

@@ -47,6 +47,24 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.returncode, 0, cmd)
             self.assertIn("Usage: warptour " + cmd, r.stdout)
 
+    def test_bench_sa_smoke(self):
+        # The CPU variants on a bundled instance, cut to 0.3 s a run: the
+        # header, one bench= line per run and the table with the paper's figures.
+        r = run("bench", "sa", "--instances", BERLIN, "--runs", "2", "--seconds", "0.3",
+                "--variants", "cpu-sspm,cpu-pssm", "--threads", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("# command: warptour bench sa", r.stdout)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=sa ")]
+        self.assertEqual(len(lines), 4, r.stdout)
+        for l in lines:
+            self.assertIn("instance=berlin52", l)
+            self.assertRegex(l, r"sses=[0-9.e+]+ length=[0-9]+ sec_percent=[0-9.]+")
+        self.assertRegex(r.stdout, r"average\s+cpu-pssm.*\|\s+12\.8\s+50\.90")
+        r = run("bench", "sa", "--variants", "gpu")
+        self.assertEqual(r.returncode, 2)
+        r = run("bench", "sa", "--runs", "0")
+        self.assertEqual(r.returncode, 2)
+
     def test_usage_errors(self):
         for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
                      ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],

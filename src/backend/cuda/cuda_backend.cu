@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/multistart.h"
+#include "backend/cuda/sa.h"
 #include "backend/cuda/session.h"
 
 /* Writes a known pattern so the host can tell the kernel really ran. */
@@ -77,5 +78,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .twoopt_descend = */ wt_cuda_twoopt_descend,
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ &wt_cuda_session_ops,
-    /* .sa = */ nullptr,      /* simulated annealing: CPU only so far (issue 5) */
+    /* .sa = */ wt_cuda_sa,   /* PSPM simulated annealing (sa.cu) */
 };

@@ -1,0 +1,635 @@
+/*
+ * sa.cu - simulated annealing on the GPU: Lam et al.'s parallel search
+ * parallel move (PSPM) scheme, §3.2 and §4.2.
+ *
+ * Each thread block is one search (a light weight SA, Algorithm 2) holding
+ * one current tour as a doubly linked list (prev/next indexed by city): in
+ * shared memory, beside a copy of the coordinates, when they fit in the
+ * block's opt-in shared memory, else in the block's slice of global memory,
+ * so there is no size cap.  At every iteration the block's threads draw the
+ * search's `moves` candidate relocations, candidate j from stream 1 + j
+ * exactly as the CPU does (algo/sa.h), and compute their exact cost changes;
+ * cub::BlockReduce picks the least (ties to the lower candidate).  Every
+ * thread holds a copy of the search's Metropolis stream (stream 0) and the
+ * search's lengths, so all of them take the same decision without waiting
+ * for one another; one thread commits an accepted move in O(1).  The best
+ * tour is stored lazily, when a worsening move is about to be accepted
+ * while the current tour beats it (Algorithm 2, line 12).
+ *
+ * Exchanges need every search at the same point, i.e. a grid-wide barrier,
+ * so, as in the paper's §4.2 pseudo code, one launch runs all searches
+ * through one epoch of `exchange` temperature steps.  Between launches the
+ * host picks the best search (ties to the lower index), copies its tour to
+ * d_global and the next launch starts every block from it; the host also
+ * follows the time limit and the stop flag there and, within long epochs,
+ * raises a stop flag in device memory that blocks read every SA_POLL
+ * iterations (never host-mapped memory: see ms_run.cuh).
+ *
+ * Cost changes are exact int64 sums of dev_exact_dist, the host's TSPLIB
+ * arithmetic in double, not the float "magic form" of the 2-opt kernels:
+ * float is exact only for small integer coordinates, and the searches and
+ * their best lengths must be exact everywhere.  The Metropolis test is
+ * wt_sa_accept itself.  So for the same seed, searches and moves the GPU
+ * computes the CPU's run move for move (the device's exp may differ from
+ * the host's libm in the last bit, which changes a decision with
+ * probability about 2^-52 per worsening move; GEO's cos/acos may differ
+ * likewise: device_instance.cuh).
+ */
+#include <cub/block/block_reduce.cuh>
+
+#include <climits>
+#include <cstring>
+#include <unistd.h>
+#include <vector>
+
+#include "algo/sa.h"
+#include "backend/cuda/device_instance.cuh"
+#include "backend/cuda/sa.h"
+
+namespace {
+
+/* Iterations between looks at the stop flag (and progress publications). */
+constexpr unsigned long long SA_POLL = 1024;
+
+/* A search's state between launches. */
+struct SaSearch {
+    long long cur_len, best_len;        /* exact */
+    unsigned long long iterations, accepted, improved;
+    unsigned long long worsened;        /* accepted moves that lengthened the tour */
+    double t;                           /* temperature of the last step run */
+};
+
+/* What one launch (one epoch) is told, passed by value. */
+struct SaArgs {
+    DevInst inst;
+    int n, moves;
+    unsigned long long step_iters;      /* iterations per temperature step: n * sweeps */
+    unsigned long long steps;           /* temperature steps of this epoch */
+    double t0, alpha;                   /* temperature of the first step; cooling */
+    int restart;                        /* every search starts from global first */
+    int lists_shared, coords_shared;
+    long long global_len;               /* exact length of global */
+    int32_t *cur;                       /* searches x 2n: prev, next (global lists) */
+    int32_t *best;                      /* searches x n: successors of the stored best */
+    const int32_t *global;              /* n successors: the tour to restart from */
+    SaSearch *search;                   /* searches */
+    wt_rng *rng;                        /* searches x (1 + moves): Metropolis, candidates */
+    long long *key;                     /* searches: min(cur, best), for progress */
+    const int *stop;                    /* raised by the host */
+};
+
+/* A thread's best candidate; the move travels with it through the reduction. */
+struct SaPick {
+    long long delta;
+    int j, c, a;
+};
+
+/* Least delta, ties to the lower candidate: the CPU's rule. */
+struct SaPickMin {
+    __device__ __forceinline__ SaPick operator()(const SaPick &x, const SaPick &y) const
+    {
+        return (y.delta < x.delta || (y.delta == x.delta && y.j < x.j)) ? y : x;
+    }
+};
+
+/* The block's verdict of one iteration, written by thread 0. */
+struct SaWin {
+    long long delta;
+    wt_sa_move move;
+    int stop;
+};
+
+/* Exact cost change of move m: wt_sa_delta's six distances on the device. */
+__device__ __forceinline__ long long sa_delta(const DevInst &I, const int32_t *prev,
+                                              const int32_t *next, wt_sa_move m)
+{
+    if (wt_sa_move_is_null(prev, m)) return 0;
+    int c = m.c, a = m.a, p = prev[c], q = next[c], b = next[a];
+    return dev_exact_dist(I, p, q) + dev_exact_dist(I, a, c) + dev_exact_dist(I, c, b) -
+           dev_exact_dist(I, p, c) - dev_exact_dist(I, c, q) - dev_exact_dist(I, a, b);
+}
+
+/* Draws candidate j from its stream and keeps it if it beats pick. */
+__device__ __forceinline__ void sa_try(const DevInst &I, int n, const int32_t *prev,
+                                       const int32_t *next, wt_rng *rng, int j, SaPick &pick)
+{
+    wt_sa_move m = wt_sa_draw(rng, n, prev);
+    long long d = sa_delta(I, prev, next, m);
+    if (d < pick.delta) pick = SaPick{d, j, m.c, m.a};
+}
+
+/* Copies n doubles to shared memory at p, advancing p; returns the copy. */
+template <int BLOCK>
+__device__ __forceinline__ const double *sa_share(const double *src, int n, unsigned char *&p)
+{
+    double *dst = (double *)p;
+    p += (size_t)n * sizeof(double);
+    for (int c = threadIdx.x; c < n; c += BLOCK) dst[c] = src[c];
+    return dst;
+}
+
+/* Points prev/next at the block's lists and, when they are shared, copies
+ * the coordinates there and points I at them.  Layout of the dynamic shared
+ * memory: coordinates (doubles) first, for alignment, then prev, next. */
+template <int BLOCK>
+__device__ void sa_place(const SaArgs &A, unsigned char *dyn, DevInst &I, int32_t *&prev,
+                         int32_t *&next)
+{
+    const int n = A.n;
+    unsigned char *p = dyn;
+    if (A.coords_shared) {
+        I.xd = sa_share<BLOCK>(A.inst.xd, n, p);
+        I.yd = sa_share<BLOCK>(A.inst.yd, n, p);
+        if (A.inst.zd) I.zd = sa_share<BLOCK>(A.inst.zd, n, p);
+    }
+    if (A.lists_shared) {
+        prev = (int32_t *)p;
+        next = prev + n;
+    } else {
+        prev = A.cur + (size_t)blockIdx.x * 2 * (size_t)n;
+        next = prev + n;
+    }
+}
+
+/* Loads the block's current tour: the global best (which also becomes its
+ * stored best) at a restart, else its own lists from the previous epoch. */
+template <int BLOCK>
+__device__ void sa_load(const SaArgs &A, int32_t *prev, int32_t *next, int32_t *best)
+{
+    const int n = A.n;
+    if (A.restart) {
+        for (int c = threadIdx.x; c < n; c += BLOCK) {
+            int32_t d = A.global[c];
+            next[c] = d;
+            prev[d] = c;
+            best[c] = d;
+        }
+    } else if (A.lists_shared) {
+        const int32_t *mine = A.cur + (size_t)blockIdx.x * 2 * (size_t)n;
+        for (int c = threadIdx.x; c < 2 * n; c += BLOCK) prev[c] = mine[c];
+    }
+}
+
+/* One epoch of every search: A.steps temperature steps of A.step_iters
+ * iterations each (the paper's kernel_function). */
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
+{
+    typedef cub::BlockReduce<SaPick, BLOCK> Reduce;
+    __shared__ typename Reduce::TempStorage s_reduce;
+    /* Alternate iterations use alternate verdicts: a thread that runs ahead
+     * into the next iteration cannot overwrite the one others still read. */
+    __shared__ SaWin s_win[2];
+    extern __shared__ __align__(16) unsigned char s_dyn[];
+
+    const int n = A.n, s = blockIdx.x, tid = threadIdx.x;
+    DevInst I = A.inst;
+    int32_t *prev, *next, *best = A.best + (size_t)s * (size_t)n;
+    sa_place<BLOCK>(A, s_dyn, I, prev, next);
+    sa_load<BLOCK>(A, prev, next, best);
+    SaSearch st = A.search[s];
+    if (A.restart) st.cur_len = st.best_len = A.global_len;
+    wt_rng *streams = A.rng + (size_t)s * (size_t)(1 + A.moves);
+    wt_rng accept = streams[0]; /* every thread draws the same u */
+    const bool one = A.moves <= BLOCK; /* one candidate per thread: its stream in registers */
+    wt_rng mine = streams[1 + (one && tid < A.moves ? tid : 0)];
+    __syncthreads();
+
+    double t = A.t0;
+    unsigned long long it = 0;
+    bool stopped = false;
+    for (unsigned long long k = 0; !stopped && k < A.steps; k++, t *= A.alpha) {
+        st.t = t;
+        for (unsigned long long i = 0; i < A.step_iters; i++, it++) {
+            SaPick pick = {LLONG_MAX, INT_MAX, 0, 0};
+            if (one) {
+                if (tid < A.moves) sa_try(I, n, prev, next, &mine, tid, pick);
+            } else {
+                for (int j = tid; j < A.moves; j += BLOCK)
+                    sa_try(I, n, prev, next, &streams[1 + j], j, pick);
+            }
+            SaPick win = Reduce(s_reduce).Reduce(pick, SaPickMin());
+            SaWin *w = &s_win[it & 1];
+            if (tid == 0) {
+                bool poll = (it & (SA_POLL - 1)) == 0;
+                w->delta = win.delta;
+                w->move = wt_sa_move{win.c, win.a};
+                w->stop = poll && *(volatile const int *)A.stop;
+                if (poll) A.key[s] = st.cur_len < st.best_len ? st.cur_len : st.best_len;
+            }
+            __syncthreads();
+            if (w->stop) {
+                stopped = true;
+                break;
+            }
+            long long delta = w->delta;
+            st.iterations++;
+            if (!wt_sa_accept(delta, t, wt_rng_uniform(&accept))) continue;
+            if (delta > 0 && st.cur_len < st.best_len) { /* Algorithm 2, line 12 */
+                for (int c = tid; c < n; c += BLOCK) best[c] = next[c];
+                st.best_len = st.cur_len;
+                __syncthreads(); /* the copy reads next before the commit writes it */
+            }
+            st.cur_len += delta;
+            st.accepted++;
+            st.improved += delta < 0;
+            st.worsened += delta > 0;
+            if (tid == 0) wt_sa_commit(prev, next, w->move);
+            __syncthreads();
+        }
+    }
+
+    if (tid == 0) {
+        A.search[s] = st;
+        A.key[s] = st.cur_len < st.best_len ? st.cur_len : st.best_len;
+        streams[0] = accept;
+    }
+    if (one && tid < A.moves) streams[1 + tid] = mine;
+    if (A.lists_shared) {
+        int32_t *mine_lists = A.cur + (size_t)s * 2 * (size_t)n;
+        for (int c = tid; c < 2 * n; c += BLOCK) mine_lists[c] = prev[c];
+    }
+}
+
+typedef void (*SaKernel)(SaArgs);
+
+/* The kernel for `moves` candidates: a block of the next size up, up to 256
+ * threads, beyond which each thread evaluates several. */
+SaKernel sa_kernel_for(int moves, int *block)
+{
+    *block = moves <= 32 ? 32 : moves <= 64 ? 64 : moves <= 128 ? 128 : 256;
+    switch (*block) {
+    case 32: return sa_kernel<32>;
+    case 64: return sa_kernel<64>;
+    case 128: return sa_kernel<128>;
+    default: return sa_kernel<256>;
+    }
+}
+
+/* How a run is laid out on the device. */
+struct SaPlan {
+    SaKernel kernel;
+    int block, searches, moves;
+    bool lists_shared, coords_shared;
+    size_t smem; /* dynamic shared memory per block */
+};
+
+/* Everything a run allocates, released in one place. */
+struct SaResources {
+    DevInstBuffers inst;
+    bool inst_loaded = false;
+    int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
+    SaSearch *d_search = nullptr;
+    wt_rng *d_rng = nullptr;
+    long long *d_key = nullptr;
+    int *d_stop = nullptr;
+    long long *h_key = nullptr; /* pinned: progress snapshots of d_key */
+    int *h_one = nullptr;       /* pinned: the value written to d_stop */
+    cudaStream_t stream = nullptr, control = nullptr;
+
+    ~SaResources()
+    {
+        if (inst_loaded) dev_instance_free(&inst);
+        cudaFree(d_cur);
+        cudaFree(d_best);
+        cudaFree(d_global);
+        cudaFree(d_search);
+        cudaFree(d_rng);
+        cudaFree(d_key);
+        cudaFree(d_stop);
+        cudaFreeHost(h_key);
+        cudaFreeHost(h_one);
+        if (stream) cudaStreamDestroy(stream);
+        if (control) cudaStreamDestroy(control);
+    }
+};
+
+/* Where the lists go and how many searches run: the paper's equation 3,
+ * TB = floor(Ms / bytes per block) * Nsm, computed by the occupancy API
+ * from this kernel's real shared memory (lists, coordinates, reduction),
+ * registers and threads.  TPB defaults to the warp size, where the paper's
+ * Table 4 finds the GPU fastest. */
+wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_global,
+                  SaPlan *P, wt_error *err)
+{
+    cudaDeviceProp prop;
+    WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, 0));
+    const size_t n = (size_t)inst->n;
+    P->moves = job->moves > 0 ? job->moves : prop.warpSize;
+    P->kernel = sa_kernel_for(P->moves, &P->block);
+    cudaFuncAttributes fa;
+    WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, P->kernel));
+    size_t optin = prop.sharedMemPerBlockOptin;
+    size_t avail = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
+    size_t axes = inst->type == WT_EXPLICIT ? 0 : inst->type == WT_EUC_3D ? 3 : 2;
+    size_t coords = axes * n * sizeof(double), lists = 2 * n * sizeof(int32_t);
+    P->coords_shared = !force_global && axes > 0 && coords + lists <= avail;
+    P->lists_shared = !force_global && lists <= avail;
+    P->smem = (P->coords_shared ? coords : 0) + (P->lists_shared ? lists : 0);
+    WT_CUDA_CHECK(err, cudaFuncSetAttribute(P->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)P->smem));
+    P->searches = job->searches;
+    if (P->searches == 0) {
+        int per_sm = 0;
+        WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, P->kernel,
+                                                                         P->block, P->smem));
+        P->searches = (per_sm > 0 ? per_sm : 1) * prop.multiProcessorCount;
+        /* Global lists of huge instances: keep the searches' state within
+         * half of the free memory. */
+        size_t free_b = 0, total_b = 0;
+        WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(wt_rng) + 64;
+        size_t cap = free_b / 2 / per;
+        if ((size_t)P->searches > cap) P->searches = cap > 0 ? (int)cap : 1;
+    }
+    return WT_OK;
+}
+
+/* Every search's streams, seeded on the host (a few per search). */
+wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_error *err)
+{
+    size_t per = (size_t)(1 + P.moves), count = (size_t)P.searches * per;
+    std::vector<wt_rng> h(count);
+    for (size_t s = 0; s < (size_t)P.searches; s++)
+        for (size_t k = 0; k < per; k++) wt_sa_rng(&h[s * per + k], job->seed, s, k);
+    WT_CUDA_CHECK(err, cudaMemcpy(r.d_rng, h.data(), count * sizeof(wt_rng),
+                                  cudaMemcpyHostToDevice));
+    return WT_OK;
+}
+
+wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &P,
+                   SaResources &r, wt_error *err)
+{
+    size_t n = (size_t)inst->n, tb = (size_t)P.searches;
+    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(wt_rng) / (size_t)(1 + P.moves))
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
+                       P.searches, inst->n);
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_cur, tb * 2 * n * sizeof(int32_t)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_best, tb * n * sizeof(int32_t)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_global, n * sizeof(int32_t)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_search, tb * sizeof(SaSearch)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_rng, tb * (size_t)(1 + P.moves) * sizeof(wt_rng)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_key, tb * sizeof(long long)));
+    WT_CUDA_CHECK(err, cudaMalloc(&r.d_stop, sizeof(int)));
+    WT_CUDA_CHECK(err, cudaMemset(r.d_stop, 0, sizeof(int)));
+    WT_CUDA_CHECK(err, cudaMemset(r.d_search, 0, tb * sizeof(SaSearch)));
+    /* 0x7f7f...: above any length, until the searches publish theirs. */
+    WT_CUDA_CHECK(err, cudaMemset(r.d_key, 0x7f, tb * sizeof(long long)));
+    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_key, tb * sizeof(long long)));
+    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_one, sizeof(int)));
+    *r.h_one = 1;
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
+    return sa_seed(job, P, r, err);
+}
+
+/* Uploads the start tour as the tour every search restarts from. */
+wt_status sa_upload_start(const int32_t *tour, int n, SaResources &r, wt_error *err)
+{
+    std::vector<int32_t> next((size_t)n);
+    for (int i = 0; i < n; i++) next[(size_t)tour[i]] = tour[i + 1 < n ? i + 1 : 0];
+    WT_CUDA_CHECK(err, cudaMemcpy(r.d_global, next.data(), (size_t)n * sizeof(int32_t),
+                                  cudaMemcpyHostToDevice));
+    return WT_OK;
+}
+
+/* The host's side of a run. */
+struct SaHost {
+    const wt_instance *inst;
+    wt_search_ctl *ctl;
+    SaResources *r;
+    const SaPlan *P;
+    std::vector<SaSearch> search; /* after the last launch */
+    long long best;               /* least min(cur, best) known */
+    unsigned long long improved;  /* summed at the last epoch's end */
+    bool stop_sent;
+};
+
+wt_status sa_request_stop(SaHost &h, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->d_stop, h.r->h_one, sizeof(int),
+                                       cudaMemcpyHostToDevice, h.r->control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
+    h.stop_sent = true;
+    return WT_OK;
+}
+
+/* The least length the searches published, for a progress report. */
+wt_status sa_snapshot(SaHost &h, wt_error *err)
+{
+    size_t tb = (size_t)h.P->searches;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->h_key, h.r->d_key, tb * sizeof(long long),
+                                       cudaMemcpyDeviceToHost, h.r->control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
+    for (size_t s = 0; s < tb; s++)
+        if (h.r->h_key[s] < h.best) h.best = h.r->h_key[s];
+    return WT_OK;
+}
+
+/* Waits for a launch, reporting progress and forwarding stop requests. */
+wt_status sa_wait(SaHost &h, wt_error *err)
+{
+    double next_snapshot = wt_now() + 0.05;
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(h.r->stream);
+        if (e == cudaSuccess) return WT_OK;
+        if (e != cudaErrorNotReady)
+            return wt_fail(err, WT_STATUS_DEVICE, "sa kernel failed: %s", cudaGetErrorString(e));
+        double now = wt_now();
+        if (now >= next_snapshot) {
+            wt_status st = sa_snapshot(h, err);
+            if (st != WT_OK) return st;
+            next_snapshot = now + 0.05;
+        }
+        if (!h.stop_sent && wt_ctl_report(h.ctl, h.best, h.improved, false)) {
+            wt_status st = sa_request_stop(h, err);
+            if (st != WT_OK) return st;
+        }
+        usleep(200);
+    }
+}
+
+/* Reads the searches back; returns the best one (least min(cur, best),
+ * ties to the lower index: cpu_sa.c's sa_settle). */
+wt_status sa_collect(SaHost &h, int *win, wt_error *err)
+{
+    size_t tb = (size_t)h.P->searches;
+    WT_CUDA_CHECK(err, cudaMemcpy(h.search.data(), h.r->d_search, tb * sizeof(SaSearch),
+                                  cudaMemcpyDeviceToHost));
+    int w = 0;
+    long long wl = LLONG_MAX;
+    unsigned long long improved = 0;
+    for (size_t s = 0; s < tb; s++) {
+        const SaSearch &se = h.search[s];
+        long long l = se.cur_len < se.best_len ? se.cur_len : se.best_len;
+        if (l < wl) {
+            wl = l;
+            w = (int)s;
+        }
+        improved += se.improved;
+    }
+    h.best = wl;
+    h.improved = improved;
+    *win = w;
+    return WT_OK;
+}
+
+/* Successors of search w's best tour, on the device. */
+const int32_t *sa_winner_next(const SaHost &h, int w)
+{
+    size_t n = (size_t)h.inst->n;
+    const SaSearch &se = h.search[(size_t)w];
+    if (se.cur_len < se.best_len) return h.r->d_cur + (size_t)w * 2 * n + n;
+    return h.r->d_best + (size_t)w * n;
+}
+
+wt_status sa_launch(const SaHost &h, const SaArgs &a, wt_error *err)
+{
+    const SaPlan &P = *h.P;
+    P.kernel<<<P.searches, P.block, P.smem, h.r->stream>>>(a);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    return WT_OK;
+}
+
+/* The epochs: launch, wait, pick the best, restart everyone from it. */
+wt_status sa_epochs(SaHost &h, const wt_sa_job *job, SaArgs &a, double *t_after, bool *ran,
+                    int *win, wt_error *err)
+{
+    double t = job->t_start;
+    uint64_t step = 0;
+    *ran = false;
+    for (;;) {
+        double t0 = t;
+        uint64_t m = wt_sa_schedule(&t, &step, job->t_end, job->alpha, (uint64_t)job->exchange);
+        if (m == 0) break;
+        h.ctl->temperature = t0;
+        if (h.stop_sent || wt_ctl_report(h.ctl, h.best, h.improved, false)) break;
+        a.t0 = t0;
+        a.steps = m;
+        wt_status st = sa_launch(h, a, err);
+        if (st == WT_OK) st = sa_wait(h, err);
+        if (st == WT_OK) st = sa_collect(h, win, err);
+        if (st != WT_OK) return st;
+        *ran = true;
+        a.restart = 0;
+        if (h.stop_sent) break;
+        if (job->searches > 1 && t > job->t_end) {
+            size_t n = (size_t)h.inst->n;
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->d_global, sa_winner_next(h, *win),
+                                               n * sizeof(int32_t), cudaMemcpyDeviceToDevice,
+                                               h.r->stream));
+            a.restart = 1;
+            a.global_len = h.best;
+        }
+    }
+    *t_after = t;
+    return WT_OK;
+}
+
+/* The tour of search w's best, from city 0, and the run's counters. */
+wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tour,
+                    wt_search_stats *stats, const wt_sa_job *job, wt_cuda_sa_opts *opts,
+                    wt_error *err)
+{
+    int n = h.inst->n;
+    std::vector<int32_t> next((size_t)n);
+    WT_CUDA_CHECK(err, cudaMemcpy(next.data(), sa_winner_next(h, w), (size_t)n * sizeof(int32_t),
+                                  cudaMemcpyDeviceToHost));
+    int32_t c = 0;
+    for (int i = 0; i < n; i++, c = next[(size_t)c]) tour[i] = c;
+    uint64_t iterations = 0, accepted = 0, improved = 0;
+    double t_reached = h.search[0].t;
+    for (const SaSearch &se : h.search) {
+        iterations += se.iterations;
+        accepted += se.accepted;
+        improved += se.improved;
+        opts->worsened += se.worsened;
+        t_reached = se.t < t_reached ? se.t : t_reached;
+    }
+    stats->iterations += iterations;
+    stats->moves_evaluated += iterations * (uint64_t)job->moves;
+    stats->accepted += accepted;
+    stats->steps += improved;
+    stats->temperature = stopped ? t_reached : t_after;
+    return WT_OK;
+}
+
+bool sa_job_valid(const wt_instance *inst, const wt_sa_job *job)
+{
+    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->t_start > 0 &&
+           job->t_end > 0 && isfinite(job->t_start) && isfinite(job->t_end) &&
+           job->alpha > 0 && job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1;
+}
+
+} // namespace
+
+extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
+                                    int32_t *tour, wt_search_stats *stats, wt_cuda_sa_opts *opts,
+                                    wt_error *err)
+{
+    if (!inst || !job || !ctl || !tour || !stats || !opts || !sa_job_valid(inst, job))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_sa: bad arguments");
+    opts->device_best = -1;
+    opts->worsened = 0;
+    SaResources r;
+    WT_CUDA_CHECK(err, cudaSetDevice(0));
+    SaPlan P;
+    wt_status st = sa_plan(inst, job, opts->force_global, &P, err);
+    if (st != WT_OK) return st;
+    job->searches = P.searches;
+    job->moves = P.moves;
+    opts->lists_shared = P.lists_shared;
+    opts->coords_shared = P.coords_shared;
+    st = dev_instance_upload(inst, &r.inst, err);
+    if (st != WT_OK) return st;
+    r.inst_loaded = true;
+    st = sa_alloc(inst, job, P, r, err);
+    if (st == WT_OK) st = sa_upload_start(tour, inst->n, r, err);
+    if (st != WT_OK) return st;
+
+    SaArgs a;
+    memset(&a, 0, sizeof a);
+    a.inst = r.inst.inst;
+    a.n = inst->n;
+    a.moves = P.moves;
+    a.step_iters = (unsigned long long)inst->n * (unsigned long long)job->sweeps;
+    a.alpha = job->alpha;
+    a.restart = 1;
+    a.lists_shared = P.lists_shared;
+    a.coords_shared = P.coords_shared;
+    a.global_len = wt_tour_length(inst, tour);
+    a.cur = r.d_cur;
+    a.best = r.d_best;
+    a.global = r.d_global;
+    a.search = r.d_search;
+    a.rng = r.d_rng;
+    a.key = r.d_key;
+    a.stop = r.d_stop;
+
+    SaHost h = {inst, ctl, &r, &P, std::vector<SaSearch>((size_t)P.searches), a.global_len, 0,
+                false};
+    double t_after = job->t_start;
+    bool ran = false;
+    int win = 0;
+    st = sa_epochs(h, job, a, &t_after, &ran, &win, err);
+    if (st != WT_OK) return st;
+    bool stopped = h.stop_sent || ctl->stop != WT_STOP_DONE;
+    if (!ran) { /* stopped before the first launch: the start tour stands */
+        stats->temperature = job->t_start;
+        ctl->temperature = job->t_start;
+        return WT_OK;
+    }
+    st = sa_finish(h, win, stopped, t_after, tour, stats, job, opts, err);
+    if (st != WT_OK) return st;
+    ctl->temperature = stats->temperature;
+    opts->device_best = h.best;
+    return WT_OK;
+}
+
+extern "C" wt_status wt_cuda_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
+                                int32_t *tour, wt_search_stats *stats, wt_error *err)
+{
+    wt_cuda_sa_opts opts;
+    memset(&opts, 0, sizeof opts);
+    return wt_cuda_sa_run(inst, job, ctl, tour, stats, &opts, err);
+}
