@@ -22,11 +22,11 @@
  * it to another term, so a move costs one distance, two FADDs and one FMNMX
  * (Strip below).  The best is tracked per row (a min over TC moves, then
  * one compare), the column recovered afterwards by re-evaluating that
- * single row.  Rows are dealt to threads as equal contiguous ranges of the
- * flattened strip-by-row space, so every thread gets the same amount of
- * work whatever n is.  The paper's shared-memory tiling of the j-loop
- * (§3.2) is subsumed: a thread's columns live in registers for a whole
- * strip, and rows stream from shared memory or the L1 cache.
+ * single row.  The pair space is dealt to threads in pieces that keep the
+ * lanes of a warp in step (see scan_chunk).  The paper's shared-memory
+ * tiling of the j-loop (§3.2) is subsumed: a thread's columns live in
+ * registers for a whole strip, and rows stream from shared memory or the
+ * L1 cache.
  *
  * A climb applies only moves that improve the exact length (see
  * exactly_improving), so it always ends, whatever float does.
@@ -43,11 +43,12 @@
 namespace {
 
 /* Columns per strip: (TC+1)/TC square roots per move.  Wider strips save
- * square roots and per-row work but cost registers and per-strip set-up,
- * which small tours (small blocks, few rows per thread) cannot amortize. */
+ * square roots and per-row work but cost registers, per-strip set-up, and
+ * balance: small tours have few chunks (TC x TC pieces, see scan_chunk) per
+ * thread, and the slowest thread sets the pace of a step. */
 template <int BLOCK>
 struct StripWidth {
-    static constexpr int value = BLOCK >= 512 ? 16 : 8;
+    static constexpr int value = BLOCK >= 512 ? 16 : BLOCK >= 256 ? 8 : 4;
 };
 
 /* A candidate move; ordered by (d, i, j). */
@@ -65,46 +66,34 @@ struct MoveKeyMin {
     }
 };
 
-/* (d, i, j) order for folding one candidate into another. */
+/* (d, i, j) order for folding one candidate into another (j may still
+ * hold a strip number: strips ascend with their columns). */
 __device__ __forceinline__ void fold_move(MoveKey &best, const MoveKey &m)
 {
-    if (m.d < best.d || (m.d == best.d && m.i < best.i)) best = m;
+    if (m.d < best.d || (m.d == best.d && (m.i < best.i || (m.i == best.i && m.j < best.j))))
+        best = m;
 }
 
-/* Rows of strip J that hold moves: i in [0, min(j0+TC-1, n-1) - 1). */
-template <int TC>
-__device__ __forceinline__ long long strip_rows(int J, int n)
-{
-    int last = min(J * TC + TC - 1, n - 1);
-    return last > 1 ? last - 1 : 0;
-}
-
-/* Rows of all strips before J (every strip before the last is full). */
-template <int TC>
-__device__ __forceinline__ long long rows_before(long long J)
-{
-    return (long long)TC * J * (J + 1) / 2 - 2 * J;
-}
-
-/* The strip holding flattened row r: the largest J with rows_before(J) <= r. */
-template <int TC>
-__device__ __forceinline__ int strip_of_row(long long r, int strips)
-{
-    int lo = 0, hi = strips - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (rows_before<TC>(mid) <= r) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
-/* The block's tour: where its arrays live (shared or global memory). */
-template <class Pt>
+/*
+ * The block's tour: points in tour order (pts[n] = pts[0]), M + the length
+ * of edge k (me), and the cities (id), in shared or global memory.  Points
+ * and edges are stored with one gap after every TC entries: the lanes of a
+ * warp load the columns of TC-apart strips at once, and without the gap
+ * those loads would all fall into the same shared-memory bank.
+ */
+template <class Pt, int TC>
 struct TourView {
-    Pt *pts;     /* n+1: points in tour order, pts[n] = pts[0] */
-    float *me;   /* n: M + d(pts[k], pts[k+1]) */
-    int32_t *id; /* n: cities in tour order */
+    static constexpr int SHIFT = TC == 16 ? 4 : TC == 8 ? 3 : 2; /* log2(TC) */
+    Pt *pts;
+    float *me;
+    int32_t *id;
+
+    static __host__ __device__ __forceinline__ size_t padded(int n)
+    {
+        return (size_t)(n + 1) + (size_t)((n + 1) >> SHIFT) + 1;
+    }
+    __device__ __forceinline__ Pt &P(int k) const { return pts[k + (k >> SHIFT)]; }
+    __device__ __forceinline__ float &E(int k) const { return me[k + (k >> SHIFT)]; }
 };
 
 /*
@@ -124,14 +113,14 @@ struct Strip {
     float mc[TC]; /* M - e_c, or +inf for columns past n-1 (their moves never win) */
     int j0;
 
-    __device__ __forceinline__ void load(const TourView<typename M::Pt> &t, int J, int n)
+    __device__ __forceinline__ void load(const TourView<typename M::Pt, TC> &t, int J, int n)
     {
         j0 = J * TC;
 #pragma unroll
-        for (int c = 0; c <= TC; c++) q[c] = t.pts[min(j0 + c, n)];
+        for (int c = 0; c <= TC; c++) q[c] = t.P(min(j0 + c, n));
 #pragma unroll
         for (int c = 0; c < TC; c++)
-            mc[c] = j0 + c <= n - 1 ? __fsub_rn(2.0f * WT_MAGIC, t.me[j0 + c]) : INFINITY;
+            mc[c] = j0 + c <= n - 1 ? __fsub_rn(2.0f * WT_MAGIC, t.E(j0 + c)) : INFINITY;
     }
 
     /* B[] of row point p. */
@@ -165,126 +154,154 @@ __device__ __forceinline__ float min_of(const float v[TC])
     return m;
 }
 
-/* Walks rows [ia, ib) of strip J, folding each row's best into best.
- * Rows below j0 - 1 have all TC columns right of the diagonal (j >= i+2):
- * they run without masking, two at a time so that one row's square roots
- * overlap the other's adds.  Within a strip rows ascend, so a strict < keeps
- * the lowest row among equals. */
+/*
+ * The pair space of a block's tour, cut into pieces that keep the 32 lanes
+ * of a warp in step (a warp whose lanes run different trip counts idles
+ * the others: measured, half the lanes were idle when threads walked row
+ * ranges of their own).
+ *  - Chunks: row block k (rows k*TC .. k*TC+TC-1) against column strip
+ *    J > k (columns J*TC .. J*TC+TC-1).  Every move there has j >= i+2, so
+ *    no masking, and every chunk is TC rows long; the one row that touches
+ *    the diagonal (i = J*TC - 1, only in chunk (J-1, J)) is left to the
+ *    diagonal pieces.  Chunks are dealt to threads round robin in (k, J)
+ *    order, so the lanes of a warp share their rows (loads broadcast) and
+ *    take neighbouring strips (spread over the banks by the gaps).
+ *  - Diagonal pieces: strip J's rows J*TC - 1 .. J*TC + TC - 3, masked,
+ *    one strip per thread: about n rows in all.
+ * Chunks cover rows below J*TC - 1 of strip J, diagonal pieces the rest, so
+ * each move is evaluated once.
+ */
 template <class M, int TC>
-__device__ __forceinline__ void scan_segment(const TourView<typename M::Pt> &t, int n, int J,
-                                             int ia, int ib, MoveKey &best)
+__device__ __forceinline__ void scan_chunk(const TourView<typename M::Pt, TC> &t, int n, int k,
+                                           int J, MoveKey &best)
 {
     Strip<M, TC> s;
     s.load(t, J, n);
+    const int i0 = k * TC, last = J == k + 1 ? TC - 1 : TC;
     float B[TC], v[TC];
-    s.first_terms(t.pts[ia], B);
+    s.first_terms(t.P(i0), B);
     MoveKey sb = {INFINITY, INT_MAX, J};
-    int full_end = min(ib, max(ia, s.j0 - 1));
-    int i = ia;
-    for (; i + 1 < full_end; i += 2) {
-        s.row(t.pts[i + 1], B, v);
-        float d0 = __fsub_rn(min_of<TC>(v), t.me[i]);
-        s.row(t.pts[i + 2], B, v);
-        float d1 = __fsub_rn(min_of<TC>(v), t.me[i + 1]);
+    /* Two rows per iteration, so one row's square roots overlap the other's
+     * adds.  Rows ascend: a strict < keeps the lowest among equals. */
+#pragma unroll 1
+    for (int r = 0; r < TC; r += 2) {
+        int i = i0 + r;
+        s.row(t.P(i + 1), B, v);
+        float d0 = __fsub_rn(min_of<TC>(v), t.E(i));
+        s.row(t.P(i + 2), B, v);
+        float d1 = __fsub_rn(min_of<TC>(v), t.E(i + 1));
+        if (r + 1 >= last) d1 = INFINITY;
         if (d0 < sb.d) { sb.d = d0; sb.i = i; }
         if (d1 < sb.d) { sb.d = d1; sb.i = i + 1; }
     }
-    for (; i < ib; i++) { /* the last full row, then rows on the diagonal */
-        s.row(t.pts[i + 1], B, v);
+    fold_move(best, sb); /* best.j holds the strip for now */
+}
+
+template <class M, int TC>
+__device__ __forceinline__ void scan_diagonal(const TourView<typename M::Pt, TC> &t, int n,
+                                              int J, MoveKey &best)
+{
+    const int j0 = J * TC, ia = max(j0 - 1, 0), ib = min(j0 + TC - 1, n - 1) - 1;
+    if (ia >= ib) return;
+    Strip<M, TC> s;
+    s.load(t, J, n);
+    float B[TC], v[TC];
+    s.first_terms(t.P(ia), B);
+    MoveKey sb = {INFINITY, INT_MAX, J};
+    for (int i = ia; i < ib; i++) {
+        s.row(t.P(i + 1), B, v);
 #pragma unroll
         for (int c = 0; c < TC; c++)
-            if (s.j0 + c < i + 2) v[c] = INFINITY;
-        float d = __fsub_rn(min_of<TC>(v), t.me[i]);
+            if (j0 + c < i + 2) v[c] = INFINITY;
+        float d = __fsub_rn(min_of<TC>(v), t.E(i));
         if (d < sb.d) { sb.d = d; sb.i = i; }
     }
-    fold_move(best, sb); /* best.j holds the strip for now */
+    fold_move(best, sb);
 }
 
 /* Turns best.j from a strip number into the lowest column of row best.i
  * that attains best.d, by evaluating that row again with the same float
  * operations. */
 template <class M, int TC>
-__device__ __forceinline__ void resolve_column(const TourView<typename M::Pt> &t, int n,
+__device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC> &t, int n,
                                                MoveKey &best)
 {
     if (best.i == INT_MAX) return;
     Strip<M, TC> s;
     s.load(t, best.j, n);
     float B[TC], v[TC];
-    s.first_terms(t.pts[best.i], B);
-    s.row(t.pts[best.i + 1], B, v);
+    s.first_terms(t.P(best.i), B);
+    s.row(t.P(best.i + 1), B, v);
     int col = TC - 1;
 #pragma unroll
     for (int c = TC - 1; c >= 0; c--)
-        if (s.j0 + c >= best.i + 2 && __fsub_rn(v[c], t.me[best.i]) == best.d) col = c;
+        if (s.j0 + c >= best.i + 2 && __fsub_rn(v[c], t.E(best.i)) == best.d) col = c;
     best.j = s.j0 + col;
 }
 
-/* A thread's share of the flattened rows: `rows` rows from row i of strip
- * J on.  It depends on n alone, so it is worked out once per kernel, not
- * at every step (64-bit divisions and a binary search). */
-struct RowShare {
-    int J, i;
-    long long rows;
-};
-
-template <int TC>
-__device__ RowShare row_share(int n, int tid, int nthreads)
-{
-    int strips = (n + TC - 1) / TC;
-    long long total = rows_before<TC>(strips - 1) + strip_rows<TC>(strips - 1, n);
-    long long r = total * tid / nthreads, r_end = total * (tid + 1) / nthreads;
-    RowShare sh = {0, 0, r_end - r};
-    if (sh.rows > 0) {
-        sh.J = strip_of_row<TC>(r, strips);
-        sh.i = (int)(r - rows_before<TC>(sh.J));
-    }
-    return sh;
-}
-
-/* This thread's best move over its share of the rows. */
-template <class M, int TC>
-__device__ MoveKey thread_best_move(const TourView<typename M::Pt> &t, int n, RowShare sh)
+/* This thread's best move: its diagonal pieces, then its chunks. */
+template <class M, int TC, int BLOCK>
+__device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n)
 {
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
-    int J = sh.J, i = sh.i;
-    for (long long left = sh.rows; left > 0; J++, i = 0) {
-        int ib = (int)min(strip_rows<TC>(J, n), i + left);
-        if (ib > i) scan_segment<M, TC>(t, n, J, i, ib, best);
-        left -= ib - i;
+    const int strips = (n + TC - 1) / TC;
+    for (int J = threadIdx.x; J < strips; J += BLOCK) scan_diagonal<M, TC>(t, n, J, best);
+    /* Chunk number c of row block k is (k, k+1+c); block k has strips-1-k. */
+    int k = 0, c = threadIdx.x;
+    for (;;) {
+        while (k < strips - 1 && c >= strips - 1 - k) {
+            c -= strips - 1 - k;
+            k++;
+        }
+        if (k >= strips - 1) break;
+        scan_chunk<M, TC>(t, n, k, k + 1 + c, best);
+        c += BLOCK;
     }
     resolve_column<M, TC>(t, n, best);
     return best;
 }
 
 /* Reverses tour positions i+1..j and refreshes the edges that changed. */
-template <class M, int BLOCK>
-__device__ __forceinline__ void apply_move(const TourView<typename M::Pt> &t, int i, int j)
+template <class M, int TC, int BLOCK>
+__device__ __forceinline__ void apply_move(const TourView<typename M::Pt, TC> &t, int i, int j)
 {
     int len = j - i; /* positions i+1..j */
     for (int k = threadIdx.x; k < len / 2; k += BLOCK) {
         int p = i + 1 + k, q = j - k;
-        typename M::Pt tp = t.pts[p];
-        t.pts[p] = t.pts[q];
-        t.pts[q] = tp;
+        typename M::Pt tp = t.P(p);
+        t.P(p) = t.P(q);
+        t.P(q) = tp;
         int32_t tc = t.id[p];
         t.id[p] = t.id[q];
         t.id[q] = tc;
     }
     __syncthreads();
-    for (int k = i + threadIdx.x; k <= j; k += BLOCK) t.me[k] = M::x(t.pts[k], t.pts[k + 1]);
+    for (int k = i + threadIdx.x; k <= j; k += BLOCK) t.E(k) = M::x(t.P(k), t.P(k + 1));
     __syncthreads();
 }
 
-/* Lays out the block's arrays in one buffer: points first (16-byte aligned). */
-template <class Pt>
-__device__ __forceinline__ TourView<Pt> tour_view(unsigned char *base, int n)
+/* Bytes of one block's tour arrays: points, edges, cities, each 16-byte
+ * aligned. */
+template <class Pt, int TC>
+__host__ __device__ __forceinline__ size_t tour_bytes(int n, size_t *pts_bytes,
+                                                      size_t *me_bytes)
 {
-    TourView<Pt> t;
-    size_t pts_bytes = ((size_t)(n + 1) * sizeof(Pt) + 15) / 16 * 16;
+    size_t cells = TourView<Pt, TC>::padded(n);
+    *pts_bytes = (cells * sizeof(Pt) + 15) / 16 * 16;
+    *me_bytes = (cells * sizeof(float) + 15) / 16 * 16;
+    return *pts_bytes + *me_bytes + (size_t)(n + 1) * sizeof(int32_t);
+}
+
+/* Lays out the block's arrays in one buffer. */
+template <class Pt, int TC>
+__device__ __forceinline__ TourView<Pt, TC> tour_view(unsigned char *base, int n)
+{
+    size_t pts_bytes, me_bytes;
+    tour_bytes<Pt, TC>(n, &pts_bytes, &me_bytes);
+    TourView<Pt, TC> t;
     t.pts = (Pt *)base;
     t.me = (float *)(base + pts_bytes);
-    t.id = (int32_t *)(base + pts_bytes + ((size_t)(n + 1) * sizeof(float) + 15) / 16 * 16);
+    t.id = (int32_t *)(base + pts_bytes + me_bytes);
     return t;
 }
 
@@ -295,16 +312,16 @@ union BlockTemp {
 };
 
 /* Starts climb `climb`: its random tour, the points, the edges. */
-template <class M, int BLOCK>
-__device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt> &t,
+template <class M, int TC, int BLOCK>
+__device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt, TC> &t,
                             unsigned long long climb)
 {
     int n = a.inst.n;
     if (threadIdx.x == 0) wt_climb_start_tour(a.seed, climb, n, t.id);
     __syncthreads();
-    for (int k = threadIdx.x; k <= n; k += BLOCK) t.pts[k] = M::point(a.inst, t.id[k < n ? k : 0]);
+    for (int k = threadIdx.x; k <= n; k += BLOCK) t.P(k) = M::point(a.inst, t.id[k < n ? k : 0]);
     __syncthreads();
-    for (int k = threadIdx.x; k < n; k += BLOCK) t.me[k] = M::x(t.pts[k], t.pts[k + 1]);
+    for (int k = threadIdx.x; k < n; k += BLOCK) t.E(k) = M::x(t.P(k), t.P(k + 1));
     __syncthreads();
 }
 
@@ -372,21 +389,20 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
 
     const int n = a.inst.n;
     unsigned char *base = SMEM ? smem : a.scratch + (size_t)blockIdx.x * a.scratch_stride;
-    TourView<typename M::Pt> t = tour_view<typename M::Pt>(base, n);
     constexpr int TC = StripWidth<BLOCK>::value;
-    const RowShare share = row_share<TC>(n, threadIdx.x, BLOCK);
+    const TourView<typename M::Pt, TC> t = tour_view<typename M::Pt, TC>(base, n);
     for (;;) {
         if (threadIdx.x == 0) s_climb = ms_take_climb(a);
         __syncthreads();
         unsigned long long climb = s_climb;
         if (climb == MS_NO_CLIMB) return;
-        start_climb<M, BLOCK>(a, t, climb);
+        start_climb<M, TC, BLOCK>(a, t, climb);
         unsigned long long steps = 0, scans = 0;
         bool completed = false;
         for (;;) {
             /* Issued before the scan, so the L2 round trip hides behind it. */
             int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
-            MoveKey mine = thread_best_move<M, TC>(t, n, share);
+            MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n);
             MoveKey best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
             if (threadIdx.x == 0) {
                 if (best.d < 0.0f && !exactly_improving(a.inst, t.id, best.i, best.j))
@@ -402,7 +418,7 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
                 break;
             }
             if (s_stop) break; /* the tour stays valid: stop before changing it */
-            apply_move<M, BLOCK>(t, best.i, best.j);
+            apply_move<M, TC, BLOCK>(t, best.i, best.j);
             steps++;
         }
         long long len = exact_length<BLOCK>(a.inst, t.id, tmp);
@@ -411,19 +427,12 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
     }
 }
 
-/* Bytes of one block's tour arrays. */
-template <class Pt>
-size_t tour_bytes(int n)
-{
-    return ((size_t)(n + 1) * sizeof(Pt) + 15) / 16 * 16 +
-           ((size_t)(n + 1) * sizeof(float) + 15) / 16 * 16 + (size_t)(n + 1) * sizeof(int32_t);
-}
-
 /* Picks the block size, shared or global memory, and the grid; launches. */
 template <class M, int BLOCK>
 wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
 {
-    size_t bytes = tour_bytes<typename M::Pt>(L.n);
+    size_t pts_bytes, me_bytes;
+    size_t bytes = tour_bytes<typename M::Pt, StripWidth<BLOCK>::value>(L.n, &pts_bytes, &me_bytes);
     int dev = 0, smem_optin = 0, sms = 0;
     WT_CUDA_CHECK(err, cudaGetDevice(&dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
@@ -464,7 +473,7 @@ wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
     /* Small tours have few rows per thread; smaller blocks keep per-step
      * synchronization short and let more climbers share an SM. */
-    long long rows = (long long)L.n * L.n / 16; /* strips of 8 */
+    long long rows = (long long)L.n * L.n / 16;
     int block = rows < 6000 ? 64 : rows < 50000 ? 256 : 512; /* measured on an H100 */
     /* A tuning knob for benchmarks, not a user option: WT_MS_BLOCK=64|256|512. */
     const char *force = getenv("WT_MS_BLOCK");
