@@ -20,8 +20,11 @@
 # gpu-data/COMMIT is stale.  WT_CUDA=OFF builds without CUDA: the same
 # stages on a machine without a GPU, to check this script.
 # WT_CHECK_STAGES picks stages (default "ctest multistart quality small";
-# the build always runs); WT_CTEST_ARGS replaces the ctest selection (e.g.
-# "-L gpu"); WT_BENCH_MS_ARGS adds arguments to bench multistart.
+# also pass, ls, kswap, ils, sa: the full benchmarks, one stage each; the
+# build always runs); WT_CTEST_ARGS replaces the ctest selection (e.g.
+# "-L gpu"); WT_BENCH_MS_ARGS adds arguments to bench multistart;
+# WT_ARGS_<bench> replaces a benchmark's arguments, WT_CAP_<bench> its
+# timeout.
 set -u -o pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/wt-out}
@@ -118,28 +121,32 @@ note "bench multistart" "exit $rc, $(grep -c '^bench=multistart' "$OUT/bench_mul
 stage_end "bench multistart"
 fi
 
-# Quality (Figure 7), a small subset: up to 500 cities, 5000 climbs each, on
-# the GPU (--backend cuda fails at once rather than running for long on CPU).
+# Quality (Figure 7), a small subset by default: up to 500 cities, 5000
+# climbs each, on the GPU (--backend cuda fails at once rather than running
+# for long on the CPU).  WT_ARGS_quality replaces the arguments.
 if want quality; then
 stage_begin "bench quality"
 limit=$(left $((15 + small_reserve)))
-[ "$limit" -gt 120 ] && limit=120
-timeout "$limit" "$build"/warptour bench quality --max-n 500 --climbs 5000 --backend cuda \
-    >"$OUT/bench_quality.txt" 2>&1
+[ "$limit" -gt "${WT_CAP_quality:-120}" ] && limit=${WT_CAP_quality:-120}
+# shellcheck disable=SC2086 # a list of words
+timeout "$limit" "$build"/warptour bench quality ${WT_ARGS_quality:---max-n 500 --climbs 5000} \
+    --backend cuda >"$OUT/bench_quality.txt" 2>&1
 rc=$?
 [ $rc -eq 124 ] && echo "bench quality: stopped by its ${limit} s timeout"
 note "bench quality" "exit $rc, $(grep -c '^bench=quality' "$OUT/bench_quality.txt") instances (timeout ${limit} s)"
 stage_end "bench quality"
 fi
 
-# Rocki & Suda's Table II, Robinson et al.'s Figure 6 and ILS over time, small
-# runs: every default instance that gpu-data holds for one 2-opt pass (the
-# cpu variant up to 20000 cities), the rest up to 2000 (kswap: fl1400).  The
-# cuda variants are skipped with a note while the CUDA backend has no 2-opt
-# kernel; ils --backend auto then runs on the CPU.
+# Rocki & Suda's Table II, Robinson et al.'s Figure 6, ILS over time and
+# Lam et al.'s Tables 2-3.  Stage "small" runs short versions of all of them
+# (the default); stages pass, ls, kswap, ils, sa run one each, with the
+# arguments in WT_ARGS_<name> when set and a timeout of WT_CAP_<name>.
 small_bench() { # NAME CAP-SECONDS ARGS...: one benchmark into $OUT/bench_NAME.txt
-    local name=$1 cap=$2 lim
+    local name=$1 cap=$2 lim args_var="WT_ARGS_$1" cap_var="WT_CAP_$1"
     shift 2
+    [ -n "${!cap_var:-}" ] && cap=${!cap_var}
+    # shellcheck disable=SC2206 # a list of words
+    [ -n "${!args_var:-}" ] && set -- ${!args_var}
     stage_begin "bench $name"
     lim=$(left 10)
     [ "$lim" -gt "$cap" ] && lim=$cap
@@ -150,16 +157,22 @@ small_bench() { # NAME CAP-SECONDS ARGS...: one benchmark into $OUT/bench_NAME.t
     stage_end "bench $name"
 }
 if want small; then
-small_bench pass 10
-small_bench ls 10 --max-n 2000
-small_bench kswap 15 --max-n 1500 --max-n-random 1500 --ks 1,8,64,all
-small_bench ils 15 --instances pr2392,fnl4461 --seconds 5 --svg "$OUT/bench_ils.svg"
+    small_bench pass 10
+    small_bench ls 10 --max-n 2000
+    small_bench kswap 15 --max-n 1500 --max-n-random 1500 --ks 1,8,64,all
+    small_bench ils 15 --instances pr2392,fnl4461 --seconds 5 --svg "$OUT/bench_ils.svg"
+    small_bench sa 15 --instances rd100,eil101 --runs 1 --variants cuda
 fi
+want pass && small_bench pass 120
+want ls && small_bench ls 150
+want kswap && small_bench kswap 200
+want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10 --svg "$OUT/bench_ils.svg"
+want sa && small_bench sa 200
 
 # ------------------------------------------------------------ the tail
 # Printed first, as the least important: the device tool returns the last
 # 12000 characters of stdout (the files in $OUT come back whole).
-for name in pass ls kswap ils; do
+for name in pass ls kswap ils sa; do
     [ -f "$OUT/bench_$name.txt" ] || continue
     echo
     echo "== bench $name ($OUT/bench_$name.txt)"
