@@ -182,6 +182,8 @@ static void sa_table(const bench_opts *o, const bool live[SA_N_VARIANTS], char n
     printf("\n%-9s %-9s %7s %10s %8s %9s %10s | %10s %8s %9s\n", "instance", "variant",
            "TBxTPB", "SSES M/s", "SEC %", "to thr", "mean s", "paper SSES", "SEC %", "to thr");
     double avg_sses[SA_N_VARIANTS] = {0}, avg_sec[SA_N_VARIANTS] = {0};
+    double total_s[SA_N_VARIANTS] = {0};
+    int total_runs[SA_N_VARIANTS] = {0};
     int avg_n[SA_N_VARIANTS] = {0};
     for (int i = 0; i < count; i++) {
         const sa_paper_row *pr = sa_paper_find(names[i]);
@@ -205,6 +207,8 @@ static void sa_table(const bench_opts *o, const bool live[SA_N_VARIANTS], char n
                    bench_fmt_num("%.3f", sa_mean(c->secs, c->runs), e, sizeof e),
                    bench_fmt_num("%.1f", ps, f, sizeof f), bench_fmt_num("%.2f", pe, g, sizeof g),
                    bench_fmt_duration(isnan(pt) ? -1 : pt, h, sizeof h));
+            total_s[v] += c->secs;
+            total_runs[v] += c->runs;
             if (c->runs > 0 && !isnan(sec)) {
                 avg_sses[v] += sses;
                 avg_sec[v] += sec;
@@ -222,6 +226,10 @@ static void sa_table(const bench_opts *o, const bool live[SA_N_VARIANTS], char n
                bench_fmt_num("%.2f", avg_sec[v] / avg_n[v], b, sizeof b), "", "",
                paper_avg_sses[v], paper_avg_sec[v], "");
     }
+    for (int v = 0; v < SA_N_VARIANTS; v++)
+        if (total_runs[v] > 0)
+            printf("whole table: %.1f s of %s time (%s, %d runs, searches only)\n", total_s[v],
+                   v == SA_CUDA ? "GPU" : "CPU", sa_variant_label[v], total_runs[v]);
     (void)o;
 }
 

@@ -69,8 +69,10 @@ static void start_tour(int n, uint64_t seed, int32_t *tour)
     }
 }
 
-/* Runs job on the GPU (gpu) or the CPU from the start tour of job->seed. */
-static sa_out run(const wt_instance *inst, wt_sa_job job, bool gpu, bool force_global)
+/* Runs job on the GPU (gpu) or the CPU from the start tour of job->seed;
+ * force_block keeps the GPU off its warp kernel. */
+static sa_out run_on(const wt_instance *inst, wt_sa_job job, bool gpu, bool force_global,
+                     bool force_block)
 {
     sa_out o;
     memset(&o, 0, sizeof o);
@@ -88,6 +90,7 @@ static sa_out run(const wt_instance *inst, wt_sa_job job, bool gpu, bool force_g
     wt_error err = {0};
     wt_status st;
     o.opts.force_global = force_global;
+    o.opts.force_block = force_block;
     if (gpu && !gpu_is_cpu)
         st = wt_cuda_sa_run(inst, &job, &ctl, o.tour, &o.stats, &o.opts, &err);
     else
@@ -100,6 +103,11 @@ static sa_out run(const wt_instance *inst, wt_sa_job job, bool gpu, bool force_g
     o.stop = ctl.stop;
     o.length = wt_tour_length(inst, o.tour);
     return o;
+}
+
+static sa_out run(const wt_instance *inst, wt_sa_job job, bool gpu, bool force_global)
+{
+    return run_on(inst, job, gpu, force_global, false);
 }
 
 /* A run's own consistency: finished, valid tour, no longer than the start,
@@ -282,6 +290,15 @@ static void test_shared_and_global_lists(void **state)
             fail_msg("%d cities: lists shared %d (want 1) by default, %d (want 0) when forced "
                      "global", sizes[k], sh.opts.lists_shared, gl.opts.lists_shared);
         check_same(inst, &sh, &gl, "shared vs global lists");
+        /* EUC_2D with 32 moves and shared lists: the warp kernel, unless
+         * forced onto the block kernel; both are the same run. */
+        sa_out bl = run_on(inst, job, true, false, true);
+        check_run(inst, &bl, true);
+        if (!gpu_is_cpu && (!sh.opts.warp_kernel || bl.opts.warp_kernel))
+            fail_msg("%d cities: warp kernel %d (want 1) by default, %d (want 0) when forced "
+                     "onto the block kernel", sizes[k], sh.opts.warp_kernel, bl.opts.warp_kernel);
+        check_same(inst, &sh, &bl, "warp vs block kernel");
+        sa_out_free(&bl);
         sa_out_free(&sh);
         sa_out_free(&gl);
         wt_instance_free(inst);

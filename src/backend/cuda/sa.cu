@@ -34,6 +34,16 @@
  * the host's libm in the last bit, which changes a decision with
  * probability about 2^-52 per worsening move; GEO's cos/acos may differ
  * likewise: device_instance.cuh).
+ *
+ * Two kernels.  EUC_2D runs of at most 32 moves whose lists and coordinates
+ * fit in shared memory (all of the paper's instances) take sa_warp_kernel:
+ * one warp per search, no block barrier, one REDUX for the best candidate,
+ * distances without the double sqrt's branchy sequence (sa_euc_fast); it
+ * is latency bound, so by default it runs SA_WARP_PER_SM searches per SM
+ * rather than the occupancy limit.  Everything else takes sa_kernel, the
+ * general block kernel.  Both compute the same exact integer deltas and the
+ * same decisions, so both equal the CPU move for move (the tests check the
+ * two kernels against each other and against the CPU).
  */
 #include <cub/block/block_reduce.cuh>
 
@@ -59,6 +69,8 @@ struct SaSearch {
     double t;                           /* temperature of the last step run */
 };
 
+struct SaLook;
+
 /* What one launch (one epoch) is told, passed by value. */
 struct SaArgs {
     DevInst inst;
@@ -76,6 +88,8 @@ struct SaArgs {
     wt_rng *rng;                        /* searches x (1 + moves): Metropolis, candidates */
     long long *key;                     /* searches: min(cur, best), for progress */
     const int *stop;                    /* raised by the host */
+    const double2 *xy;                  /* warp kernel: n interleaved coordinates */
+    SaLook *look;                /* warp kernel: searches x (1 + moves) streams */
 };
 
 /* A thread's best candidate; the move travels with it through the reduction. */
@@ -251,6 +265,206 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
     }
 }
 
+
+/* ------------------------------------------------------------------------
+ * The warp kernel: EUC_2D, at most 32 moves, lists and coordinates in
+ * shared memory.  One warp is one search, so an iteration needs no block
+ * barrier: the candidates' exact deltas, packed with their lane into one
+ * 32-bit key, meet in a single __reduce_min_sync (least delta, ties to the
+ * lower candidate: the CPU's rule); every lane then takes the same
+ * Metropolis decision, and the winning lane, which already read p, q and b
+ * while evaluating, commits with six independent shared stores.  The
+ * distances are specialised to EUC_2D (no switch over the metrics) and
+ * computed with the host's IEEE double operations (sub, mul, add, the
+ * correctly rounded sqrt), so they equal wt_dist bit for bit on any
+ * coordinates.  Random numbers are drawn one iteration ahead (SaLook), so
+ * the xoshiro steps overlap the iteration's shared-memory latency.  The
+ * Metropolis test decides from a float exp when u lies more than 1e-4
+ * (relative) away from it, far above that exp's error (below 1e-5 for
+ * delta / t < 40), and calls wt_sa_accept otherwise: the very decisions of
+ * the double test.
+ * --------------------------------------------------------------------- */
+
+/* Bias of the packed delta: key = (delta + SA_KEY_BIAS) << 5 | lane must fit
+ * in 32 bits, so |delta| < 2^26; sa_plan checks 3 x the longest possible
+ * edge against it before it picks this kernel. */
+constexpr int SA_KEY_BIAS = 1 << 26;
+
+/* A candidate stream and its next two outputs. */
+struct SaLook {
+    wt_rng r;
+    uint64_t x0, x1;
+};
+
+__host__ __device__ __forceinline__ uint64_t sa_take(SaLook &g)
+{
+    uint64_t x = g.x0;
+    g.x0 = g.x1;
+    g.x1 = wt_rng_next(&g.r);
+    return x;
+}
+
+/* wt_sa_below on a look-ahead stream: the same numbers. */
+__device__ __forceinline__ int32_t sa_below_look(SaLook &g, uint64_t bound)
+{
+    uint64_t x = sa_take(g), lo = x * bound;
+    if (lo < bound) {
+        uint64_t threshold = (0 - bound) % bound;
+        while (lo < threshold) {
+            x = sa_take(g);
+            lo = x * bound;
+        }
+    }
+    return (int32_t)wt_mulhi64(x, bound);
+}
+
+/* wt_dist for EUC_2D: the host's operations, no FMA contraction. */
+__device__ __forceinline__ int sa_euc(double2 a, double2 b)
+{
+    double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
+    double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+    return (int)__dadd_rn(__dsqrt_rn(s), 0.5);
+}
+
+/* sa_euc without the double square root, whose correctly rounded library
+ * sequence ends in a branch that keeps the six distances of a move from
+ * overlapping.  s = dx^2 + dy^2 is the host's double; k, the float root
+ * rounded, is within one of nint(sqrt(s)), and the exact double signs of
+ * s - (k - 1/2)^2 and (k + 1/2)^2 - s (the squares are exact for k < 2^25,
+ * one rounding each in the FMA) tell which of k - 1, k, k + 1 it is
+ * (for s < 2^40 the float root is within 1/4 of sqrt(s)).  The
+ * host rounds sqrt(s) and sqrt(s) + 1/2, so within a relative 2^-48 of a
+ * half-integer those signs cannot be trusted (and for k = 0 the lower
+ * one means nothing): *unsure is raised and the
+ * caller recomputes with sa_euc (odds about 1e-13 per distance). */
+__device__ __forceinline__ int sa_euc_fast(double2 a, double2 b, bool &unsure)
+{
+    double dx = __dsub_rn(a.x, b.x), dy = __dsub_rn(a.y, b.y);
+    double s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+    float k = rintf(sqrt_approx(__double2float_rn(s)));
+    double lo = (double)k - 0.5, hi = (double)k + 0.5;
+    double below = __fma_rn(-lo, lo, s), above = __fma_rn(hi, hi, -s);
+    double margin = hi * hi * 0x1p-48;
+    unsure |= (fabs(below) <= margin) | (fabs(above) <= margin) | !(s < 0x1p40);
+    return (int)k - ((below < 0.0) & (lo > 0.0)) + (above < 0.0);
+}
+
+/* wt_sa_accept, deciding from a float exp where that is safe. */
+__device__ __forceinline__ bool sa_accept_fast(int delta, double t, double t40, float inv_t,
+                                               double u)
+{
+    if (delta <= 0) return true;
+    if ((double)delta >= t40) return false;
+    double e = (double)__expf(-(float)delta * inv_t);
+    if (u < e * (1.0 - 1e-4)) return true;
+    if (u >= e * (1.0 + 1e-4)) return false;
+    return wt_sa_accept(delta, t, u);
+}
+
+__device__ __forceinline__ unsigned sa_key_min(unsigned key)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xffffffffu, key);
+#else
+    for (int o = 16; o > 0; o >>= 1) key = min(key, __shfl_xor_sync(0xffffffffu, key, o));
+    return key;
+#endif
+}
+
+__global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
+{
+    extern __shared__ __align__(16) unsigned char s_dyn[];
+    const int n = A.n, s = blockIdx.x, lane = threadIdx.x;
+    double2 *xy = (double2 *)s_dyn;
+    int32_t *prev = (int32_t *)(xy + n), *next = prev + n;
+    int32_t *best = A.best + (size_t)s * (size_t)n;
+    for (int c = lane; c < n; c += 32) xy[c] = A.xy[c];
+    sa_load<32>(A, prev, next, best);
+    SaSearch st = A.search[s];
+    if (A.restart) st.cur_len = st.best_len = A.global_len;
+    SaLook *streams = A.look + (size_t)s * (size_t)(1 + A.moves);
+    SaLook accept = streams[0]; /* every lane draws the same u */
+    const bool live = lane < A.moves;
+    SaLook mine = streams[1 + (live ? lane : 0)];
+    const uint64_t n_c = (uint64_t)n, n_a = (uint64_t)n - 2;
+    __syncwarp();
+
+    double t = A.t0;
+    unsigned long long it = 0;
+    bool stopped = false;
+    for (unsigned long long k = 0; !stopped && k < A.steps; k++, t *= A.alpha) {
+        st.t = t;
+        const double t40 = 40.0 * t;
+        const float inv_t = (float)(1.0 / t);
+        for (unsigned long long i = 0; i < A.step_iters; i++, it++) {
+            if ((it & (SA_POLL - 1)) == 0) {
+                int stop = 0;
+                if (lane == 0) {
+                    stop = *(volatile const int *)A.stop;
+                    A.key[s] = st.cur_len < st.best_len ? st.cur_len : st.best_len;
+                }
+                if (__shfl_sync(0xffffffffu, stop, 0)) {
+                    stopped = true;
+                    break;
+                }
+            }
+            unsigned key = 0xffffffffu;
+            int32_t c = 0, a = 0, p = 0, q = 0, b = 0;
+            if (live) { /* wt_sa_draw: a is never c nor p, so no null move */
+                c = sa_below_look(mine, n_c);
+                p = prev[c];
+                a = sa_below_look(mine, n_a);
+                int32_t lo = c < p ? c : p, hi = c < p ? p : c;
+                a += a >= lo;
+                a += a >= hi;
+                q = next[c];
+                b = next[a];
+                double2 pc = xy[c], pp = xy[p], pq = xy[q], pa = xy[a], pb = xy[b];
+                bool unsure = false;
+                int delta = sa_euc_fast(pp, pq, unsure) + sa_euc_fast(pa, pc, unsure) +
+                            sa_euc_fast(pc, pb, unsure) - sa_euc_fast(pp, pc, unsure) -
+                            sa_euc_fast(pc, pq, unsure) - sa_euc_fast(pa, pb, unsure);
+                if (unsure)
+                    delta = sa_euc(pp, pq) + sa_euc(pa, pc) + sa_euc(pc, pb) - sa_euc(pp, pc) -
+                            sa_euc(pc, pq) - sa_euc(pa, pb);
+                key = ((unsigned)(delta + SA_KEY_BIAS) << 5) | (unsigned)lane;
+            }
+            key = sa_key_min(key);
+            const int w = (int)(key & 31u), delta = (int)(key >> 5) - SA_KEY_BIAS;
+            const double u = (double)(sa_take(accept) >> 11) * 0x1.0p-53; /* wt_rng_uniform */
+            st.iterations++;
+            if (!sa_accept_fast(delta, t, t40, inv_t, u)) continue;
+            if (delta > 0 && st.cur_len < st.best_len) { /* Algorithm 2, line 12 */
+                for (int x = lane; x < n; x += 32) best[x] = next[x];
+                st.best_len = st.cur_len;
+                __syncwarp(); /* the copy reads next before the commit writes it */
+            }
+            st.cur_len += delta;
+            st.accepted++;
+            st.improved += delta < 0;
+            st.worsened += delta > 0;
+            if (lane == w) { /* wt_sa_commit: six distinct slots, any order */
+                next[p] = q;
+                prev[q] = p;
+                next[a] = c;
+                prev[c] = a;
+                next[c] = b;
+                prev[b] = c;
+            }
+            __syncwarp();
+        }
+    }
+
+    if (lane == 0) {
+        A.search[s] = st;
+        A.key[s] = st.cur_len < st.best_len ? st.cur_len : st.best_len;
+        streams[0] = accept;
+    }
+    if (live) streams[1 + lane] = mine;
+    int32_t *mine_lists = A.cur + (size_t)s * 2 * (size_t)n;
+    for (int x = lane; x < 2 * n; x += 32) mine_lists[x] = prev[x];
+}
+
 typedef void (*SaKernel)(SaArgs);
 
 /* The kernel for `moves` candidates: a block of the next size up, up to 256
@@ -270,6 +484,7 @@ SaKernel sa_kernel_for(int moves, int *block)
 struct SaPlan {
     SaKernel kernel;
     int block, searches, moves;
+    bool warp;                    /* sa_warp_kernel */
     bool lists_shared, coords_shared;
     size_t smem; /* dynamic shared memory per block */
 };
@@ -281,6 +496,8 @@ struct SaResources {
     int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
     SaSearch *d_search = nullptr;
     wt_rng *d_rng = nullptr;
+    SaLook *d_look = nullptr;   /* warp kernel: its streams instead of d_rng */
+    double2 *d_xy = nullptr;    /* warp kernel: interleaved coordinates */
     long long *d_key = nullptr;
     int *d_stop = nullptr;
     long long *h_key = nullptr; /* pinned: progress snapshots of d_key */
@@ -295,6 +512,8 @@ struct SaResources {
         cudaFree(d_global);
         cudaFree(d_search);
         cudaFree(d_rng);
+        cudaFree(d_look);
+        cudaFree(d_xy);
         cudaFree(d_key);
         cudaFree(d_stop);
         cudaFreeHost(h_key);
@@ -304,13 +523,32 @@ struct SaResources {
     }
 };
 
+/* Searches per SM of the warp kernel when TB is not given: one warp per
+ * scheduler of an SM with four (Volta to Hopper). */
+constexpr int SA_WARP_PER_SM = 4;
+
+/* Whether every EUC_2D delta fits the warp kernel's key: three edges no
+ * longer than the bounding box's diagonal (rounded up), with room. */
+bool sa_warp_fits(const wt_instance *inst)
+{
+    double x0 = inst->x[0], x1 = x0, y0 = inst->y[0], y1 = y0;
+    for (int i = 1; i < inst->n; i++) {
+        x0 = fmin(x0, inst->x[i]);
+        x1 = fmax(x1, inst->x[i]);
+        y0 = fmin(y0, inst->y[i]);
+        y1 = fmax(y1, inst->y[i]);
+    }
+    double diag = sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0));
+    return isfinite(diag) && 3.0 * (diag + 2.0) < (double)(SA_KEY_BIAS - 64);
+}
+
 /* Where the lists go and how many searches run: the paper's equation 3,
  * TB = floor(Ms / bytes per block) * Nsm, computed by the occupancy API
  * from this kernel's real shared memory (lists, coordinates, reduction),
  * registers and threads.  TPB defaults to the warp size, where the paper's
  * Table 4 finds the GPU fastest. */
 wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_global,
-                  SaPlan *P, wt_error *err)
+                  bool opts_block, SaPlan *P, wt_error *err)
 {
     cudaDeviceProp prop;
     WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, 0));
@@ -326,6 +564,20 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
     P->coords_shared = !force_global && axes > 0 && coords + lists <= avail;
     P->lists_shared = !force_global && lists <= avail;
     P->smem = (P->coords_shared ? coords : 0) + (P->lists_shared ? lists : 0);
+    P->warp = false;
+    if (!force_global && !opts_block && inst->type == WT_EUC_2D && P->moves <= 32 &&
+        sa_warp_fits(inst)) {
+        WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, sa_warp_kernel));
+        avail = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
+        size_t bytes = n * sizeof(double2) + lists;
+        if (bytes <= avail) {
+            P->warp = true;
+            P->kernel = sa_warp_kernel;
+            P->block = 32;
+            P->lists_shared = P->coords_shared = true;
+            P->smem = bytes;
+        }
+    }
     WT_CUDA_CHECK(err, cudaFuncSetAttribute(P->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             (int)P->smem));
     P->searches = job->searches;
@@ -333,12 +585,17 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
         int per_sm = 0;
         WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, P->kernel,
                                                                          P->block, P->smem));
-        P->searches = (per_sm > 0 ? per_sm : 1) * prop.multiProcessorCount;
+        if (per_sm < 1) per_sm = 1;
+        /* The warp kernel is latency bound with about one warp per
+         * scheduler: more searches share the issue slots and make every
+         * iteration, hence the run, slower (header). */
+        if (P->warp && per_sm > SA_WARP_PER_SM) per_sm = SA_WARP_PER_SM;
+        P->searches = per_sm * prop.multiProcessorCount;
         /* Global lists of huge instances: keep the searches' state within
          * half of the free memory. */
         size_t free_b = 0, total_b = 0;
         WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
-        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(wt_rng) + 64;
+        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(SaLook) + 64;
         size_t cap = free_b / 2 / per;
         if ((size_t)P->searches > cap) P->searches = cap > 0 ? (int)cap : 1;
     }
@@ -352,7 +609,18 @@ wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_erro
     std::vector<wt_rng> h(count);
     for (size_t s = 0; s < (size_t)P.searches; s++)
         for (size_t k = 0; k < per; k++) wt_sa_rng(&h[s * per + k], job->seed, s, k);
-    WT_CUDA_CHECK(err, cudaMemcpy(r.d_rng, h.data(), count * sizeof(wt_rng),
+    if (!P.warp) {
+        WT_CUDA_CHECK(err, cudaMemcpy(r.d_rng, h.data(), count * sizeof(wt_rng),
+                                      cudaMemcpyHostToDevice));
+        return WT_OK;
+    }
+    std::vector<SaLook> look(count);
+    for (size_t k = 0; k < count; k++) {
+        look[k].r = h[k];
+        look[k].x0 = wt_rng_next(&look[k].r);
+        look[k].x1 = wt_rng_next(&look[k].r);
+    }
+    WT_CUDA_CHECK(err, cudaMemcpy(r.d_look, look.data(), count * sizeof(SaLook),
                                   cudaMemcpyHostToDevice));
     return WT_OK;
 }
@@ -361,14 +629,24 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
                    SaResources &r, wt_error *err)
 {
     size_t n = (size_t)inst->n, tb = (size_t)P.searches;
-    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(wt_rng) / (size_t)(1 + P.moves))
+    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(SaLook) / (size_t)(1 + P.moves))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
                        P.searches, inst->n);
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_cur, tb * 2 * n * sizeof(int32_t)));
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_best, tb * n * sizeof(int32_t)));
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_global, n * sizeof(int32_t)));
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_search, tb * sizeof(SaSearch)));
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_rng, tb * (size_t)(1 + P.moves) * sizeof(wt_rng)));
+    if (P.warp) {
+        size_t n_xy = n;
+        std::vector<double2> xy(n_xy);
+        for (size_t c = 0; c < n_xy; c++) xy[c] = make_double2(inst->x[c], inst->y[c]);
+        WT_CUDA_CHECK(err, cudaMalloc(&r.d_look, tb * (size_t)(1 + P.moves) * sizeof(SaLook)));
+        WT_CUDA_CHECK(err, cudaMalloc(&r.d_xy, n * sizeof(double2)));
+        WT_CUDA_CHECK(err, cudaMemcpy(r.d_xy, xy.data(), n * sizeof(double2),
+                                      cudaMemcpyHostToDevice));
+    } else {
+        WT_CUDA_CHECK(err, cudaMalloc(&r.d_rng, tb * (size_t)(1 + P.moves) * sizeof(wt_rng)));
+    }
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_key, tb * sizeof(long long)));
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_stop, sizeof(int)));
     WT_CUDA_CHECK(err, cudaMemset(r.d_stop, 0, sizeof(int)));
@@ -574,8 +852,9 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     SaResources r;
     WT_CUDA_CHECK(err, cudaSetDevice(0));
     SaPlan P;
-    wt_status st = sa_plan(inst, job, opts->force_global, &P, err);
+    wt_status st = sa_plan(inst, job, opts->force_global, opts->force_block, &P, err);
     if (st != WT_OK) return st;
+    opts->warp_kernel = P.warp;
     job->searches = P.searches;
     job->moves = P.moves;
     opts->lists_shared = P.lists_shared;
@@ -605,6 +884,8 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     a.rng = r.d_rng;
     a.key = r.d_key;
     a.stop = r.d_stop;
+    a.xy = r.d_xy;
+    a.look = r.d_look;
 
     SaHost h = {inst, ctl, &r, &P, std::vector<SaSearch>((size_t)P.searches), a.global_len, 0,
                 false};

@@ -21,6 +21,9 @@ extern "C" {
 typedef struct wt_cuda_sa_opts {
     bool force_global;   /* in: lists and coordinates in global memory even when they fit
                             in shared memory */
+    bool force_block;    /* in: the general block kernel even where the warp kernel
+                            (EUC_2D, at most 32 moves, shared lists) applies */
+    bool warp_kernel;    /* out: the warp kernel ran */
     bool lists_shared;   /* out: the lists were in shared memory */
     bool coords_shared;  /* out: the coordinates were copied to shared memory */
     int64_t device_best; /* out: the exact length the GPU tracked for the returned tour;
