@@ -51,6 +51,7 @@ struct wt_tour_session {
     int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
     wt_kswap_move *h_moves, *h_scratch; /* n each */
     PassPlan plan;
+    cudaEvent_t ev[2];             /* around each pass kernel: its time */
     int64_t cur_len, best_len;
     cudaError_t deferred;          /* a keep/revert failure, reported by the next call */
 };
@@ -124,6 +125,8 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     size_t n = (size_t)s->n, pt = pass_point_bytes(s->inst->type);
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->control, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[0]));
+    WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[1]));
     wt_status st = alloc_tour(&s->cur, s->n, pt, err);
     if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, err);
     if (st != WT_OK) return st;
@@ -208,15 +211,15 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 }
 
 /* Enqueues one pass and its exact, compacted candidates (count into
- * h_small[0]); ev (optional) time the pass kernel. */
-wt_status enqueue_pass(wt_tour_session *s, cudaEvent_t ev[2], wt_error *err)
+ * h_small[0]); the session's events time the pass kernel alone. */
+wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
 {
     const DevInst &I = s->dinst.inst;
     WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
-    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[0], s->stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
     wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
     if (st != WT_OK) return st;
-    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[1], s->stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
     st = pass_collect(I, s->cur.id, s->d_rowkey, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
@@ -230,13 +233,17 @@ wt_status enqueue_pass(wt_tour_session *s, cudaEvent_t ev[2], wt_error *err)
     return WT_OK;
 }
 
-/* One pass: *count candidates in h_moves, or -1 if ctl stopped it. */
-wt_status pass_candidates(wt_tour_session *s, cudaEvent_t ev[2], int *count, wt_error *err)
+/* One pass: *count candidates in h_moves, or -1 if ctl stopped it;
+ * *seconds: the pass kernel's time. */
+wt_status pass_candidates(wt_tour_session *s, int *count, double *seconds, wt_error *err)
 {
     bool stopped = false;
-    wt_status st = enqueue_pass(s, ev, err);
+    wt_status st = enqueue_pass(s, err);
     if (st == WT_OK) st = wait_pass(s, &stopped, err);
     if (st != WT_OK) return st;
+    float ms = 0;
+    WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]));
+    *seconds = ms * 1e-3;
     *count = stopped ? -1 : s->h_small[0];
     if (*count > 0)
         WT_CUDA_CHECK(err, cudaMemcpy(s->h_moves, s->d_moves, (size_t)*count * sizeof *s->h_moves,
@@ -281,6 +288,8 @@ void cuda_session_close(wt_tour_session *s)
     cudaFree(s->d_stop);
     cudaFree(s->d_temp);
     cudaFreeHost(s->h_small);
+    if (s->ev[0]) cudaEventDestroy(s->ev[0]);
+    if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     free(s->h_moves);
     free(s->h_scratch);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
@@ -316,9 +325,11 @@ wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *s
         int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
         if (s->ctl && wt_ctl_report(s->ctl, shown, stats->steps, false)) break;
         int count = 0;
-        st = pass_candidates(s, nullptr, &count, err);
+        double seconds = 0;
+        st = pass_candidates(s, &count, &seconds, err);
         if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
+        stats->scan_time_s += seconds;
         int kept = wt_kswap_select(s->h_moves, count, swaps, s->h_scratch);
         if (kept == 0) break;
         st = apply_kept(s, kept, err);
@@ -380,23 +391,10 @@ wt_status cuda_session_read_best(const wt_tour_session *s, int32_t *tour, wt_err
 wt_status timed_row_bests(wt_tour_session *s, wt_kswap_move *out, int *count,
                           double *pass_seconds, wt_error *err)
 {
-    cudaEvent_t ev[2] = {nullptr, nullptr};
-    WT_CUDA_CHECK(err, cudaEventCreate(&ev[0]));
-    cudaError_t e = cudaEventCreate(&ev[1]);
-    wt_status st = WT_OK;
-    if (e != cudaSuccess) {
-        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventCreate failed: %s", cudaGetErrorString(e));
-    } else {
-        st = pass_candidates(s, ev, count, err);
-    }
-    float ms = 0;
-    if (st == WT_OK && (e = cudaEventElapsedTime(&ms, ev[0], ev[1])) != cudaSuccess)
-        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventElapsedTime failed: %s",
-                     cudaGetErrorString(e));
-    cudaEventDestroy(ev[0]);
-    if (ev[1]) cudaEventDestroy(ev[1]);
+    double seconds = 0;
+    wt_status st = pass_candidates(s, count, &seconds, err);
     if (st != WT_OK) return st;
-    if (pass_seconds) *pass_seconds = ms * 1e-3;
+    if (pass_seconds) *pass_seconds = seconds;
     memcpy(out, s->h_moves, (size_t)*count * sizeof *out);
     return WT_OK;
 }
