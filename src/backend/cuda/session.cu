@@ -49,7 +49,9 @@ struct wt_tour_session {
     void *d_temp;                  /* CUB scratch, sized once at open */
     size_t temp_bytes;
     int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
-    wt_kswap_move *h_moves, *h_scratch; /* n each */
+    wt_kswap_move *h_moves;        /* pinned, n: candidates, then the kept moves */
+    wt_kswap_move *h_scratch;      /* n */
+    bool stop_raised;              /* d_stop may be nonzero: reset before the next pass */
     PassPlan plan;
     cudaEvent_t ev[2];             /* around each pass kernel: its time */
     int64_t cur_len, best_len;
@@ -140,9 +142,9 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
-    s->h_moves = (wt_kswap_move *)malloc(n * sizeof *s->h_moves);
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, n * sizeof *s->h_moves));
     s->h_scratch = (wt_kswap_move *)malloc(n * sizeof *s->h_scratch);
-    if (!s->h_moves || !s->h_scratch)
+    if (!s->h_scratch)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
     s->h_small[1] = 1;
     return size_cub_temp(s, err);
@@ -201,6 +203,7 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
                            cudaGetErrorString(e));
         }
         if (!*stopped && s->ctl && wt_ctl_expired(s->ctl)) {
+            s->stop_raised = true;
             WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_stop, s->h_small + 1, sizeof(int),
                                                cudaMemcpyHostToDevice, s->control));
             WT_CUDA_CHECK(err, cudaStreamSynchronize(s->control));
@@ -211,11 +214,15 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 }
 
 /* Enqueues one pass and its exact, compacted candidates (count into
- * h_small[0]); the session's events time the pass kernel alone. */
+ * h_small[0]); the session's events time the pass kernel alone.  Few
+ * operations, no wait: at mid-size n their fixed costs rival the pass. */
 wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
 {
     const DevInst &I = s->dinst.inst;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+    if (s->stop_raised) { /* open cleared it; only a raised flag needs clearing */
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+        s->stop_raised = false;
+    }
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
     wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
     if (st != WT_OK) return st;
@@ -224,10 +231,11 @@ wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
     int rows = s->n - 2 > 0 ? s->n - 2 : 0;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
-    if (rows > 0)
+    if (rows > 0) /* writes the count */
         WT_CUDA_CHECK(err, cub::DeviceSelect::If(s->d_temp, bytes, s->d_cand, s->d_moves,
                                                  s->d_count, rows, IsImproving(), s->stream));
+    else
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
                                        cudaMemcpyDeviceToHost, s->stream));
     return WT_OK;
@@ -245,9 +253,12 @@ wt_status pass_candidates(wt_tour_session *s, int *count, double *seconds, wt_er
     WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]));
     *seconds = ms * 1e-3;
     *count = stopped ? -1 : s->h_small[0];
-    if (*count > 0)
-        WT_CUDA_CHECK(err, cudaMemcpy(s->h_moves, s->d_moves, (size_t)*count * sizeof *s->h_moves,
-                                      cudaMemcpyDeviceToHost));
+    if (*count > 0) {
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_moves, s->d_moves,
+                                           (size_t)*count * sizeof *s->h_moves,
+                                           cudaMemcpyDeviceToHost, s->stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    }
     return WT_OK;
 }
 
@@ -263,12 +274,9 @@ wt_status apply_kept(wt_tour_session *s, int kept, wt_error *err)
     size_t bytes = s->temp_bytes;
     WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(s->d_temp, bytes, s->d_half, s->d_offs, kept,
                                                      s->stream));
-    st = pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
-    if (st != WT_OK) return st;
-    /* h_moves is pageable: the copy above must finish before the next pass
-     * overwrites it. */
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
-    return WT_OK;
+    /* No wait: h_moves is pinned, and the next pass's copy into it comes
+     * after this one in the stream; the host writes it only after that. */
+    return pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
 }
 
 void cuda_session_close(wt_tour_session *s)
@@ -290,7 +298,7 @@ void cuda_session_close(wt_tour_session *s)
     cudaFreeHost(s->h_small);
     if (s->ev[0]) cudaEventDestroy(s->ev[0]);
     if (s->ev[1]) cudaEventDestroy(s->ev[1]);
-    free(s->h_moves);
+    cudaFreeHost(s->h_moves);
     free(s->h_scratch);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
     if (s->stream) cudaStreamDestroy(s->stream);
