@@ -403,6 +403,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_uint64(j, "steps", r->steps);
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
+    cJSON_AddNumberToObject(j, "scan_time_s", r->scan_time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
     if (o->params.algorithm != WT_ALGO_MULTISTART && o->params.algorithm != WT_ALGO_SA)
         cJSON_AddNumberToObject(j, "swaps", o->params.swaps);

@@ -323,6 +323,10 @@ typedef struct wt_result {
     int searches;                /* sa: searches run (TB) */
     int moves_per_search;        /* sa: candidate moves per search and iteration (TPB) */
     double search_time_s;        /* the search alone, start tour excluded */
+    double scan_time_s;          /* 2opt, ils: time spent evaluating moves in the full
+                                    scans counted in moves_evaluated (GPU: the pass
+                                    kernels' time from CUDA events; CPU: wall time of
+                                    the scans); 0 where not measured (multistart, sa) */
     char backend[16];            /* "cpu" or "cuda" */
     char device[128];            /* e.g. "2 CPU threads", GPU name */
 } wt_result;

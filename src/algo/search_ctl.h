@@ -41,6 +41,7 @@ typedef struct wt_search_stats {
     uint64_t iterations;       /* sa: Metropolis iterations, summed over searches */
     uint64_t accepted;         /* sa: accepted moves */
     double temperature;        /* sa: temperature at the end */
+    double scan_time_s;        /* 2opt, ils: seconds evaluating moves in the counted scans */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

@@ -221,6 +221,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
     res->search_time_s = wt_now() - search_start;
+    res->scan_time_s = stats.scan_time_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
     res->climbs = stats.climbs;

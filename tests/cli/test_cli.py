@@ -65,6 +65,17 @@ class Cli(unittest.TestCase):
         r = run("bench", "sa", "--runs", "0")
         self.assertEqual(r.returncode, 2)
 
+    def test_bench_pass_smoke(self):
+        # One CPU pass of a bundled instance: scan time and the time with copies.
+        r = run("bench", "pass", "--instances", BERLIN, "--variants", "cpu", "--repeat", "1",
+                "--threads", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=pass ")]
+        self.assertEqual(len(lines), 1, r.stdout)
+        self.assertRegex(lines[0], r"scans=1 checks=1275 seconds=[0-9.e+-]+ checks_per_s=[0-9.e+]+ "
+                         r"with_copies_seconds=[0-9.e+-]+ with_copies_checks_per_s=[0-9.e+]+")
+        self.assertRegex(r.stdout, r"berlin52\s+\|\s+52 \|.*\|\s+20\.0 us \|\s+0\.064")
+
     def test_usage_errors(self):
         for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
                      ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],
@@ -98,8 +109,11 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         j = json.loads(r.stdout)
         for key in ["instance", "n", "algorithm", "backend", "device", "seed", "init_length",
-                    "length", "optimum", "gap_percent", "time_s", "output"]:
+                    "length", "optimum", "gap_percent", "time_s", "search_time_s",
+                    "scan_time_s", "output"]:
             self.assertIn(key, j)
+        self.assertGreater(j["scan_time_s"], 0)  # 2opt: the scans are timed
+        self.assertLessEqual(j["scan_time_s"], j["search_time_s"])
         self.assertEqual(j["instance"], "berlin52")
         self.assertEqual(j["seed"], 5)
         self.assertEqual(j["output"], tour)

@@ -63,9 +63,11 @@ static wt_status cpu_session_descend(wt_tour_session *s, int swaps, wt_search_st
         /* The best length seen is the lower of the two tours'. */
         int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
         if (wt_ctl_report(s->ctl, shown, stats->steps, false)) return WT_OK;
+        double t0 = wt_now();
         int found = wt_2opt_row_bests(s->inst, s->cur, s->ctl->threads, s->ctl, s->moves);
         if (found == -2) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "2opt: out of memory");
         if (found < 0) return WT_OK; /* stopped: the tour is valid as it is */
+        stats->scan_time_s += wt_now() - t0;
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->inst->n);
         int kept = wt_kswap_select(s->moves, found, swaps, s->scratch);
         if (kept == 0) return WT_OK;

@@ -49,8 +49,11 @@ struct wt_tour_session {
     void *d_temp;                  /* CUB scratch, sized once at open */
     size_t temp_bytes;
     int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
-    wt_kswap_move *h_moves, *h_scratch; /* n each */
+    wt_kswap_move *h_moves;        /* pinned, n: candidates, then the kept moves */
+    wt_kswap_move *h_scratch;      /* n */
+    bool stop_raised;              /* d_stop may be nonzero: reset before the next pass */
     PassPlan plan;
+    cudaEvent_t ev[2];             /* around each pass kernel: its time */
     int64_t cur_len, best_len;
     cudaError_t deferred;          /* a keep/revert failure, reported by the next call */
 };
@@ -124,6 +127,8 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     size_t n = (size_t)s->n, pt = pass_point_bytes(s->inst->type);
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->control, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[0]));
+    WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[1]));
     wt_status st = alloc_tour(&s->cur, s->n, pt, err);
     if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, err);
     if (st != WT_OK) return st;
@@ -137,9 +142,9 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
-    s->h_moves = (wt_kswap_move *)malloc(n * sizeof *s->h_moves);
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, n * sizeof *s->h_moves));
     s->h_scratch = (wt_kswap_move *)malloc(n * sizeof *s->h_scratch);
-    if (!s->h_moves || !s->h_scratch)
+    if (!s->h_scratch)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
     s->h_small[1] = 1;
     return size_cub_temp(s, err);
@@ -198,6 +203,7 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
                            cudaGetErrorString(e));
         }
         if (!*stopped && s->ctl && wt_ctl_expired(s->ctl)) {
+            s->stop_raised = true;
             WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_stop, s->h_small + 1, sizeof(int),
                                                cudaMemcpyHostToDevice, s->control));
             WT_CUDA_CHECK(err, cudaStreamSynchronize(s->control));
@@ -208,39 +214,51 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 }
 
 /* Enqueues one pass and its exact, compacted candidates (count into
- * h_small[0]); ev (optional) time the pass kernel. */
-wt_status enqueue_pass(wt_tour_session *s, cudaEvent_t ev[2], wt_error *err)
+ * h_small[0]); the session's events time the pass kernel alone.  Few
+ * operations, no wait: at mid-size n their fixed costs rival the pass. */
+wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
 {
     const DevInst &I = s->dinst.inst;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
-    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[0], s->stream));
+    if (s->stop_raised) { /* open cleared it; only a raised flag needs clearing */
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+        s->stop_raised = false;
+    }
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
     wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
     if (st != WT_OK) return st;
-    if (ev) WT_CUDA_CHECK(err, cudaEventRecord(ev[1], s->stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
     st = pass_collect(I, s->cur.id, s->d_rowkey, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
     int rows = s->n - 2 > 0 ? s->n - 2 : 0;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
-    if (rows > 0)
+    if (rows > 0) /* writes the count */
         WT_CUDA_CHECK(err, cub::DeviceSelect::If(s->d_temp, bytes, s->d_cand, s->d_moves,
                                                  s->d_count, rows, IsImproving(), s->stream));
+    else
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
                                        cudaMemcpyDeviceToHost, s->stream));
     return WT_OK;
 }
 
-/* One pass: *count candidates in h_moves, or -1 if ctl stopped it. */
-wt_status pass_candidates(wt_tour_session *s, cudaEvent_t ev[2], int *count, wt_error *err)
+/* One pass: *count candidates in h_moves, or -1 if ctl stopped it;
+ * *seconds: the pass kernel's time. */
+wt_status pass_candidates(wt_tour_session *s, int *count, double *seconds, wt_error *err)
 {
     bool stopped = false;
-    wt_status st = enqueue_pass(s, ev, err);
+    wt_status st = enqueue_pass(s, err);
     if (st == WT_OK) st = wait_pass(s, &stopped, err);
     if (st != WT_OK) return st;
+    float ms = 0;
+    WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]));
+    *seconds = ms * 1e-3;
     *count = stopped ? -1 : s->h_small[0];
-    if (*count > 0)
-        WT_CUDA_CHECK(err, cudaMemcpy(s->h_moves, s->d_moves, (size_t)*count * sizeof *s->h_moves,
-                                      cudaMemcpyDeviceToHost));
+    if (*count > 0) {
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_moves, s->d_moves,
+                                           (size_t)*count * sizeof *s->h_moves,
+                                           cudaMemcpyDeviceToHost, s->stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    }
     return WT_OK;
 }
 
@@ -256,12 +274,9 @@ wt_status apply_kept(wt_tour_session *s, int kept, wt_error *err)
     size_t bytes = s->temp_bytes;
     WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(s->d_temp, bytes, s->d_half, s->d_offs, kept,
                                                      s->stream));
-    st = pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
-    if (st != WT_OK) return st;
-    /* h_moves is pageable: the copy above must finish before the next pass
-     * overwrites it. */
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
-    return WT_OK;
+    /* No wait: h_moves is pinned, and the next pass's copy into it comes
+     * after this one in the stream; the host writes it only after that. */
+    return pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
 }
 
 void cuda_session_close(wt_tour_session *s)
@@ -281,7 +296,9 @@ void cuda_session_close(wt_tour_session *s)
     cudaFree(s->d_stop);
     cudaFree(s->d_temp);
     cudaFreeHost(s->h_small);
-    free(s->h_moves);
+    if (s->ev[0]) cudaEventDestroy(s->ev[0]);
+    if (s->ev[1]) cudaEventDestroy(s->ev[1]);
+    cudaFreeHost(s->h_moves);
     free(s->h_scratch);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
     if (s->stream) cudaStreamDestroy(s->stream);
@@ -316,9 +333,11 @@ wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *s
         int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
         if (s->ctl && wt_ctl_report(s->ctl, shown, stats->steps, false)) break;
         int count = 0;
-        st = pass_candidates(s, nullptr, &count, err);
+        double seconds = 0;
+        st = pass_candidates(s, &count, &seconds, err);
         if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
+        stats->scan_time_s += seconds;
         int kept = wt_kswap_select(s->h_moves, count, swaps, s->h_scratch);
         if (kept == 0) break;
         st = apply_kept(s, kept, err);
@@ -380,23 +399,10 @@ wt_status cuda_session_read_best(const wt_tour_session *s, int32_t *tour, wt_err
 wt_status timed_row_bests(wt_tour_session *s, wt_kswap_move *out, int *count,
                           double *pass_seconds, wt_error *err)
 {
-    cudaEvent_t ev[2] = {nullptr, nullptr};
-    WT_CUDA_CHECK(err, cudaEventCreate(&ev[0]));
-    cudaError_t e = cudaEventCreate(&ev[1]);
-    wt_status st = WT_OK;
-    if (e != cudaSuccess) {
-        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventCreate failed: %s", cudaGetErrorString(e));
-    } else {
-        st = pass_candidates(s, ev, count, err);
-    }
-    float ms = 0;
-    if (st == WT_OK && (e = cudaEventElapsedTime(&ms, ev[0], ev[1])) != cudaSuccess)
-        st = wt_fail(err, WT_STATUS_DEVICE, "cudaEventElapsedTime failed: %s",
-                     cudaGetErrorString(e));
-    cudaEventDestroy(ev[0]);
-    if (ev[1]) cudaEventDestroy(ev[1]);
+    double seconds = 0;
+    wt_status st = pass_candidates(s, count, &seconds, err);
     if (st != WT_OK) return st;
-    if (pass_seconds) *pass_seconds = ms * 1e-3;
+    if (pass_seconds) *pass_seconds = seconds;
     memcpy(out, s->h_moves, (size_t)*count * sizeof *out);
     return WT_OK;
 }

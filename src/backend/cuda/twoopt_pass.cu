@@ -18,16 +18,28 @@
  * and the distance d(p_r, q_c) serves as the second term of row r-1's
  * move at column c-1 and as the first term of row r's move at column c: each
  * distance is computed once and used twice, (TR+1)/TR square roots per
- * move.  Distances are in magic form (M + d), edge terms stored as M + e, so
- * each term is one FADD; the best is tracked as a plain fminf per row,
- * without index bookkeeping.  At the end of a tile a row whose minimum
- * could beat the row's best so far (read from rowkey) re-evaluates its
- * segment with the same float operations to recover the lowest j, and
- * offers (delta, j) with a 64-bit atomicMin on an order-preserving key.
- * This loop is written by hand because its speed is the register layout
- * and the once-computed, twice-used distances: no library primitive
- * expresses that.  The compaction, scans and sums around it are CUB's.
+ * move.  Distances enter unrounded (M::raw, device_instance.cuh): adding
+ * one to a float that is an integer near M = 1.5 * 2^23 (ulp 1) rounds it
+ * to the nearest integer and adds it in the same FADD.  So the column term
+ * kept per row, B = M - e_j + d(p_i, q_j), is one FADD of the raw distance
+ * to the column's M - e_j (kept in shared memory), and the move's value
+ * B + d(p_i+1, q_j+1) one more: per move one raw distance, two FADDs and
+ * an FMNMX (the multistart kernel's Strip does the same).  The best is
+ * tracked as a plain fminf per row, without index bookkeeping.  At the end
+ * of a tile a row whose minimum could beat the row's best so far (read
+ * from rowkey) has its column recovered by its warp: the 32 lanes
+ * re-evaluate the row's segment with the same float operations, a lane per
+ * column, reduce to the lowest j among equal minima and offer (delta, j)
+ * with a 64-bit atomicMin on an order-preserving key.  (A lane recovering
+ * its own row alone made the whole warp wait for a serial walk of the
+ * segment each time any lane had a row to offer, which from a greedy tour
+ * is most tiles.)  This loop is written by hand because its speed is the
+ * register layout and the once-computed, twice-used distances: no library
+ * primitive expresses that.  The compaction, scans and sums around it are
+ * CUB's.
  */
+#include <climits>
+
 #include "backend/cuda/twoopt_pass.cuh"
 
 namespace {
@@ -107,110 +119,164 @@ struct PassArgs {
 
 /* Row minima of one thread's TR rows over columns j0 .. j0+len-1, in the
  * form M + delta + e_r (see pass_row_term).  MASK: moves left of the
- * diagonal (j < i+2) do not count. */
+ * diagonal (j < i+2) do not count.  Per move: one M::raw, the FADD that
+ * rounds it into the next column's term, the FADD that completes this
+ * move, one FMNMX. */
 template <class M, bool MASK>
 __device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1],
-                                          const typename M::Pt *s_q, const float *s_e, int i0,
+                                          const typename M::Pt *s_q, const float *s_m, int i0,
                                           int j0, int len, float mn[TR])
 {
-    float a[TR]; /* first terms d(p_r, q_j) - e_j of the previous column j */
+    float b[TR]; /* M - e_j + d(p_r, q_j) of the previous column j */
     typename M::Pt q = s_q[0];
-    float ec = s_e[0];
+    float mc = s_m[0];
 #pragma unroll
-    for (int r = 0; r < TR; r++) a[r] = M::x(p[r], q) - ec;
+    for (int r = 0; r < TR; r++) b[r] = __fadd_rn(M::raw(p[r], q), mc);
     for (int c = 1; c <= len; c++) {
         q = s_q[c];
-        ec = c < len ? s_e[c] : 0.0f; /* the last column's first terms go unused */
+        mc = s_m[c]; /* s_m[len] is padding: the last column's terms go unused */
         int j = j0 + c - 1;
-        float xcur = M::x(p[0], q);
+        float s = M::raw(p[0], q);
 #pragma unroll
         for (int r = 0; r < TR; r++) {
-            float xn = M::x(p[r + 1], q);
-            float d = a[r] + xn;
+            float sn = M::raw(p[r + 1], q);
+            float d = __fadd_rn(b[r], sn);
             if (MASK && j < i0 + r + 2) d = INFINITY;
             mn[r] = fminf(mn[r], d);
-            a[r] = xcur - ec;
-            xcur = xn;
+            b[r] = __fadd_rn(s, mc);
+            s = sn;
         }
     }
 }
 
 /* The term of move (i, j) that the tile loop minimizes over j:
- * (M + d(p_i, q_j) - (M + e_j)) + (M + d(p_i+1, q_j+1)) = M + delta + e_i.
- * The first difference is an exact small integer and the sum stays in
- * [2^23, 2^24), where floats are exact integers, whenever distances are:
- * so e_i can be subtracted once per row, after the minimum, which saves
- * one FADD per move. */
+ * (M - e_j + d(p_i, q_j)) + d(p_i+1, q_j+1) = M + delta + e_i, each FADD
+ * rounding its raw distance as TSPLIB does.  The sum stays in [2^23,
+ * 2^24), where floats are exact integers, whenever distances are: so e_i
+ * can be subtracted once per row, after the minimum, which saves one FADD
+ * per move.  Bit for bit the value tile_rows computes. */
 template <class M>
 __device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt pn,
-                                               typename M::Pt qj, typename M::Pt qn, float mej)
+                                               typename M::Pt qj, typename M::Pt qn, float mcj)
 {
-    return (M::x(pi, qj) - mej) + M::x(pn, qn);
+    return __fadd_rn(__fadd_rn(M::raw(pi, qj), mcj), M::raw(pn, qn));
 }
 
-/* Lowest-j best move of row i within the tile, by the same float
- * operations as tile_rows; offered to rowkey[i]. */
-template <class M>
-__device__ void offer_row(const PassArgs<M> &a, const typename M::Pt *s_q, const float *s_e,
-                          int i, int j0, int len, float mei)
+/* (d, j) of the better of two candidates; equal d: the lower j. */
+__device__ __forceinline__ void fold_col(float &d, int &j, float od, int oj)
 {
+    if (od < d || (od == d && oj < j)) {
+        d = od;
+        j = oj;
+    }
+}
+
+/* Lowest-j best move of row i within the tile, found by the whole warp
+ * (lane l takes columns l, l+32, ...) with the same float operations as
+ * tile_rows; offered to rowkey[i].  All 32 lanes must call it together,
+ * with the same arguments. */
+template <class M>
+__device__ void warp_offer_row(const PassArgs<M> &a, const typename M::Pt *s_q, const float *s_m,
+                               int i, int j0, int len, float mei)
+{
+    const int lane = threadIdx.x & 31;
     typename M::Pt pi = a.pts[i], pn = a.pts[i + 1];
     float best = INFINITY;
-    int bj = -1;
-    for (int c = max(i + 2 - j0, 0); c < len; c++) {
-        float d = pass_row_term<M>(pi, pn, s_q[c], s_q[c + 1], s_e[c]);
-        if (d < best) {
+    int bj = INT_MAX;
+    for (int c = max(i + 2 - j0, 0) + lane; c < len; c += 32) {
+        float d = pass_row_term<M>(pi, pn, s_q[c], s_q[c + 1], s_m[c]);
+        if (d < best) { /* a lane's columns ascend: < keeps its lowest j */
             best = d;
             bj = j0 + c;
         }
     }
-    best -= mei;
-    if (bj >= 0 && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        fold_col(best, bj, __shfl_xor_sync(0xFFFFFFFFu, best, off),
+                 __shfl_xor_sync(0xFFFFFFFFu, bj, off));
+    best = __fsub_rn(best, mei);
+    if (lane == 0 && bj != INT_MAX && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
 }
 
-/* Loads the tile's columns j0 .. j0+len (points) and their edge terms. */
+/* Loads the tile's columns j0 .. j0+len (points) and their terms M - e_j
+ * (exact: both are integers in [2^23, 2^24)); s_m[len] is padding. */
 template <class M>
 __device__ __forceinline__ void load_columns(const PassArgs<M> &a, typename M::Pt *s_q,
-                                             float *s_e, int j0, int len)
+                                             float *s_m, int j0, int len)
 {
     for (int c = threadIdx.x; c <= len; c += PASS_THREADS) {
         s_q[c] = a.pts[j0 + c];
-        if (c < len) s_e[c] = a.me[j0 + c];
+        s_m[c] = c < len ? __fsub_rn(2.0f * WT_MAGIC, a.me[j0 + c]) : WT_MAGIC;
+    }
+}
+
+/* Bit r set: row i0 + r has, in this tile, a move that could beat the
+ * row's best so far (its float delta is negative and not above rowkey's). */
+__device__ __forceinline__ unsigned rows_to_offer(const float *me,
+                                                  const unsigned long long *rowkey, int n, int i0,
+                                                  const float mn[TR])
+{
+    unsigned bits = 0;
+#pragma unroll
+    for (int r = 0; r < TR; r++) {
+        int i = i0 + r;
+        if (i >= n - 2 || mn[r] == INFINITY) continue;
+        float delta = __fsub_rn(mn[r], me[i]);
+        if (delta < 0.0f && row_key(delta, 0) < __ldcg(rowkey + i)) bits |= 1u << r;
+    }
+    return bits;
+}
+
+/* The warp recovers, one after another, the columns of every row that any
+ * of its lanes has to offer.  All 32 lanes call it together. */
+template <class M>
+__device__ __forceinline__ void warp_offer_rows(const PassArgs<M> &a, const typename M::Pt *s_q,
+                                                const float *s_m, int i0, int j0, int len,
+                                                unsigned bits)
+{
+    const int lane = threadIdx.x & 31;
+    for (;;) {
+        unsigned lanes = __ballot_sync(0xFFFFFFFFu, bits != 0);
+        if (lanes == 0) return;
+        int src = __ffs(lanes) - 1;
+        unsigned sb = __shfl_sync(0xFFFFFFFFu, bits, src);
+        int i = __shfl_sync(0xFFFFFFFFu, i0, src) + __ffs(sb) - 1;
+        if (lane == src) bits &= bits - 1;
+        warp_offer_row<M>(a, s_q, s_m, i, j0, len, a.me[i]);
     }
 }
 
 template <class M>
 __device__ __forceinline__ void run_tile(const PassArgs<M> &a, const typename M::Pt *s_q,
-                                         const float *s_e, int I, int j0, int len)
+                                         const float *s_m, int I, int j0, int len)
 {
     const int n = a.g.n;
     int i0 = I * B + threadIdx.x * TR;
-    if (i0 >= n - 2 || j0 + len <= i0 + 2) return; /* no move of these rows here */
-    typename M::Pt p[TR + 1];
-    float mn[TR];
+    /* Warps stay whole (no early return): their lanes recover columns
+     * together below.  Masking is decided per warp: a warp whose lanes
+     * took both loops would run them one after the other. */
+    bool live = i0 < n - 2 && j0 + len > i0 + 2; /* else: no move of these rows here */
+    bool plain = __all_sync(0xFFFFFFFFu, !live || j0 >= i0 + TR + 1);
+    unsigned bits = 0;
+    if (live) {
+        typename M::Pt p[TR + 1];
+        float mn[TR];
 #pragma unroll
-    for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
+        for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
 #pragma unroll
-    for (int r = 0; r < TR; r++) mn[r] = INFINITY;
-    if (j0 >= i0 + TR + 1) tile_rows<M, false>(p, s_q, s_e, i0, j0, len, mn);
-    else tile_rows<M, true>(p, s_q, s_e, i0, j0, len, mn);
-#pragma unroll
-    for (int r = 0; r < TR; r++) {
-        int i = i0 + r;
-        if (i >= n - 2 || mn[r] == INFINITY) continue;
-        float mei = a.me[i];
-        float delta = mn[r] - mei;
-        /* Only a segment that could win pays for finding its column. */
-        if (delta < 0.0f && row_key(delta, 0) < __ldcg(a.rowkey + i))
-            offer_row<M>(a, s_q, s_e, i, j0, len, mei);
+        for (int r = 0; r < TR; r++) mn[r] = INFINITY;
+        if (plain) tile_rows<M, false>(p, s_q, s_m, i0, j0, len, mn);
+        else tile_rows<M, true>(p, s_q, s_m, i0, j0, len, mn);
+        bits = rows_to_offer(a.me, a.rowkey, n, i0, mn);
     }
+    warp_offer_rows<M>(a, s_q, s_m, i0, j0, len, bits);
 }
 
 template <class M>
 __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(PassArgs<M> a)
 {
     __shared__ typename M::Pt s_q[max_cols<M>() + 1];
-    __shared__ float s_e[max_cols<M>()];
+    __shared__ float s_m[max_cols<M>() + 1];
     __shared__ int s_stop;
     for (long long t = blockIdx.x; t < a.g.tiles; t += gridDim.x) {
         int I, j0;
@@ -218,10 +284,10 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(PassArgs<M> a)
         int len = min(j0 + a.g.w, a.g.n) - j0;
         __syncthreads(); /* the previous tile is done with shared memory */
         if (threadIdx.x == 0) s_stop = *(volatile const int *)a.stop;
-        load_columns<M>(a, s_q, s_e, j0, len);
+        load_columns<M>(a, s_q, s_m, j0, len);
         __syncthreads();
         if (s_stop) return;
-        run_tile<M>(a, s_q, s_e, I, j0, len);
+        run_tile<M>(a, s_q, s_m, I, j0, len);
     }
 }
 
