@@ -238,7 +238,9 @@ static void test_start_tour_is_used_and_checked(void **state)
     wt_instance_free(inst);
 }
 
-static void test_cuda_request_without_kernel_fails_cleanly(void **state)
+/* --backend cuda without a usable GPU fails with a message that says so;
+ * with one, it runs. */
+static void test_cuda_request_fails_cleanly_without_gpu(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(20, 1);
@@ -247,9 +249,16 @@ static void test_cuda_request_without_kernel_fails_cleanly(void **state)
     p.backend = WT_BACKEND_CUDA;
     wt_result res = {0};
     wt_error err = {0};
-    assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_NO_DEVICE);
-    assert_non_null(strstr(err.message, "cuda"));
-    assert_null(res.tour);
+    char device[128];
+    if (wt_cuda_available(device, sizeof device)) {
+        assert_int_equal(wt_solve(inst, &p, &res, &err), WT_OK);
+        assert_int_equal(wt_tour_validate(res.tour, 20, &err), WT_OK);
+        wt_result_free(&res);
+    } else {
+        assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_NO_DEVICE);
+        assert_non_null(strstr(err.message, "cuda"));
+        assert_null(res.tour);
+    }
     wt_instance_free(inst);
 }
 
@@ -264,7 +273,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_tour_any_threads),
         cmocka_unit_test(test_stop_returns_valid_tour),
         cmocka_unit_test(test_start_tour_is_used_and_checked),
-        cmocka_unit_test(test_cuda_request_without_kernel_fails_cleanly),
+        cmocka_unit_test(test_cuda_request_fails_cleanly_without_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
