@@ -58,8 +58,10 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 # names in $WT_GIT_COMMIT, else the one scripts/fetch-gpu-deps.sh recorded
 # (the device tool's copy of the tree has no usable .git).  `warptour bench`
 # prints it in its header.
-commit=$(git describe --always --dirty --abbrev=10 2>/dev/null)
-[ -z "$commit" ] && commit=${WT_GIT_COMMIT:-}
+# The caller's WT_GIT_COMMIT comes first: the device copy may carry a stale
+# .git whose describe names an old commit.
+commit=${WT_GIT_COMMIT:-}
+[ -z "$commit" ] && commit=$(git describe --always --dirty --abbrev=10 2>/dev/null)
 [ -z "$commit" ] && [ -s gpu-data/COMMIT ] && commit="$(cat gpu-data/COMMIT) (recorded by fetch-gpu-deps.sh)"
 [ -z "$commit" ] && commit=unknown
 export WT_GIT_COMMIT="$commit"
