@@ -86,7 +86,7 @@ static const char bench_help[] =
     "  time); \"with copies\" beside it is the whole search per pass (uploads,\n"
     "  candidates, the move applied).  Best of R runs (default 3; a pass over 1 s\n"
     "  runs once).  Variants: cuda, cpu (default both; cuda is skipped with a note\n"
-    "  while the GPU or its 2-opt kernel is missing).  --max-n: largest instance\n"
+    "  where no GPU is usable).  --max-n: largest instance\n"
     "  (default 20000 on the cpu, none on cuda).\n"
     "  --instances LIST  default berlin52,kroA100,ch150,kroA200,lin318,pcb442,rat783,\n"
     "                    pr1002,pr2392,fnl4461,usa13509,d18512,pla33810,pla85900,\n"
