@@ -19,7 +19,7 @@
  * the GPU-only read-outs (where the lists were, the tracked length, the
  * worsening count) are then not checked.
  */
-#include "test_util.h"
+#include "gpu_test.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -402,46 +402,10 @@ static void test_cold_never_worsens(void **state)
     wt_instance_free(inst);
 }
 
-/* Each test prints its time. */
-static double t_started;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int timer_start(void **state)
-{
-    (void)state;
-    t_started = now_s();
-    return 0;
-}
-
-static int timer_stop(void **state)
-{
-    (void)state;
-    print_message("    took %.2f s\n", now_s() - t_started);
-    return 0;
-}
-
-#define GPU_TEST(f) cmocka_unit_test_setup_teardown(f, timer_start, timer_stop)
-
 int main(void)
 {
-    const char *as_cpu = getenv("WT_TEST_GPU_AS_CPU");
-    if (as_cpu && strcmp(as_cpu, "1") == 0) {
-        gpu_is_cpu = true;
-        fprintf(stderr, "WT_TEST_GPU_AS_CPU=1: the GPU side runs on the CPU backend\n");
-    } else {
-        char device[160];
-        if (!wt_cuda_available(device, sizeof device)) {
-            fprintf(stderr, "skipped: no usable GPU (%s)\n", device);
-            return WT_TEST_SKIP_CODE;
-        }
-        fprintf(stderr, "GPU: %s\n", device);
-    }
+    int skip = gpu_test_begin(&gpu_is_cpu);
+    if (skip) return skip;
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_matches_cpu),
         GPU_TEST(test_default_plan_matches_cpu),
@@ -452,8 +416,6 @@ int main(void)
         GPU_TEST(test_same_seed_same_result),
         GPU_TEST(test_cold_never_worsens),
     };
-    const char *filter = getenv("WT_TEST_FILTER"), *skip = getenv("WT_TEST_SKIP");
-    if (filter && filter[0]) cmocka_set_test_filter(filter);
-    if (skip && skip[0]) cmocka_set_skip_filter(skip);
+    gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

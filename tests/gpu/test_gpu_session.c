@@ -14,7 +14,7 @@
  * backend, to check the tests themselves without a GPU (the 1M case is
  * then skipped).  WT_TEST_FILTER / WT_TEST_SKIP select tests by name.
  */
-#include "test_util.h"
+#include "gpu_test.h"
 
 #include <inttypes.h>
 #include <omp.h>
@@ -41,13 +41,6 @@ static uint64_t rng_next(uint64_t *s)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Integer coordinates below 400 (GRID: a unit grid, many equal deltas):
@@ -419,39 +412,11 @@ static void test_same_seed_same_tour(void **state)
 
 /* ---------------------------------------------------------------- main */
 
-static double t_started;
-
-static int timer_start(void **state)
-{
-    (void)state;
-    t_started = now_s();
-    return 0;
-}
-
-static int timer_stop(void **state)
-{
-    (void)state;
-    print_message("    took %.2f s\n", now_s() - t_started);
-    return 0;
-}
-
-#define GPU_TEST(f) cmocka_unit_test_setup_teardown(f, timer_start, timer_stop)
-
 int main(void)
 {
-    const char *as_cpu = getenv("WT_TEST_GPU_AS_CPU");
-    if (as_cpu && strcmp(as_cpu, "1") == 0) {
-        gpu_backend = WT_BACKEND_CPU;
-        gpu_is_cpu = true;
-        fprintf(stderr, "WT_TEST_GPU_AS_CPU=1: the GPU side runs on the CPU backend\n");
-    } else {
-        char device[160];
-        if (!wt_cuda_available(device, sizeof device)) {
-            fprintf(stderr, "skipped: no usable GPU (%s)\n", device);
-            return WT_TEST_SKIP_CODE;
-        }
-        fprintf(stderr, "GPU: %s\n", device);
-    }
+    int skip = gpu_test_begin(&gpu_is_cpu);
+    if (skip) return skip;
+    if (gpu_is_cpu) gpu_backend = WT_BACKEND_CPU;
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_pass_row_bests),
         GPU_TEST(test_descent_swaps1_matches_cpu),
@@ -461,8 +426,6 @@ int main(void)
         GPU_TEST(test_same_seed_same_tour),
         GPU_TEST(test_million_cities),
     };
-    const char *filter = getenv("WT_TEST_FILTER"), *skip = getenv("WT_TEST_SKIP");
-    if (filter && filter[0]) cmocka_set_test_filter(filter);
-    if (skip && skip[0]) cmocka_set_skip_filter(skip);
+    gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
