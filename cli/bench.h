@@ -53,6 +53,7 @@ typedef struct bench_opts {
     int n_sizes;
     bool variant_on[MS_N_VARIANTS]; /* multistart (MS_*); pass, ls, kswap (TWO_*) */
     double seconds;                 /* multistart: calibration target; ils: per instance */
+    double time_limit;              /* ls, kswap: per run, 0 = none */
     const char *dir;                /* TSPLIB folder (quality, pass, ls, kswap, ils) */
     int64_t max_n;                  /* quality; pass, ls, kswap (greedy starts): 0 = default */
     int64_t max_n_random;           /* kswap, random starts: 0 = default */
@@ -110,6 +111,10 @@ double bench_gap(int64_t length, int64_t optimum);
 /* "12.3 us", "4.56 ms", "7.89 s": a duration readable in a table; "-" for
  * a negative one (not measured). */
 const char *bench_fmt_duration(double seconds, char *buf, size_t size);
+
+/* Prefixes buf (a formatted figure) with '>': the run was stopped, the
+ * true value is at least this. */
+void bench_mark_lower_bound(char *buf, size_t size);
 
 /* printf(fmt, v) into buf, or "-" when v is NAN. */
 const char *bench_fmt_num(const char *fmt, double v, char *buf, size_t size);

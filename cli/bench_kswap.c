@@ -28,6 +28,7 @@ static const wt_init_method start_method[KS_N_STARTS] = {WT_INIT_RANDOM, WT_INIT
 
 typedef struct ks_cell {
     bool done;
+    bool stopped; /* by --time-limit: seconds is a lower bound */
     double seconds;
     int64_t length;
 } ks_cell;
@@ -64,10 +65,10 @@ static void ks_print_table(const bench_opts *o, const ks_row *rows, int count, i
     for (int k = 0; k < o->n_ks; k++) {
         char h[32];
         fmt_k(o->ks[k], h, sizeof h);
-        printf(" | %9s", h);
+        printf(" | %10s", h);
     }
     printf("\n-------------------+---------+--------+------");
-    for (int k = 0; k < o->n_ks; k++) printf("+-----------");
+    for (int k = 0; k < o->n_ks; k++) printf("+------------");
     printf("\n");
     for (int i = 0; i < count; i++) {
         const ks_row *r = &rows[i];
@@ -80,13 +81,19 @@ static void ks_print_table(const bench_opts *o, const ks_row *rows, int count, i
             double v = NAN;
             if (what == 0 && c->done) {
                 bench_fmt_duration(c->seconds, buf, sizeof buf);
+                if (c->stopped) bench_mark_lower_bound(buf, sizeof buf);
             } else {
-                if (what == 1 && c->done && base && c->seconds > 0) v = base->seconds / c->seconds;
-                if (what == 2 && c->done && base && base->length > 0)
+                /* A stopped run's speedup is unknown; over a stopped k = 1, a bound. */
+                bool bound = what == 1 && base && base->stopped && !c->stopped;
+                if (what == 1 && c->done && !c->stopped && base && c->seconds > 0)
+                    v = base->seconds / c->seconds;
+                if (what == 2 && c->done && !c->stopped && base && !base->stopped &&
+                    base->length > 0)
                     v = (double)c->length / (double)base->length;
                 bench_fmt_num(what == 1 ? "%.2fx" : "%.4f", v, buf, sizeof buf);
+                if (bound && !isnan(v)) bench_mark_lower_bound(buf, sizeof buf);
             }
-            printf(" | %9s", buf);
+            printf(" | %10s", buf);
         }
         printf("\n");
     }
@@ -107,7 +114,8 @@ static int ks_measure_row(const wt_instance *inst, const int32_t *start, const b
             printf("# %s on %s failed: %s\n", row->name, bench_two_names[v], err.message);
             return cli_report_error(&err);
         }
-        row->cell[k] = (ks_cell){true, res.search_time_s, res.length};
+        row->cell[k] = (ks_cell){true, res.stop == WT_STOP_TIME_LIMIT, res.search_time_s,
+                                 res.length};
         const ks_cell *base = k1_cell(o, row);
         char kname[16], speedup[32];
         fmt_k(o->ks[k], kname, sizeof kname);
@@ -116,11 +124,11 @@ static int ks_measure_row(const wt_instance *inst, const int32_t *start, const b
                       speedup, sizeof speedup);
         printf("bench=kswap instance=%s n=%d variant=%s backend=%s start=%s k=%s init_length=%"
                PRId64 " length=%" PRId64 " steps=%" PRIu64 " passes=%" PRIu64
-               " seconds=%.6g speedup=%s\n",
+               " seconds=%.6g speedup=%s stop=%s\n",
                row->name, row->n, bench_two_names[v], res.backend,
                wt_init_method_name(start_method[row->start]), kname + 2, init_length,
                res.length, res.steps, res.moves_evaluated / bench_checks_per_pass(row->n),
-               res.search_time_s, speedup);
+               res.search_time_s, speedup, wt_stop_reason_name(res.stop));
         fflush(stdout);
         wt_result_free(&res);
     }

@@ -25,6 +25,7 @@
 
 typedef struct ls_cell {
     bool done;
+    bool stopped; /* by --time-limit: seconds is a lower bound */
     double seconds;
     uint64_t passes;
     int64_t length;
@@ -69,8 +70,9 @@ static void ls_print_table(const bench_opts *o, const ls_row *rows, int count)
             char p[32];
             if (c->done) snprintf(p, sizeof p, "%" PRIu64, c->passes);
             else snprintf(p, sizeof p, "-");
-            printf(" | %10s | %6s | %6s",
-                   bench_fmt_duration(c->done ? c->seconds : -1, a, sizeof a), p,
+            bench_fmt_duration(c->done ? c->seconds : -1, a, sizeof a);
+            if (c->stopped) bench_mark_lower_bound(a, sizeof a);
+            printf(" | %10s | %6s | %6s", a, p,
                    bench_fmt_num("%.2f", c->done ? bench_gap(c->length, r->optimum) : NAN, b,
                                  sizeof b));
         }
@@ -94,8 +96,8 @@ static int ls_measure_row(const wt_instance *inst, const int32_t *start, double 
             return cli_report_error(&err);
         }
         ls_cell *c = &row->cell[s];
-        *c = (ls_cell){true, res.search_time_s, res.moves_evaluated / bench_checks_per_pass(row->n),
-                       res.length};
+        *c = (ls_cell){true, res.stop == WT_STOP_TIME_LIMIT, res.search_time_s,
+                       res.moves_evaluated / bench_checks_per_pass(row->n), res.length};
         char k[16], og[32], ig[32], fg[32];
         fmt_swaps(o->swaps[s], k, sizeof k);
         if (row->optimum > 0) snprintf(og, sizeof og, "%" PRId64, row->optimum);

@@ -77,6 +77,16 @@ const char *bench_fmt_duration(double s, char *buf, size_t size)
     return buf;
 }
 
+void bench_mark_lower_bound(char *buf, size_t size)
+{
+    size_t len = strlen(buf);
+    if (size < 2 || buf[0] == '-') return;
+    if (len + 1 >= size) len = size - 2;
+    memmove(buf + 1, buf, len);
+    buf[0] = '>';
+    buf[len + 1] = '\0';
+}
+
 const char *bench_fmt_num(const char *fmt, double v, char *buf, size_t size)
 {
     if (isnan(v)) snprintf(buf, size, "-");
@@ -246,6 +256,7 @@ wt_status bench_2opt(const wt_instance *inst, const int32_t *start, int swaps, i
     p.threads = o->threads;
     p.start_tour = start;
     p.swaps = swaps;
+    p.time_limit_s = o->time_limit;
     if (progress) {
         p.progress = progress;
         p.progress_interval_s = 0; /* due before every scan */

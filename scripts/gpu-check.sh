@@ -166,8 +166,8 @@ if want small; then
     small_bench sa 15 --instances rd100,eil101 --runs 1 --variants cuda
 fi
 want pass && small_bench pass 120
-want ls && small_bench ls 150
-want kswap && small_bench kswap 200
+want ls && small_bench ls 150 --time-limit 20
+want kswap && small_bench kswap 200 --time-limit 20
 want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10 --svg "$OUT/bench_ils.svg"
 want sa && small_bench sa 200
 

@@ -65,6 +65,19 @@ class Cli(unittest.TestCase):
         r = run("bench", "sa", "--runs", "0")
         self.assertEqual(r.returncode, 2)
 
+    def test_bench_time_limit(self):
+        # A run cut by --time-limit says so: stop=time-limit and a '>' time.
+        big = self.big_instance()
+        r = run("bench", "ls", "--instances", big, "--variants", "cpu", "--init", "random",
+                "--swaps", "1", "--time-limit", "0.05", "--threads", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=ls ")]
+        self.assertEqual(len(lines), 1, r.stdout)
+        self.assertIn("stop=time-limit", lines[0])
+        self.assertRegex(r.stdout, r"\| +>[0-9.]+ ms \|")
+        r = run("bench", "pass", "--instances", BERLIN, "--time-limit", "1")
+        self.assertEqual(r.returncode, 2, r.stdout)
+
     def test_bench_pass_smoke(self):
         # One CPU pass of a bundled instance: scan time and the time with copies.
         r = run("bench", "pass", "--instances", BERLIN, "--variants", "cpu", "--repeat", "1",
