@@ -42,15 +42,6 @@
 
 namespace {
 
-/* Columns per strip: (TC+1)/TC square roots per move.  Wider strips save
- * square roots and per-row work but cost registers, per-strip set-up, and
- * balance: small tours have few chunks (TC x TC pieces, see scan_chunk) per
- * thread, and the slowest thread sets the pace of a step. */
-template <int BLOCK>
-struct StripWidth {
-    static constexpr int value = BLOCK >= 512 ? 16 : BLOCK >= 256 ? 8 : 4;
-};
-
 /* A candidate move; ordered by (d, i, j). */
 struct MoveKey {
     float d;
@@ -79,7 +70,11 @@ __device__ __forceinline__ void fold_move(MoveKey &best, const MoveKey &m)
  * of edge k (me), and the cities (id), in shared or global memory.  Points
  * and edges are stored with one gap after every TC entries: the lanes of a
  * warp load the columns of TC-apart strips at once, and without the gap
- * those loads would all fall into the same shared-memory bank.
+ * those loads would all fall into the same shared-memory bank.  Both arrays
+ * run on to the end of the last strip (column S*TC, S strips): padding
+ * points are finite copies and padding edges -inf, so a strip loads its
+ * columns at fixed offsets, with no bounds checks, and moves to padding
+ * columns come out +inf (see Strip::load).
  */
 template <class Pt, int TC>
 struct TourView {
@@ -88,12 +83,18 @@ struct TourView {
     float *me;
     int32_t *id;
 
+    static __host__ __device__ __forceinline__ int strips(int n) { return (n + TC - 1) / TC; }
+    /* Cells of pts and me: positions 0 .. S*TC with their gaps. */
     static __host__ __device__ __forceinline__ size_t padded(int n)
     {
-        return (size_t)(n + 1) + (size_t)((n + 1) >> SHIFT) + 1;
+        return (size_t)strips(n) * (TC + 1) + 1;
     }
     __device__ __forceinline__ Pt &P(int k) const { return pts[k + (k >> SHIFT)]; }
     __device__ __forceinline__ float &E(int k) const { return me[k + (k >> SHIFT)]; }
+    /* Strip J's columns J*TC + c start at cell J*(TC+1); column TC of the
+     * strip (the next strip's first) is one gap further on. */
+    __device__ __forceinline__ const Pt *strip_points(int J) const { return pts + J * (TC + 1); }
+    __device__ __forceinline__ const float *strip_edges(int J) const { return me + J * (TC + 1); }
 };
 
 /*
@@ -110,17 +111,20 @@ struct TourView {
 template <class M, int TC>
 struct Strip {
     typename M::Pt q[TC + 1];
-    float mc[TC]; /* M - e_c, or +inf for columns past n-1 (their moves never win) */
+    float mc[TC]; /* M - e_c, or +inf for padding columns (their moves never win) */
     int j0;
 
-    __device__ __forceinline__ void load(const TourView<typename M::Pt, TC> &t, int J, int n)
+    __device__ __forceinline__ void load(const TourView<typename M::Pt, TC> &t, int J)
     {
         j0 = J * TC;
+        const typename M::Pt *sp = t.strip_points(J);
+        const float *se = t.strip_edges(J);
 #pragma unroll
-        for (int c = 0; c <= TC; c++) q[c] = t.P(min(j0 + c, n));
+        for (int c = 0; c < TC; c++) q[c] = sp[c];
+        q[TC] = sp[TC + 1];
+        /* Padding edges are -inf: their columns get +inf. */
 #pragma unroll
-        for (int c = 0; c < TC; c++)
-            mc[c] = j0 + c <= n - 1 ? __fsub_rn(2.0f * WT_MAGIC, t.E(j0 + c)) : INFINITY;
+        for (int c = 0; c < TC; c++) mc[c] = __fsub_rn(2.0f * WT_MAGIC, se[c]);
     }
 
     /* B[] of row point p. */
@@ -176,7 +180,7 @@ __device__ __forceinline__ void scan_chunk(const TourView<typename M::Pt, TC> &t
                                            int J, MoveKey &best)
 {
     Strip<M, TC> s;
-    s.load(t, J, n);
+    s.load(t, J);
     const int i0 = k * TC, last = J == k + 1 ? TC - 1 : TC;
     float B[TC], v[TC];
     s.first_terms(t.P(i0), B);
@@ -204,7 +208,7 @@ __device__ __forceinline__ void scan_diagonal(const TourView<typename M::Pt, TC>
     const int j0 = J * TC, ia = max(j0 - 1, 0), ib = min(j0 + TC - 1, n - 1) - 1;
     if (ia >= ib) return;
     Strip<M, TC> s;
-    s.load(t, J, n);
+    s.load(t, J);
     float B[TC], v[TC];
     s.first_terms(t.P(ia), B);
     MoveKey sb = {INFINITY, INT_MAX, J};
@@ -228,7 +232,7 @@ __device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC
 {
     if (best.i == INT_MAX) return;
     Strip<M, TC> s;
-    s.load(t, best.j, n);
+    s.load(t, best.j);
     float B[TC], v[TC];
     s.first_terms(t.P(best.i), B);
     s.row(t.P(best.i + 1), B, v);
@@ -239,13 +243,17 @@ __device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC
     best.j = s.j0 + col;
 }
 
-/* This thread's best move: its diagonal pieces, then its chunks. */
+/* This thread's best move: its diagonal pieces, then its chunks.  Chunks
+ * are dealt from thread 0 up, so the last threads have one chunk fewer
+ * when the count does not divide evenly; the diagonal pieces go to them,
+ * from the last thread down, which evens out the step's slowest thread. */
 template <class M, int TC, int BLOCK>
 __device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n)
 {
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
-    const int strips = (n + TC - 1) / TC;
-    for (int J = threadIdx.x; J < strips; J += BLOCK) scan_diagonal<M, TC>(t, n, J, best);
+    const int strips = TourView<typename M::Pt, TC>::strips(n);
+    for (int J = BLOCK - 1 - (int)threadIdx.x; J < strips; J += BLOCK)
+        scan_diagonal<M, TC>(t, n, J, best);
     /* Chunk number c of row block k is (k, k+1+c); block k has strips-1-k. */
     int k = 0, c = threadIdx.x;
     for (;;) {
@@ -311,17 +319,20 @@ union BlockTemp {
     typename cub::BlockReduce<long long, BLOCK>::TempStorage length;
 };
 
-/* Starts climb `climb`: its random tour, the points, the edges. */
+/* Starts climb `climb`: its random tour, the points, the edges, and the
+ * padding to the end of the last strip (finite points, -inf edges). */
 template <class M, int TC, int BLOCK>
 __device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt, TC> &t,
                             unsigned long long climb)
 {
-    int n = a.inst.n;
+    int n = a.inst.n, end = TourView<typename M::Pt, TC>::strips(n) * TC;
     if (threadIdx.x == 0) wt_climb_start_tour(a.seed, climb, n, t.id);
     __syncthreads();
-    for (int k = threadIdx.x; k <= n; k += BLOCK) t.P(k) = M::point(a.inst, t.id[k < n ? k : 0]);
+    for (int k = threadIdx.x; k <= end; k += BLOCK)
+        t.P(k) = M::point(a.inst, t.id[k < n ? k : 0]);
     __syncthreads();
-    for (int k = threadIdx.x; k < n; k += BLOCK) t.E(k) = M::x(t.P(k), t.P(k + 1));
+    for (int k = threadIdx.x; k < end; k += BLOCK)
+        t.E(k) = k < n ? M::x(t.P(k), t.P(k + 1)) : -INFINITY;
     __syncthreads();
 }
 
@@ -330,14 +341,24 @@ __device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt, TC> 
  * fractional coordinates) a move may look improving without being so, and
  * applying it could undo an earlier one forever.  Applying only exactly
  * improving moves makes every climb end; what float overlooked is bounded
- * by its rounding (README, "Precision"). */
+ * by its rounding (README, "Precision").  Called by a whole warp with the
+ * same (i, j): lanes 0-3 take one distance each, so the block waits for
+ * one exact distance rather than four in a row. */
 __device__ __forceinline__ bool exactly_improving(const DevInst &I, const int32_t *id, int i,
                                                   int j)
 {
-    int a = id[i], b = id[i + 1], c = id[j], d = id[j + 1 < I.n ? j + 1 : 0];
-    long long delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
-                      dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
-    return delta < 0;
+    const int lane = threadIdx.x & 31;
+    long long term = 0;
+    if (lane < 4) {
+        int a = id[i], b = id[i + 1], c = id[j], d = id[j + 1 < I.n ? j + 1 : 0];
+        int u = lane == 0 ? a : lane == 1 ? b : lane == 2 ? a : c;
+        int v = lane == 0 ? c : lane == 1 ? d : lane == 2 ? b : d;
+        term = dev_exact_dist(I, u, v);
+        if (lane >= 2) term = -term;
+    }
+    term += __shfl_xor_sync(0xFFFFFFFFu, term, 1);
+    term += __shfl_xor_sync(0xFFFFFFFFu, term, 2);
+    return term < 0;
 }
 
 /* Exact length of the block's tour (block-wide; result valid in thread 0). */
@@ -378,7 +399,7 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
     __syncthreads();
 }
 
-template <class M, int BLOCK, bool SMEM>
+template <class M, int BLOCK, int TC, bool SMEM>
 __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -389,7 +410,6 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
 
     const int n = a.inst.n;
     unsigned char *base = SMEM ? smem : a.scratch + (size_t)blockIdx.x * a.scratch_stride;
-    constexpr int TC = StripWidth<BLOCK>::value;
     const TourView<typename M::Pt, TC> t = tour_view<typename M::Pt, TC>(base, n);
     for (;;) {
         if (threadIdx.x == 0) s_climb = ms_take_climb(a);
@@ -404,11 +424,16 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
             int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
             MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n);
             MoveKey best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
-            if (threadIdx.x == 0) {
-                if (best.d < 0.0f && !exactly_improving(a.inst, t.id, best.i, best.j))
-                    best.d = 0.0f; /* float saw a gain the exact metric denies: stop here */
-                s_move = best;
-                s_stop = stop_now;
+            if (threadIdx.x < 32) { /* the reduction's result is in thread 0 */
+                best.d = __shfl_sync(0xFFFFFFFFu, best.d, 0);
+                best.i = __shfl_sync(0xFFFFFFFFu, best.i, 0);
+                best.j = __shfl_sync(0xFFFFFFFFu, best.j, 0);
+                bool exact = best.d < 0.0f && exactly_improving(a.inst, t.id, best.i, best.j);
+                if (threadIdx.x == 0) {
+                    if (!exact) best.d = 0.0f; /* float saw a gain the exact metric denies: stop */
+                    s_move = best;
+                    s_stop = stop_now;
+                }
             }
             __syncthreads();
             best = s_move;
@@ -428,18 +453,19 @@ __global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
 }
 
 /* Picks the block size, shared or global memory, and the grid; launches. */
-template <class M, int BLOCK>
+template <class M, int BLOCK, int TC>
 wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
 {
     size_t pts_bytes, me_bytes;
-    size_t bytes = tour_bytes<typename M::Pt, StripWidth<BLOCK>::value>(L.n, &pts_bytes, &me_bytes);
+    size_t bytes = tour_bytes<typename M::Pt, TC>(L.n, &pts_bytes, &me_bytes);
     int dev = 0, smem_optin = 0, sms = 0;
     WT_CUDA_CHECK(err, cudaGetDevice(&dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     int static_smem = (int)sizeof(BlockTemp<BLOCK>) + 64;
     bool in_smem = bytes + (size_t)static_smem <= (size_t)smem_optin;
-    void (*kernel)(MsArgs) = in_smem ? ms_block_kernel<M, BLOCK, true> : ms_block_kernel<M, BLOCK, false>;
+    void (*kernel)(MsArgs) =
+        in_smem ? ms_block_kernel<M, BLOCK, TC, true> : ms_block_kernel<M, BLOCK, TC, false>;
     size_t dyn = in_smem ? bytes : 0;
     WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
     int per_sm = 0;
@@ -468,19 +494,45 @@ wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
     return st;
 }
 
+/*
+ * Block size and strip width (columns per strip).  Wider strips spend
+ * fewer square roots and less per-row and per-chunk work on a move, but
+ * hold more registers (fewer warps per SM) and cut the pair space into
+ * fewer TC x TC chunks, which balance worse over a block's threads; small
+ * tours want small blocks, so that a step's fixed costs (reduction, exact
+ * check, reversal, barriers) are shared by fewer threads and more climbers
+ * share an SM.
+ */
+struct BlockShape {
+    int block, tc;
+};
+
+BlockShape block_shape(int n)
+{
+    long long rows = (long long)n * n / 16; /* measured on an H100 */
+    BlockShape s = rows < 6000 ? BlockShape{64, 4} : rows < 50000 ? BlockShape{256, 8}
+                                                                   : BlockShape{512, 16};
+    /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=64|128|256|512
+     * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
+    const char *block = getenv("WT_MS_BLOCK"), *tc = getenv("WT_MS_TC");
+    if (block) s.block = atoi(block);
+    if (tc) s.tc = atoi(tc);
+    return s;
+}
+
 template <class M>
 wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
-    /* Small tours have few rows per thread; smaller blocks keep per-step
-     * synchronization short and let more climbers share an SM. */
-    long long rows = (long long)L.n * L.n / 16;
-    int block = rows < 6000 ? 64 : rows < 50000 ? 256 : 512; /* measured on an H100 */
-    /* A tuning knob for benchmarks, not a user option: WT_MS_BLOCK=64|256|512. */
-    const char *force = getenv("WT_MS_BLOCK");
-    if (force) block = atoi(force);
-    if (block == 64) return launch_with_block<M, 64>(L, args, err);
-    if (block == 256) return launch_with_block<M, 256>(L, args, err);
-    return launch_with_block<M, 512>(L, args, err);
+    BlockShape s = block_shape(L.n);
+    if (s.block == 64 && s.tc == 4) return launch_with_block<M, 64, 4>(L, args, err);
+    if (s.block == 64 && s.tc == 8) return launch_with_block<M, 64, 8>(L, args, err);
+    if (s.block == 128 && s.tc == 8) return launch_with_block<M, 128, 8>(L, args, err);
+    if (s.block == 128 && s.tc == 16) return launch_with_block<M, 128, 16>(L, args, err);
+    if (s.block == 256 && s.tc == 8) return launch_with_block<M, 256, 8>(L, args, err);
+    if (s.block == 256 && s.tc == 16) return launch_with_block<M, 256, 16>(L, args, err);
+    if (s.block == 512 && s.tc == 16) return launch_with_block<M, 512, 16>(L, args, err);
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "multistart: no kernel for WT_MS_BLOCK=%d with "
+                   "WT_MS_TC=%d", s.block, s.tc);
 }
 
 } // namespace
