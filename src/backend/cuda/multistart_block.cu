@@ -149,6 +149,25 @@ struct Strip {
     }
 };
 
+/* The diagonal's row: min over the columns c >= lo of row i's candidates
+ * (as Strip::row, without keeping them: fewer live registers); B[] becomes
+ * row i+1's. */
+template <class M, int TC>
+__device__ __forceinline__ float masked_row_min(const Strip<M, TC> &st, typename M::Pt pn,
+                                                float B[TC], int lo)
+{
+    float sp = M::raw(pn, st.q[0]), m = INFINITY;
+#pragma unroll
+    for (int c = 0; c < TC; c++) {
+        float sn = M::raw(pn, st.q[c + 1]);
+        float v = __fadd_rn(B[c], sn);
+        m = fminf(m, c < lo ? INFINITY : v);
+        B[c] = __fadd_rn(sp, st.mc[c]);
+        sp = sn;
+    }
+    return m;
+}
+
 template <int TC>
 __device__ __forceinline__ float min_of(const float v[TC])
 {
@@ -203,21 +222,21 @@ __device__ __forceinline__ void scan_chunk(const TourView<typename M::Pt, TC> &t
 
 template <class M, int TC>
 __device__ __forceinline__ void scan_diagonal(const TourView<typename M::Pt, TC> &t, int n,
-                                              int J, MoveKey &best)
+                                              int J, int part, int parts, MoveKey &best)
 {
     const int j0 = J * TC, ia = max(j0 - 1, 0), ib = min(j0 + TC - 1, n - 1) - 1;
     if (ia >= ib) return;
+    /* Rows [ia, ib) of the piece, cut into `parts` equal runs. */
+    const int len = (ib - ia + parts - 1) / parts, ra = ia + part * len, rb = min(ra + len, ib);
+    if (ra >= rb) return;
     Strip<M, TC> s;
     s.load(t, J);
-    float B[TC], v[TC];
-    s.first_terms(t.P(ia), B);
+    float B[TC];
+    s.first_terms(t.P(ra), B);
     MoveKey sb = {INFINITY, INT_MAX, J};
-    for (int i = ia; i < ib; i++) {
-        s.row(t.P(i + 1), B, v);
-#pragma unroll
-        for (int c = 0; c < TC; c++)
-            if (j0 + c < i + 2) v[c] = INFINITY;
-        float d = __fsub_rn(min_of<TC>(v), t.E(i));
+#pragma unroll 1
+    for (int i = ra; i < rb; i++) {
+        float d = __fsub_rn(masked_row_min<M, TC>(s, t.P(i + 1), B, i + 2 - j0), t.E(i));
         if (d < sb.d) { sb.d = d; sb.i = i; }
     }
     fold_move(best, sb);
@@ -244,16 +263,21 @@ __device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC
 }
 
 /* This thread's best move: its diagonal pieces, then its chunks.  Chunks
- * are dealt from thread 0 up, so the last threads have one chunk fewer
- * when the count does not divide evenly; the diagonal pieces go to them,
- * from the last thread down, which evens out the step's slowest thread. */
+ * are dealt from thread 0 up, so when their count C does not divide evenly
+ * the last BLOCK - C % BLOCK threads have one chunk fewer.  The diagonal
+ * pieces (each about a chunk's work) go to those threads, from the last
+ * one down, which evens out the step's slowest thread; when there are more
+ * pieces than such threads, pieces are cut in halves, so that a thread with
+ * a full share of chunks gets half a piece more, not a whole one. */
 template <class M, int TC, int BLOCK>
 __device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n)
 {
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
     const int strips = TourView<typename M::Pt, TC>::strips(n);
-    for (int J = BLOCK - 1 - (int)threadIdx.x; J < strips; J += BLOCK)
-        scan_diagonal<M, TC>(t, n, J, best);
+    const int chunks = strips * (strips - 1) / 2, light = BLOCK - chunks % BLOCK;
+    const int parts = strips <= light ? 1 : 2;
+    for (int h = BLOCK - 1 - (int)threadIdx.x; h < parts * strips; h += BLOCK)
+        scan_diagonal<M, TC>(t, n, h / parts, h % parts, parts, best);
     /* Chunk number c of row block k is (k, k+1+c); block k has strips-1-k. */
     int k = 0, c = threadIdx.x;
     for (;;) {
@@ -399,8 +423,19 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
     __syncthreads();
 }
 
+/* Blocks per SM that the register allocation must allow (without it the
+ * compiler takes registers freely and small blocks lose warps).  128
+ * threads with TC = 16 need about 104 registers, four blocks an SM; capped
+ * at 96 they fit five (20 warps rather than 16) and spill only outside the
+ * scan.  The others keep what the scan needs without spilling. */
+template <int BLOCK, int TC>
+struct MinBlocks {
+    static constexpr int value = TC == 4 ? 18 : TC == 8 ? (BLOCK == 64 ? 12 : 2048 / BLOCK / 2)
+                                 : BLOCK == 128 ? 5 : BLOCK == 256 ? 2 : 1;
+};
+
 template <class M, int BLOCK, int TC, bool SMEM>
-__global__ void __launch_bounds__(BLOCK) ms_block_kernel(MsArgs a)
+__global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block_kernel(MsArgs a)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ BlockTemp<BLOCK> tmp;
@@ -509,9 +544,10 @@ struct BlockShape {
 
 BlockShape block_shape(int n)
 {
-    long long rows = (long long)n * n / 16; /* measured on an H100 */
-    BlockShape s = rows < 6000 ? BlockShape{64, 4} : rows < 50000 ? BlockShape{256, 8}
-                                                                   : BlockShape{512, 16};
+    /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
+     * H100 (bench/RESULTS.md). */
+    BlockShape s = n < 140 ? BlockShape{64, 4} : n < 380 ? BlockShape{64, 8}
+                 : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
     /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=64|128|256|512
      * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
     const char *block = getenv("WT_MS_BLOCK"), *tc = getenv("WT_MS_TC");
