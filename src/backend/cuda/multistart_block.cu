@@ -275,7 +275,7 @@ __device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
     const int strips = TourView<typename M::Pt, TC>::strips(n);
     const int chunks = strips * (strips - 1) / 2, light = BLOCK - chunks % BLOCK;
-    const int parts = strips <= light ? 1 : 2;
+    const int parts = strips <= light || TC < 8 ? 1 : 2; /* a 4-row piece is all set-up */
     for (int h = BLOCK - 1 - (int)threadIdx.x; h < parts * strips; h += BLOCK)
         scan_diagonal<M, TC>(t, n, h / parts, h % parts, parts, best);
     /* Chunk number c of row block k is (k, k+1+c); block k has strips-1-k. */
@@ -423,15 +423,14 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
     __syncthreads();
 }
 
-/* Blocks per SM that the register allocation must allow (without it the
- * compiler takes registers freely and small blocks lose warps).  128
- * threads with TC = 16 need about 104 registers, four blocks an SM; capped
- * at 96 they fit five (20 warps rather than 16) and spill only outside the
- * scan.  The others keep what the scan needs without spilling. */
+/* Blocks per SM that the register allocation must allow: without a bound
+ * the compiler takes registers freely and small blocks lose warps; with a
+ * tighter one the strip spills.  (128 x 16 capped at 96 registers for five
+ * blocks an SM instead of four measured 5-25% slower on an H100.) */
 template <int BLOCK, int TC>
 struct MinBlocks {
     static constexpr int value = TC == 4 ? 18 : TC == 8 ? (BLOCK == 64 ? 12 : 2048 / BLOCK / 2)
-                                 : BLOCK == 128 ? 5 : BLOCK == 256 ? 2 : 1;
+                                 : BLOCK == 128 ? 4 : BLOCK == 256 ? 2 : 1;
 };
 
 template <class M, int BLOCK, int TC, bool SMEM>
@@ -546,7 +545,7 @@ BlockShape block_shape(int n)
 {
     /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
      * H100 (bench/RESULTS.md). */
-    BlockShape s = n < 140 ? BlockShape{64, 4} : n < 380 ? BlockShape{64, 8}
+    BlockShape s = n < 140 ? BlockShape{64, 4} : n < 400 ? BlockShape{64, 8}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
     /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=64|128|256|512
      * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
