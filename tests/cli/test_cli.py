@@ -191,10 +191,26 @@ class Cli(unittest.TestCase):
         r = run("solve", BERLIN, "--algorithm", "sa", "--t-start", "50", "--t-end", "1")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("anneal", r.stdout)
+        self.assertIn("polish", r.stdout)
+        # The polish: on by default, reported before and after; off leaves the anneal's tour.
+        lengths = {}
+        for polish in ["on", "off"]:
+            r = run("solve", BERLIN, "--algorithm", "sa", "--backend", "cpu", "--t-start", "50",
+                    "--t-end", "1", "--threads", "2", "--seed", "4", "--polish", polish, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["polish"], polish == "on")
+            self.assertLessEqual(j["length"], j["sa_unpolished_length"])
+            if polish == "off":
+                self.assertEqual(j["length"], j["sa_unpolished_length"])
+                self.assertEqual(j["polish_moves"], 0)
+            lengths[polish] = (j["length"], j["sa_unpolished_length"])
+        self.assertEqual(lengths["on"][1], lengths["off"][0])
+        self.assertLessEqual(lengths["on"][0], lengths["off"][0])
         for bad in [["--alpha", "1"], ["--alpha", "0"], ["--alpha", "x"], ["--t-start", "0"],
                     ["--t-end", "-1"], ["--t-start", "1", "--t-end", "2"], ["--sweeps", "0"],
                     ["--exchange", "1.5"], ["--searches", "0"], ["--moves", "-2"],
-                    ["--sa-cpu", "gpu"], ["--t-start", "nan"], ["--moves"]]:
+                    ["--sa-cpu", "gpu"], ["--t-start", "nan"], ["--moves"], ["--polish", "yes"]]:
             r = run("solve", BERLIN, "--algorithm", "sa", *bad)
             self.assertEqual(r.returncode, 2, bad)
             self.assertTrue(r.stderr.strip(), bad)
