@@ -64,6 +64,31 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         r = run("bench", "sa", "--runs", "0")
         self.assertEqual(r.returncode, 2)
+        self.assertEqual(run("bench", "sa", "--parallel-runs", "0").returncode, 2)
+        self.assertEqual(run("bench", "ls", "--parallel-runs", "2").returncode, 2)
+
+    def test_bench_sa_parallel_runs(self):
+        # Complete anneals (no time limit) are the same whether the runs go one
+        # at a time or together: run r has seed 1 + r, lines in run order, and
+        # SEC is given before (raw) and after the polish.
+        def results(parallel):
+            r = run("bench", "sa", "--instances", BERLIN, "--runs", "3", "--variants", "cpu-pssm",
+                    "--threads", "1", "--parallel-runs", parallel)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("wall", r.stdout)
+            self.assertRegex(r.stdout, r"instance\s+variant\s+TBxTPB\s+SSES M/s\s+raw %\s+SEC %")
+            out = []
+            for l in r.stdout.splitlines():
+                if not l.startswith("bench=sa "):
+                    continue
+                f = dict(kv.split("=", 1) for kv in l.split())
+                self.assertEqual(f["parallel"], parallel)
+                self.assertLessEqual(int(f["length"]), int(f["unpolished_length"]))
+                out.append((f["seed"], f["length"], f["unpolished_length"], f["moves_evaluated"]))
+            return out
+        one, three = results("1"), results("3")
+        self.assertEqual([x[0] for x in one], ["1", "2", "3"])
+        self.assertEqual(one, three)
 
     def test_bench_time_limit(self):
         # A run cut by --time-limit says so: stop=time-limit and a '>' time.
