@@ -74,6 +74,8 @@ typedef struct bench_opts {
     int64_t runs;                   /* sa: runs per instance and variant (default 10) */
     bool tpb_sweep;                 /* sa: Table 4 instead of Tables 2 and 3 */
     int sa_searches, sa_moves;      /* sa: TB (cuda) and TPB / Pm (cuda, cpu-sspm); 0 = default */
+    int parallel_runs;              /* sa: runs of an instance at once, each in its own host
+                                       thread; 0 = default (all for cuda, 1 for cpu) */
 } bench_opts;
 
 /* The benchmarks (bench_NAME.c); each returns an exit status. */

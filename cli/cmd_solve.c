@@ -54,6 +54,8 @@ static const char solve_help[] =
     "                    the best tour among them (default 100)\n"
     "  --sa-cpu S        sa on the CPU: sspm (default: the threads evaluate the moves\n"
     "                    of one search) or pssm (one search per thread)\n"
+    "  --polish on|off   sa: end with a 2-opt + Or-opt descent of the annealed tour to a\n"
+    "                    local optimum of both (default on; not after an early stop)\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
@@ -136,7 +138,8 @@ enum {
     OPT_ALPHA,
     OPT_SWEEPS,
     OPT_EXCHANGE,
-    OPT_SA_CPU
+    OPT_SA_CPU,
+    OPT_POLISH
 };
 
 /* Parses one simulated annealing option; returns -1 when fine, else an exit
@@ -182,6 +185,11 @@ static int parse_sa_option(int c, const char *arg, wt_params *p)
         if (strcmp(arg, "sspm") == 0) p->sa_cpu = WT_SA_SSPM;
         else if (strcmp(arg, "pssm") == 0) p->sa_cpu = WT_SA_PSSM;
         else return cli_usage_error("solve", "--sa-cpu is 'sspm' or 'pssm', got '%s'", arg);
+        break;
+    case OPT_POLISH:
+        if (strcmp(arg, "on") == 0) p->sa_polish = true;
+        else if (strcmp(arg, "off") == 0) p->sa_polish = false;
+        else return cli_usage_error("solve", "--polish is 'on' or 'off', got '%s'", arg);
         break;
     default: return cli_usage_error("solve", "unknown option");
     }
@@ -276,6 +284,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"sweeps", required_argument, 0, OPT_SWEEPS},
         {"exchange", required_argument, 0, OPT_EXCHANGE},
         {"sa-cpu", required_argument, 0, OPT_SA_CPU},
+        {"polish", required_argument, 0, OPT_POLISH},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -326,6 +335,9 @@ static void print_sa_report(const solve_opts *o, const wt_result *r)
            p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
     printf("moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
            "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
+    if (!p->sa_polish) return;
+    printf("polish    annealed length %" PRId64 ", %" PRIu64 " improving 2-opt/Or-opt "
+           "moves in %.3f s\n", r->sa_unpolished_length, r->polish_moves, r->polish_time_s);
 }
 
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
@@ -378,6 +390,10 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
     cli_json_add_uint64(j, "iterations", r->iterations);
     cli_json_add_uint64(j, "accepted", r->accepted);
     cJSON_AddNumberToObject(j, "temperature_final", r->temperature_final);
+    cJSON_AddBoolToObject(j, "polish", p->sa_polish);
+    cli_json_add_int64(j, "sa_unpolished_length", r->sa_unpolished_length);
+    cli_json_add_uint64(j, "polish_moves", r->polish_moves);
+    cJSON_AddNumberToObject(j, "polish_time_s", r->polish_time_s);
 }
 
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)

@@ -289,6 +289,10 @@ typedef struct wt_params {
     int sa_exchange;            /* Se >= 1: temperature steps between restarts of all
                                    searches from the global best, default 100 */
     wt_sa_cpu_scheme sa_cpu;    /* default WT_SA_SSPM */
+    bool sa_polish;             /* sa: after the anneal, a 2-opt + Or-opt descent of its
+                                   best tour to a local optimum of both (default true);
+                                   skipped when the anneal was stopped early, and
+                                   itself stopped by the time limit and stop flag */
     wt_progress_fn progress;    /* optional */
     void *progress_user;        /* passed to progress */
     double progress_interval_s; /* default 0.5 */
@@ -322,7 +326,14 @@ typedef struct wt_result {
                                     temperature in effect when stopped early */
     int searches;                /* sa: searches run (TB) */
     int moves_per_search;        /* sa: candidate moves per search and iteration (TPB) */
-    double search_time_s;        /* the search alone, start tour excluded */
+    int64_t sa_unpolished_length; /* sa: exact length of the annealed tour before the
+                                    polish (equal to length when it did not run); 0 for
+                                    other algorithms */
+    uint64_t polish_moves;       /* sa: improving 2-opt and Or-opt moves of the polish */
+    double polish_time_s;        /* sa: seconds of the polish (in time_s, not in
+                                    search_time_s) */
+    double search_time_s;        /* the search alone, start tour (and sa's polish)
+                                    excluded */
     double scan_time_s;          /* 2opt, ils: time spent evaluating moves in the full
                                     scans counted in moves_evaluated (GPU: the pass
                                     kernels' time from CUDA events; CPU: wall time of

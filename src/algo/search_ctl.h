@@ -42,6 +42,9 @@ typedef struct wt_search_stats {
     uint64_t accepted;         /* sa: accepted moves */
     double temperature;        /* sa: temperature at the end */
     double scan_time_s;        /* 2opt, ils: seconds evaluating moves in the counted scans */
+    int64_t unpolished_length; /* sa: the annealed tour's length before the polish */
+    uint64_t polish_moves;     /* sa: improving moves of the polish */
+    double polish_time_s;      /* sa: seconds of the polish */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

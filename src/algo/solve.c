@@ -14,6 +14,7 @@
 
 #include "algo/climb_start.h"
 #include "algo/ils.h"
+#include "algo/polish.h"
 #include "algo/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -43,6 +44,7 @@ void wt_params_defaults(wt_params *p)
     p->sa_sweeps = 10;
     p->sa_exchange = 100;
     p->sa_cpu = WT_SA_SSPM;
+    p->sa_polish = true;
 }
 
 void wt_result_free(wt_result *res)
@@ -144,7 +146,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
  * longer above t_end).  A time limit that comes first cuts the anneal
- * short, which is not its normal end: the run reports WT_STOP_TIME_LIMIT. */
+ * short, which is not its normal end: the run reports WT_STOP_TIME_LIMIT.
+ * A complete anneal is then polished on the host (algo/polish.h), whatever
+ * the backend, unless params->sa_polish is off. */
 static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
                         wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
 {
@@ -167,7 +171,17 @@ static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *t
         .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
         .sweeps = p->sa_sweeps, .exchange = p->sa_exchange, .cpu = p->sa_cpu,
     };
-    return b->sa(inst, job, ctl, tour, stats, err);
+    wt_status st = b->sa(inst, job, ctl, tour, stats, err);
+    if (st != WT_OK) return st;
+    stats->unpolished_length = wt_tour_length(inst, tour);
+    /* An anneal stopped early is returned as it is: the caller wants it now. */
+    if (!p->sa_polish || ctl->stop != WT_STOP_DONE || wt_ctl_expired(ctl)) return WT_OK;
+    double t0 = wt_now();
+    wt_polish_stats ps = {0};
+    st = wt_polish(inst, tour, ctl, &ps, err);
+    stats->polish_moves = ps.moves_2opt + ps.moves_oropt;
+    stats->polish_time_s = wt_now() - t0;
+    return st;
 }
 
 static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
@@ -220,7 +234,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->stop = ctl.stop;
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
-    res->search_time_s = wt_now() - search_start;
+    res->search_time_s = wt_now() - search_start - stats.polish_time_s;
     res->scan_time_s = stats.scan_time_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
@@ -233,6 +247,9 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->temperature_final = stats.temperature;
     res->searches = sa.searches;
     res->moves_per_search = sa.moves;
+    res->sa_unpolished_length = stats.unpolished_length;
+    res->polish_moves = stats.polish_moves;
+    res->polish_time_s = stats.polish_time_s;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

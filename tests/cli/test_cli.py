@@ -64,6 +64,31 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         r = run("bench", "sa", "--runs", "0")
         self.assertEqual(r.returncode, 2)
+        self.assertEqual(run("bench", "sa", "--parallel-runs", "0").returncode, 2)
+        self.assertEqual(run("bench", "ls", "--parallel-runs", "2").returncode, 2)
+
+    def test_bench_sa_parallel_runs(self):
+        # Complete anneals (no time limit) are the same whether the runs go one
+        # at a time or together: run r has seed 1 + r, lines in run order, and
+        # SEC is given before (raw) and after the polish.
+        def results(parallel):
+            r = run("bench", "sa", "--instances", BERLIN, "--runs", "3", "--variants", "cpu-pssm",
+                    "--threads", "1", "--parallel-runs", parallel)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("wall", r.stdout)
+            self.assertRegex(r.stdout, r"instance\s+variant\s+TBxTPB\s+SSES M/s\s+raw %\s+SEC %")
+            out = []
+            for l in r.stdout.splitlines():
+                if not l.startswith("bench=sa "):
+                    continue
+                f = dict(kv.split("=", 1) for kv in l.split())
+                self.assertEqual(f["parallel"], parallel)
+                self.assertLessEqual(int(f["length"]), int(f["unpolished_length"]))
+                out.append((f["seed"], f["length"], f["unpolished_length"], f["moves_evaluated"]))
+            return out
+        one, three = results("1"), results("3")
+        self.assertEqual([x[0] for x in one], ["1", "2", "3"])
+        self.assertEqual(one, three)
 
     def test_bench_time_limit(self):
         # A run cut by --time-limit says so: stop=time-limit and a '>' time.
@@ -191,10 +216,26 @@ class Cli(unittest.TestCase):
         r = run("solve", BERLIN, "--algorithm", "sa", "--t-start", "50", "--t-end", "1")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("anneal", r.stdout)
+        self.assertIn("polish", r.stdout)
+        # The polish: on by default, reported before and after; off leaves the anneal's tour.
+        lengths = {}
+        for polish in ["on", "off"]:
+            r = run("solve", BERLIN, "--algorithm", "sa", "--backend", "cpu", "--t-start", "50",
+                    "--t-end", "1", "--threads", "2", "--seed", "4", "--polish", polish, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["polish"], polish == "on")
+            self.assertLessEqual(j["length"], j["sa_unpolished_length"])
+            if polish == "off":
+                self.assertEqual(j["length"], j["sa_unpolished_length"])
+                self.assertEqual(j["polish_moves"], 0)
+            lengths[polish] = (j["length"], j["sa_unpolished_length"])
+        self.assertEqual(lengths["on"][1], lengths["off"][0])
+        self.assertLessEqual(lengths["on"][0], lengths["off"][0])
         for bad in [["--alpha", "1"], ["--alpha", "0"], ["--alpha", "x"], ["--t-start", "0"],
                     ["--t-end", "-1"], ["--t-start", "1", "--t-end", "2"], ["--sweeps", "0"],
                     ["--exchange", "1.5"], ["--searches", "0"], ["--moves", "-2"],
-                    ["--sa-cpu", "gpu"], ["--t-start", "nan"], ["--moves"]]:
+                    ["--sa-cpu", "gpu"], ["--t-start", "nan"], ["--moves"], ["--polish", "yes"]]:
             r = run("solve", BERLIN, "--algorithm", "sa", *bad)
             self.assertEqual(r.returncode, 2, bad)
             self.assertTrue(r.stderr.strip(), bad)

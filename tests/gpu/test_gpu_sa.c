@@ -9,8 +9,9 @@
  * Also: every tour valid with the GPU's tracked best length equal to the
  * exact length recomputed on the host; lists in shared memory and lists
  * forced into global memory giving the same run; lists too large for shared
- * memory; the same seed giving the same run; and near zero temperature no
- * worsening move accepted.  Schedules are short (a few temperature steps)
+ * memory; the same seed giving the same run; near zero temperature no
+ * worsening move accepted; and runs from several host threads at once
+ * giving the runs they give alone.  Schedules are short (a few temperature steps)
  * so that the CPU side stays cheap.
  *
  * Built only with the CUDA backend, labelled "gpu"; exits 77 (skipped) when
@@ -23,6 +24,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "algo/sa.h"
@@ -374,6 +376,88 @@ static void test_same_seed_same_result(void **state)
     wt_instance_free(inst);
 }
 
+/* One run of a concurrent batch: a host thread of its own, no cmocka
+ * assertion inside (they are not thread-safe); checked afterwards. */
+typedef struct sa_task {
+    const wt_instance *inst;
+    wt_sa_job job;
+    bool force_block;
+    sa_out out;
+    wt_status status;
+    char message[512];
+} sa_task;
+
+static void *sa_task_run(void *arg)
+{
+    sa_task *t = arg;
+    int n = wt_instance_n(t->inst);
+    memset(&t->out, 0, sizeof t->out);
+    t->out.tour = malloc((size_t)n * sizeof *t->out.tour);
+    if (!t->out.tour) {
+        t->status = WT_STATUS_OUT_OF_MEMORY;
+        return NULL;
+    }
+    start_tour(n, t->job.seed, t->out.tour);
+    t->out.start_length = wt_tour_length(t->inst, t->out.tour);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = 300;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    ctl.init_length = t->out.start_length;
+    wt_error err = {0};
+    wt_sa_job job = t->job;
+    t->out.opts.force_block = t->force_block;
+    if (gpu_is_cpu)
+        t->status = wt_cpu_sa(t->inst, &job, &ctl, t->out.tour, &t->out.stats, &err);
+    else
+        t->status = wt_cuda_sa_run(t->inst, &job, &ctl, t->out.tour, &t->out.stats,
+                                   &t->out.opts, &err);
+    snprintf(t->message, sizeof t->message, "%s", err.message);
+    t->out.job = job;
+    t->out.stop = ctl.stop;
+    t->out.length = wt_tour_length(t->inst, t->out.tour);
+    return NULL;
+}
+
+/* Runs from several host threads at once (as bench sa does) are the runs
+ * they are alone: two sizes on the warp kernel and on the block kernel (a
+ * kernel's shared-memory limit is process-wide, so runs of different sizes
+ * must not trip each other), and ATT, which takes the block kernel and the
+ * uploaded instance. */
+static void test_concurrent_runs(void **state)
+{
+    (void)state;
+    enum { K = 8 };
+    wt_instance *insts[3] = {typed(WT_EUC_2D, 200, 11, 1000.0), typed(WT_EUC_2D, 700, 12, 1000.0),
+                             typed(WT_ATT, 300, 13, 5000.0)};
+    sa_task alone[K], together[K];
+    for (int k = 0; k < K; k++) {
+        sa_task t = {.inst = insts[k % 3], .job = short_job(20 + (uint64_t)k, 64, 32),
+                     .force_block = k % 4 == 3};
+        alone[k] = together[k] = t;
+    }
+    for (int k = 0; k < K; k++) sa_task_run(&alone[k]);
+    pthread_t th[K];
+    int started = 0;
+    for (; started < K; started++)
+        if (pthread_create(&th[started], NULL, sa_task_run, &together[started]) != 0) break;
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    assert_int_equal(started, K);
+    for (int k = 0; k < K; k++) {
+        if (alone[k].status != WT_OK || together[k].status != WT_OK)
+            fail_msg("run %d failed: alone: %s; together: %s", k, alone[k].message,
+                     together[k].message);
+        check_run(alone[k].inst, &together[k].out, true);
+        check_same(alone[k].inst, &alone[k].out, &together[k].out,
+                   together[k].force_block ? "block kernel, alone and concurrently"
+                                           : "alone and concurrently");
+        sa_out_free(&alone[k].out);
+        sa_out_free(&together[k].out);
+    }
+    for (int i = 0; i < 3; i++) wt_instance_free(insts[i]);
+}
+
 /* Near zero temperature no worsening move is accepted; at a high one some
  * are (so the count is really counted). */
 static void test_cold_never_worsens(void **state)
@@ -415,6 +499,7 @@ int main(void)
         GPU_TEST(test_tsplib_large),
         GPU_TEST(test_same_seed_same_result),
         GPU_TEST(test_cold_never_worsens),
+        GPU_TEST(test_concurrent_runs),
     };
     gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,14 @@
  * general block kernel.  Both compute the same exact integer deltas and the
  * same decisions, so both equal the CPU move for move (the tests check the
  * two kernels against each other and against the CPU).
+ *
+ * Runs may be made from several host threads at once (bench sa overlaps an
+ * instance's runs, since one run leaves most of the GPU idle).  A run has
+ * no static state, uses only its own two non-blocking streams, its own
+ * stream-ordered buffers (SaResources) and, for the block kernel, its own
+ * upload of the instance; it waits only on its streams, never on the
+ * device; and the one process-wide setting it touches, a kernel's dynamic
+ * shared-memory limit, is set to the same value by every run (sa_plan).
  */
 #include <cub/block/block_reduce.cuh>
 
@@ -489,10 +497,19 @@ struct SaPlan {
     size_t smem; /* dynamic shared memory per block */
 };
 
-/* Everything a run allocates, released in one place. */
+/* Everything a run allocates, released in one place.
+ *
+ * Runs may go on concurrently, from several host threads (bench sa runs an
+ * instance's runs together: one run leaves the GPU mostly idle), so a run
+ * keeps to its own two non-blocking streams and waits only on them, never
+ * on the device or the legacy default stream, and its buffers are
+ * stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`): cudaFree
+ * and cudaFreeHost would wait for the whole device, i.e. for the other
+ * runs' kernels too.  Devices without memory pools get cudaMalloc. */
 struct SaResources {
-    DevInstBuffers inst;
+    DevInstBuffers inst = {};   /* block kernel only: the warp kernel has d_xy */
     bool inst_loaded = false;
+    bool pooled = false;        /* buffers from cudaMallocAsync on stream */
     int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
     SaSearch *d_search = nullptr;
     wt_rng *d_rng = nullptr;
@@ -500,28 +517,44 @@ struct SaResources {
     double2 *d_xy = nullptr;    /* warp kernel: interleaved coordinates */
     long long *d_key = nullptr;
     int *d_stop = nullptr;
-    long long *h_key = nullptr; /* pinned: progress snapshots of d_key */
-    int *h_one = nullptr;       /* pinned: the value written to d_stop */
+    std::vector<long long> h_key; /* progress snapshots of d_key */
     cudaStream_t stream = nullptr, control = nullptr;
+
+    void release(void *p)
+    {
+        if (!p) return;
+        if (pooled) cudaFreeAsync(p, stream);
+        else cudaFree(p);
+    }
 
     ~SaResources()
     {
         if (inst_loaded) dev_instance_free(&inst);
-        cudaFree(d_cur);
-        cudaFree(d_best);
-        cudaFree(d_global);
-        cudaFree(d_search);
-        cudaFree(d_rng);
-        cudaFree(d_look);
-        cudaFree(d_xy);
-        cudaFree(d_key);
-        cudaFree(d_stop);
-        cudaFreeHost(h_key);
-        cudaFreeHost(h_one);
+        release(d_cur);
+        release(d_best);
+        release(d_global);
+        release(d_search);
+        release(d_rng);
+        release(d_look);
+        release(d_xy);
+        release(d_key);
+        release(d_stop);
+        /* Returns at once; the frees queued on stream still happen. */
         if (stream) cudaStreamDestroy(stream);
         if (control) cudaStreamDestroy(control);
     }
 };
+
+/* A device buffer of `bytes` for one of r's pointers. */
+template <typename T>
+wt_status sa_malloc(SaResources &r, T **p, size_t bytes, wt_error *err)
+{
+    void *v = nullptr;
+    if (r.pooled) WT_CUDA_CHECK(err, cudaMallocAsync(&v, bytes, r.stream));
+    else WT_CUDA_CHECK(err, cudaMalloc(&v, bytes));
+    *p = (T *)v;
+    return WT_OK;
+}
 
 /* Searches per SM of the warp kernel when TB is not given: one warp per
  * scheduler of an SM with four (Volta to Hopper). */
@@ -578,8 +611,14 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
             P->smem = bytes;
         }
     }
+    /* The limit is set to the kernel's whole opt-in shared memory, not to
+     * this run's need: the attribute belongs to the kernel, process-wide, so
+     * a run that lowered it could make a concurrent run's launch fail.  Every
+     * run sets the same value; a launch still takes only P->smem. */
+    WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, P->kernel));
+    size_t limit = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
     WT_CUDA_CHECK(err, cudaFuncSetAttribute(P->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)P->smem));
+                                            (int)limit));
     P->searches = job->searches;
     if (P->searches == 0) {
         int per_sm = 0;
@@ -602,6 +641,15 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
     return WT_OK;
 }
 
+/* Copies bytes from host memory to dst on r's stream and waits for it, so
+ * the (pageable) source may go at once. */
+wt_status sa_upload(SaResources &r, void *dst, const void *src, size_t bytes, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, r.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.stream));
+    return WT_OK;
+}
+
 /* Every search's streams, seeded on the host (a few per search). */
 wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_error *err)
 {
@@ -609,22 +657,17 @@ wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_erro
     std::vector<wt_rng> h(count);
     for (size_t s = 0; s < (size_t)P.searches; s++)
         for (size_t k = 0; k < per; k++) wt_sa_rng(&h[s * per + k], job->seed, s, k);
-    if (!P.warp) {
-        WT_CUDA_CHECK(err, cudaMemcpy(r.d_rng, h.data(), count * sizeof(wt_rng),
-                                      cudaMemcpyHostToDevice));
-        return WT_OK;
-    }
+    if (!P.warp) return sa_upload(r, r.d_rng, h.data(), count * sizeof(wt_rng), err);
     std::vector<SaLook> look(count);
     for (size_t k = 0; k < count; k++) {
         look[k].r = h[k];
         look[k].x0 = wt_rng_next(&look[k].r);
         look[k].x1 = wt_rng_next(&look[k].r);
     }
-    WT_CUDA_CHECK(err, cudaMemcpy(r.d_look, look.data(), count * sizeof(SaLook),
-                                  cudaMemcpyHostToDevice));
-    return WT_OK;
+    return sa_upload(r, r.d_look, look.data(), count * sizeof(SaLook), err);
 }
 
+/* The run's streams and buffers; the instance itself for the block kernel. */
 wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &P,
                    SaResources &r, wt_error *err)
 {
@@ -632,43 +675,58 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(SaLook) / (size_t)(1 + P.moves))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
                        P.searches, inst->n);
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_cur, tb * 2 * n * sizeof(int32_t)));
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_best, tb * n * sizeof(int32_t)));
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_global, n * sizeof(int32_t)));
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_search, tb * sizeof(SaSearch)));
-    if (P.warp) {
-        size_t n_xy = n;
-        std::vector<double2> xy(n_xy);
-        for (size_t c = 0; c < n_xy; c++) xy[c] = make_double2(inst->x[c], inst->y[c]);
-        WT_CUDA_CHECK(err, cudaMalloc(&r.d_look, tb * (size_t)(1 + P.moves) * sizeof(SaLook)));
-        WT_CUDA_CHECK(err, cudaMalloc(&r.d_xy, n * sizeof(double2)));
-        WT_CUDA_CHECK(err, cudaMemcpy(r.d_xy, xy.data(), n * sizeof(double2),
-                                      cudaMemcpyHostToDevice));
-    } else {
-        WT_CUDA_CHECK(err, cudaMalloc(&r.d_rng, tb * (size_t)(1 + P.moves) * sizeof(wt_rng)));
-    }
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_key, tb * sizeof(long long)));
-    WT_CUDA_CHECK(err, cudaMalloc(&r.d_stop, sizeof(int)));
-    WT_CUDA_CHECK(err, cudaMemset(r.d_stop, 0, sizeof(int)));
-    WT_CUDA_CHECK(err, cudaMemset(r.d_search, 0, tb * sizeof(SaSearch)));
-    /* 0x7f7f...: above any length, until the searches publish theirs. */
-    WT_CUDA_CHECK(err, cudaMemset(r.d_key, 0x7f, tb * sizeof(long long)));
-    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_key, tb * sizeof(long long)));
-    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_one, sizeof(int)));
-    *r.h_one = 1;
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
+    int pools = 0;
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0));
+    r.pooled = pools != 0;
+    if (!P.warp) {
+        /* dev_instance_upload copies with cudaMemcpy on the default stream,
+         * which the non-blocking `stream` does not wait for: an event does. */
+        wt_status st = dev_instance_upload(inst, &r.inst, err);
+        if (st != WT_OK) return st;
+        r.inst_loaded = true;
+        cudaEvent_t ev;
+        WT_CUDA_CHECK(err, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+        cudaError_t e = cudaEventRecord(ev, 0);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(r.stream, ev, 0);
+        cudaEventDestroy(ev);
+        WT_CUDA_CHECK(err, e);
+    }
+    wt_status st = WT_OK;
+    size_t streams = tb * (size_t)(1 + P.moves);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_cur, tb * 2 * n * sizeof(int32_t), err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_best, tb * n * sizeof(int32_t), err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_global, n * sizeof(int32_t), err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_search, tb * sizeof(SaSearch), err);
+    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_look, streams * sizeof(SaLook), err);
+    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_xy, n * sizeof(double2), err);
+    if (st == WT_OK && !P.warp) st = sa_malloc(r, &r.d_rng, streams * sizeof(wt_rng), err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_key, tb * sizeof(long long), err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_stop, sizeof(int), err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_stop, 0, sizeof(int), r.stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_search, 0, tb * sizeof(SaSearch), r.stream));
+    /* 0x7f7f...: above any length, until the searches publish theirs. */
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_key, 0x7f, tb * sizeof(long long), r.stream));
+    r.h_key.resize(tb);
+    if (P.warp) {
+        std::vector<double2> xy(n);
+        for (size_t c = 0; c < n; c++) xy[c] = make_double2(inst->x[c], inst->y[c]);
+        st = sa_upload(r, r.d_xy, xy.data(), n * sizeof(double2), err);
+        if (st != WT_OK) return st;
+    }
     return sa_seed(job, P, r, err);
 }
 
-/* Uploads the start tour as the tour every search restarts from. */
+/* Uploads the start tour as the tour every search restarts from.  The
+ * upload waits for `stream`, so every allocation and set-up copy before it
+ * is complete: from then on `control` may touch the buffers too. */
 wt_status sa_upload_start(const int32_t *tour, int n, SaResources &r, wt_error *err)
 {
     std::vector<int32_t> next((size_t)n);
     for (int i = 0; i < n; i++) next[(size_t)tour[i]] = tour[i + 1 < n ? i + 1 : 0];
-    WT_CUDA_CHECK(err, cudaMemcpy(r.d_global, next.data(), (size_t)n * sizeof(int32_t),
-                                  cudaMemcpyHostToDevice));
-    return WT_OK;
+    return sa_upload(r, r.d_global, next.data(), (size_t)n * sizeof(int32_t), err);
 }
 
 /* The host's side of a run. */
@@ -685,8 +743,8 @@ struct SaHost {
 
 wt_status sa_request_stop(SaHost &h, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->d_stop, h.r->h_one, sizeof(int),
-                                       cudaMemcpyHostToDevice, h.r->control));
+    /* Bytes of 1: a nonzero int. */
+    WT_CUDA_CHECK(err, cudaMemsetAsync(h.r->d_stop, 1, sizeof(int), h.r->control));
     WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
     h.stop_sent = true;
     return WT_OK;
@@ -696,7 +754,7 @@ wt_status sa_request_stop(SaHost &h, wt_error *err)
 wt_status sa_snapshot(SaHost &h, wt_error *err)
 {
     size_t tb = (size_t)h.P->searches;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->h_key, h.r->d_key, tb * sizeof(long long),
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->h_key.data(), h.r->d_key, tb * sizeof(long long),
                                        cudaMemcpyDeviceToHost, h.r->control));
     WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
     for (size_t s = 0; s < tb; s++)
@@ -732,8 +790,9 @@ wt_status sa_wait(SaHost &h, wt_error *err)
 wt_status sa_collect(SaHost &h, int *win, wt_error *err)
 {
     size_t tb = (size_t)h.P->searches;
-    WT_CUDA_CHECK(err, cudaMemcpy(h.search.data(), h.r->d_search, tb * sizeof(SaSearch),
-                                  cudaMemcpyDeviceToHost));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(h.search.data(), h.r->d_search, tb * sizeof(SaSearch),
+                                       cudaMemcpyDeviceToHost, h.r->stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->stream));
     int w = 0;
     long long wl = LLONG_MAX;
     unsigned long long improved = 0;
@@ -811,8 +870,10 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
 {
     int n = h.inst->n;
     std::vector<int32_t> next((size_t)n);
-    WT_CUDA_CHECK(err, cudaMemcpy(next.data(), sa_winner_next(h, w), (size_t)n * sizeof(int32_t),
-                                  cudaMemcpyDeviceToHost));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(next.data(), sa_winner_next(h, w),
+                                       (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                       h.r->stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->stream));
     int32_t c = 0;
     for (int i = 0; i < n; i++, c = next[(size_t)c]) tour[i] = c;
     uint64_t iterations = 0, accepted = 0, improved = 0;
@@ -859,9 +920,6 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     job->moves = P.moves;
     opts->lists_shared = P.lists_shared;
     opts->coords_shared = P.coords_shared;
-    st = dev_instance_upload(inst, &r.inst, err);
-    if (st != WT_OK) return st;
-    r.inst_loaded = true;
     st = sa_alloc(inst, job, P, r, err);
     if (st == WT_OK) st = sa_upload_start(tour, inst->n, r, err);
     if (st != WT_OK) return st;

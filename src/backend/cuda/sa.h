@@ -31,7 +31,9 @@ typedef struct wt_cuda_sa_opts {
     uint64_t worsened;   /* out: accepted moves that lengthened a search's tour */
 } wt_cuda_sa_opts;
 
-/* The sa slot: wt_cuda_sa_run with default options. */
+/* The sa slot: wt_cuda_sa_run with default options.  Both may be called
+ * from several host threads at once (distinct tours, jobs and ctls): each
+ * run keeps to its own streams and buffers. */
 wt_status wt_cuda_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
                      wt_search_stats *stats, wt_error *err);
 

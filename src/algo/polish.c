@@ -1,0 +1,464 @@
+/*
+ * polish.c - 2-opt and Or-opt descent of a finished tour (polish.h).
+ *
+ * The tour is kept as an array with each city's position (pos), so both
+ * kinds of move are reversals of cyclic position ranges:
+ *  - 2-opt removing the edges after positions i and j reverses i+1..j, or
+ *    the complementary range, whichever is shorter (same cycle);
+ *  - Or-opt moving segment S (positions i..i+L-1) into the edge (a b)
+ *    exchanges S with the block B = q..a that follows it, or with the block
+ *    C = b..p that precedes it, whichever is shorter: three reversals turn
+ *    S B into B S (reversing S, B, then both) or, leaving S alone, into
+ *    B S^r; likewise C S into S C or S^r C.
+ * So every move costs O(min(moved range, n / 2)).
+ *
+ * Phase 1, the neighbour-list descent: a FIFO queue of cities whose
+ * surroundings changed (don't-look bits: initially every city, in tour
+ * order).  For the city c taken out, the 2-opt moves that make c adjacent
+ * to one of its K nearest cities d, in both tour directions, and the
+ * Or-opt moves of the segments of 1..3 cities that start or end at c which
+ * put c next to such a d (either side of d, the orientation that makes c
+ * the end touching d) are tried in order of d's distance; a 2-opt move is
+ * considered only while the new edge (c d) is shorter than the removed edge
+ * at c, an Or-opt move only while (c d) is shorter than what taking the
+ * segment out saves (the usual gain criterion).  The first improving move
+ * is applied and its end cities go back into the queue.
+ *
+ * Phase 2, for n <= WT_POLISH_FULL_MAX: full sweeps, first improvement.  A
+ * 2-opt sweep tries every pair of non-adjacent edges, an Or-opt sweep every
+ * segment of 1..3 cities against every edge outside it, in both
+ * orientations, reading the distances from rows of distances to the cities
+ * at the current position (about n^2 / 2 and n^2 distances per sweep).  They
+ * alternate until a 2-opt sweep and the Or-opt sweep after it both apply
+ * nothing: then no improving move of either kind exists.  A move found by a
+ * sweep is followed at once by the neighbour-list descent from its end
+ * cities, which finds the moves it opens up far sooner than the sweep.
+ */
+#include "algo/polish.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/instance.h"
+#include "core/kdtree.h"
+
+/* Cities of phase 1 between looks at ctl. */
+enum { POLISH_POLL = 64 };
+
+typedef struct polish {
+    const wt_instance *inst;
+    int n;
+    int32_t *tour;    /* the caller's tour, changed in place */
+    int32_t *pos;     /* pos[tour[i]] = i */
+    int32_t *nb;      /* n x k nearest cities, nearest first */
+    int k;
+    int32_t *queue;   /* phase 1: ring of n cities */
+    uint8_t *queued;  /* phase 1: city is in the queue */
+    int q_head, q_count;
+    int64_t *el;      /* phase 2: el[i] = length of the edge after position i */
+    int64_t *rows[3]; /* phase 2: distance rows (sweep_2opt, sweep_oropt), in */
+    int64_t *row_mem; /* this block of 3 n */
+    wt_search_ctl *ctl;
+    wt_polish_stats st;
+    bool stopped;
+} polish;
+
+static inline int64_t pd(const polish *p, int a, int b) { return wt_dist(p->inst, a, b); }
+
+/* Position i reduced to 0..n-1, for i in -n..2n-1. */
+static inline int wrap(const polish *p, int i)
+{
+    return i < 0 ? i + p->n : i >= p->n ? i - p->n : i;
+}
+
+static inline int32_t at(const polish *p, int i) { return p->tour[wrap(p, i)]; }
+static inline int32_t succ(const polish *p, int c) { return at(p, p->pos[c] + 1); }
+static inline int32_t pred(const polish *p, int c) { return at(p, p->pos[c] - 1); }
+
+/* Whether city c lies in the segment of len positions from position i. */
+static inline bool in_segment(const polish *p, int c, int i, int len)
+{
+    return wrap(p, p->pos[c] - i) < len;
+}
+
+static bool polish_stop(polish *p)
+{
+    if (!p->ctl) return false;
+    if (!p->stopped && wt_ctl_expired(p->ctl)) p->stopped = true;
+    return p->stopped;
+}
+
+/* ------------------------------------------------------------- moves */
+
+/* Reverses the len positions from position from (cyclically) exactly. */
+static void reverse_range(polish *p, int from, int len)
+{
+    int32_t *t = p->tour;
+    for (int a = from, b = wrap(p, from + len - 1), m = len / 2; m > 0; m--) {
+        int32_t ca = t[a], cb = t[b];
+        t[a] = cb;
+        t[b] = ca;
+        p->pos[cb] = a;
+        p->pos[ca] = b;
+        a = a + 1 == p->n ? 0 : a + 1;
+        b = b == 0 ? p->n - 1 : b - 1;
+    }
+}
+
+/* 2-opt: removes the edges after positions i and j (cyclically j follows
+ * i), reverses the path between them, or its complement when shorter. */
+static void apply_2opt(polish *p, int i, int j)
+{
+    int from = wrap(p, i + 1), len = wrap(p, j - i);
+    if (2 * len > p->n) {
+        from = wrap(p, j + 1);
+        len = p->n - len;
+    }
+    reverse_range(p, from, len);
+    p->st.moves_2opt++;
+}
+
+/* Or-opt: moves the segment of len cities at position i between city a
+ * and its successor (both outside the segment), reversed if rev. */
+static void apply_oropt(polish *p, int i, int len, int a, bool rev)
+{
+    int n_b = wrap(p, p->pos[a] - wrap(p, i + len)) + 1; /* q .. a */
+    int n_c = p->n - len - n_b;                    /* b .. p */
+    if (n_b <= n_c) {
+        if (!rev) reverse_range(p, i, len);
+        reverse_range(p, wrap(p, i + len), n_b);
+        reverse_range(p, i, len + n_b);
+    } else {
+        int c0 = wrap(p, i - n_c);
+        reverse_range(p, c0, n_c);
+        if (!rev) reverse_range(p, i, len);
+        reverse_range(p, c0, n_c + len);
+    }
+    p->st.moves_oropt++;
+}
+
+/* Longest Or-opt segment for this n: the rest of the tour keeps an edge. */
+static int or_max(const polish *p)
+{
+    return p->n - 2 < WT_POLISH_OR_MAX ? p->n - 2 : WT_POLISH_OR_MAX;
+}
+
+/* ------------------------------------------------ phase 1: neighbour lists */
+
+static void push(polish *p, int c)
+{
+    if (p->queued[c]) return;
+    p->queued[c] = 1;
+    p->queue[wrap(p, p->q_head + p->q_count)] = c;
+    p->q_count++;
+}
+
+static int pop(polish *p)
+{
+    int c = p->queue[p->q_head];
+    p->q_head = wrap(p, p->q_head + 1);
+    p->q_count--;
+    p->queued[c] = 0;
+    return c;
+}
+
+/* The 2-opt moves that join c to a neighbour d: with b the successor of c
+ * (forward) or its predecessor, and e the same of d, edges (c b) (d e)
+ * become (c d) (b e). */
+static bool try_2opt(polish *p, int c)
+{
+    const int32_t *nb = p->nb + (size_t)c * (size_t)p->k;
+    for (int dir = 0; dir < 2; dir++) {
+        int b = dir == 0 ? succ(p, c) : pred(p, c);
+        int64_t dcb = pd(p, c, b);
+        for (int x = 0; x < p->k; x++) {
+            int d = nb[x];
+            int64_t dcd = pd(p, c, d);
+            if (dcd >= dcb) break;
+            int e = dir == 0 ? succ(p, d) : pred(p, d);
+            if (d == b || e == c) continue;
+            if (dcd + pd(p, b, e) - dcb - pd(p, d, e) >= 0) continue;
+            /* forward: c b .. d e -> c d .. b e; backward: e d .. b c -> e b .. d c */
+            if (dir == 0) apply_2opt(p, p->pos[c], p->pos[d]);
+            else apply_2opt(p, p->pos[e], p->pos[b]);
+            push(p, c);
+            push(p, b);
+            push(p, d);
+            push(p, e);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The Or-opt moves of the segments that start or end at c which put c
+ * next to a neighbour d. */
+static bool try_oropt(polish *p, int c)
+{
+    const int32_t *nb = p->nb + (size_t)c * (size_t)p->k;
+    for (int len = 1; len <= or_max(p); len++) {
+        for (int c_last = 0; c_last < (len > 1 ? 2 : 1); c_last++) {
+            int i = wrap(p, p->pos[c] - (c_last ? len - 1 : 0));
+            int s1 = at(p, i), sl = at(p, i + len - 1), pp = at(p, i - 1), q = at(p, i + len);
+            int64_t gain = pd(p, pp, s1) + pd(p, sl, q) - pd(p, pp, q);
+            if (gain <= 0) continue;
+            int other = c_last ? s1 : sl; /* the segment's far end from c */
+            for (int x = 0; x < p->k; x++) {
+                int d = nb[x];
+                int64_t dcd = pd(p, c, d);
+                if (dcd >= gain) break;
+                if (in_segment(p, d, i, len)) continue;
+                /* d then c: into (d, succ d); c then d: into (pred d, d). */
+                for (int side = 0; side < 2; side++) {
+                    int a = side == 0 ? d : pred(p, d), b = side == 0 ? succ(p, d) : d;
+                    int e = side == 0 ? b : a; /* the edge's other end, joined to `other` */
+                    if (in_segment(p, e, i, len)) continue;
+                    if (dcd + pd(p, other, e) - pd(p, a, b) - gain >= 0) continue;
+                    /* c is s1 and follows a, or is sl and precedes b: as is */
+                    bool rev = (side == 0) == (bool)c_last;
+                    apply_oropt(p, i, len, a, rev && len > 1);
+                    push(p, pp);
+                    push(p, q);
+                    push(p, s1);
+                    push(p, sl);
+                    push(p, a);
+                    push(p, b);
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/* Runs the queue empty. */
+static void drain(polish *p)
+{
+    for (unsigned polls = 0; p->q_count > 0; polls++) {
+        if (polls % POLISH_POLL == 0 && polish_stop(p)) return;
+        int c = pop(p);
+        if (try_2opt(p, c) || try_oropt(p, c)) push(p, c);
+    }
+}
+
+static void descend_neighbours(polish *p)
+{
+    for (int i = 0; i < p->n; i++) push(p, p->tour[i]);
+    drain(p);
+}
+
+/* Fills p->nb with each city's k nearest, nearest first (ties: lower city). */
+static wt_status neighbour_lists(polish *p, wt_error *err)
+{
+    int n = p->n, k = p->k;
+    if (p->inst->type != WT_EXPLICIT) {
+        wt_kdtree *tree = NULL;
+        wt_status st = wt_kdtree_create(p->inst, NULL, n, &tree, err);
+        if (st != WT_OK) return st;
+        double *dist = malloc((size_t)k * sizeof *dist);
+        if (!dist) {
+            wt_kdtree_free(tree);
+            return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory");
+        }
+        for (int c = 0; c < n; c++) {
+            int32_t *row = p->nb + (size_t)c * (size_t)k;
+            (void)wt_kdtree_knn(tree, c, k, row, dist); /* finds k: k < n */
+        }
+        free(dist);
+        wt_kdtree_free(tree);
+        return WT_OK;
+    }
+    /* A matrix: every row scanned, the k least kept by insertion (O(n^2)). */
+    int64_t *best = malloc((size_t)k * sizeof *best);
+    if (!best) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory");
+    for (int c = 0; c < n; c++) {
+        int32_t *row = p->nb + (size_t)c * (size_t)k;
+        int m = 0;
+        for (int d = 0; d < n; d++) {
+            if (d == c) continue;
+            int64_t dd = pd(p, c, d);
+            if (m == k && dd >= best[k - 1]) continue;
+            int x = m < k ? m++ : k - 1;
+            for (; x > 0 && best[x - 1] > dd; x--) {
+                best[x] = best[x - 1];
+                row[x] = row[x - 1];
+            }
+            best[x] = dd;
+            row[x] = d;
+        }
+    }
+    free(best);
+    return WT_OK;
+}
+
+/* ------------------------------------------------- phase 2: full sweeps */
+
+static void edge_lengths(polish *p)
+{
+    for (int i = 0; i < p->n; i++) p->el[i] = pd(p, p->tour[i], at(p, i + 1));
+}
+
+/* After a move of a full sweep: the neighbour-list descent from its end
+ * cities, which usually finds the moves it opened up far sooner than the
+ * sweep would, then fresh edge lengths. */
+static void after_full_move(polish *p, const int *ends, int count)
+{
+    for (int x = 0; x < count; x++) push(p, ends[x]);
+    drain(p);
+    edge_lengths(p);
+}
+
+/* row[x] = distance from city c to the city at position x, for x in
+ * [from, n) and x = 0 (the position after n - 1). */
+static void fill_row(polish *p, int64_t *row, int c, int from)
+{
+    for (int x = from; x < p->n; x++) row[x] = pd(p, c, p->tour[x]);
+    row[0] = pd(p, c, p->tour[0]);
+}
+
+/* Every pair of non-adjacent edges (a b) at position i, (c d) at j > i;
+ * returns whether a move was applied.  The distances from a and b come
+ * from two rows, and b's row of position i is a's row of i + 1, so a sweep
+ * computes about n^2 / 2 distances. */
+static bool sweep_2opt(polish *p)
+{
+    int n = p->n;
+    bool moved = false, fresh = false; /* fresh: rb holds the row of tour[i] */
+    int64_t *ra = p->rows[0], *rb = p->rows[1];
+    edge_lengths(p);
+    for (int i = 0; i + 2 < n; i++) {
+        if (polish_stop(p)) return moved;
+        if (fresh) {
+            int64_t *t = ra;
+            ra = rb;
+            rb = t;
+        } else {
+            fill_row(p, ra, p->tour[i], i + 2);
+        }
+        fill_row(p, rb, p->tour[i + 1], i + 3);
+        fresh = true;
+        int last = i == 0 ? n - 2 : n - 1; /* edges i and n - 1 share city tour[0] */
+        for (int j = i + 2; j <= last; j++) {
+            int jd = j + 1 == n ? 0 : j + 1;
+            if (ra[j] + rb[jd] - p->el[i] - p->el[j] >= 0) continue;
+            int a = p->tour[i], b = p->tour[i + 1], c = p->tour[j], d = p->tour[jd];
+            apply_2opt(p, i, j);
+            after_full_move(p, (int[]){a, b, c, d}, 4);
+            moved = true;
+            fresh = false;
+            i--; /* position i again, on the new tour */
+            break;
+        }
+    }
+    return moved;
+}
+
+/* Every segment of 1..3 cities against every edge outside it, both
+ * orientations; returns whether a move was applied.  rows[k] holds the
+ * distances from the city at position i + k to every position: the
+ * segment's ends, so the scan of the edges reads rows only; the rows roll
+ * on with i, one new row (n distances) per position. */
+static bool sweep_oropt(polish *p)
+{
+    int n = p->n, have = 0; /* rows[0 .. have) are valid for position i */
+    bool moved = false;
+    int64_t **r = p->rows;
+    edge_lengths(p);
+    for (int i = 0; i < n; i++) {
+        if (polish_stop(p)) return moved;
+        for (int len = 1; len <= or_max(p); len++) {
+            for (; have < len; have++) fill_row(p, r[have], at(p, i + have), 0);
+            const int64_t *r1 = r[0], *rl = r[len - 1];
+            int s1 = p->tour[i], sl = at(p, i + len - 1), pp = at(p, i - 1),
+                q = at(p, i + len);
+            int64_t gain = pd(p, pp, s1) + pd(p, sl, q) - pd(p, pp, q);
+            /* The edges q .. p: n - len - 1 of them, from position i + len. */
+            for (int m = 0, e = wrap(p, i + len); m < n - len - 1; m++, e = wrap(p, e + 1)) {
+                int eb = e + 1 == n ? 0 : e + 1;
+                bool rev = false;
+                if (r1[e] + rl[eb] - p->el[e] >= gain) {
+                    if (len == 1 || rl[e] + r1[eb] - p->el[e] >= gain) continue;
+                    rev = true;
+                }
+                int a = p->tour[e], b = p->tour[eb];
+                apply_oropt(p, i, len, a, rev);
+                after_full_move(p, (int[]){pp, q, s1, sl, a, b}, 6);
+                moved = true;
+                have = 0;
+                break; /* the segment at i is another one now */
+            }
+        }
+        if (have > 0) { /* roll: the row of i + 1 becomes the first */
+            int64_t *t = r[0];
+            r[0] = r[1];
+            r[1] = r[2];
+            r[2] = t;
+            have--;
+        }
+    }
+    return moved;
+}
+
+static void descend_full(polish *p)
+{
+    for (;;) {
+        bool moved = sweep_2opt(p);
+        if (p->stopped) return;
+        moved = sweep_oropt(p) || moved;
+        if (p->stopped || !moved) return;
+    }
+}
+
+/* ------------------------------------------------------------- entry */
+
+static void polish_free(polish *p)
+{
+    free(p->pos);
+    free(p->nb);
+    free(p->queue);
+    free(p->queued);
+    free(p->el);
+    free(p->row_mem);
+}
+
+wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                    wt_polish_stats *stats, wt_error *err)
+{
+    if (!inst || !tour) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polish: bad arguments");
+    polish p = {.inst = inst, .n = inst->n, .tour = tour, .ctl = ctl};
+    p.st.full = p.n <= WT_POLISH_FULL_MAX;
+    if (p.n < 4) { /* every tour of 3 cities has the same length */
+        p.st.complete = true;
+        if (stats) *stats = p.st;
+        return WT_OK;
+    }
+    size_t n = (size_t)p.n;
+    p.k = p.n - 1 < WT_POLISH_NEIGHBOURS ? p.n - 1 : WT_POLISH_NEIGHBOURS;
+    p.pos = malloc(n * sizeof *p.pos);
+    p.nb = malloc(n * (size_t)p.k * sizeof *p.nb);
+    p.queue = malloc(n * sizeof *p.queue);
+    p.queued = calloc(n, sizeof *p.queued);
+    if (p.st.full) {
+        p.el = malloc(n * sizeof *p.el);
+        p.row_mem = malloc(3 * n * sizeof *p.row_mem);
+        for (size_t k = 0; p.row_mem && k < 3; k++) p.rows[k] = p.row_mem + k * n;
+    }
+    if (!p.pos || !p.nb || !p.queue || !p.queued || (p.st.full && (!p.el || !p.row_mem))) {
+        polish_free(&p);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
+                       p.n);
+    }
+    wt_status st = neighbour_lists(&p, err);
+    if (st != WT_OK) {
+        polish_free(&p);
+        return st;
+    }
+    for (int i = 0; i < p.n; i++) p.pos[tour[i]] = i;
+    descend_neighbours(&p);
+    if (p.st.full && !p.stopped) descend_full(&p);
+    p.st.complete = !p.stopped;
+    polish_free(&p);
+    if (stats) *stats = p.st;
+    return WT_OK;
+}
