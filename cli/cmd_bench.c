@@ -136,7 +136,7 @@ static const char bench_help[] =
     "  Simulated annealing from Ts = 10000 to Te = 0.1 (Lam et al., Table 1), R runs\n"
     "  (default 10, seeds S, S+1, ...) per instance and variant: mean SSES (moves\n"
     "  explored per second, equation 4) and SEC (% above optimal, equation 5) of the\n"
-    "  annealed tour (\"SEC raw\") and after the 2-opt + Or-opt polish, as in\n"
+    "  annealed tour (\"raw %\") and after the 2-opt + Or-opt polish, as in\n"
     "  Table 2, and the mean time to reach the shortest cpu-sspm length of the same\n"
     "  invocation (Table 3's threshold; the paper does not list its values), beside\n"
     "  the paper's C2050 and Xeon X5650 figures.  Variants: cuda (PSPM: TB searches\n"
