@@ -76,6 +76,7 @@ typedef struct bench_opts {
     int sa_searches, sa_moves;      /* sa: TB (cuda) and TPB / Pm (cuda, cpu-sspm); 0 = default */
     int parallel_runs;              /* sa: runs of an instance at once, each in its own host
                                        thread; 0 = default (all for cuda, 1 for cpu) */
+    int sa_near;                    /* sa: local moves, wt_params.sa_near (cpu variants) */
 } bench_opts;
 
 /* The benchmarks (bench_NAME.c); each returns an exit status. */

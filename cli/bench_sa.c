@@ -133,6 +133,7 @@ static void sa_params(const bench_opts *o, int v, int moves, uint64_t seed, wt_p
     } else if (v == SA_SSPM) {
         p->sa_moves = moves;
     }
+    if (v != SA_CUDA) p->sa_near = o->sa_near;
 }
 
 /* One run's outcome, kept until all runs of the batch are over, so that
@@ -395,6 +396,10 @@ static void sa_live(const bench_opts *o, bool live[SA_N_VARIANTS])
 {
     for (int v = 0; v < SA_N_VARIANTS; v++) live[v] = o->variant_on[v];
     char gpu[160];
+    if (live[SA_CUDA] && o->sa_near > 0) {
+        printf("# note: cuda variant skipped: no local moves (--near) on the GPU yet\n");
+        live[SA_CUDA] = false;
+    }
     if (live[SA_CUDA] && !wt_cuda_available(gpu, sizeof gpu)) {
         printf("# note: cuda variant skipped: %s\n", gpu);
         live[SA_CUDA] = false;
@@ -413,8 +418,10 @@ int bench_sa(const bench_opts *o)
     bool live[SA_N_VARIANTS];
     sa_live(o, live);
     printf("# runs at a time: %d for cuda, %d for the cpu variants (--parallel-runs); "
-           "every anneal is polished (2-opt + Or-opt), raw %% is before the polish\n",
-           sa_parallel(o, SA_CUDA), sa_parallel(o, SA_SSPM));
+           "every anneal is polished (2-opt + Or-opt), raw %% is before the polish; moves: %s\n",
+           sa_parallel(o, SA_CUDA), sa_parallel(o, SA_SSPM),
+           o->sa_near > 0 ? "local (--near)" : "the paper's (insertion anywhere)");
+    if (o->sa_near > 0) printf("# local moves: next to one of the %d nearest cities\n", o->sa_near);
     double t0 = bench_now();
     if (o->tpb_sweep) return sa_tpb_sweep(o, live, t0);
     sa_cell(*cells)[SA_N_VARIANTS] = calloc((size_t)o->n_instances, sizeof *cells);

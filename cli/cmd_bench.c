@@ -131,12 +131,12 @@ static const char bench_help[] =
     "  (default), cpu, cuda.\n"
     "\n"
     "sa [--instances LIST] [--runs R] [--variants LIST] [--seconds S] [--searches TB]\n"
-    "   [--moves TPB] [--tpb-sweep] [--parallel-runs P] [--threads T] [--dir DIR]\n"
-    "   [--seed S]\n"
+    "   [--moves TPB] [--tpb-sweep] [--parallel-runs P] [--near K] [--threads T]\n"
+    "   [--dir DIR] [--seed S]\n"
     "  Simulated annealing from Ts = 10000 to Te = 0.1 (Lam et al., Table 1), R runs\n"
     "  (default 10, seeds S, S+1, ...) per instance and variant: mean SSES (moves\n"
     "  explored per second, equation 4) and SEC (% above optimal, equation 5) of the\n"
-    "  annealed tour (\"SEC raw\") and after the 2-opt + Or-opt polish, as in\n"
+    "  annealed tour (\"raw %\") and after the 2-opt + Or-opt polish, as in\n"
     "  Table 2, and the mean time to reach the shortest cpu-sspm length of the same\n"
     "  invocation (Table 3's threshold; the paper does not list its values), beside\n"
     "  the paper's C2050 and Xeon X5650 figures.  Variants: cuda (PSPM: TB searches\n"
@@ -150,7 +150,8 @@ static const char bench_help[] =
     "  whose runs use every core); run r always has seed S + r, and the bench= lines\n"
     "  come in run order.  With P > 1 the runs share the device, so a run's SSES is\n"
     "  its share.  The table ends with the whole table's search time per variant\n"
-    "  (\"whole table: X s of GPU time\") and its wall time.\n"
+    "  (\"whole table: X s of GPU time\") and its wall time.  --near K: the cpu\n"
+    "  variants draw local moves (solve --near; not the paper's), cuda is skipped.\n"
     "  Instances default to the paper's 20:\n"
     "  rd100,eil101,bier127,ch150,kroA150,pr152,u159,rat195,ts225,tsp225,gil262,\n"
     "  pr264,a280,pr299,lin318,rd400,fl417,pr439,pcb442,d493.\n"
@@ -349,7 +350,7 @@ static bool parse_instances(const char *s, bench_opts *o)
 enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
-    OPT_TIME_LIMIT, OPT_PARALLEL_RUNS
+    OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR
 };
 
 static const struct option bench_longopts[] = {
@@ -374,6 +375,7 @@ static const struct option bench_longopts[] = {
     {"moves", required_argument, 0, OPT_MOVES},
     {"time-limit", required_argument, 0, OPT_TIME_LIMIT},
     {"parallel-runs", required_argument, 0, OPT_PARALLEL_RUNS},
+    {"near", required_argument, 0, OPT_NEAR},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -394,7 +396,7 @@ static unsigned option_owners(int c)
     case 'b': return FOR(BENCH_QUALITY) | FOR(BENCH_ILS);
     case OPT_INSTANCES: case OPT_THREADS: return two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case OPT_RUNS: case OPT_TPB_SWEEP: case OPT_SEARCHES: case OPT_MOVES:
-    case OPT_PARALLEL_RUNS: return FOR(BENCH_SA);
+    case OPT_PARALLEL_RUNS: case OPT_NEAR: return FOR(BENCH_SA);
     case OPT_MAX_N_RANDOM: case OPT_KS: case OPT_STARTS: return FOR(BENCH_KSWAP);
     case OPT_INIT: return FOR(BENCH_PASS) | FOR(BENCH_LS);
     case OPT_SWAPS: return FOR(BENCH_LS);
@@ -494,6 +496,12 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
             return cli_usage_error("bench", "--parallel-runs needs an integer in 1..1000, got "
                                    "'%s'", arg);
         o->parallel_runs = (int)v;
+        break;
+    case OPT_NEAR:
+        if (!cli_parse_int64(arg, 0, 1000, &v) || v == 1)
+            return cli_usage_error("bench", "--near needs 0 (off) or an integer in 2..1000, got "
+                                   "'%s'", arg);
+        o->sa_near = (int)v;
         break;
     case OPT_SEARCHES:
     case OPT_MOVES:

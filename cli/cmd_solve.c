@@ -56,6 +56,9 @@ static const char solve_help[] =
     "                    of one search) or pssm (one search per thread)\n"
     "  --polish on|off   sa: end with a 2-opt + Or-opt descent of the annealed tour to a\n"
     "                    local optimum of both (default on; not after an early stop)\n"
+    "  --near K          sa: insert the moved city next to one of its K nearest cities\n"
+    "                    instead of anywhere (local moves; K >= 2, e.g. 40; default 0:\n"
+    "                    anywhere, as the paper); CPU backend only so far\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
@@ -139,7 +142,8 @@ enum {
     OPT_SWEEPS,
     OPT_EXCHANGE,
     OPT_SA_CPU,
-    OPT_POLISH
+    OPT_POLISH,
+    OPT_NEAR
 };
 
 /* Parses one simulated annealing option; returns -1 when fine, else an exit
@@ -185,6 +189,12 @@ static int parse_sa_option(int c, const char *arg, wt_params *p)
         if (strcmp(arg, "sspm") == 0) p->sa_cpu = WT_SA_SSPM;
         else if (strcmp(arg, "pssm") == 0) p->sa_cpu = WT_SA_PSSM;
         else return cli_usage_error("solve", "--sa-cpu is 'sspm' or 'pssm', got '%s'", arg);
+        break;
+    case OPT_NEAR:
+        if (!cli_parse_int64(arg, 0, 1000, &v) || v == 1)
+            return cli_usage_error("solve", "--near needs 0 (off) or an integer in 2..1000, "
+                                   "got '%s'", arg);
+        p->sa_near = (int)v;
         break;
     case OPT_POLISH:
         if (strcmp(arg, "on") == 0) p->sa_polish = true;
@@ -285,6 +295,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"exchange", required_argument, 0, OPT_EXCHANGE},
         {"sa-cpu", required_argument, 0, OPT_SA_CPU},
         {"polish", required_argument, 0, OPT_POLISH},
+        {"near", required_argument, 0, OPT_NEAR},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -331,8 +342,10 @@ static void print_sa_report(const solve_opts *o, const wt_result *r)
     printf("anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
            r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
     if (strcmp(r->backend, "cpu") == 0) printf(" (%s)", sa_cpu_name(p->sa_cpu));
-    printf(", T %g -> %g by %g every %d x n iterations, exchange every %d steps\n",
+    printf(", T %g -> %g by %g every %d x n iterations, exchange every %d steps",
            p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
+    if (p->sa_near > 0) printf(", moves next to the %d nearest", p->sa_near);
+    printf("\n");
     printf("moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
            "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
     if (!p->sa_polish) return;
@@ -390,6 +403,7 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
     cli_json_add_uint64(j, "iterations", r->iterations);
     cli_json_add_uint64(j, "accepted", r->accepted);
     cJSON_AddNumberToObject(j, "temperature_final", r->temperature_final);
+    cJSON_AddNumberToObject(j, "near", p->sa_near);
     cJSON_AddBoolToObject(j, "polish", p->sa_polish);
     cli_json_add_int64(j, "sa_unpolished_length", r->sa_unpolished_length);
     cli_json_add_uint64(j, "polish_moves", r->polish_moves);

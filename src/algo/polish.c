@@ -41,7 +41,7 @@
 
 #include "core/error.h"
 #include "core/instance.h"
-#include "core/kdtree.h"
+#include "core/neighbours.h"
 
 /* Cities of phase 1 between looks at ctl. */
 enum { POLISH_POLL = 64 };
@@ -248,50 +248,6 @@ static void descend_neighbours(polish *p)
     drain(p);
 }
 
-/* Fills p->nb with each city's k nearest, nearest first (ties: lower city). */
-static wt_status neighbour_lists(polish *p, wt_error *err)
-{
-    int n = p->n, k = p->k;
-    if (p->inst->type != WT_EXPLICIT) {
-        wt_kdtree *tree = NULL;
-        wt_status st = wt_kdtree_create(p->inst, NULL, n, &tree, err);
-        if (st != WT_OK) return st;
-        double *dist = malloc((size_t)k * sizeof *dist);
-        if (!dist) {
-            wt_kdtree_free(tree);
-            return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory");
-        }
-        for (int c = 0; c < n; c++) {
-            int32_t *row = p->nb + (size_t)c * (size_t)k;
-            (void)wt_kdtree_knn(tree, c, k, row, dist); /* finds k: k < n */
-        }
-        free(dist);
-        wt_kdtree_free(tree);
-        return WT_OK;
-    }
-    /* A matrix: every row scanned, the k least kept by insertion (O(n^2)). */
-    int64_t *best = malloc((size_t)k * sizeof *best);
-    if (!best) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory");
-    for (int c = 0; c < n; c++) {
-        int32_t *row = p->nb + (size_t)c * (size_t)k;
-        int m = 0;
-        for (int d = 0; d < n; d++) {
-            if (d == c) continue;
-            int64_t dd = pd(p, c, d);
-            if (m == k && dd >= best[k - 1]) continue;
-            int x = m < k ? m++ : k - 1;
-            for (; x > 0 && best[x - 1] > dd; x--) {
-                best[x] = best[x - 1];
-                row[x] = row[x - 1];
-            }
-            best[x] = dd;
-            row[x] = d;
-        }
-    }
-    free(best);
-    return WT_OK;
-}
-
 /* ------------------------------------------------- phase 2: full sweeps */
 
 static void edge_lengths(polish *p)
@@ -449,7 +405,7 @@ wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        p.n);
     }
-    wt_status st = neighbour_lists(&p, err);
+    wt_status st = wt_neighbour_lists(inst, p.k, p.nb, err);
     if (st != WT_OK) {
         polish_free(&p);
         return st;

@@ -24,7 +24,7 @@
  * and the Or-opt sweep after it both find nothing: the tour is then a local
  * optimum of both neighbourhoods exactly.  Measured on one core of the
  * development machine from greedy tours: pcb442 5 ms, pr2392 0.2 s,
- * fnl4461 1.1 s.  Above WT_POLISH_FULL_MAX cities only the neighbour-list
+ * fnl4461 0.6 s.  Above WT_POLISH_FULL_MAX cities only the neighbour-list
  * descent runs (usa13509: 0.02 s, where the full sweeps would take 8 s):
  * its result is locally optimal only for the moves that join a city to one
  * of its K nearest with a gain, which leaves some long-edge moves undone.

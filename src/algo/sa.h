@@ -79,6 +79,27 @@ static inline WT_HD wt_sa_move wt_sa_draw(wt_rng *rng, int n, const int32_t *pre
     return m;
 }
 
+/* Draws a local candidate move (wt_sa_job.near = k >= 2): c uniform among
+ * the cities, then one of the 2k insertion slots next to c's k nearest
+ * cities d (nb, k per city, algo/.. core/neighbours.h): right after d
+ * (a = d) or right before it (a = prev[d]).  The two slots that leave the
+ * tour as it is (after prev[c], before next[c]) are drawn again, so the
+ * move is never null.  Two draws or a few more. */
+static inline WT_HD wt_sa_move wt_sa_draw_near(wt_rng *rng, int n, const int32_t *prev,
+                                               const int32_t *nb, int k)
+{
+    wt_sa_move m;
+    m.c = (int32_t)wt_sa_below(rng, (uint64_t)n);
+    const int32_t *row = nb + (size_t)m.c * (size_t)k;
+    int32_t p = prev[m.c];
+    for (;;) {
+        uint64_t j = wt_sa_below(rng, 2 * (uint64_t)k);
+        int32_t d = row[j >> 1];
+        m.a = (j & 1) ? prev[d] : d;
+        if (m.a != m.c && m.a != p) return m;
+    }
+}
+
 /* Whether move m leaves the tour as it is (a is c or c's predecessor). */
 static inline WT_HD bool wt_sa_move_is_null(const int32_t *prev, wt_sa_move m)
 {

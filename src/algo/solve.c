@@ -66,6 +66,14 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
     return false;
 }
 
+/* Whether backend b can run what params ask (some options are not on
+ * every backend yet). */
+static bool backend_can(const wt_backend *b, const wt_params *p)
+{
+    if (!backend_has(b, p->algorithm)) return false;
+    return p->algorithm != WT_ALGO_SA || p->sa_near == 0 || b->sa_near;
+}
+
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
                                 size_t device_size, wt_error *err)
 {
@@ -78,10 +86,13 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
             return wt_fail(err, WT_STATUS_NO_DEVICE,
                            "the cuda backend has no kernel for --algorithm %s yet; "
                            "use --backend cpu or auto", algo);
+        if (!backend_can(&wt_backend_cuda, p))
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend has no local sa moves "
+                           "(--near) yet; use --backend cpu or auto");
         *out = &wt_backend_cuda;
         return WT_OK;
     }
-    if (p->backend == WT_BACKEND_AUTO && backend_has(&wt_backend_cuda, p->algorithm) &&
+    if (p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p) &&
         wt_backend_cuda.available(device, device_size)) {
         *out = &wt_backend_cuda;
         return WT_OK;
@@ -166,10 +177,13 @@ static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *t
                        "positive");
     if (p->sa_cpu != WT_SA_SSPM && p->sa_cpu != WT_SA_PSSM)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: unknown CPU scheme");
+    if (p->sa_near < 0 || p->sa_near == 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: near must be 0 or at least 2");
     *job = (wt_sa_job){
         .seed = p->seed, .searches = p->sa_searches, .moves = p->sa_moves,
         .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
         .sweeps = p->sa_sweeps, .exchange = p->sa_exchange, .cpu = p->sa_cpu,
+        .near = p->sa_near,
     };
     wt_status st = b->sa(inst, job, ctl, tour, stats, err);
     if (st != WT_OK) return st;

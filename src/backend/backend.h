@@ -39,6 +39,9 @@ typedef struct wt_sa_job {
     int exchange;             /* Se >= 1: temperature steps between restarts from the
                                  global best */
     wt_sa_cpu_scheme cpu;     /* CPU thread mapping; other backends ignore it */
+    int near;                 /* 0: insertion points uniform (wt_sa_draw, the paper's
+                                 moves); k >= 2: next to one of c's k nearest cities
+                                 (wt_sa_draw_near); only backends with sa_near */
 } wt_sa_job;
 
 /* A tour held by a backend (on the GPU: in device memory) for searches that
@@ -123,6 +126,9 @@ typedef struct wt_backend {
      * progress from the calling thread while it runs. */
     wt_status (*sa)(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
                     wt_search_stats *stats, wt_error *err);
+
+    /* Whether sa draws local moves (job->near > 0); false: it refuses them. */
+    bool sa_near;
 } wt_backend;
 
 extern const wt_backend wt_backend_cpu;

@@ -17,6 +17,7 @@
 #include "test_util.h"
 
 #include "backend/cpu/cpu_sa.c"
+#include "core/neighbours.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -217,6 +218,40 @@ static void test_draws(void **state)
     assert_true(wt_rng_next(&s00) != wt_rng_next(&s01));
     wt_sa_rng(&s00, 1, 0, 0);
     assert_true(wt_rng_next(&s00) != wt_rng_next(&s10));
+}
+
+/* Local moves: never null, always right after or right before one of c's
+ * k nearest cities, every such slot drawn. */
+static void test_near_draws(void **state)
+{
+    (void)state;
+    enum { N = 30, K = 4 };
+    wt_instance *inst = wt_test_random_instance(N, 3);
+    int32_t nb[N * K], tour[N], prev[N], next[N];
+    assert_int_equal(wt_neighbour_lists(inst, K, nb, NULL), WT_OK);
+    random_tour(N, 2, tour);
+    sa_list_from_tour(tour, N, prev, next);
+    int seen[N][N] = {{0}};
+    wt_rng rng;
+    wt_sa_rng(&rng, 5, 0, 1);
+    for (int i = 0; i < 100000; i++) {
+        wt_sa_move m = wt_sa_draw_near(&rng, N, prev, nb, K);
+        assert_false(wt_sa_move_is_null(prev, m));
+        bool slot = false;
+        for (int x = 0; x < K; x++) {
+            int d = nb[m.c * K + x];
+            slot = slot || m.a == d || m.a == prev[d];
+        }
+        assert_true(slot);
+        seen[m.c][m.a]++;
+    }
+    for (int c = 0; c < N; c++)
+        for (int x = 0; x < K; x++) {
+            int d = nb[c * K + x];
+            if (d != prev[c]) assert_true(seen[c][d] > 0);
+            if (prev[d] != c) assert_true(seen[c][prev[d]] > 0);
+        }
+    wt_instance_free(inst);
 }
 
 static void test_schedule(void **state)
@@ -482,6 +517,44 @@ static void test_same_seed_same_run(void **state)
     wt_instance_free(inst);
 }
 
+/* --near: valid runs, the same run for both CPU schemes and any number of
+ * threads, another run than without it; the cuda backend has no local
+ * moves, so auto takes the CPU and cuda refuses. */
+static void test_near_runs(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(80, 17);
+    wt_params p;
+    wt_result a = {0}, b = {0}, c = {0};
+    sa_params(&p, WT_SA_SSPM, 1, 2, 4);
+    p.sa_near = 8;
+    solve_ok(inst, &p, &a);
+    sa_params(&p, WT_SA_PSSM, 2, 2, 4);
+    p.sa_near = 8;
+    solve_ok(inst, &p, &b);
+    assert_same_run(&a, &b);
+    p.sa_near = 0;
+    solve_ok(inst, &p, &c);
+    assert_true(c.accepted != a.accepted ||
+                memcmp(a.tour, c.tour, (size_t)a.n * sizeof *a.tour) != 0);
+    wt_result_free(&b);
+    wt_result_free(&c);
+    p.sa_near = 500; /* more than n - 1: all the other cities */
+    solve_ok(inst, &p, &b);
+    wt_result_free(&b);
+    p.sa_near = 8;
+    p.backend = WT_BACKEND_AUTO;
+    solve_ok(inst, &p, &b);
+    assert_string_equal(b.backend, "cpu");
+    assert_same_run(&a, &b);
+    wt_result_free(&b);
+    p.backend = WT_BACKEND_CUDA;
+    wt_error err = {0};
+    assert_int_equal(wt_solve(inst, &p, &b, &err), WT_STATUS_NO_DEVICE);
+    wt_result_free(&a);
+    wt_instance_free(inst);
+}
+
 static void test_stop_flag_keeps_the_start_tour(void **state)
 {
     (void)state;
@@ -553,10 +626,12 @@ static void test_bad_parameters(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(10, 16);
-    for (int k = 0; k < 7; k++) {
+    for (int k = 0; k < 9; k++) {
         wt_params p;
         sa_params(&p, WT_SA_SSPM, 1, 0, 0);
         switch (k) {
+        case 7: p.sa_near = 1; break;
+        case 8: p.sa_near = -2; break;
         case 0: p.sa_alpha = 1.0; break;
         case 1: p.sa_alpha = 0.0; break;
         case 2: p.sa_t_start = 0.0; break;
@@ -580,6 +655,8 @@ int main(void)
         cmocka_unit_test(test_moves_keep_a_tour),
         cmocka_unit_test(test_delta_is_exact),
         cmocka_unit_test(test_draws),
+        cmocka_unit_test(test_near_draws),
+        cmocka_unit_test(test_near_runs),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_cold_search_never_worsens),
         cmocka_unit_test(test_lazy_best_is_the_least_seen),

@@ -40,4 +40,5 @@ const wt_backend wt_backend_cpu = {
     .multistart = wt_cpu_multistart,
     .session = &wt_cpu_session_ops,
     .sa = wt_cpu_sa,
+    .sa_near = true,
 };

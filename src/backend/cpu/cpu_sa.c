@@ -44,6 +44,7 @@
 #include "algo/sa.h"
 #include "core/error.h"
 #include "core/instance.h"
+#include "core/neighbours.h"
 
 /* Iterations between looks at the deadline, the stop flag and progress. */
 #define SA_POLL 1024
@@ -104,6 +105,7 @@ typedef struct sa_run {
     const wt_sa_job *job;
     wt_search_ctl *ctl;
     int n;
+    int32_t *near;         /* job->near > 0: n x job->near nearest cities */
     uint64_t step_iters;   /* iterations per temperature step: n * sweeps */
     int threads;           /* asked of OpenMP */
     sa_search *searches;   /* job->searches */
@@ -265,7 +267,9 @@ static bool sa_segment(sa_run *r, int s, sa_worker *w, double t, uint64_t steps)
             int64_t delta = INT64_MAX;
             wt_sa_move move = {0, 0};
             for (int j = w->first; j < w->last; j++) {
-                wt_sa_move m = wt_sa_draw(&se->streams[j].rng, n, prev);
+                wt_sa_move m = r->near ? wt_sa_draw_near(&se->streams[j].rng, n, prev, r->near,
+                                                         r->job->near)
+                                       : wt_sa_draw(&se->streams[j].rng, n, prev);
                 int64_t d = wt_sa_delta(inst, prev, next, m);
                 if (d < delta) {
                     delta = d;
@@ -443,6 +447,7 @@ static void sa_free(sa_run *r)
     free(r->picks);
     free(r->copies);
     free(r->lists);
+    free(r->near);
 }
 
 /* Allocates everything; false (nothing held) when memory is short. */
@@ -494,7 +499,8 @@ static void sa_init_searches(sa_run *r, const int32_t *tour)
 
 static bool sa_job_valid(const wt_sa_job *job)
 {
-    return job->searches >= 0 && job->moves >= 0 && job->t_start > 0 && job->t_end > 0 &&
+    return job->searches >= 0 && job->moves >= 0 && job->near >= 0 && job->near != 1 &&
+           job->t_start > 0 && job->t_end > 0 &&
            isfinite(job->t_start) && isfinite(job->t_end) && job->alpha > 0 &&
            job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1 &&
            (job->cpu == WT_SA_SSPM || job->cpu == WT_SA_PSSM);
@@ -524,6 +530,17 @@ wt_status wt_cpu_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
     if (!sa_alloc(&r, sspm))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: out of memory for %d searches of %d "
                        "cities", job->searches, inst->n);
+    if (job->near > 0) {
+        int k = job->near < inst->n - 1 ? job->near : inst->n - 1;
+        r.near = malloc((size_t)inst->n * (size_t)k * sizeof *r.near);
+        wt_status st = r.near ? wt_neighbour_lists(inst, k, r.near, err)
+                              : wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: out of memory");
+        if (st != WT_OK) {
+            sa_free(&r);
+            return st;
+        }
+        job->near = k;
+    }
     sa_init_searches(&r, tour);
     if (sspm) sa_run_sspm(&r);
     else sa_run_pssm(&r);

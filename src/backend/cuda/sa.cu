@@ -895,7 +895,9 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
 
 bool sa_job_valid(const wt_instance *inst, const wt_sa_job *job)
 {
-    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->t_start > 0 &&
+    /* near: no local moves here yet (wt_backend_cuda.sa_near is false). */
+    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->near == 0 &&
+           job->t_start > 0 &&
            job->t_end > 0 && isfinite(job->t_start) && isfinite(job->t_end) &&
            job->alpha > 0 && job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1;
 }

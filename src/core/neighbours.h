@@ -1,0 +1,31 @@
+/*
+ * neighbours.h - each city's k nearest cities (candidate lists).
+ *
+ * Local searches look for moves that join a city to one of its nearest
+ * cities (the polish's neighbour-list descent, simulated annealing's local
+ * insertion moves).  Coordinate instances find them with the k-d tree
+ * (core/kdtree.h: exact in the TSPLIB distance, since its embedding
+ * distance is monotone in it); EXPLICIT instances by scanning every row of
+ * the matrix, O(n^2).
+ */
+#ifndef WT_CORE_NEIGHBOURS_H
+#define WT_CORE_NEIGHBOURS_H
+
+#include <stdint.h>
+
+#include "warptour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fills nb[c * k .. c * k + k - 1] with the k nearest cities of each city c,
+ * nearest first, ties to the lower city number; 1 <= k < n.  nb holds n * k
+ * entries.  Deterministic.  Errors: WT_STATUS_INVALID_ARGUMENT (k out of
+ * range), WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_neighbour_lists(const wt_instance *inst, int k, int32_t *nb, wt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
