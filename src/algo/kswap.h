@@ -32,9 +32,10 @@
  *    applied, every move nested inside one of its moves has been applied
  *    already, and none of the moves containing it has.
  *
- * wt_kswap_choose finds the greedy choice in O(log n) per candidate with a
- * segment tree over edge positions (see kswap.c), since a pass may offer up
- * to two candidates per row and the choice is made on the host every pass.
+ * wt_kswap_choose finds the greedy choice in O(log n) per candidate (a
+ * radix sort, then a Fenwick or a segment tree over the edge positions; see
+ * kswap.c), since a pass may offer up to two candidates per row and the
+ * choice is made on the host every pass.
  */
 #ifndef WT_ALGO_KSWAP_H
 #define WT_ALGO_KSWAP_H
@@ -66,8 +67,9 @@ int wt_kswap_select(wt_kswap_move *moves, int count, int k, wt_kswap_move *scrat
  * length. */
 int64_t wt_kswap_apply(int32_t *tour, const wt_kswap_move *moves, int count);
 
-/* Workspace of wt_kswap_choose: a segment tree over the n edge positions,
- * endpoint marks, the kept moves and their levels.  One per tour session;
+/* Workspace of wt_kswap_choose: a tree over the n edge positions, endpoint
+ * marks, sort keys, the kept moves and their levels (about 8n + 48
+ * capacity bytes).  One per tour session;
  * not to be shared between threads. */
 typedef struct wt_kswap_ws wt_kswap_ws;
 
@@ -90,17 +92,18 @@ typedef struct wt_kswap_choice {
                                workspace, valid until its next use. */
 } wt_kswap_choice;
 
-/* Orders moves[0..count) (count <= the workspace's capacity, every
- * 0 <= i < j < n) by (delta, i, j) and keeps, greedily in that order, each
- * improving move (delta < 0) that goes with all moves kept before it:
+/* Orders the improving moves (delta < 0) of moves[0..count) (count <= the
+ * workspace's capacity; moves with positions outside 0 <= i < j < n are
+ * ignored) by (delta, i, j) and keeps, greedily in that order, each one
+ * that goes with all moves kept before it:
  * disjoint from each (nested = false), or disjoint from or strictly nested
  * with each (nested = true); at most k moves (k <= 0: no limit).  The kept
  * moves are written to moves[0..kept) in the order to apply them (see
  * wt_kswap_choice); applied so, one after another (wt_kswap_apply) or a
  * group at a time with each group's moves at once, the tour's length
  * changes by exactly the sum of their deltas.  A move that appears twice is
- * kept at most once.  With nested = false the result equals
- * wt_kswap_select's. */
+ * kept at most once.  moves[kept..count) are left in no particular order.
+ * With nested = false the kept moves equal wt_kswap_select's. */
 wt_kswap_choice wt_kswap_choose(wt_kswap_ws *ws, wt_kswap_move *moves, int count, int k,
                                 bool nested);
 
