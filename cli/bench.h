@@ -68,6 +68,8 @@ typedef struct bench_opts {
     int ks[BENCH_MAX_LIST];         /* kswap: --ks, the same way */
     int n_ks;
     bool start_on[KS_N_STARTS];     /* kswap: --starts */
+    bool nested;                    /* ls, kswap: --nested (wt_params.kswap_nested) */
+    int band;                       /* ls, kswap: --band (wt_params.kswap_band) */
     int threads;                    /* pass, ls, kswap, ils: CPU threads, 0 = all */
     const char *svg;                /* ils: the plot, NULL for none */
     double interval;                /* ils: seconds between samples */
@@ -166,7 +168,7 @@ void bench_two_begin(const bench_opts *o, int64_t cpu_default, int64_t cuda_defa
 const char *bench_fmt_cap(int64_t cap, char *buf, size_t size);
 
 /* One 2-opt run (WT_ALGO_2OPT) of variant v from start with `swaps` (0 =
- * all), --threads and --seed, and the optional progress callback (called
+ * all), --nested, --band, --threads and --seed, and the optional progress callback (called
  * before every scan when given).  When the cuda backend answers
  * WT_STATUS_NO_DEVICE (no kernel for 2-opt yet), prints a "# note:" line,
  * clears live[TWO_CUDA] and returns WT_STATUS_NO_DEVICE: the caller skips

@@ -124,11 +124,12 @@ static int ks_measure_row(const wt_instance *inst, const int32_t *start, const b
                       speedup, sizeof speedup);
         printf("bench=kswap instance=%s n=%d variant=%s backend=%s start=%s k=%s init_length=%"
                PRId64 " length=%" PRId64 " steps=%" PRIu64 " passes=%" PRIu64
-               " seconds=%.6g speedup=%s stop=%s\n",
+               " seconds=%.6g speedup=%s stop=%s nested=%s band=%d\n",
                row->name, row->n, bench_two_names[v], res.backend,
                wt_init_method_name(start_method[row->start]), kname + 2, init_length,
                res.length, res.steps, res.moves_evaluated / bench_checks_per_pass(row->n),
-               res.search_time_s, speedup, wt_stop_reason_name(res.stop));
+               res.search_time_s, speedup, wt_stop_reason_name(res.stop),
+               o->nested ? "on" : "off", o->band);
         fflush(stdout);
         wt_result_free(&res);
     }
@@ -147,12 +148,14 @@ int bench_kswap(const bench_opts *o)
     char dir[4096];
     char c[4][32];
     printf("# instances: %d named, looked up in %s; --max-n %s on the cpu, %s on cuda; "
-           "--max-n-random %s on the cpu, %s on cuda; seed %" PRIu64 "\n",
+           "--max-n-random %s on the cpu, %s on cuda; seed %" PRIu64 "; --nested %s, "
+           "--band %d (k > 1)\n",
            o->n_instances, bench_instance_dir(o, dir, sizeof dir),
            bench_fmt_cap(cap[KS_START_GREEDY][TWO_CPU], c[0], sizeof c[0]),
            bench_fmt_cap(cap[KS_START_GREEDY][TWO_CUDA], c[1], sizeof c[1]),
            bench_fmt_cap(cap[KS_START_RANDOM][TWO_CPU], c[2], sizeof c[2]),
-           bench_fmt_cap(cap[KS_START_RANDOM][TWO_CUDA], c[3], sizeof c[3]), o->seed);
+           bench_fmt_cap(cap[KS_START_RANDOM][TWO_CUDA], c[3], sizeof c[3]), o->seed,
+           o->nested ? "on" : "off", o->band);
     bench_two_live(o, live);
     bench_two_warm_up(o, live);
     ks_row *rows = calloc((size_t)KS_N_STARTS * TWO_N_VARIANTS * BENCH_MAX_LIST, sizeof *rows);

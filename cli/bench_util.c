@@ -256,6 +256,8 @@ wt_status bench_2opt(const wt_instance *inst, const int32_t *start, int swaps, i
     p.threads = o->threads;
     p.start_tour = start;
     p.swaps = swaps;
+    p.kswap_nested = o->nested;
+    p.kswap_band = o->band;
     p.time_limit_s = o->time_limit;
     if (progress) {
         p.progress = progress;

@@ -104,11 +104,12 @@ static const char bench_help[] =
     "  optimum, beside Rocki & Suda's GTX 680 time to the first minimum (one move\n"
     "  per pass, Table II).  Instances as pass; --max-n default 5000 on the cpu,\n"
     "  40000 on cuda.  --time-limit S stops each run after S seconds: its time\n"
-    "  is shown as >S and its gap is where it stood.\n"
+    "  is shown as >S and its gap is where it stood.  --nested and --band as\n"
+    "  kswap's.\n"
     "\n"
     "kswap [--instances LIST] [--ks LIST] [--starts LIST] [--max-n N]\n"
-    "      [--max-n-random N] [--variants LIST] [--time-limit S] [--threads T]\n"
-    "      [--dir DIR] [--seed S]\n"
+    "      [--max-n-random N] [--variants LIST] [--nested on|off] [--band W]\n"
+    "      [--time-limit S] [--threads T] [--dir DIR] [--seed S]\n"
     "  k-swap against best improvement (Robinson et al. 2018, Figure 6): time from\n"
     "  the start tour to the 2-opt local minimum for each k of --ks (default\n"
     "  1,8,64,512,all), the speedup over k = 1 and the tour length relative to k = 1,\n"
@@ -118,7 +119,9 @@ static const char bench_help[] =
     "  --max-n-random: from random starts, which take about n passes (default 2000\n"
     "  on the cpu, 15000 on cuda).  --time-limit S stops each run after S seconds\n"
     "  (shown as >S; a speedup over a k = 1 run that was stopped is a lower bound,\n"
-    "  shown as >Nx).\n"
+    "  shown as >Nx).  --nested and --band choose the k-swap candidates and rule\n"
+    "  for k > 1 as solve's options do (defaults: the library's, --nested on,\n"
+    "  --band 64); k = 1 is plain best improvement whatever they say.\n"
     "\n"
     "ils [--instances LIST] [--seconds S] [--backend B] [--interval I] [--svg FILE]\n"
     "    [--threads T] [--dir DIR] [--seed S]\n"
@@ -350,7 +353,8 @@ static bool parse_instances(const char *s, bench_opts *o)
 enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
-    OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR
+    OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
+    OPT_NESTED, OPT_BAND
 };
 
 static const struct option bench_longopts[] = {
@@ -376,6 +380,8 @@ static const struct option bench_longopts[] = {
     {"time-limit", required_argument, 0, OPT_TIME_LIMIT},
     {"parallel-runs", required_argument, 0, OPT_PARALLEL_RUNS},
     {"near", required_argument, 0, OPT_NEAR},
+    {"nested", required_argument, 0, OPT_NESTED},
+    {"band", required_argument, 0, OPT_BAND},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -400,7 +406,8 @@ static unsigned option_owners(int c)
     case OPT_MAX_N_RANDOM: case OPT_KS: case OPT_STARTS: return FOR(BENCH_KSWAP);
     case OPT_INIT: return FOR(BENCH_PASS) | FOR(BENCH_LS);
     case OPT_SWAPS: return FOR(BENCH_LS);
-    case OPT_TIME_LIMIT: return FOR(BENCH_LS) | FOR(BENCH_KSWAP);
+    case OPT_TIME_LIMIT: case OPT_NESTED: case OPT_BAND:
+        return FOR(BENCH_LS) | FOR(BENCH_KSWAP);
     default: return FOR(BENCH_ILS); /* svg, interval */
     }
 }
@@ -516,6 +523,17 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
             return cli_usage_error("bench", "--time-limit needs a number of seconds in "
                                    "0.01..86400, got '%s'", arg);
         break;
+    case OPT_NESTED:
+        if (strcmp(arg, "on") == 0) o->nested = true;
+        else if (strcmp(arg, "off") == 0) o->nested = false;
+        else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
+        break;
+    case OPT_BAND:
+        if (!cli_parse_int64(arg, 0, 1 << 30, &v))
+            return cli_usage_error("bench", "--band needs an integer in 0..%d, got '%s'",
+                                   1 << 30, arg);
+        o->band = (int)v;
+        break;
     case OPT_INTERVAL:
         if (!cli_parse_double(arg, 0.001, 60, &o->interval))
             return cli_usage_error("bench", "--interval needs a number in 0.001..60, got '%s'",
@@ -579,6 +597,10 @@ int cmd_bench(int argc, char **argv)
     parse_sizes("100,200,500,1000,2000,5000", &o);
     parse_ks("1,all", o.swaps, &o.n_swaps);
     parse_ks("1,8,64,512,all", o.ks, &o.n_ks);
+    wt_params lib;
+    wt_params_defaults(&lib);
+    o.nested = lib.kswap_nested;
+    o.band = lib.kswap_band;
     const char *variants = NULL;
     int given[64], n_given = 0; /* options seen, checked against the benchmark below */
     save_command(argc, argv);

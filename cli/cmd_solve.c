@@ -38,6 +38,13 @@ static const char solve_help[] =
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
+    "  --nested on|off   2opt, ils with --swaps other than 1: also apply moves lying\n"
+    "                    strictly inside another applied move's reversed segment,\n"
+    "                    innermost first (on, default), or only moves with disjoint\n"
+    "                    segments (off)\n"
+    "  --band W          2opt, ils with --swaps other than 1: each row i also offers\n"
+    "                    its best move with j in i+2..i+W, a short one that long\n"
+    "                    moves do not block; 0 = off (default 64)\n"
     "  --restarts R      multistart: number of climbs (default: as many as --time-limit\n"
     "                    allows, or 100 without one)\n"
     "  --searches TB     sa: concurrent searches, restarted from the best every\n"
@@ -143,7 +150,9 @@ enum {
     OPT_EXCHANGE,
     OPT_SA_CPU,
     OPT_POLISH,
-    OPT_NEAR
+    OPT_NEAR,
+    OPT_NESTED,
+    OPT_BAND
 };
 
 /* Parses one simulated annealing option; returns -1 when fine, else an exit
@@ -256,6 +265,17 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else return cli_usage_error("solve", "--swaps needs a positive integer or 'all', got "
                                     "'%s'", arg);
         break;
+    case OPT_NESTED:
+        if (strcmp(arg, "on") == 0) p->kswap_nested = true;
+        else if (strcmp(arg, "off") == 0) p->kswap_nested = false;
+        else return cli_usage_error("solve", "--nested is 'on' or 'off', got '%s'", arg);
+        break;
+    case OPT_BAND:
+        if (!cli_parse_int64(arg, 0, 1 << 30, &v))
+            return cli_usage_error("solve", "--band needs an integer in 0..%d, got '%s'",
+                                   1 << 30, arg);
+        p->kswap_band = (int)v;
+        break;
     case 'K':
         if (!cli_parse_uint64(arg, &p->kicks) || p->kicks == 0)
             return cli_usage_error("solve", "--kicks needs a positive integer, got '%s'", arg);
@@ -296,6 +316,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"sa-cpu", required_argument, 0, OPT_SA_CPU},
         {"polish", required_argument, 0, OPT_POLISH},
         {"near", required_argument, 0, OPT_NEAR},
+        {"nested", required_argument, 0, OPT_NESTED},
+        {"band", required_argument, 0, OPT_BAND},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -435,8 +457,11 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
     cJSON_AddNumberToObject(j, "scan_time_s", r->scan_time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
-    if (o->params.algorithm != WT_ALGO_MULTISTART && o->params.algorithm != WT_ALGO_SA)
+    if (o->params.algorithm != WT_ALGO_MULTISTART && o->params.algorithm != WT_ALGO_SA) {
         cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
+        cJSON_AddBoolToObject(j, "nested", o->params.kswap_nested);
+        cJSON_AddNumberToObject(j, "band", o->params.kswap_band);
+    }
     if (o->params.algorithm == WT_ALGO_SA) add_sa_json(j, o, r);
     if (o->params.algorithm == WT_ALGO_ILS) {
         cli_json_add_uint64(j, "kicks", r->kicks);

@@ -266,6 +266,15 @@ typedef struct wt_params {
                                    ones whose segments are independent (k-swap,
                                    Robinson et al.); 1 = best improvement only;
                                    0 = as many as there are (default) */
+    bool kswap_nested;          /* 2opt, ils with swaps != 1: also keep a move that lies
+                                   strictly inside another kept move's reversed segment
+                                   (a laminar family, applied innermost first); false:
+                                   only moves with disjoint segments (Robinson et al.)
+                                   (default true) */
+    int kswap_band;             /* 2opt, ils with swaps != 1: besides its best move, each
+                                   row i also offers its best move with j in
+                                   [i+2, i+kswap_band], a short one that long moves do
+                                   not block; 0 = off (default 64) */
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
                                    time limit allows, or 100 without a limit */
     wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */

@@ -31,6 +31,8 @@ void wt_params_defaults(wt_params *p)
     p->threads = 0;
     p->progress_interval_s = 0.5;
     p->swaps = 0;
+    p->kswap_nested = true;
+    p->kswap_band = 64;
     p->restarts = 0;
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
@@ -216,6 +218,9 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
 {
     if (!inst || !params || !res || !wt_algorithm_name(params->algorithm))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: bad arguments");
+    if (params->swaps < 0 || params->kswap_band < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: swaps and kswap_band must "
+                       "not be negative");
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     const wt_backend *backend;

@@ -58,7 +58,12 @@ typedef struct wt_session_ops {
     void (*close)(wt_tour_session *s); /* NULL is a no-op */
     /* 2-opt on the current tour until no improving move remains or ctl
      * expires, applying up to `swaps` independent moves per pass (k-swap,
-     * algo/kswap.h; 0 = all, 1 = best improvement). */
+     * algo/kswap.h; 0 = all, 1 = best improvement).  The session's
+     * ctl->params (read at open) say how: kswap_nested picks the laminar
+     * rule over the disjoint one, and kswap_band adds each row's best move
+     * within the band to the candidates (never with swaps = 1, which stays
+     * plain best improvement).  The choice is wt_kswap_choose's on the host
+     * in both backends, so equal candidates give equal tours. */
     wt_status (*descend)(wt_tour_session *s, int swaps, wt_search_stats *stats, wt_error *err);
     /* Double-bridge kick of the current tour at positions 0 < p1 < p2 < p3 < n:
      * A B C D becomes A C B D. */

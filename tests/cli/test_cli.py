@@ -119,7 +119,9 @@ class Cli(unittest.TestCase):
                      ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],
                      ["solve", BERLIN, "--time-limit", "-1"], ["check", BERLIN],
                      ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"],
-                     ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"]]:
+                     ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"],
+                     ["solve", BERLIN, "--nested", "maybe"], ["solve", BERLIN, "--band", "-1"],
+                     ["bench", "pass", "--band", "8"]]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.strip(), args)
@@ -177,7 +179,33 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             j = json.loads(r.stdout)
             self.assertEqual(j["swaps"], 0 if swaps == "all" else int(swaps))
+            self.assertEqual((j["nested"], j["band"]), (True, 64))  # the defaults
             self.assertLess(j["length"], j["init_length"])
+
+    def test_kswap_rule_and_band_options(self):
+        lengths = {}
+        for nested in ["on", "off"]:
+            for band in ["0", "8"]:
+                r = run("solve", BERLIN, "--init", "random", "--nested", nested, "--band", band,
+                        "--backend", "cpu", "--json")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                j = json.loads(r.stdout)
+                self.assertEqual((j["nested"], j["band"]), (nested == "on", int(band)))
+                self.assertLess(j["length"], j["init_length"])
+                lengths[nested, band] = j["length"]
+        # --swaps 1 is plain best improvement whatever the k-swap options say.
+        ones = set()
+        for args in [["--nested", "on", "--band", "8"], ["--nested", "off", "--band", "0"]]:
+            r = run("solve", BERLIN, "--init", "random", "--swaps", "1", "--backend", "cpu",
+                    "--json", *args)
+            ones.add(json.loads(r.stdout)["length"])
+        self.assertEqual(len(ones), 1)
+        r = run("bench", "kswap", "--instances", BERLIN, "--variants", "cpu", "--ks", "1,all",
+                "--starts", "random", "--nested", "off", "--band", "16", "--threads", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=kswap ")]
+        self.assertEqual(len(lines), 2, r.stdout)
+        self.assertIn("nested=off band=16", lines[1])
 
     def test_ils(self):
         tour = self.path("ils.tour")

@@ -3,9 +3,10 @@
  * sessions, ILS) against the CPU reference.
  *
  * Where float computes every distance exactly (integer coordinates below
- * 400) the GPU pass must find exactly the CPU's row bests, so descents with
- * the same k and ILS runs with the same seed must end in the same tours,
- * move for move.  Elsewhere tours must be valid and 2-optimal up to the
+ * 400) the GPU pass must find exactly the CPU's row bests and band bests
+ * (k-swap candidates), so descents with the same k, k-swap rule (disjoint
+ * or nested) and band, and ILS runs with the same seed, must end in the
+ * same tours, move for move.  Elsewhere tours must be valid and 2-optimal up to the
  * float tolerance, with their exact lengths reported.  Also: a 1M-city
  * descent, and determinism.
  *
@@ -92,12 +93,23 @@ static int32_t *init_tour(const wt_instance *inst, wt_init_method m)
     return t;
 }
 
-static wt_status run_solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
-                           const int32_t *start, int swaps, uint64_t kicks, uint64_t seed,
-                           double limit, wt_result *res, wt_error *err)
+/* The k-swap rule and band of a run; NULL stands for the library's defaults. */
+typedef struct kswap_opts {
+    bool nested;
+    int band;
+} kswap_opts;
+
+static wt_status run_solve_opts(const wt_instance *inst, wt_algorithm algo,
+                                wt_backend_kind backend, const int32_t *start, int swaps,
+                                const kswap_opts *ks, uint64_t kicks, uint64_t seed, double limit,
+                                wt_result *res, wt_error *err)
 {
     wt_params p;
     wt_params_defaults(&p);
+    if (ks) {
+        p.kswap_nested = ks->nested;
+        p.kswap_band = ks->band;
+    }
     p.algorithm = algo;
     p.backend = backend;
     p.start_tour = start;
@@ -108,15 +120,30 @@ static wt_status run_solve(const wt_instance *inst, wt_algorithm algo, wt_backen
     return wt_solve(inst, &p, res, err);
 }
 
+static wt_status run_solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
+                           const int32_t *start, int swaps, uint64_t kicks, uint64_t seed,
+                           double limit, wt_result *res, wt_error *err)
+{
+    return run_solve_opts(inst, algo, backend, start, swaps, NULL, kicks, seed, limit, res, err);
+}
+
+static void solve_opts(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
+                       const int32_t *start, int swaps, const kswap_opts *ks, uint64_t kicks,
+                       uint64_t seed, wt_result *res)
+{
+    wt_error err = {0};
+    if (run_solve_opts(inst, algo, backend, start, swaps, ks, kicks, seed, SOLVE_LIMIT_S, res,
+                       &err) != WT_OK)
+        fail_msg("%s %s on %s (swaps %d, nested %s, band %d, seed %" PRIu64 "): %s",
+                 wt_backend_name(backend), algo == WT_ALGO_ILS ? "ils" : "2opt",
+                 wt_instance_name(inst), swaps, !ks ? "default" : ks->nested ? "on" : "off",
+                 ks ? ks->band : -1, seed, err.message);
+}
+
 static void solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind backend,
                   const int32_t *start, int swaps, uint64_t kicks, uint64_t seed, wt_result *res)
 {
-    wt_error err = {0};
-    if (run_solve(inst, algo, backend, start, swaps, kicks, seed, SOLVE_LIMIT_S, res, &err) !=
-        WT_OK)
-        fail_msg("%s %s on %s (swaps %d, seed %" PRIu64 "): %s", wt_backend_name(backend),
-                 algo == WT_ALGO_ILS ? "ils" : "2opt", wt_instance_name(inst), swaps, seed,
-                 err.message);
+    solve_opts(inst, algo, backend, start, swaps, NULL, kicks, seed, res);
 }
 
 /* Finished, valid, and its exact length is the one reported. */
@@ -242,21 +269,80 @@ static void test_pass_row_bests(void **state)
     }
 }
 
+/* One pass's k-swap candidates with a band: the row bests, then the band
+ * bests (wt_2opt_candidates), equal to the CPU's entry for entry. */
+static void compare_candidates(const wt_instance *inst, const int32_t *t, int band,
+                               const char *start)
+{
+    int n = wt_instance_n(inst), ng = 0;
+    wt_kswap_move *g = malloc(2 * (size_t)n * sizeof *g), *c = malloc(2 * (size_t)n * sizeof *c);
+    assert_non_null(g);
+    assert_non_null(c);
+    wt_error err = {0};
+    if (gpu_is_cpu) ng = wt_2opt_candidates(inst, t, 1, NULL, band, g);
+    else if (wt_cuda_2opt_candidates(inst, t, band, g, &ng, NULL, &err) != WT_OK)
+        fail_msg("GPU pass with band %d on %s: %s", band, wt_instance_name(inst), err.message);
+    int nc = wt_2opt_candidates(inst, t, omp_get_max_threads(), NULL, band, c);
+    int k = 0;
+    while (k < ng && k < nc && g[k].delta == c[k].delta && g[k].i == c[k].i && g[k].j == c[k].j)
+        k++;
+    if (ng != nc || k < nc)
+        fail_msg("candidates with band %d on %s (%s tour): gpu %d, cpu %d; first difference at "
+                 "entry %d: gpu (i %d, j %d, delta %" PRId64 ") cpu (i %d, j %d, delta %" PRId64
+                 ")", band, wt_instance_name(inst), start, ng, nc, k, k < ng ? g[k].i : -1,
+                 k < ng ? g[k].j : -1, k < ng ? g[k].delta : 0, k < nc ? c[k].i : -1,
+                 k < nc ? c[k].j : -1, k < nc ? c[k].delta : 0);
+    free(g);
+    free(c);
+}
+
+static void test_pass_band_candidates(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 6, 33, 64, 65, 200, 1000, 2049, 4097};
+    static const int bands[] = {1, 2, 3, 64, 128, 100000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        for (int grid = 0; grid < 2; grid++) {
+            wt_instance *inst = exact_instance(n, grid, 40 + s);
+            int32_t *r = random_tour(n, 200 + s + 7 * (uint64_t)grid);
+            int32_t *gr = n >= 8 && !grid ? init_tour(inst, WT_INIT_GREEDY) : NULL;
+            for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++) {
+                compare_candidates(inst, r, bands[b], "random");
+                if (gr) compare_candidates(inst, gr, bands[b], "greedy");
+            }
+            free(r);
+            free(gr);
+            wt_instance_free(inst);
+        }
+    }
+}
+
 /* ------------------------------- (b), (c) descents: same as the CPU, optimal */
 
-static void compare_descent(const wt_instance *inst, const int32_t *start, int swaps)
+static void compare_descent_opts(const wt_instance *inst, const int32_t *start, int swaps,
+                                 const kswap_opts *ks)
 {
     wt_result g, c;
-    char what[64];
-    snprintf(what, sizeof what, "2opt descent with swaps %d", swaps);
-    solve(inst, WT_ALGO_2OPT, gpu_backend, start, swaps, 0, 1, &g);
-    solve(inst, WT_ALGO_2OPT, WT_BACKEND_CPU, start, swaps, 0, 1, &c);
+    char what[96];
+    if (ks)
+        snprintf(what, sizeof what, "2opt descent with swaps %d, nested %s, band %d", swaps,
+                 ks->nested ? "on" : "off", ks->band);
+    else
+        snprintf(what, sizeof what, "2opt descent with swaps %d", swaps);
+    solve_opts(inst, WT_ALGO_2OPT, gpu_backend, start, swaps, ks, 0, 1, &g);
+    solve_opts(inst, WT_ALGO_2OPT, WT_BACKEND_CPU, start, swaps, ks, 0, 1, &c);
     check_result(inst, &g, what);
     check_result(inst, &c, what);
     check_same(inst, &g, &c, what);
     check_locally_optimal(inst, &g, 0, what);
     wt_result_free(&g);
     wt_result_free(&c);
+}
+
+static void compare_descent(const wt_instance *inst, const int32_t *start, int swaps)
+{
+    compare_descent_opts(inst, start, swaps, NULL);
 }
 
 static void test_descent_swaps1_matches_cpu(void **state)
@@ -293,6 +379,36 @@ static void test_descent_kswap(void **state)
     wt_instance *grid = exact_instance(900, true, 0);
     int32_t *t = random_tour(900, 13);
     compare_descent(grid, t, 0);
+    free(t);
+    wt_instance_free(grid);
+}
+
+/* Every k-swap rule and band: the GPU's descents are the CPU's, move for
+ * move, from random tours (long moves, deep nesting) and greedy ones. */
+static void test_descent_kswap_options(void **state)
+{
+    (void)state;
+    static const kswap_opts opts[] = {{false, 0}, {true, 0}, {false, 64}, {true, 64},
+                                      {true, 7}, {true, 100000}};
+    static const int sizes[] = {50, 700, 3000};
+    static const int swaps[] = {0, 16};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        wt_instance *inst = exact_instance(sizes[s], false, 60 + s);
+        int32_t *r = random_tour(sizes[s], 70 + s), *gr = init_tour(inst, WT_INIT_GREEDY);
+        for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++)
+            for (size_t k = 0; k < sizeof swaps / sizeof swaps[0]; k++) {
+                if (sizes[s] >= 3000 && (swaps[k] != 0 || o == 0)) continue; /* slow on the CPU */
+                compare_descent_opts(inst, r, swaps[k], &opts[o]);
+                compare_descent_opts(inst, gr, swaps[k], &opts[o]);
+            }
+        free(r);
+        free(gr);
+        wt_instance_free(inst);
+    }
+    wt_instance *grid = exact_instance(900, true, 0);
+    int32_t *t = random_tour(900, 17);
+    compare_descent_opts(grid, t, 0, &opts[3]);
+    compare_descent_opts(grid, t, 0, &opts[1]);
     free(t);
     wt_instance_free(grid);
 }
@@ -421,6 +537,8 @@ int main(void)
         GPU_TEST(test_pass_row_bests),
         GPU_TEST(test_descent_swaps1_matches_cpu),
         GPU_TEST(test_descent_kswap),
+        GPU_TEST(test_pass_band_candidates),
+        GPU_TEST(test_descent_kswap_options),
         GPU_TEST(test_ils_matches_cpu),
         GPU_TEST(test_large_coordinates),
         GPU_TEST(test_same_seed_same_tour),

@@ -30,14 +30,15 @@ static bool move_better(const wt_2opt_move *x, const wt_2opt_move *y)
     return x->j < y->j;
 }
 
-/* Best move of row i (all j), given the tour's edge lengths. */
-static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *edge, int i,
-                     wt_2opt_move *best)
+/* Best move of row i over columns j0..j1, given the tour's edge lengths;
+ * best holds the best so far (strict "<": the lowest j of a delta wins). */
+static void scan_cols(const wt_instance *inst, const int32_t *t, const int64_t *edge, int i,
+                      int j0, int j1, wt_2opt_move *best)
 {
     int n = inst->n;
     int a = t[i], b = t[i + 1];
     int64_t dab = edge[i];
-    for (int j = i + 2; j < n; j++) {
+    for (int j = j0; j <= j1; j++) {
         int c = t[j], d = t[j + 1 == n ? 0 : j + 1];
         int64_t delta = wt_dist(inst, a, c) + wt_dist(inst, b, d) - dab - edge[j];
         if (delta < best->delta) {
@@ -48,11 +49,27 @@ static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *e
     }
 }
 
-/* Fills row[i] with the best improving move of row i (i = -1 when none),
- * rows shared among OpenMP threads.  Returns 1, 0 if ctl expired during the
- * scan, -1 when out of memory. */
+/* Best move of row i (all j) into *best and, when band_best is not NULL,
+ * the best with j <= i + band into *band_best: the band's columns come
+ * first, so the row's best starts from the band's.  Moves with delta >= 0
+ * leave i = j = -1. */
+static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *edge, int i,
+                     int band, wt_2opt_move *best, wt_2opt_move *band_best)
+{
+    int n = inst->n;
+    *best = (wt_2opt_move){0, -1, -1};
+    int split = band_best && (int64_t)i + band < n - 1 ? i + band : n - 1;
+    scan_cols(inst, t, edge, i, i + 2, split, best);
+    if (band_best) *band_best = *best;
+    scan_cols(inst, t, edge, i, split + 1, n - 1, best);
+}
+
+/* Fills row[i] with the best improving move of row i (i = -1 when none)
+ * and, when band_row is not NULL, band_row[i] with the best improving move
+ * with j <= i + band; rows shared among OpenMP threads.  Returns 1, 0 if
+ * ctl expired during the scan, -1 when out of memory. */
 static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_search_ctl *ctl,
-                     wt_2opt_move *row)
+                     int band, wt_2opt_move *row, wt_2opt_move *band_row)
 {
     int n = inst->n;
     int64_t *edge = malloc((size_t)n * sizeof *edge);
@@ -69,8 +86,7 @@ static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_
 #pragma omp atomic write
             stopped = true;
         }
-        row[i] = (wt_2opt_move){0, -1, -1};
-        scan_row(inst, t, edge, i, &row[i]);
+        scan_row(inst, t, edge, i, band, &row[i], band_row ? &band_row[i] : NULL);
     }
     free(edge);
     return stopped ? 0 : 1;
@@ -82,7 +98,7 @@ bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
     int n = inst->n;
     wt_2opt_move result = {0, -1, -1};
     wt_2opt_move *row = malloc((size_t)n * sizeof *row);
-    int scanned = row ? scan_rows(inst, t, threads, ctl, row) : -1;
+    int scanned = row ? scan_rows(inst, t, threads, ctl, 0, row, NULL) : -1;
     if (scanned < 0) { /* out of memory: evaluate every move on the fly, serially */
         for (int i = 0; i < n - 2; i++)
             for (int j = i + 2; j < n; j++) {
@@ -99,17 +115,28 @@ bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
     return scanned != 0;
 }
 
-int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
-                      wt_search_ctl *ctl, wt_kswap_move *out)
+int wt_2opt_candidates(const wt_instance *inst, const int32_t *t, int threads,
+                       wt_search_ctl *ctl, int band, wt_kswap_move *out)
 {
     int n = inst->n;
-    wt_2opt_move *row = malloc((size_t)n * sizeof *row);
-    int scanned = row ? scan_rows(inst, t, threads, ctl, row) : -1;
+    bool banded = band > 0;
+    wt_2opt_move *row = malloc((size_t)n * (banded ? 2 : 1) * sizeof *row);
+    wt_2opt_move *band_row = row && banded ? row + n : NULL;
+    int scanned = row ? scan_rows(inst, t, threads, ctl, band, row, band_row) : -1;
     int count = 0;
     for (int i = 0; scanned > 0 && i < n - 2; i++)
         if (row[i].i >= 0) out[count++] = (wt_kswap_move){row[i].delta, row[i].i, row[i].j};
+    for (int i = 0; scanned > 0 && banded && i < n - 2; i++)
+        if (band_row[i].i >= 0 && band_row[i].j != row[i].j)
+            out[count++] = (wt_kswap_move){band_row[i].delta, band_row[i].i, band_row[i].j};
     free(row);
     return scanned < 0 ? -2 : scanned == 0 ? -1 : count;
+}
+
+int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,
+                      wt_search_ctl *ctl, wt_kswap_move *out)
+{
+    return wt_2opt_candidates(inst, t, threads, ctl, 0, out);
 }
 
 void wt_2opt_apply(int32_t *tour, int i, int j)

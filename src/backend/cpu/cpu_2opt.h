@@ -42,6 +42,16 @@ bool wt_2opt_best_move(const wt_instance *inst, const int32_t *tour, int threads
 int wt_2opt_row_bests(const wt_instance *inst, const int32_t *tour, int threads,
                       wt_search_ctl *ctl, wt_kswap_move *out);
 
+/* The candidates of a k-swap pass: first the row bests, as
+ * wt_2opt_row_bests gives them; then, when band > 0, for each row i in
+ * increasing order, the best improving move with j in [i+2, i+band] (lowest
+ * j among equals) when the row has one and it is not the row's best
+ * already.  out needs room for n entries, 2n when band > 0.  Returns how
+ * many, -1 if ctl expired during the scan, -2 when out of memory.  The band
+ * costs nothing extra: its columns are the first ones each row scans. */
+int wt_2opt_candidates(const wt_instance *inst, const int32_t *tour, int threads,
+                       wt_search_ctl *ctl, int band, wt_kswap_move *out);
+
 /* Applies move (i, j): reverses tour[i+1..j]. */
 void wt_2opt_apply(int32_t *tour, int i, int j);
 

@@ -2,7 +2,10 @@
  * cpu_session.c - tour sessions on the CPU (backend.h's wt_session_ops).
  *
  * The current and the best tour are two arrays; descending is the k-swap
- * 2-opt of cpu_2opt.c, a kick rotates two segments through a buffer.
+ * 2-opt of cpu_2opt.c (candidates: the row bests, and with a band also each
+ * row's best short move), the choice algo/kswap.c's, the kept moves applied
+ * one after another in the order it gives; a kick rotates two segments
+ * through a buffer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,10 @@ struct wt_tour_session {
     const wt_instance *inst;
     wt_search_ctl *ctl;
     int32_t *cur, *best, *buf;  /* n each; buf: scratch for kicks */
-    wt_kswap_move *moves, *scratch;
+    wt_kswap_move *moves;       /* 2n: a pass's candidates */
+    wt_kswap_ws *ks;            /* the k-swap choice */
+    bool nested;                /* ctl->params->kswap_nested */
+    int band;                   /* ctl->params->kswap_band */
     int64_t cur_len, best_len;
 };
 
@@ -27,7 +33,7 @@ static void cpu_session_close(wt_tour_session *s)
     free(s->best);
     free(s->buf);
     free(s->moves);
-    free(s->scratch);
+    wt_kswap_ws_free(s->ks);
     free(s);
 }
 
@@ -40,15 +46,20 @@ static wt_status cpu_session_open(const wt_instance *inst, const int32_t *tour,
         s->cur = malloc(n * sizeof *s->cur);
         s->best = malloc(n * sizeof *s->best);
         s->buf = malloc(n * sizeof *s->buf);
-        s->moves = malloc(n * sizeof *s->moves);
-        s->scratch = malloc(n * sizeof *s->scratch);
+        s->moves = malloc(2 * n * sizeof *s->moves);
+        s->ks = wt_kswap_ws_create(inst->n, 2 * inst->n);
     }
-    if (!s || !s->cur || !s->best || !s->buf || !s->moves || !s->scratch) {
+    if (!s || !s->cur || !s->best || !s->buf || !s->moves || !s->ks) {
         cpu_session_close(s);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a tour session");
     }
     s->inst = inst;
     s->ctl = ctl;
+    wt_params defaults;
+    wt_params_defaults(&defaults);
+    const wt_params *p = ctl->params ? ctl->params : &defaults;
+    s->nested = p->kswap_nested;
+    s->band = p->kswap_band > 0 ? p->kswap_band : 0;
     memcpy(s->cur, tour, n * sizeof *tour);
     memcpy(s->best, tour, n * sizeof *tour);
     s->cur_len = s->best_len = wt_tour_length(inst, tour);
@@ -64,15 +75,17 @@ static wt_status cpu_session_descend(wt_tour_session *s, int swaps, wt_search_st
         int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
         if (wt_ctl_report(s->ctl, shown, stats->steps, false)) return WT_OK;
         double t0 = wt_now();
-        int found = wt_2opt_row_bests(s->inst, s->cur, s->ctl->threads, s->ctl, s->moves);
+        int band = swaps == 1 ? 0 : s->band; /* best improvement stays Listing 1's */
+        int found = wt_2opt_candidates(s->inst, s->cur, s->ctl->threads, s->ctl, band,
+                                       s->moves);
         if (found == -2) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "2opt: out of memory");
         if (found < 0) return WT_OK; /* stopped: the tour is valid as it is */
         stats->scan_time_s += wt_now() - t0;
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->inst->n);
-        int kept = wt_kswap_select(s->moves, found, swaps, s->scratch);
-        if (kept == 0) return WT_OK;
-        s->cur_len += wt_kswap_apply(s->cur, s->moves, kept);
-        stats->steps += (uint64_t)kept;
+        wt_kswap_choice ch = wt_kswap_choose(s->ks, s->moves, found, swaps, s->nested);
+        if (ch.kept == 0) return WT_OK;
+        s->cur_len += wt_kswap_apply(s->cur, s->moves, ch.kept);
+        stats->steps += (uint64_t)ch.kept;
     }
 }
 

@@ -3,23 +3,27 @@
  * tour stays in device memory from open to read_best.
  *
  * descend repeats: a whole-GPU pass (twoopt_pass.cu) leaves each row's best
- * float move; the exact delta of each is computed on the device and only
- * exactly improving moves are compacted (cub::DeviceSelect), so every
- * applied move strictly shortens the exact tour and descent always ends,
- * whatever float does with large coordinates.  The few candidates go to the
- * host, where wt_kswap_select (the CPU backend's own selection, so both
- * backends choose alike) keeps the independent ones; they come back and are
- * applied all at once, one thread per swap of their reversals, laid out by
- * a CUB exclusive scan of the half-lengths.  The current length is kept on
- * the host by adding the kept exact deltas (independent moves' deltas add
- * up exactly); open and kick recompute it on the device (CUB sum).
+ * float move, and with a band (wt_params.kswap_band, swaps != 1) a small
+ * kernel adds each row's best float move within the band; the exact delta
+ * of each is computed on the device and only exactly improving moves are
+ * compacted (cub::DeviceSelect), so every applied move strictly shortens
+ * the exact tour and descent always ends, whatever float does with large
+ * coordinates.  The candidates go to the host, where wt_kswap_choose (the
+ * CPU backend's own choice, so both backends choose alike) keeps moves
+ * that go together, in groups of disjoint moves (one group under the
+ * disjoint rule; one per nesting depth under the laminar rule, deepest
+ * first).  They come back and each group is applied at once, one thread
+ * per swap of its reversals, laid out by the exclusive prefix sum of the
+ * half-lengths within the group (computed on the host, which has the moves
+ * anyway): two kernels per group.  The current length is kept on the host
+ * by adding the kept exact deltas (they add up exactly under both rules);
+ * open and kick recompute it on the device (CUB sum).
  *
  * While a pass runs the host polls the search controller and, when it
  * expires, raises a flag in device memory that ends the pass early; the
  * incomplete pass is discarded, so the tour stays as it was.
  */
 #include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 
 #include <cstdlib>
@@ -35,22 +39,26 @@
 
 struct wt_tour_session {
     const wt_instance *inst;
-    wt_search_ctl *ctl;            /* may be NULL (wt_cuda_2opt_row_bests) */
+    wt_search_ctl *ctl;            /* may be NULL (wt_cuda_2opt_candidates) */
     int n;
     DevInstBuffers dinst;
     bool inst_loaded;
     cudaStream_t stream, control;  /* the work; the stop flag, beside it */
     DevTour cur, best;
     unsigned long long *d_rowkey;  /* n: per-row best keys of a pass */
-    wt_kswap_move *d_cand, *d_moves; /* n each: every row; the compacted ones */
-    long long *d_half, *d_offs;    /* n each: swaps per kept move, their scan */
+    wt_kswap_move *d_cand, *d_moves; /* 2n each: every row (then its band best); the
+                                      compacted ones, later the kept ones */
+    long long *d_offs;             /* 2n: kept moves' first swap within their group */
     long long *d_exact, *d_len;    /* n edge lengths; their sum */
     int *d_count, *d_stop;
     void *d_temp;                  /* CUB scratch, sized once at open */
     size_t temp_bytes;
     int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
-    wt_kswap_move *h_moves;        /* pinned, n: candidates, then the kept moves */
-    wt_kswap_move *h_scratch;      /* n */
+    wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
+    long long *h_offs;             /* pinned, 2n: d_offs before upload */
+    wt_kswap_ws *ks;               /* the k-swap choice's workspace */
+    bool nested;                   /* ctl->params->kswap_nested */
+    int band;                      /* ctl->params->kswap_band, 0 = off */
     bool stop_raised;              /* d_stop may be nonzero: reset before the next pass */
     PassPlan plan;
     cudaEvent_t ev[2];             /* around each pass kernel: its time */
@@ -108,16 +116,12 @@ cudaError_t copy_tour(DevTour to, DevTour from, int n, size_t pt_bytes, cudaStre
 /* One scratch for every CUB call of the session, sized for the largest. */
 wt_status size_cub_temp(wt_tour_session *s, wt_error *err)
 {
-    size_t a = 0, b = 0, c = 0;
-    int items = s->n;
+    size_t a = 0, c = 0;
     WT_CUDA_CHECK(err, cub::DeviceSelect::If(nullptr, a, s->d_cand, s->d_moves, s->d_count,
-                                             items, IsImproving(), s->stream));
-    WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(nullptr, b, s->d_half, s->d_offs, items,
-                                                     s->stream));
-    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, c, s->d_exact, s->d_len, items,
+                                             2 * s->n, IsImproving(), s->stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, c, s->d_exact, s->d_len, s->n,
                                               s->stream));
-    s->temp_bytes = a > b ? a : b;
-    if (c > s->temp_bytes) s->temp_bytes = c;
+    s->temp_bytes = a > c ? a : c;
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_temp, s->temp_bytes));
     return WT_OK;
 }
@@ -133,18 +137,18 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_rowkey, n * sizeof *s->d_rowkey));
-    WT_CUDA_CHECK(err, cudaMalloc(&s->d_cand, n * sizeof *s->d_cand));
-    WT_CUDA_CHECK(err, cudaMalloc(&s->d_moves, n * sizeof *s->d_moves));
-    WT_CUDA_CHECK(err, cudaMalloc(&s->d_half, n * sizeof *s->d_half));
-    WT_CUDA_CHECK(err, cudaMalloc(&s->d_offs, n * sizeof *s->d_offs));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_cand, 2 * n * sizeof *s->d_cand));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_moves, 2 * n * sizeof *s->d_moves));
+    WT_CUDA_CHECK(err, cudaMalloc(&s->d_offs, 2 * n * sizeof *s->d_offs));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_exact, n * sizeof *s->d_exact));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_len, sizeof *s->d_len));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
-    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, n * sizeof *s->h_moves));
-    s->h_scratch = (wt_kswap_move *)malloc(n * sizeof *s->h_scratch);
-    if (!s->h_scratch)
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, 2 * n * sizeof *s->h_moves));
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_offs, 2 * n * sizeof *s->h_offs));
+    s->ks = wt_kswap_ws_create(s->n, 2 * s->n);
+    if (!s->ks)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
     s->h_small[1] = 1;
     return size_cub_temp(s, err);
@@ -214,9 +218,10 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 }
 
 /* Enqueues one pass and its exact, compacted candidates (count into
- * h_small[0]); the session's events time the pass kernel alone.  Few
- * operations, no wait: at mid-size n their fixed costs rival the pass. */
-wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
+ * h_small[0]): the row bests, then (band > 0) the band bests; the
+ * session's events time the pass kernel alone.  Few operations, no wait:
+ * at mid-size n their fixed costs rival the pass. */
+wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
 {
     const DevInst &I = s->dinst.inst;
     if (s->stop_raised) { /* open cleared it; only a raised flag needs clearing */
@@ -228,12 +233,14 @@ wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
     st = pass_collect(I, s->cur.id, s->d_rowkey, s->d_cand, s->stream, err);
+    if (st == WT_OK && band > 0) st = pass_band(I, s->cur, band, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
     int rows = s->n - 2 > 0 ? s->n - 2 : 0;
+    int items = band > 0 ? 2 * rows : rows;
     if (rows > 0) /* writes the count */
         WT_CUDA_CHECK(err, cub::DeviceSelect::If(s->d_temp, bytes, s->d_cand, s->d_moves,
-                                                 s->d_count, rows, IsImproving(), s->stream));
+                                                 s->d_count, items, IsImproving(), s->stream));
     else
         WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
@@ -241,12 +248,13 @@ wt_status enqueue_pass(wt_tour_session *s, wt_error *err)
     return WT_OK;
 }
 
-/* One pass: *count candidates in h_moves, or -1 if ctl stopped it;
- * *seconds: the pass kernel's time. */
-wt_status pass_candidates(wt_tour_session *s, int *count, double *seconds, wt_error *err)
+/* One pass (band as enqueue_pass): *count candidates in h_moves, or -1 if
+ * ctl stopped it; *seconds: the pass kernel's time. */
+wt_status pass_candidates(wt_tour_session *s, int band, int *count, double *seconds,
+                          wt_error *err)
 {
     bool stopped = false;
-    wt_status st = enqueue_pass(s, err);
+    wt_status st = enqueue_pass(s, band, err);
     if (st == WT_OK) st = wait_pass(s, &stopped, err);
     if (st != WT_OK) return st;
     float ms = 0;
@@ -262,21 +270,34 @@ wt_status pass_candidates(wt_tour_session *s, int *count, double *seconds, wt_er
     return WT_OK;
 }
 
-/* Applies h_moves[0..kept) (independent, sorted by i) on the device. */
-wt_status apply_kept(wt_tour_session *s, int kept, wt_error *err)
+/* Applies the kept moves h_moves[0..ch.kept) on the device, group after
+ * group in the order of ch (deepest nesting first), each group's disjoint
+ * moves at once. */
+wt_status apply_kept(wt_tour_session *s, const wt_kswap_choice &ch, wt_error *err)
 {
-    long long swaps = 0;
-    for (int c = 0; c < kept; c++) swaps += (s->h_moves[c].j - s->h_moves[c].i) / 2;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_moves, s->h_moves, (size_t)kept * sizeof *s->h_moves,
+    for (int g = 0; g < ch.levels; g++) { /* swaps before each move, within its group */
+        long long sum = 0;
+        for (int c = ch.level_start[g]; c < ch.level_start[g + 1]; c++) {
+            s->h_offs[c] = sum;
+            sum += (s->h_moves[c].j - s->h_moves[c].i) / 2;
+        }
+    }
+    size_t kept = (size_t)ch.kept;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_moves, s->h_moves, kept * sizeof *s->h_moves,
                                        cudaMemcpyHostToDevice, s->stream));
-    wt_status st = pass_half_lengths(s->d_moves, kept, s->d_half, s->stream, err);
-    if (st != WT_OK) return st;
-    size_t bytes = s->temp_bytes;
-    WT_CUDA_CHECK(err, cub::DeviceScan::ExclusiveSum(s->d_temp, bytes, s->d_half, s->d_offs, kept,
-                                                     s->stream));
-    /* No wait: h_moves is pinned, and the next pass's copy into it comes
-     * after this one in the stream; the host writes it only after that. */
-    return pass_apply(s->dinst.inst, s->cur, s->d_moves, s->d_offs, kept, swaps, s->stream, err);
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_offs, s->h_offs, kept * sizeof *s->h_offs,
+                                       cudaMemcpyHostToDevice, s->stream));
+    /* No wait: h_moves and h_offs are pinned, and the next pass's copy into
+     * h_moves comes after these in the stream; the host writes either only
+     * after that pass, which it waits for. */
+    for (int g = 0; g < ch.levels; g++) {
+        int first = ch.level_start[g], last = ch.level_start[g + 1] - 1;
+        long long swaps = s->h_offs[last] + (s->h_moves[last].j - s->h_moves[last].i) / 2;
+        wt_status st = pass_apply(s->dinst.inst, s->cur, s->d_moves + first, s->d_offs + first,
+                                  last - first + 1, swaps, s->stream, err);
+        if (st != WT_OK) return st;
+    }
+    return WT_OK;
 }
 
 void cuda_session_close(wt_tour_session *s)
@@ -288,7 +309,6 @@ void cuda_session_close(wt_tour_session *s)
     cudaFree(s->d_rowkey);
     cudaFree(s->d_cand);
     cudaFree(s->d_moves);
-    cudaFree(s->d_half);
     cudaFree(s->d_offs);
     cudaFree(s->d_exact);
     cudaFree(s->d_len);
@@ -299,7 +319,8 @@ void cuda_session_close(wt_tour_session *s)
     if (s->ev[0]) cudaEventDestroy(s->ev[0]);
     if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     cudaFreeHost(s->h_moves);
-    free(s->h_scratch);
+    cudaFreeHost(s->h_offs);
+    wt_kswap_ws_free(s->ks);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
     if (s->stream) cudaStreamDestroy(s->stream);
     if (s->control) cudaStreamDestroy(s->control);
@@ -316,6 +337,11 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     s->ctl = ctl;
     s->n = inst->n;
     s->deferred = cudaSuccess;
+    wt_params defaults;
+    wt_params_defaults(&defaults);
+    const wt_params *p = ctl && ctl->params ? ctl->params : &defaults;
+    s->nested = p->kswap_nested;
+    s->band = p->kswap_band > 0 ? p->kswap_band : 0;
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
         cuda_session_close(s);
@@ -334,16 +360,17 @@ wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *s
         if (s->ctl && wt_ctl_report(s->ctl, shown, stats->steps, false)) break;
         int count = 0;
         double seconds = 0;
-        st = pass_candidates(s, &count, &seconds, err);
+        int band = swaps == 1 ? 0 : s->band; /* best improvement stays Listing 1's */
+        st = pass_candidates(s, band, &count, &seconds, err);
         if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
         stats->scan_time_s += seconds;
-        int kept = wt_kswap_select(s->h_moves, count, swaps, s->h_scratch);
-        if (kept == 0) break;
-        st = apply_kept(s, kept, err);
+        wt_kswap_choice ch = wt_kswap_choose(s->ks, s->h_moves, count, swaps, s->nested);
+        if (ch.kept == 0) break;
+        st = apply_kept(s, ch, err);
         if (st != WT_OK) break;
-        for (int c = 0; c < kept; c++) s->cur_len += s->h_moves[c].delta;
-        stats->steps += (uint64_t)kept;
+        for (int c = 0; c < ch.kept; c++) s->cur_len += s->h_moves[c].delta;
+        stats->steps += (uint64_t)ch.kept;
     }
     return st;
 }
@@ -396,11 +423,11 @@ wt_status cuda_session_read_best(const wt_tour_session *s, int32_t *tour, wt_err
 }
 
 /* One pass, its kernel timed with events; candidates into out. */
-wt_status timed_row_bests(wt_tour_session *s, wt_kswap_move *out, int *count,
-                          double *pass_seconds, wt_error *err)
+wt_status timed_candidates(wt_tour_session *s, int band, wt_kswap_move *out, int *count,
+                           double *pass_seconds, wt_error *err)
 {
     double seconds = 0;
-    wt_status st = pass_candidates(s, count, &seconds, err);
+    wt_status st = pass_candidates(s, band, count, &seconds, err);
     if (st != WT_OK) return st;
     if (pass_seconds) *pass_seconds = seconds;
     memcpy(out, s->h_moves, (size_t)*count * sizeof *out);
@@ -435,14 +462,22 @@ extern "C" wt_status wt_cuda_twoopt_descend(const wt_instance *inst, int32_t *to
     return st;
 }
 
+extern "C" wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour,
+                                             int band, wt_kswap_move *out, int *count,
+                                             double *pass_seconds, wt_error *err)
+{
+    if (band < 0) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "band must not be negative");
+    wt_tour_session *s = nullptr;
+    wt_status st = cuda_session_open(inst, tour, nullptr, &s, err);
+    if (st != WT_OK) return st;
+    st = timed_candidates(s, band, out, count, pass_seconds, err);
+    cuda_session_close(s);
+    return st;
+}
+
 extern "C" wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
                                             wt_kswap_move *out, int *count, double *pass_seconds,
                                             wt_error *err)
 {
-    wt_tour_session *s = nullptr;
-    wt_status st = cuda_session_open(inst, tour, nullptr, &s, err);
-    if (st != WT_OK) return st;
-    st = timed_row_bests(s, out, count, pass_seconds, err);
-    cuda_session_close(s);
-    return st;
+    return wt_cuda_2opt_candidates(inst, tour, 0, out, count, pass_seconds, err);
 }

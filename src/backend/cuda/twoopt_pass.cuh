@@ -10,7 +10,8 @@
  * the best float move of the row as a packed 64-bit key (order-preserving
  * float bits of the delta, then j) into rowkey[i]; rows without an
  * improving float move keep PASS_NO_MOVE.  pass_collect turns those into
- * moves whose EXACT delta is negative, compacted and ordered by i.
+ * moves with their EXACT delta (session.cu compacts the negative ones);
+ * pass_band adds each row's best move within a band of columns.
  * session.cu drives these; twoopt_pass.h is the C-callable side.
  */
 #ifndef WT_BACKEND_CUDA_TWOOPT_PASS_CUH
@@ -56,16 +57,21 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
 wt_status pass_collect(const DevInst &I, const int32_t *id, unsigned long long *rowkey,
                        wt_kswap_move *cand, cudaStream_t stream, wt_error *err);
 
+/* After pass_collect: writes cand[n-2+i] = {exact delta, i, j} for the best
+ * float move of row i with j in [i+2, i+band] (lowest j among equal float
+ * deltas; the pass's own float operations), when its float delta is
+ * negative and j differs from cand[i].j (the row's best, which it then
+ * duplicates); else {0, i, -1}.  cand needs 2(n-2) entries; band >= 1. */
+wt_status pass_band(const DevInst &I, DevTour t, int band, wt_kswap_move *cand,
+                    cudaStream_t stream, wt_error *err);
+
 /* Applies count independent moves (disjoint [i, j]) to t at once:
  * offs[c] must be the exclusive prefix sum of (j - i) / 2 over moves, and
- * swaps their total. */
+ * swaps their total.  Two kernels: one swap per thread, then the edge
+ * terms of the reversed segments. */
 wt_status pass_apply(const DevInst &I, DevTour t, const wt_kswap_move *moves,
                      const long long *offs, int count, long long swaps, cudaStream_t stream,
                      wt_error *err);
-
-/* Writes half[c] = (j - i) / 2 for the scan of pass_apply. */
-wt_status pass_half_lengths(const wt_kswap_move *moves, int count, long long *half,
-                            cudaStream_t stream, wt_error *err);
 
 /* Writes exact[k] = exact length of edge k of the tour id (for a sum). */
 wt_status pass_exact_edges(const DevInst &I, const int32_t *id, long long *exact,

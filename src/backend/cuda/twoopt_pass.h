@@ -26,6 +26,16 @@ wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
                                  wt_kswap_move *out, int *count, double *pass_seconds,
                                  wt_error *err);
 
+/* The same pass with the candidates of a k-swap descent, as the CPU's
+ * wt_2opt_candidates gives them: the row bests above, then, when band > 0,
+ * for each row i in increasing order its best float move with j in
+ * [i+2, i+band] (lowest j among equal float deltas) with its exact delta,
+ * kept when that is negative and the move is not the row's best already.
+ * out needs room for n moves, 2n when band > 0. */
+wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour, int band,
+                                  wt_kswap_move *out, int *count, double *pass_seconds,
+                                  wt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
