@@ -12,11 +12,13 @@
  * the un-magic subtraction costs nothing (multistart_block.cu).
  *
  * Each metric gives raw(a, b) as well: a float that becomes the rounded
- * distance when it is added to a magic-form value.  For metrics that round
- * to nearest it is the unrounded distance itself, so the rounding FADD and
- * the FADD that combines the distance with other terms are one instruction;
- * for the others it is the rounded distance, an exact integer.  x(a, b) is
- * raw(a, b) + M.
+ * distance when add() adds it to a magic-form value (an integer of
+ * magnitude about M, whose ulp is 1), so the rounding and the FADD that
+ * combines the distance with other terms are one instruction.  For metrics
+ * that round to nearest raw is the unrounded distance and add() rounds to
+ * nearest; CEIL_2D and ATT take the unrounded distance too, shrunk by
+ * CEIL_SHRINK, and add() rounds up (FADD.RP); GEO's raw is the rounded
+ * distance, an exact integer.  x(a, b) is add(M, raw(a, b)).
  *
  * Exact lengths are computed in double with the same IEEE operations as the
  * host's wt_dist (no FMA contraction), so tour lengths agree with the CPU.
@@ -60,13 +62,6 @@ __device__ __forceinline__ float sqrt_approx(float v)
 /* M + rint(s), exact for 0 <= s < 2^22. */
 __device__ __forceinline__ float magic_rint(float s) { return s + WT_MAGIC; }
 
-/* M + ceil(s). */
-__device__ __forceinline__ float magic_ceil(float s)
-{
-    float t = s + WT_MAGIC;
-    return (t - WT_MAGIC < s) ? t + 1.0f : t;
-}
-
 /* M + floor(s), s >= 0. */
 __device__ __forceinline__ float magic_floor(float s)
 {
@@ -76,7 +71,38 @@ __device__ __forceinline__ float magic_floor(float s)
 
 /* One metric per EDGE_WEIGHT_TYPE: the point a tour position holds, and
  * the distance between two points in magic form. */
-struct MetricEuc2D {
+/* The metrics that round to nearest combine raw distances so. */
+struct RoundNearest {
+    static __device__ __forceinline__ float add(float magic, float raw)
+    {
+        return __fadd_rn(magic, raw);
+    }
+};
+
+/* CEIL_2D and ATT round up: FADD.RP of the raw distance to an integer-valued
+ * magic-form value adds ceil(raw).  The square root is the approximate one,
+ * a few ulp from the true root; an exact integer distance (dx or dy zero,
+ * Pythagorean triples: common on grid instances such as pla*) could then
+ * come out a hair above the integer and round one too high.  So the square
+ * is first shrunk by CEIL_SHRINK = 1 - 2^-20, which puts the root about
+ * 2^-21 (relative) below the true root, more than the approximation's error:
+ * exact integers stay put, and a true root that exceeds its integer k by at
+ * least 1/(2k+1) (every non-square under integer coordinates) still rounds
+ * up while 2k^2 < 2^20, i.e. for distances below about 700 (ATT: the
+ * distance in its own units, below about 250).  Beyond that a distance may
+ * be one unit short, within README "Precision"'s tolerance.  Two FADDs,
+ * a compare and a select fewer per distance than a rounding of the IEEE
+ * square root, and no IEEE square root's slow path. */
+#define CEIL_SHRINK 0.99999904632568359375f /* 1 - 2^-20, exact in float */
+
+struct RoundUp {
+    static __device__ __forceinline__ float add(float magic, float raw)
+    {
+        return __fadd_ru(magic, raw);
+    }
+};
+
+struct MetricEuc2D : RoundNearest {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c)
     {
@@ -87,33 +113,33 @@ struct MetricEuc2D {
         float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
         return sqrt_approx(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)));
     }
-    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };
 
-struct MetricCeil2D {
+struct MetricCeil2D : RoundUp {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        float dx = a.x - b.x, dy = a.y - b.y;
-        return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy)));
+        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
+        return sqrt_approx(__fmul_rn(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)), CEIL_SHRINK));
     }
-    static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };
 
 /* TSPLIB's ATT rule (nint, then +1 when below) equals ceil(sqrt(d^2 / 10)). */
-struct MetricAtt {
+struct MetricAtt : RoundUp {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float x(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
-        float dx = a.x - b.x, dy = a.y - b.y;
-        return magic_ceil(sqrtf(fmaf(dx, dx, dy * dy) / 10.0f));
+        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
+        return sqrt_approx(__fmul_rn(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)), 0.1f * CEIL_SHRINK));
     }
-    static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };
 
-struct MetricMan2D {
+struct MetricMan2D : RoundNearest {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
     static __device__ __forceinline__ float raw(Pt a, Pt b)
@@ -124,7 +150,7 @@ struct MetricMan2D {
 };
 
 /* max(nint|dx|, nint|dy|) = nint(max(|dx|, |dy|)): rounding is monotone. */
-struct MetricMax2D {
+struct MetricMax2D : RoundNearest {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
     static __device__ __forceinline__ float raw(Pt a, Pt b)
@@ -134,7 +160,7 @@ struct MetricMax2D {
     static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
-struct MetricEuc3D {
+struct MetricEuc3D : RoundNearest {
     typedef float4 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c)
     {
@@ -148,7 +174,7 @@ struct MetricEuc3D {
     static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
 };
 
-struct MetricGeo {
+struct MetricGeo : RoundNearest {
     typedef float2 Pt; /* (latitude, longitude) in radians */
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
     static __device__ __forceinline__ float x(Pt a, Pt b)
@@ -175,6 +201,7 @@ struct MetricExplicit {
     }
     static __device__ __forceinline__ float raw(Pt a, Pt b) { return (float)a.row[b.city]; }
     static __device__ __forceinline__ float x(Pt a, Pt b) { return raw(a, b) + WT_MAGIC; }
+    static __device__ __forceinline__ float add(float magic, float raw) { return __fadd_rn(magic, raw); }
 };
 
 /* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose

@@ -131,7 +131,7 @@ struct Strip {
     __device__ __forceinline__ void first_terms(typename M::Pt p, float B[TC]) const
     {
 #pragma unroll
-        for (int c = 0; c < TC; c++) B[c] = __fadd_rn(M::raw(p, q[c]), mc[c]);
+        for (int c = 0; c < TC; c++) B[c] = M::add(mc[c], M::raw(p, q[c]));
     }
 
     /* Candidates v[c] = M + X(i, c) + X(i+1, c+1) - e_c of row i, from its
@@ -143,8 +143,8 @@ struct Strip {
         for (int c = 0; c <= TC; c++) s[c] = M::raw(pn, q[c]);
 #pragma unroll
         for (int c = 0; c < TC; c++) {
-            v[c] = __fadd_rn(B[c], s[c + 1]);
-            B[c] = __fadd_rn(s[c], mc[c]);
+            v[c] = M::add(B[c], s[c + 1]);
+            B[c] = M::add(mc[c], s[c]);
         }
     }
 };
@@ -160,9 +160,9 @@ __device__ __forceinline__ float masked_row_min(const Strip<M, TC> &st, typename
 #pragma unroll
     for (int c = 0; c < TC; c++) {
         float sn = M::raw(pn, st.q[c + 1]);
-        float v = __fadd_rn(B[c], sn);
+        float v = M::add(B[c], sn);
         m = fminf(m, c < lo ? INFINITY : v);
-        B[c] = __fadd_rn(sp, st.mc[c]);
+        B[c] = M::add(st.mc[c], sp);
         sp = sn;
     }
     return m;

@@ -39,6 +39,8 @@
  * CUB's.
  */
 #include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "backend/cuda/twoopt_pass.cuh"
 
@@ -131,7 +133,7 @@ __device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1],
     typename M::Pt q = s_q[0];
     float mc = s_m[0];
 #pragma unroll
-    for (int r = 0; r < TR; r++) b[r] = __fadd_rn(M::raw(p[r], q), mc);
+    for (int r = 0; r < TR; r++) b[r] = M::add(mc, M::raw(p[r], q));
     for (int c = 1; c <= len; c++) {
         q = s_q[c];
         mc = s_m[c]; /* s_m[len] is padding: the last column's terms go unused */
@@ -140,10 +142,10 @@ __device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1],
 #pragma unroll
         for (int r = 0; r < TR; r++) {
             float sn = M::raw(p[r + 1], q);
-            float d = __fadd_rn(b[r], sn);
+            float d = M::add(b[r], sn);
             if (MASK && j < i0 + r + 2) d = INFINITY;
             mn[r] = fminf(mn[r], d);
-            b[r] = __fadd_rn(s, mc);
+            b[r] = M::add(mc, s);
             s = sn;
         }
     }
@@ -159,7 +161,7 @@ template <class M>
 __device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt pn,
                                                typename M::Pt qj, typename M::Pt qn, float mcj)
 {
-    return __fadd_rn(__fadd_rn(M::raw(pi, qj), mcj), M::raw(pn, qn));
+    return M::add(M::add(mcj, M::raw(pi, qj)), M::raw(pn, qn));
 }
 
 /* (d, j) of the better of two candidates; equal d: the lower j. */
@@ -288,6 +290,155 @@ __global__ void __launch_bounds__(PASS_THREADS) pass_kernel(PassArgs<M> a)
         __syncthreads();
         if (s_stop) return;
         run_tile<M>(a, s_q, s_m, I, j0, len);
+    }
+}
+
+/*
+ * The warp-tiled pass (the default; pass_kernel above is kept for
+ * comparison, WT_PASS_KERNEL=tiles).  Each warp is a climber of its own
+ * share of the pair space, with no shared memory and no block barrier:
+ * its 32 lanes hold TR rows each, a row block of WARP_ROWS = 512 rows,
+ * and walk a range of columns whose points and edge terms every lane
+ * loads from the same address (one broadcast load per column, from L1),
+ * the next column's while this one is evaluated.  The row blocks' column
+ * ranges, laid end to end, are cut into equal shares, one per resident
+ * warp: every warp does the same number of column steps, once, so a pass
+ * is a single wave with no tail, at any n.  (The tiled kernel gives
+ * 2048-row tiles to blocks round robin: at 10k-100k cities a block gets
+ * 3-4 narrow tiles, each paying its loads and barriers, and the last
+ * tiles run alone.)  Only the first 511 columns of a row block reach
+ * below the diagonal and take the masked loop.
+ */
+constexpr int WARP_ROWS = 32 * TR;
+constexpr int WARPS_PER_BLOCK = PASS_THREADS / 32;
+constexpr long long MIN_WARP_STEPS = 32; /* fewer warps than that on small tours */
+
+/* Column steps of row blocks [0, I): row block I scans columns
+ * I*WARP_ROWS + 2 .. n-1, n - 2 - I*WARP_ROWS of them. */
+__host__ __device__ __forceinline__ long long steps_before(int n, long long I)
+{
+    return I * (long long)(n - 2) - (long long)WARP_ROWS * I * (I - 1) / 2;
+}
+
+__host__ __device__ __forceinline__ int row_blocks(int n) { return (n - 2 + WARP_ROWS - 1) / WARP_ROWS; }
+
+/* Row block holding column step s. */
+__device__ __forceinline__ int row_block_of(int n, long long s)
+{
+    int lo = 0, hi = row_blocks(n) - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (steps_before(n, mid) <= s) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Row minima (as tile_rows) of the lane's TR rows over columns ja .. jb-1,
+ * read from global memory: pts[j+1] and me[j+1] of the next column are in
+ * flight while column j is evaluated. */
+template <class M, bool MASK>
+__device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const typename M::Pt *pts,
+                                          const float *me, int n, int i0, int ja, int jb,
+                                          float mn[TR])
+{
+    if (ja >= jb) return;
+    float b[TR];
+    {
+        typename M::Pt q = pts[ja];
+        float mc = __fsub_rn(2.0f * WT_MAGIC, me[ja]);
+#pragma unroll
+        for (int r = 0; r < TR; r++) b[r] = M::add(mc, M::raw(p[r], q));
+    }
+    typename M::Pt qn = pts[ja + 1];
+    float en = me[min(ja + 1, n - 1)]; /* column n's term is never used */
+    for (int j = ja; j < jb; j++) {
+        typename M::Pt q = qn;
+        float mc = __fsub_rn(2.0f * WT_MAGIC, en);
+        qn = pts[min(j + 2, n)];
+        en = me[min(j + 2, n - 1)];
+        float s = M::raw(p[0], q);
+#pragma unroll
+        for (int r = 0; r < TR; r++) {
+            float sn = M::raw(p[r + 1], q);
+            float d = M::add(b[r], sn);
+            if (MASK && j < i0 + r + 2) d = INFINITY;
+            mn[r] = fminf(mn[r], d);
+            b[r] = M::add(mc, s);
+            s = sn;
+        }
+    }
+}
+
+/* warp_offer_row for columns read from global memory. */
+template <class M>
+__device__ void warp_offer_row_global(const PassArgs<M> &a, int i, int ja, int jb)
+{
+    const int lane = threadIdx.x & 31, n = a.g.n;
+    typename M::Pt pi = a.pts[i], pn = a.pts[i + 1];
+    float best = INFINITY;
+    int bj = INT_MAX;
+    for (int j = max(i + 2, ja) + lane; j < jb; j += 32) {
+        float mcj = __fsub_rn(2.0f * WT_MAGIC, a.me[j]);
+        float d = pass_row_term<M>(pi, pn, a.pts[j], a.pts[min(j + 1, n)], mcj);
+        if (d < best) {
+            best = d;
+            bj = j;
+        }
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        fold_col(best, bj, __shfl_xor_sync(0xFFFFFFFFu, best, off),
+                 __shfl_xor_sync(0xFFFFFFFFu, bj, off));
+    best = __fsub_rn(best, a.me[i]);
+    if (lane == 0 && bj != INT_MAX && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
+}
+
+/* One row block's columns ja .. jb-1 for the warp; then its offers. */
+template <class M>
+__device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja, int jb)
+{
+    const int n = a.g.n, lane = threadIdx.x & 31;
+    const int i0 = I * WARP_ROWS + lane * TR;
+    /* Columns before jm reach below some row's diagonal (j < i + 2). */
+    const int jm = min(max(I * WARP_ROWS + WARP_ROWS + 1, ja), jb);
+    typename M::Pt p[TR + 1];
+    float mn[TR];
+#pragma unroll
+    for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
+#pragma unroll
+    for (int r = 0; r < TR; r++) mn[r] = INFINITY;
+    warp_rows<M, true>(p, a.pts, a.me, n, i0, ja, jm, mn);
+    warp_rows<M, false>(p, a.pts, a.me, n, i0, jm, jb, mn);
+    unsigned bits = rows_to_offer(a.me, a.rowkey, n, i0, mn);
+    for (;;) { /* the rows any lane has to offer, one after another */
+        unsigned lanes = __ballot_sync(0xFFFFFFFFu, bits != 0);
+        if (lanes == 0) return;
+        int src = __ffs(lanes) - 1;
+        unsigned sb = __shfl_sync(0xFFFFFFFFu, bits, src);
+        int i = I * WARP_ROWS + src * TR + __ffs(sb) - 1;
+        if (lane == src) bits &= bits - 1;
+        warp_offer_row_global<M>(a, i, ja, jb);
+    }
+}
+
+template <class M>
+__global__ void __launch_bounds__(PASS_THREADS) pass_warp_kernel(PassArgs<M> a, int warps,
+                                                                 long long steps)
+{
+    const int n = a.g.n;
+    const long long w = (long long)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
+    if (w >= warps) return; /* whole warps */
+    long long s = w * steps / warps, end = (w + 1) * steps / warps;
+    int I = row_block_of(n, s);
+    while (s < end) {
+        if (*(volatile const int *)a.stop) return;
+        long long base = steps_before(n, I), block_end = base + (n - 2 - (long long)I * WARP_ROWS);
+        long long stop_at = end < block_end ? end : block_end;
+        int j0 = I * WARP_ROWS + 2;
+        warp_segment<M>(a, I, j0 + (int)(s - base), j0 + (int)(stop_at - base));
+        s = stop_at;
+        I++;
     }
 }
 
@@ -475,6 +626,13 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
     });
 }
 
+/* Whether WT_PASS_KERNEL asks for the tiled kernel (comparisons only). */
+bool pass_tiles_wanted()
+{
+    const char *k = getenv("WT_PASS_KERNEL");
+    return k && strcmp(k, "tiles") == 0;
+}
+
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
 {
     return with_metric(I.type, err, [&](auto m) {
@@ -482,12 +640,26 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
         int dev = 0, sms = 0, per_sm = 0;
         WT_CUDA_CHECK(err, cudaGetDevice(&dev));
         WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        plan->tiled = pass_tiles_wanted();
         WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                               &per_sm, pass_kernel<M>, PASS_THREADS, 0));
+                               &per_sm, plan->tiled ? (const void *)pass_kernel<M>
+                                                    : (const void *)pass_warp_kernel<M>,
+                               PASS_THREADS, 0));
         if (per_sm < 1)
             return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
                            "on this GPU", PASS_THREADS);
         plan->grid = sms * per_sm;
+        if (!plan->tiled) {
+            /* Every resident warp, unless that leaves them too little each. */
+            long long steps = I.n < 4 ? 0 : steps_before(I.n, row_blocks(I.n));
+            long long warps = (long long)plan->grid * WARPS_PER_BLOCK;
+            if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
+            if (warps < 1) warps = 1;
+            plan->warps = (int)warps;
+            plan->steps = steps;
+            plan->grid = (int)((warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
+            return WT_OK;
+        }
         /* Narrower chunks until every block has a few tiles (small n). */
         int splits = B / max_cols<M>();
         while (splits < MAX_SPLITS &&
@@ -513,6 +685,12 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.me = t.me;
         a.rowkey = rowkey;
         a.stop = d_stop;
+        if (!plan.tiled) {
+            a.g = PassGeom{};
+            a.g.n = I.n;
+            pass_warp_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.steps);
+            return launched("2-opt pass", err);
+        }
         a.g = make_geom(I.n, plan.splits);
         pass_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a);
         return launched("2-opt pass", err);

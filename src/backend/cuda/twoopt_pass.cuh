@@ -39,9 +39,12 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
 
 /* Work layout of a pass: computed once per tour size and device. */
 struct PassPlan {
-    int grid;       /* resident blocks */
-    int splits;     /* column chunks per row block width (power of two) */
-    long long tiles;
+    int grid;        /* blocks */
+    bool tiled;      /* the tiled kernel (WT_PASS_KERNEL=tiles), else the warp-tiled one */
+    int warps;       /* warp-tiled: warps sharing the column steps */
+    long long steps; /* warp-tiled: column steps of all row blocks */
+    int splits;      /* tiled: column chunks per row block width (power of two) */
+    long long tiles; /* tiled */
 };
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
 
