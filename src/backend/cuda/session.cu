@@ -219,7 +219,8 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 
 /* Enqueues one pass and its exact, compacted candidates (count into
  * h_small[0]): the row bests, then (band > 0) the band bests; the
- * session's events time the pass kernel alone.  Few operations, no wait:
+ * session's events time the pass: its kernel and the recovery of the rows'
+ * columns with their exact deltas (pass_collect).  Few operations, no wait:
  * at mid-size n their fixed costs rival the pass. */
 wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
 {
@@ -231,8 +232,9 @@ wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
     wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
     if (st != WT_OK) return st;
+    st = pass_collect(I, s->cur, s->plan, s->d_rowkey, s->d_cand, s->stream, err);
+    if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
-    st = pass_collect(I, s->cur.id, s->d_rowkey, s->d_cand, s->stream, err);
     if (st == WT_OK && band > 0) st = pass_band(I, s->cur, band, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;

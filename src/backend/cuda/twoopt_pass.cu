@@ -370,60 +370,56 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const 
     }
 }
 
-/* warp_offer_row for columns read from global memory. */
-template <class M>
-__device__ void warp_offer_row_global(const PassArgs<M> &a, int i, int ja, int jb)
+/* Offers each of the lane's rows whose best float move among columns
+ * js .. (the piece) is improving, keyed by (delta, js): rowkey[i] ends up
+ * with the row's least delta and the first piece holding it, which
+ * recover_kernel turns into the lowest such column.  Fire-and-forget
+ * atomics: finding the column here would make the warp re-scan the piece
+ * row after row, each step waiting on global loads; after the pass a warp
+ * per row does it, all rows at once.  The load of rowkey first spares
+ * the atomics of rows that a better move elsewhere already decided. */
+__device__ __forceinline__ void offer_rows(const float *me, unsigned long long *rowkey, int n,
+                                           int i0, int js, const float mn[TR])
 {
-    const int lane = threadIdx.x & 31, n = a.g.n;
-    typename M::Pt pi = a.pts[i], pn = a.pts[i + 1];
-    float best = INFINITY;
-    int bj = INT_MAX;
-    for (int j = max(i + 2, ja) + lane; j < jb; j += 32) {
-        float mcj = __fsub_rn(2.0f * WT_MAGIC, a.me[j]);
-        float d = pass_row_term<M>(pi, pn, a.pts[j], a.pts[min(j + 1, n)], mcj);
-        if (d < best) {
-            best = d;
-            bj = j;
-        }
-    }
 #pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-        fold_col(best, bj, __shfl_xor_sync(0xFFFFFFFFu, best, off),
-                 __shfl_xor_sync(0xFFFFFFFFu, bj, off));
-    best = __fsub_rn(best, a.me[i]);
-    if (lane == 0 && bj != INT_MAX && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
+    for (int r = 0; r < TR; r++) {
+        int i = i0 + r;
+        if (i >= n - 2 || mn[r] == INFINITY) continue;
+        float delta = __fsub_rn(mn[r], me[i]);
+        if (!(delta < 0.0f)) continue;
+        unsigned long long key = row_key(delta, js);
+        if (key < __ldcg(rowkey + i)) atomicMin(rowkey + i, key);
+    }
 }
 
-/* One row block's columns ja .. jb-1 for the warp; then its offers. */
+/* Columns per piece: a row's column is recovered within one piece, at
+ * most PIECE / 32 steps of its warp. */
+constexpr int PIECE = 1024;
+
+/* One row block's columns ja .. jb-1 for the warp, piece by piece. */
 template <class M>
 __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja, int jb)
 {
     const int n = a.g.n, lane = threadIdx.x & 31;
     const int i0 = I * WARP_ROWS + lane * TR;
-    /* Columns before jm reach below some row's diagonal (j < i + 2). */
-    const int jm = min(max(I * WARP_ROWS + WARP_ROWS + 1, ja), jb);
+    /* Columns below this one reach below some row's diagonal (j < i + 2). */
+    const int jdiag = I * WARP_ROWS + WARP_ROWS + 1;
     typename M::Pt p[TR + 1];
-    float mn[TR];
 #pragma unroll
     for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
+    for (int js = ja; js < jb; js += PIECE) {
+        const int je = min(js + PIECE, jb), jm = min(max(jdiag, js), je);
+        float mn[TR];
 #pragma unroll
-    for (int r = 0; r < TR; r++) mn[r] = INFINITY;
-    warp_rows<M, true>(p, a.pts, a.me, n, i0, ja, jm, mn);
-    warp_rows<M, false>(p, a.pts, a.me, n, i0, jm, jb, mn);
-    unsigned bits = rows_to_offer(a.me, a.rowkey, n, i0, mn);
-    for (;;) { /* the rows any lane has to offer, one after another */
-        unsigned lanes = __ballot_sync(0xFFFFFFFFu, bits != 0);
-        if (lanes == 0) return;
-        int src = __ffs(lanes) - 1;
-        unsigned sb = __shfl_sync(0xFFFFFFFFu, bits, src);
-        int i = I * WARP_ROWS + src * TR + __ffs(sb) - 1;
-        if (lane == src) bits &= bits - 1;
-        warp_offer_row_global<M>(a, i, ja, jb);
+        for (int r = 0; r < TR; r++) mn[r] = INFINITY;
+        warp_rows<M, true>(p, a.pts, a.me, n, i0, js, jm, mn);
+        warp_rows<M, false>(p, a.pts, a.me, n, i0, jm, je, mn);
+        offer_rows(a.me, a.rowkey, n, i0, js, mn);
     }
 }
 
 template <class M>
-__global__ void __launch_bounds__(PASS_THREADS) pass_warp_kernel(PassArgs<M> a, int warps,
+__global__ void __launch_bounds__(PASS_THREADS, 5) pass_warp_kernel(PassArgs<M> a, int warps,
                                                                  long long steps)
 {
     const int n = a.g.n;
@@ -504,6 +500,57 @@ __global__ void collect_kernel(DevInst I, const int32_t *id, unsigned long long 
             m.j = j;
         }
         cand[i] = m;
+    }
+}
+
+/* After the warp-tiled pass: rowkey[i] = (delta, first column of the
+ * piece holding it).  A warp per row walks the piece 32 columns at a time
+ * from there and takes the first column whose float delta, computed with
+ * the pass's own operations, is exactly the key's: the row's lowest-j best
+ * move.  Then as collect_kernel: the move with its exact delta into
+ * cand[i], rowkey[i] reset. */
+template <class M>
+__global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float *me,
+                               const int32_t *id, unsigned long long *rowkey,
+                               wt_kswap_move *cand)
+{
+    const int n = I.n, lane = threadIdx.x & 31;
+    const long long warps = (long long)gridDim.x * (blockDim.x / 32);
+    for (long long k = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; k < n - 2;
+         k += warps) {
+        const int i = (int)k;
+        const unsigned long long key = rowkey[i];
+        int found = -1;
+        if (key != PASS_NO_MOVE) {
+            const unsigned want = (unsigned)(key >> 32);
+            const int js = (int)(unsigned)(key & 0xFFFFFFFFu);
+            typename M::Pt pi = pts[i], pn = pts[i + 1];
+            const float mei = me[i];
+            /* Bounded by the piece; n only as a guard. */
+            const int stop = min(n, max(js, i + 2) + PIECE);
+            for (int base = max(js, i + 2); base < stop && found < 0; base += 32) {
+                int j = base + lane;
+                bool hit = false;
+                if (j < stop) {
+                    float mcj = __fsub_rn(2.0f * WT_MAGIC, me[j]);
+                    float d = __fsub_rn(pass_row_term<M>(pi, pn, pts[j], pts[j + 1], mcj), mei);
+                    hit = ord_bits(d) == want;
+                }
+                unsigned hits = __ballot_sync(0xFFFFFFFFu, hit);
+                if (hits) found = base + __ffs(hits) - 1;
+            }
+        }
+        if (lane == 0) {
+            wt_kswap_move m = {0, i, -1};
+            if (found >= 0) {
+                int a = id[i], b = id[i + 1], c = id[found], d = id[found + 1 < n ? found + 1 : 0];
+                m.delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
+                          dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
+                m.j = found;
+            }
+            cand[i] = m;
+            if (key != PASS_NO_MOVE) rowkey[i] = PASS_NO_MOVE;
+        }
     }
 }
 
@@ -697,12 +744,24 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
     });
 }
 
-wt_status pass_collect(const DevInst &I, const int32_t *id, unsigned long long *rowkey,
-                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err)
+wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
+                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
+                       wt_error *err)
 {
     if (I.n < 3) return WT_OK;
-    collect_kernel<<<grid_for(I.n), 256, 0, stream>>>(I, id, rowkey, cand);
-    return launched("2-opt candidates", err);
+    if (plan.tiled) {
+        collect_kernel<<<grid_for(I.n), 256, 0, stream>>>(I, t.id, rowkey, cand);
+        return launched("2-opt candidates", err);
+    }
+    return with_metric(I.type, err, [&](auto m) {
+        using M = decltype(m);
+        /* A warp per row: 8 rows per block of 256. */
+        long long blocks = ((long long)I.n + 7) / 8;
+        unsigned grid = (unsigned)(blocks > 65535 ? 65535 : blocks);
+        recover_kernel<M><<<grid, 256, 0, stream>>>(I, (const typename M::Pt *)t.pts, t.me, t.id,
+                                                    rowkey, cand);
+        return launched("2-opt candidates", err);
+    });
 }
 
 wt_status pass_apply(const DevInst &I, DevTour t, const wt_kswap_move *moves,

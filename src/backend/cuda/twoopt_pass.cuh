@@ -56,9 +56,12 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
                       wt_error *err);
 
 /* Turns rowkey into cand[i] = {exact delta, i, j} for every row (delta 0
- * when the row has no candidate) and resets rowkey to PASS_NO_MOVE. */
-wt_status pass_collect(const DevInst &I, const int32_t *id, unsigned long long *rowkey,
-                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err);
+ * when the row has no candidate) and resets rowkey to PASS_NO_MOVE.  After
+ * the warp-tiled pass it first finds each row's column (recover_kernel):
+ * a pass is pass_launch and pass_collect together. */
+wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
+                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
+                       wt_error *err);
 
 /* After pass_collect: writes cand[n-2+i] = {exact delta, i, j} for the best
  * float move of row i with j in [i+2, i+band] (lowest j among equal float
