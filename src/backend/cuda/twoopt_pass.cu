@@ -322,21 +322,52 @@ __host__ __device__ __forceinline__ long long steps_before(int n, long long I)
 
 __host__ __device__ __forceinline__ int row_blocks(int n) { return (n - 2 + WARP_ROWS - 1) / WARP_ROWS; }
 
-/* Row block holding column step s. */
-__device__ __forceinline__ int row_block_of(int n, long long s)
+/* The shares are equal in cost, not in columns: a row block's first
+ * DIAG columns reach below the diagonal and take the masked loop, about
+ * half as dear again as a plain column (an ISETP and an FSEL per move,
+ * and at 96 registers a few spills); counted as such, the warps that hold
+ * them finish with the others.  Costs in units: PLAIN_COST per plain
+ * column, MASKED_COST per masked one. */
+constexpr int DIAG = WARP_ROWS - 1;
+constexpr long long PLAIN_COST = 2, MASKED_COST = 3;
+
+__host__ __device__ __forceinline__ int block_columns(int n, int I) { return n - 2 - I * WARP_ROWS; }
+__host__ __device__ __forceinline__ int block_masked(int n, int I)
+{
+    return min(DIAG, block_columns(n, I));
+}
+
+/* Cost of row blocks [0, I): all but the last have DIAG masked columns. */
+__host__ __device__ __forceinline__ long long cost_before(int n, int I)
+{
+    long long masked = I < row_blocks(n) ? (long long)DIAG * I
+                                         : (long long)DIAG * (I - 1) + block_masked(n, I - 1);
+    return PLAIN_COST * steps_before(n, I) + (MASKED_COST - PLAIN_COST) * masked;
+}
+
+/* A place in the pair space: row block I, its column offset o (column
+ * I*WARP_ROWS + 2 + o). */
+struct ColumnPos {
+    int I, o;
+};
+
+/* The first column whose cost starts at or after c (c <= the total). */
+__device__ __forceinline__ ColumnPos column_at_cost(int n, long long c)
 {
     int lo = 0, hi = row_blocks(n) - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (steps_before(n, mid) <= s) lo = mid;
+        if (cost_before(n, mid) <= c) lo = mid;
         else hi = mid - 1;
     }
-    return lo;
+    long long r = c - cost_before(n, lo), m = block_masked(n, lo);
+    long long o = r <= MASKED_COST * m ? (r + MASKED_COST - 1) / MASKED_COST
+                                       : m + (r - MASKED_COST * m + PLAIN_COST - 1) / PLAIN_COST;
+    return ColumnPos{lo, (int)min(o, (long long)block_columns(n, lo))};
 }
 
 /* Row minima (as tile_rows) of the lane's TR rows over columns ja .. jb-1,
- * read from global memory: pts[j+1] and me[j+1] of the next column are in
- * flight while column j is evaluated. */
+ * read from global memory, two columns ahead. */
 template <class M, bool MASK>
 __device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const typename M::Pt *pts,
                                           const float *me, int n, int i0, int ja, int jb,
@@ -350,13 +381,17 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const 
 #pragma unroll
         for (int r = 0; r < TR; r++) b[r] = M::add(mc, M::raw(p[r], q));
     }
-    typename M::Pt qn = pts[ja + 1];
-    float en = me[min(ja + 1, n - 1)]; /* column n's term is never used */
+    /* Two columns ahead: the compiler issues a prefetch at the end of the
+     * iteration, so one ahead would wait at the top of the next. */
+    typename M::Pt q1 = pts[ja + 1], q2 = pts[min(ja + 2, n)];
+    float e1 = me[min(ja + 1, n - 1)], e2 = me[min(ja + 2, n - 1)]; /* me[n]: never used */
     for (int j = ja; j < jb; j++) {
-        typename M::Pt q = qn;
-        float mc = __fsub_rn(2.0f * WT_MAGIC, en);
-        qn = pts[min(j + 2, n)];
-        en = me[min(j + 2, n - 1)];
+        typename M::Pt q = q1;
+        float mc = __fsub_rn(2.0f * WT_MAGIC, e1);
+        q1 = q2;
+        e1 = e2;
+        q2 = pts[min(j + 3, n)];
+        e2 = me[min(j + 3, n - 1)];
         float s = M::raw(p[0], q);
 #pragma unroll
         for (int r = 0; r < TR; r++) {
@@ -420,21 +455,19 @@ __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja
 
 template <class M>
 __global__ void __launch_bounds__(PASS_THREADS, 5) pass_warp_kernel(PassArgs<M> a, int warps,
-                                                                 long long steps)
+                                                                    long long cost)
 {
     const int n = a.g.n;
     const long long w = (long long)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
     if (w >= warps) return; /* whole warps */
-    long long s = w * steps / warps, end = (w + 1) * steps / warps;
-    int I = row_block_of(n, s);
-    while (s < end) {
+    ColumnPos at = column_at_cost(n, w * cost / warps);
+    const ColumnPos end = column_at_cost(n, (w + 1) * cost / warps);
+    while (at.I < end.I || (at.I == end.I && at.o < end.o)) {
         if (*(volatile const int *)a.stop) return;
-        long long base = steps_before(n, I), block_end = base + (n - 2 - (long long)I * WARP_ROWS);
-        long long stop_at = end < block_end ? end : block_end;
-        int j0 = I * WARP_ROWS + 2;
-        warp_segment<M>(a, I, j0 + (int)(s - base), j0 + (int)(stop_at - base));
-        s = stop_at;
-        I++;
+        int stop_at = at.I == end.I ? end.o : block_columns(n, at.I);
+        int j0 = at.I * WARP_ROWS + 2;
+        warp_segment<M>(a, at.I, j0 + at.o, j0 + stop_at);
+        at = ColumnPos{at.I + 1, 0};
     }
 }
 
@@ -703,7 +736,7 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
             if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
             if (warps < 1) warps = 1;
             plan->warps = (int)warps;
-            plan->steps = steps;
+            plan->cost = I.n < 4 ? 0 : cost_before(I.n, row_blocks(I.n));
             plan->grid = (int)((warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
             return WT_OK;
         }
@@ -735,7 +768,7 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         if (!plan.tiled) {
             a.g = PassGeom{};
             a.g.n = I.n;
-            pass_warp_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.steps);
+            pass_warp_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
             return launched("2-opt pass", err);
         }
         a.g = make_geom(I.n, plan.splits);

@@ -42,7 +42,7 @@ struct PassPlan {
     int grid;        /* blocks */
     bool tiled;      /* the tiled kernel (WT_PASS_KERNEL=tiles), else the warp-tiled one */
     int warps;       /* warp-tiled: warps sharing the column steps */
-    long long steps; /* warp-tiled: column steps of all row blocks */
+    long long cost;  /* warp-tiled: cost of all row blocks' column steps */
     int splits;      /* tiled: column chunks per row block width (power of two) */
     long long tiles; /* tiled */
 };
