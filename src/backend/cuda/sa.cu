@@ -63,6 +63,7 @@
 #include "algo/sa.h"
 #include "backend/cuda/device_instance.cuh"
 #include "backend/cuda/sa.h"
+#include "backend/cuda/sa_look.h"
 
 namespace {
 
@@ -76,8 +77,6 @@ struct SaSearch {
     unsigned long long worsened;        /* accepted moves that lengthened the tour */
     double t;                           /* temperature of the last step run */
 };
-
-struct SaLook;
 
 /* What one launch (one epoch) is told, passed by value. */
 struct SaArgs {
@@ -97,7 +96,7 @@ struct SaArgs {
     long long *key;                     /* searches: min(cur, best), for progress */
     const int *stop;                    /* raised by the host */
     const double2 *xy;                  /* warp kernel: n interleaved coordinates */
-    SaLook *look;                /* warp kernel: searches x (1 + moves) streams */
+    sa_look *look;                      /* warp kernel: searches x (1 + moves) streams */
 };
 
 /* A thread's best candidate; the move travels with it through the reduction. */
@@ -285,8 +284,8 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
  * distances are specialised to EUC_2D (no switch over the metrics) and
  * computed with the host's IEEE double operations (sub, mul, add, the
  * correctly rounded sqrt), so they equal wt_dist bit for bit on any
- * coordinates.  Random numbers are drawn one iteration ahead (SaLook), so
- * the xoshiro steps overlap the iteration's shared-memory latency.  The
+ * coordinates.  Random numbers are drawn one iteration ahead (sa_look.h),
+ * so the xoshiro steps overlap the iteration's shared-memory latency.  The
  * Metropolis test decides from a float exp when u lies more than 1e-4
  * (relative) away from it, far above that exp's error (below 1e-5 for
  * delta / t < 40), and calls wt_sa_accept otherwise: the very decisions of
@@ -297,34 +296,6 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
  * in 32 bits, so |delta| < 2^26; sa_plan checks 3 x the longest possible
  * edge against it before it picks this kernel. */
 constexpr int SA_KEY_BIAS = 1 << 26;
-
-/* A candidate stream and its next two outputs. */
-struct SaLook {
-    wt_rng r;
-    uint64_t x0, x1;
-};
-
-__host__ __device__ __forceinline__ uint64_t sa_take(SaLook &g)
-{
-    uint64_t x = g.x0;
-    g.x0 = g.x1;
-    g.x1 = wt_rng_next(&g.r);
-    return x;
-}
-
-/* wt_sa_below on a look-ahead stream: the same numbers. */
-__device__ __forceinline__ int32_t sa_below_look(SaLook &g, uint64_t bound)
-{
-    uint64_t x = sa_take(g), lo = x * bound;
-    if (lo < bound) {
-        uint64_t threshold = (0 - bound) % bound;
-        while (lo < threshold) {
-            x = sa_take(g);
-            lo = x * bound;
-        }
-    }
-    return (int32_t)wt_mulhi64(x, bound);
-}
 
 /* wt_dist for EUC_2D: the host's operations, no FMA contraction. */
 __device__ __forceinline__ int sa_euc(double2 a, double2 b)
@@ -390,11 +361,10 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
     sa_load<32>(A, prev, next, best);
     SaSearch st = A.search[s];
     if (A.restart) st.cur_len = st.best_len = A.global_len;
-    SaLook *streams = A.look + (size_t)s * (size_t)(1 + A.moves);
-    SaLook accept = streams[0]; /* every lane draws the same u */
+    sa_look *streams = A.look + (size_t)s * (size_t)(1 + A.moves);
+    sa_look accept = streams[0]; /* every lane draws the same u */
     const bool live = lane < A.moves;
-    SaLook mine = streams[1 + (live ? lane : 0)];
-    const uint64_t n_c = (uint64_t)n, n_a = (uint64_t)n - 2;
+    sa_look mine = streams[1 + (live ? lane : 0)];
     __syncwarp();
 
     double t = A.t0;
@@ -419,12 +389,10 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
             unsigned key = 0xffffffffu;
             int32_t c = 0, a = 0, p = 0, q = 0, b = 0;
             if (live) { /* wt_sa_draw: a is never c nor p, so no null move */
-                c = sa_below_look(mine, n_c);
+                wt_sa_move m = sa_look_draw(&mine, n, prev);
+                c = m.c;
+                a = m.a;
                 p = prev[c];
-                a = sa_below_look(mine, n_a);
-                int32_t lo = c < p ? c : p, hi = c < p ? p : c;
-                a += a >= lo;
-                a += a >= hi;
                 q = next[c];
                 b = next[a];
                 double2 pc = xy[c], pp = xy[p], pq = xy[q], pa = xy[a], pb = xy[b];
@@ -439,7 +407,8 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
             }
             key = sa_key_min(key);
             const int w = (int)(key & 31u), delta = (int)(key >> 5) - SA_KEY_BIAS;
-            const double u = (double)(sa_take(accept) >> 11) * 0x1.0p-53; /* wt_rng_uniform */
+            /* wt_rng_uniform */
+            const double u = (double)(sa_look_take(&accept) >> 11) * 0x1.0p-53;
             st.iterations++;
             if (!sa_accept_fast(delta, t, t40, inv_t, u)) continue;
             if (delta > 0 && st.cur_len < st.best_len) { /* Algorithm 2, line 12 */
@@ -513,7 +482,7 @@ struct SaResources {
     int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
     SaSearch *d_search = nullptr;
     wt_rng *d_rng = nullptr;
-    SaLook *d_look = nullptr;   /* warp kernel: its streams instead of d_rng */
+    sa_look *d_look = nullptr;  /* warp kernel: its streams instead of d_rng */
     double2 *d_xy = nullptr;    /* warp kernel: interleaved coordinates */
     long long *d_key = nullptr;
     int *d_stop = nullptr;
@@ -634,7 +603,7 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
          * half of the free memory. */
         size_t free_b = 0, total_b = 0;
         WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
-        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(SaLook) + 64;
+        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(sa_look) + 64;
         size_t cap = free_b / 2 / per;
         if ((size_t)P->searches > cap) P->searches = cap > 0 ? (int)cap : 1;
     }
@@ -658,13 +627,9 @@ wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_erro
     for (size_t s = 0; s < (size_t)P.searches; s++)
         for (size_t k = 0; k < per; k++) wt_sa_rng(&h[s * per + k], job->seed, s, k);
     if (!P.warp) return sa_upload(r, r.d_rng, h.data(), count * sizeof(wt_rng), err);
-    std::vector<SaLook> look(count);
-    for (size_t k = 0; k < count; k++) {
-        look[k].r = h[k];
-        look[k].x0 = wt_rng_next(&look[k].r);
-        look[k].x1 = wt_rng_next(&look[k].r);
-    }
-    return sa_upload(r, r.d_look, look.data(), count * sizeof(SaLook), err);
+    std::vector<sa_look> look(count);
+    for (size_t k = 0; k < count; k++) look[k] = sa_look_from(h[k]);
+    return sa_upload(r, r.d_look, look.data(), count * sizeof(sa_look), err);
 }
 
 /* The run's streams and buffers; the instance itself for the block kernel. */
@@ -672,7 +637,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
                    SaResources &r, wt_error *err)
 {
     size_t n = (size_t)inst->n, tb = (size_t)P.searches;
-    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(SaLook) / (size_t)(1 + P.moves))
+    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(sa_look) / (size_t)(1 + P.moves))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
                        P.searches, inst->n);
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
@@ -699,7 +664,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     if (st == WT_OK) st = sa_malloc(r, &r.d_best, tb * n * sizeof(int32_t), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_global, n * sizeof(int32_t), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_search, tb * sizeof(SaSearch), err);
-    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_look, streams * sizeof(SaLook), err);
+    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_look, streams * sizeof(sa_look), err);
     if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_xy, n * sizeof(double2), err);
     if (st == WT_OK && !P.warp) st = sa_malloc(r, &r.d_rng, streams * sizeof(wt_rng), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_key, tb * sizeof(long long), err);
