@@ -133,7 +133,7 @@ static void sa_params(const bench_opts *o, int v, int moves, uint64_t seed, wt_p
     } else if (v == SA_SSPM) {
         p->sa_moves = moves;
     }
-    if (v != SA_CUDA) p->sa_near = o->sa_near;
+    p->sa_near = o->sa_near;
 }
 
 /* One run's outcome, kept until all runs of the batch are over, so that
@@ -396,10 +396,6 @@ static void sa_live(const bench_opts *o, bool live[SA_N_VARIANTS])
 {
     for (int v = 0; v < SA_N_VARIANTS; v++) live[v] = o->variant_on[v];
     char gpu[160];
-    if (live[SA_CUDA] && o->sa_near > 0) {
-        printf("# note: cuda variant skipped: no local moves (--near) on the GPU yet\n");
-        live[SA_CUDA] = false;
-    }
     if (live[SA_CUDA] && !wt_cuda_available(gpu, sizeof gpu)) {
         printf("# note: cuda variant skipped: %s\n", gpu);
         live[SA_CUDA] = false;

@@ -65,7 +65,7 @@ static const char solve_help[] =
     "                    local optimum of both (default on; not after an early stop)\n"
     "  --near K          sa: insert the moved city next to one of its K nearest cities\n"
     "                    instead of anywhere (local moves; K >= 2, e.g. 40; default 0:\n"
-    "                    anywhere, as the paper); CPU backend only so far\n"
+    "                    anywhere, as the paper); the same run on the CPU and the GPU\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"

@@ -300,7 +300,8 @@ typedef struct wt_params {
     wt_sa_cpu_scheme sa_cpu;    /* default WT_SA_SSPM */
     int sa_near;                /* 0 (default): insertion points uniform over the tour
                                    (the paper's moves); k >= 2: next to one of the moved
-                                   city's k nearest cities (local moves; CPU backend) */
+                                   city's k nearest cities (local moves; both backends,
+                                   the same run on each) */
     bool sa_polish;             /* sa: after the anneal, a 2-opt + Or-opt descent of its
                                    best tour to a local optimum of both (default true);
                                    skipped when the anneal was stopped early, and

@@ -68,8 +68,9 @@ static bool backend_has(const wt_backend *b, wt_algorithm a)
     return false;
 }
 
-/* Whether backend b can run what params ask (some options are not on
- * every backend yet). */
+/* Whether backend b can run what params ask: sa's local moves (--near)
+ * are optional for a backend (wt_backend.sa_near); both backends have them
+ * now, the check stays for a backend that would not. */
 static bool backend_can(const wt_backend *b, const wt_params *p)
 {
     if (!backend_has(b, p->algorithm)) return false;
@@ -89,8 +90,8 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
                            "the cuda backend has no kernel for --algorithm %s yet; "
                            "use --backend cpu or auto", algo);
         if (!backend_can(&wt_backend_cuda, p))
-            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend has no local sa moves "
-                           "(--near) yet; use --backend cpu or auto");
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend draws no local sa "
+                           "moves (--near); use --backend cpu or auto");
         *out = &wt_backend_cuda;
         return WT_OK;
     }

@@ -41,7 +41,8 @@ typedef struct wt_sa_job {
     wt_sa_cpu_scheme cpu;     /* CPU thread mapping; other backends ignore it */
     int near;                 /* 0: insertion points uniform (wt_sa_draw, the paper's
                                  moves); k >= 2: next to one of c's k nearest cities
-                                 (wt_sa_draw_near); only backends with sa_near */
+                                 (wt_sa_draw_near, lists of core/neighbours.h); k above
+                                 n - 1 is set to n - 1; only backends with sa_near */
 } wt_sa_job;
 
 /* A tour held by a backend (on the GPU: in device memory) for searches that

@@ -11,8 +11,11 @@
  * forced into global memory giving the same run; lists too large for shared
  * memory; the same seed giving the same run; near zero temperature no
  * worsening move accepted; and runs from several host threads at once
- * giving the runs they give alone.  Schedules are short (a few temperature steps)
- * so that the CPU side stays cheap.
+ * giving the runs they give alone.  Local moves (job.near = K) too: the
+ * GPU draws them from the same lists as the CPU, so with the warp kernel,
+ * the block kernel and global lists alike it must compute the CPU's run.
+ * Schedules are short (a few temperature steps) so that the CPU side stays
+ * cheap.
  *
  * Built only with the CUDA backend, labelled "gpu"; exits 77 (skipped) when
  * no GPU is usable.  WT_TEST_GPU_AS_CPU=1 runs the "GPU" side on the CPU
@@ -98,9 +101,9 @@ static sa_out run_on(const wt_instance *inst, wt_sa_job job, bool gpu, bool forc
     else
         st = wt_cpu_sa(inst, &job, &ctl, o.tour, &o.stats, &err);
     if (st != WT_OK)
-        fail_msg("%s sa on %s (TB %d, TPB %d, seed %" PRIu64 "%s): %s", gpu ? "GPU" : "CPU",
-                 wt_instance_name(inst), job.searches, job.moves, job.seed,
-                 force_global ? ", global lists" : "", err.message);
+        fail_msg("%s sa on %s (TB %d, TPB %d, near %d, seed %" PRIu64 "%s): %s",
+                 gpu ? "GPU" : "CPU", wt_instance_name(inst), job.searches, job.moves, job.near,
+                 job.seed, force_global ? ", global lists" : "", err.message);
     o.job = job;
     o.stop = ctl.stop;
     o.length = wt_tour_length(inst, o.tour);
@@ -159,10 +162,10 @@ static void check_same(const wt_instance *inst, const sa_out *a, const sa_out *b
         if (a->tour[i] != b->tour[i]) first = i;
     char ha[160], hb[160];
     if (first >= 0 || a->length != b->length)
-        fail_msg("%s on %s (TB %d, TPB %d, seed %" PRIu64 "): lengths %" PRId64 " %s and %"
-                 PRId64 " %s; tours first differ at position %d", what, wt_instance_name(inst),
-                 a->job.searches, a->job.moves, a->job.seed, a->length,
-                 tour_head(a->tour, n, ha, sizeof ha), b->length,
+        fail_msg("%s on %s (TB %d, TPB %d, near %d, seed %" PRIu64 "): lengths %" PRId64
+                 " %s and %" PRId64 " %s; tours first differ at position %d", what,
+                 wt_instance_name(inst), a->job.searches, a->job.moves, a->job.near, a->job.seed,
+                 a->length, tour_head(a->tour, n, ha, sizeof ha), b->length,
                  tour_head(b->tour, n, hb, sizeof hb), first);
     if (a->stats.iterations != b->stats.iterations || a->stats.accepted != b->stats.accepted ||
         a->stats.steps != b->stats.steps || a->stats.temperature != b->stats.temperature)
@@ -325,6 +328,91 @@ static void test_large_global(void **state)
     wt_instance_free(inst);
 }
 
+/* Local moves (near = K): for K = 10 and 40, the CPU's run on the warp
+ * kernel (EUC_2D, 32 moves or fewer, shared lists), on the block kernel
+ * forced, and with global lists (which take the block kernel too); then
+ * shapes that only the block kernel runs (TPB above 32, several candidates
+ * per thread beyond 256, other metrics, EXPLICIT), and K above n - 1,
+ * which both backends clamp to n - 1. */
+static void test_near_matches_cpu(void **state)
+{
+    (void)state;
+    static const int ks[] = {10, 40};
+    static const struct { int tb, tpb; } shapes[] = {{1, 1}, {7, 12}, {24, 32}};
+    wt_instance *inst = typed(WT_EUC_2D, 300, 31, 5000.0);
+    for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++) {
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            wt_sa_job job = short_job(50 + 3 * k + s, shapes[s].tb, shapes[s].tpb);
+            job.near = ks[k];
+            sa_out c = run(inst, job, false, false);
+            sa_out w = run_on(inst, job, true, false, false);
+            sa_out b = run_on(inst, job, true, false, true);
+            sa_out g = run_on(inst, job, true, true, false);
+            check_run(inst, &c, false);
+            check_run(inst, &w, true);
+            check_run(inst, &b, true);
+            check_run(inst, &g, true);
+            if (!gpu_is_cpu && (!w.opts.warp_kernel || b.opts.warp_kernel ||
+                                g.opts.warp_kernel || g.opts.lists_shared))
+                fail_msg("near %d, TB %d, TPB %d: warp kernel %d (want 1) by default, %d and "
+                         "%d (want 0) forced onto the block kernel and global lists; global "
+                         "lists shared %d (want 0)", ks[k], shapes[s].tb, shapes[s].tpb,
+                         w.opts.warp_kernel, b.opts.warp_kernel, g.opts.warp_kernel,
+                         g.opts.lists_shared);
+            if (w.job.near != ks[k] || c.job.near != ks[k])
+                fail_msg("near %d became %d on the GPU, %d on the CPU", ks[k], w.job.near,
+                         c.job.near);
+            check_same(inst, &w, &c, "near: GPU warp kernel vs CPU");
+            check_same(inst, &b, &c, "near: GPU block kernel vs CPU");
+            check_same(inst, &g, &c, "near: GPU global lists vs CPU");
+            /* Local moves are another run than the paper's. */
+            job.near = 0;
+            sa_out u = run(inst, job, true, false);
+            if (u.length == w.length && u.stats.accepted == w.stats.accepted)
+                fail_msg("near %d gave the run of uniform moves: is near ignored?", ks[k]);
+            sa_out_free(&u);
+            sa_out_free(&c);
+            sa_out_free(&w);
+            sa_out_free(&b);
+            sa_out_free(&g);
+        }
+    }
+    wt_instance_free(inst);
+
+    /* The block kernel's own shapes: TPB 33 (a block of 64), TPB 300
+     * (several candidates per thread, streams in global memory), ATT and
+     * EUC_3D, EXPLICIT; and K clamped. */
+    static const struct { wt_edge_weight_type type; int n, tb, tpb, near, want; } more[] = {
+        {WT_EUC_2D, 150, 5, 33, 10, 10}, {WT_EUC_2D, 150, 3, 300, 40, 40},
+        {WT_ATT, 120, 9, 32, 40, 40},    {WT_EUC_3D, 90, 4, 16, 10, 10},
+        {WT_EUC_2D, 25, 8, 32, 40, 24},  {WT_EUC_2D, 3, 2, 4, 10, 2},
+    };
+    for (size_t m = 0; m < sizeof more / sizeof more[0]; m++) {
+        wt_instance *in = typed(more[m].type, more[m].n, 60 + m, 5000.0);
+        wt_sa_job job = short_job(70 + m, more[m].tb, more[m].tpb);
+        job.near = more[m].near;
+        sa_out c = run(in, job, false, false), gp = run(in, job, true, false);
+        check_run(in, &c, false);
+        check_run(in, &gp, true);
+        if (gp.job.near != more[m].want || c.job.near != more[m].want)
+            fail_msg("%d cities, near %d: became %d on the GPU, %d on the CPU (want %d)",
+                     more[m].n, more[m].near, gp.job.near, c.job.near, more[m].want);
+        check_same(in, &gp, &c, "near: GPU vs CPU");
+        sa_out_free(&c);
+        sa_out_free(&gp);
+        wt_instance_free(in);
+    }
+    wt_instance *ex = explicit_instance(70, 9);
+    wt_sa_job job = short_job(4, 9, 32);
+    job.near = 10;
+    sa_out g = run(ex, job, true, false), c = run(ex, job, false, false);
+    check_run(ex, &g, true);
+    check_same(ex, &g, &c, "near: GPU vs CPU (EXPLICIT)");
+    sa_out_free(&g);
+    sa_out_free(&c);
+    wt_instance_free(ex);
+}
+
 /* GEO: the device's cos/acos may differ from libm in the last bit, so only
  * validity and the exact tracked length are required. */
 static void test_geo_valid(void **state)
@@ -424,7 +512,7 @@ static void *sa_task_run(void *arg)
  * they are alone: two sizes on the warp kernel and on the block kernel (a
  * kernel's shared-memory limit is process-wide, so runs of different sizes
  * must not trip each other), and ATT, which takes the block kernel and the
- * uploaded instance. */
+ * uploaded instance; half of them with local moves (their own lists). */
 static void test_concurrent_runs(void **state)
 {
     (void)state;
@@ -435,6 +523,7 @@ static void test_concurrent_runs(void **state)
     for (int k = 0; k < K; k++) {
         sa_task t = {.inst = insts[k % 3], .job = short_job(20 + (uint64_t)k, 64, 32),
                      .force_block = k % 4 == 3};
+        t.job.near = k % 2 ? 10 : 0;
         alone[k] = together[k] = t;
     }
     for (int k = 0; k < K; k++) sa_task_run(&alone[k]);
@@ -494,6 +583,7 @@ int main(void)
         GPU_TEST(test_matches_cpu),
         GPU_TEST(test_default_plan_matches_cpu),
         GPU_TEST(test_shared_and_global_lists),
+        GPU_TEST(test_near_matches_cpu),
         GPU_TEST(test_large_global),
         GPU_TEST(test_geo_valid),
         GPU_TEST(test_tsplib_large),

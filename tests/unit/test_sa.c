@@ -9,7 +9,10 @@
  * a worsening move near zero temperature, and its lazily stored best must
  * be the shortest tour it passed through.  Runs must be reproducible: the
  * same seed gives the same tour, whatever the number of threads, and both
- * CPU schemes compute the same run for the same searches and moves.
+ * CPU schemes compute the same run for the same searches and moves.  The
+ * CUDA warp kernel's look-ahead draws (backend/cuda/sa_look.h, plain C)
+ * must draw the very moves of algo/sa.h, which is checked here, without a
+ * GPU.
  *
  * The file includes cpu_sa.c itself so that the list helpers and a single
  * search's loop, which are static, can be driven directly.
@@ -17,6 +20,7 @@
 #include "test_util.h"
 
 #include "backend/cpu/cpu_sa.c"
+#include "backend/cuda/sa_look.h"
 #include "core/neighbours.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -252,6 +256,70 @@ static void test_near_draws(void **state)
             if (prev[d] != c) assert_true(seen[c][prev[d]] > 0);
         }
     wt_instance_free(inst);
+}
+
+/* The CUDA warp kernel's look-ahead streams (backend/cuda/sa_look.h) draw
+ * the numbers of wt_sa_below, rejected ones included, and the moves of
+ * wt_sa_draw and wt_sa_draw_near, the near draw's redrawn slots included,
+ * and leave the stream where those leave it: on tiny tours (where the near
+ * draw often lands on a null slot and draws again), on larger ones, with K
+ * clamped to n - 1 as both backends clamp it, and on a tour that changes
+ * as the moves are committed. */
+static void test_look_ahead_draws(void **state)
+{
+    (void)state;
+    const uint64_t bounds[] = {1, 2, 3, 7, 80, 1ull << 33, (1ull << 63) + 12345, UINT64_MAX};
+    for (size_t b = 0; b < sizeof bounds / sizeof bounds[0]; b++) {
+        wt_rng r;
+        wt_sa_rng(&r, 7, b, 3);
+        sa_look g = sa_look_from(r);
+        for (int i = 0; i < 2000; i++)
+            assert_true(sa_look_below(&g, bounds[b]) == wt_sa_below(&r, bounds[b]));
+        assert_true(sa_look_take(&g) == wt_rng_next(&r));
+    }
+    static const int sizes[] = {3, 4, 5, 8, 41, 300};
+    static const int ks[] = {2, 3, 10, 40};
+    uint64_t redrawn = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        int n = sizes[si];
+        wt_instance *inst = wt_test_random_instance(n, 40 + (uint64_t)n);
+        int32_t *tour = malloc(3 * (size_t)n * sizeof *tour), *prev = tour + n, *next = prev + n;
+        int32_t *nb = malloc((size_t)n * 40 * sizeof *nb);
+        assert_non_null(tour);
+        assert_non_null(nb);
+        for (size_t ki = 0; ki <= sizeof ks / sizeof ks[0]; ki++) {
+            bool uniform = ki == sizeof ks / sizeof ks[0];
+            int k = uniform ? 0 : ks[ki] < n - 1 ? ks[ki] : n - 1;
+            if (k > 0) assert_int_equal(wt_neighbour_lists(inst, k, nb, NULL), WT_OK);
+            random_tour(n, 3 + ki, tour);
+            sa_list_from_tour(tour, n, prev, next);
+            wt_rng r;
+            wt_sa_rng(&r, 5, (uint64_t)n, 1 + ki);
+            sa_look g = sa_look_from(r);
+            for (int i = 0; i < 20000; i++) {
+                wt_rng before = r;
+                wt_sa_move want = uniform ? wt_sa_draw(&r, n, prev)
+                                          : wt_sa_draw_near(&r, n, prev, nb, k);
+                wt_sa_move got = uniform ? sa_look_draw(&g, n, prev)
+                                         : sa_look_draw_near(&g, n, prev, nb, k);
+                if (want.c != got.c || want.a != got.a)
+                    fail_msg("n %d, k %d, draw %d: the look-ahead drew (%d, %d), algo/sa.h "
+                             "(%d, %d)", n, k, i, got.c, got.a, want.c, want.a);
+                assert_false(wt_sa_move_is_null(prev, got));
+                /* More than two numbers: a rejected number or a redrawn slot. */
+                wt_rng_next(&before);
+                wt_rng_next(&before);
+                redrawn += memcmp(&before, &r, sizeof r) != 0;
+                if (i % 3 == 0) wt_sa_commit(prev, next, got);
+            }
+            check_list(prev, next, n);
+            assert_true(sa_look_take(&g) == wt_rng_next(&r));
+        }
+        free(tour);
+        free(nb);
+        wt_instance_free(inst);
+    }
+    assert_true(redrawn > 0); /* the redraw path was taken */
 }
 
 static void test_schedule(void **state)
@@ -518,8 +586,9 @@ static void test_same_seed_same_run(void **state)
 }
 
 /* --near: valid runs, the same run for both CPU schemes and any number of
- * threads, another run than without it; the cuda backend has no local
- * moves, so auto takes the CPU and cuda refuses. */
+ * threads, another run than without it; auto and cuda take the GPU when
+ * one is usable, which computes the same run (tests/gpu/test_gpu_sa.c
+ * checks that at length), else auto takes the CPU and cuda refuses. */
 static void test_near_runs(void **state)
 {
     (void)state;
@@ -545,12 +614,20 @@ static void test_near_runs(void **state)
     p.sa_near = 8;
     p.backend = WT_BACKEND_AUTO;
     solve_ok(inst, &p, &b);
-    assert_string_equal(b.backend, "cpu");
+    char device[160];
+    bool gpu = wt_cuda_available(device, sizeof device);
+    assert_string_equal(b.backend, gpu ? "cuda" : "cpu");
     assert_same_run(&a, &b);
     wt_result_free(&b);
     p.backend = WT_BACKEND_CUDA;
     wt_error err = {0};
-    assert_int_equal(wt_solve(inst, &p, &b, &err), WT_STATUS_NO_DEVICE);
+    if (gpu) {
+        solve_ok(inst, &p, &b);
+        assert_same_run(&a, &b);
+        wt_result_free(&b);
+    } else {
+        assert_int_equal(wt_solve(inst, &p, &b, &err), WT_STATUS_NO_DEVICE);
+    }
     wt_result_free(&a);
     wt_instance_free(inst);
 }
@@ -656,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_delta_is_exact),
         cmocka_unit_test(test_draws),
         cmocka_unit_test(test_near_draws),
+        cmocka_unit_test(test_look_ahead_draws),
         cmocka_unit_test(test_near_runs),
         cmocka_unit_test(test_schedule),
         cmocka_unit_test(test_cold_search_never_worsens),

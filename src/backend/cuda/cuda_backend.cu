@@ -79,5 +79,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ &wt_cuda_session_ops,
     /* .sa = */ wt_cuda_sa,   /* PSPM simulated annealing (sa.cu) */
-    /* .sa_near = */ false,   /* no local sa moves yet */
+    /* .sa_near = */ true,    /* local moves too: the CPU's draws (sa.cu) */
 };

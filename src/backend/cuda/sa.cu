@@ -16,6 +16,14 @@
  * tour is stored lazily, when a worsening move is about to be accepted
  * while the current tour beats it (Algorithm 2, line 12).
  *
+ * Local moves (job->near = k > 0, not the paper's) insert the moved city
+ * next to one of its k nearest cities: the host builds the n x k lists
+ * exactly as cpu_sa.c does (wt_neighbour_lists, k clamped to n - 1) and
+ * uploads them once per run; both kernels read them from global memory (a
+ * row is one short random read per draw, and in shared memory they would
+ * cost the warp kernel its searches per SM) and draw with wt_sa_draw_near,
+ * or its look-ahead twin, so the moves are still the CPU's.
+ *
  * Exchanges need every search at the same point, i.e. a grid-wide barrier,
  * so, as in the paper's §4.2 pseudo code, one launch runs all searches
  * through one epoch of `exchange` temperature steps.  Between launches the
@@ -56,6 +64,7 @@
 #include <cub/block/block_reduce.cuh>
 
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <unistd.h>
 #include <vector>
@@ -63,6 +72,8 @@
 #include "algo/sa.h"
 #include "backend/cuda/device_instance.cuh"
 #include "backend/cuda/sa.h"
+#include "backend/cuda/sa_look.h"
+#include "core/neighbours.h"
 
 namespace {
 
@@ -76,8 +87,6 @@ struct SaSearch {
     unsigned long long worsened;        /* accepted moves that lengthened the tour */
     double t;                           /* temperature of the last step run */
 };
-
-struct SaLook;
 
 /* What one launch (one epoch) is told, passed by value. */
 struct SaArgs {
@@ -97,7 +106,9 @@ struct SaArgs {
     long long *key;                     /* searches: min(cur, best), for progress */
     const int *stop;                    /* raised by the host */
     const double2 *xy;                  /* warp kernel: n interleaved coordinates */
-    SaLook *look;                /* warp kernel: searches x (1 + moves) streams */
+    sa_look *look;                      /* warp kernel: searches x (1 + moves) streams */
+    const int32_t *near_nb;             /* local moves: n x near_k nearest cities */
+    int near_k;                         /* local moves' k (job->near); 0: uniform moves */
 };
 
 /* A thread's best candidate; the move travels with it through the reduction. */
@@ -131,11 +142,15 @@ __device__ __forceinline__ long long sa_delta(const DevInst &I, const int32_t *p
            dev_exact_dist(I, p, c) - dev_exact_dist(I, c, q) - dev_exact_dist(I, a, b);
 }
 
-/* Draws candidate j from its stream and keeps it if it beats pick. */
+/* Draws candidate j from its stream (NEAR: a local move) and keeps it if
+ * it beats pick. */
+template <bool NEAR>
 __device__ __forceinline__ void sa_try(const DevInst &I, int n, const int32_t *prev,
-                                       const int32_t *next, wt_rng *rng, int j, SaPick &pick)
+                                       const int32_t *next, const int32_t *near_nb, int near_k,
+                                       wt_rng *rng, int j, SaPick &pick)
 {
-    wt_sa_move m = wt_sa_draw(rng, n, prev);
+    wt_sa_move m = NEAR ? wt_sa_draw_near(rng, n, prev, near_nb, near_k)
+                        : wt_sa_draw(rng, n, prev);
     long long d = sa_delta(I, prev, next, m);
     if (d < pick.delta) pick = SaPick{d, j, m.c, m.a};
 }
@@ -193,8 +208,10 @@ __device__ void sa_load(const SaArgs &A, int32_t *prev, int32_t *next, int32_t *
 }
 
 /* One epoch of every search: A.steps temperature steps of A.step_iters
- * iterations each (the paper's kernel_function). */
-template <int BLOCK>
+ * iterations each (the paper's kernel_function).  NEAR: local moves
+ * (A.near_k > 0), a kernel of its own so that the uniform draw's code and
+ * registers stay as they were. */
+template <int BLOCK, bool NEAR>
 __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
 {
     typedef cub::BlockReduce<SaPick, BLOCK> Reduce;
@@ -225,10 +242,12 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
         for (unsigned long long i = 0; i < A.step_iters; i++, it++) {
             SaPick pick = {LLONG_MAX, INT_MAX, 0, 0};
             if (one) {
-                if (tid < A.moves) sa_try(I, n, prev, next, &mine, tid, pick);
+                if (tid < A.moves)
+                    sa_try<NEAR>(I, n, prev, next, A.near_nb, A.near_k, &mine, tid, pick);
             } else {
                 for (int j = tid; j < A.moves; j += BLOCK)
-                    sa_try(I, n, prev, next, &streams[1 + j], j, pick);
+                    sa_try<NEAR>(I, n, prev, next, A.near_nb, A.near_k, &streams[1 + j], j,
+                                 pick);
             }
             SaPick win = Reduce(s_reduce).Reduce(pick, SaPickMin());
             SaWin *w = &s_win[it & 1];
@@ -285,8 +304,8 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
  * distances are specialised to EUC_2D (no switch over the metrics) and
  * computed with the host's IEEE double operations (sub, mul, add, the
  * correctly rounded sqrt), so they equal wt_dist bit for bit on any
- * coordinates.  Random numbers are drawn one iteration ahead (SaLook), so
- * the xoshiro steps overlap the iteration's shared-memory latency.  The
+ * coordinates.  Random numbers are drawn one iteration ahead (sa_look.h),
+ * so the xoshiro steps overlap the iteration's shared-memory latency.  The
  * Metropolis test decides from a float exp when u lies more than 1e-4
  * (relative) away from it, far above that exp's error (below 1e-5 for
  * delta / t < 40), and calls wt_sa_accept otherwise: the very decisions of
@@ -297,34 +316,6 @@ __global__ void __launch_bounds__(BLOCK) sa_kernel(SaArgs A)
  * in 32 bits, so |delta| < 2^26; sa_plan checks 3 x the longest possible
  * edge against it before it picks this kernel. */
 constexpr int SA_KEY_BIAS = 1 << 26;
-
-/* A candidate stream and its next two outputs. */
-struct SaLook {
-    wt_rng r;
-    uint64_t x0, x1;
-};
-
-__host__ __device__ __forceinline__ uint64_t sa_take(SaLook &g)
-{
-    uint64_t x = g.x0;
-    g.x0 = g.x1;
-    g.x1 = wt_rng_next(&g.r);
-    return x;
-}
-
-/* wt_sa_below on a look-ahead stream: the same numbers. */
-__device__ __forceinline__ int32_t sa_below_look(SaLook &g, uint64_t bound)
-{
-    uint64_t x = sa_take(g), lo = x * bound;
-    if (lo < bound) {
-        uint64_t threshold = (0 - bound) % bound;
-        while (lo < threshold) {
-            x = sa_take(g);
-            lo = x * bound;
-        }
-    }
-    return (int32_t)wt_mulhi64(x, bound);
-}
 
 /* wt_dist for EUC_2D: the host's operations, no FMA contraction. */
 __device__ __forceinline__ int sa_euc(double2 a, double2 b)
@@ -379,6 +370,9 @@ __device__ __forceinline__ unsigned sa_key_min(unsigned key)
 #endif
 }
 
+/* NEAR: local moves (A.near_k > 0), a separate kernel so that the uniform
+ * draw's hot loop stays as it was. */
+template <bool NEAR>
 __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
 {
     extern __shared__ __align__(16) unsigned char s_dyn[];
@@ -390,11 +384,10 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
     sa_load<32>(A, prev, next, best);
     SaSearch st = A.search[s];
     if (A.restart) st.cur_len = st.best_len = A.global_len;
-    SaLook *streams = A.look + (size_t)s * (size_t)(1 + A.moves);
-    SaLook accept = streams[0]; /* every lane draws the same u */
+    sa_look *streams = A.look + (size_t)s * (size_t)(1 + A.moves);
+    sa_look accept = streams[0]; /* every lane draws the same u */
     const bool live = lane < A.moves;
-    SaLook mine = streams[1 + (live ? lane : 0)];
-    const uint64_t n_c = (uint64_t)n, n_a = (uint64_t)n - 2;
+    sa_look mine = streams[1 + (live ? lane : 0)];
     __syncwarp();
 
     double t = A.t0;
@@ -418,13 +411,15 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
             }
             unsigned key = 0xffffffffu;
             int32_t c = 0, a = 0, p = 0, q = 0, b = 0;
-            if (live) { /* wt_sa_draw: a is never c nor p, so no null move */
-                c = sa_below_look(mine, n_c);
+            if (live) {
+                /* No draw gives a null move (a is never c nor p; the near
+                 * draw draws again), so the delta needs no null case and
+                 * the commit below writes six distinct slots. */
+                wt_sa_move m = NEAR ? sa_look_draw_near(&mine, n, prev, A.near_nb, A.near_k)
+                                    : sa_look_draw(&mine, n, prev);
+                c = m.c;
+                a = m.a;
                 p = prev[c];
-                a = sa_below_look(mine, n_a);
-                int32_t lo = c < p ? c : p, hi = c < p ? p : c;
-                a += a >= lo;
-                a += a >= hi;
                 q = next[c];
                 b = next[a];
                 double2 pc = xy[c], pp = xy[p], pq = xy[q], pa = xy[a], pb = xy[b];
@@ -439,7 +434,8 @@ __global__ void __launch_bounds__(32) sa_warp_kernel(SaArgs A)
             }
             key = sa_key_min(key);
             const int w = (int)(key & 31u), delta = (int)(key >> 5) - SA_KEY_BIAS;
-            const double u = (double)(sa_take(accept) >> 11) * 0x1.0p-53; /* wt_rng_uniform */
+            /* wt_rng_uniform */
+            const double u = (double)(sa_look_take(&accept) >> 11) * 0x1.0p-53;
             st.iterations++;
             if (!sa_accept_fast(delta, t, t40, inv_t, u)) continue;
             if (delta > 0 && st.cur_len < st.best_len) { /* Algorithm 2, line 12 */
@@ -477,15 +473,21 @@ typedef void (*SaKernel)(SaArgs);
 
 /* The kernel for `moves` candidates: a block of the next size up, up to 256
  * threads, beyond which each thread evaluates several. */
-SaKernel sa_kernel_for(int moves, int *block)
+template <bool NEAR>
+SaKernel sa_kernel_sized(int block)
+{
+    switch (block) {
+    case 32: return sa_kernel<32, NEAR>;
+    case 64: return sa_kernel<64, NEAR>;
+    case 128: return sa_kernel<128, NEAR>;
+    default: return sa_kernel<256, NEAR>;
+    }
+}
+
+SaKernel sa_kernel_for(int moves, bool near, int *block)
 {
     *block = moves <= 32 ? 32 : moves <= 64 ? 64 : moves <= 128 ? 128 : 256;
-    switch (*block) {
-    case 32: return sa_kernel<32>;
-    case 64: return sa_kernel<64>;
-    case 128: return sa_kernel<128>;
-    default: return sa_kernel<256>;
-    }
+    return near ? sa_kernel_sized<true>(*block) : sa_kernel_sized<false>(*block);
 }
 
 /* How a run is laid out on the device. */
@@ -513,8 +515,9 @@ struct SaResources {
     int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
     SaSearch *d_search = nullptr;
     wt_rng *d_rng = nullptr;
-    SaLook *d_look = nullptr;   /* warp kernel: its streams instead of d_rng */
+    sa_look *d_look = nullptr;  /* warp kernel: its streams instead of d_rng */
     double2 *d_xy = nullptr;    /* warp kernel: interleaved coordinates */
+    int32_t *d_near = nullptr;  /* local moves: n x k nearest cities */
     long long *d_key = nullptr;
     int *d_stop = nullptr;
     std::vector<long long> h_key; /* progress snapshots of d_key */
@@ -537,6 +540,7 @@ struct SaResources {
         release(d_rng);
         release(d_look);
         release(d_xy);
+        release(d_near);
         release(d_key);
         release(d_stop);
         /* Returns at once; the frees queued on stream still happen. */
@@ -587,7 +591,7 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
     WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, 0));
     const size_t n = (size_t)inst->n;
     P->moves = job->moves > 0 ? job->moves : prop.warpSize;
-    P->kernel = sa_kernel_for(P->moves, &P->block);
+    P->kernel = sa_kernel_for(P->moves, job->near > 0, &P->block);
     cudaFuncAttributes fa;
     WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, P->kernel));
     size_t optin = prop.sharedMemPerBlockOptin;
@@ -600,12 +604,13 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
     P->warp = false;
     if (!force_global && !opts_block && inst->type == WT_EUC_2D && P->moves <= 32 &&
         sa_warp_fits(inst)) {
-        WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, sa_warp_kernel));
+        SaKernel warp = job->near > 0 ? sa_warp_kernel<true> : sa_warp_kernel<false>;
+        WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, warp));
         avail = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
         size_t bytes = n * sizeof(double2) + lists;
         if (bytes <= avail) {
             P->warp = true;
-            P->kernel = sa_warp_kernel;
+            P->kernel = warp;
             P->block = 32;
             P->lists_shared = P->coords_shared = true;
             P->smem = bytes;
@@ -634,7 +639,7 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
          * half of the free memory. */
         size_t free_b = 0, total_b = 0;
         WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
-        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(SaLook) + 64;
+        size_t per = 3 * n * sizeof(int32_t) + (size_t)(1 + P->moves) * sizeof(sa_look) + 64;
         size_t cap = free_b / 2 / per;
         if ((size_t)P->searches > cap) P->searches = cap > 0 ? (int)cap : 1;
     }
@@ -658,13 +663,9 @@ wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_erro
     for (size_t s = 0; s < (size_t)P.searches; s++)
         for (size_t k = 0; k < per; k++) wt_sa_rng(&h[s * per + k], job->seed, s, k);
     if (!P.warp) return sa_upload(r, r.d_rng, h.data(), count * sizeof(wt_rng), err);
-    std::vector<SaLook> look(count);
-    for (size_t k = 0; k < count; k++) {
-        look[k].r = h[k];
-        look[k].x0 = wt_rng_next(&look[k].r);
-        look[k].x1 = wt_rng_next(&look[k].r);
-    }
-    return sa_upload(r, r.d_look, look.data(), count * sizeof(SaLook), err);
+    std::vector<sa_look> look(count);
+    for (size_t k = 0; k < count; k++) look[k] = sa_look_from(h[k]);
+    return sa_upload(r, r.d_look, look.data(), count * sizeof(sa_look), err);
 }
 
 /* The run's streams and buffers; the instance itself for the block kernel. */
@@ -672,7 +673,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
                    SaResources &r, wt_error *err)
 {
     size_t n = (size_t)inst->n, tb = (size_t)P.searches;
-    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(SaLook) / (size_t)(1 + P.moves))
+    if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(sa_look) / (size_t)(1 + P.moves))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
                        P.searches, inst->n);
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
@@ -699,7 +700,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     if (st == WT_OK) st = sa_malloc(r, &r.d_best, tb * n * sizeof(int32_t), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_global, n * sizeof(int32_t), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_search, tb * sizeof(SaSearch), err);
-    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_look, streams * sizeof(SaLook), err);
+    if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_look, streams * sizeof(sa_look), err);
     if (st == WT_OK && P.warp) st = sa_malloc(r, &r.d_xy, n * sizeof(double2), err);
     if (st == WT_OK && !P.warp) st = sa_malloc(r, &r.d_rng, streams * sizeof(wt_rng), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_key, tb * sizeof(long long), err);
@@ -717,6 +718,22 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
         if (st != WT_OK) return st;
     }
     return sa_seed(job, P, r, err);
+}
+
+/* The k nearest cities of every city, for local moves: built on the host
+ * by the very call of cpu_sa.c (so the same lists, ties and all) and
+ * uploaded to r.d_near.  k is job->near clamped to n - 1, as the CPU
+ * clamps it. */
+wt_status sa_upload_near(const wt_instance *inst, int k, SaResources &r, wt_error *err)
+{
+    size_t count = (size_t)inst->n * (size_t)k;
+    int32_t *h_near = (int32_t *)malloc(count * sizeof *h_near);
+    if (!h_near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: out of memory");
+    wt_status st = wt_neighbour_lists(inst, k, h_near, err);
+    if (st == WT_OK) st = sa_malloc(r, &r.d_near, count * sizeof *h_near, err);
+    if (st == WT_OK) st = sa_upload(r, r.d_near, h_near, count * sizeof *h_near, err);
+    free(h_near);
+    return st;
 }
 
 /* Uploads the start tour as the tour every search restarts from.  The
@@ -895,9 +912,8 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
 
 bool sa_job_valid(const wt_instance *inst, const wt_sa_job *job)
 {
-    /* near: no local moves here yet (wt_backend_cuda.sa_near is false). */
-    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->near == 0 &&
-           job->t_start > 0 &&
+    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->near >= 0 &&
+           job->near != 1 && job->t_start > 0 &&
            job->t_end > 0 && isfinite(job->t_start) && isfinite(job->t_end) &&
            job->alpha > 0 && job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1;
 }
@@ -917,12 +933,16 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     SaPlan P;
     wt_status st = sa_plan(inst, job, opts->force_global, opts->force_block, &P, err);
     if (st != WT_OK) return st;
+    /* Local moves: cpu_sa.c's clamp, so that the lists are the same. */
+    int near_k = job->near < inst->n - 1 ? job->near : inst->n - 1;
     opts->warp_kernel = P.warp;
     job->searches = P.searches;
     job->moves = P.moves;
+    job->near = near_k;
     opts->lists_shared = P.lists_shared;
     opts->coords_shared = P.coords_shared;
     st = sa_alloc(inst, job, P, r, err);
+    if (st == WT_OK && near_k > 0) st = sa_upload_near(inst, near_k, r, err);
     if (st == WT_OK) st = sa_upload_start(tour, inst->n, r, err);
     if (st != WT_OK) return st;
 
@@ -946,6 +966,8 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     a.stop = r.d_stop;
     a.xy = r.d_xy;
     a.look = r.d_look;
+    a.near_nb = r.d_near;
+    a.near_k = near_k;
 
     SaHost h = {inst, ctl, &r, &P, std::vector<SaSearch>((size_t)P.searches), a.global_len, 0,
                 false};
