@@ -249,9 +249,10 @@ static void compare_row_bests(const wt_instance *inst, const int32_t *t, const c
 static void test_pass_row_bests(void **state)
 {
     (void)state;
-    static const int sizes[] = {5,   6,   7,    8,    9,    31,   32,   33,   63,  64,
-                                65,  127, 128,  129,  255,  256,  257,  1000, 1023, 1024,
-                                1025, 1026, 2047, 2048, 2049, 4097, 8193, 20000};
+    static const int sizes[] = {5,    6,    7,    8,    9,    31,   32,   33,   63,  64,
+                                65,   127,  128,  129,  255,  256,  257,  258,  259, 511,
+                                512,  513,  514,  1000, 1023, 1024, 1025, 1026, 2047, 2048,
+                                2049, 4097, 8193, 20000};
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int n = sizes[s];
         for (int grid = 0; grid < 2; grid++) {
@@ -267,6 +268,29 @@ static void test_pass_row_bests(void **state)
             wt_instance_free(inst);
         }
     }
+}
+
+/* The same with 16 rows per lane, the pass's shape for large tours
+ * (WT_PASS_R forces it; rows blocks of 512, pieces of 1024 columns). */
+static void test_pass_row_bests_r16(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 9, 33, 511, 512, 513, 514, 515, 1025, 1026, 2049, 4097, 20000};
+    setenv("WT_PASS_R", "16", 1);
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        wt_instance *inst = exact_instance(n, false, 40 + s);
+        int32_t *t = random_tour(n, 400 + s);
+        compare_row_bests(inst, t, "random");
+        free(t);
+        if (n >= 8) {
+            t = init_tour(inst, WT_INIT_GREEDY);
+            compare_row_bests(inst, t, "greedy");
+            free(t);
+        }
+        wt_instance_free(inst);
+    }
+    unsetenv("WT_PASS_R");
 }
 
 /* One pass's k-swap candidates with a band: the row bests, then the band
@@ -535,6 +559,7 @@ int main(void)
     if (gpu_is_cpu) gpu_backend = WT_BACKEND_CPU;
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_pass_row_bests),
+        GPU_TEST(test_pass_row_bests_r16),
         GPU_TEST(test_descent_swaps1_matches_cpu),
         GPU_TEST(test_descent_kswap),
         GPU_TEST(test_pass_band_candidates),

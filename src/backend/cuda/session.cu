@@ -232,7 +232,7 @@ wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
     wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
     if (st != WT_OK) return st;
-    st = pass_collect(I, s->cur, s->plan, s->d_rowkey, s->d_cand, s->stream, err);
+    st = pass_collect(I, s->cur, s->d_rowkey, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
     if (st == WT_OK && band > 0) st = pass_band(I, s->cur, band, s->d_cand, s->stream, err);

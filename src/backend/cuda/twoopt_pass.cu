@@ -3,40 +3,41 @@
  * (Rocki & Suda 2013), register-tiled (Lee 2014), with the per-row bests
  * that k-swap selection needs (Robinson et al. 2018, §3.4).
  *
- * Work division (Rocki's scheme, any n): the triangular pair space
- * 0 <= i < n-2, i+2 <= j < n is cut into tiles of B = 2048 rows by W columns
- * (W = B / splits, splits chosen so that small tours still give every
- * resident block several tiles).  Tiles are numbered row block by row
- * block, and a fixed grid of resident blocks takes tiles k, k + grid, ...,
- * so every block gets the same work whatever n is; full tiles all cost the
- * same, only those touching the diagonal are cheaper.
+ * Work division (any n): every warp is a climber of its own share of the
+ * triangular pair space 0 <= i < n-2, i+2 <= j < n, with no shared memory
+ * and no block barrier.  Its 32 lanes hold R consecutive rows each in
+ * registers (R+1 points: rows i and i+1 are both needed), a row block of
+ * 32R rows, and walk a range of that row block's columns, every lane
+ * loading the same column's point and edge term (one broadcast load per
+ * column, two columns ahead).  The row blocks' column ranges, laid end to
+ * end, are cut into shares of equal cost, one per resident warp, so a pass
+ * is one wave with no tail at any n (Rocki's division of the pair space,
+ * balanced per warp instead of per tile; an earlier kernel that gave
+ * 2048-row tiles to blocks round robin ran 1.1-2x slower at 13k-240k
+ * cities: bench/RESULTS.md).  R is 8 below PASS_R8_BELOW cities (more warps
+ * per SM to hide the latencies of short shares), 16 above (fewer square
+ * roots per move).
  *
- * Inside a tile each of the 128 threads keeps TR = 16 consecutive rows in
- * registers (TR+1 points: rows i and i+1 are both needed) and streams the
- * tile's columns from shared memory.  Move (i, j) is
+ * Move (i, j) is
  *     (d(p_i, q_j) - e_i) + (d(p_i+1, q_j+1) - e_j)
  * and the distance d(p_r, q_c) serves as the second term of row r-1's
  * move at column c-1 and as the first term of row r's move at column c: each
- * distance is computed once and used twice, (TR+1)/TR square roots per
- * move.  Distances enter unrounded (M::raw, device_instance.cuh): adding
- * one to a float that is an integer near M = 1.5 * 2^23 (ulp 1) rounds it
- * to the nearest integer and adds it in the same FADD.  So the column term
- * kept per row, B = M - e_j + d(p_i, q_j), is one FADD of the raw distance
- * to the column's M - e_j (kept in shared memory), and the move's value
- * B + d(p_i+1, q_j+1) one more: per move one raw distance, two FADDs and
- * an FMNMX (the multistart kernel's Strip does the same).  The best is
- * tracked as a plain fminf per row, without index bookkeeping.  At the end
- * of a tile a row whose minimum could beat the row's best so far (read
- * from rowkey) has its column recovered by its warp: the 32 lanes
- * re-evaluate the row's segment with the same float operations, a lane per
- * column, reduce to the lowest j among equal minima and offer (delta, j)
- * with a 64-bit atomicMin on an order-preserving key.  (A lane recovering
- * its own row alone made the whole warp wait for a serial walk of the
- * segment each time any lane had a row to offer, which from a greedy tour
- * is most tiles.)  This loop is written by hand because its speed is the
- * register layout and the once-computed, twice-used distances: no library
- * primitive expresses that.  The compaction, scans and sums around it are
- * CUB's.
+ * distance is computed once and used twice, (R+1)/R square roots per move.
+ * Distances enter unrounded (M::raw, device_instance.cuh): M::add, one
+ * FADD, rounds a raw distance the metric's way and adds it to an integer
+ * near M = 1.5 * 2^23 (ulp 1).  So the column term kept per row,
+ * b = M - e_j + d(p_i, q_j), is one FADD of the raw distance to the
+ * column's M - e_j, and the move's value b + d(p_i+1, q_j+1) one more: per
+ * move one raw distance, two FADDs and an FMNMX (the multistart kernel's
+ * Strip does the same).  The best is tracked as a plain fminf per row,
+ * without index bookkeeping: at the end of each piece of at most PIECE
+ * columns a row whose minimum is improving offers (delta, first column of
+ * the piece) with a 64-bit atomicMin on an order-preserving key, and after
+ * the pass a warp per row finds the lowest column of the winning piece
+ * that has that delta (recover_kernel).  This loop is written by hand
+ * because its speed is the register layout and the once-computed,
+ * twice-used distances: no library primitive expresses that.  The
+ * compaction, scans and sums around it are CUB's.
  */
 #include <climits>
 #include <cstdlib>
@@ -46,19 +47,7 @@
 
 namespace {
 
-constexpr int PASS_THREADS = 128;
-constexpr int TR = 16;                    /* rows per thread */
-constexpr int B = PASS_THREADS * TR;      /* rows (and widest columns) per tile */
-constexpr int MAX_SPLITS = 64;            /* narrowest column chunk: B / 64 */
-constexpr int MIN_TILES_PER_BLOCK = 4;
-
-/* Widest column chunk whose points fit the 48 KB of static shared memory
- * (EXPLICIT's points are 24 bytes). */
-template <class M>
-__host__ __device__ constexpr int max_cols()
-{
-    return sizeof(typename M::Pt) <= 16 ? B : B / 2;
-}
+constexpr int PASS_THREADS = 128; /* four independent warps */
 
 /* Order-preserving bits: a < b as floats iff ord(a) < ord(b). */
 __device__ __forceinline__ unsigned ord_bits(float f)
@@ -72,43 +61,6 @@ __device__ __forceinline__ unsigned long long row_key(float d, int j)
     return ((unsigned long long)ord_bits(d) << 32) | (unsigned)j;
 }
 
-struct PassGeom {
-    int n, splits, w, nrb, nc; /* w: chunk width; nrb row blocks; nc column chunks */
-    long long tiles;
-};
-
-/* Tiles of row blocks [0, I): row block I spans chunks I*splits .. nc-1. */
-__host__ __device__ __forceinline__ long long tiles_before(const PassGeom &g, long long I)
-{
-    return I * g.nc - (long long)g.splits * I * (I - 1) / 2;
-}
-
-PassGeom make_geom(int n, int splits)
-{
-    PassGeom g;
-    g.n = n;
-    g.splits = splits;
-    g.w = B / splits;
-    g.nrb = (n + B - 1) / B;
-    g.nc = (n + g.w - 1) / g.w;
-    g.tiles = tiles_before(g, g.nrb);
-    return g;
-}
-
-/* Row block and first column of tile t. */
-__device__ __forceinline__ void tile_at(const PassGeom &g, long long t, int *I, int *j0)
-{
-    int lo = 0, hi = g.nrb - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (tiles_before(g, mid) <= t) lo = mid;
-        else hi = mid - 1;
-    }
-    *I = lo;
-    long long chunk = (long long)lo * g.splits + (t - tiles_before(g, lo));
-    *j0 = (int)(chunk * g.w);
-}
-
 template <class M>
 struct PassArgs {
     DevInst inst;
@@ -116,42 +68,10 @@ struct PassArgs {
     const float *me;
     unsigned long long *rowkey;
     const int *stop;
-    PassGeom g;
+    int n;
 };
 
-/* Row minima of one thread's TR rows over columns j0 .. j0+len-1, in the
- * form M + delta + e_r (see pass_row_term).  MASK: moves left of the
- * diagonal (j < i+2) do not count.  Per move: one M::raw, the FADD that
- * rounds it into the next column's term, the FADD that completes this
- * move, one FMNMX. */
-template <class M, bool MASK>
-__device__ __forceinline__ void tile_rows(const typename M::Pt p[TR + 1],
-                                          const typename M::Pt *s_q, const float *s_m, int i0,
-                                          int j0, int len, float mn[TR])
-{
-    float b[TR]; /* M - e_j + d(p_r, q_j) of the previous column j */
-    typename M::Pt q = s_q[0];
-    float mc = s_m[0];
-#pragma unroll
-    for (int r = 0; r < TR; r++) b[r] = M::add(mc, M::raw(p[r], q));
-    for (int c = 1; c <= len; c++) {
-        q = s_q[c];
-        mc = s_m[c]; /* s_m[len] is padding: the last column's terms go unused */
-        int j = j0 + c - 1;
-        float s = M::raw(p[0], q);
-#pragma unroll
-        for (int r = 0; r < TR; r++) {
-            float sn = M::raw(p[r + 1], q);
-            float d = M::add(b[r], sn);
-            if (MASK && j < i0 + r + 2) d = INFINITY;
-            mn[r] = fminf(mn[r], d);
-            b[r] = M::add(mc, s);
-            s = sn;
-        }
-    }
-}
-
-/* The term of move (i, j) that the tile loop minimizes over j:
+/* The term of move (i, j) that the pass minimizes over j:
  * (M - e_j + d(p_i, q_j)) + d(p_i+1, q_j+1) = M + delta + e_i, each FADD
  * rounding its raw distance as TSPLIB does.  The sum stays in [2^23,
  * 2^24), where floats are exact integers, whenever distances are: so e_i
@@ -164,163 +84,17 @@ __device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt
     return M::add(M::add(mcj, M::raw(pi, qj)), M::raw(pn, qn));
 }
 
-/* (d, j) of the better of two candidates; equal d: the lower j. */
-__device__ __forceinline__ void fold_col(float &d, int &j, float od, int oj)
-{
-    if (od < d || (od == d && oj < j)) {
-        d = od;
-        j = oj;
-    }
-}
-
-/* Lowest-j best move of row i within the tile, found by the whole warp
- * (lane l takes columns l, l+32, ...) with the same float operations as
- * tile_rows; offered to rowkey[i].  All 32 lanes must call it together,
- * with the same arguments. */
-template <class M>
-__device__ void warp_offer_row(const PassArgs<M> &a, const typename M::Pt *s_q, const float *s_m,
-                               int i, int j0, int len, float mei)
-{
-    const int lane = threadIdx.x & 31;
-    typename M::Pt pi = a.pts[i], pn = a.pts[i + 1];
-    float best = INFINITY;
-    int bj = INT_MAX;
-    for (int c = max(i + 2 - j0, 0) + lane; c < len; c += 32) {
-        float d = pass_row_term<M>(pi, pn, s_q[c], s_q[c + 1], s_m[c]);
-        if (d < best) { /* a lane's columns ascend: < keeps its lowest j */
-            best = d;
-            bj = j0 + c;
-        }
-    }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-        fold_col(best, bj, __shfl_xor_sync(0xFFFFFFFFu, best, off),
-                 __shfl_xor_sync(0xFFFFFFFFu, bj, off));
-    best = __fsub_rn(best, mei);
-    if (lane == 0 && bj != INT_MAX && best < 0.0f) atomicMin(a.rowkey + i, row_key(best, bj));
-}
-
-/* Loads the tile's columns j0 .. j0+len (points) and their terms M - e_j
- * (exact: both are integers in [2^23, 2^24)); s_m[len] is padding. */
-template <class M>
-__device__ __forceinline__ void load_columns(const PassArgs<M> &a, typename M::Pt *s_q,
-                                             float *s_m, int j0, int len)
-{
-    for (int c = threadIdx.x; c <= len; c += PASS_THREADS) {
-        s_q[c] = a.pts[j0 + c];
-        s_m[c] = c < len ? __fsub_rn(2.0f * WT_MAGIC, a.me[j0 + c]) : WT_MAGIC;
-    }
-}
-
-/* Bit r set: row i0 + r has, in this tile, a move that could beat the
- * row's best so far (its float delta is negative and not above rowkey's). */
-__device__ __forceinline__ unsigned rows_to_offer(const float *me,
-                                                  const unsigned long long *rowkey, int n, int i0,
-                                                  const float mn[TR])
-{
-    unsigned bits = 0;
-#pragma unroll
-    for (int r = 0; r < TR; r++) {
-        int i = i0 + r;
-        if (i >= n - 2 || mn[r] == INFINITY) continue;
-        float delta = __fsub_rn(mn[r], me[i]);
-        if (delta < 0.0f && row_key(delta, 0) < __ldcg(rowkey + i)) bits |= 1u << r;
-    }
-    return bits;
-}
-
-/* The warp recovers, one after another, the columns of every row that any
- * of its lanes has to offer.  All 32 lanes call it together. */
-template <class M>
-__device__ __forceinline__ void warp_offer_rows(const PassArgs<M> &a, const typename M::Pt *s_q,
-                                                const float *s_m, int i0, int j0, int len,
-                                                unsigned bits)
-{
-    const int lane = threadIdx.x & 31;
-    for (;;) {
-        unsigned lanes = __ballot_sync(0xFFFFFFFFu, bits != 0);
-        if (lanes == 0) return;
-        int src = __ffs(lanes) - 1;
-        unsigned sb = __shfl_sync(0xFFFFFFFFu, bits, src);
-        int i = __shfl_sync(0xFFFFFFFFu, i0, src) + __ffs(sb) - 1;
-        if (lane == src) bits &= bits - 1;
-        warp_offer_row<M>(a, s_q, s_m, i, j0, len, a.me[i]);
-    }
-}
-
-template <class M>
-__device__ __forceinline__ void run_tile(const PassArgs<M> &a, const typename M::Pt *s_q,
-                                         const float *s_m, int I, int j0, int len)
-{
-    const int n = a.g.n;
-    int i0 = I * B + threadIdx.x * TR;
-    /* Warps stay whole (no early return): their lanes recover columns
-     * together below.  Masking is decided per warp: a warp whose lanes
-     * took both loops would run them one after the other. */
-    bool live = i0 < n - 2 && j0 + len > i0 + 2; /* else: no move of these rows here */
-    bool plain = __all_sync(0xFFFFFFFFu, !live || j0 >= i0 + TR + 1);
-    unsigned bits = 0;
-    if (live) {
-        typename M::Pt p[TR + 1];
-        float mn[TR];
-#pragma unroll
-        for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
-#pragma unroll
-        for (int r = 0; r < TR; r++) mn[r] = INFINITY;
-        if (plain) tile_rows<M, false>(p, s_q, s_m, i0, j0, len, mn);
-        else tile_rows<M, true>(p, s_q, s_m, i0, j0, len, mn);
-        bits = rows_to_offer(a.me, a.rowkey, n, i0, mn);
-    }
-    warp_offer_rows<M>(a, s_q, s_m, i0, j0, len, bits);
-}
-
-template <class M>
-__global__ void __launch_bounds__(PASS_THREADS) pass_kernel(PassArgs<M> a)
-{
-    __shared__ typename M::Pt s_q[max_cols<M>() + 1];
-    __shared__ float s_m[max_cols<M>() + 1];
-    __shared__ int s_stop;
-    for (long long t = blockIdx.x; t < a.g.tiles; t += gridDim.x) {
-        int I, j0;
-        tile_at(a.g, t, &I, &j0);
-        int len = min(j0 + a.g.w, a.g.n) - j0;
-        __syncthreads(); /* the previous tile is done with shared memory */
-        if (threadIdx.x == 0) s_stop = *(volatile const int *)a.stop;
-        load_columns<M>(a, s_q, s_m, j0, len);
-        __syncthreads();
-        if (s_stop) return;
-        run_tile<M>(a, s_q, s_m, I, j0, len);
-    }
-}
-
-/*
- * The warp-tiled pass (the default; pass_kernel above is kept for
- * comparison, WT_PASS_KERNEL=tiles).  Each warp is a climber of its own
- * share of the pair space, with no shared memory and no block barrier:
- * its 32 lanes hold TR rows each, a row block of WARP_ROWS = 512 rows,
- * and walk a range of columns whose points and edge terms every lane
- * loads from the same address (one broadcast load per column, from L1),
- * the next column's while this one is evaluated.  The row blocks' column
- * ranges, laid end to end, are cut into equal shares, one per resident
- * warp: every warp does the same number of column steps, once, so a pass
- * is a single wave with no tail, at any n.  (The tiled kernel gives
- * 2048-row tiles to blocks round robin: at 10k-100k cities a block gets
- * 3-4 narrow tiles, each paying its loads and barriers, and the last
- * tiles run alone.)  Only the first 511 columns of a row block reach
- * below the diagonal and take the masked loop.
- */
-constexpr int WARP_ROWS = 32 * TR;
 constexpr int WARPS_PER_BLOCK = PASS_THREADS / 32;
 constexpr long long MIN_WARP_STEPS = 32; /* fewer warps than that on small tours */
 
 /* Column steps of row blocks [0, I): row block I scans columns
  * I*WARP_ROWS + 2 .. n-1, n - 2 - I*WARP_ROWS of them. */
-__host__ __device__ __forceinline__ long long steps_before(int n, long long I)
+__host__ __device__ __forceinline__ long long steps_before(int n, int wr, long long I)
 {
-    return I * (long long)(n - 2) - (long long)WARP_ROWS * I * (I - 1) / 2;
+    return I * (long long)(n - 2) - (long long)wr * I * (I - 1) / 2;
 }
 
-__host__ __device__ __forceinline__ int row_blocks(int n) { return (n - 2 + WARP_ROWS - 1) / WARP_ROWS; }
+__host__ __device__ __forceinline__ int row_blocks(int n, int wr) { return (n - 2 + wr - 1) / wr; }
 
 /* The shares are equal in cost, not in columns: a row block's first
  * DIAG columns reach below the diagonal and take the masked loop, about
@@ -328,21 +102,20 @@ __host__ __device__ __forceinline__ int row_blocks(int n) { return (n - 2 + WARP
  * and at 96 registers a few spills); counted as such, the warps that hold
  * them finish with the others.  Costs in units: PLAIN_COST per plain
  * column, MASKED_COST per masked one. */
-constexpr int DIAG = WARP_ROWS - 1;
 constexpr long long PLAIN_COST = 2, MASKED_COST = 3;
 
-__host__ __device__ __forceinline__ int block_columns(int n, int I) { return n - 2 - I * WARP_ROWS; }
-__host__ __device__ __forceinline__ int block_masked(int n, int I)
+__host__ __device__ __forceinline__ int block_columns(int n, int wr, int I) { return n - 2 - I * wr; }
+__host__ __device__ __forceinline__ int block_masked(int n, int wr, int I)
 {
-    return min(DIAG, block_columns(n, I));
+    return min(wr - 1, block_columns(n, wr, I));
 }
 
 /* Cost of row blocks [0, I): all but the last have DIAG masked columns. */
-__host__ __device__ __forceinline__ long long cost_before(int n, int I)
+__host__ __device__ __forceinline__ long long cost_before(int n, int wr, int I)
 {
-    long long masked = I < row_blocks(n) ? (long long)DIAG * I
-                                         : (long long)DIAG * (I - 1) + block_masked(n, I - 1);
-    return PLAIN_COST * steps_before(n, I) + (MASKED_COST - PLAIN_COST) * masked;
+    long long masked = I < row_blocks(n, wr) ? (long long)(wr - 1) * I
+                                             : (long long)(wr - 1) * (I - 1) + block_masked(n, wr, I - 1);
+    return PLAIN_COST * steps_before(n, wr, I) + (MASKED_COST - PLAIN_COST) * masked;
 }
 
 /* A place in the pair space: row block I, its column offset o (column
@@ -352,34 +125,37 @@ struct ColumnPos {
 };
 
 /* The first column whose cost starts at or after c (c <= the total). */
-__device__ __forceinline__ ColumnPos column_at_cost(int n, long long c)
+__device__ __forceinline__ ColumnPos column_at_cost(int n, int wr, long long c)
 {
-    int lo = 0, hi = row_blocks(n) - 1;
+    int lo = 0, hi = row_blocks(n, wr) - 1;
     while (lo < hi) {
         int mid = (lo + hi + 1) / 2;
-        if (cost_before(n, mid) <= c) lo = mid;
+        if (cost_before(n, wr, mid) <= c) lo = mid;
         else hi = mid - 1;
     }
-    long long r = c - cost_before(n, lo), m = block_masked(n, lo);
+    long long r = c - cost_before(n, wr, lo), m = block_masked(n, wr, lo);
     long long o = r <= MASKED_COST * m ? (r + MASKED_COST - 1) / MASKED_COST
                                        : m + (r - MASKED_COST * m + PLAIN_COST - 1) / PLAIN_COST;
-    return ColumnPos{lo, (int)min(o, (long long)block_columns(n, lo))};
+    return ColumnPos{lo, (int)min(o, (long long)block_columns(n, wr, lo))};
 }
 
-/* Row minima (as tile_rows) of the lane's TR rows over columns ja .. jb-1,
- * read from global memory, two columns ahead. */
-template <class M, bool MASK>
-__device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const typename M::Pt *pts,
+/* Row minima of the lane's R rows over columns ja .. jb-1, in the form
+ * M + delta + e_r (see pass_row_term), columns read from global memory two
+ * ahead.  MASK: moves left of the diagonal (j < i+2) do not count.  Per
+ * move: one M::raw, the FADD that completes this move, the FADD that
+ * rounds the distance into the next column's term, one FMNMX. */
+template <class M, int R, bool MASK>
+__device__ __forceinline__ void warp_rows(const typename M::Pt p[R + 1], const typename M::Pt *pts,
                                           const float *me, int n, int i0, int ja, int jb,
-                                          float mn[TR])
+                                          float mn[R])
 {
     if (ja >= jb) return;
-    float b[TR];
+    float b[R];
     {
         typename M::Pt q = pts[ja];
         float mc = __fsub_rn(2.0f * WT_MAGIC, me[ja]);
 #pragma unroll
-        for (int r = 0; r < TR; r++) b[r] = M::add(mc, M::raw(p[r], q));
+        for (int r = 0; r < R; r++) b[r] = M::add(mc, M::raw(p[r], q));
     }
     /* Two columns ahead: the compiler issues a prefetch at the end of the
      * iteration, so one ahead would wait at the top of the next. */
@@ -394,7 +170,7 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const 
         e2 = me[min(j + 3, n - 1)];
         float s = M::raw(p[0], q);
 #pragma unroll
-        for (int r = 0; r < TR; r++) {
+        for (int r = 0; r < R; r++) {
             float sn = M::raw(p[r + 1], q);
             float d = M::add(b[r], sn);
             if (MASK && j < i0 + r + 2) d = INFINITY;
@@ -413,11 +189,12 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[TR + 1], const 
  * row after row, each step waiting on global loads; after the pass a warp
  * per row does it, all rows at once.  The load of rowkey first spares
  * the atomics of rows that a better move elsewhere already decided. */
+template <int R>
 __device__ __forceinline__ void offer_rows(const float *me, unsigned long long *rowkey, int n,
-                                           int i0, int js, const float mn[TR])
+                                           int i0, int js, const float mn[R])
 {
 #pragma unroll
-    for (int r = 0; r < TR; r++) {
+    for (int r = 0; r < R; r++) {
         int i = i0 + r;
         if (i >= n - 2 || mn[r] == INFINITY) continue;
         float delta = __fsub_rn(mn[r], me[i]);
@@ -432,41 +209,43 @@ __device__ __forceinline__ void offer_rows(const float *me, unsigned long long *
 constexpr int PIECE = 1024;
 
 /* One row block's columns ja .. jb-1 for the warp, piece by piece. */
-template <class M>
+template <class M, int R>
 __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja, int jb)
 {
-    const int n = a.g.n, lane = threadIdx.x & 31;
-    const int i0 = I * WARP_ROWS + lane * TR;
+    const int n = a.n, lane = threadIdx.x & 31;
+    constexpr int WR = 32 * R;
+    const int i0 = I * WR + lane * R;
     /* Columns below this one reach below some row's diagonal (j < i + 2). */
-    const int jdiag = I * WARP_ROWS + WARP_ROWS + 1;
-    typename M::Pt p[TR + 1];
+    const int jdiag = I * WR + WR + 1;
+    typename M::Pt p[R + 1];
 #pragma unroll
-    for (int r = 0; r <= TR; r++) p[r] = a.pts[min(i0 + r, n)];
+    for (int r = 0; r <= R; r++) p[r] = a.pts[min(i0 + r, n)];
     for (int js = ja; js < jb; js += PIECE) {
         const int je = min(js + PIECE, jb), jm = min(max(jdiag, js), je);
-        float mn[TR];
+        float mn[R];
 #pragma unroll
-        for (int r = 0; r < TR; r++) mn[r] = INFINITY;
-        warp_rows<M, true>(p, a.pts, a.me, n, i0, js, jm, mn);
-        warp_rows<M, false>(p, a.pts, a.me, n, i0, jm, je, mn);
-        offer_rows(a.me, a.rowkey, n, i0, js, mn);
+        for (int r = 0; r < R; r++) mn[r] = INFINITY;
+        warp_rows<M, R, true>(p, a.pts, a.me, n, i0, js, jm, mn);
+        warp_rows<M, R, false>(p, a.pts, a.me, n, i0, jm, je, mn);
+        offer_rows<R>(a.me, a.rowkey, n, i0, js, mn);
     }
 }
 
-template <class M>
-__global__ void __launch_bounds__(PASS_THREADS, 5) pass_warp_kernel(PassArgs<M> a, int warps,
+template <class M, int R>
+__global__ void __launch_bounds__(PASS_THREADS, R >= 16 ? 5 : 8) pass_warp_kernel(PassArgs<M> a, int warps,
                                                                     long long cost)
 {
-    const int n = a.g.n;
+    const int n = a.n;
     const long long w = (long long)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
     if (w >= warps) return; /* whole warps */
-    ColumnPos at = column_at_cost(n, w * cost / warps);
-    const ColumnPos end = column_at_cost(n, (w + 1) * cost / warps);
+    constexpr int WR = 32 * R;
+    ColumnPos at = column_at_cost(n, WR, w * cost / warps);
+    const ColumnPos end = column_at_cost(n, WR, (w + 1) * cost / warps);
     while (at.I < end.I || (at.I == end.I && at.o < end.o)) {
         if (*(volatile const int *)a.stop) return;
-        int stop_at = at.I == end.I ? end.o : block_columns(n, at.I);
-        int j0 = at.I * WARP_ROWS + 2;
-        warp_segment<M>(a, at.I, j0 + at.o, j0 + stop_at);
+        int stop_at = at.I == end.I ? end.o : block_columns(n, WR, at.I);
+        int j0 = at.I * WR + 2;
+        warp_segment<M, R>(a, at.I, j0 + at.o, j0 + stop_at);
         at = ColumnPos{at.I + 1, 0};
     }
 }
@@ -515,33 +294,12 @@ __global__ void refresh_kernel(DevInst I, typename M::Pt *pts, float *me, const 
     }
 }
 
-__global__ void collect_kernel(DevInst I, const int32_t *id, unsigned long long *rowkey,
-                               wt_kswap_move *cand)
-{
-    int n = I.n;
-    for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n - 2;
-         k += (long long)gridDim.x * blockDim.x) {
-        int i = (int)k;
-        unsigned long long key = rowkey[i];
-        wt_kswap_move m = {0, i, -1};
-        if (key != PASS_NO_MOVE) {
-            rowkey[i] = PASS_NO_MOVE;
-            int j = (int)(unsigned)(key & 0xFFFFFFFFu);
-            int a = id[i], b = id[i + 1], c = id[j], d = id[j + 1 < n ? j + 1 : 0];
-            m.delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
-                      dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
-            m.j = j;
-        }
-        cand[i] = m;
-    }
-}
-
-/* After the warp-tiled pass: rowkey[i] = (delta, first column of the
+/* After the pass: rowkey[i] = (delta, first column of the
  * piece holding it).  A warp per row walks the piece 32 columns at a time
  * from there and takes the first column whose float delta, computed with
  * the pass's own operations, is exactly the key's: the row's lowest-j best
- * move.  Then as collect_kernel: the move with its exact delta into
- * cand[i], rowkey[i] reset. */
+ * move.  Then the move with its exact delta into cand[i] (delta 0, j -1
+ * for a row without one), and rowkey[i] reset. */
 template <class M>
 __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float *me,
                                const int32_t *id, unsigned long long *rowkey,
@@ -706,11 +464,18 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
     });
 }
 
-/* Whether WT_PASS_KERNEL asks for the tiled kernel (comparisons only). */
-bool pass_tiles_wanted()
+/* Rows per lane of the pass: 16 (fewer square roots per move,
+ * 20 warps per SM) for large tours, 8 (32 warps per SM, to hide the
+ * latencies of short shares) below PASS_R8_BELOW cities; WT_PASS_R=8|16
+ * overrides it (measurements). */
+constexpr int PASS_R8_BELOW = 50000;
+
+int pass_rows_per_lane(int n)
 {
-    const char *k = getenv("WT_PASS_KERNEL");
-    return k && strcmp(k, "tiles") == 0;
+    const char *r = getenv("WT_PASS_R");
+    if (r && strcmp(r, "8") == 0) return 8;
+    if (r && strcmp(r, "16") == 0) return 16;
+    return n < PASS_R8_BELOW ? 8 : 16;
 }
 
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
@@ -720,34 +485,23 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
         int dev = 0, sms = 0, per_sm = 0;
         WT_CUDA_CHECK(err, cudaGetDevice(&dev));
         WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        plan->tiled = pass_tiles_wanted();
-        WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                               &per_sm, plan->tiled ? (const void *)pass_kernel<M>
-                                                    : (const void *)pass_warp_kernel<M>,
-                               PASS_THREADS, 0));
+        plan->rows_per_lane = pass_rows_per_lane(I.n);
+        const void *kernel = plan->rows_per_lane == 8 ? (const void *)pass_warp_kernel<M, 8>
+                                                      : (const void *)pass_warp_kernel<M, 16>;
+        WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                                         PASS_THREADS, 0));
         if (per_sm < 1)
             return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
                            "on this GPU", PASS_THREADS);
-        plan->grid = sms * per_sm;
-        if (!plan->tiled) {
-            /* Every resident warp, unless that leaves them too little each. */
-            long long steps = I.n < 4 ? 0 : steps_before(I.n, row_blocks(I.n));
-            long long warps = (long long)plan->grid * WARPS_PER_BLOCK;
-            if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
-            if (warps < 1) warps = 1;
-            plan->warps = (int)warps;
-            plan->cost = I.n < 4 ? 0 : cost_before(I.n, row_blocks(I.n));
-            plan->grid = (int)((warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
-            return WT_OK;
-        }
-        /* Narrower chunks until every block has a few tiles (small n). */
-        int splits = B / max_cols<M>();
-        while (splits < MAX_SPLITS &&
-               make_geom(I.n, splits).tiles < (long long)MIN_TILES_PER_BLOCK * plan->grid)
-            splits *= 2;
-        plan->splits = splits;
-        plan->tiles = make_geom(I.n, splits).tiles;
-        if (plan->tiles < plan->grid) plan->grid = (int)plan->tiles;
+        /* Every resident warp, unless that leaves them too little each. */
+        const int wr = 32 * plan->rows_per_lane;
+        long long steps = I.n < 4 ? 0 : steps_before(I.n, wr, row_blocks(I.n, wr));
+        long long warps = (long long)sms * per_sm * WARPS_PER_BLOCK;
+        if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
+        if (warps < 1) warps = 1;
+        plan->warps = (int)warps;
+        plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
+        plan->grid = (int)((warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
         return WT_OK;
     });
 }
@@ -765,27 +519,19 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.me = t.me;
         a.rowkey = rowkey;
         a.stop = d_stop;
-        if (!plan.tiled) {
-            a.g = PassGeom{};
-            a.g.n = I.n;
-            pass_warp_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
-            return launched("2-opt pass", err);
-        }
-        a.g = make_geom(I.n, plan.splits);
-        pass_kernel<M><<<plan.grid, PASS_THREADS, 0, stream>>>(a);
+        a.n = I.n;
+        if (plan.rows_per_lane == 8)
+            pass_warp_kernel<M, 8><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
+        else
+            pass_warp_kernel<M, 16><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
         return launched("2-opt pass", err);
     });
 }
 
-wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
-                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
-                       wt_error *err)
+wt_status pass_collect(const DevInst &I, DevTour t, unsigned long long *rowkey,
+                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err)
 {
     if (I.n < 3) return WT_OK;
-    if (plan.tiled) {
-        collect_kernel<<<grid_for(I.n), 256, 0, stream>>>(I, t.id, rowkey, cand);
-        return launched("2-opt candidates", err);
-    }
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
         /* A warp per row: 8 rows per block of 256. */

@@ -39,12 +39,10 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
 
 /* Work layout of a pass: computed once per tour size and device. */
 struct PassPlan {
-    int grid;        /* blocks */
-    bool tiled;      /* the tiled kernel (WT_PASS_KERNEL=tiles), else the warp-tiled one */
-    int warps;       /* warp-tiled: warps sharing the column steps */
-    long long cost;  /* warp-tiled: cost of all row blocks' column steps */
-    int splits;      /* tiled: column chunks per row block width (power of two) */
-    long long tiles; /* tiled */
+    int grid;          /* blocks of four warps */
+    int rows_per_lane; /* 8 or 16 */
+    int warps;         /* warps sharing the pair space */
+    long long cost;    /* cost of all row blocks' column steps (twoopt_pass.cu) */
 };
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
 
@@ -56,12 +54,11 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
                       wt_error *err);
 
 /* Turns rowkey into cand[i] = {exact delta, i, j} for every row (delta 0
- * when the row has no candidate) and resets rowkey to PASS_NO_MOVE.  After
- * the warp-tiled pass it first finds each row's column (recover_kernel):
- * a pass is pass_launch and pass_collect together. */
-wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
-                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
-                       wt_error *err);
+ * when the row has no candidate) and resets rowkey to PASS_NO_MOVE, first
+ * finding each row's column (recover_kernel): a pass is pass_launch and
+ * pass_collect together. */
+wt_status pass_collect(const DevInst &I, DevTour t, unsigned long long *rowkey,
+                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err);
 
 /* After pass_collect: writes cand[n-2+i] = {exact delta, i, j} for the best
  * float move of row i with j in [i+2, i+band] (lowest j among equal float
