@@ -56,6 +56,7 @@ typedef struct bench_opts {
     double time_limit;              /* ls, kswap: per run, 0 = none */
     const char *dir;                /* TSPLIB folder (quality, pass, ls, kswap, ils) */
     int64_t max_n;                  /* quality; pass, ls, kswap (greedy starts): 0 = default */
+    int64_t min_n;                  /* quality: smallest instance (0: any) */
     int64_t max_n_random;           /* kswap, random starts: 0 = default */
     uint64_t climbs;                /* quality */
     wt_backend_kind backend;        /* quality, ils */

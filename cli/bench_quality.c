@@ -33,8 +33,8 @@ static int q_entry_cmp(const void *a, const void *b)
 }
 
 /* Reads the instances of dir that the quality benchmark takes (coordinates,
- * n <= max_n, known optimum), sorted by size.  Notes the others it skips. */
-static int q_collect(const char *dir, int64_t max_n, q_entry **out, int *count)
+ * min_n <= n <= max_n, known optimum), sorted by size.  Notes the others it skips. */
+static int q_collect(const char *dir, int64_t min_n, int64_t max_n, q_entry **out, int *count)
 {
     DIR *d = opendir(dir);
     if (!d) {
@@ -57,7 +57,7 @@ static int q_collect(const char *dir, int64_t max_n, q_entry **out, int *count)
         wt_error err = {0};
         const char *why = NULL;
         if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) why = err.message;
-        else if (wt_instance_n(inst) > max_n) why = "";
+        else if (wt_instance_n(inst) > max_n || wt_instance_n(inst) < min_n) why = "";
         else if (wt_instance_type(inst) == WT_EXPLICIT) why = "EXPLICIT (no coordinates)";
         else if (wt_instance_known_optimum(inst) <= 0) why = "no known optimum";
         if (why) {
@@ -94,16 +94,17 @@ int bench_quality(const bench_opts *o)
     if (o->dir) snprintf(dir, sizeof dir, "%s", o->dir);
     else if (!bench_find_tsplib(NULL, dir, sizeof dir))
         return bench_tsplib_not_found("the TSPLIB folder", "--dir DIR");
-    printf("# instances: %s/*.tsp with coordinates, at most %" PRId64 " cities; %" PRIu64
+    printf("# instances: %s/*.tsp with coordinates, %" PRId64 " to %" PRId64 " cities; %" PRIu64
            " climbs each, --backend %s, seed %" PRIu64 "\n",
-           dir, o->max_n, o->climbs, wt_backend_name(o->backend), o->seed);
+           dir, o->min_n > 0 ? o->min_n : 1, o->max_n, o->climbs, wt_backend_name(o->backend),
+           o->seed);
     fflush(stdout);
     q_entry *list = NULL;
     int count = 0;
-    int status = q_collect(dir, o->max_n, &list, &count);
+    int status = q_collect(dir, o->min_n, o->max_n, &list, &count);
     if (status == EXIT_OK && count == 0) {
-        fprintf(stderr, "warptour bench: no instance in %s fits --max-n %" PRId64 "\n", dir,
-                o->max_n);
+        fprintf(stderr, "warptour bench: no instance in %s has %" PRId64 " to %" PRId64
+                " cities (--min-n, --max-n)\n", dir, o->min_n > 0 ? o->min_n : 1, o->max_n);
         status = EXIT_FAILURE_RUN;
     }
     struct {

@@ -68,10 +68,10 @@ static const char bench_help[] =
     "  --sizes LIST      city counts, comma-separated (default 100,200,500,1000,2000,5000)\n"
     "  --variants LIST   default cuda,cuda-thread,cpu\n"
     "\n"
-    "quality [--dir DIR] [--max-n N] [--climbs C] [--backend B] [--seed S]\n"
+    "quality [--dir DIR] [--min-n N] [--max-n N] [--climbs C] [--backend B] [--seed S]\n"
     "  Runs multistart with C climbs (default 100000) on every TSPLIB instance in DIR\n"
-    "  with at most N cities (default 2000) and coordinates (EXPLICIT ones are left\n"
-    "  out), and reports the gap of the best tour to the known optimum and the wall\n"
+    "  with --min-n (default 1) to --max-n (default 2000) cities and coordinates\n"
+    "  (EXPLICIT ones are left out), and reports the gap of the best tour to the known optimum and the wall\n"
     "  time, per instance and per size bin (1-250, 251-500, 501-1000, 1001-1500,\n"
     "  1501-2000, as in Figure 7 of the paper; 2001+ above).  --backend: auto\n"
     "  (default), cpu, cuda.  DIR defaults as --instance does, without the file.\n"
@@ -354,7 +354,7 @@ enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
     OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
-    OPT_NESTED, OPT_BAND
+    OPT_NESTED, OPT_BAND, OPT_MIN_N
 };
 
 static const struct option bench_longopts[] = {
@@ -382,6 +382,7 @@ static const struct option bench_longopts[] = {
     {"near", required_argument, 0, OPT_NEAR},
     {"nested", required_argument, 0, OPT_NESTED},
     {"band", required_argument, 0, OPT_BAND},
+    {"min-n", required_argument, 0, OPT_MIN_N},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -398,7 +399,7 @@ static unsigned option_owners(int c)
     case 'S': return FOR(BENCH_MULTISTART) | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case 'd': return FOR(BENCH_QUALITY) | two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case 'm': return FOR(BENCH_QUALITY) | two_opt;
-    case 'c': return FOR(BENCH_QUALITY);
+    case 'c': case OPT_MIN_N: return FOR(BENCH_QUALITY);
     case 'b': return FOR(BENCH_QUALITY) | FOR(BENCH_ILS);
     case OPT_INSTANCES: case OPT_THREADS: return two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case OPT_RUNS: case OPT_TPB_SWEEP: case OPT_SEARCHES: case OPT_MOVES:
@@ -460,6 +461,10 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         if (!parse_instances(arg, o))
             return cli_usage_error("bench", "--instances needs a comma-separated list of at "
                                    "most %d names, got '%s'", BENCH_MAX_LIST, arg);
+        break;
+    case OPT_MIN_N:
+        if (!cli_parse_int64(arg, 1, WT_MAX_CITIES, &o->min_n))
+            return cli_usage_error("bench", "--min-n needs an integer >= 1, got '%s'", arg);
         break;
     case OPT_MAX_N_RANDOM:
         if (!cli_parse_int64(arg, 3, WT_MAX_CITIES, &o->max_n_random))

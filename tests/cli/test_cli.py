@@ -114,6 +114,20 @@ class Cli(unittest.TestCase):
                          r"with_copies_seconds=[0-9.e+-]+ with_copies_checks_per_s=[0-9.e+]+")
         self.assertRegex(r.stdout, r"berlin52\s+\|\s+52 \|.*\|\s+20\.0 us \|\s+0\.064")
 
+    def test_bench_quality_size_range(self):
+        # --min-n and --max-n pick the bundled instances by size: only berlin52
+        # (52 cities) of data/ (22, 48, 52, 280 cities) lies in 50..100.
+        r = run("bench", "quality", "--dir", DATA, "--min-n", "50", "--max-n", "100",
+                "--climbs", "20", "--backend", "cpu")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=quality ")]
+        self.assertEqual(len(lines), 1, r.stdout)
+        self.assertIn("berlin52", lines[0])
+        r = run("bench", "quality", "--dir", DATA, "--min-n", "300", "--max-n", "400",
+                "--climbs", "20", "--backend", "cpu")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("--min-n", r.stderr)
+
     def test_usage_errors(self):
         for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
                      ["solve", BERLIN, "--init", "magic"], ["solve", BERLIN, "--bogus"],
