@@ -76,7 +76,7 @@ struct PassArgs {
  * rounding its raw distance as TSPLIB does.  The sum stays in [2^23,
  * 2^24), where floats are exact integers, whenever distances are: so e_i
  * can be subtracted once per row, after the minimum, which saves one FADD
- * per move.  Bit for bit the value tile_rows computes. */
+ * per move.  Bit for bit the value warp_rows computes. */
 template <class M>
 __device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt pn,
                                                typename M::Pt qj, typename M::Pt qn, float mcj)
@@ -88,7 +88,7 @@ constexpr int WARPS_PER_BLOCK = PASS_THREADS / 32;
 constexpr long long MIN_WARP_STEPS = 32; /* fewer warps than that on small tours */
 
 /* Column steps of row blocks [0, I): row block I scans columns
- * I*WARP_ROWS + 2 .. n-1, n - 2 - I*WARP_ROWS of them. */
+ * I*wr + 2 .. n-1, n - 2 - I*wr of them (wr = 32R rows per row block). */
 __host__ __device__ __forceinline__ long long steps_before(int n, int wr, long long I)
 {
     return I * (long long)(n - 2) - (long long)wr * I * (I - 1) / 2;
@@ -97,7 +97,7 @@ __host__ __device__ __forceinline__ long long steps_before(int n, int wr, long l
 __host__ __device__ __forceinline__ int row_blocks(int n, int wr) { return (n - 2 + wr - 1) / wr; }
 
 /* The shares are equal in cost, not in columns: a row block's first
- * DIAG columns reach below the diagonal and take the masked loop, about
+ * wr - 1 columns reach below the diagonal and take the masked loop, about
  * half as dear again as a plain column (an ISETP and an FSEL per move,
  * and at 96 registers a few spills); counted as such, the warps that hold
  * them finish with the others.  Costs in units: PLAIN_COST per plain
@@ -110,7 +110,7 @@ __host__ __device__ __forceinline__ int block_masked(int n, int wr, int I)
     return min(wr - 1, block_columns(n, wr, I));
 }
 
-/* Cost of row blocks [0, I): all but the last have DIAG masked columns. */
+/* Cost of row blocks [0, I): all but the last have wr - 1 masked columns. */
 __host__ __device__ __forceinline__ long long cost_before(int n, int wr, int I)
 {
     long long masked = I < row_blocks(n, wr) ? (long long)(wr - 1) * I
@@ -119,7 +119,7 @@ __host__ __device__ __forceinline__ long long cost_before(int n, int wr, int I)
 }
 
 /* A place in the pair space: row block I, its column offset o (column
- * I*WARP_ROWS + 2 + o). */
+ * I*wr + 2 + o). */
 struct ColumnPos {
     int I, o;
 };
