@@ -3,7 +3,7 @@
  * against TSPLIB's, for every integer offset (dx, dy) in a square: exactly
  * equal where README "Precision" says they are exact, at most one unit off
  * elsewhere.  It checks the claims the metric comments make (the rounding
- * FADD of EUC_2D, the shrunk square and upward FADD of CEIL_2D and ATT)
+ * FADD of EUC_2D, the scaled, upward-rounding FFMA of CEIL_2D and ATT)
  * on the device's own square-root unit, which no CPU test can.
  *
  * A plain program (no cmocka): exit 0 passed, 1 failed, 77 no usable GPU.

@@ -16,8 +16,8 @@
  * magnitude about M, whose ulp is 1), so the rounding and the FADD that
  * combines the distance with other terms are one instruction.  For metrics
  * that round to nearest raw is the unrounded distance and add() rounds to
- * nearest; CEIL_2D and ATT take the unrounded distance too, shrunk by
- * CEIL_SHRINK, and add() rounds up (FADD.RP); GEO's raw is the rounded
+ * nearest; CEIL_2D and ATT take the unrounded root too, and add()
+ * scales it and rounds up (FFMA.RP); GEO's raw is the rounded
  * distance, an exact integer.  x(a, b) is add(M, raw(a, b)).
  *
  * Exact lengths are computed in double with the same IEEE operations as the
@@ -79,28 +79,25 @@ struct RoundNearest {
     }
 };
 
-/* CEIL_2D and ATT round up: FADD.RP of the raw distance to an integer-valued
- * magic-form value adds ceil(raw).  The square root is the approximate one,
- * a few ulp from the true root; an exact integer distance (dx or dy zero,
- * Pythagorean triples: common on grid instances such as pla*) could then
- * come out a hair above the integer and round one too high.  So the square
- * is first shrunk by CEIL_SHRINK = 1 - 2^-20, which puts the root about
- * 2^-21 (relative) below the true root, more than the approximation's error:
- * exact integers stay put, and a true root that exceeds its integer k by at
- * least 1/(2k+1) (every non-square under integer coordinates) still rounds
- * up while 2k^2 < 2^20, i.e. for distances below about 700 (ATT: the
- * distance in its own units, below about 250).  Beyond that a distance may
- * be one unit short, within README "Precision"'s tolerance.  Two FADDs,
- * a compare and a select fewer per distance than a rounding of the IEEE
- * square root, and no IEEE square root's slow path. */
-#define CEIL_SHRINK 0.99999904632568359375f /* 1 - 2^-20, exact in float */
-
-struct RoundUp {
-    static __device__ __forceinline__ float add(float magic, float raw)
-    {
-        return __fadd_ru(magic, raw);
-    }
-};
+/* CEIL_2D and ATT round up: FFMA.RP of the raw root times a scale, added
+ * to an integer-valued magic-form value, adds ceil(scale * root) in one
+ * instruction (the product is exact inside the FMA).  The square root is
+ * the approximate one, a few ulp from the true root; an exact integer
+ * distance (dx or dy zero, Pythagorean triples: common on grid instances
+ * such as pla*) could then come out a hair above the integer and round one
+ * too high.  So the scale carries a shrink of 2^-21 (CEIL_2D: 1 - 2^-21;
+ * ATT: sqrt(1/10) (1 - 2^-21), rounded to float), which puts the product
+ * about 2^-21 (relative) below the true distance, more than the
+ * approximation's error: exact integers stay put, and a true root that
+ * exceeds its integer k by at least 1/(2k+1) (every non-square under
+ * integer coordinates) still rounds up while 2k^2 < 2^20, i.e. for
+ * distances below about 700 (ATT: the distance in its own units, below
+ * about 250).  Beyond that a distance may be one unit short, within README
+ * "Precision"'s tolerance.  Against EUC_2D this costs nothing per distance:
+ * the FFMA takes the place of the FADD.  (Before: the square shrunk by an
+ * FMUL, then FADD.RP; one instruction more per distance.) */
+#define CEIL_ROOT_SCALE 0.999999523162841796875f /* 1 - 2^-21, exact in float */
+#define ATT_ROOT_SCALE 0.3162276148796081543f    /* sqrt(0.1) (1 - 2^-21) */
 
 struct MetricEuc2D : RoundNearest {
     typedef float2 Pt;
@@ -116,25 +113,26 @@ struct MetricEuc2D : RoundNearest {
     static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };
 
-struct MetricCeil2D : RoundUp {
+struct MetricCeil2D {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float raw(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return MetricEuc2D::raw(a, b); }
+    static __device__ __forceinline__ float add(float magic, float raw)
     {
-        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
-        return sqrt_approx(__fmul_rn(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)), CEIL_SHRINK));
+        return __fmaf_ru(raw, CEIL_ROOT_SCALE, magic);
     }
     static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };
 
-/* TSPLIB's ATT rule (nint, then +1 when below) equals ceil(sqrt(d^2 / 10)). */
-struct MetricAtt : RoundUp {
+/* TSPLIB's ATT rule (nint, then +1 when below) equals ceil(sqrt(d^2 / 10));
+ * raw is the plain root d, and add() scales it by sqrt(1/10). */
+struct MetricAtt {
     typedef float2 Pt;
     static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
-    static __device__ __forceinline__ float raw(Pt a, Pt b)
+    static __device__ __forceinline__ float raw(Pt a, Pt b) { return MetricEuc2D::raw(a, b); }
+    static __device__ __forceinline__ float add(float magic, float raw)
     {
-        float dx = __fsub_rn(a.x, b.x), dy = __fsub_rn(a.y, b.y);
-        return sqrt_approx(__fmul_rn(__fmaf_rn(dx, dx, __fmul_rn(dy, dy)), 0.1f * CEIL_SHRINK));
+        return __fmaf_ru(raw, ATT_ROOT_SCALE, magic);
     }
     static __device__ __forceinline__ float x(Pt a, Pt b) { return add(WT_MAGIC, raw(a, b)); }
 };

@@ -429,7 +429,8 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
  * blocks an SM instead of four measured 5-25% slower on an H100.) */
 template <int BLOCK, int TC>
 struct MinBlocks {
-    static constexpr int value = TC == 4 ? 18 : TC == 8 ? (BLOCK == 64 ? 12 : 2048 / BLOCK / 2)
+    static constexpr int value = BLOCK == 32 ? (TC == 16 ? 16 : 32)
+                                 : TC == 4 ? 18 : TC == 8 ? (BLOCK == 64 ? 12 : 2048 / BLOCK / 2)
                                  : BLOCK == 128 ? 4 : BLOCK == 256 ? 2 : 1;
 };
 
@@ -547,7 +548,7 @@ BlockShape block_shape(int n)
      * H100 (bench/RESULTS.md). */
     BlockShape s = n < 140 ? BlockShape{64, 4} : n < 400 ? BlockShape{64, 8}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
-    /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=64|128|256|512
+    /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=32|64|128|256|512
      * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
     const char *block = getenv("WT_MS_BLOCK"), *tc = getenv("WT_MS_TC");
     if (block) s.block = atoi(block);
@@ -559,6 +560,8 @@ template <class M>
 wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
     BlockShape s = block_shape(L.n);
+    if (s.block == 32 && s.tc == 8) return launch_with_block<M, 32, 8>(L, args, err);
+    if (s.block == 32 && s.tc == 16) return launch_with_block<M, 32, 16>(L, args, err);
     if (s.block == 64 && s.tc == 4) return launch_with_block<M, 64, 4>(L, args, err);
     if (s.block == 64 && s.tc == 8) return launch_with_block<M, 64, 8>(L, args, err);
     if (s.block == 128 && s.tc == 8) return launch_with_block<M, 128, 8>(L, args, err);

@@ -47,7 +47,10 @@
 
 namespace {
 
-constexpr int PASS_THREADS = 128; /* four independent warps */
+/* Threads per block of the pass kernel: its warps are independent, so the
+ * block size only sets how many blocks the GPU launches for one wave
+ * (WT_PASS_BLOCK=128|256|512 overrides it at R = 8, for measurements). */
+constexpr int PASS_THREADS = 128;
 
 /* Order-preserving bits: a < b as floats iff ord(a) < ord(b). */
 __device__ __forceinline__ unsigned ord_bits(float f)
@@ -69,6 +72,7 @@ struct PassArgs {
     unsigned long long *rowkey;
     const int *stop;
     int n;
+    int piece; /* columns per offer (see offer_rows) */
 };
 
 /* The term of move (i, j) that the pass minimizes over j:
@@ -84,7 +88,6 @@ __device__ __forceinline__ float pass_row_term(typename M::Pt pi, typename M::Pt
     return M::add(M::add(mcj, M::raw(pi, qj)), M::raw(pn, qn));
 }
 
-constexpr int WARPS_PER_BLOCK = PASS_THREADS / 32;
 constexpr long long MIN_WARP_STEPS = 32; /* fewer warps than that on small tours */
 
 /* Column steps of row blocks [0, I): row block I scans columns
@@ -205,8 +208,10 @@ __device__ __forceinline__ void offer_rows(const float *me, unsigned long long *
 }
 
 /* Columns per piece: a row's column is recovered within one piece, at
- * most PIECE / 32 steps of its warp. */
-constexpr int PIECE = 1024;
+ * most PIECE_MAX / 128 rounds of its warp (recover_kernel).  Shorter
+ * pieces spend fewer recovery rounds and more offers (WT_PASS_PIECE
+ * overrides the default, for measurements). */
+constexpr int PIECE_DEFAULT = 512, PIECE_MAX = 1024;
 
 /* One row block's columns ja .. jb-1 for the warp, piece by piece. */
 template <class M, int R>
@@ -220,8 +225,8 @@ __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja
     typename M::Pt p[R + 1];
 #pragma unroll
     for (int r = 0; r <= R; r++) p[r] = a.pts[min(i0 + r, n)];
-    for (int js = ja; js < jb; js += PIECE) {
-        const int je = min(js + PIECE, jb), jm = min(max(jdiag, js), je);
+    for (int js = ja; js < jb; js += a.piece) {
+        const int je = min(js + a.piece, jb), jm = min(max(jdiag, js), je);
         float mn[R];
 #pragma unroll
         for (int r = 0; r < R; r++) mn[r] = INFINITY;
@@ -231,12 +236,43 @@ __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja
     }
 }
 
-template <class M, int R>
-__global__ void __launch_bounds__(PASS_THREADS, R >= 16 ? 5 : 8) pass_warp_kernel(PassArgs<M> a, int warps,
-                                                                    long long cost)
+/* Lets the recovery kernel, launched behind this one with programmatic
+ * stream serialization (pass_collect), start its launch now: its blocks
+ * take the SMs this wave leaves and wait there (griddepcontrol.wait) for
+ * the pass to finish, so no launch gap separates the two.  A no-op before
+ * Hopper. */
+__device__ __forceinline__ void let_dependents_launch()
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* Waits until the kernels this one depends on have finished and their
+ * writes are visible (a no-op when it was launched without programmatic
+ * serialization, or before Hopper). */
+__device__ __forceinline__ void wait_for_prerequisites()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* R = 8: 64 registers whatever the block size up to 512 (32 warps an SM);
+ * R = 16: 96 registers, five blocks of 128. */
+template <int R>
+struct PassBounds {
+    static constexpr int threads = R >= 16 ? PASS_THREADS : 512;
+    static constexpr int blocks = R >= 16 ? 5 : 2;
+};
+
+template <class M, int R>
+__global__ void __launch_bounds__(PassBounds<R>::threads, PassBounds<R>::blocks)
+    pass_warp_kernel(PassArgs<M> a, int warps, long long cost)
+{
+    let_dependents_launch();
     const int n = a.n;
-    const long long w = (long long)blockIdx.x * WARPS_PER_BLOCK + threadIdx.x / 32;
+    const long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     if (w >= warps) return; /* whole warps */
     constexpr int WR = 32 * R;
     ColumnPos at = column_at_cost(n, WR, w * cost / warps);
@@ -294,17 +330,53 @@ __global__ void refresh_kernel(DevInst I, typename M::Pt *pts, float *me, const 
     }
 }
 
-/* After the pass: rowkey[i] = (delta, first column of the
- * piece holding it).  A warp per row walks the piece 32 columns at a time
- * from there and takes the first column whose float delta, computed with
- * the pass's own operations, is exactly the key's: the row's lowest-j best
- * move.  Then the move with its exact delta into cand[i] (delta 0, j -1
- * for a row without one), and rowkey[i] reset. */
+/* Recovery looks at this many columns of a row per round: the loads of a
+ * round's four 32-column steps go out together, so a row costs a round
+ * trip to memory per 128 columns rather than per 32. */
+constexpr int RECOVER_STEPS = 4;
+
+/* Lowest column of [from, stop) whose float delta, by the pass's own
+ * operations, has the order bits want; -1 if none.  Whole warp. */
+template <class M>
+__device__ __forceinline__ int find_column(const typename M::Pt *pts, const float *me, int i,
+                                           int from, int stop, unsigned want)
+{
+    const int lane = threadIdx.x & 31;
+    const typename M::Pt pi = pts[i], pn = pts[i + 1];
+    const float mei = me[i];
+    for (int base = from; base < stop; base += 32 * RECOVER_STEPS) {
+        unsigned hits[RECOVER_STEPS];
+#pragma unroll
+        for (int k = 0; k < RECOVER_STEPS; k++) {
+            int j = base + 32 * k + lane;
+            bool hit = false;
+            if (j < stop) {
+                float mcj = __fsub_rn(2.0f * WT_MAGIC, me[j]);
+                float d = __fsub_rn(pass_row_term<M>(pi, pn, pts[j], pts[j + 1], mcj), mei);
+                hit = ord_bits(d) == want;
+            }
+            hits[k] = __ballot_sync(0xFFFFFFFFu, hit);
+        }
+#pragma unroll
+        for (int k = 0; k < RECOVER_STEPS; k++)
+            if (hits[k]) return base + 32 * k + __ffs(hits[k]) - 1;
+    }
+    return -1;
+}
+
+/* After the pass: rowkey[i] = (delta, first column of the piece holding
+ * it).  A warp per row walks the piece from there and takes the first
+ * column whose float delta, computed with the pass's own operations, is
+ * exactly the key's: the row's lowest-j best move.  Then the move with its
+ * exact delta into cand[i] (delta 0, j -1 for a row without one), and
+ * rowkey[i] reset.  Launched behind the pass with programmatic
+ * serialization: it waits for the pass here, already resident. */
 template <class M>
 __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float *me,
                                const int32_t *id, unsigned long long *rowkey,
-                               wt_kswap_move *cand)
+                               wt_kswap_move *cand, int piece)
 {
+    wait_for_prerequisites();
     const int n = I.n, lane = threadIdx.x & 31;
     const long long warps = (long long)gridDim.x * (blockDim.x / 32);
     for (long long k = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32; k < n - 2;
@@ -313,23 +385,9 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
         const unsigned long long key = rowkey[i];
         int found = -1;
         if (key != PASS_NO_MOVE) {
-            const unsigned want = (unsigned)(key >> 32);
-            const int js = (int)(unsigned)(key & 0xFFFFFFFFu);
-            typename M::Pt pi = pts[i], pn = pts[i + 1];
-            const float mei = me[i];
+            const int js = (int)(unsigned)(key & 0xFFFFFFFFu), from = max(js, i + 2);
             /* Bounded by the piece; n only as a guard. */
-            const int stop = min(n, max(js, i + 2) + PIECE);
-            for (int base = max(js, i + 2); base < stop && found < 0; base += 32) {
-                int j = base + lane;
-                bool hit = false;
-                if (j < stop) {
-                    float mcj = __fsub_rn(2.0f * WT_MAGIC, me[j]);
-                    float d = __fsub_rn(pass_row_term<M>(pi, pn, pts[j], pts[j + 1], mcj), mei);
-                    hit = ord_bits(d) == want;
-                }
-                unsigned hits = __ballot_sync(0xFFFFFFFFu, hit);
-                if (hits) found = base + __ffs(hits) - 1;
-            }
+            found = find_column<M>(pts, me, i, from, min(n, from + piece), (unsigned)(key >> 32));
         }
         if (lane == 0) {
             wt_kswap_move m = {0, i, -1};
@@ -466,16 +524,34 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
 
 /* Rows per lane of the pass: 16 (fewer square roots per move,
  * 20 warps per SM) for large tours, 8 (32 warps per SM, to hide the
- * latencies of short shares) below PASS_R8_BELOW cities; WT_PASS_R=8|16
- * overrides it (measurements). */
+ * latencies of short shares) below PASS_R8_BELOW cities. */
 constexpr int PASS_R8_BELOW = 50000;
 
-int pass_rows_per_lane(int n)
+/* A tuning knob for measurements, not a user option: the value of
+ * environment variable `name` if it is one of `allowed` (0-terminated),
+ * else fallback. */
+int pass_knob(const char *name, const int *allowed, int fallback)
 {
-    const char *r = getenv("WT_PASS_R");
-    if (r && strcmp(r, "8") == 0) return 8;
-    if (r && strcmp(r, "16") == 0) return 16;
-    return n < PASS_R8_BELOW ? 8 : 16;
+    const char *v = getenv(name);
+    if (!v) return fallback;
+    for (; *allowed; allowed++)
+        if (atoi(v) == *allowed) return *allowed;
+    return fallback;
+}
+
+/* The plan's shape: rows per lane, block size, piece, chaining; knobs
+ * WT_PASS_R=8|16, WT_PASS_BLOCK=128|256|512 (R = 8 only),
+ * WT_PASS_PIECE=256|512|1024 and WT_PASS_CHAIN=0|1 force them. */
+void pass_shape(int n, PassPlan *plan)
+{
+    static const int rows[] = {8, 16, 0}, blocks[] = {128, 256, 512, 0},
+                     pieces[] = {256, 512, 1024, 0};
+    plan->rows_per_lane = pass_knob("WT_PASS_R", rows, n < PASS_R8_BELOW ? 8 : 16);
+    plan->block = plan->rows_per_lane == 8 ? pass_knob("WT_PASS_BLOCK", blocks, PASS_THREADS)
+                                           : PASS_THREADS;
+    plan->piece = min(pass_knob("WT_PASS_PIECE", pieces, PIECE_DEFAULT), PIECE_MAX);
+    const char *c = getenv("WT_PASS_CHAIN");
+    plan->chained = !(c && strcmp(c, "0") == 0);
 }
 
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
@@ -485,23 +561,23 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
         int dev = 0, sms = 0, per_sm = 0;
         WT_CUDA_CHECK(err, cudaGetDevice(&dev));
         WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        plan->rows_per_lane = pass_rows_per_lane(I.n);
+        pass_shape(I.n, plan);
         const void *kernel = plan->rows_per_lane == 8 ? (const void *)pass_warp_kernel<M, 8>
                                                       : (const void *)pass_warp_kernel<M, 16>;
         WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                                         PASS_THREADS, 0));
+                                                                         plan->block, 0));
         if (per_sm < 1)
             return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
-                           "on this GPU", PASS_THREADS);
+                           "on this GPU", plan->block);
         /* Every resident warp, unless that leaves them too little each. */
-        const int wr = 32 * plan->rows_per_lane;
+        const int wr = 32 * plan->rows_per_lane, per_block = plan->block / 32;
         long long steps = I.n < 4 ? 0 : steps_before(I.n, wr, row_blocks(I.n, wr));
-        long long warps = (long long)sms * per_sm * WARPS_PER_BLOCK;
+        long long warps = (long long)sms * per_sm * per_block;
         if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
         if (warps < 1) warps = 1;
         plan->warps = (int)warps;
         plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
-        plan->grid = (int)((warps + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK);
+        plan->grid = (int)((warps + per_block - 1) / per_block);
         return WT_OK;
     });
 }
@@ -520,25 +596,39 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.rowkey = rowkey;
         a.stop = d_stop;
         a.n = I.n;
+        a.piece = plan.piece;
         if (plan.rows_per_lane == 8)
-            pass_warp_kernel<M, 8><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
+            pass_warp_kernel<M, 8><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
         else
-            pass_warp_kernel<M, 16><<<plan.grid, PASS_THREADS, 0, stream>>>(a, plan.warps, plan.cost);
+            pass_warp_kernel<M, 16><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
         return launched("2-opt pass", err);
     });
 }
 
-wt_status pass_collect(const DevInst &I, DevTour t, unsigned long long *rowkey,
-                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err)
+wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
+                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
+                       wt_error *err)
 {
     if (I.n < 3) return WT_OK;
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
         /* A warp per row: 8 rows per block of 256. */
         long long blocks = ((long long)I.n + 7) / 8;
-        unsigned grid = (unsigned)(blocks > 65535 ? 65535 : blocks);
-        recover_kernel<M><<<grid, 256, 0, stream>>>(I, (const typename M::Pt *)t.pts, t.me, t.id,
-                                                    rowkey, cand);
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3((unsigned)(blocks > 65535 ? 65535 : blocks));
+        cfg.blockDim = dim3(256);
+        cfg.stream = stream;
+        cudaLaunchAttribute chain[1];
+        chain[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        chain[0].val.programmaticStreamSerializationAllowed = 1;
+        cfg.attrs = chain;
+        cfg.numAttrs = plan.chained ? 1 : 0;
+        cudaError_t e = cudaLaunchKernelEx(&cfg, recover_kernel<M>, I,
+                                           (const typename M::Pt *)t.pts, (const float *)t.me,
+                                           (const int32_t *)t.id, rowkey, cand, plan.piece);
+        if (e != cudaSuccess)
+            return wt_fail(err, WT_STATUS_DEVICE, "2-opt candidates kernel launch failed: %s",
+                           cudaGetErrorString(e));
         return launched("2-opt candidates", err);
     });
 }

@@ -39,9 +39,13 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
 
 /* Work layout of a pass: computed once per tour size and device. */
 struct PassPlan {
-    int grid;          /* blocks of four warps */
+    int grid;          /* blocks */
+    int block;         /* threads per block (independent warps) */
     int rows_per_lane; /* 8 or 16 */
     int warps;         /* warps sharing the pair space */
+    int piece;         /* columns per offer of a row's best (twoopt_pass.cu) */
+    bool chained;      /* recovery launched behind the pass with programmatic
+                          serialization (Hopper's dependent launch) */
     long long cost;    /* cost of all row blocks' column steps (twoopt_pass.cu) */
 };
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
@@ -57,8 +61,9 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
  * when the row has no candidate) and resets rowkey to PASS_NO_MOVE, first
  * finding each row's column (recover_kernel): a pass is pass_launch and
  * pass_collect together. */
-wt_status pass_collect(const DevInst &I, DevTour t, unsigned long long *rowkey,
-                       wt_kswap_move *cand, cudaStream_t stream, wt_error *err);
+wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
+                       unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
+                       wt_error *err);
 
 /* After pass_collect: writes cand[n-2+i] = {exact delta, i, j} for the best
  * float move of row i with j in [i+2, i+band] (lowest j among equal float

@@ -20,8 +20,10 @@ extern "C" {
  * for each row i with one, the row's best float move (lowest j among equal
  * float deltas) with its exact delta, kept only when that is negative, in
  * increasing i; *count says how many.  pass_seconds (may be NULL) receives
- * the pass kernel's own time (CUDA events), without uploads, candidate
- * compaction or copies. */
+ * the pass's GPU time (CUDA events around the pass kernel and the recovery
+ * of each row's column, queued behind a short hold so that the host's
+ * launch time is not counted), without uploads, candidate compaction or
+ * copies. */
 wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
                                  wt_kswap_move *out, int *count, double *pass_seconds,
                                  wt_error *err);
