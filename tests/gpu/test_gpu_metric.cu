@@ -2,9 +2,10 @@
  * test_gpu_metric.cu - the GPU's float distances (device_instance.cuh)
  * against TSPLIB's, for every integer offset (dx, dy) in a square: exactly
  * equal where README "Precision" says they are exact, at most one unit off
- * elsewhere.  It checks the claims the metric comments make (the rounding
- * FADD of EUC_2D, the scaled, upward-rounding FFMA of CEIL_2D and ATT)
- * on the device's own square-root unit, which no CPU test can.
+ * elsewhere; GEO (the chord formula) within one unit on every pair of a
+ * point set.  It checks the claims the metric comments make (the rounding
+ * FADD of EUC_2D, the scaled, upward-rounding FFMA of CEIL_2D and ATT) on
+ * the device's own square-root unit, which no CPU test can.
  *
  * A plain program (no cmocka): exit 0 passed, 1 failed, 77 no usable GPU.
  */
@@ -71,6 +72,85 @@ bool check(const char *name, wt_edge_weight_type type, float base, long long exa
     return pass;
 }
 
+/* GEO: every pair of a point set against dev_exact_dist (TSPLIB's cos/acos
+ * formula in double): a third spread over the sphere, a third in a cluster
+ * a few kilometres wide, a third around the cluster's antipode (the two
+ * places where the float formula could lose precision).  Off by one is the
+ * documented tolerance; more is a failure. */
+__global__ void probe_geo(DevInst I, Tally *t)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
+    if (i >= I.n || i == j) return;
+    long long want = dev_exact_dist(I, i, j);
+    long long got = (long long)(MetricGeo::x(MetricGeo::point(I, i), MetricGeo::point(I, j)) -
+                                WT_MAGIC);
+    long long diff = got - want;
+    if (diff == 0) return;
+    if (llabs(diff) > 1) atomicAdd(&t->far_wrong, 1ull);
+    else atomicAdd(&t->off_by_one, 1ull);
+}
+
+bool check_geo()
+{
+    const int m = 1536;
+    DevInst I = {};
+    I.n = m;
+    I.type = WT_GEO;
+    float *xf = nullptr, *yf = nullptr;
+    double *xd = nullptr, *yd = nullptr;
+    Tally *t = nullptr;
+    if (cudaMallocManaged(&xf, m * sizeof *xf) != cudaSuccess ||
+        cudaMallocManaged(&yf, m * sizeof *yf) != cudaSuccess ||
+        cudaMallocManaged(&xd, m * sizeof *xd) != cudaSuccess ||
+        cudaMallocManaged(&yd, m * sizeof *yd) != cudaSuccess ||
+        cudaMallocManaged(&t, sizeof *t) != cudaSuccess)
+        return false;
+    unsigned long long r = 88172645463325252ull; /* xorshift64: a fixed point set */
+    auto uniform = [&r]() {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        return (double)(r >> 11) / 9007199254740992.0;
+    };
+    const double pi = 3.141592653589793;
+    for (int k = 0; k < m; k++) {
+        double lat, lon;
+        if (k % 3 == 0) {
+            lat = asin(2 * uniform() - 1);
+            lon = (2 * uniform() - 1) * pi;
+        } else {
+            lat = 0.7 + (uniform() - 0.5) * 0.002;
+            lon = 0.3 + (uniform() - 0.5) * 0.002;
+            if (k % 3 == 2) { /* the antipode */
+                lat = -lat;
+                lon -= pi;
+            }
+        }
+        /* The float copy is what the kernels see; the exact metric reads
+         * the same values in double, as the upload does. */
+        xf[k] = (float)lat;
+        yf[k] = (float)lon;
+        xd[k] = (double)xf[k];
+        yd[k] = (double)yf[k];
+    }
+    I.xf = xf;
+    I.yf = yf;
+    I.xd = xd;
+    I.yd = yd;
+    *t = Tally{0, 0, 0};
+    probe_geo<<<dim3((m + 255) / 256, m), 256>>>(I, t);
+    bool ok = cudaDeviceSynchronize() == cudaSuccess;
+    bool pass = ok && t->far_wrong == 0;
+    printf("GEO      %d pairs: %llu off by one, %llu off by more: %s\n", m * (m - 1),
+           t->off_by_one, t->far_wrong, pass ? "ok" : "NO");
+    cudaFree(xf);
+    cudaFree(yf);
+    cudaFree(xd);
+    cudaFree(yd);
+    cudaFree(t);
+    return pass;
+}
+
 } // namespace
 
 int main()
@@ -89,6 +169,7 @@ int main()
      * only the tolerance holds beyond the exact ranges. */
     ok &= check<MetricCeil2D>("CEIL_2D", WT_CEIL_2D, 1000000.0f, 700);
     ok &= check<MetricEuc2D>("EUC_2D", WT_EUC_2D, 1000000.0f, 1024);
+    ok &= check_geo();
     printf("%s\n", ok ? "passed" : "FAILED");
     return ok ? 0 : 1;
 }

@@ -371,18 +371,7 @@ __device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt, TC> 
 __device__ __forceinline__ bool exactly_improving(const DevInst &I, const int32_t *id, int i,
                                                   int j)
 {
-    const int lane = threadIdx.x & 31;
-    long long term = 0;
-    if (lane < 4) {
-        int a = id[i], b = id[i + 1], c = id[j], d = id[j + 1 < I.n ? j + 1 : 0];
-        int u = lane == 0 ? a : lane == 1 ? b : lane == 2 ? a : c;
-        int v = lane == 0 ? c : lane == 1 ? d : lane == 2 ? b : d;
-        term = dev_exact_dist(I, u, v);
-        if (lane >= 2) term = -term;
-    }
-    term += __shfl_xor_sync(0xFFFFFFFFu, term, 1);
-    term += __shfl_xor_sync(0xFFFFFFFFu, term, 2);
-    return term < 0;
+    return dev_exact_2opt_delta_warp(I, id[i], id[i + 1], id[j], id[j + 1 < I.n ? j + 1 : 0]) < 0;
 }
 
 /* Exact length of the block's tour (block-wide; result valid in thread 0). */
@@ -536,7 +525,8 @@ wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
  * fewer TC x TC chunks, which balance worse over a block's threads; small
  * tours want small blocks, so that a step's fixed costs (reduction, exact
  * check, reversal, barriers) are shared by fewer threads and more climbers
- * share an SM.
+ * share an SM: below 1000 cities a block is one warp, a climber per warp,
+ * whose barriers cost next to nothing (32 blocks, the most an SM holds).
  */
 struct BlockShape {
     int block, tc;
@@ -546,7 +536,7 @@ BlockShape block_shape(int n)
 {
     /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
      * H100 (bench/RESULTS.md). */
-    BlockShape s = n < 140 ? BlockShape{64, 4} : n < 400 ? BlockShape{64, 8}
+    BlockShape s = n < 300 ? BlockShape{32, 8} : n < 1000 ? BlockShape{32, 16}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
     /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=32|64|128|256|512
      * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */

@@ -52,8 +52,7 @@ __device__ bool exactly_improving(const DevInst &I, const ThreadTour &t, int i, 
 {
     int a = t.id[(size_t)i * t.stride], b = t.id[(size_t)(i + 1) * t.stride];
     int c = t.id[(size_t)j * t.stride], d = t.id[(size_t)((j + 1) % I.n) * t.stride];
-    return dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) - dev_exact_dist(I, a, b) -
-               dev_exact_dist(I, c, d) < 0;
+    return dev_exact_2opt_delta(I, a, b, c, d) < 0;
 }
 
 __device__ void reverse(const ThreadTour &t, int i, int j)

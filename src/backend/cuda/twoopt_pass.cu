@@ -47,10 +47,13 @@
 
 namespace {
 
-/* Threads per block of the pass kernel: its warps are independent, so the
- * block size only sets how many blocks the GPU launches for one wave
- * (WT_PASS_BLOCK=128|256|512 overrides it at R = 8, for measurements). */
-constexpr int PASS_THREADS = 128;
+/* Threads per block of the pass kernel.  Its warps are independent, so
+ * the block size only sets how many blocks the GPU launches for one wave:
+ * at R = 8, 512-thread blocks when the wave fills the GPU (fewer, larger
+ * launches: 4-7% faster at 13k-34k cities than 128, H100, bench/RESULTS.md),
+ * else 128, so that a small tour's few warps spread over more SMs
+ * (WT_PASS_BLOCK=128|256|512 forces one, for measurements). */
+constexpr int PASS_THREADS = 128, PASS_THREADS_FULL = 512;
 
 /* Order-preserving bits: a < b as floats iff ord(a) < ord(b). */
 __device__ __forceinline__ unsigned ord_bits(float f)
@@ -262,7 +265,7 @@ __device__ __forceinline__ void wait_for_prerequisites()
  * R = 16: 96 registers, five blocks of 128. */
 template <int R>
 struct PassBounds {
-    static constexpr int threads = R >= 16 ? PASS_THREADS : 512;
+    static constexpr int threads = R >= 16 ? PASS_THREADS : PASS_THREADS_FULL;
     static constexpr int blocks = R >= 16 ? 5 : 2;
 };
 
@@ -338,12 +341,11 @@ constexpr int RECOVER_STEPS = 4;
 /* Lowest column of [from, stop) whose float delta, by the pass's own
  * operations, has the order bits want; -1 if none.  Whole warp. */
 template <class M>
-__device__ __forceinline__ int find_column(const typename M::Pt *pts, const float *me, int i,
-                                           int from, int stop, unsigned want)
+__device__ __forceinline__ int find_column(typename M::Pt pi, typename M::Pt pn, float mei,
+                                           const typename M::Pt *pts, const float *me, int from,
+                                           int stop, unsigned want)
 {
     const int lane = threadIdx.x & 31;
-    const typename M::Pt pi = pts[i], pn = pts[i + 1];
-    const float mei = me[i];
     for (int base = from; base < stop; base += 32 * RECOVER_STEPS) {
         unsigned hits[RECOVER_STEPS];
 #pragma unroll
@@ -369,8 +371,12 @@ __device__ __forceinline__ int find_column(const typename M::Pt *pts, const floa
  * column whose float delta, computed with the pass's own operations, is
  * exactly the key's: the row's lowest-j best move.  Then the move with its
  * exact delta into cand[i] (delta 0, j -1 for a row without one), and
- * rowkey[i] reset.  Launched behind the pass with programmatic
- * serialization: it waits for the pass here, already resident. */
+ * rowkey[i] reset.  The row's own data are read with its key, in the same
+ * round trip to memory: a row costs about four round trips (key, columns,
+ * two cities, their coordinates), and the recovery of a 13,509-city pass
+ * is a sixth of it (bench/RESULTS.md).  Launched behind the pass with
+ * programmatic serialization: it waits for the pass here, already
+ * resident. */
 template <class M>
 __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float *me,
                                const int32_t *id, unsigned long long *rowkey,
@@ -383,20 +389,22 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
          k += warps) {
         const int i = (int)k;
         const unsigned long long key = rowkey[i];
+        const typename M::Pt pi = pts[i], pn = pts[i + 1];
+        const float mei = me[i];
+        const int a = id[i], b = id[i + 1];
         int found = -1;
         if (key != PASS_NO_MOVE) {
             const int js = (int)(unsigned)(key & 0xFFFFFFFFu), from = max(js, i + 2);
             /* Bounded by the piece; n only as a guard. */
-            found = find_column<M>(pts, me, i, from, min(n, from + piece), (unsigned)(key >> 32));
+            found = find_column<M>(pi, pn, mei, pts, me, from, min(n, from + piece),
+                                   (unsigned)(key >> 32));
+        }
+        wt_kswap_move m = {0, i, -1};
+        if (found >= 0) {
+            m.delta = dev_exact_2opt_delta_warp(I, a, b, id[found], id[found + 1 < n ? found + 1 : 0]);
+            m.j = found;
         }
         if (lane == 0) {
-            wt_kswap_move m = {0, i, -1};
-            if (found >= 0) {
-                int a = id[i], b = id[i + 1], c = id[found], d = id[found + 1 < n ? found + 1 : 0];
-                m.delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
-                          dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
-                m.j = found;
-            }
             cand[i] = m;
             if (key != PASS_NO_MOVE) rowkey[i] = PASS_NO_MOVE;
         }
@@ -483,9 +491,7 @@ __global__ void band_kernel(DevInst I, const typename M::Pt *pts, const float *m
         }
         wt_kswap_move m = {0, i, -1};
         if (bj >= 0 && __fsub_rn(best, me[i]) < 0.0f && bj != cand[i].j) {
-            int a = id[i], b = id[i + 1], c = id[bj], d = id[bj + 1 < n ? bj + 1 : 0];
-            m.delta = dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) -
-                      dev_exact_dist(I, a, b) - dev_exact_dist(I, c, d);
+            m.delta = dev_exact_2opt_delta(I, id[i], id[i + 1], id[bj], id[bj + 1 < n ? bj + 1 : 0]);
             m.j = bj;
         }
         cand[rows + i] = m;
@@ -539,7 +545,8 @@ int pass_knob(const char *name, const int *allowed, int fallback)
     return fallback;
 }
 
-/* The plan's shape: rows per lane, block size, piece, chaining; knobs
+/* The plan's shape: rows per lane, block size (0: pass_plan picks),
+ * piece, chaining; knobs
  * WT_PASS_R=8|16, WT_PASS_BLOCK=128|256|512 (R = 8 only),
  * WT_PASS_PIECE=256|512|1024 and WT_PASS_CHAIN=0|1 force them. */
 void pass_shape(int n, PassPlan *plan)
@@ -547,37 +554,57 @@ void pass_shape(int n, PassPlan *plan)
     static const int rows[] = {8, 16, 0}, blocks[] = {128, 256, 512, 0},
                      pieces[] = {256, 512, 1024, 0};
     plan->rows_per_lane = pass_knob("WT_PASS_R", rows, n < PASS_R8_BELOW ? 8 : 16);
-    plan->block = plan->rows_per_lane == 8 ? pass_knob("WT_PASS_BLOCK", blocks, PASS_THREADS)
-                                           : PASS_THREADS;
+    plan->block = plan->rows_per_lane == 8 ? pass_knob("WT_PASS_BLOCK", blocks, 0) : PASS_THREADS;
     plan->piece = min(pass_knob("WT_PASS_PIECE", pieces, PIECE_DEFAULT), PIECE_MAX);
     const char *c = getenv("WT_PASS_CHAIN");
     plan->chained = !(c && strcmp(c, "0") == 0);
+}
+
+/* Warps of a pass with blocks of `block` threads: every resident warp,
+ * unless that leaves them too little each; *full says whether that is
+ * every resident warp. */
+template <class M>
+wt_status pass_warps(const DevInst &I, const PassPlan &plan, int block, long long *warps,
+                     bool *full, wt_error *err)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const void *kernel = plan.rows_per_lane == 8 ? (const void *)pass_warp_kernel<M, 8>
+                                                 : (const void *)pass_warp_kernel<M, 16>;
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
+    if (per_sm < 1)
+        return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
+                       "on this GPU", block);
+    const int wr = 32 * plan.rows_per_lane;
+    long long steps = I.n < 4 ? 0 : steps_before(I.n, wr, row_blocks(I.n, wr));
+    long long resident = (long long)sms * per_sm * (block / 32);
+    *warps = resident;
+    if (*warps * MIN_WARP_STEPS > steps) *warps = steps / MIN_WARP_STEPS;
+    if (*warps < 1) *warps = 1;
+    *full = *warps == resident;
+    return WT_OK;
 }
 
 wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
 {
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
-        int dev = 0, sms = 0, per_sm = 0;
-        WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-        WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         pass_shape(I.n, plan);
-        const void *kernel = plan->rows_per_lane == 8 ? (const void *)pass_warp_kernel<M, 8>
-                                                      : (const void *)pass_warp_kernel<M, 16>;
-        WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                                         plan->block, 0));
-        if (per_sm < 1)
-            return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
-                           "on this GPU", plan->block);
-        /* Every resident warp, unless that leaves them too little each. */
-        const int wr = 32 * plan->rows_per_lane, per_block = plan->block / 32;
-        long long steps = I.n < 4 ? 0 : steps_before(I.n, wr, row_blocks(I.n, wr));
-        long long warps = (long long)sms * per_sm * per_block;
-        if (warps * MIN_WARP_STEPS > steps) warps = steps / MIN_WARP_STEPS;
-        if (warps < 1) warps = 1;
+        long long warps = 0;
+        bool full = false;
+        int block = plan->block ? plan->block : PASS_THREADS_FULL;
+        wt_status st = pass_warps<M>(I, *plan, block, &warps, &full, err);
+        if (st == WT_OK && !plan->block && !full) {
+            block = PASS_THREADS;
+            st = pass_warps<M>(I, *plan, block, &warps, &full, err);
+        }
+        if (st != WT_OK) return st;
+        const int wr = 32 * plan->rows_per_lane;
+        plan->block = block;
         plan->warps = (int)warps;
         plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
-        plan->grid = (int)((warps + per_block - 1) / per_block);
+        plan->grid = (int)((warps + block / 32 - 1) / (block / 32));
         return WT_OK;
     });
 }
