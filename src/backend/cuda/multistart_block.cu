@@ -550,6 +550,9 @@ template <class M>
 wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
     BlockShape s = block_shape(L.n);
+    /* GEO's and EXPLICIT's points take four registers: a 16-column strip's
+     * 17 points alone would hold 68, so they get 8-column strips. */
+    if (sizeof(typename M::Pt) >= 16 && s.tc == 16 && !getenv("WT_MS_TC")) s.tc = 8;
     if (s.block == 32 && s.tc == 8) return launch_with_block<M, 32, 8>(L, args, err);
     if (s.block == 32 && s.tc == 16) return launch_with_block<M, 32, 16>(L, args, err);
     if (s.block == 64 && s.tc == 4) return launch_with_block<M, 64, 4>(L, args, err);
