@@ -30,7 +30,7 @@
  * column's M - e_j, and the move's value b + d(p_i+1, q_j+1) one more: per
  * move one raw distance, two FADDs and an FMNMX (the multistart kernel's
  * Strip does the same).  The best is tracked as a plain fminf per row,
- * without index bookkeeping: at the end of each piece of at most PIECE
+ * without index bookkeeping: at the end of each piece of at most plan.piece
  * columns a row whose minimum is improving offers (delta, first column of
  * the piece) with a 64-bit atomicMin on an order-preserving key, and after
  * the pass a warp per row finds the lowest column of the winning piece
