@@ -21,9 +21,9 @@
  * (device_instance.cuh), in which one FADD both rounds a distance and adds
  * it to another term, so a move costs one distance, two FADDs and one FMNMX
  * (Strip below).  The best is tracked per row (a min over TC moves, then
- * one compare), the column recovered afterwards by re-evaluating that
- * single row.  The pair space is dealt to threads in pieces that keep the
- * lanes of a warp in step (see scan_chunk).  The paper's shared-memory
+ * one compare), the column recovered after the block's reduction, a lane
+ * per column of the winning row.  The pair space is dealt to threads in
+ * TC x TC units that keep the lanes of a warp in step (see scan_unit).  The paper's shared-memory
  * tiling of the j-loop (§3.2) is subsumed: a thread's columns live in
  * registers for a whole strip, and rows stream from shared memory or the
  * L1 cache.
@@ -149,148 +149,118 @@ struct Strip {
     }
 };
 
-/* The diagonal's row: min over the columns c >= lo of row i's candidates
- * (as Strip::row, without keeping them: fewer live registers); B[] becomes
- * row i+1's. */
-template <class M, int TC>
-__device__ __forceinline__ float masked_row_min(const Strip<M, TC> &st, typename M::Pt pn,
-                                                float B[TC], int lo)
-{
-    float sp = M::raw(pn, st.q[0]), m = INFINITY;
-#pragma unroll
-    for (int c = 0; c < TC; c++) {
-        float sn = M::raw(pn, st.q[c + 1]);
-        float v = M::add(B[c], sn);
-        m = fminf(m, c < lo ? INFINITY : v);
-        B[c] = M::add(st.mc[c], sp);
-        sp = sn;
-    }
-    return m;
-}
-
 template <int TC>
-__device__ __forceinline__ float min_of(const float v[TC])
+__device__ __forceinline__ float min_range(const float v[TC], int a, int b)
 {
-    float m = v[0];
+    float m = INFINITY;
 #pragma unroll
-    for (int c = 1; c < TC; c++) m = fminf(m, v[c]);
+    for (int c = 0; c < TC; c++)
+        if (c >= a && c < b) m = fminf(m, v[c]);
     return m;
 }
 
 /*
- * The pair space of a block's tour, cut into pieces that keep the 32 lanes
- * of a warp in step (a warp whose lanes run different trip counts idles
- * the others: measured, half the lanes were idle when threads walked row
- * ranges of their own).
- *  - Chunks: row block k (rows k*TC .. k*TC+TC-1) against column strip
- *    J > k (columns J*TC .. J*TC+TC-1).  Every move there has j >= i+2, so
- *    no masking, and every chunk is TC rows long; the one row that touches
- *    the diagonal (i = J*TC - 1, only in chunk (J-1, J)) is left to the
- *    diagonal pieces.  Chunks are dealt to threads round robin in (k, J)
- *    order, so the lanes of a warp share their rows (loads broadcast) and
- *    take neighbouring strips (spread over the banks by the gaps).
- *  - Diagonal pieces: strip J's rows J*TC - 1 .. J*TC + TC - 3, masked,
- *    one strip per thread: about n rows in all.
- * Chunks cover rows below J*TC - 1 of strip J, diagonal pieces the rest, so
- * each move is evaluated once.
+ * The pair space of a block's tour, cut into units that keep the 32 lanes
+ * of a warp in step: unit (k, J), k <= J, is row block k (rows k*TC ..
+ * k*TC+TC-1) against column strip J.  Every unit runs the same code, TC
+ * rows of TC columns, so a warp's lanes never wait for one another (a
+ * warp whose lanes take different paths runs the paths one after the
+ * other: measured, the diagonal pieces that had a loop of their own took
+ * a fifth of a 100-city scan).  Which pairs of a unit are moves (j >= i+2)
+ * depends on the row only where the unit touches the diagonal, and rows
+ * are unrolled, so the masks are decided at compile time per row, with
+ * one select per row rather than one per move:
+ *  - a diagonal unit (J = k) keeps columns c >= r+2 of row r;
+ *  - an adjacent unit (J = k+1) drops column 0 of its last row (j = i+1);
+ *  - rows and columns past the tour are padding whose moves come out
+ *    +inf (TourView).
+ * Units are dealt to threads round robin in (k, J) order, so the lanes of
+ * a warp share their rows (loads broadcast) and take neighbouring strips
+ * (spread over the banks by the gaps).  Each move is evaluated once.
  */
 template <class M, int TC>
-__device__ __forceinline__ void scan_chunk(const TourView<typename M::Pt, TC> &t, int n, int k,
-                                           int J, MoveKey &best)
+__device__ __forceinline__ void scan_unit(const TourView<typename M::Pt, TC> &t, int k, int J,
+                                          MoveKey &best)
 {
     Strip<M, TC> s;
     s.load(t, J);
-    const int i0 = k * TC, last = J == k + 1 ? TC - 1 : TC;
+    const int i0 = k * TC;
+    const bool diag = J == k, adjacent = J == k + 1;
+    /* Row r's point is row_pts[r + (r >> SHIFT)], its edge row_me[r]. */
+    const typename M::Pt *row_pts = t.strip_points(k);
+    const float *row_me = t.strip_edges(k);
+    constexpr int SHIFT = TourView<typename M::Pt, TC>::SHIFT;
     float B[TC], v[TC];
-    s.first_terms(t.P(i0), B);
+    s.first_terms(row_pts[0], B);
     MoveKey sb = {INFINITY, INT_MAX, J};
-    /* Two rows per iteration, so one row's square roots overlap the other's
-     * adds.  Rows ascend: a strict < keeps the lowest among equals. */
-#pragma unroll 1
-    for (int r = 0; r < TC; r += 2) {
-        int i = i0 + r;
-        s.row(t.P(i + 1), B, v);
-        float d0 = __fsub_rn(min_of<TC>(v), t.E(i));
-        s.row(t.P(i + 2), B, v);
-        float d1 = __fsub_rn(min_of<TC>(v), t.E(i + 1));
-        if (r + 1 >= last) d1 = INFINITY;
-        if (d0 < sb.d) { sb.d = d0; sb.i = i; }
-        if (d1 < sb.d) { sb.d = d1; sb.i = i + 1; }
+#pragma unroll
+    for (int r = 0; r < TC; r++) {
+        s.row(row_pts[r + 1 + ((r + 1) >> SHIFT)], B, v);
+        /* Columns r+2.. are moves in every unit; 1..r+1 and 0 only off the
+         * diagonal, and 0 not in an adjacent unit's last row. */
+        float m = min_range<TC>(v, r + 2, TC);
+        float low = fminf(min_range<TC>(v, 1, r + 2), r == TC - 1 && adjacent ? INFINITY : v[0]);
+        m = diag ? m : fminf(m, low);
+        float d = __fsub_rn(m, row_me[r]);
+        /* Rows ascend: a strict < keeps the lowest among equals. */
+        if (d < sb.d) { sb.d = d; sb.i = i0 + r; }
     }
     fold_move(best, sb); /* best.j holds the strip for now */
 }
 
-template <class M, int TC>
-__device__ __forceinline__ void scan_diagonal(const TourView<typename M::Pt, TC> &t, int n,
-                                              int J, int part, int parts, MoveKey &best)
-{
-    const int j0 = J * TC, ia = max(j0 - 1, 0), ib = min(j0 + TC - 1, n - 1) - 1;
-    if (ia >= ib) return;
-    /* Rows [ia, ib) of the piece, cut into `parts` equal runs. */
-    const int len = (ib - ia + parts - 1) / parts, ra = ia + part * len, rb = min(ra + len, ib);
-    if (ra >= rb) return;
-    Strip<M, TC> s;
-    s.load(t, J);
-    float B[TC];
-    s.first_terms(t.P(ra), B);
-    MoveKey sb = {INFINITY, INT_MAX, J};
-#pragma unroll 1
-    for (int i = ra; i < rb; i++) {
-        float d = __fsub_rn(masked_row_min<M, TC>(s, t.P(i + 1), B, i + 2 - j0), t.E(i));
-        if (d < sb.d) { sb.d = d; sb.i = i; }
-    }
-    fold_move(best, sb);
-}
-
-/* Turns best.j from a strip number into the lowest column of row best.i
- * that attains best.d, by evaluating that row again with the same float
- * operations. */
-template <class M, int TC>
-__device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC> &t, int n,
-                                               MoveKey &best)
-{
-    if (best.i == INT_MAX) return;
-    Strip<M, TC> s;
-    s.load(t, best.j);
-    float B[TC], v[TC];
-    s.first_terms(t.P(best.i), B);
-    s.row(t.P(best.i + 1), B, v);
-    int col = TC - 1;
-#pragma unroll
-    for (int c = TC - 1; c >= 0; c--)
-        if (s.j0 + c >= best.i + 2 && __fsub_rn(v[c], t.E(best.i)) == best.d) col = c;
-    best.j = s.j0 + col;
-}
-
-/* This thread's best move: its diagonal pieces, then its chunks.  Chunks
- * are dealt from thread 0 up, so when their count C does not divide evenly
- * the last BLOCK - C % BLOCK threads have one chunk fewer.  The diagonal
- * pieces (each about a chunk's work) go to those threads, from the last
- * one down, which evens out the step's slowest thread; when there are more
- * pieces than such threads, pieces are cut in halves, so that a thread with
- * a full share of chunks gets half a piece more, not a whole one. */
+/* This thread's best move (d, i, strip), over its units. */
 template <class M, int TC, int BLOCK>
 __device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n)
 {
     MoveKey best = {INFINITY, INT_MAX, INT_MAX};
     const int strips = TourView<typename M::Pt, TC>::strips(n);
-    const int chunks = strips * (strips - 1) / 2, light = BLOCK - chunks % BLOCK;
-    const int parts = strips <= light || TC < 8 ? 1 : 2; /* a 4-row piece is all set-up */
-    for (int h = BLOCK - 1 - (int)threadIdx.x; h < parts * strips; h += BLOCK)
-        scan_diagonal<M, TC>(t, n, h / parts, h % parts, parts, best);
-    /* Chunk number c of row block k is (k, k+1+c); block k has strips-1-k. */
+    /* Unit number c of row block k is (k, k+c); block k has strips-k. */
     int k = 0, c = threadIdx.x;
     for (;;) {
-        while (k < strips - 1 && c >= strips - 1 - k) {
-            c -= strips - 1 - k;
+        while (k < strips && c >= strips - k) {
+            c -= strips - k;
             k++;
         }
-        if (k >= strips - 1) break;
-        scan_chunk<M, TC>(t, n, k, k + 1 + c, best);
+        if (k >= strips) break;
+        scan_unit<M, TC>(t, k, k + c, best);
         c += BLOCK;
     }
-    resolve_column<M, TC>(t, n, best);
     return best;
+}
+
+/* The best move of a warp's lanes, ties to the lowest (i, j), in every
+ * lane: three warp-wide integer minima (REDUX) on d's bits in order, then
+ * on i, then on j. */
+__device__ __forceinline__ MoveKey warp_min_move(MoveKey m)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    unsigned u = __float_as_uint(m.d);
+    u ^= (u >> 31) ? 0xFFFFFFFFu : 0x80000000u; /* float order as unsigned order */
+    unsigned umin = __reduce_min_sync(all, u);
+    unsigned imin = __reduce_min_sync(all, u == umin ? (unsigned)m.i : UINT_MAX);
+    unsigned jmin = __reduce_min_sync(all, u == umin && (unsigned)m.i == imin ? (unsigned)m.j : UINT_MAX);
+    MoveKey r;
+    r.d = __uint_as_float(umin ^ ((umin >> 31) ? 0x80000000u : 0xFFFFFFFFu));
+    r.i = (int)imin;
+    r.j = (int)jmin;
+    return r;
+}
+
+/* Turns best.j from a strip number into the lowest column of row best.i
+ * that attains best.d: lane c takes column c of the strip with the scan's
+ * own float operations, so it finds the value the scan found.  Called by a
+ * whole warp with the same best. */
+template <class M, int TC>
+__device__ __forceinline__ void resolve_column(const TourView<typename M::Pt, TC> &t, MoveKey &best)
+{
+    if (best.i == INT_MAX) return;
+    const int lane = threadIdx.x & 31, c = lane & (TC - 1), j0 = best.j * TC, i = best.i;
+    float mc = __fsub_rn(2.0f * WT_MAGIC, t.E(j0 + c));
+    float B = M::add(mc, M::raw(t.P(i), t.P(j0 + c)));
+    float v = M::add(B, M::raw(t.P(i + 1), t.P(j0 + c + 1)));
+    bool hit = lane < TC && j0 + c >= i + 2 && __fsub_rn(v, t.E(i)) == best.d;
+    unsigned hits = __ballot_sync(0xFFFFFFFFu, hit);
+    best.j = j0 + (hits ? __ffs(hits) - 1 : TC - 1);
 }
 
 /* Reverses tour positions i+1..j and refreshes the edges that changed. */
@@ -446,12 +416,19 @@ __global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block
         for (;;) {
             /* Issued before the scan, so the L2 round trip hides behind it. */
             int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
-            MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n);
-            MoveKey best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
-            if (threadIdx.x < 32) { /* the reduction's result is in thread 0 */
-                best.d = __shfl_sync(0xFFFFFFFFu, best.d, 0);
-                best.i = __shfl_sync(0xFFFFFFFFu, best.i, 0);
-                best.j = __shfl_sync(0xFFFFFFFFu, best.j, 0);
+            MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n), best;
+            if (BLOCK == 32) {
+                best = warp_min_move(mine);
+            } else {
+                best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
+                if (threadIdx.x < 32) { /* the reduction's result is in thread 0 */
+                    best.d = __shfl_sync(0xFFFFFFFFu, best.d, 0);
+                    best.i = __shfl_sync(0xFFFFFFFFu, best.i, 0);
+                    best.j = __shfl_sync(0xFFFFFFFFu, best.j, 0);
+                }
+            }
+            if (threadIdx.x < 32) {
+                resolve_column<M, TC>(t, best);
                 bool exact = best.d < 0.0f && exactly_improving(a.inst, t.id, best.i, best.j);
                 if (threadIdx.x == 0) {
                     if (!exact) best.d = 0.0f; /* float saw a gain the exact metric denies: stop */
