@@ -10,23 +10,11 @@
  * i+2 <= j < n), reduces to the best move with ties to the lowest (i, j),
  * reverses the segment in parallel, and repeats until nothing improves.
  *
- * The evaluation is the one loop written by hand, because what makes it fast
- * is a data layout no library primitive expresses.  The pair space is cut
- * into column strips TC columns wide; a thread walks rows of a strip
- * keeping the strip's TC+1 points and edge terms in registers and streaming
- * one row point per row.  A move (i, j) needs d(i, j) + d(i+1, j+1): row
- * i+1's distances serve as second terms of row i's moves and as first terms
- * of its own, so each distance is computed once and used twice: (TC+1)/TC
- * square roots per move.  Distances stay in the "magic" form M + d
- * (device_instance.cuh), in which one FADD both rounds a distance and adds
- * it to another term, so a move costs one distance, two FADDs and one FMNMX
- * (Strip below).  The best is tracked per row (a min over TC moves, then
- * one compare), the column recovered after the block's reduction, a lane
- * per column of the winning row.  The pair space is dealt to threads in
- * TC x TC units that keep the lanes of a warp in step (see scan_unit).  The paper's shared-memory
- * tiling of the j-loop (§3.2) is subsumed: a thread's columns live in
- * registers for a whole strip, and rows stream from shared memory or the
- * L1 cache.
+ * The evaluation of a step, the one loop written by hand, is in
+ * ms_block_scan.cuh.  Each thread ends it with the best move it saw, as
+ * (delta, row, strip); the block reduces those (REDUX in a one-warp block,
+ * CUB's BlockReduce in larger ones), and one warp turns the strip into the
+ * move's column, a lane per column of the winning row (resolve_column).
  *
  * A climb applies only moves that improve the exact length (see
  * exactly_improving), so it always ends, whatever float does.
@@ -38,195 +26,12 @@
 
 #include "algo/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
+#include "backend/cuda/ms_block_scan.cuh"
 #include "backend/cuda/multistart_kernels.cuh"
 
 namespace {
 
-/* A candidate move; ordered by (d, i, j). */
-struct MoveKey {
-    float d;
-    int i, j;
-};
-
-struct MoveKeyMin {
-    __device__ __forceinline__ MoveKey operator()(const MoveKey &a, const MoveKey &b) const
-    {
-        if (a.d != b.d) return a.d < b.d ? a : b;
-        if (a.i != b.i) return a.i < b.i ? a : b;
-        return a.j <= b.j ? a : b;
-    }
-};
-
-/* (d, i, j) order for folding one candidate into another (j may still
- * hold a strip number: strips ascend with their columns). */
-__device__ __forceinline__ void fold_move(MoveKey &best, const MoveKey &m)
-{
-    if (m.d < best.d || (m.d == best.d && (m.i < best.i || (m.i == best.i && m.j < best.j))))
-        best = m;
-}
-
-/*
- * The block's tour: points in tour order (pts[n] = pts[0]), M + the length
- * of edge k (me), and the cities (id), in shared or global memory.  Points
- * and edges are stored with one gap after every TC entries: the lanes of a
- * warp load the columns of TC-apart strips at once, and without the gap
- * those loads would all fall into the same shared-memory bank.  Both arrays
- * run on to the end of the last strip (column S*TC, S strips): padding
- * points are finite copies and padding edges -inf, so a strip loads its
- * columns at fixed offsets, with no bounds checks, and moves to padding
- * columns come out +inf (see Strip::load).
- */
-template <class Pt, int TC>
-struct TourView {
-    static constexpr int SHIFT = TC == 16 ? 4 : TC == 8 ? 3 : 2; /* log2(TC) */
-    Pt *pts;
-    float *me;
-    int32_t *id;
-
-    static __host__ __device__ __forceinline__ int strips(int n) { return (n + TC - 1) / TC; }
-    /* Cells of pts and me: positions 0 .. S*TC with their gaps. */
-    static __host__ __device__ __forceinline__ size_t padded(int n)
-    {
-        return (size_t)strips(n) * (TC + 1) + 1;
-    }
-    __device__ __forceinline__ Pt &P(int k) const { return pts[k + (k >> SHIFT)]; }
-    __device__ __forceinline__ float &E(int k) const { return me[k + (k >> SHIFT)]; }
-    /* Strip J's columns J*TC + c start at cell J*(TC+1); column TC of the
-     * strip (the next strip's first) is one gap further on. */
-    __device__ __forceinline__ const Pt *strip_points(int J) const { return pts + J * (TC + 1); }
-    __device__ __forceinline__ const float *strip_edges(int J) const { return me + J * (TC + 1); }
-};
-
-/*
- * One strip's registers and the row recurrence.  With X(r, c) the distance
- * from row point r to column point c, move (i, j0+c) has delta
- *   X(i, c) + X(i+1, c+1) - e_i - e_c.
- * B[c] = M + X(i, c) - e_c is carried from one row to the next: row i+1's
- * raw distances s[c] give both this row's candidates, B[c] + s[c+1] (one
- * FADD that also rounds s[c+1]: B is an integer of magnitude about M, whose
- * ulp is 1), and the next row's B[c] = s[c] + (M - e_c), another single
- * FADD.  Per move: one distance (5 instructions with its square root), two
- * FADDs and one FMNMX; the row's minimum then pays for e_i once.
- */
-template <class M, int TC>
-struct Strip {
-    typename M::Pt q[TC + 1];
-    float mc[TC]; /* M - e_c, or +inf for padding columns (their moves never win) */
-    int j0;
-
-    __device__ __forceinline__ void load(const TourView<typename M::Pt, TC> &t, int J)
-    {
-        j0 = J * TC;
-        const typename M::Pt *sp = t.strip_points(J);
-        const float *se = t.strip_edges(J);
-#pragma unroll
-        for (int c = 0; c < TC; c++) q[c] = sp[c];
-        q[TC] = sp[TC + 1];
-        /* Padding edges are -inf: their columns get +inf. */
-#pragma unroll
-        for (int c = 0; c < TC; c++) mc[c] = __fsub_rn(2.0f * WT_MAGIC, se[c]);
-    }
-
-    /* B[] of row point p. */
-    __device__ __forceinline__ void first_terms(typename M::Pt p, float B[TC]) const
-    {
-#pragma unroll
-        for (int c = 0; c < TC; c++) B[c] = M::add(mc[c], M::raw(p, q[c]));
-    }
-
-    /* Candidates v[c] = M + X(i, c) + X(i+1, c+1) - e_c of row i, from its
-     * B[] and row i+1's point pn; then B[] becomes row i+1's. */
-    __device__ __forceinline__ void row(typename M::Pt pn, float B[TC], float v[TC]) const
-    {
-        float s[TC + 1];
-#pragma unroll
-        for (int c = 0; c <= TC; c++) s[c] = M::raw(pn, q[c]);
-#pragma unroll
-        for (int c = 0; c < TC; c++) {
-            v[c] = M::add(B[c], s[c + 1]);
-            B[c] = M::add(mc[c], s[c]);
-        }
-    }
-};
-
-template <int TC>
-__device__ __forceinline__ float min_range(const float v[TC], int a, int b)
-{
-    float m = INFINITY;
-#pragma unroll
-    for (int c = 0; c < TC; c++)
-        if (c >= a && c < b) m = fminf(m, v[c]);
-    return m;
-}
-
-/*
- * The pair space of a block's tour, cut into units that keep the 32 lanes
- * of a warp in step: unit (k, J), k <= J, is row block k (rows k*TC ..
- * k*TC+TC-1) against column strip J.  Every unit runs the same code, TC
- * rows of TC columns, so a warp's lanes never wait for one another (a
- * warp whose lanes take different paths runs the paths one after the
- * other: measured, the diagonal pieces that had a loop of their own took
- * a fifth of a 100-city scan).  Which pairs of a unit are moves (j >= i+2)
- * depends on the row only where the unit touches the diagonal, and rows
- * are unrolled, so the masks are decided at compile time per row, with
- * one select per row rather than one per move:
- *  - a diagonal unit (J = k) keeps columns c >= r+2 of row r;
- *  - an adjacent unit (J = k+1) drops column 0 of its last row (j = i+1);
- *  - rows and columns past the tour are padding whose moves come out
- *    +inf (TourView).
- * Units are dealt to threads round robin in (k, J) order, so the lanes of
- * a warp share their rows (loads broadcast) and take neighbouring strips
- * (spread over the banks by the gaps).  Each move is evaluated once.
- */
-template <class M, int TC>
-__device__ __forceinline__ void scan_unit(const TourView<typename M::Pt, TC> &t, int k, int J,
-                                          MoveKey &best)
-{
-    Strip<M, TC> s;
-    s.load(t, J);
-    const int i0 = k * TC;
-    const bool diag = J == k, adjacent = J == k + 1;
-    /* Row r's point is row_pts[r + (r >> SHIFT)], its edge row_me[r]. */
-    const typename M::Pt *row_pts = t.strip_points(k);
-    const float *row_me = t.strip_edges(k);
-    constexpr int SHIFT = TourView<typename M::Pt, TC>::SHIFT;
-    float B[TC], v[TC];
-    s.first_terms(row_pts[0], B);
-    MoveKey sb = {INFINITY, INT_MAX, J};
-#pragma unroll
-    for (int r = 0; r < TC; r++) {
-        s.row(row_pts[r + 1 + ((r + 1) >> SHIFT)], B, v);
-        /* Columns r+2.. are moves in every unit; 1..r+1 and 0 only off the
-         * diagonal, and 0 not in an adjacent unit's last row. */
-        float m = min_range<TC>(v, r + 2, TC);
-        float low = fminf(min_range<TC>(v, 1, r + 2), r == TC - 1 && adjacent ? INFINITY : v[0]);
-        m = diag ? m : fminf(m, low);
-        float d = __fsub_rn(m, row_me[r]);
-        /* Rows ascend: a strict < keeps the lowest among equals. */
-        if (d < sb.d) { sb.d = d; sb.i = i0 + r; }
-    }
-    fold_move(best, sb); /* best.j holds the strip for now */
-}
-
-/* This thread's best move (d, i, strip), over its units. */
-template <class M, int TC, int BLOCK>
-__device__ MoveKey thread_best_move(const TourView<typename M::Pt, TC> &t, int n)
-{
-    MoveKey best = {INFINITY, INT_MAX, INT_MAX};
-    const int strips = TourView<typename M::Pt, TC>::strips(n);
-    /* Unit number c of row block k is (k, k+c); block k has strips-k. */
-    int k = 0, c = threadIdx.x;
-    for (;;) {
-        while (k < strips && c >= strips - k) {
-            c -= strips - k;
-            k++;
-        }
-        if (k >= strips) break;
-        scan_unit<M, TC>(t, k, k + c, best);
-        c += BLOCK;
-    }
-    return best;
-}
+using namespace ms_block;
 
 /* The best move of a warp's lanes, ties to the lowest (i, j), in every
  * lane: three warp-wide integer minima (REDUX) on d's bits in order, then
@@ -513,7 +318,7 @@ BlockShape block_shape(int n)
 {
     /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
      * H100 (bench/RESULTS.md). */
-    BlockShape s = n < 300 ? BlockShape{32, 8} : n < 1000 ? BlockShape{32, 16}
+    BlockShape s = n < 400 ? BlockShape{32, 8} : n < 1000 ? BlockShape{32, 16}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
     /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=32|64|128|256|512
      * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
