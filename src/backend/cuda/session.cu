@@ -86,11 +86,17 @@ wt_status check_deferred(wt_tour_session *s, wt_error *err)
                    cudaGetErrorString(e));
 }
 
-wt_status alloc_tour(DevTour *t, int n, size_t pt_bytes, wt_error *err)
+wt_status alloc_tour(DevTour *t, int n, size_t pt_bytes, cudaStream_t stream, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaMalloc(&t->pts, (size_t)(n + 1) * pt_bytes));
-    WT_CUDA_CHECK(err, cudaMalloc(&t->me, (size_t)n * sizeof(float)));
+    size_t pts_bytes = (size_t)(n + 1 + PASS_READ_AHEAD) * pt_bytes;
+    size_t me_bytes = (size_t)(n + PASS_READ_AHEAD) * sizeof(float);
+    WT_CUDA_CHECK(err, cudaMalloc(&t->pts, pts_bytes));
+    WT_CUDA_CHECK(err, cudaMalloc(&t->me, me_bytes));
     WT_CUDA_CHECK(err, cudaMalloc(&t->id, (size_t)n * sizeof(int32_t)));
+    /* The spare entries are read, never used: zeroed, so that they are
+     * defined (compute-sanitizer's initcheck). */
+    WT_CUDA_CHECK(err, cudaMemsetAsync(t->pts, 0, pts_bytes, stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(t->me, 0, me_bytes, stream));
     return WT_OK;
 }
 
@@ -134,8 +140,8 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->control, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[0]));
     WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[1]));
-    wt_status st = alloc_tour(&s->cur, s->n, pt, err);
-    if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, err);
+    wt_status st = alloc_tour(&s->cur, s->n, pt, s->stream, err);
+    if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, s->stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_rowkey, n * sizeof *s->d_rowkey));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_cand, 2 * n * sizeof *s->d_cand));

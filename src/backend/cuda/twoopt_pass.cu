@@ -164,16 +164,26 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[R + 1], const t
         for (int r = 0; r < R; r++) b[r] = M::add(mc, M::raw(p[r], q));
     }
     /* Two columns ahead: the compiler issues a prefetch at the end of the
-     * iteration, so one ahead would wait at the top of the next. */
-    typename M::Pt q1 = pts[ja + 1], q2 = pts[min(ja + 2, n)];
-    float e1 = me[min(ja + 1, n - 1)], e2 = me[min(ja + 2, n - 1)]; /* me[n]: never used */
+     * iteration, so one ahead would wait at the top of the next.  The loads
+     * run up to three entries past the tour (PASS_READ_AHEAD), never used:
+     * no clamps, and the addresses step with the column.  Two columns per
+     * iteration, so that the rotation of q1, q2, e1, e2 is a renaming, not
+     * moves (the loop was 153 instructions per column at R = 16, 19 of them
+     * clamps, moves, and reloads of the arrays' addresses). */
+    const typename M::Pt *qp = pts + ja;
+    const float *ep = me + ja;
+    typename M::Pt q1 = qp[1], q2 = qp[2];
+    float e1 = ep[1], e2 = ep[2];
+#pragma unroll 2
     for (int j = ja; j < jb; j++) {
         typename M::Pt q = q1;
         float mc = __fsub_rn(2.0f * WT_MAGIC, e1);
         q1 = q2;
         e1 = e2;
-        q2 = pts[min(j + 3, n)];
-        e2 = me[min(j + 3, n - 1)];
+        q2 = qp[3];
+        e2 = ep[3];
+        qp++;
+        ep++;
         float s = M::raw(p[0], q);
 #pragma unroll
         for (int r = 0; r < R; r++) {

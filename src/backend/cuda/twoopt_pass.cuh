@@ -24,10 +24,15 @@
 
 #define PASS_NO_MOVE 0xFFFFFFFFFFFFFFFFULL
 
+/* Entries that pts and me hold past the tour: the pass reads that far
+ * ahead of its last column (and never uses what it reads), so that its
+ * loop needs no bounds clamps.  Allocate them, zeroed. */
+#define PASS_READ_AHEAD 3
+
 /* A tour in device memory (see above); pts holds the metric's Pt type. */
 struct DevTour {
-    void *pts;   /* n+1 points in tour order */
-    float *me;   /* n edge terms, M + d */
+    void *pts;   /* n+1 points in tour order, then PASS_READ_AHEAD spare */
+    float *me;   /* n edge terms, M + d, then PASS_READ_AHEAD spare */
     int32_t *id; /* n cities in tour order */
 };
 
