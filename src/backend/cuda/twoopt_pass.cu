@@ -105,8 +105,9 @@ __host__ __device__ __forceinline__ int row_blocks(int n, int wr) { return (n - 
 /* The shares are equal in cost, not in columns: a row block's first
  * wr - 1 columns reach below the diagonal and take the masked loop, about
  * half as dear again as a plain column (an ISETP and an FSEL per move,
- * and at 96 registers a few spills); counted as such, the warps that hold
- * them finish with the others.  Costs in units: PLAIN_COST per plain
+ * and at 96 registers a few spills; measured so in session 4, 1.24x at 8
+ * rows and 1.32x at 16 in the SASS of the loops without clamps); counted
+ * as such, the warps that hold them finish with the others.  Costs in units: PLAIN_COST per plain
  * column, MASKED_COST per masked one. */
 constexpr long long PLAIN_COST = 2, MASKED_COST = 3;
 
