@@ -193,7 +193,7 @@ wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
                                  s->stream));
-    st = pass_plan(s->dinst.inst, &s->plan, s->stream, err);
+    st = pass_plan(s->dinst.inst, &s->plan, err);
     if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
     s->best_len = s->cur_len;
     return st;
@@ -337,7 +337,6 @@ void cuda_session_close(wt_tour_session *s)
     if (s->stream) cudaStreamSynchronize(s->stream);
     free_tour(&s->cur);
     free_tour(&s->best);
-    pass_plan_free(&s->plan);
     cudaFree(s->d_rowkey);
     cudaFree(s->d_cand);
     cudaFree(s->d_moves);

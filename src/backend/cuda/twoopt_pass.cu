@@ -280,31 +280,17 @@ struct PassBounds {
     static constexpr int blocks = R >= 16 ? 5 : 2;
 };
 
-/* The share table of a plan: shares[w] = where warp w's share starts, for
- * w = 0 .. warps (the last is the end of the pair space).  Computed once
- * per plan: the two binary searches were about 9% of a 13,509-city pass's
- * instructions when every warp did them at every pass. */
-__global__ void share_kernel(int n, int wr, long long cost, int warps, int2 *shares)
-{
-    for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w <= warps;
-         w += (long long)gridDim.x * blockDim.x) {
-        ColumnPos at = column_at_cost(n, wr, w * cost / warps);
-        shares[w] = make_int2(at.I, at.o);
-    }
-}
-
 template <class M, int R>
 __global__ void __launch_bounds__(PassBounds<R>::threads, PassBounds<R>::blocks)
-    pass_warp_kernel(PassArgs<M> a, int warps, const int2 *shares)
+    pass_warp_kernel(PassArgs<M> a, int warps, long long cost)
 {
     let_dependents_launch();
     const int n = a.n;
     const long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     if (w >= warps) return; /* whole warps */
     constexpr int WR = 32 * R;
-    const int2 from = shares[w], to = shares[w + 1];
-    ColumnPos at = {from.x, from.y};
-    const ColumnPos end = {to.x, to.y};
+    ColumnPos at = column_at_cost(n, WR, w * cost / warps);
+    const ColumnPos end = column_at_cost(n, WR, (w + 1) * cost / warps);
     while (at.I < end.I || (at.I == end.I && at.o < end.o)) {
         if (*(volatile const int *)a.stop) return;
         int stop_at = at.I == end.I ? end.o : block_columns(n, WR, at.I);
@@ -611,7 +597,7 @@ wt_status pass_warps(const DevInst &I, const PassPlan &plan, int block, long lon
     return WT_OK;
 }
 
-wt_status pass_plan(const DevInst &I, PassPlan *plan, cudaStream_t stream, wt_error *err)
+wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
 {
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
@@ -630,19 +616,8 @@ wt_status pass_plan(const DevInst &I, PassPlan *plan, cudaStream_t stream, wt_er
         plan->warps = (int)warps;
         plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
         plan->grid = (int)((warps + block / 32 - 1) / (block / 32));
-        pass_plan_free(plan);
-        WT_CUDA_CHECK(err, cudaMalloc(&plan->shares, (size_t)(warps + 1) * sizeof *plan->shares));
-        if (I.n < 4) return WT_OK; /* no pass runs */
-        share_kernel<<<grid_for(warps + 1), 256, 0, stream>>>(I.n, wr, plan->cost, (int)warps,
-                                                              plan->shares);
-        return launched("2-opt share table", err);
+        return WT_OK;
     });
-}
-
-void pass_plan_free(PassPlan *plan)
-{
-    cudaFree(plan->shares);
-    plan->shares = nullptr;
 }
 
 wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
@@ -661,9 +636,9 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.n = I.n;
         a.piece = plan.piece;
         if (plan.rows_per_lane == 8)
-            pass_warp_kernel<M, 8><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.shares);
+            pass_warp_kernel<M, 8><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
         else
-            pass_warp_kernel<M, 16><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.shares);
+            pass_warp_kernel<M, 16><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
         return launched("2-opt pass", err);
     });
 }

@@ -52,13 +52,8 @@ struct PassPlan {
     bool chained;      /* recovery launched behind the pass with programmatic
                           serialization (Hopper's dependent launch) */
     long long cost;    /* cost of all row blocks' column steps (twoopt_pass.cu) */
-    int2 *shares;      /* device: warp w's share of the pair space runs from
-                          (row block, column offset) shares[w] to shares[w+1] */
 };
-/* Fills plan (zeroed by the caller before the first call) and the share
- * table, on stream; pass_plan_free releases the table. */
-wt_status pass_plan(const DevInst &I, PassPlan *plan, cudaStream_t stream, wt_error *err);
-void pass_plan_free(PassPlan *plan);
+wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
 
 /* One full pass over the pair space; rowkey (n entries) must hold
  * PASS_NO_MOVE on entry.  Blocks stop early (leaving rowkey incomplete)
