@@ -45,33 +45,15 @@ static inline WT_HD void wt_sa_rng(wt_rng *rng, uint64_t seed, uint64_t search, 
     wt_rng_seed(rng, wt_splitmix64(&st));
 }
 
-/* Uniform integer in [0, bound), bound > 0: the very numbers of
- * wt_rng_below (Lemire's method, same draws accepted), but the division
- * that computes the rejection threshold is done only in the rare case
- * that needs it. */
-static inline WT_HD uint64_t wt_sa_below(wt_rng *r, uint64_t bound)
-{
-    uint64_t x = wt_rng_next(r);
-    uint64_t lo = x * bound;
-    if (lo < bound) {
-        uint64_t threshold = (0 - bound) % bound;
-        while (lo < threshold) {
-            x = wt_rng_next(r);
-            lo = x * bound;
-        }
-    }
-    return wt_mulhi64(x, bound);
-}
-
 /* Draws a candidate move of a tour of n >= 3 cities: c uniform among the
  * cities, a uniform among the n - 2 cities other than c and prev[c] (the two
  * choices that would leave the tour as it is).  Two draws. */
 static inline WT_HD wt_sa_move wt_sa_draw(wt_rng *rng, int n, const int32_t *prev)
 {
     wt_sa_move m;
-    m.c = (int32_t)wt_sa_below(rng, (uint64_t)n);
+    m.c = (int32_t)wt_rng_below(rng, (uint64_t)n);
     int32_t p = prev[m.c];
-    int32_t a = (int32_t)wt_sa_below(rng, (uint64_t)n - 2);
+    int32_t a = (int32_t)wt_rng_below(rng, (uint64_t)n - 2);
     int32_t lo = m.c < p ? m.c : p, hi = m.c < p ? p : m.c;
     if (a >= lo) a++;
     if (a >= hi) a++;
@@ -89,11 +71,11 @@ static inline WT_HD wt_sa_move wt_sa_draw_near(wt_rng *rng, int n, const int32_t
                                                const int32_t *nb, int k)
 {
     wt_sa_move m;
-    m.c = (int32_t)wt_sa_below(rng, (uint64_t)n);
+    m.c = (int32_t)wt_rng_below(rng, (uint64_t)n);
     const int32_t *row = nb + (size_t)m.c * (size_t)k;
     int32_t p = prev[m.c];
     for (;;) {
-        uint64_t j = wt_sa_below(rng, 2 * (uint64_t)k);
+        uint64_t j = wt_rng_below(rng, 2 * (uint64_t)k);
         int32_t d = row[j >> 1];
         m.a = (j & 1) ? prev[d] : d;
         if (m.a != m.c && m.a != p) return m;

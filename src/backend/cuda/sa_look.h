@@ -5,7 +5,7 @@
  * sa_warp_kernel keeps each stream's next two outputs in registers, so the
  * xoshiro step that refills them overlaps the iteration's shared-memory
  * latency instead of waiting for it.  The draws here take their numbers
- * from that look-ahead in the order, and with the bounds, of wt_sa_below,
+ * from that look-ahead in the order, and with the bounds, of wt_rng_below,
  * wt_sa_draw and wt_sa_draw_near (algo/sa.h): so they return the very
  * moves of those functions, rejected draws and redrawn slots included, and
  * leave the stream where those leave it.  That is what makes the warp
@@ -47,7 +47,7 @@ static inline WT_HD uint64_t sa_look_take(sa_look *g)
     return x;
 }
 
-/* wt_sa_below on a look-ahead stream: the same numbers, the same draws
+/* wt_rng_below on a look-ahead stream: the same numbers, the same draws
  * rejected.  bound > 0. */
 static inline WT_HD uint64_t sa_look_below(sa_look *g, uint64_t bound)
 {
