@@ -113,11 +113,9 @@ template <class M, int TC>
 struct Strip {
     typename M::Pt q[TC + 1];
     float mc[TC]; /* M - e_c, or +inf for padding columns (their moves never win) */
-    int j0;
 
     __device__ __forceinline__ void load(const TourView<typename M::Pt, TC> &t, int J)
     {
-        j0 = J * TC;
         const typename M::Pt *sp = t.strip_points(J);
         const float *se = t.strip_edges(J);
 #pragma unroll
