@@ -23,10 +23,12 @@
 #include <cfloat>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #include "algo/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
 #include "backend/cuda/ms_block_scan.cuh"
+#include "backend/cuda/ms_gap_scan.cuh"
 #include "backend/cuda/multistart_kernels.cuh"
 
 namespace {
@@ -118,23 +120,6 @@ union BlockTemp {
     typename cub::BlockReduce<long long, BLOCK>::TempStorage length;
 };
 
-/* Starts climb `climb`: its random tour, the points, the edges, and the
- * padding to the end of the last strip (finite points, -inf edges). */
-template <class M, int TC, int BLOCK>
-__device__ void start_climb(const MsArgs &a, const TourView<typename M::Pt, TC> &t,
-                            unsigned long long climb)
-{
-    int n = a.inst.n, end = TourView<typename M::Pt, TC>::strips(n) * TC;
-    if (threadIdx.x == 0) wt_climb_start_tour(a.seed, climb, n, t.id);
-    __syncthreads();
-    for (int k = threadIdx.x; k <= end; k += BLOCK)
-        t.P(k) = M::point(a.inst, t.id[k < n ? k : 0]);
-    __syncthreads();
-    for (int k = threadIdx.x; k < end; k += BLOCK)
-        t.E(k) = k < n ? M::x(t.P(k), t.P(k + 1)) : -INFINITY;
-    __syncthreads();
-}
-
 /* Whether move (i, j) shortens the tour under the exact metric.  The scan
  * ranks moves in float; where float distances are inexact (large or
  * fractional coordinates) a move may look improving without being so, and
@@ -198,9 +183,149 @@ struct MinBlocks {
                                  : BLOCK == 128 ? 4 : BLOCK == 256 ? 2 : 1;
 };
 
-template <class M, int BLOCK, int TC, bool SMEM>
-__global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block_kernel(MsArgs a)
+/*
+ * The two scans, as the kernel sees them: the tour's layout in the block's
+ * buffer, how a climb starts, the step's best move (its d, i and j valid in
+ * the first warp) and how a move is applied.
+ */
+
+/* TC x TC squares of the (i, j) triangle (ms_block_scan.cuh), any block size. */
+template <class M, int BLOCK_, int TC>
+struct SquareScan {
+    static constexpr int BLOCK = BLOCK_, MIN_BLOCKS = MinBlocks<BLOCK, TC>::value;
+    static constexpr bool GLOBAL_MEMORY = true;
+    typedef TourView<typename M::Pt, TC> View;
+    struct Plan {};
+    struct Lane {};
+
+    static __device__ Lane lane(Plan, int) { return {}; }
+
+    static size_t bytes(int n, Plan)
+    {
+        size_t pts_bytes, me_bytes;
+        return tour_bytes<typename M::Pt, TC>(n, &pts_bytes, &me_bytes);
+    }
+    static __device__ View view(unsigned char *base, int n, Plan)
+    {
+        return tour_view<typename M::Pt, TC>(base, n);
+    }
+
+    /* Climb `climb`'s random tour, the points, the edges, and the padding
+     * to the end of the last strip (finite points, -inf edges). */
+    static __device__ void start(const MsArgs &a, const View &t, Plan, unsigned long long climb)
+    {
+        int n = a.inst.n, end = View::strips(n) * TC;
+        if (threadIdx.x == 0) wt_climb_start_tour(a.seed, climb, n, t.id);
+        __syncthreads();
+        for (int k = threadIdx.x; k <= end; k += BLOCK)
+            t.P(k) = M::point(a.inst, t.id[k < n ? k : 0]);
+        __syncthreads();
+        for (int k = threadIdx.x; k < end; k += BLOCK)
+            t.E(k) = k < n ? M::x(t.P(k), t.P(k + 1)) : -INFINITY;
+        __syncthreads();
+    }
+
+    static __device__ MoveKey best_move(const View &t, Plan, Lane, int n, BlockTemp<BLOCK> &tmp)
+    {
+        MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n), best;
+        if (BLOCK == 32) {
+            best = warp_min_move(mine);
+        } else {
+            best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
+            if (threadIdx.x < 32) { /* the reduction's result is in thread 0 */
+                best.d = __shfl_sync(0xFFFFFFFFu, best.d, 0);
+                best.i = __shfl_sync(0xFFFFFFFFu, best.i, 0);
+                best.j = __shfl_sync(0xFFFFFFFFu, best.j, 0);
+            }
+        }
+        if (threadIdx.x < 32) resolve_column<M, TC>(t, best);
+        return best;
+    }
+
+    static __device__ void apply(const View &t, Plan, int, int i, int j)
+    {
+        apply_move<M, TC, BLOCK>(t, i, j);
+    }
+};
+
+/* Tiles of the (row, gap) rectangle (ms_gap_scan.cuh), one warp. */
+template <class M, int C>
+struct GapScan {
+    /* Tours of fewer than 400 cities: always in shared memory. */
+    static constexpr int BLOCK = 32, MIN_BLOCKS = 32;
+    static constexpr bool GLOBAL_MEMORY = false;
+    typedef ms_gap::GapView<typename M::Pt> View;
+    typedef ms_gap::GapPlan Plan;
+    typedef ms_gap::LaneTile Lane;
+
+    static __device__ Lane lane(Plan p, int n) { return ms_gap::lane_tile<C>(p, n); }
+
+    static size_t bytes(int n, Plan p)
+    {
+        size_t cells = (size_t)p.cells;
+        return (cells * sizeof(typename M::Pt) + 15) / 16 * 16 + (cells * sizeof(float) + 15) / 16 * 16 +
+               (size_t)(n + 1) * sizeof(int32_t);
+    }
+    static __device__ View view(unsigned char *base, int, Plan p)
+    {
+        View t;
+        size_t pts_bytes = ((size_t)p.cells * sizeof(typename M::Pt) + 15) / 16 * 16;
+        t.pts = (typename M::Pt *)base;
+        t.me = (float *)(base + pts_bytes);
+        t.id = (int32_t *)(base + pts_bytes + ((size_t)p.cells * sizeof(float) + 15) / 16 * 16);
+        return t;
+    }
+
+    /* Climb `climb`'s random tour, its points and edges, with the copies
+     * past n (cells < 2n). */
+    static __device__ void start(const MsArgs &a, const View &t, Plan p, unsigned long long climb)
+    {
+        const int n = a.inst.n;
+        if (threadIdx.x == 0) wt_climb_start_tour(a.seed, climb, n, t.id);
+        __syncthreads();
+        for (int k = threadIdx.x; k < p.cells; k += BLOCK)
+            t.pts[k] = M::point(a.inst, t.id[k < n ? k : k - n]);
+        __syncthreads();
+        for (int k = threadIdx.x; k < p.cells; k += BLOCK) {
+            int e = k < n ? k : k - n;
+            t.me[k] = M::x(t.pts[e], t.pts[e + 1]);
+        }
+        __syncthreads();
+    }
+
+    static __device__ MoveKey best_move(const View &t, Plan p, Lane l, int n, BlockTemp<BLOCK> &)
+    {
+        return ms_gap::gap_best_move<M, C>(t, p, l, n);
+    }
+
+    /* Reverses positions i+1..j, refreshes the edges that changed, then
+     * the copies past n of what changed. */
+    static __device__ void apply(const View &t, Plan p, int n, int i, int j)
+    {
+        for (int k = threadIdx.x; k < (j - i) / 2; k += BLOCK) {
+            int a = i + 1 + k, b = j - k;
+            typename M::Pt tp = t.pts[a];
+            t.pts[a] = t.pts[b];
+            t.pts[b] = tp;
+            int32_t tc = t.id[a];
+            t.id[a] = t.id[b];
+            t.id[b] = tc;
+        }
+        __syncthreads();
+        for (int k = i + threadIdx.x; k <= j; k += BLOCK) t.me[k] = M::x(t.pts[k], t.pts[k + 1]);
+        __syncthreads();
+        for (int k = i + threadIdx.x; k <= j && k < p.cells - n; k += BLOCK) {
+            t.pts[n + k] = t.pts[k];
+            t.me[n + k] = t.me[k];
+        }
+        __syncthreads();
+    }
+};
+
+template <class S, bool SMEM>
+__global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS) ms_block_kernel(MsArgs a, typename S::Plan p)
 {
+    constexpr int BLOCK = S::BLOCK;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ BlockTemp<BLOCK> tmp;
     __shared__ MoveKey s_move;
@@ -209,31 +334,21 @@ __global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block
 
     const int n = a.inst.n;
     unsigned char *base = SMEM ? smem : a.scratch + (size_t)blockIdx.x * a.scratch_stride;
-    const TourView<typename M::Pt, TC> t = tour_view<typename M::Pt, TC>(base, n);
+    const typename S::View t = S::view(base, n, p);
+    const typename S::Lane lane = S::lane(p, n);
     for (;;) {
         if (threadIdx.x == 0) s_climb = ms_take_climb(a);
         __syncthreads();
         unsigned long long climb = s_climb;
         if (climb == MS_NO_CLIMB) return;
-        start_climb<M, TC, BLOCK>(a, t, climb);
+        S::start(a, t, p, climb);
         unsigned long long steps = 0, scans = 0;
         bool completed = false;
         for (;;) {
             /* Issued before the scan, so the L2 round trip hides behind it. */
             int stop_now = threadIdx.x == 0 ? ms_stop_requested(a) : 0;
-            MoveKey mine = thread_best_move<M, TC, BLOCK>(t, n), best;
-            if (BLOCK == 32) {
-                best = warp_min_move(mine);
-            } else {
-                best = cub::BlockReduce<MoveKey, BLOCK>(tmp.move).Reduce(mine, MoveKeyMin());
-                if (threadIdx.x < 32) { /* the reduction's result is in thread 0 */
-                    best.d = __shfl_sync(0xFFFFFFFFu, best.d, 0);
-                    best.i = __shfl_sync(0xFFFFFFFFu, best.i, 0);
-                    best.j = __shfl_sync(0xFFFFFFFFu, best.j, 0);
-                }
-            }
+            MoveKey best = S::best_move(t, p, lane, n, tmp);
             if (threadIdx.x < 32) {
-                resolve_column<M, TC>(t, best);
                 bool exact = best.d < 0.0f && exactly_improving(a.inst, t.id, best.i, best.j);
                 if (threadIdx.x == 0) {
                     if (!exact) best.d = 0.0f; /* float saw a gain the exact metric denies: stop */
@@ -249,7 +364,7 @@ __global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block
                 break;
             }
             if (s_stop) break; /* the tour stays valid: stop before changing it */
-            apply_move<M, TC, BLOCK>(t, best.i, best.j);
+            S::apply(t, p, n, best.i, best.j);
             steps++;
         }
         long long len = exact_length<BLOCK>(a.inst, t.id, tmp);
@@ -258,20 +373,25 @@ __global__ void __launch_bounds__(BLOCK, (MinBlocks<BLOCK, TC>::value)) ms_block
     }
 }
 
-/* Picks the block size, shared or global memory, and the grid; launches. */
-template <class M, int BLOCK, int TC>
-wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
+/* Picks shared or global memory and the grid; launches. */
+template <class S>
+wt_status launch_scan(const MsLaunch &L, MsArgs args, typename S::Plan plan, wt_error *err)
 {
-    size_t pts_bytes, me_bytes;
-    size_t bytes = tour_bytes<typename M::Pt, TC>(L.n, &pts_bytes, &me_bytes);
+    constexpr int BLOCK = S::BLOCK;
+    size_t bytes = S::bytes(L.n, plan);
     int dev = 0, smem_optin = 0, sms = 0;
     WT_CUDA_CHECK(err, cudaGetDevice(&dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     int static_smem = (int)sizeof(BlockTemp<BLOCK>) + 64;
     bool in_smem = bytes + (size_t)static_smem <= (size_t)smem_optin;
-    void (*kernel)(MsArgs) =
-        in_smem ? ms_block_kernel<M, BLOCK, TC, true> : ms_block_kernel<M, BLOCK, TC, false>;
+    void (*kernel)(MsArgs, typename S::Plan) = ms_block_kernel<S, true>;
+    if constexpr (S::GLOBAL_MEMORY) {
+        if (!in_smem) kernel = ms_block_kernel<S, false>;
+    } else if (!in_smem) {
+        return wt_fail(err, WT_STATUS_DEVICE, "multistart: %zu bytes of tour do not fit in "
+                       "shared memory", bytes);
+    }
     size_t dyn = in_smem ? bytes : 0;
     WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
     int per_sm = 0;
@@ -287,7 +407,7 @@ wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
         WT_CUDA_CHECK(err, cudaMalloc(&scratch, args.scratch_stride * grid));
         args.scratch = (unsigned char *)scratch;
     }
-    kernel<<<(unsigned)grid, BLOCK, dyn, L.stream>>>(args);
+    kernel<<<(unsigned)grid, BLOCK, dyn, L.stream>>>(args, plan);
     cudaError_t e = cudaGetLastError();
     wt_status st = WT_OK;
     if (e != cudaSuccess)
@@ -298,6 +418,12 @@ wt_status launch_with_block(const MsLaunch &L, MsArgs args, wt_error *err)
         st = L.wait(L.wait_ctx, err);
     if (scratch) cudaFree(scratch);
     return st;
+}
+
+template <class M, int BLOCK, int TC>
+wt_status launch_with_block(const MsLaunch &L, const MsArgs &args, wt_error *err)
+{
+    return launch_scan<SquareScan<M, BLOCK, TC>>(L, args, {}, err);
 }
 
 /*
@@ -328,6 +454,52 @@ BlockShape block_shape(int n)
     return s;
 }
 
+/*
+ * Below 400 cities a climber is one warp, and its scan is either 8-column
+ * squares of the (i, j) triangle or tiles of the (row, gap) rectangle
+ * (ms_gap_scan.cuh), whichever costs less a step by this model, fitted to
+ * the kernels' SASS and to H200 runs (bench/RESULTS.md): a round of squares
+ * (one a lane, with its dealing) issues about 760 instructions; a row of a
+ * C-gap tile 8C + 11, but the rows left over after the last full group of
+ * C (unrolled one by one behind a branch) run about 1.8 times as long; a
+ * tile's set-up 12C; the rest of a step about 550.  The rectangle must win
+ * by 3%, as it measured 4% behind at 350 cities where this model has it
+ * level.  So: 100 cities take 25-row tiles of 7 gaps (1.23x the squares),
+ * 200 and 300 tiles of 10 gaps (1.26x), 350 squares.
+ */
+double square_step_cost(int n)
+{
+    const int strips = (n + 7) / 8, rounds = (strips * (strips + 1) / 2 + 31) / 32;
+    return 760.0 * rounds + 550.0;
+}
+
+double gap_step_cost(int n, int c)
+{
+    ms_gap::GapPlan p = ms_gap::gap_plan(n, c);
+    if (!p.rows) return INFINITY;
+    const int full = p.rows / c * c, rest = p.rows - full;
+    return (8.0 * c + 11.0) * (full + 1.8 * rest) + 12.0 * c + 550.0;
+}
+
+/* The gap width C of the rectangle's tiles, or 0 for squares. */
+int gap_width(int n)
+{
+    const char *scan = getenv("WT_MS_SCAN"), *width = getenv("WT_MS_GAP_C");
+    if (scan && strcmp(scan, "squares") == 0) return 0;
+    double best = (scan && strcmp(scan, "gaps") == 0) ? INFINITY : 0.97 * square_step_cost(n);
+    int c_best = 0;
+    static const int widths[] = {7, 8, 10};
+    for (int c : widths) {
+        if (width && atoi(width) != c) continue;
+        double cost = gap_step_cost(n, c);
+        if (cost < best) {
+            best = cost;
+            c_best = c;
+        }
+    }
+    return c_best;
+}
+
 template <class M>
 wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
@@ -335,7 +507,13 @@ wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
     /* GEO's and EXPLICIT's points take four registers: a 16-column strip's
      * 17 points alone would hold 68, so they get 8-column strips. */
     if (sizeof(typename M::Pt) >= 16 && s.tc == 16 && !getenv("WT_MS_TC")) s.tc = 8;
-    if (s.block == 32 && s.tc == 8) return launch_with_block<M, 32, 8>(L, args, err);
+    if (s.block == 32 && s.tc == 8) {
+        int c = gap_width(L.n);
+        if (c == 7) return launch_scan<GapScan<M, 7>>(L, args, ms_gap::gap_plan(L.n, 7), err);
+        if (c == 8) return launch_scan<GapScan<M, 8>>(L, args, ms_gap::gap_plan(L.n, 8), err);
+        if (c == 10) return launch_scan<GapScan<M, 10>>(L, args, ms_gap::gap_plan(L.n, 10), err);
+        return launch_with_block<M, 32, 8>(L, args, err);
+    }
     if (s.block == 32 && s.tc == 16) return launch_with_block<M, 32, 16>(L, args, err);
     if (s.block == 64 && s.tc == 4) return launch_with_block<M, 64, 4>(L, args, err);
     if (s.block == 64 && s.tc == 8) return launch_with_block<M, 64, 8>(L, args, err);
