@@ -266,6 +266,24 @@ static void test_single_climb_matches_cpu(void **state)
     }
 }
 
+/* 350 - 999 cities: the rectangle's tiles in rounds of 32 (one round at 500,
+ * whose last row group shares a lane with the one before), where the grid
+ * gives ties across a lane's tiles. */
+static void test_rounds_of_tiles_match_cpu(void **state)
+{
+    (void)state;
+    static const int sizes[] = {350, 400, 500, 733, 999};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        wt_instance *u = exact_instance(UNIFORM400, n, (uint64_t)n);
+        compare_backends(u, WT_MS_KERNEL_BLOCK, 1, 3);
+        wt_instance_free(u);
+        wt_instance *g = exact_instance(GRID, n, 0);
+        compare_backends(g, WT_MS_KERNEL_BLOCK, 1, 7);
+        wt_instance_free(g);
+    }
+}
+
 /* Beyond 4096 cities (tiles, shared memory limits), on the cheap SPARSE kind. */
 static void test_single_climb_matches_cpu_large(void **state)
 {
@@ -540,6 +558,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_single_climb_matches_cpu),
         GPU_TEST(test_single_climb_matches_cpu_large),
+        GPU_TEST(test_rounds_of_tiles_match_cpu),
         GPU_TEST(test_twenty_climbs_match_cpu),
         GPU_TEST(test_thread_kernel_matches_cpu),
         GPU_TEST(test_many_climbs),

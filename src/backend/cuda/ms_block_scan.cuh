@@ -40,6 +40,7 @@
 #include <cmath>
 
 #include "backend/cuda/device_instance.cuh"
+#include "backend/cuda/float_order.cuh"
 
 namespace ms_block {
 

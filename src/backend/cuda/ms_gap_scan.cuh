@@ -11,7 +11,9 @@
  * rounds of a warp for the work of two and a half.  Here each lane takes
  * one tile of R rows by C gaps (C fixed at compile time) and a 100-city
  * step is 28 tiles of 25 x 7 on one warp: 175 moves a lane where the
- * squares took 192, with no per-square set-up.
+ * squares took 192, with no per-square set-up.  Larger rectangles (350 -
+ * 999 cities) take several tiles a lane, in rounds of 32
+ * (gap_best_move_rounds).
  *
  * Along a row the tile's columns are i+g0 .. i+g0+C-1, a window that slides
  * one position a row: a row loads one new column point and edge, and the
@@ -54,27 +56,40 @@ using ms_block::MoveKey;
 
 /* The cut of a tour's rectangle into tiles, computed once per launch. */
 struct GapPlan {
-    int row_groups, gap_groups; /* tiles: row_groups * gap_groups <= 32 lanes */
+    int row_groups, gap_groups; /* tile t is row group t / gap_groups, gap group t % gap_groups */
+    int tiles;                  /* row_groups * gap_groups */
     int rows;                   /* R, rows of a tile */
     int last_gap0;              /* first gap of the last gap group: G + 2 - C */
     int cells;                  /* entries of pts and me: n + G + 2 */
 };
 
-/* The plan for n cities and C gaps a tile, or rows = 0 when the rectangle
- * does not cut into at most 32 tiles of C gaps (G < C or G > 32 C). */
-__host__ __device__ inline GapPlan gap_plan(int n, int C)
+/* The plan for n cities, C gaps a tile and about `groups` row groups (rows
+ * = ceil(n / groups), then as few groups as those rows need), or rows = 0
+ * when the rectangle has fewer than C gaps or is too large for a row's
+ * number to share an int with its tile's (see gap_best_move_rounds). */
+__host__ __device__ inline GapPlan gap_plan_rows(int n, int C, int groups)
 {
-    GapPlan p = {0, 0, 0, 0, 0};
+    GapPlan p = {0, 0, 0, 0, 0, 0};
     const int G = n / 2 - 1;
-    if (n < 8 || n >= 65536 || G < C) return p;
-    const int gc = (G + C - 1) / C;
-    if (gc > 32) return p;
-    const int rows = (n + 32 / gc - 1) / (32 / gc);
+    if (n < 8 || n >= 65536 || G < C || groups < 1) return p;
+    const int gc = (G + C - 1) / C, rows = (n + groups - 1) / groups;
     p.gap_groups = gc;
     p.rows = rows;
     p.row_groups = (n + rows - 1) / rows;
+    p.tiles = p.row_groups * gc;
     p.last_gap0 = G + 2 - C;
     p.cells = n + G + 2;
+    if (p.tiles >= 32768) p.rows = 0;
+    return p;
+}
+
+/* The one-round plan, a tile a lane: as many row groups as 32 lanes hold
+ * whole gap rows of tiles; rows = 0 when a gap row alone takes more than 32
+ * tiles (G > 32 C). */
+__host__ __device__ inline GapPlan gap_plan(int n, int C)
+{
+    const int gc = (n / 2 - 1 + C - 1) / C;
+    GapPlan p = gap_plan_rows(n, C, gc >= 1 && gc <= 32 ? 32 / gc : 0);
     return p;
 }
 
@@ -121,13 +136,13 @@ __device__ __forceinline__ void gap_row(int rr, typename M::Pt pn, float en,
     lb.d = fminf(lb.d, d);
 }
 
-/* The lane's tile: rows i0 .. i0+R-1 by gaps g0 .. g0+C-1. */
+/* A tile, rows i0 .. i0+R-1 by gaps g0 .. g0+C-1, folded into lb; row i
+ * is known there as id0 + i. */
 template <class M, int C>
-__device__ __forceinline__ LaneBest scan_tile(const GapView<typename M::Pt> &t, int i0, int g0,
-                                              int R)
+__device__ __forceinline__ void scan_tile_into(const GapView<typename M::Pt> &t, int i0, int g0,
+                                               int R, int id0, LaneBest &lb)
 {
     typedef typename M::Pt Pt;
-    LaneBest lb = {INFINITY, INFINITY, INT_MAX};
     Pt W[C];
     float MC[C], B[C];
     const Pt p0 = t.pts[i0];
@@ -140,7 +155,7 @@ __device__ __forceinline__ LaneBest scan_tile(const GapView<typename M::Pt> &t, 
     /* Row r reads P(i+1), E(i) and its new column P(i+g0+C), E(i+g0+C). */
     const Pt *rp = t.pts + i0 + 1, *cp = t.pts + i0 + g0 + C;
     const float *re = t.me + i0, *ce = t.me + i0 + g0 + C;
-    int i = i0;
+    int i = id0 + i0;
     const int full = R / C, rem = R - full * C;
 #pragma unroll 1
     for (int it = 0; it < full; it++) {
@@ -157,6 +172,15 @@ __device__ __forceinline__ LaneBest scan_tile(const GapView<typename M::Pt> &t, 
 #pragma unroll
     for (int rr = 0; rr < C - 1; rr++)
         if (rr < rem) gap_row<M, C>(rr, rp[rr], re[rr], cp[rr], ce[rr], W, MC, B, i + rr, lb);
+}
+
+/* The lane's one tile, rows known by their positions. */
+template <class M, int C>
+__device__ __forceinline__ LaneBest scan_tile(const GapView<typename M::Pt> &t, int i0, int g0,
+                                              int R)
+{
+    LaneBest lb = {INFINITY, INFINITY, INT_MAX};
+    scan_tile_into<M, C>(t, i0, g0, R, 0, lb);
     return lb;
 }
 
@@ -175,17 +199,6 @@ __device__ __forceinline__ unsigned move_key_if(const GapView<typename M::Pt> &t
     return a << 16 | b;
 }
 
-__device__ __forceinline__ unsigned float_order(float d)
-{
-    unsigned u = __float_as_uint(d);
-    return u ^ ((u >> 31) ? 0xFFFFFFFFu : 0x80000000u);
-}
-
-__device__ __forceinline__ float float_unorder(unsigned u)
-{
-    return __uint_as_float(u ^ ((u >> 31) ? 0x80000000u : 0xFFFFFFFFu));
-}
-
 /* A lane's tile, fixed for a launch: rows i0 .. i0+R-1 by gaps g0 ..
  * g0+C-1; an idle lane (past row_groups * gap_groups) scans a copy of the
  * last row group's tile and reports nothing. */
@@ -194,15 +207,29 @@ struct LaneTile {
     bool idle;
 };
 
+/* Tile `tile`'s first row and gap, for tiles of C gaps; the last row and
+ * gap groups start early, overlapping the ones before. */
+__host__ __device__ __forceinline__ LaneTile tile_corner_of(const GapPlan &p, int n, int C,
+                                                            int tile)
+{
+    const int a = tile / p.gap_groups, b = tile - a * p.gap_groups;
+    LaneTile t;
+    t.idle = a >= p.row_groups;
+    t.i0 = a * p.rows < n - p.rows ? a * p.rows : n - p.rows;
+    t.g0 = b == p.gap_groups - 1 ? p.last_gap0 : 2 + b * C;
+    return t;
+}
+
+template <int C>
+__device__ __forceinline__ LaneTile tile_corner(const GapPlan &p, int n, int tile)
+{
+    return tile_corner_of(p, n, C, tile);
+}
+
 template <int C>
 __device__ __forceinline__ LaneTile lane_tile(const GapPlan &p, int n)
 {
-    const int lane = threadIdx.x & 31, a = lane / p.gap_groups, b = lane - a * p.gap_groups;
-    LaneTile t;
-    t.idle = a >= p.row_groups;
-    t.i0 = min(a * p.rows, n - p.rows);
-    t.g0 = b == p.gap_groups - 1 ? p.last_gap0 : 2 + b * C;
-    return t;
+    return tile_corner<C>(p, n, threadIdx.x & 31);
 }
 
 /* The lowest move of lane src's tile whose delta is d, every lane taking
@@ -248,6 +275,55 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
         } else {
             const int i = __shfl_sync(all, lb.row, src);
             if (lane < C) key = min(key, move_key_if<M>(t, n, i, g0 + lane, best.d));
+        }
+    }
+    key = __reduce_min_sync(all, key);
+    if (key == UINT_MAX) { /* cannot happen: the candidates' tiles hold the minimum */
+        best.d = 0.0f;
+        return best;
+    }
+    best.i = (int)(key >> 16);
+    best.j = (int)(key & 0xFFFFu);
+    return best;
+}
+
+/*
+ * Rounds of tiles, for tours whose rectangle takes more than 32 (400 - 999
+ * cities): lane l scans tiles l, l+32, l+64, ... into one LaneBest, a row
+ * known as tile << 16 | position.  Resolution as in gap_best_move, except
+ * that a lane which saw a tie recomputes all its tiles.  A separate
+ * function, not a loop round gap_best_move, so that the one-round kernel
+ * keeps its code (a shared loop cost it 4% at 100 cities).
+ */
+template <class M, int C>
+__device__ MoveKey gap_best_move_rounds(const GapView<typename M::Pt> &t, const GapPlan &p, int n)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    const int lane = threadIdx.x & 31;
+    LaneBest lb = {INFINITY, INFINITY, INT_MAX};
+#pragma unroll 1
+    for (int tile = lane; tile < p.tiles; tile += 32) {
+        const LaneTile lt = tile_corner<C>(p, n, tile);
+        scan_tile_into<M, C>(t, lt.i0, lt.g0, p.rows, tile << 16, lb);
+    }
+    const unsigned u = float_order(lb.d), umin = __reduce_min_sync(all, u);
+    MoveKey best = {float_unorder(umin), INT_MAX, INT_MAX};
+    if (!(best.d < 0.0f)) return best;
+    const bool cand = u == umin;
+    const unsigned tied = __ballot_sync(all, cand && lb.d2 == lb.d);
+    unsigned key = UINT_MAX;
+    for (unsigned cands = __ballot_sync(all, cand); cands; cands &= cands - 1) {
+        const int src = __ffs(cands) - 1;
+        if (tied >> src & 1) {
+#pragma unroll 1
+            for (int tile = src; tile < p.tiles; tile += 32) {
+                const LaneTile lt = tile_corner<C>(p, n, tile);
+                key = min(key, tile_min_key<M, C>(t, n, lt.i0, lt.g0, p.rows, best.d));
+            }
+        } else {
+            const int row = __shfl_sync(all, lb.row, src);
+            const LaneTile lt = tile_corner<C>(p, n, row >> 16);
+            if (lane < C) key = min(key, move_key_if<M>(t, n, row & 0xFFFF, lt.g0 + lane, best.d));
         }
     }
     key = __reduce_min_sync(all, key);

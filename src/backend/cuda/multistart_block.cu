@@ -41,13 +41,12 @@ using namespace ms_block;
 __device__ __forceinline__ MoveKey warp_min_move(MoveKey m)
 {
     const unsigned all = 0xFFFFFFFFu;
-    unsigned u = __float_as_uint(m.d);
-    u ^= (u >> 31) ? 0xFFFFFFFFu : 0x80000000u; /* float order as unsigned order */
+    unsigned u = float_order(m.d);
     unsigned umin = __reduce_min_sync(all, u);
     unsigned imin = __reduce_min_sync(all, u == umin ? (unsigned)m.i : UINT_MAX);
     unsigned jmin = __reduce_min_sync(all, u == umin && (unsigned)m.i == imin ? (unsigned)m.j : UINT_MAX);
     MoveKey r;
-    r.d = __uint_as_float(umin ^ ((umin >> 31) ? 0x80000000u : 0xFFFFFFFFu));
+    r.d = float_unorder(umin);
     r.i = (int)imin;
     r.j = (int)jmin;
     return r;
@@ -248,10 +247,11 @@ struct SquareScan {
     }
 };
 
-/* Tiles of the (row, gap) rectangle (ms_gap_scan.cuh), one warp. */
-template <class M, int C>
+/* Tiles of the (row, gap) rectangle (ms_gap_scan.cuh), one warp: a tile a
+ * lane, or with ROUNDS several a lane. */
+template <class M, int C, bool ROUNDS>
 struct GapScan {
-    /* Tours of fewer than 400 cities: always in shared memory. */
+    /* Tours of fewer than 1000 cities: always in shared memory. */
     static constexpr int BLOCK = 32, MIN_BLOCKS = 32;
     static constexpr bool GLOBAL_MEMORY = false;
     typedef ms_gap::GapView<typename M::Pt> View;
@@ -295,7 +295,8 @@ struct GapScan {
 
     static __device__ MoveKey best_move(const View &t, Plan p, Lane l, int n, BlockTemp<BLOCK> &)
     {
-        return ms_gap::gap_best_move<M, C>(t, p, l, n);
+        if constexpr (ROUNDS) return ms_gap::gap_best_move_rounds<M, C>(t, p, n);
+        else return ms_gap::gap_best_move<M, C>(t, p, l, n);
     }
 
     /* Reverses positions i+1..j, refreshes the edges that changed, then
@@ -455,17 +456,24 @@ BlockShape block_shape(int n)
 }
 
 /*
- * Below 400 cities a climber is one warp, and its scan is either 8-column
- * squares of the (i, j) triangle or tiles of the (row, gap) rectangle
- * (ms_gap_scan.cuh), whichever costs less a step by this model, fitted to
- * the kernels' SASS and to H200 runs (bench/RESULTS.md): a round of squares
- * (one a lane, with its dealing) issues about 760 instructions; a row of a
- * C-gap tile 8C + 11, but the rows left over after the last full group of
- * C (unrolled one by one behind a branch) run about 1.8 times as long; a
- * tile's set-up 12C; the rest of a step about 550.  The rectangle must win
- * by 3%, as it measured 4% behind at 350 cities where this model has it
- * level.  So: 100 cities take 25-row tiles of 7 gaps (1.23x the squares),
- * 200 and 300 tiles of 10 gaps (1.26x), 350 squares.
+ * Below 1000 cities a climber is one warp, and its scan is 8-column squares
+ * of the (i, j) triangle (below 400 cities) or tiles of the (row, gap)
+ * rectangle (ms_gap_scan.cuh), a tile a lane or in rounds of 32 tiles,
+ * whichever costs less a step by this model, fitted to the kernels' SASS
+ * and to H200 runs (bench/RESULTS.md): a round of 8-column squares (one a
+ * lane, with its dealing) issues about 760 instructions; a row of a C-gap
+ * tile 8C + 11, but the rows left over after the last full group of C
+ * (unrolled one by one behind a branch) run about 1.8 times as long; a
+ * tile's set-up 12C; the rest of a step about 550.  A tile row's four
+ * shared-memory loads conflict in the banks when the lanes' columns lie a
+ * multiple of 64 bytes apart (C = 8 with many tiles in one row group: 500
+ * cities ran 16% slower than the model said), so a row costs 0.7 more for
+ * every wavefront beyond the 8 of the usual pattern.  The rectangle must
+ * beat the squares by 3%, as it measured 4% behind at 350 cities where the
+ * model had it level; above 400 cities it always takes the 16-column
+ * squares' place (10-15% faster at 350 - 999, H200).  So: 100 cities take
+ * 25-row tiles of 7 gaps (1.10x the squares), 200 one round of 10 gaps
+ * (1.19x), 500 125 tiles of 100 x 10 in four rounds.
  */
 double square_step_cost(int n)
 {
@@ -473,31 +481,93 @@ double square_step_cost(int n)
     return 760.0 * rounds + 550.0;
 }
 
-double gap_step_cost(int n, int c)
+/* Shared-memory wavefronts of one warp-wide load of `words` words a lane
+ * at word offsets at[0 .. lanes-1]: the most distinct addresses any of the
+ * 32 banks must serve. */
+int smem_wavefronts(const int *at, int lanes, int words)
 {
-    ms_gap::GapPlan p = ms_gap::gap_plan(n, c);
-    if (!p.rows) return INFINITY;
-    const int full = p.rows / c * c, rest = p.rows - full;
-    return (8.0 * c + 11.0) * (full + 1.8 * rest) + 12.0 * c + 550.0;
+    int most = 1;
+    for (int bank = 0; bank < 32; bank++) {
+        int seen[32], count = 0;
+        for (int l = 0; l < lanes; l++) {
+            bool hits = false;
+            for (int w = 0; w < words; w++) hits |= (at[l] + w) % 32 == bank;
+            bool again = false;
+            for (int k = 0; k < count; k++) again |= seen[k] == at[l];
+            if (hits && !again) seen[count++] = at[l];
+        }
+        most = count > most ? count : most;
+    }
+    return most;
 }
 
-/* The gap width C of the rectangle's tiles, or 0 for squares. */
-int gap_width(int n)
+/* Wavefronts of a tile row's four loads (row point and edge, new column
+ * point and edge) over the first round's lanes, points of pt_words words. */
+int gap_row_wavefronts(const ms_gap::GapPlan &p, int n, int c, int pt_words)
 {
+    int lanes = p.tiles < 32 ? p.tiles : 32, row[32], col[32], row_pt[32], col_pt[32];
+    for (int l = 0; l < lanes; l++) {
+        ms_gap::LaneTile t = ms_gap::tile_corner_of(p, n, c, l);
+        row[l] = t.i0 + 1;
+        col[l] = t.i0 + t.g0 + c;
+        row_pt[l] = row[l] * pt_words;
+        col_pt[l] = col[l] * pt_words;
+    }
+    return smem_wavefronts(row_pt, lanes, pt_words) + smem_wavefronts(row, lanes, 1) +
+           smem_wavefronts(col_pt, lanes, pt_words) + smem_wavefronts(col, lanes, 1);
+}
+
+double gap_plan_cost(const ms_gap::GapPlan &p, int n, int c, int pt_words)
+{
+    if (!p.rows) return INFINITY;
+    const int full = p.rows / c * c, rest = p.rows - full, rounds = (p.tiles + 31) / 32;
+    const int conflicts = gap_row_wavefronts(p, n, c, pt_words) - (3 * pt_words + 2);
+    const double row = 8.0 * c + 11.0 + (conflicts > 0 ? 0.7 * conflicts : 0.0);
+    return rounds * (row * (full + 1.8 * rest) + 12.0 * c) + 550.0;
+}
+
+/* A rectangle scan: tiles of c gaps (0: squares), in rounds or not, cut as
+ * plan. */
+struct GapChoice {
+    int c;
+    bool rounds;
+    ms_gap::GapPlan plan;
+};
+
+/* The cheapest scan of a one-warp climber for n cities by the model above.
+ * Knobs for benchmarks and tests, not user options: WT_MS_SCAN=squares|
+ * gaps|rounds (gaps: the rectangle, one round or several; rounds: several
+ * only, where n allows) and WT_MS_GAP_C=7|8|10. */
+GapChoice gap_choice(int n, int pt_words)
+{
+    GapChoice best = {0, false, {}};
     const char *scan = getenv("WT_MS_SCAN"), *width = getenv("WT_MS_GAP_C");
-    if (scan && strcmp(scan, "squares") == 0) return 0;
-    double best = (scan && strcmp(scan, "gaps") == 0) ? INFINITY : 0.97 * square_step_cost(n);
-    int c_best = 0;
+    if (scan && strcmp(scan, "squares") == 0) return best;
+    const bool forced = scan && (strcmp(scan, "gaps") == 0 || strcmp(scan, "rounds") == 0);
+    const bool only_rounds = scan && strcmp(scan, "rounds") == 0;
+    double cost = forced || n >= 400 ? INFINITY : 0.97 * square_step_cost(n);
     static const int widths[] = {7, 8, 10};
     for (int c : widths) {
         if (width && atoi(width) != c) continue;
-        double cost = gap_step_cost(n, c);
-        if (cost < best) {
-            best = cost;
-            c_best = c;
+        ms_gap::GapPlan one = ms_gap::gap_plan(n, c);
+        double x = gap_plan_cost(one, n, c, pt_words);
+        if (!only_rounds && x < cost) best = {c, false, one}, cost = x;
+        for (int groups = 1; groups <= 256; groups++) {
+            ms_gap::GapPlan p = ms_gap::gap_plan_rows(n, c, groups);
+            if (!p.rows || p.tiles <= 32) continue;
+            x = gap_plan_cost(p, n, c, pt_words);
+            if (x < cost) best = {c, true, p}, cost = x;
         }
     }
-    return c_best;
+    return best;
+}
+
+/* Launches the rectangle scan g. */
+template <class M, int C>
+wt_status launch_gaps(const MsLaunch &L, const MsArgs &args, const GapChoice &g, wt_error *err)
+{
+    if (g.rounds) return launch_scan<GapScan<M, C, true>>(L, args, g.plan, err);
+    return launch_scan<GapScan<M, C, false>>(L, args, g.plan, err);
 }
 
 template <class M>
@@ -507,13 +577,13 @@ wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
     /* GEO's and EXPLICIT's points take four registers: a 16-column strip's
      * 17 points alone would hold 68, so they get 8-column strips. */
     if (sizeof(typename M::Pt) >= 16 && s.tc == 16 && !getenv("WT_MS_TC")) s.tc = 8;
-    if (s.block == 32 && s.tc == 8) {
-        int c = gap_width(L.n);
-        if (c == 7) return launch_scan<GapScan<M, 7>>(L, args, ms_gap::gap_plan(L.n, 7), err);
-        if (c == 8) return launch_scan<GapScan<M, 8>>(L, args, ms_gap::gap_plan(L.n, 8), err);
-        if (c == 10) return launch_scan<GapScan<M, 10>>(L, args, ms_gap::gap_plan(L.n, 10), err);
-        return launch_with_block<M, 32, 8>(L, args, err);
+    if (s.block == 32 && L.n < 1000 && !getenv("WT_MS_BLOCK") && !getenv("WT_MS_TC")) {
+        GapChoice g = gap_choice(L.n, (int)(sizeof(typename M::Pt) / 4));
+        if (g.c == 7) return launch_gaps<M, 7>(L, args, g, err);
+        if (g.c == 8) return launch_gaps<M, 8>(L, args, g, err);
+        if (g.c == 10) return launch_gaps<M, 10>(L, args, g, err);
     }
+    if (s.block == 32 && s.tc == 8) return launch_with_block<M, 32, 8>(L, args, err);
     if (s.block == 32 && s.tc == 16) return launch_with_block<M, 32, 16>(L, args, err);
     if (s.block == 64 && s.tc == 4) return launch_with_block<M, 64, 4>(L, args, err);
     if (s.block == 64 && s.tc == 8) return launch_with_block<M, 64, 8>(L, args, err);

@@ -43,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "backend/cuda/float_order.cuh"
 #include "backend/cuda/twoopt_pass.cuh"
 
 namespace {
@@ -55,16 +56,9 @@ namespace {
  * (WT_PASS_BLOCK=128|256|512 forces one, for measurements). */
 constexpr int PASS_THREADS = 128, PASS_THREADS_FULL = 512;
 
-/* Order-preserving bits: a < b as floats iff ord(a) < ord(b). */
-__device__ __forceinline__ unsigned ord_bits(float f)
-{
-    unsigned u = __float_as_uint(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 __device__ __forceinline__ unsigned long long row_key(float d, int j)
 {
-    return ((unsigned long long)ord_bits(d) << 32) | (unsigned)j;
+    return ((unsigned long long)float_order(d) << 32) | (unsigned)j;
 }
 
 template <class M>
@@ -366,7 +360,7 @@ __device__ __forceinline__ int find_column(typename M::Pt pi, typename M::Pt pn,
             if (j < stop) {
                 float mcj = __fsub_rn(2.0f * WT_MAGIC, me[j]);
                 float d = __fsub_rn(pass_row_term<M>(pi, pn, pts[j], pts[j + 1], mcj), mei);
-                hit = ord_bits(d) == want;
+                hit = float_order(d) == want;
             }
             hits[k] = __ballot_sync(0xFFFFFFFFu, hit);
         }
