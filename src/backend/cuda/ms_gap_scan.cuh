@@ -246,6 +246,35 @@ __device__ __forceinline__ unsigned tile_min_key(const GapView<typename M::Pt> &
     return key;
 }
 
+/* The warp's least delta, from each lane's best, into best.d (i and j
+ * still INT_MAX); *cands gets the lanes that hold it, *tied those of them
+ * that saw it in two rows.  False when nothing improves. */
+__device__ __forceinline__ bool warp_candidates(const LaneBest &lb, MoveKey &best,
+                                                unsigned *cands, unsigned *tied)
+{
+    const unsigned all = 0xFFFFFFFFu;
+    const unsigned u = float_order(lb.d), umin = __reduce_min_sync(all, u);
+    best = {float_unorder(umin), INT_MAX, INT_MAX};
+    if (!(best.d < 0.0f)) return false;
+    const bool cand = u == umin;
+    *tied = __ballot_sync(all, cand && lb.d2 == lb.d);
+    *cands = __ballot_sync(all, cand);
+    return true;
+}
+
+/* The lowest of the lanes' keys as best's (i, j). */
+__device__ __forceinline__ MoveKey warp_key_move(unsigned key, MoveKey best)
+{
+    key = __reduce_min_sync(0xFFFFFFFFu, key);
+    if (key == UINT_MAX) { /* cannot happen: the candidates' tiles hold the minimum */
+        best.d = 0.0f;
+        return best;
+    }
+    best.i = (int)(key >> 16);
+    best.j = (int)(key & 0xFFFFu);
+    return best;
+}
+
 /* The step's best move (d, i, j), i < j positions, in every lane of the
  * one-warp block; i = INT_MAX when nothing improves (d >= 0).  The lanes
  * holding the warp's minimum are resolved one after the other, by the
@@ -260,13 +289,10 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
     const int lane = threadIdx.x & 31;
     LaneBest lb = scan_tile<M, C>(t, lt.i0, lt.g0, p.rows);
     if (lt.idle) lb.d = INFINITY;
-    const unsigned u = float_order(lb.d), umin = __reduce_min_sync(all, u);
-    MoveKey best = {float_unorder(umin), INT_MAX, INT_MAX};
-    if (!(best.d < 0.0f)) return best;
-    const bool cand = u == umin;
-    const unsigned tied = __ballot_sync(all, cand && lb.d2 == lb.d);
-    unsigned key = UINT_MAX;
-    for (unsigned cands = __ballot_sync(all, cand); cands; cands &= cands - 1) {
+    MoveKey best;
+    unsigned cands, tied, key = UINT_MAX;
+    if (!warp_candidates(lb, best, &cands, &tied)) return best;
+    for (; cands; cands &= cands - 1) {
         const int src = __ffs(cands) - 1;
         const int g0 = __shfl_sync(all, lt.g0, src);
         if (tied >> src & 1) {
@@ -277,14 +303,7 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
             if (lane < C) key = min(key, move_key_if<M>(t, n, i, g0 + lane, best.d));
         }
     }
-    key = __reduce_min_sync(all, key);
-    if (key == UINT_MAX) { /* cannot happen: the candidates' tiles hold the minimum */
-        best.d = 0.0f;
-        return best;
-    }
-    best.i = (int)(key >> 16);
-    best.j = (int)(key & 0xFFFFu);
-    return best;
+    return warp_key_move(key, best);
 }
 
 /*
@@ -306,13 +325,10 @@ __device__ MoveKey gap_best_move_rounds(const GapView<typename M::Pt> &t, const 
         const LaneTile lt = tile_corner<C>(p, n, tile);
         scan_tile_into<M, C>(t, lt.i0, lt.g0, p.rows, tile << 16, lb);
     }
-    const unsigned u = float_order(lb.d), umin = __reduce_min_sync(all, u);
-    MoveKey best = {float_unorder(umin), INT_MAX, INT_MAX};
-    if (!(best.d < 0.0f)) return best;
-    const bool cand = u == umin;
-    const unsigned tied = __ballot_sync(all, cand && lb.d2 == lb.d);
-    unsigned key = UINT_MAX;
-    for (unsigned cands = __ballot_sync(all, cand); cands; cands &= cands - 1) {
+    MoveKey best;
+    unsigned cands, tied, key = UINT_MAX;
+    if (!warp_candidates(lb, best, &cands, &tied)) return best;
+    for (; cands; cands &= cands - 1) {
         const int src = __ffs(cands) - 1;
         if (tied >> src & 1) {
 #pragma unroll 1
@@ -326,14 +342,7 @@ __device__ MoveKey gap_best_move_rounds(const GapView<typename M::Pt> &t, const 
             if (lane < C) key = min(key, move_key_if<M>(t, n, row & 0xFFFF, lt.g0 + lane, best.d));
         }
     }
-    key = __reduce_min_sync(all, key);
-    if (key == UINT_MAX) { /* cannot happen: the candidates' tiles hold the minimum */
-        best.d = 0.0f;
-        return best;
-    }
-    best.i = (int)(key >> 16);
-    best.j = (int)(key & 0xFFFFu);
-    return best;
+    return warp_key_move(key, best);
 }
 
 } // namespace ms_gap
