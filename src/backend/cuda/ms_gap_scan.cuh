@@ -11,8 +11,8 @@
  * rounds of a warp for the work of two and a half.  Here each lane takes
  * one tile of R rows by C gaps (C fixed at compile time) and a 100-city
  * step is 28 tiles of 25 x 7 on one warp: 175 moves a lane where the
- * squares took 192, with no per-square set-up.  Larger rectangles (350 -
- * 999 cities) take several tiles a lane, in rounds of 32
+ * squares took 192, with no per-square set-up.  Larger rectangles (250
+ * and 350 - 999 cities) take several tiles a lane, in rounds of 32
  * (gap_best_move_rounds).
  *
  * Along a row the tile's columns are i+g0 .. i+g0+C-1, a window that slides
@@ -89,8 +89,7 @@ __host__ __device__ inline GapPlan gap_plan_rows(int n, int C, int groups)
 __host__ __device__ inline GapPlan gap_plan(int n, int C)
 {
     const int gc = (n / 2 - 1 + C - 1) / C;
-    GapPlan p = gap_plan_rows(n, C, gc >= 1 && gc <= 32 ? 32 / gc : 0);
-    return p;
+    return gap_plan_rows(n, C, gc >= 1 && gc <= 32 ? 32 / gc : 0);
 }
 
 /* A block's tour: points in tour order, M + edge lengths, cities; points
@@ -307,8 +306,8 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
 }
 
 /*
- * Rounds of tiles, for tours whose rectangle takes more than 32 (400 - 999
- * cities): lane l scans tiles l, l+32, l+64, ... into one LaneBest, a row
+ * Rounds of tiles, for rectangles cut into more than 32 (the launcher's
+ * model takes them at 250 and at 350 - 999 cities): lane l scans tiles l, l+32, l+64, ... into one LaneBest, a row
  * known as tile << 16 | position.  Resolution as in gap_best_move, except
  * that a lane which saw a tie recomputes all its tiles.  A separate
  * function, not a loop round gap_best_move, so that the one-round kernel
