@@ -46,7 +46,7 @@ static uint64_t rng_next(uint64_t *s)
 
 /* Integer coordinates below 400 (GRID: a unit grid, many equal deltas):
  * float computes every distance and delta exactly. */
-static wt_instance *exact_instance(int n, bool grid, uint64_t seed)
+static wt_instance *typed_instance(int n, bool grid, uint64_t seed, wt_edge_weight_type type)
 {
     double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
     assert_non_null(x);
@@ -62,11 +62,16 @@ static wt_instance *exact_instance(int n, bool grid, uint64_t seed)
     snprintf(name, sizeof name, "%s-%d", grid ? "grid" : "uniform400", n);
     wt_instance *inst = NULL;
     wt_error err = {0};
-    if (wt_instance_from_coords(name, n, WT_EUC_2D, x, y, NULL, &inst, &err) != WT_OK)
+    if (wt_instance_from_coords(name, n, type, x, y, NULL, &inst, &err) != WT_OK)
         fail_msg("from_coords: %s", err.message);
     free(x);
     free(y);
     return inst;
+}
+
+static wt_instance *exact_instance(int n, bool grid, uint64_t seed)
+{
+    return typed_instance(n, grid, seed, WT_EUC_2D);
 }
 
 static int32_t *random_tour(int n, uint64_t seed)
@@ -289,6 +294,44 @@ static void test_pass_row_bests_r16(void **state)
             free(t);
         }
         wt_instance_free(inst);
+    }
+    unsetenv("WT_PASS_R");
+}
+
+/* The pass's loops for the 2D Euclidean metrics: the integer loop at each
+ * period (an offset chain restarted every 2, 4 or 8 columns) and the float
+ * loop, at 8 and 16 rows per lane (knobs WT_PASS_PERIOD, WT_PASS_LOOP,
+ * WT_PASS_R), on EUC_2D and CEIL_2D (exact below 700: coordinates below
+ * 400).  The other tests run the default, the longest period these small
+ * coordinates allow. */
+static void test_pass_row_bests_loops(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 9, 33, 257, 514, 1025, 2049, 4097};
+    static const char *periods[] = {"2", "4", NULL};
+    static const char *rows[] = {"8", "16"};
+    for (int v = 0; v < 3; v++) {
+        if (periods[v]) setenv("WT_PASS_PERIOD", periods[v], 1);
+        else setenv("WT_PASS_LOOP", "float", 1);
+        for (int k = 0; k < 2; k++) {
+            setenv("WT_PASS_R", rows[k], 1);
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                int n = sizes[s];
+                wt_instance *inst = typed_instance(n, s % 2 == 1, 60 + s,
+                                                   s % 3 == 2 ? WT_CEIL_2D : WT_EUC_2D);
+                int32_t *t = random_tour(n, 600 + s + 31 * (uint64_t)v);
+                compare_row_bests(inst, t, "random");
+                free(t);
+                if (n >= 8) {
+                    t = init_tour(inst, WT_INIT_GREEDY);
+                    compare_row_bests(inst, t, "greedy");
+                    free(t);
+                }
+                wt_instance_free(inst);
+            }
+        }
+        unsetenv("WT_PASS_PERIOD");
+        unsetenv("WT_PASS_LOOP");
     }
     unsetenv("WT_PASS_R");
 }
@@ -560,6 +603,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_pass_row_bests),
         GPU_TEST(test_pass_row_bests_r16),
+        GPU_TEST(test_pass_row_bests_loops),
         GPU_TEST(test_descent_swaps1_matches_cpu),
         GPU_TEST(test_descent_kswap),
         GPU_TEST(test_pass_band_candidates),

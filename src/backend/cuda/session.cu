@@ -193,7 +193,7 @@ wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
                                  s->stream));
-    st = pass_plan(s->dinst.inst, &s->plan, err);
+    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), &s->plan, err);
     if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
     s->best_len = s->cur_len;
     return st;

@@ -40,6 +40,7 @@
  * compaction, scans and sums around it are CUB's.
  */
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -192,6 +193,143 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[R + 1], const t
     }
 }
 
+/* The integer form of the same loop (Hopper's DPX instructions).  Above,
+ * each distance is rounded twice, once into each of its two moves, and a
+ * move costs two FADDs and an FMNMX.  Here each distance is rounded once,
+ * into a value u(r, c) = M + o_c + d(p_r, q_c) whose float bits are an
+ * integer (MAGIC_BITS + o_c + d: floats in [2^23, 2^24) step by one), and
+ * a move is the integer sum of its two distances' values: one VIADDMNMX,
+ * min(a + b, m), adds and keeps the row minimum in one instruction.  For
+ * the sum to be the move's term, the offsets must carry the column's edge:
+ * o_c + o_{c+1} = -e_c, so o_{c+1} = -e_c - o_c, a chain along the columns
+ * (next_offset, one IADD3 a column, the same in every lane).  The chain's
+ * offsets are alternating sums of edges and grow; every `period` columns
+ * it restarts at 0 (an anchor column, whose distances are rounded twice:
+ * with the old chain for the moves that end there, with 0 for those that
+ * start there), and pass_plan picks the period so that no value leaves
+ * [2^23, 2^24): an offset at most period / 2 edges long plus a distance,
+ * below 2^22.  The sum of a move is then 2 MAGIC_BITS + d + d' - e_c,
+ * whose difference from MAGIC_BITS is exactly the float loop's
+ * M + delta + e_i in bits (dpx_row_min): offers and recovery are
+ * unchanged, and so is every value, bit for bit.  Only at 8 rows per lane
+ * (below PASS_R8_BELOW cities): at 16 the integer loop needs more than
+ * the 96 registers of five 128-thread blocks an SM, spills in its loop
+ * and ran 10% slower than the float loop (bench/RESULTS.md). */
+constexpr unsigned MAGIC_BITS = 0x4B400000u; /* the bits of WT_MAGIC */
+/* Every sum is below 0x97000000 (two values below 2^24, 0x4B800000);
+ * row minima start above (0xFFFFFFFF, "no move"). */
+constexpr unsigned NO_SUM = 0xA0000000u;
+
+/* The offset of the column after one with offset `off` and edge term me. */
+__device__ __forceinline__ unsigned next_offset(unsigned off, float me)
+{
+    return 3u * MAGIC_BITS - __float_as_uint(me) - off;
+}
+
+/* One column of the integer loop: finishes the moves of the column before
+ * with this column's distances rounded at offset `off`, then leaves u[r]
+ * for this column's moves, at offset `off` or, on an anchor, 0 (magic M).
+ * No diagonal mask: the masked columns take the float loop. */
+template <class M, int R, bool ANCHOR>
+__device__ __forceinline__ void dpx_column(const typename M::Pt p[R + 1], typename M::Pt q,
+                                           unsigned off, unsigned u[R], unsigned mn[R])
+{
+    const float o = __uint_as_float(off);
+    float s[R + 1];
+#pragma unroll
+    for (int r = 0; r <= R; r++) s[r] = M::raw(p[r], q);
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        mn[r] = __viaddmin_u32(u[r], __float_as_uint(M::add(o, s[r + 1])), mn[r]);
+    const float a = ANCHOR ? WT_MAGIC : o;
+#pragma unroll
+    for (int r = 0; r < R; r++) u[r] = __float_as_uint(M::add(a, s[r]));
+}
+
+/* The columns of warp_rows_dpx, read two ahead as warp_rows reads them
+ * (its loads run up to PASS_READ_AHEAD entries past the tour).  pair()
+ * steps two columns, so that the rotation of the prefetched columns is a
+ * renaming; the second may be an anchor. */
+template <class M, int R>
+struct DpxColumns {
+    const typename M::Pt *qp;
+    const float *ep;
+    typename M::Pt q1, q2;
+    float e1, e2;
+    unsigned off; /* offset of the next column */
+    int c;        /* the next column */
+
+    __device__ __forceinline__ typename M::Pt next_point(float *e, int ahead)
+    {
+        typename M::Pt q = q1;
+        *e = e1;
+        q1 = q2;
+        e1 = e2;
+        q2 = qp[ahead];
+        e2 = ep[ahead];
+        return q;
+    }
+
+    template <bool ANCHOR>
+    __device__ __forceinline__ void pair(const typename M::Pt p[R + 1], unsigned u[R],
+                                         unsigned mn[R])
+    {
+        float e;
+        typename M::Pt q = next_point(&e, 3);
+        dpx_column<M, R, false>(p, q, off, u, mn);
+        off = next_offset(off, e);
+        q = next_point(&e, 4);
+        qp += 2;
+        ep += 2;
+        dpx_column<M, R, ANCHOR>(p, q, off, u, mn);
+        off = next_offset(ANCHOR ? MAGIC_BITS : off, e);
+        c += 2;
+    }
+};
+
+/* warp_rows in the integer form, for columns right of the diagonal: row
+ * minima mn[r] as sums (NO_SUM and above: none).  Column ja starts a chain; then blocks of `period`
+ * columns (even), each period / 2 - 1 plain pairs and a pair whose second
+ * column is an anchor, written apart so that the plain columns share
+ * their roundings (one FADD a distance); then the columns left, plain. */
+template <class M, int R, int PERIOD>
+__device__ __forceinline__ void warp_rows_dpx(const typename M::Pt p[R + 1],
+                                              const typename M::Pt *pts, const float *me, int ja,
+                                              int jb, unsigned mn[R])
+{
+    if (ja >= jb) return;
+    unsigned u[R];
+    {
+        typename M::Pt q = pts[ja];
+#pragma unroll
+        for (int r = 0; r < R; r++) u[r] = __float_as_uint(M::add(WT_MAGIC, M::raw(p[r], q)));
+    }
+    DpxColumns<M, R> cols;
+    cols.qp = pts + ja;
+    cols.ep = me + ja;
+    cols.q1 = cols.qp[1];
+    cols.q2 = cols.qp[2];
+    cols.e1 = cols.ep[1];
+    cols.e2 = cols.ep[2];
+    cols.off = next_offset(MAGIC_BITS, me[ja]);
+    cols.c = ja + 1;
+    /* Columns c .. jb finish the moves of columns c-1 .. jb-1. */
+    while (cols.c + PERIOD - 1 <= jb) {
+#pragma unroll
+        for (int k = 0; k < PERIOD / 2 - 1; k++) cols.template pair<false>(p, u, mn);
+        cols.template pair<true>(p, u, mn);
+    }
+    while (cols.c < jb) cols.template pair<false>(p, u, mn);
+    if (cols.c == jb) dpx_column<M, R, false>(p, cols.q1, cols.off, u, mn);
+}
+
+/* A row minimum of the integer loop in warp_rows's float form
+ * (M + delta + e_i), INFINITY where the row had no move. */
+__device__ __forceinline__ float dpx_row_min(unsigned m)
+{
+    return m >= NO_SUM ? INFINITY : __uint_as_float(m - MAGIC_BITS);
+}
+
 /* Offers each of the lane's rows whose best float move among columns
  * js .. (the piece) is improving, keyed by (delta, js): rowkey[i] ends up
  * with the row's least delta and the first piece holding it, which
@@ -221,8 +359,9 @@ __device__ __forceinline__ void offer_rows(const float *me, unsigned long long *
  * overrides the default, for measurements). */
 constexpr int PIECE_DEFAULT = 512, PIECE_MAX = 1024;
 
-/* One row block's columns ja .. jb-1 for the warp, piece by piece. */
-template <class M, int R>
+/* One row block's columns ja .. jb-1 for the warp, piece by piece, in the
+ * float loop (PERIOD 0) or the integer one. */
+template <class M, int R, int PERIOD>
 __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja, int jb)
 {
     const int n = a.n, lane = threadIdx.x & 31;
@@ -239,7 +378,16 @@ __device__ __forceinline__ void warp_segment(const PassArgs<M> &a, int I, int ja
 #pragma unroll
         for (int r = 0; r < R; r++) mn[r] = INFINITY;
         warp_rows<M, R, true>(p, a.pts, a.me, n, i0, js, jm, mn);
-        warp_rows<M, R, false>(p, a.pts, a.me, n, i0, jm, je, mn);
+        if constexpr (PERIOD > 0) {
+            unsigned m[R];
+#pragma unroll
+            for (int r = 0; r < R; r++) m[r] = 0xFFFFFFFFu;
+            warp_rows_dpx<M, R, PERIOD>(p, a.pts, a.me, jm, je, m);
+#pragma unroll
+            for (int r = 0; r < R; r++) mn[r] = fminf(mn[r], dpx_row_min(m[r]));
+        } else {
+            warp_rows<M, R, false>(p, a.pts, a.me, n, i0, jm, je, mn);
+        }
         offer_rows<R>(a.me, a.rowkey, n, i0, js, mn);
     }
 }
@@ -274,7 +422,7 @@ struct PassBounds {
     static constexpr int blocks = R >= 16 ? 5 : 2;
 };
 
-template <class M, int R>
+template <class M, int R, int PERIOD>
 __global__ void __launch_bounds__(PassBounds<R>::threads, PassBounds<R>::blocks)
     pass_warp_kernel(PassArgs<M> a, int warps, long long cost)
 {
@@ -289,9 +437,50 @@ __global__ void __launch_bounds__(PassBounds<R>::threads, PassBounds<R>::blocks)
         if (*(volatile const int *)a.stop) return;
         int stop_at = at.I == end.I ? end.o : block_columns(n, WR, at.I);
         int j0 = at.I * WR + 2;
-        warp_segment<M, R>(a, at.I, j0 + at.o, j0 + stop_at);
+        warp_segment<M, R, PERIOD>(a, at.I, j0 + at.o, j0 + stop_at);
         at = ColumnPos{at.I + 1, 0};
     }
+}
+
+/* The metrics whose pass takes the integer loop where the plan allows it:
+ * the 2D Euclidean family, which TSPLIB's large instances use.  The others
+ * keep the float loop and compile one kernel less each. */
+template <class M>
+struct DpxLoop {
+    static constexpr bool value = false;
+};
+template <>
+struct DpxLoop<MetricEuc2D> {
+    static constexpr bool value = true;
+};
+template <>
+struct DpxLoop<MetricCeil2D> {
+    static constexpr bool value = true;
+};
+template <>
+struct DpxLoop<MetricAtt> {
+    static constexpr bool value = true;
+};
+
+/* The pass kernel of metric M with R rows per lane and the plan's period
+ * (0: the float loop). */
+template <class M, int R>
+const void *pass_kernel(int period)
+{
+    if constexpr (DpxLoop<M>::value && R == 8) {
+        if (period == 2) return (const void *)pass_warp_kernel<M, R, 2>;
+        if (period == 4) return (const void *)pass_warp_kernel<M, R, 4>;
+        if (period == 8) return (const void *)pass_warp_kernel<M, R, 8>;
+    }
+    return (const void *)pass_warp_kernel<M, R, 0>;
+}
+
+template <class M, int R>
+void launch_pass_kernel(const PassPlan &plan, PassArgs<M> a, cudaStream_t stream)
+{
+    void *args[] = {&a, (void *)&plan.warps, (void *)&plan.cost};
+    cudaLaunchKernel(pass_kernel<M, R>(plan.period), dim3(plan.grid), dim3(plan.block), args, 0,
+                     stream);
 }
 
 /* Calls f(M()) with the metric of type. */
@@ -575,8 +764,8 @@ wt_status pass_warps(const DevInst &I, const PassPlan &plan, int block, long lon
     int dev = 0, sms = 0, per_sm = 0;
     WT_CUDA_CHECK(err, cudaGetDevice(&dev));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const void *kernel = plan.rows_per_lane == 8 ? (const void *)pass_warp_kernel<M, 8>
-                                                 : (const void *)pass_warp_kernel<M, 16>;
+    const void *kernel = plan.rows_per_lane == 8 ? pass_kernel<M, 8>(plan.period)
+                                                 : pass_kernel<M, 16>(plan.period);
     WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, 0));
     if (per_sm < 1)
         return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass: no block of %d threads fits "
@@ -591,11 +780,47 @@ wt_status pass_warps(const DevInst &I, const PassPlan &plan, int block, long lon
     return WT_OK;
 }
 
-wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err)
+/* Longest offset chain of the integer loop (warp_rows_dpx): offsets are
+ * alternating sums of at most period / 2 edges, and an offset plus a
+ * distance must stay below 2^22, so (period / 2 + 1) * max_dist < 2^22.
+ * Longer chains spend fewer anchors (an extra R FADDs each). */
+constexpr int PERIOD_MAX = 8;
+
+/* The plan's period: the longest power of two up to PERIOD_MAX (or the
+ * WT_PASS_PERIOD knob, 2 or 4, if shorter) that keeps the offsets in
+ * range; 0, the float loop, where even 2 does not, for metrics without the
+ * integer loop, or with WT_PASS_LOOP=float. */
+template <class M>
+int pass_period(double max_dist)
+{
+    if (!DpxLoop<M>::value) return 0;
+    const char *loop = getenv("WT_PASS_LOOP");
+    if (loop && strcmp(loop, "float") == 0) return 0;
+    static const int periods[] = {2, 4, 8, 0};
+    int period = pass_knob("WT_PASS_PERIOD", periods, PERIOD_MAX);
+    while (period >= 2 && !((period / 2 + 1) * max_dist < 0x1p22)) period /= 2;
+    return period >= 2 ? period : 0;
+}
+
+double pass_max_distance(const wt_instance *inst)
+{
+    double lo[3], hi[3];
+    if (!wt_instance_bbox(inst, lo, hi)) return INFINITY;
+    switch (inst->type) {
+    case WT_EUC_2D:
+    case WT_CEIL_2D:
+    case WT_ATT: /* ATT's distances are a third of the plain ones */
+        return hypot(hi[0] - lo[0], hi[1] - lo[1]) + 2.0;
+    default: return INFINITY; /* no integer loop */
+    }
+}
+
+wt_status pass_plan(const DevInst &I, double max_dist, PassPlan *plan, wt_error *err)
 {
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
         pass_shape(I.n, plan);
+        plan->period = plan->rows_per_lane == 8 ? pass_period<M>(max_dist) : 0;
         long long warps = 0;
         bool full = false;
         int block = plan->block ? plan->block : PASS_THREADS_FULL;
@@ -629,10 +854,8 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.stop = d_stop;
         a.n = I.n;
         a.piece = plan.piece;
-        if (plan.rows_per_lane == 8)
-            pass_warp_kernel<M, 8><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
-        else
-            pass_warp_kernel<M, 16><<<plan.grid, plan.block, 0, stream>>>(a, plan.warps, plan.cost);
+        if (plan.rows_per_lane == 8) launch_pass_kernel<M, 8>(plan, a, stream);
+        else launch_pass_kernel<M, 16>(plan, a, stream);
         return launched("2-opt pass", err);
     });
 }

@@ -52,8 +52,14 @@ struct PassPlan {
     bool chained;      /* recovery launched behind the pass with programmatic
                           serialization (Hopper's dependent launch) */
     long long cost;    /* cost of all row blocks' column steps (twoopt_pass.cu) */
+    int period;        /* columns per offset chain of the integer (DPX) loop;
+                          0: the float loop (twoopt_pass.cu) */
 };
-wt_status pass_plan(const DevInst &I, PassPlan *plan, wt_error *err);
+/* An upper bound on inst's distances as the pass computes them (INFINITY
+ * where the pass has no use for one). */
+double pass_max_distance(const wt_instance *inst);
+/* The plan for I, whose distances are at most max_dist. */
+wt_status pass_plan(const DevInst &I, double max_dist, PassPlan *plan, wt_error *err);
 
 /* One full pass over the pair space; rowkey (n entries) must hold
  * PASS_NO_MOVE on entry.  Blocks stop early (leaving rowkey incomplete)
