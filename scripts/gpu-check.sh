@@ -20,7 +20,8 @@
 # gpu-data/COMMIT is stale.  WT_CUDA=OFF builds without CUDA: the same
 # stages on a machine without a GPU, to check this script.
 # WT_CHECK_STAGES picks stages (default "ctest multistart quality small";
-# also pass, ls, kswap, ils, sa: the full benchmarks, one stage each; the
+# also pass, ls, kswap, ils, sa: the full benchmarks, one stage each;
+# limits: the chip-limit microbenchmarks of bench/limits; the
 # build always runs); WT_CTEST_ARGS replaces the ctest selection (e.g.
 # "-L gpu"); WT_BENCH_MS_ARGS adds arguments to bench multistart;
 # WT_ARGS_<bench> replaces a benchmark's arguments, WT_CAP_<bench> its
@@ -198,10 +199,25 @@ want ls && small_bench ls 150 --time-limit 20
 want kswap && small_bench kswap 200 --time-limit 20
 want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10 --svg "$OUT/bench_ils.svg"
 want sa && small_bench sa 200
+# The chip's ceilings for the pass (bench/limits): a few seconds.
+if want limits; then
+    stage_begin limits
+    for t in mufu pass-loop; do
+        timeout 60 "$build/wt-limit-$t" >"$OUT/limit_$t.txt" 2>&1
+        note "limit $t" "exit $?"
+    done
+    stage_end limits
+fi
 
 # ------------------------------------------------------------ the tail
 # Printed first, as the least important: the device tool returns the last
 # 12000 characters of stdout (the files in $OUT come back whole).
+for t in mufu pass-loop; do
+    [ -f "$OUT/limit_$t.txt" ] || continue
+    echo
+    echo "== wt-limit-$t ($OUT/limit_$t.txt)"
+    cat "$OUT/limit_$t.txt"
+done
 for name in pass ls kswap ils sa; do
     [ -f "$OUT/bench_$name.txt" ] || continue
     echo
