@@ -26,7 +26,9 @@ __device__ __forceinline__ float raw_distance(float2 a, float2 b)
     return r;
 }
 
-/* One column: the pass's inner loop body (pass_row_term's operations). */
+/* One column: the pass's inner loop body (pass_row_term's operations), a
+ * copy of twoopt_pass.cu's warp_rows on purpose: this program measures the
+ * chip, and should not move when the pass does. */
 __device__ __forceinline__ void column(const float2 p[ROWS + 1], float2 q, float me, float b[ROWS],
                                        float mn[ROWS])
 {

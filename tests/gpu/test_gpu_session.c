@@ -275,6 +275,21 @@ static void test_pass_row_bests(void **state)
     }
 }
 
+/* compare_row_bests on a random tour (seed) and, from 8 cities, the
+ * greedy tour of inst. */
+static void compare_random_and_greedy(const wt_instance *inst, uint64_t seed)
+{
+    int n = wt_instance_n(inst);
+    int32_t *t = random_tour(n, seed);
+    compare_row_bests(inst, t, "random");
+    free(t);
+    if (n >= 8) {
+        t = init_tour(inst, WT_INIT_GREEDY);
+        compare_row_bests(inst, t, "greedy");
+        free(t);
+    }
+}
+
 /* The same with 16 rows per lane, the pass's shape for large tours
  * (WT_PASS_R forces it; rows blocks of 512, pieces of 1024 columns). */
 static void test_pass_row_bests_r16(void **state)
@@ -285,14 +300,7 @@ static void test_pass_row_bests_r16(void **state)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int n = sizes[s];
         wt_instance *inst = exact_instance(n, false, 40 + s);
-        int32_t *t = random_tour(n, 400 + s);
-        compare_row_bests(inst, t, "random");
-        free(t);
-        if (n >= 8) {
-            t = init_tour(inst, WT_INIT_GREEDY);
-            compare_row_bests(inst, t, "greedy");
-            free(t);
-        }
+        compare_random_and_greedy(inst, 400 + s);
         wt_instance_free(inst);
     }
     unsetenv("WT_PASS_R");
@@ -319,14 +327,7 @@ static void test_pass_row_bests_loops(void **state)
                 int n = sizes[s];
                 wt_instance *inst = typed_instance(n, s % 2 == 1, 60 + s,
                                                    s % 3 == 2 ? WT_CEIL_2D : WT_EUC_2D);
-                int32_t *t = random_tour(n, 600 + s + 31 * (uint64_t)v);
-                compare_row_bests(inst, t, "random");
-                free(t);
-                if (n >= 8) {
-                    t = init_tour(inst, WT_INIT_GREEDY);
-                    compare_row_bests(inst, t, "greedy");
-                    free(t);
-                }
+                compare_random_and_greedy(inst, 600 + s + 31 * (uint64_t)v);
                 wt_instance_free(inst);
             }
         }
