@@ -29,7 +29,9 @@
  * b = M - e_j + d(p_i, q_j), is one FADD of the raw distance to the
  * column's M - e_j, and the move's value b + d(p_i+1, q_j+1) one more: per
  * move one raw distance, two FADDs and an FMNMX (the multistart kernel's
- * Strip does the same).  The best is tracked as a plain fminf per row,
+ * Strip does the same); for EUC_2D, CEIL_2D and ATT at 8 rows per lane an
+ * integer form of the loop (warp_rows_dpx) rounds each distance once and
+ * spends one VIADDMNMX a move instead.  The best is tracked as a plain fminf per row,
  * without index bookkeeping: at the end of each piece of at most plan.piece
  * columns a row whose minimum is improving offers (delta, first column of
  * the piece) with a 64-bit atomicMin on an order-preserving key, and after
