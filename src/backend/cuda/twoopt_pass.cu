@@ -290,10 +290,11 @@ struct DpxColumns {
 };
 
 /* warp_rows in the integer form, for columns right of the diagonal: row
- * minima mn[r] as sums (NO_SUM and above: none).  Column ja starts a chain; then blocks of `period`
- * columns (even), each period / 2 - 1 plain pairs and a pair whose second
- * column is an anchor, written apart so that the plain columns share
- * their roundings (one FADD a distance); then the columns left, plain. */
+ * minima mn[r] as sums (NO_SUM and above: none).  Column ja starts a
+ * chain; then blocks of PERIOD columns (even), each PERIOD / 2 - 1 plain
+ * pairs and a pair whose second column is an anchor, written apart so
+ * that the plain columns share their roundings (one FADD a distance); then
+ * the columns left, plain. */
 template <class M, int R, int PERIOD>
 __device__ __forceinline__ void warp_rows_dpx(const typename M::Pt p[R + 1],
                                               const typename M::Pt *pts, const float *me, int ja,
@@ -478,11 +479,13 @@ const void *pass_kernel(int period)
 }
 
 template <class M, int R>
-void launch_pass_kernel(const PassPlan &plan, PassArgs<M> a, cudaStream_t stream)
+cudaError_t launch_pass_kernel(const PassPlan &plan, PassArgs<M> a, cudaStream_t stream)
 {
-    void *args[] = {&a, (void *)&plan.warps, (void *)&plan.cost};
-    cudaLaunchKernel(pass_kernel<M, R>(plan.period), dim3(plan.grid), dim3(plan.block), args, 0,
-                     stream);
+    int warps = plan.warps;
+    long long cost = plan.cost;
+    void *args[] = {&a, &warps, &cost};
+    return cudaLaunchKernel(pass_kernel<M, R>(plan.period), dim3(plan.grid), dim3(plan.block),
+                            args, 0, stream);
 }
 
 /* Calls f(M()) with the metric of type. */
@@ -856,8 +859,11 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
         a.stop = d_stop;
         a.n = I.n;
         a.piece = plan.piece;
-        if (plan.rows_per_lane == 8) launch_pass_kernel<M, 8>(plan, a, stream);
-        else launch_pass_kernel<M, 16>(plan, a, stream);
+        cudaError_t e = plan.rows_per_lane == 8 ? launch_pass_kernel<M, 8>(plan, a, stream)
+                                                : launch_pass_kernel<M, 16>(plan, a, stream);
+        if (e != cudaSuccess)
+            return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass kernel launch failed: %s",
+                           cudaGetErrorString(e));
         return launched("2-opt pass", err);
     });
 }
