@@ -62,6 +62,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 # The caller's WT_GIT_COMMIT comes first: the device copy may carry a stale
 # .git whose describe names an old commit.
 commit=${WT_GIT_COMMIT:-}
+# Prebuilt binaries name the commit they were built from; the tree's .git
+# here may be the stale one.
+if [ -z "$commit" ] && [ "${WT_PREBUILT:-0}" = 1 ] && [ -s gpu-data/prebuilt.commit ]; then
+    commit="$(cat gpu-data/prebuilt.commit) (prebuilt)"
+fi
 [ -z "$commit" ] && commit=$(git describe --always --dirty --abbrev=10 2>/dev/null)
 [ -z "$commit" ] && [ -s gpu-data/COMMIT ] && commit="$(cat gpu-data/COMMIT) (recorded by fetch-gpu-deps.sh)"
 [ -z "$commit" ] && commit=unknown
