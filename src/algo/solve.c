@@ -18,6 +18,7 @@
 #include "algo/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/instance.h"
 
 void wt_params_defaults(wt_params *p)
@@ -114,7 +115,7 @@ static wt_status make_start_tour(const wt_instance *inst, const wt_params *p, in
         wt_climb_start_tour(p->seed, 0, inst->n, tour);
         return WT_OK;
     }
-    if (!p->start_tour) return wt_tour_init(inst, p->init, p->seed, tour, err);
+    if (!p->start_tour) return wt_tour_init_threads(inst, p->init, p->seed, p->threads, tour, err);
     wt_status st = wt_tour_validate(p->start_tour, inst->n, err);
     if (st != WT_OK) return st;
     memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);

@@ -5,6 +5,10 @@
  * Every method is a deterministic function of the instance and the seed, and
  * every one is fast enough for a million cities on one core: the geometric
  * questions go to a k-d tree (kdtree.h), sorting to an LSD radix sort.
+ * Greedy, the default, also spreads its tree, its 10 n neighbour queries and
+ * its sort over threads (wt_tour_init_threads), with the same result for
+ * any thread count: at ten million cities it is the longest step before the
+ * first GPU pass.
  *
  *  random     Fisher-Yates shuffle driven by wt_rng.
  *  nearest    From a city the seed picks, go to the nearest city not yet
@@ -32,10 +36,12 @@
  * 20 bytes per edge at the peak (neighbour lists, sort keys, sort scratch),
  * 200 MB for a million cities, released before the paths are chained.
  */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "core/init.h"
 #include "core/instance.h"
 #include "core/kdtree.h"
 #include "core/rng.h"
@@ -86,31 +92,70 @@ static int bit_width(uint64_t v)
     return b;
 }
 
-/* Sorts keys[0..m) ascending by their low `bits` bits (higher bits must be
- * zero).  LSD radix sort with 11-bit digits, which keeps the histogram in L1
- * cache; a pass whose digit is the same for every key is skipped.  tmp is
- * scratch space of m keys. */
-static void radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits)
+enum { RADIX_DIGIT = 11, RADIX_BUCKETS = 1 << RADIX_DIGIT };
+enum { RADIX_PARALLEL_MIN = 1 << 20 }; /* fewer keys sort on one thread */
+
+/* One pass of the radix sort over the digit at `shift`: the keys are cut
+ * into one block per thread, each thread counts its block's digits into
+ * count[t], and the slots are laid out bucket by bucket and, within a bucket,
+ * block by block, so the scatter is stable and the same as one thread's.
+ * Returns false (and moves nothing) when every key has the same digit. */
+static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t m, int shift, int threads,
+                       size_t (*count)[RADIX_BUCKETS])
 {
-    enum { DIGIT = 11, BUCKETS = 1 << DIGIT };
-    size_t count[BUCKETS];
-    uint64_t *src = keys, *dst = tmp;
-    for (int shift = 0; shift < bits; shift += DIGIT) {
-        memset(count, 0, sizeof count);
-        for (size_t i = 0; i < m; i++) count[(src[i] >> shift) & (BUCKETS - 1)]++;
-        if (m == 0 || count[(src[0] >> shift) & (BUCKETS - 1)] == m) continue;
-        size_t sum = 0;
-        for (int b = 0; b < BUCKETS; b++) {
-            size_t c = count[b];
-            count[b] = sum;
-            sum += c;
+    bool moved = true;
+#pragma omp parallel num_threads(threads)
+    {
+        int t = omp_get_thread_num(), team = omp_get_num_threads();
+        size_t lo = m * (size_t)t / (size_t)team, hi = m * (size_t)(t + 1) / (size_t)team;
+        size_t *mine = count[t];
+        memset(mine, 0, sizeof count[t]);
+        for (size_t i = lo; i < hi; i++) mine[(src[i] >> shift) & (RADIX_BUCKETS - 1)]++;
+#pragma omp barrier
+#pragma omp single
+        {
+            size_t sum = 0;
+            for (int b = 0; b < RADIX_BUCKETS; b++) {
+                size_t start = sum;
+                for (int u = 0; u < team; u++) {
+                    size_t c = count[u][b];
+                    count[u][b] = sum;
+                    sum += c;
+                }
+                if (sum - start == m) moved = false;
+            }
         }
-        for (size_t i = 0; i < m; i++) dst[count[(src[i] >> shift) & (BUCKETS - 1)]++] = src[i];
+        if (moved)
+            for (size_t i = lo; i < hi; i++)
+                dst[mine[(src[i] >> shift) & (RADIX_BUCKETS - 1)]++] = src[i];
+    }
+    return moved;
+}
+
+/* Sorts keys[0..m) ascending by their low `bits` bits (higher bits must be
+ * zero).  LSD radix sort with 11-bit digits, which keeps a thread's
+ * histogram in L1 cache; a pass whose digit is the same for every key is
+ * skipped.  tmp is scratch space of m keys.  Up to `threads` threads (one
+ * below RADIX_PARALLEL_MIN keys, or when the counts cannot be had); the
+ * result does not depend on their number. */
+static void radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int threads)
+{
+    size_t one[1][RADIX_BUCKETS];
+    size_t (*count)[RADIX_BUCKETS] = one;
+    if (threads > 1 && m >= RADIX_PARALLEL_MIN) count = malloc((size_t)threads * sizeof *count);
+    if (!count || count == one) {
+        count = one;
+        threads = 1;
+    }
+    uint64_t *src = keys, *dst = tmp;
+    for (int shift = 0; shift < bits; shift += RADIX_DIGIT) {
+        if (!radix_pass(src, dst, m, shift, threads, count)) continue;
         uint64_t *t = src;
         src = dst;
         dst = t;
     }
     if (src != keys) memcpy(keys, src, m * sizeof *keys);
+    if (count != one) free(count);
 }
 
 /* ------------------------------------------------------------------ random */
@@ -281,6 +326,7 @@ static wt_status init_nearest(const wt_instance *inst, uint64_t seed, int32_t *t
  * keys, which saves computing every distance twice). */
 typedef struct candidates {
     int n, k;
+    int threads;
     int32_t *owner;
     int32_t *nbr;
     uint64_t *dist;
@@ -295,14 +341,17 @@ static void candidates_free(candidates *c)
 }
 
 /* Rows in the tree's leaf order, so that consecutive queries touch the same
- * nodes and points and stay in cache. */
+ * nodes and points and stay in cache; each thread takes a run of rows (the
+ * queries only read the tree, and row r is the same whoever fills it). */
 static wt_status fill_candidates_tree(const wt_instance *inst, candidates *c, wt_error *err)
 {
     wt_kdtree *tree = NULL;
-    wt_status st = wt_kdtree_create(inst, NULL, inst->n, &tree, err);
+    wt_status st = wt_kdtree_create_threads(inst, NULL, inst->n, c->threads, &tree, err);
     if (st != WT_OK) return st;
-    double dist[GREEDY_K];
+    int64_t max_d = c->max_d;
+#pragma omp parallel for num_threads(c->threads) schedule(static) reduction(max : max_d)
     for (int r = 0; r < c->n; r++) {
+        double dist[GREEDY_K];
         int city = wt_kdtree_city_at(tree, r);
         size_t first = (size_t)r * (size_t)c->k;
         c->owner[r] = city;
@@ -310,9 +359,10 @@ static wt_status fill_candidates_tree(const wt_instance *inst, candidates *c, wt
         for (int j = 0; j < c->k; j++) {
             int64_t d = wt_dist(inst, city, c->nbr[first + j]);
             c->dist[first + j] = (uint64_t)d;
-            if (d > c->max_d) c->max_d = d;
+            if (d > max_d) max_d = d;
         }
     }
+    c->max_d = max_d;
     wt_kdtree_free(tree);
     return WT_OK;
 }
@@ -352,12 +402,13 @@ static void fill_candidates_matrix(const wt_instance *inst, candidates *c)
     }
 }
 
-static wt_status candidates_build(const wt_instance *inst, int k, uint64_t *dist, candidates *c,
-                                  wt_error *err)
+static wt_status candidates_build(const wt_instance *inst, int k, int threads, uint64_t *dist,
+                                  candidates *c, wt_error *err)
 {
     memset(c, 0, sizeof *c);
     c->n = inst->n;
     c->k = k;
+    c->threads = threads;
     c->dist = dist;
     c->owner = malloc((size_t)c->n * sizeof *c->owner);
     c->nbr = malloc((size_t)c->n * (size_t)k * sizeof *c->nbr);
@@ -389,12 +440,13 @@ static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp)
     size_t m = (size_t)c->n * (size_t)c->k;
     uint64_t *keys = c->dist;
     uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
+#pragma omp parallel for num_threads(c->threads) schedule(static)
     for (size_t e = 0; e < m; e++) {
         int a = c->owner[e / (size_t)c->k], b = c->nbr[e];
         int lo = a < b ? a : b, hi = a < b ? b : a;
         keys[e] = keys[e] << (2 * id_bits) | (uint64_t)lo << id_bits | (uint64_t)hi;
     }
-    radix_sort(keys, tmp, m, bit_width((uint64_t)c->max_d) + 2 * id_bits);
+    radix_sort(keys, tmp, m, bit_width((uint64_t)c->max_d) + 2 * id_bits, c->threads);
     size_t out = 0;
     uint64_t prev = 0;
     for (size_t e = 0; e < m; e++) {
@@ -443,14 +495,14 @@ static size_t sort_edges_qsort(const candidates *c, weighted_edge *edges)
 
 /* The distinct candidate edges in greedy order, as packed pairs in a new
  * array *pairs_out of *count_out entries. */
-static wt_status sorted_candidate_edges(const wt_instance *inst, int k, uint64_t **pairs_out,
-                                        size_t *count_out, wt_error *err)
+static wt_status sorted_candidate_edges(const wt_instance *inst, int k, int threads,
+                                        uint64_t **pairs_out, size_t *count_out, wt_error *err)
 {
     size_t m = (size_t)inst->n * (size_t)k;
     uint64_t *keys = malloc(m * sizeof *keys);
     if (!keys) return WT_STATUS_OUT_OF_MEMORY;
     candidates c;
-    wt_status st = candidates_build(inst, k, keys, &c, err);
+    wt_status st = candidates_build(inst, k, threads, keys, &c, err);
     if (st != WT_OK) {
         free(keys);
         return st;
@@ -564,7 +616,7 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
     return st;
 }
 
-static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int32_t *tour,
+static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads, int32_t *tour,
                              wt_error *err)
 {
     int n = inst->n;
@@ -573,7 +625,7 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int32_t *to
     size_t m = 0;
     int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
     wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
-    if (st == WT_OK && k > 0) st = sorted_candidate_edges(inst, k, &pairs, &m, err);
+    if (st == WT_OK && k > 0) st = sorted_candidate_edges(inst, k, threads, &pairs, &m, err);
     if (st == WT_OK) st = match_edges(n, pairs, m, adj);
     free(pairs);
     if (st == WT_OK) st = greedy_chain(inst, adj, seed, tour, err);
@@ -614,7 +666,8 @@ static uint32_t grid_cell(double v, double lo, double scale, uint32_t cells)
     return (uint32_t)g;
 }
 
-static wt_status init_spacefill(const wt_instance *inst, int32_t *tour, wt_error *err)
+static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
+                                wt_error *err)
 {
     int n = inst->n;
     double lo[3], hi[3];
@@ -640,7 +693,7 @@ static wt_status init_spacefill(const wt_instance *inst, int32_t *tour, wt_error
         uint32_t gy = grid_cell(inst->y[i], lo[1], scale, cells);
         keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)i;
     }
-    radix_sort(keys, tmp, (size_t)n, 2 * order + id_bits);
+    radix_sort(keys, tmp, (size_t)n, 2 * order + id_bits, threads);
     uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
     for (int i = 0; i < n; i++) tour[i] = (int32_t)(keys[i] & id_mask);
     free(keys);
@@ -653,14 +706,21 @@ static wt_status init_spacefill(const wt_instance *inst, int32_t *tour, wt_error
 wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t seed,
                        int32_t *tour, wt_error *err)
 {
+    return wt_tour_init_threads(inst, method, seed, 0, tour, err);
+}
+
+wt_status wt_tour_init_threads(const wt_instance *inst, wt_init_method method, uint64_t seed,
+                               int threads, int32_t *tour, wt_error *err)
+{
     if (!inst || !tour || inst->n < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_tour_init: need an instance and a tour");
+    if (threads < 1) threads = omp_get_num_procs();
     switch (method) {
     case WT_INIT_RANDOM: init_random(inst->n, seed, tour); return WT_OK;
     case WT_INIT_NEAREST: return init_nearest(inst, seed, tour, err);
-    case WT_INIT_GREEDY: return init_greedy(inst, seed, tour, err);
-    case WT_INIT_SPACEFILL: return init_spacefill(inst, tour, err);
+    case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, tour, err);
+    case WT_INIT_SPACEFILL: return init_spacefill(inst, threads, tour, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init: unknown method %d",
                    (int)method);

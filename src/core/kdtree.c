@@ -196,6 +196,13 @@ static int widest_axis(const kd_node *nd)
     return best;
 }
 
+/* Subtrees of at least this many points are built as OpenMP tasks of their
+ * own: the two halves of a node touch disjoint points and nodes, and each is
+ * the same whichever thread builds it, so the tree does not depend on the
+ * thread count.  Smaller ones stay with their parent's thread (a task costs
+ * more than a small subtree). */
+enum { KD_TASK_MIN = 1 << 15 };
+
 static void build_node(wt_kdtree *t, size_t node, int lo, int hi)
 {
     kd_node *nd = &t->nodes[node];
@@ -203,6 +210,13 @@ static void build_node(wt_kdtree *t, size_t node, int lo, int hi)
     if (hi - lo <= KD_BUCKET) return;
     int mid = lo + (hi - lo) / 2;
     select_rank(t->pts + lo, hi - lo, mid - lo, widest_axis(nd));
+    if (hi - lo >= KD_TASK_MIN) {
+#pragma omp task
+        build_node(t, 2 * node, lo, mid);
+#pragma omp task
+        build_node(t, 2 * node + 1, mid, hi);
+        return; /* the team's closing barrier waits for the tasks */
+    }
     build_node(t, 2 * node, lo, mid);
     build_node(t, 2 * node + 1, mid, hi);
 }
@@ -236,6 +250,12 @@ static wt_status check_cities(const wt_instance *inst, const int32_t *cities, in
 wt_status wt_kdtree_create(const wt_instance *inst, const int32_t *cities, int m,
                            wt_kdtree **out, wt_error *err)
 {
+    return wt_kdtree_create_threads(inst, cities, m, 1, out, err);
+}
+
+wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *cities, int m,
+                                   int threads, wt_kdtree **out, wt_error *err)
+{
     if (!inst || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_kdtree_create: NULL argument");
     wt_status st = check_cities(inst, cities, m, err);
@@ -255,12 +275,16 @@ wt_status wt_kdtree_create(const wt_instance *inst, const int32_t *cities, int m
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a k-d tree of %d points",
                        m);
     }
+    if (threads < 1 || m < 2 * KD_TASK_MIN) threads = 1;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int i = 0; i < m; i++) {
         int city = cities ? cities[i] : i;
         embed_city(inst, city, t->pts[i].c);
         t->pts[i].city = city;
         t->pts[i].live = 1;
     }
+#pragma omp parallel num_threads(threads)
+#pragma omp single
     build_node(t, 1, 0, m);
     for (int i = 0; i < inst->n; i++) t->pos[i] = -1;
     for (int i = 0; i < m; i++) t->pos[t->pts[i].city] = i;

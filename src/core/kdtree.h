@@ -43,6 +43,11 @@ typedef struct wt_kdtree wt_kdtree;
 wt_status wt_kdtree_create(const wt_instance *inst, const int32_t *cities, int m,
                            wt_kdtree **out, wt_error *err);
 
+/* The same tree, built by up to `threads` threads (< 1: one).  The tree and
+ * every answer are the same for any thread count. */
+wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *cities, int m,
+                                   int threads, wt_kdtree **out, wt_error *err);
+
 /* Releases the tree; NULL is a no-op. */
 void wt_kdtree_free(wt_kdtree *tree);
 

@@ -15,6 +15,7 @@
 
 #include <math.h>
 
+#include "core/init.h"
 #include "core/instance_build.h"
 #include "core/rng.h"
 
@@ -219,6 +220,43 @@ static void test_deterministic(void **state)
             free(b);
         }
         wt_instance_free(insts[i]);
+    }
+}
+
+/* Greedy and spacefill run on threads (init.h); the tour must not depend on
+ * how many.  The sizes reach the parallel parts: greedy's k-d tree builds
+ * subtrees as tasks from 2^16 points and its radix sort of 10 n edges goes
+ * parallel from 2^20 keys, as does spacefill's sort of n keys. */
+static void test_same_tour_any_thread_count(void **state)
+{
+    (void)state;
+    struct {
+        wt_gen_kind kind;
+        int n;
+        wt_init_method method;
+    } cases[] = {
+        {WT_GEN_UNIFORM, 120000, WT_INIT_GREEDY},
+        {WT_GEN_CLUSTERED, 120000, WT_INIT_GREEDY},
+        {WT_GEN_UNIFORM, 1100000, WT_INIT_SPACEFILL},
+    };
+    const int threads[] = {2, 3, 8};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        wt_instance *inst = generated(cases[c].kind, cases[c].n, 5);
+        int n = cases[c].n;
+        int32_t *one = malloc((size_t)n * sizeof *one), *many = malloc((size_t)n * sizeof *many);
+        wt_error err = {0};
+        assert_int_equal(wt_tour_init_threads(inst, cases[c].method, 9, 1, one, &err), WT_OK);
+        assert_true(is_permutation(one, n));
+        for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+            assert_int_equal(wt_tour_init_threads(inst, cases[c].method, 9, threads[t], many, &err),
+                             WT_OK);
+            if (!same_tour(one, many, n))
+                fail_msg("%s on %d cities: %d threads give another tour than one",
+                         wt_init_method_name(cases[c].method), n, threads[t]);
+        }
+        free(one);
+        free(many);
+        wt_instance_free(inst);
     }
 }
 
@@ -506,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_greedy_on_a_line),
         cmocka_unit_test(test_spacefill_walks_hilbert_curve),
         cmocka_unit_test(test_spacefill_identity_cases),
+        cmocka_unit_test(test_same_tour_any_thread_count),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_bad_arguments),
     };
