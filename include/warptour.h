@@ -276,10 +276,14 @@ typedef struct wt_params {
                                    [i+2, i+kswap_band], a short one that long moves do
                                    not block; 0 = off (default 64) */
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
-                                   time limit allows, or 100 without a limit */
+                                   time limit allows (stop WT_STOP_DONE once one
+                                   climb finished, else WT_STOP_TIME_LIMIT), or
+                                   100 without a limit */
     wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */
-    uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit, or
-                                   1000 without one */
+    uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit
+                                   (stop WT_STOP_DONE once the first descent
+                                   finished, else WT_STOP_TIME_LIMIT), or 1000
+                                   without one */
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
     /* sa: simulated annealing (Lam et al.).  Defaults are the paper's Table 1.

@@ -136,8 +136,11 @@ static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, in
     wt_multistart_job job = {p->seed, multistart_restarts(p), p->multistart_kernel};
     wt_status st = b->multistart(inst, &job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
-    /* Climbing "for as long as the time limit allows" ends normally there. */
-    if (job.restarts == 0 && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    /* Climbing "for as long as the time limit allows" ends normally there,
+     * once a climb has reached its local optimum; a limit that cut short
+     * every climb stopped the run early. */
+    if (job.restarts == 0 && ctl->stop == WT_STOP_TIME_LIMIT && stats->climbs > 0)
+        ctl->stop = WT_STOP_DONE;
     /* The start tour worth reporting is the one the winning climb began from. */
     int32_t *start = malloc((size_t)inst->n * sizeof *start);
     if (start) {
@@ -154,8 +157,11 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
     wt_status st = wt_ils_run(b, inst, tour, ctl, kicks, stats, err);
-    /* Kicking "for as long as the time limit allows" ends normally there. */
-    if (kicks == 0 && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    /* Kicking "for as long as the time limit allows" ends normally there,
+     * once the first descent has reached a local optimum (a kick was made);
+     * a limit that cut that descent short stopped the run early. */
+    if (kicks == 0 && ctl->stop == WT_STOP_TIME_LIMIT && stats->kicks > 0)
+        ctl->stop = WT_STOP_DONE;
     return st;
 }
 

@@ -114,6 +114,28 @@ static void test_ils_time_limit(void **state)
     wt_instance_free(inst);
 }
 
+/* A time limit that cuts the first descent short is no natural end: the
+ * tour is not even a 2-opt local optimum, so the run says it stopped early. */
+static void test_ils_time_limit_before_first_kick(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 7);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CPU;
+    p.init = WT_INIT_RANDOM;
+    p.threads = 1;
+    p.time_limit_s = 1e-6;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.kicks, 0);
+    assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+    assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -121,6 +143,7 @@ int main(void)
         cmocka_unit_test(test_double_bridge),
         cmocka_unit_test(test_ils_gives_local_optima_no_worse_than_2opt),
         cmocka_unit_test(test_ils_time_limit),
+        cmocka_unit_test(test_ils_time_limit_before_first_kick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -363,6 +363,27 @@ static void test_time_limited_run(void **state)
     wt_instance_free(inst);
 }
 
+/* Climbing as long as the limit allows ends normally only once a climb
+ * finished: a limit that cuts short every climb stopped the run early. */
+static void test_time_limit_before_any_climb(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 4);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_MULTISTART;
+    p.backend = WT_BACKEND_CPU;
+    p.threads = 2;
+    p.time_limit_s = 1e-6;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
+    assert_int_equal(res.climbs, 0);
+    assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
 static void test_stop_flag_already_set(void **state)
 {
     (void)state;
@@ -452,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_climbs_match_reference),
         cmocka_unit_test(test_solve_keeps_least_climb),
         cmocka_unit_test(test_time_limited_run),
+        cmocka_unit_test(test_time_limit_before_any_climb),
         cmocka_unit_test(test_stop_flag_already_set),
         cmocka_unit_test(test_progress_can_stop),
         cmocka_unit_test(test_progress_while_others_climb),
