@@ -92,6 +92,7 @@ static size_t line_end(const wt_textfile *tf)
 int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value)
 {
     skip_space(tf);
+    tf->key_line = tf->line;
     if (at_end(tf)) return 0;
     size_t end = line_end(tf), p = tf->pos, k = 0;
     char c = tf->buf[p];

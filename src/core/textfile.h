@@ -19,6 +19,7 @@ typedef struct wt_textfile {
     size_t len;        /* bytes of file contents */
     size_t pos;        /* scan position */
     long line;         /* 1-based line number of pos */
+    long key_line;     /* line of the last keyword line read */
     char token[40];    /* copy of the offending token after a failed read */
 } wt_textfile;
 
@@ -33,7 +34,8 @@ void wt_textfile_close(wt_textfile *tf);
 
 /* Reads the next non-blank line as "KEY", "KEY: value" or "KEY : value".
  * Returns 1 with key and *value (trimmed, NUL-terminated, inside the buffer),
- * 0 at end of file or at an "EOF" line, -1 when the line is no keyword line. */
+ * 0 at end of file or at an "EOF" line, -1 when the line is no keyword line.
+ * tf->key_line is set to that line's number (tf->line then names the next). */
 int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value);
 
 /* Reads the next whitespace-separated integer, across lines.  Returns 1 with

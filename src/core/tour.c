@@ -42,8 +42,10 @@ int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour)
     return len;
 }
 
-/* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF. */
-static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, wt_error *err)
+/* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF.  A
+ * repeated city is reported at its line; seen has n zeroed bytes. */
+static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsigned char *seen,
+                                   wt_error *err)
 {
     int count = 0;
     long long v;
@@ -60,6 +62,10 @@ static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, wt_err
         if (count == n)
             return wt_fail(err, WT_STATUS_INVALID_TOUR,
                            "%s:%ld: more than %d cities in TOUR_SECTION", tf->path, tf->line, n);
+        if (seen[v - 1]++)
+            return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: city %lld repeats in "
+                           "TOUR_SECTION; expected each city 1..%d once", tf->path, tf->line,
+                           v, n);
         tour[count++] = (int32_t)(v - 1);
     }
     if (count < n)
@@ -81,18 +87,23 @@ static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
         if (r < 0)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a 'KEYWORD : value' line",
                            tf->path, tf->line);
+        long at = tf->key_line;
         if (strcmp(key, "TOUR_SECTION") == 0) return WT_OK;
         if (strcmp(key, "TYPE") == 0 && strncmp(value, "TOUR", 4) != 0)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TYPE is '%s', expected TOUR",
-                           tf->path, tf->line, value);
+                           tf->path, at, value);
         if (strcmp(key, "DIMENSION") == 0) {
             char *end;
             errno = 0;
             long d = strtol(value, &end, 10);
-            if (errno || end == value || d != n)
+            if (errno || end == value || *end != '\0' || d < 1)
+                return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: tour DIMENSION '%s' is not a "
+                               "number of cities; expected a positive integer", tf->path, at,
+                               value);
+            if (d != n)
                 return wt_fail(err, WT_STATUS_INVALID_TOUR,
                                "%s:%ld: tour DIMENSION '%s' does not match the instance's %d "
-                               "cities", tf->path, tf->line, value, n);
+                               "cities", tf->path, at, value, n);
         }
     }
 }
@@ -105,9 +116,11 @@ wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_er
     wt_status st = wt_textfile_open(&tf, path, err);
     if (st != WT_OK) return st;
     int32_t *tour = malloc((size_t)n * sizeof *tour);
-    if (!tour) st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    unsigned char *seen = calloc((size_t)n, 1);
+    if (!tour || !seen) st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
     if (st == WT_OK) st = read_tour_header(&tf, n, err);
-    if (st == WT_OK) st = read_tour_section(&tf, n, tour, err);
+    if (st == WT_OK) st = read_tour_section(&tf, n, tour, seen, err);
+    free(seen);
     if (st == WT_OK) {
         wt_error verr;
         if (wt_tour_validate(tour, n, &verr) != WT_OK)

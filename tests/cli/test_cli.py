@@ -333,7 +333,12 @@ class Cli(unittest.TestCase):
                        + "\n".join(str(i) for i in [1] * 52) + "\n-1\nEOF\n")
         r = run("check", BERLIN, t)
         self.assertEqual(r.returncode, 4)
-        self.assertIn("repeats", r.stderr)
+        self.assertIn("bad.tour:5: city 1 repeats", r.stderr)
+        # A malformed header is a malformed file (3), named at its line.
+        m = self.write("dim.tour", "NAME: x\nDIMENSION: 52x\nTOUR_SECTION\n1\n-1\n")
+        r = run("check", BERLIN, m)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("dim.tour:2: tour DIMENSION '52x'", r.stderr)
         r = run("check", BERLIN, t, "--json")
         self.assertEqual(r.returncode, 4)
         self.assertFalse(json.loads(r.stdout)["valid"])

@@ -84,12 +84,24 @@ static void test_bad_tour_files(void **state)
     expect_tour_error("", WT_STATUS_PARSE, "no TOUR_SECTION");
     expect_tour_error("TOUR_SECTION\n1\n2\n3\n-1\n", WT_STATUS_INVALID_TOUR, "has 3 cities");
     expect_tour_error("TOUR_SECTION\n1\n2\n3\n4\n1\n-1\n", WT_STATUS_INVALID_TOUR, "more than 4");
-    expect_tour_error("TOUR_SECTION\n1\n2\n2\n4\n-1\n", WT_STATUS_INVALID_TOUR, "repeats");
+    expect_tour_error("TOUR_SECTION\n1\n2\n2\n4\n-1\n", WT_STATUS_INVALID_TOUR,
+                      ":4: city 2 repeats");
     expect_tour_error("TOUR_SECTION\n1\n2\n5\n4\n-1\n", WT_STATUS_INVALID_TOUR, ":4: city 5");
     expect_tour_error("TOUR_SECTION\n1\n2\nx3\n4\n-1\n", WT_STATUS_PARSE, ":4: expected a city");
     expect_tour_error("DIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_INVALID_TOUR,
                       "does not match");
     expect_tour_error("TYPE: TSP\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE, "expected TOUR");
+    /* Header errors name the header line, not the one after it. */
+    expect_tour_error("NAME: t\nDIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n",
+                      WT_STATUS_INVALID_TOUR, ":2: tour DIMENSION '5' does not match");
+    expect_tour_error("NAME: t\n\nTYPE: TSP\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      ":3: TYPE is 'TSP'");
+    expect_tour_error("DIMENSION: 4x\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      ":1: tour DIMENSION '4x' is not a number");
+    expect_tour_error("DIMENSION: 4 5\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      "not a number of cities");
+    expect_tour_error("DIMENSION\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      ":1: tour DIMENSION '' is not a number");
     expect_tour_error("\x01\x02garbage\n", WT_STATUS_PARSE, ":1: expected");
 }
 
