@@ -43,6 +43,16 @@ static const command commands[] = {
     {"gen", cmd_gen},     {"devices", cmd_devices}, {"bench", cmd_bench},
 };
 
+/* A report that could not be written (a full disk, say) is a run-time
+ * failure, not a success: stdout is flushed and checked before exiting. */
+static int check_stdout(int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+    if (status == EXIT_FAILURE_RUN) return status; /* the command said why */
+    fprintf(stderr, "warptour: cannot write to standard output\n");
+    return status == EXIT_OK ? EXIT_FAILURE_RUN : status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -59,7 +69,8 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(name, commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(name, commands[i].name) == 0)
+            return check_stdout(commands[i].run(argc - 1, argv + 1));
     fprintf(stderr, "warptour: unknown command '%s'\nTry 'warptour --help'.\n", name);
     return EXIT_USAGE;
 }

@@ -343,6 +343,18 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 4)
         self.assertFalse(json.loads(r.stdout)["valid"])
 
+    def test_unwritable_stdout_is_a_failure(self):
+        # A report lost to a full disk must not look like success.
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        for args in [["info", BERLIN], ["solve", BERLIN, "--kicks", "1"],
+                     ["gen", "uniform", "10"]]:
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([WARPTOUR, *args], stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=300)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertIn("warptour", r.stderr)
+
     def test_gen_is_reproducible_and_readable(self):
         a, b = self.path("a.tsp"), self.path("b.tsp")
         for kind in ["uniform", "clustered"]:
