@@ -1,6 +1,7 @@
 /*
  * util.c - error reporting, strict number parsing and JSON helpers for the CLI.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -55,7 +56,8 @@ bool cli_parse_uint64(const char *s, uint64_t *out)
 {
     char *end;
     errno = 0;
-    if (*s == '-') return false;
+    /* Digits only: strtoull would skip blanks and wrap " -1" to 2^64 - 1. */
+    if (!isdigit((unsigned char)*s)) return false;
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s || *end) return false;
     *out = v;

@@ -135,7 +135,8 @@ class Cli(unittest.TestCase):
                      ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"],
                      ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"],
                      ["solve", BERLIN, "--nested", "maybe"], ["solve", BERLIN, "--band", "-1"],
-                     ["bench", "pass", "--band", "8"]]:
+                     ["bench", "pass", "--band", "8"], ["solve", BERLIN, "--seed", " -1"],
+                     ["solve", BERLIN, "--kicks", " -1"], ["gen", "uniform", "10", "--seed", "-1"]]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.strip(), args)
