@@ -80,7 +80,11 @@ wt_status wt_ils_run(const wt_backend *b, const wt_instance *inst, int32_t *tour
     st = ops->descend(s, ctl->params->swaps, stats, err);
     ops->keep(s);
     int64_t best = ops->length(s);
-    for (uint64_t k = 0; st == WT_OK && (kicks == 0 || k < kicks); k++) {
+    bool at_optimum = ctl->stop == WT_STOP_DONE; /* the descent was not cut short */
+    /* Below MIN_KICK_CITIES there is no double bridge: the local optimum is
+     * the result, with or without a time limit to wait for. */
+    bool can_kick = wt_instance_n(inst) >= MIN_KICK_CITIES;
+    for (uint64_t k = 0; st == WT_OK && can_kick && (kicks == 0 || k < kicks); k++) {
         if (wt_ctl_report(ctl, best, stats->steps, false)) break;
         st = kick_once(ops, s, ctl, k, wt_instance_n(inst), &best, stats, err);
         /* A kick whose descent was cut short was reverted or kept whole;
@@ -88,6 +92,10 @@ wt_status wt_ils_run(const wt_backend *b, const wt_instance *inst, int32_t *tour
         stats->kicks++;
         ctl->kicks = stats->kicks;
     }
+    /* Kicking "for as long as the time limit allows" (kicks == 0) ends
+     * normally there, once the first descent has reached a local optimum; a
+     * limit that cut that descent short stopped the run early. */
+    if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
     if (st == WT_OK) st = ops->read_best(s, tour, err);
     ops->close(s);
     return st;

@@ -156,13 +156,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 {
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
-    wt_status st = wt_ils_run(b, inst, tour, ctl, kicks, stats, err);
-    /* Kicking "for as long as the time limit allows" ends normally there,
-     * once the first descent has reached a local optimum (a kick was made);
-     * a limit that cut that descent short stopped the run early. */
-    if (kicks == 0 && ctl->stop == WT_STOP_TIME_LIMIT && stats->kicks > 0)
-        ctl->stop = WT_STOP_DONE;
-    return st;
+    return wt_ils_run(b, inst, tour, ctl, kicks, stats, err);
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
