@@ -34,6 +34,12 @@ int cmd_bench(int argc, char **argv);
 int cli_report_error(const wt_error *err);
 int cli_exit_status(wt_status status);
 
+/* Whether a file can be written at path (an existing file that is writable
+ * and not a folder, or a new one in a writable folder), checked before a
+ * long run so that its result is not lost to a wrong path; nothing is
+ * created.  Prints why not and returns EXIT_FAILURE_RUN, else EXIT_OK. */
+int cli_check_writable(const char *path);
+
 /* Prints "warptour CMD: msg" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)

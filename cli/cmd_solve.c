@@ -522,6 +522,21 @@ static int stop_exit_status(wt_stop_reason r)
     return EXIT_FAILURE_RUN;
 }
 
+/* The files the run will write, checked before it starts: a long search
+ * should not end in "cannot write".  Returns an exit status (0 when fine). */
+static int check_outputs(const solve_opts *o, const wt_instance *inst)
+{
+    double lo[3], hi[3];
+    if (o->output && cli_check_writable(o->output) != EXIT_OK) return EXIT_FAILURE_RUN;
+    if (!o->svg) return EXIT_OK;
+    if (!wt_instance_bbox(inst, lo, hi)) {
+        fprintf(stderr, "warptour: %s: cannot draw %s: the instance has no coordinates\n", o->svg,
+                wt_instance_name(inst));
+        return EXIT_BAD_INPUT;
+    }
+    return cli_check_writable(o->svg);
+}
+
 int cmd_solve(int argc, char **argv)
 {
     solve_opts o;
@@ -530,6 +545,11 @@ int cmd_solve(int argc, char **argv)
     wt_instance *inst = cli_read_instance(o.instance, &status);
     if (!inst) return status;
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
+    status = check_outputs(&o, inst);
+    if (status != EXIT_OK) {
+        wt_instance_free(inst);
+        return status;
+    }
 
     int32_t *start = NULL;
     status = load_start_tour(&o, inst, &start);
@@ -545,10 +565,12 @@ int cmd_solve(int argc, char **argv)
         install_sigint();
         wt_error err = {0};
         if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
-        signal(SIGINT, SIG_DFL);
         if (ps.shown) fputc('\n', stderr);
     }
+    /* The handler stays until the tour is written: a second Ctrl-C then
+     * cannot leave a half-written tour file behind. */
     if (status == EXIT_OK) status = write_outputs(&o, inst, &res);
+    signal(SIGINT, SIG_DFL);
     if (status == EXIT_OK) {
         if (o.json) {
             if (!print_json(&o, inst, &res)) status = EXIT_FAILURE_RUN;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -29,6 +31,41 @@ int cli_report_error(const wt_error *err)
 {
     fprintf(stderr, "warptour: %s\n", err->message[0] ? err->message : wt_status_str(err->status));
     return cli_exit_status(err->status);
+}
+
+int cli_check_writable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "warptour: %s: cannot write: it is a folder\n", path);
+            return EXIT_FAILURE_RUN;
+        }
+        if (access(path, W_OK) != 0) {
+            fprintf(stderr, "warptour: %s: cannot write: %s\n", path, strerror(errno));
+            return EXIT_FAILURE_RUN;
+        }
+        return EXIT_OK;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "warptour: %s: cannot write: %s\n", path, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    /* A new file: its folder must exist and take new entries. */
+    size_t cut = strlen(path);
+    while (cut > 0 && path[cut - 1] != '/') cut--;
+    char *dir = malloc(cut + 2);
+    if (!dir) return EXIT_FAILURE_RUN;
+    if (cut == 0) strcpy(dir, ".");
+    else if (cut == 1) strcpy(dir, "/");
+    else {
+        memcpy(dir, path, cut - 1);
+        dir[cut - 1] = '\0';
+    }
+    int ok = access(dir, W_OK | X_OK) == 0;
+    if (!ok) fprintf(stderr, "warptour: %s: cannot create: %s: %s\n", path, dir, strerror(errno));
+    free(dir);
+    return ok ? EXIT_OK : EXIT_FAILURE_RUN;
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

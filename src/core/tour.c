@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/error.h"
 #include "core/instance.h"
@@ -135,11 +136,11 @@ wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_er
     return WT_OK;
 }
 
-wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
-                               const int32_t *tour, int n, wt_error *err)
+static wt_status write_tour_file(const char *path, const char *shown, const char *name,
+                                 const char *comment, const int32_t *tour, int n, wt_error *err)
 {
     FILE *f = fopen(path, "w");
-    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", path,
+    if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", shown,
                            strerror(errno));
     fprintf(f, "NAME : %s\n", name ? name : "tour");
     if (comment && comment[0]) fprintf(f, "COMMENT : %s\n", comment);
@@ -148,6 +149,30 @@ wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *c
     fprintf(f, "-1\nEOF\n");
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
-        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", path, strerror(errno));
+        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", shown, strerror(errno));
     return WT_OK;
+}
+
+/* A tour of millions of cities takes a while to write; a process killed
+ * meanwhile (a second Ctrl-C) must not leave a truncated tour under path.  So
+ * a regular file is written as path.part and renamed over path once
+ * complete; anything else (/dev/stdout, a pipe) is written directly. */
+wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
+                               const int32_t *tour, int n, wt_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_tour_file(path, path, name, comment, tour, n, err);
+    size_t len = strlen(path);
+    char *part = malloc(len + sizeof ".part");
+    if (!part) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    memcpy(part, path, len);
+    memcpy(part + len, ".part", sizeof ".part");
+    wt_status s = write_tour_file(part, path, name, comment, tour, n, err);
+    if (s == WT_OK && rename(part, path) != 0)
+        s = wt_fail(err, WT_STATUS_IO, "%s: cannot replace it with %s: %s", path, part,
+                    strerror(errno));
+    if (s != WT_OK) remove(part);
+    free(part);
+    return s;
 }

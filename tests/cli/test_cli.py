@@ -389,6 +389,28 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("gen", "uniform", "3000", "--seed", "1", "--output", inst).returncode, 0)
         return inst
 
+    def test_output_paths_checked_before_the_search(self):
+        # Each run would search for 60 s if it got that far.
+        matrix = self.write("m.tsp", "NAME: m\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\n"
+                            "EDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n"
+                            "0 1 2 3\n1 0 4 5\n2 4 0 6\n3 5 6 0\nEOF\n")
+        cases = [(BERLIN, ["--output", self.path("nofolder/x.tour")], 1, "nofolder"),
+                 (BERLIN, ["--output", self.tmp.name], 1, "folder"),
+                 (BERLIN, ["--svg", self.path("nofolder/x.svg")], 1, "nofolder"),
+                 (matrix, ["--svg", self.path("m.svg")], 3, "no coordinates")]
+        for inst, args, code, words in cases:
+            t0 = time.monotonic()
+            r = run("solve", inst, "--algorithm", "ils", "--backend", "cpu", "--time-limit", "60",
+                    *args)
+            self.assertEqual(r.returncode, code, r.stderr)
+            self.assertIn(words, r.stderr)
+            self.assertLess(time.monotonic() - t0, 30, args)
+        # A tour is written whole under its own name, with nothing left beside it.
+        tour = self.path("whole.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", tour, "--quiet").returncode, 0)
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["m.tsp", "whole.tour"])
+        self.assertEqual(run("check", BERLIN, tour).returncode, 0)
+
     def test_time_limit_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("t.tour")
         # On the CPU: a GPU finishes this search before the limit.
