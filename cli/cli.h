@@ -55,10 +55,13 @@ bool cli_parse_double(const char *s, double min, double max, double *out);
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);
 
-/* JSON helpers: exact 64-bit integers (cJSON numbers are doubles), and null
- * for absent values. */
+/* JSON helpers: exact 64-bit integers (cJSON numbers are doubles), text from
+ * files and the command line made valid UTF-8 (each stray byte becomes
+ * U+FFFD: JSON must be UTF-8, a TSPLIB name or comment need not be), and null
+ * for absent values (otherwise as cli_json_add_text). */
 void cli_json_add_int64(cJSON *obj, const char *key, int64_t v);
 void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v);
+void cli_json_add_text(cJSON *obj, const char *key, const char *s);
 void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s);
 void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum);
 /* Prints obj on one line to stdout and frees it; false if printing failed. */

@@ -26,13 +26,13 @@ static int print_invalid(bool json, const wt_instance *inst, const char *tour_pa
 {
     if (!json) return cli_report_error(err);
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
-    cJSON_AddStringToObject(j, "tour", tour_path);
+    cli_json_add_text(j, "instance", wt_instance_name(inst));
+    cli_json_add_text(j, "tour", tour_path);
     cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
     cJSON_AddBoolToObject(j, "valid", false);
     cJSON_AddNullToObject(j, "length");
     cli_json_add_optimum_and_gap(j, 0, -1);
-    cJSON_AddStringToObject(j, "error", err->message);
+    cli_json_add_text(j, "error", err->message);
     cli_json_print(j);
     return cli_exit_status(err->status);
 }
@@ -42,8 +42,8 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
     int64_t opt = wt_instance_known_optimum(inst);
     if (json) {
         cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
-        cJSON_AddStringToObject(j, "tour", tour_path);
+        cli_json_add_text(j, "instance", wt_instance_name(inst));
+        cli_json_add_text(j, "tour", tour_path);
         cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
         cJSON_AddBoolToObject(j, "valid", true);
         cli_json_add_int64(j, "length", len);

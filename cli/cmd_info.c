@@ -44,9 +44,9 @@ static void print_json(const wt_instance *inst, const char *path)
     double lo[3], hi[3];
     int64_t opt = wt_instance_known_optimum(inst);
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "file", path);
-    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
-    cJSON_AddStringToObject(j, "comment", wt_instance_comment(inst));
+    cli_json_add_text(j, "file", path);
+    cli_json_add_text(j, "instance", wt_instance_name(inst));
+    cli_json_add_text(j, "comment", wt_instance_comment(inst));
     cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
     if (wt_instance_bbox(inst, lo, hi)) {

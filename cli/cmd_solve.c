@@ -435,8 +435,8 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)
 {
     cJSON *j = cJSON_CreateObject();
-    cJSON_AddStringToObject(j, "instance", wt_instance_name(inst));
-    cJSON_AddStringToObject(j, "file", o->instance);
+    cli_json_add_text(j, "instance", wt_instance_name(inst));
+    cli_json_add_text(j, "file", o->instance);
     cJSON_AddNumberToObject(j, "n", r->n);
     cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddStringToObject(j, "algorithm", wt_algorithm_name(o->params.algorithm));

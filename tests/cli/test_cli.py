@@ -369,6 +369,21 @@ class Cli(unittest.TestCase):
         r = run("gen", "uniform", "10", "--seed", "3")
         self.assertIn("NODE_COORD_SECTION", r.stdout)
 
+    def test_json_is_utf8_whatever_the_file_says(self):
+        # A Latin-1 name and comment (bytes that are not UTF-8) come out as U+FFFD.
+        inst = self.path("latin1.tsp")
+        with open(inst, "wb") as f:
+            f.write(b"NAME: caf\xe9\nCOMMENT: Br\xfcssel \xe2\x82\xac\nTYPE: TSP\nDIMENSION: 4\n"
+                    b"EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 0 3\n3 4 3\n4 4 0\nEOF\n")
+        for args in (["info", inst, "--json"], ["solve", inst, "--json"]):
+            r = subprocess.run([WARPTOUR, *args], capture_output=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout.decode("utf-8"))  # strict: fails on stray bytes
+            self.assertEqual(j["instance"], "caf\ufffd")
+        self.assertEqual(j["length"], 14)
+        r = subprocess.run([WARPTOUR, "info", inst, "--json"], capture_output=True, timeout=60)
+        self.assertEqual(json.loads(r.stdout.decode("utf-8"))["comment"], "Br\ufffdssel \u20ac")
+
     def test_info(self):
         r = run("info", BERLIN)
         self.assertEqual(r.returncode, 0)
