@@ -46,6 +46,18 @@ static bool text_is(const char *s, const char *e, const char *w)
     return (size_t)(e - s) == len && memcmp(s, w, len) == 0;
 }
 
+static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
+
+/* Whether [s, e) is w but for the case of its letters. */
+static bool text_is_nocase(const char *s, const char *e, const char *w)
+{
+    size_t len = strlen(w);
+    if ((size_t)(e - s) != len) return false;
+    for (size_t i = 0; i < len; i++)
+        if (upper(s[i]) != w[i]) return false;
+    return true;
+}
+
 static bool text_ends_with(const char *s, const char *e, const char *w)
 {
     size_t len = strlen(w);
@@ -443,6 +455,13 @@ static wt_status on_keyword(parser *ps, const line *l)
     };
     for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
         if (text_is(l->key, l->key_end, handlers[i].key)) return handlers[i].fn(ps, l);
+    /* "dimension : 5" would be skipped as unknown, and the file refused later
+     * at a line that is not the culprit. */
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (text_is_nocase(l->key, l->key_end, handlers[i].key))
+            return fail_at(ps, WT_STATUS_PARSE, l->no, "'%s' is not a TSPLIB keyword; expected "
+                           "%s (keywords are upper case)", quote(l->key, l->key_end).s,
+                           handlers[i].key);
     if (text_ends_with(l->key, l->key_end, "_SECTION"))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "%s has data on its own line; expected the "
                        "section keyword alone, its data on the lines below",

@@ -98,6 +98,17 @@ static void test_missing_dimension(void **state)
                  "test:4:", "DIMENSION");
 }
 
+/* Keywords are upper case; a lower-case one is named at its own line rather
+ * than skipped as unknown (which would blame a later line). */
+static void test_lower_case_keyword(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("NAME : t\ndimension : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+                 "1 0 0\n2 1 1\n3 2 0\nEOF\n", WT_STATUS_PARSE, "test:2:", "DIMENSION");
+    EXPECT_ERROR("NAME : t\nDIMENSION : 3\nEdge_Weight_Type : EUC_2D\n", WT_STATUS_PARSE,
+                 "test:3:", "upper case");
+}
+
 static void test_bad_dimension(void **state)
 {
     (void)state;
@@ -848,6 +859,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_file),
         cmocka_unit_test(test_missing_dimension),
+        cmocka_unit_test(test_lower_case_keyword),
         cmocka_unit_test(test_bad_dimension),
         cmocka_unit_test(test_conflicting_dimension),
         cmocka_unit_test(test_dimension_larger_than_file),
