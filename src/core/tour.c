@@ -6,6 +6,7 @@
  * summed in int64_t from the exact integer distances, so they are the
  * official TSPLIB lengths whatever backend produced the tour.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -90,7 +91,9 @@ static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
                            tf->path, tf->line);
         long at = tf->key_line;
         if (strcmp(key, "TOUR_SECTION") == 0) return WT_OK;
-        if (strcmp(key, "TYPE") == 0 && strncmp(value, "TOUR", 4) != 0)
+        bool tour_type = strncmp(value, "TOUR", 4) == 0 &&
+                         (value[4] == '\0' || isspace((unsigned char)value[4]));
+        if (strcmp(key, "TYPE") == 0 && !tour_type)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TYPE is '%s', expected TOUR",
                            tf->path, at, value);
         if (strcmp(key, "DIMENSION") == 0) {

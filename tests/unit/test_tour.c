@@ -91,6 +91,7 @@ static void test_bad_tour_files(void **state)
     expect_tour_error("DIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_INVALID_TOUR,
                       "does not match");
     expect_tour_error("TYPE: TSP\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE, "expected TOUR");
+    expect_tour_error("TYPE: TOURX\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE, "expected TOUR");
     /* Header errors name the header line, not the one after it. */
     expect_tour_error("NAME: t\nDIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n",
                       WT_STATUS_INVALID_TOUR, ":2: tour DIMENSION '5' does not match");
