@@ -249,6 +249,7 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
     p.backend = o->backend;
+    p.ils_descent = o->ils_descent;
     p.seed = o->seed;
     p.threads = o->threads;
     p.time_limit_s = o->seconds;
@@ -329,10 +330,11 @@ static void ils_print_table(const bench_opts *o, const ils_trace *tr, int count)
 int bench_ils(const bench_opts *o)
 {
     char dir[4096];
-    printf("# instances: %d named, looked up in %s; %g s each, --backend %s, greedy start, "
-           "seed %" PRIu64 ", a sample every %g s\n",
+    printf("# instances: %d named, looked up in %s; %g s each, --backend %s, --ils-descent %s, "
+           "greedy start, seed %" PRIu64 ", a sample every %g s\n",
            o->n_instances, bench_instance_dir(o, dir, sizeof dir), o->seconds,
-           wt_backend_name(o->backend), o->seed, o->interval);
+           wt_backend_name(o->backend), o->ils_descent == WT_ILS_LOCAL ? "local" : "full",
+           o->seed, o->interval);
     char gpu[160];
     bool has_gpu = wt_cuda_available(gpu, sizeof gpu);
     if (o->backend == WT_BACKEND_AUTO && !has_gpu)
@@ -366,6 +368,7 @@ int bench_ils(const bench_opts *o)
             break;
         }
         if (o->backend == WT_BACKEND_AUTO && has_gpu && !noted_auto &&
+            o->ils_descent == WT_ILS_FULL &&
             strcmp(t->backend, "cpu") == 0) {
             printf("# note: the cuda backend has no ILS kernel yet; --backend auto ran on "
                    "the cpu\n");

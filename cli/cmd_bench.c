@@ -123,15 +123,16 @@ static const char bench_help[] =
     "  for k > 1 as solve's options do (defaults: the library's, --nested on,\n"
     "  --band 64); k = 1 is plain best improvement whatever they say.\n"
     "\n"
-    "ils [--instances LIST] [--seconds S] [--backend B] [--interval I] [--svg FILE]\n"
-    "    [--threads T] [--dir DIR] [--seed S]\n"
+    "ils [--instances LIST] [--seconds S] [--backend B] [--ils-descent D] [--interval I]\n"
+    "    [--svg FILE] [--threads T] [--dir DIR] [--seed S]\n"
     "  Iterated Local Search for S seconds per instance (default 10, the greedy start\n"
     "  tour included), the best length sampled every I seconds (default 0.05) through\n"
     "  the progress callback: one line per sample, then per instance the final gap\n"
     "  and whether it was at most 3% above the optimum within 10 s.  --svg FILE\n"
     "  draws the gap against time (log scale), one line per instance.  Instances\n"
     "  default pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900.  --backend: auto\n"
-    "  (default), cpu, cuda.\n"
+    "  (default), cpu, cuda.  --ils-descent as solve's: full (default) or local\n"
+    "  (on the host, one core).\n"
     "\n"
     "sa [--instances LIST] [--runs R] [--variants LIST] [--seconds S] [--searches TB]\n"
     "   [--moves TPB] [--tpb-sweep] [--parallel-runs P] [--near K] [--threads T]\n"
@@ -354,7 +355,7 @@ enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
     OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
-    OPT_NESTED, OPT_BAND, OPT_MIN_N
+    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT
 };
 
 static const struct option bench_longopts[] = {
@@ -383,6 +384,7 @@ static const struct option bench_longopts[] = {
     {"nested", required_argument, 0, OPT_NESTED},
     {"band", required_argument, 0, OPT_BAND},
     {"min-n", required_argument, 0, OPT_MIN_N},
+    {"ils-descent", required_argument, 0, OPT_ILS_DESCENT},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -409,7 +411,7 @@ static unsigned option_owners(int c)
     case OPT_SWAPS: return FOR(BENCH_LS);
     case OPT_TIME_LIMIT: case OPT_NESTED: case OPT_BAND:
         return FOR(BENCH_LS) | FOR(BENCH_KSWAP);
-    default: return FOR(BENCH_ILS); /* svg, interval */
+    default: return FOR(BENCH_ILS); /* svg, interval, ils-descent */
     }
 }
 
@@ -533,6 +535,12 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         else if (strcmp(arg, "off") == 0) o->nested = false;
         else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
         break;
+    case OPT_ILS_DESCENT:
+        if (strcmp(arg, "full") == 0) o->ils_descent = WT_ILS_FULL;
+        else if (strcmp(arg, "local") == 0) o->ils_descent = WT_ILS_LOCAL;
+        else return cli_usage_error("bench", "--ils-descent is 'full' or 'local', got '%s'",
+                                    arg);
+        break;
     case OPT_BAND:
         if (!cli_parse_int64(arg, 0, 1 << 30, &v))
             return cli_usage_error("bench", "--band needs an integer in 0..%d, got '%s'",
@@ -606,6 +614,7 @@ int cmd_bench(int argc, char **argv)
     wt_params_defaults(&lib);
     o.nested = lib.kswap_nested;
     o.band = lib.kswap_band;
+    o.ils_descent = lib.ils_descent;
     const char *variants = NULL;
     int given[64], n_given = 0; /* options seen, checked against the benchmark below */
     save_command(argc, argv);

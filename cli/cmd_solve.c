@@ -35,6 +35,11 @@ static const char solve_help[] =
     "                    allows, or 1000 without one)\n"
     "  --accept RULE     ils: keep a kicked tour if it is 'better' (default) or\n"
     "                    'equal' (not longer) than the best\n"
+    "  --ils-descent D   ils: after each kick, 'full' (default): 2-opt over all\n"
+    "                    pairs to a local optimum (on the GPU when there is one);\n"
+    "                    'local': on the host, 2-opt and Or-opt moves to the 10\n"
+    "                    nearest cities, only around the cities the kick moved\n"
+    "                    (thousands of kicks a second on a CPU)\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
@@ -285,6 +290,11 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else if (strcmp(arg, "equal") == 0) p->accept_equal = true;
         else return cli_usage_error("solve", "--accept is 'better' or 'equal', got '%s'", arg);
         break;
+    case 'L':
+        if (strcmp(arg, "full") == 0) p->ils_descent = WT_ILS_FULL;
+        else if (strcmp(arg, "local") == 0) p->ils_descent = WT_ILS_LOCAL;
+        else return cli_usage_error("solve", "--ils-descent is 'full' or 'local', got '%s'", arg);
+        break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
     case 'S': o->start_tour = arg; break;
@@ -306,6 +316,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
         {"restarts", required_argument, 0, 'R'},  {"swaps", required_argument, 0, 'W'},
         {"kicks", required_argument, 0, 'K'},     {"accept", required_argument, 0, 'A'},
+        {"ils-descent", required_argument, 0, 'L'},
         {"searches", required_argument, 0, OPT_SEARCHES},
         {"moves", required_argument, 0, OPT_MOVES},
         {"t-start", required_argument, 0, OPT_T_START},
@@ -467,6 +478,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cli_json_add_uint64(j, "kicks", r->kicks);
         cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
         cJSON_AddNumberToObject(j, "kicks_per_s", r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
+        cJSON_AddStringToObject(j, "ils_descent",
+                                o->params.ils_descent == WT_ILS_LOCAL ? "local" : "full");
     }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);

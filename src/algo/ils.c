@@ -70,10 +70,9 @@ static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_sea
     return WT_OK;
 }
 
-wt_status wt_ils_run(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
                      wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err)
 {
-    const wt_session_ops *ops = b->session;
     wt_tour_session *s = NULL;
     wt_status st = ops->open(inst, tour, ctl, &s, err);
     if (st != WT_OK) return st;

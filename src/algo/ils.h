@@ -6,13 +6,14 @@
 
 #include "backend/backend.h"
 
-/* Runs ILS from tour (improved in place to the best tour found) on backend b,
- * which must have tour sessions; `kicks` kicks, or until ctl expires when 0.
+/* Runs ILS from tour (improved in place to the best tour found) on the tour
+ * sessions of ops (a backend's, or wt_local_session_ops); `kicks` kicks, or
+ * until ctl expires when 0.
  * With kicks == 0 a time limit that ends the kicking is the natural end
  * (ctl->stop becomes WT_STOP_DONE), unless it cut the first descent short.
  * Fewer than 8 cities admit no kick: the run ends at the first optimum.
  * Deterministic in ctl->params->seed for a fixed number of kicks. */
-wt_status wt_ils_run(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
                      wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err);
 
 /* The double-bridge cut points 0 < p[0] < p[1] < p[2] < n of kick number k

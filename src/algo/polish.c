@@ -62,6 +62,12 @@ typedef struct polish {
     wt_search_ctl *ctl;
     wt_polish_stats st;
     bool stopped;
+    /* wt_polisher only: the exact length, kept through every change, and the
+     * reversals since the last commit (from, len pairs), to undo them. */
+    int64_t length;
+    bool logging, log_failed;
+    int32_t *log;
+    size_t log_len, log_cap;
 } polish;
 
 static inline int64_t pd(const polish *p, int a, int b) { return wt_dist(p->inst, a, b); }
@@ -91,9 +97,28 @@ static bool polish_stop(polish *p)
 
 /* ------------------------------------------------------------- moves */
 
+/* Records a reversal for wt_polisher_undo; a log that cannot grow is
+ * flagged (the polisher then reports running out of memory). */
+static void log_reversal(polish *p, int from, int len)
+{
+    if (p->log_len + 2 > p->log_cap) {
+        size_t cap = p->log_cap ? 2 * p->log_cap : 1024;
+        int32_t *bigger = realloc(p->log, cap * sizeof *bigger);
+        if (!bigger) {
+            p->log_failed = true;
+            return;
+        }
+        p->log = bigger;
+        p->log_cap = cap;
+    }
+    p->log[p->log_len++] = from;
+    p->log[p->log_len++] = len;
+}
+
 /* Reverses the len positions from position from (cyclically) exactly. */
 static void reverse_range(polish *p, int from, int len)
 {
+    if (p->logging) log_reversal(p, from, len);
     int32_t *t = p->tour;
     for (int a = from, b = wrap(p, from + len - 1), m = len / 2; m > 0; m--) {
         int32_t ca = t[a], cb = t[b];
@@ -178,7 +203,9 @@ static bool try_2opt(polish *p, int c)
             if (dcd >= dcb) break;
             int e = dir == 0 ? succ(p, d) : pred(p, d);
             if (d == b || e == c) continue;
-            if (dcd + pd(p, b, e) - dcb - pd(p, d, e) >= 0) continue;
+            int64_t delta = dcd + pd(p, b, e) - dcb - pd(p, d, e);
+            if (delta >= 0) continue;
+            p->length += delta;
             /* forward: c b .. d e -> c d .. b e; backward: e d .. b c -> e b .. d c */
             if (dir == 0) apply_2opt(p, p->pos[c], p->pos[d]);
             else apply_2opt(p, p->pos[e], p->pos[b]);
@@ -214,7 +241,9 @@ static bool try_oropt(polish *p, int c)
                     int a = side == 0 ? d : pred(p, d), b = side == 0 ? succ(p, d) : d;
                     int e = side == 0 ? b : a; /* the edge's other end, joined to `other` */
                     if (in_segment(p, e, i, len)) continue;
-                    if (dcd + pd(p, other, e) - pd(p, a, b) - gain >= 0) continue;
+                    int64_t delta = dcd + pd(p, other, e) - pd(p, a, b) - gain;
+                    if (delta >= 0) continue;
+                    p->length += delta;
                     /* c is s1 and follows a, or is sl and precedes b: as is */
                     bool rev = (side == 0) == (bool)c_last;
                     apply_oropt(p, i, len, a, rev && len > 1);
@@ -370,12 +399,42 @@ static void descend_full(polish *p)
 
 static void polish_free(polish *p)
 {
+    free(p->log);
     free(p->pos);
     free(p->nb);
     free(p->queue);
     free(p->queued);
     free(p->el);
     free(p->row_mem);
+}
+
+/* Phase 1's state for p->tour (n >= 4): positions, neighbour lists, queue;
+ * with `full`, phase 2's rows too.  Frees what it made on failure. */
+static wt_status polish_init(polish *p, bool full, wt_error *err)
+{
+    size_t n = (size_t)p->n;
+    p->k = p->n - 1 < WT_POLISH_NEIGHBOURS ? p->n - 1 : WT_POLISH_NEIGHBOURS;
+    p->pos = malloc(n * sizeof *p->pos);
+    p->nb = malloc(n * (size_t)p->k * sizeof *p->nb);
+    p->queue = malloc(n * sizeof *p->queue);
+    p->queued = calloc(n, sizeof *p->queued);
+    if (full) {
+        p->el = malloc(n * sizeof *p->el);
+        p->row_mem = malloc(3 * n * sizeof *p->row_mem);
+        for (size_t k = 0; p->row_mem && k < 3; k++) p->rows[k] = p->row_mem + k * n;
+    }
+    if (!p->pos || !p->nb || !p->queue || !p->queued || (full && (!p->el || !p->row_mem))) {
+        polish_free(p);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
+                       p->n);
+    }
+    wt_status st = wt_neighbour_lists(p->inst, p->k, p->nb, err);
+    if (st != WT_OK) {
+        polish_free(p);
+        return st;
+    }
+    for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = i;
+    return WT_OK;
 }
 
 wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
@@ -389,32 +448,102 @@ wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
         if (stats) *stats = p.st;
         return WT_OK;
     }
-    size_t n = (size_t)p.n;
-    p.k = p.n - 1 < WT_POLISH_NEIGHBOURS ? p.n - 1 : WT_POLISH_NEIGHBOURS;
-    p.pos = malloc(n * sizeof *p.pos);
-    p.nb = malloc(n * (size_t)p.k * sizeof *p.nb);
-    p.queue = malloc(n * sizeof *p.queue);
-    p.queued = calloc(n, sizeof *p.queued);
-    if (p.st.full) {
-        p.el = malloc(n * sizeof *p.el);
-        p.row_mem = malloc(3 * n * sizeof *p.row_mem);
-        for (size_t k = 0; p.row_mem && k < 3; k++) p.rows[k] = p.row_mem + k * n;
-    }
-    if (!p.pos || !p.nb || !p.queue || !p.queued || (p.st.full && (!p.el || !p.row_mem))) {
-        polish_free(&p);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
-                       p.n);
-    }
-    wt_status st = wt_neighbour_lists(inst, p.k, p.nb, err);
-    if (st != WT_OK) {
-        polish_free(&p);
-        return st;
-    }
-    for (int i = 0; i < p.n; i++) p.pos[tour[i]] = i;
+    wt_status st = polish_init(&p, p.st.full, err);
+    if (st != WT_OK) return st;
     descend_neighbours(&p);
     if (p.st.full && !p.stopped) descend_full(&p);
     p.st.complete = !p.stopped;
     polish_free(&p);
     if (stats) *stats = p.st;
     return WT_OK;
+}
+
+/* ------------------------------------------------------ the polisher */
+
+struct wt_polisher {
+    polish p;
+};
+
+wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                             wt_polisher **out, wt_error *err)
+{
+    if (!inst || !tour || !out || inst->n < 4)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_create: bad arguments");
+    wt_polisher *w = calloc(1, sizeof *w);
+    int32_t *copy = malloc((size_t)inst->n * sizeof *copy);
+    if (!w || !copy) {
+        free(w);
+        free(copy);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
+                       inst->n);
+    }
+    memcpy(copy, tour, (size_t)inst->n * sizeof *copy);
+    w->p = (polish){.inst = inst, .n = inst->n, .tour = copy, .ctl = ctl, .logging = true};
+    wt_status st = polish_init(&w->p, false, err);
+    if (st != WT_OK) {
+        free(copy);
+        free(w);
+        return st;
+    }
+    w->p.length = wt_tour_length(inst, copy);
+    *out = w;
+    return WT_OK;
+}
+
+void wt_polisher_free(wt_polisher *w)
+{
+    if (!w) return;
+    free(w->p.tour);
+    polish_free(&w->p);
+    free(w);
+}
+
+const int32_t *wt_polisher_tour(const wt_polisher *w) { return w->p.tour; }
+int64_t wt_polisher_length(const wt_polisher *w) { return w->p.length; }
+
+void wt_polisher_touch_all(wt_polisher *w)
+{
+    for (int i = 0; i < w->p.n; i++) push(&w->p, w->p.tour[i]);
+}
+
+wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err)
+{
+    polish *p = &w->p;
+    uint64_t before = p->st.moves_2opt + p->st.moves_oropt;
+    drain(p);
+    if (moves) *moves += p->st.moves_2opt + p->st.moves_oropt - before;
+    if (p->log_failed)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for the move log");
+    return WT_OK;
+}
+
+void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3)
+{
+    polish *p = &w->p;
+    int a = p->tour[p1 - 1], b0 = p->tour[p1], b1 = p->tour[p2 - 1];
+    int c0 = p->tour[p2], c1 = p->tour[p3 - 1], d = at(p, p3);
+    p->length += pd(p, a, c0) + pd(p, c1, b0) + pd(p, b1, d) - pd(p, a, b0) - pd(p, b1, c0) -
+                 pd(p, c1, d);
+    /* B C -> C B: reverse each, then both. */
+    reverse_range(p, p1, p2 - p1);
+    reverse_range(p, p2, p3 - p2);
+    reverse_range(p, p1, p3 - p1);
+    int ends[6] = {a, b0, b1, c0, c1, d};
+    for (int i = 0; i < 6; i++) push(p, ends[i]);
+}
+
+void wt_polisher_commit(wt_polisher *w) { w->p.log_len = 0; }
+
+void wt_polisher_undo(wt_polisher *w, int64_t length)
+{
+    polish *p = &w->p;
+    p->logging = false; /* a reversal undone is not logged again */
+    while (p->log_len > 0) {
+        int len = p->log[--p->log_len];
+        int from = p->log[--p->log_len];
+        reverse_range(p, from, len);
+    }
+    p->logging = true;
+    p->length = length;
+    while (p->q_count > 0) pop(p); /* nothing is left to look at */
 }

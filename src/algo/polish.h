@@ -68,6 +68,37 @@ typedef struct wt_polish_stats {
 wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                     wt_polish_stats *stats, wt_error *err);
 
+/* ------------------------------------------------ a polisher for ILS
+ * The neighbour-list descent of wt_polish (phase 1), kept running over a
+ * tour of its own for Iterated Local Search with local kicks (ils_local.c):
+ * a double bridge queues the six cities it reconnects, a descent runs the
+ * queue empty (the don't-look bits of every other city stay set), so a kick
+ * and its repair cost about the moves made, not O(n).  Every change since
+ * the last commit is logged as reversals, so undo restores the tour of the
+ * commit exactly, in about the time the changes took.  The length is exact
+ * throughout (each move's delta is the integer wt_dist change).  n >= 4. */
+typedef struct wt_polisher wt_polisher;
+
+wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                             wt_polisher **out, wt_error *err);
+void wt_polisher_free(wt_polisher *w); /* NULL is a no-op */
+const int32_t *wt_polisher_tour(const wt_polisher *w);
+int64_t wt_polisher_length(const wt_polisher *w);
+/* Queues every city (the first descent). */
+void wt_polisher_touch_all(wt_polisher *w);
+/* Runs the queue empty, adding the moves applied to *moves (may be NULL);
+ * stops early once ctl expires.  WT_STATUS_OUT_OF_MEMORY when the log could
+ * not grow (undo is then no longer exact). */
+wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
+/* A B C D -> A C B D at positions 0 < p1 < p2 < p3 < n (wt_ils_kick_points:
+ * B = p1..p2-1, C = p2..p3-1), queueing the six cities whose edges change. */
+void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3);
+/* Forgets the log: the current tour is the one undo returns to. */
+void wt_polisher_commit(wt_polisher *w);
+/* Back to the tour of the last commit, whose length the caller passes;
+ * empties the queue. */
+void wt_polisher_undo(wt_polisher *w, int64_t length);
+
 #ifdef __cplusplus
 }
 #endif

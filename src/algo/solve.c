@@ -14,6 +14,7 @@
 
 #include "algo/climb_start.h"
 #include "algo/ils.h"
+#include "algo/ils_local.h"
 #include "algo/polish.h"
 #include "algo/search_ctl.h"
 #include "backend/backend.h"
@@ -38,6 +39,7 @@ void wt_params_defaults(wt_params *p)
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
     p->accept_equal = false;
+    p->ils_descent = WT_ILS_FULL;
     /* Lam et al., Table 1. */
     p->sa_searches = 0;
     p->sa_moves = 0;
@@ -78,10 +80,19 @@ static bool backend_can(const wt_backend *b, const wt_params *p)
     return p->algorithm != WT_ALGO_SA || p->sa_near == 0 || b->sa_near;
 }
 
+/* ILS with local descents runs on the host whatever the GPU. */
+static bool host_only(const wt_params *p)
+{
+    return p->algorithm == WT_ALGO_ILS && p->ils_descent == WT_ILS_LOCAL;
+}
+
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
                                 size_t device_size, wt_error *err)
 {
     const char *algo = wt_algorithm_name(p->algorithm);
+    if (p->backend == WT_BACKEND_CUDA && host_only(p))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ils with local descents runs on the "
+                       "host; use --backend cpu or auto");
     if (p->backend == WT_BACKEND_CUDA) {
         if (!wt_backend_cuda.available(device, device_size))
             return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s",
@@ -96,7 +107,7 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
         *out = &wt_backend_cuda;
         return WT_OK;
     }
-    if (p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p) &&
+    if (p->backend == WT_BACKEND_AUTO && !host_only(p) && backend_can(&wt_backend_cuda, p) &&
         wt_backend_cuda.available(device, device_size)) {
         *out = &wt_backend_cuda;
         return WT_OK;
@@ -156,7 +167,10 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 {
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
-    return wt_ils_run(b, inst, tour, ctl, kicks, stats, err);
+    /* Below 8 cities there is no kick, and the backend's descent is exact. */
+    bool local = p->ils_descent == WT_ILS_LOCAL && inst->n >= 8;
+    return wt_ils_run(local ? &wt_local_session_ops : b->session, inst, tour, ctl, kicks, stats,
+                      err);
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
@@ -223,13 +237,18 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     if (params->swaps < 0 || params->kswap_band < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: swaps and kswap_band must "
                        "not be negative");
+    if (params->ils_descent != WT_ILS_FULL && params->ils_descent != WT_ILS_LOCAL)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: unknown ils_descent %d",
+                       (int)params->ils_descent);
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     const wt_backend *backend;
     char device[128] = "";
     wt_status st = choose_backend(params, &backend, device, sizeof device, err);
     if (st != WT_OK) return st;
-    if (backend == &wt_backend_cpu)
+    if (host_only(params))
+        snprintf(device, sizeof device, "CPU, 1 thread: local descents");
+    else if (backend == &wt_backend_cpu)
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                  ctl.threads == 1 ? "" : "s");
 

@@ -235,6 +235,15 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)  # the limit is ILS's normal end
         self.assertGreater(json.loads(r.stdout)["kicks"], 0)
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
+        # Local descents: on the host, exact lengths; seed 1 reaches the optimum of berlin52.
+        r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "local", "--kicks", "2000",
+                "--json", "--output", tour)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual((j["ils_descent"], j["backend"], j["kicks"]), ("local", "cpu", 2000))
+        self.assertEqual(j["length"], 7542)
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], j["length"])
+        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
 
     def test_sa(self):
         tour = self.path("sa.tour")

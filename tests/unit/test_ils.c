@@ -160,6 +160,59 @@ static void test_ils_too_small_to_kick(void **state)
     }
 }
 
+/* Local descents (params.ils_descent = WT_ILS_LOCAL, algo/ils_local.c):
+ * valid tours of exact length, no worse with more kicks, the same tour for
+ * the same seed; below 8 cities the run is the full one; never on the GPU. */
+static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_AUTO;
+    p.ils_descent = WT_ILS_LOCAL;
+    p.init = WT_INIT_RANDOM;
+    p.seed = seed;
+    p.kicks = kicks;
+    wt_result res = {0};
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils local: %s", err.message);
+    return res;
+}
+
+static void test_ils_local_descents(void **state)
+{
+    (void)state;
+    const int sizes[] = {5, 8, 60, 700};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        int n = sizes[k];
+        wt_instance *inst = wt_test_random_instance(n, 50 + (uint64_t)n);
+        wt_result few = ils_local(inst, 4, 1), r = ils_local(inst, 4, 2000);
+        wt_result again = ils_local(inst, 4, 2000);
+        assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
+        assert_int_equal(r.length, wt_tour_length(inst, r.tour));
+        assert_true(r.length <= few.length);
+        assert_int_equal(r.kicks, n < 8 ? 0 : 2000);
+        assert_string_equal(r.backend, "cpu");
+        assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
+        if (n >= 60) assert_true(r.length < few.length); /* the kicks found something */
+        wt_result_free(&few);
+        wt_result_free(&r);
+        wt_result_free(&again);
+        wt_instance_free(inst);
+    }
+    wt_instance *inst = wt_test_random_instance(100, 3);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CUDA;
+    p.ils_descent = WT_ILS_LOCAL;
+    wt_result res = {0};
+    wt_error err = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "host"));
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_ils_time_limit),
         cmocka_unit_test(test_ils_time_limit_before_first_kick),
         cmocka_unit_test(test_ils_too_small_to_kick),
+        cmocka_unit_test(test_ils_local_descents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

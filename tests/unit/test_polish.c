@@ -15,6 +15,7 @@
  */
 #include "test_util.h"
 
+#include "algo/ils.h"
 #include "algo/polish.h"
 #include "algo/search_ctl.h"
 #include "core/rng.h"
@@ -341,6 +342,55 @@ static void test_sa_polish_on_off(void **state)
     wt_instance_free(inst);
 }
 
+/* The polisher behind ILS's local descents: after kicks and descents its
+ * length is the tour's exact length, and undo returns exactly to the tour
+ * of the last commit. */
+static void test_polisher_tracks_and_undoes(void **state)
+{
+    (void)state;
+    const int sizes[] = {8, 50, 300, 2000};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int n = sizes[z];
+        wt_instance *inst = wt_test_random_instance(n, 90 + (uint64_t)n);
+        int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
+        random_tour(n, 3, tour);
+        wt_polisher *w = NULL;
+        assert_int_equal(wt_polisher_create(inst, tour, NULL, &w, NULL), WT_OK);
+        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
+        wt_polisher_touch_all(w);
+        uint64_t moves = 0;
+        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        assert_true(moves > 0);
+        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
+        wt_polisher_commit(w);
+        memcpy(kept, wt_polisher_tour(w), (size_t)n * sizeof *kept);
+        int64_t kept_len = wt_polisher_length(w);
+        for (uint64_t k = 0; k < 300; k++) {
+            int p[3];
+            assert_true(wt_ils_kick_points(7, k, n, p));
+            wt_polisher_double_bridge(w, p[0], p[1], p[2]);
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
+            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+            const int32_t *t = wt_polisher_tour(w);
+            assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
+            if (k % 3 == 0) { /* keep */
+                wt_polisher_commit(w);
+                memcpy(kept, t, (size_t)n * sizeof *kept);
+                kept_len = wt_polisher_length(w);
+            } else {
+                wt_polisher_undo(w, kept_len);
+                assert_memory_equal(wt_polisher_tour(w), kept, (size_t)n * sizeof *kept);
+                assert_int_equal(wt_polisher_length(w), kept_len);
+            }
+        }
+        wt_polisher_free(w);
+        free(tour);
+        free(kept);
+        wt_instance_free(inst);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_large_uses_neighbour_lists),
         cmocka_unit_test(test_stop_leaves_the_tour),
         cmocka_unit_test(test_sa_polish_on_off),
+        cmocka_unit_test(test_polisher_tracks_and_undoes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
