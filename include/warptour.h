@@ -187,6 +187,15 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* ----------------------------------------------------------------- solving */
 
+/* How ILS descends after a kick. */
+typedef enum wt_ils_descent {
+    WT_ILS_FULL = 0, /* the backend's 2-opt passes over all pairs (Rocki & Suda):
+                        a 2-opt local optimum after every kick */
+    WT_ILS_LOCAL     /* on the host: 2-opt and Or-opt moves to the 10 nearest
+                        cities, looked for only around the cities the kick
+                        reconnected; thousands of kicks a second on a CPU */
+} wt_ils_descent;
+
 typedef enum wt_algorithm {
     WT_ALGO_2OPT = 0,     /* best-improvement 2-opt from the start tour to a local optimum */
     WT_ALGO_MULTISTART,   /* random-restart 2-opt hill climbing (O'Neil & Burtscher):
@@ -286,6 +295,8 @@ typedef struct wt_params {
                                    without one */
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
+    wt_ils_descent ils_descent; /* ils: the descent after each kick (default
+                                   WT_ILS_FULL) */
     /* sa: simulated annealing (Lam et al.).  Defaults are the paper's Table 1.
      * The temperature starts at sa_t_start and is multiplied by sa_alpha every
      * n * sa_sweeps iterations; the run ends once it is no longer above
