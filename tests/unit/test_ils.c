@@ -53,12 +53,14 @@ static void test_double_bridge(void **state)
     wt_instance_free(inst);
 }
 
-static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps)
+static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
+                          wt_ils_descent descent)
 {
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_CPU;
+    p.backend = descent == WT_ILS_LOCAL ? WT_BACKEND_AUTO : WT_BACKEND_CPU;
+    p.ils_descent = descent;
     p.init = WT_INIT_RANDOM;
     p.seed = seed;
     p.kicks = kicks;
@@ -67,6 +69,11 @@ static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int
     wt_error err = {0};
     if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
     return res;
+}
+
+static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps)
+{
+    return ils_with(inst, seed, kicks, swaps, WT_ILS_FULL);
 }
 
 static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
@@ -165,18 +172,7 @@ static void test_ils_too_small_to_kick(void **state)
  * the same seed; below 8 cities the run is the full one; never on the GPU. */
 static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks)
 {
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_AUTO;
-    p.ils_descent = WT_ILS_LOCAL;
-    p.init = WT_INIT_RANDOM;
-    p.seed = seed;
-    p.kicks = kicks;
-    wt_result res = {0};
-    wt_error err = {0};
-    if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils local: %s", err.message);
-    return res;
+    return ils_with(inst, seed, kicks, 0, WT_ILS_LOCAL);
 }
 
 static void test_ils_local_descents(void **state)
