@@ -132,7 +132,7 @@ static const char bench_help[] =
     "  draws the gap against time (log scale), one line per instance.  Instances\n"
     "  default pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900.  --backend: auto\n"
     "  (default), cpu, cuda.  --ils-descent as solve's: full (default) or local\n"
-    "  (on the host, one core).\n"
+    "  (on the host, --threads searches).\n"
     "\n"
     "sa [--instances LIST] [--runs R] [--variants LIST] [--seconds S] [--searches TB]\n"
     "   [--moves TPB] [--tpb-sweep] [--parallel-runs P] [--near K] [--threads T]\n"

@@ -7,8 +7,7 @@
 #include "backend/backend.h"
 
 /* Runs ILS from tour (improved in place to the best tour found) on the tour
- * sessions of ops (a backend's, or wt_local_session_ops); `kicks` kicks, or
- * until ctl expires when 0.
+ * sessions of ops (a backend's); `kicks` kicks, or until ctl expires when 0.
  * With kicks == 0 a time limit that ends the kicking is the natural end
  * (ctl->stop becomes WT_STOP_DONE), unless it cut the first descent short.
  * Fewer than 8 cities admit no kick: the run ends at the first optimum.

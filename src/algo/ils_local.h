@@ -1,13 +1,20 @@
 /*
- * ils_local.h - the host tour session of ILS with local descents
+ * ils_local.h - Iterated Local Search with local descents on the host, on
+ * ctl->threads searches that meet every few thousand kicks
  * (params.ils_descent = WT_ILS_LOCAL; ils_local.c says how it works).
- * Needs n >= 4 (ILS kicks only from 8 cities on).
  */
 #ifndef WT_ALGO_ILS_LOCAL_H
 #define WT_ALGO_ILS_LOCAL_H
 
-#include "backend/backend.h"
+#include "algo/search_ctl.h"
+#include "warptour.h"
 
-extern const wt_session_ops wt_local_session_ops;
+/* Improves tour (n >= 8 cities) in place to the best tour found: the
+ * neighbour-list descent from every city, then `kicks` kicks in all (0:
+ * until ctl expires), each repaired by a local descent and kept only if the
+ * tour got shorter (or not longer, with accept_equal).  Deterministic for a
+ * given seed, kick budget and thread count. */
+wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                           uint64_t kicks, wt_search_stats *stats, wt_error *err);
 
 #endif

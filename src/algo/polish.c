@@ -490,6 +490,42 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
     return WT_OK;
 }
 
+wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err)
+{
+    const polish *q = &proto->p;
+    size_t n = (size_t)q->n;
+    wt_polisher *w = calloc(1, sizeof *w);
+    if (w) {
+        w->p = (polish){.inst = q->inst, .n = q->n, .k = q->k, .ctl = q->ctl, .logging = true,
+                        .length = q->length};
+        w->p.tour = malloc(n * sizeof *w->p.tour);
+        w->p.pos = malloc(n * sizeof *w->p.pos);
+        w->p.nb = malloc(n * (size_t)q->k * sizeof *w->p.nb);
+        w->p.queue = malloc(n * sizeof *w->p.queue);
+        w->p.queued = calloc(n, sizeof *w->p.queued);
+    }
+    if (!w || !w->p.tour || !w->p.pos || !w->p.nb || !w->p.queue || !w->p.queued) {
+        wt_polisher_free(w);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
+                       q->n);
+    }
+    memcpy(w->p.tour, q->tour, n * sizeof *w->p.tour);
+    memcpy(w->p.pos, q->pos, n * sizeof *w->p.pos);
+    memcpy(w->p.nb, q->nb, n * (size_t)q->k * sizeof *w->p.nb);
+    *out = w;
+    return WT_OK;
+}
+
+void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length)
+{
+    polish *p = &w->p;
+    memcpy(p->tour, tour, (size_t)p->n * sizeof *p->tour);
+    for (int i = 0; i < p->n; i++) p->pos[tour[i]] = i;
+    p->length = length;
+    p->log_len = 0;
+    while (p->q_count > 0) pop(p);
+}
+
 void wt_polisher_free(wt_polisher *w)
 {
     if (!w) return;

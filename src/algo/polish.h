@@ -81,6 +81,11 @@ typedef struct wt_polisher wt_polisher;
 
 wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
                              wt_polisher **out, wt_error *err);
+/* A second polisher on the same tour, sharing nothing (the neighbour lists
+ * are copied, not recomputed): for searches in parallel threads. */
+wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err);
+/* Replaces the tour by tour (of that exact length) and commits it. */
+void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length);
 void wt_polisher_free(wt_polisher *w); /* NULL is a no-op */
 const int32_t *wt_polisher_tour(const wt_polisher *w);
 int64_t wt_polisher_length(const wt_polisher *w);

@@ -168,9 +168,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
-    bool local = p->ils_descent == WT_ILS_LOCAL && inst->n >= 8;
-    return wt_ils_run(local ? &wt_local_session_ops : b->session, inst, tour, ctl, kicks, stats,
-                      err);
+    if (p->ils_descent == WT_ILS_LOCAL && inst->n >= 8)
+        return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
+    return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
@@ -247,7 +247,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     wt_status st = choose_backend(params, &backend, device, sizeof device, err);
     if (st != WT_OK) return st;
     if (host_only(params))
-        snprintf(device, sizeof device, "CPU, 1 thread: local descents");
+        snprintf(device, sizeof device, "CPU, %d thread%s, local descents", ctl.threads,
+                 ctl.threads == 1 ? "" : "s");
     else if (backend == &wt_backend_cpu)
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                  ctl.threads == 1 ? "" : "s");

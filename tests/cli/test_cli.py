@@ -237,7 +237,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
         # Local descents: on the host, exact lengths; seed 1 reaches the optimum of berlin52.
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "local", "--kicks", "2000",
-                "--json", "--output", tour)
+                "--threads", "1", "--json", "--output", tour)
         self.assertEqual(r.returncode, 0, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual((j["ils_descent"], j["backend"], j["kicks"]), ("local", "cpu", 2000))

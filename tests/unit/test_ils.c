@@ -54,10 +54,11 @@ static void test_double_bridge(void **state)
 }
 
 static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
-                          wt_ils_descent descent)
+                          wt_ils_descent descent, int threads)
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.threads = threads;
     p.algorithm = WT_ALGO_ILS;
     p.backend = descent == WT_ILS_LOCAL ? WT_BACKEND_AUTO : WT_BACKEND_CPU;
     p.ils_descent = descent;
@@ -73,7 +74,7 @@ static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks
 
 static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps)
 {
-    return ils_with(inst, seed, kicks, swaps, WT_ILS_FULL);
+    return ils_with(inst, seed, kicks, swaps, WT_ILS_FULL, 0);
 }
 
 static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
@@ -170,9 +171,9 @@ static void test_ils_too_small_to_kick(void **state)
 /* Local descents (params.ils_descent = WT_ILS_LOCAL, algo/ils_local.c):
  * valid tours of exact length, no worse with more kicks, the same tour for
  * the same seed; below 8 cities the run is the full one; never on the GPU. */
-static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks)
+static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks, int threads)
 {
-    return ils_with(inst, seed, kicks, 0, WT_ILS_LOCAL);
+    return ils_with(inst, seed, kicks, 0, WT_ILS_LOCAL, threads);
 }
 
 static void test_ils_local_descents(void **state)
@@ -182,12 +183,14 @@ static void test_ils_local_descents(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         int n = sizes[k];
         wt_instance *inst = wt_test_random_instance(n, 50 + (uint64_t)n);
-        wt_result few = ils_local(inst, 4, 1), r = ils_local(inst, 4, 2000);
-        wt_result again = ils_local(inst, 4, 2000);
+        /* 1 thread, and 3 searches that meet every epoch (2000 kicks each). */
+        int threads = k % 2 ? 3 : 1;
+        wt_result few = ils_local(inst, 4, 1, threads), r = ils_local(inst, 4, 9000, threads);
+        wt_result again = ils_local(inst, 4, 9000, threads);
         assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
         assert_int_equal(r.length, wt_tour_length(inst, r.tour));
         assert_true(r.length <= few.length);
-        assert_int_equal(r.kicks, n < 8 ? 0 : 2000);
+        assert_int_equal(r.kicks, n < 8 ? 0 : 9000);
         assert_string_equal(r.backend, "cpu");
         assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
         if (n >= 60) assert_true(r.length < few.length); /* the kicks found something */
