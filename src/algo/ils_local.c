@@ -34,8 +34,19 @@
 #include "core/instance.h"
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
- * exchange (a copy of the best tour into every search) stays cheap. */
+ * exchange (a copy of the best tour into every search) stays cheap.
+ * WT_ILS_EPOCH=K sets another count, for measurements (0: never). */
 enum { LOCAL_EPOCH = 2000 };
+
+static uint64_t epoch_kicks(void)
+{
+    const char *v = getenv("WT_ILS_EPOCH");
+    if (!v || !*v) return LOCAL_EPOCH;
+    char *end;
+    unsigned long long k = strtoull(v, &end, 10);
+    if (*end || v[0] == '-') return LOCAL_EPOCH;
+    return k == 0 || k > (1ULL << 40) ? 1ULL << 40 : (uint64_t)k; /* T * k must fit */
+}
 /* Kicks between looks at the clock and the progress callback. */
 enum { LOCAL_POLL = 64 };
 
@@ -161,9 +172,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     if (st != WT_OK) return st;
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     int halt = ctl->stop != WT_STOP_DONE;
-    uint64_t done = 0;
+    uint64_t done = 0, epoch = epoch_kicks();
     while (!halt && (kicks == 0 || done < kicks)) {
-        uint64_t quota = (uint64_t)T * LOCAL_EPOCH;
+        uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
         for (int t = 0; t < T; t++) run_epoch(&s[t], t, T, quota, n, ctl, done, &halt);
