@@ -33,6 +33,11 @@
  * nothing: then no improving move of either kind exists.  A move found by a
  * sweep is followed at once by the neighbour-list descent from its end
  * cities, which finds the moves it opens up far sooner than the sweep.
+ *
+ * wt_polisher (end of file) keeps phase 1 running over a tour of its own for
+ * ILS with local descents (ils_local.c): it also keeps the exact length (each
+ * applied move's delta) and, until a commit, a log of the reversals made,
+ * which undo replays backwards (a reversal is its own inverse).
  */
 #include "algo/polish.h"
 
