@@ -24,6 +24,7 @@
  */
 #include "algo/ils_local.h"
 
+#include <assert.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ typedef struct local_search {
     uint64_t seed;     /* its kick stream */
     uint64_t next;     /* its next kick number */
     int64_t best_len;  /* length of the committed tour */
+    int64_t shown;     /* the same, for the progress report (atomic access) */
     uint64_t kicks, kept, moves;
     wt_status st;
     wt_error err;
@@ -74,6 +76,8 @@ static bool kick_and_repair(local_search *s, int n, bool accept_equal)
         wt_polisher_commit(s->w);
         s->best_len = len;
         s->kept++;
+#pragma omp atomic write
+        s->shown = len;
     } else {
         wt_polisher_undo(s->w, s->best_len);
     }
@@ -96,11 +100,25 @@ static bool halted(int *halt)
     return h != 0;
 }
 
+/* The shortest tour among the searches, as they run. */
+static int64_t shortest_shown(local_search *all, int T)
+{
+    int64_t best = INT64_MAX;
+    for (int u = 0; u < T; u++) {
+        int64_t v;
+#pragma omp atomic read
+        v = all[u].shown;
+        if (v < best) best = v;
+    }
+    return best;
+}
+
 /* Search t's share of an epoch of `quota` kicks over T searches.  Thread 0
  * (the solving thread) also reports progress; every thread watches ctl. */
-static void run_epoch(local_search *s, int t, int T, uint64_t quota, int n,
+static void run_epoch(local_search *all, int t, int T, uint64_t quota, int n,
                       wt_search_ctl *ctl, uint64_t done_before, int *halt)
 {
+    local_search *s = &all[t];
     uint64_t mine = quota / (uint64_t)T + ((uint64_t)t < quota % (uint64_t)T);
     bool accept_equal = ctl->params->accept_equal;
     for (uint64_t k = 0; k < mine; k++) {
@@ -108,7 +126,7 @@ static void run_epoch(local_search *s, int t, int T, uint64_t quota, int n,
             bool stop;
             if (t == 0) {
                 ctl->kicks = done_before + k * (uint64_t)T;
-                stop = wt_ctl_report(ctl, s->best_len, s->moves, false);
+                stop = wt_ctl_report(ctl, shortest_shown(all, T), s->moves, false);
             } else {
                 stop = wt_ctl_expired(ctl);
             }
@@ -157,7 +175,7 @@ static wt_status open_searches(const wt_instance *inst, const int32_t *tour, wt_
     wt_polisher_commit(s[0].w);
     for (int t = 0; t < T; t++) {
         s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
-        s[t].best_len = wt_polisher_length(s[0].w);
+        s[t].best_len = s[t].shown = wt_polisher_length(s[0].w);
     }
     *out = s;
     return WT_OK;
@@ -177,7 +195,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-        for (int t = 0; t < T; t++) run_epoch(&s[t], t, T, quota, n, ctl, done, &halt);
+        for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, &halt);
         done = 0;
         for (int t = 0; t < T; t++) done += s[t].kicks;
         for (int t = 0; t < T; t++)
@@ -188,8 +206,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         if (st != WT_OK) break;
         int b = best_search(s, T);
         for (int t = 0; t < T; t++)
-            if (t != b && s[t].best_len != s[b].best_len)
+            if (t != b && s[t].best_len != s[b].best_len) {
                 wt_polisher_adopt(s[t].w, wt_polisher_tour(s[b].w), s[b].best_len);
+                s[t].best_len = s[t].shown = s[b].best_len;
+            }
     }
     for (int t = 0; t < T; t++) {
         stats->kicks += s[t].kicks;
@@ -197,6 +217,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         stats->steps += s[t].moves;
     }
     ctl->kicks = stats->kicks;
+    /* The bookkeeping's invariant (checked in debug builds, the sanitizer
+     * tests among them): a search's committed length is its tour's. */
+    for (int t = 0; t < T && st == WT_OK; t++)
+        assert(s[t].best_len == wt_tour_length(inst, wt_polisher_tour(s[t].w)));
     if (st == WT_OK)
         memcpy(tour, wt_polisher_tour(s[best_search(s, T)].w), (size_t)n * sizeof *tour);
     /* As ils.c: kicking until the time limit ends normally there. */
