@@ -151,7 +151,7 @@ static int best_search(const local_search *s, int T)
 
 static void free_searches(local_search *s, int T)
 {
-    for (int t = 0; t < T && s; t++) wt_polisher_free(s[t].w);
+    for (int t = T - 1; t >= 0 && s; t--) wt_polisher_free(s[t].w); /* clones before s[0] */
     free(s);
 }
 

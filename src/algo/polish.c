@@ -71,6 +71,7 @@ typedef struct polish {
      * reversals since the last commit (from, len pairs), to undo them. */
     int64_t length;
     bool logging, log_failed;
+    bool nb_shared;   /* nb belongs to the polisher this one was cloned from */
     int32_t *log;
     size_t log_len, log_cap;
 } polish;
@@ -406,7 +407,7 @@ static void polish_free(polish *p)
 {
     free(p->log);
     free(p->pos);
-    free(p->nb);
+    if (!p->nb_shared) free(p->nb);
     free(p->queue);
     free(p->queued);
     free(p->el);
@@ -502,21 +503,19 @@ wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_erro
     wt_polisher *w = calloc(1, sizeof *w);
     if (w) {
         w->p = (polish){.inst = q->inst, .n = q->n, .k = q->k, .ctl = q->ctl, .logging = true,
-                        .length = q->length};
+                        .length = q->length, .nb = q->nb, .nb_shared = true};
         w->p.tour = malloc(n * sizeof *w->p.tour);
         w->p.pos = malloc(n * sizeof *w->p.pos);
-        w->p.nb = malloc(n * (size_t)q->k * sizeof *w->p.nb);
         w->p.queue = malloc(n * sizeof *w->p.queue);
         w->p.queued = calloc(n, sizeof *w->p.queued);
     }
-    if (!w || !w->p.tour || !w->p.pos || !w->p.nb || !w->p.queue || !w->p.queued) {
+    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
         wt_polisher_free(w);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        q->n);
     }
     memcpy(w->p.tour, q->tour, n * sizeof *w->p.tour);
     memcpy(w->p.pos, q->pos, n * sizeof *w->p.pos);
-    memcpy(w->p.nb, q->nb, n * (size_t)q->k * sizeof *w->p.nb);
     *out = w;
     return WT_OK;
 }

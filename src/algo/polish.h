@@ -81,8 +81,9 @@ typedef struct wt_polisher wt_polisher;
 
 wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
                              wt_polisher **out, wt_error *err);
-/* A second polisher on the same tour, sharing nothing (the neighbour lists
- * are copied, not recomputed): for searches in parallel threads. */
+/* A second polisher on the same tour, for a search in another thread: its
+ * own tour, queue and log; the neighbour lists (read only) are proto's, so
+ * proto must be freed last. */
 wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err);
 /* Replaces the tour by tour (of that exact length) and commits it. */
 void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length);
