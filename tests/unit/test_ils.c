@@ -103,22 +103,29 @@ static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
     }
 }
 
+/* Both descents: with a time limit and no kick budget, kicking until the
+ * limit is the natural end. */
 static void test_ils_time_limit(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(150, 7);
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_CPU;
-    p.time_limit_s = 0.3;
-    wt_result res = {0};
-    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
-    assert_int_equal(res.stop, WT_STOP_DONE); /* the limit is ILS's natural end */
-    assert_true(res.kicks > 0);
-    assert_int_equal(wt_tour_validate(res.tour, 150, NULL), WT_OK);
-    assert_true(res.time_s < 5.0);
-    wt_result_free(&res);
+    for (int local = 0; local <= 1; local++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.algorithm = WT_ALGO_ILS;
+        p.backend = local ? WT_BACKEND_AUTO : WT_BACKEND_CPU;
+        p.ils_descent = local ? WT_ILS_LOCAL : WT_ILS_FULL;
+        p.threads = 2;
+        p.time_limit_s = 0.3;
+        wt_result res = {0};
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_int_equal(res.stop, WT_STOP_DONE);
+        assert_true(res.kicks > 0);
+        assert_int_equal(wt_tour_validate(res.tour, 150, NULL), WT_OK);
+        assert_int_equal(res.length, wt_tour_length(inst, res.tour));
+        assert_true(res.time_s < 5.0);
+        wt_result_free(&res);
+    }
     wt_instance_free(inst);
 }
 
