@@ -71,7 +71,7 @@ typedef struct bench_opts {
     bool start_on[KS_N_STARTS];     /* kswap: --starts */
     bool nested;                    /* ls, kswap: --nested (wt_params.kswap_nested) */
     int band;                       /* ls, kswap: --band (wt_params.kswap_band) */
-    wt_ils_descent ils_descent;     /* ils: --ils-descent (default full) */
+    wt_ils_descent ils_descent;     /* ils: --ils-descent (default auto) */
     int threads;                    /* pass, ls, kswap, ils: CPU threads, 0 = all */
     const char *svg;                /* ils: the plot, NULL for none */
     double interval;                /* ils: seconds between samples */

@@ -333,7 +333,9 @@ int bench_ils(const bench_opts *o)
     printf("# instances: %d named, looked up in %s; %g s each, --backend %s, --ils-descent %s, "
            "greedy start, seed %" PRIu64 ", a sample every %g s\n",
            o->n_instances, bench_instance_dir(o, dir, sizeof dir), o->seconds,
-           wt_backend_name(o->backend), o->ils_descent == WT_ILS_LOCAL ? "local" : "full",
+           wt_backend_name(o->backend),
+           o->ils_descent == WT_ILS_LOCAL ? "local" : o->ils_descent == WT_ILS_FULL ? "full"
+                                                                                : "auto",
            o->seed, o->interval);
     char gpu[160];
     bool has_gpu = wt_cuda_available(gpu, sizeof gpu);
@@ -368,7 +370,7 @@ int bench_ils(const bench_opts *o)
             break;
         }
         if (o->backend == WT_BACKEND_AUTO && has_gpu && !noted_auto &&
-            o->ils_descent == WT_ILS_FULL &&
+            o->ils_descent != WT_ILS_LOCAL &&
             strcmp(t->backend, "cpu") == 0) {
             printf("# note: the cuda backend has no ILS kernel yet; --backend auto ran on "
                    "the cpu\n");

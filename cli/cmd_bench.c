@@ -131,8 +131,8 @@ static const char bench_help[] =
     "  and whether it was at most 3% above the optimum within 10 s.  --svg FILE\n"
     "  draws the gap against time (log scale), one line per instance.  Instances\n"
     "  default pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900.  --backend: auto\n"
-    "  (default), cpu, cuda.  --ils-descent as solve's: full (default) or local\n"
-    "  (on the host, --threads searches).\n"
+    "  (default), cpu, cuda.  --ils-descent as solve's: auto (default: full on the\n"
+    "  GPU, local on the CPU), full, local (on the host, --threads searches).\n"
     "\n"
     "sa [--instances LIST] [--runs R] [--variants LIST] [--seconds S] [--searches TB]\n"
     "   [--moves TPB] [--tpb-sweep] [--parallel-runs P] [--near K] [--threads T]\n"
@@ -536,10 +536,11 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
         break;
     case OPT_ILS_DESCENT:
-        if (strcmp(arg, "full") == 0) o->ils_descent = WT_ILS_FULL;
+        if (strcmp(arg, "auto") == 0) o->ils_descent = WT_ILS_AUTO;
+        else if (strcmp(arg, "full") == 0) o->ils_descent = WT_ILS_FULL;
         else if (strcmp(arg, "local") == 0) o->ils_descent = WT_ILS_LOCAL;
-        else return cli_usage_error("bench", "--ils-descent is 'full' or 'local', got '%s'",
-                                    arg);
+        else return cli_usage_error("bench", "--ils-descent is 'auto', 'full' or 'local', got "
+                                    "'%s'", arg);
         break;
     case OPT_BAND:
         if (!cli_parse_int64(arg, 0, 1 << 30, &v))

@@ -35,12 +35,13 @@ static const char solve_help[] =
     "                    allows, or 1000 without one)\n"
     "  --accept RULE     ils: keep a kicked tour if it is 'better' (default) or\n"
     "                    'equal' (not longer) than the best\n"
-    "  --ils-descent D   ils: after each kick, 'full' (default): 2-opt over all\n"
-    "                    pairs to a local optimum (on the GPU when there is one);\n"
-    "                    'local': on the host, 2-opt and Or-opt moves to the 10\n"
-    "                    nearest cities, only around the cities the kick moved\n"
-    "                    (100,000 kicks a second per core; --threads searches\n"
-    "                    that share their best tour every 2000 kicks)\n"
+    "  --ils-descent D   ils: after each kick, 'full': 2-opt over all pairs to a\n"
+    "                    local optimum (the GPU's way); 'local': on the host, 2-opt\n"
+    "                    and Or-opt moves to the 10 nearest cities, only around\n"
+    "                    the cities the kick moved (100,000 kicks a second per\n"
+    "                    core; --threads searches that share their best tour every\n"
+    "                    2000 kicks); 'auto' (default): full on the GPU, local on\n"
+    "                    the CPU\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
@@ -292,9 +293,11 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else return cli_usage_error("solve", "--accept is 'better' or 'equal', got '%s'", arg);
         break;
     case 'L':
-        if (strcmp(arg, "full") == 0) p->ils_descent = WT_ILS_FULL;
+        if (strcmp(arg, "auto") == 0) p->ils_descent = WT_ILS_AUTO;
+        else if (strcmp(arg, "full") == 0) p->ils_descent = WT_ILS_FULL;
         else if (strcmp(arg, "local") == 0) p->ils_descent = WT_ILS_LOCAL;
-        else return cli_usage_error("solve", "--ils-descent is 'full' or 'local', got '%s'", arg);
+        else return cli_usage_error("solve", "--ils-descent is 'auto', 'full' or 'local', got "
+                                    "'%s'", arg);
         break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
@@ -444,6 +447,15 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
     cJSON_AddNumberToObject(j, "polish_time_s", r->polish_time_s);
 }
 
+/* The descent ILS used: --ils-descent, with auto resolved as wt_solve does
+ * (local where the run was on the CPU). */
+static const char *ils_descent_used(const wt_params *p, const wt_result *r)
+{
+    if (p->ils_descent == WT_ILS_LOCAL) return "local";
+    if (p->ils_descent == WT_ILS_FULL) return "full";
+    return strcmp(r->backend, "cpu") == 0 ? "local" : "full";
+}
+
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)
 {
     cJSON *j = cJSON_CreateObject();
@@ -479,8 +491,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cli_json_add_uint64(j, "kicks", r->kicks);
         cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
         cJSON_AddNumberToObject(j, "kicks_per_s", r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
-        cJSON_AddStringToObject(j, "ils_descent",
-                                o->params.ils_descent == WT_ILS_LOCAL ? "local" : "full");
+        cJSON_AddStringToObject(j, "ils_descent", ils_descent_used(&o->params, r));
     }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);

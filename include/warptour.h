@@ -189,11 +189,13 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
-    WT_ILS_FULL = 0, /* the backend's 2-opt passes over all pairs (Rocki & Suda):
+    WT_ILS_AUTO = 0, /* full on the GPU, local on the CPU (the faster of the two
+                        on each, bench/RESULTS.md) */
+    WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
     WT_ILS_LOCAL     /* on the host: 2-opt and Or-opt moves to the 10 nearest
                         cities, looked for only around the cities the kick
-                        reconnected; thousands of kicks a second on a CPU */
+                        reconnected; 100,000 kicks a second per core */
 } wt_ils_descent;
 
 typedef enum wt_algorithm {
@@ -296,7 +298,7 @@ typedef struct wt_params {
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
     wt_ils_descent ils_descent; /* ils: the descent after each kick (default
-                                   WT_ILS_FULL) */
+                                   WT_ILS_AUTO) */
     /* sa: simulated annealing (Lam et al.).  Defaults are the paper's Table 1.
      * The temperature starts at sa_t_start and is multiplied by sa_alpha every
      * n * sa_sweeps iterations; the run ends once it is no longer above

@@ -39,7 +39,7 @@ void wt_params_defaults(wt_params *p)
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
     p->accept_equal = false;
-    p->ils_descent = WT_ILS_FULL;
+    p->ils_descent = WT_ILS_AUTO;
     /* Lam et al., Table 1. */
     p->sa_searches = 0;
     p->sa_moves = 0;
@@ -84,6 +84,14 @@ static bool backend_can(const wt_backend *b, const wt_params *p)
 static bool host_only(const wt_params *p)
 {
     return p->algorithm == WT_ALGO_ILS && p->ils_descent == WT_ILS_LOCAL;
+}
+
+/* Whether ILS on backend b descends locally: as asked, or by default on the
+ * CPU, where the local descents get far closer in the same time. */
+static bool ils_local(const wt_params *p, const wt_backend *b)
+{
+    if (p->algorithm != WT_ALGO_ILS) return false;
+    return p->ils_descent == WT_ILS_LOCAL || (p->ils_descent == WT_ILS_AUTO && b == &wt_backend_cpu);
 }
 
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
@@ -168,8 +176,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
-    if (p->ils_descent == WT_ILS_LOCAL && inst->n >= 8)
-        return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
+    if (ils_local(p, b) && inst->n >= 8) return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
     return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
 }
 
@@ -237,7 +244,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     if (params->swaps < 0 || params->kswap_band < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: swaps and kswap_band must "
                        "not be negative");
-    if (params->ils_descent != WT_ILS_FULL && params->ils_descent != WT_ILS_LOCAL)
+    if (params->ils_descent != WT_ILS_AUTO && params->ils_descent != WT_ILS_FULL &&
+        params->ils_descent != WT_ILS_LOCAL)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: unknown ils_descent %d",
                        (int)params->ils_descent);
     wt_search_ctl ctl;
@@ -246,7 +254,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     char device[128] = "";
     wt_status st = choose_backend(params, &backend, device, sizeof device, err);
     if (st != WT_OK) return st;
-    if (host_only(params))
+    if (ils_local(params, backend))
         snprintf(device, sizeof device, "CPU, %d thread%s, local descents", ctl.threads,
                  ctl.threads == 1 ? "" : "s");
     else if (backend == &wt_backend_cpu)

@@ -117,6 +117,7 @@ static wt_status run_solve_opts(const wt_instance *inst, wt_algorithm algo,
     }
     p.algorithm = algo;
     p.backend = backend;
+    p.ils_descent = WT_ILS_FULL; /* the same ILS on both backends (auto: local on the CPU) */
     p.start_tour = start;
     p.swaps = swaps;
     p.kicks = kicks;

@@ -135,19 +135,23 @@ static void test_ils_time_limit_before_first_kick(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(3000, 7);
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_CPU;
-    p.init = WT_INIT_RANDOM;
-    p.threads = 1;
-    p.time_limit_s = 1e-6;
-    wt_result res = {0};
-    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
-    assert_int_equal(res.kicks, 0);
-    assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
-    assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
-    wt_result_free(&res);
+    const wt_ils_descent descents[] = {WT_ILS_FULL, WT_ILS_LOCAL, WT_ILS_AUTO};
+    for (int d = 0; d < 3; d++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.algorithm = WT_ALGO_ILS;
+        p.backend = WT_BACKEND_CPU;
+        p.ils_descent = descents[d];
+        p.init = WT_INIT_RANDOM;
+        p.threads = 1;
+        p.time_limit_s = 1e-6;
+        wt_result res = {0};
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_int_equal(res.kicks, 0);
+        assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+        assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
+        wt_result_free(&res);
+    }
     wt_instance_free(inst);
 }
 
@@ -206,7 +210,14 @@ static void test_ils_local_descents(void **state)
         wt_result_free(&again);
         wt_instance_free(inst);
     }
+    /* auto, the default, is local on the CPU: the same run. */
     wt_instance *inst = wt_test_random_instance(100, 3);
+    wt_result a = ils_with(inst, 4, 500, 0, WT_ILS_AUTO, 2), l = ils_with(inst, 4, 500, 0,
+                                                                         WT_ILS_LOCAL, 2);
+    assert_string_equal(a.backend, "cpu");
+    assert_memory_equal(a.tour, l.tour, 100 * sizeof(int32_t));
+    wt_result_free(&a);
+    wt_result_free(&l);
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
