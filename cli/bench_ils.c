@@ -333,9 +333,7 @@ int bench_ils(const bench_opts *o)
     printf("# instances: %d named, looked up in %s; %g s each, --backend %s, --ils-descent %s, "
            "greedy start, seed %" PRIu64 ", a sample every %g s\n",
            o->n_instances, bench_instance_dir(o, dir, sizeof dir), o->seconds,
-           wt_backend_name(o->backend),
-           o->ils_descent == WT_ILS_LOCAL ? "local" : o->ils_descent == WT_ILS_FULL ? "full"
-                                                                                : "auto",
+           wt_backend_name(o->backend), wt_ils_descent_name(o->ils_descent),
            o->seed, o->interval);
     char gpu[160];
     bool has_gpu = wt_cuda_available(gpu, sizeof gpu);

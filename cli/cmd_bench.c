@@ -536,11 +536,9 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
         break;
     case OPT_ILS_DESCENT:
-        if (strcmp(arg, "auto") == 0) o->ils_descent = WT_ILS_AUTO;
-        else if (strcmp(arg, "full") == 0) o->ils_descent = WT_ILS_FULL;
-        else if (strcmp(arg, "local") == 0) o->ils_descent = WT_ILS_LOCAL;
-        else return cli_usage_error("bench", "--ils-descent is 'auto', 'full' or 'local', got "
-                                    "'%s'", arg);
+        if (wt_ils_descent_parse(arg, &o->ils_descent) != WT_OK)
+            return cli_usage_error("bench", "--ils-descent is 'auto', 'full' or 'local', got "
+                                   "'%s'", arg);
         break;
     case OPT_BAND:
         if (!cli_parse_int64(arg, 0, 1 << 30, &v))

@@ -293,11 +293,9 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else return cli_usage_error("solve", "--accept is 'better' or 'equal', got '%s'", arg);
         break;
     case 'L':
-        if (strcmp(arg, "auto") == 0) p->ils_descent = WT_ILS_AUTO;
-        else if (strcmp(arg, "full") == 0) p->ils_descent = WT_ILS_FULL;
-        else if (strcmp(arg, "local") == 0) p->ils_descent = WT_ILS_LOCAL;
-        else return cli_usage_error("solve", "--ils-descent is 'auto', 'full' or 'local', got "
-                                    "'%s'", arg);
+        if (wt_ils_descent_parse(arg, &p->ils_descent) != WT_OK)
+            return cli_usage_error("solve", "--ils-descent is 'auto', 'full' or 'local', got "
+                                   "'%s'", arg);
         break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
@@ -451,9 +449,8 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
  * (local where the run was on the CPU). */
 static const char *ils_descent_used(const wt_params *p, const wt_result *r)
 {
-    if (p->ils_descent == WT_ILS_LOCAL) return "local";
-    if (p->ils_descent == WT_ILS_FULL) return "full";
-    return strcmp(r->backend, "cpu") == 0 ? "local" : "full";
+    if (p->ils_descent != WT_ILS_AUTO) return wt_ils_descent_name(p->ils_descent);
+    return wt_ils_descent_name(strcmp(r->backend, "cpu") == 0 ? WT_ILS_LOCAL : WT_ILS_FULL);
 }
 
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)

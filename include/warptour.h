@@ -198,6 +198,9 @@ typedef enum wt_ils_descent {
                         reconnected; 100,000 kicks a second per core */
 } wt_ils_descent;
 
+const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local" */
+wt_status wt_ils_descent_parse(const char *name, wt_ils_descent *out);
+
 typedef enum wt_algorithm {
     WT_ALGO_2OPT = 0,     /* best-improvement 2-opt from the start tour to a local optimum */
     WT_ALGO_MULTISTART,   /* random-restart 2-opt hill climbing (O'Neil & Burtscher):

@@ -15,6 +15,8 @@ static const char *const algorithm_names[] = {[WT_ALGO_2OPT] = "2opt",
                                               [WT_ALGO_SA] = "sa"};
 static const char *const backend_names[] = {
     [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
+static const char *const ils_descent_names[] = {
+    [WT_ILS_AUTO] = "auto", [WT_ILS_FULL] = "full", [WT_ILS_LOCAL] = "local"};
 static const char *const stop_names[] = {
     [WT_STOP_DONE] = "done", [WT_STOP_TIME_LIMIT] = "time-limit",
     [WT_STOP_INTERRUPTED] = "interrupted"};
@@ -52,6 +54,19 @@ wt_status wt_backend_parse(const char *name, wt_backend_kind *out)
     int i = find_name(backend_names, COUNT(backend_names), name);
     if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
     *out = (wt_backend_kind)i;
+    return WT_OK;
+}
+
+const char *wt_ils_descent_name(wt_ils_descent d)
+{
+    return (unsigned)d < COUNT(ils_descent_names) ? ils_descent_names[d] : NULL;
+}
+
+wt_status wt_ils_descent_parse(const char *name, wt_ils_descent *out)
+{
+    int i = find_name(ils_descent_names, COUNT(ils_descent_names), name);
+    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    *out = (wt_ils_descent)i;
     return WT_OK;
 }
 

@@ -244,6 +244,8 @@ class Cli(unittest.TestCase):
         self.assertEqual(j["length"], 7542)
         self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], j["length"])
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
+        r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5", "--json")
+        self.assertEqual(json.loads(r.stdout)["ils_descent"], "full")
 
     def test_sa(self):
         tour = self.path("sa.tour")
