@@ -91,7 +91,8 @@ static bool host_only(const wt_params *p)
 static bool ils_local(const wt_params *p, const wt_backend *b)
 {
     if (p->algorithm != WT_ALGO_ILS) return false;
-    return p->ils_descent == WT_ILS_LOCAL || (p->ils_descent == WT_ILS_AUTO && b == &wt_backend_cpu);
+    return p->ils_descent == WT_ILS_LOCAL ||
+           (p->ils_descent == WT_ILS_AUTO && b == &wt_backend_cpu);
 }
 
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
@@ -176,7 +177,8 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
-    if (ils_local(p, b) && inst->n >= 8) return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
+    if (ils_local(p, b) && inst->n >= 8)
+        return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
     return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
 }
 
@@ -244,8 +246,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     if (params->swaps < 0 || params->kswap_band < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: swaps and kswap_band must "
                        "not be negative");
-    if (params->ils_descent != WT_ILS_AUTO && params->ils_descent != WT_ILS_FULL &&
-        params->ils_descent != WT_ILS_LOCAL)
+    if (!wt_ils_descent_name(params->ils_descent))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: unknown ils_descent %d",
                        (int)params->ils_descent);
     wt_search_ctl ctl;
