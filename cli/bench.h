@@ -71,6 +71,9 @@ typedef struct bench_opts {
     bool start_on[KS_N_STARTS];     /* kswap: --starts */
     bool nested;                    /* ls, kswap: --nested (wt_params.kswap_nested) */
     int band;                       /* ls, kswap: --band (wt_params.kswap_band) */
+    int prune;                      /* pass, ls, kswap, ils: --prune (wt_params.prune):
+                                       1 on, 0 off, -1 the benchmark's default (pass:
+                                       off, the papers' full pass; others: on) */
     wt_ils_descent ils_descent;     /* ils: --ils-descent (default auto) */
     int threads;                    /* pass, ls, kswap, ils: CPU threads, 0 = all */
     const char *svg;                /* ils: the plot, NULL for none */

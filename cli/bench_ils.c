@@ -250,6 +250,7 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
     p.algorithm = WT_ALGO_ILS;
     p.backend = o->backend;
     p.ils_descent = o->ils_descent;
+    if (o->prune >= 0) p.prune = o->prune;
     p.seed = o->seed;
     p.threads = o->threads;
     p.time_limit_s = o->seconds;

@@ -9,7 +9,7 @@
  * apart) and runs 2opt from it to the local minimum for each --swaps value:
  * 1 is their method (best improvement), all applies every independent
  * improving move per pass (k-swap).  The time is search_time_s of the run,
- * the start tour excluded; passes are moves_evaluated / ((n-1)(n-2)/2),
+ * the start tour excluded; passes are the result's passes,
  * the last scan (which finds nothing) included.
  */
 #include <inttypes.h>
@@ -97,7 +97,7 @@ static int ls_measure_row(const wt_instance *inst, const int32_t *start, double 
         }
         ls_cell *c = &row->cell[s];
         *c = (ls_cell){true, res.stop == WT_STOP_TIME_LIMIT, res.search_time_s,
-                       res.moves_evaluated / bench_checks_per_pass(row->n), res.length};
+                       res.passes, res.length};
         char k[16], og[32], ig[32], fg[32];
         fmt_swaps(o->swaps[s], k, sizeof k);
         if (row->optimum > 0) snprintf(og, sizeof og, "%" PRId64, row->optimum);

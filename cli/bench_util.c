@@ -258,6 +258,7 @@ wt_status bench_2opt(const wt_instance *inst, const int32_t *start, int swaps, i
     p.swaps = swaps;
     p.kswap_nested = o->nested;
     p.kswap_band = o->band;
+    if (o->prune >= 0) p.prune = o->prune;
     p.time_limit_s = o->time_limit;
     if (progress) {
         p.progress = progress;

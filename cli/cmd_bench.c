@@ -355,7 +355,7 @@ enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
     OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
-    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT
+    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT, OPT_PRUNE
 };
 
 static const struct option bench_longopts[] = {
@@ -385,6 +385,7 @@ static const struct option bench_longopts[] = {
     {"band", required_argument, 0, OPT_BAND},
     {"min-n", required_argument, 0, OPT_MIN_N},
     {"ils-descent", required_argument, 0, OPT_ILS_DESCENT},
+    {"prune", required_argument, 0, OPT_PRUNE},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -411,6 +412,7 @@ static unsigned option_owners(int c)
     case OPT_SWAPS: return FOR(BENCH_LS);
     case OPT_TIME_LIMIT: case OPT_NESTED: case OPT_BAND:
         return FOR(BENCH_LS) | FOR(BENCH_KSWAP);
+    case OPT_PRUNE: return two_opt | FOR(BENCH_ILS);
     default: return FOR(BENCH_ILS); /* svg, interval, ils-descent */
     }
 }
@@ -535,6 +537,11 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
         else if (strcmp(arg, "off") == 0) o->nested = false;
         else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
         break;
+    case OPT_PRUNE:
+        if (strcmp(arg, "on") == 0) o->prune = 1;
+        else if (strcmp(arg, "off") == 0) o->prune = 0;
+        else return cli_usage_error("bench", "--prune is 'on' or 'off', got '%s'", arg);
+        break;
     case OPT_ILS_DESCENT:
         if (wt_ils_descent_parse(arg, &o->ils_descent) != WT_OK)
             return cli_usage_error("bench", "--ils-descent is 'auto', 'full' or 'local', got "
@@ -605,7 +612,7 @@ int cmd_bench(int argc, char **argv)
 {
     bench_opts o = {.n = 1000000, .repeat = 3, .seed = 1, .climbs = 100000,
                     .backend = WT_BACKEND_AUTO, .init = WT_INIT_GREEDY, .interval = 0.05,
-                    .start_on = {true, true}, .runs = 10};
+                    .start_on = {true, true}, .runs = 10, .prune = -1};
     parse_sizes("100,200,500,1000,2000,5000", &o);
     parse_ks("1,all", o.swaps, &o.n_swaps);
     parse_ks("1,8,64,512,all", o.ks, &o.n_ks);

@@ -52,6 +52,11 @@ static const char solve_help[] =
     "  --band W          2opt, ils with --swaps other than 1: each row i also offers\n"
     "                    its best move with j in i+2..i+W, a short one that long\n"
     "                    moves do not block; 0 = off (default 64)\n"
+    "  --prune on|off    2opt, ils with full descents: skip the pairs of tour stretches\n"
+    "                    (32 cities each) whose bounding boxes lie too far apart for\n"
+    "                    any move between them to shorten the tour: the same moves\n"
+    "                    with fewer checks on a good tour (on, default; 2D metrics\n"
+    "                    but GEO), or check every pair as the papers do (off)\n"
     "  --restarts R      multistart: number of climbs (default: as many as --time-limit\n"
     "                    allows, or 100 without one)\n"
     "  --searches TB     sa: concurrent searches, restarted from the best every\n"
@@ -159,7 +164,8 @@ enum {
     OPT_POLISH,
     OPT_NEAR,
     OPT_NESTED,
-    OPT_BAND
+    OPT_BAND,
+    OPT_PRUNE
 };
 
 /* Parses one simulated annealing option; returns -1 when fine, else an exit
@@ -277,6 +283,11 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         else if (strcmp(arg, "off") == 0) p->kswap_nested = false;
         else return cli_usage_error("solve", "--nested is 'on' or 'off', got '%s'", arg);
         break;
+    case OPT_PRUNE:
+        if (strcmp(arg, "on") == 0) p->prune = true;
+        else if (strcmp(arg, "off") == 0) p->prune = false;
+        else return cli_usage_error("solve", "--prune is 'on' or 'off', got '%s'", arg);
+        break;
     case OPT_BAND:
         if (!cli_parse_int64(arg, 0, 1 << 30, &v))
             return cli_usage_error("solve", "--band needs an integer in 0..%d, got '%s'",
@@ -331,6 +342,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"near", required_argument, 0, OPT_NEAR},
         {"nested", required_argument, 0, OPT_NESTED},
         {"band", required_argument, 0, OPT_BAND},
+        {"prune", required_argument, 0, OPT_PRUNE},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -388,6 +400,13 @@ static void print_sa_report(const solve_opts *o, const wt_result *r)
            "moves in %.3f s\n", r->sa_unpolished_length, r->polish_moves, r->polish_time_s);
 }
 
+/* The share of the passes' pair space that was checked (1 without pruning). */
+static double pair_share(const wt_result *r)
+{
+    double space = (double)r->passes * ((double)(r->n - 1) * (double)(r->n - 2) / 2.0);
+    return space > 0 ? (double)r->moves_evaluated / space : 0.0;
+}
+
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
 {
     int64_t opt = wt_instance_known_optimum(inst);
@@ -407,6 +426,9 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
                wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
                r->moves_evaluated);
+        if (r->passes > 0)
+            printf("passes    %" PRIu64 " full 2-opt passes, %.3g%% of their pairs checked\n",
+                   r->passes, 100.0 * pair_share(r));
         if (o->params.algorithm == WT_ALGO_SA) print_sa_report(o, r);
         if (o->params.algorithm == WT_ALGO_ILS)
             printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
@@ -482,6 +504,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
         cJSON_AddBoolToObject(j, "nested", o->params.kswap_nested);
         cJSON_AddNumberToObject(j, "band", o->params.kswap_band);
+        cJSON_AddBoolToObject(j, "prune", o->params.prune);
+        cli_json_add_uint64(j, "passes", r->passes);
     }
     if (o->params.algorithm == WT_ALGO_SA) add_sa_json(j, o, r);
     if (o->params.algorithm == WT_ALGO_ILS) {

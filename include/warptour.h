@@ -289,6 +289,12 @@ typedef struct wt_params {
                                    row i also offers its best move with j in
                                    [i+2, i+kswap_band], a short one that long moves do
                                    not block; 0 = off (default 64) */
+    bool prune;                 /* 2opt, ils with full descents: a pass skips the pairs
+                                   of tour segments whose bounding boxes lie too far
+                                   apart for any move between them to shorten the tour
+                                   (the same moves, fewer checks; 2D metrics other
+                                   than GEO); false: every pair is checked, as in the
+                                   papers (default true) */
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
                                    time limit allows (stop WT_STOP_DONE once one
                                    climb finished, else WT_STOP_TIME_LIMIT), or
@@ -345,8 +351,11 @@ typedef struct wt_result {
     double time_s;               /* whole wt_solve, start tour included */
     double init_time_s;          /* building the start tour */
     uint64_t steps;              /* improving moves applied (IHC steps) */
-    uint64_t moves_evaluated;    /* 2-opt moves evaluated, (n-1)(n-2)/2 per scan;
+    uint64_t moves_evaluated;    /* 2-opt moves evaluated: (n-1)(n-2)/2 per scan, fewer
+                                    when prune skipped some (2opt, ils);
                                     sa: candidate relocations evaluated */
+    uint64_t passes;             /* 2opt, ils: full 2-opt passes (scans) run; multistart:
+                                    scans of all climbs */
     uint64_t climbs;             /* multistart: climbs completed */
     uint64_t best_climb;         /* multistart: index of the climb that gave tour */
     uint64_t kicks;              /* ils: kicks made */

@@ -34,6 +34,7 @@ typedef struct wt_search_ctl {
 typedef struct wt_search_stats {
     uint64_t steps;            /* improving moves applied */
     uint64_t moves_evaluated;  /* candidate moves evaluated */
+    uint64_t passes;           /* 2opt, ils: full 2-opt passes (scans) run */
     uint64_t climbs;           /* multistart: climbs completed */
     uint64_t best_climb;       /* multistart: the climb the returned tour came from */
     uint64_t kicks;            /* ils: kicks made */

@@ -35,6 +35,7 @@ void wt_params_defaults(wt_params *p)
     p->swaps = 0;
     p->kswap_nested = true;
     p->kswap_band = 64;
+    p->prune = true;
     p->restarts = 0;
     p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
@@ -288,6 +289,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->scan_time_s = stats.scan_time_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
+    res->passes = stats.passes;
     res->climbs = stats.climbs;
     res->best_climb = stats.best_climb;
     res->kicks = stats.kicks;

@@ -136,7 +136,8 @@ class Cli(unittest.TestCase):
                      ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"],
                      ["solve", BERLIN, "--nested", "maybe"], ["solve", BERLIN, "--band", "-1"],
                      ["bench", "pass", "--band", "8"], ["solve", BERLIN, "--seed", " -1"],
-                     ["solve", BERLIN, "--kicks", " -1"], ["gen", "uniform", "10", "--seed", "-1"]]:
+                     ["solve", BERLIN, "--kicks", " -1"], ["gen", "uniform", "10", "--seed", "-1"],
+                     ["solve", BERLIN, "--prune", "yes"], ["bench", "sa", "--prune", "on"]]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.strip(), args)
@@ -165,7 +166,7 @@ class Cli(unittest.TestCase):
         j = json.loads(r.stdout)
         for key in ["instance", "n", "algorithm", "backend", "device", "seed", "init_length",
                     "length", "optimum", "gap_percent", "time_s", "search_time_s",
-                    "scan_time_s", "output"]:
+                    "scan_time_s", "output", "prune", "passes"]:
             self.assertIn(key, j)
         self.assertGreater(j["scan_time_s"], 0)  # 2opt: the scans are timed
         self.assertLessEqual(j["scan_time_s"], j["search_time_s"])
@@ -176,6 +177,24 @@ class Cli(unittest.TestCase):
         self.assertAlmostEqual(j["gap_percent"], 100.0 * (j["length"] - 7542) / 7542, places=6)
         r2 = run("check", BERLIN, tour, "--json")
         self.assertEqual(json.loads(r2.stdout)["length"], j["length"])
+
+    def test_prune_finds_the_same_tour_with_fewer_checks(self):
+        inst = self.big_instance()
+        runs = {}
+        for prune in ["on", "off"]:
+            t = self.path("p_%s.tour" % prune)
+            r = run("solve", inst, "--backend", "cpu", "--prune", prune, "--json", "--output", t)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["prune"], prune == "on")
+            with open(t) as f:
+                runs[prune] = (j, f.read())
+        on, off = runs["on"][0], runs["off"][0]
+        self.assertEqual(runs["on"][1], runs["off"][1])
+        self.assertEqual(on["length"], off["length"])
+        self.assertEqual(on["passes"], off["passes"])
+        self.assertEqual(off["moves_evaluated"], off["passes"] * 2999 * 2998 // 2)
+        self.assertLess(on["moves_evaluated"], off["moves_evaluated"] // 3)
 
     def test_same_seed_same_tour(self):
         outs = []
@@ -439,9 +458,10 @@ class Cli(unittest.TestCase):
 
     def test_time_limit_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("t.tour")
-        # On the CPU: a GPU finishes this search before the limit.
-        r = run("solve", inst, "--init", "random", "--backend", "cpu", "--time-limit", "0.5",
-                "--json", "--output", tour)
+        # On the CPU, every pair checked: a GPU, or pruned passes, finish this
+        # search before the limit.
+        r = run("solve", inst, "--init", "random", "--backend", "cpu", "--prune", "off",
+                "--time-limit", "0.5", "--json", "--output", tour)
         self.assertEqual(r.returncode, 5, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual(j["stop"], "time-limit")

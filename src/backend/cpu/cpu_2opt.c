@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/segment_bound.h"
 #include "core/tour_ops.h"
 
 int64_t wt_2opt_move_delta(const wt_instance *inst, const int32_t *t, int i, int j)
@@ -64,6 +65,31 @@ static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *e
     scan_cols(inst, t, edge, i, split + 1, n - 1, best);
 }
 
+/* The tour's edge lengths, edge[k] = d(t[k], t[k+1]); NULL when out of
+ * memory. */
+static int64_t *tour_edges(const wt_instance *inst, const int32_t *t)
+{
+    int n = inst->n;
+    int64_t *edge = malloc((size_t)n * sizeof *edge);
+    for (int i = 0; edge && i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
+    return edge;
+}
+
+/* Whether the scan should stop: polls ctl every 64th call of a thread
+ * (at `tick`) and raises *stopped for all. */
+static bool scan_stopping(wt_search_ctl *ctl, int tick, bool *stopped)
+{
+    bool already;
+#pragma omp atomic read
+    already = *stopped;
+    if (already) return true;
+    if (ctl && (tick & 63) == 0 && wt_ctl_expired(ctl)) {
+#pragma omp atomic write
+        *stopped = true;
+    }
+    return false;
+}
+
 /* Fills row[i] with the best improving move of row i (i = -1 when none)
  * and, when band_row is not NULL, band_row[i] with the best improving move
  * with j <= i + band; rows shared among OpenMP threads.  Returns 1, 0 if
@@ -72,24 +98,117 @@ static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_
                      int band, wt_2opt_move *row, wt_2opt_move *band_row)
 {
     int n = inst->n;
-    int64_t *edge = malloc((size_t)n * sizeof *edge);
+    int64_t *edge = tour_edges(inst, t);
     if (!edge) return -1;
-    for (int i = 0; i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
     bool stopped = false;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 0; i < n - 2; i++) {
-        bool already;
-#pragma omp atomic read
-        already = stopped;
-        if (already) continue;
-        if (ctl && (i & 63) == 0 && wt_ctl_expired(ctl)) {
-#pragma omp atomic write
-            stopped = true;
-        }
+        if (scan_stopping(ctl, i, &stopped)) continue;
         scan_row(inst, t, edge, i, band, &row[i], band_row ? &band_row[i] : NULL);
     }
     free(edge);
     return stopped ? 0 : 1;
+}
+
+/* Positions per segment of the pruned scan: a row group and a column tile
+ * (core/segment_bound.h).  Short enough that a segment's box is small on a
+ * good tour, long enough that a bound test is rare next to the 32 x 32
+ * pairs it decides. */
+#define SEGMENT_LEN 32
+
+/* A run of columns [from, to] that a row group checks. */
+typedef struct column_run {
+    int from, to;
+} column_run;
+
+/* The columns that rows of segment g must check: the segments from g on
+ * that may hold an improving move with it, merged into runs. */
+static int group_runs(const wt_instance *inst, const wt_segment_box *box, int segs, int g,
+                      column_run *runs)
+{
+    int n = inst->n, count = 0;
+    for (int s = g; s < segs; s++) {
+        if (!wt_segment_may_improve(inst, &box[g], &box[s])) continue;
+        int from = s * SEGMENT_LEN, to = (from + SEGMENT_LEN < n ? from + SEGMENT_LEN : n) - 1;
+        if (count > 0 && runs[count - 1].to == from - 1) runs[count - 1].to = to;
+        else runs[count++] = (column_run){from, to};
+    }
+    return count;
+}
+
+/* scan_row over the columns of runs only (the others hold no improving
+ * move, so the bests are scan_row's); returns the pairs checked. */
+static uint64_t scan_row_runs(const wt_instance *inst, const int32_t *t, const int64_t *edge,
+                              int i, int band, const column_run *runs, int count,
+                              wt_2opt_move *best, wt_2opt_move *band_best)
+{
+    int n = inst->n;
+    uint64_t checked = 0;
+    *best = (wt_2opt_move){0, -1, -1};
+    int split = band_best && (int64_t)i + band < n - 1 ? i + band : n - 1;
+    for (int part = 0; part < 2; part++) { /* the band's columns, then the rest */
+        int lo = part == 0 ? i + 2 : split + 1, hi = part == 0 ? split : n - 1;
+        for (int r = 0; r < count; r++) {
+            int from = runs[r].from > lo ? runs[r].from : lo;
+            int to = runs[r].to < hi ? runs[r].to : hi;
+            if (from > to) continue;
+            scan_cols(inst, t, edge, i, from, to, best);
+            checked += (uint64_t)(to - from + 1);
+        }
+        if (part == 0 && band_best) *band_best = *best;
+    }
+    return checked;
+}
+
+/* The row groups of scan_rows_pruned, shared among threads; returns the
+ * pairs evaluated. */
+static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int64_t *edge,
+                            const wt_segment_box *box, int threads, wt_search_ctl *ctl,
+                            int band, wt_2opt_move *row, wt_2opt_move *band_row, bool *stopped,
+                            bool *failed)
+{
+    int n = inst->n, segs = (n + SEGMENT_LEN - 1) / SEGMENT_LEN;
+    uint64_t total = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+    {
+        column_run *runs = malloc((size_t)segs * sizeof *runs);
+        if (!runs) {
+#pragma omp atomic write
+            *failed = true;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int g = 0; g < segs; g++) {
+            if (!runs || scan_stopping(ctl, g, stopped)) continue;
+            int count = group_runs(inst, box, segs, g, runs);
+            int end = g * SEGMENT_LEN + SEGMENT_LEN < n - 2 ? g * SEGMENT_LEN + SEGMENT_LEN : n - 2;
+            for (int i = g * SEGMENT_LEN; i < end; i++)
+                total += scan_row_runs(inst, t, edge, i, band, runs, count, &row[i],
+                                       band_row ? &band_row[i] : NULL);
+        }
+        free(runs);
+    }
+    return total;
+}
+
+/* scan_rows skipping the pairs of segments that core/segment_bound.h
+ * proves hold no improving move: the same row and band bests, in row
+ * groups of SEGMENT_LEN rows; *checked gets the pairs evaluated. */
+static int scan_rows_pruned(const wt_instance *inst, const int32_t *t, int threads,
+                            wt_search_ctl *ctl, int band, wt_2opt_move *row,
+                            wt_2opt_move *band_row, uint64_t *checked)
+{
+    int segs = (inst->n + SEGMENT_LEN - 1) / SEGMENT_LEN;
+    int64_t *edge = tour_edges(inst, t);
+    wt_segment_box *box = malloc((size_t)segs * sizeof *box);
+    bool stopped = false, failed = !edge || !box;
+    if (!failed) {
+        wt_segment_boxes(inst, t, SEGMENT_LEN, box);
+        *checked = scan_groups(inst, t, edge, box, threads, ctl, band, row, band_row, &stopped,
+                               &failed);
+    }
+    free(edge);
+    free(box);
+    return failed ? -1 : stopped ? 0 : 1;
 }
 
 bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
@@ -115,14 +234,20 @@ bool wt_2opt_best_move(const wt_instance *inst, const int32_t *t, int threads,
     return scanned != 0;
 }
 
-int wt_2opt_candidates(const wt_instance *inst, const int32_t *t, int threads,
-                       wt_search_ctl *ctl, int band, wt_kswap_move *out)
+int wt_2opt_scan_candidates(const wt_instance *inst, const int32_t *t, wt_2opt_scan *scan,
+                            wt_kswap_move *out)
 {
-    int n = inst->n;
-    bool banded = band > 0;
+    int n = inst->n, band = scan->band;
+    bool banded = band > 0, pruned = scan->prune && wt_segment_bound_supported(inst);
     wt_2opt_move *row = malloc((size_t)n * (banded ? 2 : 1) * sizeof *row);
     wt_2opt_move *band_row = row && banded ? row + n : NULL;
-    int scanned = row ? scan_rows(inst, t, threads, ctl, band, row, band_row) : -1;
+    int scanned = -1;
+    scan->checked = wt_2opt_moves_per_scan(n);
+    if (row && pruned)
+        scanned = scan_rows_pruned(inst, t, scan->threads, scan->ctl, band, row, band_row,
+                                   &scan->checked);
+    else if (row)
+        scanned = scan_rows(inst, t, scan->threads, scan->ctl, band, row, band_row);
     int count = 0;
     for (int i = 0; scanned > 0 && i < n - 2; i++)
         if (row[i].i >= 0) out[count++] = (wt_kswap_move){row[i].delta, row[i].i, row[i].j};
@@ -131,6 +256,13 @@ int wt_2opt_candidates(const wt_instance *inst, const int32_t *t, int threads,
             out[count++] = (wt_kswap_move){band_row[i].delta, band_row[i].i, band_row[i].j};
     free(row);
     return scanned < 0 ? -2 : scanned == 0 ? -1 : count;
+}
+
+int wt_2opt_candidates(const wt_instance *inst, const int32_t *t, int threads,
+                       wt_search_ctl *ctl, int band, wt_kswap_move *out)
+{
+    wt_2opt_scan scan = {.threads = threads, .ctl = ctl, .band = band, .prune = false};
+    return wt_2opt_scan_candidates(inst, t, &scan, out);
 }
 
 int wt_2opt_row_bests(const wt_instance *inst, const int32_t *t, int threads,

@@ -52,6 +52,22 @@ int wt_2opt_row_bests(const wt_instance *inst, const int32_t *tour, int threads,
 int wt_2opt_candidates(const wt_instance *inst, const int32_t *tour, int threads,
                        wt_search_ctl *ctl, int band, wt_kswap_move *out);
 
+/* How wt_2opt_scan_candidates scans, and what it counted. */
+typedef struct wt_2opt_scan {
+    int threads;          /* OpenMP threads */
+    wt_search_ctl *ctl;   /* may be NULL */
+    int band;             /* as wt_2opt_candidates */
+    bool prune;           /* skip the pairs of tour segments that cannot hold an
+                             improving move (core/segment_bound.h); the same
+                             candidates, fewer checks; ignored for metrics
+                             without the bound */
+    uint64_t checked;     /* out: pairs evaluated */
+} wt_2opt_scan;
+
+/* wt_2opt_candidates with the options of scan. */
+int wt_2opt_scan_candidates(const wt_instance *inst, const int32_t *tour, wt_2opt_scan *scan,
+                            wt_kswap_move *out);
+
 /* Applies move (i, j): reverses tour[i+1..j]. */
 void wt_2opt_apply(int32_t *tour, int i, int j);
 

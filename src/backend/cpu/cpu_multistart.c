@@ -513,6 +513,7 @@ wt_status wt_cpu_multistart(const wt_instance *inst, const wt_multistart_job *jo
     stats->climbs += sh.climbs;
     stats->steps += sh.steps;
     stats->moves_evaluated += sh.scans * wt_2opt_moves_per_scan(inst->n);
+    stats->passes += sh.scans;
     stats->best_climb = sh.best_climb;
     return WT_OK;
 }

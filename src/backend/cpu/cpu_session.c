@@ -3,7 +3,8 @@
  *
  * The current and the best tour are two arrays; descending is the k-swap
  * 2-opt of cpu_2opt.c (candidates: the row bests, and with a band also each
- * row's best short move), the choice algo/kswap.c's, the kept moves applied
+ * row's best short move; with wt_params.prune the scan skips what the
+ * segment bound rules out), the choice algo/kswap.c's, the kept moves applied
  * one after another in the order it gives; a kick rotates two segments
  * through a buffer.
  */
@@ -23,6 +24,7 @@ struct wt_tour_session {
     wt_kswap_ws *ks;            /* the k-swap choice */
     bool nested;                /* ctl->params->kswap_nested */
     int band;                   /* ctl->params->kswap_band */
+    bool prune;                 /* ctl->params->prune */
     int64_t cur_len, best_len;
 };
 
@@ -60,6 +62,7 @@ static wt_status cpu_session_open(const wt_instance *inst, const int32_t *tour,
     const wt_params *p = ctl->params ? ctl->params : &defaults;
     s->nested = p->kswap_nested;
     s->band = p->kswap_band > 0 ? p->kswap_band : 0;
+    s->prune = p->prune;
     memcpy(s->cur, tour, n * sizeof *tour);
     memcpy(s->best, tour, n * sizeof *tour);
     s->cur_len = s->best_len = wt_tour_length(inst, tour);
@@ -76,12 +79,14 @@ static wt_status cpu_session_descend(wt_tour_session *s, int swaps, wt_search_st
         if (wt_ctl_report(s->ctl, shown, stats->steps, false)) return WT_OK;
         double t0 = wt_now();
         int band = swaps == 1 ? 0 : s->band; /* best improvement stays Listing 1's */
-        int found = wt_2opt_candidates(s->inst, s->cur, s->ctl->threads, s->ctl, band,
-                                       s->moves);
+        wt_2opt_scan scan = {
+            .threads = s->ctl->threads, .ctl = s->ctl, .band = band, .prune = s->prune};
+        int found = wt_2opt_scan_candidates(s->inst, s->cur, &scan, s->moves);
         if (found == -2) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "2opt: out of memory");
         if (found < 0) return WT_OK; /* stopped: the tour is valid as it is */
         stats->scan_time_s += wt_now() - t0;
-        stats->moves_evaluated += wt_2opt_moves_per_scan(s->inst->n);
+        stats->moves_evaluated += scan.checked;
+        stats->passes++;
         wt_kswap_choice ch = wt_kswap_choose(s->ks, s->moves, found, swaps, s->nested);
         if (ch.kept == 0) return WT_OK;
         s->cur_len += wt_kswap_apply(s->cur, s->moves, ch.kept);

@@ -132,6 +132,7 @@ wt_status collect(const wt_instance *inst, MsResources &r, int32_t *best_tour,
     stats->climbs += run.climbs;
     stats->steps += run.steps;
     stats->moves_evaluated += run.scans * wt_2opt_moves_per_scan(inst->n);
+    stats->passes += run.scans;
     return WT_OK;
 }
 

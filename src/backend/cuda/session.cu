@@ -395,6 +395,7 @@ wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *s
         st = pass_candidates(s, band, &count, &seconds, err);
         if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
         stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
+        stats->passes++;
         stats->scan_time_s += seconds;
         wt_kswap_choice ch = wt_kswap_choose(s->ks, s->h_moves, count, swaps, s->nested);
         if (ch.kept == 0) break;
