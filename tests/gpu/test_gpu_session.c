@@ -33,6 +33,7 @@
 
 static wt_backend_kind gpu_backend = WT_BACKEND_CUDA;
 static bool gpu_is_cpu;
+static bool solve_prune = true; /* wt_params.prune of the solves below */
 
 /* ------------------------------------------------------------ helpers */
 
@@ -118,6 +119,7 @@ static wt_status run_solve_opts(const wt_instance *inst, wt_algorithm algo,
     p.algorithm = algo;
     p.backend = backend;
     p.ils_descent = WT_ILS_FULL; /* the same ILS on both backends (auto: local on the CPU) */
+    p.prune = solve_prune;
     p.start_tour = start;
     p.swaps = swaps;
     p.kicks = kicks;
@@ -205,12 +207,11 @@ static void check_same(const wt_instance *inst, const wt_result *g, const wt_res
                  what, wt_instance_name(inst), g->length, c->length, first,
                  first >= 0 ? g->tour[first] : -1, first >= 0 ? c->tour[first] : -1, g->steps,
                  c->steps);
-    if (g->steps != c->steps || g->moves_evaluated != c->moves_evaluated ||
-        g->kicks_accepted != c->kicks_accepted)
-        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " moves / %" PRIu64
+    if (g->steps != c->steps || g->passes != c->passes || g->kicks_accepted != c->kicks_accepted)
+        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " passes / %" PRIu64
                  " kicks kept, cpu %" PRIu64 " / %" PRIu64 " / %" PRIu64,
-                 what, wt_instance_name(inst), g->steps, g->moves_evaluated, g->kicks_accepted,
-                 c->steps, c->moves_evaluated, c->kicks_accepted);
+                 what, wt_instance_name(inst), g->steps, g->passes, g->kicks_accepted,
+                 c->steps, c->passes, c->kicks_accepted);
 }
 
 /* ------------------------------------------------ (a) one pass: row bests */
@@ -557,12 +558,12 @@ static void test_million_cities(void **state)
     wt_status st = run_solve(inst, WT_ALGO_2OPT, gpu_backend, t, 0, 0, 1, MILLION_LIMIT_S, &g,
                              &err);
     if (st != WT_OK) fail_msg("1M-city descent: %s", err.message);
-    uint64_t passes = g.moves_evaluated / wt_2opt_moves_per_scan(n);
+    uint64_t passes = g.passes;
     print_message("    1M cities: greedy %.2f s, length %" PRId64 "; descent %.2f s, %" PRIu64
                   " passes, %" PRIu64 " moves applied, length %" PRId64 " (%.2f%% shorter), "
                   "%.3g checks/s\n", t_init, g.init_length, g.search_time_s, passes, g.steps,
                   g.length, 100.0 * (double)(g.init_length - g.length) / (double)g.init_length,
-                  (double)g.moves_evaluated / g.search_time_s);
+                  (double)(passes * wt_2opt_moves_per_scan(n)) / g.search_time_s);
     check_result(inst, &g, "1M-city descent from greedy");
     if (g.length >= g.init_length) fail_msg("1M-city descent did not shorten the greedy tour");
     wt_result_free(&g);
@@ -595,6 +596,174 @@ static void test_same_seed_same_tour(void **state)
     wt_instance_free(inst);
 }
 
+/* ------------------------------------------------ (h) the pruned pass */
+
+/* A 2-opt local optimum of inst from the greedy tour, by the CPU. */
+static int32_t *optimal_tour(const wt_instance *inst)
+{
+    int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+    wt_result r;
+    wt_error err = {0};
+    if (run_solve(inst, WT_ALGO_2OPT, WT_BACKEND_CPU, t, 0, 0, 1, SOLVE_LIMIT_S, &r, &err) != WT_OK)
+        fail_msg("CPU descent on %s: %s", wt_instance_name(inst), err.message);
+    memcpy(t, r.tour, (size_t)r.n * sizeof *t);
+    wt_result_free(&r);
+    return t;
+}
+
+/* The tour after a double bridge at its quarters. */
+static void kick_tour(int32_t *t, int n)
+{
+    int32_t *buf = malloc((size_t)n * sizeof *buf);
+    assert_non_null(buf);
+    memcpy(buf, t, (size_t)n * sizeof *t);
+    int k = n / 4;
+    for (int i = n / 2; i < 3 * n / 4; i++) t[k++] = buf[i];
+    for (int i = n / 4; i < n / 2; i++) t[k++] = buf[i];
+    free(buf);
+}
+
+/* One pass with band: the pruned GPU pass's candidates against `want`
+ * (count nw), entry for entry; returns the share of pairs it checked. */
+static double compare_pruned(const wt_instance *inst, const int32_t *t, int band,
+                             const wt_kswap_move *want, int nw, const char *what)
+{
+    int n = wt_instance_n(inst), ng = 0;
+    wt_kswap_move *g = malloc(2 * (size_t)n * sizeof *g);
+    assert_non_null(g);
+    wt_error err = {0};
+    uint64_t checked = 0;
+    if (gpu_is_cpu) {
+        wt_2opt_scan scan = {.threads = 1, .band = band, .prune = true};
+        ng = wt_2opt_scan_candidates(inst, t, &scan, g);
+        checked = scan.checked;
+    } else if (wt_cuda_2opt_scan(inst, t, band, true, g, &ng, NULL, &checked, &err) != WT_OK) {
+        fail_msg("pruned GPU pass on %s: %s", wt_instance_name(inst), err.message);
+    }
+    int k = 0;
+    while (k < ng && k < nw && g[k].delta == want[k].delta && g[k].i == want[k].i &&
+           g[k].j == want[k].j)
+        k++;
+    if (ng != nw || k < nw)
+        fail_msg("pruned pass, band %d, on %s (%s): %d candidates, want %d; first difference at "
+                 "entry %d: got (i %d, j %d, delta %" PRId64 ") want (i %d, j %d, delta %" PRId64
+                 ")", band, wt_instance_name(inst), what, ng, nw, k, k < ng ? g[k].i : -1,
+                 k < ng ? g[k].j : -1, k < ng ? g[k].delta : 0, k < nw ? want[k].i : -1,
+                 k < nw ? want[k].j : -1, k < nw ? want[k].delta : 0);
+    free(g);
+    return (double)checked / (double)wt_2opt_moves_per_scan(n);
+}
+
+/* Where float is exact: the pruned GPU pass gives the CPU's candidates, on
+ * every metric with the bound, on random, greedy, locally optimal and
+ * kicked tours, at sizes straddling the tiles, row blocks (8 and 16 rows
+ * a lane) and slot widths. */
+static void test_pruned_pass_matches_cpu(void **state)
+{
+    (void)state;
+    static const int sizes[] = {5, 33, 257, 1000, 4097, 20000, 60000};
+    static const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_MAN_2D,
+                                                WT_MAX_2D};
+    static const char *const kinds[] = {"random", "greedy", "2-opt optimum", "kicked optimum"};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (size_t ty = 0; ty < sizeof types / sizeof types[0]; ty++) {
+            int n = sizes[s];
+            if (n >= 20000 && ty > 1) continue; /* the large sizes on two metrics */
+            wt_instance *inst = typed_instance(n, s % 2 == 1, 90 + s, types[ty]);
+            int32_t *opt = n >= 8 ? optimal_tour(inst) : NULL;
+            wt_kswap_move *want = malloc(2 * (size_t)n * sizeof *want);
+            assert_non_null(want);
+            for (int kind = 0; kind < 4; kind++) {
+                int32_t *t = kind == 0 ? random_tour(n, 300 + s) : NULL;
+                if (kind > 0 && !opt) continue;
+                if (kind == 1) t = init_tour(inst, WT_INIT_GREEDY);
+                if (kind >= 2) {
+                    t = malloc((size_t)n * sizeof *t);
+                    assert_non_null(t);
+                    memcpy(t, opt, (size_t)n * sizeof *t);
+                    if (kind == 3) kick_tour(t, n);
+                }
+                for (int band = 0; band <= 64; band += 64) {
+                    /* the oracle: the CPU's full scan; above 10,000 cities its pruned
+                     * one, which test_segment_bound checks against the full one */
+                    wt_2opt_scan scan = {.threads = omp_get_max_threads(), .band = band,
+                                         .prune = n > 10000};
+                    int nw = wt_2opt_scan_candidates(inst, t, &scan, want);
+                    double share = compare_pruned(inst, t, band, want, nw, kinds[kind]);
+                    if (band == 0 && n >= 20000)
+                        print_message("    %s: %s tour, %.3g%% of the pairs checked\n",
+                                      wt_instance_name(inst), kinds[kind], 100.0 * share);
+                }
+                free(t);
+            }
+            free(want);
+            free(opt);
+            wt_instance_free(inst);
+        }
+}
+
+/* Where float is not exact (coordinates up to 1e6): the pruned GPU pass
+ * gives the full GPU pass's candidates, bit for bit, and checks few pairs
+ * on good tours. */
+static void test_pruned_pass_matches_full_pass(void **state)
+{
+    (void)state;
+    if (gpu_is_cpu) {
+        print_message("skipped: the GPU side runs on the CPU\n");
+        return;
+    }
+    static const int sizes[] = {3000, 49999, 200000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int n = sizes[s];
+        wt_instance *inst = wt_test_random_instance(n, 80 + (uint64_t)s);
+        int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+        wt_kswap_move *want = malloc(2 * (size_t)n * sizeof *want);
+        assert_non_null(want);
+        for (int round = 0; round < 2; round++) {
+            if (round == 1) kick_tour(t, n);
+            int nw = 0;
+            double full_s = 0, pruned_s = 0;
+            wt_error err = {0};
+            if (wt_cuda_2opt_scan(inst, t, 64, false, want, &nw, &full_s, NULL, &err) != WT_OK)
+                fail_msg("full GPU pass on %s: %s", wt_instance_name(inst), err.message);
+            double share = compare_pruned(inst, t, 64, want, nw, round ? "kicked greedy" : "greedy");
+            int ng = 0;
+            uint64_t checked = 0;
+            wt_kswap_move *g = malloc(2 * (size_t)n * sizeof *g);
+            assert_non_null(g);
+            if (wt_cuda_2opt_scan(inst, t, 64, true, g, &ng, &pruned_s, &checked, &err) != WT_OK)
+                fail_msg("pruned GPU pass on %s: %s", wt_instance_name(inst), err.message);
+            free(g);
+            print_message("    n=%d %s: full pass %.3f ms, pruned %.3f ms, %.3g%% of the pairs "
+                          "checked\n", n, round ? "kicked greedy" : "greedy", full_s * 1e3,
+                          pruned_s * 1e3, 100.0 * share);
+            if (n >= 49999 && share > 0.25)
+                fail_msg("pruned pass on %s checked %.3g%% of the pairs", wt_instance_name(inst),
+                         100.0 * share);
+        }
+        free(want);
+        free(t);
+        wt_instance_free(inst);
+    }
+}
+
+/* Descents with every pair checked: the same tours on both backends. */
+static void test_descent_full_pass(void **state)
+{
+    (void)state;
+    solve_prune = false;
+    static const int sizes[] = {200, 3000};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        wt_instance *inst = exact_instance(sizes[s], false, 110 + s);
+        int32_t *t = init_tour(inst, WT_INIT_GREEDY);
+        compare_descent(inst, t, 0);
+        compare_descent(inst, t, 1);
+        free(t);
+        wt_instance_free(inst);
+    }
+    solve_prune = true;
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -614,6 +783,9 @@ int main(void)
         GPU_TEST(test_large_coordinates),
         GPU_TEST(test_same_seed_same_tour),
         GPU_TEST(test_million_cities),
+        GPU_TEST(test_pruned_pass_matches_cpu),
+        GPU_TEST(test_pruned_pass_matches_full_pass),
+        GPU_TEST(test_descent_full_pass),
     };
     gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);

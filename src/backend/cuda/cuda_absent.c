@@ -34,6 +34,16 @@ wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
     return wt_fail(err, WT_STATUS_NO_DEVICE, "built without CUDA (no nvcc at build time)");
 }
 
+wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band, bool prune,
+                            wt_kswap_move *out, int *count, double *pass_seconds,
+                            uint64_t *checked, wt_error *err)
+{
+    (void)band;
+    (void)prune;
+    (void)checked;
+    return wt_cuda_2opt_row_bests(inst, tour, out, count, pass_seconds, err);
+}
+
 wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour, int band,
                                   wt_kswap_move *out, int *count, double *pass_seconds,
                                   wt_error *err)

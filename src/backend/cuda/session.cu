@@ -54,6 +54,9 @@ struct wt_tour_session {
     void *d_temp;                  /* CUB scratch, sized once at open */
     size_t temp_bytes;
     int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
+    PassBoxes boxes;               /* the pruned pass's boxes (plan.prune) */
+    unsigned long long *h_checked; /* pinned: pairs the last pruned pass evaluated */
+    bool prune;                    /* ctl->params->prune (the plan may still not prune) */
     wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
     long long *h_offs;             /* pinned, 2n: d_offs before upload */
     wt_kswap_ws *ks;               /* the k-swap choice's workspace */
@@ -152,6 +155,7 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_checked, sizeof *s->h_checked));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, 2 * n * sizeof *s->h_moves));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_offs, 2 * n * sizeof *s->h_offs));
     s->ks = wt_kswap_ws_create(s->n, 2 * s->n);
@@ -193,7 +197,13 @@ wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
                                  s->stream));
-    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), &s->plan, err);
+    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), s->prune, &s->plan, err);
+    if (st == WT_OK && s->plan.prune) {
+        size_t boxes = pass_boxes_count(s->n);
+        WT_CUDA_CHECK(err, cudaMalloc(&s->boxes.box, boxes * sizeof *s->boxes.box));
+        WT_CUDA_CHECK(err, cudaMalloc(&s->boxes.longest, boxes * sizeof *s->boxes.longest));
+        WT_CUDA_CHECK(err, cudaMalloc(&s->boxes.checked, sizeof *s->boxes.checked));
+    }
     if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
     s->best_len = s->cur_len;
     return st;
@@ -259,7 +269,8 @@ wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
         WT_CUDA_CHECK(err, cudaGetLastError());
     }
     WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
-    wt_status st = pass_launch(I, s->cur, s->plan, s->d_rowkey, s->d_stop, s->stream, err);
+    wt_status st = pass_launch(I, s->cur, s->plan, s->boxes, s->d_rowkey, s->d_stop, s->stream,
+                               err);
     if (st != WT_OK) return st;
     st = pass_collect(I, s->cur, s->plan, s->d_rowkey, s->d_cand, s->stream, err);
     if (st != WT_OK) return st;
@@ -276,6 +287,9 @@ wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
         WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
                                        cudaMemcpyDeviceToHost, s->stream));
+    if (s->plan.prune)
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_checked, s->boxes.checked, sizeof *s->h_checked,
+                                           cudaMemcpyDeviceToHost, s->stream));
     return WT_OK;
 }
 
@@ -299,6 +313,15 @@ wt_status pass_candidates(wt_tour_session *s, int band, int *count, double *seco
         WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
     }
     return WT_OK;
+}
+
+/* Pairs the last pass evaluated: all, or what the pruned pass counted
+ * (rows x columns of its rectangles, at most all). */
+uint64_t pass_checked(const wt_tour_session *s)
+{
+    uint64_t all = wt_2opt_moves_per_scan(s->n);
+    if (!s->plan.prune) return all;
+    return *s->h_checked < all ? *s->h_checked : all;
 }
 
 /* Applies the kept moves h_moves[0..ch.kept) on the device, group after
@@ -347,6 +370,10 @@ void cuda_session_close(wt_tour_session *s)
     cudaFree(s->d_stop);
     cudaFree(s->d_temp);
     cudaFreeHost(s->h_small);
+    cudaFreeHost(s->h_checked);
+    cudaFree(s->boxes.box);
+    cudaFree(s->boxes.longest);
+    cudaFree(s->boxes.checked);
     if (s->ev[0]) cudaEventDestroy(s->ev[0]);
     if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     cudaFreeHost(s->h_moves);
@@ -373,6 +400,7 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     const wt_params *p = ctl && ctl->params ? ctl->params : &defaults;
     s->nested = p->kswap_nested;
     s->band = p->kswap_band > 0 ? p->kswap_band : 0;
+    s->prune = p->prune;
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
         cuda_session_close(s);
@@ -394,7 +422,7 @@ wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *s
         int band = swaps == 1 ? 0 : s->band; /* best improvement stays Listing 1's */
         st = pass_candidates(s, band, &count, &seconds, err);
         if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
-        stats->moves_evaluated += wt_2opt_moves_per_scan(s->n);
+        stats->moves_evaluated += pass_checked(s);
         stats->passes++;
         stats->scan_time_s += seconds;
         wt_kswap_choice ch = wt_kswap_choose(s->ks, s->h_moves, count, swaps, s->nested);
@@ -494,18 +522,33 @@ extern "C" wt_status wt_cuda_twoopt_descend(const wt_instance *inst, int32_t *to
     return st;
 }
 
+extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band,
+                                       bool prune, wt_kswap_move *out, int *count,
+                                       double *pass_seconds, uint64_t *checked, wt_error *err)
+{
+    if (band < 0) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "band must not be negative");
+    wt_params p;
+    wt_params_defaults(&p);
+    p.prune = prune;
+    wt_search_ctl ctl = {};
+    ctl.params = &p;
+    ctl.threads = 1;
+    wt_tour_session *s = nullptr;
+    wt_status st = cuda_session_open(inst, tour, &ctl, &s, err);
+    if (st != WT_OK) return st;
+    s->ctl = nullptr; /* no stop: the pass runs whole */
+    s->hold = pass_seconds != nullptr;
+    st = timed_candidates(s, band, out, count, pass_seconds, err);
+    if (st == WT_OK && checked) *checked = pass_checked(s);
+    cuda_session_close(s);
+    return st;
+}
+
 extern "C" wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour,
                                              int band, wt_kswap_move *out, int *count,
                                              double *pass_seconds, wt_error *err)
 {
-    if (band < 0) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "band must not be negative");
-    wt_tour_session *s = nullptr;
-    wt_status st = cuda_session_open(inst, tour, nullptr, &s, err);
-    if (st != WT_OK) return st;
-    s->hold = pass_seconds != nullptr;
-    st = timed_candidates(s, band, out, count, pass_seconds, err);
-    cuda_session_close(s);
-    return st;
+    return wt_cuda_2opt_scan(inst, tour, band, false, out, count, pass_seconds, nullptr, err);
 }
 
 extern "C" wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,

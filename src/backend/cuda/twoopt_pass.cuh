@@ -54,17 +54,40 @@ struct PassPlan {
     long long cost;    /* cost of all row blocks' column steps (twoopt_pass.cu) */
     int period;        /* columns per offset chain of the integer (DPX) loop;
                           0: the float loop (twoopt_pass.cu) */
+    bool prune;        /* skip what the segment bound rules out (pass_bound_kernel) */
+    int width;         /* pruned pass: column tiles a warp tests at once (1..32) */
 };
+
+/* Columns per tile of the pruned pass: the segments of core/segment_bound.h
+ * on the column side; a row block (32R rows) is the segment on the row
+ * side. */
+#define PASS_TILE 32
+
+/* Boxes and longest float edges of the tour's column tiles, then of its
+ * row blocks (pass_boxes_count entries each), refreshed by every pruned
+ * pass; and what the last pruned pass evaluated. */
+struct PassBoxes {
+    float4 *box;                  /* (x0, y0, x1, y1) */
+    float *longest;
+    unsigned long long *checked;  /* rows x columns of the rectangles evaluated */
+};
+
+/* Entries of PassBoxes::box and ::longest for n cities. */
+size_t pass_boxes_count(int n);
 /* An upper bound on inst's distances as the pass computes them (INFINITY
  * where the pass has no use for one). */
 double pass_max_distance(const wt_instance *inst);
-/* The plan for I, whose distances are at most max_dist. */
-wt_status pass_plan(const DevInst &I, double max_dist, PassPlan *plan, wt_error *err);
+/* The plan for I, whose distances are at most max_dist; prune asks for
+ * the pruned pass, which the plan takes where the metric has the bound
+ * and float sums stay exact (max_dist below 2^21). */
+wt_status pass_plan(const DevInst &I, double max_dist, bool prune, PassPlan *plan,
+                    wt_error *err);
 
 /* One full pass over the pair space; rowkey (n entries) must hold
  * PASS_NO_MOVE on entry.  Blocks stop early (leaving rowkey incomplete)
- * once *d_stop is nonzero. */
-wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan,
+ * once *d_stop is nonzero.  With plan.prune it first refreshes boxes and
+ * then skips the rectangles of pairs they rule out: rowkey ends the same. */
+wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan, PassBoxes boxes,
                       unsigned long long *rowkey, const int *d_stop, cudaStream_t stream,
                       wt_error *err);
 

@@ -38,6 +38,14 @@ wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour, 
                                   wt_kswap_move *out, int *count, double *pass_seconds,
                                   wt_error *err);
 
+/* wt_cuda_2opt_candidates with or without the segment bound (prune,
+ * wt_params.prune): the same candidates either way.  checked (may be NULL)
+ * receives the pairs the pass evaluated ((n-1)(n-2)/2 when it checked
+ * all; pruned: rows x columns of the rectangles it evaluated). */
+wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band, bool prune,
+                            wt_kswap_move *out, int *count, double *pass_seconds,
+                            uint64_t *checked, wt_error *err);
+
 #ifdef __cplusplus
 }
 #endif
