@@ -504,7 +504,10 @@ cudaError_t launch_pass_kernel(const PassPlan &plan, PassArgs<M> a, cudaStream_t
  * the rule is about the float deltas, which pass_plan keeps exact integers
  * (max distance below 2^21) wherever it prunes.  A skipped move is then
  * not improving by the pass's own arithmetic, never offered: rowkey ends
- * as after the full pass, bit for bit. */
+ * as after the full pass, bit for bit, with the float loop and wherever
+ * float is exact.  (Elsewhere the integer loop may round a distance ending
+ * in exactly .5 the other way, its chains starting where the runs of
+ * columns do: see least_column.) */
 #define BOUND_SHRINK 0.99998474f /* 1 - 2^-16 */
 #define BOUND_SLACK 1.5f
 
@@ -756,6 +759,34 @@ __device__ __forceinline__ int find_column(typename M::Pt pi, typename M::Pt pn,
     return -1;
 }
 
+/* Lowest column of [from, stop) with the least float delta by
+ * pass_row_term; -1 if the range is empty.  Whole warp; temp is the warp's
+ * own.  recover_kernel's fallback, for a row whose key find_column does not
+ * match: where float is not exact, the integer loop rounds a distance that
+ * ends in exactly .5 to even at its chain's offset, which may differ by one
+ * from the float form's rounding of the same move (a chain starts wherever
+ * a pass's range of columns does), so the key's value may not be found.
+ * The move found instead is within that rounding of the key's, and its
+ * exact delta decides, as for every candidate. */
+using ColumnMin = cub::WarpReduce<cub::KeyValuePair<int, float>>;
+
+template <class M>
+__device__ __forceinline__ int least_column(typename M::Pt pi, typename M::Pt pn, float mei,
+                                            const typename M::Pt *pts, const float *me, int from,
+                                            int stop, ColumnMin::TempStorage &temp)
+{
+    cub::KeyValuePair<int, float> best(INT_MAX, INFINITY);
+    for (int j = from + (threadIdx.x & 31); j < stop; j += 32) {
+        float mcj = __fsub_rn(2.0f * WT_MAGIC, me[j]);
+        float d = __fsub_rn(pass_row_term<M>(pi, pn, pts[j], pts[j + 1], mcj), mei);
+        if (d < best.value) best = cub::KeyValuePair<int, float>(j, d); /* ascending j */
+    }
+    best = ColumnMin(temp).Reduce(best, cub::ArgMin());
+    return best.key == INT_MAX ? -1 : best.key;
+}
+
+constexpr int RECOVER_WARPS = 8; /* warps per block of recover_kernel */
+
 /* After the pass: rowkey[i] = (delta, first column of the piece holding
  * it).  A warp per row walks the piece from there and takes the first
  * column whose float delta, computed with the pass's own operations, is
@@ -772,6 +803,7 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
                                const int32_t *id, unsigned long long *rowkey,
                                wt_kswap_move *cand, int piece)
 {
+    __shared__ ColumnMin::TempStorage temp[RECOVER_WARPS];
     wait_for_prerequisites();
     const int n = I.n, lane = threadIdx.x & 31;
     const long long warps = (long long)gridDim.x * (blockDim.x / 32);
@@ -786,8 +818,11 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
         if (key != PASS_NO_MOVE) {
             const int js = (int)(unsigned)(key & 0xFFFFFFFFu), from = max(js, i + 2);
             /* Bounded by the piece; n only as a guard. */
-            found = find_column<M>(pi, pn, mei, pts, me, from, min(n, from + piece),
-                                   (unsigned)(key >> 32));
+            const int stop = min(n, from + piece);
+            found = find_column<M>(pi, pn, mei, pts, me, from, stop, (unsigned)(key >> 32));
+            if (found < 0)
+                found = least_column<M>(pi, pn, mei, pts, me, from, stop,
+                                        temp[threadIdx.x / 32]);
         }
         wt_kswap_move m = {0, i, -1};
         if (found >= 0) {
@@ -1023,6 +1058,18 @@ size_t pass_boxes_count(int n)
  * integers: M plus two distances below 2^24. */
 constexpr double PRUNE_MAX_DIST = 0x1p21;
 
+/* Fewest cities for the pruned pass: below, the box kernel and the slots'
+ * tests cost more than the pairs they spare (usa13509 from greedy: 67.6 us
+ * pruned, 57.8 us full; d18512: 70.8 us against 86.7; H200,
+ * bench/RESULTS.md).  WT_PASS_PRUNE_MIN overrides it (tests, measurements). */
+constexpr int PRUNE_MIN_N = 16384;
+
+int prune_min_n()
+{
+    const char *v = getenv("WT_PASS_PRUNE_MIN");
+    return v ? atoi(v) : PRUNE_MIN_N;
+}
+
 /* Tiles per slot of the pruned pass: all 32 lanes while that leaves
  * at least 4 slots right of the diagonal per warp, else fewer. */
 int pass_width(int n, int wr, long long warps)
@@ -1054,7 +1101,8 @@ wt_status pass_plan(const DevInst &I, double max_dist, bool prune, PassPlan *pla
         plan->warps = (int)warps;
         plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
         plan->grid = (int)((warps + block / 32 - 1) / (block / 32));
-        plan->prune = prune && BoxGap<M>::value && max_dist < PRUNE_MAX_DIST && I.n >= 4;
+        plan->prune = prune && BoxGap<M>::value && max_dist < PRUNE_MAX_DIST && I.n >= 4 &&
+                      I.n >= prune_min_n();
         plan->width = pass_width(I.n, wr, warps);
         return WT_OK;
     });
@@ -1096,11 +1144,11 @@ wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
     if (I.n < 3) return WT_OK;
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
-        /* A warp per row: 8 rows per block of 256. */
-        long long blocks = ((long long)I.n + 7) / 8;
+        /* A warp per row. */
+        long long blocks = ((long long)I.n + RECOVER_WARPS - 1) / RECOVER_WARPS;
         cudaLaunchConfig_t cfg = {};
         cfg.gridDim = dim3((unsigned)(blocks > 65535 ? 65535 : blocks));
-        cfg.blockDim = dim3(256);
+        cfg.blockDim = dim3(32 * RECOVER_WARPS);
         cfg.stream = stream;
         cudaLaunchAttribute chain[1];
         chain[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
