@@ -782,7 +782,8 @@ __device__ __forceinline__ int least_column(typename M::Pt pi, typename M::Pt pn
         if (d < best.value) best = cub::KeyValuePair<int, float>(j, d); /* ascending j */
     }
     best = ColumnMin(temp).Reduce(best, cub::ArgMin());
-    return best.key == INT_MAX ? -1 : best.key;
+    const int key = __shfl_sync(0xFFFFFFFFu, best.key, 0); /* the aggregate is lane 0's */
+    return key == INT_MAX ? -1 : key;
 }
 
 constexpr int RECOVER_WARPS = 8; /* warps per block of recover_kernel */
