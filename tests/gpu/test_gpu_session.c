@@ -706,11 +706,21 @@ static void test_pruned_pass_matches_cpu(void **state)
  * differ by the rounding of a distance that ends in exactly .5 (the
  * integer loop rounds it to even at its chain's offset), so a row found by
  * one pass only must be within the float tolerance, and a row found by
- * both must have deltas within it. */
-static void compare_rows_within_tolerance(const wt_instance *inst, const wt_kswap_move *a,
-                                          int na, const wt_kswap_move *b, int nb)
+ * both must have deltas within it.  Every candidate's delta must be its
+ * move's exact delta. */
+static void compare_rows_within_tolerance(const wt_instance *inst, const int32_t *t,
+                                          const wt_kswap_move *a, int na, const wt_kswap_move *b,
+                                          int nb)
 {
     int n = wt_instance_n(inst);
+    for (int k = 0; k < na + nb; k++) {
+        const wt_kswap_move *m = k < na ? &a[k] : &b[k - na];
+        int64_t exact = wt_2opt_move_delta(inst, t, m->i, m->j);
+        if (m->delta != exact || exact >= 0)
+            fail_msg("%s pass on %s: candidate (i %d, j %d) says delta %" PRId64 ", exact %" PRId64,
+                     k < na ? "full" : "pruned", wt_instance_name(inst), m->i, m->j, m->delta,
+                     exact);
+    }
     int64_t *da = calloc((size_t)n, sizeof *da), *db = calloc((size_t)n, sizeof *db);
     assert_non_null(da);
     assert_non_null(db);
@@ -760,7 +770,7 @@ static void test_pruned_pass_matches_full_pass(void **state)
                 if (wt_cuda_2opt_scan(inst, t, 0, true, g, &ng, &pruned_s, &checked, &err) != WT_OK)
                     fail_msg("pruned GPU pass on %s: %s", wt_instance_name(inst), err.message);
                 if (loop == 0) compare_pruned(inst, t, 0, want, nw, what);
-                else compare_rows_within_tolerance(inst, want, nw, g, ng);
+                else compare_rows_within_tolerance(inst, t, want, nw, g, ng);
                 double share = (double)checked / (double)wt_2opt_moves_per_scan(n);
                 print_message("    %s loop, n=%d %s: full pass %.3f ms, pruned %.3f ms, %.3g%% of "
                               "the pairs checked\n", loop ? "integer" : "float", n, what,
