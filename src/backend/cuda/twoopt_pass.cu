@@ -596,76 +596,49 @@ __global__ void box_kernel(const typename M::Pt *pts, const float *me, int n, in
     }
 }
 
-/* Column tiles a lane tests per slot: up to 32 x this many tiles a slot. */
-constexpr int TILES_PER_LANE = 4;
-
-/* Runs warp_segment on each run of consecutive tiles set in mask (bit k:
- * tile t0 + k) of row block I; returns the columns evaluated. */
-template <class M, int R, int PERIOD>
-__device__ __forceinline__ unsigned long long segment_runs(const PassArgs<M> &a, int I, int t0,
-                                                           unsigned mask)
-{
-    constexpr int WR = 32 * R;
-    unsigned long long columns = 0;
-    while (mask) {
-        const int lo = __ffs(mask) - 1;
-        const unsigned rest = mask >> lo;
-        const int run = rest == 0xFFFFFFFFu ? 32 : __ffs(~rest) - 1;
-        mask = lo + run >= 32 ? 0u : mask & (0xFFFFFFFFu << (lo + run));
-        const int ja = max((t0 + lo) * PASS_TILE, I * WR + 2);
-        const int jb = min((t0 + lo + run) * PASS_TILE, a.n);
-        if (ja < jb) {
-            warp_segment<M, R, PERIOD>(a, I, ja, jb);
-            columns += (unsigned long long)(jb - ja);
-        }
-    }
-    return columns;
-}
-
 /* The pass with the bound.  The rectangles are dealt to warps in slots of
  * `width` consecutive column tiles of one row block, slot s to warp
  * s mod warps, so that the few rectangles that survive (near the diagonal,
- * and where the tour comes back near itself) spread over all warps.  A
- * lane tests up to TILES_PER_LANE tiles of a slot, their loads issued
- * together: at millions of cities a warp tests tens of thousands of slots
- * and each test waits on memory, so a wide slot waits once for 128 tiles.
- * Each run of surviving tiles is one warp_segment, the loop of the full
- * pass.  pass_plan narrows the slots on small tours so that there are
- * several per warp. */
+ * and where the tour comes back near itself) spread over all warps; a
+ * slot's tiles are tested one per lane, and each run of surviving tiles is
+ * one warp_segment, the loop of the full pass.  pass_plan narrows the
+ * slots on small tours so that there are several per warp. */
 template <class M, int R, int PERIOD>
 __global__ void __launch_bounds__(PassBounds<R>::threads, PassBounds<R>::blocks)
     pass_bound_kernel(PassArgs<M> a, int warps, int width, PassBoxes b)
 {
     let_dependents_launch();
     const int n = a.n, lane = threadIdx.x & 31;
-    const int w = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    const long long w = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     if (w >= warps) return; /* whole warps */
     constexpr int WR = 32 * R;
     const int tiles = (n + PASS_TILE - 1) / PASS_TILE, groups = (tiles + width - 1) / width;
-    const int blocks = row_blocks(n, WR);
-    /* Slot s = I * groups + g, stepped by `warps` without dividing. */
-    const int step_I = warps / groups, step_g = warps % groups;
+    const long long slots = (long long)row_blocks(n, WR) * groups;
     unsigned long long columns = 0;
     int polls = 0;
-    for (int I = w / groups, g = w % groups; I < blocks;
-         I += step_I + (g + step_g >= groups), g = (g + step_g) % groups) {
-        const int t0 = g * width, diagonal = I * R; /* the tile of column I * WR */
+    for (long long s = w; s < slots; s += warps) {
+        const int I = (int)(s / groups), t0 = (int)(s % groups) * width;
+        const int diagonal = I * R; /* the tile of column I * WR */
         if (t0 + width <= diagonal) continue;
         if ((++polls & 31) == 0 && *(volatile const int *)a.stop) break;
-        const float4 rb = b.box[tiles + I];
-        const float rl = b.longest[tiles + I];
-        unsigned masks[TILES_PER_LANE];
-#pragma unroll
-        for (int k = 0; k < TILES_PER_LANE; k++) {
-            const int t = t0 + 32 * k + lane;
-            bool keep = false;
-            if (32 * k + lane < width && t >= diagonal && t < tiles)
-                keep = boxes_may_improve<M>(rb, rl, b.box[t], b.longest[t]);
-            masks[k] = __ballot_sync(0xFFFFFFFFu, keep);
+        const int t = t0 + lane;
+        bool keep = false;
+        if (lane < width && t >= diagonal && t < tiles)
+            keep = boxes_may_improve<M>(b.box[tiles + I], b.longest[tiles + I], b.box[t],
+                                        b.longest[t]);
+        unsigned mask = __ballot_sync(0xFFFFFFFFu, keep);
+        while (mask) {
+            const int lo = __ffs(mask) - 1;
+            const unsigned rest = mask >> lo;
+            const int run = rest == 0xFFFFFFFFu ? 32 : __ffs(~rest) - 1;
+            mask = lo + run >= 32 ? 0u : mask & (0xFFFFFFFFu << (lo + run));
+            const int ja = max((t0 + lo) * PASS_TILE, I * WR + 2);
+            const int jb = min((t0 + lo + run) * PASS_TILE, n);
+            if (ja < jb) {
+                warp_segment<M, R, PERIOD>(a, I, ja, jb);
+                columns += (unsigned long long)(jb - ja);
+            }
         }
-#pragma unroll 1
-        for (int k = 0; k < TILES_PER_LANE; k++)
-            columns += segment_runs<M, R, PERIOD>(a, I, t0 + 32 * k, masks[k]);
     }
     if (lane == 0 && columns) atomicAdd(b.checked, columns * WR);
 }
@@ -1098,12 +1071,12 @@ int prune_min_n()
     return v ? atoi(v) : PRUNE_MIN_N;
 }
 
-/* Tiles per slot of the pruned pass: 32 x TILES_PER_LANE while that
- * leaves at least 4 slots right of the diagonal per warp, else fewer. */
+/* Tiles per slot of the pruned pass: all 32 lanes while that leaves
+ * at least 4 slots right of the diagonal per warp, else fewer. */
 int pass_width(int n, int wr, long long warps)
 {
     long long tiles = (n + PASS_TILE - 1) / PASS_TILE, units = tiles * row_blocks(n, wr) / 2;
-    int width = 32 * TILES_PER_LANE;
+    int width = 32;
     while (width > 1 && units / width < 4 * warps) width /= 2;
     return width;
 }

@@ -55,7 +55,7 @@ struct PassPlan {
     int period;        /* columns per offset chain of the integer (DPX) loop;
                           0: the float loop (twoopt_pass.cu) */
     bool prune;        /* skip what the segment bound rules out (pass_bound_kernel) */
-    int width;         /* pruned pass: column tiles a warp tests at once (1..128) */
+    int width;         /* pruned pass: column tiles a warp tests at once (1..32) */
 };
 
 /* Columns per tile of the pruned pass: the segments of core/segment_bound.h
