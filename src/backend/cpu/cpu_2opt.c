@@ -5,8 +5,11 @@
  * distance function, every pair evaluated, the strict "<" of Listing 1 so
  * the first (lowest i, then lowest j) of equal gains wins.  The only
  * liberties are the ones that cannot change the answer: the tour's own edge
- * lengths are computed once per scan, and rows are shared among OpenMP
- * threads whose winners are merged by the same (delta, i, j) order.
+ * lengths are computed once per scan, rows are shared among OpenMP
+ * threads whose winners are merged by the same (delta, i, j) order, and a
+ * pruned scan (wt_2opt_scan.prune) skips the pairs that the segment bound
+ * proves cannot improve (core/segment_bound.h): every improving move is
+ * still evaluated, in the same order within its row.
  */
 #include "backend/cpu/cpu_2opt.h"
 

@@ -2,8 +2,9 @@
  * session.cu - tour sessions on the GPU (backend.h's wt_session_ops): the
  * tour stays in device memory from open to read_best.
  *
- * descend repeats: a whole-GPU pass (twoopt_pass.cu) leaves each row's best
- * float move, and with a band (wt_params.kswap_band, swaps != 1) a small
+ * descend repeats: a whole-GPU pass (twoopt_pass.cu; with wt_params.prune
+ * the pruned one where the plan allows it, with the same row bests) leaves
+ * each row's best float move, and with a band (wt_params.kswap_band, swaps != 1) a small
  * kernel adds each row's best float move within the band; the exact delta
  * of each is computed on the device and only exactly improving moves are
  * compacted (cub::DeviceSelect), so every applied move strictly shortens
