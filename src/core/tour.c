@@ -44,8 +44,21 @@ int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour)
     return len;
 }
 
-/* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF.  A
- * repeated city is reported at its line; seen has n zeroed bytes. */
+/* Whether s is an integer too long for a city number: a sign, then digits.
+ * Such a city is outside 1..n like any other, not a syntax error. */
+static bool is_long_integer(const char *s)
+{
+    if (*s == '-' || *s == '+') s++;
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return false;
+    return true;
+}
+
+/* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF (a
+ * section may hold several tours, each ended by -1: TSPLIB; the first is
+ * read).  A repeated city is reported at its line; seen has n zeroed
+ * bytes. */
 static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsigned char *seen,
                                    wt_error *err)
 {
@@ -54,6 +67,9 @@ static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsign
     for (;;) {
         int r = wt_textfile_next_int(tf, &v);
         if (r == 0) break; /* end of file or a keyword line: accept like -1 */
+        if (r < 0 && is_long_integer(tf->token))
+            return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: city %s is outside 1..%d",
+                           tf->path, tf->line, tf->token, n);
         if (r < 0)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a city number or -1 in "
                            "TOUR_SECTION, found '%s'", tf->path, tf->line, tf->token);

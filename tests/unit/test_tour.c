@@ -88,6 +88,9 @@ static void test_bad_tour_files(void **state)
                       ":4: city 2 repeats");
     expect_tour_error("TOUR_SECTION\n1\n2\n5\n4\n-1\n", WT_STATUS_INVALID_TOUR, ":4: city 5");
     expect_tour_error("TOUR_SECTION\n1\n2\nx3\n4\n-1\n", WT_STATUS_PARSE, ":4: expected a city");
+    /* a number too long to parse is out of range like any other */
+    expect_tour_error("TOUR_SECTION\n1\n2\n99999999999999999999999\n4\n-1\n",
+                      WT_STATUS_INVALID_TOUR, ":4: city 99999999999999999999999 is outside");
     expect_tour_error("DIMENSION: 5\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_INVALID_TOUR,
                       "does not match");
     expect_tour_error("TYPE: TSP\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE, "expected TOUR");
