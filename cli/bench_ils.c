@@ -33,7 +33,7 @@ typedef struct ils_sample {
 
 typedef struct ils_trace {
     char name[64];
-    char backend[16];
+    char backend[32];
     int n;
     int64_t optimum; /* -1: unknown */
     ils_sample *s;
@@ -271,7 +271,10 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
     if (st != WT_OK) return st;
     tr->s[0] = (ils_sample){res.init_time_s, res.init_length};
     trace_add(tr, res.time_s, res.length);
-    snprintf(tr->backend, sizeof tr->backend, "%s", res.backend);
+    /* Where it ran and how it descended after each kick: cpu/local,
+     * cuda/local (the first descent on the GPU), cuda/full, cpu/full. */
+    snprintf(tr->backend, sizeof tr->backend, "%s/%s", res.backend,
+             wt_ils_descent_name(res.ils_descent));
     tr->seconds = res.time_s;
     tr->kicks = res.kicks;
     tr->kicks_accepted = res.kicks_accepted;
@@ -309,15 +312,15 @@ static void ils_print_table(const bench_opts *o, const ils_trace *tr, int count)
     printf("\n# Iterated Local Search, %g s per instance (start tour included), seed %" PRIu64
            "; the target: within %g s at most %g%% above optimal\n", o->seconds, o->seed,
            ILS_TARGET_S, ILS_TARGET_GAP);
-    printf("%-18s | %7s | %7s | %8s | %8s | %11s | %11s | %13s | %s\n", "instance", "n",
+    printf("%-18s | %7s | %10s | %8s | %8s | %11s | %11s | %13s | %s\n", "instance", "n",
            "backend", "seconds", "kicks", "start gap %", "final gap %", "first <= 3%",
            "<= 3% within 10 s");
-    printf("-------------------+---------+---------+----------+----------+-------------"
+    printf("-------------------+---------+------------+----------+----------+-------------"
            "+-------------+---------------+------------------\n");
     for (int i = 0; i < count; i++) {
         const ils_trace *t = &tr[i];
         char a[32], b[32], c[32];
-        printf("%-18s | %7d | %7s | %8.2f | %8" PRIu64 " | %11s | %11s | %13s | %s\n", t->name,
+        printf("%-18s | %7d | %10s | %8.2f | %8" PRIu64 " | %11s | %11s | %13s | %s\n", t->name,
                t->n, t->backend, t->seconds, t->kicks,
                bench_fmt_num("%.2f", t->count ? bench_gap(t->s[0].length, t->optimum) : NAN, a,
                              sizeof a),
@@ -337,15 +340,13 @@ int bench_ils(const bench_opts *o)
            wt_backend_name(o->backend), wt_ils_descent_name(o->ils_descent),
            o->seed, o->interval);
     char gpu[160];
-    bool has_gpu = wt_cuda_available(gpu, sizeof gpu);
-    if (o->backend == WT_BACKEND_AUTO && !has_gpu)
+    if (o->backend == WT_BACKEND_AUTO && !wt_cuda_available(gpu, sizeof gpu))
         printf("# note: cuda backend not used: %s; --backend auto runs on the cpu\n", gpu);
     fflush(stdout);
     bench_warm_up(o, WT_ALGO_ILS, o->backend);
     ils_trace *tr = calloc(BENCH_MAX_LIST, sizeof *tr);
     if (!tr) return EXIT_FAILURE_RUN;
     int count = 0, status = EXIT_OK;
-    bool noted_auto = false;
     for (int i = 0; i < o->n_instances && status == EXIT_OK; i++) {
         wt_instance *inst = bench_load_instance(o, o->instances[i], WT_MAX_CITIES, &status);
         if (!inst) continue;
@@ -367,13 +368,6 @@ int bench_ils(const bench_opts *o)
             free(t->s);
             *t = (ils_trace){0};
             break;
-        }
-        if (o->backend == WT_BACKEND_AUTO && has_gpu && !noted_auto &&
-            o->ils_descent != WT_ILS_LOCAL &&
-            strcmp(t->backend, "cpu") == 0) {
-            printf("# note: the cuda backend has no ILS kernel yet; --backend auto ran on "
-                   "the cpu\n");
-            noted_auto = true;
         }
         count++;
     }

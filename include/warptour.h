@@ -189,13 +189,15 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
-    WT_ILS_AUTO = 0, /* full on the GPU, local on the CPU (the faster of the two
-                        on each, bench/RESULTS.md) */
+    WT_ILS_AUTO = 0, /* local, measured the better of the two on both backends
+                        (bench/RESULTS.md) */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
-    WT_ILS_LOCAL     /* on the host: 2-opt and Or-opt moves to the 10 nearest
-                        cities, looked for only around the cities the kick
-                        reconnected; 100,000 kicks a second per core */
+    WT_ILS_LOCAL     /* on the host's threads: 2-opt and Or-opt moves to the 10
+                        nearest cities, looked for only around the cities the kick
+                        reconnected; 100,000 kicks a second per core.  On the cuda
+                        backend the first descent, from the start tour, is the
+                        GPU's full 2-opt descent */
 } wt_ils_descent;
 
 const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local" */
@@ -380,7 +382,11 @@ typedef struct wt_result {
                                     scans counted in moves_evaluated (GPU: the pass
                                     kernels' time from CUDA events; CPU: wall time of
                                     the scans); 0 where not measured (multistart, sa) */
-    char backend[16];            /* "cpu" or "cuda" */
+    wt_ils_descent ils_descent;  /* ils: the descent after each kick as run, WT_ILS_FULL
+                                    or WT_ILS_LOCAL (full below 8 cities, where no kick
+                                    is made); WT_ILS_AUTO for other algorithms */
+    char backend[16];            /* "cpu" or "cuda" (ils with local descents on cuda: the
+                                    first descent's) */
     char device[128];            /* e.g. "2 CPU threads", GPU name */
 } wt_result;
 

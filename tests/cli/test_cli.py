@@ -256,7 +256,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
         # Local descents: on the host, exact lengths; seed 1 reaches the optimum of berlin52.
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "local", "--kicks", "2000",
-                "--threads", "1", "--json", "--output", tour)
+                "--threads", "1", "--backend", "cpu", "--json", "--output", tour)
         self.assertEqual(r.returncode, 0, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual((j["ils_descent"], j["backend"], j["kicks"]), ("local", "cpu", 2000))
@@ -265,6 +265,9 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5", "--json")
         self.assertEqual(json.loads(r.stdout)["ils_descent"], "full")
+        # auto is local on either backend (on cuda after a first descent on the GPU).
+        r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "5", "--json")
+        self.assertEqual(json.loads(r.stdout)["ils_descent"], "local")
 
     def test_sa(self):
         tour = self.path("sa.tour")
