@@ -409,6 +409,15 @@ static double pair_share(const wt_result *r)
     return space > 0 ? (double)r->moves_evaluated / space : 0.0;
 }
 
+/* What a stop during the start tour's build made of it. */
+static const char *init_cut_note(const wt_result *r)
+{
+    if (!r->init_cut) return "";
+    if (r->init_made == WT_INIT_SPACEFILL)
+        return " (stopped before its paths existed: the spacefill tour instead)";
+    return " (stopped while chaining: the rest appended in a fixed order)";
+}
+
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
 {
     int64_t opt = wt_instance_known_optimum(inst);
@@ -422,9 +431,9 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
                r->best_climb, r->init_length);
     } else {
-        printf("start     %s: length %" PRId64 " in %.3f s\n",
+        printf("start     %s: length %" PRId64 " in %.3f s%s\n",
                o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
-               r->init_length, r->init_time_s);
+               r->init_length, r->init_time_s, init_cut_note(r));
         printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
                wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
                r->moves_evaluated);
@@ -489,6 +498,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
     cJSON_AddNumberToObject(j, "time_s", r->time_s);
     cJSON_AddNumberToObject(j, "init_time_s", r->init_time_s);
+    cJSON_AddBoolToObject(j, "init_cut", r->init_cut);
+    cJSON_AddStringToObject(j, "init_made", wt_init_method_name(r->init_made));
     cli_json_add_uint64(j, "steps", r->steps);
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);

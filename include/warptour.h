@@ -352,6 +352,13 @@ typedef struct wt_result {
     wt_stop_reason stop;
     double time_s;               /* whole wt_solve, start tour included */
     double init_time_s;          /* building the start tour */
+    bool init_cut;               /* the time limit or the stop flag came while the start
+                                    tour was built (stop says which), which then ended at
+                                    once: greedy and nearest appended the paths (cities)
+                                    not yet chained in a fixed order, or greedy, stopped
+                                    before its paths existed, gave way to spacefill */
+    wt_init_method init_made;    /* the heuristic whose tour the start tour is: params.init,
+                                    or WT_INIT_SPACEFILL where greedy gave way */
     uint64_t steps;              /* improving moves applied (IHC steps) */
     uint64_t moves_evaluated;    /* 2-opt moves evaluated: (n-1)(n-2)/2 per scan, fewer
                                     when prune skipped some (2opt, ils);

@@ -119,17 +119,26 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
     return WT_OK;
 }
 
-/* Fills tour from params->start_tour or the configured start heuristic. */
-static wt_status make_start_tour(const wt_instance *inst, const wt_params *p, int32_t *tour,
-                                 wt_error *err)
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
+
+/* Fills tour from params->start_tour or the configured start heuristic;
+ * *cut: what a stop did to the heuristic. */
+static wt_status make_start_tour(const wt_instance *inst, wt_search_ctl *ctl, int32_t *tour,
+                                 wt_init_cut *cut, wt_error *err)
 {
+    const wt_params *p = ctl->params;
     /* Multistart climbs make their own start tours; this one only keeps the
      * tour valid should the run return none of its own. */
     if (p->algorithm == WT_ALGO_MULTISTART) {
         wt_climb_start_tour(p->seed, 0, inst->n, tour);
         return WT_OK;
     }
-    if (!p->start_tour) return wt_tour_init_threads(inst, p->init, p->seed, p->threads, tour, err);
+    if (!p->start_tour) {
+        /* A time limit or Ctrl-C during a long build (greedy takes seconds
+         * at millions of cities) cuts it short: a valid tour at once. */
+        wt_init_stop stop = {ctl_stop_asked, ctl};
+        return wt_tour_init_until(inst, p->init, p->seed, p->threads, &stop, tour, cut, err);
+    }
     wt_status st = wt_tour_validate(p->start_tour, inst->n, err);
     if (st != WT_OK) return st;
     memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);
@@ -269,7 +278,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
 
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
-    st = make_start_tour(inst, params, tour, err);
+    wt_init_cut init_cut = WT_INIT_WHOLE;
+    st = make_start_tour(inst, &ctl, tour, &init_cut, err);
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
@@ -289,6 +299,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->stop = ctl.stop;
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
+    res->init_cut = init_cut != WT_INIT_WHOLE;
+    res->init_made = init_cut == WT_INIT_CUT_SPACEFILL ? WT_INIT_SPACEFILL : params->init;
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;
     res->scan_time_s = stats.scan_time_s;
     res->steps = stats.steps;

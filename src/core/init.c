@@ -173,6 +173,13 @@ static void init_random(int n, uint64_t seed, int32_t *tour)
     }
 }
 
+/* Whether the caller asked the builder to finish now (called from the
+ * calling thread only). */
+static bool stop_asked(const wt_init_stop *stop)
+{
+    return stop && stop->should_stop && stop->should_stop(stop->user);
+}
+
 /* ------------------------------------------------ the set of cities to reach */
 
 /* Cities not yet reached while a tour is being chained together: a k-d tree
@@ -284,36 +291,70 @@ static int append_path(const paths *p, int start, int32_t *tour, int k)
     return k;
 }
 
+/* Cities chained between two polls of the stop callback. */
+enum { CHAIN_POLL = 1 << 16 };
+
+/* After a stop: appends, after tour[0..k), every path not yet walked (a path
+ * is walked iff its endpoints are out of the live set: `walked` marks them
+ * here), in the order of p->ends.  Returns the new k. */
+static int append_rest(const paths *p, unsigned char *walked, int32_t *tour, int k)
+{
+    for (int e = 0; e < p->n_ends; e++) {
+        int c = p->ends ? p->ends[e] : e;
+        if (walked[c]) continue;
+        int far = p->other_end ? p->other_end[c] : c;
+        k = append_path(p, c, tour, k);
+        walked[c] = walked[far] = 1;
+    }
+    return k;
+}
+
 /* Walks the paths into one tour: the first path is picked by the seed, each
- * next one is the path with the endpoint nearest to the current far end. */
+ * next one is the path with the endpoint nearest to the current far end.
+ * Asked to stop, appends the rest in a fixed order instead (*cut). */
 static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t seed,
-                             int32_t *tour, wt_error *err)
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
 {
     live_set set;
     wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, err);
     if (st != WT_OK) return st;
+    unsigned char *walked = stop ? calloc((size_t)inst->n, 1) : NULL;
+    if (stop && !walked) {
+        live_set_free(&set);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
     wt_rng rng;
     wt_rng_seed(&rng, seed);
     int pick = (int)wt_rng_below(&rng, (uint64_t)p->n_ends);
     int cur = p->ends ? p->ends[pick] : pick;
-    int k = 0;
+    int k = 0, next_poll = CHAIN_POLL;
     for (;;) {
         int far = p->other_end ? p->other_end[cur] : cur;
         live_set_remove(&set, cur);
         live_set_remove(&set, far);
+        if (walked) walked[cur] = walked[far] = 1;
         k = append_path(p, cur, tour, k);
         if (live_set_count(&set) == 0) break;
+        if (k >= next_poll) {
+            next_poll = k + CHAIN_POLL;
+            if (stop_asked(stop)) {
+                k = append_rest(p, walked, tour, k);
+                *cut = WT_INIT_CUT_CHAINED;
+                break;
+            }
+        }
         cur = live_set_nearest(&set, far);
     }
+    free(walked);
     live_set_free(&set);
     return WT_OK;
 }
 
-static wt_status init_nearest(const wt_instance *inst, uint64_t seed, int32_t *tour,
-                              wt_error *err)
+static wt_status init_nearest(const wt_instance *inst, uint64_t seed, const wt_init_stop *stop,
+                              int32_t *tour, wt_init_cut *cut, wt_error *err)
 {
     paths p = {.adj = NULL, .ends = NULL, .n_ends = inst->n, .other_end = NULL};
-    wt_status st = chain_paths(inst, &p, seed, tour, err);
+    wt_status st = chain_paths(inst, &p, seed, stop, tour, cut, err);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_NEAREST, err);
     return st;
 }
@@ -332,6 +373,8 @@ typedef struct candidates {
     uint64_t *dist;
     int64_t max_d;  /* longest candidate edge */
     int64_t min_d;  /* shortest; only a malformed matrix makes it negative */
+    const wt_init_stop *stop;
+    int stopped;    /* the stop came while the rows were filled: they are not all */
 } candidates;
 
 static void candidates_free(candidates *c)
@@ -339,6 +382,10 @@ static void candidates_free(candidates *c)
     free(c->owner);
     free(c->nbr);
 }
+
+/* Rows between two polls of the stop callback while the candidates are
+ * found. */
+enum { ROW_POLL = 4096 };
 
 /* Rows in the tree's leaf order, so that consecutive queries touch the same
  * nodes and points and stay in cache; each thread takes a run of rows (the
@@ -351,6 +398,17 @@ static wt_status fill_candidates_tree(const wt_instance *inst, candidates *c, wt
     int64_t max_d = c->max_d;
 #pragma omp parallel for num_threads(c->threads) schedule(static) reduction(max : max_d)
     for (int r = 0; r < c->n; r++) {
+        if (r % ROW_POLL == 0 && c->stop) {
+            /* The calling thread asks; every thread then skips its rows. */
+            if (omp_get_thread_num() == 0 && stop_asked(c->stop)) {
+#pragma omp atomic write
+                c->stopped = 1;
+            }
+        }
+        int stopped;
+#pragma omp atomic read
+        stopped = c->stopped;
+        if (stopped) continue;
         double dist[GREEDY_K];
         int city = wt_kdtree_city_at(tree, r);
         size_t first = (size_t)r * (size_t)c->k;
@@ -402,10 +460,12 @@ static void fill_candidates_matrix(const wt_instance *inst, candidates *c)
     }
 }
 
-static wt_status candidates_build(const wt_instance *inst, int k, int threads, uint64_t *dist,
-                                  candidates *c, wt_error *err)
+static wt_status candidates_build(const wt_instance *inst, int k, int threads,
+                                  const wt_init_stop *stop, uint64_t *dist, candidates *c,
+                                  wt_error *err)
 {
     memset(c, 0, sizeof *c);
+    c->stop = stop;
     c->n = inst->n;
     c->k = k;
     c->threads = threads;
@@ -494,18 +554,27 @@ static size_t sort_edges_qsort(const candidates *c, weighted_edge *edges)
 }
 
 /* The distinct candidate edges in greedy order, as packed pairs in a new
- * array *pairs_out of *count_out entries. */
+ * array *pairs_out of *count_out entries; none (NULL, 0) when the stop came
+ * while they were found. */
 static wt_status sorted_candidate_edges(const wt_instance *inst, int k, int threads,
-                                        uint64_t **pairs_out, size_t *count_out, wt_error *err)
+                                        const wt_init_stop *stop, uint64_t **pairs_out,
+                                        size_t *count_out, wt_error *err)
 {
     size_t m = (size_t)inst->n * (size_t)k;
     uint64_t *keys = malloc(m * sizeof *keys);
     if (!keys) return WT_STATUS_OUT_OF_MEMORY;
     candidates c;
-    wt_status st = candidates_build(inst, k, threads, keys, &c, err);
+    wt_status st = candidates_build(inst, k, threads, stop, keys, &c, err);
     if (st != WT_OK) {
         free(keys);
         return st;
+    }
+    if (c.stopped) {
+        free(keys);
+        candidates_free(&c);
+        *pairs_out = NULL;
+        *count_out = 0;
+        return WT_OK;
     }
     int id_bits = bit_width((uint64_t)(c.n - 1));
     bool fits = c.min_d >= 0 && bit_width((uint64_t)c.max_d) + 2 * id_bits <= 64;
@@ -546,7 +615,13 @@ static void uf_union(int32_t *parent, uint8_t *rank, int ra, int rb)
 
 /* Takes the edges in order, keeping those whose ends have degree < 2 and lie
  * on different paths; fills adj (2 per city, -1 = none). */
-static wt_status match_edges(int n, const uint64_t *pairs, size_t m, int32_t *adj)
+/* Edges matched between two polls of the stop callback. */
+enum { EDGE_POLL = 1 << 20 };
+
+/* Greedy matching of the sorted edges into paths.  A stop ends it early:
+ * the paths so far are still paths (degree <= 2, no cycle). */
+static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_init_stop *stop,
+                             int32_t *adj)
 {
     int32_t *parent = malloc((size_t)n * sizeof *parent);
     uint8_t *rank = calloc((size_t)n, 1);
@@ -559,6 +634,7 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, int32_t *ad
     for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
     int joined = 0;
     for (size_t e = 0; e < m && joined < n - 1; e++) {
+        if (e % EDGE_POLL == 0 && e > 0 && stop_asked(stop)) break;
         int a = (int)(pairs[e] >> 32), b = (int)(pairs[e] & 0xffffffffu);
         if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) continue; /* degree 2 */
         int ra = uf_find(parent, a), rb = uf_find(parent, b);
@@ -598,7 +674,7 @@ static int find_path_ends(int n, const int32_t *adj, int32_t *ends, int32_t *oth
 }
 
 static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint64_t seed,
-                              int32_t *tour, wt_error *err)
+                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
 {
     int n = inst->n;
     int32_t *ends = malloc((size_t)n * sizeof *ends);
@@ -610,14 +686,17 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
     }
     paths p = {.adj = adj, .ends = ends, .other_end = other_end};
     p.n_ends = find_path_ends(n, adj, ends, other_end);
-    wt_status st = chain_paths(inst, &p, seed, tour, err);
+    wt_status st = chain_paths(inst, &p, seed, stop, tour, cut, err);
     free(ends);
     free(other_end);
     return st;
 }
 
-static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads, int32_t *tour,
-                             wt_error *err)
+static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
+                                wt_error *err);
+
+static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads,
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
 {
     int n = inst->n;
     int k = n - 1 < GREEDY_K ? n - 1 : GREEDY_K;
@@ -625,10 +704,21 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
     size_t m = 0;
     int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
     wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
-    if (st == WT_OK && k > 0) st = sorted_candidate_edges(inst, k, threads, &pairs, &m, err);
-    if (st == WT_OK) st = match_edges(n, pairs, m, adj);
+    bool stopped = stop_asked(stop);
+    if (st == WT_OK && k > 0 && !stopped) {
+        st = sorted_candidate_edges(inst, k, threads, stop, &pairs, &m, err);
+        if (st == WT_OK) stopped = !pairs || stop_asked(stop); /* none: cut while found */
+    }
+    if (st == WT_OK && stopped) {
+        /* Stopped before the matching: the spacefill tour, a sort away. */
+        free(pairs);
+        free(adj);
+        *cut = WT_INIT_CUT_SPACEFILL;
+        return init_spacefill(inst, threads, tour, err);
+    }
+    if (st == WT_OK) st = match_edges(n, pairs, m, stop, adj);
     free(pairs);
-    if (st == WT_OK) st = greedy_chain(inst, adj, seed, tour, err);
+    if (st == WT_OK) st = greedy_chain(inst, adj, seed, stop, tour, cut, err);
     free(adj);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
     return st;
@@ -712,14 +802,24 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 wt_status wt_tour_init_threads(const wt_instance *inst, wt_init_method method, uint64_t seed,
                                int threads, int32_t *tour, wt_error *err)
 {
+    return wt_tour_init_until(inst, method, seed, threads, NULL, tour, NULL, err);
+}
+
+wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uint64_t seed,
+                             int threads, const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                             wt_error *err)
+{
+    wt_init_cut cut_here;
+    if (!cut) cut = &cut_here;
+    *cut = WT_INIT_WHOLE;
     if (!inst || !tour || inst->n < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_tour_init: need an instance and a tour");
     if (threads < 1) threads = omp_get_num_procs();
     switch (method) {
     case WT_INIT_RANDOM: init_random(inst->n, seed, tour); return WT_OK;
-    case WT_INIT_NEAREST: return init_nearest(inst, seed, tour, err);
-    case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, tour, err);
+    case WT_INIT_NEAREST: return init_nearest(inst, seed, stop, tour, cut, err);
+    case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_SPACEFILL: return init_spacefill(inst, threads, tour, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init: unknown method %d",

@@ -5,6 +5,8 @@
 #ifndef WT_CORE_INIT_H
 #define WT_CORE_INIT_H
 
+#include <stdbool.h>
+
 #include "warptour.h"
 
 /* wt_tour_init on up to `threads` CPU threads (< 1: all cores).  The tour is
@@ -12,5 +14,30 @@
  * one, on parts whose result does not depend on who computes them. */
 wt_status wt_tour_init_threads(const wt_instance *inst, wt_init_method method, uint64_t seed,
                                int threads, int32_t *tour, wt_error *err);
+
+/* Polled while a start tour is built; true asks the builder to finish now
+ * (a time limit, Ctrl-C). */
+typedef struct wt_init_stop {
+    bool (*should_stop)(void *user);
+    void *user;
+} wt_init_stop;
+
+/* What a stop did to a start tour (wt_tour_init_until). */
+typedef enum wt_init_cut {
+    WT_INIT_WHOLE = 0,    /* built to its end */
+    WT_INIT_CUT_CHAINED,  /* greedy, nearest: the paths (cities) not yet chained were
+                             appended in a fixed order */
+    WT_INIT_CUT_SPACEFILL /* greedy, stopped before its paths existed: the spacefill tour */
+} wt_init_cut;
+
+/* wt_tour_init_threads that polls stop (NULL: never stops), from the
+ * calling thread only: between the phases of greedy, every 4096 rows of its
+ * neighbour queries, every 2^20 edges of its matching, and every 65,536
+ * cities of chaining (greedy, nearest).  Asked to stop, it still returns a
+ * valid tour, at once (*cut, may be NULL, says how); a cut tour depends on
+ * when the stop came.  Random and spacefill tours are built whole. */
+wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uint64_t seed,
+                             int threads, const wt_init_stop *stop, int32_t *tour,
+                             wt_init_cut *cut, wt_error *err);
 
 #endif

@@ -472,6 +472,16 @@ class Cli(unittest.TestCase):
         r = run("check", inst, tour, "--json")
         self.assertEqual(r.returncode, 0)
         self.assertEqual(json.loads(r.stdout)["length"], j["length"])
+        self.assertEqual((j["init_cut"], j["init_made"]), (False, "random"))
+        # A limit that comes while greedy builds cuts the build short too.
+        big = self.path("u70k.tsp")
+        self.assertEqual(run("gen", "uniform", "70000", "--seed", "2", "--output", big).returncode, 0)
+        r = run("solve", big, "--backend", "cpu", "--time-limit", "0.000001", "--json",
+                "--output", tour)
+        self.assertEqual(r.returncode, 5, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual((j["stop"], j["init_cut"], j["init_made"]), ("time-limit", True, "spacefill"))
+        self.assertEqual(json.loads(run("check", big, tour, "--json").stdout)["length"], j["length"])
 
     def test_interrupt_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("i.tour")

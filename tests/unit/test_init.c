@@ -531,6 +531,101 @@ static void test_bad_arguments(void **state)
     wt_instance_free(inst);
 }
 
+/* A stop callback that says "stop" from its (after + 1)-th call on. */
+typedef struct stop_after {
+    int calls, after;
+} stop_after;
+
+static bool stop_after_calls(void *user)
+{
+    stop_after *s = user;
+    return s->calls++ >= s->after;
+}
+
+static int32_t *init_until(const wt_instance *inst, wt_init_method m, int after,
+                           wt_init_cut *cut, int *calls)
+{
+    int n = wt_instance_n(inst);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    stop_after sa = {0, after};
+    wt_init_stop stop = {stop_after_calls, &sa};
+    wt_error err = {0};
+    if (wt_tour_init_until(inst, m, 3, 2, &stop, tour, cut, &err) != WT_OK)
+        fail_msg("%s: %s", wt_init_method_name(m), err.message);
+    if (!is_permutation(tour, n)) fail_msg("%s, stopped: not a permutation",
+                                           wt_init_method_name(m));
+    *calls = sa.calls;
+    return tour;
+}
+
+/* A stop while the start tour is built (a time limit, Ctrl-C) still gives
+ * a valid tour at once: greedy stopped before its matching is the spacefill
+ * tour; stopped while chaining, it keeps the paths chained so far (65,536
+ * cities between polls) and appends the rest; never stopped, it is the
+ * plain tour. */
+static void test_stop_while_building(void **state)
+{
+    (void)state;
+    int n = 70000;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, n, 5);
+    int32_t *greedy = malloc((size_t)n * sizeof *greedy), *fill = malloc((size_t)n * sizeof *fill);
+    assert_int_equal(wt_tour_init_threads(inst, WT_INIT_GREEDY, 3, 2, greedy, NULL), WT_OK);
+    assert_int_equal(wt_tour_init_threads(inst, WT_INIT_SPACEFILL, 3, 2, fill, NULL), WT_OK);
+    wt_init_cut cut;
+    int calls;
+    int32_t *t = init_until(inst, WT_INIT_GREEDY, 1 << 30, &cut, &calls);
+    assert_int_equal(cut, WT_INIT_WHOLE);
+    assert_true(same_tour(t, greedy, n));
+    free(t);
+    /* The polls: before the candidate edges, in their rows (the calling
+     * thread's, every 4096), before the matching, then once while chaining
+     * (65,536 of the 70,000 cities). */
+    int all = calls;
+    assert_true(all >= 4);
+    for (int after = 0; after < all - 1; after++) {
+        t = init_until(inst, WT_INIT_GREEDY, after, &cut, &calls);
+        assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
+        assert_true(same_tour(t, fill, n));
+        free(t);
+    }
+    t = init_until(inst, WT_INIT_GREEDY, all - 1, &cut, &calls);
+    assert_int_equal(cut, WT_INIT_CUT_CHAINED);
+    assert_int_equal(calls, all);
+    assert_memory_equal(t, greedy, 65536 * sizeof *t);
+    assert_false(same_tour(t, greedy, n));
+    free(t);
+    int32_t *nearest = start_tour(inst, WT_INIT_NEAREST, 3);
+    t = init_until(inst, WT_INIT_NEAREST, 0, &cut, &calls);
+    assert_int_equal(cut, WT_INIT_CUT_CHAINED);
+    assert_memory_equal(t, nearest, 65536 * sizeof *t);
+    free(t);
+    free(nearest);
+    free(greedy);
+    free(fill);
+    wt_instance_free(inst);
+}
+
+/* wt_solve with a time limit that expires while greedy builds: a valid tour,
+ * the start marked as cut, the run as stopped by the limit. */
+static void test_time_limit_while_building(void **state)
+{
+    (void)state;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, 70000, 6);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.time_limit_s = 1e-9;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_true(res.init_cut);
+    assert_int_equal(res.init_made, WT_INIT_SPACEFILL);
+    assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+    assert_true(is_permutation(res.tour, 70000));
+    assert_int_equal(res.length, length_of(inst, res.tour));
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_same_tour_any_thread_count),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_stop_while_building),
+        cmocka_unit_test(test_time_limit_while_building),
     };
     return cmocka_run_group_tests_name("init", tests, NULL, NULL);
 }
