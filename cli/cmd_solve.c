@@ -415,7 +415,7 @@ static const char *init_cut_note(const wt_result *r)
     if (!r->init_cut) return "";
     if (r->init_made == WT_INIT_SPACEFILL)
         return " (stopped before its paths existed: the spacefill tour instead)";
-    return " (stopped while chaining: the rest appended in a fixed order)";
+    return " (stopped while chaining: the rest joined in Hilbert-curve order)";
 }
 
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)

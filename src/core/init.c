@@ -294,11 +294,37 @@ static int append_path(const paths *p, int start, int32_t *tour, int k)
 /* Cities chained between two polls of the stop callback. */
 enum { CHAIN_POLL = 1 << 16 };
 
-/* After a stop: appends, after tour[0..k), every path not yet walked (a path
- * is walked iff its endpoints are out of the live set: `walked` marks them
- * here), in the order of p->ends.  Returns the new k. */
-static int append_rest(const paths *p, unsigned char *walked, int32_t *tour, int k)
+static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m, int threads,
+                          int32_t *out);
+
+/* After a stop: appends, after tour[0..k), every path not yet walked
+ * (`walked` marks the endpoints of those walked), each from one of its
+ * endpoints, in the Hilbert-curve order of those endpoints: a tour of short
+ * jumps between paths at the cost of a sort, where walking them by nearest
+ * endpoint would take as long as the rest of the chaining.  (Out of memory
+ * for the sort, in the order of p->ends.)  Returns the new k. */
+static int append_rest(const wt_instance *inst, const paths *p, int threads,
+                       unsigned char *walked, int32_t *tour, int k)
 {
+    int32_t *starts = malloc((size_t)p->n_ends * sizeof *starts);
+    int m = 0;
+    for (int e = 0; e < p->n_ends && starts; e++) {
+        int c = p->ends ? p->ends[e] : e, far = p->other_end ? p->other_end[c] : c;
+        if (walked[c]) continue;
+        starts[m++] = c;
+        walked[c] = walked[far] = 1; /* one start a path */
+    }
+    if (starts && hilbert_order(inst, starts, m, threads, starts)) {
+        for (int i = 0; i < m; i++) k = append_path(p, starts[i], tour, k);
+        free(starts);
+        return k;
+    }
+    free(starts);
+    for (int e = 0; e < p->n_ends; e++) { /* the endpoints may be half marked: mark anew */
+        int c = p->ends ? p->ends[e] : e;
+        walked[c] = 0;
+    }
+    for (int i = 0; i < k; i++) walked[tour[i]] = 1;
     for (int e = 0; e < p->n_ends; e++) {
         int c = p->ends ? p->ends[e] : e;
         if (walked[c]) continue;
@@ -311,17 +337,25 @@ static int append_rest(const paths *p, unsigned char *walked, int32_t *tour, int
 
 /* Walks the paths into one tour: the first path is picked by the seed, each
  * next one is the path with the endpoint nearest to the current far end.
- * Asked to stop, appends the rest in a fixed order instead (*cut). */
-static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t seed,
-                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
+ * Asked to stop (before it starts, or at a poll), appends the rest in
+ * Hilbert-curve order instead (*cut). */
+static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t seed, int threads,
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                             wt_error *err)
 {
+    unsigned char *walked = stop ? calloc((size_t)inst->n, 1) : NULL;
+    if (stop && !walked) return WT_STATUS_OUT_OF_MEMORY;
+    if (stop_asked(stop)) { /* not even the tree of endpoints */
+        append_rest(inst, p, threads, walked, tour, 0);
+        *cut = WT_INIT_CUT_CHAINED;
+        free(walked);
+        return WT_OK;
+    }
     live_set set;
     wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, err);
-    if (st != WT_OK) return st;
-    unsigned char *walked = stop ? calloc((size_t)inst->n, 1) : NULL;
-    if (stop && !walked) {
-        live_set_free(&set);
-        return WT_STATUS_OUT_OF_MEMORY;
+    if (st != WT_OK) {
+        free(walked);
+        return st;
     }
     wt_rng rng;
     wt_rng_seed(&rng, seed);
@@ -338,7 +372,7 @@ static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t s
         if (k >= next_poll) {
             next_poll = k + CHAIN_POLL;
             if (stop_asked(stop)) {
-                k = append_rest(p, walked, tour, k);
+                append_rest(inst, p, threads, walked, tour, k);
                 *cut = WT_INIT_CUT_CHAINED;
                 break;
             }
@@ -350,11 +384,12 @@ static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t s
     return WT_OK;
 }
 
-static wt_status init_nearest(const wt_instance *inst, uint64_t seed, const wt_init_stop *stop,
-                              int32_t *tour, wt_init_cut *cut, wt_error *err)
+static wt_status init_nearest(const wt_instance *inst, uint64_t seed, int threads,
+                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                              wt_error *err)
 {
     paths p = {.adj = NULL, .ends = NULL, .n_ends = inst->n, .other_end = NULL};
-    wt_status st = chain_paths(inst, &p, seed, stop, tour, cut, err);
+    wt_status st = chain_paths(inst, &p, seed, threads, stop, tour, cut, err);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_NEAREST, err);
     return st;
 }
@@ -674,7 +709,8 @@ static int find_path_ends(int n, const int32_t *adj, int32_t *ends, int32_t *oth
 }
 
 static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint64_t seed,
-                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
+                              int threads, const wt_init_stop *stop, int32_t *tour,
+                              wt_init_cut *cut, wt_error *err)
 {
     int n = inst->n;
     int32_t *ends = malloc((size_t)n * sizeof *ends);
@@ -686,7 +722,7 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
     }
     paths p = {.adj = adj, .ends = ends, .other_end = other_end};
     p.n_ends = find_path_ends(n, adj, ends, other_end);
-    wt_status st = chain_paths(inst, &p, seed, stop, tour, cut, err);
+    wt_status st = chain_paths(inst, &p, seed, threads, stop, tour, cut, err);
     free(ends);
     free(other_end);
     return st;
@@ -718,7 +754,7 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
     }
     if (st == WT_OK) st = match_edges(n, pairs, m, stop, adj);
     free(pairs);
-    if (st == WT_OK) st = greedy_chain(inst, adj, seed, stop, tour, cut, err);
+    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
     free(adj);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
     return st;
@@ -756,38 +792,49 @@ static uint32_t grid_cell(double v, double lo, double scale, uint32_t cells)
     return (uint32_t)g;
 }
 
-static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
-                                wt_error *err)
+/* Writes cities[0..m) (0..m-1 when cities is NULL) into out in the order of
+ * their cells on the Hilbert curve, ties by city number; in the given order
+ * when the instance has no coordinates.  false when out of memory. */
+static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m, int threads,
+                          int32_t *out)
 {
-    int n = inst->n;
     double lo[3], hi[3];
     if (!wt_instance_bbox(inst, lo, hi)) { /* EXPLICIT without DISPLAY_DATA */
-        for (int i = 0; i < n; i++) tour[i] = i;
-        return WT_OK;
+        for (int i = 0; i < m; i++) out[i] = cities ? cities[i] : i;
+        return true;
     }
-    int id_bits = bit_width((uint64_t)(n - 1));
+    int id_bits = bit_width((uint64_t)(inst->n - 1));
     if (id_bits < 1) id_bits = 1;
     int order = (64 - id_bits) / 2 < 31 ? (64 - id_bits) / 2 : 31;
     uint32_t cells = (uint32_t)1 << order;
     double span = hi[0] - lo[0] > hi[1] - lo[1] ? hi[0] - lo[0] : hi[1] - lo[1];
     double scale = span > 0.0 ? (double)cells / span : 0.0; /* a square keeps the shape */
-    uint64_t *keys = malloc((size_t)n * sizeof *keys);
-    uint64_t *tmp = malloc((size_t)n * sizeof *tmp);
+    uint64_t *keys = malloc((size_t)m * sizeof *keys);
+    uint64_t *tmp = malloc((size_t)m * sizeof *tmp);
     if (!keys || !tmp) {
         free(keys);
         free(tmp);
-        return out_of_memory(inst, WT_INIT_SPACEFILL, err);
+        return false;
     }
-    for (int i = 0; i < n; i++) {
-        uint32_t gx = grid_cell(inst->x[i], lo[0], scale, cells);
-        uint32_t gy = grid_cell(inst->y[i], lo[1], scale, cells);
-        keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)i;
+    for (int i = 0; i < m; i++) {
+        int c = cities ? cities[i] : i;
+        uint32_t gx = grid_cell(inst->x[c], lo[0], scale, cells);
+        uint32_t gy = grid_cell(inst->y[c], lo[1], scale, cells);
+        keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)c;
     }
-    radix_sort(keys, tmp, (size_t)n, 2 * order + id_bits, threads);
+    radix_sort(keys, tmp, (size_t)m, 2 * order + id_bits, threads);
     uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
-    for (int i = 0; i < n; i++) tour[i] = (int32_t)(keys[i] & id_mask);
+    for (int i = 0; i < m; i++) out[i] = (int32_t)(keys[i] & id_mask);
     free(keys);
     free(tmp);
+    return true;
+}
+
+static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
+                                wt_error *err)
+{
+    if (!hilbert_order(inst, NULL, inst->n, threads, tour))
+        return out_of_memory(inst, WT_INIT_SPACEFILL, err);
     return WT_OK;
 }
 
@@ -818,7 +865,7 @@ wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uin
     if (threads < 1) threads = omp_get_num_procs();
     switch (method) {
     case WT_INIT_RANDOM: init_random(inst->n, seed, tour); return WT_OK;
-    case WT_INIT_NEAREST: return init_nearest(inst, seed, stop, tour, cut, err);
+    case WT_INIT_NEAREST: return init_nearest(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_SPACEFILL: return init_spacefill(inst, threads, tour, err);
     }

@@ -26,14 +26,14 @@ typedef struct wt_init_stop {
 typedef enum wt_init_cut {
     WT_INIT_WHOLE = 0,    /* built to its end */
     WT_INIT_CUT_CHAINED,  /* greedy, nearest: the paths (cities) not yet chained were
-                             appended in a fixed order */
+                             appended in the Hilbert-curve order of an endpoint */
     WT_INIT_CUT_SPACEFILL /* greedy, stopped before its paths existed: the spacefill tour */
 } wt_init_cut;
 
 /* wt_tour_init_threads that polls stop (NULL: never stops), from the
  * calling thread only: between the phases of greedy, every 4096 rows of its
  * neighbour queries, every 2^20 edges of its matching, and every 65,536
- * cities of chaining (greedy, nearest).  Asked to stop, it still returns a
+ * cities of chaining (greedy, nearest), and before it.  Asked to stop, it still returns a
  * valid tour, at once (*cut, may be NULL, says how); a cut tour depends on
  * when the stop came.  Random and spacefill tours are built whole. */
 wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uint64_t seed,

@@ -561,8 +561,8 @@ static int32_t *init_until(const wt_instance *inst, wt_init_method m, int after,
 /* A stop while the start tour is built (a time limit, Ctrl-C) still gives
  * a valid tour at once: greedy stopped before its matching is the spacefill
  * tour; stopped while chaining, it keeps the paths chained so far (65,536
- * cities between polls) and appends the rest; never stopped, it is the
- * plain tour. */
+ * cities between polls) and appends the rest in Hilbert-curve order; never
+ * stopped, it is the plain tour. */
 static void test_stop_while_building(void **state)
 {
     (void)state;
@@ -578,26 +578,37 @@ static void test_stop_while_building(void **state)
     assert_true(same_tour(t, greedy, n));
     free(t);
     /* The polls: before the candidate edges, in their rows (the calling
-     * thread's, every 4096), before the matching, then once while chaining
-     * (65,536 of the 70,000 cities). */
+     * thread's, every 4096), before the matching, before the chaining, then
+     * once while chaining (65,536 of the 70,000 cities). */
     int all = calls;
-    assert_true(all >= 4);
-    for (int after = 0; after < all - 1; after++) {
+    assert_true(all >= 5);
+    for (int after = 0; after < all - 2; after++) {
         t = init_until(inst, WT_INIT_GREEDY, after, &cut, &calls);
         assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
         assert_true(same_tour(t, fill, n));
         free(t);
     }
+    /* Stopped with the paths made: they are joined in Hilbert-curve order,
+     * short jumps, so shorter than the spacefill tour. */
+    t = init_until(inst, WT_INIT_GREEDY, all - 2, &cut, &calls);
+    assert_int_equal(cut, WT_INIT_CUT_CHAINED);
+    assert_true(length_of(inst, t) < length_of(inst, fill));
+    free(t);
     t = init_until(inst, WT_INIT_GREEDY, all - 1, &cut, &calls);
     assert_int_equal(cut, WT_INIT_CUT_CHAINED);
     assert_int_equal(calls, all);
     assert_memory_equal(t, greedy, 65536 * sizeof *t);
     assert_false(same_tour(t, greedy, n));
+    assert_true(length_of(inst, t) < length_of(inst, fill));
     free(t);
     int32_t *nearest = start_tour(inst, WT_INIT_NEAREST, 3);
-    t = init_until(inst, WT_INIT_NEAREST, 0, &cut, &calls);
+    t = init_until(inst, WT_INIT_NEAREST, 1, &cut, &calls); /* at the 65,536th city */
     assert_int_equal(cut, WT_INIT_CUT_CHAINED);
     assert_memory_equal(t, nearest, 65536 * sizeof *t);
+    free(t);
+    t = init_until(inst, WT_INIT_NEAREST, 0, &cut, &calls); /* before: the Hilbert order */
+    assert_int_equal(cut, WT_INIT_CUT_CHAINED);
+    assert_true(same_tour(t, fill, n));
     free(t);
     free(nearest);
     free(greedy);
