@@ -179,6 +179,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 {
     const wt_params *p = ctl->params;
     uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
+    /* Stopped already (a limit shorter than the start tour's build): not
+     * even the set-up, which takes seconds at ten million cities. */
+    if (wt_ctl_expired(ctl)) return WT_OK;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
         return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
@@ -186,7 +189,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         /* The first optimum on the device; the host's threads take it from
          * there (a stop during this descent leaves them nothing to do). */
         wt_status st = b->twoopt_descend(inst, tour, ctl, stats, err);
-        if (st != WT_OK) return st;
+        if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
     return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
 }
