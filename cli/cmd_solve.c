@@ -414,7 +414,7 @@ static const char *init_cut_note(const wt_result *r)
 {
     if (!r->init_cut) return "";
     if (r->init_made == WT_INIT_SPACEFILL)
-        return " (stopped before its paths existed: the spacefill tour instead)";
+        return " (stopped before its paths were made: the spacefill tour instead)";
     return " (stopped while chaining: the rest joined in Hilbert-curve order)";
 }
 

@@ -356,8 +356,8 @@ typedef struct wt_result {
                                     tour was built (stop says which), which then ended at
                                     once: greedy and nearest appended the paths (cities)
                                     not yet chained in Hilbert-curve order, or greedy,
-                                    stopped before its paths existed, gave way to
-                                    spacefill */
+                                    stopped before its matching made all its paths,
+                                    gave way to spacefill */
     wt_init_method init_made;    /* the heuristic whose tour the start tour is: params.init,
                                     or WT_INIT_SPACEFILL where greedy gave way */
     uint64_t steps;              /* improving moves applied (IHC steps) */

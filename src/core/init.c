@@ -653,10 +653,10 @@ static void uf_union(int32_t *parent, uint8_t *rank, int ra, int rb)
 /* Edges matched between two polls of the stop callback. */
 enum { EDGE_POLL = 1 << 20 };
 
-/* Greedy matching of the sorted edges into paths.  A stop ends it early:
- * the paths so far are still paths (degree <= 2, no cycle). */
+/* Greedy matching of the sorted edges into paths.  A stop ends it early
+ * (*stopped): the paths so far are still paths (degree <= 2, no cycle). */
 static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_init_stop *stop,
-                             int32_t *adj)
+                             int32_t *adj, bool *stopped)
 {
     int32_t *parent = malloc((size_t)n * sizeof *parent);
     uint8_t *rank = calloc((size_t)n, 1);
@@ -669,7 +669,10 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
     for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
     int joined = 0;
     for (size_t e = 0; e < m && joined < n - 1; e++) {
-        if (e % EDGE_POLL == 0 && e > 0 && stop_asked(stop)) break;
+        if (e % EDGE_POLL == 0 && e > 0 && stop_asked(stop)) {
+            *stopped = true;
+            break;
+        }
         int a = (int)(pairs[e] >> 32), b = (int)(pairs[e] & 0xffffffffu);
         if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) continue; /* degree 2 */
         int ra = uf_find(parent, a), rb = uf_find(parent, b);
@@ -732,7 +735,8 @@ static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *t
                                 wt_error *err);
 
 static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads,
-                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut, wt_error *err)
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                             wt_error *err)
 {
     int n = inst->n;
     int k = n - 1 < GREEDY_K ? n - 1 : GREEDY_K;
@@ -745,15 +749,15 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
         st = sorted_candidate_edges(inst, k, threads, stop, &pairs, &m, err);
         if (st == WT_OK) stopped = !pairs || stop_asked(stop); /* none: cut while found */
     }
+    if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
+    free(pairs);
     if (st == WT_OK && stopped) {
-        /* Stopped before the matching: the spacefill tour, a sort away. */
-        free(pairs);
+        /* Stopped before the paths were all made: the spacefill tour, a
+         * sort away (joining part-made paths gave longer tours). */
         free(adj);
         *cut = WT_INIT_CUT_SPACEFILL;
         return init_spacefill(inst, threads, tour, err);
     }
-    if (st == WT_OK) st = match_edges(n, pairs, m, stop, adj);
-    free(pairs);
     if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
     free(adj);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
@@ -816,6 +820,7 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
         free(tmp);
         return false;
     }
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (int i = 0; i < m; i++) {
         int c = cities ? cities[i] : i;
         uint32_t gx = grid_cell(inst->x[c], lo[0], scale, cells);

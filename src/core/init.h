@@ -27,7 +27,8 @@ typedef enum wt_init_cut {
     WT_INIT_WHOLE = 0,    /* built to its end */
     WT_INIT_CUT_CHAINED,  /* greedy, nearest: the paths (cities) not yet chained were
                              appended in the Hilbert-curve order of an endpoint */
-    WT_INIT_CUT_SPACEFILL /* greedy, stopped before its paths existed: the spacefill tour */
+    WT_INIT_CUT_SPACEFILL /* greedy, stopped before its paths were all made (its matching
+                             done): the spacefill tour */
 } wt_init_cut;
 
 /* wt_tour_init_threads that polls stop (NULL: never stops), from the

@@ -16,6 +16,7 @@
 static wt_status cpu_twoopt_descend(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                                     wt_search_stats *stats, wt_error *err)
 {
+    if (wt_ctl_expired(ctl)) return WT_OK; /* stopped already: not even the set-up */
     const wt_session_ops *ops = &wt_cpu_session_ops;
     wt_tour_session *s = NULL;
     wt_status st = ops->open(inst, tour, ctl, &s, err);
