@@ -146,7 +146,8 @@ static int show_progress(const wt_progress *p, void *user)
                  p->elapsed_s > 0 ? (double)p->kicks / p->elapsed_s : 0.0);
     char temp[32] = "";
     if (p->temperature > 0) snprintf(temp, sizeof temp, " T %.4g", p->temperature);
-    fprintf(stderr, "\r[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64 "   ", p->elapsed_s,
+    /* \033[K clears what a longer line before left on the terminal. */
+    fprintf(stderr, "\r\033[K[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64, p->elapsed_s,
             temp, p->best_length, gap, climbs, p->steps);
     fflush(stderr);
     ps->shown = true;
@@ -611,6 +612,15 @@ int cmd_solve(int argc, char **argv)
         if (!o.quiet && !o.json && isatty(STDERR_FILENO)) {
             o.params.progress = show_progress;
             o.params.progress_user = &ps;
+            /* Seconds at millions of cities before the first progress line:
+             * say what is going on (the progress line overwrites it). */
+            if (!start && wt_instance_n(inst) >= 100000 &&
+                o.params.algorithm != WT_ALGO_MULTISTART) {
+                fprintf(stderr, "building the %s start tour of %d cities ...",
+                        wt_init_method_name(o.params.init), wt_instance_n(inst));
+                fflush(stderr);
+                ps.shown = true;
+            }
         }
         o.params.stop_flag = (const volatile int *)&interrupted;
         install_sigint();
