@@ -415,8 +415,8 @@ static const char *init_cut_note(const wt_result *r)
 {
     if (!r->init_cut) return "";
     if (r->init_made == WT_INIT_SPACEFILL)
-        return " (stopped before its paths were made: the spacefill tour instead)";
-    return " (stopped while chaining: the rest joined in Hilbert-curve order)";
+        return " (stopped: the spacefill tour instead)";
+    return " (stopped: the cities not yet chained joined in Hilbert-curve order)";
 }
 
 static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)

@@ -353,11 +353,10 @@ typedef struct wt_result {
     double time_s;               /* whole wt_solve, start tour included */
     double init_time_s;          /* building the start tour */
     bool init_cut;               /* the time limit or the stop flag came while the start
-                                    tour was built (stop says which), which then ended at
-                                    once: greedy and nearest appended the paths (cities)
-                                    not yet chained in Hilbert-curve order, or greedy,
-                                    stopped before its matching made all its paths,
-                                    gave way to spacefill */
+                                    tour was built (stop says which), which then ended
+                                    soon: greedy gave way to the spacefill tour, nearest
+                                    appended the cities not yet chained in Hilbert-curve
+                                    order */
     wt_init_method init_made;    /* the heuristic whose tour the start tour is: params.init,
                                     or WT_INIT_SPACEFILL where greedy gave way */
     uint64_t steps;              /* improving moves applied (IHC steps) */

@@ -25,20 +25,21 @@ typedef struct wt_init_stop {
 /* What a stop did to a start tour (wt_tour_init_until). */
 typedef enum wt_init_cut {
     WT_INIT_WHOLE = 0,    /* built to its end */
-    WT_INIT_CUT_CHAINED,  /* greedy, nearest: the paths (cities) not yet chained were
-                             appended in the Hilbert-curve order of an endpoint */
-    WT_INIT_CUT_SPACEFILL /* greedy, stopped before its matching had made all its paths:
-                             the spacefill tour */
+    WT_INIT_CUT_CHAINED,  /* nearest: the cities not yet chained were appended in
+                             Hilbert-curve order */
+    WT_INIT_CUT_SPACEFILL /* greedy: the spacefill tour instead */
 } wt_init_cut;
 
 /* wt_tour_init_threads that polls stop (NULL: never stops), from the
  * calling thread only: between the phases of greedy, every 4096 rows of its
- * neighbour queries, every 2^20 edges of its matching, before chaining
- * (greedy, nearest) and every 65,536 cities of it.  Asked to stop, it still
- * returns a valid tour soon (*cut, may be NULL, says how): the longest wait
- * is a phase that is not polled (the k-d tree's build, the sort of the
- * candidate edges) plus a Hilbert sort.  A cut tour depends on when the stop
- * came.  Random and spacefill tours are built whole. */
+ * neighbour queries, every 2^20 edges of its matching, every 65,536 cities
+ * of its walk to the paths' ends, before chaining (greedy, nearest) and
+ * every 65,536 cities of it.  Asked to stop, it still returns a valid tour
+ * soon (*cut, may be NULL, says how): the longest wait is a phase that is
+ * not polled (the k-d tree's build, the sort of the candidate edges: 0.8 s
+ * each at ten million cities on 16 threads) plus the spacefill tour (0.5
+ * s).  A cut tour depends on when the stop came.  Random and spacefill
+ * tours are built whole. */
 wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uint64_t seed,
                              int threads, const wt_init_stop *stop, int32_t *tour,
                              wt_init_cut *cut, wt_error *err);
