@@ -200,13 +200,15 @@ static void live_set_free(live_set *s)
     free(s->slot);
 }
 
-/* A set of the m cities in cities[] (all n cities when cities is NULL). */
+/* A set of the m cities in cities[] (all n cities when cities is NULL); the
+ * tree is built on up to `threads` threads (the same tree for any count). */
 static wt_status live_set_init(live_set *s, const wt_instance *inst, const int32_t *cities,
-                               int m, wt_error *err)
+                               int m, int threads, wt_error *err)
 {
     memset(s, 0, sizeof *s);
     s->inst = inst;
-    if (inst->type != WT_EXPLICIT) return wt_kdtree_create(inst, cities, m, &s->tree, err);
+    if (inst->type != WT_EXPLICIT)
+        return wt_kdtree_create_threads(inst, cities, m, threads, &s->tree, err);
     s->list = malloc((size_t)m * sizeof *s->list);
     s->slot = malloc((size_t)inst->n * sizeof *s->slot);
     if (!s->list || !s->slot) {
@@ -359,7 +361,7 @@ static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t s
         return WT_OK;
     }
     live_set set;
-    wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, err);
+    wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, threads, err);
     if (st != WT_OK) {
         free(walked);
         return st;
