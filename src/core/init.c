@@ -299,71 +299,47 @@ enum { CHAIN_POLL = 1 << 16 };
 static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m, int threads,
                           int32_t *out);
 
-/* After a stop: appends, after tour[0..k), every path not yet walked
- * (`walked` marks the endpoints of those walked), each from one of its
- * endpoints, in the Hilbert-curve order of those endpoints: a tour of short
- * jumps between paths at the cost of a sort, where walking them by nearest
- * endpoint would take as long as the rest of the chaining.  (Out of memory
- * for the sort, in the order of p->ends.)  Returns the new k. */
-static int append_rest(const wt_instance *inst, const paths *p, int threads,
-                       unsigned char *walked, int32_t *tour, int k)
+/* A stop came when k cities were chained.  Nearest (single-city paths)
+ * appends the cities not reached (reached[] marks the others) in
+ * Hilbert-curve order, or in city order when out of memory for the sort
+ * (WT_INIT_CUT_CHAINED).  Greedy gives up, its tour unfinished
+ * (WT_INIT_CUT_SPACEFILL): at ten million cities walking the rest of its
+ * paths took as long as chaining them (1.3 s against 2.0 s), and the
+ * spacefill tour half a second. */
+static void chain_cut(const wt_instance *inst, const paths *p, int threads,
+                      const unsigned char *reached, int32_t *tour, int k, wt_init_cut *cut)
 {
-    int32_t *starts = malloc((size_t)p->n_ends * sizeof *starts);
+    if (p->adj) {
+        *cut = WT_INIT_CUT_SPACEFILL;
+        return;
+    }
     int m = 0;
-    for (int e = 0; e < p->n_ends && starts; e++) {
-        int c = p->ends ? p->ends[e] : e, far = p->other_end ? p->other_end[c] : c;
-        if (walked[c]) continue;
-        starts[m++] = c;
-        walked[c] = walked[far] = 1; /* one start a path */
-    }
-    if (starts && hilbert_order(inst, starts, m, threads, starts)) {
-        for (int i = 0; i < m; i++) k = append_path(p, starts[i], tour, k);
-        free(starts);
-        return k;
-    }
-    free(starts);
-    for (int e = 0; e < p->n_ends; e++) { /* the endpoints may be half marked: mark anew */
-        int c = p->ends ? p->ends[e] : e;
-        walked[c] = 0;
-    }
-    for (int i = 0; i < k; i++) walked[tour[i]] = 1;
-    for (int e = 0; e < p->n_ends; e++) {
-        int c = p->ends ? p->ends[e] : e;
-        if (walked[c]) continue;
-        int far = p->other_end ? p->other_end[c] : c;
-        k = append_path(p, c, tour, k);
-        walked[c] = walked[far] = 1;
-    }
-    return k;
+    for (int c = 0; c < inst->n; c++)
+        if (!reached[c]) tour[k + m++] = c;
+    (void)hilbert_order(inst, tour + k, m, threads, tour + k);
+    *cut = WT_INIT_CUT_CHAINED;
 }
 
 /* Walks the paths into one tour: the first path is picked by the seed, each
  * next one is the path with the endpoint nearest to the current far end.
- * Asked to stop (before it starts, or at a poll), appends the rest in
- * Hilbert-curve order instead where the paths are single cities (nearest:
- * *cut = WT_INIT_CUT_CHAINED), and gives up where they are greedy's
- * (WT_INIT_CUT_SPACEFILL, tour unfinished): at ten million cities walking
- * the rest of those paths took as long as chaining them (1.3 s against
- * 2.0 s), and spacefill half a second. */
+ * Polls stop before it starts and every CHAIN_POLL cities (chain_cut says
+ * what a stop does). */
 static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t seed, int threads,
                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
                              wt_error *err)
 {
-    unsigned char *walked = stop ? calloc((size_t)inst->n, 1) : NULL;
-    if (stop && !walked) return WT_STATUS_OUT_OF_MEMORY;
-    if (stop_asked(stop)) { /* not even the tree of endpoints */
-        if (p->adj) *cut = WT_INIT_CUT_SPACEFILL;
-        else {
-            append_rest(inst, p, threads, walked, tour, 0);
-            *cut = WT_INIT_CUT_CHAINED;
-        }
-        free(walked);
+    bool track = stop && !p->adj; /* nearest's cities reached, for a cut */
+    unsigned char *reached = track ? calloc((size_t)inst->n, 1) : NULL;
+    if (track && !reached) return WT_STATUS_OUT_OF_MEMORY;
+    if (stop_asked(stop)) { /* not even the tree */
+        chain_cut(inst, p, threads, reached, tour, 0, cut);
+        free(reached);
         return WT_OK;
     }
     live_set set;
     wt_status st = live_set_init(&set, inst, p->ends, p->n_ends, threads, err);
     if (st != WT_OK) {
-        free(walked);
+        free(reached);
         return st;
     }
     wt_rng rng;
@@ -375,23 +351,19 @@ static wt_status chain_paths(const wt_instance *inst, const paths *p, uint64_t s
         int far = p->other_end ? p->other_end[cur] : cur;
         live_set_remove(&set, cur);
         live_set_remove(&set, far);
-        if (walked) walked[cur] = walked[far] = 1;
+        if (reached) reached[cur] = 1;
         k = append_path(p, cur, tour, k);
         if (live_set_count(&set) == 0) break;
         if (k >= next_poll) {
             next_poll = k + CHAIN_POLL;
             if (stop_asked(stop)) {
-                if (p->adj) *cut = WT_INIT_CUT_SPACEFILL;
-                else {
-                    append_rest(inst, p, threads, walked, tour, k);
-                    *cut = WT_INIT_CUT_CHAINED;
-                }
+                chain_cut(inst, p, threads, reached, tour, k, cut);
                 break;
             }
         }
         cur = live_set_nearest(&set, far);
     }
-    free(walked);
+    free(reached);
     live_set_free(&set);
     return WT_OK;
 }
