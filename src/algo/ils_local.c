@@ -21,14 +21,30 @@
  * for the same seed, kick budget and thread count (the thread count changes
  * the run, as it does for sa's pssm).  The first descent, from every city,
  * is search 0's before the others are cloned from it.
+ *
+ * Stretches (n >= T * STRETCH_MIN): on a large tour the searches above
+ * would throw away the work of all but one of them at every meeting (their
+ * kicks land far apart and improve different places), and the first
+ * descent runs on one thread.  So the tour is cut into T stretches of
+ * consecutive positions instead, one per search, each searched as a path
+ * whose two ends stay in place (wt_polisher_adopt_path): every search's
+ * gains are kept, and the stretches go back into the tour's positions side
+ * by side.  Epoch 0 is the first descent, from every city of each
+ * stretch; every later epoch cuts the tour at an offset drawn from the
+ * seed, so that moves across one epoch's cuts are found in another's.  A
+ * move between cities that never share a stretch (far apart along the
+ * tour) is not made; at these sizes that costs less than the T-fold work
+ * kept.  The same for the same seed, kick budget and thread count.
  */
 #include "algo/ils_local.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/climb_start.h"
 #include "algo/ils.h"
 #include "algo/polish.h"
 #include "core/error.h"
@@ -51,12 +67,28 @@ static uint64_t epoch_kicks(void)
 /* Kicks between looks at the clock and the progress callback. */
 enum { LOCAL_POLL = 64 };
 
+/* Cities per stretch from which the searches split the tour (see above);
+ * WT_ILS_STRETCH=C sets another, for measurements (0: never split). */
+enum { STRETCH_MIN = 5000 };
+
+static long long stretch_min(void)
+{
+    const char *v = getenv("WT_ILS_STRETCH");
+    if (!v || !*v) return STRETCH_MIN;
+    char *end;
+    long long c = strtoll(v, &end, 10);
+    if (*end || c < 0) return STRETCH_MIN;
+    return c == 0 ? LLONG_MAX : c;
+}
+
 typedef struct local_search {
     wt_polisher *w;
     uint64_t seed;     /* its kick stream */
     uint64_t next;     /* its next kick number */
-    int64_t best_len;  /* length of the committed tour */
-    int64_t shown;     /* the same, for the progress report (atomic access) */
+    int64_t best_len;  /* length of the committed tour (or closed path) */
+    int64_t base;      /* stretches: the closed path's length at the epoch's start, else 0 */
+    int64_t shown;     /* best_len - base, for the progress report (atomic access) */
+    int start, m;      /* stretches: the path's first position in the tour, its cities */
     uint64_t kicks, kept, moves;
     wt_status st;
     wt_error err;
@@ -77,7 +109,7 @@ static bool kick_and_repair(local_search *s, int n, bool accept_equal)
         s->best_len = len;
         s->kept++;
 #pragma omp atomic write
-        s->shown = len;
+        s->shown = len - s->base;
     } else {
         wt_polisher_undo(s->w, s->best_len);
     }
@@ -100,23 +132,28 @@ static bool halted(int *halt)
     return h != 0;
 }
 
-/* The shortest tour among the searches, as they run. */
-static int64_t shortest_shown(local_search *all, int T)
+/* The best length so far, as the searches run: the shortest of their
+ * tours, or with stretches (*tour_len: the tour's length at the epoch's
+ * start) that length plus every stretch's gain. */
+static int64_t shown_length(local_search *all, int T, const int64_t *tour_len)
 {
-    int64_t best = INT64_MAX;
+    int64_t best = INT64_MAX, sum = tour_len ? *tour_len : 0;
     for (int u = 0; u < T; u++) {
         int64_t v;
 #pragma omp atomic read
         v = all[u].shown;
         if (v < best) best = v;
+        sum += v;
     }
-    return best;
+    return tour_len ? sum : best;
 }
 
-/* Search t's share of an epoch of `quota` kicks over T searches.  Thread 0
- * (the solving thread) also reports progress; every thread watches ctl. */
+/* Search t's share of an epoch of `quota` kicks over T searches, on a tour
+ * (or path) of n cities.  Thread 0 (the solving thread) also reports
+ * progress; every thread watches ctl. */
 static void run_epoch(local_search *all, int t, int T, uint64_t quota, int n,
-                      wt_search_ctl *ctl, uint64_t done_before, int *halt)
+                      wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
+                      int *halt)
 {
     local_search *s = &all[t];
     uint64_t mine = quota / (uint64_t)T + ((uint64_t)t < quota % (uint64_t)T);
@@ -126,7 +163,7 @@ static void run_epoch(local_search *all, int t, int T, uint64_t quota, int n,
             bool stop;
             if (t == 0) {
                 ctl->kicks = done_before + k * (uint64_t)T;
-                stop = wt_ctl_report(ctl, shortest_shown(all, T), s->moves, false);
+                stop = wt_ctl_report(ctl, shown_length(all, T, tour_len), s->moves, false);
             } else {
                 stop = wt_ctl_expired(ctl);
             }
@@ -181,10 +218,153 @@ static wt_status open_searches(const wt_instance *inst, const int32_t *tour, wt_
     return WT_OK;
 }
 
+/* ------------------------------------------------------------ stretches */
+
+/* Kicks of each stretch's search per epoch: about one for every two of its
+ * cities (a tenth of a second or more), so that the epoch's fixed work (the
+ * descent from every city of the stretch) stays small beside it. */
+static uint64_t stretch_epoch_kicks(int cap)
+{
+    const char *v = getenv("WT_ILS_EPOCH");
+    if (v && *v) return epoch_kicks();
+    return (uint64_t)cap / 2 > LOCAL_EPOCH ? (uint64_t)cap / 2 : LOCAL_EPOCH;
+}
+
+/* Where epoch e cuts the tour: 0 for the first descent, then drawn. */
+static int stretch_offset(uint64_t seed, uint64_t e, int n)
+{
+    if (e == 0) return 0;
+    wt_rng rng;
+    wt_climb_rng(&rng, seed ^ 0x2545F4914F6CDD1DULL, e);
+    return (int)wt_rng_below(&rng, (uint64_t)n);
+}
+
+/* Search t's epoch on its stretch: takes up the path, descends from every
+ * city, makes its share of `quota` kicks, and puts the path back. */
+static void run_stretch(local_search *all, int t, int T, int32_t *tour, int n, int offset,
+                        uint64_t quota, wt_search_ctl *ctl, uint64_t done_before,
+                        const int64_t *tour_len, int *halt)
+{
+    local_search *s = &all[t];
+    long long lo = (long long)t * n / T, hi = (long long)(t + 1) * n / T;
+    s->start = (int)((offset + lo) % n);
+    s->m = (int)(hi - lo);
+    wt_polisher_adopt_path(s->w, tour, n, s->start, s->m);
+    s->base = s->best_len = wt_polisher_length(s->w);
+#pragma omp atomic write
+    s->shown = 0;
+    wt_polisher_touch_all(s->w);
+    s->st = wt_polisher_descend(s->w, &s->moves, &s->err);
+    if (s->st == WT_OK) {
+        wt_polisher_commit(s->w);
+        s->best_len = wt_polisher_length(s->w);
+#pragma omp atomic write
+        s->shown = s->best_len - s->base;
+        run_epoch(all, t, T, quota, s->m, ctl, done_before, tour_len, halt);
+    } else {
+        set_halt(halt);
+    }
+    /* Committed or undone after every kick: the path is the best one. */
+    const int32_t *path = wt_polisher_tour(s->w);
+    for (int i = 0, x = s->start; i < s->m; i++, x = x + 1 == n ? 0 : x + 1) tour[x] = path[i];
+}
+
+/* The searches of the stretches, path polishers sharing the neighbour
+ * lists of *whole, a polisher of the whole tour. */
+static wt_status open_stretches(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                                int T, local_search **out, wt_polisher **whole, wt_error *err)
+{
+    int cap = (int)(((long long)inst->n + T - 1) / T);
+    local_search *s = calloc((size_t)T, sizeof *s);
+    if (!s) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
+    wt_status st = wt_polisher_create(inst, tour, ctl, whole, err);
+    for (int t = 0; t < T && st == WT_OK; t++)
+        st = wt_polisher_create_paths(*whole, cap, &s[t].w, err);
+    if (st != WT_OK) {
+        free_searches(s, T);
+        wt_polisher_free(*whole);
+        return st;
+    }
+    for (int t = 0; t < T; t++) s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+    *out = s;
+    return WT_OK;
+}
+
+/* After the stretches' first descents: one descent of the whole tour from
+ * every city, for the moves between stretches (the start tour's long edges
+ * above all: a greedy tour keeps 2-3% more without it).  Most cities have
+ * nothing left to do by then, so it costs a fraction of a first descent
+ * on one thread. */
+static wt_status descend_whole(wt_polisher *whole, int32_t *tour, int n, int64_t *length,
+                               wt_search_stats *stats, wt_error *err)
+{
+    wt_polisher_adopt(whole, tour, *length);
+    wt_polisher_touch_all(whole);
+    wt_status st = wt_polisher_descend(whole, &stats->steps, err);
+    if (st != WT_OK) return st;
+    wt_polisher_commit(whole);
+    *length = wt_polisher_length(whole);
+    memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
+    return WT_OK;
+}
+
+/* The run with stretches (see the top of the file); tour in place. */
+static wt_status run_stretches(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl, int T,
+                               uint64_t kicks, wt_search_stats *stats, wt_error *err)
+{
+    int n = inst->n;
+    local_search *s = NULL;
+    wt_polisher *whole = NULL;
+    wt_status st = open_stretches(inst, tour, ctl, T, &s, &whole, err);
+    if (st != WT_OK) return st;
+    int64_t length = wt_polisher_length(whole);
+    uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T);
+    int halt = 0;
+    bool at_optimum = false;
+    for (uint64_t e = 0; !halt && (e == 0 || kicks == 0 || done < kicks); e++) {
+        uint64_t quota = e == 0 ? 0 : (uint64_t)T * per;
+        if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        int offset = stretch_offset(ctl->params->seed, e, n);
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+        for (int t = 0; t < T; t++)
+            run_stretch(s, t, T, tour, n, offset, quota, ctl, done, &length, &halt);
+        done = 0;
+        for (int t = 0; t < T; t++) {
+            done += s[t].kicks;
+            length += s[t].best_len - s[t].base;
+            if (s[t].st != WT_OK) {
+                *err = s[t].err;
+                st = s[t].st;
+            }
+        }
+        if (st == WT_OK && e == 0 && !halt) st = descend_whole(whole, tour, n, &length, stats, err);
+        if (st != WT_OK) break;
+        if (e == 0) { /* the first descent: its report, and whether it ended */
+            ctl->kicks = 0;
+            if (wt_ctl_report(ctl, length, stats->steps, false)) halt = 1;
+            at_optimum = ctl->stop == WT_STOP_DONE;
+        }
+    }
+    for (int t = 0; t < T; t++) {
+        stats->kicks += s[t].kicks;
+        stats->kicks_accepted += s[t].kept;
+        stats->steps += s[t].moves;
+    }
+    ctl->kicks = stats->kicks;
+    assert(st != WT_OK || length == wt_tour_length(inst, tour));
+    if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    free_searches(s, T);
+    wt_polisher_free(whole);
+    return st;
+}
+
+/* ------------------------------------------------------------- entry */
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            uint64_t kicks, wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
+    if (T > 1 && n / T >= stretch_min()) return run_stretches(inst, tour, ctl, T, kicks, stats, err);
     local_search *s = NULL;
     wt_status st = open_searches(inst, tour, ctl, T, &s, stats, err);
     if (st != WT_OK) return st;
@@ -195,7 +375,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-        for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, &halt);
+        for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, NULL, &halt);
         done = 0;
         for (int t = 0; t < T; t++) done += s[t].kicks;
         for (int t = 0; t < T; t++)

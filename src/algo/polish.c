@@ -41,6 +41,7 @@
  */
 #include "algo/polish.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +54,9 @@ enum { POLISH_POLL = 64 };
 
 typedef struct polish {
     const wt_instance *inst;
-    int n;
+    int n;            /* cities in tour (all of the instance's, or a path's) */
     int32_t *tour;    /* the caller's tour, changed in place */
-    int32_t *pos;     /* pos[tour[i]] = i */
+    int32_t *pos;     /* pos[tour[i]] = i; -1 for a city not on the path */
     int32_t *nb;      /* n x k nearest cities, nearest first */
     int k;
     int32_t *queue;   /* phase 1: ring of n cities */
@@ -72,6 +73,12 @@ typedef struct polish {
     int64_t length;
     bool logging, log_failed;
     bool nb_shared;   /* nb belongs to the polisher this one was cloned from */
+    /* Path polishers only (wt_polisher_create_paths): tour is a path from
+     * first to last, whose closing edge (last first) no move removes, so
+     * both ends stay at positions 0 and n - 1; cap is tour's size. */
+    bool path;
+    int32_t first, last;
+    int cap;
     int32_t *log;
     size_t log_len, log_cap;
 } polish;
@@ -92,6 +99,12 @@ static inline int32_t pred(const polish *p, int c) { return at(p, p->pos[c] - 1)
 static inline bool in_segment(const polish *p, int c, int i, int len)
 {
     return wrap(p, p->pos[c] - i) < len;
+}
+
+/* Whether (x y) is a path's closing edge, which no move may remove. */
+static inline bool fixed_edge(const polish *p, int x, int y)
+{
+    return p->path && ((x == p->last && y == p->first) || (x == p->first && y == p->last));
 }
 
 static bool polish_stop(polish *p)
@@ -138,11 +151,12 @@ static void reverse_range(polish *p, int from, int len)
 }
 
 /* 2-opt: removes the edges after positions i and j (cyclically j follows
- * i), reverses the path between them, or its complement when shorter. */
+ * i), reverses the path between them, or its complement when shorter; on
+ * a path, the one that does not hold the closing edge (n - 1, 0). */
 static void apply_2opt(polish *p, int i, int j)
 {
     int from = wrap(p, i + 1), len = wrap(p, j - i);
-    if (2 * len > p->n) {
+    if (p->path ? j < i : 2 * len > p->n) {
         from = wrap(p, j + 1);
         len = p->n - len;
     }
@@ -151,12 +165,14 @@ static void apply_2opt(polish *p, int i, int j)
 }
 
 /* Or-opt: moves the segment of len cities at position i between city a
- * and its successor (both outside the segment), reversed if rev. */
+ * and its successor (both outside the segment), reversed if rev.  On a
+ * path (the segment and the edge then lie inside it), the block exchanged
+ * with the segment is the one between them that does not wrap. */
 static void apply_oropt(polish *p, int i, int len, int a, bool rev)
 {
     int n_b = wrap(p, p->pos[a] - wrap(p, i + len)) + 1; /* q .. a */
     int n_c = p->n - len - n_b;                    /* b .. p */
-    if (n_b <= n_c) {
+    if (p->path ? p->pos[a] > i : n_b <= n_c) {
         if (!rev) reverse_range(p, i, len);
         reverse_range(p, wrap(p, i + len), n_b);
         reverse_range(p, i, len + n_b);
@@ -202,13 +218,15 @@ static bool try_2opt(polish *p, int c)
     const int32_t *nb = p->nb + (size_t)c * (size_t)p->k;
     for (int dir = 0; dir < 2; dir++) {
         int b = dir == 0 ? succ(p, c) : pred(p, c);
+        if (fixed_edge(p, c, b)) continue;
         int64_t dcb = pd(p, c, b);
         for (int x = 0; x < p->k; x++) {
             int d = nb[x];
             int64_t dcd = pd(p, c, d);
             if (dcd >= dcb) break;
+            if (p->pos[d] < 0) continue; /* off the path */
             int e = dir == 0 ? succ(p, d) : pred(p, d);
-            if (d == b || e == c) continue;
+            if (d == b || e == c || fixed_edge(p, d, e)) continue;
             int64_t delta = dcd + pd(p, b, e) - dcb - pd(p, d, e);
             if (delta >= 0) continue;
             p->length += delta;
@@ -233,6 +251,7 @@ static bool try_oropt(polish *p, int c)
     for (int len = 1; len <= or_max(p); len++) {
         for (int c_last = 0; c_last < (len > 1 ? 2 : 1); c_last++) {
             int i = wrap(p, p->pos[c] - (c_last ? len - 1 : 0));
+            if (p->path && (i == 0 || i + len >= p->n)) continue; /* would cut (n - 1, 0) */
             int s1 = at(p, i), sl = at(p, i + len - 1), pp = at(p, i - 1), q = at(p, i + len);
             int64_t gain = pd(p, pp, s1) + pd(p, sl, q) - pd(p, pp, q);
             if (gain <= 0) continue;
@@ -241,12 +260,12 @@ static bool try_oropt(polish *p, int c)
                 int d = nb[x];
                 int64_t dcd = pd(p, c, d);
                 if (dcd >= gain) break;
-                if (in_segment(p, d, i, len)) continue;
+                if (p->pos[d] < 0 || in_segment(p, d, i, len)) continue;
                 /* d then c: into (d, succ d); c then d: into (pred d, d). */
                 for (int side = 0; side < 2; side++) {
                     int a = side == 0 ? d : pred(p, d), b = side == 0 ? succ(p, d) : d;
                     int e = side == 0 ? b : a; /* the edge's other end, joined to `other` */
-                    if (in_segment(p, e, i, len)) continue;
+                    if (in_segment(p, e, i, len) || fixed_edge(p, a, b)) continue;
                     int64_t delta = dcd + pd(p, other, e) - pd(p, a, b) - gain;
                     if (delta >= 0) continue;
                     p->length += delta;
@@ -434,7 +453,9 @@ static wt_status polish_init(polish *p, bool full, wt_error *err)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        p->n);
     }
-    wt_status st = wt_neighbour_lists(p->inst, p->k, p->nb, err);
+    /* On threads: ILS builds its polishers as its searches start. */
+    int threads = p->ctl && p->ctl->threads > 1 ? p->ctl->threads : 1;
+    wt_status st = wt_neighbour_lists_threads(p->inst, p->k, threads, p->nb, err);
     if (st != WT_OK) {
         polish_free(p);
         return st;
@@ -496,28 +517,78 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
     return WT_OK;
 }
 
+/* A polisher with room for tours of cap cities, sharing q's neighbour
+ * lists; NULL when out of memory. */
+static wt_polisher *polisher_sharing(const polish *q, size_t cap)
+{
+    size_t cities = (size_t)q->inst->n;
+    wt_polisher *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->p = (polish){.inst = q->inst, .k = q->k, .ctl = q->ctl, .logging = true, .nb = q->nb,
+                    .nb_shared = true};
+    w->p.tour = malloc(cap * sizeof *w->p.tour);
+    w->p.pos = malloc(cities * sizeof *w->p.pos);
+    w->p.queue = malloc(cap * sizeof *w->p.queue);
+    w->p.queued = calloc(cities, sizeof *w->p.queued);
+    if (!w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
+        wt_polisher_free(w);
+        return NULL;
+    }
+    return w;
+}
+
 wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err)
 {
     const polish *q = &proto->p;
-    size_t n = (size_t)q->n;
-    wt_polisher *w = calloc(1, sizeof *w);
-    if (w) {
-        w->p = (polish){.inst = q->inst, .n = q->n, .k = q->k, .ctl = q->ctl, .logging = true,
-                        .length = q->length, .nb = q->nb, .nb_shared = true};
-        w->p.tour = malloc(n * sizeof *w->p.tour);
-        w->p.pos = malloc(n * sizeof *w->p.pos);
-        w->p.queue = malloc(n * sizeof *w->p.queue);
-        w->p.queued = calloc(n, sizeof *w->p.queued);
-    }
-    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
-        wt_polisher_free(w);
+    wt_polisher *w = polisher_sharing(q, q->path ? (size_t)q->cap : (size_t)q->n);
+    if (!w)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
-                       q->n);
-    }
-    memcpy(w->p.tour, q->tour, n * sizeof *w->p.tour);
-    memcpy(w->p.pos, q->pos, n * sizeof *w->p.pos);
+                       q->inst->n);
+    polish *p = &w->p;
+    p->n = q->n;
+    p->length = q->length;
+    p->path = q->path;
+    p->first = q->first;
+    p->last = q->last;
+    p->cap = q->cap;
+    memcpy(p->tour, q->tour, (size_t)q->n * sizeof *p->tour);
+    memcpy(p->pos, q->pos, (size_t)q->inst->n * sizeof *p->pos);
     *out = w;
     return WT_OK;
+}
+
+wt_status wt_polisher_create_paths(const wt_polisher *proto, int cap, wt_polisher **out,
+                                   wt_error *err)
+{
+    if (!proto || !out || cap < 4 || cap > proto->p.inst->n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_create_paths: bad arguments");
+    wt_polisher *w = polisher_sharing(&proto->p, (size_t)cap);
+    if (!w) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities", cap);
+    w->p.path = true;
+    w->p.cap = cap;
+    for (int c = 0; c < proto->p.inst->n; c++) w->p.pos[c] = -1;
+    *out = w;
+    return WT_OK;
+}
+
+void wt_polisher_adopt_path(wt_polisher *w, const int32_t *tour, int n, int start, int m)
+{
+    polish *p = &w->p;
+    assert(p->path && m >= 4 && m <= p->cap && m <= n);
+    while (p->q_count > 0) pop(p);
+    for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = -1;
+    int64_t length = 0;
+    for (int i = 0, x = start; i < m; i++, x = x + 1 == n ? 0 : x + 1) {
+        p->tour[i] = tour[x];
+        p->pos[tour[x]] = i;
+        if (i > 0) length += pd(p, p->tour[i - 1], p->tour[i]);
+    }
+    p->n = m;
+    p->first = p->tour[0];
+    p->last = p->tour[m - 1];
+    p->length = length + pd(p, p->last, p->first);
+    p->q_head = 0;
+    p->log_len = 0;
 }
 
 void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length)

@@ -24,6 +24,9 @@ extern "C" {
  * entries.  Deterministic.  Errors: WT_STATUS_INVALID_ARGUMENT (k out of
  * range), WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_neighbour_lists(const wt_instance *inst, int k, int32_t *nb, wt_error *err);
+/* The same lists, found by up to `threads` threads (< 1: one). */
+wt_status wt_neighbour_lists_threads(const wt_instance *inst, int k, int threads, int32_t *nb,
+                                     wt_error *err);
 
 #ifdef __cplusplus
 }

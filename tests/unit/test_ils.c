@@ -245,6 +245,32 @@ static void test_ils_local_descents(void **state)
     wt_instance_free(inst);
 }
 
+/* From 5000 cities a search, the searches split the tour into stretches
+ * (ils_local.c): 12,000 cities on 2 threads.  Valid tours of exact length,
+ * the kick budget spent over several epochs, the same tour for the same
+ * seed, and shorter with more kicks. */
+static void test_ils_local_stretches(void **state)
+{
+    (void)state;
+    int n = 12000;
+    wt_instance *inst = wt_test_random_instance(n, 77);
+    wt_result few = ils_local(inst, 6, 1, 2), r = ils_local(inst, 6, 15000, 2);
+    wt_result again = ils_local(inst, 6, 15000, 2);
+    assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
+    assert_int_equal(r.length, wt_tour_length(inst, r.tour));
+    assert_int_equal(wt_tour_validate(few.tour, n, NULL), WT_OK);
+    assert_int_equal(few.length, wt_tour_length(inst, few.tour));
+    assert_int_equal(r.kicks, 15000);
+    assert_true(r.kicks_accepted > 0);
+    assert_true(r.length < few.length);
+    assert_int_equal(r.length, again.length);
+    assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
+    wt_result_free(&few);
+    wt_result_free(&r);
+    wt_result_free(&again);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_ils_time_limit_before_first_kick),
         cmocka_unit_test(test_ils_too_small_to_kick),
         cmocka_unit_test(test_ils_local_descents),
+        cmocka_unit_test(test_ils_local_stretches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

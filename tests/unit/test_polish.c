@@ -18,6 +18,7 @@
 #include "algo/ils.h"
 #include "algo/polish.h"
 #include "algo/search_ctl.h"
+#include "core/instance.h"
 #include "core/rng.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -391,6 +392,102 @@ static void test_polisher_tracks_and_undoes(void **state)
     }
 }
 
+/* Length of the closed path p[0..m-1] (its closing edge included). */
+static int64_t closed_length(const wt_instance *inst, const int32_t *p, int m)
+{
+    int64_t len = wt_dist(inst, p[m - 1], p[0]);
+    for (int i = 1; i < m; i++) len += wt_dist(inst, p[i - 1], p[i]);
+    return len;
+}
+
+static int cmp_city(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether path p (m cities) holds the cities of tour[start..] (cyclic), its
+ * ends in place. */
+static bool same_stretch(const int32_t *tour, int n, int start, const int32_t *p, int m)
+{
+    int32_t *a = malloc((size_t)m * sizeof *a), *b = malloc((size_t)m * sizeof *b);
+    for (int i = 0; i < m; i++) a[i] = tour[(start + i) % n];
+    bool ends = p[0] == a[0] && p[m - 1] == a[m - 1];
+    memcpy(b, p, (size_t)m * sizeof *b);
+    qsort(a, (size_t)m, sizeof *a, cmp_city);
+    qsort(b, (size_t)m, sizeof *b, cmp_city);
+    bool same = ends && memcmp(a, b, (size_t)m * sizeof *a) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Path polishers (ILS on stretches of a tour): two stretches of one tour,
+ * one of them across position 0, searched side by side.  Each keeps its
+ * cities and its ends, its length is the closed path's exactly through
+ * kicks, descents and undos, and both go back into the tour as a valid
+ * tour of the summed length. */
+static void test_path_polishers(void **state)
+{
+    (void)state;
+    int n = 600;
+    wt_instance *inst = wt_test_random_instance(n, 17);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
+    random_tour(n, 5, tour);
+    int64_t length = wt_tour_length(inst, tour);
+    wt_polisher *whole = NULL, *w[2] = {NULL, NULL};
+    assert_int_equal(wt_polisher_create(inst, tour, NULL, &whole, NULL), WT_OK);
+    assert_int_equal(wt_polisher_create_paths(whole, 350, &w[0], NULL), WT_OK);
+    assert_int_equal(wt_polisher_clone(w[0], &w[1], NULL), WT_OK);
+    const int start[2] = {500, 150}, m[2] = {250, 350};
+    for (int s = 0; s < 2; s++) {
+        wt_polisher_adopt_path(w[s], tour, n, start[s], m[s]);
+        int64_t base = wt_polisher_length(w[s]);
+        assert_int_equal(base, closed_length(inst, wt_polisher_tour(w[s]), m[s]));
+        wt_polisher_touch_all(w[s]);
+        assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
+        wt_polisher_commit(w[s]);
+        int64_t kept_len = wt_polisher_length(w[s]);
+        assert_true(kept_len < base);
+        memcpy(kept, wt_polisher_tour(w[s]), (size_t)m[s] * sizeof *kept);
+        for (uint64_t k = 0; k < 200; k++) {
+            int p[3];
+            assert_true(wt_ils_kick_points(9, k, m[s], p));
+            wt_polisher_double_bridge(w[s], p[0], p[1], p[2]);
+            assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
+            const int32_t *t = wt_polisher_tour(w[s]);
+            assert_true(same_stretch(tour, n, start[s], t, m[s]));
+            assert_int_equal(wt_polisher_length(w[s]), closed_length(inst, t, m[s]));
+            if (wt_polisher_length(w[s]) < kept_len) {
+                wt_polisher_commit(w[s]);
+                kept_len = wt_polisher_length(w[s]);
+                memcpy(kept, t, (size_t)m[s] * sizeof *kept);
+            } else {
+                wt_polisher_undo(w[s], kept_len);
+                assert_memory_equal(wt_polisher_tour(w[s]), kept, (size_t)m[s] * sizeof *kept);
+            }
+        }
+        length += kept_len - base;
+    }
+    for (int s = 0; s < 2; s++) { /* back into the tour */
+        const int32_t *t = wt_polisher_tour(w[s]);
+        for (int i = 0; i < m[s]; i++) tour[(start[s] + i) % n] = t[i];
+    }
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, tour), length);
+    /* A second adoption forgets the first path's cities. */
+    wt_polisher_adopt_path(w[0], tour, n, 0, 100);
+    wt_polisher_touch_all(w[0]);
+    assert_int_equal(wt_polisher_descend(w[0], NULL, NULL), WT_OK);
+    assert_true(same_stretch(tour, n, 0, wt_polisher_tour(w[0]), 100));
+    wt_polisher_free(w[1]);
+    wt_polisher_free(w[0]);
+    wt_polisher_free(whole);
+    free(tour);
+    free(kept);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_stop_leaves_the_tour),
         cmocka_unit_test(test_sa_polish_on_off),
         cmocka_unit_test(test_polisher_tracks_and_undoes),
+        cmocka_unit_test(test_path_polishers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
