@@ -67,9 +67,11 @@ static uint64_t epoch_kicks(void)
 /* Kicks between looks at the clock and the progress callback. */
 enum { LOCAL_POLL = 64 };
 
-/* Cities per stretch from which the searches split the tour (see above);
- * WT_ILS_STRETCH=C sets another, for measurements (0: never split). */
+/* Cities per stretch from which the searches kick on stretches (see
+ * above); WT_ILS_STRETCH=C sets another, for measurements (0: never). */
 enum { STRETCH_MIN = 5000 };
+/* Cities per stretch from which the first descent starts on stretches. */
+enum { STRETCH_DESCENT = 5000 };
 
 static long long stretch_min(void)
 {
@@ -188,34 +190,19 @@ static int best_search(const local_search *s, int T)
 
 static void free_searches(local_search *s, int T)
 {
-    for (int t = T - 1; t >= 0 && s; t--) wt_polisher_free(s[t].w); /* clones before s[0] */
+    for (int t = T - 1; t >= 0 && s; t--) wt_polisher_free(s[t].w);
     free(s);
 }
 
-/* The searches, all on the tour of the first descent.  On failure frees
- * them and returns the status. */
-static wt_status open_searches(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                               int T, local_search **out, wt_search_stats *stats, wt_error *err)
+static local_search *new_searches(wt_search_ctl *ctl, int T, wt_error *err)
 {
     local_search *s = calloc((size_t)T, sizeof *s);
-    if (!s) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
-    wt_status st = wt_polisher_create(inst, tour, ctl, &s[0].w, err);
-    if (st == WT_OK) {
-        wt_polisher_touch_all(s[0].w);
-        st = wt_polisher_descend(s[0].w, &stats->steps, err);
+    if (!s) {
+        wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
+        return NULL;
     }
-    for (int t = 1; t < T && st == WT_OK; t++) st = wt_polisher_clone(s[0].w, &s[t].w, err);
-    if (st != WT_OK) {
-        free_searches(s, T);
-        return st;
-    }
-    wt_polisher_commit(s[0].w);
-    for (int t = 0; t < T; t++) {
-        s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
-        s[t].best_len = s[t].shown = wt_polisher_length(s[0].w);
-    }
-    *out = s;
-    return WT_OK;
+    for (int t = 0; t < T; t++) s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+    return s;
 }
 
 /* ------------------------------------------------------------ stretches */
@@ -269,122 +256,136 @@ static void run_stretch(local_search *all, int t, int T, int32_t *tour, int n, i
     for (int i = 0, x = s->start; i < s->m; i++, x = x + 1 == n ? 0 : x + 1) tour[x] = path[i];
 }
 
-/* The searches of the stretches, path polishers sharing the neighbour
- * lists of *whole, a polisher of the whole tour. */
-static wt_status open_stretches(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                                int T, local_search **out, wt_polisher **whole, wt_error *err)
+/* Path polishers for T stretches of the tour, sharing whole's lists. */
+static wt_status open_stretches(const wt_polisher *whole, int n, wt_search_ctl *ctl, int T,
+                                local_search **out, wt_error *err)
 {
-    int cap = (int)(((long long)inst->n + T - 1) / T);
-    local_search *s = calloc((size_t)T, sizeof *s);
-    if (!s) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
-    wt_status st = wt_polisher_create(inst, tour, ctl, whole, err);
-    for (int t = 0; t < T && st == WT_OK; t++)
-        st = wt_polisher_create_paths(*whole, cap, &s[t].w, err);
+    int cap = (int)(((long long)n + T - 1) / T);
+    local_search *s = new_searches(ctl, T, err);
+    if (!s) return WT_STATUS_OUT_OF_MEMORY;
+    wt_status st = WT_OK;
+    for (int t = 0; t < T && st == WT_OK; t++) st = wt_polisher_create_paths(whole, cap, &s[t].w, err);
     if (st != WT_OK) {
         free_searches(s, T);
-        wt_polisher_free(*whole);
         return st;
     }
-    for (int t = 0; t < T; t++) s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
     *out = s;
     return WT_OK;
 }
 
-/* After the stretches' first descents: one descent of the whole tour from
- * every city, for the moves between stretches (the start tour's long edges
- * above all: a greedy tour keeps 2-3% more without it).  Most cities have
- * nothing left to do by then, so it costs a fraction of a first descent
- * on one thread. */
-static wt_status descend_whole(wt_polisher *whole, int32_t *tour, int n, int64_t *length,
-                               wt_search_stats *stats, wt_error *err)
+/* One epoch on every stretch (epoch 0: the descents alone); adds the
+ * stretches' gains to *length.  A failed search's status is returned. */
+static wt_status stretch_epoch(local_search *s, int T, int32_t *tour, int n, uint64_t e,
+                               uint64_t quota, wt_search_ctl *ctl, uint64_t *done,
+                               int64_t *length, int *halt, wt_error *err)
 {
-    wt_polisher_adopt(whole, tour, *length);
+    int offset = stretch_offset(ctl->params->seed, e, n);
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) run_stretch(s, t, T, tour, n, offset, quota, ctl, *done, length, halt);
+    wt_status st = WT_OK;
+    *done = 0;
+    for (int t = 0; t < T; t++) {
+        *done += s[t].kicks;
+        *length += s[t].best_len - s[t].base;
+        if (s[t].st != WT_OK) {
+            *err = s[t].err;
+            st = s[t].st;
+        }
+    }
+    return st;
+}
+
+/* ----------------------------------------------------------- first descent */
+
+/* The descent from every city of the start tour, in whole (whose tour is
+ * the start tour) and copied back into tour.  From STRETCH_DESCENT cities
+ * a thread, the stretches' descents run first, side by side (epoch 0 of the
+ * stretches), and the descent of the whole tour after them finds what lies
+ * between stretches (the start tour's long edges above all: a greedy tour
+ * keeps 2-3% more without it); most cities have nothing left to do by
+ * then, so at 200,000 cities it takes a third of a descent on one thread
+ * and ends 0.2% shorter (development machine, one thread, from greedy). */
+static wt_status first_descent(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+                               int T, wt_search_stats *stats, wt_error *err)
+{
+    int64_t length = wt_polisher_length(whole);
+    if (T > 1 && n / T >= STRETCH_DESCENT) {
+        local_search *s = NULL;
+        wt_status st = open_stretches(whole, n, ctl, T, &s, err);
+        if (st != WT_OK) return st;
+        int halt = 0;
+        uint64_t done = 0;
+        st = stretch_epoch(s, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
+        for (int t = 0; t < T; t++) stats->steps += s[t].moves;
+        free_searches(s, T);
+        if (st != WT_OK) return st;
+        wt_polisher_adopt(whole, tour, length);
+    }
     wt_polisher_touch_all(whole);
     wt_status st = wt_polisher_descend(whole, &stats->steps, err);
     if (st != WT_OK) return st;
     wt_polisher_commit(whole);
-    *length = wt_polisher_length(whole);
     memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
     return WT_OK;
 }
 
-/* The run with stretches (see the top of the file); tour in place. */
-static wt_status run_stretches(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl, int T,
-                               uint64_t kicks, wt_search_stats *stats, wt_error *err)
+/* ------------------------------------------------------------------ kicks */
+
+/* The kicks on stretches, from the tour of length *length; the tour and
+ * *length follow. */
+static wt_status kick_stretches(const wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+                                int T, uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                                wt_error *err)
 {
-    int n = inst->n;
     local_search *s = NULL;
-    wt_polisher *whole = NULL;
-    wt_status st = open_stretches(inst, tour, ctl, T, &s, &whole, err);
+    wt_status st = open_stretches(whole, n, ctl, T, &s, err);
     if (st != WT_OK) return st;
-    int64_t length = wt_polisher_length(whole);
     uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T);
     int halt = 0;
-    bool at_optimum = false;
-    for (uint64_t e = 0; !halt && (e == 0 || kicks == 0 || done < kicks); e++) {
-        uint64_t quota = e == 0 ? 0 : (uint64_t)T * per;
+    for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
+        uint64_t quota = (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-        int offset = stretch_offset(ctl->params->seed, e, n);
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-        for (int t = 0; t < T; t++)
-            run_stretch(s, t, T, tour, n, offset, quota, ctl, done, &length, &halt);
-        done = 0;
-        for (int t = 0; t < T; t++) {
-            done += s[t].kicks;
-            length += s[t].best_len - s[t].base;
-            if (s[t].st != WT_OK) {
-                *err = s[t].err;
-                st = s[t].st;
-            }
-        }
-        if (st == WT_OK && e == 0 && !halt) st = descend_whole(whole, tour, n, &length, stats, err);
-        if (st != WT_OK) break;
-        if (e == 0) { /* the first descent: its report, and whether it ended */
-            ctl->kicks = 0;
-            if (wt_ctl_report(ctl, length, stats->steps, false)) halt = 1;
-            at_optimum = ctl->stop == WT_STOP_DONE;
-        }
+        st = stretch_epoch(s, T, tour, n, e, quota, ctl, &done, length, &halt, err);
     }
     for (int t = 0; t < T; t++) {
         stats->kicks += s[t].kicks;
         stats->kicks_accepted += s[t].kept;
         stats->steps += s[t].moves;
     }
-    ctl->kicks = stats->kicks;
-    assert(st != WT_OK || length == wt_tour_length(inst, tour));
-    if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
     free_searches(s, T);
-    wt_polisher_free(whole);
     return st;
 }
 
-/* ------------------------------------------------------------- entry */
-
-wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           uint64_t kicks, wt_search_stats *stats, wt_error *err)
+/* The kicks of T searches on copies of the whole tour, meeting every epoch
+ * (see the top of the file); whole becomes search 0. */
+static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                             uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                             wt_error *err)
 {
-    int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
-    if (T > 1 && n / T >= stretch_min()) return run_stretches(inst, tour, ctl, T, kicks, stats, err);
-    local_search *s = NULL;
-    wt_status st = open_searches(inst, tour, ctl, T, &s, stats, err);
-    if (st != WT_OK) return st;
-    bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    int halt = ctl->stop != WT_STOP_DONE;
+    local_search *s = new_searches(ctl, T, err);
+    if (!s) return WT_STATUS_OUT_OF_MEMORY;
+    s[0].w = whole;
+    wt_status st = WT_OK;
+    for (int t = 1; t < T && st == WT_OK; t++) st = wt_polisher_clone(whole, &s[t].w, err);
+    for (int t = 0; t < T; t++) s[t].best_len = s[t].shown = *length;
+    int halt = 0;
     uint64_t done = 0, epoch = epoch_kicks();
-    while (!halt && (kicks == 0 || done < kicks)) {
+    while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
         for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, NULL, &halt);
         done = 0;
-        for (int t = 0; t < T; t++) done += s[t].kicks;
-        for (int t = 0; t < T; t++)
+        for (int t = 0; t < T; t++) {
+            done += s[t].kicks;
             if (s[t].st != WT_OK) {
                 *err = s[t].err;
                 st = s[t].st;
             }
-        if (st != WT_OK) break;
+        }
         int b = best_search(s, T);
+        /* Every search takes up the best tour, each on its own thread. */
+#pragma omp parallel for num_threads(T) schedule(static, 1)
         for (int t = 0; t < T; t++)
             if (t != b && s[t].best_len != s[b].best_len) {
                 wt_polisher_adopt(s[t].w, wt_polisher_tour(s[b].w), s[b].best_len);
@@ -396,15 +397,38 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         stats->kicks_accepted += s[t].kept;
         stats->steps += s[t].moves;
     }
+    int b = best_search(s, T);
+    *length = s[b].best_len;
+    memcpy(tour, wt_polisher_tour(s[b].w), (size_t)n * sizeof *tour);
+    s[0].w = NULL; /* whole is the caller's */
+    free_searches(s, T);
+    return st;
+}
+
+/* ------------------------------------------------------------- entry */
+
+wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                           uint64_t kicks, wt_search_stats *stats, wt_error *err)
+{
+    int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
+    wt_polisher *whole = NULL;
+    wt_status st = wt_polisher_create(inst, tour, ctl, &whole, err);
+    if (st != WT_OK) return st;
+    st = first_descent(whole, tour, n, ctl, T, stats, err);
+    int64_t length = wt_polisher_length(whole);
+    ctl->kicks = 0;
+    bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
+    bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
+    if (!halt && T > 1 && n / T >= stretch_min())
+        st = kick_stretches(whole, tour, n, ctl, T, kicks, &length, stats, err);
+    else if (!halt)
+        st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer
-     * tests among them): a search's committed length is its tour's. */
-    for (int t = 0; t < T && st == WT_OK; t++)
-        assert(s[t].best_len == wt_tour_length(inst, wt_polisher_tour(s[t].w)));
-    if (st == WT_OK)
-        memcpy(tour, wt_polisher_tour(s[best_search(s, T)].w), (size_t)n * sizeof *tour);
+     * tests among them): the length kept is the tour's. */
+    assert(st != WT_OK || length == wt_tour_length(inst, tour));
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
-    free_searches(s, T);
+    wt_polisher_free(whole);
     return st;
 }
