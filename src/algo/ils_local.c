@@ -13,28 +13,34 @@
  * undone from the polisher's log of reversals.  The optimum reached is one
  * of the neighbour lists' moves only (10 nearest cities; see polish.h).
  *
- * Threads: T searches (T = ctl->threads), each a polisher of its own with
- * its own stream of kicks, run in epochs of LOCAL_EPOCH kicks each; at the
- * end of an epoch every search takes up the best tour among them (ties to
- * the lowest search), as Lam et al.'s searches meet at their exchanges.  An
- * epoch's work depends only on the tours at its start, so a run is the same
- * for the same seed, kick budget and thread count (the thread count changes
- * the run, as it does for sa's pssm).  The first descent, from every city,
- * is search 0's before the others are cloned from it.
+ * The first descent, from every city of the start tour: from STRETCH_DESCENT
+ * cities a thread, each thread first descends on a stretch of the tour (see
+ * below), then one descent of the whole tour from every city finds what
+ * lies between stretches; otherwise the whole tour's descent alone.
  *
- * Stretches (n >= T * STRETCH_MIN): on a large tour the searches above
- * would throw away the work of all but one of them at every meeting (their
- * kicks land far apart and improve different places), and the first
- * descent runs on one thread.  So the tour is cut into T stretches of
- * consecutive positions instead, one per search, each searched as a path
- * whose two ends stay in place (wt_polisher_adopt_path): every search's
- * gains are kept, and the stretches go back into the tour's positions side
- * by side.  Epoch 0 is the first descent, from every city of each
- * stretch; every later epoch cuts the tour at an offset drawn from the
- * seed, so that moves across one epoch's cuts are found in another's.  A
- * move between cities that never share a stretch (far apart along the
- * tour) is not made; at these sizes that costs less than the T-fold work
- * kept.  The same for the same seed, kick budget and thread count.
+ * Kicks, T = ctl->threads searches, in one of two ways:
+ *  - Copies (n < T * STRETCH_MIN): each search a polisher of its own on a
+ *    copy of the whole tour, with its own stream of kicks, run in epochs of
+ *    LOCAL_EPOCH kicks each; at the end of an epoch every search takes up
+ *    the best tour among them (ties to the lowest search), as Lam et al.'s
+ *    searches meet at their exchanges.
+ *  - Stretches (n >= T * STRETCH_MIN): on a large tour the copies would
+ *    throw away the work of all but one search at every meeting (their
+ *    kicks land far apart and improve different places) and copy n cities
+ *    into each.  So the tour is cut into T stretches of consecutive
+ *    positions instead, one per search, each searched as a path whose two
+ *    ends stay in place (wt_polisher_adopt_path): every search's gains are
+ *    kept, and the stretches go back into the tour's positions side by
+ *    side.  Every epoch cuts the tour at an offset drawn from the seed, so
+ *    that moves across one epoch's cuts are found in another's.  A move
+ *    between cities that never share a stretch (far apart along the tour,
+ *    side by side in the plane) is never made, which costs more than the
+ *    few such neighbour pairs suggest (the improving moves are often those):
+ *    below about 6000 cities a stretch the copies end closer to the optimum
+ *    in the same time, above it the stretches (bench/RESULTS.md).
+ * An epoch's work depends only on the tour at its start, so a run is the
+ * same for the same seed, kick budget and thread count (the thread count
+ * changes the run, as it does for sa's pssm).
  */
 #include "algo/ils_local.h"
 
@@ -68,8 +74,10 @@ static uint64_t epoch_kicks(void)
 enum { LOCAL_POLL = 64 };
 
 /* Cities per stretch from which the searches kick on stretches (see
- * above); WT_ILS_STRETCH=C sets another, for measurements (0: never). */
-enum { STRETCH_MIN = 5000 };
+ * above; pla85900 on 16 threads, 5368 a stretch, ends closer with copies,
+ * usa115475, 7217, with stretches); WT_ILS_STRETCH=C sets another, for
+ * measurements (0: never). */
+enum { STRETCH_MIN = 6000 };
 /* Cities per stretch from which the first descent starts on stretches. */
 enum { STRETCH_DESCENT = 5000 };
 

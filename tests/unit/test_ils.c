@@ -245,14 +245,14 @@ static void test_ils_local_descents(void **state)
     wt_instance_free(inst);
 }
 
-/* From 5000 cities a search, the searches split the tour into stretches
- * (ils_local.c): 12,000 cities on 2 threads.  Valid tours of exact length,
+/* From 6000 cities a search, the searches kick stretches of the tour
+ * (ils_local.c): 13,000 cities on 2 threads.  Valid tours of exact length,
  * the kick budget spent over several epochs, the same tour for the same
  * seed, and shorter with more kicks. */
 static void test_ils_local_stretches(void **state)
 {
     (void)state;
-    int n = 12000;
+    int n = 13000;
     wt_instance *inst = wt_test_random_instance(n, 77);
     wt_result few = ils_local(inst, 6, 1, 2), r = ils_local(inst, 6, 15000, 2);
     wt_result again = ils_local(inst, 6, 15000, 2);
