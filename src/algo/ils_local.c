@@ -236,15 +236,15 @@ static int stretch_offset(uint64_t seed, uint64_t e, int n)
 
 /* Search t's epoch on its stretch: takes up the path, descends from every
  * city, makes its share of `quota` kicks, and puts the path back. */
-static void run_stretch(local_search *all, int t, int T, int32_t *tour, int n, int offset,
-                        uint64_t quota, wt_search_ctl *ctl, uint64_t done_before,
-                        const int64_t *tour_len, int *halt)
+static void run_stretch(local_search *all, int t, int T, int32_t *tour, const int32_t *where,
+                        int n, int offset, uint64_t quota, wt_search_ctl *ctl,
+                        uint64_t done_before, const int64_t *tour_len, int *halt)
 {
     local_search *s = &all[t];
     long long lo = (long long)t * n / T, hi = (long long)(t + 1) * n / T;
     s->start = (int)((offset + lo) % n);
     s->m = (int)(hi - lo);
-    wt_polisher_adopt_path(s->w, tour, n, s->start, s->m);
+    wt_polisher_adopt_path(s->w, tour, where, n, s->start, s->m);
     s->base = s->best_len = wt_polisher_length(s->w);
 #pragma omp atomic write
     s->shown = 0;
@@ -260,36 +260,52 @@ static void run_stretch(local_search *all, int t, int T, int32_t *tour, int n, i
         set_halt(halt);
     }
     /* Committed or undone after every kick: the path is the best one. */
-    const int32_t *path = wt_polisher_tour(s->w);
-    for (int i = 0, x = s->start; i < s->m; i++, x = x + 1 == n ? 0 : x + 1) tour[x] = path[i];
+    wt_polisher_store_path(s->w, tour, n);
 }
 
-/* Path polishers for T stretches of the tour, sharing whole's lists. */
+/* The searches of T stretches and the tour's inverse they share. */
+typedef struct stretches {
+    local_search *s;
+    int32_t *where; /* where[tour[x]] = x, refreshed at every epoch */
+} stretches;
+
+static void close_stretches(stretches *k, int T)
+{
+    free_searches(k->s, T);
+    free(k->where);
+}
+
+/* Path polishers for T stretches of the tour, with lists from whole's. */
 static wt_status open_stretches(const wt_polisher *whole, int n, wt_search_ctl *ctl, int T,
-                                local_search **out, wt_error *err)
+                                stretches *out, wt_error *err)
 {
     int cap = (int)(((long long)n + T - 1) / T);
-    local_search *s = new_searches(ctl, T, err);
-    if (!s) return WT_STATUS_OUT_OF_MEMORY;
-    wt_status st = WT_OK;
-    for (int t = 0; t < T && st == WT_OK; t++) st = wt_polisher_create_paths(whole, cap, &s[t].w, err);
-    if (st != WT_OK) {
-        free_searches(s, T);
-        return st;
+    *out = (stretches){new_searches(ctl, T, err), malloc((size_t)n * sizeof(int32_t))};
+    if (!out->s || !out->where) {
+        close_stretches(out, T);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
     }
-    *out = s;
-    return WT_OK;
+    wt_status st = WT_OK;
+    for (int t = 0; t < T && st == WT_OK; t++)
+        st = wt_polisher_create_paths(whole, cap, &out->s[t].w, err);
+    if (st != WT_OK) close_stretches(out, T);
+    return st;
 }
 
 /* One epoch on every stretch (epoch 0: the descents alone); adds the
  * stretches' gains to *length.  A failed search's status is returned. */
-static wt_status stretch_epoch(local_search *s, int T, int32_t *tour, int n, uint64_t e,
+static wt_status stretch_epoch(stretches *k, int T, int32_t *tour, int n, uint64_t e,
                                uint64_t quota, wt_search_ctl *ctl, uint64_t *done,
                                int64_t *length, int *halt, wt_error *err)
 {
+    local_search *s = k->s;
+    int32_t *where = k->where;
     int offset = stretch_offset(ctl->params->seed, e, n);
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (int x = 0; x < n; x++) where[tour[x]] = x;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-    for (int t = 0; t < T; t++) run_stretch(s, t, T, tour, n, offset, quota, ctl, *done, length, halt);
+    for (int t = 0; t < T; t++)
+        run_stretch(s, t, T, tour, where, n, offset, quota, ctl, *done, length, halt);
     wt_status st = WT_OK;
     *done = 0;
     for (int t = 0; t < T; t++) {
@@ -313,19 +329,19 @@ static wt_status stretch_epoch(local_search *s, int T, int32_t *tour, int n, uin
  * keeps 2-3% more without it); most cities have nothing left to do by
  * then, so at 200,000 cities it takes a third of a descent on one thread
  * and ends 0.2% shorter (development machine, one thread, from greedy). */
-static wt_status first_descent(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
-                               int T, wt_search_stats *stats, wt_error *err)
+static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretches, int n,
+                               wt_search_ctl *ctl, int T, wt_search_stats *stats, wt_error *err)
 {
     int64_t length = wt_polisher_length(whole);
-    if (T > 1 && n / T >= STRETCH_DESCENT) {
-        local_search *s = NULL;
-        wt_status st = open_stretches(whole, n, ctl, T, &s, err);
+    if (on_stretches && n / T >= STRETCH_DESCENT) {
+        stretches k;
+        wt_status st = open_stretches(whole, n, ctl, T, &k, err);
         if (st != WT_OK) return st;
         int halt = 0;
         uint64_t done = 0;
-        st = stretch_epoch(s, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
-        for (int t = 0; t < T; t++) stats->steps += s[t].moves;
-        free_searches(s, T);
+        st = stretch_epoch(&k, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
+        for (int t = 0; t < T; t++) stats->steps += k.s[t].moves;
+        close_stretches(&k, T);
         if (st != WT_OK) return st;
         wt_polisher_adopt(whole, tour, length);
     }
@@ -345,22 +361,22 @@ static wt_status kick_stretches(const wt_polisher *whole, int32_t *tour, int n, 
                                 int T, uint64_t kicks, int64_t *length, wt_search_stats *stats,
                                 wt_error *err)
 {
-    local_search *s = NULL;
-    wt_status st = open_stretches(whole, n, ctl, T, &s, err);
+    stretches k;
+    wt_status st = open_stretches(whole, n, ctl, T, &k, err);
     if (st != WT_OK) return st;
     uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T);
     int halt = 0;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         uint64_t quota = (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-        st = stretch_epoch(s, T, tour, n, e, quota, ctl, &done, length, &halt, err);
+        st = stretch_epoch(&k, T, tour, n, e, quota, ctl, &done, length, &halt, err);
     }
     for (int t = 0; t < T; t++) {
-        stats->kicks += s[t].kicks;
-        stats->kicks_accepted += s[t].kept;
-        stats->steps += s[t].moves;
+        stats->kicks += k.s[t].kicks;
+        stats->kicks_accepted += k.s[t].kept;
+        stats->steps += k.s[t].moves;
     }
-    free_searches(s, T);
+    close_stretches(&k, T);
     return st;
 }
 
@@ -422,12 +438,14 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_polisher *whole = NULL;
     wt_status st = wt_polisher_create(inst, tour, ctl, &whole, err);
     if (st != WT_OK) return st;
-    st = first_descent(whole, tour, n, ctl, T, stats, err);
+    /* Paths keep copies of coordinates: no stretches for a matrix. */
+    bool stretchable = T > 1 && inst->type != WT_EXPLICIT;
+    st = first_descent(whole, tour, stretchable, n, ctl, T, stats, err);
     int64_t length = wt_polisher_length(whole);
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && T > 1 && n / T >= stretch_min())
+    if (!halt && stretchable && n / T >= stretch_min())
         st = kick_stretches(whole, tour, n, ctl, T, kicks, &length, stats, err);
     else if (!halt)
         st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);

@@ -56,8 +56,8 @@ typedef struct polish {
     const wt_instance *inst;
     int n;            /* cities in tour (all of the instance's, or a path's) */
     int32_t *tour;    /* the caller's tour, changed in place */
-    int32_t *pos;     /* pos[tour[i]] = i; -1 for a city not on the path */
-    int32_t *nb;      /* n x k nearest cities, nearest first */
+    int32_t *pos;     /* pos[tour[i]] = i */
+    int32_t *nb;      /* n x k nearest cities, nearest first (-1: none, the rest too) */
     int k;
     int32_t *queue;   /* phase 1: ring of n cities */
     uint8_t *queued;  /* phase 1: city is in the queue */
@@ -73,12 +73,20 @@ typedef struct polish {
     int64_t length;
     bool logging, log_failed;
     bool nb_shared;   /* nb belongs to the polisher this one was cloned from */
-    /* Path polishers only (wt_polisher_create_paths): tour is a path from
-     * first to last, whose closing edge (last first) no move removes, so
-     * both ends stay at positions 0 and n - 1; cap is tour's size. */
+    /* Path polishers only (wt_polisher_create_paths): the path's cities are
+     * numbered 0..n-1 in their order at adoption, with an instance of their
+     * own (local: copies of their coordinates) and neighbour lists of their
+     * own (the proto's, less the cities off the path), so that a search
+     * touches O(n) memory, not the whole instance's.  tour is a path from
+     * 0 to n - 1, whose closing edge no move removes: both ends stay at
+     * positions 0 and n - 1.  ids[c] is city c's number in the instance. */
     bool path;
     int32_t first, last;
-    int cap;
+    int cap, start;      /* room for cap cities; the path's first position */
+    struct wt_instance local;
+    const wt_instance *src;  /* the whole instance */
+    const int32_t *proto_nb; /* its lists */
+    int32_t *ids;
     int32_t *log;
     size_t log_len, log_cap;
 } polish;
@@ -222,9 +230,9 @@ static bool try_2opt(polish *p, int c)
         int64_t dcb = pd(p, c, b);
         for (int x = 0; x < p->k; x++) {
             int d = nb[x];
+            if (d < 0) break; /* a path's list ends early */
             int64_t dcd = pd(p, c, d);
             if (dcd >= dcb) break;
-            if (p->pos[d] < 0) continue; /* off the path */
             int e = dir == 0 ? succ(p, d) : pred(p, d);
             if (d == b || e == c || fixed_edge(p, d, e)) continue;
             int64_t delta = dcd + pd(p, b, e) - dcb - pd(p, d, e);
@@ -258,9 +266,10 @@ static bool try_oropt(polish *p, int c)
             int other = c_last ? s1 : sl; /* the segment's far end from c */
             for (int x = 0; x < p->k; x++) {
                 int d = nb[x];
+                if (d < 0) break;
                 int64_t dcd = pd(p, c, d);
                 if (dcd >= gain) break;
-                if (p->pos[d] < 0 || in_segment(p, d, i, len)) continue;
+                if (in_segment(p, d, i, len)) continue;
                 /* d then c: into (d, succ d); c then d: into (pred d, d). */
                 for (int side = 0; side < 2; side++) {
                     int a = side == 0 ? d : pred(p, d), b = side == 0 ? succ(p, d) : d;
@@ -422,9 +431,13 @@ static void descend_full(polish *p)
 
 /* ------------------------------------------------------------- entry */
 
+static void free_local(wt_instance *l);
+
 static void polish_free(polish *p)
 {
     free(p->log);
+    free(p->ids);
+    free_local(&p->local);
     free(p->pos);
     if (!p->nb_shared) free(p->nb);
     free(p->queue);
@@ -517,78 +530,137 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
     return WT_OK;
 }
 
-/* A polisher with room for tours of cap cities, sharing q's neighbour
- * lists; NULL when out of memory. */
-static wt_polisher *polisher_sharing(const polish *q, size_t cap)
-{
-    size_t cities = (size_t)q->inst->n;
-    wt_polisher *w = calloc(1, sizeof *w);
-    if (!w) return NULL;
-    w->p = (polish){.inst = q->inst, .k = q->k, .ctl = q->ctl, .logging = true, .nb = q->nb,
-                    .nb_shared = true};
-    w->p.tour = malloc(cap * sizeof *w->p.tour);
-    w->p.pos = malloc(cities * sizeof *w->p.pos);
-    w->p.queue = malloc(cap * sizeof *w->p.queue);
-    w->p.queued = calloc(cities, sizeof *w->p.queued);
-    if (!w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
-        wt_polisher_free(w);
-        return NULL;
-    }
-    return w;
-}
-
 wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err)
 {
     const polish *q = &proto->p;
-    wt_polisher *w = polisher_sharing(q, q->path ? (size_t)q->cap : (size_t)q->n);
-    if (!w)
+    if (q->path) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_clone: a path polisher");
+    size_t n = (size_t)q->n;
+    wt_polisher *w = calloc(1, sizeof *w);
+    if (w) {
+        w->p = (polish){.inst = q->inst, .n = q->n, .k = q->k, .ctl = q->ctl, .logging = true,
+                        .length = q->length, .nb = q->nb, .nb_shared = true};
+        w->p.tour = malloc(n * sizeof *w->p.tour);
+        w->p.pos = malloc(n * sizeof *w->p.pos);
+        w->p.queue = malloc(n * sizeof *w->p.queue);
+        w->p.queued = calloc(n, sizeof *w->p.queued);
+    }
+    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
+        wt_polisher_free(w);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
-                       q->inst->n);
-    polish *p = &w->p;
-    p->n = q->n;
-    p->length = q->length;
-    p->path = q->path;
-    p->first = q->first;
-    p->last = q->last;
-    p->cap = q->cap;
-    memcpy(p->tour, q->tour, (size_t)q->n * sizeof *p->tour);
-    memcpy(p->pos, q->pos, (size_t)q->inst->n * sizeof *p->pos);
+                       q->n);
+    }
+    memcpy(w->p.tour, q->tour, n * sizeof *w->p.tour);
+    memcpy(w->p.pos, q->pos, n * sizeof *w->p.pos);
     *out = w;
     return WT_OK;
+}
+
+/* The arrays of a path polisher's local instance (those its type reads). */
+static bool alloc_local(polish *p, const wt_instance *inst, size_t cap)
+{
+    wt_instance *l = &p->local;
+    *l = (wt_instance){.name = NULL, .type = inst->type, .known_optimum = -1};
+    bool geo = inst->type == WT_GEO, z = inst->type == WT_EUC_3D;
+    l->x = malloc(cap * sizeof *l->x);
+    l->y = malloc(cap * sizeof *l->y);
+    if (z) l->z = malloc(cap * sizeof *l->z);
+    if (geo) {
+        l->lat = malloc(cap * sizeof *l->lat);
+        l->lon = malloc(cap * sizeof *l->lon);
+    }
+    return l->x && l->y && (!z || l->z) && (!geo || (l->lat && l->lon));
+}
+
+static void free_local(wt_instance *l)
+{
+    free(l->x);
+    free(l->y);
+    free(l->z);
+    free(l->lat);
+    free(l->lon);
 }
 
 wt_status wt_polisher_create_paths(const wt_polisher *proto, int cap, wt_polisher **out,
                                    wt_error *err)
 {
-    if (!proto || !out || cap < 4 || cap > proto->p.inst->n)
+    const polish *q = proto ? &proto->p : NULL;
+    if (!q || q->path || !out || cap < 4 || cap > q->n || q->inst->type == WT_EXPLICIT)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_create_paths: bad arguments");
-    wt_polisher *w = polisher_sharing(&proto->p, (size_t)cap);
-    if (!w) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities", cap);
-    w->p.path = true;
-    w->p.cap = cap;
-    for (int c = 0; c < proto->p.inst->n; c++) w->p.pos[c] = -1;
+    size_t c = (size_t)cap;
+    wt_polisher *w = calloc(1, sizeof *w);
+    if (w) {
+        w->p = (polish){.inst = &w->p.local, .k = q->k, .ctl = q->ctl, .logging = true,
+                        .path = true, .cap = cap, .proto_nb = q->nb};
+        w->p.tour = malloc(c * sizeof *w->p.tour);
+        w->p.pos = malloc(c * sizeof *w->p.pos);
+        w->p.queue = malloc(c * sizeof *w->p.queue);
+        w->p.queued = calloc(c, sizeof *w->p.queued);
+        w->p.nb = malloc(c * (size_t)q->k * sizeof *w->p.nb);
+        w->p.ids = malloc(c * sizeof *w->p.ids);
+    }
+    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued || !w->p.nb || !w->p.ids ||
+        !alloc_local(&w->p, q->inst, c)) {
+        wt_polisher_free(w);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities", cap);
+    }
+    w->p.src = q->inst;
     *out = w;
     return WT_OK;
 }
 
-void wt_polisher_adopt_path(wt_polisher *w, const int32_t *tour, int n, int start, int m)
+/* City c of the instance as local city i: its coordinates. */
+static void copy_city(polish *p, int i, int c)
+{
+    const wt_instance *g = p->src;
+    wt_instance *l = &p->local;
+    l->x[i] = g->x[c];
+    l->y[i] = g->y[c];
+    if (l->z) l->z[i] = g->z[c];
+    if (l->lat) {
+        l->lat[i] = g->lat[c];
+        l->lon[i] = g->lon[c];
+    }
+}
+
+void wt_polisher_adopt_path(wt_polisher *w, const int32_t *tour, const int32_t *where, int n,
+                            int start, int m)
 {
     polish *p = &w->p;
     assert(p->path && m >= 4 && m <= p->cap && m <= n);
     while (p->q_count > 0) pop(p);
-    for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = -1;
-    int64_t length = 0;
+    p->n = p->local.n = m;
+    p->start = start;
     for (int i = 0, x = start; i < m; i++, x = x + 1 == n ? 0 : x + 1) {
-        p->tour[i] = tour[x];
-        p->pos[tour[x]] = i;
-        if (i > 0) length += pd(p, p->tour[i - 1], p->tour[i]);
+        p->ids[i] = tour[x];
+        p->tour[i] = p->pos[i] = i;
+        copy_city(p, i, tour[x]);
     }
-    p->n = m;
-    p->first = p->tour[0];
-    p->last = p->tour[m - 1];
-    p->length = length + pd(p, p->last, p->first);
+    /* The proto's lists, each city by its place on the path (order kept). */
+    for (int i = 0; i < m; i++) {
+        const int32_t *from = p->proto_nb + (size_t)p->ids[i] * (size_t)p->k;
+        int32_t *to = p->nb + (size_t)i * (size_t)p->k;
+        int kept = 0;
+        for (int x = 0; x < p->k; x++) {
+            int j = where[from[x]] - start;
+            if (j < 0) j += n;
+            if (j < m) to[kept++] = j;
+        }
+        while (kept < p->k) to[kept++] = -1;
+    }
+    int64_t length = 0;
+    for (int i = 1; i < m; i++) length += pd(p, i - 1, i);
+    p->first = 0;
+    p->last = m - 1;
+    p->length = length + pd(p, m - 1, 0);
     p->q_head = 0;
     p->log_len = 0;
+}
+
+void wt_polisher_store_path(const wt_polisher *w, int32_t *tour, int n)
+{
+    const polish *p = &w->p;
+    for (int i = 0, x = p->start; i < p->n; i++, x = x + 1 == n ? 0 : x + 1)
+        tour[x] = p->ids[p->tour[i]];
 }
 
 void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length)

@@ -83,29 +83,36 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
                              wt_polisher **out, wt_error *err);
 /* A second polisher on the same tour, for a search in another thread: its
  * own tour, queue and log; the neighbour lists (read only) are proto's, so
- * proto must be freed last. */
+ * proto must be freed last.  Not for path polishers. */
 wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err);
 /* Path polishers, for searches on disjoint stretches of one tour at once
  * (ils_local.c): a polisher of no tour yet, with room for paths of up to
- * cap cities (4 <= cap <= n), sharing proto's neighbour lists (so proto
- * must be freed last).  Clones (wt_polisher_clone) are path polishers
- * too. */
+ * cap cities (4 <= cap <= n), whose neighbour lists come from proto's (a
+ * polisher of a whole tour, which must outlive it).  Not for EXPLICIT
+ * instances (a path keeps copies of its cities' coordinates). */
 wt_status wt_polisher_create_paths(const wt_polisher *proto, int cap, wt_polisher **out,
                                    wt_error *err);
 /* Takes up the path of the m cities tour[start], tour[start + 1], ...
- * (cyclically in tour's n positions; 4 <= m <= cap) and commits it.  The
- * path's closing edge, from its last city back to its first, stays: no
- * move or kick removes it, so the first and last cities stay at positions
- * 0 and m - 1 of wt_polisher_tour, and the path can go back into tour's
- * positions whatever the other stretches did meanwhile.  Moves reach only
- * the path's cities (a neighbour off the path is skipped).  The length is
- * the closed path's, closing edge included. */
-void wt_polisher_adopt_path(wt_polisher *w, const int32_t *tour, int n, int start, int m);
+ * (cyclically in tour's n positions; 4 <= m <= cap) and commits it; where
+ * is tour's inverse (where[tour[x]] = x).  The path's closing edge, from
+ * its last city back to its first, stays: no move or kick removes it, so
+ * the path's ends stay in place and it can go back into the same positions
+ * of tour (wt_polisher_store_path) whatever the other stretches did
+ * meanwhile.  Moves reach only the path's cities (a neighbour off the path
+ * is dropped from the lists).  The length is the closed path's, closing
+ * edge included.  wt_polisher_tour then gives the path in the path's own
+ * numbering (city i is tour[start + i] at adoption), and kicks take
+ * positions in it (0 < p1 < p2 < p3 < m). */
+void wt_polisher_adopt_path(wt_polisher *w, const int32_t *tour, const int32_t *where, int n,
+                            int start, int m);
+/* Writes the path, in the instance's numbering, back into the positions of
+ * tour (n cities) it was taken from. */
+void wt_polisher_store_path(const wt_polisher *w, int32_t *tour, int n);
 /* Replaces the tour by tour (of that exact length) and commits it (not for
  * path polishers). */
 void wt_polisher_adopt(wt_polisher *w, const int32_t *tour, int64_t length);
 void wt_polisher_free(wt_polisher *w); /* NULL is a no-op */
-/* The tour (or path: its wt_polisher_adopt_path length m of cities). */
+/* The tour (of a path polisher: the path, in its own numbering). */
 const int32_t *wt_polisher_tour(const wt_polisher *w);
 int64_t wt_polisher_length(const wt_polisher *w);
 /* Queues every city (the first descent). */

@@ -422,28 +422,41 @@ static bool same_stretch(const int32_t *tour, int n, int start, const int32_t *p
     return same;
 }
 
+/* The path of w in the instance's numbering, as it would go back into
+ * tour's positions start.. (through a scratch copy of tour). */
+static void path_cities(const wt_polisher *w, const int32_t *tour, int n, int start, int m,
+                        int32_t *scratch, int32_t *out)
+{
+    memcpy(scratch, tour, (size_t)n * sizeof *scratch);
+    wt_polisher_store_path(w, scratch, n);
+    for (int i = 0; i < m; i++) out[i] = scratch[(start + i) % n];
+}
+
 /* Path polishers (ILS on stretches of a tour): two stretches of one tour,
  * one of them across position 0, searched side by side.  Each keeps its
  * cities and its ends, its length is the closed path's exactly through
- * kicks, descents and undos, and both go back into the tour as a valid
- * tour of the summed length. */
-static void test_path_polishers(void **state)
+ * kicks, descents and undos (on the path's own copies of the coordinates),
+ * and both go back into the tour as a valid tour of the summed length. */
+static void path_polishers_on(wt_instance *inst)
 {
-    (void)state;
     int n = 600;
-    wt_instance *inst = wt_test_random_instance(n, 17);
-    int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
+    size_t bytes = (size_t)n * sizeof(int32_t);
+    int32_t *tour = malloc(bytes), *kept = malloc(bytes), *where = malloc(bytes);
+    int32_t *scratch = malloc(bytes), *path = malloc(bytes);
     random_tour(n, 5, tour);
+    for (int x = 0; x < n; x++) where[tour[x]] = x;
     int64_t length = wt_tour_length(inst, tour);
-    wt_polisher *whole = NULL, *w[2] = {NULL, NULL};
+    wt_polisher *whole = NULL, *w[2] = {NULL, NULL}, *clone = NULL;
     assert_int_equal(wt_polisher_create(inst, tour, NULL, &whole, NULL), WT_OK);
     assert_int_equal(wt_polisher_create_paths(whole, 350, &w[0], NULL), WT_OK);
-    assert_int_equal(wt_polisher_clone(w[0], &w[1], NULL), WT_OK);
+    assert_int_equal(wt_polisher_create_paths(whole, 350, &w[1], NULL), WT_OK);
+    assert_int_equal(wt_polisher_clone(w[0], &clone, NULL), WT_STATUS_INVALID_ARGUMENT);
     const int start[2] = {500, 150}, m[2] = {250, 350};
     for (int s = 0; s < 2; s++) {
-        wt_polisher_adopt_path(w[s], tour, n, start[s], m[s]);
+        wt_polisher_adopt_path(w[s], tour, where, n, start[s], m[s]);
         int64_t base = wt_polisher_length(w[s]);
-        assert_int_equal(base, closed_length(inst, wt_polisher_tour(w[s]), m[s]));
+        path_cities(w[s], tour, n, start[s], m[s], scratch, path);
+        assert_int_equal(base, closed_length(inst, path, m[s]));
         wt_polisher_touch_all(w[s]);
         assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
         wt_polisher_commit(w[s]);
@@ -455,13 +468,13 @@ static void test_path_polishers(void **state)
             assert_true(wt_ils_kick_points(9, k, m[s], p));
             wt_polisher_double_bridge(w[s], p[0], p[1], p[2]);
             assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
-            const int32_t *t = wt_polisher_tour(w[s]);
-            assert_true(same_stretch(tour, n, start[s], t, m[s]));
-            assert_int_equal(wt_polisher_length(w[s]), closed_length(inst, t, m[s]));
+            path_cities(w[s], tour, n, start[s], m[s], scratch, path);
+            assert_true(same_stretch(tour, n, start[s], path, m[s]));
+            assert_int_equal(wt_polisher_length(w[s]), closed_length(inst, path, m[s]));
             if (wt_polisher_length(w[s]) < kept_len) {
                 wt_polisher_commit(w[s]);
                 kept_len = wt_polisher_length(w[s]);
-                memcpy(kept, t, (size_t)m[s] * sizeof *kept);
+                memcpy(kept, wt_polisher_tour(w[s]), (size_t)m[s] * sizeof *kept);
             } else {
                 wt_polisher_undo(w[s], kept_len);
                 assert_memory_equal(wt_polisher_tour(w[s]), kept, (size_t)m[s] * sizeof *kept);
@@ -469,23 +482,42 @@ static void test_path_polishers(void **state)
         }
         length += kept_len - base;
     }
-    for (int s = 0; s < 2; s++) { /* back into the tour */
-        const int32_t *t = wt_polisher_tour(w[s]);
-        for (int i = 0; i < m[s]; i++) tour[(start[s] + i) % n] = t[i];
-    }
+    for (int s = 0; s < 2; s++) wt_polisher_store_path(w[s], tour, n); /* back into the tour */
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, tour), length);
     /* A second adoption forgets the first path's cities. */
-    wt_polisher_adopt_path(w[0], tour, n, 0, 100);
+    for (int x = 0; x < n; x++) where[tour[x]] = x;
+    wt_polisher_adopt_path(w[0], tour, where, n, 0, 100);
     wt_polisher_touch_all(w[0]);
     assert_int_equal(wt_polisher_descend(w[0], NULL, NULL), WT_OK);
-    assert_true(same_stretch(tour, n, 0, wt_polisher_tour(w[0]), 100));
+    path_cities(w[0], tour, n, 0, 100, scratch, path);
+    assert_true(same_stretch(tour, n, 0, path, 100));
     wt_polisher_free(w[1]);
     wt_polisher_free(w[0]);
     wt_polisher_free(whole);
     free(tour);
     free(kept);
+    free(where);
+    free(scratch);
+    free(path);
     wt_instance_free(inst);
+}
+
+static void test_path_polishers(void **state)
+{
+    (void)state;
+    path_polishers_on(wt_test_random_instance(600, 17));
+    const wt_edge_weight_type types[] = {WT_GEO, WT_EUC_3D, WT_ATT, WT_CEIL_2D};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        path_polishers_on(typed_instance(types[t], 600, 40 + t));
+    wt_polisher *whole = NULL, *w = NULL; /* a matrix has no coordinates to copy */
+    wt_instance *m = typed_instance(WT_EXPLICIT, 30, 3);
+    int32_t tour[30];
+    random_tour(30, 1, tour);
+    assert_int_equal(wt_polisher_create(m, tour, NULL, &whole, NULL), WT_OK);
+    assert_int_equal(wt_polisher_create_paths(whole, 10, &w, NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_polisher_free(whole);
+    wt_instance_free(m);
 }
 
 int main(void)
