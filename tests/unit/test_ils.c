@@ -268,6 +268,25 @@ static void test_ils_local_stretches(void **state)
     wt_result_free(&few);
     wt_result_free(&r);
     wt_result_free(&again);
+    /* A time limit in the stretches' first descent, and one in their kicks:
+     * valid tours of exact length either way (no kick budget). */
+    const double limits[] = {0.001, 0.4};
+    for (int k = 0; k < 2; k++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.algorithm = WT_ALGO_ILS;
+        p.backend = WT_BACKEND_CPU;
+        p.ils_descent = WT_ILS_LOCAL;
+        p.init = WT_INIT_RANDOM;
+        p.threads = 2;
+        p.time_limit_s = limits[k];
+        wt_result res = {0};
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_int_equal(wt_tour_validate(res.tour, n, NULL), WT_OK);
+        assert_int_equal(res.length, wt_tour_length(inst, res.tour));
+        if (k == 0) assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
+        wt_result_free(&res);
+    }
     wt_instance_free(inst);
 }
 
