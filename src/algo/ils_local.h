@@ -6,15 +6,20 @@
 #ifndef WT_ALGO_ILS_LOCAL_H
 #define WT_ALGO_ILS_LOCAL_H
 
+#include <stdbool.h>
+
 #include "algo/search_ctl.h"
 #include "warptour.h"
 
 /* Improves tour (n >= 8 cities) in place to the best tour found: the
  * neighbour-list descent from every city, then `kicks` kicks in all (0:
  * until ctl expires), each repaired by a local descent and kept only if the
- * tour got shorter (or not longer, with accept_equal).  Deterministic for a
- * given seed, kick budget and thread count. */
+ * tour got shorter (or not longer, with accept_equal).  two_opted: tour
+ * comes from a full 2-opt descent (the device's), so it has no long edges
+ * left for the first descent to look for across the whole tour.
+ * Deterministic for a given seed, kick budget, thread count and tour. */
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           uint64_t kicks, wt_search_stats *stats, wt_error *err);
+                           bool two_opted, uint64_t kicks, wt_search_stats *stats,
+                           wt_error *err);
 
 #endif

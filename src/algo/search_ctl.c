@@ -25,6 +25,25 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->init_length = 0;
     ctl->kicks = 0;
     ctl->temperature = 0;
+    ctl->stall_steps = 0;
+    ctl->stall_gain = 0;
+    ctl->stall_count = 0;
+    ctl->stall_from = 0;
+}
+
+/* The stall rule of search_ctl.h, one report further. */
+static bool stalled(wt_search_ctl *ctl, int64_t best_length)
+{
+    if (ctl->stall_steps <= 0) return false;
+    if (ctl->stall_count++ == 0) {
+        ctl->stall_from = best_length;
+        return false;
+    }
+    if (ctl->stall_count <= ctl->stall_steps) return false;
+    bool flat = (double)(ctl->stall_from - best_length) < ctl->stall_gain * (double)ctl->stall_from;
+    ctl->stall_count = 1;
+    ctl->stall_from = best_length;
+    return flat;
 }
 
 /* ctl->stop is read and written by several threads of a search; relaxed
@@ -78,5 +97,5 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
         if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)
             stop_store(ctl, WT_STOP_INTERRUPTED);
     }
-    return wt_ctl_expired(ctl);
+    return wt_ctl_expired(ctl) || stalled(ctl, best_length);
 }

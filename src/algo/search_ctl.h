@@ -28,6 +28,15 @@ typedef struct wt_search_ctl {
     int64_t init_length;
     uint64_t kicks;          /* ils: kicks so far, shown in progress reports */
     double temperature;      /* sa: current temperature, shown in progress reports */
+    /* Optional stall rule (0: off): wt_ctl_report returns true, without
+     * expiring ctl, once stall_steps reports in a row brought the best length
+     * down by less than stall_gain of it.  Deterministic: counted in reports,
+     * and a descent reports once a step (the device's 2-opt descent: once a
+     * pass). */
+    int stall_steps;
+    double stall_gain;
+    int stall_count;         /* reports in the current window */
+    int64_t stall_from;      /* the best length at its start */
 } wt_search_ctl;
 
 /* Counters a search keeps for the result. */
@@ -57,8 +66,9 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params);
  * Safe to call from several threads (it writes only the same values). */
 bool wt_ctl_expired(wt_search_ctl *ctl);
 
-/* Calls the progress callback when due (or when force), then checks expiry.
- * Returns true when the search must stop.  Solving thread only. */
+/* Calls the progress callback when due (or when force), then checks expiry
+ * and the stall rule.  Returns true when the search must stop.  Solving
+ * thread only. */
 bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool force);
 
 /* Same, with the climbs finished so far in the report (multistart). */

@@ -81,6 +81,13 @@ static bool backend_can(const wt_backend *b, const wt_params *p)
     return p->algorithm != WT_ALGO_SA || p->sa_near == 0 || b->sa_near;
 }
 
+/* From DEVICE_STALL_CITIES cities, the device's first descent before local
+ * ILS hands over when DEVICE_STALL_PASSES passes together shorten the tour
+ * by less than DEVICE_STALL_GAIN of it (below, the whole descent takes a
+ * second or less). */
+enum { DEVICE_STALL_CITIES = 1000000, DEVICE_STALL_PASSES = 16 };
+static const double DEVICE_STALL_GAIN = 1e-4;
+
 /* Whether ILS descends locally after each kick: as asked, and by default
  * (auto) on both backends, where local descents on the host's threads got
  * 2-3 times closer to the optimum in 10 s than full descents on an H200
@@ -187,11 +194,21 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
     if (b != &wt_backend_cpu) {
         /* The first optimum on the device; the host's threads take it from
-         * there (a stop during this descent leaves them nothing to do). */
-        wt_status st = b->twoopt_descend(inst, tour, ctl, stats, err);
+         * there (a stop during this descent leaves them nothing to do).  It
+         * hands over early once DEVICE_STALL_PASSES passes in a row gain
+         * less than DEVICE_STALL_GAIN of the length: at ten million cities
+         * the last 0.1% took 20 s of passes (bench/RESULTS.md), and what
+         * is left the host's stretches find on every thread. */
+        wt_search_ctl device = *ctl;
+        device.stall_steps = inst->n >= DEVICE_STALL_CITIES ? DEVICE_STALL_PASSES : 0;
+        device.stall_gain = DEVICE_STALL_GAIN;
+        device.stall_count = 0;
+        wt_status st = b->twoopt_descend(inst, tour, &device, stats, err);
+        ctl->stop = device.stop;
+        ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
-    return wt_ils_local_run(inst, tour, ctl, kicks, stats, err);
+    return wt_ils_local_run(inst, tour, ctl, b != &wt_backend_cpu, kicks, stats, err);
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no

@@ -10,6 +10,7 @@
 #include "test_util.h"
 
 #include "algo/ils.h"
+#include "algo/ils_local.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_session.h"
 
@@ -290,6 +291,53 @@ static void test_ils_local_stretches(void **state)
     wt_instance_free(inst);
 }
 
+/* The stall rule of search_ctl.h: a report returns true once stall_steps
+ * reports in a row gained less than stall_gain, without expiring ctl. */
+static void test_ctl_stall_rule(void **state)
+{
+    (void)state;
+    wt_params p;
+    wt_params_defaults(&p);
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    ctl.stall_steps = 3;
+    ctl.stall_gain = 0.01;
+    const int64_t lengths[] = {1000, 990, 980, 970, 969, 968, 967};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(wt_ctl_report(&ctl, lengths[i], 0, false), i == 6);
+    assert_int_equal(ctl.stop, WT_STOP_DONE);
+}
+
+/* Local ILS from a 2-opted tour (the cuda backend's first descent) on
+ * stretches: the first descent is two rounds of stretches instead of a
+ * descent of the whole tour.  Valid, exact, the same for the same seed. */
+static void test_ils_local_from_2opted(void **state)
+{
+    (void)state;
+    int n = 13000;
+    wt_instance *inst = wt_test_random_instance(n, 78);
+    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    assert_int_equal(wt_tour_init(inst, WT_INIT_SPACEFILL, 1, a, NULL), WT_OK);
+    memcpy(b, a, (size_t)n * sizeof *a);
+    int64_t start = wt_tour_length(inst, a);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    for (int r = 0; r < 2; r++) {
+        wt_search_ctl ctl;
+        wt_ctl_init(&ctl, &p);
+        wt_search_stats stats = {0};
+        assert_int_equal(wt_ils_local_run(inst, r ? b : a, &ctl, true, 3000, &stats, NULL), WT_OK);
+        assert_int_equal(stats.kicks, 3000);
+    }
+    assert_int_equal(wt_tour_validate(a, n, NULL), WT_OK);
+    assert_true(wt_tour_length(inst, a) < start);
+    assert_memory_equal(a, b, (size_t)n * sizeof *a);
+    free(a);
+    free(b);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +349,8 @@ int main(void)
         cmocka_unit_test(test_ils_too_small_to_kick),
         cmocka_unit_test(test_ils_local_descents),
         cmocka_unit_test(test_ils_local_stretches),
+        cmocka_unit_test(test_ctl_stall_rule),
+        cmocka_unit_test(test_ils_local_from_2opted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
