@@ -362,78 +362,147 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
 
 /* ------------------------------------------------------------------ kicks */
 
-/* The kicks on stretches, from the tour of length *length; the tour and
- * *length follow. */
-static wt_status kick_stretches(const wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
-                                int T, uint64_t kicks, int64_t *length, wt_search_stats *stats,
-                                wt_error *err)
-{
-    stretches k;
-    wt_status st = open_stretches(whole, n, ctl, T, &k, err);
-    if (st != WT_OK) return st;
-    uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T);
-    int halt = 0;
-    for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
-        uint64_t quota = (uint64_t)T * per;
-        if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-        int offset = stretch_offset(ctl->params->seed, e, n);
-        st = stretch_epoch(&k, T, tour, n, offset, quota, ctl, &done, length, &halt, err);
-    }
-    for (int t = 0; t < T; t++) {
-        stats->kicks += k.s[t].kicks;
-        stats->kicks_accepted += k.s[t].kept;
-        stats->steps += k.s[t].moves;
-    }
-    close_stretches(&k, T);
-    return st;
-}
-
-/* The kicks of T searches on copies of the whole tour, meeting every epoch
- * (see the top of the file); whole becomes search 0. */
-static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                             uint64_t kicks, int64_t *length, wt_search_stats *stats,
-                             wt_error *err)
+/* The searches on copies of the whole tour; whole becomes search 0. */
+static wt_status open_copies(wt_polisher *whole, int64_t length, wt_search_ctl *ctl, int T,
+                             local_search **out, wt_error *err)
 {
     local_search *s = new_searches(ctl, T, err);
     if (!s) return WT_STATUS_OUT_OF_MEMORY;
     s[0].w = whole;
     wt_status st = WT_OK;
     for (int t = 1; t < T && st == WT_OK; t++) st = wt_polisher_clone(whole, &s[t].w, err);
-    for (int t = 0; t < T; t++) s[t].best_len = s[t].shown = *length;
+    if (st != WT_OK) {
+        s[0].w = NULL; /* whole is the caller's */
+        free_searches(s, T);
+        return st;
+    }
+    for (int t = 0; t < T; t++) s[t].best_len = s[t].shown = length;
+    *out = s;
+    return WT_OK;
+}
+
+static void close_copies(local_search *s, int T)
+{
+    if (!s) return;
+    s[0].w = NULL; /* whole is the caller's */
+    free_searches(s, T);
+}
+
+static uint64_t kicks_of(const local_search *s, int T)
+{
+    uint64_t k = 0;
+    for (int t = 0; t < T; t++) k += s[t].kicks;
+    return k;
+}
+
+/* Every search takes up search b's tour (or tour, when b < 0), each on its
+ * own thread. */
+static void copies_meet(local_search *s, int T, int b, const int32_t *tour, int64_t length)
+{
+    const int32_t *from = b < 0 ? tour : wt_polisher_tour(s[b].w);
+    int64_t len = b < 0 ? length : s[b].best_len;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++)
+        if (t != b && (b < 0 || s[t].best_len != len)) {
+            wt_polisher_adopt(s[t].w, from, len);
+            s[t].best_len = s[t].shown = len;
+        }
+}
+
+/* One epoch of the copies (see the top of the file), `done` kicks made
+ * before it; then all take up the best, which also goes to tour and
+ * *length. */
+static wt_status copies_epoch(local_search *s, int T, int32_t *tour, int n, uint64_t quota,
+                              wt_search_ctl *ctl, uint64_t done, int64_t *length, int *halt,
+                              wt_error *err)
+{
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, NULL, halt);
+    wt_status st = WT_OK;
+    for (int t = 0; t < T; t++)
+        if (s[t].st != WT_OK) {
+            *err = s[t].err;
+            st = s[t].st;
+        }
+    int b = best_search(s, T);
+    copies_meet(s, T, b, tour, *length);
+    *length = s[b].best_len;
+    memcpy(tour, wt_polisher_tour(s[b].w), (size_t)n * sizeof *tour);
+    return st;
+}
+
+/* Every mix-th epoch of the stretches a copies epoch instead (0: never;
+ * WT_ILS_MIX, for measurements). */
+static int mix_period(void)
+{
+    const char *v = getenv("WT_ILS_MIX");
+    return v && *v ? atoi(v) : 0;
+}
+
+/* The kicks on stretches (with copies epochs among them when mixed), from
+ * the tour of length *length; the tour and *length follow. */
+static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+                                int T, uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                                wt_error *err)
+{
+    stretches k;
+    local_search *c = NULL;
+    int mix = mix_period();
+    wt_status st = open_stretches(whole, n, ctl, T, &k, err);
+    if (st != WT_OK) return st;
+    if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
+    uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T), on_copies = 0;
+    int halt = 0;
+    for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
+        bool copies = mix > 0 && e % (uint64_t)mix == 0;
+        uint64_t quota = (uint64_t)T * (copies ? epoch_kicks() : per);
+        if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        uint64_t on_stretches = kicks_of(k.s, T);
+        if (copies) {
+            copies_meet(c, T, -1, tour, *length);
+            st = copies_epoch(c, T, tour, n, quota, ctl, done, length, &halt, err);
+            on_copies = kicks_of(c, T);
+        } else {
+            int offset = stretch_offset(ctl->params->seed, e, n);
+            uint64_t d = done; /* in: for the progress report; out: the stretches' kicks */
+            st = stretch_epoch(&k, T, tour, n, offset, quota, ctl, &d, length, &halt, err);
+            on_stretches = d;
+        }
+        done = on_stretches + on_copies;
+    }
+    for (int t = 0; t < T; t++) {
+        stats->kicks += k.s[t].kicks + (c ? c[t].kicks : 0);
+        stats->kicks_accepted += k.s[t].kept + (c ? c[t].kept : 0);
+        stats->steps += k.s[t].moves + (c ? c[t].moves : 0);
+    }
+    close_copies(c, T);
+    close_stretches(&k, T);
+    return st;
+}
+
+/* The kicks of T searches on copies of the whole tour, meeting every epoch
+ * (see the top of the file). */
+static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                             uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                             wt_error *err)
+{
+    local_search *s = NULL;
+    wt_status st = open_copies(whole, *length, ctl, T, &s, err);
+    if (st != WT_OK) return st;
     int halt = 0;
     uint64_t done = 0, epoch = epoch_kicks();
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-        for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, NULL, &halt);
-        done = 0;
-        for (int t = 0; t < T; t++) {
-            done += s[t].kicks;
-            if (s[t].st != WT_OK) {
-                *err = s[t].err;
-                st = s[t].st;
-            }
-        }
-        int b = best_search(s, T);
-        /* Every search takes up the best tour, each on its own thread. */
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-        for (int t = 0; t < T; t++)
-            if (t != b && s[t].best_len != s[b].best_len) {
-                wt_polisher_adopt(s[t].w, wt_polisher_tour(s[b].w), s[b].best_len);
-                s[t].best_len = s[t].shown = s[b].best_len;
-            }
+        st = copies_epoch(s, T, tour, n, quota, ctl, done, length, &halt, err);
+        done = kicks_of(s, T);
     }
     for (int t = 0; t < T; t++) {
         stats->kicks += s[t].kicks;
         stats->kicks_accepted += s[t].kept;
         stats->steps += s[t].moves;
     }
-    int b = best_search(s, T);
-    *length = s[b].best_len;
-    memcpy(tour, wt_polisher_tour(s[b].w), (size_t)n * sizeof *tour);
-    s[0].w = NULL; /* whole is the caller's */
-    free_searches(s, T);
+    close_copies(s, T);
     return st;
 }
 
