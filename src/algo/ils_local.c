@@ -37,7 +37,9 @@
  *    side by side in the plane) is never made, which costs more than the
  *    few such neighbour pairs suggest (the improving moves are often those):
  *    below about 6000 cities a stretch the copies end closer to the optimum
- *    in the same time, above it the stretches (bench/RESULTS.md).
+ *    in the same time, above it the stretches (bench/RESULTS.md).  Below
+ *    MIX_BELOW cities a stretch, every MIX_PERIOD-th epoch is one of copies,
+ *    which make those moves.
  * An epoch's work depends only on the tour at its start, so a run is the
  * same for the same seed, kick budget and thread count (the thread count
  * changes the run, as it does for sa's pssm).
