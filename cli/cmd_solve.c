@@ -437,9 +437,11 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("start     %s: length %" PRId64 " in %.3f s%s\n",
                o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
                r->init_length, r->init_time_s, init_cut_note(r));
-        printf("search    %s on %s (%s): %" PRIu64 " improving moves, %" PRIu64 " evaluated\n",
-               wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps,
-               r->moves_evaluated);
+        printf("search    %s on %s (%s): %" PRIu64 " improving moves",
+               wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps);
+        /* Local descents look at neighbour lists, not at counted pairs. */
+        if (r->moves_evaluated > 0) printf(", %" PRIu64 " evaluated", r->moves_evaluated);
+        printf("\n");
         if (r->passes > 0)
             printf("passes    %" PRIu64 " full 2-opt passes, %.3g%% of their pairs checked\n",
                    r->passes, 100.0 * pair_share(r));
