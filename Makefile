@@ -5,6 +5,8 @@
 #                 climbs, on the GPU if one is usable, else on the CPU
 #   make test     build and run all tests, then again under ASan + UBSan
 #   make deps     install the build dependencies (Debian packages)
+#   make fuzz     fuzz the TSPLIB and TOUR readers (clang, libFuzzer) for
+#                 FUZZ_SECONDS, then inject allocation failures into them
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
 #            CUDA=AUTO|ON|OFF (build the CUDA backend), JOBS=N.
@@ -17,7 +19,7 @@ ASAN_BUILD ?= build-asan
 
 CMAKE_FLAGS = -DWT_CUDA=$(CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)"
 
-.PHONY: all deps configure demo test test-quick test-asan bench-check gpu-check clean
+.PHONY: all deps configure demo test test-quick test-asan fuzz bench-check gpu-check clean
 
 all: deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -47,6 +49,23 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ctest --output-on-failure -j $(JOBS)
+
+# The readers of untrusted input under libFuzzer (tests/fuzz says how the
+# harnesses work); not part of `make test`: it wants clang and takes minutes.
+FUZZ_SECONDS ?= 120
+FUZZ_SRC = src/core/tsplib_read.c src/core/textfile.c src/core/instance.c src/core/error.c \
+           src/core/optima.c src/core/tour.c
+FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
+fuzz:
+	@mkdir -p $(BUILD)/fuzz/corpus
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    tests/fuzz/fuzz_tsplib.c $(FUZZ_SRC) -lm -o $(BUILD)/fuzz/fuzz_tsplib
+	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined tests/fuzz/oom_tsplib.c $(FUZZ_SRC) -lm \
+	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_tsplib
+	$(BUILD)/fuzz/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=tests/fuzz/tsplib.dict $(BUILD)/fuzz/corpus tests/fuzz/seeds data
+	ASAN_OPTIONS=allocator_may_return_null=1 $(BUILD)/fuzz/oom_tsplib \
+	    tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
 
 # On a machine with a GPU: build, GPU tests, benchmarks, summary table.
 gpu-check:

@@ -89,7 +89,7 @@ wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
         inst->lat = malloc(n * sizeof(double));
         inst->lon = malloc(n * sizeof(double));
         if (!inst->lat || !inst->lon)
-            return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", inst->name);
+            return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
         for (size_t i = 0; i < n; i++) {
             inst->lat[i] = geo_radians(inst->x[i]);
             inst->lon[i] = geo_radians(inst->y[i]);
@@ -98,8 +98,8 @@ wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
     double bound = max_distance_bound(inst) * (double)inst->n;
     if (!(bound < 0x1p62))
         return wt_fail(err, WT_STATUS_TOO_LARGE,
-                       "%s: coordinates span too wide a range: a tour length could "
-                       "exceed 2^62 and overflow 64-bit integers", inst->name);
+                       "coordinates span too wide a range: a tour length could "
+                       "exceed 2^62 and overflow 64-bit integers");
     inst->known_optimum = wt_optima_lookup(inst->name, inst->n, &inst->optimum_proven);
     return WT_OK;
 }
@@ -126,8 +126,10 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
     memcpy(inst->x, x, (size_t)n * sizeof(double));
     memcpy(inst->y, y, (size_t)n * sizeof(double));
     if (with_z) memcpy(inst->z, z, (size_t)n * sizeof(double));
-    wt_status st = wt_instance_finish(inst, err);
+    wt_error why = {0};
+    wt_status st = wt_instance_finish(inst, &why);
     if (st != WT_OK) {
+        wt_fail(err, st, "%s: %s", inst->name, why.message);
         wt_instance_free(inst);
         return st;
     }

@@ -20,7 +20,9 @@ wt_instance *wt_instance_alloc(const char *name, int n, wt_edge_weight_type type
 bool wt_instance_alloc_coords(wt_instance *inst, bool with_z);
 
 /* Derives GEO radians and the known optimum, and refuses coordinates whose
- * tour lengths could overflow int64.  Call once all data is in. */
+ * tour lengths could overflow int64.  Call once all data is in.  The message
+ * does not name the instance: a file's NAME is untrusted text, so callers
+ * put their own context (file:line, the caller's name) in front. */
 wt_status wt_instance_finish(wt_instance *inst, wt_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * textfile.c - loading a file and scanning it as lines and tokens.
+ * textfile.c - loading a file, scanning it as lines and tokens, and quoting
+ * it in messages.
  */
 #include "core/textfile.h"
 
@@ -68,6 +69,30 @@ void wt_textfile_close(wt_textfile *tf)
     tf->buf = NULL;
 }
 
+wt_excerpt wt_quote(const char *s, const char *e)
+{
+    static const char hex[] = "0123456789abcdef";
+    wt_excerpt q;
+    size_t k = 0;
+    for (int taken = 0; s < e && taken < 32; s++, taken++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) {
+            q.s[k++] = (char)c;
+        } else {
+            q.s[k++] = '\\';
+            q.s[k++] = 'x';
+            q.s[k++] = hex[c >> 4];
+            q.s[k++] = hex[c & 15];
+        }
+    }
+    if (s < e) {
+        memcpy(q.s + k, "...", 3);
+        k += 3;
+    }
+    q.s[k] = '\0';
+    return q;
+}
+
 static bool at_end(const wt_textfile *tf) { return tf->pos >= tf->len; }
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -89,6 +114,13 @@ static size_t line_end(const wt_textfile *tf)
     return nl ? (size_t)(nl - tf->buf) : tf->len;
 }
 
+/* Refuses the line [tf->pos, end) as no keyword line, quoting it. */
+static int not_keyword(wt_textfile *tf, size_t end)
+{
+    tf->token = wt_quote(tf->buf + tf->pos, tf->buf + end);
+    return -1;
+}
+
 int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value)
 {
     skip_space(tf);
@@ -96,7 +128,8 @@ int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const 
     if (at_end(tf)) return 0;
     size_t end = line_end(tf), p = tf->pos, k = 0;
     char c = tf->buf[p];
-    if (!(isalpha((unsigned char)c) || c == '_')) return -1;
+    if (!(isalpha((unsigned char)c) || c == '_')) return not_keyword(tf, end);
+    if (memchr(tf->buf + p, '\0', end - p)) return not_keyword(tf, end);
     while (p < end && (isalnum((unsigned char)tf->buf[p]) || tf->buf[p] == '_')) {
         if (k + 1 < key_size) key[k++] = tf->buf[p];
         p++;
@@ -104,7 +137,7 @@ int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const 
     key[k] = '\0';
     while (p < end && is_blank(tf->buf[p])) p++;
     if (p < end && tf->buf[p] == ':') p++;
-    else if (p < end) return -1; /* "KEY value" without a colon */
+    else if (p < end) return not_keyword(tf, end); /* "KEY value" without a colon */
     while (p < end && is_blank(tf->buf[p])) p++;
     size_t vend = end;
     while (vend > p && is_blank(tf->buf[vend - 1])) vend--;
@@ -136,14 +169,15 @@ int wt_textfile_next_int(wt_textfile *tf, long long *v)
     }
     bool ends_token = p >= tf->len || isspace((unsigned char)tf->buf[p]);
     if (digits == 0 || !ends_token) {
-        size_t k = 0;
-        while (start + k < tf->len && k + 1 < sizeof tf->token &&
-               !isspace((unsigned char)tf->buf[start + k]) && tf->buf[start + k] != '\0') {
-            tf->token[k] = tf->buf[start + k];
-            k++;
-        }
-        tf->token[k] = '\0';
-        return -1;
+        /* The whole token, NUL bytes included, so "1\0" is not shown as "1". */
+        size_t e = p;
+        while (e < tf->len && !isspace((unsigned char)tf->buf[e])) e++;
+        tf->token = wt_quote(tf->buf + start, tf->buf + e);
+        /* The digit loop stops early only on overflow: digits to the end
+         * mean an integer, just too large (-2), not a syntax error. */
+        bool too_long = digits > 0 && p < e && isdigit((unsigned char)tf->buf[p]);
+        while (too_long && p < e) too_long = isdigit((unsigned char)tf->buf[p++]);
+        return too_long ? -2 : -1;
     }
     tf->pos = p;
     *v = neg ? -val : val;

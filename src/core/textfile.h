@@ -1,10 +1,11 @@
 /*
  * textfile.h - a whole file in memory, read as TSPLIB-style lines and tokens.
  *
- * wt_file_load serves both file readers; the scanner serves the TOUR reader:
- * the file is loaded at once (one read, one
- * allocation), then scanned forward while counting lines, so every error can
- * name "path:line".  Embedded NUL bytes and CRLF line ends are handled.
+ * wt_file_load and wt_quote (input shown in messages) serve both file
+ * readers; the scanner serves the TOUR reader: the file is loaded at once
+ * (one read, one allocation), then scanned forward while counting lines, so
+ * every error can name "path:line".  Embedded NUL bytes and CRLF line ends
+ * are handled.
  */
 #ifndef WT_CORE_TEXTFILE_H
 #define WT_CORE_TEXTFILE_H
@@ -13,6 +14,15 @@
 
 #include "warptour.h"
 
+/* A printable, one-line excerpt of input for messages: bytes outside
+ * printable ASCII become \xNN and text past 32 bytes is cut to "...", so
+ * binary garbage or a huge line cannot break or swamp the message. */
+typedef struct wt_excerpt {
+    char s[140];
+} wt_excerpt;
+
+wt_excerpt wt_quote(const char *s, const char *e);
+
 typedef struct wt_textfile {
     const char *path;  /* as given, for messages */
     char *buf;         /* file contents plus a NUL; owned */
@@ -20,7 +30,7 @@ typedef struct wt_textfile {
     size_t pos;        /* scan position */
     long line;         /* 1-based line number of pos */
     long key_line;     /* line of the last keyword line read */
-    char token[40];    /* copy of the offending token after a failed read */
+    wt_excerpt token;  /* the offending token after a failed read, quoted */
 } wt_textfile;
 
 /* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
@@ -34,13 +44,16 @@ void wt_textfile_close(wt_textfile *tf);
 
 /* Reads the next non-blank line as "KEY", "KEY: value" or "KEY : value".
  * Returns 1 with key and *value (trimmed, NUL-terminated, inside the buffer),
- * 0 at end of file or at an "EOF" line, -1 when the line is no keyword line.
+ * 0 at end of file or at an "EOF" line, -1 when the line is no keyword line
+ * (one holding a NUL byte included: C strings would cut its value short);
+ * then tf->token quotes the line.
  * tf->key_line is set to that line's number (tf->line then names the next). */
 int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const char **value);
 
 /* Reads the next whitespace-separated integer, across lines.  Returns 1 with
  * *v, 0 at end of file or at an "EOF" token, -1 when the token is not an
- * integer (copied into tf->token). */
+ * integer, -2 when it is one too large for long long (both quoted in
+ * tf->token). */
 int wt_textfile_next_int(wt_textfile *tf, long long *v);
 
 #endif

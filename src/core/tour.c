@@ -44,17 +44,6 @@ int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour)
     return len;
 }
 
-/* Whether s is an integer too long for a city number: a sign, then digits.
- * Such a city is outside 1..n like any other, not a syntax error. */
-static bool is_long_integer(const char *s)
-{
-    if (*s == '-' || *s == '+') s++;
-    if (!*s) return false;
-    for (; *s; s++)
-        if (!isdigit((unsigned char)*s)) return false;
-    return true;
-}
-
 /* Reads the integers of a TOUR_SECTION into tour; stops at -1 or EOF (a
  * section may hold several tours, each ended by -1: TSPLIB; the first is
  * read).  A repeated city is reported at its line; seen has n zeroed
@@ -66,13 +55,13 @@ static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsign
     long long v;
     for (;;) {
         int r = wt_textfile_next_int(tf, &v);
-        if (r == 0) break; /* end of file or a keyword line: accept like -1 */
-        if (r < 0 && is_long_integer(tf->token))
+        if (r == 0) break; /* end of file or an EOF token: accept like -1 */
+        if (r == -2) /* too long to parse: outside 1..n like any other */
             return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: city %s is outside 1..%d",
-                           tf->path, tf->line, tf->token, n);
+                           tf->path, tf->line, tf->token.s, n);
         if (r < 0)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a city number or -1 in "
-                           "TOUR_SECTION, found '%s'", tf->path, tf->line, tf->token);
+                           "TOUR_SECTION, found '%s'", tf->path, tf->line, tf->token.s);
         if (v == -1) break;
         if (v < 1 || v > n)
             return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: city %lld is outside 1..%d",
@@ -92,7 +81,36 @@ static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsign
     return WT_OK;
 }
 
-/* Scans header lines up to TOUR_SECTION, checking DIMENSION when present. */
+/* Checks one header keyword of a TOUR file read for n cities: TYPE must be
+ * TOUR, DIMENSION (if any) n; others are skipped.  at is the line. */
+static wt_status check_tour_keyword(const wt_textfile *tf, long at, const char *key,
+                                    const char *value, int n, wt_error *err)
+{
+    wt_excerpt shown = wt_quote(value, value + strlen(value)); /* untrusted bytes */
+    bool tour_type = strncmp(value, "TOUR", 4) == 0 &&
+                     (value[4] == '\0' || isspace((unsigned char)value[4]));
+    if (strcmp(key, "TYPE") == 0 && !tour_type)
+        return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TYPE is '%s', expected TOUR", tf->path,
+                       at, shown.s);
+    /* A city after "TOUR_SECTION :" would be dropped as the keyword's value. */
+    if (strcmp(key, "TOUR_SECTION") == 0 && value[0])
+        return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TOUR_SECTION has data '%s' on its own "
+                       "line; expected the keyword alone, the cities on the lines below",
+                       tf->path, at, shown.s);
+    if (strcmp(key, "DIMENSION") != 0) return WT_OK;
+    char *end;
+    errno = 0;
+    long d = strtol(value, &end, 10);
+    if (errno || end == value || *end != '\0' || d < 1)
+        return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: tour DIMENSION '%s' is not a number of "
+                       "cities; expected a positive integer", tf->path, at, shown.s);
+    if (d != n)
+        return wt_fail(err, WT_STATUS_INVALID_TOUR, "%s:%ld: tour DIMENSION '%s' does not "
+                       "match the instance's %d cities", tf->path, at, shown.s, n);
+    return WT_OK;
+}
+
+/* Scans header lines up to TOUR_SECTION, checking TYPE and DIMENSION. */
 static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
 {
     char key[64];
@@ -103,28 +121,10 @@ static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
             return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: no TOUR_SECTION found",
                            tf->path, tf->line);
         if (r < 0)
-            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a 'KEYWORD : value' line",
-                           tf->path, tf->line);
-        long at = tf->key_line;
-        if (strcmp(key, "TOUR_SECTION") == 0) return WT_OK;
-        bool tour_type = strncmp(value, "TOUR", 4) == 0 &&
-                         (value[4] == '\0' || isspace((unsigned char)value[4]));
-        if (strcmp(key, "TYPE") == 0 && !tour_type)
-            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: TYPE is '%s', expected TOUR",
-                           tf->path, at, value);
-        if (strcmp(key, "DIMENSION") == 0) {
-            char *end;
-            errno = 0;
-            long d = strtol(value, &end, 10);
-            if (errno || end == value || *end != '\0' || d < 1)
-                return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: tour DIMENSION '%s' is not a "
-                               "number of cities; expected a positive integer", tf->path, at,
-                               value);
-            if (d != n)
-                return wt_fail(err, WT_STATUS_INVALID_TOUR,
-                               "%s:%ld: tour DIMENSION '%s' does not match the instance's %d "
-                               "cities", tf->path, at, value, n);
-        }
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a 'KEYWORD : value' line, "
+                           "found '%s'", tf->path, tf->line, tf->token.s);
+        wt_status st = check_tour_keyword(tf, tf->key_line, key, value, n, err);
+        if (st != WT_OK || strcmp(key, "TOUR_SECTION") == 0) return st;
     }
 }
 
@@ -142,9 +142,10 @@ wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_er
     if (st == WT_OK) st = read_tour_section(&tf, n, tour, seen, err);
     free(seen);
     if (st == WT_OK) {
+        /* Its own status: an out-of-memory there is no invalid tour. */
         wt_error verr;
-        if (wt_tour_validate(tour, n, &verr) != WT_OK)
-            st = wt_fail(err, WT_STATUS_INVALID_TOUR, "%s: %s", path, verr.message);
+        wt_status vst = wt_tour_validate(tour, n, &verr);
+        if (vst != WT_OK) st = wt_fail(err, vst, "%s: %s", path, verr.message);
     }
     wt_textfile_close(&tf);
     if (st != WT_OK) {

@@ -64,35 +64,10 @@ static bool text_ends_with(const char *s, const char *e, const char *w)
     return (size_t)(e - s) >= len && memcmp(e - len, w, len) == 0;
 }
 
-/* A printable, one-line excerpt of input for messages: bytes outside
- * printable ASCII become \xNN, so binary garbage cannot break the line. */
-typedef struct excerpt {
-    char s[140];
-} excerpt;
+/* Messages quote input through wt_quote (textfile.h): printable, cut short. */
+typedef wt_excerpt excerpt;
 
-static excerpt quote(const char *s, const char *e)
-{
-    static const char hex[] = "0123456789abcdef";
-    excerpt q;
-    size_t k = 0;
-    for (int taken = 0; s < e && taken < 32; s++, taken++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f) {
-            q.s[k++] = (char)c;
-        } else {
-            q.s[k++] = '\\';
-            q.s[k++] = 'x';
-            q.s[k++] = hex[c >> 4];
-            q.s[k++] = hex[c & 15];
-        }
-    }
-    if (s < e) {
-        memcpy(q.s + k, "...", 3);
-        k += 3;
-    }
-    q.s[k] = '\0';
-    return q;
-}
+static excerpt quote(const char *s, const char *e) { return wt_quote(s, e); }
 
 /* ---------------------------------------------------------------- numbers */
 
@@ -909,6 +884,7 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
     if (!out || (!data && len > 0))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_instance_parse_tsplib: need data and an output pointer");
+    if (!data) data = ""; /* NULL with len 0 is an empty file; NULL + 0 is undefined */
     parser ps = {.cur = data, .end = data + len, .lineno = 1, .src = source ? source : "(buffer)",
                  .err = err, .type = -1};
     /* A UTF-8 byte order mark is an editor's habit, not content. */

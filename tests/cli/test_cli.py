@@ -361,6 +361,14 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
         self.assertLess(time.time() - t0, 5)
         self.assertIn("huge.tsp:", r.stderr)
+        # The file's NAME stays out of messages: a long one once hid the reason.
+        wide = self.write("wide.tsp", "NAME: " + "n" * 600 + "\nTYPE: TSP\nDIMENSION: 3\n"
+                          "EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                          "1 0 0\n2 1e300 0\n3 -1e300 1\nEOF\n")
+        r = run("info", wide)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("wide.tsp:5: coordinates span too wide", r.stderr)
+        self.assertNotIn("nnnn", r.stderr)
 
     def test_check_rejects_invalid_tour(self):
         t = self.write("bad.tour", "TYPE: TOUR\nDIMENSION: 52\nTOUR_SECTION\n"
@@ -373,6 +381,15 @@ class Cli(unittest.TestCase):
         r = run("check", BERLIN, m)
         self.assertEqual(r.returncode, 3)
         self.assertIn("dim.tour:2: tour DIMENSION '52x'", r.stderr)
+        # A city on the TOUR_SECTION line is refused, not dropped; bytes are quoted.
+        s = self.write("sec.tour", "TYPE: TOUR\x1b[2J\nTOUR_SECTION : 1\n-1\n")
+        r = run("check", BERLIN, s)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("sec.tour:1: TYPE is 'TOUR\\x1b[2J'", r.stderr)
+        s = self.write("sec.tour", "TYPE: TOUR\nTOUR_SECTION : 1\n-1\n")
+        r = run("check", BERLIN, s)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("sec.tour:2: TOUR_SECTION has data '1'", r.stderr)
         r = run("check", BERLIN, t, "--json")
         self.assertEqual(r.returncode, 4)
         self.assertFalse(json.loads(r.stdout)["valid"])

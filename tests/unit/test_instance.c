@@ -87,6 +87,15 @@ static void test_empty_file(void **state)
     (void)state;
     EXPECT_ERROR("", WT_STATUS_PARSE, "test:1:", "empty file");
     EXPECT_ERROR("\n  \r\n\t\n", WT_STATUS_PARSE, "test:4:", "empty file");
+    /* NULL with no bytes is an empty buffer (it once did NULL + 0, which
+     * clang's UBSan reports). */
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_parse_tsplib(NULL, 0, "test", &inst, &err), WT_STATUS_PARSE);
+    assert_null(inst);
+    check_message(&err, "test:1:", "empty file", __FILE__, __LINE__);
+    assert_int_equal(wt_instance_parse_tsplib(NULL, 5, "test", &inst, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
 }
 
 static void test_missing_dimension(void **state)
@@ -262,6 +271,35 @@ static void test_coordinates_too_wide(void **state)
     (void)state;
     EXPECT_ERROR(HEAD3 "NODE_COORD_SECTION\n1 0 0\n2 1e300 0\n3 -1e300 1\n", WT_STATUS_TOO_LARGE,
                  "test:5:", "overflow");
+}
+
+/* The message of that check once began with the file's NAME, raw: a long one
+ * pushed the reason out of the message, control bytes went to the terminal. */
+static void test_too_wide_message_leaves_name_out(void **state)
+{
+    (void)state;
+    static const char tail[] = "\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+                               "1 0 0\n2 1e300 0\n3 -1e300 1\n";
+    size_t name_len = 600, len = strlen("NAME : ") + name_len + strlen(tail);
+    char *text = malloc(len + 1);
+    assert_non_null(text);
+    memcpy(text, "NAME : ", 7);
+    memset(text + 7, 'n', name_len);
+    memcpy(text + 7 + name_len, tail, sizeof tail);
+    expect_error_at(text, len, WT_STATUS_TOO_LARGE, "test:4: coordinates span", "overflow",
+                    __FILE__, __LINE__);
+    free(text);
+    EXPECT_ERROR("NAME : \x1b[31m\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+                 "1 0 0\n2 1e300 0\n3 -1e300 1\n", WT_STATUS_TOO_LARGE,
+                 "test:4: coordinates span", "overflow");
+    /* wt_instance_from_coords still names its instance */
+    double x[3] = {0, 1e300, -1e300}, y[3] = {0, 0, 1};
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("wide", 3, WT_EUC_2D, x, y, NULL, &inst, &err),
+                     WT_STATUS_TOO_LARGE);
+    assert_null(inst);
+    check_message(&err, "wide: coordinates span", "overflow", __FILE__, __LINE__);
 }
 
 /* ----------------------------------------------------- header keywords */
@@ -871,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_bad_coordinate),
         cmocka_unit_test(test_nan_and_infinite_coordinates),
         cmocka_unit_test(test_coordinates_too_wide),
+        cmocka_unit_test(test_too_wide_message_leaves_name_out),
         cmocka_unit_test(test_unsupported_type),
         cmocka_unit_test(test_unsupported_edge_weight_type),
         cmocka_unit_test(test_missing_edge_weight_type),

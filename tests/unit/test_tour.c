@@ -9,16 +9,19 @@ static const char square_tsp[] =
     "NAME: square\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EUC_2D\n"
     "NODE_COORD_SECTION\n1 0 0\n2 0 3\n3 4 3\n4 4 0\nEOF\n";
 
-/* Writes text to a fresh temporary file; returns its malloc'ed path. */
-static char *temp_file(const char *text)
+/* Writes len bytes of text (NULs allowed) to a fresh temporary file; returns
+ * its malloc'ed path. */
+static char *temp_file_n(const char *text, size_t len)
 {
     char *path = strdup("/tmp/wt_test_tour_XXXXXX");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
     close(fd);
     return path;
 }
+
+static char *temp_file(const char *text) { return temp_file_n(text, strlen(text)); }
 
 static void test_validate(void **state)
 {
@@ -64,19 +67,29 @@ static void test_write_read_roundtrip(void **state)
     wt_instance_free(inst);
 }
 
-/* Reads text as a tour of 4 cities and checks the status and message. */
-static void expect_tour_error(const char *text, wt_status want, const char *needle)
+/* Reads len bytes of text as a tour of 4 cities and checks the status and
+ * that the message holds needle and is one line. */
+static void expect_tour_error_n(const char *text, size_t len, wt_status want,
+                                const char *needle)
 {
-    char *path = temp_file(text);
+    char *path = temp_file_n(text, len);
     int32_t *t = NULL;
     wt_error err = {0};
     wt_status st = wt_tour_read_tsplib(path, 4, &t, &err);
-    if (st != want || !strstr(err.message, needle))
+    if (st != want || !strstr(err.message, needle) || strchr(err.message, '\n'))
         fail_msg("status %d message '%s' (wanted %d with '%s')", st, err.message, want, needle);
     assert_null(t);
     unlink(path);
     free(path);
 }
+
+static void expect_tour_error(const char *text, wt_status want, const char *needle)
+{
+    expect_tour_error_n(text, strlen(text), want, needle);
+}
+
+#define EXPECT_TOUR_ERROR_N(text, want, needle) \
+    expect_tour_error_n(text, sizeof(text) - 1, want, needle)
 
 static void test_bad_tour_files(void **state)
 {
@@ -109,6 +122,39 @@ static void test_bad_tour_files(void **state)
     expect_tour_error("\x01\x02garbage\n", WT_STATUS_PARSE, ":1: expected");
 }
 
+/* Header values and bad tokens are shown quoted: control bytes as \xNN, a
+ * NUL byte included (a C string would cut "1\0" to "1", a city number). */
+static void test_tour_messages_quote_input(void **state)
+{
+    (void)state;
+    expect_tour_error("TYPE: \x1b[2Jx\ry\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      ":1: TYPE is '\\x1b[2Jx\\x0dy', expected TOUR");
+    EXPECT_TOUR_ERROR_N("TOUR_SECTION\n1 2\0 3 4 -1\n", WT_STATUS_PARSE,
+                        ":2: expected a city number or -1 in TOUR_SECTION, found '2\\x00'");
+    /* "DIMENSION: 4\0junk" is not DIMENSION 4. */
+    EXPECT_TOUR_ERROR_N("DIMENSION: 4\0junk\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                        ":1: expected a 'KEYWORD : value' line, found 'DIMENSION: 4\\x00junk'");
+    expect_tour_error("NAME: t\n1 2 3 4\n", WT_STATUS_PARSE, ":2: expected a 'KEYWORD : "
+                      "value' line, found '1 2 3 4'");
+    /* a huge city number is cut short in the message, not in the check */
+    expect_tour_error("TOUR_SECTION\n1 2 1234567890123456789012345678901234567890 4 -1\n",
+                      WT_STATUS_INVALID_TOUR, ":2: city 12345678901234567890123456789012... "
+                      "is outside 1..4");
+    expect_tour_error("TOUR_SECTION\n1 2 12345678901234567890x 4 -1\n", WT_STATUS_PARSE,
+                      "found '12345678901234567890x'");
+}
+
+/* A city on the TOUR_SECTION line would be taken as the keyword's value and
+ * dropped; the file is refused instead, as the instance reader does. */
+static void test_tour_section_with_data(void **state)
+{
+    (void)state;
+    expect_tour_error("TOUR_SECTION : 4\n3 2 1 -1\n", WT_STATUS_PARSE,
+                      ":1: TOUR_SECTION has data '4' on its own line");
+    expect_tour_error("NAME: t\nTOUR_SECTION: 1\n1 2 3 4 -1\n", WT_STATUS_PARSE,
+                      ":2: TOUR_SECTION has data '1'");
+}
+
 static void test_good_tour_variants(void **state)
 {
     (void)state;
@@ -116,6 +162,7 @@ static void test_good_tour_variants(void **state)
         "NAME : t\r\nTYPE : TOUR\r\nDIMENSION : 4\r\nTOUR_SECTION\r\n4\r\n3\r\n2\r\n1\r\n-1\r\nEOF\r\n",
         "TOUR_SECTION\n4 3\n2 1\n",         /* no -1, no EOF */
         "TYPE:TOUR\nTOUR_SECTION\n\t4\t3 2 1 -1\nEOF",
+        "TOUR_SECTION :\n4 3 2 1 -1\n",   /* a colon with no value */
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         char *path = temp_file(texts[k]);
@@ -167,6 +214,8 @@ int main(void)
         cmocka_unit_test(test_length_is_exact),
         cmocka_unit_test(test_write_read_roundtrip),
         cmocka_unit_test(test_bad_tour_files),
+        cmocka_unit_test(test_tour_messages_quote_input),
+        cmocka_unit_test(test_tour_section_with_data),
         cmocka_unit_test(test_good_tour_variants),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_svg),

@@ -1,0 +1,95 @@
+/*
+ * fuzz_tsplib.c - libFuzzer harness for the readers of untrusted input: the
+ * TSPLIB instance reader and the TOUR reader.
+ *
+ * Each input is parsed as an instance from memory (wt_instance_parse_tsplib,
+ * an exactly-sized copy so a read past the end is caught) and from a file
+ * (wt_instance_read_tsplib, which adds the file loader).  The same bytes are
+ * then read as a TOUR file, for the parsed instance's n when it parsed and
+ * for a small n taken from the input's length otherwise, so the tour reader
+ * is exercised on every input.  Built by hand, not by CMake:
+ *
+ *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+ *     -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
+ *     tests/fuzz/fuzz_tsplib.c src/core/tsplib_read.c src/core/textfile.c \
+ *     src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c \
+ *     -lm -o /tmp/fuzz_tsplib
+ *   mkdir -p /tmp/corpus
+ *   /tmp/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=1200 \
+ *     -dict=tests/fuzz/tsplib.dict /tmp/corpus tests/fuzz/seeds data
+ *
+ * tests/fuzz/seeds holds tiny instances of every EDGE_WEIGHT_TYPE and matrix
+ * format, a TOUR file, and both.tsp, an instance with a TOUR_SECTION (which
+ * the instance reader skips), so that tours of parsed instances are reached.
+ * A few small files of ../shared/tsplib (burma14, gr17, bayg29, bays29,
+ * their .opt.tour files) make good extra seeds.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "warptour.h"
+
+/* Writes data to a fresh temporary file; its path goes to path (PATH_MAX). */
+static int write_temp(const uint8_t *data, size_t size, char *path, size_t cap)
+{
+    snprintf(path, cap, "/tmp/fuzz_tsplib_%ld.XXXXXX", (long)getpid());
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    size_t done = 0;
+    while (done < size) {
+        ssize_t w = write(fd, data + done, size - done);
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    close(fd);
+    return done == size ? 0 : -1;
+}
+
+/* Reads path as a tour of n cities (of inst, when not NULL); a success must
+ * be a permutation, and its length is taken as `check` does. */
+static void try_tour(const char *path, const wt_instance *inst, int n)
+{
+    int32_t *tour = NULL;
+    wt_error err = {0};
+    if (wt_tour_read_tsplib(path, n, &tour, &err) == WT_OK) {
+        if (wt_tour_validate(tour, n, &err) != WT_OK) abort();
+        if (inst && wt_tour_length(inst, tour) < 0) abort();
+        free(tour);
+    } else if (!err.message[0] || strchr(err.message, '\n')) {
+        abort(); /* every failure is one non-empty line */
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *copy = malloc(size ? size : 1);
+    if (!copy) return 0;
+    memcpy(copy, data, size);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    wt_status st = wt_instance_parse_tsplib(copy, size, "fuzz", &inst, &err);
+    free(copy);
+    if (st != WT_OK && (!err.message[0] || strchr(err.message, '\n'))) abort();
+
+    char path[256];
+    if (write_temp(data, size, path, sizeof path) == 0) {
+        wt_instance *again = NULL;
+        wt_error err2 = {0};
+        wt_status st2 = wt_instance_read_tsplib(path, &again, &err2);
+        if (st2 != st) abort(); /* file and memory readers must agree */
+        if (again && inst) {
+            int n = wt_instance_n(inst);
+            /* Touch every distance of a small instance: UBSan checks them. */
+            for (int a = 0; a < n && a < 64; a++)
+                for (int b = 0; b < n && b < 64; b++) (void)wt_instance_dist(inst, a, b);
+        }
+        wt_instance_free(again);
+        try_tour(path, inst, inst ? wt_instance_n(inst) : 1 + (int)(size % 13));
+        unlink(path);
+    }
+    wt_instance_free(inst);
+    return 0;
+}
