@@ -19,14 +19,11 @@ void dev_instance_free(DevInstBuffers *buf)
     }
 }
 
-/* Uploads n values as float and as double into slots k and k+1; clears
- * *exact unless every value is exactly its float. */
+/* Uploads n values as float and as double into slots k and k+1. */
 static wt_status upload_axis(DevInstBuffers *buf, int k, const double *h, int n,
-                             const float **f_out, const double **d_out, bool *exact,
-                             wt_error *err)
+                             const float **f_out, const double **d_out, wt_error *err)
 {
     std::vector<float> f(h, h + n);
-    for (int i = 0; i < n && *exact; i++) *exact = (double)f[i] == h[i];
     WT_CUDA_CHECK(err, cudaMalloc(&buf->allocs[k], (size_t)n * sizeof(float)));
     WT_CUDA_CHECK(err, cudaMalloc(&buf->allocs[k + 1], (size_t)n * sizeof(double)));
     WT_CUDA_CHECK(err, cudaMemcpy(buf->allocs[k], f.data(), (size_t)n * sizeof(float),
@@ -52,12 +49,9 @@ static wt_status upload_all(const wt_instance *inst, DevInstBuffers *buf, wt_err
     }
     const double *hx = inst->type == WT_GEO ? inst->lat : inst->x;
     const double *hy = inst->type == WT_GEO ? inst->lon : inst->y;
-    bool exact = inst->type != WT_GEO; /* GEO's floats are radians, not its coordinates */
-    st = upload_axis(buf, 0, hx, n, &I.xf, &I.xd, &exact, err);
-    if (st == WT_OK) st = upload_axis(buf, 2, hy, n, &I.yf, &I.yd, &exact, err);
-    if (st == WT_OK && inst->type == WT_EUC_3D)
-        st = upload_axis(buf, 4, inst->z, n, &I.zf, &I.zd, &exact, err);
-    I.float_exact = exact;
+    st = upload_axis(buf, 0, hx, n, &I.xf, &I.xd, err);
+    if (st == WT_OK) st = upload_axis(buf, 2, hy, n, &I.yf, &I.yd, err);
+    if (st == WT_OK && inst->type == WT_EUC_3D) st = upload_axis(buf, 4, inst->z, n, &I.zf, &I.zd, err);
     return st;
 }
 

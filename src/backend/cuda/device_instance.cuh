@@ -39,8 +39,6 @@ struct DevInst {
     wt_edge_weight_type type;
     const float *xf, *yf, *zf;   /* float coordinates (GEO: lat, lon radians) */
     const double *xd, *yd, *zd;  /* double coordinates for exact lengths (GEO: radians) */
-    bool float_exact;            /* every coordinate is exactly its float: exact lengths
-                                    can come from xf, yf, zf (not GEO, not EXPLICIT) */
     const int32_t *matrix;       /* EXPLICIT: n x n */
 };
 
@@ -221,49 +219,39 @@ struct MetricExplicit {
     static __device__ __forceinline__ float add(float magic, float raw) { return __fadd_rn(magic, raw); }
 };
 
-/* Exact TSPLIB distance between two points of a coordinate metric (not
- * GEO, not EXPLICIT; z only for EUC_3D), bit-for-bit the host's wt_dist. */
-__device__ __forceinline__ int64_t dev_exact_dist_xyz(wt_edge_weight_type type, double ax,
-                                                      double ay, double az, double bx, double by,
-                                                      double bz)
+/* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose
+ * cos/acos may differ from the host's libm in the last bit. */
+__device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b)
 {
     double dx, dy, dz, s;
-    switch (type) {
+    switch (I.type) {
     case WT_EUC_2D:
     case WT_CEIL_2D:
     case WT_ATT:
-        dx = __dsub_rn(ax, bx);
-        dy = __dsub_rn(ay, by);
+        dx = __dsub_rn(I.xd[a], I.xd[b]);
+        dy = __dsub_rn(I.yd[a], I.yd[b]);
         s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
-        if (type == WT_EUC_2D) return (int64_t)__dadd_rn(sqrt(s), 0.5);
-        if (type == WT_CEIL_2D) return (int64_t)ceil(sqrt(s));
+        if (I.type == WT_EUC_2D) return (int64_t)__dadd_rn(sqrt(s), 0.5);
+        if (I.type == WT_CEIL_2D) return (int64_t)ceil(sqrt(s));
         {
             double r = sqrt(__ddiv_rn(s, 10.0));
             int64_t t = (int64_t)__dadd_rn(r, 0.5);
             return (double)t < r ? t + 1 : t;
         }
     case WT_MAN_2D:
-        return (int64_t)__dadd_rn(__dadd_rn(fabs(__dsub_rn(ax, bx)), fabs(__dsub_rn(ay, by))), 0.5);
+        return (int64_t)__dadd_rn(__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])),
+                                            fabs(__dsub_rn(I.yd[a], I.yd[b]))), 0.5);
     case WT_MAX_2D: {
-        int64_t ddx = (int64_t)__dadd_rn(fabs(__dsub_rn(ax, bx)), 0.5);
-        int64_t ddy = (int64_t)__dadd_rn(fabs(__dsub_rn(ay, by)), 0.5);
+        int64_t ddx = (int64_t)__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])), 0.5);
+        int64_t ddy = (int64_t)__dadd_rn(fabs(__dsub_rn(I.yd[a], I.yd[b])), 0.5);
         return ddx > ddy ? ddx : ddy;
     }
     case WT_EUC_3D:
-        dx = __dsub_rn(ax, bx);
-        dy = __dsub_rn(ay, by);
-        dz = __dsub_rn(az, bz);
+        dx = __dsub_rn(I.xd[a], I.xd[b]);
+        dy = __dsub_rn(I.yd[a], I.yd[b]);
+        dz = __dsub_rn(I.zd[a], I.zd[b]);
         s = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
         return (int64_t)__dadd_rn(sqrt(s), 0.5);
-    default: return 0;
-    }
-}
-
-/* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose
- * cos/acos may differ from the host's libm in the last bit. */
-__device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b)
-{
-    switch (I.type) {
     case WT_GEO: {
         double q1 = cos(__dsub_rn(I.yd[a], I.yd[b]));
         double q2 = cos(__dsub_rn(I.xd[a], I.xd[b]));
@@ -274,11 +262,8 @@ __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b
     }
     case WT_EXPLICIT:
         return I.matrix[(size_t)a * (size_t)I.n + (size_t)b];
-    case WT_EUC_3D:
-        return dev_exact_dist_xyz(I.type, I.xd[a], I.yd[a], I.zd[a], I.xd[b], I.yd[b], I.zd[b]);
-    default:
-        return dev_exact_dist_xyz(I.type, I.xd[a], I.yd[a], 0.0, I.xd[b], I.yd[b], 0.0);
     }
+    return 0;
 }
 
 /* Exact change of tour length of the 2-opt move that replaces edges (a, b)

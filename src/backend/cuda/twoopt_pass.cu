@@ -788,89 +788,6 @@ __device__ __forceinline__ int least_column(typename M::Pt pi, typename M::Pt pn
 
 constexpr int RECOVER_WARPS = 8; /* warps per block of recover_kernel */
 
-/* Metrics whose pass points are their coordinates as floats: where
- * DevInst::float_exact says those are the coordinates exactly, a move's
- * exact delta comes from the four points the recovery has at hand, with no
- * trip to memory for the cities' numbers and then for their double
- * coordinates (two of a row's four round trips). */
-template <class M>
-struct PointExact {
-    static constexpr bool value = false;
-};
-template <> struct PointExact<MetricEuc2D> { static constexpr bool value = true; };
-template <> struct PointExact<MetricCeil2D> { static constexpr bool value = true; };
-template <> struct PointExact<MetricAtt> { static constexpr bool value = true; };
-template <> struct PointExact<MetricMan2D> { static constexpr bool value = true; };
-template <> struct PointExact<MetricMax2D> { static constexpr bool value = true; };
-template <> struct PointExact<MetricEuc3D> { static constexpr bool value = true; };
-
-__device__ __forceinline__ int64_t point_exact_dist(wt_edge_weight_type t, float2 a, float2 b)
-{
-    return dev_exact_dist_xyz(t, a.x, a.y, 0.0, b.x, b.y, 0.0);
-}
-__device__ __forceinline__ int64_t point_exact_dist(wt_edge_weight_type t, float4 a, float4 b)
-{
-    return dev_exact_dist_xyz(t, a.x, a.y, a.z, b.x, b.y, b.z);
-}
-
-/* The exact delta of the move that replaces edges (p, pn) and (q, qn) by
- * (p, q) and (pn, qn), from the points (PointExact metrics only). */
-template <class M>
-__device__ __forceinline__ int64_t point_exact_delta(wt_edge_weight_type t, typename M::Pt p,
-                                                     typename M::Pt pn, typename M::Pt q,
-                                                     typename M::Pt qn)
-{
-    return point_exact_dist(t, p, q) + point_exact_dist(t, pn, qn) - point_exact_dist(t, p, pn) -
-           point_exact_dist(t, q, qn);
-}
-
-/* The same, the four distances on lanes 0-3 (whole warp). */
-template <class M>
-__device__ __forceinline__ int64_t point_exact_delta_warp(wt_edge_weight_type t,
-                                                          typename M::Pt p, typename M::Pt pn,
-                                                          typename M::Pt q, typename M::Pt qn)
-{
-    const int lane = threadIdx.x & 31;
-    long long term = 0;
-    if (lane < 4) {
-        typename M::Pt u = lane == 1 ? pn : lane == 3 ? q : p;
-        typename M::Pt v = lane == 0 ? q : lane == 2 ? pn : qn;
-        term = point_exact_dist(t, u, v);
-        if (lane >= 2) term = -term;
-    }
-    term += __shfl_xor_sync(0xFFFFFFFFu, term, 1);
-    term += __shfl_xor_sync(0xFFFFFFFFu, term, 2);
-    return term;
-}
-
-/* The exact delta of move (i, j) of the tour (pts[n] repeats pts[0]), from
- * the points where they are exact, else from the cities' own coordinates. */
-template <class M>
-__device__ __forceinline__ bool points_exact(const DevInst &I)
-{
-    return PointExact<M>::value && I.float_exact;
-}
-
-/* pi, pn: the points at i and i+1; a, b: the cities there (read by the
- * caller, early, only where the points are not exact). */
-template <class M, bool WARP>
-__device__ __forceinline__ int64_t recovered_delta(const DevInst &I, const typename M::Pt *pts,
-                                                   const int32_t *id, typename M::Pt pi,
-                                                   typename M::Pt pn, int a, int b, int j)
-{
-    const int n = I.n, jn = j + 1 < n ? j + 1 : 0;
-    if constexpr (PointExact<M>::value) {
-        if (points_exact<M>(I)) {
-            if constexpr (WARP)
-                return point_exact_delta_warp<M>(I.type, pi, pn, pts[j], pts[j + 1]);
-            else
-                return point_exact_delta<M>(I.type, pi, pn, pts[j], pts[j + 1]);
-        }
-    }
-    if constexpr (WARP) return dev_exact_2opt_delta_warp(I, a, b, id[j], id[jn]);
-    else return dev_exact_2opt_delta(I, a, b, id[j], id[jn]);
-}
-
 /* After the pass: rowkey[i] = (delta, first column of the piece holding
  * it).  A warp per row walks the piece from there and takes the first
  * column whose float delta, computed with the pass's own operations, is
@@ -879,8 +796,7 @@ __device__ __forceinline__ int64_t recovered_delta(const DevInst &I, const typen
  * rowkey[i] reset.  The row's own data are read with its key, in the same
  * round trip to memory: a row costs about four round trips (key, columns,
  * two cities, their coordinates), and the recovery of a 13,509-city pass
- * was a sixth of it (bench/RESULTS.md); two (key, columns) where the
- * points are the coordinates exactly (PointExact).  Launched behind the pass with
+ * is a sixth of it (bench/RESULTS.md).  Launched behind the pass with
  * programmatic serialization: it waits for the pass here, already
  * resident. */
 template <class M>
@@ -898,8 +814,7 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
         const unsigned long long key = rowkey[i];
         const typename M::Pt pi = pts[i], pn = pts[i + 1];
         const float mei = me[i];
-        const bool exact = points_exact<M>(I);
-        const int a = exact ? 0 : id[i], b = exact ? 0 : id[i + 1];
+        const int a = id[i], b = id[i + 1];
         int found = -1;
         if (key != PASS_NO_MOVE) {
             const int js = (int)(unsigned)(key & 0xFFFFFFFFu), from = max(js, i + 2);
@@ -912,7 +827,7 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
         }
         wt_kswap_move m = {0, i, -1};
         if (found >= 0) {
-            m.delta = recovered_delta<M, true>(I, pts, id, pi, pn, a, b, found);
+            m.delta = dev_exact_2opt_delta_warp(I, a, b, id[found], id[found + 1 < n ? found + 1 : 0]);
             m.j = found;
         }
         if (lane == 0) {
@@ -1002,7 +917,7 @@ __global__ void band_kernel(DevInst I, const typename M::Pt *pts, const float *m
         }
         wt_kswap_move m = {0, i, -1};
         if (bj >= 0 && __fsub_rn(best, me[i]) < 0.0f && bj != cand[i].j) {
-            m.delta = recovered_delta<M, false>(I, pts, id, pi, pn, id[i], id[i + 1], bj);
+            m.delta = dev_exact_2opt_delta(I, id[i], id[i + 1], id[bj], id[bj + 1 < n ? bj + 1 : 0]);
             m.j = bj;
         }
         cand[rows + i] = m;
@@ -1223,17 +1138,6 @@ wt_status pass_launch(const DevInst &I, DevTour t, const PassPlan &plan, PassBox
     });
 }
 
-/* I as the recovery sees it: WT_PASS_RECOVER=ids (a measurement knob)
- * makes it take exact deltas from the cities' coordinates even where the
- * points would do. */
-static DevInst recovery_inst(const DevInst &I)
-{
-    DevInst J = I;
-    const char *v = getenv("WT_PASS_RECOVER");
-    if (v && strcmp(v, "ids") == 0) J.float_exact = false;
-    return J;
-}
-
 wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
                        unsigned long long *rowkey, wt_kswap_move *cand, cudaStream_t stream,
                        wt_error *err)
@@ -1252,7 +1156,7 @@ wt_status pass_collect(const DevInst &I, DevTour t, const PassPlan &plan,
         chain[0].val.programmaticStreamSerializationAllowed = 1;
         cfg.attrs = chain;
         cfg.numAttrs = plan.chained ? 1 : 0;
-        cudaError_t e = cudaLaunchKernelEx(&cfg, recover_kernel<M>, recovery_inst(I),
+        cudaError_t e = cudaLaunchKernelEx(&cfg, recover_kernel<M>, I,
                                            (const typename M::Pt *)t.pts, (const float *)t.me,
                                            (const int32_t *)t.id, rowkey, cand, plan.piece);
         if (e != cudaSuccess)
@@ -1285,7 +1189,7 @@ wt_status pass_band(const DevInst &I, DevTour t, int band, wt_kswap_move *cand,
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
         band_kernel<M><<<grid_for(I.n - 2), 256, 0, stream>>>(
-            recovery_inst(I), (const typename M::Pt *)t.pts, t.me, t.id, band, cand);
+            I, (const typename M::Pt *)t.pts, t.me, t.id, band, cand);
         return launched("2-opt band candidates", err);
     });
 }
