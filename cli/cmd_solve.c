@@ -443,8 +443,8 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         if (r->moves_evaluated > 0) printf(", %" PRIu64 " evaluated", r->moves_evaluated);
         printf("\n");
         if (r->passes > 0)
-            printf("passes    %" PRIu64 " full 2-opt passes, %.3g%% of their pairs checked\n",
-                   r->passes, 100.0 * pair_share(r));
+            printf("passes    %" PRIu64 " full 2-opt pass%s, %.3g%% of their pairs checked\n",
+                   r->passes, r->passes == 1 ? "" : "es", 100.0 * pair_share(r));
         if (o->params.algorithm == WT_ALGO_SA) print_sa_report(o, r);
         if (o->params.algorithm == WT_ALGO_ILS)
             printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
