@@ -65,9 +65,6 @@ static bool text_ends_with(const char *s, const char *e, const char *w)
 }
 
 /* Messages quote input through wt_quote (textfile.h): printable, cut short. */
-typedef wt_excerpt excerpt;
-
-static excerpt quote(const char *s, const char *e) { return wt_quote(s, e); }
 
 /* ---------------------------------------------------------------- numbers */
 
@@ -294,10 +291,10 @@ static mark mark_here(const parser *ps) { return (mark){ps->cur, ps->lineno}; }
 static void go_back(parser *ps, mark m) { ps->cur = m.cur; ps->lineno = m.lineno; }
 
 /* "end of file" or the quoted line, for "expected X, found Y" messages. */
-static excerpt found(const line *l)
+static wt_excerpt found(const line *l)
 {
-    if (!l) return (excerpt){"end of file"};
-    excerpt q = quote(l->s, l->e); /* at most 131 characters: room for quotes */
+    if (!l) return (wt_excerpt){"end of file"};
+    wt_excerpt q = wt_quote(l->s, l->e); /* at most 131 characters: room for quotes */
     size_t k = strlen(q.s);
     memmove(q.s + 1, q.s, k);
     q.s[0] = q.s[k + 1] = '\'';
@@ -354,13 +351,13 @@ static wt_status on_type(parser *ps, const line *l)
             return fail_at(ps, WT_STATUS_UNSUPPORTED, l->no,
                            "TYPE %s is not supported; expected TSP (symmetric TSP)", others[i]);
     return fail_at(ps, WT_STATUS_PARSE, l->no, "TYPE '%s' is not a TSPLIB problem type; "
-                   "expected TSP", quote(v, e).s);
+                   "expected TSP", wt_quote(v, e).s);
 }
 
 static wt_status on_dimension(parser *ps, const line *l)
 {
     long long v;
-    excerpt q = quote(l->val, l->val_end);
+    wt_excerpt q = wt_quote(l->val, l->val_end);
     const char *text = q.s;
     if (!parse_integer(l->val, l->val_end, &v))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION '%s' is not an integer; expected "
@@ -388,7 +385,7 @@ static wt_status on_edge_weight_type(parser *ps, const line *l)
     if (type < 0)
         return fail_at(ps, WT_STATUS_UNSUPPORTED, l->no, "EDGE_WEIGHT_TYPE '%s' is not supported; "
                        "expected EUC_2D, CEIL_2D, ATT, GEO, MAN_2D, MAX_2D, EUC_3D or EXPLICIT",
-                       quote(l->val, l->val_end).s);
+                       wt_quote(l->val, l->val_end).s);
     if (ps->type >= 0 && ps->type != type)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_TYPE %s contradicts %s on line "
                        "%ld; expected one value",
@@ -406,7 +403,8 @@ static wt_status on_edge_weight_format(parser *ps, const line *l)
         if (text_is(l->val, l->val_end, format_names[i])) f = (weight_format)i;
     if (f == FMT_NONE)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_FORMAT '%s' is not a TSPLIB "
-                       "format; expected FUNCTION, " MATRIX_FORMATS, quote(l->val, l->val_end).s);
+                       "format; expected FUNCTION, " MATRIX_FORMATS,
+                       wt_quote(l->val, l->val_end).s);
     if (ps->format != FMT_NONE && ps->format != f)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "EDGE_WEIGHT_FORMAT %s contradicts %s on line "
                        "%ld; expected one value", format_names[f], format_names[ps->format],
@@ -435,12 +433,12 @@ static wt_status on_keyword(parser *ps, const line *l)
     for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
         if (text_is_nocase(l->key, l->key_end, handlers[i].key))
             return fail_at(ps, WT_STATUS_PARSE, l->no, "'%s' is not a TSPLIB keyword; expected "
-                           "%s (keywords are upper case)", quote(l->key, l->key_end).s,
+                           "%s (keywords are upper case)", wt_quote(l->key, l->key_end).s,
                            handlers[i].key);
     if (text_ends_with(l->key, l->key_end, "_SECTION"))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "%s has data on its own line; expected the "
                        "section keyword alone, its data on the lines below",
-                       quote(l->key, l->key_end).s);
+                       wt_quote(l->key, l->key_end).s);
     return WT_OK;
 }
 
@@ -450,7 +448,7 @@ static wt_status on_keyword(parser *ps, const line *l)
  * their shape) first. */
 static wt_status require_header(const parser *ps, const line *l)
 {
-    excerpt q = quote(l->key, l->key_end);
+    wt_excerpt q = wt_quote(l->key, l->key_end);
     const char *sec = q.s;
     if (!ps->n)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "%s before DIMENSION; expected "
@@ -513,12 +511,12 @@ static wt_status parse_coord(parser *ps, const line *l, const char **p, long lon
     case REAL_INFINITE:
         return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, '%s', is "
                        "out of range; expected a finite number", axis_names[d], id,
-                       quote(ts, te).s);
+                       wt_quote(ts, te).s);
     case REAL_SYNTAX: break;
     }
     return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, '%s', is not a "
                    "number; expected a decimal number like -12.5e3", axis_names[d], id,
-                   quote(ts, te).s);
+                   wt_quote(ts, te).s);
 }
 
 /* "id x y" (or "id x y z"): id in 1..n and not seen before. */
@@ -529,7 +527,7 @@ static wt_status parse_node_line(parser *ps, const line *l, node_sink *sink)
     next_token(&p, l->e, &ts, &te);
     if (!parse_integer(ts, te, &id) || id < 1 || id > ps->n)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "node id '%s' in %s is not an integer in "
-                       "1..%lld; expected 'id x y' with such an id", quote(ts, te).s,
+                       "1..%lld; expected 'id x y' with such an id", wt_quote(ts, te).s,
                        sink->section, ps->n);
     if (sink->seen[id - 1]++)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "node id %lld appears twice in %s; expected "
@@ -548,7 +546,7 @@ static wt_status parse_node_line(parser *ps, const line *l, node_sink *sink)
     }
     if (next_token(&p, l->e, &ts, &te))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "extra text '%s' after the coordinates of "
-                       "node %lld; expected %d coordinates", quote(ts, l->e).s, id, sink->dims);
+                       "node %lld; expected %d coordinates", wt_quote(ts, l->e).s, id, sink->dims);
     return WT_OK;
 }
 
@@ -662,7 +660,7 @@ static wt_status next_weight(weight_reader *wr, int32_t *w)
     if (!parse_integer(ts, te, &v) || v < 0 || v > INT32_MAX)
         return fail_at(ps, WT_STATUS_PARSE, wr->l.no, "weight %lld, '%s', is not an integer in "
                        "0..%d; expected non-negative integer weights", wr->k + 1,
-                       quote(ts, te).s, INT32_MAX);
+                       wt_quote(ts, te).s, INT32_MAX);
     wr->k++;
     *w = (int32_t)v;
     return WT_OK;
@@ -757,7 +755,8 @@ static wt_status read_weight_section(parser *ps, const line *head)
     if (next_token(&wr.p, wr.l.e, &ts, &te))
         return fail_at(ps, WT_STATUS_PARSE, wr.l.no, "more weights in EDGE_WEIGHT_SECTION than "
                        "%s of DIMENSION %lld holds (%lld); expected the end of the section, "
-                       "found '%s'", format_names[ps->format], ps->n, count, quote(ts, wr.l.e).s);
+                       "found '%s'", format_names[ps->format], ps->n, count,
+                       wt_quote(ts, wr.l.e).s);
     return check_section_ends(ps, "EDGE_WEIGHT_SECTION", "weights");
 }
 
