@@ -376,20 +376,18 @@ class Cli(unittest.TestCase):
         r = run("check", BERLIN, t)
         self.assertEqual(r.returncode, 4)
         self.assertIn("bad.tour:5: city 1 repeats", r.stderr)
-        # A malformed header is a malformed file (3), named at its line.
-        m = self.write("dim.tour", "NAME: x\nDIMENSION: 52x\nTOUR_SECTION\n1\n-1\n")
-        r = run("check", BERLIN, m)
-        self.assertEqual(r.returncode, 3)
-        self.assertIn("dim.tour:2: tour DIMENSION '52x'", r.stderr)
-        # A city on the TOUR_SECTION line is refused, not dropped; bytes are quoted.
-        s = self.write("sec.tour", "TYPE: TOUR\x1b[2J\nTOUR_SECTION : 1\n-1\n")
-        r = run("check", BERLIN, s)
-        self.assertEqual(r.returncode, 3)
-        self.assertIn("sec.tour:1: TYPE is 'TOUR\\x1b[2J'", r.stderr)
-        s = self.write("sec.tour", "TYPE: TOUR\nTOUR_SECTION : 1\n-1\n")
-        r = run("check", BERLIN, s)
-        self.assertEqual(r.returncode, 3)
-        self.assertIn("sec.tour:2: TOUR_SECTION has data '1'", r.stderr)
+        # A malformed header is a malformed file (3), named at its line; a
+        # city on the TOUR_SECTION line is refused, not dropped; bytes are quoted.
+        for name, text, message in [
+                ("dim.tour", "NAME: x\nDIMENSION: 52x\nTOUR_SECTION\n1\n-1\n",
+                 "dim.tour:2: tour DIMENSION '52x'"),
+                ("type.tour", "TYPE: TOUR\x1b[2J\nTOUR_SECTION : 1\n-1\n",
+                 "type.tour:1: TYPE is 'TOUR\\x1b[2J'"),
+                ("sec.tour", "TYPE: TOUR\nTOUR_SECTION : 1\n-1\n",
+                 "sec.tour:2: TOUR_SECTION has data '1'")]:
+            r = run("check", BERLIN, self.write(name, text))
+            self.assertEqual(r.returncode, 3, name)
+            self.assertIn(message, r.stderr)
         r = run("check", BERLIN, t, "--json")
         self.assertEqual(r.returncode, 4)
         self.assertFalse(json.loads(r.stdout)["valid"])
