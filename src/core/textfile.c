@@ -14,6 +14,16 @@
 
 #include "core/error.h"
 
+char wt_line_break(const char *s, size_t len)
+{
+    return !memchr(s, '\n', len) && memchr(s, '\r', len) ? '\r' : '\n';
+}
+
+static bool has_line_break(const char *s, size_t len)
+{
+    return memchr(s, '\n', len) || memchr(s, '\r', len);
+}
+
 /* Loads a whole file plus a terminating NUL.  A regular file's size sizes
  * the buffer; it is a hint only (pipes have none, files may grow), so
  * reading goes on, growing the buffer, until fread reports the end. */
@@ -32,8 +42,18 @@ wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err
         (unsigned long long)st.st_size < SIZE_MAX / 2)
         cap = (size_t)st.st_size + 1; /* +1: the end is seen without growing */
     char *buf = malloc(cap + 1);
+    bool text_seen = false; /* a line end within the first WT_FIRST_LINE_MAX bytes */
     while (buf) {
         used += fread(buf + used, 1, cap - used, f);
+        if (!text_seen && used >= WT_FIRST_LINE_MAX) {
+            if (!has_line_break(buf, WT_FIRST_LINE_MAX)) {
+                free(buf);
+                fclose(f);
+                return wt_fail(err, WT_STATUS_PARSE, "%s:1: no line end in the first %zu "
+                               "bytes: not a text file", path, WT_FIRST_LINE_MAX);
+            }
+            text_seen = true;
+        }
         if (used < cap || ferror(f)) break;
         char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
         if (!bigger) free(buf);
@@ -60,7 +80,9 @@ wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err)
     memset(tf, 0, sizeof *tf);
     tf->path = path;
     tf->line = 1;
-    return wt_file_load(path, &tf->buf, &tf->len, err);
+    wt_status st = wt_file_load(path, &tf->buf, &tf->len, err);
+    if (st == WT_OK) tf->eol = wt_line_break(tf->buf, tf->len);
+    return st;
 }
 
 void wt_textfile_close(wt_textfile *tf)
@@ -101,16 +123,16 @@ static void skip_space(wt_textfile *tf)
 {
     while (!at_end(tf)) {
         char c = tf->buf[tf->pos];
-        if (c == '\n') tf->line++;
+        if (c == tf->eol) tf->line++;
         else if (!is_blank(c)) return;
         tf->pos++;
     }
 }
 
-/* Position just past the current line's content (at its '\n' or the end). */
+/* Position just past the current line's content (at its line end or the end). */
 static size_t line_end(const wt_textfile *tf)
 {
-    const char *nl = memchr(tf->buf + tf->pos, '\n', tf->len - tf->pos);
+    const char *nl = memchr(tf->buf + tf->pos, tf->eol, tf->len - tf->pos);
     return nl ? (size_t)(nl - tf->buf) : tf->len;
 }
 
@@ -141,7 +163,7 @@ int wt_textfile_next_keyword(wt_textfile *tf, char *key, size_t key_size, const 
     while (p < end && is_blank(tf->buf[p])) p++;
     size_t vend = end;
     while (vend > p && is_blank(tf->buf[vend - 1])) vend--;
-    tf->buf[vend] = '\0'; /* the line's '\n' (or the final NUL) is consumed here */
+    tf->buf[vend] = '\0'; /* the line's end (or the final NUL) is consumed here */
     *value = tf->buf + p;
     tf->pos = end < tf->len ? end + 1 : end;
     if (end < tf->len) tf->line++;

@@ -30,12 +30,24 @@ typedef struct wt_textfile {
     size_t pos;        /* scan position */
     long line;         /* 1-based line number of pos */
     long key_line;     /* line of the last keyword line read */
+    char eol;          /* the byte that ends a line: '\n' or '\r' (wt_line_break) */
     wt_excerpt token;  /* the offending token after a failed read, quoted */
 } wt_textfile;
 
+/* The byte that ends the lines of [s, s + len): '\r' when the text holds CRs
+ * but no LF at all (classic Mac OS text), else '\n' (LF and CRLF: a CR is
+ * then a blank, as a stray one inside a line must stay). */
+char wt_line_break(const char *s, size_t len);
+
+/* Text files put a line end early; a stream that has none in its first
+ * WT_FIRST_LINE_MAX bytes (/dev/zero, a binary file) is refused at once
+ * rather than read until memory runs out. */
+#define WT_FIRST_LINE_MAX ((size_t)1 << 20)
+
 /* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
  * bytes (the file itself may contain NULs).  WT_STATUS_IO when it cannot be
- * read (a directory included), WT_STATUS_OUT_OF_MEMORY. */
+ * read (a directory included), WT_STATUS_PARSE "path:1: ..." when its first
+ * WT_FIRST_LINE_MAX bytes hold no line end, WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err);
 
 /* Loads path for scanning; errors as wt_file_load. */

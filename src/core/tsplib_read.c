@@ -10,7 +10,8 @@
  * "source:line: what was wrong; what was expected".
  *
  * What is accepted (TSPLIB95 plus the quirks of the files in the wild, see
- * ../shared/tsplib/README.md): `KEY: value` lines in any order, CRLF, tabs,
+ * ../shared/tsplib/README.md): `KEY: value` lines in any order, CRLF or
+ * CR-only line ends (wt_line_break), tabs,
  * blank lines, a missing EOF; EDGE_WEIGHT_TYPE EUC_2D, CEIL_2D, ATT, GEO,
  * MAN_2D, MAX_2D, EUC_3D and EXPLICIT with any of the nine matrix formats;
  * DISPLAY_DATA_SECTION (kept for drawing EXPLICIT instances).  Sections we do
@@ -216,6 +217,7 @@ static const char *const format_names[] = {
 typedef struct parser {
     const char *cur, *end;  /* bytes not read yet */
     long lineno;            /* number of the line that starts at cur */
+    char eol;               /* the byte that ends a line (wt_line_break) */
     const char *src;        /* names the data in messages */
     wt_error *err;
     bool seen_text;         /* some non-blank line was read */
@@ -260,7 +262,7 @@ static bool read_line(parser *ps, line *l)
 {
     if (ps->cur >= ps->end) return false;
     const char *s = ps->cur;
-    const char *nl = memchr(s, '\n', (size_t)(ps->end - s));
+    const char *nl = memchr(s, ps->eol, (size_t)(ps->end - s));
     const char *e = nl ? nl : ps->end;
     ps->cur = nl ? nl + 1 : ps->end;
     l->no = ps->lineno;
@@ -888,6 +890,7 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
                  .err = err, .type = -1};
     /* A UTF-8 byte order mark is an editor's habit, not content. */
     if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) ps.cur += 3;
+    ps.eol = wt_line_break(ps.cur, (size_t)(ps.end - ps.cur));
     wt_status st = parse_lines(&ps);
     if (st == WT_OK) st = check_complete(&ps);
     if (st == WT_OK) st = complete_instance(&ps);

@@ -740,6 +740,26 @@ static void test_line_ends_and_spacing(void **state)
     wt_instance_free(inst);
 }
 
+/* Classic Mac OS text: lines end in a lone CR, and errors count them. */
+static void test_cr_line_ends(void **state)
+{
+    (void)state;
+    wt_instance *inst = PARSE_OK("NAME : mac\rTYPE : TSP\rDIMENSION : 3\r"
+                                 "EDGE_WEIGHT_TYPE : EUC_2D\rNODE_COORD_SECTION\r"
+                                 "1 0 0\r2 3 0\r\r3 0 4\rEOF\r");
+    assert_string_equal(wt_instance_name(inst), "mac");
+    assert_int_equal(wt_instance_dist(inst, 1, 2), 5);
+    wt_instance_free(inst);
+    EXPECT_ERROR("NAME : mac\rTYPE : TSP\rDIMENSION : 3\rEDGE_WEIGHT_TYPE : EUC_2D\r"
+                 "NODE_COORD_SECTION\r1 0 0\r2 3 x\r3 0 4\r",
+                 WT_STATUS_PARSE, "test:7:", "node 2");
+    /* With an LF anywhere, a CR is a blank: here one inside the NAME. */
+    inst = PARSE_OK("NAME : a\rb\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\n"
+                    "NODE_COORD_SECTION\n1 0 0\n2 3 0\n3 0 4\n");
+    assert_int_equal(wt_instance_n(inst), 3);
+    wt_instance_free(inst);
+}
+
 static void test_odd_order_and_skipped_parts(void **state)
 {
     (void)state;
@@ -842,6 +862,13 @@ static void test_read_errors(void **state)
     check_message(&err, "/nonexistent/x.tsp:", "cannot open", __FILE__, __LINE__);
     assert_int_equal(wt_instance_read_tsplib("/tmp", &inst, &err), WT_STATUS_IO);
     assert_null(inst);
+    /* An endless stream without a line end is refused at once, not read
+     * until memory runs out. */
+    if (access("/dev/zero", R_OK) == 0) {
+        assert_int_equal(wt_instance_read_tsplib("/dev/zero", &inst, &err), WT_STATUS_PARSE);
+        check_message(&err, "/dev/zero:1:", "no line end", __FILE__, __LINE__);
+        assert_null(inst);
+    }
     assert_int_equal(wt_instance_read_tsplib(NULL, &inst, &err), WT_STATUS_INVALID_ARGUMENT);
     assert_int_equal(wt_instance_parse_tsplib("x", 1, "t", NULL, &err),
                      WT_STATUS_INVALID_ARGUMENT);
@@ -937,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_large_and_negative_coordinates),
         cmocka_unit_test(test_long_comment),
         cmocka_unit_test(test_line_ends_and_spacing),
+        cmocka_unit_test(test_cr_line_ends),
         cmocka_unit_test(test_odd_order_and_skipped_parts),
         cmocka_unit_test(test_display_data),
         cmocka_unit_test(test_name_from_source),

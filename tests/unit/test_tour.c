@@ -120,6 +120,9 @@ static void test_bad_tour_files(void **state)
     expect_tour_error("DIMENSION\nTOUR_SECTION\n1 2 3 4 -1\n", WT_STATUS_PARSE,
                       ":1: tour DIMENSION '' is not a number");
     expect_tour_error("\x01\x02garbage\n", WT_STATUS_PARSE, ":1: expected");
+    /* CR-only lines are counted as lines */
+    expect_tour_error("NAME: t\rTOUR_SECTION\r1\r2\r2\r4\r-1\r", WT_STATUS_INVALID_TOUR,
+                      ":5: city 2 repeats");
 }
 
 /* Header values and bad tokens are shown quoted: control bytes as \xNN, a
@@ -163,6 +166,7 @@ static void test_good_tour_variants(void **state)
         "TOUR_SECTION\n4 3\n2 1\n",         /* no -1, no EOF */
         "TYPE:TOUR\nTOUR_SECTION\n\t4\t3 2 1 -1\nEOF",
         "TOUR_SECTION :\n4 3 2 1 -1\n",   /* a colon with no value */
+        "NAME : t\rTYPE : TOUR\rTOUR_SECTION\r4\r3\r2\r1\r-1\rEOF\r", /* CR-only lines */
     };
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         char *path = temp_file(texts[k]);
