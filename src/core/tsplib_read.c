@@ -732,7 +732,7 @@ static wt_status check_weight_header(const parser *ps, const line *head)
                        "EDGE_WEIGHT_FORMAT; expected EDGE_WEIGHT_FORMAT : " MATRIX_FORMATS
                        " above it");
     if (ps->n > WT_MAX_EXPLICIT_CITIES)
-        return fail_at(ps, WT_STATUS_TOO_LARGE, head->no, "DIMENSION %lld is too large for an "
+        return fail_at(ps, WT_STATUS_TOO_LARGE, ps->n_line, "DIMENSION %lld is too large for an "
                        "EXPLICIT matrix; expected at most %d cities", ps->n,
                        WT_MAX_EXPLICIT_CITIES);
     return WT_OK;

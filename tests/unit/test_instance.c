@@ -523,8 +523,10 @@ static void test_explicit_asymmetric(void **state)
 static void test_explicit_too_large(void **state)
 {
     (void)state;
-    EXPECT_ERROR("DIMENSION : 46341\nEDGE_WEIGHT_TYPE : EXPLICIT\nEDGE_WEIGHT_FORMAT : UPPER_ROW\n"
-                 "EDGE_WEIGHT_SECTION\n1 2 3\n", WT_STATUS_TOO_LARGE, "test:4:", "at most 46340");
+    /* named at the DIMENSION line, the value at fault */
+    EXPECT_ERROR("NAME : big\nDIMENSION : 46341\nEDGE_WEIGHT_TYPE : EXPLICIT\n"
+                 "EDGE_WEIGHT_FORMAT : UPPER_ROW\nEDGE_WEIGHT_SECTION\n1 2 3\n",
+                 WT_STATUS_TOO_LARGE, "test:2:", "at most 46340");
 }
 
 /* The 5-city matrix d(i,j) = 10*i + j for cities i < j numbered from 1,
