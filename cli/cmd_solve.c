@@ -96,8 +96,9 @@ static const char solve_help[] =
     "  --quiet           print nothing but errors (no progress line, no report)\n"
     "  -h, --help        show this help\n"
     "\n"
-    "A progress line (elapsed time, best length, gap; for sa also the temperature) is\n"
-    "shown on stderr when it is a terminal.  Ctrl-C stops the search; the best tour is\n"
+    "A progress line (elapsed time, best length, gap; for sa also the temperature;\n"
+    "inside a long 2-opt pass how much of it is scanned) is shown on stderr when it\n"
+    "is a terminal.  Ctrl-C stops the search; the best tour is\n"
     "still written (exit 130).  An sa run cut short by --time-limit exits with 5.\n"
     "\n"
     "Examples:\n"
@@ -148,9 +149,14 @@ static int show_progress(const wt_progress *p, void *user)
                  p->elapsed_s > 0 ? (double)p->kicks / p->elapsed_s : 0.0);
     char temp[32] = "";
     if (p->temperature > 0) snprintf(temp, sizeof temp, " T %.4g", p->temperature);
+    char pass[32] = ""; /* inside a long pass: how far it got, when known */
+    if (p->pass_done >= 0)
+        snprintf(pass, sizeof pass, "  (pass %.0f%% scanned)", 100 * p->pass_done);
+    else if (p->pass_done == WT_PASS_SHARE_UNKNOWN)
+        snprintf(pass, sizeof pass, "  (in a pass)");
     /* \033[K clears what a longer line before left on the terminal. */
-    fprintf(stderr, "\r\033[K[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64, p->elapsed_s,
-            temp, p->best_length, gap, climbs, p->steps);
+    fprintf(stderr, "\r\033[K[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64 "%s", p->elapsed_s,
+            temp, p->best_length, gap, climbs, p->steps, pass);
     fflush(stderr);
     ps->shown = true;
     return 0;

@@ -263,7 +263,14 @@ typedef struct wt_progress {
     uint64_t climbs;        /* multistart: climbs finished so far */
     uint64_t kicks;         /* ils: kicks done so far */
     double temperature;     /* sa: current temperature; 0 for other algorithms */
+    double pass_done;       /* 2opt, ils: a report from inside a long 2-opt pass
+                               (millions of cities) gives the share of it scanned,
+                               0..1, or WT_PASS_SHARE_UNKNOWN when the backend
+                               cannot tell (the GPU); WT_NOT_IN_PASS otherwise */
 } wt_progress;
+
+#define WT_NOT_IN_PASS (-1.0)
+#define WT_PASS_SHARE_UNKNOWN (-2.0)
 
 /* Called from the solving thread about every progress_interval_s seconds.
  * Returns nonzero to ask the search to stop (it then ends with

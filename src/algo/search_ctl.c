@@ -29,6 +29,8 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->stall_gain = 0;
     ctl->stall_count = 0;
     ctl->stall_from = 0;
+    ctl->shown_best = 0;
+    ctl->shown_steps = ctl->shown_climbs = 0;
 }
 
 /* The stall rule of search_ctl.h, one report further. */
@@ -78,24 +80,39 @@ bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool
     return wt_ctl_report_climbs(ctl, best_length, steps, 0, force);
 }
 
+/* Calls the progress callback with ctl's figures, when due or forced. */
+static void report(wt_search_ctl *ctl, double pass_done, bool force)
+{
+    const wt_params *p = ctl->params;
+    if (!p->progress) return;
+    double now = wt_now();
+    if (!force && now < ctl->next_report) return;
+    wt_progress pr = {
+        .elapsed_s = now - ctl->t_start,
+        .best_length = ctl->shown_best,
+        .init_length = ctl->init_length,
+        .steps = ctl->shown_steps,
+        .climbs = ctl->shown_climbs,
+        .kicks = ctl->kicks,
+        .temperature = ctl->temperature,
+        .pass_done = pass_done,
+    };
+    ctl->next_report = now + p->progress_interval_s;
+    if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)
+        stop_store(ctl, WT_STOP_INTERRUPTED);
+}
+
 bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t steps,
                           uint64_t climbs, bool force)
 {
-    const wt_params *p = ctl->params;
-    double now = wt_now();
-    if (p->progress && (force || now >= ctl->next_report)) {
-        wt_progress pr = {
-            .elapsed_s = now - ctl->t_start,
-            .best_length = best_length,
-            .init_length = ctl->init_length,
-            .steps = steps,
-            .climbs = climbs,
-            .kicks = ctl->kicks,
-            .temperature = ctl->temperature,
-        };
-        ctl->next_report = now + p->progress_interval_s;
-        if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)
-            stop_store(ctl, WT_STOP_INTERRUPTED);
-    }
+    ctl->shown_best = best_length;
+    ctl->shown_steps = steps;
+    ctl->shown_climbs = climbs;
+    report(ctl, WT_NOT_IN_PASS, force);
     return wt_ctl_expired(ctl) || stalled(ctl, best_length);
+}
+
+void wt_ctl_tick(wt_search_ctl *ctl, double pass_done)
+{
+    if (ctl && ctl->shown_best > 0) report(ctl, pass_done, false);
 }

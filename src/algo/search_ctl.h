@@ -37,6 +37,9 @@ typedef struct wt_search_ctl {
     double stall_gain;
     int stall_count;         /* reports in the current window */
     int64_t stall_from;      /* the best length at its start */
+    /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick. */
+    int64_t shown_best;
+    uint64_t shown_steps, shown_climbs;
 } wt_search_ctl;
 
 /* Counters a search keeps for the result. */
@@ -74,6 +77,12 @@ bool wt_ctl_report(wt_search_ctl *ctl, int64_t best_length, uint64_t steps, bool
 /* Same, with the climbs finished so far in the report (multistart). */
 bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t steps,
                           uint64_t climbs, bool force);
+
+/* A progress report from inside one long step (a full 2-opt pass at
+ * millions of cities lasts seconds to minutes): when due, repeats the last
+ * wt_ctl_report's figures with pass_done, the share of the step done (0..1),
+ * or WT_PASS_SHARE_UNKNOWN.  Solving thread only. */
+void wt_ctl_tick(wt_search_ctl *ctl, double pass_done);
 
 #ifdef __cplusplus
 }

@@ -217,6 +217,57 @@ static void test_stop_returns_valid_tour(void **state)
     wt_instance_free(inst);
 }
 
+/* What the reports from inside passes showed. */
+typedef struct pass_reports {
+    int inside, outside, bad;
+    double stop_at; /* stop once a pass is this far scanned; > 1: never */
+} pass_reports;
+
+static int note_pass_share(const wt_progress *p, void *user)
+{
+    pass_reports *r = user;
+    if (p->pass_done == WT_NOT_IN_PASS) r->outside++;
+    else if (p->pass_done >= 0 && p->pass_done < 1) r->inside++;
+    else r->bad++;
+    return p->pass_done >= r->stop_at;
+}
+
+/* A long pass reports how far it got, from the solving thread, pruned or
+ * not, and a callback can stop the search from there. */
+static void test_progress_inside_a_pass(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(4000, 12);
+    for (int prune = 0; prune < 2; prune++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.backend = WT_BACKEND_CPU;
+        p.init = WT_INIT_RANDOM;
+        p.threads = 1; /* the solving thread then scans every row: ticks at fixed rows */
+        p.prune = prune;
+        p.progress = note_pass_share;
+        p.progress_interval_s = 0;
+        pass_reports r = {0, 0, 0, 2.0};
+        p.progress_user = &r;
+        p.time_limit_s = 0.3;
+        wt_result res = {0};
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_true(r.inside > 0);
+        assert_true(r.outside > 0);
+        assert_int_equal(r.bad, 0);
+        wt_result_free(&res);
+
+        r = (pass_reports){0, 0, 0, 0.5};
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
+        assert_int_equal(res.steps, 0); /* the first pass, stopped half-way */
+        assert_int_equal(res.length, res.init_length);
+        assert_int_equal(wt_tour_validate(res.tour, 4000, NULL), WT_OK);
+        wt_result_free(&res);
+    }
+    wt_instance_free(inst);
+}
+
 static void test_start_tour_is_used_and_checked(void **state)
 {
     (void)state;
@@ -272,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_swaps),
         cmocka_unit_test(test_same_seed_same_tour_any_threads),
         cmocka_unit_test(test_stop_returns_valid_tour),
+        cmocka_unit_test(test_progress_inside_a_pass),
         cmocka_unit_test(test_start_tour_is_used_and_checked),
         cmocka_unit_test(test_cuda_request_fails_cleanly_without_gpu),
     };

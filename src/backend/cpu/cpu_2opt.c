@@ -13,6 +13,7 @@
  */
 #include "backend/cpu/cpu_2opt.h"
 
+#include <omp.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -79,18 +80,31 @@ static int64_t *tour_edges(const wt_instance *inst, const int32_t *t)
 }
 
 /* Whether the scan should stop: polls ctl every 64th call of a thread
- * (at `tick`) and raises *stopped for all. */
-static bool scan_stopping(wt_search_ctl *ctl, int tick, bool *stopped)
+ * (at `tick`) and raises *stopped for all.  The solving thread (the master
+ * of an outermost team: a scan inside another parallel region, such as a
+ * multistart climb, is not on it) also reports progress then, with `done`,
+ * the share of the scan behind its tick: at millions of cities one scan
+ * lasts long enough to want it. */
+static bool scan_stopping(wt_search_ctl *ctl, int tick, double done, bool *stopped)
 {
     bool already;
 #pragma omp atomic read
     already = *stopped;
     if (already) return true;
-    if (ctl && (tick & 63) == 0 && wt_ctl_expired(ctl)) {
+    if (!ctl || (tick & 63) != 0) return false;
+    if (omp_get_level() == 1 && omp_get_thread_num() == 0) wt_ctl_tick(ctl, done);
+    if (wt_ctl_expired(ctl)) {
 #pragma omp atomic write
         *stopped = true;
     }
     return false;
+}
+
+/* The share of a triangular scan's pairs in the rows before row i. */
+static double rows_done(int i, int n)
+{
+    double left = (double)(n - i) / n;
+    return 1.0 - left * left;
 }
 
 /* Fills row[i] with the best improving move of row i (i = -1 when none)
@@ -106,7 +120,7 @@ static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_
     bool stopped = false;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 0; i < n - 2; i++) {
-        if (scan_stopping(ctl, i, &stopped)) continue;
+        if (scan_stopping(ctl, i, rows_done(i, n), &stopped)) continue;
         scan_row(inst, t, edge, i, band, &row[i], band_row ? &band_row[i] : NULL);
     }
     free(edge);
@@ -181,7 +195,7 @@ static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int
         }
 #pragma omp for schedule(dynamic, 1)
         for (int g = 0; g < segs; g++) {
-            if (!runs || scan_stopping(ctl, g, stopped)) continue;
+            if (!runs || scan_stopping(ctl, g, (double)g / segs, stopped)) continue;
             int count = group_runs(inst, box, segs, g, runs);
             int end = g * SEGMENT_LEN + SEGMENT_LEN < n - 2 ? g * SEGMENT_LEN + SEGMENT_LEN : n - 2;
             for (int i = g * SEGMENT_LEN; i < end; i++)

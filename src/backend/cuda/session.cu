@@ -231,7 +231,10 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
             WT_CUDA_CHECK(err, cudaStreamSynchronize(s->control));
             *stopped = true;
         }
-        if (wt_now() - t0 > SPIN_S) usleep(100);
+        if (wt_now() - t0 > SPIN_S) { /* a long pass (seconds at 10M cities): report it */
+            if (s->ctl) wt_ctl_tick(s->ctl, WT_PASS_SHARE_UNKNOWN);
+            usleep(100);
+        }
     }
 }
 
