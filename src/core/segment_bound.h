@@ -59,4 +59,25 @@ static inline bool wt_segment_may_improve(const wt_instance *inst, const wt_segm
     return 2.0 * wt_segment_gap_bound(inst, a, b) < (double)(a->longest + b->longest);
 }
 
+/* The segments that may improve with a given one, without testing every
+ * pair: a pass over n / 32 segments would otherwise spend O((n / 32)^2)
+ * bound tests, more than its checks on a good tour at 100,000 cities and
+ * three quarters of its time at a million.  Segments are sorted along the
+ * instance's longer axis; a partner must lie within the gap its longest
+ * edges allow, so only a window of that order is tested.  The few segments
+ * with the longest edges (which widen every window) are tested one by one
+ * instead. */
+typedef struct wt_segment_index wt_segment_index;
+
+/* An index of the segs boxes (which it keeps a pointer to); NULL when out
+ * of memory. */
+wt_segment_index *wt_segment_index_build(const wt_instance *inst, const wt_segment_box *box,
+                                         int segs);
+void wt_segment_index_free(wt_segment_index *ix); /* NULL is a no-op */
+
+/* Writes to out (room for segs entries), in increasing order, every
+ * segment s >= g with wt_segment_may_improve(inst, box[g], box[s]): the
+ * same set as testing each s in turn.  Returns how many.  Thread-safe. */
+int wt_segment_index_partners(const wt_segment_index *ix, int g, int *out);
+
 #endif

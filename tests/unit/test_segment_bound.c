@@ -132,6 +132,59 @@ static void test_bound_never_rules_out_an_improving_move(void **state)
     free(t);
 }
 
+/* The index's partners of every segment against testing every pair. */
+static void check_index_partners(const wt_instance *inst, const int32_t *t, int len)
+{
+    int n = wt_instance_n(inst), segs = (n + len - 1) / len;
+    wt_segment_box *box = malloc((size_t)segs * sizeof *box);
+    int *got = malloc((size_t)segs * sizeof *got);
+    wt_segment_boxes(inst, t, len, box);
+    wt_segment_index *ix = wt_segment_index_build(inst, box, segs);
+    assert_non_null(ix);
+    for (int g = 0; g < segs; g++) {
+        int count = wt_segment_index_partners(ix, g, got), k = 0;
+        for (int s = g; s < segs; s++) {
+            if (!wt_segment_may_improve(inst, &box[g], &box[s])) continue;
+            if (k >= count || got[k] != s)
+                fail_msg("segment %d of %d (len %d): partner %d missing or out of order", g,
+                         segs, len, s);
+            k++;
+        }
+        assert_int_equal(k, count);
+    }
+    wt_segment_index_free(ix);
+    free(got);
+    free(box);
+}
+
+/* The index finds exactly the partners a test of every pair finds, on
+ * tours whose boxes are small (greedy), large (random) or mixed (greedy
+ * cut by kicks: a few long edges), in every shape and metric. */
+static void test_index_partners_are_every_pair(void **state)
+{
+    (void)state;
+    int n = 3000;
+    int32_t *t = malloc((size_t)n * sizeof *t), *buf = malloc((size_t)n * sizeof *buf);
+    for (size_t ty = 0; ty < N_BOUND_TYPES; ty++)
+        for (int shape = 0; shape < N_SHAPES; shape++) {
+            wt_instance *inst = make_instance(bound_types[ty], n, shape, 40 + ty + (uint64_t)shape);
+            for (int kind = 0; kind < 3; kind++) {
+                make_tour(inst, kind == 0 ? 0 : 1, 7, t);
+                for (int kick = 0; kind == 2 && kick < 20; kick++) { /* A B C -> A C B */
+                    int p1 = 100 + kick * 97, p2 = p1 + 50 + kick * 13;
+                    memcpy(buf, t + p1, (size_t)(p2 - p1) * sizeof *t);
+                    memmove(t + p1, t + p2, (size_t)(n - p2) * sizeof *t);
+                    memcpy(t + n - (p2 - p1), buf, (size_t)(p2 - p1) * sizeof *t);
+                }
+                check_index_partners(inst, t, 4);
+                check_index_partners(inst, t, 32);
+            }
+            wt_instance_free(inst);
+        }
+    free(t);
+    free(buf);
+}
+
 /* The pruned scan's candidates against the full scan's, entry for entry;
  * returns the pairs it checked. */
 static uint64_t compare_scans(const wt_instance *inst, const int32_t *t, int band, int threads)
@@ -233,6 +286,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bound_never_rules_out_an_improving_move),
+        cmocka_unit_test(test_index_partners_are_every_pair),
         cmocka_unit_test(test_pruned_scan_equals_full_scan),
         cmocka_unit_test(test_pruned_scan_checks_few_pairs_on_good_tours),
         cmocka_unit_test(test_other_metrics_check_every_pair),

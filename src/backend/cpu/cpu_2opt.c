@@ -139,13 +139,15 @@ typedef struct column_run {
 } column_run;
 
 /* The columns that rows of segment g must check: the segments from g on
- * that may hold an improving move with it, merged into runs. */
-static int group_runs(const wt_instance *inst, const wt_segment_box *box, int segs, int g,
+ * that may hold an improving move with it, merged into runs.  partner:
+ * room for every segment. */
+static int group_runs(const wt_instance *inst, const wt_segment_index *ix, int g, int *partner,
                       column_run *runs)
 {
     int n = inst->n, count = 0;
-    for (int s = g; s < segs; s++) {
-        if (!wt_segment_may_improve(inst, &box[g], &box[s])) continue;
+    int partners = wt_segment_index_partners(ix, g, partner);
+    for (int k = 0; k < partners; k++) {
+        int s = partner[k];
         int from = s * SEGMENT_LEN, to = (from + SEGMENT_LEN < n ? from + SEGMENT_LEN : n) - 1;
         if (count > 0 && runs[count - 1].to == from - 1) runs[count - 1].to = to;
         else runs[count++] = (column_run){from, to};
@@ -180,7 +182,7 @@ static uint64_t scan_row_runs(const wt_instance *inst, const int32_t *t, const i
 /* The row groups of scan_rows_pruned, shared among threads; returns the
  * pairs evaluated. */
 static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int64_t *edge,
-                            const wt_segment_box *box, int threads, wt_search_ctl *ctl,
+                            const wt_segment_index *ix, int threads, wt_search_ctl *ctl,
                             int band, wt_2opt_move *row, wt_2opt_move *band_row, bool *stopped,
                             bool *failed)
 {
@@ -189,20 +191,22 @@ static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int
 #pragma omp parallel num_threads(threads) reduction(+ : total)
     {
         column_run *runs = malloc((size_t)segs * sizeof *runs);
-        if (!runs) {
+        int *partner = malloc((size_t)segs * sizeof *partner);
+        if (!runs || !partner) {
 #pragma omp atomic write
             *failed = true;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int g = 0; g < segs; g++) {
-            if (!runs || scan_stopping(ctl, g, (double)g / segs, stopped)) continue;
-            int count = group_runs(inst, box, segs, g, runs);
+            if (!runs || !partner || scan_stopping(ctl, g, (double)g / segs, stopped)) continue;
+            int count = group_runs(inst, ix, g, partner, runs);
             int end = g * SEGMENT_LEN + SEGMENT_LEN < n - 2 ? g * SEGMENT_LEN + SEGMENT_LEN : n - 2;
             for (int i = g * SEGMENT_LEN; i < end; i++)
                 total += scan_row_runs(inst, t, edge, i, band, runs, count, &row[i],
                                        band_row ? &band_row[i] : NULL);
         }
         free(runs);
+        free(partner);
     }
     return total;
 }
@@ -217,12 +221,16 @@ static int scan_rows_pruned(const wt_instance *inst, const int32_t *t, int threa
     int segs = (inst->n + SEGMENT_LEN - 1) / SEGMENT_LEN;
     int64_t *edge = tour_edges(inst, t);
     wt_segment_box *box = malloc((size_t)segs * sizeof *box);
-    bool stopped = false, failed = !edge || !box;
-    if (!failed) {
+    wt_segment_index *ix = NULL;
+    if (edge && box) {
         wt_segment_boxes(inst, t, SEGMENT_LEN, box);
-        *checked = scan_groups(inst, t, edge, box, threads, ctl, band, row, band_row, &stopped,
-                               &failed);
+        ix = wt_segment_index_build(inst, box, segs);
     }
+    bool stopped = false, failed = !ix;
+    if (!failed)
+        *checked = scan_groups(inst, t, edge, ix, threads, ctl, band, row, band_row, &stopped,
+                               &failed);
+    wt_segment_index_free(ix);
     free(edge);
     free(box);
     return failed ? -1 : stopped ? 0 : 1;
