@@ -20,7 +20,8 @@ enum {
     EXIT_BAD_INPUT = 3,   /* an instance or tour file is malformed or unsupported */
     EXIT_BAD_TOUR = 4,    /* check: the tour is not a valid tour of the instance */
     EXIT_TIME_LIMIT = 5,  /* solve: the time limit stopped the search early */
-    EXIT_INTERRUPTED = 130 /* solve: stopped by Ctrl-C (SIGINT); best tour written */
+    EXIT_INTERRUPTED = 130 /* solve: stopped by Ctrl-C (SIGINT); best tour written;
+                              SIGTERM, SIGHUP: 128 + the signal */
 };
 
 int cmd_solve(int argc, char **argv);

@@ -3,8 +3,8 @@
  *
  * The search may be cut short by --time-limit or Ctrl-C; the library then
  * still returns its best tour, which is written and reported like a finished
- * one, and the exit status says why it stopped early.  A second Ctrl-C kills
- * the program the usual way.
+ * one, and the exit status says why it stopped early.  SIGTERM and SIGHUP
+ * stop it the same way.  A second Ctrl-C kills the program the usual way.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -98,30 +98,42 @@ static const char solve_help[] =
     "\n"
     "A progress line (elapsed time, best length, gap; for sa also the temperature;\n"
     "inside a long 2-opt pass how much of it is scanned) is shown on stderr when it\n"
-    "is a terminal.  Ctrl-C stops the search; the best tour is\n"
-    "still written (exit 130).  An sa run cut short by --time-limit exits with 5.\n"
+    "is a terminal.  Ctrl-C stops the search; the best tour is still written (exit\n"
+    "130); so do SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).\n"
+    "An sa run cut short by --time-limit exits with 5.\n"
     "\n"
     "Examples:\n"
     "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n"
     "  warptour solve big.tsp --init spacefill --time-limit 60 --output big.tour --json\n";
 
-/* Set by the SIGINT handler, polled by the library through params.stop_flag. */
+/* The signals that stop a search but still write its best tour: Ctrl-C,
+ * and the SIGTERM of `kill`, `timeout` and batch schedulers at their time
+ * limit, and SIGHUP (the terminal went away). */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
+
+/* The stop signal that came (0: none), polled by the library through
+ * params.stop_flag. */
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
+static void on_stop_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
 
-static void install_sigint(void)
+static void install_stop_handlers(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C terminates at once */
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    for (size_t k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &sa, NULL);
+}
+
+static void remove_stop_handlers(void)
+{
+    for (size_t k = 0; k < N_STOP_SIGNALS; k++) signal(stop_signals[k], SIG_DFL);
 }
 
 typedef struct solve_opts {
@@ -579,7 +591,8 @@ static int stop_exit_status(wt_stop_reason r)
     switch (r) {
     case WT_STOP_DONE: return EXIT_OK;
     case WT_STOP_TIME_LIMIT: return EXIT_TIME_LIMIT;
-    case WT_STOP_INTERRUPTED: return EXIT_INTERRUPTED;
+    case WT_STOP_INTERRUPTED: /* the shell's way: 128 + the signal (130 for Ctrl-C) */
+        return interrupted > 0 ? 128 + interrupted : EXIT_INTERRUPTED;
     }
     return EXIT_FAILURE_RUN;
 }
@@ -633,7 +646,7 @@ int cmd_solve(int argc, char **argv)
             }
         }
         o.params.stop_flag = (const volatile int *)&interrupted;
-        install_sigint();
+        install_stop_handlers();
         wt_error err = {0};
         if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);
@@ -641,7 +654,7 @@ int cmd_solve(int argc, char **argv)
     /* The handler stays until the tour is written: a second Ctrl-C then
      * cannot leave a half-written tour file behind. */
     if (status == EXIT_OK) status = write_outputs(&o, inst, &res);
-    signal(SIGINT, SIG_DFL);
+    remove_stop_handlers();
     if (status == EXIT_OK) {
         if (o.json) {
             if (!print_json(&o, inst, &res)) status = EXIT_FAILURE_RUN;

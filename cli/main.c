@@ -29,6 +29,7 @@ static const char usage_text[] =
     "  4    check: the tour is not a valid tour of the instance\n"
     "  5    solve: the time limit stopped the search early (best tour still written)\n"
     "  130  solve: interrupted by Ctrl-C (best tour still written)\n"
+    "  143  solve: stopped by SIGTERM (best tour still written; SIGHUP: 129)\n"
     "\n"
     "Example:\n"
     "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n";

@@ -500,19 +500,23 @@ class Cli(unittest.TestCase):
 
     def test_interrupt_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("i.tour")
-        # Climbs until told to stop, however fast the machine.
-        p = subprocess.Popen([WARPTOUR, "solve", inst, "--algorithm", "multistart", "--backend",
-                              "cpu", "--time-limit", "600", "--json", "--output", tour],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-        self.assertEqual(p.returncode, 130, err)
-        j = json.loads(out)
-        self.assertEqual(j["stop"], "interrupted")
-        r = run("check", inst, tour, "--json")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(json.loads(r.stdout)["length"], j["length"])
+        # Ctrl-C, and the SIGTERM of kill, timeout and batch schedulers, and
+        # SIGHUP: each exits 128 + the signal, best tour written.
+        for sig, want in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+            # Climbs until told to stop, however fast the machine.
+            p = subprocess.Popen([WARPTOUR, "solve", inst, "--algorithm", "multistart",
+                                  "--backend", "cpu", "--time-limit", "600", "--json",
+                                  "--output", tour],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.0)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=60)
+            self.assertEqual(p.returncode, want, err)
+            j = json.loads(out)
+            self.assertEqual(j["stop"], "interrupted")
+            r = run("check", inst, tour, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout)["length"], j["length"])
 
 
 if __name__ == "__main__":
