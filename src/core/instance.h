@@ -51,30 +51,45 @@ static inline int64_t wt_dist_att(double dx, double dy)
     return (double)t < r ? t + 1 : t;
 }
 
+/* Whether type's distance is a function of the two coordinate differences
+ * alone (wt_dist_planar). */
+static inline bool wt_is_planar(wt_edge_weight_type type)
+{
+    return type == WT_EUC_2D || type == WT_CEIL_2D || type == WT_ATT || type == WT_MAN_2D ||
+           type == WT_MAX_2D;
+}
+
+/* Exact distance of a planar type from dx = x[a] - x[b], dy = y[a] - y[b]:
+ * what wt_dist computes, for loops that keep coordinates of their own (in
+ * tour order, say) and pass the type as a constant. */
+static inline int64_t wt_dist_planar(wt_edge_weight_type type, double dx, double dy)
+{
+    switch (type) {
+    case WT_EUC_2D: return wt_nint(sqrt(dx * dx + dy * dy));
+    case WT_CEIL_2D: return (int64_t)ceil(sqrt(dx * dx + dy * dy));
+    case WT_ATT: return wt_dist_att(dx, dy);
+    case WT_MAN_2D: return wt_nint(fabs(dx) + fabs(dy));
+    case WT_MAX_2D: {
+        int64_t ddx = wt_nint(fabs(dx)), ddy = wt_nint(fabs(dy));
+        return ddx > ddy ? ddx : ddy;
+    }
+    default: return 0;
+    }
+}
+
 /* Exact TSPLIB95 distance between cities a and b of in. */
 static inline int64_t wt_dist(const struct wt_instance *in, int a, int b)
 {
     double dx, dy, dz;
     switch (in->type) {
     case WT_EUC_2D:
-        dx = in->x[a] - in->x[b];
-        dy = in->y[a] - in->y[b];
-        return wt_nint(sqrt(dx * dx + dy * dy));
     case WT_CEIL_2D:
-        dx = in->x[a] - in->x[b];
-        dy = in->y[a] - in->y[b];
-        return (int64_t)ceil(sqrt(dx * dx + dy * dy));
     case WT_ATT:
-        return wt_dist_att(in->x[a] - in->x[b], in->y[a] - in->y[b]);
+    case WT_MAN_2D:
+    case WT_MAX_2D:
+        return wt_dist_planar(in->type, in->x[a] - in->x[b], in->y[a] - in->y[b]);
     case WT_GEO:
         return wt_dist_geo(in, a, b);
-    case WT_MAN_2D:
-        return wt_nint(fabs(in->x[a] - in->x[b]) + fabs(in->y[a] - in->y[b]));
-    case WT_MAX_2D: {
-        int64_t ddx = wt_nint(fabs(in->x[a] - in->x[b]));
-        int64_t ddy = wt_nint(fabs(in->y[a] - in->y[b]));
-        return ddx > ddy ? ddx : ddy;
-    }
     case WT_EUC_3D:
         dx = in->x[a] - in->x[b];
         dy = in->y[a] - in->y[b];

@@ -35,17 +35,98 @@ static bool move_better(const wt_2opt_move *x, const wt_2opt_move *y)
     return x->j < y->j;
 }
 
-/* Best move of row i over columns j0..j1, given the tour's edge lengths;
- * best holds the best so far (strict "<": the lowest j of a delta wins). */
-static void scan_cols(const wt_instance *inst, const int32_t *t, const int64_t *edge, int i,
-                      int j0, int j1, wt_2opt_move *best)
+/* What every row of one scan reads: the tour, its edge lengths and, for
+ * the planar metrics, its cities' coordinates in tour order (px[k] =
+ * x[t[k]] for k < n, px[n] = px[0]).  A row then streams through memory
+ * instead of fetching each city's coordinates at random, which at a
+ * million cities was most of a scan's time; the differences and so the
+ * distances are wt_dist's, bit for bit. */
+typedef struct scan_view {
+    const wt_instance *inst;
+    const int32_t *t;
+    int64_t *edge;    /* edge[k] = d(t[k], t[k+1]) */
+    double *px, *py;  /* NULL for the other metrics */
+} scan_view;
+
+static void scan_view_close(scan_view *v)
+{
+    free(v->edge);
+    free(v->px);
+    free(v->py);
+}
+
+/* Fills v for tour t; false when out of memory. */
+static bool scan_view_open(scan_view *v, const wt_instance *inst, const int32_t *t,
+                           int threads)
 {
     int n = inst->n;
-    int a = t[i], b = t[i + 1];
+    bool planar = wt_is_planar(inst->type) && inst->x && inst->y;
+    *v = (scan_view){inst, t, malloc((size_t)n * sizeof *v->edge), NULL, NULL};
+    if (planar) {
+        v->px = malloc((size_t)(n + 1) * sizeof *v->px);
+        v->py = malloc((size_t)(n + 1) * sizeof *v->py);
+    }
+    if (!v->edge || (planar && (!v->px || !v->py))) {
+        scan_view_close(v);
+        return false;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 100000)
+    for (int k = 0; k < n; k++) {
+        v->edge[k] = wt_dist(inst, t[k], t[k + 1 == n ? 0 : k + 1]);
+        if (planar) v->px[k] = inst->x[t[k]], v->py[k] = inst->y[t[k]];
+    }
+    if (planar) v->px[n] = v->px[0], v->py[n] = v->py[0];
+    return true;
+}
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* scan_cols for a planar metric; type is a constant at each call, so the
+ * distance's switch folds away. */
+static ALWAYS_INLINE void scan_cols_planar(const scan_view *v, wt_edge_weight_type type, int i,
+                                           int j0, int j1, wt_2opt_move *best)
+{
+    const double *px = v->px, *py = v->py;
+    const int64_t *edge = v->edge;
+    double ax = px[i], ay = py[i], bx = px[i + 1], by = py[i + 1];
     int64_t dab = edge[i];
     for (int j = j0; j <= j1; j++) {
+        int64_t delta = wt_dist_planar(type, ax - px[j], ay - py[j]) +
+                        wt_dist_planar(type, bx - px[j + 1], by - py[j + 1]) - dab - edge[j];
+        if (delta < best->delta) {
+            best->delta = delta;
+            best->i = i;
+            best->j = j;
+        }
+    }
+}
+
+/* Best move of row i over columns j0..j1; best holds the best so far
+ * (strict "<": the lowest j of a delta wins). */
+static void scan_cols(const scan_view *v, int i, int j0, int j1, wt_2opt_move *best)
+{
+    if (v->px) {
+        switch (v->inst->type) {
+        case WT_EUC_2D: scan_cols_planar(v, WT_EUC_2D, i, j0, j1, best); return;
+        case WT_CEIL_2D: scan_cols_planar(v, WT_CEIL_2D, i, j0, j1, best); return;
+        case WT_ATT: scan_cols_planar(v, WT_ATT, i, j0, j1, best); return;
+        case WT_MAN_2D: scan_cols_planar(v, WT_MAN_2D, i, j0, j1, best); return;
+        case WT_MAX_2D: scan_cols_planar(v, WT_MAX_2D, i, j0, j1, best); return;
+        default: break;
+        }
+    }
+    const wt_instance *inst = v->inst;
+    const int32_t *t = v->t;
+    int n = inst->n;
+    int a = t[i], b = t[i + 1];
+    int64_t dab = v->edge[i];
+    for (int j = j0; j <= j1; j++) {
         int c = t[j], d = t[j + 1 == n ? 0 : j + 1];
-        int64_t delta = wt_dist(inst, a, c) + wt_dist(inst, b, d) - dab - edge[j];
+        int64_t delta = wt_dist(inst, a, c) + wt_dist(inst, b, d) - dab - v->edge[j];
         if (delta < best->delta) {
             best->delta = delta;
             best->i = i;
@@ -58,25 +139,15 @@ static void scan_cols(const wt_instance *inst, const int32_t *t, const int64_t *
  * the best with j <= i + band into *band_best: the band's columns come
  * first, so the row's best starts from the band's.  Moves with delta >= 0
  * leave i = j = -1. */
-static void scan_row(const wt_instance *inst, const int32_t *t, const int64_t *edge, int i,
-                     int band, wt_2opt_move *best, wt_2opt_move *band_best)
+static void scan_row(const scan_view *v, int i, int band, wt_2opt_move *best,
+                     wt_2opt_move *band_best)
 {
-    int n = inst->n;
+    int n = v->inst->n;
     *best = (wt_2opt_move){0, -1, -1};
     int split = band_best && (int64_t)i + band < n - 1 ? i + band : n - 1;
-    scan_cols(inst, t, edge, i, i + 2, split, best);
+    scan_cols(v, i, i + 2, split, best);
     if (band_best) *band_best = *best;
-    scan_cols(inst, t, edge, i, split + 1, n - 1, best);
-}
-
-/* The tour's edge lengths, edge[k] = d(t[k], t[k+1]); NULL when out of
- * memory. */
-static int64_t *tour_edges(const wt_instance *inst, const int32_t *t)
-{
-    int n = inst->n;
-    int64_t *edge = malloc((size_t)n * sizeof *edge);
-    for (int i = 0; edge && i < n; i++) edge[i] = wt_dist(inst, t[i], t[i + 1 == n ? 0 : i + 1]);
-    return edge;
+    scan_cols(v, i, split + 1, n - 1, best);
 }
 
 /* Whether the scan should stop: polls ctl every 64th call of a thread
@@ -115,15 +186,15 @@ static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_
                      int band, wt_2opt_move *row, wt_2opt_move *band_row)
 {
     int n = inst->n;
-    int64_t *edge = tour_edges(inst, t);
-    if (!edge) return -1;
+    scan_view v;
+    if (!scan_view_open(&v, inst, t, threads)) return -1;
     bool stopped = false;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 0; i < n - 2; i++) {
         if (scan_stopping(ctl, i, rows_done(i, n), &stopped)) continue;
-        scan_row(inst, t, edge, i, band, &row[i], band_row ? &band_row[i] : NULL);
+        scan_row(&v, i, band, &row[i], band_row ? &band_row[i] : NULL);
     }
-    free(edge);
+    scan_view_close(&v);
     return stopped ? 0 : 1;
 }
 
@@ -157,11 +228,10 @@ static int group_runs(const wt_instance *inst, const wt_segment_index *ix, int g
 
 /* scan_row over the columns of runs only (the others hold no improving
  * move, so the bests are scan_row's); returns the pairs checked. */
-static uint64_t scan_row_runs(const wt_instance *inst, const int32_t *t, const int64_t *edge,
-                              int i, int band, const column_run *runs, int count,
-                              wt_2opt_move *best, wt_2opt_move *band_best)
+static uint64_t scan_row_runs(const scan_view *v, int i, int band, const column_run *runs,
+                              int count, wt_2opt_move *best, wt_2opt_move *band_best)
 {
-    int n = inst->n;
+    int n = v->inst->n;
     uint64_t checked = 0;
     *best = (wt_2opt_move){0, -1, -1};
     int split = band_best && (int64_t)i + band < n - 1 ? i + band : n - 1;
@@ -171,7 +241,7 @@ static uint64_t scan_row_runs(const wt_instance *inst, const int32_t *t, const i
             int from = runs[r].from > lo ? runs[r].from : lo;
             int to = runs[r].to < hi ? runs[r].to : hi;
             if (from > to) continue;
-            scan_cols(inst, t, edge, i, from, to, best);
+            scan_cols(v, i, from, to, best);
             checked += (uint64_t)(to - from + 1);
         }
         if (part == 0 && band_best) *band_best = *best;
@@ -181,11 +251,11 @@ static uint64_t scan_row_runs(const wt_instance *inst, const int32_t *t, const i
 
 /* The row groups of scan_rows_pruned, shared among threads; returns the
  * pairs evaluated. */
-static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int64_t *edge,
-                            const wt_segment_index *ix, int threads, wt_search_ctl *ctl,
-                            int band, wt_2opt_move *row, wt_2opt_move *band_row, bool *stopped,
-                            bool *failed)
+static uint64_t scan_groups(const scan_view *v, const wt_segment_index *ix, int threads,
+                            wt_search_ctl *ctl, int band, wt_2opt_move *row,
+                            wt_2opt_move *band_row, bool *stopped, bool *failed)
 {
+    const wt_instance *inst = v->inst;
     int n = inst->n, segs = (n + SEGMENT_LEN - 1) / SEGMENT_LEN;
     uint64_t total = 0;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
@@ -202,7 +272,7 @@ static uint64_t scan_groups(const wt_instance *inst, const int32_t *t, const int
             int count = group_runs(inst, ix, g, partner, runs);
             int end = g * SEGMENT_LEN + SEGMENT_LEN < n - 2 ? g * SEGMENT_LEN + SEGMENT_LEN : n - 2;
             for (int i = g * SEGMENT_LEN; i < end; i++)
-                total += scan_row_runs(inst, t, edge, i, band, runs, count, &row[i],
+                total += scan_row_runs(v, i, band, runs, count, &row[i],
                                        band_row ? &band_row[i] : NULL);
         }
         free(runs);
@@ -219,19 +289,19 @@ static int scan_rows_pruned(const wt_instance *inst, const int32_t *t, int threa
                             wt_2opt_move *band_row, uint64_t *checked)
 {
     int segs = (inst->n + SEGMENT_LEN - 1) / SEGMENT_LEN;
-    int64_t *edge = tour_edges(inst, t);
+    scan_view v;
+    bool viewed = scan_view_open(&v, inst, t, threads);
     wt_segment_box *box = malloc((size_t)segs * sizeof *box);
     wt_segment_index *ix = NULL;
-    if (edge && box) {
+    if (viewed && box) {
         wt_segment_boxes(inst, t, SEGMENT_LEN, box);
         ix = wt_segment_index_build(inst, box, segs);
     }
     bool stopped = false, failed = !ix;
     if (!failed)
-        *checked = scan_groups(inst, t, edge, ix, threads, ctl, band, row, band_row, &stopped,
-                               &failed);
+        *checked = scan_groups(&v, ix, threads, ctl, band, row, band_row, &stopped, &failed);
     wt_segment_index_free(ix);
-    free(edge);
+    if (viewed) scan_view_close(&v);
     free(box);
     return failed ? -1 : stopped ? 0 : 1;
 }
