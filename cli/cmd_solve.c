@@ -123,12 +123,17 @@ static void on_stop_signal(int sig)
 
 static void install_stop_handlers(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C terminates at once */
-    sigemptyset(&sa.sa_mask);
-    for (size_t k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &sa, NULL);
+    for (size_t k = 0; k < N_STOP_SIGNALS; k++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop_signal;
+        /* A second Ctrl-C terminates at once.  SIGTERM keeps its handler:
+         * `timeout` sends it twice (to the program, then to its process
+         * group), and schedulers follow it with SIGKILL anyway. */
+        sa.sa_flags = stop_signals[k] == SIGINT ? SA_RESETHAND : 0;
+        sigemptyset(&sa.sa_mask);
+        sigaction(stop_signals[k], &sa, NULL);
+    }
 }
 
 static void remove_stop_handlers(void)
@@ -617,11 +622,20 @@ int cmd_solve(int argc, char **argv)
     solve_opts o;
     int status = parse_args(argc, argv, &o);
     if (status >= 0) return status;
+    /* From here on a stop signal stops the search, not the program: one
+     * that comes while a large file is read, or while the GPU starts up
+     * (seconds on a machine whose driver is not loaded yet), is seen by
+     * wt_solve at its start, which then still writes a tour. */
+    install_stop_handlers();
     wt_instance *inst = cli_read_instance(o.instance, &status);
-    if (!inst) return status;
+    if (!inst) {
+        remove_stop_handlers();
+        return status;
+    }
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
     status = check_outputs(&o, inst);
     if (status != EXIT_OK) {
+        remove_stop_handlers();
         wt_instance_free(inst);
         return status;
     }
@@ -646,7 +660,6 @@ int cmd_solve(int argc, char **argv)
             }
         }
         o.params.stop_flag = (const volatile int *)&interrupted;
-        install_stop_handlers();
         wt_error err = {0};
         if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);

@@ -6,6 +6,7 @@ Usage: test_cli.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -517,6 +518,17 @@ class Cli(unittest.TestCase):
             r = run("check", inst, tour, "--json")
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(json.loads(r.stdout)["length"], j["length"])
+        # timeout(1) sends SIGTERM twice (the program, then its group): the
+        # second must not kill the program before it writes the tour.
+        if shutil.which("timeout"):
+            os.remove(tour)
+            r = subprocess.run(["timeout", "-s", "TERM", "1", WARPTOUR, "solve", inst,
+                                "--algorithm", "multistart", "--backend", "cpu", "--time-limit",
+                                "600", "--json", "--output", tour],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 124, r.stderr)  # timeout's own status
+            self.assertEqual(json.loads(r.stdout)["stop"], "interrupted")
+            self.assertEqual(run("check", inst, tour).returncode, 0)
 
 
 if __name__ == "__main__":
