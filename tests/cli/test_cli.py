@@ -477,10 +477,11 @@ class Cli(unittest.TestCase):
 
     def test_time_limit_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("t.tour")
-        # On the CPU, every pair checked: a GPU, or pruned passes, finish this
-        # search before the limit.
+        # On the CPU, every pair checked, one move a pass from a random tour:
+        # thousands of passes, over 20 s on two cores (a GPU, k-swap or
+        # pruned passes finish before the limit).
         r = run("solve", inst, "--init", "random", "--backend", "cpu", "--prune", "off",
-                "--time-limit", "0.5", "--json", "--output", tour)
+                "--swaps", "1", "--time-limit", "0.5", "--json", "--output", tour)
         self.assertEqual(r.returncode, 5, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual(j["stop"], "time-limit")

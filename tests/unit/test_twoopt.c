@@ -9,6 +9,8 @@
  */
 #include "test_util.h"
 
+#include <inttypes.h>
+
 #include "backend/cpu/cpu_2opt.h"
 
 static bool is_permutation(const int32_t *t, int n)
@@ -91,6 +93,67 @@ static void test_scan_finds_brute_force_best(void **state)
         free(t);
         wt_instance_free(inst);
     }
+}
+
+/* Every row's best improving move, lowest j among equals, by brute force
+ * with wt_dist; the rows without one are left out, as in row_bests. */
+static int brute_row_bests(const wt_instance *inst, const int32_t *t, wt_kswap_move *out)
+{
+    int n = wt_instance_n(inst), count = 0;
+    for (int i = 0; i < n - 2; i++) {
+        wt_kswap_move best = {0, -1, -1};
+        for (int j = i + 2; j < n; j++) {
+            int64_t d = wt_2opt_move_delta(inst, t, i, j);
+            if (d < best.delta) best = (wt_kswap_move){d, i, j};
+        }
+        if (best.i >= 0) out[count++] = best;
+    }
+    return count;
+}
+
+/* The scan's rows against brute force where its loops take other paths:
+ * rows longer than its blocks of columns, half-unit coordinates (roots that
+ * round from exactly .5, many equal deltas), each planar metric, and
+ * coordinates too large for exact doubles (the scalar loop). */
+static void test_row_bests_match_brute_force(void **state)
+{
+    (void)state;
+    static const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_MAN_2D,
+                                                WT_MAX_2D};
+    int n = 700;
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    int32_t *t = malloc((size_t)n * sizeof *t);
+    wt_kswap_move *got = malloc((size_t)n * sizeof *got), *want = malloc((size_t)n * sizeof *want);
+    uint64_t r = 12345;
+    for (int scale = 0; scale < 2; scale++)
+        for (size_t ty = 0; ty < sizeof types / sizeof types[0]; ty++) {
+            for (int c = 0; c < n; c++) { /* a 0.5 grid; scale 1: x spans 2^51 */
+                r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+                x[c] = (double)((r >> 33) % 60) * (scale ? 0x1p45 : 0.5);
+                y[c] = (double)((r >> 13) % 60) * 0.5;
+            }
+            wt_instance *inst;
+            assert_int_equal(wt_instance_from_coords("rows", n, types[ty], x, y, NULL, &inst,
+                                                     NULL), WT_OK);
+            wt_tour_init(inst, WT_INIT_RANDOM, 3, t, NULL);
+            int nw = brute_row_bests(inst, t, want);
+            for (int threads = 1; threads <= 2; threads++) {
+                int ng = wt_2opt_row_bests(inst, t, threads, NULL, got);
+                assert_int_equal(ng, nw);
+                for (int k = 0; k < nw; k++)
+                    if (got[k].i != want[k].i || got[k].j != want[k].j ||
+                        got[k].delta != want[k].delta)
+                        fail_msg("type %d scale %d row %d: (%d, %" PRId64 ") against (%d, %"
+                                 PRId64 ")", (int)types[ty], scale, want[k].i, got[k].j,
+                                 got[k].delta, want[k].j, want[k].delta);
+            }
+            wt_instance_free(inst);
+        }
+    free(x);
+    free(y);
+    free(t);
+    free(got);
+    free(want);
 }
 
 static void test_ties_go_to_lowest_pair(void **state)
@@ -318,6 +381,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_delta_matches_length_difference),
         cmocka_unit_test(test_scan_finds_brute_force_best),
+        cmocka_unit_test(test_row_bests_match_brute_force),
         cmocka_unit_test(test_ties_go_to_lowest_pair),
         cmocka_unit_test(test_descent_reaches_local_optimum),
         cmocka_unit_test(test_swaps),

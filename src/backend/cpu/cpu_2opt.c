@@ -13,9 +13,11 @@
  */
 #include "backend/cpu/cpu_2opt.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 
+#include "backend/cpu/cpu_round.h"
 #include "core/error.h"
 #include "core/segment_bound.h"
 #include "core/tour_ops.h"
@@ -46,6 +48,8 @@ typedef struct scan_view {
     const int32_t *t;
     int64_t *edge;    /* edge[k] = d(t[k], t[k+1]) */
     double *px, *py;  /* NULL for the other metrics */
+    double *edge_d;   /* EUC_2D with exact doubles (cpu_round.h): edge as
+                         doubles, for the vectorized columns; else NULL */
 } scan_view;
 
 static void scan_view_close(scan_view *v)
@@ -53,6 +57,7 @@ static void scan_view_close(scan_view *v)
     free(v->edge);
     free(v->px);
     free(v->py);
+    free(v->edge_d);
 }
 
 /* Fills v for tour t; false when out of memory. */
@@ -61,12 +66,14 @@ static bool scan_view_open(scan_view *v, const wt_instance *inst, const int32_t 
 {
     int n = inst->n;
     bool planar = wt_is_planar(inst->type) && inst->x && inst->y;
-    *v = (scan_view){inst, t, malloc((size_t)n * sizeof *v->edge), NULL, NULL};
+    bool vec = planar && inst->type == WT_EUC_2D && cpu_coords_small(inst);
+    *v = (scan_view){inst, t, malloc((size_t)n * sizeof *v->edge), NULL, NULL, NULL};
     if (planar) {
         v->px = malloc((size_t)(n + 1) * sizeof *v->px);
         v->py = malloc((size_t)(n + 1) * sizeof *v->py);
     }
-    if (!v->edge || (planar && (!v->px || !v->py))) {
+    if (vec) v->edge_d = malloc((size_t)n * sizeof *v->edge_d);
+    if (!v->edge || (planar && (!v->px || !v->py)) || (vec && !v->edge_d)) {
         scan_view_close(v);
         return false;
     }
@@ -74,6 +81,7 @@ static bool scan_view_open(scan_view *v, const wt_instance *inst, const int32_t 
     for (int k = 0; k < n; k++) {
         v->edge[k] = wt_dist(inst, t[k], t[k + 1 == n ? 0 : k + 1]);
         if (planar) v->px[k] = inst->x[t[k]], v->py[k] = inst->y[t[k]];
+        if (vec) v->edge_d[k] = (double)v->edge[k];
     }
     if (planar) v->px[n] = v->px[0], v->py[n] = v->py[0];
     return true;
@@ -105,10 +113,52 @@ static ALWAYS_INLINE void scan_cols_planar(const scan_view *v, wt_edge_weight_ty
     }
 }
 
+/* Columns at a time of the vectorized EUC_2D scan: its rows of distances
+ * live on the stack. */
+#define VEC_COLS 256
+
+/* scan_cols for EUC_2D in loops gcc vectorizes: the two roots of each
+ * column, then the roundings and the move's sum in doubles (exact: see
+ * cpu_round.h), then the least sum; the scalar loop spends most of its time
+ * in the two roots, one at a time. */
+static void scan_cols_euc_2d(const scan_view *v, int i, int j0, int j1, wt_2opt_move *best)
+{
+    const double *restrict px = v->px, *restrict py = v->py, *restrict e = v->edge_d;
+    double ax = px[i], ay = py[i], bx = px[i + 1], by = py[i + 1], dab = e[i];
+    double sum[VEC_COLS], root[VEC_COLS];
+    for (int j = j0; j <= j1; j += VEC_COLS) {
+        int m = j1 - j + 1 < VEC_COLS ? j1 - j + 1 : VEC_COLS;
+        const double *restrict cx = px + j, *restrict cy = py + j, *restrict ej = e + j;
+        for (int k = 0; k < m; k++) {
+            double dx = ax - cx[k], dy = ay - cy[k];
+            sum[k] = sqrt(dx * dx + dy * dy);
+        }
+        for (int k = 0; k < m; k++) {
+            double dx = bx - cx[k + 1], dy = by - cy[k + 1];
+            root[k] = sqrt(dx * dx + dy * dy);
+        }
+        double least = INFINITY;
+#pragma omp simd reduction(min : least)
+        for (int k = 0; k < m; k++) {
+            sum[k] = cpu_nint(sum[k]) + cpu_nint(root[k]) - dab - ej[k];
+            least = sum[k] < least ? sum[k] : least;
+        }
+        if (least < (double)best->delta) { /* the first column of the least sum */
+            int k = 0;
+            while (sum[k] != least) k++;
+            *best = (wt_2opt_move){(int64_t)least, i, j + k};
+        }
+    }
+}
+
 /* Best move of row i over columns j0..j1; best holds the best so far
  * (strict "<": the lowest j of a delta wins). */
 static void scan_cols(const scan_view *v, int i, int j0, int j1, wt_2opt_move *best)
 {
+    if (v->edge_d) {
+        scan_cols_euc_2d(v, i, j0, j1, best);
+        return;
+    }
     if (v->px) {
         switch (v->inst->type) {
         case WT_EUC_2D: scan_cols_planar(v, WT_EUC_2D, i, j0, j1, best); return;

@@ -38,14 +38,12 @@
 
 #include "algo/climb_start.h"
 #include "backend/cpu/cpu_2opt.h"
+#include "backend/cpu/cpu_round.h"
 #include "core/error.h"
 #include "core/instance.h"
 
 /* Rows between two looks at the deadline and stop requests. */
 #define MS_POLL_ROWS 64
-
-/* Above this a distance might not be exact in the double arithmetic below. */
-#define MS_FAST_LIMIT 0x1p50
 
 typedef struct ms_climber ms_climber;
 
@@ -88,35 +86,6 @@ typedef struct ms_shared {
 
 /* ------------------------------------------------ exact TSPLIB distances */
 
-/* Adding 1.5 * 2^52 leaves no bits below the unit, so for 0 <= v < 2^51 this
- * is rint(v) (ties to even) by plain arithmetic, which vectorizes where a
- * call to rint() or floor() does not.  The build never uses -ffast-math,
- * which would fold it away. */
-static inline double ms_rint(double v)
-{
-    const double magic = 0x1.8p52;
-    return (v + magic) - magic;
-}
-
-/* floor and ceil from rint.  Both candidates are computed before the
- * comparison (which reads t1 + 1.0, exactly t) so that the choice is a plain
- * select: with "t > v ? t - 1.0 : t" gcc moves the subtraction into a branch
- * and, FP arithmetic being able to trap by default, will not vectorize. */
-static inline double ms_floor(double v)
-{
-    double t = ms_rint(v), t1 = t - 1.0;
-    return v < t1 + 1.0 ? t1 : t;
-}
-
-static inline double ms_ceil(double v)
-{
-    double t = ms_rint(v), t1 = t + 1.0;
-    return v > t1 - 1.0 ? t1 : t;
-}
-
-/* TSPLIB's nint, (int)(v + 0.5), for v >= 0. */
-static inline double ms_nint(double v) { return ms_floor(v + 0.5); }
-
 /* The rows repeat wt_dist's operations in its order, so that sqrt and the
  * division see bit-identical arguments.
  *
@@ -137,10 +106,10 @@ static inline double ms_nint(double v) { return ms_floor(v + 0.5); }
         for (int k = lo; k <= hi; k++) out[k] = rounding(out[k]);                            \
     }
 
-MS_ROW_SQRT_2D(ms_row_euc_2d, dx * dx + dy * dy, ms_nint)
-MS_ROW_SQRT_2D(ms_row_ceil_2d, dx * dx + dy * dy, ms_ceil)
+MS_ROW_SQRT_2D(ms_row_euc_2d, dx * dx + dy * dy, cpu_nint)
+MS_ROW_SQRT_2D(ms_row_ceil_2d, dx * dx + dy * dy, cpu_ceil)
 /* TSPLIB's ATT rule, t = nint(r) plus one if t < r, is ceil(r). */
-MS_ROW_SQRT_2D(ms_row_att, (dx * dx + dy * dy) / 10.0, ms_ceil)
+MS_ROW_SQRT_2D(ms_row_att, (dx * dx + dy * dy) / 10.0, cpu_ceil)
 
 static void ms_row_euc_3d(const ms_climber *c, int i, int lo, int hi, double *restrict out)
 {
@@ -150,14 +119,14 @@ static void ms_row_euc_3d(const ms_climber *c, int i, int lo, int hi, double *re
         double dx = xi - x[k], dy = yi - y[k], dz = zi - z[k];
         out[k] = sqrt(dx * dx + dy * dy + dz * dz);
     }
-    for (int k = lo; k <= hi; k++) out[k] = ms_nint(out[k]);
+    for (int k = lo; k <= hi; k++) out[k] = cpu_nint(out[k]);
 }
 
 static void ms_row_man_2d(const ms_climber *c, int i, int lo, int hi, double *restrict out)
 {
     const double *restrict x = c->x, *restrict y = c->y;
     double xi = x[i], yi = y[i];
-    for (int k = lo; k <= hi; k++) out[k] = ms_nint(fabs(xi - x[k]) + fabs(yi - y[k]));
+    for (int k = lo; k <= hi; k++) out[k] = cpu_nint(fabs(xi - x[k]) + fabs(yi - y[k]));
 }
 
 static void ms_row_max_2d(const ms_climber *c, int i, int lo, int hi, double *restrict out)
@@ -165,7 +134,7 @@ static void ms_row_max_2d(const ms_climber *c, int i, int lo, int hi, double *re
     const double *restrict x = c->x, *restrict y = c->y;
     double xi = x[i], yi = y[i];
     for (int k = lo; k <= hi; k++) {
-        double a = ms_nint(fabs(xi - x[k])), b = ms_nint(fabs(yi - y[k]));
+        double a = cpu_nint(fabs(xi - x[k])), b = cpu_nint(fabs(yi - y[k]));
         out[k] = a > b ? a : b;
     }
 }
@@ -177,21 +146,10 @@ static void ms_row_scalar(const ms_climber *c, int i, int lo, int hi, double *re
     for (int k = lo; k <= hi; k++) out[k] = (double)wt_dist(c->inst, a, c->ids[k]);
 }
 
-/* Whether every distance stays below MS_FAST_LIMIT (bound as in instance.c:
- * the L1 extent of the bounding box bounds every coordinate metric). */
-static bool ms_coords_small(const wt_instance *inst)
-{
-    double lo[3], hi[3];
-    if (!wt_instance_bbox(inst, lo, hi)) return false;
-    double sum = 0.0;
-    for (int k = 0; k < 3; k++) sum += hi[k] - lo[k];
-    return sum + 2.0 < MS_FAST_LIMIT;
-}
-
 static ms_row_fn ms_row_for(const wt_instance *inst)
 {
     if (inst->type == WT_GEO || inst->type == WT_EXPLICIT) return ms_row_scalar;
-    if (!ms_coords_small(inst)) return NULL;
+    if (!cpu_coords_small(inst)) return NULL;
     switch (inst->type) {
     case WT_EUC_2D: return ms_row_euc_2d;
     case WT_CEIL_2D: return ms_row_ceil_2d;
