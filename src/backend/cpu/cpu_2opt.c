@@ -1,15 +1,17 @@
 /*
  * cpu_2opt.c - best-improvement 2-opt on the CPU, the reference climb.
  *
- * Kept deliberately plain: exact integer distances from the instance's own
- * distance function, every pair evaluated, the strict "<" of Listing 1 so
- * the first (lowest i, then lowest j) of equal gains wins.  The only
- * liberties are the ones that cannot change the answer: the tour's own edge
- * lengths are computed once per scan, rows are shared among OpenMP
- * threads whose winners are merged by the same (delta, i, j) order, and a
- * pruned scan (wt_2opt_scan.prune) skips the pairs that the segment bound
- * proves cannot improve (core/segment_bound.h): every improving move is
- * still evaluated, in the same order within its row.
+ * Exact integer distances, as the instance's own distance function gives
+ * them, every pair evaluated, the strict "<" of Listing 1 so the first
+ * (lowest i, then lowest j) of equal gains wins.  The only liberties are
+ * the ones that cannot change the answer: the tour's own edge lengths are
+ * computed once per scan; planar coordinates are copied into tour order
+ * (the same differences, so the same distances), and EUC_2D columns are
+ * computed in blocks by vectorized double loops that are exact below 2^50;
+ * rows are shared among OpenMP threads whose winners are merged by the same
+ * (delta, i, j) order; and a pruned scan (wt_2opt_scan.prune) skips the
+ * pairs that the segment bound proves cannot improve (core/segment_bound.h):
+ * every improving move is still evaluated, in the same order within its row.
  */
 #include "backend/cpu/cpu_2opt.h"
 
