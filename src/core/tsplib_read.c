@@ -795,6 +795,9 @@ static wt_status parse_lines(parser *ps)
     line l;
     wt_status st = WT_OK;
     while (st == WT_OK && read_content_line(ps, &l)) {
+        /* Numbers on the first line: most likely a list of points that
+         * never had a header. */
+        bool bare = !ps->seen_text && l.kind == LINE_DATA;
         ps->seen_text = true;
         switch (l.kind) {
         case LINE_EOF: ps->stop_line = l.no; return WT_OK;
@@ -802,7 +805,9 @@ static wt_status parse_lines(parser *ps)
         case LINE_SECTION: st = on_section(ps, &l); break;
         default:
             st = fail_at(ps, WT_STATUS_PARSE, l.no, "expected a keyword line ('KEY : value', a "
-                         "..._SECTION line or EOF), found %s", found(&l).s);
+                         "..._SECTION line or EOF), found %s%s", found(&l).s,
+                         bare ? "; bare coordinates need a TSPLIB header first (NAME, DIMENSION, "
+                                "EDGE_WEIGHT_TYPE, NODE_COORD_SECTION)" : "");
         }
     }
     ps->stop_line = ps->lineno;

@@ -742,6 +742,21 @@ static void test_line_ends_and_spacing(void **state)
     wt_instance_free(inst);
 }
 
+/* A list of points without a header is told what it lacks; numbers later
+ * in a file are not taken for one. */
+static void test_bare_coordinates(void **state)
+{
+    (void)state;
+    EXPECT_ERROR("\n1 0.5 2\n2 3 4\n", WT_STATUS_PARSE, "test:2:", "bare coordinates need a "
+                 "TSPLIB header first (NAME, DIMENSION, EDGE_WEIGHT_TYPE, NODE_COORD_SECTION)");
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    static const char late[] = "NAME : x\n1 2 3\n";
+    assert_int_equal(wt_instance_parse_tsplib(late, sizeof late - 1, "t", &inst, &err),
+                     WT_STATUS_PARSE);
+    assert_null(strstr(err.message, "bare"));
+}
+
 /* Classic Mac OS text: lines end in a lone CR, and errors count them. */
 static void test_cr_line_ends(void **state)
 {
@@ -967,6 +982,7 @@ int main(void)
         cmocka_unit_test(test_long_comment),
         cmocka_unit_test(test_line_ends_and_spacing),
         cmocka_unit_test(test_cr_line_ends),
+        cmocka_unit_test(test_bare_coordinates),
         cmocka_unit_test(test_odd_order_and_skipped_parts),
         cmocka_unit_test(test_display_data),
         cmocka_unit_test(test_name_from_source),
