@@ -283,8 +283,8 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         break;
     case 't':
         if (!cli_parse_double(arg, 0.0, 1e9, &p->time_limit_s) || p->time_limit_s <= 0)
-            return cli_usage_error("solve", "--time-limit needs a positive number of seconds, "
-                                   "got '%s'", arg);
+            return cli_usage_error("solve", "--time-limit needs a positive number of seconds "
+                                   "up to 1e9, got '%s'", arg);
         break;
     case 'j':
         if (!cli_parse_int64(arg, 1, 4096, &v))
