@@ -95,6 +95,10 @@ int bench_ls(const bench_opts *o);
 int bench_kswap(const bench_opts *o);
 int bench_ils(const bench_opts *o);
 int bench_sa(const bench_opts *o);
+/* bench timeline parses its own options (argv[0] is "timeline") and calls
+ * print_header itself, in the parent process only (its runs re-execute the
+ * binary in a hidden child mode). */
+int bench_timeline(int argc, char **argv, void (*print_header)(void));
 
 /* ------------------------------------------------------- bench_util.c */
 

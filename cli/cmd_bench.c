@@ -22,6 +22,9 @@
  *   bench ils          Iterated Local Search's gap over time (bench_ils.c)
  *   bench sa           simulated annealing, Lam et al. Tables 2-4
  *                      (bench_sa.c)
+ *   bench timeline     best length against wall-clock time from process
+ *                      start, beside a peer program (bench_timeline.c,
+ *                      which parses its own options)
  *
  * This file parses the command line, prints the header and dispatches.  It
  * alone is compiled with the commit (WT_GIT_COMMIT, from CMakeLists.txt),
@@ -43,7 +46,8 @@
 static const char bench_help[] =
     "Usage: warptour bench NAME [OPTIONS]\n"
     "\n"
-    "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa.\n"
+    "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa,\n"
+    "timeline (its options come after its name).\n"
     "Each prints the commit, the machine and the command first, then one\n"
     "'bench=NAME key=value ...' line per result, then (all but io-init) a summary\n"
     "table.  Lines starting with '#' are notes.  Every run uses fixed seeds.\n"
@@ -165,6 +169,23 @@ static const char bench_help[] =
     "  rd100,eil101,bier127,ch150,kroA150,pr152,u159,rat195,ts225,tsp225,gil262,\n"
     "  pr264,a280,pr299,lin318,rd400,fl417,pr439,pcb442,d493.\n"
     "\n"
+    "timeline [PATH...] [--instances LIST] [--gen-uniform N] [--at LIST]\n"
+    "         [--algorithm A] [--backends LIST] [--threads T] [--seed S]\n"
+    "         [--peer linkern=PATH]\n"
+    "  The best tour length at the wall-clock times of --at (default 1,10,60 s) from\n"
+    "  process start, the reading of the instance included: each run is a fresh\n"
+    "  process (this binary, re-executed) that lasts until max(--at), one per\n"
+    "  instance and backend of --backends (default auto; e.g. auto,cpu), one at a\n"
+    "  time.  --algorithm: as solve's (default: solve's default).  --gen-uniform N\n"
+    "  adds `gen uniform N --seed 1` (in a temporary file).  --peer linkern=PATH\n"
+    "  then runs Concorde's linkern on each instance, after ours and alone, as\n"
+    "  `PATH -s S -t MAX -R 1000000000 -o TMP FILE`, its \"Best: LENGTH\" lines\n"
+    "  timestamped as they arrive.  A run still going 2 s after max(--at) is\n"
+    "  stopped (SIGTERM, then SIGKILL).  One 'bench=timeline' line per run and\n"
+    "  time; gap_ref=optimum (known optimum) or bhh (uniform random instances:\n"
+    "  0.7124 sqrt(n A), A the bounding box's area); then a table with ours/peer\n"
+    "  gap ratios and which tour is shorter.  Linux only (/proc/self/exe).\n"
+    "\n"
     "Examples:\n"
     "  warptour bench multistart\n"
     "  warptour bench multistart --variants cpu --sizes 100,200 --seconds 0.3\n"
@@ -173,7 +194,9 @@ static const char bench_help[] =
     "  warptour bench ls --max-n 1000\n"
     "  warptour bench kswap --max-n 1500 --ks 1,8,all\n"
     "  warptour bench ils --instances pr2392 --seconds 3 --svg ils.svg\n"
-    "  warptour bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n";
+    "  warptour bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n"
+    "  warptour bench timeline pr2392.tsp --gen-uniform 100000 --at 1,10 \\\n"
+    "      --peer linkern=../shared/peers/linkern\n";
 
 static const char *const bench_names[BENCH_COUNT] = {
     "io-init", "multistart", "quality", "pass", "ls", "kswap", "ils", "sa"};
@@ -629,6 +652,8 @@ int cmd_bench(int argc, char **argv)
     const char *variants = NULL;
     int given[64], n_given = 0; /* options seen, checked against the benchmark below */
     save_command(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "timeline") == 0)
+        return bench_timeline(argc - 1, argv + 1, print_header);
     optind = 1;
     opterr = 0;
     int c;
@@ -649,7 +674,8 @@ int cmd_bench(int argc, char **argv)
             if (strcmp(argv[optind], bench_names[k]) == 0) which = k;
     if (which < 0)
         return cli_usage_error("bench", "expected one benchmark name: io-init, multistart, "
-                               "quality, pass, ls, kswap, ils or sa");
+                               "quality, pass, ls, kswap, ils, sa or timeline (timeline "
+                               "first, before its options)");
     for (int i = 0; i < n_given; i++)
         if (!(option_owners(given[i]) & FOR(which)))
             return cli_usage_error("bench", "--%s does not apply to bench %s",

@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""CLI tests of `warptour bench timeline`: its sample lines, the peer's run
+(a fake linkern written to a temporary folder) and the summary table.
+
+Usage: test_bench_timeline.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
+"""
+import os
+import re
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+WARPTOUR = None
+DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
+BERLIN = os.path.join(DATA, "berlin52.tsp")
+BERLIN_OPT = 7542
+
+# A stand-in for linkern: records its arguments, prints two improvements the
+# way linkern does (the second 0.35 s later) and its final line.
+FAKE_PEER = """#!/bin/sh
+echo "$@" > "$(dirname "$0")/args"
+echo "   0 Steps   Best: 7700   0.01 seconds"
+sleep 0.35
+echo "  12 Steps   Best: 7600   0.1 seconds"
+echo "Best cycle length: 7600"
+echo "Final Cycle: 7600"
+"""
+
+# A peer that ignores SIGTERM and never ends: the bench must kill it.
+STUCK_PEER = """#!/bin/sh
+trap '' TERM
+echo "   0 Steps   Best: 7800   0.01 seconds"
+while :; do sleep 0.05; done
+"""
+
+LINE = re.compile(r"^bench=timeline instance=(\S+) n=(\d+) backend=(\S+) t=(\S+) "
+                  r"length=(\S+) gap_percent=(\S+) gap_ref=(\S+)$")
+
+
+def run(*args):
+    return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=120)
+
+
+class Timeline(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def script(self, name, text):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+        return path
+
+    def samples(self, out):
+        got = {}
+        for line in out.splitlines():
+            m = LINE.match(line)
+            if m:
+                got[(m.group(3), float(m.group(4)))] = m.groups()
+        return got
+
+    def table(self, out):
+        """The table's rows as lists of cells, after its header row."""
+        lines = out.splitlines()
+        head = next(i for i, l in enumerate(lines) if l.startswith("instance "))
+        cols = [c.strip() for c in lines[head].split("|")]
+        rows = [[c.strip() for c in l.split("|")] for l in lines[head + 1:] if "|" in l]
+        return cols, rows
+
+    def test_samples_peer_and_table(self):
+        peer = self.script("linkern", FAKE_PEER)
+        r = run("bench", "timeline", BERLIN, "--at", "0.5,0.2", "--backends", "cpu",
+                "--threads", "1", "--algorithm", "ils", "--peer", "linkern=" + peer)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("# command: warptour bench timeline", r.stdout)
+        self.assertRegex(r.stdout, r"# machine: .*CPU cores")
+        s = self.samples(r.stdout)
+        self.assertEqual(sorted(s), [("cpu", 0.2), ("cpu", 0.5), ("linkern", 0.2),
+                                     ("linkern", 0.5)], r.stdout)
+        for key, (inst, n, backend, t, length, gap, ref) in s.items():
+            self.assertEqual((inst, n, ref), ("berlin52", "52", "optimum"))
+        # Ours: a tour by 0.5 s (ILS on 52 cities), its gap to the optimum.
+        length = s[("cpu", 0.5)][4]
+        self.assertNotEqual(length, "none", r.stdout)
+        self.assertAlmostEqual(float(s[("cpu", 0.5)][5]),
+                               100.0 * (int(length) - BERLIN_OPT) / BERLIN_OPT, places=2)
+        # The peer: called as linkern is, timed by the bench's clock.
+        with open(os.path.join(self.tmp.name, "args")) as f:
+            args = f.read().split()
+        self.assertEqual(args[:6], ["-s", "1", "-t", "0.5", "-R", "1000000000"])
+        self.assertEqual(args[6], "-o")
+        self.assertEqual(args[8], BERLIN)
+        self.assertIn(s[("linkern", 0.2)][4], ("7700", "none"))  # slow starts happen
+        self.assertIn(s[("linkern", 0.5)][4], ("7600", "7700"))
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils stop=\S+ "
+                                   r"ended_s=[0-9.]+ exit=0")
+        # The table: one row per time, ratio = ours / peer gap, the shorter named.
+        cols, rows = self.table(r.stdout)
+        self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "ratio cpu",
+                                "shorter"])
+        self.assertEqual([row[:3] for row in rows], [["berlin52", "0.2", "optimum"],
+                                                     ["berlin52", "0.5", "optimum"]])
+        for row in rows:
+            ours, theirs = row[3], row[4]
+            if ours != "none" and theirs != "none":
+                self.assertAlmostEqual(float(row[5]), float(ours) / float(theirs), delta=0.01)
+                self.assertEqual(row[6], "cpu" if float(ours) < float(theirs) else "linkern")
+
+    def test_stuck_peer_is_stopped(self):
+        # A peer past max(--at) + 2 s gets SIGTERM, then SIGKILL a second later.
+        peer = self.script("linkern", STUCK_PEER)
+        t0 = time.monotonic()
+        r = run("bench", "timeline", "--instances", BERLIN, "--at", "0.1", "--backends", "cpu",
+                "--threads", "1", "--peer", "linkern=" + peer)
+        wall = time.monotonic() - t0
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(wall, 30)
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=linkern ended_s=2\.[0-9]+ "
+                                   r"\(stopped by the bench\)")
+        self.assertIn("backend=linkern t=0.1 length=7800", r.stdout)
+
+    def test_generated_uniform_uses_bhh(self):
+        r = run("bench", "timeline", "--gen-uniform", "200", "--at", "0.3", "--backends", "cpu",
+                "--threads", "1", "--algorithm", "2opt")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        s = self.samples(r.stdout)
+        inst, n, backend, t, length, gap, ref = s[("cpu", 0.3)]
+        self.assertEqual((inst, n, ref), ("uniform-200-s1", "200", "bhh"))
+        self.assertNotEqual(length, "none")
+
+    def test_bad_command_lines(self):
+        for args in (["--at", "0.2"],                                   # no instance
+                     [BERLIN, "--peer", "lkh=/bin/true"],              # unknown peer
+                     [BERLIN, "--at", "soon"],
+                     [BERLIN, "--backends", "gpu"],
+                     [BERLIN, "--gen-uniform", "2"]):
+            r = run("bench", "timeline", *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("warptour bench:", r.stderr)
+        r = run("bench", "--help")
+        self.assertIn("timeline [PATH...]", r.stdout)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_bench_timeline.py PATH/TO/warptour")
+    WARPTOUR = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
