@@ -214,7 +214,9 @@ wt_instance *cli_read_instance(const char *path, int *status)
 {
     wt_instance *inst = NULL;
     wt_error err = {0};
-    if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) {
+    /* TSPLIB, or a point file (real-valued points) when it does not start
+     * with a keyword line: wt_instance_read decides by the content. */
+    if (wt_instance_read(path, &inst, &err) != WT_OK) {
         *status = cli_report_error(&err);
         return NULL;
     }

@@ -12,7 +12,8 @@
  *    1..n; readers and writers convert.
  *  - A tour is an array of n distinct city numbers (int32_t) in visiting order;
  *    the edge from the last city back to the first is implied.
- *  - Lengths and distances are exact TSPLIB95 integers held in int64_t.
+ *  - Lengths and distances are exact TSPLIB95 integers held in int64_t (for
+ *    the real-valued types, integers in units of wt_instance_length_unit).
  *  - Functions that can fail return a wt_status and, when the caller passes a
  *    non-NULL wt_error, a one-line message that names the file and line for
  *    input errors.  On failure, output parameters are left untouched and no
@@ -74,10 +75,19 @@ typedef enum wt_edge_weight_type {
     WT_MAN_2D,
     WT_MAX_2D,
     WT_EUC_3D,
-    WT_EXPLICIT
+    WT_EXPLICIT,
+    /* Not TSPLIB: the Euclidean distance of real-valued points, without
+     * TSPLIB's rounding to integers (wt_instance_from_coords, point files).
+     * Lengths stay exact int64 integers, in units of wt_instance_length_unit
+     * (a power of two chosen from the points): each distance is the nearest
+     * integer to the true distance over the unit, computed in double (README
+     * "Precision"); wt_length_real turns a length into the points' units. */
+    WT_EUC_2D_REAL,
+    WT_EUC_3D_REAL
 } wt_edge_weight_type;
 
-/* TSPLIB keyword of a type ("EUC_2D"); NULL for an out-of-range value. */
+/* TSPLIB keyword of a type ("EUC_2D"; "EUC_2D_REAL" and "EUC_3D_REAL" for the
+ * real-valued types); NULL for an out-of-range value. */
 const char *wt_edge_weight_type_name(wt_edge_weight_type type);
 
 /* Upper limit on DIMENSION, so that every city number fits int32_t with room
@@ -101,10 +111,39 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
                                    wt_instance **out, wt_error *err);
 
 /* Builds a coordinate instance from n points (z may be NULL unless type is
- * WT_EUC_3D; type must not be WT_EXPLICIT).  Copies the arrays. */
+ * WT_EUC_3D or WT_EUC_3D_REAL; type must not be WT_EXPLICIT).  Copies the
+ * arrays.  Coordinates must be finite (WT_STATUS_INVALID_ARGUMENT);
+ * WT_STATUS_TOO_LARGE when a tour length could overflow, or for the _REAL
+ * types when no unit keeps the points finite (an extent below 2^-900). */
 wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type type,
                                   const double *x, const double *y, const double *z,
                                   wt_instance **out, wt_error *err);
+
+/* Reads a point file: one point per line, "x y" or "x y z" separated by
+ * blanks and/or commas (CSV), all lines with the same count; an optional
+ * header row of non-numbers first; blank lines and '#' comments skipped.
+ * The instance is WT_EUC_2D_REAL or WT_EUC_3D_REAL; city i is the (i+1)-th
+ * point line (header, blank and comment lines not counted), so a TOUR file's
+ * city numbers are point line numbers.  Its name is the file name without
+ * directory and extension.  Errors: WT_STATUS_IO, WT_STATUS_PARSE
+ * ("path:line: what was expected"; NaN and infinities are refused, as are
+ * fewer than 3 points), WT_STATUS_TOO_LARGE, WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_instance_read_points(const char *path, wt_instance **out, wt_error *err);
+
+/* Same as above from a buffer of len bytes; source names it in messages. */
+wt_status wt_instance_parse_points(const char *data, size_t len, const char *source,
+                                   wt_instance **out, wt_error *err);
+
+/* Whether len bytes of data look like a TSPLIB file rather than a point
+ * file: its first line that is not blank is a keyword line ("NAME : x",
+ * "NODE_COORD_SECTION": a word of letters, digits and '_' alone or followed
+ * by ':'); a first line of numbers, a CSV header or a '#' comment says
+ * point file. */
+bool wt_looks_like_tsplib(const char *data, size_t len);
+
+/* Reads path as TSPLIB or as a point file, deciding by wt_looks_like_tsplib;
+ * errors as the reader that was chosen. */
+wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err);
 
 void wt_instance_free(wt_instance *inst);
 
@@ -113,12 +152,28 @@ const char *wt_instance_name(const wt_instance *inst);      /* never NULL */
 const char *wt_instance_comment(const wt_instance *inst);   /* never NULL, may be "" */
 wt_edge_weight_type wt_instance_type(const wt_instance *inst);
 
+/* Whether the instance is of a real-valued type (WT_EUC_2D_REAL, _3D_REAL). */
+bool wt_instance_is_real(const wt_instance *inst);
+
+/* What one unit of the instance's integer lengths and distances measures in
+ * the units of its points: 1 for the TSPLIB types; for the _REAL types a
+ * power of two 2^-k, the largest for which no distance between two points
+ * exceeds about 2^40 units and no tour length about 2^61 (so fewer than
+ * 2^22 cities get 40 bits for the longest distance). */
+double wt_instance_length_unit(const wt_instance *inst);
+
+/* length * wt_instance_length_unit(inst): a length in the points' units,
+ * the only rounding that of the int64 to double. */
+double wt_length_real(const wt_instance *inst, int64_t length);
+
 /* Exact TSPLIB95 distance between cities a and b (0-based, a != b). */
 int64_t wt_instance_dist(const wt_instance *inst, int a, int b);
 
 /* Coordinates for drawing: the node coordinates, or for EXPLICIT instances
  * the DISPLAY_DATA_SECTION when there is one.  Returns false (and leaves the
- * pointers alone) when the instance has none.  Arrays stay owned by inst. */
+ * pointers alone) when the instance has none.  Arrays stay owned by inst.
+ * For the _REAL types these (and wt_instance_bbox) are in length units: the
+ * points divided by wt_instance_length_unit, exactly (a power of two). */
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y);
 
 /* Bounding box of the coordinates (z range is 0..0 for 2-D); false if none. */
@@ -132,7 +187,9 @@ bool wt_instance_optimum_is_proven(const wt_instance *inst);
 void wt_instance_set_known_optimum(wt_instance *inst, int64_t length);
 
 /* Writes the instance as a TSPLIB file (coordinate instances only, with
- * coordinates printed so that they read back exactly). */
+ * coordinates printed so that they read back exactly).  The _REAL types are
+ * written as EUC_2D / EUC_3D over their coordinates in length units, which
+ * gives exactly the same integer distances (a COMMENT names the unit). */
 wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error *err);
 
 /* ---------------------------------------------------- generated instances */
@@ -406,6 +463,8 @@ typedef struct wt_result {
 
 /* Runs the configured search.  On success res holds the best tour found,
  * always a valid tour, even when the search was stopped early. */
+    double length_real;          /* length in the points' units: wt_length_real
+                                    (equal to length for the TSPLIB types) */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 

@@ -344,3 +344,4 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
 }
+    res->length_real = wt_length_real(inst, res->length);

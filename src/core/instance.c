@@ -3,8 +3,8 @@
  *
  * The TSPLIB reader (tsplib_read.c) and the generator (gen.c) both end here:
  * wt_instance_alloc() gives an empty shell, wt_instance_finish() derives what
- * depends on the coordinates (GEO radians, the known optimum) and checks that
- * no tour length can overflow 64 bits.
+ * depends on the coordinates (GEO radians, the real types' unit, the known
+ * optimum) and checks that no tour length can overflow 64 bits.
  */
 #include "core/instance_build.h"
 
@@ -18,6 +18,7 @@ static const char *const type_names[] = {
     [WT_EUC_2D] = "EUC_2D", [WT_CEIL_2D] = "CEIL_2D", [WT_ATT] = "ATT",
     [WT_GEO] = "GEO",       [WT_MAN_2D] = "MAN_2D",   [WT_MAX_2D] = "MAX_2D",
     [WT_EUC_3D] = "EUC_3D", [WT_EXPLICIT] = "EXPLICIT",
+    [WT_EUC_2D_REAL] = "EUC_2D_REAL", [WT_EUC_3D_REAL] = "EUC_3D_REAL",
 };
 
 const char *wt_edge_weight_type_name(wt_edge_weight_type type)
@@ -41,7 +42,8 @@ wt_instance *wt_instance_alloc(const char *name, int n, wt_edge_weight_type type
     inst->name = wt_strdup(name ? name : "");
     inst->comment = wt_strdup("");
     inst->n = n;
-    inst->type = type;
+    inst->real = type == WT_EUC_2D_REAL || type == WT_EUC_3D_REAL;
+    inst->type = type == WT_EUC_2D_REAL ? WT_EUC_2D : type == WT_EUC_3D_REAL ? WT_EUC_3D : type;
     inst->known_optimum = -1;
     if (!inst->name || !inst->comment) {
         wt_instance_free(inst);
@@ -82,8 +84,46 @@ static double max_distance_bound(const wt_instance *inst)
     return sum + 2.0; /* L1 bounds L2, L-inf and the ATT and rounding variants */
 }
 
+/* The real types' unit: coordinates become (p - lo) * 2^k, lo the bounding
+ * box's low corner, with the largest k for which the box's L1 extent (a
+ * bound on every distance) stays within 2^40 units and n times it within
+ * 2^61.  The shift costs nothing measurable: |p - lo| <= extent, so it
+ * rounds by at most 2^-53 of the extent, about 2^-13 units; the scaling by
+ * a power of two is exact.  Shifted coordinates also keep the GPU's float
+ * copies as precise as the spread of the points allows. */
+static wt_status scale_real(wt_instance *inst, wt_error *err)
+{
+    double lo[3], hi[3], extent = 0.0;
+    wt_instance_bbox(inst, lo, hi);
+    for (int k = 0; k < 3; k++) extent += hi[k] - lo[k];
+    if (!isfinite(extent))
+        return wt_fail(err, WT_STATUS_TOO_LARGE, "points span too wide a range for doubles");
+    double target = fmin(0x1p40, 0x1p61 / (double)inst->n);
+    int k = 0;
+    if (extent > 0.0) {
+        double ratio = target / extent;
+        if (!(ratio < 0x1p900))
+            return wt_fail(err, WT_STATUS_TOO_LARGE,
+                           "points lie too close together (extent %g) for a length unit",
+                           extent);
+        frexp(ratio, &k); /* 2^(k-1) <= ratio < 2^k */
+        k -= 1;
+    }
+    inst->unit_exp = k;
+    double *c[3] = {inst->x, inst->y, inst->z};
+    for (int a = 0; a < 3; a++) {
+        if (!c[a]) continue;
+        for (int i = 0; i < inst->n; i++) c[a][i] = ldexp(c[a][i] - lo[a], k);
+    }
+    return WT_OK;
+}
+
 wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
 {
+    if (inst->real) {
+        wt_status st = scale_real(inst, err);
+        if (st != WT_OK) return st;
+    }
     if (inst->type == WT_GEO) {
         size_t n = (size_t)inst->n;
         inst->lat = malloc(n * sizeof(double));
@@ -100,7 +140,9 @@ wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
         return wt_fail(err, WT_STATUS_TOO_LARGE,
                        "coordinates span too wide a range: a tour length could "
                        "exceed 2^62 and overflow 64-bit integers");
-    inst->known_optimum = wt_optima_lookup(inst->name, inst->n, &inst->optimum_proven);
+    /* The table's optima are TSPLIB lengths, never in a real type's unit. */
+    if (!inst->real)
+        inst->known_optimum = wt_optima_lookup(inst->name, inst->n, &inst->optimum_proven);
     return WT_OK;
 }
 
@@ -109,10 +151,11 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
                                   wt_instance **out, wt_error *err)
 {
     if (!out || !x || !y || n < 3 || n > WT_MAX_CITIES || type == WT_EXPLICIT ||
-        !wt_edge_weight_type_name(type) || (type == WT_EUC_3D && !z))
+        !wt_edge_weight_type_name(type) ||
+        ((type == WT_EUC_3D || type == WT_EUC_3D_REAL) && !z))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_instance_from_coords: need n >= 3 coordinates of a coordinate type");
-    bool with_z = type == WT_EUC_3D;
+    bool with_z = type == WT_EUC_3D || type == WT_EUC_3D_REAL;
     for (int i = 0; i < n; i++) {
         if (!isfinite(x[i]) || !isfinite(y[i]) || (with_z && !isfinite(z[i])))
             return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
@@ -154,7 +197,20 @@ void wt_instance_free(wt_instance *inst)
 int wt_instance_n(const wt_instance *inst) { return inst->n; }
 const char *wt_instance_name(const wt_instance *inst) { return inst->name; }
 const char *wt_instance_comment(const wt_instance *inst) { return inst->comment; }
-wt_edge_weight_type wt_instance_type(const wt_instance *inst) { return inst->type; }
+wt_edge_weight_type wt_instance_type(const wt_instance *inst)
+{
+    if (inst->real) return inst->type == WT_EUC_3D ? WT_EUC_3D_REAL : WT_EUC_2D_REAL;
+    return inst->type;
+}
+
+bool wt_instance_is_real(const wt_instance *inst) { return inst->real; }
+
+double wt_instance_length_unit(const wt_instance *inst) { return ldexp(1.0, -inst->unit_exp); }
+
+double wt_length_real(const wt_instance *inst, int64_t length)
+{
+    return ldexp((double)length, -inst->unit_exp);
+}
 
 int64_t wt_instance_dist(const wt_instance *inst, int a, int b) { return wt_dist(inst, a, b); }
 
@@ -208,6 +264,10 @@ wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error 
     /* %.17g reads back to the same double; integers print as integers. */
     for (int i = 0; i < inst->n; i++) {
         if (with_z)
+    if (inst->real)
+        fprintf(out, "COMMENT : %s points in units of 2^%d: lengths are exactly %s's\n",
+                wt_edge_weight_type_name(wt_instance_type(inst)), -inst->unit_exp,
+                wt_edge_weight_type_name(wt_instance_type(inst)));
             fprintf(out, "%d %.17g %.17g %.17g\n", i + 1, inst->x[i], inst->y[i], inst->z[i]);
         else
             fprintf(out, "%d %.17g %.17g\n", i + 1, inst->x[i], inst->y[i]);

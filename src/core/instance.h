@@ -5,6 +5,13 @@
  * every distance on demand, exactly as TSPLIB95 defines it (double arithmetic,
  * then the type's rounding).  Only EXPLICIT instances hold an n x n matrix.
  * The distance is inline here because every search's inner loop calls it.
+ *
+ * The real-valued types (WT_EUC_2D_REAL, WT_EUC_3D_REAL) are kept as
+ * EUC_2D / EUC_3D over the points times 2^unit_exp: that is exactly their
+ * metric (the nearest integer to the scaled Euclidean distance), so every
+ * search, bound, index and GPU kernel written for EUC_2D / EUC_3D serves
+ * them unchanged.  `type` is that internal type; `real` says the public
+ * one (wt_instance_type) is its _REAL variant.
  */
 #ifndef WT_CORE_INSTANCE_H
 #define WT_CORE_INSTANCE_H
@@ -18,7 +25,10 @@ struct wt_instance {
     char *name;               /* NAME, without a trailing ".tsp"; never NULL */
     char *comment;            /* COMMENT lines joined by "; "; never NULL */
     int n;                    /* DIMENSION */
-    wt_edge_weight_type type;
+    wt_edge_weight_type type; /* never a _REAL type (see above) */
+    bool real;                /* public type is the _REAL variant of type */
+    int unit_exp;             /* real: coordinates are the points times
+                                 2^unit_exp; 0 otherwise */
     double *x, *y, *z;        /* coordinates; z only for EUC_3D; x,y may be
                                  DISPLAY_DATA for EXPLICIT, or NULL */
     double *lat, *lon;        /* GEO only: radians, TSPLIB's PI = 3.141592 */
@@ -97,6 +107,9 @@ static inline int64_t wt_dist(const struct wt_instance *in, int a, int b)
         return wt_nint(sqrt(dx * dx + dy * dy + dz * dz));
     case WT_EXPLICIT:
         return in->matrix[(size_t)a * (size_t)in->n + (size_t)b];
+    case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D, never an instance's type */
+    case WT_EUC_3D_REAL:
+        break;
     }
     return 0;
 }

@@ -22,6 +22,13 @@
  *
  * Exact lengths are computed in double with the same IEEE operations as the
  * host's wt_dist (no FMA contraction), so tour lengths agree with the CPU.
+ *
+ * The real-valued types arrive as EUC_2D / EUC_3D over coordinates scaled
+ * to up to 2^40 length units (core/instance.h), and run as those: their
+ * distances lie far above 2^22, where magic form no longer rounds, so the
+ * float deltas are approximations (relative error about 2^-22 of the
+ * distances) and the exact check of every applied move decides, as for any
+ * instance with large coordinates (README "Precision").
  */
 #ifndef WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
 #define WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
@@ -262,6 +269,9 @@ __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b
     }
     case WT_EXPLICIT:
         return I.matrix[(size_t)a * (size_t)I.n + (size_t)b];
+    case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D: never an instance's type */
+    case WT_EUC_3D_REAL:
+        break;
     }
     return 0;
 }
