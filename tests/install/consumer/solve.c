@@ -1,0 +1,39 @@
+/*
+ * solve.c - a program built against an installed warptour (tests/install):
+ * the README's library example with checks added.  Solves the TSPLIB file
+ * named by its argument and fails unless the tour is valid and its length
+ * positive and equal to the tour's recomputed length.
+ */
+#include <stdio.h>
+#include <warptour.h>
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: solve FILE.tsp\n");
+        return 2;
+    }
+    wt_instance *inst;
+    wt_error err;
+    if (wt_instance_read_tsplib(argv[1], &inst, &err) != WT_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = 10;
+    wt_result res;
+    if (wt_solve(inst, &p, &res, &err) != WT_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        wt_instance_free(inst);
+        return 1;
+    }
+    int n = wt_instance_n(inst);
+    int ok = res.length > 0 && wt_tour_validate(res.tour, n, &err) == WT_OK &&
+             wt_tour_length(inst, res.tour) == res.length;
+    printf("%s: %d cities, length %lld (%s)%s\n", argv[1], n, (long long)res.length,
+           res.backend, ok ? "" : ": INVALID");
+    wt_result_free(&res);
+    wt_instance_free(inst);
+    return ok ? 0 : 1;
+}
