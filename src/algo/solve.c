@@ -315,6 +315,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->tour = tour;
     res->n = inst->n;
     res->length = wt_tour_length(inst, tour);
+    res->length_real = wt_length_real(inst, res->length);
     res->init_length = ctl.init_length;
     res->stop = ctl.stop;
     res->time_s = wt_now() - ctl.t_start;
@@ -344,4 +345,3 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
 }
-    res->length_real = wt_length_real(inst, res->length);
