@@ -412,6 +412,8 @@ typedef struct wt_result {
     int32_t *tour;               /* n cities, owned; release with wt_result_free */
     int n;
     int64_t length;              /* exact length of tour */
+    double length_real;          /* length in the points' units: wt_length_real
+                                    (equal to length for the TSPLIB types) */
     int64_t init_length;         /* exact length of the start tour */
     wt_stop_reason stop;
     double time_s;               /* whole wt_solve, start tour included */
@@ -463,8 +465,6 @@ typedef struct wt_result {
 
 /* Runs the configured search.  On success res holds the best tour found,
  * always a valid tour, even when the search was stopped early. */
-    double length_real;          /* length in the points' units: wt_length_real
-                                    (equal to length for the TSPLIB types) */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 

@@ -259,15 +259,15 @@ wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error 
     bool with_z = inst->type == WT_EUC_3D;
     fprintf(out, "NAME : %s\n", inst->name);
     if (inst->comment[0]) fprintf(out, "COMMENT : %s\n", inst->comment);
+    if (inst->real)
+        fprintf(out, "COMMENT : %s points in units of 2^%d: lengths are exactly %s's\n",
+                wt_edge_weight_type_name(wt_instance_type(inst)), -inst->unit_exp,
+                wt_edge_weight_type_name(wt_instance_type(inst)));
     fprintf(out, "TYPE : TSP\nDIMENSION : %d\nEDGE_WEIGHT_TYPE : %s\nNODE_COORD_SECTION\n",
             inst->n, wt_edge_weight_type_name(inst->type));
     /* %.17g reads back to the same double; integers print as integers. */
     for (int i = 0; i < inst->n; i++) {
         if (with_z)
-    if (inst->real)
-        fprintf(out, "COMMENT : %s points in units of 2^%d: lengths are exactly %s's\n",
-                wt_edge_weight_type_name(wt_instance_type(inst)), -inst->unit_exp,
-                wt_edge_weight_type_name(wt_instance_type(inst)));
             fprintf(out, "%d %.17g %.17g %.17g\n", i + 1, inst->x[i], inst->y[i], inst->z[i]);
         else
             fprintf(out, "%d %.17g %.17g\n", i + 1, inst->x[i], inst->y[i]);
