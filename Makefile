@@ -4,22 +4,27 @@
 #   make demo     build, then solve a bundled instance: 1000 random-restart 2-opt
 #                 climbs, on the GPU if one is usable, else on the CPU
 #   make test     build and run all tests, then again under ASan + UBSan
+#   make install  build, then install into PREFIX: the warptour program,
+#                 libwarptour (static and shared), warptour.h, the CMake
+#                 package and warptour.pc
 #   make deps     install the build dependencies (Debian packages)
 #   make fuzz     fuzz the TSPLIB and TOUR readers (clang, libFuzzer) for
 #                 FUZZ_SECONDS, then inject allocation failures into them
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
-#            CUDA=AUTO|ON|OFF (build the CUDA backend), JOBS=N.
+#            CUDA=AUTO|ON|OFF (build the CUDA backend), JOBS=N,
+#            PREFIX=/usr/local (make install; DESTDIR is honoured too).
 
 CUDA_ARCH ?= 90
 CUDA      ?= AUTO
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
 ASAN_BUILD ?= build-asan
+PREFIX    ?= /usr/local
 
 CMAKE_FLAGS = -DWT_CUDA=$(CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)"
 
-.PHONY: all deps configure demo test test-quick test-asan fuzz bench-check gpu-check clean
+.PHONY: all deps configure demo test test-quick test-asan install fuzz bench-check gpu-check clean
 
 all: deps
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -49,6 +54,9 @@ test-asan: deps
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ctest --output-on-failure -j $(JOBS)
+
+install: all
+	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # The readers of untrusted input under libFuzzer (tests/fuzz says how the
 # harnesses work); not part of `make test`: it wants clang and takes minutes.
