@@ -38,8 +38,14 @@ int cli_exit_status(wt_status status);
 /* Whether a file can be written at path (an existing file that is writable
  * and not a folder, or a new one in a writable folder), checked before a
  * long run so that its result is not lost to a wrong path; nothing is
- * created.  Prints why not and returns EXIT_FAILURE_RUN, else EXIT_OK. */
+ * created.  Prints why not and returns EXIT_USAGE for an existing file that
+ * is not writable (replacing it would go against its mode), EXIT_FAILURE_RUN
+ * for the rest, else EXIT_OK. */
 int cli_check_writable(const char *path);
+
+/* Whether paths a and b name the same file: equal strings, or one regular
+ * file reached both ways (links, "./x" and "x"). */
+bool cli_same_file(const char *a, const char *b);
 
 /* Prints "warptour CMD: msg" and a hint to use --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -19,7 +20,27 @@ static const char check_help[] =
     "  --optimum L   known optimal length, when the built-in table lacks it\n"
     "  -h, --help    show this help\n"
     "\n"
+    "A tour whose NAME is not the instance's (nor the instance's followed by '.',\n"
+    "as in berlin52.opt.tour) is checked all the same, with a warning on stderr.\n"
+    "\n"
     "Exit status: 0 valid, 4 not a valid tour of the instance, 3 malformed file.\n";
+
+/* Warns on stderr when the tour file's NAME names another instance: a tour
+ * of the same size for another instance is valid yet meaningless.  The
+ * name is shown with bytes outside printable ASCII as '?'. */
+static void warn_other_name(const wt_instance *inst, const char *tour_path, const char *name)
+{
+    const char *mine = wt_instance_name(inst);
+    size_t k = strlen(mine);
+    if (!name[0] || strcmp(name, mine) == 0 || (strncmp(name, mine, k) == 0 && name[k] == '.'))
+        return;
+    char shown[80];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof shown; i++)
+        shown[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+    shown[i] = '\0';
+    fprintf(stderr, "warptour: warning: %s is named '%s', not '%s'\n", tour_path, shown, mine);
+}
 
 static int print_invalid(bool json, const wt_instance *inst, const char *tour_path,
                          const wt_error *err)
@@ -89,10 +110,13 @@ int cmd_check(int argc, char **argv)
     const char *tour_path = argv[optind + 1];
     int32_t *tour = NULL;
     wt_error err = {0};
-    if (wt_tour_read_tsplib(tour_path, wt_instance_n(inst), &tour, &err) != WT_OK) {
+    char tour_name[256];
+    if (wt_tour_read_tsplib_named(tour_path, wt_instance_n(inst), &tour, tour_name,
+                                  sizeof tour_name, &err) != WT_OK) {
         status = err.status == WT_STATUS_INVALID_TOUR ? print_invalid(json, inst, tour_path, &err)
                                                       : cli_report_error(&err);
     } else {
+        warn_other_name(inst, tour_path, tour_name);
         print_valid(json, inst, tour_path, wt_tour_length(inst, tour));
         status = EXIT_OK;
     }

@@ -141,8 +141,27 @@ static void remove_stop_handlers(void)
     for (size_t k = 0; k < N_STOP_SIGNALS; k++) signal(stop_signals[k], SIG_DFL);
 }
 
+/* Long options without a short letter. */
+enum {
+    OPT_SEARCHES = 256,
+    OPT_MOVES,
+    OPT_T_START,
+    OPT_T_END,
+    OPT_ALPHA,
+    OPT_SWEEPS,
+    OPT_EXCHANGE,
+    OPT_SA_CPU,
+    OPT_POLISH,
+    OPT_NEAR,
+    OPT_NESTED,
+    OPT_BAND,
+    OPT_PRUNE,
+    OPT_END /* past the last option code */
+};
+
 typedef struct solve_opts {
     const char *instance, *output, *svg, *start_tour;
+    bool given[OPT_END]; /* by option code: which options the command line had */
     bool json, quiet;
     int64_t optimum; /* -1: from the built-in table */
     wt_params params;
@@ -179,22 +198,60 @@ static int show_progress(const wt_progress *p, void *user)
     return 0;
 }
 
-/* Long options without a short letter. */
-enum {
-    OPT_SEARCHES = 256,
-    OPT_MOVES,
-    OPT_T_START,
-    OPT_T_END,
-    OPT_ALPHA,
-    OPT_SWEEPS,
-    OPT_EXCHANGE,
-    OPT_SA_CPU,
-    OPT_POLISH,
-    OPT_NEAR,
-    OPT_NESTED,
-    OPT_BAND,
-    OPT_PRUNE
+#define ALGO(a) (1u << (a))
+#define ALGO_DESCENTS (ALGO(WT_ALGO_2OPT) | ALGO(WT_ALGO_ILS))
+
+/* The options that belong to some algorithms only, and to which: one given
+ * with another algorithm is refused rather than silently ignored (the
+ * others apply to every algorithm). */
+static const struct {
+    int code;
+    const char *name;
+    unsigned algorithms; /* ALGO() bits */
+} owned_options[] = {
+    {'K', "--kicks", ALGO(WT_ALGO_ILS)},
+    {'A', "--accept", ALGO(WT_ALGO_ILS)},
+    {'L', "--ils-descent", ALGO(WT_ALGO_ILS)},
+    {'W', "--swaps", ALGO_DESCENTS},
+    {OPT_NESTED, "--nested", ALGO_DESCENTS},
+    {OPT_BAND, "--band", ALGO_DESCENTS},
+    {OPT_PRUNE, "--prune", ALGO_DESCENTS},
+    {'R', "--restarts", ALGO(WT_ALGO_MULTISTART)},
+    {'i', "--init", ALGO_DESCENTS | ALGO(WT_ALGO_SA)},
+    {'S', "--start-tour", ALGO_DESCENTS | ALGO(WT_ALGO_SA)},
+    {OPT_SEARCHES, "--searches", ALGO(WT_ALGO_SA)},
+    {OPT_MOVES, "--moves", ALGO(WT_ALGO_SA)},
+    {OPT_T_START, "--t-start", ALGO(WT_ALGO_SA)},
+    {OPT_T_END, "--t-end", ALGO(WT_ALGO_SA)},
+    {OPT_ALPHA, "--alpha", ALGO(WT_ALGO_SA)},
+    {OPT_SWEEPS, "--sweeps", ALGO(WT_ALGO_SA)},
+    {OPT_EXCHANGE, "--exchange", ALGO(WT_ALGO_SA)},
+    {OPT_SA_CPU, "--sa-cpu", ALGO(WT_ALGO_SA)},
+    {OPT_POLISH, "--polish", ALGO(WT_ALGO_SA)},
+    {OPT_NEAR, "--near", ALGO(WT_ALGO_SA)},
 };
+
+/* Refuses an option given for an algorithm it does not belong to, naming
+ * the ones it does; returns -1 when all fit, else the exit status. */
+static int check_option_algorithms(const solve_opts *o)
+{
+    wt_algorithm running = o->params.algorithm;
+    for (size_t k = 0; k < sizeof owned_options / sizeof owned_options[0]; k++) {
+        if (!o->given[owned_options[k].code] || owned_options[k].algorithms & ALGO(running))
+            continue;
+        char owners[64] = "";
+        for (int a = WT_ALGO_2OPT; wt_algorithm_name((wt_algorithm)a); a++) {
+            if (!(owned_options[k].algorithms & ALGO(a))) continue;
+            size_t used = strlen(owners);
+            snprintf(owners + used, sizeof owners - used, "%s%s", used ? ", " : "",
+                     wt_algorithm_name((wt_algorithm)a));
+        }
+        return cli_usage_error("solve", "%s belongs to --algorithm %s, not to %s (the "
+                               "algorithm selected)", owned_options[k].name, owners,
+                               wt_algorithm_name(running));
+    }
+    return -1;
+}
 
 /* Parses one simulated annealing option; returns -1 when fine, else an exit
  * status. */
@@ -387,10 +444,12 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
+        if (c >= 0 && c < OPT_END) o->given[c] = true;
     }
-    if (o->start_tour && o->params.algorithm == WT_ALGO_MULTISTART)
-        return cli_usage_error("solve", "--start-tour does not apply to multistart, whose "
-                               "climbs start from seeded random tours");
+    int owned = check_option_algorithms(o);
+    if (owned >= 0) return owned;
+    if (o->output && !o->output[0]) return cli_usage_error("solve", "--output needs a file name");
+    if (o->svg && !o->svg[0]) return cli_usage_error("solve", "--svg needs a file name");
     if (o->params.sa_t_end > o->params.sa_t_start)
         return cli_usage_error("solve", "--t-end (%g) must not exceed --t-start (%g)",
                                o->params.sa_t_end, o->params.sa_t_start);
@@ -444,7 +503,8 @@ static const char *init_cut_note(const wt_result *r)
     return " (stopped: the cities not yet chained joined in Hilbert-curve order)";
 }
 
-static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r,
+                         bool written)
 {
     int64_t opt = wt_instance_known_optimum(inst);
     printf("instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
@@ -480,8 +540,9 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
         printf("stopped   %s: the tour is the best found so far\n",
                r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
     printf("time      %.3f s\n", r->time_s);
-    if (o->output) printf("tour      %s\n", o->output);
-    if (o->svg) printf("picture   %s\n", o->svg);
+    if (o->output && written) printf("tour      %s\n", o->output);
+    if (o->svg && written) printf("picture   %s\n", o->svg);
+    if (!written) printf("outputs   not all written (below)\n");
 }
 
 static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
@@ -506,7 +567,8 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
     cJSON_AddNumberToObject(j, "polish_time_s", r->polish_time_s);
 }
 
-static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r,
+                       const char *write_error)
 {
     cJSON *j = cJSON_CreateObject();
     cli_json_add_text(j, "instance", wt_instance_name(inst));
@@ -520,6 +582,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     const char *init = o->start_tour ? "file" : wt_init_method_name(o->params.init);
     if (o->params.algorithm == WT_ALGO_MULTISTART) init = "random";
     cJSON_AddStringToObject(j, "init", init);
+    const char *made = r->init_given ? "start-tour" : wt_init_method_name(r->init_made);
     cli_json_add_int64(j, "init_length", r->init_length);
     cli_json_add_int64(j, "length", r->length);
     cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
@@ -527,7 +590,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddNumberToObject(j, "time_s", r->time_s);
     cJSON_AddNumberToObject(j, "init_time_s", r->init_time_s);
     cJSON_AddBoolToObject(j, "init_cut", r->init_cut);
-    cJSON_AddStringToObject(j, "init_made", wt_init_method_name(r->init_made));
+    cJSON_AddStringToObject(j, "init_made", made);
     cli_json_add_uint64(j, "steps", r->steps);
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
@@ -554,19 +617,22 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     }
     cli_json_add_string_or_null(j, "output", o->output);
     cli_json_add_string_or_null(j, "svg", o->svg);
+    cli_json_add_string_or_null(j, "write_error", write_error);
     return cli_json_print(j);
 }
 
-/* Writes the tour and the picture; returns an exit status (0 when fine). */
-static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_result *r)
+/* Writes the tour and the picture, the picture even when the tour failed;
+ * returns an exit status (0 when fine) and leaves the last failure in err. */
+static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_result *r,
+                         wt_error *err)
 {
-    wt_error err = {0};
+    int status = EXIT_OK;
     char comment[160];
     snprintf(comment, sizeof comment, "length %" PRId64 " by warptour %s (%s, seed %" PRIu64 ")",
              r->length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
     if (o->output && wt_tour_write_tsplib(o->output, wt_instance_name(inst), comment, r->tour,
-                                          r->n, &err) != WT_OK)
-        return cli_report_error(&err);
+                                          r->n, err) != WT_OK)
+        status = EXIT_FAILURE_RUN;
     if (o->svg) {
         char title[256];
         int64_t opt = wt_instance_known_optimum(inst);
@@ -575,10 +641,14 @@ static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_
         if (opt > 0 && k > 0 && (size_t)k < sizeof title)
             snprintf(title + k, sizeof title - (size_t)k, " (%.2f%% above optimum)",
                      cli_gap_percent(r->length, opt));
-        if (wt_tour_write_svg(o->svg, inst, r->tour, title, &err) != WT_OK)
-            return cli_report_error(&err);
+        wt_error svg_err = {0};
+        if (wt_tour_write_svg(o->svg, inst, r->tour, title, &svg_err) != WT_OK) {
+            if (status != EXIT_OK) fprintf(stderr, "warptour: %s\n", err->message);
+            *err = svg_err;
+            status = EXIT_FAILURE_RUN;
+        }
     }
-    return EXIT_OK;
+    return status;
 }
 
 /* Reads --start-tour into *tour; returns an exit status (0 when fine). */
@@ -607,7 +677,15 @@ static int stop_exit_status(wt_stop_reason r)
 static int check_outputs(const solve_opts *o, const wt_instance *inst)
 {
     double lo[3], hi[3];
-    if (o->output && cli_check_writable(o->output) != EXIT_OK) return EXIT_FAILURE_RUN;
+    if (o->output && cli_same_file(o->output, o->instance))
+        return cli_usage_error("solve", "--output %s is the instance file; writing the tour "
+                               "there would destroy it", o->output);
+    if (o->svg && cli_same_file(o->svg, o->instance))
+        return cli_usage_error("solve", "--svg %s is the instance file", o->svg);
+    if (o->output && o->svg && cli_same_file(o->output, o->svg))
+        return cli_usage_error("solve", "--output and --svg name the same file %s", o->output);
+    int st;
+    if (o->output && (st = cli_check_writable(o->output)) != EXIT_OK) return st;
     if (!o->svg) return EXIT_OK;
     if (!wt_instance_bbox(inst, lo, hi)) {
         fprintf(stderr, "warptour: %s: cannot draw %s: the instance has no coordinates\n", o->svg,
@@ -665,14 +743,23 @@ int cmd_solve(int argc, char **argv)
         if (ps.shown) fputc('\n', stderr);
     }
     /* The handler stays until the tour is written: a second Ctrl-C then
-     * cannot leave a half-written tour file behind. */
-    if (status == EXIT_OK) status = write_outputs(&o, inst, &res);
+     * cannot leave a half-written tour file behind.  A tour that cannot be
+     * written (a full disk, a folder deleted meanwhile) still has its report,
+     * so the search's result is not lost; the error comes last, exit 1. */
+    wt_error write_err = {0};
+    int write_status = status == EXIT_OK ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
     remove_stop_handlers();
     if (status == EXIT_OK) {
+        const char *why = write_status != EXIT_OK ? write_err.message : NULL;
         if (o.json) {
-            if (!print_json(&o, inst, &res)) status = EXIT_FAILURE_RUN;
+            if (!print_json(&o, inst, &res, why)) status = EXIT_FAILURE_RUN;
         } else if (!o.quiet) {
-            print_report(&o, inst, &res);
+            print_report(&o, inst, &res, write_status == EXIT_OK);
+        }
+        if (why) {
+            fflush(stdout);
+            fprintf(stderr, "warptour: %s\n", why);
+            status = EXIT_FAILURE_RUN;
         }
         if (status == EXIT_OK) status = stop_exit_status(res.stop);
     }

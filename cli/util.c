@@ -42,8 +42,9 @@ int cli_check_writable(const char *path)
             return EXIT_FAILURE_RUN;
         }
         if (access(path, W_OK) != 0) {
-            fprintf(stderr, "warptour: %s: cannot write: %s\n", path, strerror(errno));
-            return EXIT_FAILURE_RUN;
+            /* The tour would replace it by rename all the same: refuse. */
+            fprintf(stderr, "warptour: %s: will not replace it: %s\n", path, strerror(errno));
+            return EXIT_USAGE;
         }
         return EXIT_OK;
     }
@@ -66,6 +67,14 @@ int cli_check_writable(const char *path)
     if (!ok) fprintf(stderr, "warptour: %s: cannot create: %s: %s\n", path, dir, strerror(errno));
     free(dir);
     return ok ? EXIT_OK : EXIT_FAILURE_RUN;
+}
+
+bool cli_same_file(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0) return true;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

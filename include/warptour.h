@@ -147,6 +147,7 @@ wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err);
 
 void wt_instance_free(wt_instance *inst);
 
+/* The accessors below take a non-NULL instance. */
 int wt_instance_n(const wt_instance *inst);
 const char *wt_instance_name(const wt_instance *inst);      /* never NULL */
 const char *wt_instance_comment(const wt_instance *inst);   /* never NULL, may be "" */
@@ -166,7 +167,8 @@ double wt_instance_length_unit(const wt_instance *inst);
  * the only rounding that of the int64 to double. */
 double wt_length_real(const wt_instance *inst, int64_t length);
 
-/* Exact TSPLIB95 distance between cities a and b (0-based, a != b). */
+/* Exact TSPLIB95 distance between cities a and b (0-based); 0 when a == b;
+ * -1 when inst is NULL or a or b lies outside 0..n-1. */
 int64_t wt_instance_dist(const wt_instance *inst, int a, int b);
 
 /* Coordinates for drawing: the node coordinates, or for EXPLICIT instances
@@ -209,7 +211,10 @@ wt_status wt_instance_generate(wt_gen_kind kind, int n, uint64_t seed,
  * with a message naming the first offending position otherwise. */
 wt_status wt_tour_validate(const int32_t *tour, int n, wt_error *err);
 
-/* Exact length of a valid tour (closing edge included). */
+/* Exact length of a valid tour of inst's n cities (closing edge included).
+ * -1 when inst or tour is NULL or a city lies outside 0..n-1; a repeated
+ * city is not looked for (wt_tour_validate does): the result is then the
+ * length of the closed walk. */
 int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour);
 
 /* Reads a TSPLIB TOUR file for an instance of n cities.  *tour_out is a new
@@ -218,11 +223,29 @@ int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour);
  * it is not a permutation of 1..n. */
 wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_error *err);
 
-/* Writes a TSPLIB TOUR file; name and comment may be NULL. */
+/* As wt_tour_read_tsplib, and on success copies the file's NAME ("" when it
+ * has none; cut to name_size - 1 bytes, raw bytes of the file) into name,
+ * which may be NULL when name_size is 0.  Keywords are upper case (a
+ * "tour_section" is refused by name); a UTF-8 byte order mark is skipped. */
+wt_status wt_tour_read_tsplib_named(const char *path, int n, int32_t **tour_out, char *name,
+                                    size_t name_size, wt_error *err);
+
+/* Writes a TSPLIB TOUR file; name and comment may be NULL, and their control
+ * characters (line ends included) are written as blanks, so each stays one
+ * header line.  The tour is validated first (WT_STATUS_INVALID_ARGUMENT for
+ * a NULL or empty path or tour, WT_STATUS_INVALID_TOUR when it is not a
+ * permutation of 0..n-1; nothing is written).  A regular file is written as
+ * path.part and renamed over path, so a failed or interrupted write leaves
+ * path as it was; a symbolic link is written through (its target gets the
+ * tour, the link stays); other files (/dev/stdout, a pipe) are written
+ * directly.  WT_STATUS_IO when writing fails. */
 wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
                                const int32_t *tour, int n, wt_error *err);
 
-/* Draws the cities and the tour as an SVG picture (needs coordinates). */
+/* Draws the cities and the tour as an SVG picture (needs coordinates).  tour
+ * may be NULL (the cities only); otherwise it must be a valid tour of inst
+ * (WT_STATUS_INVALID_TOUR).  The tour is drawn as paths of at most 10,000
+ * points each, which SVG renderers take at any size. */
 wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
                             const char *title, wt_error *err);
 
@@ -235,6 +258,10 @@ typedef enum wt_init_method {
     WT_INIT_SPACEFILL   /* Hilbert-curve order of the coordinates */
 } wt_init_method;
 
+/* The _name functions return NULL ("unknown" for wt_init_method_name and
+ * wt_stop_reason_name) for an out-of-range value; the _parse functions return
+ * WT_STATUS_INVALID_ARGUMENT, leaving *out alone, for an unknown or NULL name
+ * or a NULL out. */
 const char *wt_init_method_name(wt_init_method m);               /* "greedy" */
 wt_status wt_init_method_parse(const char *name, wt_init_method *out);
 
@@ -298,8 +325,9 @@ typedef enum wt_backend_kind {
 const char *wt_backend_name(wt_backend_kind b);
 wt_status wt_backend_parse(const char *name, wt_backend_kind *out);
 
-/* Whether a CUDA GPU is usable by this build; fills device with its name or
- * with the reason it is not ("built without CUDA", "no CUDA device"). */
+/* Whether a CUDA GPU is usable by this build; fills device (when not NULL)
+ * with its name or with the reason it is not ("built without CUDA", "no CUDA
+ * device"). */
 bool wt_cuda_available(char *device, size_t device_size);
 
 /* Why a search ended. */
@@ -340,7 +368,8 @@ typedef struct wt_params {
     wt_init_method init;        /* default WT_INIT_GREEDY */
     uint64_t seed;              /* default 1 */
     double time_limit_s;        /* <= 0: none (default) */
-    int threads;                /* CPU threads; 0 = all cores (default) */
+    int threads;                /* CPU threads; 0 = all cores (default), else
+                                   1..WT_MAX_THREADS */
     const int32_t *start_tour;  /* optional: start here instead of init (2opt, ils, sa) */
     int swaps;                  /* 2opt: improving moves applied per pass, the best
                                    ones whose segments are independent (k-swap,
@@ -406,6 +435,11 @@ typedef struct wt_params {
     const volatile int *stop_flag;
 } wt_params;
 
+/* Most CPU threads a search may ask for (params.threads): a team of more
+ * cannot be created, and OpenMP then aborts the process. */
+#define WT_MAX_THREADS 4096
+
+/* Fills p with the defaults above; NULL is a no-op. */
 void wt_params_defaults(wt_params *p);
 
 typedef struct wt_result {
@@ -424,7 +458,10 @@ typedef struct wt_result {
                                     appended the cities not yet chained in Hilbert-curve
                                     order */
     wt_init_method init_made;    /* the heuristic whose tour the start tour is: params.init,
-                                    or WT_INIT_SPACEFILL where greedy gave way */
+                                    or WT_INIT_SPACEFILL where greedy gave way;
+                                    multistart: WT_INIT_RANDOM (its climbs' start tours);
+                                    meaningless when init_given */
+    bool init_given;             /* the start tour was params.start_tour */
     uint64_t steps;              /* improving moves applied (IHC steps) */
     uint64_t moves_evaluated;    /* 2-opt moves evaluated: (n-1)(n-2)/2 per scan, fewer
                                     when prune skipped some (2opt, ils);
@@ -464,7 +501,12 @@ typedef struct wt_result {
 } wt_result;
 
 /* Runs the configured search.  On success res holds the best tour found,
- * always a valid tour, even when the search was stopped early. */
+ * always a valid tour, even when the search was stopped early.  inst, params
+ * and res must not be NULL; every field of params is checked first
+ * (enumerations in range, counts and budgets not negative, doubles finite,
+ * threads at most WT_MAX_THREADS, the sa fields as documented, start_tour a
+ * permutation of the cities when used): WT_STATUS_INVALID_ARGUMENT with a
+ * message naming the field, res untouched. */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 

@@ -23,7 +23,7 @@ static const char *const stop_names[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Index of name in names[0..count), or -1. */
+/* Index of name in names[0..count), or -1 (a NULL name included). */
 static int find_name(const char *const *names, size_t count, const char *name)
 {
     for (size_t i = 0; name && i < count; i++)
@@ -39,7 +39,7 @@ const char *wt_algorithm_name(wt_algorithm a)
 wt_status wt_algorithm_parse(const char *name, wt_algorithm *out)
 {
     int i = find_name(algorithm_names, COUNT(algorithm_names), name);
-    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    if (i < 0 || !out) return WT_STATUS_INVALID_ARGUMENT;
     *out = (wt_algorithm)i;
     return WT_OK;
 }
@@ -52,7 +52,7 @@ const char *wt_backend_name(wt_backend_kind b)
 wt_status wt_backend_parse(const char *name, wt_backend_kind *out)
 {
     int i = find_name(backend_names, COUNT(backend_names), name);
-    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    if (i < 0 || !out) return WT_STATUS_INVALID_ARGUMENT;
     *out = (wt_backend_kind)i;
     return WT_OK;
 }
@@ -65,7 +65,7 @@ const char *wt_ils_descent_name(wt_ils_descent d)
 wt_status wt_ils_descent_parse(const char *name, wt_ils_descent *out)
 {
     int i = find_name(ils_descent_names, COUNT(ils_descent_names), name);
-    if (i < 0) return WT_STATUS_INVALID_ARGUMENT;
+    if (i < 0 || !out) return WT_STATUS_INVALID_ARGUMENT;
     *out = (wt_ils_descent)i;
     return WT_OK;
 }
@@ -77,5 +77,8 @@ const char *wt_stop_reason_name(wt_stop_reason r)
 
 bool wt_cuda_available(char *device, size_t device_size)
 {
+    char unused[1];
+    if (!device) /* the caller wants the answer only */
+        return wt_backend_cuda.available(unused, sizeof unused);
     return wt_backend_cuda.available(device, device_size);
 }

@@ -24,6 +24,7 @@
 
 void wt_params_defaults(wt_params *p)
 {
+    if (!p) return;
     memset(p, 0, sizeof *p);
     p->algorithm = WT_ALGO_2OPT;
     p->backend = WT_BACKEND_AUTO;
@@ -219,22 +220,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
                         wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
 {
-    const wt_params *p = ctl->params;
-    if (p->sa_searches < 0 || p->sa_moves < 0)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: searches and moves must not be "
-                       "negative");
-    if (!(p->sa_t_start > 0) || !(p->sa_t_end > 0) || !isfinite(p->sa_t_start) ||
-        !isfinite(p->sa_t_end))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: temperatures must be positive");
-    if (!(p->sa_alpha > 0 && p->sa_alpha < 1))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: alpha must lie in (0, 1)");
-    if (p->sa_sweeps < 1 || p->sa_exchange < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: sweeps and exchange must be "
-                       "positive");
-    if (p->sa_cpu != WT_SA_SSPM && p->sa_cpu != WT_SA_PSSM)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: unknown CPU scheme");
-    if (p->sa_near < 0 || p->sa_near == 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "sa: near must be 0 or at least 2");
+    const wt_params *p = ctl->params; /* checked by validate_params */
     *job = (wt_sa_job){
         .seed = p->seed, .searches = p->sa_searches, .moves = p->sa_moves,
         .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
@@ -267,17 +253,69 @@ static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
 
+/* Whether d is a finite number no smaller than lo. */
+static bool finite_from(double d, double lo) { return isfinite(d) && d >= lo; }
+
+/* Checks every field of p against what warptour.h documents, before any of
+ * them sizes an allocation, a thread team (libgomp aborts the process on a
+ * team it cannot create) or a loop.  Every algorithm's fields are checked
+ * whichever runs: a bad value is a caller's bug either way.  The message
+ * names the field. */
+static wt_status validate_params(const wt_params *p, wt_error *err)
+{
+#define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: " __VA_ARGS__)
+    if (!wt_algorithm_name(p->algorithm))
+        return BAD("params.algorithm %d is no wt_algorithm", (int)p->algorithm);
+    if (!wt_backend_name(p->backend))
+        return BAD("params.backend %d is no wt_backend_kind", (int)p->backend);
+    if ((unsigned)p->init > WT_INIT_SPACEFILL)
+        return BAD("params.init %d is no wt_init_method", (int)p->init);
+    if (isnan(p->time_limit_s) || isinf(p->time_limit_s))
+        return BAD("params.time_limit_s must be a finite number (<= 0: none)");
+    if (p->threads < 0 || p->threads > WT_MAX_THREADS)
+        return BAD("params.threads is %d; expected 0 (all cores) or 1..%d", p->threads,
+                   WT_MAX_THREADS);
+    if (p->swaps < 0) return BAD("params.swaps is %d; expected 0 (all) or more", p->swaps);
+    if (p->kswap_band < 0)
+        return BAD("params.kswap_band is %d; expected 0 (off) or more", p->kswap_band);
+    if (p->multistart_kernel != WT_MS_KERNEL_BLOCK && p->multistart_kernel != WT_MS_KERNEL_THREAD)
+        return BAD("params.multistart_kernel %d is no wt_multistart_kernel",
+                   (int)p->multistart_kernel);
+    if (!wt_ils_descent_name(p->ils_descent))
+        return BAD("params.ils_descent %d is no wt_ils_descent", (int)p->ils_descent);
+    if (p->sa_searches < 0)
+        return BAD("sa: params.sa_searches is %d; expected 0 (the backend's choice) or more",
+                   p->sa_searches);
+    if (p->sa_moves < 0)
+        return BAD("sa: params.sa_moves is %d; expected 0 (the backend's choice) or more",
+                   p->sa_moves);
+    if (!(finite_from(p->sa_t_start, 0) && p->sa_t_start > 0))
+        return BAD("sa: params.sa_t_start must be a finite temperature above 0");
+    if (!(finite_from(p->sa_t_end, 0) && p->sa_t_end > 0))
+        return BAD("sa: params.sa_t_end must be a finite temperature above 0");
+    if (!(p->sa_alpha > 0 && p->sa_alpha < 1))
+        return BAD("sa: params.sa_alpha must lie in (0, 1)");
+    if (p->sa_sweeps < 1) return BAD("sa: params.sa_sweeps is %d; expected 1 or more", p->sa_sweeps);
+    if (p->sa_exchange < 1)
+        return BAD("sa: params.sa_exchange is %d; expected 1 or more", p->sa_exchange);
+    if (p->sa_cpu != WT_SA_SSPM && p->sa_cpu != WT_SA_PSSM)
+        return BAD("sa: params.sa_cpu %d is no wt_sa_cpu_scheme", (int)p->sa_cpu);
+    if (p->sa_near < 0 || p->sa_near == 1)
+        return BAD("sa: params.sa_near is %d; expected 0 (off) or at least 2", p->sa_near);
+    if (!finite_from(p->progress_interval_s, 0))
+        return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
+    return WT_OK;
+#undef BAD
+}
+
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err)
 {
-    if (!inst || !params || !res || !wt_algorithm_name(params->algorithm))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: bad arguments");
-    if (params->swaps < 0 || params->kswap_band < 0)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: swaps and kswap_band must "
-                       "not be negative");
-    if (!wt_ils_descent_name(params->ils_descent))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: unknown ils_descent %d",
-                       (int)params->ils_descent);
+    if (!inst || !params || !res)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: need an instance, "
+                       "parameters and a result");
+    wt_status valid = validate_params(params, err);
+    if (valid != WT_OK) return valid;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     const wt_backend *backend;
@@ -321,7 +359,11 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
     res->init_cut = init_cut != WT_INIT_WHOLE;
-    res->init_made = init_cut == WT_INIT_CUT_SPACEFILL ? WT_INIT_SPACEFILL : params->init;
+    /* Multistart's climbs start from random tours (make_start_tour). */
+    res->init_given = params->start_tour && params->algorithm != WT_ALGO_MULTISTART;
+    res->init_made = params->algorithm == WT_ALGO_MULTISTART ? WT_INIT_RANDOM
+                     : init_cut == WT_INIT_CUT_SPACEFILL ? WT_INIT_SPACEFILL
+                                                         : params->init;
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;
     res->scan_time_s = stats.scan_time_s;
     res->steps = stats.steps;

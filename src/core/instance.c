@@ -212,7 +212,12 @@ double wt_length_real(const wt_instance *inst, int64_t length)
     return ldexp((double)length, -inst->unit_exp);
 }
 
-int64_t wt_instance_dist(const wt_instance *inst, int a, int b) { return wt_dist(inst, a, b); }
+int64_t wt_instance_dist(const wt_instance *inst, int a, int b)
+{
+    if (!inst || a < 0 || b < 0 || a >= inst->n || b >= inst->n) return -1;
+    if (a == b) return 0; /* TSPLIB's GEO formula would give 1 */
+    return wt_dist(inst, a, b);
+}
 
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y)
 {

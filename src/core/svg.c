@@ -4,8 +4,10 @@
  * The drawing is scaled to a fixed canvas whatever the coordinates are, and
  * the strokes and dots shrink with the number of cities so that both a
  * 100-city and a 100,000-city tour stay readable: dots are drawn only while
- * there are few enough of them to be seen, and the tour is a single path
- * with coordinates rounded to a tenth of a pixel to keep files small.
+ * there are few enough of them to be seen, and the tour is a run of paths
+ * of at most MAX_PATH_POINTS points each (librsvg refuses a single path of
+ * megabytes), with coordinates rounded to a tenth of a pixel to keep files
+ * small.
  */
 #include <errno.h>
 #include <math.h>
@@ -14,7 +16,7 @@
 #include "core/error.h"
 #include "core/instance.h"
 
-enum { MARGIN = 20, MAX_DOTS = 20000 };
+enum { MARGIN = 20, MAX_DOTS = 20000, MAX_PATH_POINTS = 10000 };
 
 typedef struct svg_frame {
     double canvas;              /* width in pixels */
@@ -67,15 +69,27 @@ static void write_escaped(FILE *f, const char *s)
     }
 }
 
+/* The closed tour as consecutive paths in one group: each path starts where
+ * the one before ended, and the last returns to the first city. */
 static void write_tour_path(FILE *f, const svg_frame *fr, const int32_t *tour, int n, double width)
 {
-    fprintf(f, "<path fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"%.3g\" "
-               "stroke-linejoin=\"round\" d=\"M", width);
-    for (int i = 0; i < n; i++) {
-        fprintf(f, "%.1f %.1f%s", px(fr, tour[i]), py(fr, tour[i]), i + 1 < n ? "L" : "Z");
-        if (i % 8 == 7) fputc('\n', f);
+    fprintf(f, "<g fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"%.3g\" "
+               "stroke-linejoin=\"round\">\n", width);
+    for (int start = 0; start < n; start += MAX_PATH_POINTS - 1) {
+        int end = start + MAX_PATH_POINTS - 1; /* the point after the path's last */
+        bool last = end >= n;
+        if (last) end = n;
+        fputs("<path d=\"M", f);
+        for (int i = start; i < end; i++) {
+            fprintf(f, "%.1f %.1f%s", px(fr, tour[i]), py(fr, tour[i]), i + 1 < end ? "L" : "");
+            if ((i - start) % 8 == 7) fputc('\n', f);
+        }
+        if (last && start == 0) fputc('Z', f);
+        else fprintf(f, "L%.1f %.1f", px(fr, tour[last ? 0 : end]), py(fr, tour[last ? 0 : end]));
+        fputs("\"/>\n", f);
+        if (last) break;
     }
-    fputs("\"/>\n", f);
+    fputs("</g>\n", f);
 }
 
 static void write_dots(FILE *f, const svg_frame *fr, int n, double radius)
@@ -89,6 +103,14 @@ static void write_dots(FILE *f, const svg_frame *fr, int n, double radius)
 wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
                             const char *title, wt_error *err)
 {
+    if (!path || !path[0] || !inst)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_write_svg: need a path and "
+                       "an instance");
+    if (tour) {
+        wt_error why;
+        wt_status valid = wt_tour_validate(tour, inst->n, &why);
+        if (valid != WT_OK) return wt_fail(err, valid, "%s: not drawn: %s", path, why.message);
+    }
     if (!inst->x || !inst->y)
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "%s: cannot draw %s: the instance has no coordinates", path, inst->name);

@@ -24,11 +24,132 @@ static bool has_line_break(const char *s, size_t len)
     return memchr(s, '\n', len) || memchr(s, '\r', len);
 }
 
-/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
- * the buffer; it is a hint only (pipes have none, files may grow), so
- * reading goes on, growing the buffer, until fread reports the end. */
-wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err)
+/* Whether [a, a + k) and the upper-case text b agree but for the case of
+ * ASCII letters. */
+static bool equal_nocase_n(const char *a, const char *b, size_t k)
 {
+    for (size_t i = 0; i < k; i++)
+        if (toupper((unsigned char)a[i]) != b[i]) return false;
+    return true;
+}
+
+/* Whether the text w occurs in [s, s + len). */
+static bool memmem_ascii(const char *s, size_t len, const char *w)
+{
+    size_t k = strlen(w);
+    for (size_t i = 0; i + k <= len; i++)
+        if (s[i] == w[0] && memcmp(s + i, w, k) == 0) return true;
+    return false;
+}
+
+/* Whether the text [s, s + len) starts a line (after blanks) with a word
+ * that ends in _SECTION, any case, or is EOF: the end of a TSPLIB header. */
+static bool has_header_end(const char *s, size_t len)
+{
+    const char *e = s + len;
+    while (s < e) {
+        const char *nl = s;
+        while (nl < e && *nl != '\n' && *nl != '\r') nl++;
+        while (s < nl && (*s == ' ' || *s == '\t')) s++;
+        const char *w = s;
+        while (w < nl && (isalnum((unsigned char)*w) || *w == '_')) w++;
+        size_t k = (size_t)(w - s);
+        if ((k >= 8 && equal_nocase_n(w - 8, "_SECTION", 8)) ||
+            (k == 3 && equal_nocase_n(s, "EOF", 3)))
+            return true;
+        s = nl < e ? nl + 1 : e;
+    }
+    return false;
+}
+
+/* The DIMENSION of the first "DIMENSION : n" line of [s, s + len); 0 when
+ * there is none or it is not a positive integer. */
+static unsigned long long find_dimension(const char *s, size_t len)
+{
+    const char *e = s + len;
+    while (s < e) {
+        const char *nl = s;
+        while (nl < e && *nl != '\n' && *nl != '\r') nl++;
+        while (s < nl && (*s == ' ' || *s == '\t')) s++;
+        if ((size_t)(nl - s) > 9 && memcmp(s, "DIMENSION", 9) == 0) {
+            const char *p = s + 9;
+            while (p < nl && (*p == ' ' || *p == '\t' || *p == ':')) p++;
+            unsigned long long v = 0;
+            while (p < nl && isdigit((unsigned char)*p) && v < (1ULL << 40))
+                v = v * 10 + (unsigned long long)(*p++ - '0');
+            return v;
+        }
+        s = nl < e ? nl + 1 : e;
+    }
+    return 0;
+}
+
+/* The most bytes a valid file whose first bytes are [s, s + len) may take
+ * (textfile.h); values as wt_file_load.  0 when its first MiB names no
+ * DIMENSION: the file is then refused, since the reader would refuse its
+ * data sections anyway. */
+static unsigned long long file_bound(const char *s, size_t len, size_t values)
+{
+    unsigned long long count = values;
+    if (count == 0) {
+        unsigned long long n = find_dimension(s, len);
+        if (n == 0) return 0;
+        bool matrix = memmem_ascii(s, len, "EXPLICIT");
+        if (n > (unsigned long long)WT_MAX_CITIES) n = WT_MAX_CITIES;
+        if (matrix && n > WT_MAX_EXPLICIT_CITIES) n = WT_MAX_EXPLICIT_CITIES;
+        count = 16 * n + (matrix ? n * n : 0);
+    }
+    return WT_FIRST_LINE_MAX + count * WT_BYTES_PER_VALUE;
+}
+
+/* Checks the first WT_FIRST_LINE_MAX bytes of a longer file against the
+ * bounds of textfile.h and sets *bound; WT_OK or the failure. */
+static wt_status check_first_mib(const char *path, const char *buf, bool tsplib,
+                                 size_t values, unsigned long long *bound, wt_error *err)
+{
+    if (!has_line_break(buf, WT_FIRST_LINE_MAX))
+        return wt_fail(err, WT_STATUS_PARSE, "%s:1: no line end in the first %zu bytes: not a "
+                       "text file", path, WT_FIRST_LINE_MAX);
+    size_t controls = 0;
+    for (size_t i = 0; i < WT_FIRST_LINE_MAX; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        controls += (c < 0x20 && !isspace(c)) || c == 0x7f;
+    }
+    if (controls > WT_FIRST_LINE_MAX / 100)
+        return wt_fail(err, WT_STATUS_PARSE, "%s: %zu control bytes in the first %zu: not a "
+                       "text file", path, controls, WT_FIRST_LINE_MAX);
+    *bound = ULLONG_MAX;
+    /* wt_file_load serves point files too: they have no header to bound. */
+    if (!tsplib && !wt_looks_like_tsplib(buf, WT_FIRST_LINE_MAX)) return WT_OK;
+    if (!has_header_end(buf, WT_FIRST_LINE_MAX))
+        return wt_fail(err, WT_STATUS_PARSE, "%s: no ..._SECTION or EOF line in the first %zu "
+                       "bytes: a TSPLIB header is shorter (not a TSPLIB file?)", path,
+                       WT_FIRST_LINE_MAX);
+    *bound = file_bound(buf, WT_FIRST_LINE_MAX, values);
+    if (*bound == 0)
+        return wt_fail(err, WT_STATUS_PARSE, "%s: no 'DIMENSION : <number of cities>' line in "
+                       "the first %zu bytes; expected it in the header", path,
+                       WT_FIRST_LINE_MAX);
+    return WT_OK;
+}
+
+static wt_status too_long(const char *path, unsigned long long bound, wt_error *err)
+{
+    return wt_fail(err, WT_STATUS_PARSE, "%s: longer than %llu bytes, more than a valid file of "
+                   "its DIMENSION can need (%d bytes a number); not read", path, bound,
+                   WT_BYTES_PER_VALUE);
+}
+
+/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
+ * the buffer; it is a hint only (files may grow), so reading goes on,
+ * growing the buffer, until fread reports the end.  The first read stops
+ * at WT_FIRST_LINE_MAX bytes, which are checked before anything more is
+ * read or allocated. */
+static wt_status load(const char *path, bool tsplib, size_t values, char **data, size_t *len,
+                      wt_error *err)
+{
+    if (!path || !data || !len)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_file_load: bad arguments");
     FILE *f = fopen(path, "rb");
     if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
@@ -37,32 +158,46 @@ wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err
         fclose(f);
         return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
     }
-    size_t cap = 1 << 16, used = 0;
-    if (known && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (unsigned long long)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1; /* +1: the end is seen without growing */
+    unsigned long long size = known && S_ISREG(st.st_mode) && st.st_size > 0
+                                  ? (unsigned long long)st.st_size : 0;
+    unsigned long long bound = 0; /* 0 until the first MiB is checked */
+    size_t cap = size > 0 && size < WT_FIRST_LINE_MAX ? (size_t)size + 1 : (size_t)1 << 16;
+    size_t used = 0;
     char *buf = malloc(cap + 1);
-    bool text_seen = false; /* a line end within the first WT_FIRST_LINE_MAX bytes */
+    wt_status bad_text = WT_OK;
     while (buf) {
         used += fread(buf + used, 1, cap - used, f);
-        if (!text_seen && used >= WT_FIRST_LINE_MAX) {
-            if (!has_line_break(buf, WT_FIRST_LINE_MAX)) {
-                free(buf);
-                fclose(f);
-                return wt_fail(err, WT_STATUS_PARSE, "%s:1: no line end in the first %zu "
-                               "bytes: not a text file", path, WT_FIRST_LINE_MAX);
-            }
-            text_seen = true;
+        if (bound == 0 && used >= WT_FIRST_LINE_MAX) {
+            bad_text = check_first_mib(path, buf, tsplib, values, &bound, err);
+            if (bad_text == WT_OK && (size > bound || used > bound))
+                bad_text = too_long(path, bound, err);
+            if (bad_text != WT_OK) break;
         }
         if (used < cap || ferror(f)) break;
-        char *bigger = cap < SIZE_MAX / 4 ? realloc(buf, 2 * cap + 1) : NULL;
+        if (bound > 0 && used > bound) {
+            bad_text = too_long(path, bound, err);
+            break;
+        }
+        /* Doubling up to the first MiB (the check above then ran: cap is
+         * below it while bound is 0), then to the file's size when known
+         * (+1: the end is seen without growing), else doubling; never past
+         * the bound (+1: a longer file is seen to be one). */
+        unsigned long long next = 2 * (unsigned long long)cap;
+        if (bound == 0 && next > WT_FIRST_LINE_MAX) next = WT_FIRST_LINE_MAX;
+        if (bound > 0 && size + 1 > cap) next = size + 1;
+        if (bound > 0 && bound < ULLONG_MAX && next > bound + 1) next = bound + 1;
+        char *bigger = next < SIZE_MAX / 2 ? realloc(buf, (size_t)next + 1) : NULL;
         if (!bigger) free(buf);
         buf = bigger;
-        cap *= 2;
+        cap = (size_t)next;
     }
     int why = errno;
     bool bad = ferror(f) != 0;
     fclose(f);
+    if (bad_text != WT_OK) {
+        free(buf);
+        return bad_text;
+    }
     if (!buf)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
     if (bad) {
@@ -75,14 +210,29 @@ wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err
     return WT_OK;
 }
 
-wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err)
+wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err)
+{
+    return load(path, false, 0, data, len, err);
+}
+
+wt_status wt_file_load_tsplib(const char *path, size_t values, char **data, size_t *len,
+                              wt_error *err)
+{
+    return load(path, true, values, data, len, err);
+}
+
+wt_status wt_textfile_open(wt_textfile *tf, const char *path, size_t values, wt_error *err)
 {
     memset(tf, 0, sizeof *tf);
     tf->path = path;
     tf->line = 1;
-    wt_status st = wt_file_load(path, &tf->buf, &tf->len, err);
-    if (st == WT_OK) tf->eol = wt_line_break(tf->buf, tf->len);
-    return st;
+    wt_status st = wt_file_load_tsplib(path, values, &tf->buf, &tf->len, err);
+    if (st != WT_OK) return st;
+    /* A UTF-8 byte order mark is an editor's habit, not content (as for
+     * instances, tsplib_read.c). */
+    if (tf->len >= 3 && memcmp(tf->buf, "\xef\xbb\xbf", 3) == 0) tf->pos = 3;
+    tf->eol = wt_line_break(tf->buf + tf->pos, tf->len - tf->pos);
+    return WT_OK;
 }
 
 void wt_textfile_close(wt_textfile *tf)

@@ -39,19 +39,39 @@ typedef struct wt_textfile {
  * then a blank, as a stray one inside a line must stay). */
 char wt_line_break(const char *s, size_t len);
 
-/* Text files put a line end early; a stream that has none in its first
- * WT_FIRST_LINE_MAX bytes (/dev/zero, a binary file) is refused at once
- * rather than read until memory runs out. */
+/* What is read is bounded before it is read, so that /dev/urandom, a pipe
+ * of endless comment lines or a huge sparse file is refused after its first
+ * MiB instead of filling memory.  A file longer than WT_FIRST_LINE_MAX
+ * bytes must, within those first bytes, hold a line end (/dev/zero and
+ * binary files do not) and at most 1% control bytes other than blanks and
+ * line ends (random bytes hold 10%).  A TSPLIB file (wt_file_load_tsplib,
+ * or wt_file_load where wt_looks_like_tsplib says so of the first MiB)
+ * must also hold its header there: a line whose first word ends in
+ * _SECTION (NODE_COORD_SECTION, TOUR_SECTION, ...) or is EOF.  The whole
+ * file may then take WT_FIRST_LINE_MAX bytes plus WT_BYTES_PER_VALUE bytes
+ * for each number a valid file can hold: for an instance 16 per city
+ * (coordinates, display data, fixed edges, tours) and for EXPLICIT ones
+ * n * n more (the matrix), n the DIMENSION found in the first MiB; for a
+ * tour n + 1.  A regular file larger than that is refused without being
+ * read, a pipe or device once it has sent that much. */
 #define WT_FIRST_LINE_MAX ((size_t)1 << 20)
+#define WT_BYTES_PER_VALUE 64
 
 /* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
  * bytes (the file itself may contain NULs).  WT_STATUS_IO when it cannot be
- * read (a directory included), WT_STATUS_PARSE "path:1: ..." when its first
- * WT_FIRST_LINE_MAX bytes hold no line end, WT_STATUS_OUT_OF_MEMORY. */
+ * read (a directory included), WT_STATUS_PARSE "path:1: ..." or "path: ..."
+ * when it breaks the bounds above, WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err);
 
-/* Loads path for scanning; errors as wt_file_load. */
-wt_status wt_textfile_open(wt_textfile *tf, const char *path, wt_error *err);
+/* As wt_file_load for a TSPLIB file, with the header and size bounds above.
+ * values: the most numbers a valid file holds, or 0 to derive it from the
+ * DIMENSION in its first MiB (instances). */
+wt_status wt_file_load_tsplib(const char *path, size_t values, char **data, size_t *len,
+                              wt_error *err);
+
+/* Loads path for scanning (values as wt_file_load); a UTF-8 byte order
+ * mark at its start is skipped.  Errors as wt_file_load. */
+wt_status wt_textfile_open(wt_textfile *tf, const char *path, size_t values, wt_error *err);
 void wt_textfile_close(wt_textfile *tf);
 
 /* Reads the next non-blank line as "KEY", "KEY: value" or "KEY : value".

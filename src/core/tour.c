@@ -6,6 +6,9 @@
  * summed in int64_t from the exact integer distances, so they are the
  * official TSPLIB lengths whatever backend produced the tour.
  */
+/* realpath() (XSI) for writing through symbolic links. */
+#define _XOPEN_SOURCE 700
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -38,7 +41,12 @@ wt_status wt_tour_validate(const int32_t *tour, int n, wt_error *err)
 
 int64_t wt_tour_length(const wt_instance *inst, const int32_t *tour)
 {
+    if (!inst || !tour) return -1;
     int n = inst->n;
+    /* A city outside 0..n-1 would index past the coordinates; a repeat only
+     * makes the sum that of a closed walk, which is left to the caller. */
+    for (int i = 0; i < n; i++)
+        if (tour[i] < 0 || tour[i] >= n) return -1;
     int64_t len = wt_dist(inst, tour[n - 1], tour[0]);
     for (int i = 0; i + 1 < n; i++) len += wt_dist(inst, tour[i], tour[i + 1]);
     return len;
@@ -81,11 +89,28 @@ static wt_status read_tour_section(wt_textfile *tf, int n, int32_t *tour, unsign
     return WT_OK;
 }
 
+/* Whether a and b are equal but for the case of ASCII letters. */
+static bool equal_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (toupper((unsigned char)*a) != toupper((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
 /* Checks one header keyword of a TOUR file read for n cities: TYPE must be
- * TOUR, DIMENSION (if any) n; others are skipped.  at is the line. */
+ * TOUR, DIMENSION (if any) n; others are skipped.  Keywords are upper case,
+ * as in the instance reader: "tour_section" is named in the message rather
+ * than skipped as unknown (the cities below it would then be blamed).  at is
+ * the line. */
 static wt_status check_tour_keyword(const wt_textfile *tf, long at, const char *key,
                                     const char *value, int n, wt_error *err)
 {
+    static const char *const known[] = {"NAME", "TYPE", "COMMENT", "DIMENSION", "TOUR_SECTION"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(key, known[i]) != 0 && equal_nocase(key, known[i]))
+            return wt_fail(err, WT_STATUS_PARSE, "%s:%ld: '%s' is not a TSPLIB keyword; "
+                           "expected %s (keywords are upper case)", tf->path, at,
+                           wt_quote(key, key + strlen(key)).s, known[i]);
     wt_excerpt shown = wt_quote(value, value + strlen(value)); /* untrusted bytes */
     bool tour_type = strncmp(value, "TOUR", 4) == 0 &&
                      (value[4] == '\0' || isspace((unsigned char)value[4]));
@@ -110,9 +135,12 @@ static wt_status check_tour_keyword(const wt_textfile *tf, long at, const char *
     return WT_OK;
 }
 
-/* Scans header lines up to TOUR_SECTION, checking TYPE and DIMENSION. */
-static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
+/* Scans header lines up to TOUR_SECTION, checking TYPE and DIMENSION and
+ * copying the first NAME into name (name_size > 0). */
+static wt_status read_tour_header(wt_textfile *tf, int n, char *name, size_t name_size,
+                                  wt_error *err)
 {
+    bool named = false;
     char key[64];
     const char *value;
     for (;;) {
@@ -125,20 +153,39 @@ static wt_status read_tour_header(wt_textfile *tf, int n, wt_error *err)
                            "found '%s'", tf->path, tf->line, tf->token.s);
         wt_status st = check_tour_keyword(tf, tf->key_line, key, value, n, err);
         if (st != WT_OK || strcmp(key, "TOUR_SECTION") == 0) return st;
+        if (!named && strcmp(key, "NAME") == 0) {
+            snprintf(name, name_size, "%s", value);
+            named = true;
+        }
     }
 }
 
 wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_error *err)
 {
-    if (!path || !tour_out || n < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_read_tsplib: bad arguments");
+    return wt_tour_read_tsplib_named(path, n, tour_out, NULL, 0, err);
+}
+
+wt_status wt_tour_read_tsplib_named(const char *path, int n, int32_t **tour_out, char *name,
+                                    size_t name_size, wt_error *err)
+{
+    if (!path || !tour_out || n < 1 || n > WT_MAX_CITIES || (!name && name_size > 0))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_read_tsplib: need a path, "
+                       "an output pointer and 1..%d cities", WT_MAX_CITIES);
+    /* The NAME goes to name only on success (outputs stay untouched on failure). */
+    size_t name_room = name_size > 0 ? name_size : 1;
+    char *got = malloc(name_room);
+    if (!got) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    got[0] = '\0';
     wt_textfile tf;
-    wt_status st = wt_textfile_open(&tf, path, err);
-    if (st != WT_OK) return st;
+    wt_status st = wt_textfile_open(&tf, path, (size_t)n + 1, err);
+    if (st != WT_OK) {
+        free(got);
+        return st;
+    }
     int32_t *tour = malloc((size_t)n * sizeof *tour);
     unsigned char *seen = calloc((size_t)n, 1);
     if (!tour || !seen) st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
-    if (st == WT_OK) st = read_tour_header(&tf, n, err);
+    if (st == WT_OK) st = read_tour_header(&tf, n, got, name_room, err);
     if (st == WT_OK) st = read_tour_section(&tf, n, tour, seen, err);
     free(seen);
     if (st == WT_OK) {
@@ -150,10 +197,24 @@ wt_status wt_tour_read_tsplib(const char *path, int n, int32_t **tour_out, wt_er
     wt_textfile_close(&tf);
     if (st != WT_OK) {
         free(tour);
+        free(got);
         return st;
     }
+    if (name_size > 0) memcpy(name, got, name_size);
+    free(got);
     *tour_out = tour;
     return WT_OK;
+}
+
+/* Writes s to f with every control character (line ends above all, which
+ * would start a header line of their own) as a blank: a NAME or COMMENT
+ * stays one line whatever bytes it came with. */
+static void put_one_line(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+    }
 }
 
 static wt_status write_tour_file(const char *path, const char *shown, const char *name,
@@ -162,37 +223,74 @@ static wt_status write_tour_file(const char *path, const char *shown, const char
     FILE *f = fopen(path, "w");
     if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", shown,
                            strerror(errno));
-    fprintf(f, "NAME : %s\n", name ? name : "tour");
-    if (comment && comment[0]) fprintf(f, "COMMENT : %s\n", comment);
+    fputs("NAME : ", f);
+    put_one_line(f, name && name[0] ? name : "tour");
+    fputc('\n', f);
+    if (comment && comment[0]) {
+        fputs("COMMENT : ", f);
+        put_one_line(f, comment);
+        fputc('\n', f);
+    }
     fprintf(f, "TYPE : TOUR\nDIMENSION : %d\nTOUR_SECTION\n", n);
     for (int i = 0; i < n; i++) fprintf(f, "%ld\n", (long)tour[i] + 1);
     fprintf(f, "-1\nEOF\n");
     int bad = ferror(f);
+    int why = errno;
     if (fclose(f) != 0 || bad)
-        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", shown, strerror(errno));
+        return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", shown,
+                       strerror(bad ? why : errno));
     return WT_OK;
 }
 
-/* A tour of millions of cities takes a while to write; a process killed
- * meanwhile (a second Ctrl-C) must not leave a truncated tour under path.  So
- * a regular file is written as path.part and renamed over path once
- * complete; anything else (/dev/stdout, a pipe) is written directly. */
-wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
-                               const int32_t *tour, int n, wt_error *err)
+/* Writes a regular file as path.part, renamed over path once complete: a
+ * tour of millions of cities takes a while to write, and a process killed
+ * meanwhile (a second Ctrl-C) or a full disk must not leave a truncated
+ * tour under path, nor destroy the tour that was there.  shown names the
+ * file in messages. */
+static wt_status write_by_rename(const char *path, const char *shown, const char *name,
+                                 const char *comment, const int32_t *tour, int n, wt_error *err)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return write_tour_file(path, path, name, comment, tour, n, err);
     size_t len = strlen(path);
     char *part = malloc(len + sizeof ".part");
-    if (!part) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (!part) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", shown);
     memcpy(part, path, len);
     memcpy(part + len, ".part", sizeof ".part");
-    wt_status s = write_tour_file(part, path, name, comment, tour, n, err);
+    wt_status s = write_tour_file(part, shown, name, comment, tour, n, err);
     if (s == WT_OK && rename(part, path) != 0)
-        s = wt_fail(err, WT_STATUS_IO, "%s: cannot replace it with %s: %s", path, part,
+        s = wt_fail(err, WT_STATUS_IO, "%s: cannot replace it with %s: %s", shown, part,
                     strerror(errno));
     if (s != WT_OK) remove(part);
     free(part);
     return s;
+}
+
+/* Where the tour goes decides how it is written.  A regular file (or a new
+ * one) is written by rename.  A symbolic link is written through: the file
+ * it points to gets the tour, by rename beside that file, and the link
+ * stays (a dangling one creates its target directly).  Anything else
+ * (/dev/stdout, a pipe, a terminal) is written directly: a rename would
+ * replace the device node or pipe with a regular file. */
+wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *comment,
+                               const int32_t *tour, int n, wt_error *err)
+{
+    if (!path || !path[0] || !tour || n < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_write_tsplib: need a path "
+                       "and a tour of at least one city");
+    wt_error why;
+    wt_status s = wt_tour_validate(tour, n, &why);
+    if (s != WT_OK) return wt_fail(err, s, "%s: not written: %s", path, why.message);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *target = realpath(path, NULL);
+        if (!target) /* dangling (or unreadable): fopen follows it */
+            return write_tour_file(path, path, name, comment, tour, n, err);
+        bool regular = stat(target, &st) == 0 && S_ISREG(st.st_mode);
+        s = regular ? write_by_rename(target, path, name, comment, tour, n, err)
+                    : write_tour_file(target, path, name, comment, tour, n, err);
+        free(target);
+        return s;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_tour_file(path, path, name, comment, tour, n, err);
+    return write_by_rename(path, path, name, comment, tour, n, err);
 }

@@ -915,7 +915,7 @@ wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error 
                        "and an output pointer");
     char *data = NULL;
     size_t len = 0;
-    wt_status st = wt_file_load(path, &data, &len, err);
+    wt_status st = wt_file_load_tsplib(path, 0, &data, &len, err);
     if (st != WT_OK) return st;
     st = wt_instance_parse_tsplib(data, len, path, out, err);
     free(data);

@@ -531,6 +531,105 @@ class Cli(unittest.TestCase):
             self.assertEqual(json.loads(r.stdout)["stop"], "interrupted")
             self.assertEqual(run("check", inst, tour).returncode, 0)
 
+    def test_option_of_another_algorithm_is_refused(self):
+        for args, owner in [(["--kicks", "5"], "--kicks belongs to --algorithm ils"),
+                            (["--algorithm", "sa", "--swaps", "1"], "--swaps belongs to --algorithm 2opt, ils"),
+                            (["--algorithm", "multistart", "--init", "greedy"], "--init belongs"),
+                            (["--algorithm", "ils", "--restarts", "3"], "--restarts belongs to --algorithm multistart"),
+                            (["--algorithm", "2opt", "--t-start", "5"], "--t-start belongs to --algorithm sa")]:
+            r = run("solve", BERLIN, *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(owner, r.stderr)
+        r = run("solve", BERLIN, "--algorithm", "multistart", "--start-tour", BERLIN)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--start-tour belongs to --algorithm 2opt, ils, sa", r.stderr)
+
+    def test_output_refused_before_search(self):
+        inst = self.path("b.tsp")
+        shutil.copy(BERLIN, inst)
+        ro = self.write("ro.tour", "keep\n")
+        os.chmod(ro, 0o444)
+        for args in [["--output", ""], ["--output", inst], ["--svg", inst],
+                     ["--output", self.path("x"), "--svg", self.path("x")],
+                     ["--output", os.path.join(self.tmp.name, ".", "b.tsp")]]:
+            r = run("solve", inst, "--quiet", *args)
+            self.assertEqual(r.returncode, 2, (args, r.stderr))
+            self.assertTrue(r.stderr.strip())
+        if os.geteuid() != 0:  # root writes read-only files anyway
+            r = run("solve", inst, "--quiet", "--output", ro)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            with open(ro) as f:
+                self.assertEqual(f.read(), "keep\n")
+        with open(inst) as f, open(BERLIN) as g:
+            self.assertEqual(f.read(), g.read())
+
+    def test_failed_write_still_reports(self):
+        if not os.path.exists("/dev/full"):
+            self.skipTest("no /dev/full")
+        r = run("solve", BERLIN, "--output", "/dev/full")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("length", r.stdout)
+        self.assertIn("/dev/full", r.stderr)
+        r = run("solve", BERLIN, "--output", "/dev/full", "--json")
+        self.assertEqual(r.returncode, 1)
+        j = json.loads(r.stdout)
+        self.assertGreater(j["length"], 0)
+        self.assertIn("/dev/full", j["write_error"])
+
+    def test_output_through_symlink_and_devices(self):
+        target, link = self.path("t.tour"), self.path("l.tour")
+        os.symlink(target, link)
+        self.assertEqual(run("solve", BERLIN, "--quiet", "--output", link).returncode, 0)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(run("check", BERLIN, target).returncode, 0)
+        r = run("solve", BERLIN, "--quiet", "--output", "/dev/stdout")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("TOUR_SECTION", r.stdout)
+
+    def test_init_made_and_tour_name(self):
+        r = run("solve", BERLIN, "--algorithm", "multistart", "--restarts", "3", "--json")
+        self.assertEqual(json.loads(r.stdout)["init_made"], "random")
+        tour = self.path("b.tour")
+        self.assertEqual(run("solve", BERLIN, "--quiet", "--output", tour).returncode, 0)
+        r = run("solve", BERLIN, "--start-tour", tour, "--json")
+        self.assertEqual(json.loads(r.stdout)["init_made"], "start-tour")
+        r = run("check", BERLIN, tour)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
+        with open(tour) as f:
+            text = f.read().replace("NAME : berlin52", "NAME : other52")
+        other = self.write("o.tour", "\ufeff" + text)  # a byte order mark too
+        r = run("check", BERLIN, other)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("warning", r.stderr)
+        self.assertIn("other52", r.stderr)
+        lower = self.write("l.tour", text.replace("TOUR_SECTION", "tour_section"))
+        r = run("check", BERLIN, lower)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("tour_section", r.stderr)
+
+    def test_endless_input_is_refused_early(self):
+        # Random bytes and an endless pipe of comment lines stop after a MiB.
+        if os.path.exists("/dev/urandom"):
+            r = run("info", "/dev/urandom")
+            self.assertEqual(r.returncode, 3, r.stderr)
+        p = subprocess.Popen([WARPTOUR, "info", "/dev/stdin"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            for _ in range(100000):  # far more than a MiB, unless refused first
+                p.stdin.write(b"NAME : x\n" + b"COMMENT : " + b"c" * 100 + b"\n" * 1)
+        except BrokenPipeError:
+            pass
+        try:
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+        p.wait(timeout=60)
+        err = p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+        self.assertEqual(p.returncode, 3)
+        self.assertIn(b"_SECTION", err)
+
 
 if __name__ == "__main__":
     WARPTOUR = os.path.abspath(sys.argv.pop(1))

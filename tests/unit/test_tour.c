@@ -3,6 +3,7 @@
  */
 #include "test_util.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char square_tsp[] =
@@ -211,6 +212,120 @@ static void test_svg(void **state)
     wt_instance_free(inst);
 }
 
+static void test_write_checks_and_one_line_header(void **state)
+{
+    (void)state;
+    char *path = temp_file("old\n");
+    int32_t good[] = {1, 0, 2}, dup[] = {1, 1, 2};
+    wt_error err = {0};
+    assert_int_equal(wt_tour_write_tsplib(NULL, "x", NULL, good, 3, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_write_tsplib(path, "x", NULL, NULL, 3, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_write_tsplib(path, "x", NULL, good, 0, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_write_tsplib(path, "x", NULL, dup, 3, &err),
+                     WT_STATUS_INVALID_TOUR);
+    FILE *f = fopen(path, "r"); /* nothing written over the old file */
+    char line[64];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "old\n");
+    fclose(f);
+    /* Line ends in a name or comment cannot add header lines. */
+    assert_int_equal(wt_tour_write_tsplib(path, "a\nDIMENSION : 99", "c\r\nTYPE : TSP", good, 3,
+                                          &err), WT_OK);
+    int32_t *back = NULL;
+    char name[64];
+    assert_int_equal(wt_tour_read_tsplib_named(path, 3, &back, name, sizeof name, &err), WT_OK);
+    assert_string_equal(name, "a DIMENSION : 99");
+    free(back);
+    unlink(path);
+    free(path);
+}
+
+static void test_symlink_written_through(void **state)
+{
+    (void)state;
+    char *target = temp_file("old\n");
+    char link[64];
+    snprintf(link, sizeof link, "%s.link", target);
+    assert_int_equal(symlink(target, link), 0);
+    int32_t good[] = {1, 0, 2};
+    wt_error err = {0};
+    assert_int_equal(wt_tour_write_tsplib(link, "t", NULL, good, 3, &err), WT_OK);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    int32_t *back = NULL;
+    assert_int_equal(wt_tour_read_tsplib(target, 3, &back, &err), WT_OK);
+    assert_int_equal(back[0], 1);
+    free(back);
+    unlink(link);
+    unlink(target);
+    free(target);
+}
+
+static void test_bom_case_and_name(void **state)
+{
+    (void)state;
+    wt_error err = {0};
+    int32_t *t = NULL;
+    char *p = temp_file("\xef\xbb\xbfNAME : sq.opt.tour\nTYPE : TOUR\nTOUR_SECTION\n1\n2\n3\n-1\n");
+    char name[8];
+    assert_int_equal(wt_tour_read_tsplib_named(p, 3, &t, name, sizeof name, &err), WT_OK);
+    assert_string_equal(name, "sq.opt."); /* cut to the buffer */
+    free(t);
+    t = NULL;
+    unlink(p);
+    free(p);
+    p = temp_file("NAME : x\ntour_section\n1\n2\n3\n-1\n");
+    assert_int_equal(wt_tour_read_tsplib(p, 3, &t, &err), WT_STATUS_PARSE);
+    assert_non_null(strstr(err.message, "'tour_section'"));
+    assert_non_null(strstr(err.message, ":2:"));
+    assert_null(t);
+    unlink(p);
+    free(p);
+}
+
+static void test_big_input_refused_early(void **state)
+{
+    (void)state;
+    /* 2 MiB of comment lines: no TOUR_SECTION in the first MiB. */
+    size_t len = (size_t)2 << 20;
+    char *text = malloc(len);
+    for (size_t i = 0; i < len; i++) text[i] = i % 64 == 63 ? '\n' : 'c';
+    memcpy(text, "COMMENT : ", 10);
+    char *p = temp_file_n(text, len);
+    wt_error err = {0};
+    int32_t *t = NULL;
+    assert_int_equal(wt_tour_read_tsplib(p, 3, &t, &err), WT_STATUS_PARSE);
+    assert_non_null(strstr(err.message, "_SECTION"));
+    unlink(p);
+    free(p);
+    /* Random bytes: line ends, but no text. */
+    uint64_t r = 88172645463325252ULL;
+    for (size_t i = 0; i < len; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        text[i] = (char)(r >> 24);
+    }
+    p = temp_file_n(text, len);
+    wt_instance *inst = NULL;
+    assert_int_equal(wt_instance_read_tsplib(p, &inst, &err), WT_STATUS_PARSE);
+    assert_non_null(strstr(err.message, "not a text file"));
+    unlink(p);
+    free(p);
+    /* A header of 3 cities, then far more data than 3 cities can need. */
+    const char *head = "NAME : x\nTYPE : TOUR\nDIMENSION : 3\nTOUR_SECTION\n";
+    memcpy(text, head, strlen(head));
+    for (size_t i = strlen(head); i < len; i++) text[i] = i % 2 ? '\n' : '1';
+    p = temp_file_n(text, len);
+    assert_int_equal(wt_tour_read_tsplib(p, 3, &t, &err), WT_STATUS_PARSE);
+    assert_non_null(strstr(err.message, "longer than"));
+    unlink(p);
+    free(p);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +338,10 @@ int main(void)
         cmocka_unit_test(test_good_tour_variants),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_write_checks_and_one_line_header),
+        cmocka_unit_test(test_symlink_written_through),
+        cmocka_unit_test(test_bom_case_and_name),
+        cmocka_unit_test(test_big_input_refused_early),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,149 @@
+/*
+ * test_params.c - what the library does with bad arguments: wt_solve's
+ * parameter checks, and NULL or out-of-range arguments to the public
+ * functions (documented returns, never a crash).
+ */
+#include "test_util.h"
+
+#include <math.h>
+
+static wt_instance *square(void)
+{
+    static const double x[] = {0, 0, 4, 4}, y[] = {0, 3, 3, 0};
+    wt_instance *inst = NULL;
+    assert_int_equal(wt_instance_from_coords("sq", 4, WT_EUC_2D, x, y, NULL, &inst, NULL), WT_OK);
+    return inst;
+}
+
+/* wt_solve refuses p with WT_STATUS_INVALID_ARGUMENT naming field. */
+static void refused(const wt_instance *inst, const wt_params *p, const char *field)
+{
+    wt_result res = {0};
+    wt_error err = {0};
+    assert_int_equal(wt_solve(inst, p, &res, &err), WT_STATUS_INVALID_ARGUMENT);
+    if (!strstr(err.message, field)) fail_msg("'%s' does not name %s", err.message, field);
+    assert_null(res.tour);
+}
+
+static void test_solve_checks_every_field(void **state)
+{
+    (void)state;
+    wt_instance *inst = square();
+    for (int k = 0; k < 21; k++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        const char *field = NULL;
+        switch (k) {
+        case 0: p.threads = 100000; field = "threads"; break;
+        case 1: p.threads = -1; field = "threads"; break;
+        case 2: p.threads = WT_MAX_THREADS + 1; field = "threads"; break;
+        case 3: p.algorithm = (wt_algorithm)99; field = "algorithm"; break;
+        case 4: p.backend = (wt_backend_kind)-1; field = "backend"; break;
+        case 5: p.init = (wt_init_method)7; field = "init"; break;
+        case 6: p.time_limit_s = NAN; field = "time_limit_s"; break;
+        case 7: p.time_limit_s = INFINITY; field = "time_limit_s"; break;
+        case 8: p.swaps = -1; field = "swaps"; break;
+        case 9: p.kswap_band = -5; field = "kswap_band"; break;
+        case 10: p.multistart_kernel = (wt_multistart_kernel)3; field = "multistart_kernel"; break;
+        case 11: p.ils_descent = (wt_ils_descent)42; field = "ils_descent"; break;
+        case 12: p.sa_t_start = NAN; field = "sa_t_start"; break;
+        case 13: p.sa_t_end = INFINITY; field = "sa_t_end"; break;
+        case 14: p.sa_alpha = NAN; field = "sa_alpha"; break;
+        case 15: p.sa_searches = -1; field = "sa_searches"; break;
+        case 16: p.sa_cpu = (wt_sa_cpu_scheme)5; field = "sa_cpu"; break;
+        case 17: p.progress_interval_s = NAN; field = "progress_interval_s"; break;
+        case 18: p.progress_interval_s = -1; field = "progress_interval_s"; break;
+        case 19: p.sa_near = 1; field = "sa_near"; break;
+        case 20: p.sa_sweeps = 0; field = "sa_sweeps"; break;
+        }
+        refused(inst, &p, field);
+    }
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    wt_result_free(&res);
+    assert_int_equal(wt_solve(NULL, &p, &res, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve(inst, NULL, &res, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve(inst, &p, NULL, NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_params_defaults(NULL);
+    wt_instance_free(inst);
+}
+
+static void test_init_made(void **state)
+{
+    (void)state;
+    wt_instance *inst = square();
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 1;
+    wt_result res = {0};
+    p.algorithm = WT_ALGO_MULTISTART;
+    p.restarts = 2;
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_int_equal(res.init_made, WT_INIT_RANDOM);
+    assert_false(res.init_given);
+    wt_result_free(&res);
+    int32_t start[] = {0, 2, 1, 3};
+    p.algorithm = WT_ALGO_2OPT;
+    p.start_tour = start;
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_true(res.init_given);
+    wt_result_free(&res);
+    p.start_tour = NULL;
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_false(res.init_given);
+    assert_int_equal(res.init_made, WT_INIT_GREEDY);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+}
+
+static void test_null_and_range_arguments(void **state)
+{
+    (void)state;
+    wt_instance *inst = square();
+    wt_algorithm a = WT_ALGO_SA;
+    assert_int_equal(wt_algorithm_parse(NULL, &a), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_algorithm_parse("ils", NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(a, WT_ALGO_SA);
+    wt_backend_kind b;
+    assert_int_equal(wt_backend_parse(NULL, &b), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_backend_parse("cpu", NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_ils_descent d;
+    assert_int_equal(wt_ils_descent_parse(NULL, &d), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_ils_descent_parse("full", NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_init_method m;
+    assert_int_equal(wt_init_method_parse(NULL, &m), WT_STATUS_INVALID_ARGUMENT);
+    (void)wt_cuda_available(NULL, 0);
+
+    assert_int_equal(wt_instance_dist(NULL, 0, 1), -1);
+    assert_int_equal(wt_instance_dist(inst, -1, 1), -1);
+    assert_int_equal(wt_instance_dist(inst, 0, 4), -1);
+    assert_int_equal(wt_instance_dist(inst, 2, 2), 0);
+    assert_int_equal(wt_instance_dist(inst, 0, 2), 5);
+
+    int32_t tour[] = {0, 1, 2, 3}, bad[] = {0, 1, 2, 9};
+    assert_int_equal(wt_tour_length(NULL, tour), -1);
+    assert_int_equal(wt_tour_length(inst, NULL), -1);
+    assert_int_equal(wt_tour_length(inst, bad), -1);
+    assert_int_equal(wt_tour_length(inst, tour), 14);
+
+    wt_error err = {0};
+    assert_int_equal(wt_tour_write_svg(NULL, inst, tour, NULL, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_write_svg("/tmp/x.svg", NULL, tour, NULL, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_tour_write_svg("/tmp/wt_never.svg", inst, bad, NULL, &err),
+                     WT_STATUS_INVALID_TOUR);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve_checks_every_field),
+        cmocka_unit_test(test_init_made),
+        cmocka_unit_test(test_null_and_range_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
