@@ -397,7 +397,7 @@ class Cli(unittest.TestCase):
         # A report lost to a full disk must not look like success.
         if not os.path.exists("/dev/full"):
             self.skipTest("no /dev/full")
-        for args in [["info", BERLIN], ["solve", BERLIN, "--kicks", "1"],
+        for args in [["info", BERLIN], ["solve", BERLIN, "--algorithm", "ils", "--kicks", "1"],
                      ["gen", "uniform", "10"]]:
             with open("/dev/full", "w") as full:
                 r = subprocess.run([WARPTOUR, *args], stdout=full, stderr=subprocess.PIPE,
