@@ -119,6 +119,19 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
                                   const double *x, const double *y, const double *z,
                                   wt_instance **out, wt_error *err);
 
+/* Builds an EXPLICIT instance from the n x n row-major matrix d (copied):
+ * finite, not negative and symmetric (d[i][j] == d[j][i] exactly); the
+ * diagonal is ignored.  A matrix of integers up to INT32_MAX is taken
+ * exactly (length unit 1).  Any other is held in fixed point: every entry
+ * is rounded to the nearest multiple of a power of two 2^-k, the smallest
+ * for which the largest entry stays below 2^30 units, and lengths are in
+ * those units (wt_instance_length_unit, wt_length_real); entries much
+ * smaller than the largest may then round to 0.  n must be 3 ..
+ * WT_MAX_EXPLICIT_CITIES.  Errors: WT_STATUS_INVALID_ARGUMENT naming the
+ * first offending entry, WT_STATUS_TOO_LARGE, WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_instance_from_matrix(const char *name, int n, const double *d, wt_instance **out,
+                                  wt_error *err);
+
 /* Reads a point file: one point per line, "x y" or "x y z" separated by
  * blanks and/or commas (CSV), all lines with the same count; an optional
  * header row of non-numbers first; blank lines and '#' comments skipped.
@@ -153,11 +166,13 @@ const char *wt_instance_name(const wt_instance *inst);      /* never NULL */
 const char *wt_instance_comment(const wt_instance *inst);   /* never NULL, may be "" */
 wt_edge_weight_type wt_instance_type(const wt_instance *inst);
 
-/* Whether the instance is of a real-valued type (WT_EUC_2D_REAL, _3D_REAL). */
+/* Whether the instance is of a real-valued type (WT_EUC_2D_REAL, _3D_REAL);
+ * a fixed-point matrix (wt_instance_from_matrix) is EXPLICIT, not real. */
 bool wt_instance_is_real(const wt_instance *inst);
 
 /* What one unit of the instance's integer lengths and distances measures in
- * the units of its points: 1 for the TSPLIB types; for the _REAL types a
+ * the units of its points: 1 for the TSPLIB types (but a fixed-point
+ * matrix from wt_instance_from_matrix); for the _REAL types a
  * power of two 2^-k, the largest for which no distance between two points
  * exceeds about 2^40 units and no tour length about 2^61 (so fewer than
  * 2^22 cities get 40 bits for the longest distance). */

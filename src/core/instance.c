@@ -9,6 +9,7 @@
 #include "core/instance_build.h"
 
 #include <float.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,7 +142,7 @@ wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
                        "coordinates span too wide a range: a tour length could "
                        "exceed 2^62 and overflow 64-bit integers");
     /* The table's optima are TSPLIB lengths, never in a real type's unit. */
-    if (!inst->real)
+    if (!inst->real && inst->unit_exp == 0)
         inst->known_optimum = wt_optima_lookup(inst->name, inst->n, &inst->optimum_proven);
     return WT_OK;
 }
@@ -169,6 +170,69 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
     memcpy(inst->x, x, (size_t)n * sizeof(double));
     memcpy(inst->y, y, (size_t)n * sizeof(double));
     if (with_z) memcpy(inst->z, z, (size_t)n * sizeof(double));
+    wt_error why = {0};
+    wt_status st = wt_instance_finish(inst, &why);
+    if (st != WT_OK) {
+        wt_fail(err, st, "%s: %s", inst->name, why.message);
+        wt_instance_free(inst);
+        return st;
+    }
+    *out = inst;
+    return WT_OK;
+}
+
+/* The exponent k that holds the entries of d as multiples of 2^-k: 0 when
+ * they are all integers that fit int32, else the largest k that keeps the
+ * largest entry below 2^30 units (rounding cannot then reach 2^31). */
+static int matrix_unit_exp(int n, const double *d)
+{
+    double max = 0.0;
+    bool integral = true;
+    for (size_t i = 0; i < (size_t)n * (size_t)n; i++) {
+        if (d[i] > max) max = d[i];
+        if (integral && d[i] != floor(d[i])) integral = false;
+    }
+    if (max > (double)INT32_MAX) return INT_MIN; /* too large either way */
+    if (integral || max == 0.0) return 0;
+    int e;
+    frexp(max, &e); /* 2^(e-1) <= max < 2^e: max * 2^(30-e) < 2^30 */
+    return 30 - e;
+}
+
+wt_status wt_instance_from_matrix(const char *name, int n, const double *d, wt_instance **out,
+                                  wt_error *err)
+{
+    if (!out || !d || n < 3 || n > WT_MAX_EXPLICIT_CITIES)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_from_matrix: need an n x n matrix, 3 <= n <= %d",
+                       WT_MAX_EXPLICIT_CITIES);
+    size_t un = (size_t)n;
+    for (size_t i = 0; i < un; i++)
+        for (size_t j = 0; j < un; j++) {
+            double v = d[i * un + j];
+            if (!isfinite(v) || v < 0.0)
+                return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                               "wt_instance_from_matrix: entry [%zu][%zu] = %g is not a finite "
+                               "distance >= 0", i, j, v);
+            if (j < i && v != d[j * un + i])
+                return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                               "wt_instance_from_matrix: not symmetric: [%zu][%zu] = %.17g but "
+                               "[%zu][%zu] = %.17g", i, j, v, j, i, d[j * un + i]);
+        }
+    int k = matrix_unit_exp(n, d);
+    if (k == INT_MIN)
+        return wt_fail(err, WT_STATUS_TOO_LARGE,
+                       "wt_instance_from_matrix: entries above %d are not supported", INT32_MAX);
+    wt_instance *inst = wt_instance_alloc(name, n, WT_EXPLICIT);
+    if (inst) inst->matrix = malloc(un * un * sizeof(int32_t));
+    if (!inst || !inst->matrix) {
+        wt_instance_free(inst);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a %d x %d matrix", n, n);
+    }
+    inst->unit_exp = k;
+    for (size_t i = 0; i < un; i++)
+        for (size_t j = 0; j < un; j++)
+            inst->matrix[i * un + j] = i == j ? 0 : (int32_t)nearbyint(ldexp(d[i * un + j], k));
     wt_error why = {0};
     wt_status st = wt_instance_finish(inst, &why);
     if (st != WT_OK) {

@@ -28,6 +28,8 @@ struct wt_instance {
     wt_edge_weight_type type; /* never a _REAL type (see above) */
     bool real;                /* public type is the _REAL variant of type */
     int unit_exp;             /* real: coordinates are the points times
+                                 2^unit_exp; a fixed-point EXPLICIT matrix
+                                 (wt_instance_from_matrix): entries times
                                  2^unit_exp; 0 otherwise */
     double *x, *y, *z;        /* coordinates; z only for EUC_3D; x,y may be
                                  DISPLAY_DATA for EXPLICIT, or NULL */

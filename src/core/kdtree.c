@@ -32,6 +32,7 @@
 #include "core/kdtree.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -61,6 +62,8 @@ struct wt_kdtree {
     kd_node *nodes;   /* indexed 1..n_nodes-1 (heap numbering) */
     size_t n_nodes;
     int32_t *pos;     /* inst->n entries: position of a city in pts, or -1 */
+    const wt_init_stop *stop; /* during the build: polled, NULL: never stops */
+    int stopped;      /* during the build: the stop came (read and set atomically) */
 };
 
 /* ---------------------------------------------------------------- metric */
@@ -203,8 +206,29 @@ static int widest_axis(const kd_node *nd)
  * more than a small subtree). */
 enum { KD_TASK_MIN = 1 << 15 };
 
+/* Nodes of at least this many points look at the stop: at most 2 m / 4096
+ * looks, and between two of them the calling thread does at most a few
+ * milliseconds of work (a node's select and the small subtrees below it),
+ * besides the root's select, which is one pass of quickselect over all m
+ * points (tens of milliseconds at a million). */
+enum { KD_POLL_MIN = 1 << 12 };
+
+/* Whether the build should end: once the stop came; the calling thread
+ * (thread 0 of the team: the stop is polled from it alone, as init.h
+ * promises) asks at the nodes of KD_POLL_MIN points and more. */
+static bool build_stopping(wt_kdtree *t, int count)
+{
+    if (!t->stop) return false;
+    if (__atomic_load_n(&t->stopped, __ATOMIC_RELAXED)) return true;
+    if (count < KD_POLL_MIN || omp_get_thread_num() != 0) return false;
+    if (!t->stop->should_stop(t->stop->user)) return false;
+    __atomic_store_n(&t->stopped, 1, __ATOMIC_RELAXED);
+    return true;
+}
+
 static void build_node(wt_kdtree *t, size_t node, int lo, int hi)
 {
+    if (build_stopping(t, hi - lo)) return; /* the tree is thrown away */
     kd_node *nd = &t->nodes[node];
     summarize_node(nd, t->pts + lo, hi - lo);
     if (hi - lo <= KD_BUCKET) return;
@@ -256,6 +280,13 @@ wt_status wt_kdtree_create(const wt_instance *inst, const int32_t *cities, int m
 wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *cities, int m,
                                    int threads, wt_kdtree **out, wt_error *err)
 {
+    return wt_kdtree_create_until(inst, cities, m, threads, NULL, out, err);
+}
+
+wt_status wt_kdtree_create_until(const wt_instance *inst, const int32_t *cities, int m,
+                                 int threads, const wt_init_stop *stop, wt_kdtree **out,
+                                 wt_error *err)
+{
     if (!inst || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_kdtree_create: NULL argument");
     wt_status st = check_cities(inst, cities, m, err);
@@ -267,6 +298,7 @@ wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *citie
     t->dims = inst->type == WT_EUC_3D || inst->type == WT_GEO ? 3 : 2;
     t->m = m;
     t->n_nodes = node_count(m);
+    t->stop = stop && stop->should_stop ? stop : NULL;
     t->pts = malloc((size_t)m * sizeof *t->pts);
     t->nodes = malloc(t->n_nodes * sizeof *t->nodes);
     t->pos = malloc((size_t)inst->n * sizeof *t->pos);
@@ -283,9 +315,17 @@ wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *citie
         t->pts[i].city = city;
         t->pts[i].live = 1;
     }
+    /* master: the calling thread builds the root and polls the stop; the
+     * tasks it makes are run by the team at the region's closing barrier. */
 #pragma omp parallel num_threads(threads)
-#pragma omp single
+#pragma omp master
     build_node(t, 1, 0, m);
+    if (t->stopped) {
+        wt_kdtree_free(t);
+        *out = NULL;
+        return WT_OK;
+    }
+    t->stop = NULL;
     for (int i = 0; i < inst->n; i++) t->pos[i] = -1;
     for (int i = 0; i < m; i++) t->pos[t->pts[i].city] = i;
     *out = t;

@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/init.h"
 #include "core/instance.h"
 
 typedef struct wt_kdtree wt_kdtree;
@@ -47,6 +48,16 @@ wt_status wt_kdtree_create(const wt_instance *inst, const int32_t *cities, int m
  * every answer are the same for any thread count. */
 wt_status wt_kdtree_create_threads(const wt_instance *inst, const int32_t *cities, int m,
                                    int threads, wt_kdtree **out, wt_error *err);
+
+/* wt_kdtree_create_threads that polls stop (NULL: never stops) from the
+ * calling thread, at every node of 4096 points or more: between two looks
+ * it builds for a few milliseconds, besides the root's median (one
+ * quickselect over all m points: tens of milliseconds at a million).  When
+ * stop asks, it returns WT_OK with *out = NULL (no tree; nothing to free):
+ * the caller gives up what needed the tree. */
+wt_status wt_kdtree_create_until(const wt_instance *inst, const int32_t *cities, int m,
+                                 int threads, const wt_init_stop *stop, wt_kdtree **out,
+                                 wt_error *err);
 
 /* Releases the tree; NULL is a no-op. */
 void wt_kdtree_free(wt_kdtree *tree);

@@ -6,13 +6,17 @@
  * insertion moves).  Coordinate instances find them with the k-d tree
  * (core/kdtree.h: exact in the TSPLIB distance, since its embedding
  * distance is monotone in it); EXPLICIT instances by scanning every row of
- * the matrix, O(n^2).
+ * the matrix, O(n^2).  At a million cities the lists take seconds (k = 40:
+ * 5 s on one core), so a search under a time limit builds them with
+ * wt_neighbour_lists_until, which gives up when told to.
  */
 #ifndef WT_CORE_NEIGHBOURS_H
 #define WT_CORE_NEIGHBOURS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "core/init.h"
 #include "warptour.h"
 
 #ifdef __cplusplus
@@ -27,6 +31,18 @@ wt_status wt_neighbour_lists(const wt_instance *inst, int k, int32_t *nb, wt_err
 /* The same lists, found by up to `threads` threads (< 1: one). */
 wt_status wt_neighbour_lists_threads(const wt_instance *inst, int k, int threads, int32_t *nb,
                                      wt_error *err);
+
+/* wt_neighbour_lists_threads that polls stop (NULL: never stops) from the
+ * calling thread only: in the k-d tree's build (kdtree.h), then every 1024
+ * cities the calling thread answers (a few milliseconds at k = 40), or
+ * every 64 rows of a matrix.  Returns WT_OK with *stopped false and the
+ * lists complete, or, as soon as stop asks, WT_OK with *stopped true and
+ * nb's contents unspecified: the caller must not use the lists then, and
+ * ends what needed them (a search returns its best tour so far).  Errors
+ * as wt_neighbour_lists. */
+wt_status wt_neighbour_lists_until(const wt_instance *inst, int k, int threads,
+                                   const wt_init_stop *stop, int32_t *nb, bool *stopped,
+                                   wt_error *err);
 
 #ifdef __cplusplus
 }

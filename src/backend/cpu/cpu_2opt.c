@@ -202,23 +202,33 @@ static void scan_row(const scan_view *v, int i, int band, wt_2opt_move *best,
     scan_cols(v, i, split + 1, n - 1, best);
 }
 
-/* Whether the scan should stop: polls ctl every 64th call of a thread
- * (at `tick`) and raises *stopped for all.  The solving thread (the master
- * of an outermost team: a scan inside another parallel region, such as a
- * multistart climb, is not on it) also reports progress then, with `done`,
- * the share of the scan behind its tick: at millions of cities one scan
- * lasts long enough to want it. */
-static bool scan_stopping(wt_search_ctl *ctl, int tick, double done, bool *stopped)
+/* Pairs a thread checks between two looks at ctl: a few milliseconds of
+ * scanning, so that a time limit or Ctrl-C ends a scan within that much
+ * whatever the size of a row or row group (a million-city row group of a
+ * random tour checks 32 million pairs), and a look (the clock, a flag)
+ * costs nothing next to the work between two. */
+#define POLL_PAIRS (1u << 20)
+
+/* Whether the scan should stop: polls ctl once a thread has checked
+ * POLL_PAIRS pairs since its last poll (*since, which the caller adds the
+ * pairs of each row or group to) and raises *stopped for all.  The solving
+ * thread (the master of an outermost team: a scan inside another parallel
+ * region, such as a multistart climb, is not on it) also reports progress
+ * then, with `done`, the share of the scan behind it: at millions of
+ * cities one scan lasts long enough to want it. */
+static bool scan_stopping(wt_search_ctl *ctl, uint64_t *since, double done, bool *stopped)
 {
     bool already;
 #pragma omp atomic read
     already = *stopped;
     if (already) return true;
-    if (!ctl || (tick & 63) != 0) return false;
+    if (!ctl || *since < POLL_PAIRS) return false;
+    *since = 0;
     if (omp_get_level() == 1 && omp_get_thread_num() == 0) wt_ctl_tick(ctl, done);
     if (wt_ctl_expired(ctl)) {
 #pragma omp atomic write
         *stopped = true;
+        return true;
     }
     return false;
 }
@@ -241,10 +251,15 @@ static int scan_rows(const wt_instance *inst, const int32_t *t, int threads, wt_
     scan_view v;
     if (!scan_view_open(&v, inst, t, threads)) return -1;
     bool stopped = false;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
-    for (int i = 0; i < n - 2; i++) {
-        if (scan_stopping(ctl, i, rows_done(i, n), &stopped)) continue;
-        scan_row(&v, i, band, &row[i], band_row ? &band_row[i] : NULL);
+#pragma omp parallel num_threads(threads)
+    {
+        uint64_t since = 0; /* pairs this thread checked since it last polled */
+#pragma omp for schedule(dynamic, 8)
+        for (int i = 0; i < n - 2; i++) {
+            if (scan_stopping(ctl, &since, rows_done(i, n), &stopped)) continue;
+            scan_row(&v, i, band, &row[i], band_row ? &band_row[i] : NULL);
+            since += (uint64_t)(n - i);
+        }
     }
     scan_view_close(&v);
     return stopped ? 0 : 1;
@@ -314,18 +329,28 @@ static uint64_t scan_groups(const scan_view *v, const wt_segment_index *ix, int 
     {
         column_run *runs = malloc((size_t)segs * sizeof *runs);
         int *partner = malloc((size_t)segs * sizeof *partner);
+        uint64_t since = 0; /* pairs (and bound tests) since this thread last polled */
         if (!runs || !partner) {
 #pragma omp atomic write
             *failed = true;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int g = 0; g < segs; g++) {
-            if (!runs || !partner || scan_stopping(ctl, g, (double)g / segs, stopped)) continue;
+            if (!runs || !partner || scan_stopping(ctl, &since, (double)g / segs, stopped))
+                continue;
             int count = group_runs(inst, ix, g, partner, runs);
             int end = g * SEGMENT_LEN + SEGMENT_LEN < n - 2 ? g * SEGMENT_LEN + SEGMENT_LEN : n - 2;
-            for (int i = g * SEGMENT_LEN; i < end; i++)
-                total += scan_row_runs(v, i, band, runs, count, &row[i],
-                                       band_row ? &band_row[i] : NULL);
+            since += SEGMENT_LEN * SEGMENT_LEN; /* the group's own costs */
+            for (int i = g * SEGMENT_LEN; i < end; i++) {
+                /* A group of a random tour checks 32 rows of n pairs: it
+                 * polls between its rows too (a stopped scan's rows are
+                 * thrown away, finished or not). */
+                if (scan_stopping(ctl, &since, (double)g / segs, stopped)) break;
+                uint64_t pairs = scan_row_runs(v, i, band, runs, count, &row[i],
+                                               band_row ? &band_row[i] : NULL);
+                total += pairs;
+                since += pairs;
+            }
         }
         free(runs);
         free(partner);

@@ -497,6 +497,9 @@ static void sa_init_searches(sa_run *r, const int32_t *tour)
     }
 }
 
+/* The near lists' stop: the run's deadline and stop flag. */
+static bool sa_ctl_expired(void *ctl) { return wt_ctl_expired(ctl); }
+
 static bool sa_job_valid(const wt_sa_job *job)
 {
     return job->searches >= 0 && job->moves >= 0 && job->near >= 0 && job->near != 1 &&
@@ -531,12 +534,20 @@ wt_status wt_cpu_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: out of memory for %d searches of %d "
                        "cities", job->searches, inst->n);
     if (job->near > 0) {
+        /* The lists take seconds at a million cities: they are built on all
+         * the run's threads (the same lists for any count) and give up at
+         * the deadline or stop flag, when the run returns its start tour,
+         * not annealed, as it does when stopped before the first step. */
         int k = job->near < inst->n - 1 ? job->near : inst->n - 1;
+        wt_init_stop stop = {sa_ctl_expired, ctl};
+        bool stopped = false;
         r.near = malloc((size_t)inst->n * (size_t)k * sizeof *r.near);
-        wt_status st = r.near ? wt_neighbour_lists(inst, k, r.near, err)
+        wt_status st = r.near ? wt_neighbour_lists_until(inst, k, ctl->threads, &stop, r.near,
+                                                         &stopped, err)
                               : wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: out of memory");
-        if (st != WT_OK) {
+        if (st != WT_OK || stopped) {
             sa_free(&r);
+            stats->temperature = ctl->temperature = job->t_start;
             return st;
         }
         job->near = k;

@@ -1,0 +1,297 @@
+/*
+ * _warptour.c - the Python package's extension module: one call that builds
+ * an instance (points, matrix or file), runs wt_solve without the GIL and
+ * returns the result as a dict.  warptour/__init__.py gives it its API.
+ *
+ * Written against the CPython C API and the buffer protocol alone, so the
+ * build needs no NumPy headers: the package hands over C-contiguous float64
+ * buffers and reads the tour back from a bytearray (numpy.frombuffer).
+ *
+ * Ctrl-C and the progress callback: the library calls progress_cb from the
+ * solving thread every interval; it takes the GIL, runs pending signal
+ * handlers (PyErr_CheckSignals: SIGINT raises KeyboardInterrupt there) and
+ * the user's callback.  An exception from either, or a true return of the
+ * callback, stops the search; the best tour so far still comes back, and an
+ * exception is returned beside the result for the package to raise.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "warptour.h"
+
+/* What the progress callback needs; lives on solve()'s stack. */
+typedef struct progress_ctx {
+    PyObject *callable; /* the user's callback or NULL; borrowed */
+    PyObject *exc;      /* the exception that stopped the search, owned */
+    const wt_instance *inst;
+} progress_ctx;
+
+/* Moves the pending exception into ctx->exc, with its traceback attached. */
+static void keep_exception(progress_ctx *ctx)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value && tb) PyException_SetTraceback(value, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    if (ctx->exc) Py_XDECREF(value);
+    else ctx->exc = value;
+}
+
+static int progress_cb(const wt_progress *p, void *user)
+{
+    progress_ctx *ctx = user;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    int stop = ctx->exc != NULL;
+    if (!stop && PyErr_CheckSignals() < 0) stop = 1;
+    if (!stop && ctx->callable) {
+        PyObject *info = Py_BuildValue(
+            "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
+            (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
+            "init_length", (long long)p->init_length, "steps", (unsigned long long)p->steps,
+            "climbs", (unsigned long long)p->climbs, "kicks", (unsigned long long)p->kicks,
+            "temperature", p->temperature);
+        PyObject *ret = info ? PyObject_CallOneArg(ctx->callable, info) : NULL;
+        Py_XDECREF(info);
+        if (!ret) {
+            stop = 1;
+        } else {
+            stop = PyObject_IsTrue(ret);
+            Py_DECREF(ret);
+            if (stop < 0) stop = 1;
+        }
+    }
+    if (PyErr_Occurred()) keep_exception(ctx);
+    PyGILState_Release(gil);
+    return stop;
+}
+
+/* Raises the Python exception that matches a failed call's status. */
+static PyObject *raise_status(const wt_error *err)
+{
+    PyObject *type;
+    switch (err->status) {
+    case WT_STATUS_OUT_OF_MEMORY: type = PyExc_MemoryError; break;
+    case WT_STATUS_IO: type = PyExc_OSError; break;
+    case WT_STATUS_NO_DEVICE:
+    case WT_STATUS_DEVICE: type = PyExc_RuntimeError; break;
+    default: type = PyExc_ValueError; break;
+    }
+    PyErr_SetString(type, err->message[0] ? err->message : wt_status_str(err->status));
+    return NULL;
+}
+
+/* A C-contiguous float64 buffer of exactly count doubles. */
+static int get_doubles(PyObject *obj, Py_buffer *view, Py_ssize_t count)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->itemsize != (Py_ssize_t)sizeof(double) || !view->format ||
+        strcmp(view->format, "d") != 0 || view->len != count * (Py_ssize_t)sizeof(double)) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "expected a C-contiguous float64 buffer");
+        return -1;
+    }
+    return 0;
+}
+
+/* The instance that kind ("points", "matrix", "file") describes. */
+static wt_instance *make_instance(const char *kind, PyObject *source, int n, int dims)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    wt_status st = WT_OK;
+    Py_buffer view;
+    if (strcmp(kind, "file") == 0) {
+        PyObject *bytes = NULL;
+        if (!PyUnicode_FSConverter(source, &bytes)) return NULL;
+        const char *path = PyBytes_AS_STRING(bytes);
+        Py_BEGIN_ALLOW_THREADS
+        st = wt_instance_read(path, &inst, &err);
+        Py_END_ALLOW_THREADS
+        Py_DECREF(bytes);
+    } else if (strcmp(kind, "matrix") == 0) {
+        if (n < 0 || n > WT_MAX_EXPLICIT_CITIES) {
+            PyErr_Format(PyExc_ValueError, "a distance matrix may have at most %d cities",
+                         WT_MAX_EXPLICIT_CITIES);
+            return NULL;
+        }
+        if (get_doubles(source, &view, (Py_ssize_t)n * n) < 0) return NULL;
+        Py_BEGIN_ALLOW_THREADS
+        st = wt_instance_from_matrix("matrix", n, view.buf, &inst, &err);
+        Py_END_ALLOW_THREADS
+        PyBuffer_Release(&view);
+    } else if (strcmp(kind, "points") == 0 && (dims == 2 || dims == 3) && n >= 0) {
+        if (get_doubles(source, &view, (Py_ssize_t)n * dims) < 0) return NULL;
+        double *c = malloc((size_t)(n ? n : 1) * 3 * sizeof(double));
+        if (!c) {
+            PyBuffer_Release(&view);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        const double *pt = view.buf;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < dims; k++) c[(size_t)k * (size_t)n + (size_t)i] = pt[(size_t)i * (size_t)dims + (size_t)k];
+        st = wt_instance_from_coords("points", n, dims == 3 ? WT_EUC_3D_REAL : WT_EUC_2D_REAL,
+                                     c, c + n, dims == 3 ? c + 2 * (size_t)n : NULL, &inst, &err);
+        Py_END_ALLOW_THREADS
+        free(c);
+        PyBuffer_Release(&view);
+    } else {
+        PyErr_SetString(PyExc_ValueError, "unknown instance kind");
+        return NULL;
+    }
+    if (st != WT_OK) {
+        raise_status(&err);
+        return NULL;
+    }
+    return inst;
+}
+
+/* Fills p from the arguments; -1 with ValueError for an unknown name. */
+static int set_params(wt_params *p, const char *algorithm, const char *backend, const char *init)
+{
+    if (algorithm && wt_algorithm_parse(algorithm, &p->algorithm) != WT_OK) {
+        PyErr_Format(PyExc_ValueError, "unknown algorithm '%s' (2opt, multistart, ils, sa)",
+                     algorithm);
+        return -1;
+    }
+    if (backend && wt_backend_parse(backend, &p->backend) != WT_OK) {
+        PyErr_Format(PyExc_ValueError, "unknown backend '%s' (auto, cpu, cuda)", backend);
+        return -1;
+    }
+    if (init && wt_init_method_parse(init, &p->init) != WT_OK) {
+        PyErr_Format(PyExc_ValueError,
+                     "unknown init '%s' (greedy, nearest, spacefill, random)", init);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
+{
+    int64_t opt = wt_instance_known_optimum(inst);
+    PyObject *tour = PyByteArray_FromStringAndSize((const char *)r->tour,
+                                                   (Py_ssize_t)r->n * (Py_ssize_t)sizeof(int32_t));
+    if (!tour) return NULL;
+    PyObject *optimum = opt >= 0 ? PyLong_FromLongLong((long long)opt) : Py_NewRef(Py_None);
+    if (!optimum) {
+        Py_DECREF(tour);
+        return NULL;
+    }
+    return Py_BuildValue(
+        "{s:N,s:i,s:L,s:d,s:d,s:O,s:N,s:O,s:s,s:L,s:s,s:d,s:d,s:O,s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s"
+        ":K,s:K,s:d,s:i,s:i,s:L,s:K,s:d,s:d,s:d,s:s,s:s,s:s}",
+        "tour", tour, "n", r->n, "length_units", (long long)r->length, "length_real",
+        r->length_real, "length_unit", wt_instance_length_unit(inst), "real",
+        wt_instance_is_real(inst) ? Py_True : Py_False, "optimum", optimum, "optimum_proven",
+        wt_instance_optimum_is_proven(inst) ? Py_True : Py_False, "edge_weight_type",
+        wt_edge_weight_type_name(wt_instance_type(inst)), "init_length", (long long)r->init_length,
+        "stop", wt_stop_reason_name(r->stop), "time_s", r->time_s, "init_time_s", r->init_time_s,
+        "init_cut", r->init_cut ? Py_True : Py_False, "init_made", wt_init_method_name(r->init_made),
+        "steps", (unsigned long long)r->steps, "moves_evaluated",
+        (unsigned long long)r->moves_evaluated, "passes", (unsigned long long)r->passes, "climbs",
+        (unsigned long long)r->climbs, "best_climb", (unsigned long long)r->best_climb, "kicks",
+        (unsigned long long)r->kicks, "kicks_accepted", (unsigned long long)r->kicks_accepted,
+        "iterations", (unsigned long long)r->iterations, "accepted",
+        (unsigned long long)r->accepted, "temperature_final", r->temperature_final, "searches",
+        r->searches, "moves_per_search", r->moves_per_search, "sa_unpolished_length",
+        (long long)r->sa_unpolished_length, "polish_moves", (unsigned long long)r->polish_moves,
+        "polish_time_s", r->polish_time_s, "search_time_s", r->search_time_s, "scan_time_s",
+        r->scan_time_s, "ils_descent", wt_ils_descent_name(r->ils_descent), "backend", r->backend,
+        "device", r->device);
+}
+
+PyDoc_STRVAR(solve_doc,
+             "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
+             "      progress, interval) -> (dict, exception or None)\n\n"
+             "Internal: warptour.solve, solve_matrix and solve_file call this.");
+
+static PyObject *py_solve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    const char *kind, *algorithm, *backend, *init;
+    PyObject *source, *progress;
+    int n, dims, threads;
+    unsigned long long seed;
+    double time_limit, interval;
+    if (!PyArg_ParseTuple(args, "sOiiKdzzizOd", &kind, &source, &n, &dims, &seed, &time_limit,
+                          &algorithm, &backend, &threads, &init, &progress, &interval))
+        return NULL;
+    wt_params params;
+    wt_params_defaults(&params);
+    if (set_params(&params, algorithm, backend, init) < 0) return NULL;
+    if (progress != Py_None && !PyCallable_Check(progress)) {
+        PyErr_SetString(PyExc_TypeError, "progress must be callable");
+        return NULL;
+    }
+    wt_instance *inst = make_instance(kind, source, n, dims);
+    if (!inst) return NULL;
+    progress_ctx ctx = {progress == Py_None ? NULL : progress, NULL, inst};
+    params.seed = seed;
+    params.time_limit_s = time_limit;
+    params.threads = threads;
+    params.progress = progress_cb;
+    params.progress_user = &ctx;
+    params.progress_interval_s = interval;
+    wt_result res;
+    wt_error err = {0};
+    wt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = wt_solve(inst, &params, &res, &err);
+    Py_END_ALLOW_THREADS
+    if (st != WT_OK) {
+        wt_instance_free(inst);
+        Py_XDECREF(ctx.exc);
+        return raise_status(&err);
+    }
+    PyObject *dict = result_dict(inst, &res);
+    wt_result_free(&res);
+    wt_instance_free(inst);
+    if (!dict) {
+        Py_XDECREF(ctx.exc);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", dict, ctx.exc ? ctx.exc : Py_NewRef(Py_None));
+}
+
+PyDoc_STRVAR(cuda_doc, "cuda_available() -> (bool, str): whether a CUDA GPU is usable, and "
+                       "its name or why not.");
+
+static PyObject *py_cuda_available(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    char device[256] = "";
+    bool ok;
+    Py_BEGIN_ALLOW_THREADS
+    ok = wt_cuda_available(device, sizeof device);
+    Py_END_ALLOW_THREADS
+    return Py_BuildValue("(Os)", ok ? Py_True : Py_False, device);
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"cuda_available", py_cuda_available, METH_NOARGS, cuda_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_warptour",
+    "The C part of the warptour package (use the warptour module instead).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__warptour(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddStringConstant(m, "version", WT_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,190 @@
+"""warptour: a symmetric TSP solver (2-opt, ILS, multistart, simulated
+annealing) on NVIDIA GPUs and CPU cores, from Python.
+
+    import numpy as np, warptour
+    pts = np.random.default_rng(1).random((1000, 2))
+    r = warptour.solve(pts, time_limit=2, algorithm="ils")
+    r.tour      # 0-based city order, numpy int32 array
+    r.length    # the tour's length in the points' units
+
+solve(points) takes real-valued points (Euclidean metric without TSPLIB's
+rounding), solve_matrix(d) a symmetric distance matrix, solve_file(path) a
+TSPLIB file or a point file.  The search runs without the GIL.  Ctrl-C (or
+any exception raised by the progress callback) stops it; the exception is
+then raised with the best tour found so far in its ``result`` attribute.
+"""
+
+import os as _os
+
+import numpy as _np
+
+from . import _warptour
+
+__all__ = ["solve", "solve_matrix", "solve_file", "Result", "cuda_available", "__version__"]
+__version__ = _warptour.version
+
+
+class Result:
+    """The outcome of a solve.
+
+    tour          numpy int32 array of the n cities (0-based) in visiting order
+    length        the tour's length: a float in the points' (or matrix's) units
+                  for real-valued points and non-integer matrices, else the exact
+                  integer TSPLIB length
+    length_units  the exact integer length the library computed (length is
+                  length_units * length_unit)
+    length_unit   what one integer unit measures (1.0 for TSPLIB instances)
+    optimum       the known optimal length (TSPLIB instances the built-in table
+                  knows), else None
+    gap           100 * (length - optimum) / optimum, percent, or None
+    stats         dict of the run's statistics (the C library's wt_result
+                  fields: stop, time_s, init_length, steps, passes, kicks,
+                  backend, device, ...); each is also an attribute
+    """
+
+    def __init__(self, d):
+        d = dict(d)
+        self.tour = _np.frombuffer(d.pop("tour"), dtype=_np.int32)
+        self.length_units = d.pop("length_units")
+        self.length_unit = d.pop("length_unit")
+        real = d["real"] or self.length_unit != 1.0
+        length_real = d.pop("length_real")
+        self.length = length_real if real else self.length_units
+        self.optimum = d.pop("optimum")
+        self.gap = (
+            None
+            if self.optimum is None or self.optimum <= 0
+            else 100.0 * (self.length_units - self.optimum) / self.optimum
+        )
+        self.stats = d
+
+    def __getattr__(self, name):
+        stats = self.__dict__.get("stats", {})
+        if name in stats:
+            return stats[name]
+        raise AttributeError(name)
+
+    def __len__(self):
+        return len(self.tour)
+
+    def __repr__(self):
+        gap = "" if self.gap is None else f", gap={self.gap:.3f}%"
+        return (
+            f"Result(n={len(self.tour)}, length={self.length!r}{gap}, "
+            f"stop={self.stats.get('stop')!r}, backend={self.stats.get('backend')!r})"
+        )
+
+
+def cuda_available():
+    """(True, GPU name) when a CUDA GPU is usable by this build, else
+    (False, why not)."""
+    return _warptour.cuda_available()
+
+
+def _options(time_limit, seed, threads, progress_interval):
+    if time_limit is None:
+        time_limit = 0.0
+    else:
+        time_limit = float(time_limit)
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    seed = int(seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0 .. 2^64-1, got {seed}")
+    if threads is None:
+        threads = 0
+    else:
+        threads = int(threads)
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
+    progress_interval = float(progress_interval)
+    if not progress_interval > 0:
+        raise ValueError("progress_interval must be positive")
+    return time_limit, seed, threads, progress_interval
+
+
+def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
+         progress_interval):
+    time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
+                                                            progress_interval)
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be callable")
+    d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
+                             threads, init, progress, progress_interval)
+    result = Result(d)
+    if exc is not None:
+        exc.result = result
+        raise exc
+    return result
+
+
+_DOC_COMMON = """
+    time_limit  seconds (from the start, the start tour included); None: until
+                the algorithm's natural end
+    seed        seed of every random choice: the same seed gives the same tour
+                (on the same backend and thread count)
+    algorithm   "2opt" (default: 2-opt to a local optimum), "ils", "multistart",
+                "sa"
+    backend     "auto" (the GPU when this build has CUDA and one is usable),
+                "cpu", "cuda"
+    threads     CPU threads (None: all cores)
+    init        start tour: "greedy" (default), "nearest", "spacefill", "random"
+    progress    optional callable, called about every progress_interval seconds
+                with a dict (elapsed_s, best_length, best_length_real, steps,
+                kicks, climbs, temperature); a true return stops the search
+                and the best tour so far is returned (stats["stop"] ==
+                "interrupted"); an exception it raises stops the search and is
+                raised, with the best tour in its ``result`` attribute, as
+                KeyboardInterrupt (Ctrl-C) is
+
+    Returns a Result.  Bad input raises ValueError with the library's message.
+"""
+
+
+def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
+          init=None, progress=None, progress_interval=0.1):
+    """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
+    floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
+    EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
+    edge).  Result.length is the tour's length in the points' units.
+"""
+    arr = _np.asarray(points, dtype=_np.float64)
+    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
+        raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
+    arr = _np.ascontiguousarray(arr)
+    return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
+                threads, init, progress, progress_interval)
+
+
+def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
+                 init=None, progress=None, progress_interval=0.1):
+    """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
+    not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
+    integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
+    Any other is rounded to fixed point: every entry to the nearest multiple
+    of 2^-k, k the largest that keeps the largest entry below 2^30 units
+    (Result.length_unit), and Result.length is a float; entries far smaller
+    than the largest may then round to 0.
+"""
+    arr = _np.asarray(d, dtype=_np.float64)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise ValueError(f"the distance matrix must be square, got shape {arr.shape}")
+    arr = _np.ascontiguousarray(arr)
+    return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
+                init, progress, progress_interval)
+
+
+def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
+               init=None, progress=None, progress_interval=0.1):
+    """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
+    blanks or commas, optional header row, '#' comments), told apart by the
+    first line.  Result.optimum is known for TSPLIB instances of the built-in
+    table (berlin52: 7542).
+"""
+    return _run("file", _os.fspath(path), 0, 0, time_limit, seed, algorithm, backend, threads,
+                init, progress, progress_interval)
+
+
+for _f in (solve, solve_matrix, solve_file):
+    _f.__doc__ += _DOC_COMMON
+del _f

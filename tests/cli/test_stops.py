@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""CLI tests of prompt stops: a time limit or Ctrl-C ends `solve` soon, in
+every phase, with a valid tour written.
+
+A generated 200,000-city instance: a 2-opt pass from a random tour checks
+2e10 pairs (tens of seconds on CI's two cores) and simulated annealing's
+40-nearest lists take about a second, so a run that honours the stop only
+between passes or after its set-up would end late.  The bounds on the wall
+time are loose (CI machines are slow and shared, the sanitizer build slower
+still): they catch a stop that waits for a whole pass, not a slow machine.
+Timings are measured by `bench timeline` and in the commits, not here.
+
+Usage: test_stops.py PATH/TO/warptour   (ctest passes it)
+"""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+WARPTOUR = None
+N = 200000
+WALL_BOUND_S = 4.0  # from the start of the process, reading included
+
+
+def run(*args, **kw):
+    return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300, **kw)
+
+
+class Stops(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.inst = os.path.join(cls.tmp.name, "u200k.tsp")
+        r = run("gen", "uniform", str(N), "--seed", "1", "--output", cls.inst)
+        assert r.returncode == 0, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_tour(self, tour):
+        r = run("check", self.inst, tour)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def solve_limited(self, name, *args):
+        tour = os.path.join(self.tmp.name, name + ".tour")
+        t0 = time.monotonic()
+        r = run("solve", self.inst, "--backend", "cpu", "--time-limit", "0.5", "--output", tour,
+                "--quiet", *args)
+        wall = time.monotonic() - t0
+        self.assertEqual(r.returncode, 5, r.stderr)  # stopped by the time limit
+        self.assertLess(wall, WALL_BOUND_S, name)
+        self.check_tour(tour)
+
+    def test_2opt_from_random_tour(self):
+        # Inside the first 2-opt pass (the CPU's pruned scan).
+        self.solve_limited("2opt", "--algorithm", "2opt", "--init", "random")
+
+    def test_sa_near_lists(self):
+        # While simulated annealing's 40-nearest lists are built.
+        self.solve_limited("sa", "--algorithm", "sa", "--near", "40", "--init", "random")
+
+    def test_ctrl_c_inside_a_pass(self):
+        tour = os.path.join(self.tmp.name, "int.tour")
+        p = subprocess.Popen([WARPTOUR, "solve", self.inst, "--backend", "cpu", "--algorithm",
+                              "2opt", "--init", "random", "--output", tour, "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)  # reading done, well inside the first pass
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("no exit within 120 s of SIGINT")
+        after = time.monotonic() - t0
+        self.assertEqual(p.returncode, 130, err)
+        self.assertLess(after, WALL_BOUND_S - 1.0)
+        self.check_tour(tour)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_stops.py PATH/TO/warptour")
+    WARPTOUR = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

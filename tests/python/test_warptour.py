@@ -1,0 +1,277 @@
+"""The Python package warptour: shapes and errors, reproducibility, valid
+tours, time limits, real lengths, matrices, files, the progress callback,
+KeyboardInterrupt and the GIL.  Runs against the module the build puts in
+<build>/python (PYTHONPATH, set by ctest) or an installed package."""
+import math
+import os
+import threading
+import time
+import _thread
+
+import numpy as np
+import pytest
+
+import warptour
+
+DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
+BERLIN = os.path.join(DATA, "berlin52.tsp")
+
+
+def rand_points(n, dims=2, seed=1):
+    return np.random.default_rng(seed).random((n, dims))
+
+
+def is_perm(tour, n):
+    return tour.shape == (n,) and np.array_equal(np.sort(tour), np.arange(n))
+
+
+def tour_length(points, tour):
+    p = points[tour]
+    return float(np.sum(np.linalg.norm(p - np.roll(p, -1, axis=0), axis=1)))
+
+
+# ------------------------------------------------------------ points
+
+
+def test_points_2d_valid_and_real_length():
+    pts = rand_points(300)
+    r = warptour.solve(pts, threads=2)
+    assert is_perm(r.tour, 300)
+    assert r.tour.dtype == np.int32
+    assert isinstance(r.length, float)
+    # Points in [0, 1]: a real length (TSPLIB rounding would say tens or 0).
+    assert abs(r.length - tour_length(pts, r.tour)) < 1e-6
+    assert 10 < r.length < 20
+    assert r.optimum is None and r.gap is None
+    assert r.stats["edge_weight_type"] == "EUC_2D_REAL"
+    assert r.stop == "done" and r.backend in ("cpu", "cuda")
+    assert r.length_units * r.length_unit == pytest.approx(r.length, rel=1e-15)
+
+
+def test_points_3d_and_lists():
+    pts = rand_points(100, dims=3)
+    r = warptour.solve(pts.tolist(), threads=2)
+    assert is_perm(r.tour, 100)
+    assert r.stats["edge_weight_type"] == "EUC_3D_REAL"
+    assert abs(r.length - tour_length(pts, r.tour)) < 1e-6
+
+
+def test_unit_square_exact():
+    pts = np.array([[0, 0], [1, 0], [1, 1], [0, 1], [0.5, 0.5]])
+    r = warptour.solve(pts, algorithm="2opt", threads=1)
+    assert r.length == pytest.approx(3 + math.sqrt(2), abs=1e-9)
+
+
+def test_float32_and_fortran_order_accepted():
+    pts = np.asfortranarray(rand_points(50).astype(np.float32))
+    r = warptour.solve(pts, threads=1)
+    assert is_perm(r.tour, 50)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((5,)), np.zeros((5, 4)), np.zeros((5, 1)), np.zeros((2, 5, 2)), [[1, 2], [3]]],
+)
+def test_bad_shapes(bad):
+    with pytest.raises(ValueError):
+        warptour.solve(bad)
+
+
+def test_bad_values():
+    pts = rand_points(10)
+    pts[3, 1] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        warptour.solve(pts)
+    pts[3, 1] = np.inf
+    with pytest.raises(ValueError, match="not finite"):
+        warptour.solve(pts)
+    with pytest.raises(ValueError, match="n >= 3"):
+        warptour.solve(rand_points(2))
+    with pytest.raises(ValueError, match="algorithm"):
+        warptour.solve(rand_points(10), algorithm="lkh")
+    with pytest.raises(ValueError, match="backend"):
+        warptour.solve(rand_points(10), backend="tpu")
+    with pytest.raises(ValueError, match="init"):
+        warptour.solve(rand_points(10), init="best")
+    with pytest.raises(ValueError):
+        warptour.solve(rand_points(10), time_limit=-1)
+    with pytest.raises(ValueError):
+        warptour.solve(rand_points(10), threads=0)
+    with pytest.raises(TypeError):
+        warptour.solve(rand_points(10), progress=5)
+
+
+@pytest.mark.parametrize("algorithm", ["2opt", "ils", "multistart"])
+def test_same_seed_same_tour(algorithm):
+    pts = rand_points(150, seed=4)
+    kw = dict(algorithm=algorithm, threads=2, init="random")
+    a = warptour.solve(pts, seed=7, **kw)
+    b = warptour.solve(pts, seed=7, **kw)
+    assert is_perm(a.tour, 150)
+    assert np.array_equal(a.tour, b.tour) and a.length == b.length
+
+
+def test_time_limit_honoured():
+    pts = rand_points(3000)
+    t0 = time.monotonic()
+    r = warptour.solve(pts, algorithm="ils", time_limit=0.5, threads=2)
+    took = time.monotonic() - t0
+    assert took < 3.0
+    assert r.time_s < 1.5
+    assert is_perm(r.tour, 3000)
+
+
+# ------------------------------------------------------------ matrices
+
+
+def test_matrix_integer_exact():
+    pts = rand_points(40, seed=3) * 1000
+    d = np.rint(np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2))
+    r = warptour.solve_matrix(d, algorithm="ils", threads=2)
+    assert is_perm(r.tour, 40)
+    assert isinstance(r.length, int)
+    assert r.length == int(sum(d[r.tour[i], r.tour[(i + 1) % 40]] for i in range(40)))
+    assert r.stats["edge_weight_type"] == "EXPLICIT"
+
+
+def test_matrix_real_fixed_point():
+    pts = rand_points(40, seed=3)
+    d = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    r = warptour.solve_matrix(d, threads=2)
+    assert isinstance(r.length, float)
+    exact = sum(d[r.tour[i], r.tour[(i + 1) % 40]] for i in range(40))
+    assert abs(r.length - exact) <= 40 * r.length_unit
+    assert r.length_unit < 1e-8
+
+
+def test_matrix_errors():
+    d = np.ones((5, 5))
+    d[1, 2] = 2
+    with pytest.raises(ValueError, match="symmetric"):
+        warptour.solve_matrix(d)
+    d[1, 2] = 1
+    d[3, 4] = d[4, 3] = -1
+    with pytest.raises(ValueError, match=">= 0"):
+        warptour.solve_matrix(d)
+    d[3, 4] = d[4, 3] = np.nan
+    with pytest.raises(ValueError, match="finite"):
+        warptour.solve_matrix(d)
+    with pytest.raises(ValueError, match="square"):
+        warptour.solve_matrix(np.ones((4, 5)))
+    with pytest.raises(ValueError):
+        warptour.solve_matrix(np.ones((2, 2)))
+
+
+# ------------------------------------------------------------ files
+
+
+def test_file_berlin52():
+    r = warptour.solve_file(BERLIN, algorithm="ils", threads=2)
+    assert is_perm(r.tour, 52)
+    assert r.optimum == 7542
+    assert isinstance(r.length, int) and r.length >= 7542
+    assert r.gap == pytest.approx(100 * (r.length - 7542) / 7542)
+    r2 = warptour.solve_file(BERLIN, algorithm="2opt", threads=1)
+    assert is_perm(r2.tour, 52) and r2.length >= 7542
+
+
+def test_file_points(tmp_path):
+    pts = rand_points(60, seed=9)
+    f = tmp_path / "pts.csv"
+    f.write_text("x,y\n" + "\n".join(f"{float(x)!r},{float(y)!r}" for x, y in pts) + "\n")
+    r = warptour.solve_file(f, threads=1)
+    assert is_perm(r.tour, 60)
+    assert abs(r.length - tour_length(pts, r.tour)) < 1e-6
+    # The same points through solve: the same tour.
+    assert np.array_equal(r.tour, warptour.solve(pts, threads=1).tour)
+
+
+def test_file_errors(tmp_path):
+    with pytest.raises(OSError):
+        warptour.solve_file(tmp_path / "missing.tsp")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("0 0\n1 1\n2 oops\n")
+    with pytest.raises(ValueError, match="bad.txt:3:"):
+        warptour.solve_file(bad)
+
+
+# ------------------------------------------------------------ progress, interrupts, GIL
+
+
+def test_progress_called_and_stops():
+    calls = []
+
+    def cb(info):
+        calls.append(info)
+        return len(calls) >= 3
+
+    pts = rand_points(2000)
+    t0 = time.monotonic()
+    r = warptour.solve(pts, algorithm="ils", time_limit=30, threads=2, progress=cb,
+                       progress_interval=0.05)
+    assert time.monotonic() - t0 < 10
+    assert len(calls) == 3
+    assert r.stop == "interrupted"
+    assert is_perm(r.tour, 2000)
+    info = calls[-1]
+    assert info["elapsed_s"] > 0 and info["best_length_real"] > 0
+
+
+def test_exception_in_progress_carries_result():
+    class Boom(Exception):
+        pass
+
+    def cb(info):
+        raise Boom("stop now")
+
+    with pytest.raises(Boom) as e:
+        warptour.solve(rand_points(2000), algorithm="ils", time_limit=30, threads=2,
+                       progress=cb, progress_interval=0.05)
+    r = e.value.result
+    assert r.stop == "interrupted" and is_perm(r.tour, 2000)
+
+
+def test_keyboard_interrupt_carries_best_tour():
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt) as e:
+            warptour.solve(rand_points(3000), algorithm="ils", time_limit=30, threads=2)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 10
+    r = e.value.result
+    assert r.stop == "interrupted"
+    assert is_perm(r.tour, 3000)
+    assert r.length > 0
+
+
+def test_gil_released():
+    ticks = [0]
+    done = threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        before = ticks[0]
+        r = warptour.solve(rand_points(3000), algorithm="ils", time_limit=1.0, threads=1,
+                           progress_interval=5)
+    finally:
+        done.set()
+        t.join()
+    assert is_perm(r.tour, 3000)
+    # Held GIL for a second: the thread would not tick at all.
+    assert ticks[0] - before > 100
+
+
+def test_cuda_available_reports():
+    ok, why = warptour.cuda_available()
+    assert isinstance(ok, bool) and isinstance(why, str) and why
+    r = warptour.solve(rand_points(50), backend="cpu", threads=1)
+    assert r.backend == "cpu"
