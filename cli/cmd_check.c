@@ -68,12 +68,20 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
         cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
         cJSON_AddBoolToObject(j, "valid", true);
         cli_json_add_int64(j, "length", len);
+        if (wt_instance_is_real(inst))
+            cJSON_AddNumberToObject(j, "length_real", wt_length_real(inst, len));
         cli_json_add_optimum_and_gap(j, len, opt);
         cli_json_print(j);
         return;
     }
-    printf("%s: valid tour of %s (%d cities), length %" PRId64, tour_path,
-           wt_instance_name(inst), wt_instance_n(inst), len);
+    printf("%s: valid tour of %s (%d cities), length ", tour_path, wt_instance_name(inst),
+           wt_instance_n(inst));
+    /* Real-valued points: the length in their units, then the exact integer. */
+    if (wt_instance_is_real(inst))
+        printf("%.15g (%" PRId64 " units of %.6g)", wt_length_real(inst, len), len,
+               wt_instance_length_unit(inst));
+    else
+        printf("%" PRId64, len);
     if (opt > 0) printf(", optimum %" PRId64 ", gap %.2f%%", opt, cli_gap_percent(len, opt));
     printf("\n");
 }

@@ -10,8 +10,10 @@
 static const char info_help[] =
     "Usage: warptour info INSTANCE [--json]\n"
     "\n"
-    "Reads a TSPLIB file and prints its name, comment, edge weight type, number of\n"
-    "cities, bounding box of the coordinates and the known optimal length.\n"
+    "Reads a TSPLIB file or a point file (lines of x y or x y z) and prints its\n"
+    "name, comment, edge weight type, number of cities, bounding box of the\n"
+    "coordinates (point files: their extent and the length unit) and the known\n"
+    "optimal length.\n"
     "\n"
     "  --json      print one JSON object instead\n"
     "  -h, --help  show this help\n";
@@ -25,7 +27,14 @@ static void print_text(const wt_instance *inst, const char *path)
     if (wt_instance_comment(inst)[0]) printf("comment   %s\n", wt_instance_comment(inst));
     printf("type      TSP, EDGE_WEIGHT_TYPE %s\n", wt_edge_weight_type_name(wt_instance_type(inst)));
     printf("cities    %d\n", wt_instance_n(inst));
-    if (wt_instance_bbox(inst, lo, hi)) {
+    if (wt_instance_is_real(inst) && wt_instance_bbox(inst, lo, hi)) {
+        /* Held shifted and scaled to length units: extents are what is left. */
+        double u = wt_instance_length_unit(inst);
+        printf("points    real-valued, extent x %.10g, y %.10g", (hi[0] - lo[0]) * u,
+               (hi[1] - lo[1]) * u);
+        if (wt_instance_type(inst) == WT_EUC_3D_REAL) printf(", z %.10g", (hi[2] - lo[2]) * u);
+        printf("; lengths in units of %.6g\n", u);
+    } else if (wt_instance_bbox(inst, lo, hi)) {
         printf("bbox      x %.10g .. %.10g, y %.10g .. %.10g", lo[0], hi[0], lo[1], hi[1]);
         if (wt_instance_type(inst) == WT_EUC_3D) printf(", z %.10g .. %.10g", lo[2], hi[2]);
         printf("%s\n", wt_instance_type(inst) == WT_EXPLICIT ? " (display data)" : "");
@@ -49,7 +58,17 @@ static void print_json(const wt_instance *inst, const char *path)
     cli_json_add_text(j, "comment", wt_instance_comment(inst));
     cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
-    if (wt_instance_bbox(inst, lo, hi)) {
+    if (wt_instance_is_real(inst)) {
+        double u = wt_instance_length_unit(inst);
+        cJSON_AddNumberToObject(j, "length_unit", u);
+        if (wt_instance_bbox(inst, lo, hi)) {
+            cJSON *e = cJSON_AddObjectToObject(j, "extent");
+            cJSON_AddNumberToObject(e, "x", (hi[0] - lo[0]) * u);
+            cJSON_AddNumberToObject(e, "y", (hi[1] - lo[1]) * u);
+            cJSON_AddNumberToObject(e, "z", (hi[2] - lo[2]) * u);
+        }
+        cJSON_AddNullToObject(j, "bbox");
+    } else if (wt_instance_bbox(inst, lo, hi)) {
         cJSON *b = cJSON_AddObjectToObject(j, "bbox");
         cJSON_AddNumberToObject(b, "min_x", lo[0]);
         cJSON_AddNumberToObject(b, "max_x", hi[0]);

@@ -533,7 +533,12 @@ static void print_report(const solve_opts *o, const wt_instance *inst, const wt_
             printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
                    r->kicks_accepted, r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
     }
-    printf("length    %" PRId64, r->length);
+    /* Real-valued points: the length in their units, then the exact integer. */
+    if (wt_instance_is_real(inst))
+        printf("length    %.15g  (%" PRId64 " units of %.6g)", r->length_real, r->length,
+               wt_instance_length_unit(inst));
+    else
+        printf("length    %" PRId64, r->length);
     if (opt > 0) printf("  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
     printf("\n");
     if (r->stop != WT_STOP_DONE)
@@ -585,6 +590,10 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     const char *made = r->init_given ? "start-tour" : wt_init_method_name(r->init_made);
     cli_json_add_int64(j, "init_length", r->init_length);
     cli_json_add_int64(j, "length", r->length);
+    if (wt_instance_is_real(inst)) {
+        cJSON_AddNumberToObject(j, "length_real", r->length_real);
+        cJSON_AddNumberToObject(j, "length_unit", wt_instance_length_unit(inst));
+    }
     cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
     cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
     cJSON_AddNumberToObject(j, "time_s", r->time_s);

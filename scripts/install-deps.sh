@@ -4,6 +4,11 @@
 #   libcjson-dev                  JSON output of the CLI (--json)
 #   libcmocka-dev                 the unit-test framework
 #   python3                       the CLI tests
+#   python3-dev (headers)         the Python package's extension module
+#   numpy, pytest                 the Python package's tests, for the python3
+#                                 on PATH (the one CMake finds): pip first,
+#                                 Debian's python3-numpy/-pytest where pip
+#                                 may not install (an externally managed one)
 # The CUDA toolkit (nvcc) is optional and not installed here.
 set -e
 need=""
@@ -13,6 +18,17 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
 pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+        2>/dev/null || need="$need python3-dev"
+    if ! python3 -c 'import numpy, pytest' >/dev/null 2>&1; then
+        echo "warptour: installing numpy and pytest for $(command -v python3)"
+        python3 -m pip install --quiet numpy pytest >/dev/null 2>&1 ||
+            need="$need python3-numpy python3-pytest"
+    fi
+else
+    need="$need python3-dev python3-numpy python3-pytest"
+fi
 [ -z "$need" ] && exit 0
 echo "warptour: installing build dependencies:$need"
 if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
