@@ -232,6 +232,42 @@ static void test_search(void **state)
     wt_instance_free(inst);
 }
 
+/* A matrix: integers taken exactly, other values in fixed point. */
+static void test_from_matrix(void **state)
+{
+    (void)state;
+    double d[16] = {0, 3, 4, 5, 3, 0, 5, 4, 4, 5, 0, 3, 5, 4, 3, 0};
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_OK);
+    assert_int_equal(wt_instance_type(inst), WT_EXPLICIT);
+    assert_true(wt_instance_length_unit(inst) == 1.0);
+    const int32_t t[] = {0, 1, 3, 2};
+    assert_int_equal(wt_tour_length(inst, t), 3 + 4 + 3 + 4);
+    wt_instance_free(inst);
+    for (int i = 0; i < 16; i++) d[i] /= 7.0; /* not integers any more */
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_OK);
+    double u = wt_instance_length_unit(inst);
+    assert_true(u < 1e-8 && u == ldexp(1.0, ilogb(u)));
+    assert_true(fabs(wt_length_real(inst, wt_tour_length(inst, t)) - 14.0 / 7.0) <= 2 * u);
+    assert_false(wt_instance_is_real(inst));
+    assert_int_equal(wt_instance_known_optimum(inst), -1);
+    wt_instance_free(inst);
+    inst = NULL;
+    d[1] = 1.0; /* d[0][1] != d[1][0] */
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "symmetric"));
+    d[1] = d[4];
+    d[6] = d[9] = -1.0;
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_STATUS_INVALID_ARGUMENT);
+    d[6] = d[9] = NAN;
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_STATUS_INVALID_ARGUMENT);
+    d[6] = d[9] = 3e9;
+    assert_int_equal(wt_instance_from_matrix("m", 4, d, &inst, &err), WT_STATUS_TOO_LARGE);
+    assert_int_equal(wt_instance_from_matrix("m", 2, d, &inst, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_null(inst);
+}
+
 /* ----------------------------------------------------------- point files */
 
 static void test_points_formats(void **state)
@@ -307,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_from_coords_errors),
         cmocka_unit_test(test_write_reads_back),
         cmocka_unit_test(test_search),
+        cmocka_unit_test(test_from_matrix),
         cmocka_unit_test(test_points_formats),
         cmocka_unit_test(test_points_errors),
         cmocka_unit_test(test_detect),
