@@ -288,18 +288,24 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
-    WT_ILS_AUTO = 0, /* local, measured the better of the two on both backends
+    WT_ILS_AUTO = 0, /* lk up to 20,000 cities a host thread, local beyond, where
+                        its cheaper kicks end closer in the same time
                         (bench/RESULTS.md) */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
-    WT_ILS_LOCAL     /* on the host's threads: 2-opt and Or-opt moves to the 10
+    WT_ILS_LOCAL,    /* on the host's threads: 2-opt and Or-opt moves to the 10
                         nearest cities, looked for only around the cities the kick
                         reconnected; 100,000 kicks a second per core.  On the cuda
                         backend the first descent, from the start tour, is the
                         GPU's full 2-opt descent */
+    WT_ILS_LK        /* as local, with Lin-Kernighan steps (Lin & Kernighan
+                        1973, Johnson & McGeoch 1997: variable depth, to 8
+                        quadrant candidates a city) and Or-opt in place of 2-opt
+                        and Or-opt, and random-walk double bridges as kicks
+                        (Applegate, Cook & Rohe 2003) */
 } wt_ils_descent;
 
-const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local" */
+const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local", "lk" */
 wt_status wt_ils_descent_parse(const char *name, wt_ils_descent *out);
 
 typedef enum wt_algorithm {
@@ -412,8 +418,9 @@ typedef struct wt_params {
     wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */
     uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit
                                    (stop WT_STOP_DONE once the first descent
-                                   finished, else WT_STOP_TIME_LIMIT), or 1000
-                                   without one */
+                                   finished, else WT_STOP_TIME_LIMIT), or without
+                                   one as many as cities, at least 10,000 (1000
+                                   with WT_ILS_FULL) */
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
     wt_ils_descent ils_descent; /* ils: the descent after each kick (default

@@ -96,10 +96,13 @@ static long long stretch_min(void)
 typedef struct local_search {
     wt_polisher *w;
     uint64_t seed;     /* its kick stream */
+    int walk;          /* > 0: random-walk kicks of this many steps, else
+                          segment-restricted ones (wt_ils_kick_points) */
     uint64_t next;     /* its next kick number */
     int64_t best_len;  /* length of the committed tour (or closed path) */
     int64_t base;      /* stretches: the closed path's length at the epoch's start, else 0 */
-    int64_t shown;     /* best_len - base, for the progress report (atomic access) */
+    int64_t shown;     /* best_len - base (+ acc), for the progress report (atomic access) */
+    int64_t acc;       /* stretches: the gains of this epoch's earlier stretches (<= 0) */
     int start, m;      /* stretches: the path's first position in the tour, its cities */
     uint64_t kicks, kept, moves;
     wt_status st;
@@ -109,9 +112,13 @@ typedef struct local_search {
 /* One kick and its repair; keeps or undoes it.  false when a descent failed. */
 static bool kick_and_repair(local_search *s, int n, bool accept_equal)
 {
-    int p[3];
-    if (!wt_ils_kick_points(s->seed, s->next++, n, p)) return true;
-    wt_polisher_double_bridge(s->w, p[0], p[1], p[2]);
+    if (s->walk > 0) {
+        if (!wt_polisher_walk_kick(s->w, s->seed, s->next++, s->walk)) return true;
+    } else {
+        int p[3];
+        if (!wt_ils_kick_points(s->seed, s->next++, n, p)) return true;
+        wt_polisher_double_bridge(s->w, p[0], p[1], p[2]);
+    }
     s->st = wt_polisher_descend(s->w, &s->moves, &s->err);
     if (s->st != WT_OK) return false;
     int64_t len = wt_polisher_length(s->w);
@@ -121,7 +128,7 @@ static bool kick_and_repair(local_search *s, int n, bool accept_equal)
         s->best_len = len;
         s->kept++;
 #pragma omp atomic write
-        s->shown = len - s->base;
+        s->shown = len - s->base + s->acc;
     } else {
         wt_polisher_undo(s->w, s->best_len);
     }
@@ -160,15 +167,20 @@ static int64_t shown_length(local_search *all, int T, const int64_t *tour_len)
     return tour_len ? sum : best;
 }
 
-/* Search t's share of an epoch of `quota` kicks over T searches, on a tour
- * (or path) of n cities.  Thread 0 (the solving thread) also reports
- * progress; every thread watches ctl. */
-static void run_epoch(local_search *all, int t, int T, uint64_t quota, int n,
+/* Search t's share of an epoch of `quota` kicks over `parts` parts (T
+ * searches, or with stretches T searches times their rounds), part u's. */
+static uint64_t share(uint64_t quota, uint64_t parts, uint64_t u)
+{
+    return quota / parts + (u < quota % parts);
+}
+
+/* `mine` kicks of search t of T, on a tour (or path) of n cities.  Thread 0
+ * (the solving thread) also reports progress; every thread watches ctl. */
+static void run_epoch(local_search *all, int t, int T, uint64_t mine, int n,
                       wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
                       int *halt)
 {
     local_search *s = &all[t];
-    uint64_t mine = quota / (uint64_t)T + ((uint64_t)t < quota % (uint64_t)T);
     bool accept_equal = ctl->params->accept_equal;
     for (uint64_t k = 0; k < mine; k++) {
         if (k % LOCAL_POLL == 0) {
@@ -204,14 +216,24 @@ static void free_searches(local_search *s, int T)
     free(s);
 }
 
-static local_search *new_searches(wt_search_ctl *ctl, int T, wt_error *err)
+/* Steps of the random walks that place an LK search's kicks (the
+ * 2-opt + Or-opt searches make segment-restricted kicks). */
+enum { LK_WALK_STEPS = 8 };
+
+/* T searches, kicking as suits the moves of proto's descents. */
+static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, int T,
+                                  wt_error *err)
 {
+    int walk = wt_polisher_moves(proto)->lk ? LK_WALK_STEPS : 0;
     local_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
         return NULL;
     }
-    for (int t = 0; t < T; t++) s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+    for (int t = 0; t < T; t++) {
+        s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+        s[t].walk = walk;
+    }
     return s;
 }
 
@@ -236,39 +258,59 @@ static int stretch_offset(uint64_t seed, uint64_t e, int n)
     return (int)wt_rng_below(&rng, (uint64_t)n);
 }
 
-/* Search t's epoch on its stretch: takes up the path, descends from every
- * city, makes its share of `quota` kicks, and puts the path back. */
-static void run_stretch(local_search *all, int t, int T, int32_t *tour, const int32_t *where,
-                        int n, int offset, uint64_t quota, wt_search_ctl *ctl,
-                        uint64_t done_before, const int64_t *tour_len, int *halt)
+/* Search t's epoch on stretch j of `count`: takes up the path, descends
+ * from every city, makes `mine` kicks, and puts the path back. */
+static void run_stretch(local_search *all, int t, int T, int j, int count, int32_t *tour,
+                        const int32_t *where, int n, int offset, uint64_t mine,
+                        wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
+                        int *halt)
 {
     local_search *s = &all[t];
-    long long lo = (long long)t * n / T, hi = (long long)(t + 1) * n / T;
+    long long lo = (long long)j * n / count, hi = (long long)(j + 1) * n / count;
     s->start = (int)((offset + lo) % n);
     s->m = (int)(hi - lo);
     wt_polisher_adopt_path(s->w, tour, where, n, s->start, s->m);
     s->base = s->best_len = wt_polisher_length(s->w);
 #pragma omp atomic write
-    s->shown = 0;
+    s->shown = s->acc;
     wt_polisher_touch_all(s->w);
     s->st = wt_polisher_descend(s->w, &s->moves, &s->err);
     if (s->st == WT_OK) {
         wt_polisher_commit(s->w);
         s->best_len = wt_polisher_length(s->w);
 #pragma omp atomic write
-        s->shown = s->best_len - s->base;
-        run_epoch(all, t, T, quota, s->m, ctl, done_before, tour_len, halt);
+        s->shown = s->best_len - s->base + s->acc;
+        run_epoch(all, t, T, mine, s->m, ctl, done_before, tour_len, halt);
     } else {
         set_halt(halt);
     }
     /* Committed or undone after every kick: the path is the best one. */
     wt_polisher_store_path(s->w, tour, n);
+    s->acc += s->best_len - s->base;
 }
 
-/* The searches of T stretches and the tour's inverse they share. */
+/* Search t's epoch on its `rounds` stretches (t, t + T, ...), one after
+ * another; stops after the first one that a halt cut short. */
+static void run_stretches(local_search *all, int t, int T, int rounds, int32_t *tour,
+                          const int32_t *where, int n, int offset, uint64_t quota,
+                          wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
+                          int *halt)
+{
+    uint64_t parts = (uint64_t)T * (uint64_t)rounds;
+    all[t].acc = 0;
+    for (int r = 0; r < rounds && !halted(halt); r++) {
+        int j = r * T + t;
+        run_stretch(all, t, T, j, T * rounds, tour, where, n, offset,
+                    share(quota, parts, (uint64_t)j), ctl, done_before, tour_len, halt);
+    }
+}
+
+/* The searches of T * rounds stretches (each search takes `rounds` of
+ * them one after another) and the tour's inverse they share. */
 typedef struct stretches {
     local_search *s;
     int32_t *where; /* where[tour[x]] = x, refreshed at every epoch */
+    int rounds;
 } stretches;
 
 static void close_stretches(stretches *k, int T)
@@ -277,12 +319,31 @@ static void close_stretches(stretches *k, int T)
     free(k->where);
 }
 
-/* Path polishers for T stretches of the tour, with lists from whole's. */
+/* Stretches of at most this many cities for LK searches, whose flips cost
+ * up to a stretch's length; the 2-opt + Or-opt searches take one stretch a
+ * thread whatever its length. */
+enum { LK_STRETCH_MAX = 5000 };
+/* Above this many cities, LK searches kick on stretches only, whatever the
+ * thread count. */
+enum { LK_COPIES_MAX = 20000 };
+
+/* Stretches each search takes in turn, for tours of n cities on T. */
+static int stretch_rounds(const wt_polisher *whole, int n, int T)
+{
+    if (!wt_polisher_moves(whole)->lk) return 1;
+    long long per = ((long long)n + T - 1) / T;
+    return (int)((per + LK_STRETCH_MAX - 1) / LK_STRETCH_MAX);
+}
+
+/* Path polishers for the stretches of the tour, with lists from whole's. */
 static wt_status open_stretches(const wt_polisher *whole, int n, wt_search_ctl *ctl, int T,
                                 stretches *out, wt_error *err)
 {
-    int cap = (int)(((long long)n + T - 1) / T);
-    *out = (stretches){new_searches(ctl, T, err), malloc((size_t)n * sizeof(int32_t))};
+    int rounds = stretch_rounds(whole, n, T);
+    long long count = (long long)T * rounds;
+    int cap = (int)(((long long)n + count - 1) / count);
+    *out = (stretches){new_searches(whole, ctl, T, err), malloc((size_t)n * sizeof(int32_t)),
+                       rounds};
     if (!out->s || !out->where) {
         close_stretches(out, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
@@ -304,14 +365,15 @@ static wt_status stretch_epoch(stretches *k, int T, int32_t *tour, int n, int of
     int32_t *where = k->where;
 #pragma omp parallel for num_threads(T) schedule(static)
     for (int x = 0; x < n; x++) where[tour[x]] = x;
+    int rounds = k->rounds;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++)
-        run_stretch(s, t, T, tour, where, n, offset, quota, ctl, *done, length, halt);
+        run_stretches(s, t, T, rounds, tour, where, n, offset, quota, ctl, *done, length, halt);
     wt_status st = WT_OK;
     *done = 0;
     for (int t = 0; t < T; t++) {
         *done += s[t].kicks;
-        *length += s[t].best_len - s[t].base;
+        *length += s[t].acc;
         if (s[t].st != WT_OK) {
             *err = s[t].err;
             st = s[t].st;
@@ -335,11 +397,15 @@ static wt_status stretch_epoch(stretches *k, int T, int32_t *tour, int n, int of
  * stretch further, takes its place (at 200,000 cities from a 2-opt
  * optimum, 16 stretches: 0.03% longer than with the whole descent). */
 static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretches,
-                               bool two_opted, int n, wt_search_ctl *ctl, int T,
+                               bool two_opted, bool large_lk, int n, wt_search_ctl *ctl, int T,
                                wt_search_stats *stats, wt_error *err)
 {
     int64_t length = wt_polisher_length(whole);
-    if (on_stretches && n / T >= STRETCH_DESCENT) {
+    /* Large tours with LK descents: stretches too, two rounds of them, as
+     * for a 2-opted tour: LK's flips on the whole tour would cost up to
+     * half of it each. */
+    two_opted = two_opted || large_lk;
+    if (on_stretches && (n / T >= STRETCH_DESCENT || large_lk)) {
         stretches k;
         wt_status st = open_stretches(whole, n, ctl, T, &k, err);
         if (st != WT_OK) return st;
@@ -347,7 +413,8 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
         uint64_t done = 0;
         st = stretch_epoch(&k, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
         if (st == WT_OK && two_opted)
-            st = stretch_epoch(&k, T, tour, n, n / (2 * T), 0, ctl, &done, &length, &halt, err);
+            st = stretch_epoch(&k, T, tour, n, n / (2 * T * k.rounds), 0, ctl, &done, &length,
+                               &halt, err);
         for (int t = 0; t < T; t++) stats->steps += k.s[t].moves;
         close_stretches(&k, T);
         if (st != WT_OK) return st;
@@ -362,13 +429,29 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
     return WT_OK;
 }
 
+/* The 2-opt + Or-opt first descent of a large tour that LK searches take
+ * up next: its descent of the whole tour removes the start tour's long
+ * edges, which LK's stretches cannot reach (from the greedy tour of 200,000
+ * uniform cities, on stretches alone, LK ended 7.3% above the BHH
+ * estimate). */
+static wt_status plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                                     int T, wt_search_stats *stats, wt_error *err)
+{
+    wt_polisher *plain = NULL;
+    wt_status st = wt_polisher_create(inst, tour, ctl, NULL, &plain, err);
+    if (st != WT_OK) return st;
+    st = first_descent(plain, tour, T > 1, false, false, inst->n, ctl, T, stats, err);
+    wt_polisher_free(plain);
+    return st;
+}
+
 /* ------------------------------------------------------------------ kicks */
 
 /* The searches on copies of the whole tour; whole becomes search 0. */
 static wt_status open_copies(wt_polisher *whole, int64_t length, wt_search_ctl *ctl, int T,
                              local_search **out, wt_error *err)
 {
-    local_search *s = new_searches(ctl, T, err);
+    local_search *s = new_searches(whole, ctl, T, err);
     if (!s) return WT_STATUS_OUT_OF_MEMORY;
     s[0].w = whole;
     wt_status st = WT_OK;
@@ -419,7 +502,8 @@ static wt_status copies_epoch(local_search *s, int T, int32_t *tour, int n, uint
                               wt_error *err)
 {
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-    for (int t = 0; t < T; t++) run_epoch(s, t, T, quota, n, ctl, done, NULL, halt);
+    for (int t = 0; t < T; t++)
+        run_epoch(s, t, T, share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done, NULL, halt);
     wt_status st = WT_OK;
     for (int t = 0; t < T; t++)
         if (s[t].st != WT_OK) {
@@ -452,12 +536,13 @@ static int mix_period(int cap)
 /* The kicks on stretches (with copies epochs among them when mixed), from
  * the tour of length *length; the tour and *length follow. */
 static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
-                                int T, uint64_t kicks, int64_t *length, wt_search_stats *stats,
-                                wt_error *err)
+                                int T, uint64_t kicks, bool large_lk, int64_t *length,
+                                wt_search_stats *stats, wt_error *err)
 {
     stretches k;
     local_search *c = NULL;
-    int mix = mix_period((n + T - 1) / T);
+    /* No copies of a large tour for LK searches (flips on the whole tour). */
+    int mix = large_lk ? 0 : mix_period((n + T - 1) / T);
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
     if (st != WT_OK) return st;
     if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
@@ -519,22 +604,29 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 /* ------------------------------------------------------------- entry */
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, uint64_t kicks, wt_search_stats *stats,
+                           bool two_opted, bool lk, uint64_t kicks, wt_search_stats *stats,
                            wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_polisher *whole = NULL;
-    wt_status st = wt_polisher_create(inst, tour, ctl, &whole, err);
+    wt_polish_moves moves = wt_polish_moves_default(lk);
+    wt_status st = wt_polisher_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* Paths keep copies of coordinates: no stretches for a matrix. */
-    bool stretchable = T > 1 && inst->type != WT_EXPLICIT;
-    st = first_descent(whole, tour, stretchable, two_opted, n, ctl, T, stats, err);
+    bool large_lk = lk && n > LK_COPIES_MAX && inst->type != WT_EXPLICIT;
+    bool stretchable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
+    if (large_lk && !two_opted) {
+        st = plain_first_descent(inst, tour, ctl, T, stats, err);
+        if (st == WT_OK) wt_polisher_adopt(whole, tour, wt_tour_length(inst, tour));
+    }
+    if (st == WT_OK)
+        st = first_descent(whole, tour, stretchable, two_opted, large_lk, n, ctl, T, stats, err);
     int64_t length = wt_polisher_length(whole);
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && stretchable && n / T >= stretch_min())
-        st = kick_stretches(whole, tour, n, ctl, T, kicks, &length, stats, err);
+    if (!halt && stretchable && (n / T >= stretch_min() || large_lk))
+        st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
     else if (!halt)
         st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
     ctl->kicks = stats->kicks;

@@ -16,10 +16,12 @@
  * until ctl expires), each repaired by a local descent and kept only if the
  * tour got shorter (or not longer, with accept_equal).  two_opted: tour
  * comes from a full 2-opt descent (the device's), so it has no long edges
- * left for the first descent to look for across the whole tour.
+ * left for the first descent to look for across the whole tour.  lk: the
+ * descents make Lin-Kernighan steps and Or-opt moves (polish.h,
+ * wt_polish_moves), else 2-opt and Or-opt moves.
  * Deterministic for a given seed, kick budget, thread count and tour. */
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, uint64_t kicks, wt_search_stats *stats,
+                           bool two_opted, bool lk, uint64_t kicks, wt_search_stats *stats,
                            wt_error *err);
 
 #endif

@@ -16,7 +16,8 @@ static const char *const algorithm_names[] = {[WT_ALGO_2OPT] = "2opt",
 static const char *const backend_names[] = {
     [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
 static const char *const ils_descent_names[] = {
-    [WT_ILS_AUTO] = "auto", [WT_ILS_FULL] = "full", [WT_ILS_LOCAL] = "local"};
+    [WT_ILS_AUTO] = "auto", [WT_ILS_FULL] = "full", [WT_ILS_LOCAL] = "local",
+    [WT_ILS_LK] = "lk"};
 static const char *const stop_names[] = {
     [WT_STOP_DONE] = "done", [WT_STOP_TIME_LIMIT] = "time-limit",
     [WT_STOP_INTERRUPTED] = "interrupted"};

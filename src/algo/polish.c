@@ -45,75 +45,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/climb_start.h"
+#include "algo/polish_impl.h"
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/neighbours.h"
 
 /* Cities of phase 1 between looks at ctl. */
 enum { POLISH_POLL = 64 };
-
-typedef struct polish {
-    const wt_instance *inst;
-    int n;            /* cities in tour (all of the instance's, or a path's) */
-    int32_t *tour;    /* the caller's tour, changed in place */
-    int32_t *pos;     /* pos[tour[i]] = i */
-    int32_t *nb;      /* n x k nearest cities, nearest first (-1: none, the rest too) */
-    int k;
-    int32_t *queue;   /* phase 1: ring of n cities */
-    uint8_t *queued;  /* phase 1: city is in the queue */
-    int q_head, q_count;
-    int64_t *el;      /* phase 2: el[i] = length of the edge after position i */
-    int64_t *rows[3]; /* phase 2: distance rows (sweep_2opt, sweep_oropt), in */
-    int64_t *row_mem; /* this block of 3 n */
-    wt_search_ctl *ctl;
-    wt_polish_stats st;
-    bool stopped;
-    /* wt_polisher only: the exact length, kept through every change, and the
-     * reversals since the last commit (from, len pairs), to undo them. */
-    int64_t length;
-    bool logging, log_failed;
-    bool nb_shared;   /* nb belongs to the polisher this one was cloned from */
-    /* Path polishers only (wt_polisher_create_paths): the path's cities are
-     * numbered 0..n-1 in their order at adoption, with an instance of their
-     * own (local: copies of their coordinates) and neighbour lists of their
-     * own (the proto's, less the cities off the path), so that a search
-     * touches O(n) memory, not the whole instance's.  tour is a path from
-     * 0 to n - 1, whose closing edge no move removes: both ends stay at
-     * positions 0 and n - 1.  ids[c] is city c's number in the instance. */
-    bool path;
-    int32_t first, last;
-    int cap, start;      /* room for cap cities; the path's first position */
-    struct wt_instance local;
-    const wt_instance *src;  /* the whole instance */
-    const int32_t *proto_nb; /* its lists */
-    int32_t *ids;
-    int32_t *log;
-    size_t log_len, log_cap;
-} polish;
-
-static inline int64_t pd(const polish *p, int a, int b) { return wt_dist(p->inst, a, b); }
-
-/* Position i reduced to 0..n-1, for i in -n..2n-1. */
-static inline int wrap(const polish *p, int i)
-{
-    return i < 0 ? i + p->n : i >= p->n ? i - p->n : i;
-}
-
-static inline int32_t at(const polish *p, int i) { return p->tour[wrap(p, i)]; }
-static inline int32_t succ(const polish *p, int c) { return at(p, p->pos[c] + 1); }
-static inline int32_t pred(const polish *p, int c) { return at(p, p->pos[c] - 1); }
-
-/* Whether city c lies in the segment of len positions from position i. */
-static inline bool in_segment(const polish *p, int c, int i, int len)
-{
-    return wrap(p, p->pos[c] - i) < len;
-}
-
-/* Whether (x y) is a path's closing edge, which no move may remove. */
-static inline bool fixed_edge(const polish *p, int x, int y)
-{
-    return p->path && ((x == p->last && y == p->first) || (x == p->first && y == p->last));
-}
 
 static bool polish_stop(polish *p)
 {
@@ -126,7 +65,7 @@ static bool polish_stop(polish *p)
 
 /* Records a reversal for wt_polisher_undo; a log that cannot grow is
  * flagged (the polisher then reports running out of memory). */
-static void log_reversal(polish *p, int from, int len)
+void polish_log_reversal(polish *p, int from, int len)
 {
     if (p->log_len + 2 > p->log_cap) {
         size_t cap = p->log_cap ? 2 * p->log_cap : 1024;
@@ -142,32 +81,13 @@ static void log_reversal(polish *p, int from, int len)
     p->log[p->log_len++] = len;
 }
 
-/* Reverses the len positions from position from (cyclically) exactly. */
-static void reverse_range(polish *p, int from, int len)
-{
-    if (p->logging) log_reversal(p, from, len);
-    int32_t *t = p->tour;
-    for (int a = from, b = wrap(p, from + len - 1), m = len / 2; m > 0; m--) {
-        int32_t ca = t[a], cb = t[b];
-        t[a] = cb;
-        t[b] = ca;
-        p->pos[cb] = a;
-        p->pos[ca] = b;
-        a = a + 1 == p->n ? 0 : a + 1;
-        b = b == 0 ? p->n - 1 : b - 1;
-    }
-}
-
 /* 2-opt: removes the edges after positions i and j (cyclically j follows
  * i), reverses the path between them, or its complement when shorter; on
  * a path, the one that does not hold the closing edge (n - 1, 0). */
 static void apply_2opt(polish *p, int i, int j)
 {
-    int from = wrap(p, i + 1), len = wrap(p, j - i);
-    if (p->path ? j < i : 2 * len > p->n) {
-        from = wrap(p, j + 1);
-        len = p->n - len;
-    }
+    int from, len;
+    twoopt_range(p, i, j, &from, &len);
     reverse_range(p, from, len);
     p->st.moves_2opt++;
 }
@@ -200,14 +120,6 @@ static int or_max(const polish *p)
 }
 
 /* ------------------------------------------------ phase 1: neighbour lists */
-
-static void push(polish *p, int c)
-{
-    if (p->queued[c]) return;
-    p->queued[c] = 1;
-    p->queue[wrap(p, p->q_head + p->q_count)] = c;
-    p->q_count++;
-}
 
 static int pop(polish *p)
 {
@@ -298,10 +210,12 @@ static bool try_oropt(polish *p, int c)
 /* Runs the queue empty. */
 static void drain(polish *p)
 {
+    bool lk = p->moves.lk;
     for (unsigned polls = 0; p->q_count > 0; polls++) {
         if (polls % POLISH_POLL == 0 && polish_stop(p)) return;
         int c = pop(p);
-        if (try_2opt(p, c) || try_oropt(p, c)) push(p, c);
+        /* LK's breadth leaves some plain 2-opt moves untried. */
+        if ((lk && lk_try(p, c)) || try_2opt(p, c) || try_oropt(p, c)) push(p, c);
     }
 }
 
@@ -433,8 +347,16 @@ static void descend_full(polish *p)
 
 static void free_local(wt_instance *l);
 
+wt_polish_moves wt_polish_moves_default(bool lk)
+{
+    if (!lk) return (wt_polish_moves){.candidates = WT_POLISH_NEIGHBOURS};
+    return (wt_polish_moves){.lk = true, .candidates = 8, .quadrant = true, .depth = 12,
+                             .breadth = {3, 2, 1}, .alternate = false};
+}
+
 static void polish_free(polish *p)
 {
+    lk_work_free(p);
     free(p->log);
     free(p->ids);
     free_local(&p->local);
@@ -451,7 +373,8 @@ static void polish_free(polish *p)
 static wt_status polish_init(polish *p, bool full, wt_error *err)
 {
     size_t n = (size_t)p->n;
-    p->k = p->n - 1 < WT_POLISH_NEIGHBOURS ? p->n - 1 : WT_POLISH_NEIGHBOURS;
+    int want = p->moves.candidates;
+    p->k = p->n - 1 < want ? p->n - 1 : want;
     p->pos = malloc(n * sizeof *p->pos);
     p->nb = malloc(n * (size_t)p->k * sizeof *p->nb);
     p->queue = malloc(n * sizeof *p->queue);
@@ -461,14 +384,16 @@ static wt_status polish_init(polish *p, bool full, wt_error *err)
         p->row_mem = malloc(3 * n * sizeof *p->row_mem);
         for (size_t k = 0; p->row_mem && k < 3; k++) p->rows[k] = p->row_mem + k * n;
     }
-    if (!p->pos || !p->nb || !p->queue || !p->queued || (full && (!p->el || !p->row_mem))) {
+    if (!p->pos || !p->nb || !p->queue || !p->queued || (full && (!p->el || !p->row_mem)) ||
+        (p->moves.lk && !lk_work_create(p))) {
         polish_free(p);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        p->n);
     }
     /* On threads: ILS builds its polishers as its searches start. */
     int threads = p->ctl && p->ctl->threads > 1 ? p->ctl->threads : 1;
-    wt_status st = wt_neighbour_lists_threads(p->inst, p->k, threads, p->nb, err);
+    wt_status st = p->moves.lk ? lk_candidates(p->inst, &p->moves, p->k, threads, p->nb, err)
+                               : wt_neighbour_lists_threads(p->inst, p->k, threads, p->nb, err);
     if (st != WT_OK) {
         polish_free(p);
         return st;
@@ -481,7 +406,8 @@ wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                     wt_polish_stats *stats, wt_error *err)
 {
     if (!inst || !tour) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polish: bad arguments");
-    polish p = {.inst = inst, .n = inst->n, .tour = tour, .ctl = ctl};
+    polish p = {.inst = inst, .n = inst->n, .tour = tour, .ctl = ctl,
+                .moves = wt_polish_moves_default(false)};
     p.st.full = p.n <= WT_POLISH_FULL_MAX;
     if (p.n < 4) { /* every tour of 3 cities has the same length */
         p.st.complete = true;
@@ -505,9 +431,12 @@ struct wt_polisher {
 };
 
 wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                             wt_polisher **out, wt_error *err)
+                             const wt_polish_moves *moves, wt_polisher **out, wt_error *err)
 {
-    if (!inst || !tour || !out || inst->n < 4)
+    wt_polish_moves m = moves ? *moves : wt_polish_moves_default(false);
+    bool lk_ok = !m.lk || (m.depth >= 1 && m.breadth[0] >= 1 && m.breadth[1] >= 1 &&
+                           m.breadth[2] >= 1);
+    if (!inst || !tour || !out || inst->n < 4 || m.candidates < 1 || !lk_ok)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_create: bad arguments");
     wt_polisher *w = calloc(1, sizeof *w);
     int32_t *copy = malloc((size_t)inst->n * sizeof *copy);
@@ -518,7 +447,8 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
                        inst->n);
     }
     memcpy(copy, tour, (size_t)inst->n * sizeof *copy);
-    w->p = (polish){.inst = inst, .n = inst->n, .tour = copy, .ctl = ctl, .logging = true};
+    w->p = (polish){.inst = inst, .n = inst->n, .tour = copy, .ctl = ctl, .logging = true,
+                    .moves = m};
     wt_status st = polish_init(&w->p, false, err);
     if (st != WT_OK) {
         free(copy);
@@ -538,13 +468,15 @@ wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_erro
     wt_polisher *w = calloc(1, sizeof *w);
     if (w) {
         w->p = (polish){.inst = q->inst, .n = q->n, .k = q->k, .ctl = q->ctl, .logging = true,
-                        .length = q->length, .nb = q->nb, .nb_shared = true};
+                        .length = q->length, .nb = q->nb, .nb_shared = true,
+                        .moves = q->moves};
         w->p.tour = malloc(n * sizeof *w->p.tour);
         w->p.pos = malloc(n * sizeof *w->p.pos);
         w->p.queue = malloc(n * sizeof *w->p.queue);
         w->p.queued = calloc(n, sizeof *w->p.queued);
     }
-    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued) {
+    if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued ||
+        (q->moves.lk && !lk_work_create(&w->p))) {
         wt_polisher_free(w);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        q->n);
@@ -559,7 +491,12 @@ wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_erro
 static bool alloc_local(polish *p, const wt_instance *inst, size_t cap)
 {
     wt_instance *l = &p->local;
-    *l = (wt_instance){.name = NULL, .type = inst->type, .known_optimum = -1};
+    /* Every field the distance reads but the per-city arrays, which follow. */
+    *l = *inst;
+    l->name = l->comment = NULL;
+    l->x = l->y = l->z = l->lat = l->lon = NULL;
+    l->matrix = NULL;
+    l->known_optimum = -1;
     bool geo = inst->type == WT_GEO, z = inst->type == WT_EUC_3D;
     l->x = malloc(cap * sizeof *l->x);
     l->y = malloc(cap * sizeof *l->y);
@@ -590,7 +527,7 @@ wt_status wt_polisher_create_paths(const wt_polisher *proto, int cap, wt_polishe
     wt_polisher *w = calloc(1, sizeof *w);
     if (w) {
         w->p = (polish){.inst = &w->p.local, .k = q->k, .ctl = q->ctl, .logging = true,
-                        .path = true, .cap = cap, .proto_nb = q->nb};
+                        .path = true, .cap = cap, .proto_nb = q->nb, .moves = q->moves};
         w->p.tour = malloc(c * sizeof *w->p.tour);
         w->p.pos = malloc(c * sizeof *w->p.pos);
         w->p.queue = malloc(c * sizeof *w->p.queue);
@@ -599,7 +536,7 @@ wt_status wt_polisher_create_paths(const wt_polisher *proto, int cap, wt_polishe
         w->p.ids = malloc(c * sizeof *w->p.ids);
     }
     if (!w || !w->p.tour || !w->p.pos || !w->p.queue || !w->p.queued || !w->p.nb || !w->p.ids ||
-        !alloc_local(&w->p, q->inst, c)) {
+        !alloc_local(&w->p, q->inst, c) || (q->moves.lk && !lk_work_create(&w->p))) {
         wt_polisher_free(w);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities", cap);
     }
@@ -682,6 +619,13 @@ void wt_polisher_free(wt_polisher *w)
 }
 
 const int32_t *wt_polisher_tour(const wt_polisher *w) { return w->p.tour; }
+const wt_polish_moves *wt_polisher_moves(const wt_polisher *w) { return &w->p.moves; }
+
+const int32_t *wt_polisher_candidates(const wt_polisher *w, int *k)
+{
+    *k = w->p.k;
+    return w->p.nb;
+}
 int64_t wt_polisher_length(const wt_polisher *w) { return w->p.length; }
 
 void wt_polisher_touch_all(wt_polisher *w)
@@ -692,9 +636,9 @@ void wt_polisher_touch_all(wt_polisher *w)
 wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err)
 {
     polish *p = &w->p;
-    uint64_t before = p->st.moves_2opt + p->st.moves_oropt;
+    uint64_t before = p->st.moves_2opt + p->st.moves_oropt + p->st.moves_lk;
     drain(p);
-    if (moves) *moves += p->st.moves_2opt + p->st.moves_oropt - before;
+    if (moves) *moves += p->st.moves_2opt + p->st.moves_oropt + p->st.moves_lk - before;
     if (p->log_failed)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for the move log");
     return WT_OK;
@@ -713,6 +657,74 @@ void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3)
     reverse_range(p, p1, p3 - p1);
     int ends[6] = {a, b0, b1, c0, c1, d};
     for (int i = 0; i < 6; i++) push(p, ends[i]);
+}
+
+/* The end of a random walk of `steps` steps on the candidate lists from c. */
+static int walk(const polish *p, wt_rng *rng, int c, int steps)
+{
+    for (int s = 0; s < steps; s++) {
+        const int32_t *nb = p->nb + (size_t)c * (size_t)p->k;
+        int valid = 0;
+        while (valid < p->k && nb[valid] >= 0) valid++;
+        if (valid == 0) break;
+        c = nb[wt_rng_below(rng, (uint64_t)valid)];
+    }
+    return c;
+}
+
+void wt_polisher_double_bridge4(wt_polisher *w, const int q[4])
+{
+    polish *p = &w->p;
+    int n = p->n, len[4], ends[8];
+    for (int i = 0; i < 4; i++) {
+        len[i] = i < 3 ? q[i + 1] - q[i] : q[0] + n - q[3];
+        ends[2 * i] = p->tour[q[i]];                   /* segment i's first city */
+        ends[2 * i + 1] = at(p, q[i] + len[i] - 1);    /* and its last */
+    }
+    int64_t delta = 0;
+    for (int i = 0; i < 4; i++) { /* i's last city goes from i+1's first to i-1's */
+        delta -= pd(p, ends[2 * i + 1], ends[2 * ((i + 1) % 4)]);
+        delta += pd(p, ends[2 * i + 1], ends[2 * ((i + 3) % 4)]);
+    }
+    p->length += delta;
+    /* The anchor stays in place: the longest segment, or on a path the one
+     * that holds the closing edge (the last). */
+    int a = 3;
+    for (int i = 0; !p->path && i < 3; i++)
+        if (len[i] > len[a]) a = i;
+    int from = wrap(p, q[a] + len[a]), rest = n - len[a];
+    reverse_range(p, from, rest);
+    /* The three others now lie reversed in reverse order; each back. */
+    for (int x = 0, at_pos = from; x < 3; x++) {
+        int seg = (a + 3 - x) % 4;
+        reverse_range(p, at_pos, len[seg]);
+        at_pos = wrap(p, at_pos + len[seg]);
+    }
+    for (int i = 0; i < 8; i++) push(p, ends[i]);
+}
+
+bool wt_polisher_walk_kick(wt_polisher *w, uint64_t seed, uint64_t kick, int steps)
+{
+    polish *p = &w->p;
+    if (p->n < 8) return false;
+    wt_rng rng;
+    wt_climb_rng(&rng, seed ^ 0x7f4a7c159e3779b9ULL, kick);
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int c = (int)wt_rng_below(&rng, (uint64_t)p->n), q[4] = {p->pos[c]};
+        for (int i = 1; i < 4; i++) q[i] = p->pos[walk(p, &rng, c, steps)];
+        for (int i = 1; i < 4; i++) /* sorted */
+            for (int j = i; j > 0 && q[j] < q[j - 1]; j--) {
+                int t = q[j];
+                q[j] = q[j - 1];
+                q[j - 1] = t;
+            }
+        if (q[0] == q[1] || q[1] == q[2] || q[2] == q[3]) continue;
+        /* A cut before position 0 would remove a path's closing edge. */
+        if (p->path && q[0] == 0) continue;
+        wt_polisher_double_bridge4(w, q);
+        return true;
+    }
+    return false;
 }
 
 void wt_polisher_commit(wt_polisher *w) { w->p.log_len = 0; }

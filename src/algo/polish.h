@@ -52,9 +52,29 @@ extern "C" {
 /* Candidate neighbours per city in the neighbour-list descent. */
 #define WT_POLISH_NEIGHBOURS 10
 
+/* Breadth levels of an LK step: alternatives tried at its first levels. */
+#define WT_LK_LEVELS 3
+
+/* The moves of a polisher's neighbour-list descent. */
+typedef struct wt_polish_moves {
+    bool lk;         /* Lin-Kernighan steps (lk.c) and Or-opt; false: 2-opt and
+                        Or-opt (the polish's own) */
+    int candidates;  /* candidate cities a city (neighbour lists), >= 1 */
+    bool quadrant;   /* lk: quadrant neighbours where coordinates are planar */
+    int depth;       /* lk: most flips (levels) of one step, >= 1 */
+    int breadth[WT_LK_LEVELS]; /* lk: alternatives tried at levels 1..3 (>= 1);
+                                  one at every deeper level */
+    bool alternate;  /* lk: Lin & Kernighan's alternate first step (a sequential
+                        3-opt move) where the standard step finds nothing */
+} wt_polish_moves;
+
+/* The polish's moves (lk false) or the LK defaults (lk true). */
+wt_polish_moves wt_polish_moves_default(bool lk);
+
 typedef struct wt_polish_stats {
     uint64_t moves_2opt;   /* improving 2-opt moves applied */
     uint64_t moves_oropt;  /* improving Or-opt moves applied */
+    uint64_t moves_lk;     /* improving LK steps applied (moves.lk) */
     bool full;             /* the full-neighbourhood sweeps ran (n <= WT_POLISH_FULL_MAX) */
     bool complete;         /* the descent ended at a local optimum, not stopped by ctl */
 } wt_polish_stats;
@@ -79,8 +99,11 @@ wt_status wt_polish(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
  * throughout (each move's delta is the integer wt_dist change).  n >= 4. */
 typedef struct wt_polisher wt_polisher;
 
+/* A polisher of tour making the moves of *moves (NULL: 2-opt and Or-opt
+ * to the 10 nearest cities); clones and path polishers made from it make
+ * the same. */
 wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                             wt_polisher **out, wt_error *err);
+                             const wt_polish_moves *moves, wt_polisher **out, wt_error *err);
 /* A second polisher on the same tour, for a search in another thread: its
  * own tour, queue and log; the neighbour lists (read only) are proto's, so
  * proto must be freed last.  Not for path polishers. */
@@ -115,6 +138,11 @@ void wt_polisher_free(wt_polisher *w); /* NULL is a no-op */
 /* The tour (of a path polisher: the path, in its own numbering). */
 const int32_t *wt_polisher_tour(const wt_polisher *w);
 int64_t wt_polisher_length(const wt_polisher *w);
+/* The moves its descents make. */
+const wt_polish_moves *wt_polisher_moves(const wt_polisher *w);
+/* Its candidate lists: *k cities a city (in a path polisher's numbering;
+ * -1 ends a shorter list). */
+const int32_t *wt_polisher_candidates(const wt_polisher *w, int *k);
 /* Queues every city (the first descent). */
 void wt_polisher_touch_all(wt_polisher *w);
 /* Runs the queue empty, adding the moves applied to *moves (may be NULL);
@@ -124,6 +152,18 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
 /* A B C D -> A C B D at positions 0 < p1 < p2 < p3 < n (wt_ils_kick_points:
  * B = p1..p2-1, C = p2..p3-1), queueing the six cities whose edges change. */
 void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3);
+/* The double bridge of four cuts, before the positions q[0] < q[1] < q[2]
+ * < q[3] (< n): the four segments between them go in reverse order, each
+ * kept as it runs (S1 S2 S3 S4 -> S1 S4 S3 S2), which changes four edges
+ * in a way no sequential move undoes at once; queues the eight cities whose
+ * edges changed.  On a path, q[0] > 0. */
+void wt_polisher_double_bridge4(wt_polisher *w, const int q[4]);
+/* A double bridge near one place of the plane: its cuts lie before a
+ * random city and before the ends of three random walks of `steps` steps
+ * from it on the candidate lists (Applegate, Cook & Rohe's random-walk
+ * kick), drawn from (seed, kick) alone.  false (nothing done) when no four
+ * distinct cuts were found in a few tries, or n < 8. */
+bool wt_polisher_walk_kick(wt_polisher *w, uint64_t seed, uint64_t kick, int steps);
 /* Forgets the log: the current tour is the one undo returns to. */
 void wt_polisher_commit(wt_polisher *w);
 /* Back to the tour of the last commit, whose length the caller passes;

@@ -100,6 +100,36 @@ static bool ils_local(const wt_params *p)
     return p->algorithm == WT_ALGO_ILS && p->ils_descent != WT_ILS_FULL;
 }
 
+/* Cities a thread from which auto takes local descents rather than LK:
+ * an LK kick costs about ten local ones, and on a thread's share of a large
+ * tour the many cheap kicks end closer in the same time (2 threads, 10 s:
+ * usa13509 0.31% with LK, 0.67% local; 200,000 uniform cities 1.76% and
+ * 1.25% above the BHH estimate; bench/RESULTS.md). */
+enum { LK_AUTO_CITIES_PER_THREAD = 20000 };
+
+/* The descent ILS runs after each kick: auto resolved for n cities on
+ * `threads` host threads. */
+static wt_ils_descent ils_descent_run(const wt_params *p, int n, int threads)
+{
+    if (p->ils_descent != WT_ILS_AUTO) return p->ils_descent;
+    return n / (threads > 0 ? threads : 1) <= LK_AUTO_CITIES_PER_THREAD ? WT_ILS_LK
+                                                                       : WT_ILS_LOCAL;
+}
+
+/* Kicks of an ILS run without a time limit or a kick count: as many as
+ * cities (linkern's default), at least ILS_MIN_KICKS, with local and LK
+ * descents; ILS_FULL_KICKS with full descents, each of which scans the
+ * whole tour. */
+enum { ILS_MIN_KICKS = 10000, ILS_FULL_KICKS = 1000 };
+
+static uint64_t ils_kicks(const wt_params *p, int n)
+{
+    if (p->kicks > 0) return p->kicks;
+    if (p->time_limit_s > 0) return 0;
+    if (!ils_local(p)) return ILS_FULL_KICKS;
+    return n > ILS_MIN_KICKS ? (uint64_t)n : ILS_MIN_KICKS;
+}
+
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
                                 size_t device_size, wt_error *err)
 {
@@ -186,7 +216,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
                          wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
 {
     const wt_params *p = ctl->params;
-    uint64_t kicks = p->kicks > 0 ? p->kicks : p->time_limit_s > 0 ? 0 : 1000;
+    uint64_t kicks = ils_kicks(p, inst->n);
     /* Stopped already (a limit shorter than the start tour's build): not
      * even the set-up, which takes seconds at ten million cities. */
     if (wt_ctl_expired(ctl)) return WT_OK;
@@ -209,7 +239,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
-    return wt_ils_local_run(inst, tour, ctl, b != &wt_backend_cpu, kicks, stats, err);
+    return wt_ils_local_run(inst, tour, ctl, b != &wt_backend_cpu,
+                            ils_descent_run(p, inst->n, ctl->threads) == WT_ILS_LK, kicks,
+                            stats, err);
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
@@ -382,7 +414,8 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->polish_moves = stats.polish_moves;
     res->polish_time_s = stats.polish_time_s;
     res->ils_descent = params->algorithm != WT_ALGO_ILS ? WT_ILS_AUTO
-                       : ils_local(params) && inst->n >= 8 ? WT_ILS_LOCAL : WT_ILS_FULL;
+                       : ils_local(params) && inst->n >= 8 ? ils_descent_run(params, inst->n, ctl.threads)
+                                                           : WT_ILS_FULL;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

@@ -212,12 +212,12 @@ static void test_ils_local_descents(void **state)
         wt_result_free(&again);
         wt_instance_free(inst);
     }
-    /* auto, the default, is local: the same run. */
+    /* auto, the default, is lk at this size: the same run. */
     wt_instance *inst = wt_test_random_instance(100, 3);
     wt_result a = ils_with(inst, 4, 500, 0, WT_ILS_AUTO, 2), l = ils_with(inst, 4, 500, 0,
-                                                                         WT_ILS_LOCAL, 2);
+                                                                         WT_ILS_LK, 2);
     assert_string_equal(a.backend, "cpu");
-    assert_int_equal(a.ils_descent, WT_ILS_LOCAL);
+    assert_int_equal(a.ils_descent, WT_ILS_LK);
     assert_memory_equal(a.tour, l.tour, 100 * sizeof(int32_t));
     wt_result_free(&a);
     wt_result_free(&l);
@@ -329,7 +329,7 @@ static void test_ils_local_from_2opted(void **state)
         wt_search_ctl ctl;
         wt_ctl_init(&ctl, &p);
         wt_search_stats stats = {0};
-        assert_int_equal(wt_ils_local_run(inst, r ? b : a, &ctl, true, 3000, &stats, NULL), WT_OK);
+        assert_int_equal(wt_ils_local_run(inst, r ? b : a, &ctl, true, false, 3000, &stats, NULL), WT_OK);
         assert_int_equal(stats.kicks, 3000);
     }
     assert_int_equal(wt_tour_validate(a, n, NULL), WT_OK);

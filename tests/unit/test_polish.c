@@ -356,7 +356,7 @@ static void test_polisher_tracks_and_undoes(void **state)
         int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
         random_tour(n, 3, tour);
         wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, NULL, &w, NULL), WT_OK);
+        assert_int_equal(wt_polisher_create(inst, tour, NULL, NULL, &w, NULL), WT_OK);
         assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
         wt_polisher_touch_all(w);
         uint64_t moves = 0;
@@ -447,7 +447,7 @@ static void path_polishers_on(wt_instance *inst)
     for (int x = 0; x < n; x++) where[tour[x]] = x;
     int64_t length = wt_tour_length(inst, tour);
     wt_polisher *whole = NULL, *w[2] = {NULL, NULL}, *clone = NULL;
-    assert_int_equal(wt_polisher_create(inst, tour, NULL, &whole, NULL), WT_OK);
+    assert_int_equal(wt_polisher_create(inst, tour, NULL, NULL, &whole, NULL), WT_OK);
     assert_int_equal(wt_polisher_create_paths(whole, 350, &w[0], NULL), WT_OK);
     assert_int_equal(wt_polisher_create_paths(whole, 350, &w[1], NULL), WT_OK);
     assert_int_equal(wt_polisher_clone(w[0], &clone, NULL), WT_STATUS_INVALID_ARGUMENT);
@@ -514,7 +514,7 @@ static void test_path_polishers(void **state)
     wt_instance *m = typed_instance(WT_EXPLICIT, 30, 3);
     int32_t tour[30];
     random_tour(30, 1, tour);
-    assert_int_equal(wt_polisher_create(m, tour, NULL, &whole, NULL), WT_OK);
+    assert_int_equal(wt_polisher_create(m, tour, NULL, NULL, &whole, NULL), WT_OK);
     assert_int_equal(wt_polisher_create_paths(whole, 10, &w, NULL), WT_STATUS_INVALID_ARGUMENT);
     wt_polisher_free(whole);
     wt_instance_free(m);

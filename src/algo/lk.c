@@ -1,0 +1,428 @@
+/*
+ * lk.c - Lin-Kernighan steps for the neighbour-list descent of polish.c
+ * (wt_polish_moves.lk), after Lin & Kernighan 1973 and the flip-based
+ * formulation of Johnson & McGeoch 1997 (section 3.3) and Applegate, Cook
+ * & Rohe 2003.
+ *
+ * A step starts at a city t1 and a tour neighbour t2 and considers the edge
+ * (t1 t2) removed; g, the partial gain, is the length removed minus the
+ * length added so far.  At every level the free end `last` of the chain
+ * (t2 at first) takes a candidate t3 as its new neighbour while
+ * g - d(last, t3) stays above the best closed gain seen, and the edge
+ * (t3 t4) is removed with t4 the neighbour of t3 on the side that keeps a
+ * tour: the tour then is t1 t4 ... last t3 ..., one reversal of the
+ * positions between last and t4 (a "flip": the shorter side of the array is
+ * reversed), and closing it costs d(t4, t1).  The chain goes on from t4 to
+ * `depth` levels, remembering where the closed tour was shortest; the flips
+ * past that point are undone, and the step made if its gain is positive.
+ *  - Breadth: levels 1..3 try up to breadth[0..2] alternatives t3 (the
+ *    ones with the largest d(t3, t4) - d(last, t3) first), deeper levels
+ *    the best one only; an alternative is abandoned (its flip undone) when
+ *    no chain below it closes with a gain.
+ *  - Lin & Kernighan's restrictions keep a chain from undoing itself: an
+ *    edge it added is never removed again, an edge it removed never added.
+ *  - Mak-Morton moves: when no candidate of the free end qualifies at some
+ *    level below the first, the chain grows from its other end (t1 takes a
+ *    new neighbour, and the removed edge's far end becomes the new t1):
+ *    the same gain bookkeeping, with the ends' roles exchanged.
+ * Every gain is an exact integer of the instance's distance.  The Or-opt
+ * moves of polish.c (the non-sequential segment insertions that flips
+ * cannot reach in one level) are tried when the step finds nothing.
+ */
+#include <stdlib.h>
+
+#include "algo/polish_impl.h"
+#include "core/error.h"
+#include "core/neighbours.h"
+
+/* The most alternatives any level tries (breadth values are capped here). */
+enum { LK_MAX_BREADTH = 12 };
+/* Longest segment from which an alternate first step goes on as a chain
+ * (its reversals cost the segment's length); longer ones are taken only
+ * as closed 3-opt moves. */
+enum { ALT_CHAIN_MAX = 50 };
+
+struct lk_work {
+    int depth;
+    /* The chain's levels: each one to three reversals of position ranges
+     * (from, len pairs in rev), and up to four cities whose edges changed
+     * (touched, -1 where fewer). */
+    int32_t *rev, *level_revs, *touched;
+    int levels, n_rev;
+    /* Edges the chain added and removed, as city pairs. */
+    int32_t *added, *removed;
+    int n_added, n_removed;
+    int64_t best_gain; /* of the best closed tour so far (0: none better) */
+    int best_levels;   /* levels that make it */
+};
+
+bool lk_work_create(polish *p)
+{
+    size_t d = (size_t)p->moves.depth;
+    lk_work *w = calloc(1, sizeof *w);
+    if (!w) return false;
+    w->depth = (int)d;
+    w->rev = malloc((6 * d + 6) * sizeof *w->rev);
+    w->level_revs = malloc((d + 1) * sizeof *w->level_revs);
+    w->touched = malloc((4 * d + 4) * sizeof *w->touched);
+    w->added = malloc((4 * d + 8) * sizeof *w->added);
+    if (!w->rev || !w->level_revs || !w->touched || !w->added) {
+        p->lk = w;
+        lk_work_free(p);
+        return false;
+    }
+    w->removed = w->added + 2 * d + 4;
+    p->lk = w;
+    return true;
+}
+
+void lk_work_free(polish *p)
+{
+    lk_work *w = p->lk;
+    if (!w) return;
+    free(w->rev);
+    free(w->level_revs);
+    free(w->touched);
+    free(w->added);
+    free(w);
+    p->lk = NULL;
+}
+
+/* ----------------------------------------------------------- bookkeeping */
+
+static bool has_edge(const int32_t *pairs, int count, int a, int b)
+{
+    for (int i = 0; i < 2 * count; i += 2)
+        if ((pairs[i] == a && pairs[i + 1] == b) || (pairs[i] == b && pairs[i + 1] == a))
+            return true;
+    return false;
+}
+
+static void note_edge(int32_t *pairs, int *count, int a, int b)
+{
+    pairs[2 * *count] = a;
+    pairs[2 * *count + 1] = b;
+    (*count)++;
+}
+
+/* Opens a level that changes the edges of the cities c[0..3] (-1: none). */
+static void open_level(lk_work *w, int c0, int c1, int c2, int c3)
+{
+    int32_t *t = w->touched + 4 * w->levels;
+    t[0] = c0;
+    t[1] = c1;
+    t[2] = c2;
+    t[3] = c3;
+    w->level_revs[w->levels++] = 0;
+}
+
+/* Reverses a range of positions as part of the open level. */
+static void level_reverse(polish *p, lk_work *w, int from, int len)
+{
+    reverse_range(p, from, len);
+    w->rev[2 * w->n_rev] = from;
+    w->rev[2 * w->n_rev + 1] = len;
+    w->n_rev++;
+    w->level_revs[w->levels - 1]++;
+}
+
+/* Removes (fix last) and (t4 t3), adds (last t3) and (fix t4): a reversal
+ * of the positions from last to t4 (or its complement), as one level. */
+static void flip(polish *p, lk_work *w, int fix, int last, int t3, int t4)
+{
+    int i, j, from, len;
+    if (succ(p, fix) == last) { /* fix last ... t4 t3 */
+        i = p->pos[fix];
+        j = p->pos[t4];
+    } else { /* t3 t4 ... last fix */
+        i = p->pos[t3];
+        j = p->pos[last];
+    }
+    twoopt_range(p, i, j, &from, &len);
+    open_level(w, t3, t4, -1, -1);
+    level_reverse(p, w, from, len);
+    note_edge(w->added, &w->n_added, last, t3);
+    note_edge(w->removed, &w->n_removed, t3, t4);
+}
+
+/* Undoes the chain's last level: its reversals, their entries in a
+ * polisher's log, and its edges (two added, two removed at most). */
+static void unflip(polish *p, lk_work *w, int edges)
+{
+    int count = w->level_revs[--w->levels];
+    bool logging = p->logging;
+    p->logging = false;
+    for (int r = 0; r < count; r++) {
+        w->n_rev--;
+        reverse_range(p, w->rev[2 * w->n_rev], w->rev[2 * w->n_rev + 1]);
+        if (logging && !p->log_failed && p->log_len >= 2) p->log_len -= 2;
+    }
+    p->logging = logging;
+    w->n_added -= edges;
+    w->n_removed -= edges;
+}
+
+/* ------------------------------------------------------------- the chain */
+
+typedef struct lk_alt {
+    int32_t t3, t4;
+    int64_t score; /* d(t3, t4) - d(last, t3) */
+} lk_alt;
+
+/* The (up to) `breadth` best alternatives for the free end `last` of a
+ * chain whose other end is fix, best first; how many. */
+static int alternatives(const polish *p, const lk_work *w, int fix, int last, int64_t g,
+                        int breadth, lk_alt *alt)
+{
+    const int32_t *nb = p->nb + (size_t)last * (size_t)p->k;
+    bool fwd = succ(p, fix) == last;
+    int count = 0;
+    for (int x = 0; x < p->k; x++) {
+        int t3 = nb[x];
+        if (t3 < 0) break; /* a path's list ends early */
+        int64_t d_add = pd(p, last, t3);
+        if (g - d_add <= w->best_gain) break; /* the lists are sorted by distance */
+        if (t3 == fix) continue;
+        int t4 = fwd ? pred(p, t3) : succ(p, t3);
+        if (t4 == last || fixed_edge(p, t3, t4)) continue;
+        if (has_edge(w->added, w->n_added, t3, t4) || has_edge(w->removed, w->n_removed, last, t3))
+            continue;
+        lk_alt a = {t3, t4, pd(p, t3, t4) - d_add};
+        int y = count < breadth ? count++ : breadth;
+        if (y == breadth && a.score <= alt[breadth - 1].score) continue;
+        if (y == breadth) y = breadth - 1;
+        for (; y > 0 && alt[y - 1].score < a.score; y--) alt[y] = alt[y - 1];
+        alt[y] = a;
+    }
+    return count;
+}
+
+static bool extend(polish *p, lk_work *w, int fix, int last, int64_t g, int level);
+
+/* One alternative at this level: flip, note the closed gain, go deeper;
+ * true once some closed tour of the chain beat the start (the flips then
+ * stay for the caller to trim), else the flip is undone. */
+static bool try_alternative(polish *p, lk_work *w, int fix, int last, int64_t g, int level,
+                            const lk_alt *a)
+{
+    int64_t g2 = g - pd(p, last, a->t3) + pd(p, a->t3, a->t4);
+    flip(p, w, fix, last, a->t3, a->t4);
+    int64_t closed = g2 - pd(p, a->t4, fix);
+    if (closed > w->best_gain) {
+        w->best_gain = closed;
+        w->best_levels = w->levels;
+    }
+    if (level + 1 < w->depth && extend(p, w, fix, a->t4, g2, level + 1)) return true;
+    if (w->best_gain > 0) return true;
+    unflip(p, w, 1);
+    return false;
+}
+
+/* The chain from level `level` on: the tour holds the edge (fix last),
+ * which the chain counts as removed, g its partial gain. */
+static bool extend(polish *p, lk_work *w, int fix, int last, int64_t g, int level)
+{
+    int breadth = level < WT_LK_LEVELS ? p->moves.breadth[level] : 1;
+    if (breadth > LK_MAX_BREADTH) breadth = LK_MAX_BREADTH;
+    lk_alt alt[LK_MAX_BREADTH];
+    int count = alternatives(p, w, fix, last, g, breadth, alt);
+    for (int i = 0; i < count; i++)
+        if (try_alternative(p, w, fix, last, g, level, &alt[i])) return true;
+    if (count > 0 || level == 0) return false;
+    /* Mak-Morton: grow the chain from its other end. */
+    count = alternatives(p, w, last, fix, g, breadth, alt);
+    for (int i = 0; i < count; i++)
+        if (try_alternative(p, w, last, fix, g, level, &alt[i])) return true;
+    return false;
+}
+
+/* ------------------------------------------- the alternate first step */
+
+/* Whether city c lies on the path from a to b (inclusive) that runs in the
+ * direction `fwd` (succ when true). */
+static bool on_path(const polish *p, bool fwd, int a, int c, int b)
+{
+    int pa = p->pos[a], pc = p->pos[c], pb = p->pos[b];
+    if (!fwd) {
+        int t = pa;
+        pa = pb;
+        pb = t;
+    }
+    return wrap(p, pc - pa) <= wrap(p, pb - pa);
+}
+
+/* The level made by an alternate first step on the segment S = t2 .. t3
+ * (in the direction from t1 to t2), split at (t5 t6): with t6 after t5 the
+ * two parts swap places, t1 [t6 .. t3] [t2 .. t5] t4; with t6 before t5
+ * each part turns around in place, t1 [t6 .. t2] [t3 .. t5] t4. */
+static void alternate_level(polish *p, lk_work *w, bool fwd, int t1, int t2, int t3, int t4,
+                            int t5, int t6, bool swap)
+{
+    /* S in array order: from its first position, of len positions. */
+    int s0 = p->pos[fwd ? t2 : t3], len = wrap(p, p->pos[fwd ? t3 : t2] - s0) + 1;
+    /* The first part in array order ends at the split. */
+    int split = wrap(p, p->pos[fwd == swap ? t5 : t6] - s0) + 1;
+    open_level(w, t3, t4, t5, t6);
+    level_reverse(p, w, s0, split);
+    level_reverse(p, w, wrap(p, s0 + split), len - split);
+    if (swap) level_reverse(p, w, s0, len);
+    note_edge(w->added, &w->n_added, t2, t3);
+    note_edge(w->added, &w->n_added, t4, t5);
+    note_edge(w->removed, &w->n_removed, t3, t4);
+    note_edge(w->removed, &w->n_removed, t5, t6);
+    (void)t1;
+}
+
+/* Lin & Kernighan's alternate first step, for when the standard one found
+ * nothing: t4 is the neighbour of t3 that would close a cycle t2 .. t3,
+ * which the next exchange, (t4 t5) in and (t5 t6) out with t5 on that
+ * cycle, opens again: a sequential 3-opt move that no flip makes, after
+ * which the chain goes on as usual from t6. */
+static int seg_len(const polish *p, bool fwd, int a, int b)
+{
+    return wrap(p, fwd ? p->pos[b] - p->pos[a] : p->pos[a] - p->pos[b]) + 1;
+}
+
+static bool alternate_first(polish *p, lk_work *w, int t1, int t2)
+{
+    int alt_chain_max = ALT_CHAIN_MAX;
+    bool fwd = succ(p, t1) == t2;
+    const int32_t *nb2 = p->nb + (size_t)t2 * (size_t)p->k;
+    int64_t g0 = pd(p, t1, t2);
+    int tried3 = 0;
+    for (int x = 0; x < p->k && tried3 < p->moves.breadth[0]; x++) {
+        int t3 = nb2[x];
+        if (t3 < 0) break;
+        int64_t g1 = g0 - pd(p, t2, t3);
+        if (g1 <= 0) break;
+        int t4 = fwd ? succ(p, t3) : pred(p, t3);
+        if (t3 == t1 || t4 == t1 || t3 == (fwd ? succ(p, t2) : pred(p, t2))) continue;
+        if (fixed_edge(p, t3, t4)) continue;
+        /* S = t2 .. t3 must not hold a path's closing edge. */
+        if (p->path && (fwd ? p->pos[t3] < p->pos[t2] : p->pos[t2] < p->pos[t3])) continue;
+        tried3++;
+        const int32_t *nb4 = p->nb + (size_t)t4 * (size_t)p->k;
+        for (int y = 0; y < p->k; y++) {
+            int t5 = nb4[y];
+            if (t5 < 0) break;
+            int64_t g2 = g1 + pd(p, t3, t4) - pd(p, t4, t5);
+            if (g2 <= 0) break;
+            if (t5 == t3 || !on_path(p, fwd, t2, t5, t3)) continue;
+            for (int side = 0; side < 2; side++) {
+                bool swap = side == 0;
+                if ((swap && t5 == t3) || (!swap && t5 == t2)) continue;
+                int t6 = swap == fwd ? succ(p, t5) : pred(p, t5);
+                int64_t g3 = g2 + pd(p, t5, t6);
+                int64_t closed = g3 - pd(p, t6, t1);
+                /* Chains go on from short segments only: the level's
+                 * reversals cost the segment's length. */
+                if (closed <= 0 && seg_len(p, fwd, t2, t3) > alt_chain_max) continue;
+                alternate_level(p, w, fwd, t1, t2, t3, t4, t5, t6, swap);
+                if (closed > w->best_gain) {
+                    w->best_gain = closed;
+                    w->best_levels = w->levels;
+                }
+                if (2 < w->depth && extend(p, w, t1, t6, g3, 2)) return true;
+                if (w->best_gain > 0) return true;
+                unflip(p, w, 2);
+            }
+        }
+    }
+    return false;
+}
+
+bool lk_try(polish *p, int t1)
+{
+    lk_work *w = p->lk;
+    for (int alt = 0; alt < (p->moves.alternate ? 2 : 1); alt++)
+        for (int dir = 0; dir < 2; dir++) {
+            int t2 = dir == 0 ? succ(p, t1) : pred(p, t1);
+            if (fixed_edge(p, t1, t2)) continue;
+            w->levels = w->n_rev = w->n_added = w->n_removed = 0;
+            note_edge(w->removed, &w->n_removed, t1, t2);
+            w->best_gain = 0;
+            w->best_levels = 0;
+            bool found = alt == 0 ? extend(p, w, t1, t2, pd(p, t1, t2), 0)
+                                  : alternate_first(p, w, t1, t2);
+            if (!found) continue;
+            while (w->levels > w->best_levels) unflip(p, w, 0);
+            p->length -= w->best_gain;
+            p->st.moves_lk++;
+            push(p, t1);
+            push(p, t2);
+            for (int x = 0; x < 4 * w->levels; x++)
+                if (w->touched[x] >= 0) push(p, w->touched[x]);
+            return true;
+        }
+    return false;
+}
+
+/* ------------------------------------------------------ candidate lists */
+
+static bool planar(const wt_instance *inst)
+{
+    switch (inst->type) {
+    case WT_EUC_2D:
+    case WT_CEIL_2D:
+    case WT_ATT:
+    case WT_MAN_2D:
+    case WT_MAX_2D:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Quadrant of d around c: 0..3 by the signs of dx and dy. */
+static int quadrant(const wt_instance *inst, int c, int d)
+{
+    return (inst->x[d] < inst->x[c]) + 2 * (inst->y[d] < inst->y[c]);
+}
+
+/* From each city's `wide` nearest (row), its k candidates: the nearest
+ * k / 4 of each quadrant, then the nearest others up to k, nearest first
+ * (Johnson & McGeoch's quadrant neighbours, among the wide nearest). */
+static void pick_quadrants(const wt_instance *inst, int c, const int32_t *row, int wide, int k,
+                           int32_t *out)
+{
+    int per = k / 4 > 0 ? k / 4 : 1, in_q[4] = {0, 0, 0, 0}, taken = 0;
+    uint8_t chosen[256] = {0};
+    for (int x = 0; x < wide && taken < k; x++) {
+        int q = quadrant(inst, c, row[x]);
+        if (in_q[q] < per) {
+            in_q[q]++;
+            chosen[x] = 1;
+            taken++;
+        }
+    }
+    for (int x = 0; x < wide && taken < k; x++)
+        if (!chosen[x]) {
+            chosen[x] = 1;
+            taken++;
+        }
+    int m = 0;
+    for (int x = 0; x < wide && m < k; x++)
+        if (chosen[x]) out[m++] = row[x];
+    while (m < k) out[m++] = -1;
+}
+
+wt_status lk_candidates(const wt_instance *inst, const wt_polish_moves *m, int k, int threads,
+                        int32_t *nb, wt_error *err)
+{
+    int n = inst->n, wide = 3 * k;
+    if (wide > n - 1) wide = n - 1;
+    if (wide > 255) wide = 255;
+    if (!m->quadrant || !planar(inst) || wide <= k)
+        return wt_neighbour_lists_threads(inst, k, threads, nb, err);
+    int32_t *near = malloc((size_t)n * (size_t)wide * sizeof *near);
+    if (!near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for candidate lists");
+    wt_status st = wt_neighbour_lists_threads(inst, wide, threads, near, err);
+    if (st == WT_OK) {
+#pragma omp parallel for num_threads(threads > 0 ? threads : 1) schedule(static, 4096)
+        for (int c = 0; c < n; c++)
+            pick_quadrants(inst, c, near + (size_t)c * (size_t)wide, wide, k,
+                           nb + (size_t)c * (size_t)k);
+    }
+    free(near);
+    return st;
+}

@@ -1,0 +1,306 @@
+/*
+ * test_lk.c - the Lin-Kernighan descent (algo/lk.c through the polisher of
+ * algo/polish.h) and ILS with LK descents.
+ *
+ * The oracles share no code with lk.c: lengths are recomputed from the
+ * tour, and the local optimum is checked by brute force over the moves the
+ * descent promises to leave none of: every 2-opt move that makes a city
+ * adjacent to one of its candidates with a positive first gain, and every
+ * Or-opt move (a segment of 1..3 cities) that puts a segment end next to
+ * one of its candidates for less than taking the segment out saves.
+ */
+#include "test_util.h"
+
+#include "algo/ils.h"
+#include "algo/polish.h"
+#include "algo/search_ctl.h"
+#include "core/instance.h"
+#include "core/rng.h"
+
+static void random_tour(int n, uint64_t seed, int32_t *tour)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) tour[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
+        int32_t t = tour[i];
+        tour[i] = tour[k];
+        tour[k] = t;
+    }
+}
+
+static wt_instance *typed(wt_edge_weight_type type, int n, uint64_t seed)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    double *x = malloc(3 * (size_t)n * sizeof *x), *y = x + n, *z = y + n;
+    for (int i = 0; i < n; i++) {
+        /* clusters as well as spread points: a fifth of the cities sit in
+         * a small square, where quadrant lists differ from nearest ones */
+        int spread = i % 5 == 0 ? 50 : 5000;
+        x[i] = (double)wt_rng_below(&rng, (uint64_t)spread);
+        y[i] = (double)wt_rng_below(&rng, (uint64_t)spread);
+        z[i] = (double)wt_rng_below(&rng, 1000);
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords("lk", n, type, x, y, z, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    free(x);
+    return inst;
+}
+
+static int64_t d(const wt_instance *inst, int a, int b) { return wt_instance_dist(inst, a, b); }
+
+/* Position of every city of tour. */
+static int32_t *positions(const int32_t *tour, int n)
+{
+    int32_t *pos = malloc((size_t)n * sizeof *pos);
+    for (int i = 0; i < n; i++) pos[tour[i]] = i;
+    return pos;
+}
+
+/* An improving 2-opt move joining a city a to a candidate c: with b the
+ * successor (or predecessor) of a, and e the same of c, edges (a b) (c e)
+ * become (a c) (b e), where d(a b) > d(a c). */
+static bool candidate_2opt_left(const wt_instance *inst, const int32_t *tour, const int32_t *nb,
+                                int k)
+{
+    int n = wt_instance_n(inst);
+    int32_t *pos = positions(tour, n);
+    bool found = false;
+    for (int a = 0; a < n && !found; a++)
+        for (int dir = -1; dir <= 1 && !found; dir += 2) {
+            int b = tour[(pos[a] + dir + n) % n];
+            for (int x = 0; x < k && !found; x++) {
+                int c = nb[(size_t)a * (size_t)k + (size_t)x];
+                if (c < 0) break;
+                int e = tour[(pos[c] + dir + n) % n];
+                if (c == b || e == a) continue;
+                if (d(inst, a, b) <= d(inst, a, c)) continue;
+                found = d(inst, a, b) + d(inst, c, e) - d(inst, a, c) - d(inst, b, e) > 0;
+            }
+        }
+    free(pos);
+    return found;
+}
+
+/* An improving Or-opt move of the kind the descent looks for: a segment of
+ * 1..3 cities with an end s next to a candidate c, joined for less than
+ * taking the segment out saves. */
+static bool candidate_oropt_left(const wt_instance *inst, const int32_t *tour, const int32_t *nb,
+                                 int k)
+{
+    int n = wt_instance_n(inst);
+    int32_t *pos = positions(tour, n);
+    bool found = false;
+    for (int i = 0; i < n && !found; i++)
+        for (int len = 1; len <= 3 && !found; len++) {
+            int s1 = tour[i], sl = tour[(i + len - 1) % n];
+            int pv = tour[(i - 1 + n) % n], q = tour[(i + len) % n];
+            int64_t out = d(inst, pv, s1) + d(inst, sl, q) - d(inst, pv, q);
+            for (int end = 0; end < 2 && !found; end++) {
+                int s = end ? sl : s1, other = end ? s1 : sl;
+                for (int x = 0; x < k && !found; x++) {
+                    int c = nb[(size_t)s * (size_t)k + (size_t)x];
+                    if (c < 0) break;
+                    if ((pos[c] - i + n) % n < len || d(inst, s, c) >= out) continue;
+                    for (int side = -1; side <= 1 && !found; side += 2) {
+                        int e = tour[(pos[c] + side + n) % n];
+                        if ((pos[e] - i + n) % n < len) continue;
+                        int64_t delta = d(inst, s, c) + d(inst, other, e) - d(inst, c, e) - out;
+                        found = delta < 0;
+                    }
+                }
+            }
+        }
+    free(pos);
+    return found;
+}
+
+/* Descends from a random tour with LK moves and checks the result. */
+static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate)
+{
+    int n = wt_instance_n(inst);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    random_tour(n, seed, tour);
+    wt_polish_moves m = wt_polish_moves_default(true);
+    m.alternate = alternate;
+    wt_polisher *w = NULL;
+    assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+    /* A descent from the queue can leave a move whose cities it never
+     * looked at again; descents from every city until one makes none. */
+    uint64_t moves;
+    do {
+        moves = 0;
+        wt_polisher_touch_all(w);
+        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+    } while (moves > 0);
+    const int32_t *t = wt_polisher_tour(w);
+    assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
+    assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
+    assert_true(wt_polisher_length(w) <= wt_tour_length(inst, tour));
+    int k;
+    const int32_t *nb = wt_polisher_candidates(w, &k);
+    assert_false(candidate_2opt_left(inst, t, nb, k));
+    assert_false(candidate_oropt_left(inst, t, nb, k));
+    wt_polisher_free(w);
+    free(tour);
+}
+
+static void test_descent_is_locally_optimal(void **state)
+{
+    (void)state;
+    const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_MAN_2D,
+                                         WT_MAX_2D, WT_EUC_3D, WT_GEO};
+    const int sizes[] = {8, 9, 13, 60, 400};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            if (types[t] == WT_GEO) continue; /* GEO wants degrees; below */
+            wt_instance *inst = typed(types[t], sizes[z], 11 + z);
+            check_descent(inst, 5 + t, z % 2 == 0);
+            wt_instance_free(inst);
+        }
+    wt_instance *inst = wt_test_random_instance(2000, 3);
+    check_descent(inst, 1, false);
+    check_descent(inst, 2, true);
+    wt_instance_free(inst);
+}
+
+/* Walk kicks (and segment kicks), LK repairs, kept or undone exactly; the
+ * length follows every change exactly. */
+static void test_kicks_undo_exactly(void **state)
+{
+    (void)state;
+    const int sizes[] = {8, 12, 40, 500};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int n = sizes[z];
+        wt_instance *inst = typed(WT_EUC_2D, n, 40 + z);
+        int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
+        random_tour(n, 9, tour);
+        wt_polish_moves m = wt_polish_moves_default(true);
+        m.alternate = z % 2 == 1;
+        wt_polisher *w = NULL;
+        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        wt_polisher_touch_all(w);
+        assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+        wt_polisher_commit(w);
+        memcpy(kept, wt_polisher_tour(w), (size_t)n * sizeof *kept);
+        int64_t kept_len = wt_polisher_length(w);
+        for (uint64_t k = 0; k < 400; k++) {
+            if (k % 2) {
+                if (!wt_polisher_walk_kick(w, 3, k, 1 + (int)(k % 20))) continue;
+            } else {
+                int p[3];
+                assert_true(wt_ils_kick_points(7, k, n, p));
+                wt_polisher_double_bridge(w, p[0], p[1], p[2]);
+            }
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
+            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+            const int32_t *t = wt_polisher_tour(w);
+            assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
+            if (wt_polisher_length(w) < kept_len) {
+                wt_polisher_commit(w);
+                memcpy(kept, t, (size_t)n * sizeof *kept);
+                kept_len = wt_polisher_length(w);
+            } else {
+                wt_polisher_undo(w, kept_len);
+                assert_memory_equal(wt_polisher_tour(w), kept, (size_t)n * sizeof *kept);
+            }
+        }
+        wt_polisher_free(w);
+        free(tour);
+        free(kept);
+        wt_instance_free(inst);
+    }
+}
+
+/* Path polishers with LK: the path's ends stay, every city stays on it. */
+static void test_paths_keep_their_ends(void **state)
+{
+    (void)state;
+    int n = 3000, m = 700;
+    wt_instance *inst = typed(WT_EUC_2D, n, 77);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
+    random_tour(n, 4, tour);
+    wt_polish_moves mv = wt_polish_moves_default(true);
+    mv.alternate = true;
+    wt_polisher *whole = NULL, *w = NULL;
+    assert_int_equal(wt_polisher_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
+    assert_int_equal(wt_polisher_create_paths(whole, m, &w, NULL), WT_OK);
+    for (int i = 0; i < n; i++) where[tour[i]] = i;
+    int start = n - 300; /* the path wraps around position 0 */
+    int first = tour[start], last = tour[(start + m - 1) % n];
+    wt_polisher_adopt_path(w, tour, where, n, start, m);
+    int64_t before = wt_polisher_length(w);
+    wt_polisher_touch_all(w);
+    assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+    for (uint64_t k = 0; k < 200; k++) {
+        wt_polisher_commit(w);
+        int64_t len = wt_polisher_length(w);
+        if (wt_polisher_walk_kick(w, 5, k, 8)) {
+            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+            if (wt_polisher_length(w) >= len) wt_polisher_undo(w, len);
+        }
+    }
+    assert_true(wt_polisher_length(w) < before);
+    int64_t gain = before - wt_polisher_length(w);
+    int64_t whole_before = wt_tour_length(inst, tour);
+    wt_polisher_store_path(w, tour, n);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(tour[start], first);
+    assert_int_equal(tour[(start + m - 1) % n], last);
+    assert_int_equal(wt_tour_length(inst, tour), whole_before - gain);
+    wt_polisher_free(w);
+    wt_polisher_free(whole);
+    free(tour);
+    free(where);
+    wt_instance_free(inst);
+}
+
+/* ILS with LK descents through wt_solve: valid, exact, reproducible, and
+ * closer than the start tour; a time limit keeps the best tour. */
+static void test_ils_lk_solve(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 21);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 3000;
+    p.threads = 2;
+    wt_result a, b;
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+    assert_true(a.length < a.init_length);
+    assert_int_equal(a.ils_descent, WT_ILS_LK);
+    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+    wt_result_free(&b);
+    p.kicks = 0;
+    p.time_limit_s = 0.3;
+    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+    assert_int_equal(wt_tour_validate(b.tour, b.n, NULL), WT_OK);
+    assert_int_equal(b.length, wt_tour_length(inst, b.tour));
+    assert_true(b.length < b.init_length);
+    wt_result_free(&b);
+    wt_result_free(&a);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_descent_is_locally_optimal),
+        cmocka_unit_test(test_kicks_undo_exactly),
+        cmocka_unit_test(test_paths_keep_their_ends),
+        cmocka_unit_test(test_ils_lk_solve),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
