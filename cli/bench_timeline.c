@@ -52,6 +52,7 @@ typedef struct tl_opts {
     double at[TL_MAX_AT];                     /* ascending */
     int n_at;
     wt_algorithm algorithm;
+    wt_ils_descent ils_descent;
     wt_backend_kind backends[TL_MAX_BACKENDS];
     int n_backends;
     int threads;
@@ -127,6 +128,7 @@ static int timeline_child(const tl_opts *o)
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = o->algorithm;
+    p.ils_descent = o->ils_descent;
     p.backend = o->backends[0];
     p.seed = o->seed;
     p.threads = o->threads;
@@ -417,9 +419,10 @@ static void run_ours(const tl_opts *o, const char *path, wt_backend_kind b, tl_r
     snprintf(t0, sizeof t0, "%.9f", bench_now());
     char *argv[] = {"/proc/self/exe", "bench", "timeline", "--child", t0,
                     "--algorithm", (char *)wt_algorithm_name(o->algorithm),
+                    "--ils-descent", (char *)wt_ils_descent_name(o->ils_descent),
                     "--backends", (char *)wt_backend_name(b), "--seed", seed, "--at", at,
                     (char *)path, "--threads", threads, NULL};
-    if (o->threads == 0) argv[14] = NULL; /* all cores: the default */
+    if (o->threads == 0) argv[16] = NULL; /* all cores: the default */
     run_process(argv, max_at(o) + TL_GRACE_S, our_line, r);
 }
 
@@ -559,12 +562,13 @@ static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
     return true;
 }
 
-enum { TL_AT = 300, TL_ALGORITHM, TL_BACKENDS, TL_THREADS, TL_SEED, TL_PEER, TL_INSTANCES,
+enum { TL_AT = 300, TL_ALGORITHM, TL_ILS_DESCENT, TL_BACKENDS, TL_THREADS, TL_SEED, TL_PEER, TL_INSTANCES,
        TL_GEN, TL_CHILD };
 
 static const struct option tl_longopts[] = {
     {"at", required_argument, 0, TL_AT},
     {"algorithm", required_argument, 0, TL_ALGORITHM},
+    {"ils-descent", required_argument, 0, TL_ILS_DESCENT},
     {"backends", required_argument, 0, TL_BACKENDS},
     {"threads", required_argument, 0, TL_THREADS},
     {"seed", required_argument, 0, TL_SEED},
@@ -588,6 +592,11 @@ static int tl_option(int c, const char *arg, tl_opts *o, char *store, size_t siz
         if (wt_algorithm_parse(arg, &o->algorithm) != WT_OK)
             return cli_usage_error("bench", "unknown --algorithm '%s' (expected 2opt, "
                                    "multistart, ils, sa)", arg);
+        break;
+    case TL_ILS_DESCENT:
+        if (wt_ils_descent_parse(arg, &o->ils_descent) != WT_OK)
+            return cli_usage_error("bench", "unknown --ils-descent '%s' (expected auto, full, "
+                                   "local, lk)", arg);
         break;
     case TL_BACKENDS:
         if (!parse_backends(arg, o))
@@ -632,7 +641,8 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
 {
     wt_params lib;
     wt_params_defaults(&lib);
-    tl_opts o = {.algorithm = lib.algorithm, .backends = {WT_BACKEND_AUTO}, .n_backends = 1,
+    /* solve's default: ILS. */
+    tl_opts o = {.algorithm = WT_ALGO_ILS, .ils_descent = lib.ils_descent, .backends = {WT_BACKEND_AUTO}, .n_backends = 1,
                  .seed = 1, .child_t0 = -1};
     parse_at("1,10,60", &o);
     char store[4096];

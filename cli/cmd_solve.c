@@ -22,17 +22,19 @@ static const char solve_help[] =
     "Builds a start tour for the TSPLIB instance and improves it by local search.\n"
     "\n"
     "Options:\n"
-    "  --algorithm A     search to run (default 2opt):\n"
+    "  --algorithm A     search to run (default ils):\n"
     "                      2opt        best-improvement 2-opt from the start tour to\n"
     "                                  a local optimum\n"
     "                      multistart  random-restart hill climbing: independent 2-opt\n"
     "                                  climbs from seeded random tours, best kept\n"
-    "                      ils         Iterated Local Search: 2-opt, then repeated\n"
-    "                                  double-bridge kick + 2-opt, keeping improvements\n"
+    "                      ils         Iterated Local Search: a descent, then repeated\n"
+    "                                  double-bridge kick + descent, keeping improvements\n"
+    "                                  (Lin-Kernighan descents by default: the best tours)\n"
     "                      sa          simulated annealing (Lam et al.): city relocation\n"
     "                                  moves, cooling from --t-start to --t-end\n"
     "  --kicks K         ils: number of kicks (default: as many as --time-limit\n"
-    "                    allows, or 1000 without one)\n"
+    "                    allows; without one, one per city and at least 10,000\n"
+    "                    (1000 with --ils-descent full))\n"
     "  --accept RULE     ils: keep a kicked tour if it is 'better' (default) or\n"
     "                    'equal' (not longer) than the best\n"
     "  --ils-descent D   ils: after each kick, 'full': 2-opt over all pairs to a\n"
@@ -43,9 +45,11 @@ static const char solve_help[] =
     "                    of the tour that take up the best every 2000 kicks, or\n"
     "                    from 6000 cities a thread each on a stretch of the\n"
     "                    tour), after a first descent on the GPU when the\n"
-    "                    backend is cuda; 'auto' (default):\n"
-    "                    local, which gets closer in the same time on both\n"
-    "                    backends\n"
+    "                    backend is cuda; 'lk': as local, with Lin-Kernighan\n"
+    "                    steps (variable depth, to 8 quadrant neighbours) and\n"
+    "                    Or-opt moves, kicked by random-walk double bridges;\n"
+    "                    'auto' (default): lk up to 20,000 cities a thread,\n"
+    "                    local beyond (its cheaper kicks get closer there)\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
@@ -432,6 +436,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     memset(o, 0, sizeof *o);
     o->optimum = -1;
     wt_params_defaults(&o->params);
+    /* With no options, the best tours we know how to make. */
+    o->params.algorithm = WT_ALGO_ILS;
     optind = 1;
     opterr = 0;
     int c;

@@ -20,6 +20,16 @@ BERLIN = os.path.join(DATA, "berlin52.tsp")
 
 
 def run(*args, **kw):
+    """Runs warptour; a solve that names no algorithm runs 2opt, which most
+    tests here were written against (the default, ils, has tests of its own:
+    run_default)."""
+    if args and args[0] == "solve" and "--algorithm" not in args and "-h" not in args \
+            and "--help" not in args:
+        args = (*args, "--algorithm", "2opt")
+    return run_default(*args, **kw)
+
+
+def run_default(*args, **kw):
     return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300, **kw)
 
 
@@ -266,9 +276,29 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5", "--json")
         self.assertEqual(json.loads(r.stdout)["ils_descent"], "full")
-        # auto is local on either backend (on cuda after a first descent on the GPU).
+        # auto is lk up to 20,000 cities a thread (on cuda after a first descent on the GPU).
         r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "5", "--json")
-        self.assertEqual(json.loads(r.stdout)["ils_descent"], "local")
+        self.assertEqual(json.loads(r.stdout)["ils_descent"], "lk")
+        r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "lk", "--kicks", "300",
+                "--threads", "1", "--backend", "cpu", "--json", "--output", tour)
+        j = json.loads(r.stdout)
+        self.assertEqual((j["ils_descent"], j["kicks"]), ("lk", 300))
+        self.assertEqual(j["length"], 7542)
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], 7542)
+
+    def test_no_options_runs_ils_with_lk_to_its_budget(self):
+        tour = self.path("default.tour")
+        r = run_default("solve", BERLIN, "--json", "--output", tour, "--backend", "cpu")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual((j["algorithm"], j["ils_descent"], j["stop"]), ("ils", "lk", "done"))
+        self.assertEqual(j["kicks"], 10000)  # one a city, at least 10,000
+        self.assertEqual(j["length"], 7542)
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], 7542)
+        # An option of another algorithm than the default one is refused.
+        r = run_default("solve", BERLIN, "--restarts", "5")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("multistart", r.stderr)
 
     def test_sa(self):
         tour = self.path("sa.tour")
