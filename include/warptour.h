@@ -288,9 +288,8 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
-    WT_ILS_AUTO = 0, /* lk up to 20,000 cities a host thread, local beyond, where
-                        its cheaper kicks end closer in the same time
-                        (bench/RESULTS.md) */
+    WT_ILS_AUTO = 0, /* lk up to 20,000 cities, local beyond, where its cheaper
+                        kicks end closer in the same time (bench/RESULTS.md) */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
     WT_ILS_LOCAL,    /* on the host's threads: 2-opt and Or-opt moves to the 10

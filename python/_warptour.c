@@ -155,6 +155,7 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
 /* Fills p from the arguments; -1 with ValueError for an unknown name. */
 static int set_params(wt_params *p, const char *algorithm, const char *backend, const char *init)
 {
+    p->algorithm = WT_ALGO_ILS; /* as the CLI: the best tours by default */
     if (algorithm && wt_algorithm_parse(algorithm, &p->algorithm) != WT_OK) {
         PyErr_Format(PyExc_ValueError, "unknown algorithm '%s' (2opt, multistart, ils, sa)",
                      algorithm);

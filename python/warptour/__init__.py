@@ -123,8 +123,9 @@ _DOC_COMMON = """
                 the algorithm's natural end
     seed        seed of every random choice: the same seed gives the same tour
                 (on the same backend and thread count)
-    algorithm   "2opt" (default: 2-opt to a local optimum), "ils", "multistart",
-                "sa"
+    algorithm   "ils" (default: Iterated Local Search with Lin-Kernighan
+                descents, one kick a city without a time limit), "2opt" (2-opt
+                to a local optimum), "multistart", "sa"
     backend     "auto" (the GPU when this build has CUDA and one is usable),
                 "cpu", "cuda"
     threads     CPU threads (None: all cores)

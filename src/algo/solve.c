@@ -100,20 +100,20 @@ static bool ils_local(const wt_params *p)
     return p->algorithm == WT_ALGO_ILS && p->ils_descent != WT_ILS_FULL;
 }
 
-/* Cities a thread from which auto takes local descents rather than LK:
- * an LK kick costs about ten local ones, and on a thread's share of a large
- * tour the many cheap kicks end closer in the same time (2 threads, 10 s:
- * usa13509 0.31% with LK, 0.67% local; 200,000 uniform cities 1.76% and
- * 1.25% above the BHH estimate; bench/RESULTS.md). */
-enum { LK_AUTO_CITIES_PER_THREAD = 20000 };
+/* Cities up to which auto takes LK descents, local ones beyond: an LK
+ * kick costs about ten local ones, and above this size, where LK searches
+ * kick on short stretches, the many cheap kicks end closer in the same time
+ * (H100 and 16 cores, 60 s: usa13509 0.24% with LK, 0.38% local; pla85900
+ * 1.23% with LK, 0.93% local; 2 cores, 10 s: usa13509 0.31% and 0.67%,
+ * 200,000 uniform cities 1.76% and 1.25% above the BHH estimate;
+ * bench/RESULTS.md). */
+enum { LK_AUTO_MAX_CITIES = 20000 };
 
-/* The descent ILS runs after each kick: auto resolved for n cities on
- * `threads` host threads. */
-static wt_ils_descent ils_descent_run(const wt_params *p, int n, int threads)
+/* The descent ILS runs after each kick: auto resolved for n cities. */
+static wt_ils_descent ils_descent_run(const wt_params *p, int n)
 {
     if (p->ils_descent != WT_ILS_AUTO) return p->ils_descent;
-    return n / (threads > 0 ? threads : 1) <= LK_AUTO_CITIES_PER_THREAD ? WT_ILS_LK
-                                                                       : WT_ILS_LOCAL;
+    return n <= LK_AUTO_MAX_CITIES ? WT_ILS_LK : WT_ILS_LOCAL;
 }
 
 /* Kicks of an ILS run without a time limit or a kick count: as many as
@@ -240,7 +240,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
     return wt_ils_local_run(inst, tour, ctl, b != &wt_backend_cpu,
-                            ils_descent_run(p, inst->n, ctl->threads) == WT_ILS_LK, kicks,
+                            ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
                             stats, err);
 }
 
@@ -414,7 +414,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     res->polish_moves = stats.polish_moves;
     res->polish_time_s = stats.polish_time_s;
     res->ils_descent = params->algorithm != WT_ALGO_ILS ? WT_ILS_AUTO
-                       : ils_local(params) && inst->n >= 8 ? ils_descent_run(params, inst->n, ctl.threads)
+                       : ils_local(params) && inst->n >= 8 ? ils_descent_run(params, inst->n)
                                                            : WT_ILS_FULL;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     snprintf(res->device, sizeof res->device, "%s", device);

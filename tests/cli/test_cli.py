@@ -276,7 +276,7 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5", "--json")
         self.assertEqual(json.loads(r.stdout)["ils_descent"], "full")
-        # auto is lk up to 20,000 cities a thread (on cuda after a first descent on the GPU).
+        # auto is lk up to 20,000 cities (on cuda after a first descent on the GPU).
         r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "5", "--json")
         self.assertEqual(json.loads(r.stdout)["ils_descent"], "lk")
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "lk", "--kicks", "300",
