@@ -75,7 +75,38 @@ void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum);
 bool cli_json_print(cJSON *obj);
 
 /* Reads an instance, printing the error; returns NULL on failure and sets
- * *status to the exit status. */
+ * *status to the exit status.  path "-" reads standard input (refused with
+ * EXIT_USAGE when it is a terminal), named "<stdin>" in messages; gzip
+ * input is read by the library, from files and standard input alike. */
 wt_instance *cli_read_instance(const char *path, int *status);
+
+/* Whether path is "-", standard input (or output, for --output). */
+bool cli_is_stdin(const char *path);
+/* path as messages and reports show it: "<stdin>" for "-". */
+const char *cli_source_name(const char *path);
+
+/* How solve writes a tour (--output-format). */
+typedef enum cli_tour_format {
+    CLI_TOUR_TSPLIB = 0, /* a TSPLIB TOUR file (the library's writer) */
+    CLI_TOUR_LIST,       /* one 1-based city a line */
+    CLI_TOUR_CSV         /* a header line "city", then one 1-based city a line */
+} cli_tour_format;
+
+/* Parses "tsplib", "list" or "csv"; false for anything else. */
+bool cli_tour_format_parse(const char *s, cli_tour_format *out);
+
+/* Writes the tour (0-based cities, n of them) in format to path, "-" being
+ * standard output (written directly, then flushed).  A TSPLIB file goes
+ * through wt_tour_write_tsplib; list and csv files are written as the
+ * library writes its tours: a regular (or new) file as path.part renamed
+ * over path, a symbolic link through to its target, anything else
+ * directly.  WT_OK, or the failure in err. */
+wt_status cli_write_tour(const char *path, cli_tour_format format, const char *name,
+                         const char *comment, const int32_t *tour, int n, wt_error *err);
+
+/* A JSON array of the tour's 1-based cities, added to obj as key without
+ * building a cJSON node a city (tours may have millions); false when out of
+ * memory. */
+bool cli_json_add_tour(cJSON *obj, const char *key, const int32_t *tour, int n);
 
 #endif

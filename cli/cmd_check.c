@@ -14,6 +14,7 @@ static const char check_help[] =
     "\n"
     "Validates that TOUR (a TSPLIB TOUR file) visits every city of INSTANCE exactly\n"
     "once, and prints its exact TSPLIB length and the gap to the known optimum.\n"
+    "INSTANCE '-' reads standard input; gzip-compressed files are read as they are.\n"
     "\n"
     "  --json        print one JSON object: instance, n, valid, length, optimum,\n"
     "                gap_percent (and error when the tour is invalid)\n"

@@ -13,7 +13,8 @@ static const char info_help[] =
     "Reads a TSPLIB file or a point file (lines of x y or x y z) and prints its\n"
     "name, comment, edge weight type, number of cities, bounding box of the\n"
     "coordinates (point files: their extent and the length unit) and the known\n"
-    "optimal length.\n"
+    "optimal length.  INSTANCE '-' reads standard input (shown as <stdin>); a\n"
+    "gzip-compressed file is read as it is.\n"
     "\n"
     "  --json      print one JSON object instead\n"
     "  -h, --help  show this help\n";
@@ -103,8 +104,9 @@ int cmd_info(int argc, char **argv)
     int status;
     wt_instance *inst = cli_read_instance(argv[optind], &status);
     if (!inst) return status;
-    if (json) print_json(inst, argv[optind]);
-    else print_text(inst, argv[optind]);
+    const char *shown = cli_source_name(argv[optind]);
+    if (json) print_json(inst, shown);
+    else print_text(inst, shown);
     wt_instance_free(inst);
     return EXIT_OK;
 }

@@ -20,6 +20,7 @@ static const char solve_help[] =
     "Usage: warptour solve INSTANCE [OPTIONS]\n"
     "\n"
     "Builds a start tour for the TSPLIB instance and improves it by local search.\n"
+    "INSTANCE '-' reads standard input; gzip-compressed instances are read as they are.\n"
     "\n"
     "Options:\n"
     "  --algorithm A     search to run (default ils):\n"
@@ -94,9 +95,15 @@ static const char solve_help[] =
     "  --threads N       CPU threads (default: all cores)\n"
     "  --optimum L       known optimal length, for the gap (the built-in table knows\n"
     "                    all TSPLIB instances)\n"
-    "  --output FILE     write the best tour as a TSPLIB TOUR file\n"
+    "  --output FILE     write the best tour to FILE; '-' writes it to stdout, and\n"
+    "                    the report then goes to stderr (not with --json: use\n"
+    "                    --json-tour)\n"
+    "  --output-format F the tour's format: tsplib (default: a TSPLIB TOUR file),\n"
+    "                    list (one city a line, 1-based, in visiting order) or csv\n"
+    "                    (a header line 'city', then the same lines)\n"
     "  --svg FILE        draw the cities and the tour as an SVG picture\n"
     "  --json            print the result as one JSON object on stdout\n"
+    "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
     "  --quiet           print nothing but errors (no progress line, no report)\n"
     "  -h, --help        show this help\n"
     "\n"
@@ -160,6 +167,8 @@ enum {
     OPT_NESTED,
     OPT_BAND,
     OPT_PRUNE,
+    OPT_OUTPUT_FORMAT,
+    OPT_JSON_TOUR,
     OPT_END /* past the last option code */
 };
 
@@ -167,6 +176,8 @@ typedef struct solve_opts {
     const char *instance, *output, *svg, *start_tour;
     bool given[OPT_END]; /* by option code: which options the command line had */
     bool json, quiet;
+    bool json_tour;            /* --json-tour: the tour in the JSON */
+    cli_tour_format format;    /* --output-format */
     int64_t optimum; /* -1: from the built-in table */
     wt_params params;
 } solve_opts;
@@ -402,6 +413,12 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     case 'S': o->start_tour = arg; break;
     case 'J': o->json = true; break;
     case 'q': o->quiet = true; break;
+    case OPT_JSON_TOUR: o->json_tour = true; break;
+    case OPT_OUTPUT_FORMAT:
+        if (!cli_tour_format_parse(arg, &o->format))
+            return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
+                                   "'%s'", arg);
+        break;
     default: return parse_sa_option(c, arg, p);
     }
     return -1;
@@ -432,6 +449,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"nested", required_argument, 0, OPT_NESTED},
         {"band", required_argument, 0, OPT_BAND},
         {"prune", required_argument, 0, OPT_PRUNE},
+        {"output-format", required_argument, 0, OPT_OUTPUT_FORMAT},
+        {"json-tour", no_argument, 0, OPT_JSON_TOUR},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;
@@ -456,6 +475,16 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     if (owned >= 0) return owned;
     if (o->output && !o->output[0]) return cli_usage_error("solve", "--output needs a file name");
     if (o->svg && !o->svg[0]) return cli_usage_error("solve", "--svg needs a file name");
+    /* Both on stdout would mix the tour into the JSON; the JSON can carry it. */
+    if (o->json && o->output && cli_is_stdin(o->output))
+        return cli_usage_error("solve", "--json and --output - would both write to stdout; "
+                               "--json --json-tour puts the tour in the JSON");
+    if (o->json_tour && !o->json)
+        return cli_usage_error("solve", "--json-tour adds the tour to --json's output; give "
+                               "--json too");
+    if (o->given[OPT_OUTPUT_FORMAT] && !o->output)
+        return cli_usage_error("solve", "--output-format formats the --output tour; give "
+                               "--output too");
     if (o->params.sa_t_end > o->params.sa_t_start)
         return cli_usage_error("solve", "--t-end (%g) must not exceed --t-start (%g)",
                                o->params.sa_t_end, o->params.sa_t_start);
@@ -476,21 +505,21 @@ static const char *sa_cpu_name(wt_sa_cpu_scheme s)
     return s == WT_SA_PSSM ? "pssm" : "sspm";
 }
 
-static void print_sa_report(const solve_opts *o, const wt_result *r)
+static void print_sa_report(FILE *out, const solve_opts *o, const wt_result *r)
 {
     const wt_params *p = &o->params;
-    printf("anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
-           r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
-    if (strcmp(r->backend, "cpu") == 0) printf(" (%s)", sa_cpu_name(p->sa_cpu));
-    printf(", T %g -> %g by %g every %d x n iterations, exchange every %d steps",
-           p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
-    if (p->sa_near > 0) printf(", moves next to the %d nearest", p->sa_near);
-    printf("\n");
-    printf("moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
-           "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
+    fprintf(out, "anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
+            r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
+    if (strcmp(r->backend, "cpu") == 0) fprintf(out, " (%s)", sa_cpu_name(p->sa_cpu));
+    fprintf(out, ", T %g -> %g by %g every %d x n iterations, exchange every %d steps",
+            p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
+    if (p->sa_near > 0) fprintf(out, ", moves next to the %d nearest", p->sa_near);
+    fprintf(out, "\n");
+    fprintf(out, "moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
+            "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
     if (!p->sa_polish) return;
-    printf("polish    annealed length %" PRId64 ", %" PRIu64 " improving 2-opt/Or-opt "
-           "moves in %.3f s\n", r->sa_unpolished_length, r->polish_moves, r->polish_time_s);
+    fprintf(out, "polish    annealed length %" PRId64 ", %" PRIu64 " improving 2-opt/Or-opt "
+            "moves in %.3f s\n", r->sa_unpolished_length, r->polish_moves, r->polish_time_s);
 }
 
 /* The share of the passes' pair space that was checked (1 without pruning). */
@@ -509,51 +538,54 @@ static const char *init_cut_note(const wt_result *r)
     return " (stopped: the cities not yet chained joined in Hilbert-curve order)";
 }
 
-static void print_report(const solve_opts *o, const wt_instance *inst, const wt_result *r,
-                         bool written)
+static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst,
+                         const wt_result *r, bool written)
 {
     int64_t opt = wt_instance_known_optimum(inst);
-    printf("instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
-           wt_edge_weight_type_name(wt_instance_type(inst)));
+    fprintf(out, "instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
+            wt_edge_weight_type_name(wt_instance_type(inst)));
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
-        printf("search    multistart on %s (%s): %" PRIu64 " climbs, %" PRIu64 " IHC steps\n",
-               r->backend, r->device, r->climbs, r->steps);
-        printf("moves     %" PRIu64 " evaluated, %.3g moves/s\n", r->moves_evaluated,
-               moves_per_second(r));
-        printf("best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
-               r->best_climb, r->init_length);
+        fprintf(out, "search    multistart on %s (%s): %" PRIu64 " climbs, %" PRIu64
+                " IHC steps\n", r->backend, r->device, r->climbs, r->steps);
+        fprintf(out, "moves     %" PRIu64 " evaluated, %.3g moves/s\n", r->moves_evaluated,
+                moves_per_second(r));
+        fprintf(out, "best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
+                r->best_climb, r->init_length);
     } else {
-        printf("start     %s: length %" PRId64 " in %.3f s%s\n",
-               o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
-               r->init_length, r->init_time_s, init_cut_note(r));
-        printf("search    %s on %s (%s): %" PRIu64 " improving moves",
-               wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps);
+        fprintf(out, "start     %s: length %" PRId64 " in %.3f s%s\n",
+                o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
+                     r->init_length, r->init_time_s, init_cut_note(r));
+        fprintf(out, "search    %s on %s (%s): %" PRIu64 " improving moves",
+                wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps);
         /* Local descents look at neighbour lists, not at counted pairs. */
-        if (r->moves_evaluated > 0) printf(", %" PRIu64 " evaluated", r->moves_evaluated);
-        printf("\n");
+        if (r->moves_evaluated > 0) fprintf(out, ", %" PRIu64 " evaluated", r->moves_evaluated);
+        fprintf(out, "\n");
         if (r->passes > 0)
-            printf("passes    %" PRIu64 " full 2-opt pass%s, %.3g%% of their pairs checked\n",
-                   r->passes, r->passes == 1 ? "" : "es", 100.0 * pair_share(r));
-        if (o->params.algorithm == WT_ALGO_SA) print_sa_report(o, r);
+            fprintf(out, "passes    %" PRIu64 " full 2-opt pass%s, %.3g%% of their pairs checked\n",
+                    r->passes, r->passes == 1 ? "" : "es", 100.0 * pair_share(r));
+        if (o->params.algorithm == WT_ALGO_SA) print_sa_report(out, o, r);
         if (o->params.algorithm == WT_ALGO_ILS)
-            printf("kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
-                   r->kicks_accepted, r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
+            fprintf(out, "kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
+                    r->kicks_accepted,
+                    r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
     }
     /* Real-valued points: the length in their units, then the exact integer. */
     if (wt_instance_is_real(inst))
-        printf("length    %.15g  (%" PRId64 " units of %.6g)", r->length_real, r->length,
-               wt_instance_length_unit(inst));
+        fprintf(out, "length    %.15g  (%" PRId64 " units of %.6g)", r->length_real, r->length,
+                wt_instance_length_unit(inst));
     else
-        printf("length    %" PRId64, r->length);
-    if (opt > 0) printf("  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
-    printf("\n");
+        fprintf(out, "length    %" PRId64, r->length);
+    if (opt > 0)
+        fprintf(out, "  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
+    fprintf(out, "\n");
     if (r->stop != WT_STOP_DONE)
-        printf("stopped   %s: the tour is the best found so far\n",
-               r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
-    printf("time      %.3f s\n", r->time_s);
-    if (o->output && written) printf("tour      %s\n", o->output);
-    if (o->svg && written) printf("picture   %s\n", o->svg);
-    if (!written) printf("outputs   not all written (below)\n");
+        fprintf(out, "stopped   %s: the tour is the best found so far\n",
+                r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
+    fprintf(out, "time      %.3f s\n", r->time_s);
+    if (o->output && written)
+        fprintf(out, "tour      %s\n", cli_is_stdin(o->output) ? "<stdout>" : o->output);
+    if (o->svg && written) fprintf(out, "picture   %s\n", o->svg);
+    if (!written) fprintf(out, "outputs   not all written (below)\n");
 }
 
 static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
@@ -583,7 +615,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
 {
     cJSON *j = cJSON_CreateObject();
     cli_json_add_text(j, "instance", wt_instance_name(inst));
-    cli_json_add_text(j, "file", o->instance);
+    cli_json_add_text(j, "file", cli_source_name(o->instance));
     cJSON_AddNumberToObject(j, "n", r->n);
     cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddStringToObject(j, "algorithm", wt_algorithm_name(o->params.algorithm));
@@ -633,6 +665,11 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_string_or_null(j, "output", o->output);
     cli_json_add_string_or_null(j, "svg", o->svg);
     cli_json_add_string_or_null(j, "write_error", write_error);
+    if (o->json_tour && !cli_json_add_tour(j, "tour", r->tour, r->n)) {
+        cJSON_Delete(j);
+        fprintf(stderr, "warptour: out of memory writing the tour into the JSON\n");
+        return false;
+    }
     return cli_json_print(j);
 }
 
@@ -645,8 +682,8 @@ static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_
     char comment[160];
     snprintf(comment, sizeof comment, "length %" PRId64 " by warptour %s (%s, seed %" PRIu64 ")",
              r->length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
-    if (o->output && wt_tour_write_tsplib(o->output, wt_instance_name(inst), comment, r->tour,
-                                          r->n, err) != WT_OK)
+    if (o->output && cli_write_tour(o->output, o->format, wt_instance_name(inst), comment,
+                                    r->tour, r->n, err) != WT_OK)
         status = EXIT_FAILURE_RUN;
     if (o->svg) {
         char title[256];
@@ -692,15 +729,16 @@ static int stop_exit_status(wt_stop_reason r)
 static int check_outputs(const solve_opts *o, const wt_instance *inst)
 {
     double lo[3], hi[3];
-    if (o->output && cli_same_file(o->output, o->instance))
+    bool to_stdout = o->output && cli_is_stdin(o->output);
+    if (o->output && !to_stdout && cli_same_file(o->output, o->instance))
         return cli_usage_error("solve", "--output %s is the instance file; writing the tour "
                                "there would destroy it", o->output);
-    if (o->svg && cli_same_file(o->svg, o->instance))
+    if (o->svg && !cli_is_stdin(o->instance) && cli_same_file(o->svg, o->instance))
         return cli_usage_error("solve", "--svg %s is the instance file", o->svg);
     if (o->output && o->svg && cli_same_file(o->output, o->svg))
         return cli_usage_error("solve", "--output and --svg name the same file %s", o->output);
     int st;
-    if (o->output && (st = cli_check_writable(o->output)) != EXIT_OK) return st;
+    if (o->output && !to_stdout && (st = cli_check_writable(o->output)) != EXIT_OK) return st;
     if (!o->svg) return EXIT_OK;
     if (!wt_instance_bbox(inst, lo, hi)) {
         fprintf(stderr, "warptour: %s: cannot draw %s: the instance has no coordinates\n", o->svg,
@@ -769,7 +807,9 @@ int cmd_solve(int argc, char **argv)
         if (o.json) {
             if (!print_json(&o, inst, &res, why)) status = EXIT_FAILURE_RUN;
         } else if (!o.quiet) {
-            print_report(&o, inst, &res, write_status == EXIT_OK);
+            /* A tour on stdout keeps stdout for itself. */
+            FILE *out = o.output && cli_is_stdin(o.output) ? stderr : stdout;
+            print_report(out, &o, inst, &res, write_status == EXIT_OK);
         }
         if (why) {
             fflush(stdout);

@@ -1,5 +1,6 @@
 /*
- * util.c - error reporting, strict number parsing and JSON helpers for the CLI.
+ * util.c - error reporting, strict number parsing, JSON helpers and instance
+ * reading (standard input included) for the CLI.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -219,13 +220,42 @@ bool cli_json_print(cJSON *obj)
     return ok;
 }
 
+bool cli_is_stdin(const char *path)
+{
+    return strcmp(path, "-") == 0;
+}
+
+const char *cli_source_name(const char *path)
+{
+    return cli_is_stdin(path) ? "<stdin>" : path;
+}
+
+/* Standard input is read through /dev/stdin, so the library's bounds for
+ * pipes and its gzip detection apply to it unchanged; the messages that
+ * name that path then name "<stdin>", what the user typed being "-". */
+#define STDIN_PATH "/dev/stdin"
+
 wt_instance *cli_read_instance(const char *path, int *status)
 {
     wt_instance *inst = NULL;
     wt_error err = {0};
+    bool in = cli_is_stdin(path);
+    if (in && isatty(STDIN_FILENO)) {
+        fprintf(stderr, "warptour: INSTANCE '-' reads standard input, which is a terminal: "
+                "pipe or redirect the instance into it\n");
+        *status = EXIT_USAGE;
+        return NULL;
+    }
     /* TSPLIB, or a point file (real-valued points) when it does not start
      * with a keyword line: wt_instance_read decides by the content. */
-    if (wt_instance_read(path, &inst, &err) != WT_OK) {
+    if (wt_instance_read(in ? STDIN_PATH : path, &inst, &err) != WT_OK) {
+        size_t k = strlen(STDIN_PATH);
+        if (in && strncmp(err.message, STDIN_PATH, k) == 0) {
+            /* "<stdin>" is shorter than the path: the message only shrinks. */
+            size_t name = strlen("<stdin>");
+            memmove(err.message + name, err.message + k, strlen(err.message + k) + 1);
+            memcpy(err.message, "<stdin>", name);
+        }
         *status = cli_report_error(&err);
         return NULL;
     }

@@ -1,6 +1,6 @@
 /*
- * textfile.c - loading a file, scanning it as lines and tokens, and quoting
- * it in messages.
+ * textfile.c - loading a file (plain or gzip-compressed), scanning it as
+ * lines and tokens, and quoting it in messages.
  */
 #include "core/textfile.h"
 
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "core/error.h"
 
@@ -140,9 +141,106 @@ static wt_status too_long(const char *path, unsigned long long bound, wt_error *
                    WT_BYTES_PER_VALUE);
 }
 
+/* Compressed bytes read ahead for inflate at a time. */
+#define GZ_IN_SIZE ((size_t)1 << 16)
+
+/* What load() reads: the file's bytes, or, when they start with gzip's
+ * magic bytes 1f 8b (whatever the file's name), what inflate makes of
+ * them, so that every bound of textfile.h holds for the decompressed text
+ * and a gzip bomb is refused as an endless pipe is.  The first two bytes
+ * are read ahead to tell them apart, since a pipe cannot be rewound. */
+typedef struct source {
+    FILE *f;
+    unsigned char head[2]; /* plain: the bytes read ahead, handed out first */
+    size_t head_len, head_pos;
+    bool gzip;
+    bool gzip_end;        /* the last gzip member ended at the end of the file */
+    bool gzip_oom;        /* inflate ran out of memory */
+    const char *gzip_bad; /* why the compressed data is refused; NULL while fine */
+    z_stream z;
+    unsigned char *in; /* gzip: compressed bytes read ahead (GZ_IN_SIZE) */
+} source;
+
+/* Reads the first bytes of f and sets s up to read it; false when out of
+ * memory. */
+static bool source_open(source *s, FILE *f)
+{
+    memset(s, 0, sizeof *s);
+    s->f = f;
+    s->head_len = fread(s->head, 1, sizeof s->head, f);
+    if (s->head_len < 2 || s->head[0] != 0x1f || s->head[1] != 0x8b) return true;
+    s->gzip = true;
+    s->in = malloc(GZ_IN_SIZE);
+    /* 16 + MAX_WBITS: gzip framing only (its header and CRC are checked). */
+    if (!s->in || inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+        free(s->in);
+        s->in = NULL;
+        s->gzip = false;
+        return false;
+    }
+    memcpy(s->in, s->head, 2);
+    s->z.next_in = s->in;
+    s->z.avail_in = 2;
+    return true;
+}
+
+static void source_close(source *s)
+{
+    if (!s->in) return;
+    inflateEnd(&s->z);
+    free(s->in);
+}
+
+/* Refills the compressed input; false at the end of the file or an error. */
+static bool source_refill(source *s)
+{
+    size_t k = fread(s->in, 1, GZ_IN_SIZE, s->f);
+    s->z.next_in = s->in;
+    s->z.avail_in = (uInt)k;
+    return k > 0;
+}
+
+/* Reads up to want bytes of text into dst; fewer only at the end of the
+ * text or on an error (ferror(s->f), s->gzip_bad, s->gzip_oom). */
+static size_t source_read(source *s, char *dst, size_t want)
+{
+    if (!s->gzip) {
+        size_t got = 0;
+        while (s->head_pos < s->head_len && got < want) dst[got++] = (char)s->head[s->head_pos++];
+        return got + (got < want ? fread(dst + got, 1, want - got, s->f) : 0);
+    }
+    size_t got = 0;
+    while (got < want && !s->gzip_end && !s->gzip_bad && !s->gzip_oom) {
+        if (s->z.avail_in == 0 && !source_refill(s)) {
+            if (!ferror(s->f))
+                s->gzip_bad = "the compressed data ends early (a truncated file?)";
+            break;
+        }
+        size_t chunk = want - got < UINT_MAX ? want - got : UINT_MAX;
+        s->z.next_out = (unsigned char *)dst + got;
+        s->z.avail_out = (uInt)chunk;
+        int r = inflate(&s->z, Z_NO_FLUSH);
+        got += chunk - s->z.avail_out;
+        if (r == Z_STREAM_END) {
+            /* gzip files may hold several members one after the other (cat
+             * a.gz b.gz): the text is all of them. */
+            if (s->z.avail_in == 0 && !source_refill(s)) s->gzip_end = !ferror(s->f);
+            else if (inflateReset(&s->z) != Z_OK) s->gzip_bad = "cannot restart inflate";
+            if (ferror(s->f)) break;
+        } else if (r == Z_MEM_ERROR) {
+            s->gzip_oom = true;
+        } else if (r != Z_OK && !(r == Z_BUF_ERROR && s->z.avail_in == 0)) {
+            /* zlib's messages are fixed ASCII text ("invalid block type"). */
+            s->gzip_bad = s->z.msg ? s->z.msg : "corrupt data";
+        }
+    }
+    return got;
+}
+
 /* Loads a whole file plus a terminating NUL.  A regular file's size sizes
- * the buffer; it is a hint only (files may grow), so reading goes on,
- * growing the buffer, until fread reports the end.  The first read stops
+ * the buffer; it is a hint only (files may grow; a compressed one's tells
+ * nothing), so reading goes on, growing the buffer, until the source
+ * reports the end.  The first read stops
  * at WT_FIRST_LINE_MAX bytes, which are checked before anything more is
  * read or allocated. */
 static wt_status load(const char *path, bool tsplib, size_t values, char **data, size_t *len,
@@ -158,7 +256,12 @@ static wt_status load(const char *path, bool tsplib, size_t values, char **data,
         fclose(f);
         return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
     }
-    unsigned long long size = known && S_ISREG(st.st_mode) && st.st_size > 0
+    source src;
+    if (!source_open(&src, f)) {
+        fclose(f);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
+    }
+    unsigned long long size = known && S_ISREG(st.st_mode) && st.st_size > 0 && !src.gzip
                                   ? (unsigned long long)st.st_size : 0;
     unsigned long long bound = 0; /* 0 until the first MiB is checked */
     size_t cap = size > 0 && size < WT_FIRST_LINE_MAX ? (size_t)size + 1 : (size_t)1 << 16;
@@ -166,7 +269,7 @@ static wt_status load(const char *path, bool tsplib, size_t values, char **data,
     char *buf = malloc(cap + 1);
     wt_status bad_text = WT_OK;
     while (buf) {
-        used += fread(buf + used, 1, cap - used, f);
+        used += source_read(&src, buf + used, cap - used);
         if (bound == 0 && used >= WT_FIRST_LINE_MAX) {
             bad_text = check_first_mib(path, buf, tsplib, values, &bound, err);
             if (bad_text == WT_OK && (size > bound || used > bound))
@@ -194,15 +297,23 @@ static wt_status load(const char *path, bool tsplib, size_t values, char **data,
     int why = errno;
     bool bad = ferror(f) != 0;
     fclose(f);
+    source_close(&src);
     if (bad_text != WT_OK) {
         free(buf);
         return bad_text;
     }
-    if (!buf)
+    if (!buf || src.gzip_oom) {
+        free(buf);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
+    }
     if (bad) {
         free(buf);
         return wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", path, strerror(why));
+    }
+    if (src.gzip_bad) {
+        free(buf);
+        return wt_fail(err, WT_STATUS_PARSE, "%s: not a valid gzip file: %s", path,
+                       src.gzip_bad);
     }
     buf[used] = '\0';
     *data = buf;

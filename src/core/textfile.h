@@ -2,7 +2,8 @@
  * textfile.h - a whole file in memory, read as TSPLIB-style lines and tokens.
  *
  * wt_file_load and wt_quote (input shown in messages) serve both file
- * readers; the scanner serves the TOUR reader: the file is loaded at once
+ * readers; a gzip-compressed file (told by its first bytes, 1f 8b, not by
+ * its name) is loaded decompressed, under the same bounds; the scanner serves the TOUR reader: the file is loaded at once
  * (one read, one allocation), then scanned forward while counting lines, so
  * every error can name "path:line".  Embedded NUL bytes and CRLF line ends
  * are handled.
@@ -53,14 +54,17 @@ char wt_line_break(const char *s, size_t len);
  * (coordinates, display data, fixed edges, tours) and for EXPLICIT ones
  * n * n more (the matrix), n the DIMENSION found in the first MiB; for a
  * tour n + 1.  A regular file larger than that is refused without being
- * read, a pipe or device once it has sent that much. */
+ * read, a pipe or device once it has sent that much.  For a gzip file all
+ * of this holds for the decompressed text, counted as it is inflated (the
+ * compressed size bounds nothing), so a gzip bomb stops at the bound too. */
 #define WT_FIRST_LINE_MAX ((size_t)1 << 20)
 #define WT_BYTES_PER_VALUE 64
 
 /* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
  * bytes (the file itself may contain NULs).  WT_STATUS_IO when it cannot be
  * read (a directory included), WT_STATUS_PARSE "path:1: ..." or "path: ..."
- * when it breaks the bounds above, WT_STATUS_OUT_OF_MEMORY. */
+ * when it breaks the bounds above or is a corrupt or truncated gzip file
+ * ("path: not a valid gzip file: why", zlib's words), WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_file_load(const char *path, char **data, size_t *len, wt_error *err);
 
 /* As wt_file_load for a TSPLIB file, with the header and size bounds above.

@@ -1,0 +1,160 @@
+/*
+ * tour_out.c - solve's tour output: TSPLIB, list or CSV, to a file or to
+ * standard output, and the tour as a JSON array.
+ *
+ * TSPLIB files are the library's (wt_tour_write_tsplib); list and CSV are
+ * for other programs (spreadsheets, scripts) and are written here, the same
+ * safe way: a finished file replaces the old one, never a half-written one.
+ */
+/* realpath() is XSI, beyond the _POSIX_C_SOURCE the build sets. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+bool cli_tour_format_parse(const char *s, cli_tour_format *out)
+{
+    static const char *const names[] = {"tsplib", "list", "csv"};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(s, names[k]) == 0) {
+            *out = (cli_tour_format)k;
+            return true;
+        }
+    }
+    return false;
+}
+
+static wt_status fail(wt_error *err, wt_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static wt_status fail(wt_error *err, wt_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->status = status;
+    return status;
+}
+
+/* Writes the tour's cities, 1-based, one a line, after a "city" header for
+ * CSV; returns whether f took it all (ferror). */
+static bool put_cities(FILE *f, cli_tour_format format, const int32_t *tour, int n)
+{
+    if (format == CLI_TOUR_CSV) fputs("city\n", f);
+    for (int i = 0; i < n; i++) fprintf(f, "%" PRId32 "\n", tour[i] + 1);
+    return !ferror(f);
+}
+
+/* Writes list or CSV into the file path (opened and closed here); shown
+ * names it in messages. */
+static wt_status write_file(const char *path, const char *shown, cli_tour_format format,
+                            const int32_t *tour, int n, wt_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return fail(err, WT_STATUS_IO, "%s: cannot open for writing: %s", shown, strerror(errno));
+    bool ok = put_cities(f, format, tour, n);
+    int why = errno;
+    if (fclose(f) != 0 || !ok)
+        return fail(err, WT_STATUS_IO, "%s: write failed: %s", shown, strerror(ok ? errno : why));
+    return WT_OK;
+}
+
+/* Writes path.part, then renames it over path. */
+static wt_status write_by_rename(const char *path, const char *shown, cli_tour_format format,
+                                 const int32_t *tour, int n, wt_error *err)
+{
+    size_t len = strlen(path);
+    char *part = malloc(len + sizeof ".part");
+    if (!part) return fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", shown);
+    memcpy(part, path, len);
+    memcpy(part + len, ".part", sizeof ".part");
+    wt_status s = write_file(part, shown, format, tour, n, err);
+    if (s == WT_OK && rename(part, path) != 0)
+        s = fail(err, WT_STATUS_IO, "%s: cannot replace it with %s: %s", shown, part,
+                 strerror(errno));
+    if (s != WT_OK) remove(part);
+    free(part);
+    return s;
+}
+
+/* Writes a TSPLIB tour to standard output.  The library writes files by
+ * name; /dev/stdout would be a symbolic link to whatever stdout is, which
+ * for a redirected regular file it would replace by rename, so the few
+ * lines of the format are written here, as tour.c writes them. */
+static bool put_tsplib(FILE *f, const char *name, const char *comment, const int32_t *tour,
+                       int n)
+{
+    const char *text[2] = {name && name[0] ? name : "tour", comment};
+    const char *key[2] = {"NAME : ", "COMMENT : "};
+    for (int k = 0; k < 2; k++) {
+        if (!text[k] || !text[k][0]) continue;
+        fputs(key[k], f);
+        for (const char *s = text[k]; *s; s++) { /* one header line, whatever bytes */
+            unsigned char c = (unsigned char)*s;
+            fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "TYPE : TOUR\nDIMENSION : %d\nTOUR_SECTION\n", n);
+    for (int i = 0; i < n; i++) fprintf(f, "%" PRId32 "\n", tour[i] + 1);
+    fputs("-1\nEOF\n", f);
+    return !ferror(f);
+}
+
+wt_status cli_write_tour(const char *path, cli_tour_format format, const char *name,
+                         const char *comment, const int32_t *tour, int n, wt_error *err)
+{
+    /* Validated first, as the library does: nothing is written for a bad tour. */
+    wt_error why = {0};
+    wt_status s = wt_tour_validate(tour, n, &why);
+    if (s != WT_OK) return fail(err, s, "%s: not written: %s", path, why.message);
+    if (cli_is_stdin(path)) {
+        bool ok = format == CLI_TOUR_TSPLIB ? put_tsplib(stdout, name, comment, tour, n)
+                                            : put_cities(stdout, format, tour, n);
+        if (fflush(stdout) != 0 || !ok)
+            return fail(err, WT_STATUS_IO, "<stdout>: write failed: %s", strerror(errno));
+        return WT_OK;
+    }
+    if (format == CLI_TOUR_TSPLIB) return wt_tour_write_tsplib(path, name, comment, tour, n, err);
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char *target = realpath(path, NULL);
+        if (!target) return write_file(path, path, format, tour, n, err); /* dangling */
+        bool regular = stat(target, &st) == 0 && S_ISREG(st.st_mode);
+        s = regular ? write_by_rename(target, path, format, tour, n, err)
+                    : write_file(target, path, format, tour, n, err);
+        free(target);
+        return s;
+    }
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_file(path, path, format, tour, n, err);
+    return write_by_rename(path, path, format, tour, n, err);
+}
+
+bool cli_json_add_tour(cJSON *obj, const char *key, const int32_t *tour, int n)
+{
+    /* 11 bytes a city at most ("1073741824,"), brackets and the NUL. */
+    size_t cap = (size_t)n * 11 + 3, k = 0;
+    char *text = malloc(cap);
+    if (!text) return false;
+    text[k++] = '[';
+    for (int i = 0; i < n; i++)
+        k += (size_t)snprintf(text + k, cap - k, "%s%" PRId32, i ? "," : "", tour[i] + 1);
+    text[k++] = ']';
+    text[k] = '\0';
+    bool ok = cJSON_AddRawToObject(obj, key, text) != NULL;
+    free(text);
+    return ok;
+}

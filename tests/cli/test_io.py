@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""CLI tests of the files people have: instances on standard input, tours on
+standard output, list and CSV tours, the tour in the JSON, gzip-compressed
+instances and tours (made here from data/berlin52.tsp with Python's gzip
+module).
+
+Usage: test_io.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
+"""
+import gzip
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+WARPTOUR = None
+DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
+BERLIN = os.path.join(DATA, "berlin52.tsp")
+N = 52
+
+
+def run(*args, stdin=None):
+    """Runs warptour (solve with --algorithm 2opt unless one is named: fast
+    and deterministic); stdin is bytes fed to it, else /dev/null."""
+    if args and args[0] == "solve" and "--algorithm" not in args:
+        args = (*args, "--algorithm", "2opt")
+    r = subprocess.run([WARPTOUR, *args], input=stdin if stdin is not None else b"",
+                       capture_output=True, timeout=300)
+    r.out = r.stdout.decode("utf-8", "replace")
+    r.err = r.stderr.decode("utf-8", "replace")
+    return r
+
+
+def berlin_bytes():
+    with open(BERLIN, "rb") as f:
+        return f.read()
+
+
+def is_tour(cities):
+    return sorted(cities) == list(range(1, N + 1))
+
+
+def tsplib_tour(text):
+    lines = text.split("\n")
+    start = lines.index("TOUR_SECTION") + 1
+    cities = []
+    for l in lines[start:]:
+        if l.strip() == "-1":
+            break
+        cities.append(int(l))
+    return cities
+
+
+def printable(text):
+    """Whether a message holds only printable ASCII and line ends."""
+    return all(c == "\n" or " " <= c <= "~" for c in text)
+
+
+class Io(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.tmp.name, name)
+
+    def write(self, name, data):
+        p = self.path(name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    def length_of(self, r):
+        for l in r.out.splitlines() + r.err.splitlines():
+            if l.startswith("length"):
+                return int(l.split()[1])
+        self.fail("no length line in " + r.out + r.err)
+
+    # ------------------------------------------------------------ stdin
+
+    def test_solve_info_check_read_stdin(self):
+        plain = run("solve", BERLIN)
+        r = run("solve", "-", stdin=berlin_bytes())
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("instance  berlin52 (52 cities", r.out)
+        self.assertEqual(self.length_of(r), self.length_of(plain))
+        r = run("info", "-", stdin=berlin_bytes())
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("file      <stdin>", r.out)
+        self.assertIn("cities    52", r.out)
+        r = run("info", "-", "--json", stdin=berlin_bytes())
+        self.assertEqual(json.loads(r.out)["file"], "<stdin>")
+        tour = self.path("b.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", tour).returncode, 0)
+        r = run("check", "-", tour, stdin=berlin_bytes())
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("valid tour of berlin52", r.out)
+
+    def test_stdin_point_file(self):
+        pts = "".join("%d %d\n" % (i % 7, i * 3 % 11) for i in range(20)).encode()
+        r = run("solve", "-", stdin=pts)
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("20 cities, EUC_2D_REAL", r.out)
+
+    def test_stdin_errors_name_stdin(self):
+        bad = b"NAME : x\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\n" \
+              b"NODE_COORD_SECTION\n1 0 0\n2 zz 1\n3 1 1\nEOF\n"
+        r = run("info", "-", stdin=bad)
+        self.assertEqual(r.returncode, 3)
+        self.assertRegex(r.err, r"^warptour: <stdin>:7: ")
+        self.assertNotIn("/dev/stdin", r.err)
+        r = run("solve", "-", stdin=b"")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("<stdin>", r.err)
+
+    def test_stdin_is_bounded_like_a_pipe(self):
+        # A header of 52 cities, then far more bytes than they can need.
+        head = berlin_bytes().split(b"NODE_COORD_SECTION")[0] + b"NODE_COORD_SECTION\n"
+        r = run("info", "-", stdin=head + b"1 1 1\n" * 600000)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("<stdin>: longer than", r.err)
+
+    # ----------------------------------------------------------- output
+
+    def test_output_stdout_tsplib(self):
+        r = run("solve", BERLIN, "--output", "-")
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertTrue(r.out.startswith("NAME : berlin52\n"), r.out[:100])
+        self.assertTrue(r.out.endswith("-1\nEOF\n"))
+        self.assertTrue(is_tour(tsplib_tour(r.out)))
+        # The report went to stderr, naming where the tour went.
+        self.assertIn("length    ", r.err)
+        self.assertIn("tour      <stdout>", r.err)
+        # What stdout got is a tour that check takes.
+        tour = self.write("s.tour", r.stdout)
+        c = run("check", BERLIN, tour)
+        self.assertEqual(c.returncode, 0, c.err)
+        self.assertIn("length %d" % self.length_of(r), c.out)
+
+    def test_stdin_to_stdout_list_quiet(self):
+        r = run("solve", "-", "--output", "-", "--output-format", "list", "--quiet",
+                stdin=berlin_bytes())
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertEqual(r.err, "")
+        self.assertTrue(is_tour([int(l) for l in r.out.splitlines()]))
+
+    def test_list_and_csv_files(self):
+        ref = self.path("ref.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", ref).returncode, 0)
+        with open(ref) as f:
+            want = tsplib_tour(f.read())
+        lst, csv = self.path("t.list"), self.path("t.csv")
+        r = run("solve", BERLIN, "--output", lst, "--output-format", "list")
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("tour      " + lst, r.out)
+        with open(lst) as f:
+            self.assertEqual([int(l) for l in f.read().splitlines()], want)
+        r = run("solve", BERLIN, "--output", csv, "--output-format", "csv")
+        self.assertEqual(r.returncode, 0, r.err)
+        with open(csv) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[0], "city")
+        self.assertEqual([int(l) for l in lines[1:]], want)
+        self.assertEqual(sorted(os.listdir(self.tmp.name)), ["ref.tour", "t.csv", "t.list"])
+        # A symbolic link is written through, as TSPLIB tours are.
+        link = self.path("link.csv")
+        os.symlink(csv, link)
+        self.assertEqual(run("solve", BERLIN, "--output", link, "--output-format",
+                             "list").returncode, 0)
+        self.assertTrue(os.path.islink(link))
+        with open(csv) as f:
+            self.assertEqual([int(l) for l in f.read().splitlines()], want)
+
+    def test_json_tour(self):
+        tour = self.path("j.tour")
+        r = run("solve", BERLIN, "--json", "--json-tour", "--output", tour)
+        self.assertEqual(r.returncode, 0, r.err)
+        j = json.loads(r.out)
+        self.assertTrue(is_tour(j["tour"]))
+        with open(tour) as f:
+            self.assertEqual(j["tour"], tsplib_tour(f.read()))
+        r = run("solve", BERLIN, "--json")
+        self.assertNotIn("tour", json.loads(r.out))
+
+    def test_option_errors(self):
+        for args, why in [
+                (("--json", "--output", "-"), "--json and --output -"),
+                (("--json-tour",), "give --json too"),
+                (("--output-format", "list"), "give --output too"),
+                (("--output", "x", "--output-format", "xml"), "'tsplib', 'list' or 'csv'")]:
+            r = run("solve", BERLIN, *args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(why, r.err)
+            self.assertEqual(r.out, "")
+        r = run("solve", "--help")
+        for opt in ["--output-format", "--json-tour", "'-'"]:
+            self.assertIn(opt, r.out)
+
+    # ------------------------------------------------------------- gzip
+
+    def test_gzip_instance(self):
+        plain = run("solve", BERLIN)
+        gz = self.write("berlin52.tsp.gz", gzip.compress(berlin_bytes()))
+        # Told by its bytes, not its name.
+        odd = self.write("berlin52.txt", gzip.compress(berlin_bytes()))
+        for p in [gz, odd]:
+            r = run("solve", p)
+            self.assertEqual(r.returncode, 0, r.err)
+            self.assertEqual(self.length_of(r), self.length_of(plain))
+            self.assertIn("berlin52 (52 cities, EUC_2D)", r.out)
+        r = run("solve", "-", stdin=gzip.compress(berlin_bytes()))
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertEqual(self.length_of(r), self.length_of(plain))
+        # Several members one after the other (cat a.gz b.gz) are one text.
+        data = berlin_bytes()
+        two = self.write("two.gz", gzip.compress(data[:500]) + gzip.compress(data[500:]))
+        r = run("info", two)
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("cities    52", r.out)
+
+    def test_gzip_point_file_and_tour(self):
+        pts = "".join("%g,%g\n" % (i * 0.37 % 1, i * 0.61 % 1) for i in range(30)).encode()
+        r = run("info", self.write("p.csv.gz", gzip.compress(pts)))
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("cities    30", r.out)
+        tour = self.path("b.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", tour).returncode, 0)
+        with open(tour, "rb") as f:
+            tgz = self.write("b.tour.gz", gzip.compress(f.read()))
+        r = run("check", BERLIN, tgz)
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertIn("valid tour", r.out)
+
+    def test_corrupt_gzip(self):
+        good = gzip.compress(berlin_bytes())
+        cases = {
+            "garbage.tsp.gz": good[:10] + bytes(range(256)) * 4,
+            "truncated.tsp.gz": good[: len(good) // 2],
+            "badcrc.tsp.gz": good[:-8] + b"\0\0\0\0" + good[-4:],
+            "magic.tsp.gz": b"\x1f\x8b",
+        }
+        for name, data in cases.items():
+            p = self.write(name, data)
+            r = run("info", p)
+            self.assertEqual(r.returncode, 3, name)
+            self.assertIn(p + ": not a valid gzip file: ", r.err, name)
+            self.assertTrue(printable(r.err), (name, r.err))
+            self.assertEqual(r.err.count("\n"), 1, r.err)
+        r = run("solve", "-", stdin=cases["truncated.tsp.gz"])
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("<stdin>: not a valid gzip file: the compressed data ends early", r.err)
+
+    def test_gzip_bomb_is_bounded(self):
+        # 52 cities can need about 1 MiB; 60 MB decompressed from about 60 KB
+        # is refused once past the bound, before it is all inflated.
+        head = berlin_bytes().split(b"NODE_COORD_SECTION")[0] + b"NODE_COORD_SECTION\n"
+        bomb = self.write("bomb.tsp.gz", gzip.compress(head + b"1 1 1\n" * 10000000, 9))
+        self.assertLess(os.path.getsize(bomb), 200000)
+        r = run("info", bomb)
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(bomb + ": longer than", r.err)
+        # Binary bytes inside a gzip are refused as in a plain file.
+        noise = self.write("noise.gz", gzip.compress(os.urandom(3 << 20)))
+        r = run("info", noise)
+        self.assertEqual(r.returncode, 3)
+        self.assertTrue(printable(r.err), r.err)
+
+
+if __name__ == "__main__":
+    WARPTOUR = sys.argv.pop(1)
+    unittest.main(verbosity=2)
