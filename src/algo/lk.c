@@ -25,9 +25,17 @@
  *    level below the first, the chain grows from its other end (t1 takes a
  *    new neighbour, and the removed edge's far end becomes the new t1):
  *    the same gain bookkeeping, with the ends' roles exchanged.
- * Every gain is an exact integer of the instance's distance.  The Or-opt
- * moves of polish.c (the non-sequential segment insertions that flips
- * cannot reach in one level) are tried when the step finds nothing.
+ *  - The alternate first step (moves.alternate, off by default: measured
+ *    no better, bench/RESULTS.md): when the standard step finds nothing
+ *    from t1, t4 is taken on the side that would close a cycle, which the
+ *    next exchange opens again: a sequential 3-opt move no flip makes.
+ * Every gain is an exact integer of the instance's distance.  The plain
+ * 2-opt and Or-opt moves of polish.c (segment insertions that flips cannot
+ * reach in one level) are tried when the step finds nothing.
+ *
+ * The tour is polish.c's array with positions: a flip costs the length of
+ * the range it reverses, so large tours are searched in stretches
+ * (ils_local.c); Fredman et al.'s two-level list would lift that limit.
  */
 #include <stdlib.h>
 
