@@ -2,6 +2,7 @@
 # Installs what the build needs, from Debian's packages, when it is missing:
 #   cmake, gcc, make, pkg-config  the build itself
 #   libcjson-dev                  JSON output of the CLI (--json)
+#   zlib1g-dev                    gzip-compressed instances and tours
 #   libcmocka-dev                 the unit-test framework
 #   python3                       the CLI tests
 #   python3-dev (headers)         the Python package's extension module
@@ -17,6 +18,7 @@ command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
+pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
