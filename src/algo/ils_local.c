@@ -299,6 +299,11 @@ static void run_stretches(local_search *all, int t, int T, int rounds, int32_t *
     uint64_t parts = (uint64_t)T * (uint64_t)rounds;
     all[t].acc = 0;
     for (int r = 0; r < rounds && !halted(halt); r++) {
+        /* A first descent makes no kicks, whose polls would see a stop. */
+        if (wt_ctl_expired(ctl)) {
+            set_halt(halt);
+            break;
+        }
         int j = r * T + t;
         run_stretch(all, t, T, j, T * rounds, tour, where, n, offset,
                     share(quota, parts, (uint64_t)j), ctl, done_before, tour_len, halt);
@@ -412,7 +417,7 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
         int halt = 0;
         uint64_t done = 0;
         st = stretch_epoch(&k, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
-        if (st == WT_OK && two_opted)
+        if (st == WT_OK && two_opted && !halt)
             st = stretch_epoch(&k, T, tour, n, n / (2 * T * k.rounds), 0, ctl, &done, &length,
                                &halt, err);
         for (int t = 0; t < T; t++) stats->steps += k.s[t].moves;

@@ -415,17 +415,17 @@ static void pick_quadrants(const wt_instance *inst, int c, const int32_t *row, i
 }
 
 wt_status lk_candidates(const wt_instance *inst, const wt_polish_moves *m, int k, int threads,
-                        int32_t *nb, wt_error *err)
+                        const wt_init_stop *stop, int32_t *nb, bool *stopped, wt_error *err)
 {
     int n = inst->n, wide = 3 * k;
     if (wide > n - 1) wide = n - 1;
     if (wide > 255) wide = 255;
     if (!m->quadrant || !planar(inst) || wide <= k)
-        return wt_neighbour_lists_threads(inst, k, threads, nb, err);
+        return wt_neighbour_lists_until(inst, k, threads, stop, nb, stopped, err);
     int32_t *near = malloc((size_t)n * (size_t)wide * sizeof *near);
     if (!near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for candidate lists");
-    wt_status st = wt_neighbour_lists_threads(inst, wide, threads, near, err);
-    if (st == WT_OK) {
+    wt_status st = wt_neighbour_lists_until(inst, wide, threads, stop, near, stopped, err);
+    if (st == WT_OK && !*stopped) {
 #pragma omp parallel for num_threads(threads > 0 ? threads : 1) schedule(static, 4096)
         for (int c = 0; c < n; c++)
             pick_quadrants(inst, c, near + (size_t)c * (size_t)wide, wide, k,

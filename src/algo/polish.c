@@ -368,6 +368,8 @@ static void polish_free(polish *p)
     free(p->row_mem);
 }
 
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
+
 /* Phase 1's state for p->tour (n >= 4): positions, neighbour lists, queue;
  * with `full`, phase 2's rows too.  Frees what it made on failure. */
 static wt_status polish_init(polish *p, bool full, wt_error *err)
@@ -390,13 +392,25 @@ static wt_status polish_init(polish *p, bool full, wt_error *err)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for %d cities",
                        p->n);
     }
-    /* On threads: ILS builds its polishers as its searches start. */
+    /* On threads: ILS builds its polishers as its searches start.  The
+     * lists take seconds at millions of cities: a stop (time limit, Ctrl-C)
+     * ends their build, and the polisher then has none, so its descents
+     * move nothing and the caller's tour stays as it is. */
     int threads = p->ctl && p->ctl->threads > 1 ? p->ctl->threads : 1;
-    wt_status st = p->moves.lk ? lk_candidates(p->inst, &p->moves, p->k, threads, p->nb, err)
-                               : wt_neighbour_lists_threads(p->inst, p->k, threads, p->nb, err);
+    wt_init_stop stop = {ctl_stop_asked, p->ctl};
+    bool stopped = false;
+    wt_status st = p->moves.lk ? lk_candidates(p->inst, &p->moves, p->k, threads,
+                                               p->ctl ? &stop : NULL, p->nb, &stopped, err)
+                               : wt_neighbour_lists_until(p->inst, p->k, threads,
+                                                          p->ctl ? &stop : NULL, p->nb,
+                                                          &stopped, err);
     if (st != WT_OK) {
         polish_free(p);
         return st;
+    }
+    if (stopped) {
+        p->stopped = true;
+        for (size_t x = 0; x < n * (size_t)p->k; x++) p->nb[x] = -1;
     }
     for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = i;
     return WT_OK;

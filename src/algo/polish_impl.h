@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "algo/polish.h"
+#include "core/init.h"
 #include "core/instance.h"
 
 typedef struct lk_work lk_work;
@@ -132,8 +133,9 @@ bool lk_work_create(polish *p);
 void lk_work_free(polish *p);
 /* lk.c: the candidate lists of the LK moves (k = moves.candidates a city):
  * quadrant neighbours for planar coordinates when moves.quadrant, else the
- * k nearest. */
+ * k nearest; built as wt_neighbour_lists_until, which stop can end
+ * (*stopped: nb is then unusable). */
 wt_status lk_candidates(const wt_instance *inst, const wt_polish_moves *m, int k, int threads,
-                        int32_t *nb, wt_error *err);
+                        const wt_init_stop *stop, int32_t *nb, bool *stopped, wt_error *err);
 
 #endif

@@ -294,6 +294,37 @@ static void test_ils_lk_solve(void **state)
     wt_instance_free(inst);
 }
 
+/* A stop that comes while the candidate lists are built leaves a polisher
+ * without moves: its descent keeps the tour as it is, exactly. */
+static void test_stop_during_set_up(void **state)
+{
+    (void)state;
+    int n = 5000;
+    wt_instance *inst = wt_test_random_instance(n, 8);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    random_tour(n, 2, tour);
+    wt_params p;
+    wt_params_defaults(&p);
+    volatile int stop = 1;
+    p.stop_flag = &stop;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    for (int lk = 0; lk < 2; lk++) {
+        wt_polish_moves m = wt_polish_moves_default(lk);
+        wt_polisher *w = NULL;
+        assert_int_equal(wt_polisher_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
+        wt_polisher_touch_all(w);
+        uint64_t moves = 0;
+        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        assert_int_equal(moves, 0);
+        assert_memory_equal(wt_polisher_tour(w), tour, (size_t)n * sizeof *tour);
+        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
+        wt_polisher_free(w);
+    }
+    free(tour);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
         cmocka_unit_test(test_ils_lk_solve),
+        cmocka_unit_test(test_stop_during_set_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
