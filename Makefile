@@ -1,9 +1,12 @@
 # warptour - top-level Makefile.  CMake does the work underneath (build/).
 #
-#   make          build build/warptour and build/libwarptour.a
-#   make demo     build, then solve a bundled instance: 1000 random-restart 2-opt
-#                 climbs, on the GPU if one is usable, else on the CPU
-#   make test     build and run all tests, then again under ASan + UBSan
+#   make          build build/warptour and build/libwarptour.a (installs
+#                 nothing: make deps, demo and test install what is missing)
+#   make demo     install missing packages, build, then solve a bundled
+#                 instance: 1000 random-restart 2-opt climbs, on the GPU if
+#                 one is usable, else on the CPU
+#   make test     install missing packages, build and run all tests, then
+#                 again under ASan + UBSan
 #   make install  build, then install into PREFIX: the warptour program,
 #                 libwarptour (static and shared), warptour.h, the CMake
 #                 package and warptour.pc
@@ -12,7 +15,8 @@
 #                 FUZZ_SECONDS, then inject allocation failures into them
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
-#            CUDA=AUTO|ON|OFF (build the CUDA backend), JOBS=N,
+#            CUDA=AUTO|ON|OFF (build the CUDA backend: AUTO where nvcc is
+#            found and a GPU driver is present, ON wherever nvcc is), JOBS=N,
 #            PREFIX=/usr/local (make install; DESTDIR is honoured too).
 
 CUDA_ARCH ?= 90
@@ -22,11 +26,27 @@ BUILD     ?= build
 ASAN_BUILD ?= build-asan
 PREFIX    ?= /usr/local
 
-CMAKE_FLAGS = -DWT_CUDA=$(CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)"
+# CUDA=AUTO: compiling the CUDA backend takes minutes, worth it only where it
+# can run, so AUTO leaves it out unless a GPU driver is present (its device
+# node or nvidia-smi); then CMake's AUTO builds it where it finds nvcc.
+# CUDA=ON builds it wherever nvcc is (CI: it has nvcc and no GPU).
+ifeq ($(CUDA),AUTO)
+  GPU_DRIVER := $(shell { [ -e /dev/nvidia0 ] || nvidia-smi -L; } >/dev/null 2>&1 && echo yes)
+  WT_CUDA := $(if $(GPU_DRIVER),AUTO,OFF)
+  WT_CUDA_WHY := no GPU driver when make ran with CUDA=AUTO: make CUDA=ON builds it
+else
+  WT_CUDA := $(CUDA)
+  WT_CUDA_WHY := make CUDA=$(CUDA)
+endif
+CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_WHY="$(WT_CUDA_WHY)"
+
+# Only deps, demo and test install packages (apt-get); plain make does not.
+# Where a goal asks for them, they come before any build (also under -j).
+DEPS_FIRST := $(if $(filter deps demo test,$(MAKECMDGOALS)),deps)
 
 .PHONY: all deps configure demo test test-quick test-asan install fuzz bench-check gpu-check clean
 
-all: deps
+all: | $(DEPS_FIRST)
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
@@ -48,7 +68,7 @@ test-quick: all
 
 # The sanitized build leaves the CUDA backend out: the first build already
 # compiled it, and sanitizers check host code only.
-test-asan: deps
+test-asan: | $(DEPS_FIRST)
 	cmake -S . -B $(ASAN_BUILD) -DWT_SANITIZE=ON -DWT_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

@@ -473,10 +473,33 @@ class Cli(unittest.TestCase):
         self.assertEqual(j["optimum"], 7542)
 
     def test_devices(self):
-        r = run("devices")
-        self.assertEqual(r.returncode, 0)
-        self.assertIn("cpu", r.stdout)
-        self.assertIn("cuda", r.stdout)
+        # One line a backend: the CPU one with the cores this process may run
+        # on (OpenMP's count: the affinity mask, not OMP_NUM_THREADS), the
+        # CUDA one available with its device, or not with the reason.
+        def lines(**kw):
+            r = run("devices", **kw)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(r.stderr, "")
+            out = r.stdout.splitlines()
+            self.assertEqual([l.split()[0] for l in out], ["cpu", "cuda"], r.stdout)
+            return out
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        for kw in ({}, {"env": env}):
+            cpu, cuda = lines(**kw)
+            self.assertEqual(cpu.split(None, 1)[1], "available (%d cores)" % cores)
+            state, _, what = cuda.split(None, 1)[1].partition(": ")
+            self.assertIn(state, ("available", "not available"), cuda)
+            self.assertTrue(what.strip(), cuda)  # the device, or why not
+            if state == "not available":
+                self.assertRegex(what, r"built without CUDA \(.+\)|no usable CUDA driver|no CUDA device")
+        if hasattr(os, "sched_setaffinity") and cores > 1:
+            one = min(os.sched_getaffinity(0))
+            cpu, _ = lines(preexec_fn=lambda: os.sched_setaffinity(0, {one}))
+            self.assertEqual(cpu, "cpu    available (1 cores)")
+        r = run("devices", "extra")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("devices", r.stderr)
 
     def big_instance(self):
         inst = self.path("u3000.tsp")

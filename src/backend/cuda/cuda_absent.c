@@ -1,5 +1,5 @@
 /*
- * cuda_absent.c - the CUDA backend of a build without nvcc: never available.
+ * cuda_absent.c - the CUDA backend of a build without CUDA: never available.
  */
 #include <stdio.h>
 
@@ -7,9 +7,15 @@
 #include "backend/cuda/twoopt_pass.h"
 #include "core/error.h"
 
+/* Why there is no CUDA backend (CMake says: WT_CUDA=OFF, no GPU driver when
+ * make ran, no nvcc). */
+#ifndef WT_CUDA_ABSENT_WHY
+#define WT_CUDA_ABSENT_WHY "no nvcc at build time"
+#endif
+
 static bool cuda_absent_available(char *device, size_t size)
 {
-    snprintf(device, size, "built without CUDA (no nvcc at build time)");
+    snprintf(device, size, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
     return false;
 }
 
@@ -31,7 +37,7 @@ wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
     (void)out;
     (void)pass_seconds;
     *count = 0;
-    return wt_fail(err, WT_STATUS_NO_DEVICE, "built without CUDA (no nvcc at build time)");
+    return wt_fail(err, WT_STATUS_NO_DEVICE, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
 }
 
 wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band, bool prune,
