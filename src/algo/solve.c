@@ -354,14 +354,15 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     char device[128] = "";
     wt_status st = choose_backend(params, &backend, device, sizeof device, err);
     if (st != WT_OK) return st;
+    const char *descents = ils_descent_run(params, inst->n) == WT_ILS_LK ? "LK" : "local";
     if (ils_local(params) && backend != &wt_backend_cpu) {
         char gpu[sizeof device];
         snprintf(gpu, sizeof gpu, "%s", device);
-        snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: local descents",
-                 gpu, ctl.threads, ctl.threads == 1 ? "" : "s");
+        snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s descents",
+                 gpu, ctl.threads, ctl.threads == 1 ? "" : "s", descents);
     } else if (ils_local(params))
-        snprintf(device, sizeof device, "CPU, %d thread%s, local descents", ctl.threads,
-                 ctl.threads == 1 ? "" : "s");
+        snprintf(device, sizeof device, "CPU, %d thread%s, %s descents", ctl.threads,
+                 ctl.threads == 1 ? "" : "s", descents);
     else if (backend == &wt_backend_cpu)
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                  ctl.threads == 1 ? "" : "s");
