@@ -98,7 +98,7 @@ const char *wt_edge_weight_type_name(wt_edge_weight_type type);
 
 typedef struct wt_instance wt_instance;
 
-/* Reads a TSPLIB95 TYPE: TSP file (see README for what is accepted).  On
+/* Reads a TSPLIB95 TYPE: TSP file (docs/formats.md says what is accepted).  On
  * success *out owns a new instance.  Errors: WT_STATUS_IO (cannot read),
  * WT_STATUS_PARSE (malformed: message is "path:line: what was expected"),
  * WT_STATUS_UNSUPPORTED (ATSP, HCP, unknown EDGE_WEIGHT_TYPE...),

@@ -2,7 +2,7 @@
 # One call on a GPU machine: build with CUDA, run the test suite (GPU tests
 # included), run the benchmarks, and print the summary tables last.
 #
-# Used through the device tool (see README "GPU checks"):
+# Used through the device tool (see docs/development.md):
 #   run: scripts/gpu-check.sh      carry: [".deb", "gpu-data"]
 # .deb holds Debian packages of cJSON and cmocka (the GPU image cannot fetch
 # them): scripts/fetch-gpu-deps.sh fills it.  gpu-data/ holds the instances

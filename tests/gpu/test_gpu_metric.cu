@@ -1,7 +1,7 @@
 /*
  * test_gpu_metric.cu - the GPU's float distances (device_instance.cuh)
  * against TSPLIB's, for every integer offset (dx, dy) in a square: exactly
- * equal where README "Precision" says they are exact, at most one unit off
+ * equal where docs/precision.md says they are exact, at most one unit off
  * elsewhere; GEO (the chord formula) within one unit on every pair of a
  * point set.  It checks the claims the metric comments make (the rounding
  * FADD of EUC_2D, the scaled, upward-rounding FFMA of CEIL_2D and ATT) on
@@ -161,7 +161,7 @@ int main()
         return 77;
     }
     bool ok = true;
-    /* The ranges README "Precision" and device_instance.cuh promise. */
+    /* The ranges docs/precision.md and device_instance.cuh promise. */
     ok &= check<MetricEuc2D>("EUC_2D", WT_EUC_2D, 100.0f, 1024);
     ok &= check<MetricCeil2D>("CEIL_2D", WT_CEIL_2D, 100.0f, 700);
     ok &= check<MetricAtt>("ATT", WT_ATT, 100.0f, 250);

@@ -5,7 +5,7 @@
  * distances: every distance is rounded as TSPLIB rounds it before it is
  * combined, so a move's delta is the exact integer delta whenever float
  * computes the distance exactly (integer coordinates below about 2^11; see
- * README "Precision").  Rounding uses the magic constant 1.5 * 2^23: adding
+ * docs/precision.md).  Rounding uses the magic constant 1.5 * 2^23: adding
  * it to s in [0, 2^22) leaves M + rint(s) exactly, two FADDs instead of a
  * conversion through the quarter-rate unit.  The search works on X = M + d,
  * "distances in magic form", and subtracts M-offset edge terms directly, so
@@ -28,7 +28,7 @@
  * distances lie far above 2^22, where magic form no longer rounds, so the
  * float deltas are approximations (relative error about 2^-22 of the
  * distances) and the exact check of every applied move decides, as for any
- * instance with large coordinates (README "Precision").
+ * instance with large coordinates (docs/precision.md).
  */
 #ifndef WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
 #define WT_BACKEND_CUDA_DEVICE_INSTANCE_CUH
