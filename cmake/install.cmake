@@ -36,7 +36,7 @@ install(FILES ${PROJECT_BINARY_DIR}/warptourConfig.cmake
 # asks its linker for static); Libs.private what linking the static one
 # needs besides: OpenMP, libm, and in CUDA builds the static CUDA runtime and
 # the C++ runtime its objects use.
-set(WT_PC_LIBS_PRIVATE "${OpenMP_C_FLAGS} -lm")
+set(WT_PC_LIBS_PRIVATE "${OpenMP_C_FLAGS} -lm -pthread")
 if(WT_HAVE_CUDA)
   string(APPEND WT_PC_LIBS_PRIVATE " ${CUDA_cudart_static_LIBRARY} -lstdc++ -ldl -lrt -lpthread")
 endif()

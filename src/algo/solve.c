@@ -9,6 +9,7 @@
  * caller, so the CLI can always write it.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,6 +159,34 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
 }
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
+
+/* The choice of a backend, made on a thread of its own while the host builds
+ * the start tour: asking whether a GPU is usable creates its context, a
+ * fraction of a second that a short run would otherwise spend before the
+ * start tour (at a million cities with a 1 s limit, all of the GPU's time). */
+typedef struct backend_choice {
+    const wt_params *params;
+    const wt_backend *backend;
+    char device[128];
+    wt_status status;
+    wt_error err;
+} backend_choice;
+
+static void *choose_backend_thread(void *arg)
+{
+    backend_choice *c = arg;
+    c->status = choose_backend(c->params, &c->backend, c->device, sizeof c->device, &c->err);
+    return NULL;
+}
+
+/* Whether the choice asks the GPU and cannot fail, so that it can run
+ * beside the start tour's build: auto (which falls back on the CPU).  An
+ * explicit cuda backend is checked first, so that a missing GPU is
+ * reported before the build. */
+static bool choice_beside_build(const wt_params *p)
+{
+    return p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p);
+}
 
 /* Fills tour from params->start_tour or the configured start heuristic;
  * *cut: what a stop did to the heuristic. */
@@ -350,10 +379,27 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     if (valid != WT_OK) return valid;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
-    const wt_backend *backend;
-    char device[128] = "";
-    wt_status st = choose_backend(params, &backend, device, sizeof device, err);
-    if (st != WT_OK) return st;
+    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
+    if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
+    backend_choice choice = {.params = params};
+    pthread_t chooser;
+    bool threaded = choice_beside_build(params) &&
+                    pthread_create(&chooser, NULL, choose_backend_thread, &choice) == 0;
+    if (!threaded) choose_backend_thread(&choice);
+    wt_init_cut init_cut = WT_INIT_WHOLE;
+    wt_status st = make_start_tour(inst, &ctl, tour, &init_cut, err);
+    if (threaded) pthread_join(chooser, NULL);
+    if (choice.status != WT_OK || st != WT_OK) {
+        if (choice.status != WT_OK) {
+            if (err) *err = choice.err;
+            st = choice.status;
+        }
+        free(tour);
+        return st;
+    }
+    const wt_backend *backend = choice.backend;
+    char device[128];
+    memcpy(device, choice.device, sizeof device);
     const char *descents = ils_descent_run(params, inst->n) == WT_ILS_LK ? "LK" : "local";
     if (ils_local(params) && backend != &wt_backend_cpu) {
         char gpu[sizeof device];
@@ -367,17 +413,11 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                  ctl.threads == 1 ? "" : "s");
 
-    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
-    if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
-    wt_init_cut init_cut = WT_INIT_WHOLE;
-    st = make_start_tour(inst, &ctl, tour, &init_cut, err);
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
-    if (st == WT_OK) {
-        ctl.init_length = wt_tour_length(inst, tour);
-        st = run_algorithm(backend, inst, tour, &ctl, &stats, &sa, err);
-    }
+    ctl.init_length = wt_tour_length(inst, tour);
+    st = run_algorithm(backend, inst, tour, &ctl, &stats, &sa, err);
     if (st != WT_OK) {
         free(tour);
         return st;
