@@ -303,6 +303,102 @@ static bool tried(long k, long total)
     return (k - FIRST) % stride == 0;
 }
 
+/* The instances the Python entry points build (python/_warptour.c): real
+ * points (solve), a real matrix (solve_matrix), a point file and a TSPLIB
+ * file (solve_file).  Constructor c with allocation k failed: WT_OK, or out
+ * of memory with *out untouched; never a leak. */
+static wt_status python_instance(int c, const char *dir, wt_instance **out, wt_error *err)
+{
+    enum { N = 40 };
+    double x[N], y[N], m[N * N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (i * 37 % 101) / 101.0;
+        y[i] = (i * 53 % 103) / 103.0;
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) m[i * N + j] = i == j ? 0 : 0.5 + (double)(i + j) / 7.0;
+    char path[512];
+    switch (c) {
+    case 0: return wt_instance_from_coords("points", N, WT_EUC_2D_REAL, x, y, NULL, out, err);
+    case 1: return wt_instance_from_matrix("matrix", N, m, out, err);
+    case 2:
+        snprintf(path, sizeof path, "%s/points.txt", dir);
+        return wt_instance_read(path, out, err);
+    default:
+        snprintf(path, sizeof path, "%s/berlin52.tsp", dir);
+        return wt_instance_read(path, out, err);
+    }
+}
+
+/* The Python entry points' library calls under every allocation failure:
+ * the instance's construction, then an ILS solve of it. */
+static int python_entry_points(void)
+{
+    char dir[] = "/tmp/oom_solve_XXXXXX";
+    if (!mkdtemp(dir)) return 2;
+    char path[512];
+    snprintf(path, sizeof path, "%s/points.txt", dir);
+    FILE *f = fopen(path, "w");
+    for (int i = 0; f && i < 30; i++) fprintf(f, "%g,%g\n", (i * 37 % 101) / 10.1, i * 0.25);
+    if (f) fclose(f);
+    snprintf(path, sizeof path, "%s/berlin52.tsp", dir);
+    const char *data = getenv("WT_DATA");
+    char src[512];
+    snprintf(src, sizeof src, "%s/berlin52.tsp", data ? data : "data");
+    FILE *in = fopen(src, "r"), *out = fopen(path, "w");
+    for (int ch; in && out && (ch = fgetc(in)) != EOF;) fputc(ch, out);
+    if (in) fclose(in);
+    if (out) fclose(out);
+    static const char *names[] = {"python-points", "python-matrix", "python-point-file",
+                                  "python-tsplib-file"};
+    int bad = 0;
+    for (int c = 0; c < 4 && !bad; c++) {
+        current = names[c];
+        long total = -1;
+        for (long k = -1;; k++) {
+            wt_instance *inst = (wt_instance *)&total; /* a sentinel: untouched on failure */
+            wt_error err = {0};
+            atomic_store(&made, 0);
+            atomic_store(&countdown, k);
+            wt_status st = python_instance(c, dir, &inst, &err);
+            bool injected = k >= 0 && atomic_load(&countdown) < 0;
+            atomic_store(&countdown, -1);
+            if (k < 0) total = atomic_load(&made);
+            if (st == WT_OK) {
+                wt_params p;
+                wt_params_defaults(&p);
+                p.algorithm = WT_ALGO_ILS; /* the Python default */
+                p.kicks = 50;
+                p.threads = 1;
+                p.backend = WT_BACKEND_CPU;
+                bool inj;
+                long allocations;
+                wt_status s2;
+                bad |= run_one(inst, &p, injected ? -1 : k - total, &inj, &allocations, &s2);
+                wt_instance_free(inst);
+            } else if (st != WT_STATUS_OUT_OF_MEMORY || !injected ||
+                       inst != (wt_instance *)&total) {
+                fprintf(stderr, "%s k=%ld: status %s (%s), out %s\n", current, k,
+                        wt_status_str(st), err.message,
+                        inst != (wt_instance *)&total ? "touched" : "untouched");
+                bad = 1;
+            }
+            if (__lsan_do_recoverable_leak_check()) {
+                fprintf(stderr, "%s k=%ld: leak (LeakSanitizer's report above)\n", current, k);
+                bad = 1;
+            }
+            if (bad || (k >= 0 && !injected && k > total + 400)) break;
+        }
+        printf("%-42s %6ld allocations to build, then an ILS solve\n", names[c], total);
+    }
+    snprintf(path, sizeof path, "%s/points.txt", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/berlin52.tsp", dir);
+    remove(path);
+    rmdir(dir);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const char *filter = argc > 1 ? argv[1] : NULL;
@@ -310,6 +406,13 @@ int main(int argc, char **argv)
     signal(SIGALRM, on_alarm);
     setvbuf(stdout, NULL, _IOLBF, 0);
     int ran = 0;
+    if (!filter || strstr("python", filter)) {
+        if (python_entry_points()) {
+            fprintf(stderr, "oom_solve: FAILED: the Python entry points\n");
+            return 1;
+        }
+        ran++;
+    }
     for (size_t c = 0; c < sizeof configs / sizeof *configs; c++) {
         const config *cf = &configs[c];
         if (filter && !strstr(cf->name, filter)) continue;
