@@ -119,8 +119,9 @@ static wt_status check_first_mib(const char *path, const char *buf, bool tsplib,
     if (controls > WT_FIRST_LINE_MAX / 100)
         return wt_fail(err, WT_STATUS_PARSE, "%s: %zu control bytes in the first %zu: not a "
                        "text file", path, controls, WT_FIRST_LINE_MAX);
-    *bound = ULLONG_MAX;
-    /* wt_file_load serves point files too: they have no header to bound. */
+    /* wt_file_load serves point files too: they have no header to bound
+     * them by, so they get a fixed one. */
+    *bound = WT_POINT_FILE_MAX;
     if (!tsplib && !wt_looks_like_tsplib(buf, WT_FIRST_LINE_MAX)) return WT_OK;
     if (!has_header_end(buf, WT_FIRST_LINE_MAX))
         return wt_fail(err, WT_STATUS_PARSE, "%s: no ..._SECTION or EOF line in the first %zu "
@@ -136,6 +137,10 @@ static wt_status check_first_mib(const char *path, const char *buf, bool tsplib,
 
 static wt_status too_long(const char *path, unsigned long long bound, wt_error *err)
 {
+    if (bound == WT_POINT_FILE_MAX)
+        return wt_fail(err, WT_STATUS_PARSE, "%s: longer than %llu bytes, the most a point "
+                       "file may hold (write larger instances as TSPLIB files); not read",
+                       path, bound);
     return wt_fail(err, WT_STATUS_PARSE, "%s: longer than %llu bytes, more than a valid file of "
                    "its DIMENSION can need (%d bytes a number); not read", path, bound,
                    WT_BYTES_PER_VALUE);

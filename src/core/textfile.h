@@ -59,6 +59,10 @@ char wt_line_break(const char *s, size_t len);
  * compressed size bounds nothing), so a gzip bomb stops at the bound too. */
 #define WT_FIRST_LINE_MAX ((size_t)1 << 20)
 #define WT_BYTES_PER_VALUE 64
+/* A file that is not TSPLIB (a point file) has no header to bound it by:
+ * it may hold at most 1 GiB of text (tens of millions of points), so that
+ * a pipe of endless comment lines stops there. */
+#define WT_POINT_FILE_MAX ((unsigned long long)1 << 30)
 
 /* Loads a whole file into a new malloc'ed buffer with a NUL after its *len
  * bytes (the file itself may contain NULs).  WT_STATUS_IO when it cannot be
