@@ -25,10 +25,11 @@
  *    level below the first, the chain grows from its other end (t1 takes a
  *    new neighbour, and the removed edge's far end becomes the new t1):
  *    the same gain bookkeeping, with the ends' roles exchanged.
- *  - The alternate first step (moves.alternate, off by default: measured
- *    no better, bench/RESULTS.md): when the standard step finds nothing
- *    from t1, t4 is taken on the side that would close a cycle, which the
- *    next exchange opens again: a sequential 3-opt move no flip makes.
+ *  - The alternate step (moves.alternate, off by default: measured no
+ *    better, bench/RESULTS.md): where the standard step finds nothing, at
+ *    the first level or any later one, t4 is taken on the side that would
+ *    close a cycle, which the next exchange opens again: a sequential 3-opt
+ *    move no flip makes, after which the chain goes on.
  * Every gain is an exact integer of the instance's distance.  The plain
  * 2-opt and Or-opt moves of polish.c (segment insertions that flips cannot
  * reach in one level) are tried when the step finds nothing.
@@ -206,6 +207,7 @@ static int alternatives(const polish *p, const lk_work *w, int fix, int last, in
 }
 
 static bool extend(polish *p, lk_work *w, int fix, int last, int64_t g, int level);
+static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, int level);
 
 /* One alternative at this level: flip, note the closed gain, go deeper;
  * true once some closed tour of the chain beat the start (the flips then
@@ -237,6 +239,9 @@ static bool extend(polish *p, lk_work *w, int fix, int last, int64_t g, int leve
     for (int i = 0; i < count; i++)
         if (try_alternative(p, w, fix, last, g, level, &alt[i])) return true;
     if (count > 0 || level == 0) return false;
+    if (p->moves.alternate && level + 2 < w->depth &&
+        alternate_step(p, w, fix, last, g, level))
+        return true;
     /* Mak-Morton: grow the chain from its other end. */
     count = alternatives(p, w, last, fix, g, breadth, alt);
     for (int i = 0; i < count; i++)
@@ -291,21 +296,23 @@ static int seg_len(const polish *p, bool fwd, int a, int b)
     return wrap(p, fwd ? p->pos[b] - p->pos[a] : p->pos[a] - p->pos[b]) + 1;
 }
 
-static bool alternate_first(polish *p, lk_work *w, int t1, int t2)
+static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, int level)
 {
     int alt_chain_max = ALT_CHAIN_MAX;
     bool fwd = succ(p, t1) == t2;
     const int32_t *nb2 = p->nb + (size_t)t2 * (size_t)p->k;
-    int64_t g0 = pd(p, t1, t2);
+    int breadth = level < WT_LK_LEVELS ? p->moves.breadth[level] : 1;
     int tried3 = 0;
-    for (int x = 0; x < p->k && tried3 < p->moves.breadth[0]; x++) {
+    for (int x = 0; x < p->k && tried3 < breadth; x++) {
         int t3 = nb2[x];
         if (t3 < 0) break;
         int64_t g1 = g0 - pd(p, t2, t3);
-        if (g1 <= 0) break;
+        if (g1 <= w->best_gain) break;
         int t4 = fwd ? succ(p, t3) : pred(p, t3);
         if (t3 == t1 || t4 == t1 || t3 == (fwd ? succ(p, t2) : pred(p, t2))) continue;
         if (fixed_edge(p, t3, t4)) continue;
+        if (has_edge(w->removed, w->n_removed, t2, t3) || has_edge(w->added, w->n_added, t3, t4))
+            continue;
         /* S = t2 .. t3 must not hold a path's closing edge. */
         if (p->path && (fwd ? p->pos[t3] < p->pos[t2] : p->pos[t2] < p->pos[t3])) continue;
         tried3++;
@@ -314,12 +321,14 @@ static bool alternate_first(polish *p, lk_work *w, int t1, int t2)
             int t5 = nb4[y];
             if (t5 < 0) break;
             int64_t g2 = g1 + pd(p, t3, t4) - pd(p, t4, t5);
-            if (g2 <= 0) break;
+            if (g2 <= w->best_gain) break;
             if (t5 == t3 || !on_path(p, fwd, t2, t5, t3)) continue;
+            if (has_edge(w->removed, w->n_removed, t4, t5)) continue;
             for (int side = 0; side < 2; side++) {
                 bool swap = side == 0;
                 if ((swap && t5 == t3) || (!swap && t5 == t2)) continue;
                 int t6 = swap == fwd ? succ(p, t5) : pred(p, t5);
+                if (has_edge(w->added, w->n_added, t5, t6)) continue;
                 int64_t g3 = g2 + pd(p, t5, t6);
                 int64_t closed = g3 - pd(p, t6, t1);
                 /* Chains go on from short segments only: the level's
@@ -330,7 +339,7 @@ static bool alternate_first(polish *p, lk_work *w, int t1, int t2)
                     w->best_gain = closed;
                     w->best_levels = w->levels;
                 }
-                if (2 < w->depth && extend(p, w, t1, t6, g3, 2)) return true;
+                if (level + 2 < w->depth && extend(p, w, t1, t6, g3, level + 2)) return true;
                 if (w->best_gain > 0) return true;
                 unflip(p, w, 2);
             }
@@ -351,7 +360,7 @@ bool lk_try(polish *p, int t1)
             w->best_gain = 0;
             w->best_levels = 0;
             bool found = alt == 0 ? extend(p, w, t1, t2, pd(p, t1, t2), 0)
-                                  : alternate_first(p, w, t1, t2);
+                                  : alternate_step(p, w, t1, t2, pd(p, t1, t2), 0);
             if (!found) continue;
             while (w->levels > w->best_levels) unflip(p, w, 0);
             p->length -= w->best_gain;

@@ -64,8 +64,8 @@ typedef struct wt_polish_moves {
     int depth;       /* lk: most flips (levels) of one step, >= 1 */
     int breadth[WT_LK_LEVELS]; /* lk: alternatives tried at levels 1..3 (>= 1);
                                   one at every deeper level */
-    bool alternate;  /* lk: Lin & Kernighan's alternate first step (a sequential
-                        3-opt move) where the standard step finds nothing */
+    bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
+                        move) where the standard step finds nothing, at any level */
 } wt_polish_moves;
 
 /* The polish's moves (lk false) or the LK defaults (lk true). */
