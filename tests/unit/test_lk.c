@@ -17,18 +17,6 @@
 #include "core/instance.h"
 #include "core/rng.h"
 
-static void random_tour(int n, uint64_t seed, int32_t *tour)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    for (int i = 0; i < n; i++) tour[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
-        int32_t t = tour[i];
-        tour[i] = tour[k];
-        tour[k] = t;
-    }
-}
 
 static wt_instance *typed(wt_edge_weight_type type, int n, uint64_t seed)
 {
@@ -124,7 +112,7 @@ static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate
 {
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
-    random_tour(n, seed, tour);
+    wt_test_random_tour(n, seed, tour);
     wt_polish_moves m = wt_polish_moves_default(true);
     m.alternate = alternate;
     wt_polisher *w = NULL;
@@ -178,7 +166,7 @@ static void test_kicks_undo_exactly(void **state)
         int n = sizes[z];
         wt_instance *inst = typed(WT_EUC_2D, n, 40 + z);
         int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
-        random_tour(n, 9, tour);
+        wt_test_random_tour(n, 9, tour);
         wt_polish_moves m = wt_polish_moves_default(true);
         m.alternate = z % 2 == 1;
         wt_polisher *w = NULL;
@@ -224,7 +212,7 @@ static void test_paths_keep_their_ends(void **state)
     int n = 3000, m = 700;
     wt_instance *inst = typed(WT_EUC_2D, n, 77);
     int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
-    random_tour(n, 4, tour);
+    wt_test_random_tour(n, 4, tour);
     wt_polish_moves mv = wt_polish_moves_default(true);
     mv.alternate = true;
     wt_polisher *whole = NULL, *w = NULL;
@@ -302,7 +290,7 @@ static void test_stop_during_set_up(void **state)
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 8);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
-    random_tour(n, 2, tour);
+    wt_test_random_tour(n, 2, tour);
     wt_params p;
     wt_params_defaults(&p);
     volatile int stop = 1;

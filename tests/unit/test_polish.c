@@ -23,18 +23,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static void random_tour(int n, uint64_t seed, int32_t *tour)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    for (int i = 0; i < n; i++) tour[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
-        int32_t t = tour[i];
-        tour[i] = tour[k];
-        tour[k] = t;
-    }
-}
 
 /* Coordinate instances of each type; EXPLICIT as a random symmetric matrix
  * (no triangle inequality) parsed from TSPLIB text. */
@@ -171,7 +159,7 @@ static void test_small_tours(void **state)
         for (uint64_t seed = 0; seed < 30; seed++) {
             wt_instance *inst = typed_instance(seed % 3 == 2 ? WT_EXPLICIT : WT_EUC_2D, n,
                                                100 * (uint64_t)n + seed);
-            random_tour(n, seed, start);
+            wt_test_random_tour(n, seed, start);
             polish_and_check(inst, start, true, NULL);
             wt_instance_free(inst);
         }
@@ -188,7 +176,7 @@ static void test_types_are_locally_optimal(void **state)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (uint64_t seed = 0; seed < 3; seed++) {
             wt_instance *inst = typed_instance(types[t], N, 7 * t + seed);
-            random_tour(N, 50 + seed, start);
+            wt_test_random_tour(N, 50 + seed, start);
             polish_and_check(inst, start, true, NULL);
             wt_instance_free(inst);
         }
@@ -209,7 +197,7 @@ static void test_degenerate_instances(void **state)
     assert_int_equal(wt_instance_from_coords("grid", N, WT_EUC_2D, x, y, NULL, &grid, NULL),
                      WT_OK);
     int32_t start[N], out[N];
-    random_tour(N, 3, start);
+    wt_test_random_tour(N, 3, start);
     int64_t len = polish_and_check(grid, start, true, out);
     assert_int_equal(polish_and_check(grid, out, true, NULL), len); /* idempotent */
     /* Coincident cities: all at two points. */
@@ -229,7 +217,7 @@ static void test_random_starts_improve(void **state)
     enum { N = 150 };
     wt_instance *inst = wt_test_random_instance(N, 21);
     int32_t start[N];
-    random_tour(N, 22, start);
+    wt_test_random_tour(N, 22, start);
     int64_t len = polish_and_check(inst, start, true, NULL);
     assert_true(len < wt_tour_length(inst, start) / 3);
     wt_instance_free(inst);
@@ -257,7 +245,7 @@ static void test_stop_leaves_the_tour(void **state)
     enum { N = 200 };
     wt_instance *inst = wt_test_random_instance(N, 24);
     int32_t start[N], tour[N];
-    random_tour(N, 25, start);
+    wt_test_random_tour(N, 25, start);
     volatile int flag = 1;
     wt_params p;
     wt_params_defaults(&p);
@@ -354,7 +342,7 @@ static void test_polisher_tracks_and_undoes(void **state)
         int n = sizes[z];
         wt_instance *inst = wt_test_random_instance(n, 90 + (uint64_t)n);
         int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
-        random_tour(n, 3, tour);
+        wt_test_random_tour(n, 3, tour);
         wt_polisher *w = NULL;
         assert_int_equal(wt_polisher_create(inst, tour, NULL, NULL, &w, NULL), WT_OK);
         assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
@@ -443,7 +431,7 @@ static void path_polishers_on(wt_instance *inst)
     size_t bytes = (size_t)n * sizeof(int32_t);
     int32_t *tour = malloc(bytes), *kept = malloc(bytes), *where = malloc(bytes);
     int32_t *scratch = malloc(bytes), *path = malloc(bytes);
-    random_tour(n, 5, tour);
+    wt_test_random_tour(n, 5, tour);
     for (int x = 0; x < n; x++) where[tour[x]] = x;
     int64_t length = wt_tour_length(inst, tour);
     wt_polisher *whole = NULL, *w[2] = {NULL, NULL}, *clone = NULL;
@@ -513,7 +501,7 @@ static void test_path_polishers(void **state)
     wt_polisher *whole = NULL, *w = NULL; /* a matrix has no coordinates to copy */
     wt_instance *m = typed_instance(WT_EXPLICIT, 30, 3);
     int32_t tour[30];
-    random_tour(30, 1, tour);
+    wt_test_random_tour(30, 1, tour);
     assert_int_equal(wt_polisher_create(m, tour, NULL, NULL, &whole, NULL), WT_OK);
     assert_int_equal(wt_polisher_create_paths(whole, 10, &w, NULL), WT_STATUS_INVALID_ARGUMENT);
     wt_polisher_free(whole);

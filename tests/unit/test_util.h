@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/rng.h"
 #include "warptour.h"
 
 #define WT_TEST_SKIP_CODE 77
@@ -66,6 +67,20 @@ static inline wt_instance *wt_test_random_instance(int n, uint64_t seed)
     if (wt_instance_generate(WT_GEN_UNIFORM, n, seed, &inst, &err) != WT_OK)
         fail_msg("generate failed: %s", err.message);
     return inst;
+}
+
+/* A uniform random permutation of 0..n-1 (Fisher-Yates), from seed. */
+static inline void wt_test_random_tour(int n, uint64_t seed, int32_t *tour)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++) tour[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
+        int32_t t = tour[i];
+        tour[i] = tour[k];
+        tour[k] = t;
+    }
 }
 
 #endif
