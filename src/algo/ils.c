@@ -17,7 +17,7 @@
  */
 #include "algo/ils.h"
 
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "core/error.h"
 
 enum { KICK_WINDOW = 100, MIN_KICK_CITIES = 8 };

@@ -52,7 +52,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "algo/ils.h"
 #include "algo/polish.h"
 #include "core/error.h"

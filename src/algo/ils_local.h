@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 #include "warptour.h"
 
 /* Improves tour (n >= 8 cities) in place to the best tour found: the

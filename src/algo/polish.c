@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "algo/polish_impl.h"
 #include "core/error.h"
 #include "core/instance.h"

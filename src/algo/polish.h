@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 #include "warptour.h"
 
 #ifdef __cplusplus

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
 #include "algo/polish.h"
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
 #include "core/init.h"

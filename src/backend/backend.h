@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 #include "warptour.h"
 
 #ifdef __cplusplus
@@ -28,7 +28,7 @@ typedef struct wt_multistart_job {
 } wt_multistart_job;
 
 /* What a simulated annealing run is asked to do (Lam et al. 2012; the
- * moves, random streams and schedule are in algo/sa.h). */
+ * moves, random streams and schedule are in core/sa_moves.h). */
 typedef struct wt_sa_job {
     uint64_t seed;            /* random streams: wt_sa_rng(seed, search, stream) */
     int searches;             /* TB >= 1, or 0: the backend picks; set to the value used */
@@ -59,7 +59,7 @@ typedef struct wt_session_ops {
     void (*close)(wt_tour_session *s); /* NULL is a no-op */
     /* 2-opt on the current tour until no improving move remains or ctl
      * expires, applying up to `swaps` independent moves per pass (k-swap,
-     * algo/kswap.h; 0 = all, 1 = best improvement).  The session's
+     * core/kswap.h; 0 = all, 1 = best improvement).  The session's
      * ctl->params (read at open) say how: kswap_nested picks the laminar
      * rule over the disjoint one, and kswap_band adds each row's best move
      * within the band to the candidates (never with swaps = 1, which stays
@@ -92,7 +92,7 @@ typedef struct wt_backend {
 
     /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015):
      * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
-     * (algo/climb_start.h) and descend by exactly the rule of
+     * (core/climb_start.h) and descend by exactly the rule of
      * twoopt_descend (best improvement, ties to the lowest (i, j)).  Runs
      * job->restarts climbs, or until ctl expires when that is 0.  Writes to
      * best_tour the tour of least exact length, ties to the lower climb
@@ -115,7 +115,7 @@ typedef struct wt_backend {
      * weight SA) from tour, in place: job->searches searches start from
      * tour; each keeps one current tour (a doubly linked list) and, at every
      * iteration, evaluates job->moves candidate relocations drawn from its
-     * own streams (algo/sa.h), of which the least delta (ties to the lower
+     * own streams (core/sa_moves.h), of which the least delta (ties to the lower
      * candidate) faces the Metropolis test and is committed only if
      * accepted; a search's best tour is stored lazily, when a worsening move
      * is about to be accepted.  The temperature follows wt_sa_schedule:

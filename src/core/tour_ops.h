@@ -6,6 +6,13 @@
 
 #include <stdint.h>
 
+/* 2-opt moves one full scan of a tour of n cities evaluates: every pair of
+ * non-adjacent edges. */
+static inline uint64_t wt_2opt_moves_per_scan(int n)
+{
+    return (uint64_t)(n - 1) * (uint64_t)(n - 2) / 2;
+}
+
 /* Reverses tour[from..to] (inclusive); nothing when from >= to. */
 static inline void wt_tour_reverse_segment(int32_t *tour, int from, int to)
 {

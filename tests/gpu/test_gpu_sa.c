@@ -30,7 +30,7 @@
 #include <pthread.h>
 #include <time.h>
 
-#include "algo/sa.h"
+#include "core/sa_moves.h"
 #include "backend/cpu/cpu_sa.h"
 #include "backend/cuda/sa.h"
 

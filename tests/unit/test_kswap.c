@@ -18,7 +18,7 @@
  */
 #include "test_util.h"
 
-#include "algo/kswap.h"
+#include "core/kswap.h"
 #include "backend/cpu/cpu_2opt.h"
 
 /* ------------------------------------------------------------ helpers */

@@ -13,7 +13,7 @@
 
 #include "algo/ils.h"
 #include "algo/polish.h"
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 #include "core/instance.h"
 #include "core/rng.h"
 

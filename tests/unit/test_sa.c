@@ -11,7 +11,7 @@
  * same seed gives the same tour, whatever the number of threads, and both
  * CPU schemes compute the same run for the same searches and moves.  The
  * CUDA warp kernel's look-ahead draws (backend/cuda/sa_look.h, plain C)
- * must draw the very moves of algo/sa.h, which is checked here, without a
+ * must draw the very moves of core/sa_moves.h, which is checked here, without a
  * GPU.
  *
  * The file includes cpu_sa.c itself so that the list helpers and a single
@@ -314,7 +314,7 @@ static void test_look_ahead_draws(void **state)
                 wt_sa_move got = uniform ? sa_look_draw(&g, n, prev)
                                          : sa_look_draw_near(&g, n, prev, nb, k);
                 if (want.c != got.c || want.a != got.a)
-                    fail_msg("n %d, k %d, draw %d: the look-ahead drew (%d, %d), algo/sa.h "
+                    fail_msg("n %d, k %d, draw %d: the look-ahead drew (%d, %d), core/sa_moves.h "
                              "(%d, %d)", n, k, i, got.c, got.a, want.c, want.a);
                 assert_false(wt_sa_move_is_null(prev, got));
                 /* More than two numbers: a rejected number or a redrawn slot. */

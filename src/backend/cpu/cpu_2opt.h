@@ -11,20 +11,16 @@
 
 #include <stdint.h>
 
-#include "algo/kswap.h"
-#include "algo/search_ctl.h"
 #include "core/instance.h"
+#include "core/kswap.h"
+#include "core/search_ctl.h"
+#include "core/tour_ops.h"
 
 typedef struct wt_2opt_move {
     int64_t delta; /* change of tour length; < 0 improves */
     int i, j;      /* positions, i < j; -1 when there is no move */
 } wt_2opt_move;
 
-/* Moves one full scan evaluates. */
-static inline uint64_t wt_2opt_moves_per_scan(int n)
-{
-    return (uint64_t)(n - 1) * (uint64_t)(n - 2) / 2;
-}
 
 /* Exact length change of the move (i, j) on tour. */
 int64_t wt_2opt_move_delta(const wt_instance *inst, const int32_t *tour, int i, int j);

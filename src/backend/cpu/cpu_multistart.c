@@ -36,9 +36,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "algo/climb_start.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_round.h"
+#include "core/climb_start.h"
 #include "core/error.h"
 #include "core/instance.h"
 

@@ -4,7 +4,7 @@
  * The algorithm is the paper's parallel simulated annealing with a light
  * weight SA (Algorithm 2) in every search: `searches` (TB) searches, each
  * keeping one current tour as a doubly linked list.  At every iteration a
- * search evaluates `moves` (TPB) candidate relocations (algo/sa.h); the one
+ * search evaluates `moves` (TPB) candidate relocations (core/sa_moves.h); the one
  * of least delta (ties to the lower candidate) faces the Metropolis test,
  * and only an accepted move touches the list.  A search's best tour is
  * copied lazily: only when a worsening move is about to be accepted while
@@ -29,7 +29,7 @@
  *    exchanges.  Default: one search per thread (Ps = 12 on 12 cores) and
  *    one candidate per iteration.
  * Candidate j of search s always draws from stream 1 + j of s and the
- * Metropolis test from stream 0 (algo/sa.h), so both schemes, with any
+ * Metropolis test from stream 0 (core/sa_moves.h), so both schemes, with any
  * number of threads, compute exactly the same run for the same searches,
  * moves and seed: the scheme only decides which thread computes what.
  */
@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo/sa.h"
+#include "core/sa_moves.h"
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/neighbours.h"
@@ -84,7 +84,7 @@ typedef struct sa_wake {
 #define SA_SPINS 1024
 
 /* What a search shows the reporting thread (relaxed atomics, as in
- * algo/search_ctl.c). */
+ * core/search_ctl.c). */
 typedef struct sa_pub {
     alignas(64) int64_t len; /* min(current, stored best) at its last poll */
     uint64_t improved;

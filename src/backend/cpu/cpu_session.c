@@ -4,7 +4,7 @@
  * The current and the best tour are two arrays; descending is the k-swap
  * 2-opt of cpu_2opt.c (candidates: the row bests, and with a band also each
  * row's best short move; with wt_params.prune the scan skips what the
- * segment bound rules out), the choice algo/kswap.c's, the kept moves applied
+ * segment bound rules out), the choice core/kswap.c's, the kept moves applied
  * one after another in the order it gives; a kick rotates two segments
  * through a buffer.
  */

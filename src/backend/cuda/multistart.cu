@@ -12,7 +12,8 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "backend/cpu/cpu_2opt.h"
+#include "core/search_ctl.h"
+#include "core/tour_ops.h"
 #include "backend/cuda/multistart.h"
 #include "backend/cuda/multistart_kernels.cuh"
 

@@ -25,7 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
 #include "backend/cuda/ms_block_scan.cuh"
 #include "backend/cuda/ms_gap_scan.cuh"

@@ -10,7 +10,7 @@
  * Each thread's arrays are interleaved with its neighbours' in global memory
  * so a warp's accesses coalesce, as local memory would lay them out.
  */
-#include "algo/climb_start.h"
+#include "core/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
 #include "backend/cuda/multistart_kernels.cuh"
 

@@ -8,7 +8,7 @@
  * block's opt-in shared memory, else in the block's slice of global memory,
  * so there is no size cap.  At every iteration the block's threads draw the
  * search's `moves` candidate relocations, candidate j from stream 1 + j
- * exactly as the CPU does (algo/sa.h), and compute their exact cost changes;
+ * exactly as the CPU does (core/sa_moves.h), and compute their exact cost changes;
  * cub::BlockReduce picks the least (ties to the lower candidate).  Every
  * thread holds a copy of the search's Metropolis stream (stream 0) and the
  * search's lengths, so all of them take the same decision without waiting
@@ -69,7 +69,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "algo/sa.h"
+#include "core/sa_moves.h"
 #include "backend/cuda/device_instance.cuh"
 #include "backend/cuda/sa.h"
 #include "backend/cuda/sa_look.h"

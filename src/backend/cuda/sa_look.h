@@ -6,7 +6,7 @@
  * xoshiro step that refills them overlaps the iteration's shared-memory
  * latency instead of waiting for it.  The draws here take their numbers
  * from that look-ahead in the order, and with the bounds, of wt_rng_below,
- * wt_sa_draw and wt_sa_draw_near (algo/sa.h): so they return the very
+ * wt_sa_draw and wt_sa_draw_near (core/sa_moves.h): so they return the very
  * moves of those functions, rejected draws and redrawn slots included, and
  * leave the stream where those leave it.  That is what makes the warp
  * kernel's run the CPU's, move for move.
@@ -19,7 +19,7 @@
 
 #include <stdint.h>
 
-#include "algo/sa.h"
+#include "core/sa_moves.h"
 #include "core/rng.h"
 
 /* A stream and its next two outputs: r itself is two outputs ahead. */

@@ -31,7 +31,9 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "backend/cpu/cpu_2opt.h"
+#include "core/kswap.h"
+#include "core/search_ctl.h"
+#include "core/tour_ops.h"
 #include "backend/cuda/session.h"
 #include "backend/cuda/twoopt_pass.cuh"
 #include "backend/cuda/twoopt_pass.h"

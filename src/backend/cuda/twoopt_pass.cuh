@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-#include "algo/kswap.h"
+#include "core/kswap.h"
 #include "backend/cuda/device_instance.cuh"
 
 #define PASS_NO_MOVE 0xFFFFFFFFFFFFFFFFULL

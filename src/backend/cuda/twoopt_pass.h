@@ -8,7 +8,7 @@
 #ifndef WT_BACKEND_CUDA_TWOOPT_PASS_H
 #define WT_BACKEND_CUDA_TWOOPT_PASS_H
 
-#include "algo/kswap.h"
+#include "core/kswap.h"
 #include "warptour.h"
 
 #ifdef __cplusplus

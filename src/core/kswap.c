@@ -34,7 +34,7 @@
  * sorted by i, and a stack sweep gives each its nesting depth (how many
  * kept intervals contain it); the groups are the depths, deepest first.
  */
-#include "algo/kswap.h"
+#include "core/kswap.h"
 
 #include "core/tour_ops.h"
 

@@ -7,8 +7,8 @@
  * and GPU backends climb from identical tours, any climb can be replayed on
  * its own, and the result does not depend on which thread or block ran it.
  */
-#ifndef WT_ALGO_CLIMB_START_H
-#define WT_ALGO_CLIMB_START_H
+#ifndef WT_CORE_CLIMB_START_H
+#define WT_CORE_CLIMB_START_H
 
 #include <stddef.h>
 #include <stdint.h>

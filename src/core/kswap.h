@@ -37,8 +37,8 @@
  * kswap.c), since a pass may offer up to two candidates per row and the
  * choice is made on the host every pass.
  */
-#ifndef WT_ALGO_KSWAP_H
-#define WT_ALGO_KSWAP_H
+#ifndef WT_CORE_KSWAP_H
+#define WT_CORE_KSWAP_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
  * search_ctl.c - deadlines, stop requests and progress reports for searches.
  */
-#include "algo/search_ctl.h"
+#include "core/search_ctl.h"
 
 #include <math.h>
 #include <omp.h>

@@ -1,5 +1,5 @@
 /*
- * sa.h - the moves, random streams and cooling schedule of simulated
+ * sa_moves.h - the moves, random streams and cooling schedule of simulated
  * annealing, shared by the backends.
  *
  * Lam, Tsoi & Luk, "Parallel neighbourhood search on many-core platforms"
@@ -18,8 +18,8 @@
  * per search, never on which thread or GPU lane evaluated which candidate.
  * Everything here is WT_HD, so device code draws the same moves.
  */
-#ifndef WT_ALGO_SA_H
-#define WT_ALGO_SA_H
+#ifndef WT_CORE_SA_MOVES_H
+#define WT_CORE_SA_MOVES_H
 
 #include <math.h>
 #include <stdbool.h>

@@ -7,8 +7,8 @@
  * thread inside their hot loops (it only reads a flag and the clock) and
  * wt_ctl_report() from the solving thread between steps.
  */
-#ifndef WT_ALGO_SEARCH_CTL_H
-#define WT_ALGO_SEARCH_CTL_H
+#ifndef WT_CORE_SEARCH_CTL_H
+#define WT_CORE_SEARCH_CTL_H
 
 #include <stdint.h>
 
