@@ -268,7 +268,7 @@ static bool on_path(const polish *p, bool fwd, int a, int c, int b)
  * (in the direction from t1 to t2), split at (t5 t6): with t6 after t5 the
  * two parts swap places, t1 [t6 .. t3] [t2 .. t5] t4; with t6 before t5
  * each part turns around in place, t1 [t6 .. t2] [t3 .. t5] t4. */
-static void alternate_level(polish *p, lk_work *w, bool fwd, int t1, int t2, int t3, int t4,
+static void alternate_level(polish *p, lk_work *w, bool fwd, int t2, int t3, int t4,
                             int t5, int t6, bool swap)
 {
     /* S in array order: from its first position, of len positions. */
@@ -283,7 +283,6 @@ static void alternate_level(polish *p, lk_work *w, bool fwd, int t1, int t2, int
     note_edge(w->added, &w->n_added, t4, t5);
     note_edge(w->removed, &w->n_removed, t3, t4);
     note_edge(w->removed, &w->n_removed, t5, t6);
-    (void)t1;
 }
 
 /* Lin & Kernighan's alternate first step, for when the standard one found
@@ -298,7 +297,6 @@ static int seg_len(const polish *p, bool fwd, int a, int b)
 
 static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, int level)
 {
-    int alt_chain_max = ALT_CHAIN_MAX;
     bool fwd = succ(p, t1) == t2;
     const int32_t *nb2 = p->nb + (size_t)t2 * (size_t)p->k;
     int breadth = level < WT_LK_LEVELS ? p->moves.breadth[level] : 1;
@@ -333,8 +331,8 @@ static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, in
                 int64_t closed = g3 - pd(p, t6, t1);
                 /* Chains go on from short segments only: the level's
                  * reversals cost the segment's length. */
-                if (closed <= 0 && seg_len(p, fwd, t2, t3) > alt_chain_max) continue;
-                alternate_level(p, w, fwd, t1, t2, t3, t4, t5, t6, swap);
+                if (closed <= 0 && seg_len(p, fwd, t2, t3) > ALT_CHAIN_MAX) continue;
+                alternate_level(p, w, fwd, t2, t3, t4, t5, t6, swap);
                 if (closed > w->best_gain) {
                     w->best_gain = closed;
                     w->best_levels = w->levels;

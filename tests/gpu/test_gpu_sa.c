@@ -63,15 +63,7 @@ static void sa_out_free(sa_out *o) { free(o->tour); }
 /* A random start tour from seed. */
 static void start_tour(int n, uint64_t seed, int32_t *tour)
 {
-    wt_rng rng;
-    wt_rng_seed(&rng, seed ^ 0x5a5a);
-    for (int i = 0; i < n; i++) tour[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
-        int32_t t = tour[i];
-        tour[i] = tour[k];
-        tour[k] = t;
-    }
+    wt_test_random_tour(n, seed ^ 0x5a5a, tour);
 }
 
 /* Runs job on the GPU (gpu) or the CPU from the start tour of job->seed;

@@ -47,19 +47,6 @@ static int64_t list_length(const wt_instance *inst, const int32_t *next, int32_t
     return wt_tour_length(inst, scratch);
 }
 
-static void random_tour(int n, uint64_t seed, int32_t *tour)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    for (int i = 0; i < n; i++) tour[i] = i;
-    for (int i = n - 1; i > 0; i--) {
-        int k = (int)wt_rng_below(&rng, (uint64_t)i + 1);
-        int32_t t = tour[i];
-        tour[i] = tour[k];
-        tour[k] = t;
-    }
-}
-
 /* A move of every kind: mostly uniform pairs (null moves included), then
  * a next to c, and c or a at the wrap-around of the array form (city 0,
  * its predecessor and successor). */
@@ -113,7 +100,7 @@ static void test_moves_keep_a_tour(void **state)
         int n = sizes[k];
         int32_t *tour = malloc((size_t)n * sizeof *tour), *prev = malloc((size_t)n * sizeof *prev),
                 *next = malloc((size_t)n * sizeof *next);
-        random_tour(n, 7 + (uint64_t)n, tour);
+        wt_test_random_tour(n, 7 + (uint64_t)n, tour);
         sa_list_from_tour(tour, n, prev, next);
         check_list(prev, next, n);
         wt_rng rng;
@@ -144,7 +131,7 @@ static void check_deltas(const wt_instance *inst, int moves)
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour), *prev = malloc((size_t)n * sizeof *prev),
             *next = malloc((size_t)n * sizeof *next);
-    random_tour(n, 3, tour);
+    wt_test_random_tour(n, 3, tour);
     sa_list_from_tour(tour, n, prev, next);
     int64_t len = wt_tour_length(inst, tour);
     wt_rng rng;
@@ -212,7 +199,7 @@ static void test_draws(void **state)
     }
     int n = 9;
     int32_t tour[9], prev[9], next[9];
-    random_tour(n, 1, tour);
+    wt_test_random_tour(n, 1, tour);
     sa_list_from_tour(tour, n, prev, next);
     int seen[9][9] = {{0}};
     wt_rng rng;
@@ -244,7 +231,7 @@ static void test_near_draws(void **state)
     wt_instance *inst = wt_test_random_instance(N, 3);
     int32_t nb[N * K], tour[N], prev[N], next[N];
     assert_int_equal(wt_neighbour_lists(inst, K, nb, NULL), WT_OK);
-    random_tour(N, 2, tour);
+    wt_test_random_tour(N, 2, tour);
     sa_list_from_tour(tour, N, prev, next);
     int seen[N][N] = {{0}};
     wt_rng rng;
@@ -302,7 +289,7 @@ static void test_look_ahead_draws(void **state)
             bool uniform = ki == sizeof ks / sizeof ks[0];
             int k = uniform ? 0 : ks[ki] < n - 1 ? ks[ki] : n - 1;
             if (k > 0) assert_int_equal(wt_neighbour_lists(inst, k, nb, NULL), WT_OK);
-            random_tour(n, 3 + ki, tour);
+            wt_test_random_tour(n, 3 + ki, tour);
             sa_list_from_tour(tour, n, prev, next);
             wt_rng r;
             wt_sa_rng(&r, 5, (uint64_t)n, 1 + ki);
@@ -388,7 +375,7 @@ static void test_cold_search_never_worsens(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(40, 8);
     int32_t tour[40], scratch[40];
-    random_tour(40, 2, tour);
+    wt_test_random_tour(40, 2, tour);
     int64_t start = wt_tour_length(inst, tour);
     hand_run h;
     hand_open(&h, inst, tour, 1e-9);
@@ -431,7 +418,7 @@ static void test_lazy_best_is_the_least_seen(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(30, 9);
     int32_t tour[30], scratch[30];
-    random_tour(30, 4, tour);
+    wt_test_random_tour(30, 4, tour);
     hand_run h;
     hand_open(&h, inst, tour, 1e5);
     sa_search *se = &h.r.searches[0];
@@ -544,7 +531,7 @@ static void test_runs_are_valid_and_counted(void **state)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
         wt_instance *ti = typed_instance(types[t], 25, 40 + t);
         int32_t start[25];
-        random_tour(25, 6, start);
+        wt_test_random_tour(25, 6, start);
         sa_params(&p, WT_SA_SSPM, 2, 2, 3);
         p.start_tour = start;
         solve_ok(ti, &p, &res);
