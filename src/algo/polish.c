@@ -42,6 +42,7 @@
 #include "algo/polish.h"
 
 #include <assert.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -671,6 +672,93 @@ void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3)
     reverse_range(p, p1, p3 - p1);
     int ends[6] = {a, b0, b1, c0, c1, d};
     for (int i = 0; i < 6; i++) push(p, ends[i]);
+}
+
+/* --------------------------------------------------------- long edges */
+
+/* Rounds of wt_polisher_long_edges, each m * n distances. */
+enum { LONG_EDGE_ROUNDS = 4 };
+
+/* Positions i of the `count` longest edges (i, i+1), longest first; how
+ * many (count at most, n at most). */
+static int longest_edges(const polish *p, int count, int32_t *at_pos, int64_t *len)
+{
+    int m = 0;
+    for (int i = 0; i < p->n; i++) {
+        int64_t d = pd(p, p->tour[i], at(p, i + 1));
+        if (m == count && d <= len[m - 1]) continue;
+        int y = m < count ? m++ : m - 1;
+        for (; y > 0 && len[y - 1] < d; y--) {
+            len[y] = len[y - 1];
+            at_pos[y] = at_pos[y - 1];
+        }
+        len[y] = d;
+        at_pos[y] = i;
+    }
+    return m;
+}
+
+/* The best 2-opt move that removes the edge (a, succ a) and another, over
+ * all edges: the other edge's first position (-1: none improves), *gain. */
+static int best_partner(const polish *p, int a, int threads, int64_t *gain)
+{
+    int b = succ(p, a), n = p->n, best_j = -1;
+    int64_t dab = pd(p, a, b), best = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        int64_t mine = 0;
+        int mine_j = -1;
+#pragma omp for schedule(static)
+        for (int j = 0; j < n; j++) {
+            int c = p->tour[j], d = at(p, j + 1);
+            if (c == a || c == b || d == a) continue;
+            int64_t g = dab + pd(p, c, d) - pd(p, a, c) - pd(p, b, d);
+            if (g > mine || (g == mine && g > 0 && j < mine_j)) {
+                mine = g;
+                mine_j = j;
+            }
+        }
+#pragma omp critical
+        if (mine > best || (mine == best && mine > 0 && mine_j < best_j)) {
+            best = mine;
+            best_j = mine_j;
+        }
+    }
+    *gain = best;
+    return best_j;
+}
+
+int64_t wt_polisher_long_edges(wt_polisher *w, int count, int threads)
+{
+    polish *p = &w->p;
+    if (p->path || p->n < 8 || count < 1) return 0;
+    if (count > 64) count = 64;
+    if (threads < 1) threads = 1;
+    int32_t at_pos[64];
+    int64_t len[64], total = 0, round_gain;
+    int rounds = 0;
+    do { /* a move can leave a long edge improvable that was not before */
+        round_gain = 0;
+        int m = longest_edges(p, count, at_pos, len);
+        int32_t from[64];
+        for (int e = 0; e < m; e++) from[e] = p->tour[at_pos[e]];
+        for (int e = 0; e < m; e++) {
+            int a = from[e], b = succ(p, a);
+            if (pd(p, a, b) != len[e]) continue; /* an earlier move took it */
+            int64_t g;
+            int j = best_partner(p, a, threads, &g);
+            if (j < 0) continue;
+            int c = p->tour[j], d = at(p, j + 1), f, l;
+            twoopt_range(p, p->pos[a], j, &f, &l);
+            reverse_range(p, f, l);
+            p->length -= g;
+            round_gain += g;
+            int ends[4] = {a, b, c, d};
+            for (int x = 0; x < 4; x++) push(p, ends[x]);
+        }
+        total += round_gain;
+    } while (round_gain > 0 && ++rounds < LONG_EDGE_ROUNDS);
+    return total;
 }
 
 /* The end of a random walk of `steps` steps on the candidate lists from c. */
