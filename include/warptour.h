@@ -382,6 +382,63 @@ typedef struct wt_progress {
  * WT_STOP_INTERRUPTED and the best tour so far). */
 typedef int (*wt_progress_fn)(const wt_progress *p, void *user);
 
+/* ---------------------------------------------------- tuning (experimental) */
+
+/* EXPERIMENTAL, like zstd's experimental parameters: the shapes of the GPU
+ * kernels and the epochs of the host's searches, which benchmarks and tests
+ * turn and a user has no need to (the defaults are measured:
+ * bench/RESULTS.md).  Fields may change or go away in any version.  0 in a
+ * field means the library's default, so a zeroed struct (as
+ * wt_params_defaults leaves it) is the default tuning; WT_TUNING_OFF turns
+ * off what a field says it may.  Any value outside those listed is refused
+ * by wt_solve (WT_STATUS_INVALID_ARGUMENT, naming the field).  A tuning
+ * changes how a search runs, and with it the tour a seed gives. */
+#define WT_TUNING_OFF (-1)
+
+/* The scan of multistart's one-warp climbers (below 1000 cities). */
+typedef enum wt_ms_scan {
+    WT_MS_SCAN_AUTO = 0, /* the cheapest by the kernels' cost model (default) */
+    WT_MS_SCAN_SQUARES,  /* 8-column squares of the (i, j) triangle */
+    WT_MS_SCAN_GAPS,     /* tiles of the (row, gap) rectangle, one round or several */
+    WT_MS_SCAN_ROUNDS    /* the rectangle in several rounds only, where n allows */
+} wt_ms_scan;
+
+typedef struct wt_tuning {
+    /* ils with local and lk descents, on the host's threads */
+    int64_t ils_epoch;    /* kicks of each search between meetings of the searches;
+                             0: 2000 on copies, on stretches half a stretch's cities
+                             and at least 2000; WT_TUNING_OFF: never meet; else >= 1
+                             (both ways; beyond 2^40: never) */
+    int64_t ils_stretch;  /* cities a stretch from which the searches kick on
+                             stretches of the tour instead of copies of it; 0: 6000;
+                             WT_TUNING_OFF: never; else >= 1 */
+    int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
+                             0: 4 below 30,000 cities a stretch, else never;
+                             WT_TUNING_OFF: never; else >= 1 */
+    /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
+    int pass_rows;        /* rows per lane; 0: 8 below 50,000 cities, else 16; 8, 16 */
+    int pass_block;       /* threads per block at 8 rows a lane; 0: 512 where the
+                             pass fills the GPU, else 128; 128, 256, 512 */
+    int pass_piece;       /* columns per offer of a row's best; 0: 512; 256, 512, 1024 */
+    int pass_period;      /* longest offset chain of the integer column loop (shorter
+                             where the coordinates need it); 0: 8; 2, 4, 8 */
+    bool pass_float_loop; /* the float column loop where the integer one would run */
+    bool pass_unchained;  /* the recovery of each row's column launched without
+                             programmatic serialization behind the pass */
+    int pass_prune_min;   /* fewest cities for the pruned pass (params.prune);
+                             0: 16,384; else >= 1 */
+    /* cuda: multistart's block kernel */
+    int ms_block;         /* threads per climber; 0: by n; 32, 64, 128, 256, 512 */
+    int ms_tc;            /* columns per strip; 0: by n; 4, 8, 16.  Either of ms_block
+                             and ms_tc set runs the squares scan; the shapes with
+                             kernels are 32x8, 32x16, 64x4, 64x8, 128x8, 128x16,
+                             256x8, 256x16 and 512x16 (another: WT_STATUS_INVALID_ARGUMENT
+                             when the climbs start) */
+    wt_ms_scan ms_scan;   /* one-warp climbers' scan (default WT_MS_SCAN_AUTO) */
+    int ms_gap_c;         /* gaps per tile of the rectangle scan; 0: by the cost
+                             model; 7, 8, 10 */
+} wt_tuning;
+
 typedef struct wt_params {
     wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO */
@@ -454,6 +511,10 @@ typedef struct wt_params {
     /* Optional flag polled during the search (e.g. set by a SIGINT handler);
      * nonzero stops it like the progress callback does. */
     const volatile int *stop_flag;
+    int cuda_device;            /* cuda: the GPU to run on, 0 .. the number of CUDA
+                                   devices - 1, as `warptour devices` lists them
+                                   (default 0) */
+    wt_tuning tuning;           /* EXPERIMENTAL: see wt_tuning (default all 0) */
 } wt_params;
 
 /* Most CPU threads a search may ask for (params.threads): a team of more

@@ -60,37 +60,31 @@
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
  * exchange (a copy of the best tour into every search) stays cheap.
- * WT_ILS_EPOCH=K sets another count, for measurements (0: never). */
+ * tuning.ils_epoch sets another count, for measurements. */
 enum { LOCAL_EPOCH = 2000 };
 
-static uint64_t epoch_kicks(void)
+static uint64_t epoch_kicks(const wt_tuning *t)
 {
-    const char *v = getenv("WT_ILS_EPOCH");
-    if (!v || !*v) return LOCAL_EPOCH;
-    char *end;
-    unsigned long long k = strtoull(v, &end, 10);
-    if (*end || v[0] == '-') return LOCAL_EPOCH;
-    return k == 0 || k > (1ULL << 40) ? 1ULL << 40 : (uint64_t)k; /* T * k must fit */
+    if (t->ils_epoch == 0) return LOCAL_EPOCH;
+    if (t->ils_epoch == WT_TUNING_OFF || t->ils_epoch > (1LL << 40))
+        return 1ULL << 40; /* never; T * k must fit */
+    return (uint64_t)t->ils_epoch;
 }
 /* Kicks between looks at the clock and the progress callback. */
 enum { LOCAL_POLL = 64 };
 
 /* Cities per stretch from which the searches kick on stretches (see
  * above; pla85900 on 16 threads, 5368 a stretch, ends closer with copies,
- * usa115475, 7217, with stretches); WT_ILS_STRETCH=C sets another, for
- * measurements (0: never). */
+ * usa115475, 7217, with stretches); tuning.ils_stretch sets another, for
+ * measurements. */
 enum { STRETCH_MIN = 6000 };
 /* Cities per stretch from which the first descent starts on stretches. */
 enum { STRETCH_DESCENT = 5000 };
 
-static long long stretch_min(void)
+static long long stretch_min(const wt_tuning *t)
 {
-    const char *v = getenv("WT_ILS_STRETCH");
-    if (!v || !*v) return STRETCH_MIN;
-    char *end;
-    long long c = strtoll(v, &end, 10);
-    if (*end || c < 0) return STRETCH_MIN;
-    return c == 0 ? LLONG_MAX : c;
+    if (t->ils_stretch == 0) return STRETCH_MIN;
+    return t->ils_stretch == WT_TUNING_OFF ? LLONG_MAX : t->ils_stretch;
 }
 
 typedef struct local_search {
@@ -244,10 +238,9 @@ static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, 
 /* Kicks of each stretch's search per epoch: about one for every two of its
  * cities (a tenth of a second or more), so that the epoch's fixed work (the
  * descent from every city of the stretch) stays small beside it. */
-static uint64_t stretch_epoch_kicks(int cap)
+static uint64_t stretch_epoch_kicks(const wt_tuning *t, int cap)
 {
-    const char *v = getenv("WT_ILS_EPOCH");
-    if (v && *v) return epoch_kicks();
+    if (t->ils_epoch != 0) return epoch_kicks(t);
     return (uint64_t)cap / 2 > LOCAL_EPOCH ? (uint64_t)cap / 2 : LOCAL_EPOCH;
 }
 
@@ -529,14 +522,13 @@ static wt_status copies_epoch(local_search *s, int T, int32_t *tour, int n, uint
  * (see the top of the file) are worth a few short epochs of copies, which
  * can (16 threads, 10 s: usa115475 0.71-0.75% against 0.91% with
  * stretches alone, ara238025 1.54-1.55% against 1.60%; at 1M and 2M
- * cities no gain).  WT_ILS_MIX=R sets another period, for measurements
- * (0: never). */
+ * cities no gain).  tuning.ils_mix sets another period, for
+ * measurements. */
 enum { MIX_PERIOD = 4, MIX_BELOW = 30000 };
 
-static int mix_period(int cap)
+static int mix_period(const wt_tuning *t, int cap)
 {
-    const char *v = getenv("WT_ILS_MIX");
-    if (v && *v) return atoi(v);
+    if (t->ils_mix != 0) return t->ils_mix == WT_TUNING_OFF ? 0 : t->ils_mix;
     return cap < MIX_BELOW ? MIX_PERIOD : 0;
 }
 
@@ -548,16 +540,17 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
 {
     stretches k;
     local_search *c = NULL;
+    const wt_tuning *tune = &ctl->params->tuning;
     /* No copies of a large tour for LK searches (flips on the whole tour). */
-    int mix = large_lk ? 0 : mix_period((n + T - 1) / T);
+    int mix = large_lk ? 0 : mix_period(tune, (n + T - 1) / T);
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
     if (st != WT_OK) return st;
     if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
-    uint64_t done = 0, per = stretch_epoch_kicks((n + T - 1) / T), on_copies = 0;
+    uint64_t done = 0, per = stretch_epoch_kicks(tune, (n + T - 1) / T), on_copies = 0;
     int halt = 0;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         bool copies = mix > 0 && e % (uint64_t)mix == 0;
-        uint64_t quota = (uint64_t)T * (copies ? epoch_kicks() : per);
+        uint64_t quota = (uint64_t)T * (copies ? epoch_kicks(tune) : per);
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
         uint64_t on_stretches = kicks_of(k.s, T);
         if (copies) {
@@ -592,7 +585,7 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
     wt_status st = open_copies(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
     int halt = 0;
-    uint64_t done = 0, epoch = epoch_kicks();
+    uint64_t done = 0, epoch = epoch_kicks(&ctl->params->tuning);
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
@@ -632,7 +625,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && stretchable && (n / T >= stretch_min() || large_lk))
+    if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning) || large_lk))
         st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
     else if (!halt)
         st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
