@@ -351,7 +351,7 @@ static void free_local(wt_instance *l);
 wt_polish_moves wt_polish_moves_default(bool lk)
 {
     if (!lk) return (wt_polish_moves){.candidates = WT_POLISH_NEIGHBOURS};
-    return (wt_polish_moves){.lk = true, .candidates = 8, .quadrant = true, .depth = 50,
+    return (wt_polish_moves){.lk = true, .candidates = 8, .quadrant = true, .depth = 25,
                              .breadth = {3, 2, 1}, .alternate = false};
 }
 
