@@ -38,7 +38,7 @@
  *    few such neighbour pairs suggest (the improving moves are often those):
  *    below about 6000 cities a stretch the copies end closer to the optimum
  *    in the same time, above it the stretches (bench/RESULTS.md); for LK
- *    searches, whose flips cost more on longer tours, from 1000.  Below
+ *    searches, whose flips cost more on longer tours, from 500.  Below
  *    MIX_BELOW cities a stretch, every MIX_PERIOD-th epoch is one of copies,
  *    which make those moves.
  * An epoch's work depends only on the tour at its start, so a run is the
@@ -81,10 +81,10 @@ enum { LOCAL_POLL = 64 };
 enum { STRETCH_MIN = 6000 };
 /* The same for LK searches, whose flips on a copy of the whole tour cost
  * up to half of it each: on 16 threads, 10 s, d18512 (1157 cities a
- * stretch) ended 0.33% above the optimum on stretches and 0.57% on copies,
- * usa13509 (844) 0.42% either way, pr2392 (150) 0.14% on stretches and
- * 0.01% on copies (bench/RESULTS.md). */
-enum { LK_STRETCH_MIN = 1000 };
+ * stretch) ended 0.22-0.29% above the optimum on stretches and 0.57% on
+ * copies, usa13509 (844) 0.28-0.30% against 0.35-0.42%, but pr2392 (150)
+ * 0.14% on stretches and 0.01% on copies (bench/RESULTS.md). */
+enum { LK_STRETCH_MIN = 500 };
 /* Cities per stretch from which the first descent starts on stretches. */
 enum { STRETCH_DESCENT = 5000 };
 
@@ -218,10 +218,12 @@ static void free_searches(local_search *s, int T)
 }
 
 /* Steps of the random walks that place an LK search's kicks (the
- * 2-opt + Or-opt searches make segment-restricted kicks): one LK chain on
+ * 2-opt + Or-opt searches make segment-restricted kicks).  One chain on
  * pr2392, 3 s, four seeds, ended 0.61% above the optimum with walks of 8
- * steps, 0.32% with 25, 0.27% with 50, 0.30% with 100 (bench/RESULTS.md). */
-enum { LK_WALK_STEPS = 50 };
+ * steps, 0.32% with 25, 0.27% with 50, 0.30% with 100; on 16 threads, 10 s,
+ * 25 steps ended as close as 50 on pr2392 and closer on usa13509 and
+ * d18512, from half again as many kicks (bench/RESULTS.md). */
+enum { LK_WALK_STEPS = 25 };
 
 /* T searches, kicking as suits the moves of proto's descents. */
 static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, int T,
