@@ -151,7 +151,7 @@ void wt_polisher_touch_all(wt_polisher *w);
 wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
 /* 2-opt moves over all pairs of edges that remove one of the `count`
  * longest edges of the tour, the best for each in turn, until none is
- * left (on `threads` threads; paths: nothing).  The neighbour-list
+ * left (on `threads` threads; planar instances only, not paths).  The neighbour-list
  * descents never add an edge longer than their lists reach, and a start
  * tour's longest edges (a greedy tour's last joins) are often replaced
  * only by other long ones: on pla7397 LK from the greedy tour left one edge

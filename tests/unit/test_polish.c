@@ -420,6 +420,83 @@ static void path_cities(const wt_polisher *w, const int32_t *tour, int n, int st
     for (int i = 0; i < m; i++) out[i] = scratch[(start + i) % n];
 }
 
+
+/* wt_polisher_long_edges: from random tours of every planar type, the gain
+ * it returns is the exact change of the length, the tour stays valid, the
+ * thread count changes nothing, and once it returns 0 no 2-opt move over
+ * all pairs (brute force, as find_2opt) shortens the tour by removing one
+ * of the `count` longest edges.  Other types are left alone. */
+static int64_t brute_long_gain(const wt_instance *inst, const int32_t *t, int count)
+{
+    int n = wt_instance_n(inst);
+    int64_t best = 0;
+    for (int e = 0; e < count; e++) { /* the e-th longest edge, by brute force */
+        int i_max = -1;
+        int64_t d_max = -1;
+        for (int i = 0; i < n; i++) {
+            int64_t d = wt_instance_dist(inst, t[i], t[(i + 1) % n]);
+            int rank = 0; /* edges strictly longer, or as long at lower positions */
+            for (int k = 0; k < n; k++) {
+                int64_t dk = wt_instance_dist(inst, t[k], t[(k + 1) % n]);
+                rank += dk > d || (dk == d && k < i);
+            }
+            if (rank == e) {
+                i_max = i;
+                d_max = d;
+            }
+        }
+        for (int j = 0; j < n; j++) {
+            int i = i_max;
+            if (j == i || j == (i + 1) % n || (j + 1) % n == i) continue;
+            int64_t g = d_max + wt_instance_dist(inst, t[j], t[(j + 1) % n]) -
+                        wt_instance_dist(inst, t[i], t[j]) -
+                        wt_instance_dist(inst, t[(i + 1) % n], t[(j + 1) % n]);
+            if (g > best) best = g;
+        }
+    }
+    return best;
+}
+
+static void test_long_edges(void **state)
+{
+    (void)state;
+    const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_MAN_2D, WT_MAX_2D,
+                                         WT_GEO};
+    const int n = 120, count = 6;
+    int32_t *start = malloc(n * sizeof *start);
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        wt_instance *inst = typed_instance(types[k], n, 31 + k);
+        wt_test_random_tour(n, 7 + k, start);
+        int32_t *tours[2];
+        for (int threads = 1; threads <= 3; threads += 2) {
+            wt_polisher *w = NULL;
+            wt_polish_moves m = wt_polish_moves_default(false);
+            assert_int_equal(wt_polisher_create(inst, start, NULL, &m, &w, NULL), WT_OK);
+            int64_t len = wt_tour_length(inst, start), gain;
+            do {
+                gain = wt_polisher_long_edges(w, count, threads);
+                assert_true(gain >= 0);
+                len -= gain;
+                assert_int_equal(wt_polisher_length(w), len);
+                assert_int_equal(wt_tour_length(inst, wt_polisher_tour(w)), len);
+                assert_int_equal(wt_tour_validate(wt_polisher_tour(w), n, NULL), WT_OK);
+            } while (gain > 0);
+            if (types[k] == WT_GEO)
+                assert_int_equal(len, wt_tour_length(inst, start));
+            else
+                assert_int_equal(brute_long_gain(inst, wt_polisher_tour(w), count), 0);
+            tours[threads / 2] = malloc(n * sizeof *start);
+            memcpy(tours[threads / 2], wt_polisher_tour(w), n * sizeof *start);
+            wt_polisher_free(w);
+        }
+        assert_memory_equal(tours[0], tours[1], n * sizeof *start);
+        free(tours[0]);
+        free(tours[1]);
+        wt_instance_free(inst);
+    }
+    free(start);
+}
+
 /* Path polishers (ILS on stretches of a tour): two stretches of one tour,
  * one of them across position 0, searched side by side.  Each keeps its
  * cities and its ends, its length is the closed path's exactly through
@@ -520,6 +597,7 @@ int main(void)
         cmocka_unit_test(test_sa_polish_on_off),
         cmocka_unit_test(test_polisher_tracks_and_undoes),
         cmocka_unit_test(test_path_polishers),
+        cmocka_unit_test(test_long_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
