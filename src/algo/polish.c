@@ -810,7 +810,7 @@ int64_t wt_polisher_long_edges(wt_polisher *w, int count, int threads)
         int m = longest_edges(p, count, at_pos, len);
         for (int e = 0; e < m; e++) from[e] = p->tour[at_pos[e]];
         tour_xy_fill(p, &g, threads);
-        for (int e = 0; e < m; e++) {
+        for (int e = 0; e < m && !polish_stop(p); e++) { /* a scan is O(n) */
             int a = from[e], b = succ(p, a), i = p->pos[a];
             if (pd(p, a, b) != len[e]) continue; /* an earlier move took it */
             int64_t gain;
@@ -826,7 +826,7 @@ int64_t wt_polisher_long_edges(wt_polisher *w, int count, int threads)
             for (int x = 0; x < 4; x++) push(p, ends[x]);
         }
         total += round_gain;
-    } while (round_gain > 0 && ++rounds < LONG_EDGE_ROUNDS);
+    } while (round_gain > 0 && ++rounds < LONG_EDGE_ROUNDS && !polish_stop(p));
     tour_xy_close(&g);
     return total;
 }

@@ -156,7 +156,7 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
  * tour's longest edges (a greedy tour's last joins) are often replaced
  * only by other long ones: on pla7397 LK from the greedy tour left one edge
  * of 481,241, 2% of the tour.  Queues the cities whose edges changed (a
- * descent should follow); returns the gain. */
+ * descent should follow); returns the gain.  Stops early once ctl expires. */
 int64_t wt_polisher_long_edges(wt_polisher *w, int count, int threads);
 /* A B C D -> A C B D at positions 0 < p1 < p2 < p3 < n (wt_ils_kick_points:
  * B = p1..p2-1, C = p2..p3-1), queueing the six cities whose edges change. */
