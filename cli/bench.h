@@ -84,6 +84,8 @@ typedef struct bench_opts {
     int parallel_runs;              /* sa: runs of an instance at once, each in its own host
                                        thread; 0 = default (all for cuda, 1 for cpu) */
     int sa_near;                    /* sa: local moves, wt_params.sa_near (cpu variants) */
+    int device;                     /* all but io-init: --device (wt_params.cuda_device) */
+    wt_tuning tuning;               /* all but io-init: --tune (wt_params.tuning) */
 } bench_opts;
 
 /* The benchmarks (bench_NAME.c); each returns an exit status. */
@@ -104,6 +106,10 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void));
 
 /* Monotonic clock in seconds. */
 double bench_now(void);
+
+/* wt_params_defaults with the benchmarks' shared options: --device and
+ * --tune. */
+void bench_params_defaults(const bench_opts *o, wt_params *p);
 
 /* Finds file (or, when file is NULL, the folder itself) in the TSPLIB
  * folders searched in order: $WT_TSPLIB_DIR, ../shared/tsplib (the shared

@@ -246,7 +246,7 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
                          wt_error *err)
 {
     wt_params p;
-    wt_params_defaults(&p);
+    bench_params_defaults(o, &p);
     p.algorithm = WT_ALGO_ILS;
     p.backend = o->backend;
     p.ils_descent = o->ils_descent;

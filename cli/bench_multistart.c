@@ -77,16 +77,16 @@ static uint64_t ms_fill_climbs(const ms_variant *v)
 }
 
 static wt_status ms_run(const wt_instance *inst, const ms_variant *v, uint64_t climbs,
-                        double time_limit, uint64_t seed, wt_result *res, wt_error *err)
+                        double time_limit, const bench_opts *o, wt_result *res, wt_error *err)
 {
     wt_params p;
-    wt_params_defaults(&p);
+    bench_params_defaults(o, &p);
     p.algorithm = WT_ALGO_MULTISTART;
     p.backend = v->backend;
     p.multistart_kernel = v->kernel;
     p.restarts = climbs;
     p.time_limit_s = time_limit;
-    p.seed = seed;
+    p.seed = o->seed;
     return wt_solve(inst, &p, res, err);
 }
 
@@ -98,7 +98,7 @@ static double ms_rate(const wt_result *r)
 /* Finds the climb count of a measurement (see MS_CALIBRATION_RUNS); sets
  * *time_limited when runs must be cut by a time limit of the target. */
 static wt_status ms_calibrate(const wt_instance *inst, const ms_variant *v, double target,
-                              uint64_t seed, uint64_t *climbs, bool *time_limited,
+                              const bench_opts *o, uint64_t *climbs, bool *time_limited,
                               wt_error *err)
 {
     uint64_t c = ms_fill_climbs(v);
@@ -108,7 +108,7 @@ static wt_status ms_calibrate(const wt_instance *inst, const ms_variant *v, doub
     while (runs < MS_CALIBRATION_RUNS) {
         wt_result res;
         double limit = runs == 0 ? target : MS_SAFETY_LIMIT * target;
-        wt_status st = ms_run(inst, v, c, limit, seed, &res, err);
+        wt_status st = ms_run(inst, v, c, limit, o, &res, err);
         if (st != WT_OK) return st;
         runs++;
         t = res.search_time_s;
@@ -143,13 +143,13 @@ static wt_status ms_measure(const wt_instance *inst, const ms_variant *v, const 
     double target = v->gpu ? o->seconds : fmin(o->seconds, MS_CPU_TARGET_MAX);
     uint64_t climbs;
     bool time_limited;
-    wt_status st = ms_calibrate(inst, v, target, o->seed, &climbs, &time_limited, err);
+    wt_status st = ms_calibrate(inst, v, target, o, &climbs, &time_limited, err);
     if (st != WT_OK) return st;
     double limit = time_limited ? target : MS_SAFETY_LIMIT * target;
     wt_result best = {0};
     for (int r = 0; r < o->repeat; r++) {
         wt_result res;
-        st = ms_run(inst, v, climbs, limit, o->seed, &res, err);
+        st = ms_run(inst, v, climbs, limit, o, &res, err);
         if (st != WT_OK) break;
         if (!best.tour || ms_rate(&res) > ms_rate(&best)) {
             wt_result_free(&best);

@@ -117,7 +117,7 @@ int bench_quality(const bench_opts *o)
     for (int i = 0; i < count && status == EXIT_OK; i++) {
         const wt_instance *inst = list[i].inst;
         wt_params p;
-        wt_params_defaults(&p);
+        bench_params_defaults(o, &p);
         p.algorithm = WT_ALGO_MULTISTART;
         p.backend = o->backend;
         p.restarts = o->climbs;

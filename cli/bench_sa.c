@@ -120,7 +120,7 @@ static int sa_on_progress(const wt_progress *p, void *user)
 
 static void sa_params(const bench_opts *o, int v, int moves, uint64_t seed, wt_params *p)
 {
-    wt_params_defaults(p);
+    bench_params_defaults(o, p);
     p->algorithm = WT_ALGO_SA;
     p->backend = v == SA_CUDA ? WT_BACKEND_CUDA : WT_BACKEND_CPU;
     p->sa_cpu = v == SA_PSSM ? WT_SA_PSSM : WT_SA_SSPM;

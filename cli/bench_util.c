@@ -24,6 +24,13 @@ double bench_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+void bench_params_defaults(const bench_opts *o, wt_params *p)
+{
+    wt_params_defaults(p);
+    p->cuda_device = o->device;
+    p->tuning = o->tuning;
+}
+
 bool bench_find_tsplib(const char *file, char *out, size_t size)
 {
     const char *dirs[] = {getenv("WT_TSPLIB_DIR"), "../shared/tsplib", "gpu-data/tsplib"};
@@ -212,7 +219,7 @@ void bench_warm_up(const bench_opts *o, wt_algorithm algorithm, wt_backend_kind 
     wt_instance *inst = NULL;
     if (wt_instance_generate(WT_GEN_UNIFORM, 100, o->seed, &inst, NULL) != WT_OK) return;
     wt_params p;
-    wt_params_defaults(&p);
+    bench_params_defaults(o, &p);
     p.algorithm = algorithm;
     p.backend = backend;
     p.seed = o->seed;
@@ -249,7 +256,7 @@ wt_status bench_2opt(const wt_instance *inst, const int32_t *start, int swaps, i
                      wt_result *res, wt_error *err)
 {
     wt_params p;
-    wt_params_defaults(&p);
+    bench_params_defaults(o, &p);
     p.algorithm = WT_ALGO_2OPT;
     p.backend = v == TWO_CUDA ? WT_BACKEND_CUDA : WT_BACKEND_CPU;
     p.seed = o->seed;

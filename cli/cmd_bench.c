@@ -188,6 +188,12 @@ static const char bench_help[] =
     "  0.7124 sqrt(n A), A the bounding box's area); then a table with ours/peer\n"
     "  gap ratios and which tour is shorter.  Linux only (/proc/self/exe).\n"
     "\n"
+    "Every benchmark but io-init and timeline also takes:\n"
+    "  --device N        the GPU to use, as 'warptour devices' numbers them (default 0)\n"
+    "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
+    "                    wt_tuning (docs/library.md; e.g. pass_rows=16, ms_block=64,\n"
+    "                    ils_epoch=off); repeatable\n"
+    "\n"
     "Examples:\n"
     "  warptour bench multistart\n"
     "  warptour bench multistart --variants cpu --sizes 100,200 --seconds 0.3\n"
@@ -385,7 +391,7 @@ enum {
     OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
     OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
     OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
-    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT, OPT_PRUNE
+    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT, OPT_PRUNE, OPT_DEVICE, OPT_TUNE
 };
 
 static const struct option bench_longopts[] = {
@@ -416,6 +422,8 @@ static const struct option bench_longopts[] = {
     {"min-n", required_argument, 0, OPT_MIN_N},
     {"ils-descent", required_argument, 0, OPT_ILS_DESCENT},
     {"prune", required_argument, 0, OPT_PRUNE},
+    {"device", required_argument, 0, OPT_DEVICE},
+    {"tune", required_argument, 0, OPT_TUNE},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -426,6 +434,7 @@ static unsigned option_owners(int c)
     switch (c) {
     case 'n': return FOR(BENCH_IO_INIT);
     case 's': return ~0u;
+    case OPT_DEVICE: case OPT_TUNE: return ~FOR(BENCH_IO_INIT);
     case 'r': return FOR(BENCH_IO_INIT) | FOR(BENCH_MULTISTART) | FOR(BENCH_PASS);
     case 'I': case 'z': return FOR(BENCH_MULTISTART);
     case 'v': return FOR(BENCH_MULTISTART) | two_opt | FOR(BENCH_SA);
@@ -588,6 +597,13 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
             return cli_usage_error("bench", "--interval needs a number in 0.001..60, got '%s'",
                                    arg);
         break;
+    case OPT_DEVICE:
+        if (!cli_parse_int64(arg, 0, 1 << 20, &v))
+            return cli_usage_error("bench", "--device needs a GPU number (0, 1, ...), got '%s'",
+                                   arg);
+        o->device = (int)v;
+        break;
+    case OPT_TUNE: return cli_parse_tune("bench", arg, &o->tuning);
     }
     return -1;
 }

@@ -88,6 +88,8 @@ static const char solve_help[] =
     "                    instead of anywhere (local moves; K >= 2, e.g. 40; default 0:\n"
     "                    anywhere, as the paper); the same run on the CPU and the GPU\n"
     "  --backend B       auto (default: the GPU when usable, else the CPU), cpu, cuda\n"
+    "  --device N        cuda: the GPU to use, as 'warptour devices' numbers them\n"
+    "                    (default 0)\n"
     "  --init M          start tour: greedy (default), nearest, spacefill, random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
     "  --seed S          seed for every random choice (default 1); same seed, same result\n"
@@ -105,6 +107,8 @@ static const char solve_help[] =
     "  --json            print the result as one JSON object on stdout\n"
     "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
     "  --quiet           print nothing but errors (no progress line, no report)\n"
+    "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
+    "                    wt_tuning, for measurements (docs/library.md); repeatable\n"
     "  -h, --help        show this help\n"
     "\n"
     "A progress line (elapsed time, best length, gap; for sa also the temperature;\n"
@@ -169,6 +173,8 @@ enum {
     OPT_PRUNE,
     OPT_OUTPUT_FORMAT,
     OPT_JSON_TOUR,
+    OPT_DEVICE,
+    OPT_TUNE,
     OPT_END /* past the last option code */
 };
 
@@ -419,6 +425,13 @@ static int parse_option(int c, const char *arg, solve_opts *o)
             return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
                                    "'%s'", arg);
         break;
+    case OPT_DEVICE:
+        if (!cli_parse_int64(arg, 0, 1 << 20, &v))
+            return cli_usage_error("solve", "--device needs a GPU number (0, 1, ...), got '%s'",
+                                   arg);
+        p->cuda_device = (int)v;
+        break;
+    case OPT_TUNE: return cli_parse_tune("solve", arg, &p->tuning);
     default: return parse_sa_option(c, arg, p);
     }
     return -1;
@@ -451,6 +464,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"prune", required_argument, 0, OPT_PRUNE},
         {"output-format", required_argument, 0, OPT_OUTPUT_FORMAT},
         {"json-tour", no_argument, 0, OPT_JSON_TOUR},
+        {"device", required_argument, 0, OPT_DEVICE},
+        {"tune", required_argument, 0, OPT_TUNE},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->optimum = -1;

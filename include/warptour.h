@@ -586,9 +586,11 @@ typedef struct wt_result {
  * always a valid tour, even when the search was stopped early.  inst, params
  * and res must not be NULL; every field of params is checked first
  * (enumerations in range, counts and budgets not negative, doubles finite,
- * threads at most WT_MAX_THREADS, the sa fields as documented, start_tour a
- * permutation of the cities when used): WT_STATUS_INVALID_ARGUMENT with a
- * message naming the field, res untouched. */
+ * threads at most WT_MAX_THREADS, the sa and tuning fields as documented,
+ * cuda_device below the number of CUDA devices where the cuda backend may
+ * run, start_tour a permutation of the cities when used):
+ * WT_STATUS_INVALID_ARGUMENT with a message naming the field, res
+ * untouched. */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 

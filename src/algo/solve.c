@@ -131,12 +131,27 @@ static uint64_t ils_kicks(const wt_params *p, int n)
     return n > ILS_MIN_KICKS ? (uint64_t)n : ILS_MIN_KICKS;
 }
 
+/* Whether params.cuda_device names one of b's devices, where b has any. */
+static wt_status check_device(const wt_backend *b, const wt_params *p, wt_error *err)
+{
+    int count = b->device_count ? b->device_count() : 1;
+    if (count > 0 && p->cuda_device >= count)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.cuda_device is %d; "
+                       "this machine has %d %s device%s (0..%d)", p->cuda_device, count,
+                       b->name, count == 1 ? "" : "s", count - 1);
+    return WT_OK;
+}
+
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
                                 size_t device_size, wt_error *err)
 {
     const char *algo = wt_algorithm_name(p->algorithm);
+    if (p->backend != WT_BACKEND_CPU) {
+        wt_status st = check_device(&wt_backend_cuda, p, err);
+        if (st != WT_OK) return st;
+    }
     if (p->backend == WT_BACKEND_CUDA) {
-        if (!wt_backend_cuda.available(device, device_size))
+        if (!wt_backend_cuda.available(p->cuda_device, device, device_size))
             return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s",
                            device);
         if (!backend_has(&wt_backend_cuda, p->algorithm))
@@ -150,7 +165,7 @@ static wt_status choose_backend(const wt_params *p, const wt_backend **out, char
         return WT_OK;
     }
     if (p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p) &&
-        wt_backend_cuda.available(device, device_size)) {
+        wt_backend_cuda.available(p->cuda_device, device, device_size)) {
         *out = &wt_backend_cuda;
         return WT_OK;
     }
@@ -179,10 +194,10 @@ static void *choose_backend_thread(void *arg)
     return NULL;
 }
 
-/* Whether the choice asks the GPU and cannot fail, so that it can run
- * beside the start tour's build: auto (which falls back on the CPU).  An
- * explicit cuda backend is checked first, so that a missing GPU is
- * reported before the build. */
+/* Whether the choice asks the GPU and cannot fail but for a bad
+ * cuda_device, so that it can run beside the start tour's build: auto
+ * (which falls back on the CPU).  An explicit cuda backend is checked
+ * first, so that a missing GPU is reported before the build. */
 static bool choice_beside_build(const wt_params *p)
 {
     return p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p);
@@ -317,6 +332,55 @@ static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int
 /* Whether d is a finite number no smaller than lo. */
 static bool finite_from(double d, double lo) { return isfinite(d) && d >= lo; }
 
+/* Checks tuning field `field` of value v: 0 (the default) or one of the
+ * 0-terminated list allowed. */
+static wt_status check_choice(const char *field, int v, const int *allowed, wt_error *err)
+{
+    if (v == 0) return WT_OK;
+    char list[64] = ""; /* ", 8, 16" */
+    size_t used = 0;
+    for (const int *a = allowed; *a; a++) {
+        if (v == *a) return WT_OK;
+        used += (size_t)snprintf(list + used, sizeof list - used, ", %d", *a);
+    }
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.tuning.%s is %d; "
+                   "expected 0 (the default)%s", field, v, list);
+}
+
+/* Checks p->tuning against what warptour.h lists for each field. */
+static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
+{
+#define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.tuning." __VA_ARGS__)
+    static const int rows[] = {8, 16, 0}, blocks[] = {128, 256, 512, 0},
+                     pieces[] = {256, 512, 1024, 0}, periods[] = {2, 4, 8, 0},
+                     ms_blocks[] = {32, 64, 128, 256, 512, 0}, ms_tcs[] = {4, 8, 16, 0},
+                     gap_cs[] = {7, 8, 10, 0};
+    const struct { const char *field; int value; const int *allowed; } choices[] = {
+        {"pass_rows", t->pass_rows, rows},     {"pass_block", t->pass_block, blocks},
+        {"pass_piece", t->pass_piece, pieces}, {"pass_period", t->pass_period, periods},
+        {"ms_block", t->ms_block, ms_blocks},  {"ms_tc", t->ms_tc, ms_tcs},
+        {"ms_gap_c", t->ms_gap_c, gap_cs},
+    };
+    for (size_t k = 0; k < sizeof choices / sizeof choices[0]; k++) {
+        wt_status st = check_choice(choices[k].field, choices[k].value, choices[k].allowed, err);
+        if (st != WT_OK) return st;
+    }
+    if (t->ils_epoch < WT_TUNING_OFF)
+        return BAD("ils_epoch is %lld; expected 0 (the default), WT_TUNING_OFF or more",
+                   (long long)t->ils_epoch);
+    if (t->ils_stretch < WT_TUNING_OFF)
+        return BAD("ils_stretch is %lld; expected 0 (the default), WT_TUNING_OFF or more",
+                   (long long)t->ils_stretch);
+    if (t->ils_mix < WT_TUNING_OFF)
+        return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
+    if (t->pass_prune_min < 0)
+        return BAD("pass_prune_min is %d; expected 0 (the default) or more", t->pass_prune_min);
+    if ((unsigned)t->ms_scan > WT_MS_SCAN_ROUNDS)
+        return BAD("ms_scan %d is no wt_ms_scan", (int)t->ms_scan);
+    return WT_OK;
+#undef BAD
+}
+
 /* Checks every field of p against what warptour.h documents, before any of
  * them sizes an allocation, a thread team (libgomp aborts the process on a
  * team it cannot create) or a loop.  Every algorithm's fields are checked
@@ -365,7 +429,9 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
         return BAD("sa: params.sa_near is %d; expected 0 (off) or at least 2", p->sa_near);
     if (!finite_from(p->progress_interval_s, 0))
         return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
-    return WT_OK;
+    if (p->cuda_device < 0)
+        return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
+    return validate_tuning(&p->tuning, err);
 #undef BAD
 }
 

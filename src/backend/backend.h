@@ -78,9 +78,14 @@ typedef struct wt_session_ops {
 typedef struct wt_backend {
     const char *name; /* "cpu", "cuda": the value of --backend */
 
-    /* Required.  Whether the backend can run here; writes a description of
-     * the device (or of why not) into device. */
-    bool (*available)(char *device, size_t device_size);
+    /* Required.  Whether device number `device` (wt_params.cuda_device for
+     * a GPU; the CPU has one, 0) can run here; writes a description of it
+     * (or of why not) into desc. */
+    bool (*available)(int device, char *desc, size_t desc_size);
+
+    /* Optional.  How many devices of this backend the machine has (0: none
+     * or no driver); NULL: one. */
+    int (*device_count)(void);
 
     /* Optional.  Best-improvement 2-opt (O'Neil & Burtscher, Listing 1) on
      * tour, in place, until no improving move remains or ctl expires; ties

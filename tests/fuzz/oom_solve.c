@@ -8,7 +8,7 @@
  * random instances of 60 to 200 cities (EUC_2D, and some as an EXPLICIT
  * matrix, GEO or EUC_3D; one LK run on 20,001 cities, where LK works on
  * stretches from one thread on) with small budgets (few restarts, kicks and
- * temperature steps; WT_ILS_STRETCH, WT_ILS_EPOCH and WT_ILS_MIX bring the
+ * temperature steps; tuning.ils_stretch, ils_epoch and ils_mix bring the
  * stretches and epochs down to 200 cities), it first counts the
  * allocations one run makes (malloc, calloc and realloc, wrapped by the
  * linker), then runs it again failing allocation k: every k up to 200,
@@ -95,10 +95,10 @@ typedef struct config {
     wt_sa_cpu_scheme sa_cpu;
     int swaps;             /* 2opt, ils full: params.swaps */
     bool no_prune;         /* 2opt: params.prune off */
-    /* ils local and lk: WT_ILS_STRETCH, WT_ILS_EPOCH and WT_ILS_MIX (NULL:
-     * unset), which bring the stretches, their mixing with copies and
+    /* ils local and lk: tuning.ils_stretch, ils_epoch and ils_mix (0: the
+     * default), which bring the stretches, their mixing with copies and
      * several epochs down to 200 cities on 2 threads. */
-    const char *stretch, *epoch, *mix;
+    int stretch, epoch, mix;
     /* The instance: uniform EUC_2D points (default), or the same points
      * as an EXPLICIT matrix, as GEO coordinates, or with a z as EUC_3D. */
     enum { POINTS = 0, MATRIX, GEO, SPACE } kind;
@@ -116,21 +116,21 @@ static const config configs[] = {
     {"ils-full", 150, WT_ALGO_ILS, G, .descent = WT_ILS_FULL, .kicks = 20},
     {"ils-local", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 200},
     {"ils-lk", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 200},
-    {"ils-lk-epochs", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300, .epoch = "40"},
+    {"ils-lk-epochs", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300, .epoch = 40},
     {"ils-local-stretches", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 300,
-     .stretch = "50", .epoch = "40", .mix = "2"},
+     .stretch = 50, .epoch = 40, .mix = 2},
     {"ils-lk-stretches", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300,
-     .stretch = "50", .epoch = "40", .mix = "2"},
+     .stretch = 50, .epoch = 40, .mix = 2},
     {"2opt-matrix", 100, WT_ALGO_2OPT, G, .kind = MATRIX},
     {"2opt-geo", 100, WT_ALGO_2OPT, G, .kind = GEO},
     {"multistart-matrix", 60, WT_ALGO_MULTISTART, G, .restarts = 4, .kind = MATRIX},
     {"multistart-3d", 60, WT_ALGO_MULTISTART, G, .restarts = 4, .kind = SPACE},
     {"ils-lk-matrix", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100,
-     .stretch = "20", .kind = MATRIX},
-    {"ils-lk-geo", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100, .stretch = "20",
+     .stretch = 20, .kind = MATRIX},
+    {"ils-lk-geo", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100, .stretch = 20,
      .kind = GEO},
     {"ils-local-3d", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 100,
-     .stretch = "20", .kind = SPACE},
+     .stretch = 20, .kind = SPACE},
     /* Above 20,000 cities LK kicks on stretches even on one thread, after a
      * 2-opt + Or-opt first descent of the whole tour. */
     {"ils-lk-large", 20001, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 20},
@@ -168,16 +168,9 @@ static void params_for(const config *c, int threads, wt_params *p)
     p->sa_cpu = c->sa_cpu;
     p->swaps = c->swaps;
     p->prune = !c->no_prune;
-}
-
-static void env_for(const config *c)
-{
-    const char *names[] = {"WT_ILS_STRETCH", "WT_ILS_EPOCH", "WT_ILS_MIX"};
-    const char *values[] = {c->stretch, c->epoch, c->mix};
-    for (int i = 0; i < 3; i++) {
-        if (values[i]) setenv(names[i], values[i], 1);
-        else unsetenv(names[i]);
-    }
+    p->tuning.ils_stretch = c->stretch;
+    p->tuning.ils_epoch = c->epoch;
+    p->tuning.ils_mix = c->mix;
 }
 
 /* The instance of configuration c (number i), made before any allocation
@@ -422,7 +415,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "oom_solve: cannot make an instance: %s\n", err.message);
             return 2;
         }
-        env_for(cf);
         for (int threads = 1; threads <= 2; threads++) {
             char name[96];
             snprintf(name, sizeof name, "%s, %d cities, %d thread%s", cf->name, cf->n, threads,

@@ -105,12 +105,26 @@ static wt_instance *exact_instance(enum exact_kind kind, int n, uint64_t seed)
     return inst;
 }
 
+/* The tuning of the runs below: the library's (zero) but where a test
+ * forces the block kernel's shape or scan; MS_TEST resets it before each
+ * test. */
+static wt_tuning tuning;
+
+static int reset_tuning(void **state)
+{
+    tuning = (wt_tuning){0};
+    return gpu_test_timer_start(state);
+}
+
+#define MS_TEST(f) cmocka_unit_test_setup_teardown(f, reset_tuning, gpu_test_timer_stop)
+
 static wt_status try_multistart(const wt_instance *inst, wt_backend_kind backend,
                                 wt_multistart_kernel kernel, uint64_t restarts, uint64_t seed,
                                 wt_result *res, wt_error *err)
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.tuning = tuning;
     p.algorithm = WT_ALGO_MULTISTART;
     p.backend = backend;
     p.multistart_kernel = kernel;
@@ -281,6 +295,33 @@ static void test_rounds_of_tiles_match_cpu(void **state)
         wt_instance *g = exact_instance(GRID, n, 0);
         compare_backends(g, WT_MS_KERNEL_BLOCK, 1, 7);
         wt_instance_free(g);
+    }
+}
+
+/* Every shape of the block kernel (wt_tuning.ms_block x ms_tc, squares)
+ * and every forced scan of one-warp climbers (squares, the rectangle in
+ * one round or several, each tile width): the same climbs as the CPU's. */
+static void test_every_shape_and_scan_matches_cpu(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{32, 8},   {32, 16},  {64, 4},  {64, 8},  {128, 8},
+                                    {128, 16}, {256, 8}, {256, 16}, {512, 16}};
+    static const int sizes[] = {100, 600};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        wt_instance *u = exact_instance(UNIFORM400, sizes[s], 5 + s);
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+            tuning = (wt_tuning){.ms_block = shapes[k][0], .ms_tc = shapes[k][1]};
+            compare_backends(u, WT_MS_KERNEL_BLOCK, 1, 3 + k);
+        }
+        static const wt_ms_scan scans[] = {WT_MS_SCAN_SQUARES, WT_MS_SCAN_GAPS,
+                                           WT_MS_SCAN_ROUNDS};
+        static const int widths[] = {0, 7, 8, 10};
+        for (size_t c = 0; c < sizeof scans / sizeof scans[0]; c++)
+            for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+                tuning = (wt_tuning){.ms_scan = scans[c], .ms_gap_c = widths[w]};
+                compare_backends(u, WT_MS_KERNEL_BLOCK, 1, 20 + 4 * c + w);
+            }
+        wt_instance_free(u);
     }
 }
 
@@ -556,15 +597,16 @@ int main(void)
     if (skip) return skip;
     if (gpu_is_cpu) gpu_backend = WT_BACKEND_CPU;
     const struct CMUnitTest tests[] = {
-        GPU_TEST(test_single_climb_matches_cpu),
-        GPU_TEST(test_single_climb_matches_cpu_large),
-        GPU_TEST(test_rounds_of_tiles_match_cpu),
-        GPU_TEST(test_twenty_climbs_match_cpu),
-        GPU_TEST(test_thread_kernel_matches_cpu),
-        GPU_TEST(test_many_climbs),
-        GPU_TEST(test_other_distances),
-        GPU_TEST(test_same_seed_same_result),
-        GPU_TEST(test_out_of_memory),
+        MS_TEST(test_single_climb_matches_cpu),
+        MS_TEST(test_single_climb_matches_cpu_large),
+        MS_TEST(test_rounds_of_tiles_match_cpu),
+        MS_TEST(test_every_shape_and_scan_matches_cpu),
+        MS_TEST(test_twenty_climbs_match_cpu),
+        MS_TEST(test_thread_kernel_matches_cpu),
+        MS_TEST(test_many_climbs),
+        MS_TEST(test_other_distances),
+        MS_TEST(test_same_seed_same_result),
+        MS_TEST(test_out_of_memory),
     };
     gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);

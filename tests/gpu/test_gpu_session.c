@@ -35,6 +35,21 @@ static wt_backend_kind gpu_backend = WT_BACKEND_CUDA;
 static bool gpu_is_cpu;
 static bool solve_prune = true; /* wt_params.prune of the solves below */
 
+/* The tuning of every pass and solve below (SESSION_TEST resets it before
+ * each test): the pruned pass at every size (the library prunes from
+ * 16,384 cities), so that small tours exercise its tiles, row blocks and
+ * slot widths; some tests force the pass's shape too. */
+static const wt_tuning default_tuning = {.pass_prune_min = 1};
+static wt_tuning tuning;
+
+static int reset_tuning(void **state)
+{
+    tuning = default_tuning;
+    return gpu_test_timer_start(state);
+}
+
+#define SESSION_TEST(f) cmocka_unit_test_setup_teardown(f, reset_tuning, gpu_test_timer_stop)
+
 /* ------------------------------------------------------------ helpers */
 
 static uint64_t rng_next(uint64_t *s)
@@ -120,6 +135,7 @@ static wt_status run_solve_opts(const wt_instance *inst, wt_algorithm algo,
     p.backend = backend;
     p.ils_descent = WT_ILS_FULL; /* the same ILS on both backends (auto: local on the CPU) */
     p.prune = solve_prune;
+    p.tuning = tuning;
     p.start_tour = start;
     p.swaps = swaps;
     p.kicks = kicks;
@@ -214,6 +230,18 @@ static void check_same(const wt_instance *inst, const wt_result *g, const wt_res
                  c->steps, c->passes, c->kicks_accepted);
 }
 
+/* One GPU pass (wt_cuda_2opt_scan) with the tuning above. */
+static wt_status gpu_scan(const wt_instance *inst, const int32_t *t, int band, bool prune,
+                          wt_kswap_move *out, int *count, double *secs, uint64_t *checked,
+                          wt_error *err)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.prune = prune;
+    p.tuning = tuning;
+    return wt_cuda_2opt_scan(inst, t, band, &p, out, count, secs, checked, err);
+}
+
 /* ------------------------------------------------ (a) one pass: row bests */
 
 static int gpu_row_bests(const wt_instance *inst, const int32_t *t, wt_kswap_move *out,
@@ -222,7 +250,7 @@ static int gpu_row_bests(const wt_instance *inst, const int32_t *t, wt_kswap_mov
     int count = 0;
     wt_error err = {0};
     if (gpu_is_cpu) return wt_2opt_row_bests(inst, t, 1, NULL, out);
-    if (wt_cuda_2opt_row_bests(inst, t, out, &count, secs, &err) != WT_OK)
+    if (gpu_scan(inst, t, 0, false, out, &count, secs, NULL, &err) != WT_OK)
         fail_msg("GPU pass on %s: %s", wt_instance_name(inst), err.message);
     return count;
 }
@@ -293,38 +321,37 @@ static void compare_random_and_greedy(const wt_instance *inst, uint64_t seed)
 }
 
 /* The same with 16 rows per lane, the pass's shape for large tours
- * (WT_PASS_R forces it; rows blocks of 512, pieces of 1024 columns). */
+ * (tuning.pass_rows forces it; rows blocks of 512, pieces of 1024 columns). */
 static void test_pass_row_bests_r16(void **state)
 {
     (void)state;
     static const int sizes[] = {5, 9, 33, 511, 512, 513, 514, 515, 1025, 1026, 2049, 4097, 20000};
-    setenv("WT_PASS_R", "16", 1);
+    tuning.pass_rows = 16;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int n = sizes[s];
         wt_instance *inst = exact_instance(n, false, 40 + s);
         compare_random_and_greedy(inst, 400 + s);
         wt_instance_free(inst);
     }
-    unsetenv("WT_PASS_R");
 }
 
 /* The pass's loops for the 2D Euclidean metrics: the integer loop at each
  * period (an offset chain restarted every 2, 4 or 8 columns) and the float
- * loop, at 8 and 16 rows per lane (knobs WT_PASS_PERIOD, WT_PASS_LOOP,
- * WT_PASS_R), on EUC_2D and CEIL_2D (exact below 700: coordinates below
+ * loop, at 8 and 16 rows per lane (tuning.pass_period, pass_float_loop,
+ * pass_rows), on EUC_2D and CEIL_2D (exact below 700: coordinates below
  * 400).  The other tests run the default, the longest period these small
  * coordinates allow. */
 static void test_pass_row_bests_loops(void **state)
 {
     (void)state;
     static const int sizes[] = {5, 9, 33, 257, 514, 1025, 2049, 4097};
-    static const char *periods[] = {"2", "4", NULL};
-    static const char *rows[] = {"8", "16"};
+    static const int periods[] = {2, 4, 0}; /* 0: the float loop */
+    static const int rows[] = {8, 16};
     for (int v = 0; v < 3; v++) {
-        if (periods[v]) setenv("WT_PASS_PERIOD", periods[v], 1);
-        else setenv("WT_PASS_LOOP", "float", 1);
+        tuning.pass_period = periods[v];
+        tuning.pass_float_loop = periods[v] == 0;
         for (int k = 0; k < 2; k++) {
-            setenv("WT_PASS_R", rows[k], 1);
+            tuning.pass_rows = rows[k];
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
                 int n = sizes[s];
                 wt_instance *inst = typed_instance(n, s % 2 == 1, 60 + s,
@@ -333,10 +360,7 @@ static void test_pass_row_bests_loops(void **state)
                 wt_instance_free(inst);
             }
         }
-        unsetenv("WT_PASS_PERIOD");
-        unsetenv("WT_PASS_LOOP");
     }
-    unsetenv("WT_PASS_R");
 }
 
 /* One pass's k-swap candidates with a band: the row bests, then the band
@@ -350,7 +374,7 @@ static void compare_candidates(const wt_instance *inst, const int32_t *t, int ba
     assert_non_null(c);
     wt_error err = {0};
     if (gpu_is_cpu) ng = wt_2opt_candidates(inst, t, 1, NULL, band, g);
-    else if (wt_cuda_2opt_candidates(inst, t, band, g, &ng, NULL, &err) != WT_OK)
+    else if (gpu_scan(inst, t, band, false, g, &ng, NULL, NULL, &err) != WT_OK)
         fail_msg("GPU pass with band %d on %s: %s", band, wt_instance_name(inst), err.message);
     int nc = wt_2opt_candidates(inst, t, omp_get_max_threads(), NULL, band, c);
     int k = 0;
@@ -524,6 +548,7 @@ static void ils_local_run(const wt_instance *inst, wt_backend_kind backend, cons
     p.kicks = 5000;
     p.seed = 9;
     p.threads = 2;
+    p.tuning = tuning;
     wt_error err = {0};
     if (wt_solve(inst, &p, res, &err) != WT_OK)
         fail_msg("%s ils, local descents: %s", wt_backend_name(backend), err.message);
@@ -687,7 +712,7 @@ static double compare_pruned(const wt_instance *inst, const int32_t *t, int band
         wt_2opt_scan scan = {.threads = 1, .band = band, .prune = true};
         ng = wt_2opt_scan_candidates(inst, t, &scan, g);
         checked = scan.checked;
-    } else if (wt_cuda_2opt_scan(inst, t, band, true, g, &ng, NULL, &checked, &err) != WT_OK) {
+    } else if (gpu_scan(inst, t, band, true, g, &ng, NULL, &checked, &err) != WT_OK) {
         fail_msg("pruned GPU pass on %s: %s", wt_instance_name(inst), err.message);
     }
     int k = 0;
@@ -798,8 +823,7 @@ static void test_pruned_pass_matches_full_pass(void **state)
     }
     static const int sizes[] = {3000, 49999, 200000};
     for (int loop = 0; loop < 2; loop++) {
-        if (loop == 0) setenv("WT_PASS_LOOP", "float", 1);
-        else unsetenv("WT_PASS_LOOP");
+        tuning.pass_float_loop = loop == 0;
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
             int n = sizes[s];
             wt_instance *inst = wt_test_random_instance(n, 80 + (uint64_t)s);
@@ -815,9 +839,9 @@ static void test_pruned_pass_matches_full_pass(void **state)
                 double full_s = 0, pruned_s = 0;
                 uint64_t checked = 0;
                 wt_error err = {0};
-                if (wt_cuda_2opt_scan(inst, t, 0, false, want, &nw, &full_s, NULL, &err) != WT_OK)
+                if (gpu_scan(inst, t, 0, false, want, &nw, &full_s, NULL, &err) != WT_OK)
                     fail_msg("full GPU pass on %s: %s", wt_instance_name(inst), err.message);
-                if (wt_cuda_2opt_scan(inst, t, 0, true, g, &ng, &pruned_s, &checked, &err) != WT_OK)
+                if (gpu_scan(inst, t, 0, true, g, &ng, &pruned_s, &checked, &err) != WT_OK)
                     fail_msg("pruned GPU pass on %s: %s", wt_instance_name(inst), err.message);
                 if (loop == 0) compare_pruned(inst, t, 0, want, nw, what);
                 else compare_rows_within_tolerance(inst, t, want, nw, g, ng);
@@ -835,7 +859,6 @@ static void test_pruned_pass_matches_full_pass(void **state)
             wt_instance_free(inst);
         }
     }
-    unsetenv("WT_PASS_LOOP");
 }
 
 /* Descents with every pair checked, and pruned at every size: the same
@@ -865,25 +888,22 @@ int main(void)
     int skip = gpu_test_begin(&gpu_is_cpu);
     if (skip) return skip;
     if (gpu_is_cpu) gpu_backend = WT_BACKEND_CPU;
-    /* The pruned pass at every size (the library prunes from 16,384 cities):
-     * small tours exercise its tiles, row blocks and slot widths. */
-    setenv("WT_PASS_PRUNE_MIN", "0", 1);
     const struct CMUnitTest tests[] = {
-        GPU_TEST(test_pass_row_bests),
-        GPU_TEST(test_pass_row_bests_r16),
-        GPU_TEST(test_pass_row_bests_loops),
-        GPU_TEST(test_descent_swaps1_matches_cpu),
-        GPU_TEST(test_descent_kswap),
-        GPU_TEST(test_pass_band_candidates),
-        GPU_TEST(test_descent_kswap_options),
-        GPU_TEST(test_ils_matches_cpu),
-        GPU_TEST(test_ils_local_descents_after_gpu_descent),
-        GPU_TEST(test_large_coordinates),
-        GPU_TEST(test_same_seed_same_tour),
-        GPU_TEST(test_million_cities),
-        GPU_TEST(test_pruned_pass_matches_cpu),
-        GPU_TEST(test_pruned_pass_matches_full_pass),
-        GPU_TEST(test_descent_prune_modes),
+        SESSION_TEST(test_pass_row_bests),
+        SESSION_TEST(test_pass_row_bests_r16),
+        SESSION_TEST(test_pass_row_bests_loops),
+        SESSION_TEST(test_descent_swaps1_matches_cpu),
+        SESSION_TEST(test_descent_kswap),
+        SESSION_TEST(test_pass_band_candidates),
+        SESSION_TEST(test_descent_kswap_options),
+        SESSION_TEST(test_ils_matches_cpu),
+        SESSION_TEST(test_ils_local_descents_after_gpu_descent),
+        SESSION_TEST(test_large_coordinates),
+        SESSION_TEST(test_same_seed_same_tour),
+        SESSION_TEST(test_million_cities),
+        SESSION_TEST(test_pruned_pass_matches_cpu),
+        SESSION_TEST(test_pruned_pass_matches_full_pass),
+        SESSION_TEST(test_descent_prune_modes),
     };
     gpu_test_filters();
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,7 +29,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 21; k++) {
+    for (int k = 0; k < 31; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -55,6 +55,16 @@ static void test_solve_checks_every_field(void **state)
         case 18: p.progress_interval_s = -1; field = "progress_interval_s"; break;
         case 19: p.sa_near = 1; field = "sa_near"; break;
         case 20: p.sa_sweeps = 0; field = "sa_sweeps"; break;
+        case 21: p.cuda_device = -1; field = "cuda_device"; break;
+        case 22: p.tuning.ils_epoch = -2; field = "tuning.ils_epoch"; break;
+        case 23: p.tuning.ils_stretch = -3; field = "tuning.ils_stretch"; break;
+        case 24: p.tuning.ils_mix = -2; field = "tuning.ils_mix"; break;
+        case 25: p.tuning.pass_rows = 12; field = "tuning.pass_rows"; break;
+        case 26: p.tuning.pass_block = 64; field = "tuning.pass_block"; break;
+        case 27: p.tuning.pass_prune_min = -1; field = "tuning.pass_prune_min"; break;
+        case 28: p.tuning.ms_tc = 32; field = "tuning.ms_tc"; break;
+        case 29: p.tuning.ms_scan = (wt_ms_scan)4; field = "tuning.ms_scan"; break;
+        case 30: p.tuning.ms_gap_c = 9; field = "tuning.ms_gap_c"; break;
         }
         refused(inst, &p, field);
     }
@@ -68,6 +78,38 @@ static void test_solve_checks_every_field(void **state)
     assert_int_equal(wt_solve(inst, NULL, &res, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_int_equal(wt_solve(inst, &p, NULL, NULL), WT_STATUS_INVALID_ARGUMENT);
     wt_params_defaults(NULL);
+    wt_instance_free(inst);
+}
+
+/* A tuning of listed values is taken, on any backend; a cuda_device beyond
+ * the machine's GPUs is refused where the cuda backend may run, and
+ * ignored where none can. */
+static void test_tuning_and_device(void **state)
+{
+    (void)state;
+    wt_instance *inst = square();
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 1;
+    p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
+                           .pass_rows = 16, .pass_block = 256, .pass_piece = 1024,
+                           .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
+                           .pass_prune_min = 1, .ms_block = 64, .ms_tc = 4,
+                           .ms_scan = WT_MS_SCAN_ROUNDS, .ms_gap_c = 10};
+    wt_result res = {0};
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    wt_result_free(&res);
+    p.cuda_device = 1 << 20;
+    if (wt_cuda_available(NULL, 0)) {
+        refused(inst, &p, "cuda_device");
+    } else {
+        assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+        assert_string_equal(res.backend, "cpu");
+        wt_result_free(&res);
+    }
+    p.backend = WT_BACKEND_CPU; /* no GPU asked for: the index is not looked at */
+    assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    wt_result_free(&res);
     wt_instance_free(inst);
 }
 
@@ -142,6 +184,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_checks_every_field),
+        cmocka_unit_test(test_tuning_and_device),
         cmocka_unit_test(test_init_made),
         cmocka_unit_test(test_null_and_range_arguments),
     };

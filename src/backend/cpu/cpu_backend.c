@@ -28,9 +28,10 @@ static wt_status cpu_twoopt_descend(const wt_instance *inst, int32_t *tour, wt_s
     return st;
 }
 
-static bool cpu_available(char *device, size_t size)
+static bool cpu_available(int device, char *desc, size_t size)
 {
-    snprintf(device, size, "CPU");
+    (void)device;
+    snprintf(desc, size, "CPU");
     return true;
 }
 

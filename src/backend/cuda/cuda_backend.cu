@@ -51,22 +51,38 @@ static bool probe_launch(char *why, size_t size)
     return true;
 }
 
-static bool cuda_available(char *device, size_t size)
+static int cuda_device_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+static bool cuda_available(int device, char *desc, size_t size)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(device, size, "no usable CUDA driver or device (%s)",
+        snprintf(desc, size, "no usable CUDA driver or device (%s)",
                  e != cudaSuccess ? cudaGetErrorString(e) : "none found");
         return false;
     }
-    cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
-        snprintf(device, size, "no CUDA device (cannot read its properties)");
+    if (device < 0 || device >= count) {
+        snprintf(desc, size, "no CUDA device %d (devices 0..%d)", device, count - 1);
         return false;
     }
-    if (!probe_launch(device, size)) return false;
-    snprintf(device, size, "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major,
+    cudaDeviceProp prop;
+    if (cudaSetDevice(device) != cudaSuccess ||
+        cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(desc, size, "no CUDA device (cannot read the properties of device %d)", device);
+        return false;
+    }
+    if (!probe_launch(desc, size)) return false;
+    snprintf(desc, size, "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major,
              prop.minor, prop.multiProcessorCount,
              (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
     return true;
@@ -75,6 +91,7 @@ static bool cuda_available(char *device, size_t size)
 extern "C" const wt_backend wt_backend_cuda = {
     /* .name = */ "cuda",
     /* .available = */ cuda_available,
+    /* .device_count = */ cuda_device_count,
     /* .twoopt_descend = */ wt_cuda_twoopt_descend,
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ &wt_cuda_session_ops,

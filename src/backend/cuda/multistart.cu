@@ -98,9 +98,9 @@ wt_status wait_for_run(void *p, wt_error *err)
     }
 }
 
-wt_status prepare(const wt_instance *inst, MsResources &r, wt_error *err)
+wt_status prepare(const wt_instance *inst, int device, MsResources &r, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaSetDevice(0));
+    WT_CUDA_CHECK(err, cudaSetDevice(device));
     wt_status st = dev_instance_upload(inst, &r.inst, err);
     if (st != WT_OK) return st;
     r.inst_loaded = true;
@@ -144,7 +144,7 @@ extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multis
                                         wt_search_stats *stats, wt_error *err)
 {
     MsResources r;
-    wt_status st = prepare(inst, r, err);
+    wt_status st = prepare(inst, ctl->params->cuda_device, r, err);
     if (st != WT_OK) return st;
     MsArgs args;
     memset(&args, 0, sizeof args);
@@ -154,7 +154,7 @@ extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multis
     args.run = r.d_run;
     args.best_tour = r.d_best;
     WaitCtx w = {ctl, &r};
-    MsLaunch L = {inst->n, job->restarts, r.stream, wait_for_run, &w};
+    MsLaunch L = {inst->n, job->restarts, r.stream, wait_for_run, &w, &ctl->params->tuning};
     if (wt_ctl_expired(ctl)) {
         st = request_stop(r, err);
         if (st != WT_OK) return st;

@@ -22,8 +22,6 @@
 #include <cub/block/block_reduce.cuh>
 #include <cfloat>
 #include <climits>
-#include <cstdlib>
-#include <cstring>
 
 #include "core/climb_start.h"
 #include "backend/cuda/ms_run.cuh"
@@ -441,17 +439,16 @@ struct BlockShape {
     int block, tc;
 };
 
-BlockShape block_shape(int n)
+BlockShape block_shape(int n, const wt_tuning *t)
 {
     /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
      * H100 (bench/RESULTS.md). */
     BlockShape s = n < 400 ? BlockShape{32, 8} : n < 1000 ? BlockShape{32, 16}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
-    /* Tuning knobs for benchmarks, not user options: WT_MS_BLOCK=32|64|128|256|512
-     * and WT_MS_TC=4|8|16 (the shapes launch_metric lists). */
-    const char *block = getenv("WT_MS_BLOCK"), *tc = getenv("WT_MS_TC");
-    if (block) s.block = atoi(block);
-    if (tc) s.tc = atoi(tc);
+    /* For benchmarks: tuning.ms_block and ms_tc (the shapes launch_metric
+     * lists). */
+    if (t->ms_block) s.block = t->ms_block;
+    if (t->ms_tc) s.tc = t->ms_tc;
     return s;
 }
 
@@ -534,21 +531,19 @@ struct GapChoice {
     ms_gap::GapPlan plan;
 };
 
-/* The cheapest scan of a one-warp climber for n cities by the model above.
- * Knobs for benchmarks and tests, not user options: WT_MS_SCAN=squares|
- * gaps|rounds (gaps: the rectangle, one round or several; rounds: several
- * only, where n allows) and WT_MS_GAP_C=7|8|10. */
-GapChoice gap_choice(int n, int pt_words)
+/* The cheapest scan of a one-warp climber for n cities by the model above,
+ * unless tuning.ms_scan forces one (for benchmarks and tests) or
+ * tuning.ms_gap_c the tiles' width. */
+GapChoice gap_choice(int n, int pt_words, const wt_tuning *t)
 {
     GapChoice best = {0, false, {}};
-    const char *scan = getenv("WT_MS_SCAN"), *width = getenv("WT_MS_GAP_C");
-    if (scan && strcmp(scan, "squares") == 0) return best;
-    const bool forced = scan && (strcmp(scan, "gaps") == 0 || strcmp(scan, "rounds") == 0);
-    const bool only_rounds = scan && strcmp(scan, "rounds") == 0;
+    if (t->ms_scan == WT_MS_SCAN_SQUARES) return best;
+    const bool forced = t->ms_scan == WT_MS_SCAN_GAPS || t->ms_scan == WT_MS_SCAN_ROUNDS;
+    const bool only_rounds = t->ms_scan == WT_MS_SCAN_ROUNDS;
     double cost = forced || n >= 400 ? INFINITY : 0.97 * square_step_cost(n);
     static const int widths[] = {7, 8, 10};
     for (int c : widths) {
-        if (width && atoi(width) != c) continue;
+        if (t->ms_gap_c && t->ms_gap_c != c) continue;
         ms_gap::GapPlan one = ms_gap::gap_plan(n, c);
         double x = gap_plan_cost(one, n, c, pt_words);
         if (!only_rounds && x < cost) best = {c, false, one}, cost = x;
@@ -573,12 +568,13 @@ wt_status launch_gaps(const MsLaunch &L, const MsArgs &args, const GapChoice &g,
 template <class M>
 wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
 {
-    BlockShape s = block_shape(L.n);
+    const wt_tuning *t = L.tuning;
+    BlockShape s = block_shape(L.n, t);
     /* GEO's and EXPLICIT's points take four registers: a 16-column strip's
      * 17 points alone would hold 68, so they get 8-column strips. */
-    if (sizeof(typename M::Pt) >= 16 && s.tc == 16 && !getenv("WT_MS_TC")) s.tc = 8;
-    if (s.block == 32 && L.n < 1000 && !getenv("WT_MS_BLOCK") && !getenv("WT_MS_TC")) {
-        GapChoice g = gap_choice(L.n, (int)(sizeof(typename M::Pt) / 4));
+    if (sizeof(typename M::Pt) >= 16 && s.tc == 16 && !t->ms_tc) s.tc = 8;
+    if (s.block == 32 && L.n < 1000 && !t->ms_block && !t->ms_tc) {
+        GapChoice g = gap_choice(L.n, (int)(sizeof(typename M::Pt) / 4), t);
         if (g.c == 7) return launch_gaps<M, 7>(L, args, g, err);
         if (g.c == 8) return launch_gaps<M, 8>(L, args, g, err);
         if (g.c == 10) return launch_gaps<M, 10>(L, args, g, err);
@@ -592,8 +588,8 @@ wt_status launch_metric(const MsLaunch &L, const MsArgs &args, wt_error *err)
     if (s.block == 256 && s.tc == 8) return launch_with_block<M, 256, 8>(L, args, err);
     if (s.block == 256 && s.tc == 16) return launch_with_block<M, 256, 16>(L, args, err);
     if (s.block == 512 && s.tc == 16) return launch_with_block<M, 512, 16>(L, args, err);
-    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "multistart: no kernel for WT_MS_BLOCK=%d with "
-                   "WT_MS_TC=%d", s.block, s.tc);
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "multistart: no kernel for tuning.ms_block "
+                   "%d with tuning.ms_tc %d", s.block, s.tc);
 }
 
 } // namespace

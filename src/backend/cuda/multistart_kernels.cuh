@@ -17,6 +17,7 @@ struct MsLaunch {
     cudaStream_t stream;
     wt_status (*wait)(void *ctx, wt_error *err); /* polls until the kernel is done */
     void *wait_ctx;
+    const wt_tuning *tuning;                /* the block kernel's shape and scan */
 };
 
 /* One climber per thread block, register-tiled (multistart_block.cu). */

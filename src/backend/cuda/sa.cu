@@ -588,7 +588,9 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
                   bool opts_block, SaPlan *P, wt_error *err)
 {
     cudaDeviceProp prop;
-    WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, 0));
+    int dev = 0;
+    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
+    WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, dev));
     const size_t n = (size_t)inst->n;
     P->moves = job->moves > 0 ? job->moves : prop.warpSize;
     P->kernel = sa_kernel_for(P->moves, job->near > 0, &P->block);
@@ -678,8 +680,9 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
                        P.searches, inst->n);
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
-    int pools = 0;
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, 0));
+    int pools = 0, dev = 0;
+    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev));
     r.pooled = pools != 0;
     if (!P.warp) {
         /* dev_instance_upload copies with cudaMemcpy on the default stream,
@@ -929,7 +932,7 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     opts->device_best = -1;
     opts->worsened = 0;
     SaResources r;
-    WT_CUDA_CHECK(err, cudaSetDevice(0));
+    WT_CUDA_CHECK(err, cudaSetDevice(ctl->params->cuda_device));
     SaPlan P;
     wt_status st = sa_plan(inst, job, opts->force_global, opts->force_block, &P, err);
     if (st != WT_OK) return st;

@@ -42,7 +42,7 @@
 
 struct wt_tour_session {
     const wt_instance *inst;
-    wt_search_ctl *ctl;            /* may be NULL (wt_cuda_2opt_candidates) */
+    wt_search_ctl *ctl;            /* may be NULL (wt_cuda_2opt_scan) */
     int n;
     DevInstBuffers dinst;
     bool inst_loaded;
@@ -60,6 +60,8 @@ struct wt_tour_session {
     PassBoxes boxes;               /* the pruned pass's boxes (plan.prune) */
     unsigned long long *h_checked; /* pinned: pairs the last pruned pass evaluated */
     bool prune;                    /* ctl->params->prune (the plan may still not prune) */
+    int device;                    /* ctl->params->cuda_device */
+    wt_tuning tuning;              /* ctl->params->tuning: the pass's shape */
     wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
     long long *h_offs;             /* pinned, 2n: d_offs before upload */
     wt_kswap_ws *ks;               /* the k-swap choice's workspace */
@@ -185,7 +187,7 @@ wt_status exact_length(wt_tour_session *s, int64_t *len, wt_error *err)
 
 wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaSetDevice(0));
+    WT_CUDA_CHECK(err, cudaSetDevice(s->device));
     wt_status st = dev_instance_upload(s->inst, &s->dinst, err);
     if (st != WT_OK) return st;
     s->inst_loaded = true;
@@ -200,7 +202,8 @@ wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
                                  s->stream));
-    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), s->prune, &s->plan, err);
+    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), s->prune, &s->tuning, &s->plan,
+                   err);
     if (st == WT_OK && s->plan.prune) {
         size_t boxes = pass_boxes_count(s->n);
         WT_CUDA_CHECK(err, cudaMalloc(&s->boxes.box, boxes * sizeof *s->boxes.box));
@@ -245,7 +248,7 @@ wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
  * microseconds, a tenth of a pass at 13,000 cities); enqueued behind this,
  * the start event, the pass and the recovery are all queued before the GPU
  * reaches them, so the events time the GPU's work alone.  Only
- * wt_cuda_2opt_candidates (the pass benchmark and tests) holds. */
+ * wt_cuda_2opt_scan (the GPU tests) holds. */
 __global__ void hold_kernel(unsigned long long ns)
 {
     unsigned long long t0, t;
@@ -407,6 +410,8 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     s->nested = p->kswap_nested;
     s->band = p->kswap_band > 0 ? p->kswap_band : 0;
     s->prune = p->prune;
+    s->device = p->cuda_device;
+    s->tuning = p->tuning;
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
         cuda_session_close(s);
@@ -532,15 +537,15 @@ extern "C" wt_status wt_cuda_twoopt_descend(const wt_instance *inst, int32_t *to
 }
 
 extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band,
-                                       bool prune, wt_kswap_move *out, int *count,
+                                       const wt_params *params, wt_kswap_move *out, int *count,
                                        double *pass_seconds, uint64_t *checked, wt_error *err)
 {
     if (band < 0) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "band must not be negative");
-    wt_params p;
-    wt_params_defaults(&p);
-    p.prune = prune;
+    wt_params defaults;
+    wt_params_defaults(&defaults);
+    defaults.prune = false;
     wt_search_ctl ctl = {};
-    ctl.params = &p;
+    ctl.params = params ? params : &defaults;
     ctl.threads = 1;
     wt_tour_session *s = nullptr;
     wt_status st = cuda_session_open(inst, tour, &ctl, &s, err);
@@ -551,18 +556,4 @@ extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *t
     if (st == WT_OK && checked) *checked = pass_checked(s);
     cuda_session_close(s);
     return st;
-}
-
-extern "C" wt_status wt_cuda_2opt_candidates(const wt_instance *inst, const int32_t *tour,
-                                             int band, wt_kswap_move *out, int *count,
-                                             double *pass_seconds, wt_error *err)
-{
-    return wt_cuda_2opt_scan(inst, tour, band, false, out, count, pass_seconds, nullptr, err);
-}
-
-extern "C" wt_status wt_cuda_2opt_row_bests(const wt_instance *inst, const int32_t *tour,
-                                            wt_kswap_move *out, int *count, double *pass_seconds,
-                                            wt_error *err)
-{
-    return wt_cuda_2opt_candidates(inst, tour, 0, out, count, pass_seconds, err);
 }

@@ -46,8 +46,6 @@
 
 #include <climits>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 
 #include "backend/cuda/float_order.cuh"
 #include "backend/cuda/twoopt_pass.cuh"
@@ -59,7 +57,7 @@ namespace {
  * at R = 8, 512-thread blocks when the wave fills the GPU (fewer, larger
  * launches: 4-7% faster at 13k-34k cities than 128, H100, bench/RESULTS.md),
  * else 128, so that a small tour's few warps spread over more SMs
- * (WT_PASS_BLOCK=128|256|512 forces one, for measurements). */
+ * (tuning.pass_block forces one, for measurements). */
 constexpr int PASS_THREADS = 128, PASS_THREADS_FULL = 512;
 
 __device__ __forceinline__ unsigned long long row_key(float d, int j)
@@ -361,7 +359,7 @@ __device__ __forceinline__ void offer_rows(const float *me, unsigned long long *
 
 /* Columns per piece: a row's column is recovered within one piece, at
  * most PIECE_MAX / 128 rounds of its warp (recover_kernel).  Shorter
- * pieces spend fewer recovery rounds and more offers (WT_PASS_PIECE
+ * pieces spend fewer recovery rounds and more offers (tuning.pass_piece
  * overrides the default, for measurements). */
 constexpr int PIECE_DEFAULT = 512, PIECE_MAX = 1024;
 
@@ -961,31 +959,19 @@ wt_status pass_refresh_tour(const DevInst &I, DevTour t, cudaStream_t stream, wt
  * latencies of short shares) below PASS_R8_BELOW cities. */
 constexpr int PASS_R8_BELOW = 50000;
 
-/* A tuning knob for measurements, not a user option: the value of
- * environment variable `name` if it is one of `allowed` (0-terminated),
- * else fallback. */
-int pass_knob(const char *name, const int *allowed, int fallback)
-{
-    const char *v = getenv(name);
-    if (!v) return fallback;
-    for (; *allowed; allowed++)
-        if (atoi(v) == *allowed) return *allowed;
-    return fallback;
-}
+/* A knob of the tuning (wt_solve checked it): its value, or fallback for
+ * 0, the default. */
+int pass_knob(int value, int fallback) { return value ? value : fallback; }
 
 /* The plan's shape: rows per lane, block size (0: pass_plan picks),
- * piece, chaining; knobs
- * WT_PASS_R=8|16, WT_PASS_BLOCK=128|256|512 (R = 8 only),
- * WT_PASS_PIECE=256|512|1024 and WT_PASS_CHAIN=0|1 force them. */
-void pass_shape(int n, PassPlan *plan)
+ * piece, chaining; tuning.pass_rows, pass_block (R = 8 only), pass_piece
+ * and pass_unchained force them, for measurements. */
+void pass_shape(int n, const wt_tuning *t, PassPlan *plan)
 {
-    static const int rows[] = {8, 16, 0}, blocks[] = {128, 256, 512, 0},
-                     pieces[] = {256, 512, 1024, 0};
-    plan->rows_per_lane = pass_knob("WT_PASS_R", rows, n < PASS_R8_BELOW ? 8 : 16);
-    plan->block = plan->rows_per_lane == 8 ? pass_knob("WT_PASS_BLOCK", blocks, 0) : PASS_THREADS;
-    plan->piece = min(pass_knob("WT_PASS_PIECE", pieces, PIECE_DEFAULT), PIECE_MAX);
-    const char *c = getenv("WT_PASS_CHAIN");
-    plan->chained = !(c && strcmp(c, "0") == 0);
+    plan->rows_per_lane = pass_knob(t->pass_rows, n < PASS_R8_BELOW ? 8 : 16);
+    plan->block = plan->rows_per_lane == 8 ? t->pass_block : PASS_THREADS;
+    plan->piece = min(pass_knob(t->pass_piece, PIECE_DEFAULT), PIECE_MAX);
+    plan->chained = !t->pass_unchained;
 }
 
 /* Warps of a pass with blocks of `block` threads: every resident warp,
@@ -1020,18 +1006,15 @@ wt_status pass_warps(const DevInst &I, const PassPlan &plan, int block, long lon
  * Longer chains spend fewer anchors (an extra R FADDs each). */
 constexpr int PERIOD_MAX = 8;
 
-/* The plan's period: the longest power of two up to PERIOD_MAX (or the
- * WT_PASS_PERIOD knob, 2 or 4, if shorter) that keeps the offsets in
+/* The plan's period: the longest power of two up to PERIOD_MAX (or
+ * tuning.pass_period, 2 or 4, if shorter) that keeps the offsets in
  * range; 0, the float loop, where even 2 does not, for metrics without the
- * integer loop, or with WT_PASS_LOOP=float. */
+ * integer loop, or with tuning.pass_float_loop. */
 template <class M>
-int pass_period(double max_dist)
+int pass_period(double max_dist, const wt_tuning *t)
 {
-    if (!DpxLoop<M>::value) return 0;
-    const char *loop = getenv("WT_PASS_LOOP");
-    if (loop && strcmp(loop, "float") == 0) return 0;
-    static const int periods[] = {2, 4, 8, 0};
-    int period = pass_knob("WT_PASS_PERIOD", periods, PERIOD_MAX);
+    if (!DpxLoop<M>::value || t->pass_float_loop) return 0;
+    int period = pass_knob(t->pass_period, PERIOD_MAX);
     while (period >= 2 && !((period / 2 + 1) * max_dist < 0x1p22)) period /= 2;
     return period >= 2 ? period : 0;
 }
@@ -1064,14 +1047,9 @@ constexpr double PRUNE_MAX_DIST = 0x1p21;
 /* Fewest cities for the pruned pass: below, the box kernel and the slots'
  * tests cost more than the pairs they spare (usa13509 from greedy: 67.6 us
  * pruned, 57.8 us full; d18512: 70.8 us against 86.7; H200,
- * bench/RESULTS.md).  WT_PASS_PRUNE_MIN overrides it (tests, measurements). */
+ * bench/RESULTS.md).  tuning.pass_prune_min overrides it (tests,
+ * measurements). */
 constexpr int PRUNE_MIN_N = 16384;
-
-int prune_min_n()
-{
-    const char *v = getenv("WT_PASS_PRUNE_MIN");
-    return v ? atoi(v) : PRUNE_MIN_N;
-}
 
 /* Tiles per slot of the pruned pass: all 32 lanes while that leaves
  * at least 4 slots right of the diagonal per warp, else fewer. */
@@ -1083,13 +1061,13 @@ int pass_width(int n, int wr, long long warps)
     return width;
 }
 
-wt_status pass_plan(const DevInst &I, double max_dist, bool prune, PassPlan *plan,
-                    wt_error *err)
+wt_status pass_plan(const DevInst &I, double max_dist, bool prune, const wt_tuning *tuning,
+                    PassPlan *plan, wt_error *err)
 {
     return with_metric(I.type, err, [&](auto m) {
         using M = decltype(m);
-        pass_shape(I.n, plan);
-        plan->period = plan->rows_per_lane == 8 ? pass_period<M>(max_dist) : 0;
+        pass_shape(I.n, tuning, plan);
+        plan->period = plan->rows_per_lane == 8 ? pass_period<M>(max_dist, tuning) : 0;
         long long warps = 0;
         bool full = false;
         int block = plan->block ? plan->block : PASS_THREADS_FULL;
@@ -1105,7 +1083,7 @@ wt_status pass_plan(const DevInst &I, double max_dist, bool prune, PassPlan *pla
         plan->cost = I.n < 4 ? 0 : cost_before(I.n, wr, row_blocks(I.n, wr));
         plan->grid = (int)((warps + block / 32 - 1) / (block / 32));
         plan->prune = prune && BoxGap<M>::value && max_dist < PRUNE_MAX_DIST && I.n >= 4 &&
-                      I.n >= prune_min_n();
+                      I.n >= pass_knob(tuning->pass_prune_min, PRUNE_MIN_N);
         plan->width = pass_width(I.n, wr, warps);
         return WT_OK;
     });

@@ -79,9 +79,10 @@ size_t pass_boxes_count(int n);
 double pass_max_distance(const wt_instance *inst);
 /* The plan for I, whose distances are at most max_dist; prune asks for
  * the pruned pass, which the plan takes where the metric has the bound
- * and float sums stay exact (max_dist below 2^21). */
-wt_status pass_plan(const DevInst &I, double max_dist, bool prune, PassPlan *plan,
-                    wt_error *err);
+ * and float sums stay exact (max_dist below 2^21); tuning may force its
+ * shape (wt_tuning's pass_ fields). */
+wt_status pass_plan(const DevInst &I, double max_dist, bool prune, const wt_tuning *tuning,
+                    PassPlan *plan, wt_error *err);
 
 /* One full pass over the pair space; rowkey (n entries) must hold
  * PASS_NO_MOVE on entry.  Blocks stop early (leaving rowkey incomplete)
