@@ -597,6 +597,129 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
 /* Frees res->tour and zeroes res; NULL-safe. */
 void wt_result_free(wt_result *res);
 
+/* ----------------------------------------------------------------- batches */
+
+/* Many small instances solved at once (warptour solve-batch; docs/batch.md).
+ * Each instance gets an Iterated Local Search of its own: greedy start tour,
+ * 2-opt and Or-opt moves to each city's nearest cities with exact integer
+ * lengths, double-bridge kicks inside a window of the tour.  The CPU backend
+ * runs one instance per thread at a time; the cuda backend one per thread
+ * block (or warp), the instance in shared memory, thousands at once.  Both
+ * take the same steps: the same seed and kick budget give the same tour of
+ * an instance on either backend and for any thread count (GEO aside, whose
+ * cosines the GPU computes in its own last bits).  Instance i's random
+ * stream is (seed, i).  Without a time limit (or with params.kicks set) the
+ * result is reproducible; under one, how many kicks each instance gets
+ * depends on the machine. */
+
+/* Most cities an instance of a batch may have (more: WT_STATUS_TOO_LARGE
+ * for that instance; `solve` is the tool for large ones). */
+#define WT_BATCH_MAX_CITIES 100000
+
+/* Snapshot handed to a batch's progress callback. */
+typedef struct wt_batch_progress {
+    double elapsed_s; /* since wt_solve_batch started */
+    int done;         /* instances finished */
+    int count;        /* instances in the batch */
+    uint64_t kicks;   /* kicks made so far, all instances together */
+} wt_batch_progress;
+
+/* Called from the calling thread about every progress_interval_s seconds;
+ * nonzero asks the search to stop (each instance keeps its best tour so far;
+ * instances not started keep their start tours). */
+typedef int (*wt_batch_progress_fn)(const wt_batch_progress *p, void *user);
+
+typedef struct wt_batch_params {
+    wt_backend_kind backend;    /* default WT_BACKEND_AUTO: the GPU when one is usable;
+                                   on cuda, instances too large for the GPU's shared
+                                   memory (about 4,000 cities) run on the CPU after
+                                   the GPU's */
+    uint64_t seed;              /* default 1 */
+    double time_limit_s;        /* the whole call, start tours included; <= 0: none
+                                   (default) */
+    uint64_t kicks;             /* kicks per instance; 0 (default): under a time limit,
+                                   as many as each instance's even share of the time
+                                   allows; without one, WT_BATCH_DEFAULT_KICKS(n) */
+    int threads;                /* CPU threads; 0 = all cores (default), else
+                                   1..WT_MAX_THREADS */
+    bool accept_equal;          /* keep kicked tours of equal length too (default true) */
+    wt_batch_progress_fn progress; /* optional */
+    void *progress_user;
+    double progress_interval_s; /* default 0.5 */
+    const volatile int *stop_flag; /* optional: nonzero stops the search */
+    int cuda_device;            /* the GPU to run on (default 0) */
+    /* EXPERIMENTAL, for benchmarks and tests (0: the default; the tour a seed
+     * gives changes with neighbours and kick_window): */
+    int neighbours;             /* nearest cities per city that moves join to; 0: 8;
+                                   else 2..16 */
+    int kick_window;            /* positions a kick's three cuts lie within; 0: the
+                                   whole tour; else >= 3 */
+    int accept_slack;           /* a kicked tour longer than the kept one is kept when
+                                   the excess is below u * accept_slack / 1000 mean
+                                   edges, u uniform in [0, 1); 0: 1000;
+                                   WT_TUNING_OFF: never; else 1..100000 */
+    int gpu_threads;            /* threads per instance on the GPU; 0: by n;
+                                   32, 64, 128, 256 */
+    size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;
+                                   0: the GPU's free memory decides.  A batch larger
+                                   than a part runs in parts, one after another */
+} wt_batch_params;
+
+/* Kicks an instance of n cities gets without a time limit or params.kicks. */
+#define WT_BATCH_DEFAULT_KICKS(n) ((uint64_t)((n) < 100 ? 1000 : 10 * (n)))
+
+/* Fills p with the defaults above; NULL is a no-op. */
+void wt_batch_params_defaults(wt_batch_params *p);
+
+/* One instance's outcome. */
+typedef struct wt_batch_tour {
+    wt_status status;     /* WT_OK, or why this instance has no tour */
+    char message[256];    /* one line saying why ("" when WT_OK) */
+    int n;                /* cities (0 when the instance could not be read) */
+    int32_t *tour;        /* n cities, owned by the result; NULL unless WT_OK */
+    int64_t length;       /* exact length of tour; -1 unless WT_OK */
+    double length_real;   /* wt_length_real of length */
+    int64_t init_length;  /* the start tour's exact length */
+    uint64_t kicks;       /* kicks made on it */
+    bool on_gpu;          /* solved on the GPU */
+} wt_batch_tour;
+
+typedef struct wt_batch_result {
+    int count;              /* instances */
+    wt_batch_tour *tours;   /* count entries in the instances' order; owned */
+    int failed;             /* entries whose status is not WT_OK */
+    int on_gpu;             /* entries solved on the GPU */
+    wt_stop_reason stop;    /* WT_STOP_DONE, or what cut kicks short (a time limit
+                               with params.kicks == 0 is the natural end) */
+    uint64_t kicks;         /* all instances */
+    double time_s;          /* the whole call */
+    char backend[16];       /* "cpu", "cuda", or "cuda+cpu" */
+    char device[128];       /* the GPU's name, or e.g. "2 CPU threads" */
+} wt_batch_result;
+
+/* Solves insts[0..count-1] (count >= 1).  An instance that cannot be solved
+ * (NULL, more than WT_BATCH_MAX_CITIES cities, out of memory for it) gets
+ * its own status and message in res->tours, the others their tours; the
+ * call still returns WT_OK.  Every field of params is checked first:
+ * WT_STATUS_INVALID_ARGUMENT naming it, res untouched; WT_STATUS_NO_DEVICE
+ * when params asks for cuda and none is usable; WT_STATUS_DEVICE when a GPU
+ * call fails; WT_STATUS_OUT_OF_MEMORY when the result cannot be allocated.
+ * Release res with wt_batch_result_free. */
+wt_status wt_solve_batch(const wt_instance *const *insts, int count,
+                         const wt_batch_params *params, wt_batch_result *res, wt_error *err);
+
+/* The same for count instances of n >= 3 points each, given as a flat
+ * row-major array xy of shape (count, n, 2), type WT_EUC_2D (TSPLIB
+ * rounding) or WT_EUC_2D_REAL (wt_instance_from_coords; each instance gets
+ * its own length unit).  An instance with a non-finite coordinate gets its
+ * own WT_STATUS_INVALID_ARGUMENT. */
+wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weight_type type,
+                                const wt_batch_params *params, wt_batch_result *res,
+                                wt_error *err);
+
+/* Frees every tour and the array, and zeroes res; NULL-safe. */
+void wt_batch_result_free(wt_batch_result *res);
+
 #ifdef __cplusplus
 }
 #endif

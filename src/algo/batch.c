@@ -1,0 +1,415 @@
+/*
+ * batch.c - wt_solve_batch() and wt_solve_batch_points(): many instances,
+ * each solved by an Iterated Local Search of its own (core/batch_search.h).
+ *
+ * The call checks its parameters, then prepares every instance on the
+ * host's threads: the greedy start tour and each city's k nearest cities,
+ * the two things both implementations start from.  An instance that cannot
+ * be prepared (NULL, too large, out of memory) gets its own status and the
+ * others go on.  Each instance is then placed: on the GPU when the cuda
+ * backend runs and the instance fits a group's shared memory, else on the
+ * CPU.  The GPU's instances run first, then the CPU's; under a time limit
+ * the GPU's part gets its instances' share of the time.  Lengths are
+ * recomputed on the host at the end, so every reported length is exact.
+ */
+#include "algo/batch.h"
+
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/batch_run.h"
+#include "backend/cpu/cpu_batch.h"
+#include "backend/cuda/batch.h"
+#include "core/error.h"
+#include "core/init.h"
+#include "core/instance.h"
+#include "core/neighbours.h"
+#include "core/search_ctl.h"
+
+void wt_batch_params_defaults(wt_batch_params *p)
+{
+    if (!p) return;
+    memset(p, 0, sizeof *p);
+    p->backend = WT_BACKEND_AUTO;
+    p->seed = 1;
+    p->accept_equal = true;
+    p->progress_interval_s = 0.5;
+}
+
+int wt_batch_neighbours(const wt_batch_params *p)
+{
+    return p->neighbours ? p->neighbours : WT_BATCH_NEIGHBOURS;
+}
+
+uint64_t wt_batch_kicks(const wt_batch_params *p, int n)
+{
+    if (p->kicks > 0) return p->kicks;
+    return p->time_limit_s > 0 ? 0 : WT_BATCH_DEFAULT_KICKS(n);
+}
+
+void wt_batch_result_free(wt_batch_result *res)
+{
+    if (!res) return;
+    for (int i = 0; res->tours && i < res->count; i++) free(res->tours[i].tour);
+    free(res->tours);
+    memset(res, 0, sizeof *res);
+}
+
+/* Checks every field of p against warptour.h; the message names the field. */
+static wt_status validate(const wt_batch_params *p, wt_error *err)
+{
+#define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: " __VA_ARGS__)
+    if (!wt_backend_name(p->backend))
+        return BAD("params.backend %d is no wt_backend_kind", (int)p->backend);
+    if (!isfinite(p->time_limit_s))
+        return BAD("params.time_limit_s must be a finite number (<= 0: none)");
+    if (p->threads < 0 || p->threads > WT_MAX_THREADS)
+        return BAD("params.threads is %d; expected 0 (all cores) or 1..%d", p->threads,
+                   WT_MAX_THREADS);
+    if (!isfinite(p->progress_interval_s) || p->progress_interval_s < 0)
+        return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
+    if (p->cuda_device < 0)
+        return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
+    if (p->neighbours != 0 && (p->neighbours < 2 || p->neighbours > 16))
+        return BAD("params.neighbours is %d; expected 0 (the default) or 2..16", p->neighbours);
+    if (p->kick_window != 0 && p->kick_window < 3)
+        return BAD("params.kick_window is %d; expected 0 (the whole tour) or at least 3",
+                   p->kick_window);
+    if (p->accept_slack != 0 && p->accept_slack != WT_TUNING_OFF &&
+        (p->accept_slack < 1 || p->accept_slack > 100000))
+        return BAD("params.accept_slack is %d; expected 0 (the default), WT_TUNING_OFF or "
+                   "1..100000", p->accept_slack);
+    if (p->gpu_threads != 0 && p->gpu_threads != 32 && p->gpu_threads != 64 &&
+        p->gpu_threads != 128 && p->gpu_threads != 256)
+        return BAD("params.gpu_threads is %d; expected 0 (by n), 32, 64, 128 or 256",
+                   p->gpu_threads);
+    return WT_OK;
+#undef BAD
+}
+
+/* Everything one call allocates besides the result's tours. */
+typedef struct batch_state {
+    int count, k;
+    const wt_instance **cpu_inst, **gpu_inst; /* each instance on one side, else NULL */
+    int32_t **tour, **nb;
+    uint64_t *index, *budget, *rank, *kicks;
+    int64_t *length;
+} batch_state;
+
+static void state_free(batch_state *s)
+{
+    for (int i = 0; s->nb && i < s->count; i++) {
+        free(s->tour[i]);
+        free(s->nb[i]);
+    }
+    free(s->cpu_inst);
+    free(s->gpu_inst);
+    free(s->tour);
+    free(s->nb);
+    free(s->index);
+    free(s->length);
+}
+
+static bool state_alloc(batch_state *s, int count, int k)
+{
+    size_t c = (size_t)count;
+    memset(s, 0, sizeof *s);
+    s->count = count;
+    s->k = k;
+    s->cpu_inst = calloc(c, sizeof *s->cpu_inst);
+    s->gpu_inst = calloc(c, sizeof *s->gpu_inst);
+    s->tour = calloc(c, sizeof *s->tour);
+    s->nb = calloc(c, sizeof *s->nb);
+    s->index = calloc(4 * c, sizeof *s->index); /* index, budget, rank, kicks */
+    s->length = calloc(c, sizeof *s->length);
+    if (!s->cpu_inst || !s->gpu_inst || !s->tour || !s->nb || !s->index || !s->length) {
+        state_free(s);
+        return false;
+    }
+    s->budget = s->index + c;
+    s->rank = s->budget + c;
+    s->kicks = s->rank + c;
+    return true;
+}
+
+/* Records why instance i has no tour. */
+static void fail_one(wt_batch_tour *t, int i, const wt_instance *inst, wt_status st,
+                     const char *why)
+{
+    t->status = st;
+    snprintf(t->message, sizeof t->message, "instance %d%s%.60s%s: %.160s", i, inst ? " (" : "",
+             inst ? inst->name : "", inst ? ")" : "", why);
+    t->length = -1;
+}
+
+/* The k nearest cities of every city of inst, as n rows of k entries: for
+ * an instance of n <= k cities, n - 1 cities and -1 after them. */
+static wt_status neighbour_rows(const wt_instance *inst, int k, int32_t *nb, wt_error *err)
+{
+    int n = inst->n, have = k < n - 1 ? k : n - 1;
+    wt_status st = wt_neighbour_lists(inst, have, nb, err);
+    if (st != WT_OK || have == k) return st;
+    for (int c = n - 1; c >= 0; c--) { /* spread the rows of `have` out to k */
+        for (int q = k - 1; q >= 0; q--)
+            nb[(size_t)c * (size_t)k + (size_t)q] = q < have ? nb[(size_t)c * (size_t)have + (size_t)q] : -1;
+    }
+    return WT_OK;
+}
+
+/* Start tour and neighbour lists of instance i, or its failure in t. */
+static void prepare_one(batch_state *s, const wt_instance *inst, int i,
+                        const wt_batch_params *p, wt_batch_tour *t)
+{
+    if (t->status != WT_OK) return; /* failed before (wt_solve_batch_points) */
+    if (!inst) {
+        fail_one(t, i, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
+        return;
+    }
+    int n = inst->n;
+    t->n = n;
+    if (n > WT_BATCH_MAX_CITIES) {
+        char why[96];
+        snprintf(why, sizeof why, "%d cities; a batch takes up to %d a instance", n,
+                 WT_BATCH_MAX_CITIES);
+        fail_one(t, i, inst, WT_STATUS_TOO_LARGE, why);
+        return;
+    }
+    wt_error e = {0};
+    s->tour[i] = malloc((size_t)n * sizeof(int32_t));
+    s->nb[i] = malloc((size_t)n * (size_t)s->k * sizeof(int32_t));
+    wt_status st = !s->tour[i] || !s->nb[i]
+                       ? wt_fail(&e, WT_STATUS_OUT_OF_MEMORY, "out of memory")
+                       : wt_tour_init_threads(inst, WT_INIT_GREEDY, p->seed, 1, s->tour[i], &e);
+    if (st == WT_OK) st = neighbour_rows(inst, s->k, s->nb[i], &e);
+    if (st != WT_OK) {
+        fail_one(t, i, inst, st, e.message);
+        return;
+    }
+    t->init_length = wt_tour_length(inst, s->tour[i]);
+    s->index[i] = (uint64_t)i;
+    s->budget[i] = wt_batch_kicks(p, n);
+}
+
+/* Prepares every instance on `threads` threads. */
+static void prepare_all(batch_state *s, const wt_instance *const *insts,
+                        const wt_batch_params *p, int threads, wt_batch_tour *t)
+{
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
+    for (int i = 0; i < s->count; i++) prepare_one(s, insts[i], i, p, &t[i]);
+}
+
+/* Places every prepared instance: the GPU's when use_gpu and it fits; sets
+ * ranks within each side.  Returns the number placed on the GPU. */
+static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
+                 bool use_gpu, int device, int *on_cpu)
+{
+    int gpu = 0, cpu = 0;
+    for (int i = 0; i < s->count; i++) {
+        if (t[i].status != WT_OK) continue;
+        if (use_gpu && wt_cuda_batch_fits(insts[i], s->k, device)) {
+            s->gpu_inst[i] = insts[i];
+            s->rank[i] = (uint64_t)gpu++;
+        } else {
+            s->cpu_inst[i] = insts[i];
+            s->rank[i] = (uint64_t)cpu++;
+        }
+    }
+    *on_cpu = cpu;
+    return gpu;
+}
+
+/* The user's callback, behind search_ctl's. */
+typedef struct progress_relay {
+    const wt_batch_params *params;
+    int count;
+} progress_relay;
+
+static int relay_progress(const wt_progress *p, void *user)
+{
+    const progress_relay *r = user;
+    wt_batch_progress bp = {p->elapsed_s, (int)p->climbs, r->count, p->kicks};
+    return r->params->progress(&bp, r->params->progress_user);
+}
+
+/* The job of one side: the instances in inst, the rest NULL. */
+static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int ranked,
+                             const wt_batch_params *p, wt_batch_counters *counters)
+{
+    return (wt_batch_job){
+        .count = s->count, .inst = inst, .tour = s->tour, .nb = (const int32_t *const *)s->nb,
+        .index = s->index, .budget = s->budget, .rank = s->rank, .length = s->length,
+        .kicks = s->kicks, .k = s->k,
+        .window = p->kick_window ? p->kick_window : INT_MAX,
+        .slack = p->accept_slack == WT_TUNING_OFF ? 0
+                 : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,
+        .accept_equal = p->accept_equal, .seed = p->seed, .ranked = (uint64_t)ranked,
+        .counters = counters,
+    };
+}
+
+/* Runs the GPU's part, then the CPU's. */
+static wt_status run_sides(batch_state *s, const wt_batch_params *p, int gpu, int cpu,
+                           wt_search_ctl *ctl, wt_error *err)
+{
+    wt_batch_counters counters = {0, 0};
+    if (gpu > 0) {
+        wt_batch_job job = side_job(s, s->gpu_inst, gpu, p, &counters);
+        wt_cuda_batch_opts opts = {p->cuda_device, p->gpu_threads, p->gpu_part_bytes};
+        wt_search_ctl part = *ctl;
+        if (cpu > 0 && isfinite(ctl->deadline)) {
+            double now = wt_now();
+            part.deadline = now + (ctl->deadline - now) * gpu / (gpu + cpu);
+        }
+        wt_status st = wt_cuda_batch_run(&job, &opts, &part, err);
+        if (st != WT_OK) return st;
+        if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline) ctl->stop = part.stop;
+        ctl->next_report = part.next_report;
+    }
+    if (cpu == 0) return WT_OK;
+    wt_batch_job job = side_job(s, s->cpu_inst, cpu, p, &counters);
+    return wt_cpu_batch_run(&job, ctl, err);
+}
+
+/* Moves the tours into t and fills the result's totals. */
+static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour *t,
+                 const wt_batch_params *p, const wt_search_ctl *ctl, wt_batch_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->count = s->count;
+    res->tours = t;
+    for (int i = 0; i < s->count; i++) {
+        if (t[i].status != WT_OK) {
+            res->failed++;
+            continue;
+        }
+        t[i].tour = s->tour[i];
+        s->tour[i] = NULL;
+        t[i].length = wt_tour_length(insts[i], t[i].tour);
+        t[i].length_real = wt_length_real(insts[i], t[i].length);
+        t[i].kicks = s->kicks[i];
+        t[i].on_gpu = s->gpu_inst[i] != NULL;
+        res->on_gpu += t[i].on_gpu;
+        res->kicks += t[i].kicks;
+    }
+    res->stop = ctl->stop;
+    /* Kicking for as long as the time allows ends there normally. */
+    if (res->stop == WT_STOP_TIME_LIMIT && p->kicks == 0) res->stop = WT_STOP_DONE;
+    res->time_s = wt_now() - ctl->t_start;
+    int solved = s->count - res->failed;
+    snprintf(res->backend, sizeof res->backend, "%s",
+             res->on_gpu == 0 ? "cpu" : res->on_gpu == solved ? "cuda" : "cuda+cpu");
+}
+
+/* The batch of count instances, some of which may have failed already
+ * (t[i].status set). */
+static wt_status solve_batch(const wt_instance *const *insts, int count,
+                             const wt_batch_params *p, wt_batch_tour *t, wt_batch_result *res,
+                             wt_error *err)
+{
+    wt_params wp;
+    wt_params_defaults(&wp);
+    progress_relay relay = {p, count};
+    wp.time_limit_s = p->time_limit_s;
+    wp.threads = p->threads;
+    wp.stop_flag = p->stop_flag;
+    wp.progress = p->progress ? relay_progress : NULL;
+    wp.progress_user = &relay;
+    wp.progress_interval_s = p->progress_interval_s;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &wp);
+
+    char device[128] = "";
+    bool use_gpu = p->backend != WT_BACKEND_CPU &&
+                   wt_cuda_batch_device(p->cuda_device, device, sizeof device);
+    if (p->backend == WT_BACKEND_CUDA && !use_gpu)
+        return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s", device);
+    batch_state s;
+    if (!state_alloc(&s, count, wt_batch_neighbours(p)))
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
+    prepare_all(&s, insts, p, ctl.threads, t);
+    int cpu = 0, gpu = place(&s, insts, t, use_gpu, p->cuda_device, &cpu);
+    wt_status st = run_sides(&s, p, gpu, cpu, &ctl, err);
+    if (st == WT_OK) {
+        pack(&s, insts, t, p, &ctl, res);
+        if (gpu == 0)
+            snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
+                     ctl.threads == 1 ? "" : "s");
+        snprintf(res->device, sizeof res->device, "%s", device);
+    }
+    state_free(&s);
+    return st;
+}
+
+wt_status wt_solve_batch(const wt_instance *const *insts, int count,
+                         const wt_batch_params *params, wt_batch_result *res, wt_error *err)
+{
+    if (!insts || !params || !res || count < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: need instances "
+                       "(count >= 1), parameters and a result");
+    wt_status st = validate(params, err);
+    if (st != WT_OK) return st;
+    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
+    if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
+    st = solve_batch(insts, count, params, t, res, err);
+    if (st != WT_OK) free(t);
+    return st;
+}
+
+/* Instance i of a points batch, or its failure in t. */
+static wt_instance *points_instance(const double *xy, int i, int n, wt_edge_weight_type type,
+                                    double *x, wt_batch_tour *t)
+{
+    const double *pt = xy + (size_t)i * (size_t)n * 2;
+    for (int c = 0; c < n; c++) {
+        x[c] = pt[2 * c];
+        x[n + c] = pt[2 * c + 1];
+    }
+    char name[32];
+    snprintf(name, sizeof name, "points%d", i);
+    wt_instance *inst = NULL;
+    wt_error e = {0};
+    wt_status st = wt_instance_from_coords(name, n, type, x, x + n, NULL, &inst, &e);
+    if (st != WT_OK) fail_one(t, i, NULL, st, e.message);
+    return inst;
+}
+
+wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weight_type type,
+                                const wt_batch_params *params, wt_batch_result *res,
+                                wt_error *err)
+{
+    if (!xy || !params || !res || count < 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: need points "
+                       "(count >= 1), parameters and a result");
+    if (n < 3 || n > WT_BATCH_MAX_CITIES)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: n is %d; "
+                       "expected 3..%d", n, WT_BATCH_MAX_CITIES);
+    if (type != WT_EUC_2D && type != WT_EUC_2D_REAL)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: type must be "
+                       "WT_EUC_2D or WT_EUC_2D_REAL");
+    wt_status st = validate(params, err);
+    if (st != WT_OK) return st;
+    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
+    wt_instance **insts = calloc((size_t)count, sizeof *insts);
+    int threads = params->threads > 0 ? params->threads : omp_get_num_procs();
+    bool oom = !t || !insts;
+#pragma omp parallel num_threads(threads) if (!oom)
+    {
+        double *x = malloc(2 * (size_t)n * sizeof *x);
+#pragma omp for schedule(dynamic, 16)
+        for (int i = 0; i < count; i++) {
+            if (x) insts[i] = points_instance(xy, i, n, type, x, &t[i]);
+            else fail_one(&t[i], i, NULL, WT_STATUS_OUT_OF_MEMORY, "out of memory");
+        }
+        free(x);
+    }
+    st = oom ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count)
+             : solve_batch((const wt_instance *const *)insts, count, params, t, res, err);
+    for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
+    free(insts);
+    if (st != WT_OK) free(t);
+    return st;
+}

@@ -1,0 +1,25 @@
+/*
+ * batch.h - the inside of wt_solve_batch (batch.c) that tests reach.
+ *
+ * The public entry points are in warptour.h.  What is here decides, for a
+ * batch, how many neighbours and kicks each instance gets and where it
+ * runs; batch.c does the rest.
+ */
+#ifndef WT_ALGO_BATCH_H
+#define WT_ALGO_BATCH_H
+
+#include <stdint.h>
+
+#include "warptour.h"
+
+/* Defaults of the experimental fields (warptour.h). */
+enum { WT_BATCH_NEIGHBOURS = 8, WT_BATCH_ACCEPT_SLACK = 1000 };
+
+/* Neighbours per city that params ask for (its default resolved). */
+int wt_batch_neighbours(const wt_batch_params *p);
+
+/* Kicks instance of n cities gets per params: params->kicks, or 0 (until
+ * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
+uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * batch_run.h - what the two implementations of the batch search (CPU:
+ * backend/cpu/cpu_batch.c, GPU: backend/cuda/batch.cu) are given and give
+ * back.
+ *
+ * algo/batch.c prepares every instance (start tour, neighbour lists), then
+ * hands a job to one implementation or both; each runs the search of
+ * core/batch_search.h on the instances it is given and writes their best
+ * tours in place.  The two take the same steps, so an instance's tour does
+ * not depend on which ran it (but for GEO, whose device cosines may differ
+ * from the host's in the last bit).
+ */
+#ifndef WT_BACKEND_BATCH_RUN_H
+#define WT_BACKEND_BATCH_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/search_ctl.h"
+#include "warptour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Counters both implementations add to while they run; read by the thread
+ * that reports progress (relaxed atomics). */
+typedef struct wt_batch_counters {
+    uint64_t done;  /* instances finished */
+    uint64_t kicks; /* kicks made, all instances */
+} wt_batch_counters;
+
+/* The instances of a job and the settings of their search. */
+typedef struct wt_batch_job {
+    int count;                      /* entries below */
+    const wt_instance *const *inst; /* NULL: not to be solved (failed before) */
+    int32_t *const *tour;           /* in: the start tour; out: the best tour */
+    const int32_t *const *nb;       /* each city's k nearest cities (n * k) */
+    const uint64_t *index;          /* each instance's number in the batch: its
+                                       random stream */
+    const uint64_t *budget;         /* each instance's kicks; 0: until its time
+                                       share of ctl's deadline ends */
+    const uint64_t *rank;           /* each instance's place among the job's
+                                       instances (0 .. ranked - 1): time shares */
+    int64_t *length;                /* out: exact length of each tour */
+    uint64_t *kicks;                /* out: kicks made on each */
+    int k;                          /* neighbours per city, >= 1 (< n) */
+    int window;                     /* kick window, >= 3 */
+    int slack;                      /* acceptance slack (wt_bs_accept_slack), >= 0 */
+    bool accept_equal;              /* keep kicked tours of equal length */
+    uint64_t seed;
+    uint64_t ranked;                /* instances this job solves */
+    wt_batch_counters *counters;
+} wt_batch_job;
+
+/* The deadline of an instance's search under a time limit: instances share
+ * the time left evenly.  An instance started at `now` with `remaining`
+ * instances not yet started (itself included) and `slots` searches running
+ * side by side gets the time left over the rounds of slots still to run. */
+static inline double wt_batch_time_share(double now, double deadline, uint64_t remaining,
+                                         uint64_t slots)
+{
+    uint64_t rounds = (remaining + slots - 1) / slots;
+    return now + (deadline - now) / (double)(rounds ? rounds : 1);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

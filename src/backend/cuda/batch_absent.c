@@ -1,0 +1,36 @@
+/*
+ * batch_absent.c - the GPU batch search of a build without CUDA: never
+ * usable, so every instance runs on the CPU.
+ */
+#include <stdio.h>
+
+#include "backend/cuda/batch.h"
+#include "core/error.h"
+
+#ifndef WT_CUDA_ABSENT_WHY
+#define WT_CUDA_ABSENT_WHY "no nvcc at build time"
+#endif
+
+bool wt_cuda_batch_device(int device, char *name, size_t name_size)
+{
+    (void)device;
+    if (name && name_size) snprintf(name, name_size, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
+    return false;
+}
+
+bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device)
+{
+    (void)inst;
+    (void)k;
+    (void)device;
+    return false;
+}
+
+wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,
+                            wt_search_ctl *ctl, wt_error *err)
+{
+    (void)job;
+    (void)opts;
+    (void)ctl;
+    return wt_fail(err, WT_STATUS_NO_DEVICE, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
+}
