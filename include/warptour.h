@@ -350,6 +350,28 @@ wt_status wt_backend_parse(const char *name, wt_backend_kind *out);
  * device"). */
 bool wt_cuda_available(char *device, size_t device_size);
 
+/* One device of a backend, as wt_device_list lists it. */
+typedef struct wt_device_info {
+    wt_backend_kind backend;  /* WT_BACKEND_CPU, WT_BACKEND_CUDA */
+    const char *backend_name; /* "cpu", "cuda" (static) */
+    int index;                /* its number in its backend: params.cuda_device for
+                                 a GPU; 0 for the CPU */
+    bool host;                /* the host's CPU threads, not a device */
+    bool usable;              /* wt_solve can run on it */
+    unsigned algorithms;      /* bit (1u << a) set for each wt_algorithm a the
+                                 backend runs */
+    char description[160];    /* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)",
+                                 "16 cores"; when not usable, why not */
+} wt_device_info;
+
+/* The devices of every backend of this build, the CPU first, then each GPU
+ * (a backend without any as one entry, not usable, that says why), into
+ * out[0 .. max-1]; returns how many there are, which may be more than max
+ * (out may be NULL when max is 0).  Checks each GPU by launching a tiny
+ * kernel on it: a fraction of a second, the CUDA context's creation
+ * included. */
+int wt_device_list(wt_device_info *out, int max);
+
 /* Why a search ended. */
 typedef enum wt_stop_reason {
     WT_STOP_DONE = 0,      /* reached its natural end (e.g. a local optimum) */

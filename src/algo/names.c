@@ -80,6 +80,6 @@ bool wt_cuda_available(char *device, size_t device_size)
 {
     char unused[1];
     if (!device) /* the caller wants the answer only */
-        return wt_backend_cuda.available(0, unused, sizeof unused);
-    return wt_backend_cuda.available(0, device, device_size);
+        return wt_backend_of(WT_BACKEND_CUDA)->available(0, unused, sizeof unused);
+    return wt_backend_of(WT_BACKEND_CUDA)->available(0, device, device_size);
 }

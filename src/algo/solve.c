@@ -62,27 +62,6 @@ void wt_result_free(wt_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* Whether backend b implements algorithm a. */
-static bool backend_has(const wt_backend *b, wt_algorithm a)
-{
-    switch (a) {
-    case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
-    case WT_ALGO_MULTISTART: return b->multistart != NULL;
-    case WT_ALGO_ILS: return b->session != NULL;
-    case WT_ALGO_SA: return b->sa != NULL;
-    }
-    return false;
-}
-
-/* Whether backend b can run what params ask: sa's local moves (--near)
- * are optional for a backend (wt_backend.sa_near); both backends have them
- * now, the check stays for a backend that would not. */
-static bool backend_can(const wt_backend *b, const wt_params *p)
-{
-    if (!backend_has(b, p->algorithm)) return false;
-    return p->algorithm != WT_ALGO_SA || p->sa_near == 0 || b->sa_near;
-}
-
 /* From DEVICE_STALL_CITIES cities, the device's first descent before local
  * ILS hands over when DEVICE_STALL_PASSES passes together shorten the tour
  * by less than DEVICE_STALL_GAIN of it (below, the whole descent takes a
@@ -131,10 +110,11 @@ static uint64_t ils_kicks(const wt_params *p, int n)
     return n > ILS_MIN_KICKS ? (uint64_t)n : ILS_MIN_KICKS;
 }
 
-/* Whether params.cuda_device names one of b's devices, where b has any. */
+/* Whether params.cuda_device names one of b's devices, where b is a
+ * device backend and the machine has any. */
 static wt_status check_device(const wt_backend *b, const wt_params *p, wt_error *err)
 {
-    int count = b->device_count ? b->device_count() : 1;
+    int count = b->host ? 0 : wt_backend_devices(b);
     if (count > 0 && p->cuda_device >= count)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.cuda_device is %d; "
                        "this machine has %d %s device%s (0..%d)", p->cuda_device, count,
@@ -142,35 +122,58 @@ static wt_status check_device(const wt_backend *b, const wt_params *p, wt_error 
     return WT_OK;
 }
 
+/* The backend params.backend names, if it can run the search here. */
+static wt_status named_backend(const wt_params *p, const wt_backend **out, char *device,
+                               size_t device_size, wt_error *err)
+{
+    const wt_backend *b = wt_backend_of(p->backend);
+    wt_status st = check_device(b, p, err);
+    if (st != WT_OK) return st;
+    if (!b->available(p->cuda_device, device, device_size))
+        return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend is not available: %s",
+                       b->name, device);
+    if (!wt_backend_has(b, p->algorithm))
+        return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no kernel for "
+                       "--algorithm %s yet; use --backend cpu or auto", b->name,
+                       wt_algorithm_name(p->algorithm));
+    if (!wt_backend_runs(b, p))
+        return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend draws no local sa moves "
+                       "(--near); use --backend cpu or auto", b->name);
+    *out = b;
+    return WT_OK;
+}
+
+/* --backend auto: the first device backend of the registry that can run
+ * the search on a usable device, else the first host backend that can. */
+static wt_status auto_backend(const wt_params *p, const wt_backend **out, char *device,
+                              size_t device_size, wt_error *err)
+{
+    const wt_backend *b, *host = NULL;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++) {
+        if (!wt_backend_runs(b, p)) continue;
+        if (b->host) {
+            if (!host) host = b;
+            continue;
+        }
+        wt_status st = check_device(b, p, err);
+        if (st != WT_OK) return st;
+        if (b->available(p->cuda_device, device, device_size)) {
+            *out = b;
+            return WT_OK;
+        }
+    }
+    if (!host)
+        return wt_fail(err, WT_STATUS_NO_DEVICE, "no backend runs --algorithm %s here",
+                       wt_algorithm_name(p->algorithm));
+    *out = host;
+    return WT_OK;
+}
+
 static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
                                 size_t device_size, wt_error *err)
 {
-    const char *algo = wt_algorithm_name(p->algorithm);
-    if (p->backend != WT_BACKEND_CPU) {
-        wt_status st = check_device(&wt_backend_cuda, p, err);
-        if (st != WT_OK) return st;
-    }
-    if (p->backend == WT_BACKEND_CUDA) {
-        if (!wt_backend_cuda.available(p->cuda_device, device, device_size))
-            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s",
-                           device);
-        if (!backend_has(&wt_backend_cuda, p->algorithm))
-            return wt_fail(err, WT_STATUS_NO_DEVICE,
-                           "the cuda backend has no kernel for --algorithm %s yet; "
-                           "use --backend cpu or auto", algo);
-        if (!backend_can(&wt_backend_cuda, p))
-            return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend draws no local sa "
-                           "moves (--near); use --backend cpu or auto");
-        *out = &wt_backend_cuda;
-        return WT_OK;
-    }
-    if (p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p) &&
-        wt_backend_cuda.available(p->cuda_device, device, device_size)) {
-        *out = &wt_backend_cuda;
-        return WT_OK;
-    }
-    *out = &wt_backend_cpu;
-    return WT_OK;
+    if (p->backend == WT_BACKEND_AUTO) return auto_backend(p, out, device, device_size, err);
+    return named_backend(p, out, device, device_size, err);
 }
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
@@ -194,13 +197,18 @@ static void *choose_backend_thread(void *arg)
     return NULL;
 }
 
-/* Whether the choice asks the GPU and cannot fail but for a bad
+/* Whether the choice asks a device and cannot fail but for a bad
  * cuda_device, so that it can run beside the start tour's build: auto
- * (which falls back on the CPU).  An explicit cuda backend is checked
- * first, so that a missing GPU is reported before the build. */
+ * (which falls back on the host) where a device backend can run the
+ * search.  An explicit backend is checked first, so that a missing GPU is
+ * reported before the build. */
 static bool choice_beside_build(const wt_params *p)
 {
-    return p->backend == WT_BACKEND_AUTO && backend_can(&wt_backend_cuda, p);
+    if (p->backend != WT_BACKEND_AUTO) return false;
+    const wt_backend *b;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++)
+        if (!b->host && wt_backend_runs(b, p)) return true;
+    return false;
 }
 
 /* Fills tour from params->start_tour or the configured start heuristic;
@@ -267,7 +275,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
         return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
-    if (b != &wt_backend_cpu) {
+    if (!b->host) {
         /* The first optimum on the device; the host's threads take it from
          * there (a stop during this descent leaves them nothing to do).  It
          * hands over early once DEVICE_STALL_PASSES passes in a row gain
@@ -283,7 +291,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
-    return wt_ils_local_run(inst, tour, ctl, b != &wt_backend_cpu,
+    return wt_ils_local_run(inst, tour, ctl, !b->host,
                             ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
                             stats, err);
 }
@@ -467,7 +475,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     char device[128];
     memcpy(device, choice.device, sizeof device);
     const char *descents = ils_descent_run(params, inst->n) == WT_ILS_LK ? "LK" : "local";
-    if (ils_local(params) && backend != &wt_backend_cpu) {
+    if (ils_local(params) && !backend->host) {
         char gpu[sizeof device];
         snprintf(gpu, sizeof gpu, "%s", device);
         snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s descents",
@@ -475,7 +483,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     } else if (ils_local(params))
         snprintf(device, sizeof device, "CPU, %d thread%s, %s descents", ctl.threads,
                  ctl.threads == 1 ? "" : "s", descents);
-    else if (backend == &wt_backend_cpu)
+    else if (backend->host)
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                  ctl.threads == 1 ? "" : "s");
 

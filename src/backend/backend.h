@@ -5,7 +5,8 @@
  * function pointers; src/backend/cpu (OpenMP, always built, the reference)
  * and src/backend/cuda implement it.  Optional slots may be NULL when a
  * backend has no implementation of that search yet: callers check first.
- * No CUDA type appears here.
+ * The registry (registry.c, at the end) lists the backends and says what
+ * each can do.  No CUDA type appears here.
  */
 #ifndef WT_BACKEND_BACKEND_H
 #define WT_BACKEND_BACKEND_H
@@ -76,7 +77,11 @@ typedef struct wt_session_ops {
 } wt_session_ops;
 
 typedef struct wt_backend {
-    const char *name; /* "cpu", "cuda": the value of --backend */
+    const char *name;     /* "cpu", "cuda": the value of --backend */
+    wt_backend_kind kind; /* what params.backend calls it */
+    bool host;            /* runs on the host's CPU threads; false: on a device,
+                             which --backend auto prefers, and on which ils with
+                             local descents makes its first descent */
 
     /* Required.  Whether device number `device` (wt_params.cuda_device for
      * a GPU; the CPU has one, 0) can run here; writes a description of it
@@ -142,8 +147,24 @@ typedef struct wt_backend {
     bool sa_near;
 } wt_backend;
 
-extern const wt_backend wt_backend_cpu;
-extern const wt_backend wt_backend_cuda;
+/* ------------------------------------------------ registry (registry.c) */
+
+/* Backend number index of this build, in the order `warptour devices`
+ * lists them; NULL past the last. */
+const wt_backend *wt_backend_at(int index);
+
+/* The backend that kind names (not WT_BACKEND_AUTO); NULL if none. */
+const wt_backend *wt_backend_of(wt_backend_kind kind);
+
+/* Whether b has a slot for algorithm a. */
+bool wt_backend_has(const wt_backend *b, wt_algorithm a);
+
+/* Whether b can run what p asks: the algorithm's slot, and sa's local
+ * moves (sa_near). */
+bool wt_backend_runs(const wt_backend *b, const wt_params *p);
+
+/* How many devices of b the machine has (device_count; one without it). */
+int wt_backend_devices(const wt_backend *b);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
  * metric's own formula, less what its rounding can take away; only the 2D
  * metrics whose distance grows with both gaps have a bound (EUC_2D,
  * CEIL_2D, ATT, MAN_2D, MAX_2D).  The GPU pass applies the same rule to
- * its float distances (src/backend/cuda/twoopt_pass.cu, with margins for
+ * its float distances (src/backend/cuda/pass_pruned.cu, with margins for
  * float's rounding).
  */
 #ifndef WT_CORE_SEGMENT_BOUND_H

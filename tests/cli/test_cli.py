@@ -481,8 +481,11 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(r.stderr, "")
             out = r.stdout.splitlines()
-            self.assertEqual([l.split()[0] for l in out], ["cpu", "cuda"], r.stdout)
-            return out
+            # More GPUs than one: "cuda:1", "cuda:2", ... after "cuda".
+            self.assertEqual([l.split()[0] for l in out],
+                             ["cpu", "cuda"] + ["cuda:%d" % k for k in range(1, len(out) - 1)],
+                             r.stdout)
+            return out[:2]
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
         env = dict(os.environ, OMP_NUM_THREADS="1")
         for kw in ({}, {"env": env}):

@@ -113,6 +113,35 @@ static void test_tuning_and_device(void **state)
     wt_instance_free(inst);
 }
 
+/* The registry's devices: the CPU first, usable, with every algorithm;
+ * then at least the one entry of the cuda backend, usable or saying why
+ * not; a short list still counts them all. */
+static void test_device_list(void **state)
+{
+    (void)state;
+    int count = wt_device_list(NULL, 0);
+    assert_true(count >= 2);
+    wt_device_info *d = calloc((size_t)count, sizeof *d);
+    assert_non_null(d);
+    assert_int_equal(wt_device_list(d, count), count);
+    assert_int_equal(d[0].backend, WT_BACKEND_CPU);
+    assert_string_equal(d[0].backend_name, "cpu");
+    assert_true(d[0].host && d[0].usable);
+    assert_int_equal(d[0].algorithms, 0xFu);
+    assert_non_null(strstr(d[0].description, "cores"));
+    for (int i = 1; i < count; i++) {
+        assert_int_equal(d[i].backend, WT_BACKEND_CUDA);
+        assert_int_equal(d[i].index, i - 1);
+        assert_false(d[i].host);
+        assert_true(d[i].description[0] != '\0');
+    }
+    assert_int_equal(d[1].usable, wt_cuda_available(NULL, 0));
+    wt_device_info first;
+    assert_int_equal(wt_device_list(&first, 1), count);
+    assert_int_equal(first.backend, WT_BACKEND_CPU);
+    free(d);
+}
+
 static void test_init_made(void **state)
 {
     (void)state;
@@ -185,6 +214,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_checks_every_field),
         cmocka_unit_test(test_tuning_and_device),
+        cmocka_unit_test(test_device_list),
         cmocka_unit_test(test_init_made),
         cmocka_unit_test(test_null_and_range_arguments),
     };

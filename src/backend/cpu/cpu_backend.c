@@ -4,6 +4,7 @@
  * Always built, always available, and the reference the CUDA backend is
  * tested against.
  */
+#include <omp.h>
 #include <stdio.h>
 
 #include "backend/backend.h"
@@ -31,12 +32,14 @@ static wt_status cpu_twoopt_descend(const wt_instance *inst, int32_t *tour, wt_s
 static bool cpu_available(int device, char *desc, size_t size)
 {
     (void)device;
-    snprintf(desc, size, "CPU");
+    snprintf(desc, size, "%d cores", omp_get_num_procs());
     return true;
 }
 
 const wt_backend wt_backend_cpu = {
     .name = "cpu",
+    .kind = WT_BACKEND_CPU,
+    .host = true,
     .available = cpu_available,
     .twoopt_descend = cpu_twoopt_descend,
     .multistart = wt_cpu_multistart,

@@ -24,6 +24,8 @@ static int cuda_absent_device_count(void) { return 0; }
 
 const wt_backend wt_backend_cuda = {
     .name = "cuda",
+    .kind = WT_BACKEND_CUDA,
+    .host = false,
     .available = cuda_absent_available,
     .device_count = cuda_absent_device_count,
     .twoopt_descend = NULL,

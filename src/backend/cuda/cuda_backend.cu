@@ -90,6 +90,8 @@ static bool cuda_available(int device, char *desc, size_t size)
 
 extern "C" const wt_backend wt_backend_cuda = {
     /* .name = */ "cuda",
+    /* .kind = */ WT_BACKEND_CUDA,
+    /* .host = */ false,
     /* .available = */ cuda_available,
     /* .device_count = */ cuda_device_count,
     /* .twoopt_descend = */ wt_cuda_twoopt_descend,

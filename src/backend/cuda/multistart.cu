@@ -3,14 +3,13 @@
  *
  * Uploads the instance, sets up the run state (work queue, best tour, stop
  * flag) in device memory, launches the chosen kernel and, while it runs,
- * polls on a second stream: it copies the run's counters back for progress
- * reports and raises the stop flag when the time limit passes or the caller
- * asks to stop.  The whole search stays on the GPU; only the best tour comes
+ * waits for it (context.cuh's cuda_wait): the run's counters come back on
+ * the control stream for progress reports, and the stop flag goes up when
+ * the time limit passes or the caller asks to stop.  The whole search stays on the GPU; only the best tour comes
  * back, once.
  */
 #include <climits>
 #include <cstring>
-#include <unistd.h>
 
 #include "core/search_ctl.h"
 #include "core/tour_ops.h"
@@ -21,13 +20,11 @@ namespace {
 
 /* Everything a run allocates, released in one place. */
 struct MsResources {
+    CudaContext ctx = {};
     DevInstBuffers inst;
     MsRun *d_run = nullptr;
     int32_t *d_best = nullptr;
     MsRun *h_run = nullptr;   /* pinned: progress snapshots of *d_run */
-    int *h_one = nullptr;     /* pinned: the value written to d_run->stop */
-    cudaStream_t stream = nullptr;  /* the kernel's */
-    cudaStream_t control = nullptr; /* progress reads and the stop write, beside it */
     bool inst_loaded = false;
 
     ~MsResources()
@@ -36,72 +33,59 @@ struct MsResources {
         cudaFree(d_run);
         cudaFree(d_best);
         cudaFreeHost(h_run);
-        cudaFreeHost(h_one);
-        if (stream) cudaStreamDestroy(stream);
-        if (control) cudaStreamDestroy(control);
+        cuda_context_close(&ctx);
     }
 };
 
-struct WaitCtx {
+/* What the wait for a run looks at. */
+struct MsWatch {
     wt_search_ctl *ctl;
     MsResources *res;
+    double next_snapshot;
 };
-
-/* Asks every block to stop: one 4-byte copy on the control stream, which
- * runs while the kernel does. */
-wt_status request_stop(MsResources &r, wt_error *err)
-{
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(&r.d_run->stop, r.h_one, sizeof(int),
-                                       cudaMemcpyHostToDevice, r.control));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.control));
-    return WT_OK;
-}
 
 /* Copies the run's counters into r.h_run for a progress report. */
 wt_status snapshot(MsResources &r, wt_error *err)
 {
     WT_CUDA_CHECK(err, cudaMemcpyAsync(r.h_run, r.d_run, sizeof(MsRun), cudaMemcpyDeviceToHost,
-                                       r.control));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.control));
+                                       r.ctx.control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.ctx.control));
+    return WT_OK;
+}
+
+/* cuda_wait's look: counters copied back at most every 50 ms, a progress
+ * report (which says whether to stop) at every poll. */
+wt_status look_at_run(void *p, double waited_s, bool *stop, wt_error *err)
+{
+    (void)waited_s;
+    MsWatch *w = (MsWatch *)p;
+    MsResources &r = *w->res;
+    double now = wt_now();
+    if (now >= w->next_snapshot) {
+        wt_status st = snapshot(r, err);
+        if (st != WT_OK) return st;
+        w->next_snapshot = now + 0.05;
+    }
+    long long best = r.h_run->best_len;
+    if (best == LLONG_MAX) best = w->ctl->init_length;
+    *stop = wt_ctl_report_climbs(w->ctl, best, r.h_run->steps, r.h_run->climbs, false);
     return WT_OK;
 }
 
 /* Polls the running kernel, reporting progress and forwarding stop requests. */
 wt_status wait_for_run(void *p, wt_error *err)
 {
-    WaitCtx *w = (WaitCtx *)p;
+    MsWatch *w = (MsWatch *)p;
     MsResources &r = *w->res;
-    bool stop_sent = false;
-    double next_snapshot = 0;
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(r.stream);
-        if (e == cudaSuccess) return WT_OK;
-        if (e != cudaErrorNotReady)
-            return wt_fail(err, WT_STATUS_DEVICE, "multistart kernel failed: %s",
-                           cudaGetErrorString(e));
-        /* Counters are copied back at most every 50 ms; the stop check is
-         * cheap and runs every poll. */
-        double now = wt_now();
-        if (now >= next_snapshot) {
-            wt_status st = snapshot(r, err);
-            if (st != WT_OK) return st;
-            next_snapshot = now + 0.05;
-        }
-        long long best = r.h_run->best_len;
-        if (best == LLONG_MAX) best = w->ctl->init_length;
-        if (!stop_sent && wt_ctl_report_climbs(w->ctl, best, r.h_run->steps, r.h_run->climbs, false)) {
-            wt_status st = request_stop(r, err);
-            if (st != WT_OK) return st;
-            stop_sent = true;
-        }
-        usleep(500);
-    }
+    CudaWatch watch = {"multistart kernel", &r.d_run->stop, 0.0, 500, look_at_run, w};
+    bool stopped = false;
+    return cuda_wait(r.ctx, watch, &stopped, err);
 }
 
 wt_status prepare(const wt_instance *inst, int device, MsResources &r, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaSetDevice(device));
-    wt_status st = dev_instance_upload(inst, &r.inst, err);
+    wt_status st = cuda_context_open(device, &r.ctx, err);
+    if (st == WT_OK) st = dev_instance_upload(inst, &r.inst, err);
     if (st != WT_OK) return st;
     r.inst_loaded = true;
     WT_CUDA_CHECK(err, cudaMalloc(&r.d_run, sizeof(MsRun)));
@@ -112,11 +96,7 @@ wt_status prepare(const wt_instance *inst, int device, MsResources &r, wt_error 
     init.best_climb = ULLONG_MAX;
     WT_CUDA_CHECK(err, cudaMemcpy(r.d_run, &init, sizeof init, cudaMemcpyHostToDevice));
     WT_CUDA_CHECK(err, cudaMallocHost(&r.h_run, sizeof(MsRun)));
-    WT_CUDA_CHECK(err, cudaMallocHost(&r.h_one, sizeof(int)));
     *r.h_run = init;
-    *r.h_one = 1;
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
     return WT_OK;
 }
 
@@ -153,10 +133,10 @@ extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multis
     args.restarts = job->restarts;
     args.run = r.d_run;
     args.best_tour = r.d_best;
-    WaitCtx w = {ctl, &r};
-    MsLaunch L = {inst->n, job->restarts, r.stream, wait_for_run, &w, &ctl->params->tuning};
+    MsWatch w = {ctl, &r, 0.0};
+    MsLaunch L = {inst->n, job->restarts, &r.ctx, wait_for_run, &w, &ctl->params->tuning};
     if (wt_ctl_expired(ctl)) {
-        st = request_stop(r, err);
+        st = cuda_stop(r.ctx, &r.d_run->stop, err);
         if (st != WT_OK) return st;
     }
     st = job->kernel == WT_MS_KERNEL_THREAD ? ms_launch_thread(L, args, err)

@@ -378,10 +378,7 @@ wt_status launch_scan(const MsLaunch &L, MsArgs args, typename S::Plan plan, wt_
 {
     constexpr int BLOCK = S::BLOCK;
     size_t bytes = S::bytes(L.n, plan);
-    int dev = 0, smem_optin = 0, sms = 0;
-    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int smem_optin = L.ctx->smem_optin, sms = L.ctx->sms;
     int static_smem = (int)sizeof(BlockTemp<BLOCK>) + 64;
     bool in_smem = bytes + (size_t)static_smem <= (size_t)smem_optin;
     void (*kernel)(MsArgs, typename S::Plan) = ms_block_kernel<S, true>;
@@ -406,7 +403,7 @@ wt_status launch_scan(const MsLaunch &L, MsArgs args, typename S::Plan plan, wt_
         WT_CUDA_CHECK(err, cudaMalloc(&scratch, args.scratch_stride * grid));
         args.scratch = (unsigned char *)scratch;
     }
-    kernel<<<(unsigned)grid, BLOCK, dyn, L.stream>>>(args, plan);
+    kernel<<<(unsigned)grid, BLOCK, dyn, L.ctx->stream>>>(args, plan);
     cudaError_t e = cudaGetLastError();
     wt_status st = WT_OK;
     if (e != cudaSuccess)

@@ -1,20 +1,21 @@
 /*
  * multistart_kernels.cuh - the launchers of the two multistart kernels.
  *
- * multistart.cu prepares a run (instance upload, run state, host-mapped stop
- * flag and status) and calls one of these; each picks its launch
- * configuration from the device and n, launches, and calls L.wait, which
- * polls the run until the kernel ends.
+ * multistart.cu prepares a run (context, instance upload, run state with
+ * its stop flag) and calls one of these; each picks its launch
+ * configuration from the device and n, launches on the context's stream,
+ * and calls L.wait, which polls the run until the kernel ends.
  */
 #ifndef WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
 #define WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
 
+#include "backend/cuda/context.cuh"
 #include "backend/cuda/ms_run.cuh"
 
 struct MsLaunch {
     int n;
     unsigned long long restarts;            /* 0: unbounded */
-    cudaStream_t stream;
+    const CudaContext *ctx;                 /* the device; its stream runs the kernel */
     wt_status (*wait)(void *ctx, wt_error *err); /* polls until the kernel is done */
     void *wait_ctx;
     const wt_tuning *tuning;                /* the block kernel's shape and scan */

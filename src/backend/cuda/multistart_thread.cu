@@ -130,10 +130,8 @@ wt_status ms_launch_thread(const MsLaunch &L, const MsArgs &args_in, wt_error *e
     if (args_in.inst.type != WT_EUC_2D)
         return wt_fail(err, WT_STATUS_UNSUPPORTED, "the climber-per-thread baseline kernel "
                        "handles EUC_2D instances only");
-    int dev = 0, sms = 0, per_sm = 0;
-    const int block = 128;
-    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int block = 128, sms = L.ctx->sms;
+    int per_sm = 0;
     WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ms_thread_kernel, block, 0));
     size_t threads = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1) * block;
     if (L.restarts && L.restarts < threads) threads = (size_t)L.restarts;
@@ -148,7 +146,7 @@ wt_status ms_launch_thread(const MsLaunch &L, const MsArgs &args_in, wt_error *e
     WT_CUDA_CHECK(err, cudaMalloc(&scratch, per_thread * threads));
     args.scratch = (unsigned char *)scratch;
     unsigned blocks = (unsigned)((threads + block - 1) / block);
-    ms_thread_kernel<<<blocks, block, 0, L.stream>>>(args, threads);
+    ms_thread_kernel<<<blocks, block, 0, L.ctx->stream>>>(args, threads);
     cudaError_t e = cudaGetLastError();
     wt_status st = e == cudaSuccess ? L.wait(L.wait_ctx, err)
                                     : wt_fail(err, WT_STATUS_DEVICE, "baseline kernel launch "

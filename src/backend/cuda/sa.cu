@@ -66,10 +66,10 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 #include <vector>
 
 #include "core/sa_moves.h"
+#include "backend/cuda/context.cuh"
 #include "backend/cuda/device_instance.cuh"
 #include "backend/cuda/sa.h"
 #include "backend/cuda/sa_look.h"
@@ -511,7 +511,8 @@ struct SaPlan {
 struct SaResources {
     DevInstBuffers inst = {};   /* block kernel only: the warp kernel has d_xy */
     bool inst_loaded = false;
-    bool pooled = false;        /* buffers from cudaMallocAsync on stream */
+    CudaContext ctx = {};       /* the device and the run's two streams */
+    bool pooled = false;        /* buffers from cudaMallocAsync on ctx.stream */
     int32_t *d_cur = nullptr, *d_best = nullptr, *d_global = nullptr;
     SaSearch *d_search = nullptr;
     wt_rng *d_rng = nullptr;
@@ -521,12 +522,11 @@ struct SaResources {
     long long *d_key = nullptr;
     int *d_stop = nullptr;
     std::vector<long long> h_key; /* progress snapshots of d_key */
-    cudaStream_t stream = nullptr, control = nullptr;
 
     void release(void *p)
     {
         if (!p) return;
-        if (pooled) cudaFreeAsync(p, stream);
+        if (pooled) cudaFreeAsync(p, ctx.stream);
         else cudaFree(p);
     }
 
@@ -543,9 +543,8 @@ struct SaResources {
         release(d_near);
         release(d_key);
         release(d_stop);
-        /* Returns at once; the frees queued on stream still happen. */
-        if (stream) cudaStreamDestroy(stream);
-        if (control) cudaStreamDestroy(control);
+        /* Returns at once; the frees queued on the stream still happen. */
+        cuda_context_close(&ctx);
     }
 };
 
@@ -554,7 +553,7 @@ template <typename T>
 wt_status sa_malloc(SaResources &r, T **p, size_t bytes, wt_error *err)
 {
     void *v = nullptr;
-    if (r.pooled) WT_CUDA_CHECK(err, cudaMallocAsync(&v, bytes, r.stream));
+    if (r.pooled) WT_CUDA_CHECK(err, cudaMallocAsync(&v, bytes, r.ctx.stream));
     else WT_CUDA_CHECK(err, cudaMalloc(&v, bytes));
     *p = (T *)v;
     return WT_OK;
@@ -584,19 +583,15 @@ bool sa_warp_fits(const wt_instance *inst)
  * from this kernel's real shared memory (lists, coordinates, reduction),
  * registers and threads.  TPB defaults to the warp size, where the paper's
  * Table 4 finds the GPU fastest. */
-wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_global,
-                  bool opts_block, SaPlan *P, wt_error *err)
+wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, const CudaContext &ctx,
+                  bool force_global, bool opts_block, SaPlan *P, wt_error *err)
 {
-    cudaDeviceProp prop;
-    int dev = 0;
-    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-    WT_CUDA_CHECK(err, cudaGetDeviceProperties(&prop, dev));
     const size_t n = (size_t)inst->n;
-    P->moves = job->moves > 0 ? job->moves : prop.warpSize;
+    P->moves = job->moves > 0 ? job->moves : ctx.warp_size;
     P->kernel = sa_kernel_for(P->moves, job->near > 0, &P->block);
     cudaFuncAttributes fa;
     WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, P->kernel));
-    size_t optin = prop.sharedMemPerBlockOptin;
+    size_t optin = (size_t)ctx.smem_optin;
     size_t avail = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
     size_t axes = inst->type == WT_EXPLICIT ? 0 : inst->type == WT_EUC_3D ? 3 : 2;
     size_t coords = axes * n * sizeof(double), lists = 2 * n * sizeof(int32_t);
@@ -636,7 +631,7 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
          * scheduler: more searches share the issue slots and make every
          * iteration, hence the run, slower (header). */
         if (P->warp && per_sm > SA_WARP_PER_SM) per_sm = SA_WARP_PER_SM;
-        P->searches = per_sm * prop.multiProcessorCount;
+        P->searches = per_sm * ctx.sms;
         /* Global lists of huge instances: keep the searches' state within
          * half of the free memory. */
         size_t free_b = 0, total_b = 0;
@@ -652,8 +647,8 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, bool force_glob
  * the (pageable) source may go at once. */
 wt_status sa_upload(SaResources &r, void *dst, const void *src, size_t bytes, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, r.stream));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, r.ctx.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(r.ctx.stream));
     return WT_OK;
 }
 
@@ -670,7 +665,7 @@ wt_status sa_seed(const wt_sa_job *job, const SaPlan &P, SaResources &r, wt_erro
     return sa_upload(r, r.d_look, look.data(), count * sizeof(sa_look), err);
 }
 
-/* The run's streams and buffers; the instance itself for the block kernel. */
+/* The run's buffers; the instance itself for the block kernel. */
 wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &P,
                    SaResources &r, wt_error *err)
 {
@@ -678,12 +673,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     if (tb > SIZE_MAX / 16 / n || tb > SIZE_MAX / sizeof(sa_look) / (size_t)(1 + P.moves))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "sa: %d searches of %d cities are too many",
                        P.searches, inst->n);
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&r.control, cudaStreamNonBlocking));
-    int pools = 0, dev = 0;
-    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev));
-    r.pooled = pools != 0;
+    r.pooled = r.ctx.pools;
     if (!P.warp) {
         /* dev_instance_upload copies with cudaMemcpy on the default stream,
          * which the non-blocking `stream` does not wait for: an event does. */
@@ -693,7 +683,7 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
         cudaEvent_t ev;
         WT_CUDA_CHECK(err, cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
         cudaError_t e = cudaEventRecord(ev, 0);
-        if (e == cudaSuccess) e = cudaStreamWaitEvent(r.stream, ev, 0);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(r.ctx.stream, ev, 0);
         cudaEventDestroy(ev);
         WT_CUDA_CHECK(err, e);
     }
@@ -709,10 +699,10 @@ wt_status sa_alloc(const wt_instance *inst, const wt_sa_job *job, const SaPlan &
     if (st == WT_OK) st = sa_malloc(r, &r.d_key, tb * sizeof(long long), err);
     if (st == WT_OK) st = sa_malloc(r, &r.d_stop, sizeof(int), err);
     if (st != WT_OK) return st;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_stop, 0, sizeof(int), r.stream));
-    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_search, 0, tb * sizeof(SaSearch), r.stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_stop, 0, sizeof(int), r.ctx.stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_search, 0, tb * sizeof(SaSearch), r.ctx.stream));
     /* 0x7f7f...: above any length, until the searches publish theirs. */
-    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_key, 0x7f, tb * sizeof(long long), r.stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(r.d_key, 0x7f, tb * sizeof(long long), r.ctx.stream));
     r.h_key.resize(tb);
     if (P.warp) {
         std::vector<double2> xy(n);
@@ -759,50 +749,43 @@ struct SaHost {
     long long best;               /* least min(cur, best) known */
     unsigned long long improved;  /* summed at the last epoch's end */
     bool stop_sent;
+    double next_snapshot;         /* when the wait copies d_key back next */
 };
-
-wt_status sa_request_stop(SaHost &h, wt_error *err)
-{
-    /* Bytes of 1: a nonzero int. */
-    WT_CUDA_CHECK(err, cudaMemsetAsync(h.r->d_stop, 1, sizeof(int), h.r->control));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
-    h.stop_sent = true;
-    return WT_OK;
-}
 
 /* The least length the searches published, for a progress report. */
 wt_status sa_snapshot(SaHost &h, wt_error *err)
 {
     size_t tb = (size_t)h.P->searches;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->h_key.data(), h.r->d_key, tb * sizeof(long long),
-                                       cudaMemcpyDeviceToHost, h.r->control));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->control));
+                                       cudaMemcpyDeviceToHost, h.r->ctx.control));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->ctx.control));
     for (size_t s = 0; s < tb; s++)
         if (h.r->h_key[s] < h.best) h.best = h.r->h_key[s];
+    return WT_OK;
+}
+
+/* cuda_wait's look: the searches' published lengths copied back every
+ * 50 ms, a progress report (which says whether to stop) at every poll. */
+wt_status look_at_searches(void *p, double waited_s, bool *stop, wt_error *err)
+{
+    (void)waited_s;
+    SaHost &h = *(SaHost *)p;
+    double now = wt_now();
+    if (now >= h.next_snapshot) {
+        wt_status st = sa_snapshot(h, err);
+        if (st != WT_OK) return st;
+        h.next_snapshot = now + 0.05;
+    }
+    *stop = wt_ctl_report(h.ctl, h.best, h.improved, false);
     return WT_OK;
 }
 
 /* Waits for a launch, reporting progress and forwarding stop requests. */
 wt_status sa_wait(SaHost &h, wt_error *err)
 {
-    double next_snapshot = wt_now() + 0.05;
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(h.r->stream);
-        if (e == cudaSuccess) return WT_OK;
-        if (e != cudaErrorNotReady)
-            return wt_fail(err, WT_STATUS_DEVICE, "sa kernel failed: %s", cudaGetErrorString(e));
-        double now = wt_now();
-        if (now >= next_snapshot) {
-            wt_status st = sa_snapshot(h, err);
-            if (st != WT_OK) return st;
-            next_snapshot = now + 0.05;
-        }
-        if (!h.stop_sent && wt_ctl_report(h.ctl, h.best, h.improved, false)) {
-            wt_status st = sa_request_stop(h, err);
-            if (st != WT_OK) return st;
-        }
-        usleep(200);
-    }
+    h.next_snapshot = wt_now() + 0.05;
+    CudaWatch w = {"sa kernel", h.r->d_stop, 0.0, 200, look_at_searches, &h};
+    return cuda_wait(h.r->ctx, w, &h.stop_sent, err);
 }
 
 /* Reads the searches back; returns the best one (least min(cur, best),
@@ -811,8 +794,8 @@ wt_status sa_collect(SaHost &h, int *win, wt_error *err)
 {
     size_t tb = (size_t)h.P->searches;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(h.search.data(), h.r->d_search, tb * sizeof(SaSearch),
-                                       cudaMemcpyDeviceToHost, h.r->stream));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->stream));
+                                       cudaMemcpyDeviceToHost, h.r->ctx.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->ctx.stream));
     int w = 0;
     long long wl = LLONG_MAX;
     unsigned long long improved = 0;
@@ -843,7 +826,7 @@ const int32_t *sa_winner_next(const SaHost &h, int w)
 wt_status sa_launch(const SaHost &h, const SaArgs &a, wt_error *err)
 {
     const SaPlan &P = *h.P;
-    P.kernel<<<P.searches, P.block, P.smem, h.r->stream>>>(a);
+    P.kernel<<<P.searches, P.block, P.smem, h.r->ctx.stream>>>(a);
     WT_CUDA_CHECK(err, cudaGetLastError());
     return WT_OK;
 }
@@ -874,7 +857,7 @@ wt_status sa_epochs(SaHost &h, const wt_sa_job *job, SaArgs &a, double *t_after,
             size_t n = (size_t)h.inst->n;
             WT_CUDA_CHECK(err, cudaMemcpyAsync(h.r->d_global, sa_winner_next(h, *win),
                                                n * sizeof(int32_t), cudaMemcpyDeviceToDevice,
-                                               h.r->stream));
+                                               h.r->ctx.stream));
             a.restart = 1;
             a.global_len = h.best;
         }
@@ -892,8 +875,8 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
     std::vector<int32_t> next((size_t)n);
     WT_CUDA_CHECK(err, cudaMemcpyAsync(next.data(), sa_winner_next(h, w),
                                        (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                       h.r->stream));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->stream));
+                                       h.r->ctx.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(h.r->ctx.stream));
     int32_t c = 0;
     for (int i = 0; i < n; i++, c = next[(size_t)c]) tour[i] = c;
     uint64_t iterations = 0, accepted = 0, improved = 0;
@@ -932,9 +915,9 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     opts->device_best = -1;
     opts->worsened = 0;
     SaResources r;
-    WT_CUDA_CHECK(err, cudaSetDevice(ctl->params->cuda_device));
     SaPlan P;
-    wt_status st = sa_plan(inst, job, opts->force_global, opts->force_block, &P, err);
+    wt_status st = cuda_context_open(ctl->params->cuda_device, &r.ctx, err);
+    if (st == WT_OK) st = sa_plan(inst, job, r.ctx, opts->force_global, opts->force_block, &P, err);
     if (st != WT_OK) return st;
     /* Local moves: cpu_sa.c's clamp, so that the lists are the same. */
     int near_k = job->near < inst->n - 1 ? job->near : inst->n - 1;
@@ -973,7 +956,7 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     a.near_k = near_k;
 
     SaHost h = {inst, ctl, &r, &P, std::vector<SaSearch>((size_t)P.searches), a.global_len, 0,
-                false};
+                false, 0.0};
     double t_after = job->t_start;
     bool ran = false;
     int win = 0;

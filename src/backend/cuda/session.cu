@@ -2,7 +2,7 @@
  * session.cu - tour sessions on the GPU (backend.h's wt_session_ops): the
  * tour stays in device memory from open to read_best.
  *
- * descend repeats: a whole-GPU pass (twoopt_pass.cu; with wt_params.prune
+ * descend repeats: a whole-GPU pass (twoopt_pass.cuh; with wt_params.prune
  * the pruned one where the plan allows it, with the same row bests) leaves
  * each row's best float move, and with a band (wt_params.kswap_band, swaps != 1) a small
  * kernel adds each row's best float move within the band; the exact delta
@@ -21,19 +21,24 @@
  * open and kick recompute it on the device (CUB sum).
  *
  * While a pass runs the host polls the search controller and, when it
- * expires, raises a flag in device memory that ends the pass early; the
- * incomplete pass is discarded, so the tour stays as it was.
+ * expires, raises a flag in device memory that ends the pass early
+ * (context.cuh's cuda_wait); the incomplete pass is discarded, so the tour
+ * stays as it was.
  */
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
 #include <cstdlib>
 #include <cstring>
-#include <unistd.h>
 
 #include "core/kswap.h"
 #include "core/search_ctl.h"
 #include "core/tour_ops.h"
+#include "backend/cuda/context.cuh"
+#include "backend/cuda/pass_apply.cuh"
+#include "backend/cuda/pass_band.cuh"
+#include "backend/cuda/pass_recover.cuh"
+#include "backend/cuda/pass_tour.cuh"
 #include "backend/cuda/session.h"
 #include "backend/cuda/twoopt_pass.cuh"
 #include "backend/cuda/twoopt_pass.h"
@@ -46,7 +51,7 @@ struct wt_tour_session {
     int n;
     DevInstBuffers dinst;
     bool inst_loaded;
-    cudaStream_t stream, control;  /* the work; the stop flag, beside it */
+    CudaContext ctx;               /* the device; the work's stream, the stop flag's beside it */
     DevTour cur, best;
     unsigned long long *d_rowkey;  /* n: per-row best keys of a pass */
     wt_kswap_move *d_cand, *d_moves; /* 2n each: every row (then its band best); the
@@ -56,7 +61,7 @@ struct wt_tour_session {
     int *d_count, *d_stop;
     void *d_temp;                  /* CUB scratch, sized once at open */
     size_t temp_bytes;
-    int *h_small;                  /* pinned: [0] candidate count, [1] the value 1 */
+    int *h_count;                  /* pinned: the candidates of the last pass */
     PassBoxes boxes;               /* the pruned pass's boxes (plan.prune) */
     unsigned long long *h_checked; /* pinned: pairs the last pruned pass evaluated */
     bool prune;                    /* ctl->params->prune (the plan may still not prune) */
@@ -133,9 +138,9 @@ wt_status size_cub_temp(wt_tour_session *s, wt_error *err)
 {
     size_t a = 0, c = 0;
     WT_CUDA_CHECK(err, cub::DeviceSelect::If(nullptr, a, s->d_cand, s->d_moves, s->d_count,
-                                             2 * s->n, IsImproving(), s->stream));
+                                             2 * s->n, IsImproving(), s->ctx.stream));
     WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, c, s->d_exact, s->d_len, s->n,
-                                              s->stream));
+                                              s->ctx.stream));
     s->temp_bytes = a > c ? a : c;
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_temp, s->temp_bytes));
     return WT_OK;
@@ -144,12 +149,10 @@ wt_status size_cub_temp(wt_tour_session *s, wt_error *err)
 wt_status alloc_session(wt_tour_session *s, wt_error *err)
 {
     size_t n = (size_t)s->n, pt = pass_point_bytes(s->inst->type);
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking));
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s->control, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[0]));
     WT_CUDA_CHECK(err, cudaEventCreate(&s->ev[1]));
-    wt_status st = alloc_tour(&s->cur, s->n, pt, s->stream, err);
-    if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, s->stream, err);
+    wt_status st = alloc_tour(&s->cur, s->n, pt, s->ctx.stream, err);
+    if (st == WT_OK) st = alloc_tour(&s->best, s->n, pt, s->ctx.stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_rowkey, n * sizeof *s->d_rowkey));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_cand, 2 * n * sizeof *s->d_cand));
@@ -159,51 +162,50 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_len, sizeof *s->d_len));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_count, sizeof *s->d_count));
     WT_CUDA_CHECK(err, cudaMalloc(&s->d_stop, sizeof *s->d_stop));
-    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_small, 2 * sizeof *s->h_small));
+    WT_CUDA_CHECK(err, cudaMallocHost(&s->h_count, sizeof *s->h_count));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_checked, sizeof *s->h_checked));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, 2 * n * sizeof *s->h_moves));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_offs, 2 * n * sizeof *s->h_offs));
     s->ks = wt_kswap_ws_create(s->n, 2 * s->n);
     if (!s->ks)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
-    s->h_small[1] = 1;
     return size_cub_temp(s, err);
 }
 
 /* Exact length of the current tour, summed on the device. */
 wt_status exact_length(wt_tour_session *s, int64_t *len, wt_error *err)
 {
-    wt_status st = pass_exact_edges(s->dinst.inst, s->cur.id, s->d_exact, s->stream, err);
+    wt_status st = pass_exact_edges(s->dinst.inst, s->cur.id, s->d_exact, s->ctx.stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
     WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(s->d_temp, bytes, s->d_exact, s->d_len, s->n,
-                                              s->stream));
+                                              s->ctx.stream));
     long long h = 0;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, s->d_len, sizeof h, cudaMemcpyDeviceToHost, s->stream));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, s->d_len, sizeof h, cudaMemcpyDeviceToHost, s->ctx.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->ctx.stream));
     *len = h;
     return WT_OK;
 }
 
 wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaSetDevice(s->device));
-    wt_status st = dev_instance_upload(s->inst, &s->dinst, err);
+    wt_status st = cuda_context_open(s->device, &s->ctx, err);
+    if (st == WT_OK) st = dev_instance_upload(s->inst, &s->dinst, err);
     if (st != WT_OK) return st;
     s->inst_loaded = true;
     st = alloc_session(s, err);
     if (st != WT_OK) return st;
     size_t n = (size_t)s->n;
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_rowkey, 0xFF, n * sizeof *s->d_rowkey, s->stream));
-    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_rowkey, 0xFF, n * sizeof *s->d_rowkey, s->ctx.stream));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->cur.id, tour, n * sizeof *tour, cudaMemcpyHostToDevice,
-                                       s->stream));
-    st = pass_refresh_tour(s->dinst.inst, s->cur, s->stream, err);
+                                       s->ctx.stream));
+    st = pass_refresh_tour(s->dinst.inst, s->cur, s->ctx.stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
-                                 s->stream));
-    st = pass_plan(s->dinst.inst, pass_max_distance(s->inst), s->prune, &s->tuning, &s->plan,
-                   err);
+                                 s->ctx.stream));
+    st = pass_plan(s->ctx, s->dinst.inst, pass_max_distance(s->inst), s->prune, &s->tuning,
+                   &s->plan, err);
     if (st == WT_OK && s->plan.prune) {
         size_t boxes = pass_boxes_count(s->n);
         WT_CUDA_CHECK(err, cudaMalloc(&s->boxes.box, boxes * sizeof *s->boxes.box));
@@ -215,32 +217,26 @@ wt_status open_session(wt_tour_session *s, const int32_t *tour, wt_error *err)
     return st;
 }
 
+/* cuda_wait's look during a pass: stop once ctl expires; a pass longer
+ * than SPIN_S (seconds at 10M cities) is reported as under way. */
+wt_status look_at_pass(void *p, double waited_s, bool *stop, wt_error *err)
+{
+    (void)err;
+    wt_search_ctl *ctl = (wt_search_ctl *)p;
+    *stop = ctl && wt_ctl_expired(ctl);
+    if (ctl && waited_s > SPIN_S) wt_ctl_tick(ctl, WT_PASS_SHARE_UNKNOWN);
+    return WT_OK;
+}
+
 /* Waits for the stream, raising the stop flag if ctl expires meanwhile.
  * *stopped tells whether the flag was raised (the pass is then void). */
 wt_status wait_pass(wt_tour_session *s, bool *stopped, wt_error *err)
 {
-    double t0 = wt_now();
+    CudaWatch w = {"2-opt pass", s->d_stop, SPIN_S, 100, look_at_pass, s->ctl};
     *stopped = false;
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(s->stream);
-        if (e == cudaSuccess) return WT_OK;
-        if (e != cudaErrorNotReady) {
-            (void)cudaGetLastError();
-            return wt_fail(err, WT_STATUS_DEVICE, "2-opt pass on the GPU failed: %s",
-                           cudaGetErrorString(e));
-        }
-        if (!*stopped && s->ctl && wt_ctl_expired(s->ctl)) {
-            s->stop_raised = true;
-            WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_stop, s->h_small + 1, sizeof(int),
-                                               cudaMemcpyHostToDevice, s->control));
-            WT_CUDA_CHECK(err, cudaStreamSynchronize(s->control));
-            *stopped = true;
-        }
-        if (wt_now() - t0 > SPIN_S) { /* a long pass (seconds at 10M cities): report it */
-            if (s->ctl) wt_ctl_tick(s->ctl, WT_PASS_SHARE_UNKNOWN);
-            usleep(100);
-        }
-    }
+    wt_status st = cuda_wait(s->ctx, w, stopped, err);
+    s->stop_raised = s->stop_raised || *stopped;
+    return st;
 }
 
 /* Keeps the GPU busy for ns nanoseconds.  A pass timed from an idle
@@ -262,7 +258,7 @@ __global__ void hold_kernel(unsigned long long ns)
 #define HOLD_NS 100000ULL /* enough to enqueue a pass behind it */
 
 /* Enqueues one pass and its exact, compacted candidates (count into
- * h_small[0]): the row bests, then (band > 0) the band bests; the
+ * h_count): the row bests, then (band > 0) the band bests; the
  * session's events time the pass: its kernel and the recovery of the rows'
  * columns with their exact deltas (pass_collect).  Few operations, no wait:
  * at mid-size n their fixed costs rival the pass. */
@@ -270,35 +266,35 @@ wt_status enqueue_pass(wt_tour_session *s, int band, wt_error *err)
 {
     const DevInst &I = s->dinst.inst;
     if (s->stop_raised) { /* open cleared it; only a raised flag needs clearing */
-        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->stream));
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_stop, 0, sizeof *s->d_stop, s->ctx.stream));
         s->stop_raised = false;
     }
     if (s->hold) {
-        hold_kernel<<<1, 32, 0, s->stream>>>(HOLD_NS);
+        hold_kernel<<<1, 32, 0, s->ctx.stream>>>(HOLD_NS);
         WT_CUDA_CHECK(err, cudaGetLastError());
     }
-    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->stream));
-    wt_status st = pass_launch(I, s->cur, s->plan, s->boxes, s->d_rowkey, s->d_stop, s->stream,
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[0], s->ctx.stream));
+    wt_status st = pass_launch(I, s->cur, s->plan, s->boxes, s->d_rowkey, s->d_stop, s->ctx.stream,
                                err);
     if (st != WT_OK) return st;
-    st = pass_collect(I, s->cur, s->plan, s->d_rowkey, s->d_cand, s->stream, err);
+    st = pass_collect(I, s->cur, s->plan, s->d_rowkey, s->d_cand, s->ctx.stream, err);
     if (st != WT_OK) return st;
-    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->stream));
-    if (st == WT_OK && band > 0) st = pass_band(I, s->cur, band, s->d_cand, s->stream, err);
+    WT_CUDA_CHECK(err, cudaEventRecord(s->ev[1], s->ctx.stream));
+    if (st == WT_OK && band > 0) st = pass_band(I, s->cur, band, s->d_cand, s->ctx.stream, err);
     if (st != WT_OK) return st;
     size_t bytes = s->temp_bytes;
     int rows = s->n - 2 > 0 ? s->n - 2 : 0;
     int items = band > 0 ? 2 * rows : rows;
     if (rows > 0) /* writes the count */
         WT_CUDA_CHECK(err, cub::DeviceSelect::If(s->d_temp, bytes, s->d_cand, s->d_moves,
-                                                 s->d_count, items, IsImproving(), s->stream));
+                                                 s->d_count, items, IsImproving(), s->ctx.stream));
     else
-        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->stream));
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_small, s->d_count, sizeof(int),
-                                       cudaMemcpyDeviceToHost, s->stream));
+        WT_CUDA_CHECK(err, cudaMemsetAsync(s->d_count, 0, sizeof *s->d_count, s->ctx.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_count, s->d_count, sizeof(int),
+                                       cudaMemcpyDeviceToHost, s->ctx.stream));
     if (s->plan.prune)
         WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_checked, s->boxes.checked, sizeof *s->h_checked,
-                                           cudaMemcpyDeviceToHost, s->stream));
+                                           cudaMemcpyDeviceToHost, s->ctx.stream));
     return WT_OK;
 }
 
@@ -314,12 +310,12 @@ wt_status pass_candidates(wt_tour_session *s, int band, int *count, double *seco
     float ms = 0;
     WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, s->ev[0], s->ev[1]));
     *seconds = ms * 1e-3;
-    *count = stopped ? -1 : s->h_small[0];
+    *count = stopped ? -1 : *s->h_count;
     if (*count > 0) {
         WT_CUDA_CHECK(err, cudaMemcpyAsync(s->h_moves, s->d_moves,
                                            (size_t)*count * sizeof *s->h_moves,
-                                           cudaMemcpyDeviceToHost, s->stream));
-        WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+                                           cudaMemcpyDeviceToHost, s->ctx.stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(s->ctx.stream));
     }
     return WT_OK;
 }
@@ -347,9 +343,9 @@ wt_status apply_kept(wt_tour_session *s, const wt_kswap_choice &ch, wt_error *er
     }
     size_t kept = (size_t)ch.kept;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_moves, s->h_moves, kept * sizeof *s->h_moves,
-                                       cudaMemcpyHostToDevice, s->stream));
+                                       cudaMemcpyHostToDevice, s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(s->d_offs, s->h_offs, kept * sizeof *s->h_offs,
-                                       cudaMemcpyHostToDevice, s->stream));
+                                       cudaMemcpyHostToDevice, s->ctx.stream));
     /* No wait: h_moves and h_offs are pinned, and the next pass's copy into
      * h_moves comes after these in the stream; the host writes either only
      * after that pass, which it waits for. */
@@ -357,7 +353,7 @@ wt_status apply_kept(wt_tour_session *s, const wt_kswap_choice &ch, wt_error *er
         int first = ch.level_start[g], last = ch.level_start[g + 1] - 1;
         long long swaps = s->h_offs[last] + (s->h_moves[last].j - s->h_moves[last].i) / 2;
         wt_status st = pass_apply(s->dinst.inst, s->cur, s->d_moves + first, s->d_offs + first,
-                                  last - first + 1, swaps, s->stream, err);
+                                  last - first + 1, swaps, s->ctx.stream, err);
         if (st != WT_OK) return st;
     }
     return WT_OK;
@@ -366,7 +362,7 @@ wt_status apply_kept(wt_tour_session *s, const wt_kswap_choice &ch, wt_error *er
 void cuda_session_close(wt_tour_session *s)
 {
     if (!s) return;
-    if (s->stream) cudaStreamSynchronize(s->stream);
+    if (s->ctx.stream) cudaStreamSynchronize(s->ctx.stream);
     free_tour(&s->cur);
     free_tour(&s->best);
     cudaFree(s->d_rowkey);
@@ -378,7 +374,7 @@ void cuda_session_close(wt_tour_session *s)
     cudaFree(s->d_count);
     cudaFree(s->d_stop);
     cudaFree(s->d_temp);
-    cudaFreeHost(s->h_small);
+    cudaFreeHost(s->h_count);
     cudaFreeHost(s->h_checked);
     cudaFree(s->boxes.box);
     cudaFree(s->boxes.longest);
@@ -389,8 +385,7 @@ void cuda_session_close(wt_tour_session *s)
     cudaFreeHost(s->h_offs);
     wt_kswap_ws_free(s->ks);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
-    if (s->stream) cudaStreamDestroy(s->stream);
-    if (s->control) cudaStreamDestroy(s->control);
+    cuda_context_close(&s->ctx);
     (void)cudaGetLastError(); /* a failed session must not leave its error behind */
     free(s);
 }
@@ -456,12 +451,12 @@ wt_status cuda_session_kick(wt_tour_session *s, int p1, int p2, int p3, wt_error
     if (st != WT_OK) return st;
     size_t lb = (size_t)(p2 - p1), lc = (size_t)(p3 - p2), w = sizeof(int32_t);
     int32_t *buf = (int32_t *)s->d_cand, *id = s->cur.id;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf, id + p2, lc * w, cudaMemcpyDeviceToDevice, s->stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf, id + p2, lc * w, cudaMemcpyDeviceToDevice, s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(buf + lc, id + p1, lb * w, cudaMemcpyDeviceToDevice,
-                                       s->stream));
+                                       s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(id + p1, buf, (lb + lc) * w, cudaMemcpyDeviceToDevice,
-                                       s->stream));
-    st = pass_refresh_tour(s->dinst.inst, s->cur, s->stream, err);
+                                       s->ctx.stream));
+    st = pass_refresh_tour(s->dinst.inst, s->cur, s->ctx.stream, err);
     if (st == WT_OK) st = exact_length(s, &s->cur_len, err);
     return st;
 }
@@ -470,14 +465,14 @@ int64_t cuda_session_length(const wt_tour_session *s) { return s->cur_len; }
 
 void cuda_session_keep(wt_tour_session *s)
 {
-    cudaError_t e = copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type), s->stream);
+    cudaError_t e = copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type), s->ctx.stream);
     if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
     s->best_len = s->cur_len;
 }
 
 void cuda_session_revert(wt_tour_session *s)
 {
-    cudaError_t e = copy_tour(s->cur, s->best, s->n, pass_point_bytes(s->inst->type), s->stream);
+    cudaError_t e = copy_tour(s->cur, s->best, s->n, pass_point_bytes(s->inst->type), s->ctx.stream);
     if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
     s->cur_len = s->best_len;
 }
@@ -487,7 +482,7 @@ wt_status cuda_session_read_best(const wt_tour_session *s, int32_t *tour, wt_err
     if (s->deferred != cudaSuccess)
         return wt_fail(err, WT_STATUS_DEVICE, "copying a tour on the GPU failed: %s",
                        cudaGetErrorString(s->deferred));
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpy(tour, s->best.id, (size_t)s->n * sizeof *tour,
                                   cudaMemcpyDeviceToHost));
     return WT_OK;
