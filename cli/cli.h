@@ -30,6 +30,7 @@ int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 /* Prints "warptour: message" to stderr; returns the exit status for status. */
 int cli_report_error(const wt_error *err);

@@ -13,6 +13,7 @@ static const char usage_text[] =
     "\n"
     "Commands:\n"
     "  solve INSTANCE    build a start tour and improve it by local search\n"
+    "  solve-batch ...   solve many small instances at once (files, folders, generated)\n"
     "  check INSTANCE TOUR  validate a tour and print its exact length and gap\n"
     "  info INSTANCE     print what was read from a TSPLIB file\n"
     "  gen KIND N        write a random instance (KIND: uniform, clustered)\n"
@@ -42,6 +43,7 @@ typedef struct command {
 static const command commands[] = {
     {"solve", cmd_solve}, {"check", cmd_check},     {"info", cmd_info},
     {"gen", cmd_gen},     {"devices", cmd_devices}, {"bench", cmd_bench},
+    {"solve-batch", cmd_batch},
 };
 
 /* A report that could not be written (a full disk, say) is a run-time

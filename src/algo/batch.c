@@ -205,12 +205,12 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
 /* Places every prepared instance: the GPU's when use_gpu and it fits; sets
  * ranks within each side.  Returns the number placed on the GPU. */
 static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
-                 bool use_gpu, int device, int *on_cpu)
+                 bool use_gpu, const wt_batch_params *p, int *on_cpu)
 {
     int gpu = 0, cpu = 0;
     for (int i = 0; i < s->count; i++) {
         if (t[i].status != WT_OK) continue;
-        if (use_gpu && wt_cuda_batch_fits(insts[i], s->k, device)) {
+        if (use_gpu && wt_cuda_batch_fits(insts[i], s->k, p->cuda_device, p->gpu_threads)) {
             s->gpu_inst[i] = insts[i];
             s->rank[i] = (uint64_t)gpu++;
         } else {
@@ -331,7 +331,7 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     if (!state_alloc(&s, count, wt_batch_neighbours(p)))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     prepare_all(&s, insts, p, ctl.threads, t);
-    int cpu = 0, gpu = place(&s, insts, t, use_gpu, p->cuda_device, &cpu);
+    int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
     wt_status st = run_sides(&s, p, gpu, cpu, &ctl, err);
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);

@@ -24,13 +24,14 @@ typedef struct wt_cuda_batch_opts {
     size_t part_bytes; /* most device memory a part takes; 0: free memory decides */
 } wt_cuda_batch_opts;
 
-/* Whether GPU `device` is usable; name (when not NULL) gets its name or why
- * not. */
+/* Whether GPU `device` is usable by the batch kernels (present, and they
+ * run on it); name gets its name or why not. */
 bool wt_cuda_batch_device(int device, char *name, size_t name_size);
 
 /* Whether an instance like inst (its type and n, with k neighbours a city)
- * fits one group's shared memory on `device` (false for an unusable one). */
-bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device);
+ * fits the shared memory of a block of groups of `threads` threads (0: the
+ * default for its n) on `device`, a usable GPU (wt_cuda_batch_device). */
+bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads);
 
 /* Solves every instance of job with a non-NULL entry on the GPU (each must
  * fit: wt_cuda_batch_fits), as wt_cpu_batch_run does on the CPU: the same

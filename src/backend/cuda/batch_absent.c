@@ -14,15 +14,16 @@
 bool wt_cuda_batch_device(int device, char *name, size_t name_size)
 {
     (void)device;
-    if (name && name_size) snprintf(name, name_size, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
+    snprintf(name, name_size, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
     return false;
 }
 
-bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device)
+bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads)
 {
     (void)inst;
     (void)k;
     (void)device;
+    (void)threads;
     return false;
 }
 

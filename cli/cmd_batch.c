@@ -1,0 +1,585 @@
+/*
+ * cmd_batch.c - `warptour solve-batch`: many small instances at once.
+ *
+ * Reads the instances (files, the files of folders, a list of files, or a
+ * generated set), hands them to wt_solve_batch in one call, and prints a
+ * line an instance and a summary (or one JSON object).  An instance that
+ * cannot be read or solved is reported on its own line; the others are
+ * solved all the same, and the exit status says that some failed.
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char batch_help[] =
+    "Usage: warptour solve-batch [INPUT...] [OPTIONS]\n"
+    "\n"
+    "Solves many small instances at once, each by an Iterated Local Search of its\n"
+    "own (2-opt and Or-opt moves to the 8 nearest cities, random double-bridge\n"
+    "kicks, exact integer lengths): one instance a thread block or warp on the GPU,\n"
+    "one a thread on the CPU, the same tours on both for the same seed and kicks.\n"
+    "For large instances use 'warptour solve'.\n"
+    "\n"
+    "Input (any mix):\n"
+    "  INPUT               an instance file (TSPLIB or points, gzip too), or a folder:\n"
+    "                      its *.tsp and *.tsp.gz files, in name order\n"
+    "  --list FILE         a file naming one instance file a line ('#' comments)\n"
+    "  --gen-uniform N     generated instances of N cities, uniform in [0, 1000000)^2\n"
+    "  --count B           how many (default 1): instance i is what\n"
+    "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed\n"
+    "  --gen-seed S        the first generated instance's seed (default: --seed)\n"
+    "\n"
+    "Search:\n"
+    "  --time-limit T      seconds for the whole batch, reading included; instances\n"
+    "                      share it evenly (without --kicks: as many kicks as each\n"
+    "                      share allows)\n"
+    "  --kicks K           kicks an instance (default: 10 a city, at least 1000,\n"
+    "                      or as the time limit allows)\n"
+    "  --seed S            seed (default 1); instance i draws from (S, i)\n"
+    "  --threads N         CPU threads (default: all cores)\n"
+    "  --backend B         auto (default: the GPU when usable), cpu, cuda\n"
+    "  --device D          the GPU to use (default 0; see 'warptour devices')\n"
+    "  --tune NAME=VALUE   experimental: neighbours, kick_window, accept_slack,\n"
+    "                      gpu_threads, gpu_part_bytes (docs/batch.md)\n"
+    "\n"
+    "Output:\n"
+    "  --output DIR        write each tour as DIR/NAME.tour (TSPLIB TOUR files; DIR is\n"
+    "                      made when missing); NAME is the file's name without its\n"
+    "                      extension, or the generated instance's name\n"
+    "  --optima FILE       known lengths, lines 'NAME LENGTH' (more columns are\n"
+    "                      ignored): gaps for instances the built-in table lacks\n"
+    "  --json              print one JSON object instead of the report: every\n"
+    "                      instance (name, n, length, optimum, gap_percent, kicks,\n"
+    "                      status, message) and the summary\n"
+    "  --json-tours        with --json: each tour too, as 1-based cities\n"
+    "  --quiet             print the summary only (errors still go to stderr)\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "The report prints a line an instance (index, name, cities, length, gap to the\n"
+    "known optimum, kicks, where it ran) and a summary: instances solved, mean\n"
+    "length, mean gap, kicks, wall time.\n"
+    "\n"
+    "Exit status: 0 all solved; 1 run-time failure; 2 bad command line; 3 some\n"
+    "instances could not be read or solved (the others' tours are still written);\n"
+    "5 the time limit stopped the kicks of --kicks early; 130 Ctrl-C (tours still\n"
+    "written).\n"
+    "\n"
+    "Examples:\n"
+    "  warptour solve-batch --gen-uniform 100 --count 10000 --time-limit 10\n"
+    "  warptour solve-batch instances/ --kicks 5000 --output tours/ --json\n";
+
+/* Ctrl-C, SIGTERM and SIGHUP stop the search; the tours are still written. */
+static volatile sig_atomic_t batch_interrupted;
+
+static void on_batch_signal(int sig) { batch_interrupted = sig; }
+
+/* Installs handler (a second signal then acts as usual) or the default. */
+static void batch_signals(void (*handler)(int))
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = handler;
+        sa.sa_flags = SA_RESETHAND;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
+enum {
+    OPT_LIST = 1000, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_KICKS, OPT_TUNE, OPT_OPTIMA,
+    OPT_JSON_TOURS, OPT_DEVICE
+};
+
+/* What the command line asks for. */
+typedef struct batch_opts {
+    const char *list, *output, *optima;
+    int64_t gen_n, count;
+    uint64_t gen_seed;
+    bool gen_seed_given, json, json_tours, quiet;
+    wt_batch_params params;
+} batch_opts;
+
+/* The instances and what reading them said. */
+typedef struct batch_set {
+    int count, cap;
+    wt_instance **inst;
+    char **name;    /* output name of each */
+    char **error;   /* why it could not be read (NULL: read) */
+} batch_set;
+
+static void set_free(batch_set *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        wt_instance_free(s->inst[i]);
+        free(s->name[i]);
+        free(s->error[i]);
+    }
+    free(s->inst);
+    free(s->name);
+    free(s->error);
+}
+
+/* Appends an entry; false when out of memory. */
+static bool set_add(batch_set *s, wt_instance *inst, const char *name, const char *error)
+{
+    if (s->count == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 64;
+        wt_instance **i = realloc(s->inst, (size_t)cap * sizeof *i);
+        if (i) s->inst = i;
+        char **n = i ? realloc(s->name, (size_t)cap * sizeof *n) : NULL;
+        if (n) s->name = n;
+        char **e = n ? realloc(s->error, (size_t)cap * sizeof *e) : NULL;
+        if (e) s->error = e;
+        if (!e) return false;
+        s->cap = cap;
+    }
+    s->inst[s->count] = inst;
+    s->name[s->count] = strdup(name);
+    s->error[s->count] = error ? strdup(error) : NULL;
+    s->count++;
+    return true;
+}
+
+/* The file's name without folder and extension (".tsp", ".tsp.gz", ...). */
+static void base_name(const char *path, char *out, size_t size)
+{
+    const char *b = strrchr(path, '/');
+    snprintf(out, size, "%s", b ? b + 1 : path);
+    char *dot = strchr(out, '.');
+    if (dot && dot != out) *dot = '\0';
+}
+
+static bool add_file(batch_set *s, const char *path)
+{
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    char name[256];
+    base_name(path, name, sizeof name);
+    if (wt_instance_read(path, &inst, &err) != WT_OK) return set_add(s, NULL, name, err.message);
+    return set_add(s, inst, name, NULL);
+}
+
+static bool is_instance_file(const char *name)
+{
+    size_t len = strlen(name);
+    return (len > 4 && strcmp(name + len - 4, ".tsp") == 0) ||
+           (len > 7 && strcmp(name + len - 7, ".tsp.gz") == 0);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.tsp and *.tsp.gz files of dir, in name order. */
+static int add_folder(batch_set *s, const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "warptour: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    bool oom = false;
+    for (struct dirent *e; !oom && (e = readdir(d));) {
+        if (!is_instance_file(e->d_name)) continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **grown = realloc(names, cap * sizeof *names);
+            if (!grown) oom = true;
+            else names = grown;
+        }
+        if (!oom && !(names[count++] = strdup(e->d_name))) oom = true;
+    }
+    closedir(d);
+    if (names) qsort(names, count, sizeof *names, compare_names);
+    for (size_t i = 0; i < count && !oom; i++) {
+        size_t len = strlen(dir) + strlen(names[i]) + 2;
+        char *path = malloc(len);
+        if (!path) oom = true;
+        else snprintf(path, len, "%s/%s", dir, names[i]);
+        if (path && !add_file(s, path)) oom = true;
+        free(path);
+    }
+    for (size_t i = 0; i < count; i++) free(names[i]);
+    free(names);
+    if (oom) fprintf(stderr, "warptour: out of memory reading %s\n", dir);
+    return oom ? EXIT_FAILURE_RUN : EXIT_OK;
+}
+
+static int add_input(batch_set *s, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return add_folder(s, path);
+    return add_file(s, path) ? EXIT_OK : EXIT_FAILURE_RUN;
+}
+
+/* The files --list names, one a line. */
+static int add_list(batch_set *s, const char *list)
+{
+    FILE *f = fopen(list, "r");
+    if (!f) {
+        fprintf(stderr, "warptour: %s: cannot open: %s\n", list, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    char line[4096];
+    int status = EXIT_OK;
+    while (status == EXIT_OK && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p && *p != '#') status = add_input(s, p);
+    }
+    fclose(f);
+    return status;
+}
+
+static int add_generated(batch_set *s, const batch_opts *o)
+{
+    for (int64_t i = 0; i < o->count; i++) {
+        wt_instance *inst = NULL;
+        wt_error err = {0};
+        if (wt_instance_generate(WT_GEN_UNIFORM, (int)o->gen_n, o->gen_seed + (uint64_t)i, &inst,
+                                 &err) != WT_OK)
+            return cli_report_error(&err);
+        if (!set_add(s, inst, wt_instance_name(inst), NULL)) {
+            wt_instance_free(inst);
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* Reads --optima: "NAME LENGTH" lines set the optimum of the instances of
+ * that name. */
+static int read_optima(batch_set *s, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "warptour: %s: cannot open: %s\n", path, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    char line[1024], name[512];
+    long long length;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || sscanf(line, "%511s %lld", name, &length) != 2) continue;
+        for (int i = 0; i < s->count; i++)
+            if (s->inst[i] && strcmp(wt_instance_name(s->inst[i]), name) == 0)
+                wt_instance_set_known_optimum(s->inst[i], length);
+    }
+    fclose(f);
+    return EXIT_OK;
+}
+
+/* Parses --tune NAME=VALUE into the experimental fields of p. */
+static bool parse_tune(const char *arg, wt_batch_params *p)
+{
+    static const char *const names[] = {"neighbours", "kick_window", "accept_slack",
+                                        "gpu_threads", "gpu_part_bytes"};
+    const char *eq = strchr(arg, '=');
+    int64_t v;
+    if (!eq || !cli_parse_int64(eq + 1, -1, INT64_MAX, &v)) return false;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        if (strncmp(arg, names[k], (size_t)(eq - arg)) != 0 || names[k][eq - arg]) continue;
+        if (k == 4) p->gpu_part_bytes = (size_t)(v < 0 ? 0 : v);
+        else if (v > 1000000) return false;
+        else if (k == 0) p->neighbours = (int)v;
+        else if (k == 1) p->kick_window = (int)v;
+        else if (k == 2) p->accept_slack = (int)v;
+        else p->gpu_threads = (int)v;
+        return true;
+    }
+    return false;
+}
+
+static int parse_option(int c, const char *arg, batch_opts *o)
+{
+    double d;
+    int64_t v;
+    switch (c) {
+    case OPT_LIST: o->list = arg; break;
+    case OPT_GEN:
+        if (!cli_parse_int64(arg, 3, WT_BATCH_MAX_CITIES, &o->gen_n))
+            return cli_usage_error("solve-batch", "--gen-uniform needs 3..%d cities",
+                                   WT_BATCH_MAX_CITIES);
+        break;
+    case OPT_COUNT:
+        if (!cli_parse_int64(arg, 1, INT32_MAX / 2, &o->count))
+            return cli_usage_error("solve-batch", "--count needs a positive integer");
+        break;
+    case OPT_GEN_SEED:
+        if (!cli_parse_uint64(arg, &o->gen_seed))
+            return cli_usage_error("solve-batch", "--gen-seed needs a non-negative integer");
+        o->gen_seed_given = true;
+        break;
+    case 's':
+        if (!cli_parse_uint64(arg, &o->params.seed))
+            return cli_usage_error("solve-batch", "--seed needs a non-negative integer");
+        break;
+    case 't':
+        if (!cli_parse_double(arg, 0, 1e9, &d) || d <= 0)
+            return cli_usage_error("solve-batch", "--time-limit needs a positive number of seconds");
+        o->params.time_limit_s = d;
+        break;
+    case OPT_KICKS:
+        if (!cli_parse_uint64(arg, &o->params.kicks) || o->params.kicks == 0)
+            return cli_usage_error("solve-batch", "--kicks needs a positive integer");
+        break;
+    case 'j':
+        if (!cli_parse_int64(arg, 1, WT_MAX_THREADS, &v))
+            return cli_usage_error("solve-batch", "--threads needs 1..%d", WT_MAX_THREADS);
+        o->params.threads = (int)v;
+        break;
+    case 'b':
+        if (wt_backend_parse(arg, &o->params.backend) != WT_OK)
+            return cli_usage_error("solve-batch", "--backend must be auto, cpu or cuda");
+        break;
+    case OPT_DEVICE:
+        if (!cli_parse_int64(arg, 0, 1024, &v))
+            return cli_usage_error("solve-batch", "--device needs a GPU number");
+        o->params.cuda_device = (int)v;
+        break;
+    case OPT_TUNE:
+        if (!parse_tune(arg, &o->params))
+            return cli_usage_error("solve-batch", "bad --tune '%s' (NAME=VALUE; see --help)", arg);
+        break;
+    case 'o': o->output = arg; break;
+    case OPT_OPTIMA: o->optima = arg; break;
+    case 'J': o->json = true; break;
+    case OPT_JSON_TOURS: o->json_tours = true; break;
+    case 'q': o->quiet = true; break;
+    default: return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
+{
+    static const struct option longopts[] = {
+        {"list", required_argument, 0, OPT_LIST},   {"gen-uniform", required_argument, 0, OPT_GEN},
+        {"count", required_argument, 0, OPT_COUNT}, {"gen-seed", required_argument, 0, OPT_GEN_SEED},
+        {"seed", required_argument, 0, 's'},        {"time-limit", required_argument, 0, 't'},
+        {"kicks", required_argument, 0, OPT_KICKS}, {"threads", required_argument, 0, 'j'},
+        {"backend", required_argument, 0, 'b'},     {"device", required_argument, 0, OPT_DEVICE},
+        {"tune", required_argument, 0, OPT_TUNE},   {"output", required_argument, 0, 'o'},
+        {"optima", required_argument, 0, OPT_OPTIMA}, {"json", no_argument, 0, 'J'},
+        {"json-tours", no_argument, 0, OPT_JSON_TOURS}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') {
+            fputs(batch_help, stdout);
+            return -1;
+        }
+        if (c == '?' || c == ':')
+            return cli_usage_error("solve-batch", "bad option '%s'", argv[optind - 1]);
+        int st = parse_option(c, optarg, o);
+        if (st != EXIT_OK) return st;
+    }
+    if (o->count != 1 && !o->gen_n)
+        return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
+    if (o->json_tours && !o->json)
+        return cli_usage_error("solve-batch", "--json-tours goes with --json");
+    if (!o->gen_seed_given) o->gen_seed = o->params.seed;
+    int st = EXIT_OK;
+    for (int i = optind; st == EXIT_OK && i < argc; i++) st = add_input(s, argv[i]);
+    if (st == EXIT_OK && o->list) st = add_list(s, o->list);
+    if (st == EXIT_OK && o->gen_n) st = add_generated(s, o);
+    if (st == EXIT_OK && s->count == 0)
+        return cli_usage_error("solve-batch", "no instances (give files, folders, --list or "
+                               "--gen-uniform)");
+    if (st == EXIT_OK && o->optima) st = read_optima(s, o->optima);
+    return st;
+}
+
+/* Progress on stderr when it is a terminal. */
+static int show_progress(const wt_batch_progress *p, void *user)
+{
+    (void)user;
+    fprintf(stderr, "\r\033[K[%7.1f s] %d/%d instances, %" PRIu64 " kicks", p->elapsed_s, p->done,
+            p->count, p->kicks);
+    fflush(stderr);
+    return 0;
+}
+
+/* Writes every solved tour into o->output; the number that failed. */
+static int write_tours(const batch_opts *o, const batch_set *s, const wt_batch_result *r)
+{
+    if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "warptour: %s: cannot make the folder: %s\n", o->output, strerror(errno));
+        return r->count;
+    }
+    int failed = 0;
+    for (int i = 0; i < r->count; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        if (t->status != WT_OK) continue;
+        size_t len = strlen(o->output) + strlen(s->name[i]) + 8;
+        char *path = malloc(len);
+        wt_error err = {0};
+        if (path) snprintf(path, len, "%s/%s.tour", o->output, s->name[i]);
+        if (!path || wt_tour_write_tsplib(path, s->name[i], "warptour solve-batch", t->tour, t->n,
+                                          &err) != WT_OK) {
+            fprintf(stderr, "warptour: %s\n", path ? err.message : "out of memory");
+            failed++;
+        }
+        free(path);
+    }
+    return failed;
+}
+
+/* Why instance i has no tour: the reader's message, else the library's. */
+static const char *failure(const batch_set *s, const wt_batch_result *r, int i)
+{
+    return s->error[i] ? s->error[i] : r->tours[i].message;
+}
+
+/* The summary's figures. */
+typedef struct batch_sums {
+    int solved, with_optimum;
+    double length, gap;
+} batch_sums;
+
+static batch_sums sums_of(const batch_set *s, const wt_batch_result *r)
+{
+    batch_sums m = {0, 0, 0, 0};
+    for (int i = 0; i < r->count; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        if (t->status != WT_OK) continue;
+        m.solved++;
+        m.length += t->length_real;
+        int64_t opt = wt_instance_known_optimum(s->inst[i]);
+        if (opt > 0) {
+            m.with_optimum++;
+            m.gap += cli_gap_percent(t->length, opt);
+        }
+    }
+    return m;
+}
+
+static void print_report(const batch_opts *o, const batch_set *s, const wt_batch_result *r)
+{
+    for (int i = 0; i < r->count && !o->quiet; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        if (t->status != WT_OK) {
+            printf("%6d  %-24s  failed: %s\n", i, s->name[i], failure(s, r, i));
+            continue;
+        }
+        int64_t opt = wt_instance_known_optimum(s->inst[i]);
+        char gap[32] = "";
+        if (opt > 0) snprintf(gap, sizeof gap, "  gap %.4f%%", cli_gap_percent(t->length, opt));
+        printf("%6d  %-24s  n %-6d  length %.15g%s  kicks %" PRIu64 "  %s\n", i, s->name[i], t->n,
+               t->length_real, gap, t->kicks, t->on_gpu ? "gpu" : "cpu");
+    }
+    batch_sums m = sums_of(s, r);
+    printf("solved %d of %d (%d failed) on %s (%s)\n", m.solved, r->count, r->failed, r->backend,
+           r->device);
+    if (m.solved) printf("mean length %.15g\n", m.length / m.solved);
+    if (m.with_optimum)
+        printf("mean gap %.4f%% over %d instances with a known optimum\n",
+               m.gap / m.with_optimum, m.with_optimum);
+    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s, stop %s\n", r->kicks,
+           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s,
+           wt_stop_reason_name(r->stop));
+}
+
+/* One JSON object for instance i. */
+static cJSON *instance_json(const batch_opts *o, const batch_set *s, const wt_batch_result *r,
+                            int i)
+{
+    const wt_batch_tour *t = &r->tours[i];
+    cJSON *j = cJSON_CreateObject();
+    cli_json_add_text(j, "name", s->name[i]);
+    cJSON_AddNumberToObject(j, "n", t->n);
+    cJSON_AddStringToObject(j, "status", t->status == WT_OK ? "ok" : wt_status_str(t->status));
+    cli_json_add_string_or_null(j, "message", t->status == WT_OK ? NULL : failure(s, r, i));
+    if (t->status != WT_OK) return j;
+    cli_json_add_int64(j, "length", t->length);
+    cJSON_AddNumberToObject(j, "length_real", t->length_real);
+    cli_json_add_int64(j, "init_length", t->init_length);
+    cli_json_add_optimum_and_gap(j, t->length, wt_instance_known_optimum(s->inst[i]));
+    cli_json_add_uint64(j, "kicks", t->kicks);
+    cJSON_AddBoolToObject(j, "on_gpu", t->on_gpu);
+    if (o->json_tours) cli_json_add_tour(j, "tour", t->tour, t->n);
+    return j;
+}
+
+static bool print_json(const batch_opts *o, const batch_set *s, const wt_batch_result *r)
+{
+    cJSON *j = cJSON_CreateObject(), *list = cJSON_AddArrayToObject(j, "instances");
+    for (int i = 0; i < r->count; i++) cJSON_AddItemToArray(list, instance_json(o, s, r, i));
+    batch_sums m = sums_of(s, r);
+    cJSON_AddNumberToObject(j, "count", r->count);
+    cJSON_AddNumberToObject(j, "solved", m.solved);
+    cJSON_AddNumberToObject(j, "failed", r->failed);
+    cJSON_AddNumberToObject(j, "on_gpu", r->on_gpu);
+    if (m.solved) cJSON_AddNumberToObject(j, "mean_length", m.length / m.solved);
+    else cJSON_AddNullToObject(j, "mean_length");
+    if (m.with_optimum) cJSON_AddNumberToObject(j, "mean_gap_percent", m.gap / m.with_optimum);
+    else cJSON_AddNullToObject(j, "mean_gap_percent");
+    cli_json_add_uint64(j, "seed", o->params.seed);
+    cli_json_add_uint64(j, "kicks", r->kicks);
+    cJSON_AddNumberToObject(j, "time_s", r->time_s);
+    cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
+    cJSON_AddStringToObject(j, "backend", r->backend);
+    cli_json_add_text(j, "device", r->device);
+    cli_json_add_string_or_null(j, "output", o->output);
+    return cli_json_print(j);
+}
+
+/* The exit status of a finished batch. */
+static int batch_status(const wt_batch_result *r, int unwritten)
+{
+    if (unwritten) return EXIT_FAILURE_RUN;
+    if (r->stop == WT_STOP_INTERRUPTED)
+        return batch_interrupted > 0 ? 128 + batch_interrupted : EXIT_INTERRUPTED;
+    if (r->failed) return EXIT_BAD_INPUT;
+    return r->stop == WT_STOP_TIME_LIMIT ? EXIT_TIME_LIMIT : EXIT_OK;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+    batch_opts o = {.count = 1};
+    wt_batch_params_defaults(&o.params);
+    batch_set s = {0};
+    int st = parse_args(argc, argv, &o, &s);
+    if (st != EXIT_OK) {
+        set_free(&s);
+        return st < 0 ? EXIT_OK : st;
+    }
+    if (!o.quiet && !o.json && isatty(STDERR_FILENO)) o.params.progress = show_progress;
+    o.params.stop_flag = (const volatile int *)&batch_interrupted;
+    batch_signals(on_batch_signal);
+    wt_batch_result r;
+    wt_error err = {0};
+    st = wt_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
+    batch_signals(SIG_DFL);
+    if (o.params.progress) fputs("\r\033[K", stderr);
+    if (st != WT_OK) {
+        set_free(&s);
+        return cli_report_error(&err);
+    }
+    for (int i = 0; i < r.count; i++)
+        if (r.tours[i].status != WT_OK)
+            fprintf(stderr, "warptour: %s: %s\n", s.name[i], failure(&s, &r, i));
+    int unwritten = o.output ? write_tours(&o, &s, &r) : 0;
+    bool printed = o.json ? print_json(&o, &s, &r) : (print_report(&o, &s, &r), true);
+    st = printed ? batch_status(&r, unwritten) : EXIT_FAILURE_RUN;
+    wt_batch_result_free(&r);
+    set_free(&s);
+    return st;
+}

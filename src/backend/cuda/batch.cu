@@ -1,0 +1,849 @@
+/*
+ * batch.cu - the batch search on the GPU (batch.h).
+ *
+ * A group of G threads holds one instance in shared memory and runs the
+ * Iterated Local Search of core/batch_search.h on it: the coordinates (in
+ * double, for exact distances), the tour with its positions and edge
+ * lengths, the kept tour the kicks start from, and the active cities.
+ * Groups are warps (G = 32, four to a block) for small instances and whole
+ * blocks (64 to 256 threads) for larger ones; a fixed set of resident
+ * blocks takes instances from an atomic counter, so a part of any size runs
+ * in a bounded set of groups (Robinson et al. 2018's work queue, as the
+ * multistart kernels).  The best tour of an instance is written to global
+ * memory when it improves, over its start tour, so an instance a stop
+ * never reached keeps that.
+ *
+ * A step of a descent: every thread of the group evaluates its share of
+ * the active cities' items (the only loop written by hand: one item is a
+ * plan, one or two exact distances and a compare); CUB reduces the
+ * (delta, number) pairs to the least, and compacts the active list with a
+ * scan; the move's reversals are done by the whole group.  Distances are
+ * computed in double exactly as the host's wt_dist computes them (IEEE
+ * operations without contraction, correctly rounded square root), so every
+ * delta is the host's, and the group takes the CPU's steps exactly (GEO
+ * aside: the device's cosines).
+ *
+ * The host cuts the job into parts that fit the device memory (or
+ * opts->part_bytes), each part one kernel launch, and while a launch runs
+ * it polls on a second stream for progress reports and to raise the stop
+ * flag, as multistart.cu does.
+ */
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/warp/warp_reduce.cuh>
+#include <cub/warp/warp_scan.cuh>
+#include <algorithm>
+#include <type_traits>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+#include <vector>
+
+#include "backend/cuda/batch.h"
+#include "backend/cuda/device_instance.cuh"
+#include "core/batch_search.h"
+#include "core/instance.h"
+
+namespace {
+
+/* One instance of a part, as the kernel finds it. */
+struct BatchDesc {
+    int n;
+    wt_edge_weight_type type;
+    long long coord;  /* offset of its x[n], y[n] (z[n]) in the part's doubles */
+    long long cities; /* offset of its tour in the part's tours */
+    long long lists;  /* offset of its n * k list entries (and their lengths) */
+    long long matrix; /* EXPLICIT: offset of its n * n matrix */
+    unsigned long long index, budget, rank;
+};
+
+/* The device-resident state of one launch. */
+struct BatchRun {
+    unsigned long long next;  /* the work queue */
+    unsigned long long done;  /* instances finished */
+    unsigned long long kicks; /* kicks made */
+    unsigned long long t0;    /* %globaltimer when the first block started */
+    int stop;                 /* set by the host */
+};
+
+struct BatchArgs {
+    const BatchDesc *desc;
+    int count;
+    const double *coords;
+    const int32_t *matrix;
+    int32_t *tours;           /* start tours in, best tours out */
+    const int32_t *nb;
+    long long *nbd;           /* lengths of the list entries, filled here */
+    long long *length;        /* out: -1 for an instance never reached */
+    unsigned long long *kicks;
+    BatchRun *run;
+    int k, window, slack, n_max, dims;
+    bool accept_equal;
+    unsigned long long seed, ranked, slots;
+    long long budget_ns;      /* time left at launch; < 0: no limit */
+};
+
+/* Bytes of one group's arrays for n cities with dims coordinate arrays. */
+__host__ __device__ size_t group_bytes(int n, int dims)
+{
+    size_t b = (size_t)n * ((size_t)(dims + 2) * 8 + 4 * 4 + 2);
+    return (b + 15) / 16 * 16;
+}
+
+/* One group's arrays, laid out in its slice of shared memory. */
+struct View {
+    double *x, *y, *z;
+    long long *e, *kept_e;
+    int32_t *tour, *pos, *kept, *act;
+    unsigned char *in_act, *improving;
+};
+
+__device__ View view_of(unsigned char *base, int n_max, int dims)
+{
+    View v;
+    double *d = (double *)base;
+    v.x = d;
+    v.y = d + n_max;
+    v.z = dims == 3 ? d + 2 * n_max : nullptr;
+    v.e = (long long *)(d + dims * n_max);
+    v.kept_e = v.e + n_max;
+    v.tour = (int32_t *)(v.kept_e + n_max);
+    v.pos = v.tour + n_max;
+    v.kept = v.pos + n_max;
+    v.act = v.kept + n_max;
+    v.in_act = (unsigned char *)(v.act + n_max);
+    v.improving = v.in_act + n_max;
+    return v;
+}
+
+/* A step's candidate: delta, then item number. */
+struct Key {
+    long long d;
+    int id;
+};
+
+struct KeyMin {
+    __device__ Key operator()(const Key &a, const Key &b) const
+    {
+        return wt_bs_before(a.d, a.id, b.d, b.id) ? a : b;
+    }
+};
+
+/*
+ * A group: a warp among the four of a block (G = 32), or a whole block.
+ * CUB's warp or block collectives reduce and scan within it.
+ */
+template <int G>
+struct Group {
+    static constexpr int P = G == 32 ? 4 : 1; /* groups a block */
+    static constexpr int BLOCK = G * P;
+    /* Blocks an SM must hold by registers: warp groups at 96 registers (20
+     * an SM; at 64, 32 of them spilled 280 bytes a thread), larger groups
+     * unbounded (a part of large instances has few). */
+    static constexpr int MIN_BLOCKS = G == 32 ? 5 : 1;
+    typedef typename std::conditional<G == 32, cub::WarpReduce<Key>, cub::BlockReduce<Key, G>>::type
+        ReduceKey;
+    typedef typename std::conditional<G == 32, cub::WarpReduce<long long>,
+                                      cub::BlockReduce<long long, G>>::type ReduceSum;
+    typedef typename std::conditional<G == 32, cub::WarpScan<int>, cub::BlockScan<int, G>>::type Scan;
+    union Temp {
+        typename ReduceKey::TempStorage key;
+        typename ReduceSum::TempStorage sum;
+        typename Scan::TempStorage scan;
+    };
+
+    static __device__ int rank() { return (int)threadIdx.x % G; }
+    static __device__ int group() { return (int)threadIdx.x / G; }
+    static __device__ void sync()
+    {
+        if constexpr (G == 32) __syncwarp();
+        else __syncthreads();
+    }
+};
+
+/* What a group shares besides its arrays. */
+struct Shared {
+    Key best;
+    int n_act;
+    int stop;
+    unsigned long long q;
+};
+
+__device__ __forceinline__ unsigned long long global_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Exact distances over the group's coordinates.  EUC_2D, the common case,
+ * is inlined without dev_exact_dist's switch (the same operations). */
+template <bool EUC>
+struct Dist {
+    DevInst I;
+    __device__ __forceinline__ long long operator()(int a, int b) const
+    {
+        if constexpr (EUC) {
+            double dx = __dsub_rn(I.xd[a], I.xd[b]), dy = __dsub_rn(I.yd[a], I.yd[b]);
+            return (long long)__dadd_rn(__dsqrt_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy))),
+                                        0.5);
+        } else {
+            return dev_exact_dist(I, a, b);
+        }
+    }
+};
+
+/* One group's search of one instance. */
+template <int G, bool EUC>
+struct Search {
+    typedef Group<G> Gr;
+    const BatchArgs &a;
+    const BatchDesc &d;
+    View v;
+    Shared &sh;
+    typename Gr::Temp &temp;
+    Dist<EUC> dist;
+    int n, t;
+    const int32_t *nb;
+    long long *nbd;
+    int32_t *best_out;
+    long long length, kept_length, best_length;
+
+    /* Activates both ends of the edges at positions rem[0..count) (rank 0;
+     * the caller syncs). */
+    __device__ void activate_edges(const int *rem, int count)
+    {
+        if (t != 0) return;
+#pragma unroll
+        for (int q = 0; q < 3; q++)
+            for (int s = 0; s < 2 && q < count; s++) {
+                int c = v.tour[wt_bs_wrap(rem[q] + s, n)];
+                if (v.in_act[c]) continue;
+                v.in_act[c] = 1;
+                v.act[sh.n_act++] = c;
+            }
+    }
+
+    /* Reverses the cyclic range r of positions with its edges (group-wide). */
+    __device__ void reverse(wt_bs_reversal r)
+    {
+        if (r.len < 2) return;
+        for (int q = t; q < r.len / 2; q += G) {
+            int p1 = wt_bs_wrap(r.from + q, n), p2 = wt_bs_wrap(r.from + r.len - 1 - q, n);
+            int32_t c1 = v.tour[p1], c2 = v.tour[p2];
+            v.tour[p1] = c2;
+            v.tour[p2] = c1;
+            v.pos[c2] = p1;
+            v.pos[c1] = p2;
+        }
+        for (int q = t; q < (r.len - 1) / 2; q += G) {
+            int p1 = wt_bs_wrap(r.from + q, n), p2 = wt_bs_wrap(r.from + r.len - 2 - q, n);
+            long long x = v.e[p1];
+            v.e[p1] = v.e[p2];
+            v.e[p2] = x;
+        }
+        Gr::sync();
+        if (t < 2) {
+            int p = t == 0 ? wt_bs_wrap(r.from - 1, n) : wt_bs_wrap(r.from + r.len - 1, n);
+            v.e[p] = dist(v.tour[p], v.tour[wt_bs_wrap(p + 1, n)]);
+        }
+        Gr::sync();
+    }
+
+    /* This thread's least (delta, number) over its share of the items;
+     * marks the active cities that have an improving move. */
+    __device__ Key scan_items(int n_act) const
+    {
+        const int k = a.k, per = k * WT_BS_VARIANTS;
+        Key mine = {LLONG_MAX, INT_MAX};
+        for (int it = t; it < n_act * per; it += G) {
+            int q = it / per, r = it - q * per, s = r / WT_BS_VARIANTS, var = r - s * WT_BS_VARIANTS;
+            int ca = v.act[q];
+            int cc = nb[ca * k + s];
+            wt_bs_move m;
+            if (cc < 0 || !wt_bs_plan(v.tour, v.pos, n, ca, cc, var, &m)) continue;
+            /* Constant trip counts keep m in registers. */
+            long long delta = nbd[ca * k + s];
+#pragma unroll
+            for (int u = 0; u < 2; u++)
+                if (u < m.n_add) delta += dist(m.add_u[u], m.add_w[u]);
+#pragma unroll
+            for (int u = 0; u < 3; u++)
+                if (u < m.n_rem) delta -= v.e[m.rem[u]];
+            if (delta >= 0) continue;
+            v.improving[ca] = 1;
+            int id = wt_bs_item_id(ca, s, var, k);
+            if (wt_bs_before(delta, id, mine.d, mine.id)) mine = {delta, id};
+        }
+        return mine;
+    }
+
+    /* The group's least key, in every thread. */
+    __device__ Key reduce(Key mine)
+    {
+        Key best = typename Gr::ReduceKey(temp.key).Reduce(mine, KeyMin());
+        if (t == 0) sh.best = best;
+        Gr::sync();
+        best = sh.best;
+        Gr::sync();
+        return best;
+    }
+
+    /* Keeps the active cities with an improving move, in order (a scan a
+     * chunk of G), and clears the marks. */
+    __device__ void compact(int n_act)
+    {
+        int out = 0;
+        for (int base = 0; base < n_act; base += G) {
+            int q = base + t, city = q < n_act ? v.act[q] : -1;
+            int stays = city >= 0 && v.improving[city], at = 0, total = 0;
+            typename Gr::Scan(temp.scan).ExclusiveSum(stays, at, total);
+            if (stays) {
+                v.act[out + at] = city;
+                v.improving[city] = 0;
+            } else if (city >= 0) {
+                v.in_act[city] = 0;
+            }
+            out += total;
+            Gr::sync();
+        }
+        if (t == 0) sh.n_act = out;
+        Gr::sync();
+    }
+
+    /* Best-improvement steps until no active city has an improving move. */
+    __device__ void descend()
+    {
+        const int k = a.k;
+        for (;;) {
+            int n_act = sh.n_act;
+            if (n_act == 0) return;
+            Key best = reduce(scan_items(n_act));
+            if (best.d >= 0) { /* none: every active city goes idle */
+                for (int q = t; q < n_act; q += G) v.in_act[v.act[q]] = 0;
+                Gr::sync();
+                if (t == 0) sh.n_act = 0;
+                Gr::sync();
+                return;
+            }
+            compact(n_act);
+            int s = best.id / WT_BS_VARIANTS % k, var = best.id % WT_BS_VARIANTS;
+            int ca = best.id / WT_BS_VARIANTS / k;
+            wt_bs_move m;
+            wt_bs_plan(v.tour, v.pos, n, ca, nb[ca * k + s], var, &m);
+            activate_edges(m.rem, m.n_rem);
+            Gr::sync();
+            wt_bs_reversal r[3];
+            int count = wt_bs_reversals(&m, n, r);
+#pragma unroll
+            for (int q = 0; q < 3; q++)
+                if (q < count) reverse(r[q]);
+            length += best.d;
+        }
+    }
+
+    /* Kick number kick_no: applied, the ends of its edges active. */
+    __device__ void kick(unsigned long long kick_no)
+    {
+        wt_bs_kick_cut cut = wt_bs_kick(a.seed, d.index, kick_no, n, a.window);
+        int before[3], after[3];
+        wt_bs_kick_edges(cut, n, false, before);
+#pragma unroll
+        for (int q = 0; q < 3; q++) length -= v.e[before[q]];
+        activate_edges(before, 3);
+        Gr::sync();
+        wt_bs_reversal r[3];
+        wt_bs_kick_reversals(cut, n, r);
+#pragma unroll
+        for (int q = 0; q < 3; q++) reverse(r[q]);
+        wt_bs_kick_edges(cut, n, true, after);
+#pragma unroll
+        for (int q = 0; q < 3; q++) length += v.e[after[q]];
+    }
+
+    /* The tour becomes the kept one, and the best (in global memory) when
+     * it is. */
+    __device__ void keep()
+    {
+        bool better = length < best_length;
+        for (int p = t; p < n; p += G) {
+            v.kept[p] = v.tour[p];
+            v.kept_e[p] = v.e[p];
+            if (better) best_out[p] = v.tour[p];
+        }
+        kept_length = length;
+        if (better) best_length = length;
+        Gr::sync();
+    }
+
+    __device__ void revert()
+    {
+        for (int p = t; p < n; p += G) {
+            v.tour[p] = v.kept[p];
+            v.e[p] = v.kept_e[p];
+        }
+        Gr::sync();
+        for (int p = t; p < n; p += G) v.pos[v.tour[p]] = p;
+        length = kept_length;
+        Gr::sync();
+    }
+
+    /* Loads the instance and its start tour, every city active; fills the
+     * lengths of its list entries. */
+    __device__ void load()
+    {
+        const double *c = a.coords + d.coord;
+        for (int i = t; i < n; i += G) {
+            v.x[i] = c[i];
+            v.y[i] = c[n + i];
+            if (a.dims == 3) v.z[i] = c[2 * n + i];
+            v.tour[i] = best_out[i];
+            v.act[i] = i;
+            v.in_act[i] = 1;
+            v.improving[i] = 0;
+        }
+        Gr::sync();
+        long long part = 0;
+        for (int p = t; p < n; p += G) {
+            v.pos[v.tour[p]] = p;
+            v.e[p] = dist(v.tour[p], v.tour[p + 1 < n ? p + 1 : 0]);
+            part += v.e[p];
+        }
+        for (int q = t; q < n * a.k; q += G) nbd[q] = nb[q] < 0 ? 0 : dist(q / a.k, nb[q]);
+        if (t == 0) sh.n_act = n;
+        long long sum = typename Gr::ReduceSum(temp.sum).Sum(part);
+        if (t == 0) sh.best.d = sum;
+        Gr::sync();
+        length = sh.best.d;
+        Gr::sync();
+    }
+
+    /* Whether the kicks must end (group-wide). */
+    __device__ bool must_stop(unsigned long long until, unsigned long long deadline, bool shared)
+    {
+        if (t == 0) {
+            unsigned long long now = global_ns();
+            sh.stop = *(volatile int *)&a.run->stop || now >= deadline || (shared && now >= until);
+        }
+        Gr::sync();
+        bool stop = sh.stop;
+        Gr::sync();
+        return stop;
+    }
+
+    __device__ void run(unsigned long long deadline)
+    {
+        load();
+        descend();
+        best_length = LLONG_MAX;
+        keep();
+        /* A time share (batch_run.h) when the budget is the time. */
+        const bool shared = d.budget == 0;
+        unsigned long long now = global_ns(), until = deadline;
+        if (shared && deadline != ULLONG_MAX && now < deadline) {
+            unsigned long long rounds = (a.ranked - d.rank + a.slots - 1) / a.slots;
+            until = now + (deadline - now) / (rounds ? rounds : 1);
+        }
+        unsigned long long kicks = 0, told = 0;
+        while (n >= WT_BS_MIN_KICK_CITIES && (shared || kicks < d.budget)) {
+            if (must_stop(until, deadline, shared)) break;
+            kick(kicks);
+            descend();
+            long long slack = wt_bs_accept_slack(a.seed, d.index, kicks, kept_length, n, a.slack);
+            kicks++;
+            if (t == 0 && kicks - told >= 256) {
+                atomicAdd(&a.run->kicks, kicks - told);
+                told = kicks;
+            }
+            if (length < kept_length + slack || (a.accept_equal && length == kept_length)) keep();
+            else revert();
+        }
+        if (t == 0) {
+            atomicAdd(&a.run->kicks, kicks - told);
+            a.kicks[&d - a.desc] = kicks;
+            a.length[&d - a.desc] = best_length;
+        }
+    }
+};
+
+template <int G, bool EUC>
+__global__ void __launch_bounds__(Group<G>::BLOCK, Group<G>::MIN_BLOCKS) batch_kernel(const __grid_constant__ BatchArgs a)
+{
+    typedef Group<G> Gr;
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ typename Gr::Temp temp[Gr::P];
+    __shared__ Shared shared[Gr::P];
+    const int g = Gr::group(), t = Gr::rank();
+    Shared &sh = shared[g];
+    if (threadIdx.x == 0) atomicCAS(&a.run->t0, 0ULL, global_ns());
+    __syncthreads();
+    unsigned long long t0 = *(volatile unsigned long long *)&a.run->t0;
+    unsigned long long deadline = a.budget_ns < 0 ? ULLONG_MAX : t0 + (unsigned long long)a.budget_ns;
+    View v = view_of(smem + (size_t)g * group_bytes(a.n_max, a.dims), a.n_max, a.dims);
+    for (;;) {
+        if (t == 0)
+            sh.q = *(volatile int *)&a.run->stop ? ULLONG_MAX : atomicAdd(&a.run->next, 1ULL);
+        Gr::sync();
+        unsigned long long q = sh.q;
+        Gr::sync();
+        if (q >= (unsigned long long)a.count) return;
+        const BatchDesc &d = a.desc[q];
+        Search<G, EUC> s{a, d, v, sh, temp[g], {}, d.n, t, a.nb + d.lists, a.nbd + d.lists,
+                         a.tours + d.cities, 0, 0, 0};
+        s.dist.I = {d.n, d.type, nullptr, nullptr, nullptr, v.x, v.y, v.z, a.matrix + d.matrix};
+        s.run(deadline);
+        if (t == 0) atomicAdd(&a.run->done, 1ULL);
+    }
+}
+
+/* ------------------------------------------------------------------ host */
+
+/* Threads a group for instances of up to n cities: measured guesses, to be
+ * tuned on the device (params.gpu_threads). */
+int group_threads(int n, int asked)
+{
+    if (asked) return asked;
+    return n <= 200 ? 32 : n <= 500 ? 128 : 256;
+}
+
+/* Coordinate arrays an instance of type needs on the device. */
+int dims_of(wt_edge_weight_type type)
+{
+    return type == WT_EUC_3D ? 3 : type == WT_EXPLICIT ? 0 : 2;
+}
+
+/* The kernel of group size G and class euc. */
+template <int G>
+void *kernel_of(bool euc)
+{
+    return euc ? (void *)batch_kernel<G, true> : (void *)batch_kernel<G, false>;
+}
+
+void *kernel_for(int G, bool euc)
+{
+    switch (G) {
+    case 32: return kernel_of<32>(euc);
+    case 64: return kernel_of<64>(euc);
+    case 128: return kernel_of<128>(euc);
+    default: return kernel_of<256>(euc);
+    }
+}
+
+int groups_a_block(int G) { return G == 32 ? Group<32>::P : 1; }
+
+/* Static shared memory of the kernel (its CUB storage and Shared). */
+size_t static_smem(int G, bool euc)
+{
+    cudaFuncAttributes attr;
+    if (cudaFuncGetAttributes(&attr, kernel_for(G, euc)) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return attr.sharedSizeBytes;
+}
+
+/* Device memory one instance takes in a part of dims coordinate arrays. */
+size_t instance_bytes(const wt_instance *inst, int k, int dims)
+{
+    size_t n = (size_t)inst->n;
+    size_t b = sizeof(BatchDesc) + n * (size_t)dims * sizeof(double) +
+               n * sizeof(int32_t) + n * (size_t)k * (sizeof(int32_t) + sizeof(long long)) +
+               2 * sizeof(long long);
+    if (inst->type == WT_EXPLICIT) b += n * n * sizeof(int32_t);
+    return b;
+}
+
+/* Everything a part allocates on the device and the host. */
+struct Part {
+    std::vector<int> q;                /* the job's entries in this part */
+    std::vector<BatchDesc> desc;
+    std::vector<double> coords;
+    std::vector<int32_t> tours, nb, matrix;
+    std::vector<long long> length;
+    std::vector<unsigned long long> kicks;
+    int n_max = 0, dims = 2;
+    bool euc = true;
+};
+
+struct DeviceBuffers {
+    void *p[9] = {};
+    BatchRun *h_run = nullptr;  /* pinned: progress snapshots */
+    int *h_one = nullptr;       /* pinned: the stop value */
+    cudaStream_t stream = nullptr, control = nullptr;
+    ~DeviceBuffers()
+    {
+        for (void *x : p) cudaFree(x);
+        cudaFreeHost(h_run);
+        cudaFreeHost(h_one);
+        if (stream) cudaStreamDestroy(stream);
+        if (control) cudaStreamDestroy(control);
+    }
+};
+
+/* Packs instance q of job into part. */
+void pack(const wt_batch_job *job, int q, Part &part)
+{
+    const wt_instance *inst = job->inst[q];
+    size_t n = (size_t)inst->n, k = (size_t)job->k;
+    BatchDesc d = {};
+    d.n = inst->n;
+    d.type = inst->type;
+    d.coord = (long long)part.coords.size();
+    d.cities = (long long)part.tours.size();
+    d.lists = (long long)part.nb.size();
+    d.matrix = (long long)part.matrix.size();
+    d.index = job->index[q];
+    d.budget = job->budget[q];
+    d.rank = job->rank[q];
+    const double *axes[3] = {inst->type == WT_GEO ? inst->lat : inst->x,
+                             inst->type == WT_GEO ? inst->lon : inst->y, inst->z};
+    for (int a = 0; a < part.dims; a++)
+        if (a < dims_of(inst->type)) part.coords.insert(part.coords.end(), axes[a], axes[a] + n);
+        else part.coords.resize(part.coords.size() + n, 0.0);
+    part.tours.insert(part.tours.end(), job->tour[q], job->tour[q] + n);
+    part.nb.insert(part.nb.end(), job->nb[q], job->nb[q] + n * k);
+    if (inst->type == WT_EXPLICIT) part.matrix.insert(part.matrix.end(), inst->matrix, inst->matrix + n * n);
+    part.desc.push_back(d);
+    part.q.push_back(q);
+}
+
+template <class T>
+wt_status upload(void *&dst, const std::vector<T> &src, cudaStream_t s, wt_error *err)
+{
+    size_t bytes = (src.empty() ? 1 : src.size()) * sizeof(T);
+    WT_CUDA_CHECK(err, cudaMalloc(&dst, bytes));
+    if (!src.empty())
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(dst, src.data(), src.size() * sizeof(T),
+                                           cudaMemcpyHostToDevice, s));
+    return WT_OK;
+}
+
+template <class T>
+wt_status download(std::vector<T> &dst, const void *src, cudaStream_t s, wt_error *err)
+{
+    if (!dst.empty())
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(dst.data(), src, dst.size() * sizeof(T),
+                                           cudaMemcpyDeviceToHost, s));
+    return WT_OK;
+}
+
+/* Reports progress while the launch runs and forwards stop requests. */
+wt_status wait_for(DeviceBuffers &b, const wt_batch_job *job, uint64_t done_before,
+                   uint64_t kicks_before, wt_search_ctl *ctl, wt_error *err)
+{
+    bool stop_sent = false;
+    double next_snapshot = 0;
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(b.stream);
+        if (e == cudaSuccess) return WT_OK;
+        if (e != cudaErrorNotReady)
+            return wt_fail(err, WT_STATUS_DEVICE, "solve-batch kernel failed: %s",
+                           cudaGetErrorString(e));
+        double now = wt_now();
+        if (now >= next_snapshot) {
+            BatchRun *d_run = (BatchRun *)b.p[8];
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(b.h_run, d_run, sizeof(BatchRun),
+                                               cudaMemcpyDeviceToHost, b.control));
+            WT_CUDA_CHECK(err, cudaStreamSynchronize(b.control));
+            next_snapshot = now + 0.05;
+            __atomic_store_n(&job->counters->done, done_before + b.h_run->done, __ATOMIC_RELAXED);
+            __atomic_store_n(&job->counters->kicks, kicks_before + b.h_run->kicks, __ATOMIC_RELAXED);
+        }
+        ctl->kicks = kicks_before + b.h_run->kicks;
+        if (!stop_sent && wt_ctl_report_climbs(ctl, 0, 0, done_before + b.h_run->done, false)) {
+            BatchRun *d_run = (BatchRun *)b.p[8];
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(&d_run->stop, b.h_one, sizeof(int),
+                                               cudaMemcpyHostToDevice, b.control));
+            WT_CUDA_CHECK(err, cudaStreamSynchronize(b.control));
+            stop_sent = true;
+        }
+        usleep(500);
+    }
+}
+
+/* Uploads part, runs it, and writes its tours back into the job. */
+wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part &part,
+                   wt_search_ctl *ctl, wt_error *err)
+{
+    const int G = group_threads(part.n_max, opts->threads), P = groups_a_block(G);
+    void *kernel = kernel_for(G, part.euc);
+    DeviceBuffers b;
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.control, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaMallocHost(&b.h_run, sizeof(BatchRun)));
+    WT_CUDA_CHECK(err, cudaMallocHost(&b.h_one, sizeof(int)));
+    memset(b.h_run, 0, sizeof *b.h_run);
+    *b.h_one = 1;
+    part.length.assign(part.q.size(), -1);
+    part.kicks.assign(part.q.size(), 0);
+    std::vector<BatchRun> run(1);
+    memset(run.data(), 0, sizeof(BatchRun));
+    wt_status st = upload(b.p[0], part.desc, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[1], part.coords, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[2], part.matrix, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[3], part.tours, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[4], part.nb, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[5], std::vector<long long>(part.nb.size()), b.stream, err);
+    if (st == WT_OK) st = upload(b.p[6], part.length, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[7], part.kicks, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[8], run, b.stream, err);
+    if (st != WT_OK) return st;
+
+    size_t dyn = (size_t)P * group_bytes(part.n_max, part.dims);
+    int dev = 0, sms = 0, per_sm = 0;
+    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, G * P, dyn));
+    if (per_sm < 1)
+        return wt_fail(err, WT_STATUS_DEVICE, "solve-batch: no block of %d threads with %zu bytes "
+                       "of shared memory fits on this GPU", G * P, dyn);
+    unsigned long long groups = (part.q.size() + P - 1) / P, grid = (unsigned long long)sms * per_sm;
+    if (groups < grid) grid = groups;
+
+    BatchArgs a = {};
+    a.desc = (const BatchDesc *)b.p[0];
+    a.count = (int)part.q.size();
+    a.coords = (const double *)b.p[1];
+    a.matrix = (const int32_t *)b.p[2];
+    a.tours = (int32_t *)b.p[3];
+    a.nb = (const int32_t *)b.p[4];
+    a.nbd = (long long *)b.p[5];
+    a.length = (long long *)b.p[6];
+    a.kicks = (unsigned long long *)b.p[7];
+    a.run = (BatchRun *)b.p[8];
+    a.k = job->k;
+    a.window = job->window;
+    a.slack = job->slack;
+    a.n_max = part.n_max;
+    a.dims = part.dims;
+    a.accept_equal = job->accept_equal;
+    a.seed = job->seed;
+    a.ranked = job->ranked;
+    a.slots = grid * (unsigned long long)P;
+    double left = ctl->deadline - wt_now();
+    a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;
+    if (wt_ctl_expired(ctl)) run[0].stop = 1;
+    if (run[0].stop) WT_CUDA_CHECK(err, cudaMemcpyAsync(&a.run->stop, b.h_one, sizeof(int),
+                                                       cudaMemcpyHostToDevice, b.stream));
+    void *params[] = {&a};
+    WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)), params,
+                                        dyn, b.stream));
+    uint64_t done_before = __atomic_load_n(&job->counters->done, __ATOMIC_RELAXED);
+    uint64_t kicks_before = __atomic_load_n(&job->counters->kicks, __ATOMIC_RELAXED);
+    st = wait_for(b, job, done_before, kicks_before, ctl, err);
+    if (st != WT_OK) return st;
+    st = download(part.tours, b.p[3], b.stream, err);
+    if (st == WT_OK) st = download(part.length, b.p[6], b.stream, err);
+    if (st == WT_OK) st = download(part.kicks, b.p[7], b.stream, err);
+    if (st == WT_OK) st = download(run, b.p[8], b.stream, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(b.stream));
+    __atomic_store_n(&job->counters->done, done_before + run[0].done, __ATOMIC_RELAXED);
+    __atomic_store_n(&job->counters->kicks, kicks_before + run[0].kicks, __ATOMIC_RELAXED);
+    for (size_t i = 0; i < part.q.size(); i++) {
+        int q = part.q[i];
+        const BatchDesc &d = part.desc[i];
+        memcpy(job->tour[q], part.tours.data() + d.cities, (size_t)d.n * sizeof(int32_t));
+        job->length[q] = part.length[i];
+        job->kicks[q] = part.kicks[i];
+    }
+    return WT_OK;
+}
+
+/* The job's GPU instances, in the order parts take them: by class (EUC_2D
+ * or not), then by size, so a part's groups are sized for like instances. */
+std::vector<int> part_order(const wt_batch_job *job)
+{
+    std::vector<int> order;
+    for (int q = 0; q < job->count; q++)
+        if (job->inst[q]) order.push_back(q);
+    std::stable_sort(order.begin(), order.end(), [job](int x, int y) {
+        bool ex = job->inst[x]->type == WT_EUC_2D, ey = job->inst[y]->type == WT_EUC_2D;
+        if (ex != ey) return ex;
+        return job->inst[x]->n < job->inst[y]->n;
+    });
+    return order;
+}
+
+/* Device memory a part may take. */
+wt_status part_budget(const wt_cuda_batch_opts *opts, size_t *bytes, wt_error *err)
+{
+    size_t free_b = 0, total = 0;
+    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total));
+    size_t room = free_b / 10 * 7; /* room for the runtime and CUB */
+    *bytes = opts->part_bytes && opts->part_bytes < room ? opts->part_bytes : room;
+    return WT_OK;
+}
+
+} // namespace
+
+extern "C" bool wt_cuda_batch_device(int device, char *name, size_t name_size)
+{
+    int count = 0;
+    cudaDeviceProp prop;
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && (device < 0 || device >= count)) {
+        snprintf(name, name_size, "no CUDA device %d (%d found)", device, count);
+        return false;
+    }
+    if (e == cudaSuccess) e = cudaSetDevice(device);
+    if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, device);
+    /* A build for other architectures has no kernel image for this GPU. */
+    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, (const void *)batch_kernel<32, true>);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(name, name_size, "no usable CUDA device (%s)", cudaGetErrorString(e));
+        return false;
+    }
+    snprintf(name, name_size, "%s (sm_%d%d, %d SMs)", prop.name, prop.major, prop.minor,
+             prop.multiProcessorCount);
+    return true;
+}
+
+extern "C" bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads)
+{
+    (void)k;
+    int optin = 0;
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    bool euc = inst->type == WT_EUC_2D;
+    int G = group_threads(inst->n, threads);
+    size_t need = (size_t)groups_a_block(G) * group_bytes(inst->n, euc ? 2 : 3) + static_smem(G, euc);
+    return need <= (size_t)optin;
+}
+
+extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,
+                                       wt_search_ctl *ctl, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaSetDevice(opts->device));
+    size_t budget;
+    wt_status st = part_budget(opts, &budget, err);
+    std::vector<int> order = part_order(job);
+    for (size_t at = 0; st == WT_OK && at < order.size();) {
+        Part part;
+        size_t used = 0;
+        part.euc = job->inst[order[at]]->type == WT_EUC_2D;
+        part.dims = part.euc ? 2 : 3;
+        /* Instances in order while they fit the budget and the group size
+         * and class stay those of the part's first (at least one a part). */
+        int G = group_threads(job->inst[order[at]]->n, opts->threads);
+        while (at < order.size()) {
+            const wt_instance *inst = job->inst[order[at]];
+            size_t b = instance_bytes(inst, job->k, part.dims);
+            if (!part.q.empty() && (used + b > budget || (inst->type == WT_EUC_2D) != part.euc ||
+                                    group_threads(inst->n, opts->threads) != G))
+                break;
+            used += b;
+            part.n_max = std::max(part.n_max, inst->n);
+            pack(job, order[at++], part);
+        }
+        st = run_part(job, opts, part, ctl, err);
+    }
+    return st;
+}

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""CLI tests of `warptour solve-batch`: generated sets, folders and lists of
+files, tours written to a folder and checked by `warptour check`, the JSON,
+bad instances reported one by one, time limits, usage errors.  Only
+stdout, stderr and the exit status are looked at; the CPU backend, so the
+tours are the same on any machine.
+
+Usage: test_batch.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+WARPTOUR = None
+DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
+TEST_DATA = os.environ.get("WT_TEST_DATA",
+                           os.path.join(os.path.dirname(__file__), "..", "data"))
+
+
+def run(*args):
+    r = subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300)
+    return r
+
+
+def batch(*args):
+    return run("solve-batch", "--backend", "cpu", "--threads", "2", *args)
+
+
+class SolveBatch(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        # A folder of three small TSPLIB instances and one broken file.
+        cls.folder = os.path.join(cls.tmp, "set")
+        os.mkdir(cls.folder)
+        for name in ("berlin52.tsp", "att48.tsp", "ulysses22.tsp"):
+            shutil.copy(os.path.join(TEST_DATA, name), cls.folder)
+        cls.broken = os.path.join(cls.tmp, "broken.tsp")
+        with open(cls.broken, "w") as f:
+            f.write("NAME: broken\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\n"
+                    "NODE_COORD_SECTION\n1 0 0\n2 x 1\nEOF\n")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def test_help(self):
+        r = run("solve-batch", "--help")
+        self.assertEqual(r.returncode, 0)
+        for opt in ("--gen-uniform", "--count", "--time-limit", "--seed", "--threads",
+                    "--backend", "--output", "--json", "--list"):
+            self.assertIn(opt, r.stdout)
+        self.assertIn("solve-batch", run("--help").stdout)
+
+    def test_generated_set_is_reproducible(self):
+        args = ("--gen-uniform", "60", "--count", "6", "--kicks", "300")
+        a, b = batch(*args), batch(*args, "--threads", "1")
+        self.assertEqual(a.returncode, 0, a.stderr)
+        lines = [l for l in a.stdout.splitlines() if "uniform-60-s" in l]
+        self.assertEqual(len(lines), 6)
+        self.assertIn("uniform-60-s1 ", a.stdout)  # instance i: gen uniform 60 --seed 1+i
+        self.assertIn("solved 6 of 6 (0 failed)", a.stdout)
+        self.assertIn("mean length", a.stdout)
+        strip = lambda out: [l for l in out.splitlines() if "uniform" in l]
+        self.assertEqual(strip(a.stdout), strip(b.stdout))
+
+    def test_generated_instance_equals_gen(self):
+        # Instance 2 of --gen-seed 5 is `gen uniform 40 --seed 7`.
+        path = os.path.join(self.tmp, "u40.tsp")
+        self.assertEqual(run("gen", "uniform", "40", "--seed", "7", "--output", path).returncode, 0)
+        out = os.path.join(self.tmp, "gen-tours")
+        r = batch("--gen-uniform", "40", "--count", "3", "--gen-seed", "5", "--kicks", "50",
+                  "--output", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        c = run("check", path, os.path.join(out, "uniform-40-s7.tour"))
+        self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+
+    def test_folder_tours_and_gaps(self):
+        out = os.path.join(self.tmp, "tours")
+        r = batch(self.folder, "--kicks", "2000", "--output", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("solved 3 of 3", r.stdout)
+        self.assertIn("mean gap 0.0000%", r.stdout)  # optimal, all three
+        for name in ("att48", "berlin52", "ulysses22"):
+            c = run("check", os.path.join(self.folder, name + ".tsp"),
+                    os.path.join(out, name + ".tour"))
+            self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+        # Folder order is name order.
+        names = [l.split()[1] for l in r.stdout.splitlines() if l.strip()[:1].isdigit()]
+        self.assertEqual(names, ["att48", "berlin52", "ulysses22"])
+
+    def test_bad_instance_alone(self):
+        lst = os.path.join(self.tmp, "list.txt")
+        with open(lst, "w") as f:
+            f.write("# a list\n%s\n%s\n\n%s\n" % (os.path.join(self.folder, "berlin52.tsp"),
+                                                 self.broken,
+                                                 os.path.join(self.folder, "att48.tsp")))
+        r = batch("--list", lst, "--kicks", "200", "--json")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("broken.tsp:", r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual([i["status"] == "ok" for i in j["instances"]], [True, False, True])
+        self.assertIn("broken.tsp:", j["instances"][1]["message"])
+        self.assertEqual(j["solved"], 2)
+        self.assertEqual(j["failed"], 1)
+        self.assertEqual(j["instances"][0]["length"], 7542)
+
+    def test_json(self):
+        r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "100", "--json",
+                  "--json-tours")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["count"], 2)
+        self.assertEqual(j["backend"], "cpu")
+        self.assertEqual(j["kicks"], 200)
+        for inst in j["instances"]:
+            self.assertEqual(sorted(inst["tour"]), list(range(1, 31)))
+            self.assertLessEqual(inst["length"], inst["init_length"])
+            self.assertIsNone(inst["optimum"])
+
+    def test_optima_file(self):
+        opt = os.path.join(self.tmp, "optima.tsv")
+        r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "500", "--json")
+        lengths = [i["length"] for i in json.loads(r.stdout)["instances"]]
+        with open(opt, "w") as f:
+            f.write("# name length\nuniform-30-s1\t%d\textra\nuniform-30-s2 %d\n"
+                    % (lengths[0], lengths[1] - 10))
+        r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "500", "--optima", opt)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("gap 0.0000%", r.stdout)
+        self.assertIn("mean gap", r.stdout)
+
+    def test_time_limit(self):
+        t0 = time.monotonic()
+        r = batch("--gen-uniform", "300", "--count", "30", "--time-limit", "1", "--quiet")
+        wall = time.monotonic() - t0
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertLess(wall, 4.0)
+        self.assertIn("stop done", r.stdout)
+        self.assertNotIn("uniform-300-s1 ", r.stdout)  # --quiet: the summary only
+        # A kick budget the limit cuts: exit 5.
+        r = batch("--gen-uniform", "300", "--count", "4", "--time-limit", "0.3", "--kicks",
+                  "100000000", "--quiet")
+        self.assertEqual(r.returncode, 5, r.stderr)
+
+    def test_usage_errors(self):
+        for args in (("--count", "3", self.broken), (), ("--gen-uniform", "2"),
+                     ("--gen-uniform", "10", "--json-tours"), ("--gen-uniform", "10", "--tune", "x=1"),
+                     ("--gen-uniform", "10", "--time-limit", "0"), ("--gen-uniform", "10", "--bogus")):
+            r = batch(*args)
+            self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
+            self.assertIn("solve-batch", r.stderr)
+        r = batch("--gen-uniform", "10", "--tune", "neighbours=40")  # the library refuses it
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("neighbours", r.stderr)
+
+    def test_cuda_without_gpu(self):
+        ok = run("devices").stdout
+        if "cuda" in ok and "usable" in ok and "not" not in ok:
+            self.skipTest("a GPU is usable here")
+        r = run("solve-batch", "--gen-uniform", "20", "--backend", "cuda")
+        if r.returncode == 0:
+            self.skipTest("a GPU is usable here")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("cuda", r.stderr)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_batch.py PATH/TO/warptour")
+    WARPTOUR = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

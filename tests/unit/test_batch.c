@@ -1,0 +1,531 @@
+/*
+ * test_batch.c - solve-batch on the CPU (algo/batch.c, backend/cpu/cpu_batch.c)
+ * and the steps both implementations share (core/batch_search.h).
+ *
+ * The steps: every item's planned move, applied by its reversals, changes
+ * the tour's length by exactly the delta its edges say, on tours of 4 to
+ * 40 cities; kicks too.  The batch: valid tours of every instance with
+ * their exact lengths, no longer than the start tours; the same tours for
+ * the same seed whatever the thread count and whatever else the batch
+ * holds; instances that cannot be solved reported one by one with the
+ * others' tours intact; a time limit, the stop flag and the progress
+ * callback honoured; every parameter checked.
+ */
+#include "test_util.h"
+
+#include <math.h>
+#include <time.h>
+
+#include "core/batch_search.h"
+#include "core/instance.h"
+
+static double seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---------------------------------------------------------- the steps */
+
+/* A tour of inst with its positions and edge lengths. */
+typedef struct plain_tour {
+    const wt_instance *inst;
+    int n;
+    int32_t *tour, *pos;
+    int64_t *e;
+} plain_tour;
+
+static void plain_reverse(plain_tour *t, wt_bs_reversal r)
+{
+    int n = t->n;
+    for (int q = 0; q < r.len / 2; q++) {
+        int p1 = wt_bs_wrap(r.from + q, n), p2 = wt_bs_wrap(r.from + r.len - 1 - q, n);
+        int32_t c = t->tour[p1];
+        t->tour[p1] = t->tour[p2];
+        t->tour[p2] = c;
+    }
+    for (int p = 0; p < n; p++) {
+        t->pos[t->tour[p]] = p;
+        t->e[p] = wt_dist(t->inst, t->tour[p], t->tour[(p + 1) % n]);
+    }
+}
+
+static void plain_load(plain_tour *t, const int32_t *tour)
+{
+    memcpy(t->tour, tour, (size_t)t->n * sizeof *tour);
+    plain_reverse(t, (wt_bs_reversal){0, 0});
+}
+
+/* Every item (a, c, variant) of every pair of cities, on random tours:
+ * the reversals of a planned move change the length by its delta, and the
+ * result is a tour. */
+static void test_moves_change_length_by_their_delta(void **state)
+{
+    (void)state;
+    for (int n = 4; n <= 40; n += n < 12 ? 1 : 7) {
+        wt_instance *inst = wt_test_random_instance(n, (uint64_t)n);
+        plain_tour t = {inst, n, malloc(2 * (size_t)n * sizeof(int32_t)), NULL,
+                        malloc((size_t)n * sizeof(int64_t))};
+        t.pos = t.tour + n;
+        int32_t *start = malloc((size_t)n * sizeof *start);
+        for (int trial = 0; trial < 3; trial++) {
+            wt_test_random_tour(n, (uint64_t)(100 * n + trial), start);
+            for (int a = 0; a < n; a++)
+                for (int c = 0; c < n; c++)
+                    for (int v = 0; v < WT_BS_VARIANTS && c != a; v++) {
+                        plain_load(&t, start);
+                        wt_bs_move m;
+                        if (!wt_bs_plan(t.tour, t.pos, n, a, c, v, &m)) continue;
+                        int64_t delta = wt_dist(inst, a, c), before = wt_tour_length(inst, t.tour);
+                        for (int q = 0; q < m.n_add; q++) delta += wt_dist(inst, m.add_u[q], m.add_w[q]);
+                        for (int q = 0; q < m.n_rem; q++) delta -= t.e[m.rem[q]];
+                        wt_bs_reversal r[3];
+                        int count = wt_bs_reversals(&m, n, r);
+                        for (int q = 0; q < count; q++) {
+                            assert_true(r[q].len <= n - 2);
+                            plain_reverse(&t, r[q]);
+                        }
+                        assert_int_equal(wt_tour_validate(t.tour, n, NULL), WT_OK);
+                        assert_int_equal(wt_tour_length(inst, t.tour) - before, delta);
+                        int apart = wt_bs_wrap(t.pos[a] - t.pos[c] + n, n); /* a next to c */
+                        assert_true(apart == 1 || apart == n - 1);
+                    }
+        }
+        free(start);
+        free(t.tour);
+        free(t.e);
+        wt_instance_free(inst);
+    }
+}
+
+/* Kicks swap two segments: the three edges they name go, three come, and
+ * the same (seed, instance, kick) draws the same cuts. */
+static void test_kicks(void **state)
+{
+    (void)state;
+    for (int n = 8; n <= 60; n += 13) {
+        wt_instance *inst = wt_test_random_instance(n, 7);
+        plain_tour t = {inst, n, malloc(2 * (size_t)n * sizeof(int32_t)), NULL,
+                        malloc((size_t)n * sizeof(int64_t))};
+        t.pos = t.tour + n;
+        int32_t *start = malloc((size_t)n * sizeof *start);
+        wt_test_random_tour(n, 3, start);
+        plain_load(&t, start);
+        for (uint64_t k = 0; k < 500; k++) {
+            int window = k % 2 ? 3 + (int)(k % 17) : INT32_MAX;
+            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window), again = wt_bs_kick(9, 4, k, n, window);
+            assert_memory_equal(&cut, &again, sizeof cut);
+            assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 <= n - 1);
+            int rem[3], add[3];
+            wt_bs_kick_edges(cut, n, false, rem);
+            int64_t before = wt_tour_length(inst, t.tour), delta = 0;
+            for (int q = 0; q < 3; q++) delta -= t.e[rem[q]];
+            wt_bs_reversal r[3];
+            int count = wt_bs_kick_reversals(cut, n, r);
+            for (int q = 0; q < count; q++) plain_reverse(&t, r[q]);
+            wt_bs_kick_edges(cut, n, true, add);
+            for (int q = 0; q < 3; q++) delta += t.e[add[q]];
+            assert_int_equal(wt_tour_validate(t.tour, n, NULL), WT_OK);
+            assert_int_equal(wt_tour_length(inst, t.tour) - before, delta);
+        }
+        free(start);
+        free(t.tour);
+        free(t.e);
+        wt_instance_free(inst);
+    }
+}
+
+/* ---------------------------------------------------------- the batch */
+
+static wt_instance **uniform_set(int count, int n, uint64_t seed)
+{
+    wt_instance **in = calloc((size_t)count, sizeof *in);
+    for (int i = 0; i < count; i++) in[i] = wt_test_random_instance(n, seed + (uint64_t)i);
+    return in;
+}
+
+static void set_free(wt_instance **in, int count)
+{
+    for (int i = 0; i < count; i++) wt_instance_free(in[i]);
+    free(in);
+}
+
+static wt_batch_params cpu_params(uint64_t kicks, int threads)
+{
+    wt_batch_params p;
+    wt_batch_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = kicks;
+    p.threads = threads;
+    return p;
+}
+
+static wt_batch_result solve(wt_instance *const *in, int count, const wt_batch_params *p)
+{
+    wt_batch_result r;
+    wt_error err = {0};
+    if (wt_solve_batch((const wt_instance *const *)in, count, p, &r, &err) != WT_OK)
+        fail_msg("wt_solve_batch: %s", err.message);
+    return r;
+}
+
+/* Every tour valid, its length exact and no longer than the start's. */
+static void check_tours(wt_instance *const *in, const wt_batch_result *r)
+{
+    for (int i = 0; i < r->count; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        if (t->status != WT_OK) continue;
+        assert_int_equal(t->n, wt_instance_n(in[i]));
+        assert_int_equal(wt_tour_validate(t->tour, t->n, NULL), WT_OK);
+        assert_int_equal(t->length, wt_tour_length(in[i], t->tour));
+        assert_true(t->length <= t->init_length);
+        assert_true(fabs(t->length_real - wt_length_real(in[i], t->length)) == 0);
+    }
+}
+
+static void assert_same_tours(const wt_batch_result *a, const wt_batch_result *b)
+{
+    assert_int_equal(a->count, b->count);
+    for (int i = 0; i < a->count; i++) {
+        assert_int_equal(a->tours[i].length, b->tours[i].length);
+        assert_int_equal(a->tours[i].kicks, b->tours[i].kicks);
+        assert_memory_equal(a->tours[i].tour, b->tours[i].tour,
+                            (size_t)a->tours[i].n * sizeof(int32_t));
+    }
+}
+
+static void test_valid_exact_and_better(void **state)
+{
+    (void)state;
+    enum { COUNT = 12 };
+    wt_instance **in = uniform_set(COUNT, 150, 1);
+    wt_batch_params p = cpu_params(300, 2);
+    wt_batch_result r = solve(in, COUNT, &p);
+    assert_int_equal(r.count, COUNT);
+    assert_int_equal(r.failed, 0);
+    assert_int_equal(r.on_gpu, 0);
+    assert_string_equal(r.backend, "cpu");
+    assert_int_equal(r.stop, WT_STOP_DONE);
+    assert_int_equal(r.kicks, 300 * COUNT);
+    check_tours(in, &r);
+    for (int i = 0; i < COUNT; i++) {
+        assert_int_equal(r.tours[i].kicks, 300);
+        assert_true(r.tours[i].length < r.tours[i].init_length);
+        assert_false(r.tours[i].on_gpu);
+    }
+    wt_batch_result_free(&r);
+    wt_batch_result_free(&r); /* zeroed: a second free is a no-op */
+    wt_batch_result_free(NULL);
+    set_free(in, COUNT);
+}
+
+/* The same seed: the same tours for 1, 2 and 5 threads; another seed
+ * gives other kicks. */
+static void test_reproducible_across_threads(void **state)
+{
+    (void)state;
+    enum { COUNT = 7 };
+    wt_instance **in = uniform_set(COUNT, 120, 40);
+    wt_batch_params p = cpu_params(400, 1);
+    wt_batch_result one = solve(in, COUNT, &p);
+    p.threads = 2;
+    wt_batch_result two = solve(in, COUNT, &p);
+    p.threads = 5;
+    wt_batch_result five = solve(in, COUNT, &p);
+    assert_same_tours(&one, &two);
+    assert_same_tours(&one, &five);
+    p.seed = 2;
+    wt_batch_result other = solve(in, COUNT, &p);
+    int differ = 0;
+    for (int i = 0; i < COUNT; i++)
+        differ += memcmp(one.tours[i].tour, other.tours[i].tour, 120 * sizeof(int32_t)) != 0;
+    assert_true(differ > 0);
+    wt_batch_result_free(&one);
+    wt_batch_result_free(&two);
+    wt_batch_result_free(&five);
+    wt_batch_result_free(&other);
+    set_free(in, COUNT);
+}
+
+/* Instance i's tour depends on i and itself, not on what else the batch
+ * holds. */
+static void test_independent_of_the_others(void **state)
+{
+    (void)state;
+    wt_instance **in = uniform_set(3, 90, 7);
+    wt_batch_params p = cpu_params(200, 2);
+    wt_batch_result all = solve(in, 3, &p);
+    wt_instance *first_two[2] = {in[0], in[1]};
+    wt_batch_result some = solve(first_two, 2, &p);
+    for (int i = 0; i < 2; i++)
+        assert_memory_equal(all.tours[i].tour, some.tours[i].tour, 90 * sizeof(int32_t));
+    wt_batch_result_free(&all);
+    wt_batch_result_free(&some);
+    set_free(in, 3);
+}
+
+/* Every edge weight type and tiny instances: valid, exact; the small
+ * TSPLIB ones of tests/data reach their optimum. */
+static void test_types_and_sizes(void **state)
+{
+    (void)state;
+    const char *files[] = {"berlin52.tsp", "att48.tsp", "ulysses22.tsp", "gr24.tsp",
+                           "bays29.tsp", "fri26.tsp"};
+    enum { FILES = sizeof files / sizeof files[0], TINY = 6 };
+    wt_instance *in[FILES + TINY];
+    for (int f = 0; f < FILES; f++) {
+        char *path = wt_test_path(wt_test_data_dir(), files[f]);
+        wt_error err = {0};
+        if (wt_instance_read(path, &in[f], &err) != WT_OK) fail_msg("%s", err.message);
+        free(path);
+    }
+    for (int t = 0; t < TINY; t++) in[FILES + t] = wt_test_random_instance(3 + t, 50 + (uint64_t)t);
+    wt_batch_params p = cpu_params(3000, 2);
+    wt_batch_result r = solve(in, FILES + TINY, &p);
+    assert_int_equal(r.failed, 0);
+    check_tours(in, &r);
+    for (int f = 0; f < FILES; f++)
+        assert_int_equal(r.tours[f].length, wt_instance_known_optimum(in[f]));
+    for (int t = 0; t < TINY; t++) /* no kicks below 8 cities */
+        assert_int_equal(r.tours[FILES + t].kicks, 3 + t < WT_BS_MIN_KICK_CITIES ? 0 : 3000);
+    wt_batch_result_free(&r);
+    for (int i = 0; i < FILES + TINY; i++) wt_instance_free(in[i]);
+}
+
+/* A NULL instance and one too large fail alone; the others' tours equal
+ * those of a batch without them... at the same index. */
+static void test_bad_instances_reported_alone(void **state)
+{
+    (void)state;
+    wt_instance **good = uniform_set(3, 80, 11);
+    wt_instance *big = wt_test_random_instance(WT_BATCH_MAX_CITIES + 1, 1);
+    wt_instance *in[5] = {good[0], NULL, good[1], big, good[2]};
+    wt_batch_params p = cpu_params(100, 2);
+    wt_batch_result r = solve(in, 5, &p);
+    assert_int_equal(r.failed, 2);
+    assert_int_equal(r.tours[1].status, WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(r.tours[1].message, "instance 1"));
+    assert_null(r.tours[1].tour);
+    assert_int_equal(r.tours[1].length, -1);
+    assert_int_equal(r.tours[3].status, WT_STATUS_TOO_LARGE);
+    assert_non_null(strstr(r.tours[3].message, "instance 3"));
+    assert_null(r.tours[3].tour);
+    for (int i = 0; i < 5; i += 2) assert_int_equal(r.tours[i].status, WT_OK);
+    check_tours(in, &r);
+    wt_batch_result_free(&r);
+    wt_instance_free(big);
+    set_free(good, 3);
+}
+
+/* Points: a NaN spoils its own instance only; EUC_2D and EUC_2D_REAL. */
+static void test_points(void **state)
+{
+    (void)state;
+    enum { COUNT = 4, N = 60 };
+    double *xy = malloc(COUNT * N * 2 * sizeof *xy);
+    wt_rng rng;
+    wt_rng_seed(&rng, 5);
+    for (int i = 0; i < COUNT * N * 2; i++) xy[i] = wt_rng_uniform(&rng);
+    xy[2 * N + 7] = NAN; /* instance 1 */
+    wt_batch_params p = cpu_params(200, 2);
+    wt_batch_result r;
+    wt_error err = {0};
+    assert_int_equal(wt_solve_batch_points(xy, COUNT, N, WT_EUC_2D_REAL, &p, &r, &err), WT_OK);
+    assert_int_equal(r.failed, 1);
+    assert_int_equal(r.tours[1].status, WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(r.tours[1].message, "instance 1"));
+    for (int i = 0; i < COUNT; i++) {
+        if (i == 1) continue;
+        assert_int_equal(r.tours[i].status, WT_OK);
+        assert_int_equal(wt_tour_validate(r.tours[i].tour, N, NULL), WT_OK);
+        assert_true(r.tours[i].length_real > 1 && r.tours[i].length_real < N);
+    }
+    wt_batch_result_free(&r);
+    for (int i = 0; i < COUNT * N * 2; i++) xy[i] = floor(1000 * wt_rng_uniform(&rng));
+    assert_int_equal(wt_solve_batch_points(xy, COUNT, N, WT_EUC_2D, &p, &r, &err), WT_OK);
+    assert_int_equal(r.failed, 0);
+    assert_true(r.tours[0].length == (int64_t)r.tours[0].length_real);
+    wt_batch_result_free(&r);
+    assert_int_equal(wt_solve_batch_points(xy, COUNT, 2, WT_EUC_2D, &p, &r, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve_batch_points(xy, COUNT, N, WT_GEO, &p, &r, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve_batch_points(NULL, COUNT, N, WT_EUC_2D, &p, &r, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    free(xy);
+}
+
+/* Under a time limit without a kick budget, instances share the time: the
+ * call ends near the limit, each instance kicked, stop "done". */
+static void test_time_limit_shared(void **state)
+{
+    (void)state;
+    enum { COUNT = 40 };
+    wt_instance **in = uniform_set(COUNT, 200, 3);
+    wt_batch_params p = cpu_params(0, 2);
+    p.time_limit_s = 1.0;
+    double t0 = seconds();
+    wt_batch_result r = solve(in, COUNT, &p);
+    double took = seconds() - t0;
+    print_message("    40 x 200 cities, 1 s: %.3f s, %llu kicks\n", took,
+                  (unsigned long long)r.kicks);
+    assert_true(took < 1.4);
+    assert_int_equal(r.stop, WT_STOP_DONE);
+    check_tours(in, &r);
+    for (int i = 0; i < COUNT; i++) assert_true(r.tours[i].kicks > 0);
+    wt_batch_result_free(&r);
+    set_free(in, COUNT);
+}
+
+/* A kick budget the limit cuts short ends with stop "time-limit". */
+static void test_time_limit_cuts_kicks(void **state)
+{
+    (void)state;
+    wt_instance **in = uniform_set(4, 300, 9);
+    wt_batch_params p = cpu_params(100000000, 2);
+    p.time_limit_s = 0.3;
+    double t0 = seconds();
+    wt_batch_result r = solve(in, 4, &p);
+    assert_true(seconds() - t0 < 0.8);
+    assert_int_equal(r.stop, WT_STOP_TIME_LIMIT);
+    check_tours(in, &r);
+    wt_batch_result_free(&r);
+    set_free(in, 4);
+}
+
+static int stop_at_once(const wt_batch_progress *pr, void *user)
+{
+    int *calls = user;
+    (*calls)++;
+    assert_true(pr->count == 6 && pr->done >= 0 && pr->done <= 6);
+    return 1;
+}
+
+/* The stop flag and the progress callback stop the kicks; every tour is
+ * still valid. */
+static void test_stops(void **state)
+{
+    (void)state;
+    wt_instance **in = uniform_set(6, 200, 21);
+    wt_batch_params p = cpu_params(100000000, 2);
+    volatile int flag = 1;
+    p.stop_flag = &flag;
+    wt_batch_result r = solve(in, 6, &p);
+    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
+    assert_int_equal(r.kicks, 0);
+    check_tours(in, &r);
+    wt_batch_result_free(&r);
+    int calls = 0;
+    p.stop_flag = NULL;
+    p.progress = stop_at_once;
+    p.progress_user = &calls;
+    p.progress_interval_s = 0.01;
+    double t0 = seconds();
+    r = solve(in, 6, &p);
+    assert_true(seconds() - t0 < 2.0);
+    assert_true(calls >= 1);
+    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
+    check_tours(in, &r);
+    wt_batch_result_free(&r);
+    set_free(in, 6);
+}
+
+/* Bad parameters: refused naming the field, the result untouched. */
+static void test_params_checked(void **state)
+{
+    (void)state;
+    wt_instance **in = uniform_set(1, 20, 1);
+    const wt_instance *const *cin = (const wt_instance *const *)in;
+    wt_batch_result r;
+    memset(&r, 0x5a, sizeof r);
+    wt_batch_result before = r;
+    wt_error err = {0};
+    wt_batch_params p;
+#define REFUSED(field, assign)                                                                     \
+    do {                                                                                           \
+        wt_batch_params_defaults(&p);                                                              \
+        assign;                                                                                    \
+        assert_int_equal(wt_solve_batch(cin, 1, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);        \
+        assert_non_null(strstr(err.message, field));                                               \
+        assert_memory_equal(&r, &before, sizeof r);                                                \
+    } while (0)
+    REFUSED("backend", p.backend = (wt_backend_kind)9);
+    REFUSED("time_limit_s", p.time_limit_s = NAN);
+    REFUSED("threads", p.threads = -1);
+    REFUSED("threads", p.threads = WT_MAX_THREADS + 1);
+    REFUSED("progress_interval_s", p.progress_interval_s = -1);
+    REFUSED("cuda_device", p.cuda_device = -2);
+    REFUSED("neighbours", p.neighbours = 1);
+    REFUSED("neighbours", p.neighbours = 17);
+    REFUSED("kick_window", p.kick_window = 2);
+    REFUSED("accept_slack", p.accept_slack = -7);
+    REFUSED("gpu_threads", p.gpu_threads = 48);
+#undef REFUSED
+    wt_batch_params_defaults(&p);
+    assert_int_equal(wt_solve_batch(cin, 0, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve_batch(NULL, 1, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_solve_batch(cin, 1, NULL, &r, &err), WT_STATUS_INVALID_ARGUMENT);
+    wt_batch_params_defaults(NULL);
+    set_free(in, 1);
+}
+
+/* Without a usable GPU, asking for cuda fails; auto runs on the CPU. */
+static void test_backends(void **state)
+{
+    (void)state;
+    char device[128];
+    if (wt_cuda_available(device, sizeof device)) skip();
+    wt_instance **in = uniform_set(2, 30, 1);
+    wt_batch_params p = cpu_params(50, 1);
+    p.backend = WT_BACKEND_CUDA;
+    wt_batch_result r;
+    wt_error err = {0};
+    assert_int_equal(wt_solve_batch((const wt_instance *const *)in, 2, &p, &r, &err),
+                     WT_STATUS_NO_DEVICE);
+    p.backend = WT_BACKEND_AUTO;
+    r = solve(in, 2, &p);
+    assert_string_equal(r.backend, "cpu");
+    wt_batch_result_free(&r);
+    set_free(in, 2);
+}
+
+/* Tuning: other neighbours, windows and slack give valid tours, the same
+ * for the same settings. */
+static void test_tuning(void **state)
+{
+    (void)state;
+    wt_instance **in = uniform_set(3, 100, 30);
+    wt_batch_params p = cpu_params(300, 2);
+    p.neighbours = 5;
+    p.kick_window = 10;
+    p.accept_slack = WT_TUNING_OFF;
+    p.accept_equal = false;
+    wt_batch_result a = solve(in, 3, &p), b = solve(in, 3, &p);
+    check_tours(in, &a);
+    assert_same_tours(&a, &b);
+    wt_batch_result_free(&a);
+    wt_batch_result_free(&b);
+    set_free(in, 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moves_change_length_by_their_delta),
+        cmocka_unit_test(test_kicks),
+        cmocka_unit_test(test_valid_exact_and_better),
+        cmocka_unit_test(test_reproducible_across_threads),
+        cmocka_unit_test(test_independent_of_the_others),
+        cmocka_unit_test(test_types_and_sizes),
+        cmocka_unit_test(test_bad_instances_reported_alone),
+        cmocka_unit_test(test_points),
+        cmocka_unit_test(test_time_limit_shared),
+        cmocka_unit_test(test_time_limit_cuts_kicks),
+        cmocka_unit_test(test_stops),
+        cmocka_unit_test(test_params_checked),
+        cmocka_unit_test(test_backends),
+        cmocka_unit_test(test_tuning),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
