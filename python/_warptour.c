@@ -17,6 +17,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,19 +43,17 @@ static void keep_exception(progress_ctx *ctx)
     else ctx->exc = value;
 }
 
-static int progress_cb(const wt_progress *p, void *user)
+/* Runs pending signal handlers, then the user's callback on the dict that
+ * make builds from p; nonzero asks the search to stop.  Called from the
+ * solving thread without the GIL. */
+static int progress_call(progress_ctx *ctx, PyObject *(*make)(const void *p, const progress_ctx *ctx),
+                         const void *p)
 {
-    progress_ctx *ctx = user;
     PyGILState_STATE gil = PyGILState_Ensure();
     int stop = ctx->exc != NULL;
     if (!stop && PyErr_CheckSignals() < 0) stop = 1;
     if (!stop && ctx->callable) {
-        PyObject *info = Py_BuildValue(
-            "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
-            (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
-            "init_length", (long long)p->init_length, "steps", (unsigned long long)p->steps,
-            "climbs", (unsigned long long)p->climbs, "kicks", (unsigned long long)p->kicks,
-            "temperature", p->temperature);
+        PyObject *info = make(p, ctx);
         PyObject *ret = info ? PyObject_CallOneArg(ctx->callable, info) : NULL;
         Py_XDECREF(info);
         if (!ret) {
@@ -68,6 +67,22 @@ static int progress_cb(const wt_progress *p, void *user)
     if (PyErr_Occurred()) keep_exception(ctx);
     PyGILState_Release(gil);
     return stop;
+}
+
+static PyObject *solve_progress_info(const void *pv, const progress_ctx *ctx)
+{
+    const wt_progress *p = pv;
+    return Py_BuildValue(
+        "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
+        (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
+        "init_length", (long long)p->init_length, "steps", (unsigned long long)p->steps,
+        "climbs", (unsigned long long)p->climbs, "kicks", (unsigned long long)p->kicks,
+        "temperature", p->temperature);
+}
+
+static int progress_cb(const wt_progress *p, void *user)
+{
+    return progress_call(user, solve_progress_info, p);
 }
 
 /* Raises the Python exception that matches a failed call's status. */
@@ -260,6 +275,113 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     return Py_BuildValue("(NN)", dict, ctx.exc ? ctx.exc : Py_NewRef(Py_None));
 }
 
+/* ------------------------------------------------------------- batches */
+
+static PyObject *batch_progress_info(const void *pv, const progress_ctx *ctx)
+{
+    (void)ctx;
+    const wt_batch_progress *p = pv;
+    return Py_BuildValue("{s:d,s:i,s:i,s:K}", "elapsed_s", p->elapsed_s, "done", p->done,
+                         "count", p->count, "kicks", (unsigned long long)p->kicks);
+}
+
+static int batch_progress_cb(const wt_batch_progress *p, void *user)
+{
+    return progress_call(user, batch_progress_info, p);
+}
+
+/* The result of a batch: the tours as one bytearray of count x n int32
+ * (-1 for an instance without a tour), the rest as lists and fields. */
+static PyObject *batch_dict(const wt_batch_result *r, int n)
+{
+    Py_ssize_t cells = (Py_ssize_t)r->count * n;
+    PyObject *tours = PyByteArray_FromStringAndSize(NULL, cells * (Py_ssize_t)sizeof(int32_t));
+    PyObject *lists[6] = {PyList_New(r->count), PyList_New(r->count), PyList_New(r->count),
+                          PyList_New(r->count), PyList_New(r->count), PyList_New(r->count)};
+    bool ok = tours != NULL;
+    for (int k = 0; k < 6; k++) ok = ok && lists[k];
+    for (int i = 0; ok && i < r->count; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        int32_t *row = (int32_t *)PyByteArray_AS_STRING(tours) + (size_t)i * (size_t)n;
+        if (t->status == WT_OK) memcpy(row, t->tour, (size_t)n * sizeof *row);
+        else for (int c = 0; c < n; c++) row[c] = -1;
+        PyObject *items[6] = {PyLong_FromLongLong((long long)t->length),
+                              PyFloat_FromDouble(t->status == WT_OK ? t->length_real : NAN),
+                              PyUnicode_FromString(t->status == WT_OK ? "ok" : wt_status_str(t->status)),
+                              PyUnicode_FromString(t->message),
+                              PyLong_FromUnsignedLongLong((unsigned long long)t->kicks),
+                              PyBool_FromLong(t->on_gpu)};
+        for (int k = 0; k < 6; k++) {
+            if (items[k]) PyList_SET_ITEM(lists[k], i, items[k]);
+            else ok = false;
+        }
+    }
+    if (!ok) {
+        Py_XDECREF(tours);
+        for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
+        return NULL;
+    }
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:s,s:K,s:d,s:s,s:s}", "tours",
+                         tours, "lengths_units", lists[0], "lengths", lists[1], "status", lists[2],
+                         "messages", lists[3], "kicks", lists[4], "on_gpu", lists[5], "failed",
+                         r->failed, "solved_on_gpu", r->on_gpu, "stop", wt_stop_reason_name(r->stop),
+                         "total_kicks", (unsigned long long)r->kicks, "time_s", r->time_s,
+                         "backend", r->backend, "device", r->device);
+}
+
+PyDoc_STRVAR(solve_batch_doc,
+             "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
+             "            progress, interval) -> (dict, exception or None)\n\n"
+             "Internal: warptour.solve_batch calls this.");
+
+static PyObject *py_solve_batch(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *source, *progress;
+    const char *backend;
+    int count, n, threads;
+    unsigned long long seed, kicks;
+    double time_limit, interval;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOd", &source, &count, &n, &seed, &time_limit, &kicks,
+                          &backend, &threads, &progress, &interval))
+        return NULL;
+    wt_batch_params params;
+    wt_batch_params_defaults(&params);
+    if (backend && wt_backend_parse(backend, &params.backend) != WT_OK)
+        return PyErr_Format(PyExc_ValueError, "unknown backend '%s' (auto, cpu, cuda)", backend);
+    if (count < 1 || n < 3 || (Py_ssize_t)count * n > PY_SSIZE_T_MAX / 16)
+        return PyErr_Format(PyExc_ValueError, "a batch needs at least one instance of 3 points "
+                            "or more (got %d of %d)", count, n);
+    Py_buffer view;
+    if (get_doubles(source, &view, (Py_ssize_t)count * n * 2) < 0) return NULL;
+    progress_ctx ctx = {progress == Py_None ? NULL : progress, NULL, NULL};
+    params.seed = seed;
+    params.time_limit_s = time_limit;
+    params.kicks = kicks;
+    params.threads = threads;
+    params.progress = batch_progress_cb;
+    params.progress_user = &ctx;
+    params.progress_interval_s = interval;
+    wt_batch_result res;
+    wt_error err = {0};
+    wt_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = wt_solve_batch_points(view.buf, count, n, WT_EUC_2D_REAL, &params, &res, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (st != WT_OK) {
+        Py_XDECREF(ctx.exc);
+        return raise_status(&err);
+    }
+    PyObject *dict = batch_dict(&res, n);
+    wt_batch_result_free(&res);
+    if (!dict) {
+        Py_XDECREF(ctx.exc);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", dict, ctx.exc ? ctx.exc : Py_NewRef(Py_None));
+}
+
 PyDoc_STRVAR(cuda_doc, "cuda_available() -> (bool, str): whether a CUDA GPU is usable, and "
                        "its name or why not.");
 
@@ -277,6 +399,7 @@ static PyObject *py_cuda_available(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"solve_batch", py_solve_batch, METH_VARARGS, solve_batch_doc},
     {"cuda_available", py_cuda_available, METH_NOARGS, cuda_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -9,7 +9,8 @@ annealing) on NVIDIA GPUs and CPU cores, from Python.
 
 solve(points) takes real-valued points (Euclidean metric without TSPLIB's
 rounding), solve_matrix(d) a symmetric distance matrix, solve_file(path) a
-TSPLIB file or a point file.  The search runs without the GIL.  Ctrl-C (or
+TSPLIB file or a point file; solve_batch(points) many instances at once, a
+(batch, n, 2) array.  The search runs without the GIL.  Ctrl-C (or
 any exception raised by the progress callback) stops it; the exception is
 then raised with the best tour found so far in its ``result`` attribute.
 """
@@ -19,8 +20,10 @@ import os as _os
 import numpy as _np
 
 from . import _warptour
+from .batch import BatchResult, solve_batch
 
-__all__ = ["solve", "solve_matrix", "solve_file", "Result", "cuda_available", "__version__"]
+__all__ = ["solve", "solve_matrix", "solve_file", "solve_batch", "Result", "BatchResult",
+           "cuda_available", "__version__"]
 __version__ = _warptour.version
 
 

@@ -1,0 +1,120 @@
+"""solve_batch: many small instances at once, on the GPU or the CPU cores.
+
+    import numpy as np, warptour
+    pts = np.random.default_rng(1).random((10000, 100, 2))
+    r = warptour.solve_batch(pts, time_limit=10)
+    r.tours      # (10000, 100) int32, 0-based
+    r.lengths    # (10000,) float64, in the points' units
+
+Each instance is solved by an Iterated Local Search of its own (the C
+library's wt_solve_batch_points; docs/batch.md): the same tours on the GPU
+and on the CPU for the same seed and kick budget.
+"""
+
+import numpy as _np
+
+from . import _warptour
+
+__all__ = ["solve_batch", "BatchResult"]
+
+
+class BatchResult:
+    """The outcome of a batch of B instances of n points each.
+
+    tours          (B, n) int32 array, 0-based city orders; a row of -1 where
+                   the instance has no tour (see ok and errors)
+    lengths        (B,) float64, each tour's length in the points' units
+                   (NaN without a tour)
+    lengths_units  (B,) int64, the exact integer lengths the library computed
+                   (-1 without a tour)
+    ok             (B,) bool, whether each instance has its tour
+    errors         {index: message} of the instances without a tour (points
+                   that are not finite)
+    kicks          (B,) uint64, kicks made on each
+    on_gpu         (B,) bool, where each ran
+    stats          dict: stop, time_s, total_kicks, failed, solved_on_gpu,
+                   backend, device (each also an attribute)
+    """
+
+    def __init__(self, d, count, n):
+        d = dict(d)
+        self.tours = _np.frombuffer(d.pop("tours"), dtype=_np.int32).reshape(count, n)
+        self.lengths = _np.array(d.pop("lengths"), dtype=_np.float64)
+        self.lengths_units = _np.array(d.pop("lengths_units"), dtype=_np.int64)
+        status = d.pop("status")
+        messages = d.pop("messages")
+        self.ok = _np.array([s == "ok" for s in status], dtype=bool)
+        self.errors = {i: messages[i] for i in range(count) if status[i] != "ok"}
+        self.kicks = _np.array(d.pop("kicks"), dtype=_np.uint64)
+        self.on_gpu = _np.array(d.pop("on_gpu"), dtype=bool)
+        self.stats = d
+
+    def __getattr__(self, name):
+        stats = self.__dict__.get("stats", {})
+        if name in stats:
+            return stats[name]
+        raise AttributeError(name)
+
+    def __len__(self):
+        return len(self.tours)
+
+    def __repr__(self):
+        return (f"BatchResult(count={len(self.tours)}, n={self.tours.shape[1]}, "
+                f"mean_length={_np.nanmean(self.lengths) if self.ok.any() else None!r}, "
+                f"failed={self.stats.get('failed')}, backend={self.stats.get('backend')!r})")
+
+
+def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
+                progress=None, progress_interval=0.1):
+    """Solves B instances of n real-valued points each, given as a (B, n, 2)
+    array-like of floats (n >= 3; Euclidean distances without rounding, each
+    instance in its own length unit, as solve()).
+
+    time_limit  seconds for the whole batch; without kicks, the instances
+                share it evenly and each kicks as long as its share allows
+    seed        the same seed and kicks give the same tours, on either backend
+                and for any thread count; instance i draws from (seed, i)
+    kicks       kicks an instance (None: 10 a city, at least 1000, or as the
+                time limit allows)
+    backend     "auto" (the GPU when usable), "cpu", "cuda"
+    threads     CPU threads (None: all cores)
+    progress    optional callable, called about every progress_interval
+                seconds with a dict (elapsed_s, done, count, kicks); a true
+                return stops the kicks (every instance keeps its best tour);
+                an exception it raises (or Ctrl-C) stops them too and is
+                raised, with the result in its ``result`` attribute
+
+    Returns a BatchResult.  An instance whose points are not finite gets no
+    tour (result.errors says why); the others are solved all the same.
+"""
+    arr = _np.asarray(points, dtype=_np.float64)
+    if arr.ndim != 3 or arr.shape[2] != 2:
+        raise ValueError(f"points must be a (batch, n, 2) array, got shape {arr.shape}")
+    count, n = arr.shape[0], arr.shape[1]
+    if count < 1 or n < 3:
+        raise ValueError(f"a batch needs at least one instance of 3 points or more, got {arr.shape}")
+    arr = _np.ascontiguousarray(arr)
+    time_limit = 0.0 if time_limit is None else float(time_limit)
+    if time_limit < 0 or not _np.isfinite(time_limit):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    seed = int(seed)
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0 .. 2^64-1, got {seed}")
+    kicks = 0 if kicks is None else int(kicks)
+    if kicks < 0 or kicks >= 2**64:
+        raise ValueError(f"kicks must be a positive integer, got {kicks}")
+    threads = 0 if threads is None else int(threads)
+    if threads < 0:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be callable")
+    progress_interval = float(progress_interval)
+    if not progress_interval > 0:
+        raise ValueError("progress_interval must be positive")
+    d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
+                                   progress, progress_interval)
+    result = BatchResult(d, count, n)
+    if exc is not None:
+        exc.result = result
+        raise exc
+    return result
