@@ -101,6 +101,8 @@ int bench_sa(const bench_opts *o);
  * print_header itself, in the parent process only (its runs re-execute the
  * binary in a hidden child mode). */
 int bench_timeline(int argc, char **argv, void (*print_header)(void));
+/* bench batch parses its own options too (argv[0] is "batch"). */
+int bench_batch(int argc, char **argv, void (*print_header)(void));
 
 /* ------------------------------------------------------- bench_util.c */
 

@@ -25,6 +25,8 @@
  *   bench timeline     best length against wall-clock time from process
  *                      start, beside a peer program (bench_timeline.c,
  *                      which parses its own options)
+ *   bench batch        solve-batch on issue 25's sets (bench_batch.c, which
+ *                      parses its own options)
  *
  * This file parses the command line, prints the header and dispatches.  It
  * alone is compiled with the commit (WT_GIT_COMMIT, from CMakeLists.txt),
@@ -47,7 +49,7 @@ static const char bench_help[] =
     "Usage: warptour bench NAME [OPTIONS]\n"
     "\n"
     "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa,\n"
-    "timeline (its options come after its name).\n"
+    "timeline, batch (the last two: options after the name).\n"
     "Each prints the commit, the machine and the command first, then one\n"
     "'bench=NAME key=value ...' line per result, then (all but io-init) a summary\n"
     "table.  Lines starting with '#' are notes.  Every run uses fixed seeds.\n"
@@ -188,7 +190,16 @@ static const char bench_help[] =
     "  0.7124 sqrt(n A), A the bounding box's area); then a table with ours/peer\n"
     "  gap ratios and which tour is shorter.  Linux only (/proc/self/exe).\n"
     "\n"
-    "Every benchmark but io-init and timeline also takes:\n"
+    "batch [--set 100|1000] [--count B] [--seconds T] [--kicks K] [--refs DIR]\n"
+    "      [--backend B] [--threads T] [--seed S] [--device N] [--gpu-threads G]\n"
+    "  solve-batch on the sets of issue 25: 10,000 instances of 100 cities in 10 s,\n"
+    "  128 of 1,000 in 20 s (default both; --count the first B, --seconds another\n"
+    "  limit, --kicks a fixed budget instead), instance i being `gen uniform N --seed\n"
+    "  1+i`; wall time, kicks, mean and largest gap to the lengths of DIR/refs-N.tsv\n"
+    "  (default bench/batch; scripts/batch_refs.py), and whether the target is met.\n"
+    "  Its options come after its name.\n"
+    "\n"
+    "Every benchmark but io-init, timeline and batch also takes:\n"
     "  --device N        the GPU to use, as 'warptour devices' numbers them (default 0)\n"
     "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
     "                    wt_tuning (docs/library.md; e.g. pass_rows=16, ms_block=64,\n"
@@ -672,6 +683,8 @@ int cmd_bench(int argc, char **argv)
     save_command(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "timeline") == 0)
         return bench_timeline(argc - 1, argv + 1, print_header);
+    if (argc >= 2 && strcmp(argv[1], "batch") == 0)
+        return bench_batch(argc - 1, argv + 1, print_header);
     optind = 1;
     opterr = 0;
     int c;
