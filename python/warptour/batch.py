@@ -49,11 +49,11 @@ class BatchResult:
         self.on_gpu = _np.array(d.pop("on_gpu"), dtype=bool)
         self.stats = d
 
-    def __getattr__(self, name):
-        stats = self.__dict__.get("stats", {})
-        if name in stats:
-            return stats[name]
-        raise AttributeError(name)
+    def __getattr__(self, name):  # the stats as attributes: r.stop, r.time_s, ...
+        try:
+            return self.__dict__["stats"][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
     def __len__(self):
         return len(self.tours)
@@ -94,23 +94,15 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     if count < 1 or n < 3:
         raise ValueError(f"a batch needs at least one instance of 3 points or more, got {arr.shape}")
     arr = _np.ascontiguousarray(arr)
-    time_limit = 0.0 if time_limit is None else float(time_limit)
-    if time_limit < 0 or not _np.isfinite(time_limit):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
-    seed = int(seed)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0 .. 2^64-1, got {seed}")
+    from . import _options  # solve's checks; imported here: the package imports this module
+
+    time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
+                                                            progress_interval)
     kicks = 0 if kicks is None else int(kicks)
     if kicks < 0 or kicks >= 2**64:
         raise ValueError(f"kicks must be a positive integer, got {kicks}")
-    threads = 0 if threads is None else int(threads)
-    if threads < 0:
-        raise ValueError(f"threads must be at least 1, got {threads}")
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
-    progress_interval = float(progress_interval)
-    if not progress_interval > 0:
-        raise ValueError("progress_interval must be positive")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval)
     result = BatchResult(d, count, n)

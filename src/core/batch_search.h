@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/climb_start.h"
 #include "core/rng.h"
 
 enum {
@@ -203,16 +204,13 @@ static inline WT_HD int wt_bs_reversals(const wt_bs_move *m, int n, wt_bs_revers
 }
 
 /* Seeds the stream of kick number `kick` of instance `instance` of a batch
- * seeded with seed: a counter-based stream, so any kick can be drawn alone. */
+ * seeded with seed: a counter-based stream, so any kick can be drawn alone
+ * (climb_start.h's streams, one family an instance). */
 static inline WT_HD void wt_bs_kick_rng(wt_rng *rng, uint64_t seed, uint64_t instance,
                                         uint64_t kick)
 {
-    uint64_t st = seed ^ 0x6a09e667f3bcc909ULL;
-    uint64_t h = wt_splitmix64(&st);
-    st = h ^ (0x9e6c63d0676a9a99ULL * (instance + 1));
-    h = wt_splitmix64(&st);
-    st = h ^ (0xd1342543de82ef95ULL * (kick + 1));
-    wt_rng_seed(rng, wt_splitmix64(&st));
+    uint64_t st = instance ^ 0x6a09e667f3bcc909ULL;
+    wt_climb_rng(rng, seed ^ wt_splitmix64(&st), kick);
 }
 
 /* Kick number `kick` of an instance of n >= WT_BS_MIN_KICK_CITIES cities:

@@ -17,6 +17,8 @@
  */
 #include "gpu_test.h"
 
+#include "batch_test_util.h"
+
 #include <math.h>
 
 static bool gpu_is_cpu;
@@ -31,37 +33,11 @@ static wt_batch_params params(wt_backend_kind backend, uint64_t kicks)
     return p;
 }
 
-static wt_batch_result solve(wt_instance *const *in, int count, const wt_batch_params *p)
-{
-    wt_batch_result r;
-    wt_error err = {0};
-    if (wt_solve_batch((const wt_instance *const *)in, count, p, &r, &err) != WT_OK)
-        fail_msg("wt_solve_batch: %s", err.message);
-    return r;
-}
-
+/* Every instance has a valid tour with its exact length. */
 static void check_valid(wt_instance *const *in, const wt_batch_result *r)
 {
-    for (int i = 0; i < r->count; i++) {
-        const wt_batch_tour *t = &r->tours[i];
-        assert_int_equal(t->status, WT_OK);
-        assert_int_equal(wt_tour_validate(t->tour, t->n, NULL), WT_OK);
-        assert_int_equal(t->length, wt_tour_length(in[i], t->tour));
-        assert_true(t->length <= t->init_length);
-    }
-}
-
-/* The GPU's result equals the CPU's, instance by instance. */
-static void assert_equal_results(const wt_batch_result *gpu, const wt_batch_result *cpu)
-{
-    assert_int_equal(gpu->count, cpu->count);
-    for (int i = 0; i < gpu->count; i++) {
-        const wt_batch_tour *g = &gpu->tours[i], *c = &cpu->tours[i];
-        if (g->length != c->length || memcmp(g->tour, c->tour, (size_t)g->n * sizeof(int32_t)))
-            fail_msg("instance %d (n %d): GPU length %lld, CPU %lld", i, g->n,
-                     (long long)g->length, (long long)c->length);
-        assert_int_equal(g->kicks, c->kicks);
-    }
+    assert_int_equal(r->failed, 0);
+    batch_check_tours(in, r);
 }
 
 /* Solves in on both sides with the same settings; checks equal results
@@ -70,25 +46,12 @@ static void compare(wt_instance *const *in, int count, wt_batch_params gp)
 {
     wt_batch_params cp = gp;
     cp.backend = WT_BACKEND_CPU;
-    wt_batch_result g = solve(in, count, &gp), c = solve(in, count, &cp);
+    wt_batch_result g = batch_solve(in, count, &gp), c = batch_solve(in, count, &cp);
     check_valid(in, &g);
     if (!gpu_is_cpu) assert_int_equal(g.on_gpu, count);
-    assert_equal_results(&g, &c);
+    batch_assert_same(&g, &c);
     wt_batch_result_free(&g);
     wt_batch_result_free(&c);
-}
-
-static wt_instance **uniform_set(int count, int n, uint64_t seed)
-{
-    wt_instance **in = calloc((size_t)count, sizeof *in);
-    for (int i = 0; i < count; i++) in[i] = wt_test_random_instance(n, seed + (uint64_t)i);
-    return in;
-}
-
-static void set_free(wt_instance **in, int count)
-{
-    for (int i = 0; i < count; i++) wt_instance_free(in[i]);
-    free(in);
 }
 
 /* EUC_2D from 5 to 2000 cities: every default group size. */
@@ -98,10 +61,10 @@ static void test_equal_tours_by_size(void **state)
     const int sizes[] = {5, 8, 13, 50, 100, 200, 201, 500, 501, 1000, 2000};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         int count = sizes[z] <= 200 ? 64 : 8;
-        wt_instance **in = uniform_set(count, sizes[z], 100 * z);
+        wt_instance **in = batch_uniform_set(count, sizes[z], 100 * z);
         print_message("    n %d x %d\n", sizes[z], count);
         compare(in, count, params(WT_BACKEND_CUDA, sizes[z] <= 500 ? 500 : 100));
-        set_free(in, count);
+        batch_set_free(in, count);
     }
 }
 
@@ -110,13 +73,13 @@ static void test_equal_tours_by_group(void **state)
 {
     (void)state;
     const int groups[] = {32, 64, 128, 256};
-    wt_instance **in = uniform_set(16, 300, 7);
+    wt_instance **in = batch_uniform_set(16, 300, 7);
     for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         wt_batch_params p = params(WT_BACKEND_CUDA, 300);
         p.gpu_threads = groups[g];
         compare(in, 16, p);
     }
-    set_free(in, 16);
+    batch_set_free(in, 16);
 }
 
 /* n points of type (coordinates in [0, scale), integers when whole). */
@@ -175,7 +138,7 @@ static void test_geo_valid(void **state)
     if (wt_instance_read(path, &in[0], &err) != WT_OK) fail_msg("%s", err.message);
     free(path);
     wt_batch_params p = params(WT_BACKEND_CUDA, 2000);
-    wt_batch_result r = solve(in, 1, &p);
+    wt_batch_result r = batch_solve(in, 1, &p);
     check_valid(in, &r);
     assert_int_equal(r.tours[0].length, wt_instance_known_optimum(in[0]));
     wt_batch_result_free(&r);
@@ -187,16 +150,16 @@ static void test_parts(void **state)
 {
     (void)state;
     enum { COUNT = 700 };
-    wt_instance **in = uniform_set(COUNT, 100, 5);
+    wt_instance **in = batch_uniform_set(COUNT, 100, 5);
     wt_batch_params whole = params(WT_BACKEND_CUDA, 200), parts = whole;
     parts.gpu_part_bytes = 64 * 1024; /* about 5 instances a part */
-    wt_batch_result a = solve(in, COUNT, &whole), b = solve(in, COUNT, &parts);
+    wt_batch_result a = batch_solve(in, COUNT, &whole), b = batch_solve(in, COUNT, &parts);
     check_valid(in, &b);
-    assert_equal_results(&b, &a);
+    batch_assert_same(&b, &a);
     wt_batch_result_free(&a);
     wt_batch_result_free(&b);
     compare(in, 50, parts);
-    set_free(in, COUNT);
+    batch_set_free(in, COUNT);
 }
 
 /* Instances too large for a group's shared memory run on the CPU, the
@@ -208,14 +171,14 @@ static void test_mixed_sides(void **state)
                           wt_test_random_instance(300, 3), wt_test_random_instance(50, 4)};
     wt_batch_params gp = params(WT_BACKEND_CUDA, 20), cp = gp;
     cp.backend = WT_BACKEND_CPU;
-    wt_batch_result g = solve(in, 4, &gp), c = solve(in, 4, &cp);
+    wt_batch_result g = batch_solve(in, 4, &gp), c = batch_solve(in, 4, &cp);
     check_valid(in, &g);
     if (!gpu_is_cpu) {
         assert_false(g.tours[1].on_gpu);
         assert_true(g.tours[0].on_gpu && g.tours[2].on_gpu && g.tours[3].on_gpu);
         assert_string_equal(g.backend, "cuda+cpu");
     }
-    assert_equal_results(&g, &c);
+    batch_assert_same(&g, &c);
     wt_batch_result_free(&g);
     wt_batch_result_free(&c);
     for (int i = 0; i < 4; i++) wt_instance_free(in[i]);
@@ -227,12 +190,12 @@ static void test_ten_thousand_time_limit(void **state)
 {
     (void)state;
     enum { COUNT = 10000 };
-    wt_instance **in = uniform_set(COUNT, 100, 1);
+    wt_instance **in = batch_uniform_set(COUNT, 100, 1);
     wt_batch_params p = params(WT_BACKEND_CUDA, 0);
     p.threads = 0;
     p.time_limit_s = 3.0;
     double t0 = now_s();
-    wt_batch_result r = solve(in, COUNT, &p);
+    wt_batch_result r = batch_solve(in, COUNT, &p);
     double took = now_s() - t0;
     uint64_t least = UINT64_MAX;
     for (int i = 0; i < COUNT; i++) least = r.tours[i].kicks < least ? r.tours[i].kicks : least;
@@ -243,24 +206,24 @@ static void test_ten_thousand_time_limit(void **state)
     assert_true(took < 3.5);
     assert_int_equal(r.stop, WT_STOP_DONE);
     wt_batch_result_free(&r);
-    set_free(in, COUNT);
+    batch_set_free(in, COUNT);
 }
 
 /* The stop flag: kicks stop at once, every tour still valid. */
 static void test_stop_flag(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(200, 200, 9);
+    wt_instance **in = batch_uniform_set(200, 200, 9);
     wt_batch_params p = params(WT_BACKEND_CUDA, 100000000);
     volatile int flag = 1;
     p.stop_flag = &flag;
     double t0 = now_s();
-    wt_batch_result r = solve(in, 200, &p);
+    wt_batch_result r = batch_solve(in, 200, &p);
     assert_true(now_s() - t0 < 3.0);
     assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
     check_valid(in, &r);
     wt_batch_result_free(&r);
-    set_free(in, 200);
+    batch_set_free(in, 200);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
  * others' tours intact; a time limit, the stop flag and the progress
  * callback honoured; every parameter checked.
  */
-#include "test_util.h"
+#include "batch_test_util.h"
 
 #include <math.h>
 #include <time.h>
@@ -138,19 +138,6 @@ static void test_kicks(void **state)
 
 /* ---------------------------------------------------------- the batch */
 
-static wt_instance **uniform_set(int count, int n, uint64_t seed)
-{
-    wt_instance **in = calloc((size_t)count, sizeof *in);
-    for (int i = 0; i < count; i++) in[i] = wt_test_random_instance(n, seed + (uint64_t)i);
-    return in;
-}
-
-static void set_free(wt_instance **in, int count)
-{
-    for (int i = 0; i < count; i++) wt_instance_free(in[i]);
-    free(in);
-}
-
 static wt_batch_params cpu_params(uint64_t kicks, int threads)
 {
     wt_batch_params p;
@@ -161,54 +148,20 @@ static wt_batch_params cpu_params(uint64_t kicks, int threads)
     return p;
 }
 
-static wt_batch_result solve(wt_instance *const *in, int count, const wt_batch_params *p)
-{
-    wt_batch_result r;
-    wt_error err = {0};
-    if (wt_solve_batch((const wt_instance *const *)in, count, p, &r, &err) != WT_OK)
-        fail_msg("wt_solve_batch: %s", err.message);
-    return r;
-}
-
-/* Every tour valid, its length exact and no longer than the start's. */
-static void check_tours(wt_instance *const *in, const wt_batch_result *r)
-{
-    for (int i = 0; i < r->count; i++) {
-        const wt_batch_tour *t = &r->tours[i];
-        if (t->status != WT_OK) continue;
-        assert_int_equal(t->n, wt_instance_n(in[i]));
-        assert_int_equal(wt_tour_validate(t->tour, t->n, NULL), WT_OK);
-        assert_int_equal(t->length, wt_tour_length(in[i], t->tour));
-        assert_true(t->length <= t->init_length);
-        assert_true(fabs(t->length_real - wt_length_real(in[i], t->length)) == 0);
-    }
-}
-
-static void assert_same_tours(const wt_batch_result *a, const wt_batch_result *b)
-{
-    assert_int_equal(a->count, b->count);
-    for (int i = 0; i < a->count; i++) {
-        assert_int_equal(a->tours[i].length, b->tours[i].length);
-        assert_int_equal(a->tours[i].kicks, b->tours[i].kicks);
-        assert_memory_equal(a->tours[i].tour, b->tours[i].tour,
-                            (size_t)a->tours[i].n * sizeof(int32_t));
-    }
-}
-
 static void test_valid_exact_and_better(void **state)
 {
     (void)state;
     enum { COUNT = 12 };
-    wt_instance **in = uniform_set(COUNT, 150, 1);
+    wt_instance **in = batch_uniform_set(COUNT, 150, 1);
     wt_batch_params p = cpu_params(300, 2);
-    wt_batch_result r = solve(in, COUNT, &p);
+    wt_batch_result r = batch_solve(in, COUNT, &p);
     assert_int_equal(r.count, COUNT);
     assert_int_equal(r.failed, 0);
     assert_int_equal(r.on_gpu, 0);
     assert_string_equal(r.backend, "cpu");
     assert_int_equal(r.stop, WT_STOP_DONE);
     assert_int_equal(r.kicks, 300 * COUNT);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     for (int i = 0; i < COUNT; i++) {
         assert_int_equal(r.tours[i].kicks, 300);
         assert_true(r.tours[i].length < r.tours[i].init_length);
@@ -217,7 +170,7 @@ static void test_valid_exact_and_better(void **state)
     wt_batch_result_free(&r);
     wt_batch_result_free(&r); /* zeroed: a second free is a no-op */
     wt_batch_result_free(NULL);
-    set_free(in, COUNT);
+    batch_set_free(in, COUNT);
 }
 
 /* The same seed: the same tours for 1, 2 and 5 threads; another seed
@@ -226,17 +179,17 @@ static void test_reproducible_across_threads(void **state)
 {
     (void)state;
     enum { COUNT = 7 };
-    wt_instance **in = uniform_set(COUNT, 120, 40);
+    wt_instance **in = batch_uniform_set(COUNT, 120, 40);
     wt_batch_params p = cpu_params(400, 1);
-    wt_batch_result one = solve(in, COUNT, &p);
+    wt_batch_result one = batch_solve(in, COUNT, &p);
     p.threads = 2;
-    wt_batch_result two = solve(in, COUNT, &p);
+    wt_batch_result two = batch_solve(in, COUNT, &p);
     p.threads = 5;
-    wt_batch_result five = solve(in, COUNT, &p);
-    assert_same_tours(&one, &two);
-    assert_same_tours(&one, &five);
+    wt_batch_result five = batch_solve(in, COUNT, &p);
+    batch_assert_same(&one, &two);
+    batch_assert_same(&one, &five);
     p.seed = 2;
-    wt_batch_result other = solve(in, COUNT, &p);
+    wt_batch_result other = batch_solve(in, COUNT, &p);
     int differ = 0;
     for (int i = 0; i < COUNT; i++)
         differ += memcmp(one.tours[i].tour, other.tours[i].tour, 120 * sizeof(int32_t)) != 0;
@@ -245,7 +198,7 @@ static void test_reproducible_across_threads(void **state)
     wt_batch_result_free(&two);
     wt_batch_result_free(&five);
     wt_batch_result_free(&other);
-    set_free(in, COUNT);
+    batch_set_free(in, COUNT);
 }
 
 /* Instance i's tour depends on i and itself, not on what else the batch
@@ -253,16 +206,16 @@ static void test_reproducible_across_threads(void **state)
 static void test_independent_of_the_others(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(3, 90, 7);
+    wt_instance **in = batch_uniform_set(3, 90, 7);
     wt_batch_params p = cpu_params(200, 2);
-    wt_batch_result all = solve(in, 3, &p);
+    wt_batch_result all = batch_solve(in, 3, &p);
     wt_instance *first_two[2] = {in[0], in[1]};
-    wt_batch_result some = solve(first_two, 2, &p);
+    wt_batch_result some = batch_solve(first_two, 2, &p);
     for (int i = 0; i < 2; i++)
         assert_memory_equal(all.tours[i].tour, some.tours[i].tour, 90 * sizeof(int32_t));
     wt_batch_result_free(&all);
     wt_batch_result_free(&some);
-    set_free(in, 3);
+    batch_set_free(in, 3);
 }
 
 /* Every edge weight type and tiny instances: valid, exact; the small
@@ -282,9 +235,9 @@ static void test_types_and_sizes(void **state)
     }
     for (int t = 0; t < TINY; t++) in[FILES + t] = wt_test_random_instance(3 + t, 50 + (uint64_t)t);
     wt_batch_params p = cpu_params(3000, 2);
-    wt_batch_result r = solve(in, FILES + TINY, &p);
+    wt_batch_result r = batch_solve(in, FILES + TINY, &p);
     assert_int_equal(r.failed, 0);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     for (int f = 0; f < FILES; f++)
         assert_int_equal(r.tours[f].length, wt_instance_known_optimum(in[f]));
     for (int t = 0; t < TINY; t++) /* no kicks below 8 cities */
@@ -298,11 +251,11 @@ static void test_types_and_sizes(void **state)
 static void test_bad_instances_reported_alone(void **state)
 {
     (void)state;
-    wt_instance **good = uniform_set(3, 80, 11);
+    wt_instance **good = batch_uniform_set(3, 80, 11);
     wt_instance *big = wt_test_random_instance(WT_BATCH_MAX_CITIES + 1, 1);
     wt_instance *in[5] = {good[0], NULL, good[1], big, good[2]};
     wt_batch_params p = cpu_params(100, 2);
-    wt_batch_result r = solve(in, 5, &p);
+    wt_batch_result r = batch_solve(in, 5, &p);
     assert_int_equal(r.failed, 2);
     assert_int_equal(r.tours[1].status, WT_STATUS_INVALID_ARGUMENT);
     assert_non_null(strstr(r.tours[1].message, "instance 1"));
@@ -312,10 +265,10 @@ static void test_bad_instances_reported_alone(void **state)
     assert_non_null(strstr(r.tours[3].message, "instance 3"));
     assert_null(r.tours[3].tour);
     for (int i = 0; i < 5; i += 2) assert_int_equal(r.tours[i].status, WT_OK);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     wt_batch_result_free(&r);
     wt_instance_free(big);
-    set_free(good, 3);
+    batch_set_free(good, 3);
 }
 
 /* Points: a NaN spoils its own instance only; EUC_2D and EUC_2D_REAL. */
@@ -362,36 +315,36 @@ static void test_time_limit_shared(void **state)
 {
     (void)state;
     enum { COUNT = 40 };
-    wt_instance **in = uniform_set(COUNT, 200, 3);
+    wt_instance **in = batch_uniform_set(COUNT, 200, 3);
     wt_batch_params p = cpu_params(0, 2);
     p.time_limit_s = 1.0;
     double t0 = seconds();
-    wt_batch_result r = solve(in, COUNT, &p);
+    wt_batch_result r = batch_solve(in, COUNT, &p);
     double took = seconds() - t0;
     print_message("    40 x 200 cities, 1 s: %.3f s, %llu kicks\n", took,
                   (unsigned long long)r.kicks);
     assert_true(took < 1.4);
     assert_int_equal(r.stop, WT_STOP_DONE);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     for (int i = 0; i < COUNT; i++) assert_true(r.tours[i].kicks > 0);
     wt_batch_result_free(&r);
-    set_free(in, COUNT);
+    batch_set_free(in, COUNT);
 }
 
 /* A kick budget the limit cuts short ends with stop "time-limit". */
 static void test_time_limit_cuts_kicks(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(4, 300, 9);
+    wt_instance **in = batch_uniform_set(4, 300, 9);
     wt_batch_params p = cpu_params(100000000, 2);
     p.time_limit_s = 0.3;
     double t0 = seconds();
-    wt_batch_result r = solve(in, 4, &p);
+    wt_batch_result r = batch_solve(in, 4, &p);
     assert_true(seconds() - t0 < 0.8);
     assert_int_equal(r.stop, WT_STOP_TIME_LIMIT);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     wt_batch_result_free(&r);
-    set_free(in, 4);
+    batch_set_free(in, 4);
 }
 
 static int stop_at_once(const wt_batch_progress *pr, void *user)
@@ -407,14 +360,14 @@ static int stop_at_once(const wt_batch_progress *pr, void *user)
 static void test_stops(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(6, 200, 21);
+    wt_instance **in = batch_uniform_set(6, 200, 21);
     wt_batch_params p = cpu_params(100000000, 2);
     volatile int flag = 1;
     p.stop_flag = &flag;
-    wt_batch_result r = solve(in, 6, &p);
+    wt_batch_result r = batch_solve(in, 6, &p);
     assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
     assert_int_equal(r.kicks, 0);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     wt_batch_result_free(&r);
     int calls = 0;
     p.stop_flag = NULL;
@@ -422,20 +375,20 @@ static void test_stops(void **state)
     p.progress_user = &calls;
     p.progress_interval_s = 0.01;
     double t0 = seconds();
-    r = solve(in, 6, &p);
+    r = batch_solve(in, 6, &p);
     assert_true(seconds() - t0 < 2.0);
     assert_true(calls >= 1);
     assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
-    check_tours(in, &r);
+    batch_check_tours(in, &r);
     wt_batch_result_free(&r);
-    set_free(in, 6);
+    batch_set_free(in, 6);
 }
 
 /* Bad parameters: refused naming the field, the result untouched. */
 static void test_params_checked(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(1, 20, 1);
+    wt_instance **in = batch_uniform_set(1, 20, 1);
     const wt_instance *const *cin = (const wt_instance *const *)in;
     wt_batch_result r;
     memset(&r, 0x5a, sizeof r);
@@ -467,7 +420,7 @@ static void test_params_checked(void **state)
     assert_int_equal(wt_solve_batch(NULL, 1, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
     assert_int_equal(wt_solve_batch(cin, 1, NULL, &r, &err), WT_STATUS_INVALID_ARGUMENT);
     wt_batch_params_defaults(NULL);
-    set_free(in, 1);
+    batch_set_free(in, 1);
 }
 
 /* Without a usable GPU, asking for cuda fails; auto runs on the CPU. */
@@ -476,7 +429,7 @@ static void test_backends(void **state)
     (void)state;
     char device[128];
     if (wt_cuda_available(device, sizeof device)) skip();
-    wt_instance **in = uniform_set(2, 30, 1);
+    wt_instance **in = batch_uniform_set(2, 30, 1);
     wt_batch_params p = cpu_params(50, 1);
     p.backend = WT_BACKEND_CUDA;
     wt_batch_result r;
@@ -484,10 +437,10 @@ static void test_backends(void **state)
     assert_int_equal(wt_solve_batch((const wt_instance *const *)in, 2, &p, &r, &err),
                      WT_STATUS_NO_DEVICE);
     p.backend = WT_BACKEND_AUTO;
-    r = solve(in, 2, &p);
+    r = batch_solve(in, 2, &p);
     assert_string_equal(r.backend, "cpu");
     wt_batch_result_free(&r);
-    set_free(in, 2);
+    batch_set_free(in, 2);
 }
 
 /* Tuning: other neighbours, windows and slack give valid tours, the same
@@ -495,18 +448,18 @@ static void test_backends(void **state)
 static void test_tuning(void **state)
 {
     (void)state;
-    wt_instance **in = uniform_set(3, 100, 30);
+    wt_instance **in = batch_uniform_set(3, 100, 30);
     wt_batch_params p = cpu_params(300, 2);
     p.neighbours = 5;
     p.kick_window = 10;
     p.accept_slack = WT_TUNING_OFF;
     p.accept_equal = false;
-    wt_batch_result a = solve(in, 3, &p), b = solve(in, 3, &p);
-    check_tours(in, &a);
-    assert_same_tours(&a, &b);
+    wt_batch_result a = batch_solve(in, 3, &p), b = batch_solve(in, 3, &p);
+    batch_check_tours(in, &a);
+    batch_assert_same(&a, &b);
     wt_batch_result_free(&a);
     wt_batch_result_free(&b);
-    set_free(in, 3);
+    batch_set_free(in, 3);
 }
 
 int main(void)
