@@ -49,8 +49,8 @@ static const char batch_help[] =
     "  --threads N         CPU threads (default: all cores)\n"
     "  --backend B         auto (default: the GPU when usable), cpu, cuda\n"
     "  --device D          the GPU to use (default 0; see 'warptour devices')\n"
-    "  --tune NAME=VALUE   experimental: neighbours, kick_window, accept_slack,\n"
-    "                      gpu_threads, gpu_part_bytes (docs/batch.md)\n"
+    "  --tune NAME=VALUE   experimental: neighbours, kick_window, accept_slack (off:\n"
+    "                      none), gpu_threads, gpu_part_bytes (docs/batch.md)\n"
     "\n"
     "Output:\n"
     "  --output DIR        write each tour as DIR/NAME.tour (TSPLIB TOUR files; DIR is\n"
@@ -290,8 +290,9 @@ static bool parse_tune(const char *arg, wt_batch_params *p)
     static const char *const names[] = {"neighbours", "kick_window", "accept_slack",
                                         "gpu_threads", "gpu_part_bytes"};
     const char *eq = strchr(arg, '=');
-    int64_t v;
-    if (!eq || !cli_parse_int64(eq + 1, -1, INT64_MAX, &v)) return false;
+    int64_t v = WT_TUNING_OFF;
+    if (!eq || (strcmp(eq + 1, "off") != 0 && !cli_parse_int64(eq + 1, -1, INT64_MAX, &v)))
+        return false;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         if (strncmp(arg, names[k], (size_t)(eq - arg)) != 0 || names[k][eq - arg]) continue;
         if (k == 4) p->gpu_part_bytes = (size_t)(v < 0 ? 0 : v);

@@ -678,8 +678,9 @@ typedef struct wt_batch_params {
                                    whole tour; else >= 3 */
     int accept_slack;           /* a kicked tour longer than the kept one is kept when
                                    the excess is below u * accept_slack / 1000 mean
-                                   edges, u uniform in [0, 1); 0: 1000;
-                                   WT_TUNING_OFF: never; else 1..100000 */
+                                   edges (times 100 / n above 100 cities), u uniform
+                                   in [0, 1); 0: 1000; WT_TUNING_OFF: never; else
+                                   1..100000 */
     int gpu_threads;            /* threads per instance on the GPU; 0: by n;
                                    32, 64, 128, 256 */
     size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;

@@ -685,7 +685,8 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     if (st == WT_OK) st = upload(b.p[2], part.matrix, b.stream, err);
     if (st == WT_OK) st = upload(b.p[3], part.tours, b.stream, err);
     if (st == WT_OK) st = upload(b.p[4], part.nb, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[5], std::vector<long long>(part.nb.size()), b.stream, err);
+    if (st == WT_OK) /* the lists' lengths: filled by the kernel */
+        WT_CUDA_CHECK(err, cudaMalloc(&b.p[5], (part.nb.size() + 1) * sizeof(long long)));
     if (st == WT_OK) st = upload(b.p[6], part.length, b.stream, err);
     if (st == WT_OK) st = upload(b.p[7], part.kicks, b.stream, err);
     if (st == WT_OK) st = upload(b.p[8], run, b.stream, err);
