@@ -20,7 +20,7 @@
 # gpu-data/COMMIT is stale.  WT_CUDA=OFF builds without CUDA: the same
 # stages on a machine without a GPU, to check this script.
 # WT_CHECK_STAGES picks stages (default "ctest multistart quality small";
-# also pass, ls, kswap, ils, sa: the full benchmarks, one stage each;
+# also pass, ls, kswap, ils, sa, batch: the full benchmarks, one stage each;
 # limits: the chip-limit microbenchmarks of bench/limits; the
 # build always runs); WT_CTEST_ARGS replaces the ctest selection (e.g.
 # "-L gpu"); WT_BENCH_MS_ARGS adds arguments to bench multistart;
@@ -206,6 +206,8 @@ want ls && small_bench ls 150 --time-limit 20
 want kswap && small_bench kswap 200 --time-limit 20
 want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10 --svg "$OUT/bench_ils.svg"
 want sa && small_bench sa 200
+# solve-batch on issue 25's sets (10 s and 20 s, start tours included).
+want batch && small_bench batch 150
 # The chip's ceilings for the pass (bench/limits): a few seconds.
 if want limits; then
     stage_begin limits
@@ -225,7 +227,7 @@ for t in mufu pass-loop; do
     echo "== wt-limit-$t ($OUT/limit_$t.txt)"
     cat "$OUT/limit_$t.txt"
 done
-for name in pass ls kswap ils sa; do
+for name in pass ls kswap ils sa batch; do
     [ -f "$OUT/bench_$name.txt" ] || continue
     echo
     echo "== bench $name ($OUT/bench_$name.txt)"
