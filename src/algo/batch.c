@@ -202,22 +202,28 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
     for (int i = 0; i < s->count; i++) prepare_one(s, insts[i], i, p, &t[i]);
 }
 
-/* Places every prepared instance: the GPU's when use_gpu and it fits; sets
- * ranks within each side.  Returns the number placed on the GPU. */
+/* Places every prepared instance: on the GPU when use_gpu and it fits;
+ * sets ranks within each side.  Returns the number placed on the GPU, or
+ * -1 when out of memory. */
 static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
                  bool use_gpu, const wt_batch_params *p, int *on_cpu)
 {
+    bool *fits = calloc((size_t)s->count, sizeof *fits);
+    if (!fits) return -1;
+    for (int i = 0; i < s->count; i++) s->cpu_inst[i] = t[i].status == WT_OK ? insts[i] : NULL;
+    if (use_gpu) wt_cuda_batch_place(s->cpu_inst, s->count, p->cuda_device, p->gpu_threads, fits);
     int gpu = 0, cpu = 0;
     for (int i = 0; i < s->count; i++) {
-        if (t[i].status != WT_OK) continue;
-        if (use_gpu && wt_cuda_batch_fits(insts[i], s->k, p->cuda_device, p->gpu_threads)) {
-            s->gpu_inst[i] = insts[i];
+        if (!s->cpu_inst[i]) continue;
+        if (fits[i]) {
+            s->gpu_inst[i] = s->cpu_inst[i];
+            s->cpu_inst[i] = NULL;
             s->rank[i] = (uint64_t)gpu++;
         } else {
-            s->cpu_inst[i] = insts[i];
             s->rank[i] = (uint64_t)cpu++;
         }
     }
+    free(fits);
     *on_cpu = cpu;
     return gpu;
 }
@@ -332,7 +338,8 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     prepare_all(&s, insts, p, ctl.threads, t);
     int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
-    wt_status st = run_sides(&s, p, gpu, cpu, &ctl, err);
+    wt_status st = gpu < 0 ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
+                           : run_sides(&s, p, gpu, cpu, &ctl, err);
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);
         if (gpu == 0)

@@ -805,18 +805,25 @@ extern "C" bool wt_cuda_batch_device(int device, char *name, size_t name_size)
     return true;
 }
 
-extern "C" bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads)
+extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, int device,
+                                    int threads, bool *fits)
 {
-    (void)k;
     int optin = 0;
-    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
         (void)cudaGetLastError();
-        return false;
+    /* The kernels' static shared memory, by group size and class, asked once. */
+    const int sizes[] = {32, 64, 128, 256};
+    size_t fixed[4][2];
+    for (int g = 0; g < 4; g++)
+        for (int e = 0; e < 2; e++) fixed[g][e] = static_smem(sizes[g], e == 1);
+    for (int i = 0; i < count; i++) {
+        fits[i] = false;
+        if (!inst[i] || optin == 0) continue;
+        bool euc = inst[i]->type == WT_EUC_2D;
+        int G = group_threads(inst[i]->n, threads), g = G == 32 ? 0 : G == 64 ? 1 : G == 128 ? 2 : 3;
+        size_t need = (size_t)groups_a_block(G) * group_bytes(inst[i]->n, euc ? 2 : 3) + fixed[g][euc];
+        fits[i] = need <= (size_t)optin;
     }
-    bool euc = inst->type == WT_EUC_2D;
-    int G = group_threads(inst->n, threads);
-    size_t need = (size_t)groups_a_block(G) * group_bytes(inst->n, euc ? 2 : 3) + static_smem(G, euc);
-    return need <= (size_t)optin;
 }
 
 extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,

@@ -28,13 +28,14 @@ typedef struct wt_cuda_batch_opts {
  * run on it); name gets its name or why not. */
 bool wt_cuda_batch_device(int device, char *name, size_t name_size);
 
-/* Whether an instance like inst (its type and n, with k neighbours a city)
- * fits the shared memory of a block of groups of `threads` threads (0: the
- * default for its n) on `device`, a usable GPU (wt_cuda_batch_device). */
-bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads);
+/* Which of inst[0..count-1] (NULL entries: none) fit the shared memory of
+ * a block of groups of `threads` threads each (0: the default for its n) on
+ * `device`, a usable GPU (wt_cuda_batch_device): fits[i]. */
+void wt_cuda_batch_place(const wt_instance *const *inst, int count, int device, int threads,
+                         bool *fits);
 
 /* Solves every instance of job with a non-NULL entry on the GPU (each must
- * fit: wt_cuda_batch_fits), as wt_cpu_batch_run does on the CPU: the same
+ * fit: wt_cuda_batch_place), as wt_cpu_batch_run does on the CPU: the same
  * tours, lengths and kick counts for the same job, unless the time limit or
  * a stop ends the kicks.  Polls ctl (stop flag, deadline) and reports
  * progress from the calling thread while the kernels run.  Errors:

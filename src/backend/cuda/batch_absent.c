@@ -18,13 +18,13 @@ bool wt_cuda_batch_device(int device, char *name, size_t name_size)
     return false;
 }
 
-bool wt_cuda_batch_fits(const wt_instance *inst, int k, int device, int threads)
+void wt_cuda_batch_place(const wt_instance *const *inst, int count, int device, int threads,
+                         bool *fits)
 {
     (void)inst;
-    (void)k;
     (void)device;
     (void)threads;
-    return false;
+    for (int i = 0; i < count; i++) fits[i] = false;
 }
 
 wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,
