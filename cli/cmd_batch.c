@@ -493,8 +493,8 @@ static void print_report(const batch_opts *o, const batch_set *s, const wt_batch
     if (m.with_optimum)
         printf("mean gap %.4f%% over %d instances with a known optimum\n",
                m.gap / m.with_optimum, m.with_optimum);
-    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s, stop %s\n", r->kicks,
-           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s,
+    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s (GPU kernels %.3f s), stop %s\n", r->kicks,
+           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s, r->gpu_time_s,
            wt_stop_reason_name(r->stop));
 }
 
@@ -535,6 +535,7 @@ static bool print_json(const batch_opts *o, const batch_set *s, const wt_batch_r
     cli_json_add_uint64(j, "seed", o->params.seed);
     cli_json_add_uint64(j, "kicks", r->kicks);
     cJSON_AddNumberToObject(j, "time_s", r->time_s);
+    cJSON_AddNumberToObject(j, "gpu_time_s", r->gpu_time_s);
     cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
     cJSON_AddStringToObject(j, "backend", r->backend);
     cli_json_add_text(j, "device", r->device);

@@ -716,6 +716,7 @@ typedef struct wt_batch_result {
                                with params.kicks == 0 is the natural end) */
     uint64_t kicks;         /* all instances */
     double time_s;          /* the whole call */
+    double gpu_time_s;      /* of which the GPU's kernels ran (CUDA events; 0 on the CPU) */
     char backend[16];       /* "cpu", "cuda", or "cuda+cpu" */
     char device[128];       /* the GPU's name, or e.g. "2 CPU threads" */
 } wt_batch_result;

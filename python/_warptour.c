@@ -321,11 +321,12 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
         for (int k = 0; k < 6; k++) Py_XDECREF(lists[k]);
         return NULL;
     }
-    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:s,s:K,s:d,s:s,s:s}", "tours",
+    return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:s,s:K,s:d,s:d,s:s,s:s}", "tours",
                          tours, "lengths_units", lists[0], "lengths", lists[1], "status", lists[2],
                          "messages", lists[3], "kicks", lists[4], "on_gpu", lists[5], "failed",
                          r->failed, "solved_on_gpu", r->on_gpu, "stop", wt_stop_reason_name(r->stop),
                          "total_kicks", (unsigned long long)r->kicks, "time_s", r->time_s,
+                         "gpu_time_s", r->gpu_time_s,
                          "backend", r->backend, "device", r->device);
 }
 

@@ -32,8 +32,8 @@ class BatchResult:
                    that are not finite)
     kicks          (B,) uint64, kicks made on each
     on_gpu         (B,) bool, where each ran
-    stats          dict: stop, time_s, total_kicks, failed, solved_on_gpu,
-                   backend, device (each also an attribute)
+    stats          dict: stop, time_s, gpu_time_s (the kernels' time), total_kicks,
+                   failed, solved_on_gpu, backend, device (each also an attribute)
     """
 
     def __init__(self, d, count, n):

@@ -259,11 +259,10 @@ static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int
 
 /* Runs the GPU's part, then the CPU's. */
 static wt_status run_sides(batch_state *s, const wt_batch_params *p, int gpu, int cpu,
-                           wt_search_ctl *ctl, wt_error *err)
+                           wt_search_ctl *ctl, wt_batch_counters *counters, wt_error *err)
 {
-    wt_batch_counters counters = {0, 0};
     if (gpu > 0) {
-        wt_batch_job job = side_job(s, s->gpu_inst, gpu, p, &counters);
+        wt_batch_job job = side_job(s, s->gpu_inst, gpu, p, counters);
         wt_cuda_batch_opts opts = {p->cuda_device, p->gpu_threads, p->gpu_part_bytes};
         wt_search_ctl part = *ctl;
         if (cpu > 0 && isfinite(ctl->deadline)) {
@@ -276,7 +275,7 @@ static wt_status run_sides(batch_state *s, const wt_batch_params *p, int gpu, in
         ctl->next_report = part.next_report;
     }
     if (cpu == 0) return WT_OK;
-    wt_batch_job job = side_job(s, s->cpu_inst, cpu, p, &counters);
+    wt_batch_job job = side_job(s, s->cpu_inst, cpu, p, counters);
     return wt_cpu_batch_run(&job, ctl, err);
 }
 
@@ -338,10 +337,12 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     prepare_all(&s, insts, p, ctl.threads, t);
     int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
+    wt_batch_counters counters = {0, 0, 0};
     wt_status st = gpu < 0 ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
-                           : run_sides(&s, p, gpu, cpu, &ctl, err);
+                           : run_sides(&s, p, gpu, cpu, &ctl, &counters, err);
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);
+        res->gpu_time_s = counters.gpu_s;
         if (gpu == 0)
             snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                      ctl.threads == 1 ? "" : "s");

@@ -29,6 +29,7 @@ extern "C" {
 typedef struct wt_batch_counters {
     uint64_t done;  /* instances finished */
     uint64_t kicks; /* kicks made, all instances */
+    double gpu_s;   /* seconds the GPU's kernels ran (CUDA events) */
 } wt_batch_counters;
 
 /* The instances of a job and the settings of their search. */

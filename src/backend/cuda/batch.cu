@@ -572,8 +572,11 @@ struct DeviceBuffers {
     BatchRun *h_run = nullptr;  /* pinned: progress snapshots */
     int *h_one = nullptr;       /* pinned: the stop value */
     cudaStream_t stream = nullptr, control = nullptr;
+    cudaEvent_t began = nullptr, ended = nullptr; /* around the launch */
     ~DeviceBuffers()
     {
+        if (began) cudaEventDestroy(began);
+        if (ended) cudaEventDestroy(ended);
         for (void *x : p) cudaFree(x);
         cudaFreeHost(h_run);
         cudaFreeHost(h_one);
@@ -672,6 +675,8 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     DeviceBuffers b;
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.control, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaEventCreate(&b.began));
+    WT_CUDA_CHECK(err, cudaEventCreate(&b.ended));
     WT_CUDA_CHECK(err, cudaMallocHost(&b.h_run, sizeof(BatchRun)));
     WT_CUDA_CHECK(err, cudaMallocHost(&b.h_one, sizeof(int)));
     memset(b.h_run, 0, sizeof *b.h_run);
@@ -730,8 +735,10 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     if (run[0].stop) WT_CUDA_CHECK(err, cudaMemcpyAsync(&a.run->stop, b.h_one, sizeof(int),
                                                        cudaMemcpyHostToDevice, b.stream));
     void *params[] = {&a};
+    WT_CUDA_CHECK(err, cudaEventRecord(b.began, b.stream));
     WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)), params,
                                         dyn, b.stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(b.ended, b.stream));
     uint64_t done_before = __atomic_load_n(&job->counters->done, __ATOMIC_RELAXED);
     uint64_t kicks_before = __atomic_load_n(&job->counters->kicks, __ATOMIC_RELAXED);
     st = wait_for(b, job, done_before, kicks_before, ctl, err);
@@ -742,6 +749,9 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     if (st == WT_OK) st = download(run, b.p[8], b.stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaStreamSynchronize(b.stream));
+    float ms = 0;
+    WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, b.began, b.ended));
+    job->counters->gpu_s += ms / 1e3;
     __atomic_store_n(&job->counters->done, done_before + run[0].done, __ATOMIC_RELAXED);
     __atomic_store_n(&job->counters->kicks, kicks_before + run[0].kicks, __ATOMIC_RELAXED);
     for (size_t i = 0; i < part.q.size(); i++) {
