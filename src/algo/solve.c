@@ -96,6 +96,18 @@ static wt_ils_descent ils_descent_run(const wt_params *p, int n)
     return n <= LK_AUTO_MAX_CITIES ? WT_ILS_LK : WT_ILS_LOCAL;
 }
 
+/* Whether --backend auto runs the search on the host alone: ILS with LK
+ * descents, whose kicks run on the host's threads anyway, and for which
+ * the GPU's first descent (a full 2-opt optimum) is a worse start than the
+ * host's LK descent from the start tour (H100, 16 cores, 60 s, with the GPU
+ * / without: pr2392 0.144% / 0.000%, usa13509 0.182% / 0.177%, d18512
+ * 0.155% / 0.126% above the optimum; bench/RESULTS.md). */
+static bool auto_on_host(const wt_params *p, int n)
+{
+    return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
+           ils_descent_run(p, n) == WT_ILS_LK;
+}
+
 /* Kicks of an ILS run without a time limit or a kick count: as many as
  * cities (linkern's default), at least ILS_MIN_KICKS, with local and LK
  * descents; ILS_FULL_KICKS with full descents, each of which scans the
@@ -455,9 +467,12 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     wt_ctl_init(&ctl, params);
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
-    backend_choice choice = {.params = params};
+    /* auto keeps ILS with LK descents on the host (see auto_on_host). */
+    wt_params on_host = *params;
+    if (auto_on_host(params, inst->n)) on_host.backend = WT_BACKEND_CPU;
+    backend_choice choice = {.params = &on_host};
     pthread_t chooser;
-    bool threaded = choice_beside_build(params) &&
+    bool threaded = choice_beside_build(&on_host) &&
                     pthread_create(&chooser, NULL, choose_backend_thread, &choice) == 0;
     if (!threaded) choose_backend_thread(&choice);
     wt_init_cut init_cut = WT_INIT_WHOLE;
