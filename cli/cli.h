@@ -61,8 +61,10 @@ bool cli_parse_uint64(const char *s, uint64_t *out);
 bool cli_parse_double(const char *s, double min, double max, double *out);
 
 /* --tune NAME=VALUE (tune.c): sets field NAME of the experimental tuning;
- * -1 when fine, else the exit status after a usage error for cmd. */
+ * --device N: *device = N.  -1 when fine, else the exit status after a
+ * usage error for cmd. */
 int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t);
+int cli_parse_device(const char *cmd, const char *arg, int *device);
 
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);

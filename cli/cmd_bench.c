@@ -608,12 +608,7 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, const char 
             return cli_usage_error("bench", "--interval needs a number in 0.001..60, got '%s'",
                                    arg);
         break;
-    case OPT_DEVICE:
-        if (!cli_parse_int64(arg, 0, 1 << 20, &v))
-            return cli_usage_error("bench", "--device needs a GPU number (0, 1, ...), got '%s'",
-                                   arg);
-        o->device = (int)v;
-        break;
+    case OPT_DEVICE: return cli_parse_device("bench", arg, &o->device);
     case OPT_TUNE: return cli_parse_tune("bench", arg, &o->tuning);
     }
     return -1;

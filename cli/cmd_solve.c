@@ -425,12 +425,7 @@ static int parse_option(int c, const char *arg, solve_opts *o)
             return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
                                    "'%s'", arg);
         break;
-    case OPT_DEVICE:
-        if (!cli_parse_int64(arg, 0, 1 << 20, &v))
-            return cli_usage_error("solve", "--device needs a GPU number (0, 1, ...), got '%s'",
-                                   arg);
-        p->cuda_device = (int)v;
-        break;
+    case OPT_DEVICE: return cli_parse_device("solve", arg, &p->cuda_device);
     case OPT_TUNE: return cli_parse_tune("solve", arg, &p->tuning);
     default: return parse_sa_option(c, arg, p);
     }

@@ -1,6 +1,6 @@
 /*
- * tune.c - --tune NAME=VALUE (solve, bench): the library's experimental
- * wt_tuning from the command line.
+ * tune.c - --tune NAME=VALUE and --device N (solve, bench): the library's
+ * experimental wt_tuning and params.cuda_device from the command line.
  *
  * NAME is a field of wt_tuning (warptour.h lists each with its values);
  * VALUE a number, "off" (WT_TUNING_OFF) where the field allows it, on or
@@ -80,4 +80,13 @@ int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
     }
     return cli_usage_error(cmd, "--tune needs NAME=VALUE with NAME a field of wt_tuning "
                            "(docs/library.md), got '%s'", arg);
+}
+
+int cli_parse_device(const char *cmd, const char *arg, int *device)
+{
+    int64_t v;
+    if (!cli_parse_int64(arg, 0, 1 << 20, &v))
+        return cli_usage_error(cmd, "--device needs a GPU number (0, 1, ...), got '%s'", arg);
+    *device = (int)v;
+    return -1;
 }

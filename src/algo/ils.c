@@ -17,6 +17,7 @@
  */
 #include "algo/ils.h"
 
+#include "algo/descent.h"
 #include "core/climb_start.h"
 #include "core/error.h"
 
@@ -49,15 +50,15 @@ bool wt_ils_kick_points(uint64_t seed, uint64_t k, int n, int p[3])
     return true;
 }
 
-/* One kick and descent; keeps the result or reverts.  *best is updated. */
-static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_search_ctl *ctl,
-                           uint64_t k, int n, int64_t *best, wt_search_stats *stats,
-                           wt_error *err)
+/* One kick and descent d; keeps the result or reverts.  *best is updated. */
+static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_descent *d,
+                           wt_search_ctl *ctl, uint64_t k, int n, int64_t *best,
+                           wt_search_stats *stats, wt_error *err)
 {
     int p[3];
     if (!wt_ils_kick_points(ctl->params->seed, k, n, p)) return WT_OK;
     wt_status st = ops->kick(s, p[0], p[1], p[2], err);
-    if (st == WT_OK) st = ops->descend(s, ctl->params->swaps, stats, err);
+    if (st == WT_OK) st = wt_descent_run(d, ops, s, ctl, *best, stats, err);
     if (st != WT_OK) return st;
     int64_t len = ops->length(s);
     if (len < *best || (ctl->params->accept_equal && len == *best)) {
@@ -74,9 +75,14 @@ wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t
                      wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err)
 {
     wt_tour_session *s = NULL;
-    wt_status st = ops->open(inst, tour, ctl, &s, err);
-    if (st != WT_OK) return st;
-    st = ops->descend(s, ctl->params->swaps, stats, err);
+    wt_descent d = {0};
+    wt_status st = wt_descent_open(&d, wt_instance_n(inst), ctl->params, err);
+    if (st == WT_OK) st = ops->open(inst, tour, ctl, &s, err);
+    if (st != WT_OK) {
+        wt_descent_close(&d);
+        return st;
+    }
+    st = wt_descent_run(&d, ops, s, ctl, ops->length(s), stats, err);
     ops->keep(s);
     int64_t best = ops->length(s);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the descent was not cut short */
@@ -85,7 +91,7 @@ wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t
     bool can_kick = wt_instance_n(inst) >= MIN_KICK_CITIES;
     for (uint64_t k = 0; st == WT_OK && can_kick && (kicks == 0 || k < kicks); k++) {
         if (wt_ctl_report(ctl, best, stats->steps, false)) break;
-        st = kick_once(ops, s, ctl, k, wt_instance_n(inst), &best, stats, err);
+        st = kick_once(ops, s, &d, ctl, k, wt_instance_n(inst), &best, stats, err);
         /* A kick whose descent was cut short was reverted or kept whole;
          * either way the best tour is valid. */
         stats->kicks++;
@@ -97,5 +103,6 @@ wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
     if (st == WT_OK) st = ops->read_best(s, tour, err);
     ops->close(s);
+    wt_descent_close(&d);
     return st;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/climb_start.h"
+#include "algo/descent.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
 #include "algo/polish.h"
@@ -298,7 +299,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         device.stall_steps = inst->n >= DEVICE_STALL_CITIES ? DEVICE_STALL_PASSES : 0;
         device.stall_gain = DEVICE_STALL_GAIN;
         device.stall_count = 0;
-        wt_status st = b->twoopt_descend(inst, tour, &device, stats, err);
+        wt_status st = wt_twoopt_descend(b->session, inst, tour, &device, stats, err);
         ctl->stop = device.stop;
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
@@ -306,6 +307,17 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     return wt_ils_local_run(inst, tour, ctl, !b->host,
                             ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
                             stats, err);
+}
+
+/* The sa job that params ask for. */
+static wt_sa_job sa_job_of(const wt_params *p)
+{
+    return (wt_sa_job){
+        .seed = p->seed, .searches = p->sa_searches, .moves = p->sa_moves,
+        .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
+        .sweeps = p->sa_sweeps, .exchange = p->sa_exchange, .cpu = p->sa_cpu,
+        .near = p->sa_near,
+    };
 }
 
 /* Simulated annealing runs until its schedule ends (the temperature is no
@@ -316,13 +328,8 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
 static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
                         wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
 {
-    const wt_params *p = ctl->params; /* checked by validate_params */
-    *job = (wt_sa_job){
-        .seed = p->seed, .searches = p->sa_searches, .moves = p->sa_moves,
-        .t_start = p->sa_t_start, .t_end = p->sa_t_end, .alpha = p->sa_alpha,
-        .sweeps = p->sa_sweeps, .exchange = p->sa_exchange, .cpu = p->sa_cpu,
-        .near = p->sa_near,
-    };
+    const wt_params *p = ctl->params;
+    *job = sa_job_of(p); /* checked by validate_params */
     wt_status st = b->sa(inst, job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     stats->unpolished_length = wt_tour_length(inst, tour);
@@ -341,7 +348,7 @@ static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int
                                wt_error *err)
 {
     switch (ctl->params->algorithm) {
-    case WT_ALGO_2OPT: return b->twoopt_descend(inst, tour, ctl, stats, err);
+    case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, stats, err);
     case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, stats, err);
     case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
@@ -428,25 +435,9 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
                    (int)p->multistart_kernel);
     if (!wt_ils_descent_name(p->ils_descent))
         return BAD("params.ils_descent %d is no wt_ils_descent", (int)p->ils_descent);
-    if (p->sa_searches < 0)
-        return BAD("sa: params.sa_searches is %d; expected 0 (the backend's choice) or more",
-                   p->sa_searches);
-    if (p->sa_moves < 0)
-        return BAD("sa: params.sa_moves is %d; expected 0 (the backend's choice) or more",
-                   p->sa_moves);
-    if (!(finite_from(p->sa_t_start, 0) && p->sa_t_start > 0))
-        return BAD("sa: params.sa_t_start must be a finite temperature above 0");
-    if (!(finite_from(p->sa_t_end, 0) && p->sa_t_end > 0))
-        return BAD("sa: params.sa_t_end must be a finite temperature above 0");
-    if (!(p->sa_alpha > 0 && p->sa_alpha < 1))
-        return BAD("sa: params.sa_alpha must lie in (0, 1)");
-    if (p->sa_sweeps < 1) return BAD("sa: params.sa_sweeps is %d; expected 1 or more", p->sa_sweeps);
-    if (p->sa_exchange < 1)
-        return BAD("sa: params.sa_exchange is %d; expected 1 or more", p->sa_exchange);
-    if (p->sa_cpu != WT_SA_SSPM && p->sa_cpu != WT_SA_PSSM)
-        return BAD("sa: params.sa_cpu %d is no wt_sa_cpu_scheme", (int)p->sa_cpu);
-    if (p->sa_near < 0 || p->sa_near == 1)
-        return BAD("sa: params.sa_near is %d; expected 0 (off) or at least 2", p->sa_near);
+    wt_sa_job sa = sa_job_of(p);
+    wt_status st = wt_sa_job_check(&sa, "wt_solve", err);
+    if (st != WT_OK) return st;
     if (!finite_from(p->progress_interval_s, 0))
         return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
     if (p->cuda_device < 0)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/kswap.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
 
@@ -46,6 +47,13 @@ typedef struct wt_sa_job {
                                  n - 1 is set to n - 1; only backends with sa_near */
 } wt_sa_job;
 
+/* WT_OK when every field of job holds a value the sa slot takes (0 for
+ * searches and moves: the backend picks); else WT_STATUS_INVALID_ARGUMENT
+ * with a message that starts with who and names the wt_params field the
+ * job's comes from (sa_job.c).  wt_solve checks its parameters with it,
+ * and each sa slot the job it gets. */
+wt_status wt_sa_job_check(const wt_sa_job *job, const char *who, wt_error *err);
+
 /* A tour held by a backend (on the GPU: in device memory) for searches that
  * transform one tour step by step, such as Iterated Local Search.  The
  * algorithm layer drives it and sees only lengths; the tour itself leaves
@@ -58,15 +66,22 @@ typedef struct wt_session_ops {
     wt_status (*open)(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
                       wt_tour_session **out, wt_error *err);
     void (*close)(wt_tour_session *s); /* NULL is a no-op */
-    /* 2-opt on the current tour until no improving move remains or ctl
-     * expires, applying up to `swaps` independent moves per pass (k-swap,
-     * core/kswap.h; 0 = all, 1 = best improvement).  The session's
-     * ctl->params (read at open) say how: kswap_nested picks the laminar
-     * rule over the disjoint one, and kswap_band adds each row's best move
-     * within the band to the candidates (never with swaps = 1, which stays
-     * plain best improvement).  The choice is wt_kswap_choose's on the host
-     * in both backends, so equal candidates give equal tours. */
-    wt_status (*descend)(wt_tour_session *s, int swaps, wt_search_stats *stats, wt_error *err);
+    /* One full 2-opt pass over the current tour: the candidates of a k-swap
+     * descent (core/kswap.h) with their exact deltas, the improving ones
+     * only, into an array of the session's (*moves, valid until the next
+     * scan), *count of them, in the order of the CPU's wt_2opt_candidates:
+     * each row's best move (lowest j among equal deltas), then, with
+     * band > 0, each row's best move with j in [i+2, i+band] that is not
+     * its best already.  *count is -1 when ctl stopped the pass (the tour
+     * is as it was).  *checked: the pairs the scan evaluated (fewer than
+     * all with ctl->params->prune, read at open); *seconds: the scan's
+     * time.  algo/descent.c drives scan and apply. */
+    wt_status (*scan)(wt_tour_session *s, int band, wt_kswap_move **moves, int *count,
+                      uint64_t *checked, double *seconds, wt_error *err);
+    /* Applies the moves the last scan's array holds first, as choice
+     * (wt_kswap_choose's on that array) groups them, to the current tour,
+     * whose length follows. */
+    wt_status (*apply)(wt_tour_session *s, const wt_kswap_choice *choice, wt_error *err);
     /* Double-bridge kick of the current tour at positions 0 < p1 < p2 < p3 < n:
      * A B C D becomes A C B D. */
     wt_status (*kick)(wt_tour_session *s, int p1, int p2, int p3, wt_error *err);
@@ -92,18 +107,10 @@ typedef struct wt_backend {
      * or no driver); NULL: one. */
     int (*device_count)(void);
 
-    /* Optional.  Best-improvement 2-opt (O'Neil & Burtscher, Listing 1) on
-     * tour, in place, until no improving move remains or ctl expires; ties
-     * between equal gains go to the lowest (i, j).  The tour stays valid at
-     * every moment it is observable, so a stopped search still returns a
-     * tour, and it never gets longer. */
-    wt_status (*twoopt_descend)(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                                wt_search_stats *stats, wt_error *err);
-
     /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015):
      * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
-     * (core/climb_start.h) and descend by exactly the rule of
-     * twoopt_descend (best improvement, ties to the lowest (i, j)).  Runs
+     * (core/climb_start.h) and descend by exactly the rule of 2opt with
+     * swaps = 1 (best improvement, ties to the lowest (i, j)).  Runs
      * job->restarts climbs, or until ctl expires when that is 0.  Writes to
      * best_tour the tour of least exact length, ties to the lower climb
      * index, so a run of R climbs gives the same tour however climbs were
@@ -118,7 +125,8 @@ typedef struct wt_backend {
                             wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
                             wt_error *err);
 
-    /* Optional.  Tour sessions (Iterated Local Search, algo/ils.c). */
+    /* Optional.  Tour sessions: 2opt (algo/descent.c) and Iterated Local
+     * Search (algo/ils.c). */
     const wt_session_ops *session;
 
     /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light

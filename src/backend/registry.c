@@ -33,9 +33,9 @@ const wt_backend *wt_backend_of(wt_backend_kind kind)
 bool wt_backend_has(const wt_backend *b, wt_algorithm a)
 {
     switch (a) {
-    case WT_ALGO_2OPT: return b->twoopt_descend != NULL;
-    case WT_ALGO_MULTISTART: return b->multistart != NULL;
+    case WT_ALGO_2OPT: /* algo/descent.c, over sessions */
     case WT_ALGO_ILS: return b->session != NULL;
+    case WT_ALGO_MULTISTART: return b->multistart != NULL;
     case WT_ALGO_SA: return b->sa != NULL;
     }
     return false;

@@ -69,7 +69,7 @@ int64_t wt_kswap_apply(int32_t *tour, const wt_kswap_move *moves, int count);
 
 /* Workspace of wt_kswap_choose: a tree over the n edge positions, endpoint
  * marks, sort keys, the kept moves and their levels (at most 17 bytes per
- * city and 44 per unit of capacity).  One per tour session;
+ * city and 44 per unit of capacity).  One per descent (algo/descent.h);
  * not to be shared between threads. */
 typedef struct wt_kswap_ws wt_kswap_ws;
 

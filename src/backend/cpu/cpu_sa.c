@@ -500,20 +500,13 @@ static void sa_init_searches(sa_run *r, const int32_t *tour)
 /* The near lists' stop: the run's deadline and stop flag. */
 static bool sa_ctl_expired(void *ctl) { return wt_ctl_expired(ctl); }
 
-static bool sa_job_valid(const wt_sa_job *job)
-{
-    return job->searches >= 0 && job->moves >= 0 && job->near >= 0 && job->near != 1 &&
-           job->t_start > 0 && job->t_end > 0 &&
-           isfinite(job->t_start) && isfinite(job->t_end) && job->alpha > 0 &&
-           job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1 &&
-           (job->cpu == WT_SA_SSPM || job->cpu == WT_SA_PSSM);
-}
-
 wt_status wt_cpu_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
                     wt_search_stats *stats, wt_error *err)
 {
-    if (!inst || !job || !ctl || !tour || !stats || !sa_job_valid(job))
+    if (!inst || !job || !ctl || !tour || !stats)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cpu_sa: bad arguments");
+    wt_status valid = wt_sa_job_check(job, "wt_cpu_sa", err);
+    if (valid != WT_OK) return valid;
     bool sspm = job->cpu == WT_SA_SSPM;
     /* The paper's CPU baselines on its 12 cores: SSPM evaluates Pm = 12
      * moves of one search, PSSM runs Ps = 12 searches of one move. */

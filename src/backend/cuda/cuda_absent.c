@@ -28,7 +28,6 @@ const wt_backend wt_backend_cuda = {
     .host = false,
     .available = cuda_absent_available,
     .device_count = cuda_absent_device_count,
-    .twoopt_descend = NULL,
     .multistart = NULL,
     .session = NULL,
     .sa = NULL,

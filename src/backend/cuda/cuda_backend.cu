@@ -94,7 +94,6 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .host = */ false,
     /* .available = */ cuda_available,
     /* .device_count = */ cuda_device_count,
-    /* .twoopt_descend = */ wt_cuda_twoopt_descend,
     /* .multistart = */ wt_cuda_multistart,
     /* .session = */ &wt_cuda_session_ops,
     /* .sa = */ wt_cuda_sa,   /* PSPM simulated annealing (sa.cu) */

@@ -896,22 +896,16 @@ wt_status sa_finish(SaHost &h, int w, bool stopped, double t_after, int32_t *tou
     return WT_OK;
 }
 
-bool sa_job_valid(const wt_instance *inst, const wt_sa_job *job)
-{
-    return inst->n >= 3 && job->searches >= 0 && job->moves >= 0 && job->near >= 0 &&
-           job->near != 1 && job->t_start > 0 &&
-           job->t_end > 0 && isfinite(job->t_start) && isfinite(job->t_end) &&
-           job->alpha > 0 && job->alpha < 1 && job->sweeps >= 1 && job->exchange >= 1;
-}
-
 } // namespace
 
 extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
                                     int32_t *tour, wt_search_stats *stats, wt_cuda_sa_opts *opts,
                                     wt_error *err)
 {
-    if (!inst || !job || !ctl || !tour || !stats || !opts || !sa_job_valid(inst, job))
+    if (!inst || !job || !ctl || !tour || !stats || !opts || inst->n < 3)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_sa: bad arguments");
+    wt_status valid = wt_sa_job_check(job, "wt_cuda_sa", err);
+    if (valid != WT_OK) return valid;
     opts->device_best = -1;
     opts->worsened = 0;
     SaResources r;

@@ -2,18 +2,19 @@
  * session.cu - tour sessions on the GPU (backend.h's wt_session_ops): the
  * tour stays in device memory from open to read_best.
  *
- * descend repeats: a whole-GPU pass (twoopt_pass.cuh; with wt_params.prune
- * the pruned one where the plan allows it, with the same row bests) leaves
- * each row's best float move, and with a band (wt_params.kswap_band, swaps != 1) a small
- * kernel adds each row's best float move within the band; the exact delta
+ * A scan is a whole-GPU pass (twoopt_pass.cuh; with wt_params.prune the
+ * pruned one where the plan allows it, with the same row bests) that leaves
+ * each row's best float move, and with a band a small kernel that adds
+ * each row's best float move within the band; the exact delta
  * of each is computed on the device and only exactly improving moves are
  * compacted (cub::DeviceSelect), so every applied move strictly shortens
  * the exact tour and descent always ends, whatever float does with large
- * coordinates.  The candidates go to the host, where wt_kswap_choose (the
- * CPU backend's own choice, so both backends choose alike) keeps moves
- * that go together, in groups of disjoint moves (one group under the
- * disjoint rule; one per nesting depth under the laminar rule, deepest
- * first).  They come back and each group is applied at once, one thread
+ * coordinates.  The candidates go to the host, where algo/descent.c's
+ * wt_kswap_choose (the CPU backend's own choice, so both backends choose
+ * alike) keeps moves that go together, in groups of disjoint moves (one
+ * group under the disjoint rule; one per nesting depth under the laminar
+ * rule, deepest first).  apply sends them back and applies each group at
+ * once, one thread
  * per swap of its reversals, laid out by the exclusive prefix sum of the
  * half-lengths within the group (computed on the host, which has the moves
  * anyway): two kernels per group.  The current length is kept on the host
@@ -69,9 +70,6 @@ struct wt_tour_session {
     wt_tuning tuning;              /* ctl->params->tuning: the pass's shape */
     wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
     long long *h_offs;             /* pinned, 2n: d_offs before upload */
-    wt_kswap_ws *ks;               /* the k-swap choice's workspace */
-    bool nested;                   /* ctl->params->kswap_nested */
-    int band;                      /* ctl->params->kswap_band, 0 = off */
     bool stop_raised;              /* d_stop may be nonzero: reset before the next pass */
     PassPlan plan;
     cudaEvent_t ev[2];             /* around each pass kernel: its time */
@@ -166,9 +164,6 @@ wt_status alloc_session(wt_tour_session *s, wt_error *err)
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_checked, sizeof *s->h_checked));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_moves, 2 * n * sizeof *s->h_moves));
     WT_CUDA_CHECK(err, cudaMallocHost(&s->h_offs, 2 * n * sizeof *s->h_offs));
-    s->ks = wt_kswap_ws_create(s->n, 2 * s->n);
-    if (!s->ks)
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of host memory for a GPU tour session");
     return size_cub_temp(s, err);
 }
 
@@ -383,7 +378,6 @@ void cuda_session_close(wt_tour_session *s)
     if (s->ev[1]) cudaEventDestroy(s->ev[1]);
     cudaFreeHost(s->h_moves);
     cudaFreeHost(s->h_offs);
-    wt_kswap_ws_free(s->ks);
     if (s->inst_loaded) dev_instance_free(&s->dinst);
     cuda_context_close(&s->ctx);
     (void)cudaGetLastError(); /* a failed session must not leave its error behind */
@@ -402,8 +396,6 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     wt_params defaults;
     wt_params_defaults(&defaults);
     const wt_params *p = ctl && ctl->params ? ctl->params : &defaults;
-    s->nested = p->kswap_nested;
-    s->band = p->kswap_band > 0 ? p->kswap_band : 0;
     s->prune = p->prune;
     s->device = p->cuda_device;
     s->tuning = p->tuning;
@@ -416,29 +408,22 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     return WT_OK;
 }
 
-wt_status cuda_session_descend(wt_tour_session *s, int swaps, wt_search_stats *stats,
-                               wt_error *err)
+wt_status cuda_session_scan(wt_tour_session *s, int band, wt_kswap_move **moves, int *count,
+                            uint64_t *checked, double *seconds, wt_error *err)
 {
     wt_status st = check_deferred(s, err);
-    while (st == WT_OK) {
-        int64_t shown = s->cur_len < s->best_len ? s->cur_len : s->best_len;
-        if (s->ctl && wt_ctl_report(s->ctl, shown, stats->steps, false)) break;
-        int count = 0;
-        double seconds = 0;
-        int band = swaps == 1 ? 0 : s->band; /* best improvement stays Listing 1's */
-        st = pass_candidates(s, band, &count, &seconds, err);
-        if (st != WT_OK || count < 0) break; /* failed, or stopped: the tour is as it was */
-        stats->moves_evaluated += pass_checked(s);
-        stats->passes++;
-        stats->scan_time_s += seconds;
-        wt_kswap_choice ch = wt_kswap_choose(s->ks, s->h_moves, count, swaps, s->nested);
-        if (ch.kept == 0) break;
-        st = apply_kept(s, ch, err);
-        if (st != WT_OK) break;
-        for (int c = 0; c < ch.kept; c++) s->cur_len += s->h_moves[c].delta;
-        stats->steps += (uint64_t)ch.kept;
-    }
+    if (st == WT_OK) st = pass_candidates(s, band, count, seconds, err);
+    *moves = s->h_moves;
+    *checked = pass_checked(s);
     return st;
+}
+
+wt_status cuda_session_apply(wt_tour_session *s, const wt_kswap_choice *choice, wt_error *err)
+{
+    wt_status st = apply_kept(s, *choice, err);
+    if (st != WT_OK) return st;
+    for (int c = 0; c < choice->kept; c++) s->cur_len += s->h_moves[c].delta;
+    return WT_OK;
 }
 
 /* A B C D -> A C B D on the city ids through d_cand as scratch; points
@@ -505,31 +490,14 @@ wt_status timed_candidates(wt_tour_session *s, int band, wt_kswap_move *out, int
 extern "C" const wt_session_ops wt_cuda_session_ops = {
     /* .open = */ cuda_session_open,
     /* .close = */ cuda_session_close,
-    /* .descend = */ cuda_session_descend,
+    /* .scan = */ cuda_session_scan,
+    /* .apply = */ cuda_session_apply,
     /* .kick = */ cuda_session_kick,
     /* .length = */ cuda_session_length,
     /* .keep = */ cuda_session_keep,
     /* .revert = */ cuda_session_revert,
     /* .read_best = */ cuda_session_read_best,
 };
-
-extern "C" wt_status wt_cuda_twoopt_descend(const wt_instance *inst, int32_t *tour,
-                                            wt_search_ctl *ctl, wt_search_stats *stats,
-                                            wt_error *err)
-{
-    /* Stopped already (a limit shorter than the start tour's build): the
-     * session's set-up would take a second at ten million cities. */
-    if (wt_ctl_expired(ctl)) return WT_OK;
-    const wt_session_ops *ops = &wt_cuda_session_ops;
-    wt_tour_session *s = nullptr;
-    wt_status st = ops->open(inst, tour, ctl, &s, err);
-    if (st != WT_OK) return st;
-    st = ops->descend(s, ctl->params->swaps, stats, err);
-    ops->keep(s);
-    if (st == WT_OK) st = ops->read_best(s, tour, err);
-    ops->close(s);
-    return st;
-}
 
 extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band,
                                        const wt_params *params, wt_kswap_move *out, int *count,
