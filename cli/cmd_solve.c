@@ -520,7 +520,7 @@ static void print_sa_report(FILE *out, const solve_opts *o, const wt_result *r)
     const wt_params *p = &o->params;
     fprintf(out, "anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
             r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
-    if (strcmp(r->backend, "cpu") == 0) fprintf(out, " (%s)", sa_cpu_name(p->sa_cpu));
+    if (r->host) fprintf(out, " (%s)", sa_cpu_name(p->sa_cpu));
     fprintf(out, ", T %g -> %g by %g every %d x n iterations, exchange every %d steps",
             p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
     if (p->sa_near > 0) fprintf(out, ", moves next to the %d nearest", p->sa_near);
@@ -601,8 +601,7 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
 static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
 {
     const wt_params *p = &o->params;
-    if (strcmp(r->backend, "cpu") == 0)
-        cJSON_AddStringToObject(j, "sa_cpu", sa_cpu_name(p->sa_cpu));
+    if (r->host) cJSON_AddStringToObject(j, "sa_cpu", sa_cpu_name(p->sa_cpu));
     cJSON_AddNumberToObject(j, "searches", r->searches);
     cJSON_AddNumberToObject(j, "moves_per_search", r->moves_per_search);
     cJSON_AddNumberToObject(j, "t_start", p->sa_t_start);

@@ -601,6 +601,8 @@ typedef struct wt_result {
                                     is made); WT_ILS_AUTO for other algorithms */
     char backend[16];            /* "cpu" or "cuda" (ils with local descents on cuda: the
                                     first descent's) */
+    bool host;                   /* that backend runs on the host's CPU threads (as
+                                    wt_device_info.host), so params.sa_cpu applied */
     char device[128];            /* e.g. "2 CPU threads", GPU name */
 } wt_result;
 

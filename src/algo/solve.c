@@ -538,6 +538,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
                        : ils_local(params) && inst->n >= 8 ? ils_descent_run(params, inst->n)
                                                            : WT_ILS_FULL;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
+    res->host = backend->host;
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
 }

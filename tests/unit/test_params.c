@@ -109,6 +109,7 @@ static void test_tuning_and_device(void **state)
     }
     p.backend = WT_BACKEND_CPU; /* no GPU asked for: the index is not looked at */
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
+    assert_true(res.host);
     wt_result_free(&res);
     wt_instance_free(inst);
 }
