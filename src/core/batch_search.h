@@ -23,20 +23,25 @@
  *                  to c (1 city: 2 variants; 2 and 3 cities: a at the
  *                  front or the back, 4 each).
  *
- * Every item (a, k, variant) has a number, a * k_max * 12 + k * 12 +
+ * Every item (a, slot, variant) has a number, (a * k + slot) * 12 +
  * variant, and a step applies the move of least exact delta, ties to the
  * lower number: best improvement over the active cities' moves, whatever
- * order (or thread) evaluated them.  Cities with no improving move become
- * inactive; the ends of every edge a move or kick changes become active.
+ * order (or thread) evaluated them.  Items whose new edge (a, c) is not
+ * shorter than the longest edge they remove at a are not evaluated (Lin &
+ * Kernighan's gain criterion, wt_bs_gain_ok).  Cities with no improving
+ * move become inactive; the ends of every edge a move or kick changes
+ * become active.
  * The descent ends when no active city has an improving move.
  *
  * A move is applied as at most three reversals of cyclic ranges of
  * positions (wt_bs_reversals), the shorter way round the cycle; each
  * reversal reverses the edge lengths inside its range and recomputes the
- * two at its ends.  Kicks are double bridges (segment swaps A B C D ->
- * A C B D) whose three cuts lie within a window of consecutive positions
- * (wt_bs_kick), drawn from a random stream that is a function of (seed,
- * instance number, kick number) alone.
+ * two at its ends.  Kicks are double bridges (segment swaps A B C -> A C B)
+ * at three cuts within a window of consecutive positions, the whole tour by
+ * default (wt_bs_kick), drawn from a random stream that is a function of
+ * (seed, instance number, kick number) alone; a kicked tour is kept when
+ * its descent ends shorter, equal, or a little longer (wt_bs_accept_slack),
+ * and the best tour seen is the result.
  *
  * All of it is integer work on arrays that the caller owns; distances are
  * the caller's (exact TSPLIB distances on both sides), so the functions
@@ -64,6 +69,8 @@ typedef struct wt_bs_move {
     int s, len, g;    /* Or-opt: the segment at positions s .. s+len-1 goes
                          into the edge at position g */
     bool flip;        /* Or-opt: the segment goes in reversed */
+    int at_a;         /* the removed edge at a: rem[at_a] (Or-opt of one city: both
+                         rem[0] and rem[1]) */
     int n_rem;        /* removed edges: 2 (2-opt) or 3 (Or-opt) */
     int rem[3];       /* their positions */
     int n_add;        /* new edges besides (a, c): 1 (2-opt) or 2 (Or-opt) */
@@ -124,6 +131,7 @@ static inline WT_HD bool wt_bs_plan_2opt(const int32_t *tour, int n, int x, int 
     int gap = wt_bs_wrap(y - x, n);
     if (gap <= 1 || gap == n - 1) return false;
     m->or_opt = false;
+    m->at_a = 0;
     m->x = x;
     m->y = y;
     m->n_rem = 2;
@@ -152,6 +160,7 @@ static inline WT_HD bool wt_bs_plan_or(const int32_t *tour, int n, int i, int j,
     m->len = len;
     m->g = after ? j : xp;
     m->flip = a_first != after; /* a must come out next to c */
+    m->at_a = a_first ? 0 : 1;
     m->n_rem = 3;
     m->rem[0] = wt_bs_wrap(s - 1, n);
     m->rem[1] = last;
@@ -174,6 +183,20 @@ static inline WT_HD bool wt_bs_plan(const int32_t *tour, const int32_t *pos, int
     if (v == 0) return wt_bs_plan_2opt(tour, n, i, j, true, m);
     if (v == 1) return wt_bs_plan_2opt(tour, n, wt_bs_wrap(i - 1, n), wt_bs_wrap(j - 1, n), false, m);
     return wt_bs_plan_or(tour, n, i, j, v, m);
+}
+
+/* Whether m passes Lin & Kernighan's gain criterion (1973): the new edge
+ * (a, c), of length dac, is shorter than the longest removed edge at a.
+ * Items that fail are not evaluated: on both sides alike, so the steps stay
+ * the same, and most items fail at the cost of one comparison (1,000
+ * cities: twice the kicks a second, no worse a tour after as many;
+ * docs/batch.md). */
+static inline WT_HD bool wt_bs_gain_ok(const wt_bs_move *m, const int64_t *e, int64_t dac)
+{
+    int64_t e0 = e[m->rem[0]], e1 = e[m->rem[1]]; /* constant indices: registers on a GPU */
+    int64_t at = m->at_a ? e1 : e0;
+    if (m->or_opt && m->len == 1 && e1 > at) at = e1;
+    return dac < at;
 }
 
 /* The reversals that apply m, in order, into r; returns their number

@@ -156,7 +156,9 @@ static bool best_move(bs_work *w, wt_bs_move *best)
             int64_t dac = w->nbd[(size_t)a * (size_t)w->k + (size_t)s];
             for (int v = 0; v < WT_BS_VARIANTS; v++) {
                 wt_bs_move m;
-                if (!wt_bs_plan(w->tour, w->pos, w->n, a, c, v, &m)) continue;
+                if (!wt_bs_plan(w->tour, w->pos, w->n, a, c, v, &m) ||
+                    !wt_bs_gain_ok(&m, w->e, dac))
+                    continue;
                 int64_t d = move_delta(w, &m, dac);
                 if (d >= 0) continue;
                 improving = true;

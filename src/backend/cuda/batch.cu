@@ -264,8 +264,9 @@ struct Search {
             int cc = nb[ca * k + s];
             wt_bs_move m;
             if (cc < 0 || !wt_bs_plan(v.tour, v.pos, n, ca, cc, var, &m)) continue;
-            /* Constant trip counts keep m in registers. */
             long long delta = nbd[ca * k + s];
+            if (!wt_bs_gain_ok(&m, (const int64_t *)v.e, delta)) continue;
+            /* Constant trip counts keep m in registers. */
 #pragma unroll
             for (int u = 0; u < 2; u++)
                 if (u < m.n_add) delta += dist(m.add_u[u], m.add_w[u]);
