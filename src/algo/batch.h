@@ -8,6 +8,7 @@
 #ifndef WT_ALGO_BATCH_H
 #define WT_ALGO_BATCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "warptour.h"
@@ -21,5 +22,14 @@ int wt_batch_neighbours(const wt_batch_params *p);
 /* Kicks instance of n cities gets per params: params->kicks, or 0 (until
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
+
+/* wt_solve_batch from given start tours (start[i]: a tour of instance i,
+ * read only) instead of greedy ones.  With fixed_ends, each start tour
+ * joins its instance's cities 0 and n - 1, and every tour of the search
+ * keeps that edge (core/batch_search.h: wt_bs_fixed_at): the windows of a
+ * large tour (algo/windows.c), paths whose ends stay in place. */
+wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
+                              const wt_batch_params *params, const int32_t *const *start,
+                              bool fixed_ends, wt_batch_result *res, wt_error *err);
 
 #endif

@@ -50,6 +50,9 @@ typedef struct wt_batch_job {
     int window;                     /* kick window, >= 3 */
     int slack;                      /* acceptance slack (wt_bs_accept_slack), >= 0 */
     bool accept_equal;              /* keep kicked tours of equal length */
+    bool fixed_ends;                /* every instance's cities 0 and n - 1 are
+                                       joined in its start tour, and stay so
+                                       (a window: wt_bs_fixed_at) */
     uint64_t seed;
     uint64_t ranked;                /* instances this job solves */
     wt_batch_counters *counters;

@@ -185,6 +185,22 @@ static inline WT_HD bool wt_bs_plan(const int32_t *tour, const int32_t *pos, int
     return wt_bs_plan_or(tour, n, i, j, v, m);
 }
 
+/* The position of the fixed edge of an instance searched with fixed ends:
+ * the edge that joins its cities 0 and n - 1, which no move and no kick
+ * removes (a window of a larger tour: a path from city 0 to city n - 1,
+ * closed by that edge).  The tour must hold it. */
+static inline WT_HD int wt_bs_fixed_at(const int32_t *pos, int n)
+{
+    int p0 = pos[0], p1 = pos[n - 1];
+    return wt_bs_wrap(p0 + 1, n) == p1 ? p0 : p1;
+}
+
+/* Whether m keeps the edge at position fixed (-1: none is fixed). */
+static inline WT_HD bool wt_bs_keeps(const wt_bs_move *m, int fixed)
+{
+    return m->rem[0] != fixed && m->rem[1] != fixed && (m->n_rem < 3 || m->rem[2] != fixed);
+}
+
 /* Whether m passes Lin & Kernighan's gain criterion (1973): the new edge
  * (a, c), of length dac, is shorter than the longest removed edge at a.
  * Items that fail are not evaluated: on both sides alike, so the steps stay
@@ -238,20 +254,30 @@ static inline WT_HD void wt_bs_kick_rng(wt_rng *rng, uint64_t seed, uint64_t ins
 
 /* Kick number `kick` of an instance of n >= WT_BS_MIN_KICK_CITIES cities:
  * three distinct cuts among the `window` edges from a position uniform
- * over the tour (window >= 3; at most n - 1 are used).  Of the three
- * segments the cuts make, any two neighbours swapped give the same tour;
- * the two of least length are the ones moved. */
+ * over the tour (window >= 3; at most n - 1 are used), none of them the
+ * edge at position fixed (-1: none is fixed; cuts that take it are drawn
+ * again from the same stream, and after 64 draws the first cut goes just
+ * past it, from where no other can reach it).  Of the three segments the
+ * cuts make, any two neighbours swapped give the same tour; the two of
+ * least length are the ones moved. */
 static inline WT_HD wt_bs_kick_cut wt_bs_kick(uint64_t seed, uint64_t instance, uint64_t kick,
-                                              int n, int window)
+                                              int n, int window, int fixed)
 {
     wt_rng rng;
     wt_bs_kick_rng(&rng, seed, instance, kick);
     int w = window < n - 1 ? window : n - 1;
-    int from = (int)wt_rng_below(&rng, (uint64_t)n);
-    /* Two distinct offsets in [1, w): the second and third cut. */
-    int u = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 1));
-    int t = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 2));
-    if (t >= u) t++;
+    int from, u, t;
+    for (int draw = 0;; draw++) {
+        from = (int)wt_rng_below(&rng, (uint64_t)n);
+        /* Two distinct offsets in [1, w): the second and third cut. */
+        u = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 1));
+        t = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 2));
+        if (t >= u) t++;
+        if (fixed < 0) break;
+        if (draw == 64) from = wt_bs_wrap(fixed + 1, n);
+        int off = wt_bs_wrap(fixed - from + n, n); /* fixed's offset from the first cut */
+        if (off != 0 && off != u && off != t) break;
+    }
     int b = u < t ? u : t, c = (u < t ? t : u) - b, a = n - b - c;
     if (b + c <= c + a && b + c <= a + b) return (wt_bs_kick_cut){from, b, c};
     if (c + a <= a + b) return (wt_bs_kick_cut){wt_bs_wrap(from + b, n), c, a};

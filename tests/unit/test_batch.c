@@ -114,7 +114,7 @@ static void test_kicks(void **state)
         plain_load(&t, start);
         for (uint64_t k = 0; k < 500; k++) {
             int window = k % 2 ? 3 + (int)(k % 17) : INT32_MAX;
-            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window), again = wt_bs_kick(9, 4, k, n, window);
+            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window, -1), again = wt_bs_kick(9, 4, k, n, window, -1);
             assert_memory_equal(&cut, &again, sizeof cut);
             assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 <= n - 1);
             int rem[3], add[3];

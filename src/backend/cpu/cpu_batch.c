@@ -27,6 +27,7 @@ typedef struct bs_work {
     const wt_instance *inst;
     const int32_t *nb;
     int n, k;
+    bool fixed_ends;       /* the edge of cities 0 and n - 1 stays */
     int32_t *tour, *pos, *kept, *best;
     int64_t *e, *kept_e;
     int64_t *nbd;          /* distances to the k nearest cities */
@@ -147,6 +148,7 @@ static bool best_move(bs_work *w, wt_bs_move *best)
 {
     int64_t best_d = 0;
     int32_t best_id = -1;
+    const int fixed = w->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1;
     for (int q = 0; q < w->n_act; q++) {
         int a = w->act[q];
         bool improving = false;
@@ -157,7 +159,7 @@ static bool best_move(bs_work *w, wt_bs_move *best)
             for (int v = 0; v < WT_BS_VARIANTS; v++) {
                 wt_bs_move m;
                 if (!wt_bs_plan(w->tour, w->pos, w->n, a, c, v, &m) ||
-                    !wt_bs_gain_ok(&m, w->e, dac))
+                    !wt_bs_keeps(&m, fixed) || !wt_bs_gain_ok(&m, w->e, dac))
                     continue;
                 int64_t d = move_delta(w, &m, dac);
                 if (d >= 0) continue;
@@ -212,7 +214,8 @@ static void descend(bs_work *w, wt_search_ctl *ctl)
  * the ends of its edges active. */
 static void kick(bs_work *w, const wt_batch_job *job, uint64_t index, uint64_t kick_no)
 {
-    wt_bs_kick_cut cut = wt_bs_kick(job->seed, index, kick_no, w->n, job->window);
+    wt_bs_kick_cut cut = wt_bs_kick(job->seed, index, kick_no, w->n, job->window,
+                                    job->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1);
     int before[3], after[3];
     wt_bs_kick_edges(cut, w->n, false, before);
     activate_edges(w, before, 3);
@@ -263,6 +266,7 @@ static void solve_one(bs_work *w, const wt_batch_job *job, int q, double until, 
 {
     const wt_instance *inst = job->inst[q];
     load(w, inst, job->nb[q], job->k, job->tour[q]);
+    w->fixed_ends = job->fixed_ends;
     descend(w, ctl);
     w->best_length = INT64_MAX;
     keep(w);

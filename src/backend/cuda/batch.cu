@@ -81,6 +81,7 @@ struct BatchArgs {
     BatchRun *run;
     int k, window, slack, n_max, dims;
     bool accept_equal;
+    bool fixed_ends;          /* job.fixed_ends */
     unsigned long long seed, ranked, slots;
     long long budget_ns;      /* time left at launch; < 0: no limit */
 };
@@ -258,12 +259,14 @@ struct Search {
     {
         const int k = a.k, per = k * WT_BS_VARIANTS;
         Key mine = {LLONG_MAX, INT_MAX};
+        const int fixed = a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1;
         for (int it = t; it < n_act * per; it += G) {
             int q = it / per, r = it - q * per, s = r / WT_BS_VARIANTS, var = r - s * WT_BS_VARIANTS;
             int ca = v.act[q];
             int cc = nb[ca * k + s];
             wt_bs_move m;
-            if (cc < 0 || !wt_bs_plan(v.tour, v.pos, n, ca, cc, var, &m)) continue;
+            if (cc < 0 || !wt_bs_plan(v.tour, v.pos, n, ca, cc, var, &m) || !wt_bs_keeps(&m, fixed))
+                continue;
             long long delta = nbd[ca * k + s];
             if (!wt_bs_gain_ok(&m, (const int64_t *)v.e, delta)) continue;
             /* Constant trip counts keep m in registers. */
@@ -348,7 +351,8 @@ struct Search {
     /* Kick number kick_no: applied, the ends of its edges active. */
     __device__ void kick(unsigned long long kick_no)
     {
-        wt_bs_kick_cut cut = wt_bs_kick(a.seed, d.index, kick_no, n, a.window);
+        wt_bs_kick_cut cut = wt_bs_kick(a.seed, d.index, kick_no, n, a.window,
+                                        a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1);
         int before[3], after[3];
         wt_bs_kick_edges(cut, n, false, before);
 #pragma unroll
@@ -727,9 +731,14 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     a.n_max = part.n_max;
     a.dims = part.dims;
     a.accept_equal = job->accept_equal;
+    a.fixed_ends = job->fixed_ends;
     a.seed = job->seed;
     a.ranked = job->ranked;
     a.slots = grid * (unsigned long long)P;
+    /* The uploads first: the kernel's deadline counts from its launch, so
+     * time spent copying must come off it (10,000 x 100 cities: about
+     * 120 MB, which once made the call end 12 ms after its limit). */
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(b.stream));
     double left = ctl->deadline - wt_now();
     a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;
     if (wt_ctl_expired(ctl)) run[0].stop = 1;

@@ -1,0 +1,217 @@
+/*
+ * windows.c - the window search of one large tour (windows.h).
+ *
+ * An epoch cuts the tour, from a given position on, into windows of
+ * consecutive positions.  Window w, the path c_0 .. c_{m-1}, becomes a
+ * small instance of its own: city i of it is c_i, with c_i's coordinates
+ * (or, for EXPLICIT, the sub-matrix), the very data of the large instance,
+ * so every distance in it is the large instance's distance, exactly, on
+ * every metric (EUC_2D's rounding, GEO, ATT, ...).  Its start tour is
+ * 0, 1, .., m - 1, whose closing edge (m - 1, 0) stands for the rest of
+ * the large tour: the batch search (core/batch_search.h) runs with fixed
+ * ends, so no move and no kick removes that edge, and every tour it keeps
+ * is a path from 0 to m - 1 closed by it.  The path's gain is then the
+ * cycle's, exactly, and the path goes back between the same two neighbours
+ * outside the window.
+ *
+ * All windows of an epoch are one batch (wt_batch_solve_from): on the GPU
+ * each is searched by a warp or a block in shared memory, thousands at once
+ * (backend/cuda/batch.cu), on the CPU one a thread (cpu_batch.c); the two
+ * take the same steps.  A window's random stream is its number in the
+ * epoch, under the epoch's seed, so an epoch is reproducible on either.
+ */
+#include "algo/windows.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/batch.h"
+#include "core/climb_start.h"
+#include "core/error.h"
+#include "core/instance.h"
+#include "core/instance_build.h"
+#include "core/search_ctl.h"
+
+int wt_windows_offset(uint64_t seed, uint64_t e, int n)
+{
+    wt_rng rng;
+    wt_climb_rng(&rng, seed ^ 0x3c6ef372fe94f82bULL, e);
+    return (int)wt_rng_below(&rng, (uint64_t)n);
+}
+
+/* The instance of the m cities cities[0..m) of inst, in that order: the
+ * same coordinates (or matrix entries), so the same distances.  NULL when
+ * out of memory. */
+static wt_instance *window_instance(const wt_instance *inst, const int32_t *cities, int m)
+{
+    wt_instance *w = wt_instance_alloc("window", m, inst->type);
+    if (!w) return NULL;
+    w->real = inst->real;
+    w->unit_exp = inst->unit_exp;
+    bool ok = true;
+    if (inst->x && inst->y) {
+        ok = wt_instance_alloc_coords(w, inst->z != NULL);
+        for (int i = 0; ok && i < m; i++) {
+            w->x[i] = inst->x[cities[i]];
+            w->y[i] = inst->y[cities[i]];
+            if (inst->z) w->z[i] = inst->z[cities[i]];
+        }
+    }
+    if (ok && inst->lat) {
+        w->lat = malloc((size_t)m * sizeof *w->lat);
+        w->lon = malloc((size_t)m * sizeof *w->lon);
+        ok = w->lat && w->lon;
+        for (int i = 0; ok && i < m; i++) {
+            w->lat[i] = inst->lat[cities[i]];
+            w->lon[i] = inst->lon[cities[i]];
+        }
+    }
+    if (ok && inst->matrix) {
+        w->matrix = malloc((size_t)m * (size_t)m * sizeof *w->matrix);
+        ok = w->matrix != NULL;
+        for (int i = 0; ok && i < m; i++)
+            for (int j = 0; j < m; j++)
+                w->matrix[(size_t)i * (size_t)m + (size_t)j] =
+                    inst->matrix[(size_t)cities[i] * (size_t)inst->n + (size_t)cities[j]];
+    }
+    if (!ok) {
+        wt_instance_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* The windows of an epoch: window w starts at position offset + first[w]
+ * and has first[w + 1] - first[w] cities. */
+typedef struct epoch_state {
+    int count;
+    int *first;                /* count + 1 entries */
+    int32_t *cities;           /* n: the cities in window order */
+    wt_instance **inst;        /* count */
+    int32_t **start;           /* count: 0, 1, .. m - 1 each (one shared array) */
+    int32_t *identity;
+} epoch_state;
+
+static void state_free(epoch_state *s)
+{
+    for (int w = 0; s->inst && w < s->count; w++) wt_instance_free(s->inst[w]);
+    free(s->inst);
+    free(s->start);
+    free(s->first);
+    free(s->cities);
+    free(s->identity);
+}
+
+/* Cuts tour (n cities) into windows from offset on; false when out of
+ * memory. */
+static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour, int window,
+                int offset, int threads)
+{
+    int n = inst->n, count = n / window > 0 ? n / window : 1;
+    memset(s, 0, sizeof *s);
+    s->count = count;
+    s->first = malloc(((size_t)count + 1) * sizeof *s->first);
+    s->cities = malloc((size_t)n * sizeof *s->cities);
+    s->inst = calloc((size_t)count, sizeof *s->inst);
+    s->start = malloc((size_t)count * sizeof *s->start);
+    int m_max = n / count + 1;
+    s->identity = malloc((size_t)m_max * sizeof *s->identity);
+    if (!s->first || !s->cities || !s->inst || !s->start || !s->identity) return false;
+    for (int w = 0; w <= count; w++) s->first[w] = (int)((int64_t)w * n / count);
+    for (int p = 0; p < n; p++) s->cities[p] = tour[(offset + p) % n];
+    for (int i = 0; i < m_max; i++) s->identity[i] = i;
+    int failed = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
+    for (int w = 0; w < count; w++) {
+        s->start[w] = s->identity;
+        s->inst[w] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
+        if (!s->inst[w]) {
+#pragma omp atomic write
+            failed = 1;
+        }
+    }
+    return !failed;
+}
+
+/* Window path r (a cycle of 0 .. m - 1 holding the edge (m - 1, 0)) as the
+ * path from 0 to m - 1, mapped to the large instance's cities into out. */
+static void path_of(const int32_t *r, int m, const int32_t *cities, int32_t *out)
+{
+    int p0 = 0;
+    while (r[p0] != 0) p0++;
+    bool back = r[(p0 + 1) % m] == m - 1;
+    for (int i = 0; i < m; i++) out[i] = cities[r[back ? (p0 - i + m) % m : (p0 + i) % m]];
+}
+
+wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
+                               wt_windows_epoch *out, wt_error *err)
+{
+    double t0 = wt_now();
+    memset(out, 0, sizeof *out);
+    if (!inst || !tour || !o || o->window < 8 || o->offset < 0 || o->offset >= inst->n ||
+        (o->kicks == 0 && !(o->time_limit_s > 0)))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_windows_epoch_run: need an instance, "
+                       "a tour, a window of at least 8 cities, an offset in the tour, and kicks "
+                       "or a time limit");
+    int n = inst->n;
+    if (n < 8) return WT_OK;
+    int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
+    epoch_state s;
+    if (!cut(&s, inst, tour, o->window, o->offset, threads)) {
+        state_free(&s);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows of %d "
+                       "cities", n);
+    }
+    wt_batch_params bp;
+    wt_batch_params_defaults(&bp);
+    bp.backend = o->backend;
+    bp.seed = o->seed;
+    bp.kicks = o->kicks;
+    bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
+    bp.threads = o->threads;
+    bp.cuda_device = o->cuda_device;
+    bp.stop_flag = o->stop_flag;
+    wt_batch_result r;
+    double t1 = wt_now();
+    wt_status st = wt_batch_solve_from((const wt_instance *const *)s.inst, s.count, &bp,
+                                       (const int32_t *const *)s.start, true, &r, err);
+    out->search_s = wt_now() - t1;
+    if (st != WT_OK) {
+        state_free(&s);
+        return st;
+    }
+    for (int w = 0; w < s.count; w++)
+        if (r.tours[w].status != WT_OK) {
+            st = wt_fail(err, r.tours[w].status, "window %d: %s", w, r.tours[w].message);
+            break;
+        }
+    if (st == WT_OK) {
+        int64_t gain = 0;
+        int improved = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(+ : gain, improved)
+        for (int w = 0; w < s.count; w++) {
+            const wt_batch_tour *t = &r.tours[w];
+            if (t->length >= t->init_length) continue;
+            int m = s.first[w + 1] - s.first[w];
+            int32_t *path = malloc((size_t)m * sizeof *path);
+            if (!path) continue; /* the window stays as it was: still a valid tour */
+            path_of(t->tour, m, s.cities + s.first[w], path);
+            for (int i = 0; i < m; i++) tour[(o->offset + s.first[w] + i) % n] = path[i];
+            free(path);
+            gain += t->init_length - t->length;
+            improved++;
+        }
+        out->windows = s.count;
+        out->improved = improved;
+        out->gain = gain;
+        out->kicks = r.kicks;
+        out->on_gpu = r.on_gpu;
+        out->gpu_s = r.gpu_time_s;
+    }
+    wt_batch_result_free(&r);
+    state_free(&s);
+    out->wall_s = wt_now() - t0;
+    return st;
+}

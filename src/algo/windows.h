@@ -1,0 +1,68 @@
+/*
+ * windows.h - the window search of one large tour (issue 25, part 1).
+ *
+ * The tour is cut into windows of consecutive positions; each window is a
+ * path whose two ends stay in place, searched as a small instance of its
+ * own by the batch search (core/batch_search.h) with its ends joined by a
+ * fixed edge that no move and no kick removes.  The windows of an epoch are
+ * one batch: on the GPU thousands run at once, on the CPU one a thread;
+ * both take the same steps, so a window's path is the same on either (for
+ * the same seed and kick budget).  The improved paths are put back, and
+ * the next epoch cuts the tour elsewhere, so that what lay across a cut is
+ * inside a window then.
+ */
+#ifndef WT_ALGO_WINDOWS_H
+#define WT_ALGO_WINDOWS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "warptour.h"
+
+/* Defaults: cities a window, and the shortest an epoch's search runs. */
+enum { WT_WINDOW_CITIES = 1000 };
+#define WT_WINDOW_MIN_EPOCH_S 0.25
+
+/* What one epoch is asked to do. */
+typedef struct wt_windows_opts {
+    int window;               /* cities a window, >= 8 (the last windows take
+                                 the remainder: each has window .. 2 window - 1
+                                 cities; a tour of fewer is one window) */
+    int offset;               /* the position where the first window starts,
+                                 0 .. n - 1 */
+    uint64_t kicks;           /* kicks a window; 0: until time_limit_s */
+    double time_limit_s;      /* with kicks 0: the epoch's seconds, > 0 */
+    uint64_t seed;            /* the windows' random streams */
+    wt_backend_kind backend;  /* WT_BACKEND_CPU, _CUDA, or _AUTO (the GPU when
+                                 one is usable) */
+    int threads;              /* CPU threads; 0: all cores */
+    int cuda_device;
+    const volatile int *stop_flag; /* optional */
+} wt_windows_opts;
+
+/* What an epoch did. */
+typedef struct wt_windows_epoch {
+    int windows;              /* windows searched */
+    int improved;             /* windows whose path got shorter */
+    int64_t gain;             /* exact: the tour's length before minus after */
+    uint64_t kicks;           /* all windows */
+    int on_gpu;               /* windows the GPU searched */
+    double gpu_s;             /* seconds the GPU's kernels ran (CUDA events) */
+    double search_s;          /* seconds of the batch call */
+    double wall_s;            /* seconds of the whole epoch (cutting and
+                                 putting back too) */
+} wt_windows_epoch;
+
+/* One epoch on tour (n cities of inst, changed in place): the windows cut
+ * at o->offset are searched and each path that got shorter is put back, its
+ * ends where they were.  The tour stays valid whatever happens; on failure
+ * it is unchanged.  EXPLICIT instances are searched with sub-matrices of
+ * window^2 entries. */
+wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
+                               wt_windows_epoch *out, wt_error *err);
+
+/* The position where epoch e of a search seeded with seed cuts a tour of n
+ * cities: uniform over the tour, from (seed, e) alone. */
+int wt_windows_offset(uint64_t seed, uint64_t e, int n);
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * test_windows.c - the window search of one large tour on the CPU
+ * (algo/windows.c) and the fixed edge of core/batch_search.h it runs on.
+ *
+ * Kicks never cut the fixed edge; an epoch keeps the tour valid, each
+ * window's two ends in their positions and its cities inside it; its gain
+ * is the tour's change of length, exactly, on every metric (EUC_2D,
+ * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
+ * tour whatever the thread count.
+ */
+#include "batch_test_util.h"
+
+#include "algo/windows.h"
+#include "core/batch_search.h"
+
+/* Kicks on tours of 8 to 60 cities never take the edge at `fixed`. */
+static void test_kicks_keep_the_fixed_edge(void **state)
+{
+    (void)state;
+    for (int n = 8; n <= 60; n += 13)
+        for (int fixed = 0; fixed < n; fixed += 3)
+            for (int window = 3; window <= n + 5; window += n / 2)
+                for (uint64_t k = 0; k < 200; k++) {
+                    wt_bs_kick_cut cut = wt_bs_kick(3, 7, k, n, window, fixed);
+                    int e[3];
+                    wt_bs_kick_edges(cut, n, false, e);
+                    for (int q = 0; q < 3; q++) assert_int_not_equal(e[q], fixed);
+                    assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 < n);
+                }
+    /* Without a fixed edge, the stream of the batch search is unchanged. */
+    wt_bs_kick_cut a = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1);
+    wt_bs_kick_cut b = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+static wt_windows_opts cpu_opts(int window, int offset, uint64_t kicks, int threads)
+{
+    wt_windows_opts o = {0};
+    o.window = window;
+    o.offset = offset;
+    o.kicks = kicks;
+    o.seed = 5;
+    o.backend = WT_BACKEND_CPU;
+    o.threads = threads;
+    return o;
+}
+
+/* Runs one epoch on tour and checks it: valid, the gain exact, each
+ * window's ends in place and its cities its own. */
+static wt_windows_epoch checked_epoch(const wt_instance *inst, int32_t *tour,
+                                      const wt_windows_opts *o)
+{
+    int n = wt_instance_n(inst), count = n / o->window > 0 ? n / o->window : 1;
+    int32_t *before = malloc((size_t)n * sizeof *before);
+    memcpy(before, tour, (size_t)n * sizeof *tour);
+    int64_t len0 = wt_tour_length(inst, tour);
+    wt_windows_epoch e;
+    wt_error err = {0};
+    if (wt_windows_epoch_run(inst, tour, o, &e, &err) != WT_OK)
+        fail_msg("wt_windows_epoch_run: %s", err.message);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(len0 - wt_tour_length(inst, tour), e.gain);
+    assert_true(e.gain >= 0);
+    assert_int_equal(e.windows, count);
+    char *seen = calloc((size_t)n, 1);
+    for (int w = 0; w < count; w++) {
+        int first = (int)((int64_t)w * n / count), last = (int)((int64_t)(w + 1) * n / count) - 1;
+        int p0 = (o->offset + first) % n, p1 = (o->offset + last) % n;
+        assert_int_equal(tour[p0], before[p0]);
+        assert_int_equal(tour[p1], before[p1]);
+        for (int i = first; i <= last; i++) seen[before[(o->offset + i) % n]] = (char)(w + 1);
+        for (int i = first; i <= last; i++)
+            assert_int_equal(seen[tour[(o->offset + i) % n]], (char)(w + 1));
+    }
+    free(seen);
+    free(before);
+    return e;
+}
+
+static int32_t *greedy(const wt_instance *inst)
+{
+    int32_t *t = malloc((size_t)wt_instance_n(inst) * sizeof *t);
+    wt_error err = {0};
+    if (wt_tour_init(inst, WT_INIT_GREEDY, 1, t, &err) != WT_OK) fail_msg("%s", err.message);
+    return t;
+}
+
+/* Epochs on 5,000 uniform cities from several cuts: each checked, each
+ * improving on the greedy tour at first. */
+static void test_epochs_keep_ends_and_exact_gains(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(5000, 3);
+    int32_t *tour = greedy(inst);
+    int64_t len0 = wt_tour_length(inst, tour), total = 0;
+    for (uint64_t ep = 0; ep < 4; ep++) {
+        wt_windows_opts o = cpu_opts(300 + 100 * (int)ep, wt_windows_offset(5, ep, 5000), 40, 2);
+        wt_windows_epoch e = checked_epoch(inst, tour, &o);
+        if (ep == 0) assert_true(e.gain > 0 && e.improved > 0);
+        assert_true(e.kicks > 0);
+        assert_int_equal(e.on_gpu, 0);
+        total += e.gain;
+    }
+    assert_int_equal(len0 - wt_tour_length(inst, tour), total);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* The same tour for the same seed, on 1 and 2 threads. */
+static void test_reproducible(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 4);
+    int32_t *a = greedy(inst), *b = greedy(inst);
+    for (uint64_t ep = 0; ep < 2; ep++) {
+        wt_windows_opts o1 = cpu_opts(400, wt_windows_offset(9, ep, 3000), 30, 1);
+        wt_windows_opts o2 = o1;
+        o2.threads = 2;
+        wt_windows_epoch e1 = checked_epoch(inst, a, &o1), e2 = checked_epoch(inst, b, &o2);
+        assert_int_equal(e1.gain, e2.gain);
+        assert_int_equal(e1.kicks, e2.kicks);
+        assert_memory_equal(a, b, 3000 * sizeof *a);
+    }
+    free(a);
+    free(b);
+    wt_instance_free(inst);
+}
+
+/* A tour shorter than two windows is one window with one fixed edge; a
+ * time limit instead of kicks ends the epoch. */
+static void test_one_window_and_time_limit(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(500, 8);
+    int32_t *tour = greedy(inst);
+    wt_windows_opts o = cpu_opts(300, 499, 0, 2);
+    o.time_limit_s = 0.2;
+    wt_windows_epoch e = checked_epoch(inst, tour, &o);
+    assert_int_equal(e.windows, 1);
+    assert_true(e.gain > 0);
+    assert_true(e.wall_s < 2.0);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* Exact gains and kept ends on the other metrics: real-valued points and
+ * TSPLIB instances of CEIL_2D, ATT, GEO and EXPLICIT. */
+static void test_metrics(void **state)
+{
+    (void)state;
+    double x[2000], y[2000];
+    for (int i = 0; i < 2000; i++) {
+        x[i] = 0.001 * (double)((i * 7919) % 2003) + 1e-4 * (double)(i % 7);
+        y[i] = 0.001 * (double)((i * 104729) % 1999);
+    }
+    wt_instance *real = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("real", 2000, WT_EUC_2D_REAL, x, y, NULL, &real, &err),
+                     WT_OK);
+    int32_t *tour = greedy(real);
+    wt_windows_opts o = cpu_opts(250, 17, 30, 2);
+    assert_true(checked_epoch(real, tour, &o).gain > 0);
+    free(tour);
+    wt_instance_free(real);
+
+    const char *dir = wt_test_tsplib_dir();
+    if (!dir) return; /* the TSPLIB collection is not here: the rest is skipped */
+    const char *files[] = {"dsj1000.tsp", "att532.tsp", "ali535.tsp", "gr431.tsp", "gr120.tsp"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char *path = wt_test_path(dir, files[f]);
+        wt_instance *inst = NULL;
+        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) fail_msg("%s: %s", path, err.message);
+        free(path);
+        tour = greedy(inst);
+        o = cpu_opts(wt_instance_n(inst) / 3, 5, 20, 2);
+        checked_epoch(inst, tour, &o);
+        free(tour);
+        wt_instance_free(inst);
+    }
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(100, 8);
+    int32_t *tour = greedy(inst);
+    wt_windows_epoch e;
+    wt_windows_opts o = cpu_opts(4, 0, 10, 1);
+    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    o = cpu_opts(50, 100, 10, 1);
+    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    o = cpu_opts(50, 0, 0, 1);
+    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kicks_keep_the_fixed_edge),
+        cmocka_unit_test(test_epochs_keep_ends_and_exact_gains),
+        cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_one_window_and_time_limit),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_bad_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
