@@ -22,6 +22,7 @@
  */
 #include "algo/windows.h"
 
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,7 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.backend = o->backend;
     bp.seed = o->seed;
     bp.kicks = o->kicks;
+    bp.kick_window = o->kick_window;
     bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
     bp.threads = o->threads;
     bp.cuda_device = o->cuda_device;
@@ -214,4 +216,55 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     state_free(&s);
     out->wall_s = wt_now() - t0;
     return st;
+}
+
+/* Epochs without a time limit, and each window's kicks in one. */
+enum { UNTIMED_EPOCHS = 8, UNTIMED_KICKS_PER_CITY_DIV = 10 };
+
+wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                            wt_backend_kind backend, int window, wt_search_stats *stats,
+                            wt_error *err)
+{
+    const wt_params *p = ctl->params;
+    int n = inst->n, w = window > 0 ? window : WT_WINDOW_CITIES;
+    int64_t length = wt_tour_length(inst, tour);
+    double overhead = 0; /* the last epoch's seconds outside the batch search */
+    bool timed = isfinite(ctl->deadline);
+    for (uint64_t e = 0; n >= 8; e++) {
+        if (wt_ctl_report(ctl, length, stats->steps, false)) break;
+        if (!timed && e == UNTIMED_EPOCHS) break;
+        wt_windows_opts o = {0};
+        o.window = w;
+        o.offset = wt_windows_offset(p->seed, e, n);
+        o.seed = p->seed ^ (e * 0x9e3779b97f4a7c15ULL);
+        o.backend = backend;
+        o.threads = ctl->threads;
+        o.cuda_device = p->cuda_device;
+        o.stop_flag = p->stop_flag;
+        if (timed) {
+            /* Long enough that the cutting and putting back (the GPU idles)
+             * take at most a fifth of an epoch; the last one ends at the
+             * deadline, less what its overhead will take. */
+            double left = ctl->deadline - wt_now() - overhead;
+            double epoch = 4 * overhead > WT_WINDOW_MIN_EPOCH_S ? 4 * overhead : WT_WINDOW_MIN_EPOCH_S;
+            if (left < 2 * epoch) epoch = left;
+            if (epoch <= 0.01) break;
+            o.time_limit_s = epoch;
+        } else {
+            o.kicks = (uint64_t)(w / UNTIMED_KICKS_PER_CITY_DIV);
+        }
+        wt_windows_epoch ep;
+        wt_status st = wt_windows_epoch_run(inst, tour, &o, &ep, err);
+        if (st != WT_OK) return st;
+        overhead = ep.wall_s - ep.search_s;
+        length -= ep.gain;
+        stats->kicks += ep.kicks;
+        stats->steps += (uint64_t)ep.improved;
+        stats->gpu_time_s += ep.gpu_s;
+        stats->passes++; /* epochs */
+        ctl->kicks = stats->kicks;
+    }
+    /* Searching for as long as the time limit allows ends normally there. */
+    if (ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    return WT_OK;
 }

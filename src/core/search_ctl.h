@@ -58,6 +58,8 @@ typedef struct wt_search_stats {
     int64_t unpolished_length; /* sa: the annealed tour's length before the polish */
     uint64_t polish_moves;     /* sa: improving moves of the polish */
     double polish_time_s;      /* sa: seconds of the polish */
+    double gpu_time_s;         /* ils with window descents: seconds the GPU's
+                                  kernels ran (CUDA events) */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

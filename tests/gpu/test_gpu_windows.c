@@ -1,0 +1,196 @@
+/*
+ * test_gpu_windows.c - the window search of one large tour on the GPU
+ * (algo/windows.c over backend/cuda/batch.cu) against the host's.
+ *
+ * The GPU's distances are the host's (double, same operations), so an
+ * epoch's windows come out equal to the host's for the same seed and kick
+ * budget on every metric but GEO: the same tour and gain, every window on
+ * the GPU.  GEO: a valid tour, ends kept, the gain exact.  A million
+ * uniform cities: epochs of a thousand windows under a time limit
+ * complete with a valid tour whose gain is exact; the line it prints
+ * (windows_million ...) gives the GPU kernels' share of the search's wall
+ * time.
+ *
+ * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
+ * "GPU" side on the CPU to check the test's own logic.
+ */
+#include "gpu_test.h"
+
+#include "batch_test_util.h"
+
+#include "algo/windows.h"
+#include "core/search_ctl.h"
+
+static bool gpu_is_cpu;
+
+static wt_windows_opts opts(wt_backend_kind backend, int window, int offset, uint64_t kicks)
+{
+    wt_windows_opts o = {0};
+    o.window = window;
+    o.offset = offset;
+    o.kicks = kicks;
+    o.seed = 7;
+    o.backend = backend == WT_BACKEND_CUDA && gpu_is_cpu ? WT_BACKEND_CPU : backend;
+    return o;
+}
+
+static int32_t *start_tour(const wt_instance *inst, wt_init_method method)
+{
+    int32_t *t = malloc((size_t)wt_instance_n(inst) * sizeof *t);
+    wt_error err = {0};
+    if (wt_tour_init(inst, method, 1, t, &err) != WT_OK) fail_msg("%s", err.message);
+    return t;
+}
+
+/* One epoch on tour; checks validity, kept ends and the exact gain. */
+static wt_windows_epoch epoch(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o)
+{
+    int n = wt_instance_n(inst), count = n / o->window > 0 ? n / o->window : 1;
+    int32_t *before = malloc((size_t)n * sizeof *before);
+    memcpy(before, tour, (size_t)n * sizeof *tour);
+    int64_t len0 = wt_tour_length(inst, tour);
+    wt_windows_epoch e;
+    wt_error err = {0};
+    if (wt_windows_epoch_run(inst, tour, o, &e, &err) != WT_OK)
+        fail_msg("wt_windows_epoch_run: %s", err.message);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(len0 - wt_tour_length(inst, tour), e.gain);
+    for (int w = 0; w < count; w++) {
+        int p0 = (int)((o->offset + (int64_t)w * n / count) % n);
+        int p1 = (int)((o->offset + (int64_t)(w + 1) * n / count - 1) % n);
+        assert_int_equal(tour[p0], before[p0]);
+        assert_int_equal(tour[p1], before[p1]);
+    }
+    free(before);
+    return e;
+}
+
+/* The same epoch on both sides: equal tours, gains and kicks. */
+static void compare(const wt_instance *inst, wt_init_method method, int window, int offset,
+                    uint64_t kicks)
+{
+    int n = wt_instance_n(inst);
+    int32_t *g = start_tour(inst, method), *c = start_tour(inst, method);
+    wt_windows_opts go = opts(WT_BACKEND_CUDA, window, offset, kicks);
+    wt_windows_opts co = opts(WT_BACKEND_CPU, window, offset, kicks);
+    wt_windows_epoch eg = epoch(inst, g, &go), ec = epoch(inst, c, &co);
+    print_message("    %d cities, %d windows: gain %lld, GPU %.3f s of %.3f s\n", n, eg.windows,
+                  (long long)eg.gain, eg.gpu_s, eg.search_s);
+    if (!gpu_is_cpu) assert_int_equal(eg.on_gpu, eg.windows);
+    assert_int_equal(eg.gain, ec.gain);
+    assert_int_equal(eg.kicks, ec.kicks);
+    assert_memory_equal(g, c, (size_t)n * sizeof *g);
+    free(g);
+    free(c);
+}
+
+/* Uniform and clustered-like integer points, real points, window sizes
+ * from a warp's to a block's. */
+static void test_equal_to_host(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(20000, 5);
+    compare(inst, WT_INIT_GREEDY, 150, 123, 40);
+    compare(inst, WT_INIT_GREEDY, 1000, 19999, 40);
+    compare(inst, WT_INIT_SPACEFILL, 3000, 7, 20);
+    wt_instance_free(inst);
+    double x[5000], y[5000];
+    for (int i = 0; i < 5000; i++) {
+        x[i] = 0.001 * (double)((i * 7919) % 5003) + 1e-4 * (double)(i % 7);
+        y[i] = 0.001 * (double)((i * 104729) % 4999);
+    }
+    wt_instance *real = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("real", 5000, WT_EUC_2D_REAL, x, y, NULL, &real, &err),
+                     WT_OK);
+    compare(real, WT_INIT_GREEDY, 400, 11, 40);
+    wt_instance_free(real);
+}
+
+/* TSPLIB instances of other metrics (skipped without the collection):
+ * ATT, CEIL_2D and EXPLICIT equal the host's; GEO valid and exact. */
+static void test_tsplib_metrics(void **state)
+{
+    (void)state;
+    const char *dir = wt_test_tsplib_dir();
+    if (!dir) {
+        print_message("    no TSPLIB collection: skipped\n");
+        return;
+    }
+    const char *files[] = {"att532.tsp", "dsj1000.tsp", "gr431.tsp", "usa13509.tsp", "ali535.tsp"};
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char *path = wt_test_path(dir, files[f]);
+        wt_instance *inst = NULL;
+        wt_error err = {0};
+        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) fail_msg("%s: %s", path, err.message);
+        free(path);
+        int n = wt_instance_n(inst), w = n > 3000 ? 1000 : n / 3;
+        if (strcmp(files[f], "ali535.tsp") != 0) {
+            compare(inst, WT_INIT_GREEDY, w, 3, 30);
+        } else {
+            int32_t *g = start_tour(inst, WT_INIT_GREEDY);
+            wt_windows_opts o = opts(WT_BACKEND_CUDA, w, 3, 30);
+            epoch(inst, g, &o);
+            free(g);
+        }
+        wt_instance_free(inst);
+    }
+}
+
+/* A million uniform cities: one epoch by kicks, then a timed search of
+ * epochs; the tour valid and the gains exact throughout. */
+static void test_million(void **state)
+{
+    (void)state;
+    enum { N = 1000000 };
+    wt_instance *inst = wt_test_random_instance(N, 1);
+    int32_t *tour = start_tour(inst, WT_INIT_SPACEFILL);
+    int64_t len0 = wt_tour_length(inst, tour);
+    wt_windows_opts o = opts(WT_BACKEND_CUDA, 1000, 4321, 20);
+    double t0 = now_s();
+    wt_windows_epoch e = epoch(inst, tour, &o);
+    print_message("    windows_epoch n=%d windows=%d kicks=%llu gain=%lld wall_s=%.3f "
+                  "search_s=%.3f gpu_kernel_s=%.3f\n", N, e.windows, (unsigned long long)e.kicks,
+                  (long long)e.gain, now_s() - t0, e.search_s, e.gpu_s);
+    assert_int_equal(e.windows, 1000);
+    assert_true(e.gain > 0);
+
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = 6;
+    p.seed = 3;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_search_stats stats = {0};
+    int64_t len1 = wt_tour_length(inst, tour);
+    wt_error err = {0};
+    t0 = now_s();
+    wt_status st = wt_windows_search(inst, tour, &ctl, gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
+                                     0, &stats, &err);
+    double wall = now_s() - t0;
+    if (st != WT_OK) fail_msg("wt_windows_search: %s", err.message);
+    assert_int_equal(wt_tour_validate(tour, N, NULL), WT_OK);
+    int64_t len2 = wt_tour_length(inst, tour);
+    print_message("    windows_million n=%d start=%lld after_epoch=%lld end=%lld epochs=%llu "
+                  "kicks=%llu wall_s=%.3f gpu_kernel_s=%.3f gpu_busy=%.3f\n", N, (long long)len0,
+                  (long long)len1, (long long)len2, (unsigned long long)stats.passes,
+                  (unsigned long long)stats.kicks, wall, stats.gpu_time_s,
+                  stats.gpu_time_s / wall);
+    assert_true(len2 < len1);
+    assert_true(wall < 8.0);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    int st = gpu_test_begin(&gpu_is_cpu);
+    if (st) return st;
+    gpu_test_filters();
+    const struct CMUnitTest tests[] = {
+        GPU_TEST(test_equal_to_host),
+        GPU_TEST(test_tsplib_metrics),
+        GPU_TEST(test_million),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
