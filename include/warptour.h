@@ -297,14 +297,21 @@ typedef enum wt_ils_descent {
                         reconnected; 100,000 kicks a second per core.  On the cuda
                         backend the first descent, from the start tour, is the
                         GPU's full 2-opt descent */
-    WT_ILS_LK        /* as local, with Lin-Kernighan steps (Lin & Kernighan
+    WT_ILS_LK,       /* as local, with Lin-Kernighan steps (Lin & Kernighan
                         1973, Johnson & McGeoch 1997: variable depth, to 8
                         quadrant candidates a city) and Or-opt in place of 2-opt
                         and Or-opt, and random-walk double bridges as kicks
                         (Applegate, Cook & Rohe 2003) */
+    WT_ILS_WINDOWS   /* the tour cut into windows of 1,000 consecutive positions,
+                        each searched as a path whose ends stay in place (kicks,
+                        2-opt and Or-opt: solve-batch's search, docs/batch.md),
+                        thousands at once on the GPU (cuda backend) or one a
+                        thread (cpu); the cuts move between epochs.  On cuda the
+                        first descent is the GPU's full 2-opt descent (issue 25) */
 } wt_ils_descent;
 
-const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local", "lk" */
+const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local", "lk",
+                                                      "windows" */
 wt_status wt_ils_descent_parse(const char *name, wt_ils_descent *out);
 
 typedef enum wt_algorithm {
@@ -596,6 +603,9 @@ typedef struct wt_result {
                                     scans counted in moves_evaluated (GPU: the pass
                                     kernels' time from CUDA events; CPU: wall time of
                                     the scans); 0 where not measured (multistart, sa) */
+    double gpu_time_s;           /* ils with window descents on cuda: seconds the GPU's
+                                    window kernels ran (CUDA events), of search_time_s;
+                                    0 otherwise */
     wt_ils_descent ils_descent;  /* ils: the descent after each kick as run, WT_ILS_FULL
                                     or WT_ILS_LOCAL (full below 8 cities, where no kick
                                     is made); WT_ILS_AUTO for other algorithms */

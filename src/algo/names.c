@@ -17,7 +17,7 @@ static const char *const backend_names[] = {
     [WT_BACKEND_AUTO] = "auto", [WT_BACKEND_CPU] = "cpu", [WT_BACKEND_CUDA] = "cuda"};
 static const char *const ils_descent_names[] = {
     [WT_ILS_AUTO] = "auto", [WT_ILS_FULL] = "full", [WT_ILS_LOCAL] = "local",
-    [WT_ILS_LK] = "lk"};
+    [WT_ILS_LK] = "lk", [WT_ILS_WINDOWS] = "windows"};
 static const char *const stop_names[] = {
     [WT_STOP_DONE] = "done", [WT_STOP_TIME_LIMIT] = "time-limit",
     [WT_STOP_INTERRUPTED] = "interrupted"};

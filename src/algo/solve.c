@@ -17,6 +17,7 @@
 #include "algo/descent.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
+#include "algo/windows.h"
 #include "algo/polish.h"
 #include "core/search_ctl.h"
 #include "backend/backend.h"
@@ -288,8 +289,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
         return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
-    if (!b->host) {
-        /* The first optimum on the device; the host's threads take it from
+    if (!b->host || ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
+        /* The first optimum on the device (on the host too for window
+         * descents, which cannot repair edges between windows alone); the host's threads take it from
          * there (a stop during this descent leaves them nothing to do).  It
          * hands over early once DEVICE_STALL_PASSES passes in a row gain
          * less than DEVICE_STALL_GAIN of the length: at ten million cities
@@ -304,6 +306,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
+    if (ils_descent_run(p, inst->n) == WT_ILS_WINDOWS)
+        return wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA, 0,
+                                 stats, err);
     return wt_ils_local_run(inst, tour, ctl, !b->host,
                             ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
                             stats, err);
@@ -480,14 +485,20 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     const wt_backend *backend = choice.backend;
     char device[128];
     memcpy(device, choice.device, sizeof device);
-    const char *descents = ils_descent_run(params, inst->n) == WT_ILS_LK ? "LK" : "local";
+    wt_ils_descent run_as = ils_descent_run(params, inst->n);
+    const char *descents = run_as == WT_ILS_LK        ? "LK descents"
+                           : run_as == WT_ILS_WINDOWS ? "window searches"
+                                                      : "local descents";
     if (ils_local(params) && !backend->host) {
         char gpu[sizeof device];
         snprintf(gpu, sizeof gpu, "%s", device);
-        snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s descents",
-                 gpu, ctl.threads, ctl.threads == 1 ? "" : "s", descents);
+        if (run_as == WT_ILS_WINDOWS)
+            snprintf(device, sizeof device, "%.60s: first descent, window searches", gpu);
+        else
+            snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s", gpu,
+                     ctl.threads, ctl.threads == 1 ? "" : "s", descents);
     } else if (ils_local(params))
-        snprintf(device, sizeof device, "CPU, %d thread%s, %s descents", ctl.threads,
+        snprintf(device, sizeof device, "CPU, %d thread%s, %s", ctl.threads,
                  ctl.threads == 1 ? "" : "s", descents);
     else if (backend->host)
         snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
@@ -519,6 +530,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
                                                          : params->init;
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;
     res->scan_time_s = stats.scan_time_s;
+    res->gpu_time_s = stats.gpu_time_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
     res->passes = stats.passes;

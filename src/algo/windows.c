@@ -243,10 +243,10 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         o.stop_flag = p->stop_flag;
         if (timed) {
             /* Long enough that the cutting and putting back (the GPU idles)
-             * take at most a fifth of an epoch; the last one ends at the
+             * take at most a seventh of an epoch; the last one ends at the
              * deadline, less what its overhead will take. */
             double left = ctl->deadline - wt_now() - overhead;
-            double epoch = 4 * overhead > WT_WINDOW_MIN_EPOCH_S ? 4 * overhead : WT_WINDOW_MIN_EPOCH_S;
+            double epoch = 6 * overhead > WT_WINDOW_MIN_EPOCH_S ? 6 * overhead : WT_WINDOW_MIN_EPOCH_S;
             if (left < 2 * epoch) epoch = left;
             if (epoch <= 0.01) break;
             o.time_limit_s = epoch;

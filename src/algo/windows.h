@@ -73,7 +73,7 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n);
 
 /* The window search of a whole run (ILS with window descents): epochs from
  * random cuts (wt_windows_offset of params.seed and the epoch), each as
- * long as WT_WINDOW_MIN_EPOCH_S or four times the last epoch's cutting and
+ * long as WT_WINDOW_MIN_EPOCH_S or six times the last epoch's cutting and
  * putting back, until ctl's deadline or stop; without a time limit 8
  * epochs of window / 10 kicks a window.  tour (valid, changed in place) is
  * the result at every point.  stats: kicks, steps (windows improved),
