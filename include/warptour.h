@@ -270,7 +270,8 @@ typedef enum wt_init_method {
     WT_INIT_RANDOM = 0, /* uniform random permutation */
     WT_INIT_NEAREST,    /* nearest neighbour from a random city */
     WT_INIT_GREEDY,     /* greedy edge matching (Multiple Fragment) */
-    WT_INIT_SPACEFILL   /* Hilbert-curve order of the coordinates */
+    WT_INIT_SPACEFILL,  /* Hilbert-curve order of the coordinates */
+    WT_INIT_BORUVKA     /* Quick-Boruvka edge matching (Applegate et al.) */
 } wt_init_method;
 
 /* The _name functions return NULL ("unknown" for wt_init_method_name and

@@ -182,7 +182,7 @@ static int set_params(wt_params *p, const char *algorithm, const char *backend, 
     }
     if (init && wt_init_method_parse(init, &p->init) != WT_OK) {
         PyErr_Format(PyExc_ValueError,
-                     "unknown init '%s' (greedy, nearest, spacefill, random)", init);
+                     "unknown init '%s' (greedy, boruvka, nearest, spacefill, random)", init);
         return -1;
     }
     return 0;

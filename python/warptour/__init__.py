@@ -132,7 +132,8 @@ _DOC_COMMON = """
     backend     "auto" (the GPU when this build has CUDA and one is usable),
                 "cpu", "cuda"
     threads     CPU threads (None: all cores)
-    init        start tour: "greedy" (default), "nearest", "spacefill", "random"
+    init        start tour: "greedy" (default), "boruvka", "nearest", "spacefill",
+                "random"
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
                 kicks, climbs, temperature); a true return stops the search

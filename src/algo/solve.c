@@ -425,7 +425,7 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
         return BAD("params.algorithm %d is no wt_algorithm", (int)p->algorithm);
     if (!wt_backend_name(p->backend))
         return BAD("params.backend %d is no wt_backend_kind", (int)p->backend);
-    if ((unsigned)p->init > WT_INIT_SPACEFILL)
+    if ((unsigned)p->init > WT_INIT_BORUVKA)
         return BAD("params.init %d is no wt_init_method", (int)p->init);
     if (isnan(p->time_limit_s) || isinf(p->time_limit_s))
         return BAD("params.time_limit_s must be a finite number (<= 0: none)");

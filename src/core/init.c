@@ -23,6 +23,12 @@
  *             a nearest-neighbour tour over path endpoints: walk a path, and
  *             from its far end jump to the nearest endpoint of a path not yet
  *             walked.  The seed picks only the first path.
+ *  boruvka    Quick-Boruvka (Applegate, Cook & Rohe 2003, the start tour
+ *             of their chained Lin-Kernighan): the cities in the k-d tree's
+ *             leaf order, each of degree < 2 in turn joined to the nearest
+ *             of its 10 nearest neighbours that still can be (degree < 2,
+ *             another path), in rounds until one adds no edge; the paths
+ *             left are chained as greedy's.
  *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
  *             the bounding square of x and y, ties by city number.  EUC_3D
  *             uses x and y only (z is ignored), GEO uses its raw (latitude,
@@ -54,6 +60,7 @@ static const char *const method_names[] = {
     [WT_INIT_NEAREST] = "nearest",
     [WT_INIT_GREEDY] = "greedy",
     [WT_INIT_SPACEFILL] = "spacefill",
+    [WT_INIT_BORUVKA] = "boruvka",
 };
 enum { N_METHODS = sizeof method_names / sizeof method_names[0] };
 
@@ -632,8 +639,19 @@ static void uf_union(int32_t *parent, uint8_t *rank, int ra, int rb)
     }
 }
 
-/* Takes the edges in order, keeping those whose ends have degree < 2 and lie
- * on different paths; fills adj (2 per city, -1 = none). */
+/* Adds the edge (a b) to the paths in adj (2 per city, -1 = none) when both
+ * ends have degree < 2 and lie on different paths; whether it did. */
+static bool join(int32_t *parent, uint8_t *rank, int32_t *adj, int a, int b)
+{
+    if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) return false; /* degree 2 */
+    int ra = uf_find(parent, a), rb = uf_find(parent, b);
+    if (ra == rb) return false;
+    uf_union(parent, rank, ra, rb);
+    adj[2 * a + (adj[2 * a] >= 0)] = b;
+    adj[2 * b + (adj[2 * b] >= 0)] = a;
+    return true;
+}
+
 /* Edges matched between two polls of the stop callback. */
 enum { EDGE_POLL = 1 << 20 };
 
@@ -658,13 +676,7 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
             break;
         }
         int a = (int)(pairs[e] >> 32), b = (int)(pairs[e] & 0xffffffffu);
-        if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) continue; /* degree 2 */
-        int ra = uf_find(parent, a), rb = uf_find(parent, b);
-        if (ra == rb) continue;
-        uf_union(parent, rank, ra, rb);
-        adj[2 * a + (adj[2 * a] >= 0)] = b;
-        adj[2 * b + (adj[2 * b] >= 0)] = a;
-        joined++;
+        joined += join(parent, rank, adj, a, b);
     }
     free(parent);
     free(rank);
@@ -752,6 +764,80 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
     free(adj);
     if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
+    return st;
+}
+
+/* ----------------------------------------------------------- Quick-Boruvka */
+
+/* Rounds over the candidate rows (the tree's leaf order): each city of
+ * degree < 2 takes the nearest of its candidates that can still join it
+ * (degree < 2, another path), one edge a city a round, until a round adds
+ * none.  A stop ends it early (*stopped), the paths still paths. */
+static wt_status boruvka_paths(const candidates *c, const wt_init_stop *stop, int32_t *adj,
+                               bool *stopped)
+{
+    int n = c->n;
+    int32_t *parent = malloc((size_t)n * sizeof *parent);
+    uint8_t *rank = calloc((size_t)n, 1);
+    if (!parent || !rank) {
+        free(parent);
+        free(rank);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+    for (int i = 0; i < n; i++) parent[i] = i;
+    for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
+    int joined = 0, before = -1;
+    while (joined < n - 1 && joined > before && !*stopped) {
+        before = joined;
+        for (int r = 0; r < n && joined < n - 1; r++) {
+            if (r % ROW_POLL == 0 && r > 0 && stop_asked(stop)) {
+                *stopped = true;
+                break;
+            }
+            const int32_t *row = c->nbr + (size_t)r * (size_t)c->k;
+            int a = c->owner[r];
+            for (int j = 0; j < c->k && adj[2 * a + 1] < 0; j++)
+                if (join(parent, rank, adj, a, row[j])) {
+                    joined++;
+                    break;
+                }
+        }
+    }
+    free(parent);
+    free(rank);
+    return WT_OK;
+}
+
+static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int threads,
+                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                              wt_error *err)
+{
+    int n = inst->n;
+    if (n < 3) return init_greedy(inst, seed, threads, stop, tour, cut, err); /* one tour */
+    int k = n - 1 < GREEDY_K ? n - 1 : GREEDY_K;
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    uint64_t *dist = malloc((size_t)n * (size_t)k * sizeof *dist);
+    wt_status st = adj && dist ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
+    bool stopped = stop_asked(stop);
+    candidates c;
+    if (st == WT_OK && !stopped) {
+        st = candidates_build(inst, k, threads, stop, dist, &c, err);
+        if (st == WT_OK) {
+            stopped = c.stopped || stop_asked(stop);
+            if (!stopped) st = boruvka_paths(&c, stop, adj, &stopped);
+            candidates_free(&c);
+        }
+    }
+    free(dist);
+    if (st == WT_OK && stopped) { /* as greedy's */
+        free(adj);
+        *cut = WT_INIT_CUT_SPACEFILL;
+        return init_spacefill(inst, threads, tour, err);
+    }
+    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
+    free(adj);
+    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
+    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_BORUVKA, err);
     return st;
 }
 
@@ -864,6 +950,7 @@ wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uin
     case WT_INIT_NEAREST: return init_nearest(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_SPACEFILL: return init_spacefill(inst, threads, tour, err);
+    case WT_INIT_BORUVKA: return init_boruvka(inst, seed, threads, stop, tour, cut, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init: unknown method %d",
                    (int)method);

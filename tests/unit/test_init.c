@@ -20,7 +20,7 @@
 #include "core/rng.h"
 
 static const wt_init_method all_methods[] = {WT_INIT_RANDOM, WT_INIT_NEAREST, WT_INIT_GREEDY,
-                                             WT_INIT_SPACEFILL};
+                                             WT_INIT_SPACEFILL, WT_INIT_BORUVKA};
 enum { N_METHODS = sizeof all_methods / sizeof all_methods[0] };
 
 /* ------------------------------------------------------------- helpers */
@@ -238,6 +238,7 @@ static void test_same_tour_any_thread_count(void **state)
         {WT_GEN_UNIFORM, 120000, WT_INIT_GREEDY},
         {WT_GEN_CLUSTERED, 120000, WT_INIT_GREEDY},
         {WT_GEN_UNIFORM, 1100000, WT_INIT_SPACEFILL},
+        {WT_GEN_CLUSTERED, 120000, WT_INIT_BORUVKA},
     };
     const int threads[] = {2, 3, 8};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -260,6 +261,29 @@ static void test_same_tour_any_thread_count(void **state)
     }
 }
 
+/* Quick-Boruvka's first round: walking the cities in the tree's leaf order,
+ * a city of degree < 2 joins the nearest city that still can be joined.  On
+ * cities 0, 1, 3, 7, 15 ... of a line (gaps doubling), every city's nearest
+ * is its left neighbour, the right one next, and every join is of two
+ * neighbours on the line, whatever the order of the walk: the tour is the
+ * line there and back. */
+static void test_boruvka_joins_nearest(void **state)
+{
+    (void)state;
+    enum { N = 12 };
+    double x[N], y[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)((1 << i) - 1);
+        y[i] = 0;
+    }
+    wt_instance *inst = from_coords("doubling", N, WT_EUC_2D, x, y, NULL);
+    int32_t *t = start_tour(inst, WT_INIT_BORUVKA, 3);
+    assert_true(is_permutation(t, N));
+    assert_int_equal(length_of(inst, t), 2 * (int64_t)x[N - 1]);
+    free(t);
+    wt_instance_free(inst);
+}
+
 /* -------------------------------------------------------------- quality */
 
 static void test_heuristics_beat_random(void **state)
@@ -277,6 +301,8 @@ static void test_heuristics_beat_random(void **state)
         assert_true(len[WT_INIT_NEAREST] < len[WT_INIT_RANDOM] / 5);
         assert_true(len[WT_INIT_GREEDY] < len[WT_INIT_RANDOM] / 5);
         assert_true(len[WT_INIT_SPACEFILL] < len[WT_INIT_RANDOM] / 5);
+        assert_true(len[WT_INIT_BORUVKA] < len[WT_INIT_RANDOM] / 5);
+        assert_true((double)len[WT_INIT_BORUVKA] < 1.35 * 0.7124 * sqrt(1000.0 * 1e12));
         /* Beardwood-Halton-Hammersley: an optimal tour is about 0.7124
          * sqrt(n A) (a little more at n = 1000); greedy is 15-25% above. */
         assert_true((double)len[WT_INIT_GREEDY] < 1.35 * 0.7124 * sqrt(1000.0 * 1e12));
@@ -499,7 +525,7 @@ static void test_spacefill_identity_cases(void **state)
 static void test_names(void **state)
 {
     (void)state;
-    const char *names[] = {"random", "nearest", "greedy", "spacefill"};
+    const char *names[] = {"random", "nearest", "greedy", "spacefill", "boruvka"};
     for (int m = 0; m < N_METHODS; m++) {
         wt_init_method parsed = WT_INIT_RANDOM;
         assert_string_equal(wt_init_method_name(all_methods[m]), names[m]);
@@ -635,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_nearest_steps_to_nearest),
         cmocka_unit_test(test_greedy_matches_reference),
         cmocka_unit_test(test_greedy_on_a_line),
+        cmocka_unit_test(test_boruvka_joins_nearest),
         cmocka_unit_test(test_spacefill_walks_hilbert_curve),
         cmocka_unit_test(test_spacefill_identity_cases),
         cmocka_unit_test(test_same_tour_any_thread_count),
