@@ -1,6 +1,7 @@
 # warptour - top-level Makefile.  CMake does the work underneath (build/).
 #
-#   make          build build/warptour and build/libwarptour.a (installs
+#   make          build build/warptour, build/warptour-bench (the
+#                 benchmarks) and build/libwarptour.a (installs
 #                 nothing: make deps, demo and test install what is missing)
 #   make demo     install missing packages, build, then solve a bundled
 #                 instance: 1000 random-restart 2-opt climbs, on the GPU if

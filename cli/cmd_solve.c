@@ -157,31 +157,16 @@ static void remove_stop_handlers(void)
     for (size_t k = 0; k < N_STOP_SIGNALS; k++) signal(stop_signals[k], SIG_DFL);
 }
 
-/* Long options without a short letter. */
-enum {
-    OPT_SEARCHES = 256,
-    OPT_MOVES,
-    OPT_T_START,
-    OPT_T_END,
-    OPT_ALPHA,
-    OPT_SWEEPS,
-    OPT_EXCHANGE,
-    OPT_SA_CPU,
-    OPT_POLISH,
-    OPT_NEAR,
-    OPT_NESTED,
-    OPT_BAND,
-    OPT_PRUNE,
-    OPT_OUTPUT_FORMAT,
-    OPT_JSON_TOUR,
-    OPT_DEVICE,
-    OPT_TUNE,
-    OPT_END /* past the last option code */
-};
+/* solve's own long options without a short letter; the rest of its
+ * options are the shared table's (cli_common.h: CLI_OPT_*). */
+enum { OPT_OUTPUT_FORMAT = 256, OPT_JSON_TOUR };
+
+/* The shared options solve takes: all of them. */
+#define SOLVE_PARAMS CLI_PARAM_ALL
 
 typedef struct solve_opts {
     const char *instance, *output, *svg, *start_tour;
-    bool given[OPT_END]; /* by option code: which options the command line had */
+    bool given[CLI_OPT_PARAM_END]; /* by option code: which options the command line had */
     bool json, quiet;
     bool json_tour;            /* --json-tour: the tour in the JSON */
     cli_tour_format format;    /* --output-format */
@@ -231,26 +216,26 @@ static const struct {
     const char *name;
     unsigned algorithms; /* ALGO() bits */
 } owned_options[] = {
-    {'K', "--kicks", ALGO(WT_ALGO_ILS)},
-    {'A', "--accept", ALGO(WT_ALGO_ILS)},
-    {'L', "--ils-descent", ALGO(WT_ALGO_ILS)},
-    {'W', "--swaps", ALGO_DESCENTS},
-    {OPT_NESTED, "--nested", ALGO_DESCENTS},
-    {OPT_BAND, "--band", ALGO_DESCENTS},
-    {OPT_PRUNE, "--prune", ALGO_DESCENTS},
-    {'R', "--restarts", ALGO(WT_ALGO_MULTISTART)},
-    {'i', "--init", ALGO_DESCENTS | ALGO(WT_ALGO_SA)},
+    {CLI_OPT_KICKS, "--kicks", ALGO(WT_ALGO_ILS)},
+    {CLI_OPT_ACCEPT, "--accept", ALGO(WT_ALGO_ILS)},
+    {CLI_OPT_ILS_DESCENT, "--ils-descent", ALGO(WT_ALGO_ILS)},
+    {CLI_OPT_SWAPS, "--swaps", ALGO_DESCENTS},
+    {CLI_OPT_NESTED, "--nested", ALGO_DESCENTS},
+    {CLI_OPT_BAND, "--band", ALGO_DESCENTS},
+    {CLI_OPT_PRUNE, "--prune", ALGO_DESCENTS},
+    {CLI_OPT_RESTARTS, "--restarts", ALGO(WT_ALGO_MULTISTART)},
+    {CLI_OPT_INIT, "--init", ALGO_DESCENTS | ALGO(WT_ALGO_SA)},
     {'S', "--start-tour", ALGO_DESCENTS | ALGO(WT_ALGO_SA)},
-    {OPT_SEARCHES, "--searches", ALGO(WT_ALGO_SA)},
-    {OPT_MOVES, "--moves", ALGO(WT_ALGO_SA)},
-    {OPT_T_START, "--t-start", ALGO(WT_ALGO_SA)},
-    {OPT_T_END, "--t-end", ALGO(WT_ALGO_SA)},
-    {OPT_ALPHA, "--alpha", ALGO(WT_ALGO_SA)},
-    {OPT_SWEEPS, "--sweeps", ALGO(WT_ALGO_SA)},
-    {OPT_EXCHANGE, "--exchange", ALGO(WT_ALGO_SA)},
-    {OPT_SA_CPU, "--sa-cpu", ALGO(WT_ALGO_SA)},
-    {OPT_POLISH, "--polish", ALGO(WT_ALGO_SA)},
-    {OPT_NEAR, "--near", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_SEARCHES, "--searches", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_MOVES, "--moves", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_T_START, "--t-start", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_T_END, "--t-end", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_ALPHA, "--alpha", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_SWEEPS, "--sweeps", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_EXCHANGE, "--exchange", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_SA_CPU, "--sa-cpu", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_POLISH, "--polish", ALGO(WT_ALGO_SA)},
+    {CLI_OPT_NEAR, "--near", ALGO(WT_ALGO_SA)},
 };
 
 /* Refuses an option given for an algorithm it does not belong to, naming
@@ -275,145 +260,14 @@ static int check_option_algorithms(const solve_opts *o)
     return -1;
 }
 
-/* Parses one simulated annealing option; returns -1 when fine, else an exit
- * status. */
-static int parse_sa_option(int c, const char *arg, wt_params *p)
-{
-    int64_t v;
-    switch (c) {
-    case OPT_SEARCHES:
-        if (!cli_parse_int64(arg, 1, 1 << 20, &v))
-            return cli_usage_error("solve", "--searches needs an integer in 1..%d, got '%s'",
-                                   1 << 20, arg);
-        p->sa_searches = (int)v;
-        break;
-    case OPT_MOVES:
-        if (!cli_parse_int64(arg, 1, 1 << 16, &v))
-            return cli_usage_error("solve", "--moves needs an integer in 1..%d, got '%s'",
-                                   1 << 16, arg);
-        p->sa_moves = (int)v;
-        break;
-    case OPT_T_START:
-    case OPT_T_END: {
-        double *t = c == OPT_T_START ? &p->sa_t_start : &p->sa_t_end;
-        if (!cli_parse_double(arg, 0.0, 1e300, t) || *t <= 0)
-            return cli_usage_error("solve", "--%s needs a positive temperature, got '%s'",
-                                   c == OPT_T_START ? "t-start" : "t-end", arg);
-        break;
-    }
-    case OPT_ALPHA:
-        if (!cli_parse_double(arg, 0.0, 1.0, &p->sa_alpha) || p->sa_alpha <= 0 ||
-            p->sa_alpha >= 1)
-            return cli_usage_error("solve", "--alpha needs a number between 0 and 1 "
-                                   "(exclusive), got '%s'", arg);
-        break;
-    case OPT_SWEEPS:
-    case OPT_EXCHANGE:
-        if (!cli_parse_int64(arg, 1, 1 << 30, &v))
-            return cli_usage_error("solve", "--%s needs a positive integer, got '%s'",
-                                   c == OPT_SWEEPS ? "sweeps" : "exchange", arg);
-        *(c == OPT_SWEEPS ? &p->sa_sweeps : &p->sa_exchange) = (int)v;
-        break;
-    case OPT_SA_CPU:
-        if (strcmp(arg, "sspm") == 0) p->sa_cpu = WT_SA_SSPM;
-        else if (strcmp(arg, "pssm") == 0) p->sa_cpu = WT_SA_PSSM;
-        else return cli_usage_error("solve", "--sa-cpu is 'sspm' or 'pssm', got '%s'", arg);
-        break;
-    case OPT_NEAR:
-        if (!cli_parse_int64(arg, 0, 1000, &v) || v == 1)
-            return cli_usage_error("solve", "--near needs 0 (off) or an integer in 2..1000, "
-                                   "got '%s'", arg);
-        p->sa_near = (int)v;
-        break;
-    case OPT_POLISH:
-        if (strcmp(arg, "on") == 0) p->sa_polish = true;
-        else if (strcmp(arg, "off") == 0) p->sa_polish = false;
-        else return cli_usage_error("solve", "--polish is 'on' or 'off', got '%s'", arg);
-        break;
-    default: return cli_usage_error("solve", "unknown option");
-    }
-    return -1;
-}
-
-/* Parses one option; returns -1 when fine, else an exit status. */
+/* Parses one of solve's own options, or hands a shared one to the table;
+ * returns -1 when fine, else an exit status. */
 static int parse_option(int c, const char *arg, solve_opts *o)
 {
-    wt_params *p = &o->params;
-    int64_t v;
     switch (c) {
-    case 'a':
-        if (wt_algorithm_parse(arg, &p->algorithm) != WT_OK)
-            return cli_usage_error("solve", "unknown --algorithm '%s' (expected 2opt, "
-                                   "multistart, ils or sa)", arg);
-        break;
-    case 'b':
-        if (wt_backend_parse(arg, &p->backend) != WT_OK)
-            return cli_usage_error("solve", "unknown --backend '%s' (expected auto, cpu, cuda)",
-                                   arg);
-        break;
-    case 'i':
-        if (wt_init_method_parse(arg, &p->init) != WT_OK)
-            return cli_usage_error("solve", "unknown --init '%s' (expected greedy, nearest, "
-                                   "spacefill, random)", arg);
-        break;
-    case 's':
-        if (!cli_parse_uint64(arg, &p->seed))
-            return cli_usage_error("solve", "--seed needs a non-negative integer, got '%s'", arg);
-        break;
-    case 't':
-        if (!cli_parse_double(arg, 0.0, 1e9, &p->time_limit_s) || p->time_limit_s <= 0)
-            return cli_usage_error("solve", "--time-limit needs a positive number of seconds "
-                                   "up to 1e9, got '%s'", arg);
-        break;
-    case 'j':
-        if (!cli_parse_int64(arg, 1, 4096, &v))
-            return cli_usage_error("solve", "--threads needs an integer in 1..4096, got '%s'",
-                                   arg);
-        p->threads = (int)v;
-        break;
     case 'O':
         if (!cli_parse_int64(arg, 1, INT64_MAX, &o->optimum))
             return cli_usage_error("solve", "--optimum needs a positive integer, got '%s'", arg);
-        break;
-    case 'R':
-        if (!cli_parse_uint64(arg, &p->restarts) || p->restarts == 0)
-            return cli_usage_error("solve", "--restarts needs a positive integer, got '%s'", arg);
-        break;
-    case 'W':
-        if (strcmp(arg, "all") == 0) p->swaps = 0;
-        else if (cli_parse_int64(arg, 1, 1 << 30, &v)) p->swaps = (int)v;
-        else return cli_usage_error("solve", "--swaps needs a positive integer or 'all', got "
-                                    "'%s'", arg);
-        break;
-    case OPT_NESTED:
-        if (strcmp(arg, "on") == 0) p->kswap_nested = true;
-        else if (strcmp(arg, "off") == 0) p->kswap_nested = false;
-        else return cli_usage_error("solve", "--nested is 'on' or 'off', got '%s'", arg);
-        break;
-    case OPT_PRUNE:
-        if (strcmp(arg, "on") == 0) p->prune = true;
-        else if (strcmp(arg, "off") == 0) p->prune = false;
-        else return cli_usage_error("solve", "--prune is 'on' or 'off', got '%s'", arg);
-        break;
-    case OPT_BAND:
-        if (!cli_parse_int64(arg, 0, 1 << 30, &v))
-            return cli_usage_error("solve", "--band needs an integer in 0..%d, got '%s'",
-                                   1 << 30, arg);
-        p->kswap_band = (int)v;
-        break;
-    case 'K':
-        if (!cli_parse_uint64(arg, &p->kicks) || p->kicks == 0)
-            return cli_usage_error("solve", "--kicks needs a positive integer, got '%s'", arg);
-        break;
-    case 'A':
-        if (strcmp(arg, "better") == 0) p->accept_equal = false;
-        else if (strcmp(arg, "equal") == 0) p->accept_equal = true;
-        else return cli_usage_error("solve", "--accept is 'better' or 'equal', got '%s'", arg);
-        break;
-    case 'L':
-        if (wt_ils_descent_parse(arg, &p->ils_descent) != WT_OK)
-            return cli_usage_error("solve", "--ils-descent is 'auto', 'full' or 'local', got "
-                                   "'%s'", arg);
         break;
     case 'o': o->output = arg; break;
     case 'g': o->svg = arg; break;
@@ -426,43 +280,22 @@ static int parse_option(int c, const char *arg, solve_opts *o)
             return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
                                    "'%s'", arg);
         break;
-    case OPT_DEVICE: return cli_parse_device("solve", arg, &p->cuda_device);
-    case OPT_TUNE: return cli_parse_tune("solve", arg, &p->tuning);
-    default: return parse_sa_option(c, arg, p);
+    default: return cli_parse_param("solve", c, arg, &o->params);
     }
     return -1;
 }
 
 static int parse_args(int argc, char **argv, solve_opts *o)
 {
-    static const struct option longopts[] = {
-        {"algorithm", required_argument, 0, 'a'}, {"backend", required_argument, 0, 'b'},
-        {"init", required_argument, 0, 'i'},      {"seed", required_argument, 0, 's'},
-        {"time-limit", required_argument, 0, 't'}, {"threads", required_argument, 0, 'j'},
+    static const struct option own[] = {
         {"optimum", required_argument, 0, 'O'},   {"output", required_argument, 0, 'o'},
         {"svg", required_argument, 0, 'g'},       {"start-tour", required_argument, 0, 'S'},
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
-        {"restarts", required_argument, 0, 'R'},  {"swaps", required_argument, 0, 'W'},
-        {"kicks", required_argument, 0, 'K'},     {"accept", required_argument, 0, 'A'},
-        {"ils-descent", required_argument, 0, 'L'},
-        {"searches", required_argument, 0, OPT_SEARCHES},
-        {"moves", required_argument, 0, OPT_MOVES},
-        {"t-start", required_argument, 0, OPT_T_START},
-        {"t-end", required_argument, 0, OPT_T_END},
-        {"alpha", required_argument, 0, OPT_ALPHA},
-        {"sweeps", required_argument, 0, OPT_SWEEPS},
-        {"exchange", required_argument, 0, OPT_EXCHANGE},
-        {"sa-cpu", required_argument, 0, OPT_SA_CPU},
-        {"polish", required_argument, 0, OPT_POLISH},
-        {"near", required_argument, 0, OPT_NEAR},
-        {"nested", required_argument, 0, OPT_NESTED},
-        {"band", required_argument, 0, OPT_BAND},
-        {"prune", required_argument, 0, OPT_PRUNE},
         {"output-format", required_argument, 0, OPT_OUTPUT_FORMAT},
         {"json-tour", no_argument, 0, OPT_JSON_TOUR},
-        {"device", required_argument, 0, OPT_DEVICE},
-        {"tune", required_argument, 0, OPT_TUNE},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
+    cli_options_build(longopts, sizeof longopts / sizeof longopts[0], own, SOLVE_PARAMS);
     memset(o, 0, sizeof *o);
     o->optimum = -1;
     wt_params_defaults(&o->params);
@@ -480,7 +313,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
-        if (c >= 0 && c < OPT_END) o->given[c] = true;
+        if (c >= 0 && c < CLI_OPT_PARAM_END) o->given[c] = true;
     }
     int owned = check_option_algorithms(o);
     if (owned >= 0) return owned;

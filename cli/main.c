@@ -18,9 +18,9 @@ static const char usage_text[] =
     "  info INSTANCE     print what was read from a TSPLIB file\n"
     "  gen KIND N        write a random instance (KIND: uniform, clustered)\n"
     "  devices           list the compute backends usable on this machine\n"
-    "  bench NAME        run a benchmark (see 'warptour bench --help')\n"
     "\n"
-    "Run 'warptour COMMAND --help' for the options of a command.\n"
+    "Run 'warptour COMMAND --help' for the options of a command.  The benchmarks\n"
+    "are a program of their own, warptour-bench (bench/README.md).\n"
     "\n"
     "Exit status:\n"
     "  0    success (check: the tour is valid)\n"
@@ -42,7 +42,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"solve", cmd_solve}, {"check", cmd_check},     {"info", cmd_info},
-    {"gen", cmd_gen},     {"devices", cmd_devices}, {"bench", cmd_bench},
+    {"gen", cmd_gen},     {"devices", cmd_devices},
     {"solve-batch", cmd_batch},
 };
 

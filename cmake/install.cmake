@@ -1,5 +1,6 @@
 # Install rules (cmake --install, make install): libwarptour static and
-# shared, include/warptour.h, the warptour program when it is built, a CMake
+# shared, include/warptour.h, the warptour program when it is built (not
+# warptour-bench, see below), a CMake
 # package (find_package(warptour CONFIG) -> warptour::warptour, the static
 # library, and warptour::warptour_shared) and a pkg-config file.  Both
 # package files find the rest of the prefix relative to themselves, so
@@ -17,6 +18,10 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/warptour.h
 if(TARGET warptour_cli)
   install(TARGETS warptour_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# warptour-bench is not installed: it is a development tool, run from a
+# checkout (its defaults are the checkout's: the TSPLIB folder beside it,
+# bench/batch's reference lengths, the commit in its header) and it reaches
+# below the public header (algo/bench_hooks.h).  It lies in the build folder.
 
 # ---------------------------------------------------------------- CMake package
 install(EXPORT warptourTargets NAMESPACE warptour::

@@ -335,12 +335,6 @@ typedef enum wt_sa_cpu_scheme {
     WT_SA_PSSM      /* parallel search single move: one search per thread */
 } wt_sa_cpu_scheme;
 
-/* Which GPU kernel runs multistart climbs (the CPU backend ignores it). */
-typedef enum wt_multistart_kernel {
-    WT_MS_KERNEL_BLOCK = 0, /* one climber per thread block, register-tiled (default) */
-    WT_MS_KERNEL_THREAD     /* one climber per thread: the prior-art baseline, for benchmarks */
-} wt_multistart_kernel;
-
 const char *wt_algorithm_name(wt_algorithm a);
 wt_status wt_algorithm_parse(const char *name, wt_algorithm *out);
 
@@ -501,7 +495,6 @@ typedef struct wt_params {
                                    time limit allows (stop WT_STOP_DONE once one
                                    climb finished, else WT_STOP_TIME_LIMIT), or
                                    100 without a limit */
-    wt_multistart_kernel multistart_kernel; /* default WT_MS_KERNEL_BLOCK */
     uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit
                                    (stop WT_STOP_DONE once the first descent
                                    finished, else WT_STOP_TIME_LIMIT), or without

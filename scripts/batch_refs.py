@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference lengths for `warptour bench batch` (docs/batch.md).
+"""Reference lengths for `warptour-bench batch` (docs/batch.md).
 
 The benchmark's sets are generated instances: instance i of the set of N
 cities is what `warptour gen uniform N --seed 1+i` writes (name

@@ -11,7 +11,8 @@
 #
 # Everything goes to $OUT (build.log, ctest.log, ctest_last.log,
 # bench_multistart.txt, bench_quality.txt, bench_pass.txt, bench_ls.txt,
-# bench_kswap.txt, bench_ils.txt and bench_ils.svg, ...); only the tail of
+# bench_kswap.txt, bench_ils.txt, ...; scripts/plot_bench.py draws
+# bench_ils.txt where matplotlib is); only the tail of
 # stdout comes back from the device tool, so the tables and the summary are
 # printed last.  The stages share a budget of WT_CHECK_BUDGET seconds
 # (default 540, under the tool's 10 minutes): each benchmark gets a timeout
@@ -51,13 +52,13 @@ fi
 export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 tsplib=${WT_TSPLIB_DIR:-$PWD/gpu-data/tsplib}
-export WT_TSPLIB_DIR="$tsplib" # where `warptour bench` looks first
+export WT_TSPLIB_DIR="$tsplib" # where `warptour-bench` looks first
 [ -f "$tsplib/d18512.tsp" ] || echo "warning: $tsplib/d18512.tsp is missing (run scripts/fetch-gpu-deps.sh)"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | tee "$OUT/gpu.txt"
 # The commit: from git where the tree is a checkout, else the one the caller
 # names in $WT_GIT_COMMIT, else the one scripts/fetch-gpu-deps.sh recorded
-# (the device tool's copy of the tree has no usable .git).  `warptour bench`
+# (the device tool's copy of the tree has no usable .git).  `warptour-bench`
 # prints it in its header.
 # The caller's WT_GIT_COMMIT comes first: the device copy may carry a stale
 # .git whose describe names an old commit.
@@ -152,7 +153,7 @@ if want multistart; then
 stage_begin "bench multistart"
 limit=$(left $((120 + small_reserve)))
 # shellcheck disable=SC2086 # WT_BENCH_MS_ARGS is a list of words
-timeout "$limit" "$build"/warptour bench multistart ${WT_BENCH_MS_ARGS:-} >"$OUT/bench_multistart.txt" 2>&1
+timeout "$limit" "$build"/warptour-bench multistart ${WT_BENCH_MS_ARGS:-} >"$OUT/bench_multistart.txt" 2>&1
 rc=$?
 [ $rc -eq 124 ] && echo "bench multistart: stopped by its ${limit} s timeout"
 note "bench multistart" "exit $rc, $(grep -c '^bench=multistart' "$OUT/bench_multistart.txt") results (timeout ${limit} s)"
@@ -167,7 +168,7 @@ stage_begin "bench quality"
 limit=$(left $((15 + small_reserve)))
 [ "$limit" -gt "${WT_CAP_quality:-120}" ] && limit=${WT_CAP_quality:-120}
 # shellcheck disable=SC2086 # a list of words
-timeout "$limit" "$build"/warptour bench quality ${WT_ARGS_quality:---max-n 500 --climbs 5000} \
+timeout "$limit" "$build"/warptour-bench quality ${WT_ARGS_quality:---max-n 500 --climbs 5000} \
     --backend cuda >"$OUT/bench_quality.txt" 2>&1
 rc=$?
 [ $rc -eq 124 ] && echo "bench quality: stopped by its ${limit} s timeout"
@@ -188,7 +189,7 @@ small_bench() { # NAME CAP-SECONDS ARGS...: one benchmark into $OUT/bench_NAME.t
     stage_begin "bench $name"
     lim=$(left 10)
     [ "$lim" -gt "$cap" ] && lim=$cap
-    timeout "$lim" "$build"/warptour bench "$name" "$@" >"$OUT/bench_$name.txt" 2>&1
+    timeout "$lim" "$build"/warptour-bench "$name" "$@" >"$OUT/bench_$name.txt" 2>&1
     rc=$?
     [ $rc -eq 124 ] && echo "bench $name: stopped by its ${lim} s timeout"
     note "bench $name" "exit $rc, $(grep -c "^bench=$name " "$OUT/bench_$name.txt") results (timeout ${lim} s)"
@@ -198,13 +199,13 @@ if want small; then
     small_bench pass 10
     small_bench ls 10 --max-n 2000
     small_bench kswap 15 --max-n 1500 --max-n-random 1500 --ks 1,8,64,all
-    small_bench ils 15 --instances pr2392,fnl4461 --seconds 5 --svg "$OUT/bench_ils.svg"
+    small_bench ils 15 --instances pr2392,fnl4461 --seconds 5
     small_bench sa 15 --instances rd100,eil101 --runs 1 --variants cuda
 fi
 want pass && small_bench pass 120
 want ls && small_bench ls 150 --time-limit 20
 want kswap && small_bench kswap 200 --time-limit 20
-want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10 --svg "$OUT/bench_ils.svg"
+want ils && small_bench ils 200 --instances pr2392,pcb3038,fnl4461 --seconds 10
 want sa && small_bench sa 200
 # solve-batch on issue 25's sets (10 s and 20 s, start tours included).
 want batch && small_bench batch 150

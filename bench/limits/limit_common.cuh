@@ -5,7 +5,7 @@
  * These programs measure the GPU, not warptour: how many square roots an
  * SM finishes a clock, and how fast the 2-opt pass's column loop can run
  * when nothing else (share set-up, offers, recovery) is in its way.  They
- * give the ceilings that bench/RESULTS.md compares `warptour bench pass`
+ * give the ceilings that bench/RESULTS.md compares `warptour-bench pass`
  * against.  Built with the CUDA backend (wt-limit-mufu,
  * wt-limit-pass-loop); each prints one line per measurement.
  */

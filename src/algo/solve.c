@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/climb_start.h"
+#include "algo/bench_hooks.h"
 #include "algo/descent.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
@@ -41,7 +42,6 @@ void wt_params_defaults(wt_params *p)
     p->kswap_band = 64;
     p->prune = true;
     p->restarts = 0;
-    p->multistart_kernel = WT_MS_KERNEL_BLOCK;
     p->kicks = 0;
     p->accept_equal = false;
     p->ils_descent = WT_ILS_AUTO;
@@ -257,10 +257,11 @@ static uint64_t multistart_restarts(const wt_params *p)
 }
 
 static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, int32_t *tour,
-                                wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+                                wt_search_ctl *ctl, wt_multistart_kernel kernel,
+                                wt_search_stats *stats, wt_error *err)
 {
     const wt_params *p = ctl->params;
-    wt_multistart_job job = {p->seed, multistart_restarts(p), p->multistart_kernel};
+    wt_multistart_job job = {p->seed, multistart_restarts(p), kernel};
     wt_status st = b->multistart(inst, &job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     /* Climbing "for as long as the time limit allows" ends normally there,
@@ -349,12 +350,12 @@ static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *t
 }
 
 static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
-                               wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *sa,
-                               wt_error *err)
+                               wt_search_ctl *ctl, wt_multistart_kernel kernel,
+                               wt_search_stats *stats, wt_sa_job *sa, wt_error *err)
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
-    case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, stats, err);
+    case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, kernel, stats, err);
     case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, stats, err);
     case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
     }
@@ -435,9 +436,6 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
     if (p->swaps < 0) return BAD("params.swaps is %d; expected 0 (all) or more", p->swaps);
     if (p->kswap_band < 0)
         return BAD("params.kswap_band is %d; expected 0 (off) or more", p->kswap_band);
-    if (p->multistart_kernel != WT_MS_KERNEL_BLOCK && p->multistart_kernel != WT_MS_KERNEL_THREAD)
-        return BAD("params.multistart_kernel %d is no wt_multistart_kernel",
-                   (int)p->multistart_kernel);
     if (!wt_ils_descent_name(p->ils_descent))
         return BAD("params.ils_descent %d is no wt_ils_descent", (int)p->ils_descent);
     wt_sa_job sa = sa_job_of(p);
@@ -454,9 +452,18 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err)
 {
+    return wt_solve_ms_kernel(inst, params, WT_MS_KERNEL_BLOCK, res, err);
+}
+
+wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
+                             wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+{
     if (!inst || !params || !res)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: need an instance, "
                        "parameters and a result");
+    if (kernel != WT_MS_KERNEL_BLOCK && kernel != WT_MS_KERNEL_THREAD)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: kernel %d is no "
+                       "wt_multistart_kernel", (int)kernel);
     wt_status valid = validate_params(params, err);
     if (valid != WT_OK) return valid;
     wt_search_ctl ctl;
@@ -508,7 +515,7 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
     ctl.init_length = wt_tour_length(inst, tour);
-    st = run_algorithm(backend, inst, tour, &ctl, &stats, &sa, err);
+    st = run_algorithm(backend, inst, tour, &ctl, kernel, &stats, &sa, err);
     if (st != WT_OK) {
         free(tour);
         return st;

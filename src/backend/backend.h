@@ -22,6 +22,14 @@
 extern "C" {
 #endif
 
+/* Which GPU kernel runs multistart climbs (the CPU backend ignores it).
+ * Not in the public header: the thread-per-climber baseline is for
+ * benchmarks and tests, which reach it through algo/bench_hooks.h. */
+typedef enum wt_multistart_kernel {
+    WT_MS_KERNEL_BLOCK = 0, /* one climber per thread block, register-tiled (wt_solve's) */
+    WT_MS_KERNEL_THREAD     /* one climber per thread: the prior-art baseline */
+} wt_multistart_kernel;
+
 /* What a multistart run is asked to do. */
 typedef struct wt_multistart_job {
     uint64_t seed;               /* climb r starts from wt_climb_start_tour(seed, r) */

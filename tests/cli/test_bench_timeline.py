@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""CLI tests of `warptour bench timeline`: its sample lines, the peer's run
+"""CLI tests of `warptour-bench timeline`: its sample lines, the peer's run
 (a fake linkern written to a temporary folder) and the summary table.
 
-Usage: test_bench_timeline.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
+Usage: test_bench_timeline.py PATH/TO/warptour-bench   (ctest passes it; WT_DATA points at data/)
 """
 import os
 import re
@@ -13,7 +13,7 @@ import tempfile
 import time
 import unittest
 
-WARPTOUR = None
+BENCH = None
 DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
 BERLIN = os.path.join(DATA, "berlin52.tsp")
 BERLIN_OPT = 7542
@@ -41,7 +41,7 @@ LINE = re.compile(r"^bench=timeline instance=(\S+) n=(\d+) backend=(\S+) t=(\S+)
 
 
 def run(*args):
-    return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([BENCH, *args], capture_output=True, text=True, timeout=120)
 
 
 class Timeline(unittest.TestCase):
@@ -76,10 +76,10 @@ class Timeline(unittest.TestCase):
 
     def test_samples_peer_and_table(self):
         peer = self.script("linkern", FAKE_PEER)
-        r = run("bench", "timeline", BERLIN, "--at", "0.5,0.2", "--backends", "cpu",
+        r = run("timeline", BERLIN, "--at", "0.5,0.2", "--backends", "cpu",
                 "--threads", "1", "--algorithm", "ils", "--peer", "linkern=" + peer)
         self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
-        self.assertIn("# command: warptour bench timeline", r.stdout)
+        self.assertIn("# command: warptour-bench timeline", r.stdout)
         self.assertRegex(r.stdout, r"# machine: .*CPU cores")
         s = self.samples(r.stdout)
         self.assertEqual(sorted(s), [("cpu", 0.2), ("cpu", 0.5), ("linkern", 0.2),
@@ -117,7 +117,7 @@ class Timeline(unittest.TestCase):
         # A peer past max(--at) + 2 s gets SIGTERM, then SIGKILL a second later.
         peer = self.script("linkern", STUCK_PEER)
         t0 = time.monotonic()
-        r = run("bench", "timeline", "--instances", BERLIN, "--at", "0.1", "--backends", "cpu",
+        r = run("timeline", "--instances", BERLIN, "--at", "0.1", "--backends", "cpu",
                 "--threads", "1", "--peer", "linkern=" + peer)
         wall = time.monotonic() - t0
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -127,7 +127,7 @@ class Timeline(unittest.TestCase):
         self.assertIn("backend=linkern t=0.1 length=7800", r.stdout)
 
     def test_generated_uniform_uses_bhh(self):
-        r = run("bench", "timeline", "--gen-uniform", "200", "--at", "0.3", "--backends", "cpu",
+        r = run("timeline", "--gen-uniform", "200", "--at", "0.3", "--backends", "cpu",
                 "--threads", "1", "--algorithm", "2opt")
         self.assertEqual(r.returncode, 0, r.stderr)
         s = self.samples(r.stdout)
@@ -141,15 +141,15 @@ class Timeline(unittest.TestCase):
                      [BERLIN, "--at", "soon"],
                      [BERLIN, "--backends", "gpu"],
                      [BERLIN, "--gen-uniform", "2"]):
-            r = run("bench", "timeline", *args)
+            r = run("timeline", *args)
             self.assertEqual(r.returncode, 2, args)
-            self.assertIn("warptour bench:", r.stderr)
-        r = run("bench", "--help")
+            self.assertIn("warptour-bench:", r.stderr)
+        r = run("--help")
         self.assertIn("timeline [PATH...]", r.stdout)
 
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
-        sys.exit("usage: test_bench_timeline.py PATH/TO/warptour")
-    WARPTOUR = os.path.abspath(sys.argv.pop(1))
+        sys.exit("usage: test_bench_timeline.py PATH/TO/warptour-bench")
+    BENCH = os.path.abspath(sys.argv.pop(1))
     unittest.main()

@@ -53,91 +53,10 @@ class Cli(unittest.TestCase):
         r = run("--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn("Exit status", r.stdout)
-        for cmd in ["solve", "check", "info", "gen", "devices", "bench"]:
+        for cmd in ["solve", "check", "info", "gen", "devices"]:
             r = run(cmd, "--help")
             self.assertEqual(r.returncode, 0, cmd)
             self.assertIn("Usage: warptour " + cmd, r.stdout)
-
-    def test_bench_sa_smoke(self):
-        # The CPU variants on a bundled instance, cut to 0.3 s a run: the
-        # header, one bench= line per run and the table with the paper's figures.
-        r = run("bench", "sa", "--instances", BERLIN, "--runs", "2", "--seconds", "0.3",
-                "--variants", "cpu-sspm,cpu-pssm", "--threads", "2")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("# command: warptour bench sa", r.stdout)
-        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=sa ")]
-        self.assertEqual(len(lines), 4, r.stdout)
-        for l in lines:
-            self.assertIn("instance=berlin52", l)
-            self.assertRegex(l, r"sses=[0-9.e+]+ length=[0-9]+ sec_percent=[0-9.]+")
-        self.assertRegex(r.stdout, r"average\s+cpu-pssm.*\|\s+12\.8\s+50\.90")
-        r = run("bench", "sa", "--variants", "gpu")
-        self.assertEqual(r.returncode, 2)
-        r = run("bench", "sa", "--runs", "0")
-        self.assertEqual(r.returncode, 2)
-        self.assertEqual(run("bench", "sa", "--parallel-runs", "0").returncode, 2)
-        self.assertEqual(run("bench", "ls", "--parallel-runs", "2").returncode, 2)
-
-    def test_bench_sa_parallel_runs(self):
-        # Complete anneals (no time limit) are the same whether the runs go one
-        # at a time or together: run r has seed 1 + r, lines in run order, and
-        # SEC is given before (raw) and after the polish.
-        def results(parallel):
-            r = run("bench", "sa", "--instances", BERLIN, "--runs", "3", "--variants", "cpu-pssm",
-                    "--threads", "1", "--parallel-runs", parallel)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn("wall", r.stdout)
-            self.assertRegex(r.stdout, r"instance\s+variant\s+TBxTPB\s+SSES M/s\s+raw %\s+SEC %")
-            out = []
-            for l in r.stdout.splitlines():
-                if not l.startswith("bench=sa "):
-                    continue
-                f = dict(kv.split("=", 1) for kv in l.split())
-                self.assertEqual(f["parallel"], parallel)
-                self.assertLessEqual(int(f["length"]), int(f["unpolished_length"]))
-                out.append((f["seed"], f["length"], f["unpolished_length"], f["moves_evaluated"]))
-            return out
-        one, three = results("1"), results("3")
-        self.assertEqual([x[0] for x in one], ["1", "2", "3"])
-        self.assertEqual(one, three)
-
-    def test_bench_time_limit(self):
-        # A run cut by --time-limit says so: stop=time-limit and a '>' time.
-        big = self.big_instance()
-        r = run("bench", "ls", "--instances", big, "--variants", "cpu", "--init", "random",
-                "--swaps", "1", "--time-limit", "0.05", "--threads", "1")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=ls ")]
-        self.assertEqual(len(lines), 1, r.stdout)
-        self.assertIn("stop=time-limit", lines[0])
-        self.assertRegex(r.stdout, r"\| +>[0-9.]+ ms \|")
-        r = run("bench", "pass", "--instances", BERLIN, "--time-limit", "1")
-        self.assertEqual(r.returncode, 2, r.stdout)
-
-    def test_bench_pass_smoke(self):
-        # One CPU pass of a bundled instance: scan time and the time with copies.
-        r = run("bench", "pass", "--instances", BERLIN, "--variants", "cpu", "--repeat", "1",
-                "--threads", "2")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=pass ")]
-        self.assertEqual(len(lines), 1, r.stdout)
-        self.assertRegex(lines[0], r"scans=1 checks=1275 seconds=[0-9.e+-]+ checks_per_s=[0-9.e+]+ "
-                         r"with_copies_seconds=[0-9.e+-]+ with_copies_checks_per_s=[0-9.e+]+")
-        self.assertRegex(r.stdout, r"berlin52\s+\|\s+52 \|.*\|\s+20\.0 us \|\s+0\.064")
-
-    def test_bench_quality_size_range(self):
-        # --min-n and --max-n pick the bundled instances by size: only berlin52
-        # (52 cities) of data/ (22, 48, 52, 280 cities) lies in 50..100.
-        r = run("bench", "quality", "--dir", DATA, "--min-n", "50", "--max-n", "100",
-                "--climbs", "20", "--backend", "cpu")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=quality ")]
-        self.assertEqual(len(lines), 1, r.stdout)
-        self.assertIn("berlin52", lines[0])
-        r = run("bench", "quality", "--dir", DATA, "--min-n", "300", "--max-n", "400",
-                "--climbs", "20", "--backend", "cpu")
-        self.assertNotEqual(r.returncode, 0)
-        self.assertIn("--min-n", r.stderr)
 
     def test_usage_errors(self):
         for args in [[], ["frobnicate"], ["solve"], ["solve", BERLIN, "--seed", "x"],
@@ -146,9 +65,9 @@ class Cli(unittest.TestCase):
                      ["gen", "uniform", "2"], ["gen", "spiral", "10"], ["solve", BERLIN, "--seed"],
                      ["solve", BERLIN, "--swaps", "0"], ["solve", BERLIN, "--swaps", "many"],
                      ["solve", BERLIN, "--nested", "maybe"], ["solve", BERLIN, "--band", "-1"],
-                     ["bench", "pass", "--band", "8"], ["solve", BERLIN, "--seed", " -1"],
+                     ["bench", "pass"], ["solve", BERLIN, "--seed", " -1"],
                      ["solve", BERLIN, "--kicks", " -1"], ["gen", "uniform", "10", "--seed", "-1"],
-                     ["solve", BERLIN, "--prune", "yes"], ["bench", "sa", "--prune", "on"]]:
+                     ["solve", BERLIN, "--prune", "yes"]]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertTrue(r.stderr.strip(), args)
@@ -245,12 +164,6 @@ class Cli(unittest.TestCase):
                     "--json", *args)
             ones.add(json.loads(r.stdout)["length"])
         self.assertEqual(len(ones), 1)
-        r = run("bench", "kswap", "--instances", BERLIN, "--variants", "cpu", "--ks", "1,all",
-                "--starts", "random", "--nested", "off", "--band", "16", "--threads", "1")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=kswap ")]
-        self.assertEqual(len(lines), 2, r.stdout)
-        self.assertIn("nested=off band=16", lines[1])
 
     def test_ils(self):
         tour = self.path("ils.tour")

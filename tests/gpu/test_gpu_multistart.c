@@ -22,6 +22,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "algo/bench_hooks.h"
 #include "backend/cpu/cpu_2opt.h"
 
 /* Tolerance, in exact TSPLIB units, of the local-optimality check on
@@ -127,12 +128,11 @@ static wt_status try_multistart(const wt_instance *inst, wt_backend_kind backend
     p.tuning = tuning;
     p.algorithm = WT_ALGO_MULTISTART;
     p.backend = backend;
-    p.multistart_kernel = kernel;
     p.restarts = restarts;
     p.seed = seed;
     p.time_limit_s = backend == WT_BACKEND_CPU && !gpu_is_cpu ? CPU_SOLVE_LIMIT_S
                                                               : GPU_SOLVE_LIMIT_S;
-    return wt_solve(inst, &p, res, err);
+    return wt_solve_ms_kernel(inst, &p, kernel, res, err);
 }
 
 static void multistart(const wt_instance *inst, wt_backend_kind backend,

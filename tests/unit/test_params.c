@@ -5,6 +5,8 @@
  */
 #include "test_util.h"
 
+#include "algo/bench_hooks.h"
+
 #include <math.h>
 
 static wt_instance *square(void)
@@ -44,7 +46,7 @@ static void test_solve_checks_every_field(void **state)
         case 7: p.time_limit_s = INFINITY; field = "time_limit_s"; break;
         case 8: p.swaps = -1; field = "swaps"; break;
         case 9: p.kswap_band = -5; field = "kswap_band"; break;
-        case 10: p.multistart_kernel = (wt_multistart_kernel)3; field = "multistart_kernel"; break;
+        case 10: p.kswap_band = INT32_MIN; field = "kswap_band"; break;
         case 11: p.ils_descent = (wt_ils_descent)42; field = "ils_descent"; break;
         case 12: p.sa_t_start = NAN; field = "sa_t_start"; break;
         case 13: p.sa_t_end = INFINITY; field = "sa_t_end"; break;
@@ -77,6 +79,12 @@ static void test_solve_checks_every_field(void **state)
     assert_int_equal(wt_solve(NULL, &p, &res, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_int_equal(wt_solve(inst, NULL, &res, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_int_equal(wt_solve(inst, &p, NULL, NULL), WT_STATUS_INVALID_ARGUMENT);
+    /* The benchmarks' kernel choice (algo/bench_hooks.h) is checked too. */
+    wt_error err = {0};
+    assert_int_equal(wt_solve_ms_kernel(inst, &p, (wt_multistart_kernel)3, &res, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "kernel"));
+    assert_null(res.tour);
     wt_params_defaults(NULL);
     wt_instance_free(inst);
 }

@@ -4,8 +4,8 @@
  * The design O'Neil & Burtscher improve upon (their "calc" comparison, after
  * Rocki & Suda): each thread climbs its own tour, coordinates kept in tour
  * order and every distance recomputed from them (Listing 2: three per move).
- * It exists to be measured beside the block kernel in `warptour bench
- * multistart`.  Same start tours, same rounding, same tie rule (the first
+ * It exists to be measured beside the block kernel in `warptour-bench
+ * multistart` (reached through algo/bench_hooks.h, not the public API).  Same start tours, same rounding, same tie rule (the first
  * of equal moves in (i, j) order), so its climbs end where the CPU's do.
  * Each thread's arrays are interleaved with its neighbours' in global memory
  * so a warp's accesses coalesce, as local memory would lay them out.

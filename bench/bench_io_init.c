@@ -1,5 +1,5 @@
 /*
- * bench_io_init.c - `warptour bench io-init`: reading a TSPLIB file of n
+ * bench_io_init.c - `warptour-bench io-init`: reading a TSPLIB file of n
  * cities and building each start tour (single thread, as the start tours
  * are).
  */

@@ -1,5 +1,5 @@
 /*
- * bench_sa.c - `warptour bench sa`: simulated annealing as in Lam et al.'s
+ * bench_sa.c - `warptour-bench sa`: simulated annealing as in Lam et al.'s
  * Tables 2, 3 and 4.
  *
  * For each instance and variant (cuda: the GPU's PSPM; cpu-sspm, cpu-pssm:

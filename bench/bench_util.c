@@ -1,5 +1,5 @@
 /*
- * bench_util.c - helpers the benchmarks of `warptour bench` share.
+ * bench_util.c - helpers the benchmarks of warptour-bench share.
  *
  * Finding TSPLIB files, reading or generating the instances that
  * --instances names, the 2-opt runs of bench pass, ls and kswap with their
@@ -52,7 +52,7 @@ int bench_tsplib_not_found(const char *what, const char *option)
 {
     const char *env = getenv("WT_TSPLIB_DIR");
     fprintf(stderr,
-            "warptour bench: cannot find %s: looked in $WT_TSPLIB_DIR (%s), ../shared/tsplib "
+            "warptour-bench: cannot find %s: looked in $WT_TSPLIB_DIR (%s), ../shared/tsplib "
             "and gpu-data/tsplib; name it with %s\n",
             what, env && env[0] ? env : "unset", option);
     return EXIT_FAILURE_RUN;

@@ -1,5 +1,5 @@
 /*
- * bench_ils.c - `warptour bench ils`: Iterated Local Search's gap to the
+ * bench_ils.c - `warptour-bench ils`: Iterated Local Search's gap to the
  * optimum over time.
  *
  * Runs ILS (Rocki & Suda 2013, Algorithm 1: 2-opt, then double-bridge kick
@@ -13,7 +13,8 @@
  * interval (about n^2/2 checks: seconds at n = 85900 on a CPU) samples are
  * that far apart.  The target quoted is "within 10 s at most 3% above
  * optimal"; whether a run met it is reported as a fact, not a verdict.
- * --svg draws the traces (gap against log time) with plain fprintf.
+ * scripts/plot_bench.py draws the bench=ils-trace lines (gap against log
+ * time).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -70,163 +71,6 @@ static int on_progress(const wt_progress *p, void *user)
 {
     trace_add(user, p->elapsed_s, p->best_length);
     return 0;
-}
-
-/* --------------------------------------------------------------- the plot */
-
-/* Writes s with the XML special characters escaped. */
-static void svg_text(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
-/* A round step (1, 2 or 5 times a power of ten) of at least x. */
-static double nice_step(double x)
-{
-    double p = pow(10, floor(log10(x)));
-    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
-}
-
-enum { SVG_W = 960, SVG_H = 600, SVG_LEFT = 80, SVG_RIGHT = 240, SVG_TOP = 60, SVG_BOTTOM = 70 };
-
-typedef struct plot_frame {
-    double lo, hi; /* log10 of the time range */
-    double ymax;   /* gap range 0..ymax percent */
-} plot_frame;
-
-static double px(const plot_frame *fr, double t)
-{
-    double l = t > 0 ? log10(t) : fr->lo;
-    if (l < fr->lo) l = fr->lo;
-    if (l > fr->hi) l = fr->hi;
-    return SVG_LEFT + (SVG_W - SVG_LEFT - SVG_RIGHT) * (l - fr->lo) / (fr->hi - fr->lo);
-}
-
-static double py(const plot_frame *fr, double gap)
-{
-    if (gap < 0) gap = 0;
-    if (gap > fr->ymax) gap = fr->ymax;
-    return SVG_TOP + (SVG_H - SVG_TOP - SVG_BOTTOM) * (1 - gap / fr->ymax);
-}
-
-static void svg_axes(FILE *f, const plot_frame *fr, double ystep)
-{
-    double x0 = SVG_LEFT, x1 = SVG_W - SVG_RIGHT, y0 = SVG_TOP, y1 = SVG_H - SVG_BOTTOM;
-    for (int d = (int)fr->lo; d <= (int)fr->hi; d++) {
-        for (int m = 1; m < 10; m++) {
-            double t = m * pow(10, d), x = px(fr, t);
-            if (log10(t) < fr->lo - 1e-9 || log10(t) > fr->hi + 1e-9) continue;
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
-                    y0, x, y1, m == 1 ? "#bbb" : "#eee");
-            if (m == 1)
-                fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x,
-                        y1 + 18, t);
-        }
-    }
-    for (double g = 0; g <= fr->ymax + 1e-9; g += ystep) {
-        double y = py(fr, g);
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x0,
-                y, x1, y);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", x0 - 6, y + 4, g);
-    }
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-            "stroke=\"#333\"/>\n", x0, y0, x1 - x0, y1 - y0);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time since the search "
-            "began, seconds (log scale; the start tour included)</text>\n", (x0 + x1) / 2,
-            y1 + 42);
-    fprintf(f, "<text transform=\"translate(%d,%.1f) rotate(-90)\" text-anchor=\"middle\">"
-            "gap to the optimum, %%</text>\n", 28, (y0 + y1) / 2);
-    /* The target: at most 3% above the optimum within 10 s. */
-    double yt = py(fr, ILS_TARGET_GAP), xt = px(fr, ILS_TARGET_S);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
-            "stroke-dasharray=\"6,4\"/>\n", x0, yt, x1, yt);
-    if (log10(ILS_TARGET_S) <= fr->hi)
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#c00\" "
-                "stroke-dasharray=\"6,4\"/>\n", xt, y0, xt, y1);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#c00\">%g%% above optimal, %g s</text>\n",
-            x0 + 6, yt - 6, ILS_TARGET_GAP, ILS_TARGET_S);
-}
-
-static int ils_write_svg(const char *path, const bench_opts *o, const ils_trace *tr, int count)
-{
-    static const char *const colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#555555"};
-    double tmin = INFINITY, tmax = o->seconds, gmax = ILS_TARGET_GAP + 1;
-    int plotted = 0;
-    for (int i = 0; i < count; i++) {
-        if (tr[i].optimum <= 0 || tr[i].count == 0) continue;
-        plotted++;
-        for (size_t k = 0; k < tr[i].count; k++) {
-            double t = tr[i].s[k].t, g = bench_gap(tr[i].s[k].length, tr[i].optimum);
-            if (t > 0 && t < tmin) tmin = t;
-            if (t > tmax) tmax = t;
-            if (g > gmax) gmax = g;
-        }
-    }
-    plot_frame fr;
-    fr.lo = isfinite(tmin) ? floor(log10(tmin)) : -3;
-    if (fr.lo < -4) fr.lo = -4;
-    fr.hi = ceil(log10(tmax) - 0.01); /* a run ends a little after its limit */
-    if (fr.hi <= fr.lo) fr.hi = fr.lo + 1;
-    double ystep = nice_step(gmax / 6);
-    fr.ymax = ceil(gmax / ystep) * ystep;
-
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "warptour bench: cannot write %s\n", path);
-        return EXIT_FAILURE_RUN;
-    }
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"13\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", SVG_W, SVG_H, SVG_W,
-            SVG_H);
-    fprintf(f, "<text x=\"%d\" y=\"26\" font-size=\"17\">Iterated Local Search: gap to the "
-            "optimum over time</text>\n", SVG_LEFT);
-    fprintf(f, "<text x=\"%d\" y=\"46\" fill=\"#555\">warptour bench ils: greedy start, "
-            "%g s per instance, seed %" PRIu64 "; best length every %g s</text>\n", SVG_LEFT,
-            o->seconds, o->seed, o->interval);
-    svg_axes(f, &fr, ystep);
-    int shown = 0;
-    for (int i = 0; i < count; i++) {
-        const ils_trace *t = &tr[i];
-        if (t->optimum <= 0 || t->count == 0) continue;
-        const char *color = colors[shown % (sizeof colors / sizeof colors[0])];
-        /* A step line: the best length holds until the next sample. */
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
-        double prev_y = 0;
-        for (size_t k = 0; k < t->count; k++) {
-            double x = px(&fr, t->s[k].t), y = py(&fr, bench_gap(t->s[k].length, t->optimum));
-            if (k > 0) fprintf(f, " %.1f,%.1f", x, prev_y);
-            fprintf(f, "%s%.1f,%.1f", k ? " " : "", x, y);
-            prev_y = y;
-        }
-        fprintf(f, "\"/>\n");
-        double ly = SVG_TOP + 10 + 22 * shown, lx = SVG_W - SVG_RIGHT + 16;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                "stroke-width=\"3\"/>\n", lx, ly, lx + 24, ly, color);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx + 30, ly + 4);
-        svg_text(f, t->name);
-        fprintf(f, " (%s): %.2f%%</text>\n", t->backend,
-                bench_gap(t->s[t->count - 1].length, t->optimum));
-        shown++;
-    }
-    fprintf(f, "</svg>\n");
-    if (fclose(f) != 0) {
-        fprintf(stderr, "warptour bench: cannot write %s\n", path);
-        return EXIT_FAILURE_RUN;
-    }
-    printf("# svg: %s, %d of %d instance%s (those with a known optimum)\n", path, plotted, count,
-           count == 1 ? "" : "s");
-    return EXIT_OK;
 }
 
 /* ------------------------------------------------------------- the runs */
@@ -372,7 +216,6 @@ int bench_ils(const bench_opts *o)
         count++;
     }
     if (count > 0) ils_print_table(o, tr, count);
-    if (count > 0 && o->svg && status == EXIT_OK) status = ils_write_svg(o->svg, o, tr, count);
     for (int i = 0; i < count; i++) free(tr[i].s);
     free(tr);
     return status;

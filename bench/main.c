@@ -1,36 +1,42 @@
 /*
- * cmd_bench.c - `warptour bench`: measurements, printed as plain lines.
+ * main.c - warptour-bench, the benchmarks: measurements, printed as plain
+ * lines.
  *
- * Benchmarks are CLI modes with fixed seeds that print what they measured,
+ * Benchmarks are a program of their own, beside the warptour program and
+ * built against the same library (public header, plus the internal hook of
+ * src/algo/bench_hooks.h for the thread-per-climber baseline of bench
+ * multistart).  Each mode has fixed seeds and prints what it measured,
  * the machine, the commit and the command, one "key=value" result per line
  * so that scripts can collect them (zstd's -b mode is the model).  They are
  * never pass/fail tests.  bench/README.md says how to run them and how to
  * record results in bench/RESULTS.md.
  *
- *   bench io-init      reading a TSPLIB file and building each start tour
+ *   io-init            reading a TSPLIB file and building each start tour
  *                      (bench_io_init.c)
- *   bench multistart   random-restart 2-opt throughput, O'Neil & Burtscher
+ *   multistart         random-restart 2-opt throughput, O'Neil & Burtscher
  *                      2015, Figure 6 (bench_multistart.c)
- *   bench quality      multistart's gap to the optimum by size, their
+ *   quality            multistart's gap to the optimum by size, their
  *                      Figure 7 (bench_quality.c)
- *   bench pass         one full 2-opt pass, Rocki & Suda 2013, Table II
+ *   pass               one full 2-opt pass, Rocki & Suda 2013, Table II
  *                      (bench_pass.c)
- *   bench ls           greedy tour to the first 2-opt local minimum, same
+ *   ls                 greedy tour to the first 2-opt local minimum, same
  *                      table (bench_ls.c)
- *   bench kswap        k-swap speedup over k = 1, Robinson et al. 2018,
+ *   kswap              k-swap speedup over k = 1, Robinson et al. 2018,
  *                      Figure 6 (bench_kswap.c)
- *   bench ils          Iterated Local Search's gap over time (bench_ils.c)
- *   bench sa           simulated annealing, Lam et al. Tables 2-4
+ *   ils                Iterated Local Search's gap over time (bench_ils.c)
+ *   sa                 simulated annealing, Lam et al. Tables 2-4
  *                      (bench_sa.c)
- *   bench timeline     best length against wall-clock time from process
+ *   timeline           best length against wall-clock time from process
  *                      start, beside a peer program (bench_timeline.c,
  *                      which parses its own options)
- *   bench batch        solve-batch on issue 25's sets (bench_batch.c, which
+ *   batch              solve-batch on issue 25's sets (bench_batch.c, which
  *                      parses its own options)
  *
  * This file parses the command line, prints the header and dispatches.  It
- * alone is compiled with the commit (WT_GIT_COMMIT, from CMakeLists.txt),
- * so the header is printed here.
+ * alone is compiled with the commit (WT_GIT_COMMIT, from bench/CMakeLists.txt),
+ * so the header is printed here.  The options that set wt_params (seed,
+ * backend, threads, time limit, k-swap, ILS and SA options, --device,
+ * --tune) are solve's, from the shared table (cli/common/cli_common.h).
  */
 #include <getopt.h>
 #include <omp.h>
@@ -46,7 +52,7 @@
 #endif
 
 static const char bench_help[] =
-    "Usage: warptour bench NAME [OPTIONS]\n"
+    "Usage: warptour-bench NAME [OPTIONS]\n"
     "\n"
     "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa,\n"
     "timeline, batch (the last two: options after the name).\n"
@@ -69,8 +75,7 @@ static const char bench_help[] =
     "  run fills the device and lasts about S seconds (default 1.2; the cpu variant\n"
     "  aims at min(S, 1)); best of R runs (default 3).  CUDA variants are skipped\n"
     "  with a note when no GPU is usable.\n"
-    "  --instance PATH   default: $WT_TSPLIB_DIR/d18512.tsp, else\n"
-    "                    ../shared/tsplib/d18512.tsp, else gpu-data/tsplib/d18512.tsp\n"
+    "  --instance PATH   default: d18512.tsp in the TSPLIB folder (see --dir)\n"
     "  --sizes LIST      city counts, comma-separated (default 100,200,500,1000,2000,5000)\n"
     "  --variants LIST   default cuda,cuda-thread,cpu\n"
     "\n"
@@ -80,7 +85,10 @@ static const char bench_help[] =
     "  (EXPLICIT ones are left out), and reports the gap of the best tour to the known optimum and the wall\n"
     "  time, per instance and per size bin (1-250, 251-500, 501-1000, 1001-1500,\n"
     "  1501-2000, as in Figure 7 of the paper; 2001+ above).  --backend: auto\n"
-    "  (default), cpu, cuda.  DIR defaults as --instance does, without the file.\n"
+    "  (default), cpu, cuda.  DIR: the TSPLIB folder, by default the first of\n"
+    "  $WT_TSPLIB_DIR, ../shared/tsplib and gpu-data/tsplib (relative to the\n"
+    "  current folder: a checkout's neighbour, or what scripts/fetch-gpu-deps.sh\n"
+    "  prepares) that exists.\n"
     "\n"
     "pass [--instances LIST] [--max-n N] [--variants LIST] [--init M] [--repeat R]\n"
     "     [--threads T] [--dir DIR] [--seed S] [--prune on|off]\n"
@@ -133,12 +141,12 @@ static const char bench_help[] =
     "  --band 64); k = 1 is plain best improvement whatever they say.\n"
     "\n"
     "ils [--instances LIST] [--seconds S] [--backend B] [--ils-descent D] [--interval I]\n"
-    "    [--svg FILE] [--threads T] [--dir DIR] [--seed S]\n"
+    "    [--threads T] [--dir DIR] [--seed S]\n"
     "  Iterated Local Search for S seconds per instance (default 10, the greedy start\n"
     "  tour included), the best length sampled every I seconds (default 0.05) through\n"
     "  the progress callback: one line per sample, then per instance the final gap\n"
-    "  and whether it was at most 3% above the optimum within 10 s.  --svg FILE\n"
-    "  draws the gap against time (log scale), one line per instance.  Instances\n"
+    "  and whether it was at most 3% above the optimum within 10 s (plot the lines\n"
+    "  with scripts/plot_bench.py).  Instances\n"
     "  default pr2392,pcb3038,fnl4461,usa13509,d18512,pla85900.  --backend: auto\n"
     "  (default), cpu, cuda.  --ils-descent as solve's: auto (default: local), full\n"
     "  (the backend's 2-opt over all pairs after each kick), local (on the host,\n"
@@ -177,7 +185,7 @@ static const char bench_help[] =
     "         [--peer linkern=PATH]\n"
     "  The best tour length at the wall-clock times of --at (default 1,10,60 s) from\n"
     "  process start, the reading of the instance included: each run is a fresh\n"
-    "  process (this binary, re-executed) that lasts until max(--at), one per\n"
+    "  process (this program, re-executed) that lasts until max(--at), one per\n"
     "  instance and backend of --backends (default auto; e.g. auto,cpu), one at a\n"
     "  time.  --algorithm, --ils-descent: as solve's (default: ils, auto).\n"
     "  --gen-uniform N\n"
@@ -189,6 +197,7 @@ static const char bench_help[] =
     "  time; gap_ref=optimum (known optimum) or bhh (uniform random instances:\n"
     "  0.7124 sqrt(n A), A the bounding box's area); then a table with ours/peer\n"
     "  gap ratios and which tour is shorter.  Linux only (/proc/self/exe).\n"
+    "  --algorithm, --ils-descent, --threads, --seed: solve's options.\n"
     "\n"
     "batch [--set 100|1000] [--count B] [--seconds T] [--kicks K] [--refs DIR]\n"
     "      [--backend B] [--threads T] [--seed S] [--device N] [--gpu-threads G]\n"
@@ -199,22 +208,26 @@ static const char bench_help[] =
     "  (default bench/batch; scripts/batch_refs.py), and whether the target is met.\n"
     "  Its options come after its name.\n"
     "\n"
-    "Every benchmark but io-init, timeline and batch also takes:\n"
+    "Options shared with 'warptour solve' (the same names, values and checks):\n"
+    "--seed, --backend, --threads, --time-limit, --init, --nested, --band,\n"
+    "--prune, --ils-descent, --searches, --moves, --near, and for every benchmark\n"
+    "but io-init, timeline and batch:\n"
     "  --device N        the GPU to use, as 'warptour devices' numbers them (default 0)\n"
     "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
     "                    wt_tuning (docs/library.md; e.g. pass_rows=16, ms_block=64,\n"
     "                    ils_epoch=off); repeatable\n"
     "\n"
     "Examples:\n"
-    "  warptour bench multistart\n"
-    "  warptour bench multistart --variants cpu --sizes 100,200 --seconds 0.3\n"
-    "  warptour bench quality --max-n 200 --climbs 1000\n"
-    "  warptour bench pass --instances berlin52,pr2392\n"
-    "  warptour bench ls --max-n 1000\n"
-    "  warptour bench kswap --max-n 1500 --ks 1,8,all\n"
-    "  warptour bench ils --instances pr2392 --seconds 3 --svg ils.svg\n"
-    "  warptour bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n"
-    "  warptour bench timeline pr2392.tsp --gen-uniform 100000 --at 1,10 \\\n"
+    "  warptour-bench multistart\n"
+    "  warptour-bench multistart --variants cpu --sizes 100,200 --seconds 0.3\n"
+    "  warptour-bench quality --max-n 200 --climbs 1000\n"
+    "  warptour-bench pass --instances berlin52,pr2392\n"
+    "  warptour-bench ls --max-n 1000\n"
+    "  warptour-bench kswap --max-n 1500 --ks 1,8,all\n"
+    "  warptour-bench ils --instances pr2392 --seconds 3 > ils.txt\n"
+    "  scripts/plot_bench.py ils.txt -o ils.svg\n"
+    "  warptour-bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n"
+    "  warptour-bench timeline pr2392.tsp --gen-uniform 100000 --at 1,10 \\\n"
     "      --peer linkern=../shared/peers/linkern\n";
 
 static const char *const bench_names[BENCH_COUNT] = {
@@ -281,7 +294,7 @@ static void print_header(void)
     printf("# warptour %s, commit %s\n", WT_VERSION, bench_commit());
     printf("# machine: %s, %s, %d CPU cores; GPU: %s\n", host, cpu, omp_get_num_procs(),
            has_gpu ? gpu : "none");
-    printf("# command: warptour%s\n", command_line);
+    printf("# command: warptour-bench%s\n", command_line);
     fflush(stdout);
 }
 
@@ -397,44 +410,37 @@ static bool parse_instances(const char *s, bench_opts *o)
     return o->n_instances > 0;
 }
 
-/* Options without a one-letter form. */
+/* The benchmarks' own options without a one-letter form; the ones that set
+ * wt_params are the shared table's (CLI_OPT_*, BENCH_PARAMS). */
 enum {
-    OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_INIT, OPT_SWAPS, OPT_KS, OPT_STARTS,
-    OPT_THREADS, OPT_SVG, OPT_INTERVAL, OPT_RUNS, OPT_TPB_SWEEP, OPT_SEARCHES, OPT_MOVES,
-    OPT_TIME_LIMIT, OPT_PARALLEL_RUNS, OPT_NEAR,
-    OPT_NESTED, OPT_BAND, OPT_MIN_N, OPT_ILS_DESCENT, OPT_PRUNE, OPT_DEVICE, OPT_TUNE
+    OPT_INSTANCES = 256, OPT_MAX_N_RANDOM, OPT_SWAPS, OPT_KS, OPT_STARTS, OPT_INTERVAL,
+    OPT_RUNS, OPT_TPB_SWEEP, OPT_PARALLEL_RUNS, OPT_MIN_N
 };
 
-static const struct option bench_longopts[] = {
-    {"n", required_argument, 0, 'n'},        {"seed", required_argument, 0, 's'},
-    {"repeat", required_argument, 0, 'r'},   {"instance", required_argument, 0, 'I'},
-    {"sizes", required_argument, 0, 'z'},    {"variants", required_argument, 0, 'v'},
-    {"seconds", required_argument, 0, 'S'},  {"dir", required_argument, 0, 'd'},
-    {"max-n", required_argument, 0, 'm'},    {"climbs", required_argument, 0, 'c'},
-    {"backend", required_argument, 0, 'b'},  {"help", no_argument, 0, 'h'},
+/* The shared options the benchmarks (but timeline and batch) take. */
+#define BENCH_PARAMS                                                                       \
+    (CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_BACKEND) | CLI_PARAM(CLI_OPT_THREADS) |    \
+     CLI_PARAM(CLI_OPT_TIME_LIMIT) | CLI_PARAM(CLI_OPT_INIT) | CLI_PARAM(CLI_OPT_NESTED) |  \
+     CLI_PARAM(CLI_OPT_BAND) | CLI_PARAM(CLI_OPT_PRUNE) | CLI_PARAM(CLI_OPT_ILS_DESCENT) |  \
+     CLI_PARAM(CLI_OPT_SEARCHES) | CLI_PARAM(CLI_OPT_MOVES) | CLI_PARAM(CLI_OPT_NEAR) |     \
+     CLI_PARAM(CLI_OPT_DEVICE) | CLI_PARAM(CLI_OPT_TUNE))
+
+static const struct option bench_own_opts[] = {
+    {"n", required_argument, 0, 'n'},        {"repeat", required_argument, 0, 'r'},
+    {"instance", required_argument, 0, 'I'}, {"sizes", required_argument, 0, 'z'},
+    {"variants", required_argument, 0, 'v'}, {"seconds", required_argument, 0, 'S'},
+    {"dir", required_argument, 0, 'd'},      {"max-n", required_argument, 0, 'm'},
+    {"climbs", required_argument, 0, 'c'},   {"help", no_argument, 0, 'h'},
     {"instances", required_argument, 0, OPT_INSTANCES},
     {"max-n-random", required_argument, 0, OPT_MAX_N_RANDOM},
-    {"init", required_argument, 0, OPT_INIT},
     {"swaps", required_argument, 0, OPT_SWAPS},
     {"ks", required_argument, 0, OPT_KS},
     {"starts", required_argument, 0, OPT_STARTS},
-    {"threads", required_argument, 0, OPT_THREADS},
-    {"svg", required_argument, 0, OPT_SVG},
     {"interval", required_argument, 0, OPT_INTERVAL},
     {"runs", required_argument, 0, OPT_RUNS},
     {"tpb-sweep", no_argument, 0, OPT_TPB_SWEEP},
-    {"searches", required_argument, 0, OPT_SEARCHES},
-    {"moves", required_argument, 0, OPT_MOVES},
-    {"time-limit", required_argument, 0, OPT_TIME_LIMIT},
     {"parallel-runs", required_argument, 0, OPT_PARALLEL_RUNS},
-    {"near", required_argument, 0, OPT_NEAR},
-    {"nested", required_argument, 0, OPT_NESTED},
-    {"band", required_argument, 0, OPT_BAND},
     {"min-n", required_argument, 0, OPT_MIN_N},
-    {"ils-descent", required_argument, 0, OPT_ILS_DESCENT},
-    {"prune", required_argument, 0, OPT_PRUNE},
-    {"device", required_argument, 0, OPT_DEVICE},
-    {"tune", required_argument, 0, OPT_TUNE},
     {0, 0, 0, 0}};
 
 #define FOR(b) (1u << (b))
@@ -444,8 +450,8 @@ static unsigned option_owners(int c)
     const unsigned two_opt = FOR(BENCH_PASS) | FOR(BENCH_LS) | FOR(BENCH_KSWAP);
     switch (c) {
     case 'n': return FOR(BENCH_IO_INIT);
-    case 's': return ~0u;
-    case OPT_DEVICE: case OPT_TUNE: return ~FOR(BENCH_IO_INIT);
+    case CLI_OPT_SEED: return ~0u;
+    case CLI_OPT_DEVICE: case CLI_OPT_TUNE: return ~FOR(BENCH_IO_INIT);
     case 'r': return FOR(BENCH_IO_INIT) | FOR(BENCH_MULTISTART) | FOR(BENCH_PASS);
     case 'I': case 'z': return FOR(BENCH_MULTISTART);
     case 'v': return FOR(BENCH_MULTISTART) | two_opt | FOR(BENCH_SA);
@@ -453,170 +459,110 @@ static unsigned option_owners(int c)
     case 'd': return FOR(BENCH_QUALITY) | two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
     case 'm': return FOR(BENCH_QUALITY) | two_opt;
     case 'c': case OPT_MIN_N: return FOR(BENCH_QUALITY);
-    case 'b': return FOR(BENCH_QUALITY) | FOR(BENCH_ILS);
-    case OPT_INSTANCES: case OPT_THREADS: return two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
-    case OPT_RUNS: case OPT_TPB_SWEEP: case OPT_SEARCHES: case OPT_MOVES:
-    case OPT_PARALLEL_RUNS: case OPT_NEAR: return FOR(BENCH_SA);
+    case CLI_OPT_BACKEND: return FOR(BENCH_QUALITY) | FOR(BENCH_ILS);
+    case OPT_INSTANCES: case CLI_OPT_THREADS: return two_opt | FOR(BENCH_ILS) | FOR(BENCH_SA);
+    case OPT_RUNS: case OPT_TPB_SWEEP: case CLI_OPT_SEARCHES: case CLI_OPT_MOVES:
+    case OPT_PARALLEL_RUNS: case CLI_OPT_NEAR: return FOR(BENCH_SA);
     case OPT_MAX_N_RANDOM: case OPT_KS: case OPT_STARTS: return FOR(BENCH_KSWAP);
-    case OPT_INIT: return FOR(BENCH_PASS) | FOR(BENCH_LS);
+    case CLI_OPT_INIT: return FOR(BENCH_PASS) | FOR(BENCH_LS);
     case OPT_SWAPS: return FOR(BENCH_LS);
-    case OPT_TIME_LIMIT: case OPT_NESTED: case OPT_BAND:
+    case CLI_OPT_TIME_LIMIT: case CLI_OPT_NESTED: case CLI_OPT_BAND:
         return FOR(BENCH_LS) | FOR(BENCH_KSWAP);
-    case OPT_PRUNE: return two_opt | FOR(BENCH_ILS);
-    default: return FOR(BENCH_ILS); /* svg, interval, ils-descent */
+    case CLI_OPT_PRUNE: return two_opt | FOR(BENCH_ILS);
+    default: return FOR(BENCH_ILS); /* interval, ils-descent */
     }
 }
 
-/* Parses one option's value into o; -1 when fine, else an exit status.
- * --variants is only kept: its names depend on the benchmark. */
-static int parse_bench_option(int c, const char *arg, bench_opts *o, const char **variants)
+/* Parses one of the benchmarks' own options into o, or a shared one into
+ * shared; -1 when fine, else an exit status.  --variants is only kept: its
+ * names depend on the benchmark. */
+static int parse_bench_option(int c, const char *arg, bench_opts *o, wt_params *shared,
+                              const char **variants)
 {
     int64_t v;
     switch (c) {
     case 'n':
         if (!cli_parse_int64(arg, 3, WT_MAX_CITIES, &o->n))
-            return cli_usage_error("bench", "--n needs an integer >= 3");
-        break;
-    case 's':
-        if (!cli_parse_uint64(arg, &o->seed))
-            return cli_usage_error("bench", "--seed needs a non-negative integer");
+            return cli_usage_error(NULL, "--n needs an integer >= 3");
         break;
     case 'r':
         if (!cli_parse_int64(arg, 1, 1000, &o->repeat))
-            return cli_usage_error("bench", "--repeat needs an integer in 1..1000");
+            return cli_usage_error(NULL, "--repeat needs an integer in 1..1000");
         break;
     case 'I': o->instance = arg; break;
     case 'z':
         if (!parse_sizes(arg, o))
-            return cli_usage_error("bench", "--sizes needs a comma-separated list of at most "
+            return cli_usage_error(NULL, "--sizes needs a comma-separated list of at most "
                                    "%d city counts >= 5, got '%s'", BENCH_MAX_LIST, arg);
         break;
     case 'v': *variants = arg; break;
     case 'S':
         if (!cli_parse_double(arg, 0.01, 3600, &o->seconds))
-            return cli_usage_error("bench", "--seconds needs a number in 0.01..3600, got '%s'",
+            return cli_usage_error(NULL, "--seconds needs a number in 0.01..3600, got '%s'",
                                    arg);
         break;
     case 'd': o->dir = arg; break;
     case 'm':
         if (!cli_parse_int64(arg, 3, WT_MAX_CITIES, &o->max_n))
-            return cli_usage_error("bench", "--max-n needs an integer >= 3, got '%s'", arg);
+            return cli_usage_error(NULL, "--max-n needs an integer >= 3, got '%s'", arg);
         break;
     case 'c':
         if (!cli_parse_uint64(arg, &o->climbs) || o->climbs == 0)
-            return cli_usage_error("bench", "--climbs needs a positive integer, got '%s'", arg);
-        break;
-    case 'b':
-        if (wt_backend_parse(arg, &o->backend) != WT_OK)
-            return cli_usage_error("bench", "unknown --backend '%s' (expected auto, cpu, cuda)",
-                                   arg);
+            return cli_usage_error(NULL, "--climbs needs a positive integer, got '%s'", arg);
         break;
     case OPT_INSTANCES:
         if (!parse_instances(arg, o))
-            return cli_usage_error("bench", "--instances needs a comma-separated list of at "
+            return cli_usage_error(NULL, "--instances needs a comma-separated list of at "
                                    "most %d names, got '%s'", BENCH_MAX_LIST, arg);
         break;
     case OPT_MIN_N:
         if (!cli_parse_int64(arg, 1, WT_MAX_CITIES, &o->min_n))
-            return cli_usage_error("bench", "--min-n needs an integer >= 1, got '%s'", arg);
+            return cli_usage_error(NULL, "--min-n needs an integer >= 1, got '%s'", arg);
         break;
     case OPT_MAX_N_RANDOM:
         if (!cli_parse_int64(arg, 3, WT_MAX_CITIES, &o->max_n_random))
-            return cli_usage_error("bench", "--max-n-random needs an integer >= 3, got '%s'",
+            return cli_usage_error(NULL, "--max-n-random needs an integer >= 3, got '%s'",
                                    arg);
-        break;
-    case OPT_INIT:
-        if (wt_init_method_parse(arg, &o->init) != WT_OK)
-            return cli_usage_error("bench", "unknown --init '%s' (expected greedy, nearest, "
-                                   "spacefill, random)", arg);
         break;
     case OPT_SWAPS:
         if (!parse_ks(arg, o->swaps, &o->n_swaps))
-            return cli_usage_error("bench", "--swaps needs a comma-separated list of positive "
+            return cli_usage_error(NULL, "--swaps needs a comma-separated list of positive "
                                    "integers and 'all', got '%s'", arg);
         break;
     case OPT_KS:
         if (!parse_ks(arg, o->ks, &o->n_ks))
-            return cli_usage_error("bench", "--ks needs a comma-separated list of positive "
+            return cli_usage_error(NULL, "--ks needs a comma-separated list of positive "
                                    "integers and 'all', got '%s'", arg);
         break;
     case OPT_STARTS:
         if (!parse_names(arg, start_names, KS_N_STARTS, o->start_on))
-            return cli_usage_error("bench", "--starts needs a comma-separated list of random, "
+            return cli_usage_error(NULL, "--starts needs a comma-separated list of random, "
                                    "greedy, got '%s'", arg);
         break;
-    case OPT_THREADS:
-        if (!cli_parse_int64(arg, 1, 4096, &v))
-            return cli_usage_error("bench", "--threads needs an integer in 1..4096, got '%s'",
-                                   arg);
-        o->threads = (int)v;
-        break;
-    case OPT_SVG: o->svg = arg; break;
     case OPT_RUNS:
         if (!cli_parse_int64(arg, 1, 1000, &o->runs))
-            return cli_usage_error("bench", "--runs needs an integer in 1..1000, got '%s'", arg);
+            return cli_usage_error(NULL, "--runs needs an integer in 1..1000, got '%s'", arg);
         break;
     case OPT_TPB_SWEEP: o->tpb_sweep = true; break;
     case OPT_PARALLEL_RUNS:
         if (!cli_parse_int64(arg, 1, 1000, &v))
-            return cli_usage_error("bench", "--parallel-runs needs an integer in 1..1000, got "
+            return cli_usage_error(NULL, "--parallel-runs needs an integer in 1..1000, got "
                                    "'%s'", arg);
         o->parallel_runs = (int)v;
         break;
-    case OPT_NEAR:
-        if (!cli_parse_int64(arg, 0, 1000, &v) || v == 1)
-            return cli_usage_error("bench", "--near needs 0 (off) or an integer in 2..1000, got "
-                                   "'%s'", arg);
-        o->sa_near = (int)v;
-        break;
-    case OPT_SEARCHES:
-    case OPT_MOVES:
-        if (!cli_parse_int64(arg, 1, 1 << 20, &v))
-            return cli_usage_error("bench", "--%s needs an integer in 1..1048576, got '%s'",
-                                   c == OPT_MOVES ? "moves" : "searches", arg);
-        if (c == OPT_MOVES) o->sa_moves = (int)v;
-        else o->sa_searches = (int)v;
-        break;
-    case OPT_TIME_LIMIT:
-        if (!cli_parse_double(arg, 0.01, 86400, &o->time_limit))
-            return cli_usage_error("bench", "--time-limit needs a number of seconds in "
-                                   "0.01..86400, got '%s'", arg);
-        break;
-    case OPT_NESTED:
-        if (strcmp(arg, "on") == 0) o->nested = true;
-        else if (strcmp(arg, "off") == 0) o->nested = false;
-        else return cli_usage_error("bench", "--nested is 'on' or 'off', got '%s'", arg);
-        break;
-    case OPT_PRUNE:
-        if (strcmp(arg, "on") == 0) o->prune = 1;
-        else if (strcmp(arg, "off") == 0) o->prune = 0;
-        else return cli_usage_error("bench", "--prune is 'on' or 'off', got '%s'", arg);
-        break;
-    case OPT_ILS_DESCENT:
-        if (wt_ils_descent_parse(arg, &o->ils_descent) != WT_OK)
-            return cli_usage_error("bench", "--ils-descent is 'auto', 'full' or 'local', got "
-                                   "'%s'", arg);
-        break;
-    case OPT_BAND:
-        if (!cli_parse_int64(arg, 0, 1 << 30, &v))
-            return cli_usage_error("bench", "--band needs an integer in 0..%d, got '%s'",
-                                   1 << 30, arg);
-        o->band = (int)v;
-        break;
     case OPT_INTERVAL:
         if (!cli_parse_double(arg, 0.001, 60, &o->interval))
-            return cli_usage_error("bench", "--interval needs a number in 0.001..60, got '%s'",
+            return cli_usage_error(NULL, "--interval needs a number in 0.001..60, got '%s'",
                                    arg);
         break;
-    case OPT_DEVICE: return cli_parse_device("bench", arg, &o->device);
-    case OPT_TUNE: return cli_parse_tune("bench", arg, &o->tuning);
+    default: return cli_parse_param(NULL, c, arg, shared);
     }
     return -1;
 }
 
-static const char *option_name(int c)
+static const char *option_name(const struct option *longopts, int c)
 {
-    for (const struct option *lo = bench_longopts; lo->name; lo++)
+    for (const struct option *lo = longopts; lo->name; lo++)
         if (lo->val == c) return lo->name;
     return "?";
 }
@@ -626,6 +572,27 @@ static bool option_given(const int *given, int n_given, int c)
     for (int i = 0; i < n_given; i++)
         if (given[i] == c) return true;
     return false;
+}
+
+/* The shared options, parsed into a wt_params, onto o's fields; its
+ * defaults are the benchmarks' (those of wt_params_defaults) but for
+ * --prune, whose default is the benchmark's own (-1). */
+static void take_shared(const wt_params *p, const int *given, int n_given, bench_opts *o)
+{
+    o->seed = p->seed;
+    o->backend = p->backend;
+    o->threads = p->threads;
+    o->time_limit = p->time_limit_s;
+    o->init = p->init;
+    o->nested = p->kswap_nested;
+    o->band = p->kswap_band;
+    if (option_given(given, n_given, CLI_OPT_PRUNE)) o->prune = p->prune;
+    o->ils_descent = p->ils_descent;
+    o->sa_searches = p->sa_searches;
+    o->sa_moves = p->sa_moves;
+    o->sa_near = p->sa_near;
+    o->device = p->cuda_device;
+    o->tuning = p->tuning;
 }
 
 /* Defaults that depend on the benchmark, for the options not given, and
@@ -645,67 +612,63 @@ static int bench_defaults(bench_id which, const int *given, int n_given, const c
     if (which == BENCH_SA) {
         if (!parse_names(variants ? variants : "cuda,cpu-sspm,cpu-pssm", sa_variant_names,
                          SA_N_VARIANTS, o->variant_on))
-            return cli_usage_error("bench", "--variants needs a comma-separated list of "
+            return cli_usage_error(NULL, "--variants needs a comma-separated list of "
                                    "cuda, cpu-sspm, cpu-pssm, got '%s'", variants);
     } else if (which == BENCH_MULTISTART) {
         if (!parse_names(variants ? variants : "cuda,cuda-thread,cpu", ms_variant_names,
                          MS_N_VARIANTS, o->variant_on))
-            return cli_usage_error("bench", "--variants needs a comma-separated list of "
+            return cli_usage_error(NULL, "--variants needs a comma-separated list of "
                                    "cuda, cuda-thread, cpu, got '%s'", variants);
     } else if (!parse_names(variants ? variants : "cuda,cpu", bench_two_names, TWO_N_VARIANTS,
                             o->variant_on)) {
-        return cli_usage_error("bench", "--variants needs a comma-separated list of cuda, cpu, "
+        return cli_usage_error(NULL, "--variants needs a comma-separated list of cuda, cpu, "
                                "got '%s'", variants);
     }
     return -1;
 }
 
-int cmd_bench(int argc, char **argv)
+/* The benchmarks but timeline and batch: options, then one name. */
+static int run_bench(int argc, char **argv)
 {
-    bench_opts o = {.n = 1000000, .repeat = 3, .seed = 1, .climbs = 100000,
-                    .backend = WT_BACKEND_AUTO, .init = WT_INIT_GREEDY, .interval = 0.05,
+    bench_opts o = {.n = 1000000, .repeat = 3, .climbs = 100000, .interval = 0.05,
                     .start_on = {true, true}, .runs = 10, .prune = -1};
     parse_sizes("100,200,500,1000,2000,5000", &o);
     parse_ks("1,all", o.swaps, &o.n_swaps);
     parse_ks("1,8,64,512,all", o.ks, &o.n_ks);
-    wt_params lib;
-    wt_params_defaults(&lib);
-    o.nested = lib.kswap_nested;
-    o.band = lib.kswap_band;
-    o.ils_descent = lib.ils_descent;
+    wt_params shared;
+    wt_params_defaults(&shared);
     const char *variants = NULL;
     int given[64], n_given = 0; /* options seen, checked against the benchmark below */
-    save_command(argc, argv);
-    if (argc >= 2 && strcmp(argv[1], "timeline") == 0)
-        return bench_timeline(argc - 1, argv + 1, print_header);
-    if (argc >= 2 && strcmp(argv[1], "batch") == 0)
-        return bench_batch(argc - 1, argv + 1, print_header);
+    struct option longopts[sizeof bench_own_opts / sizeof bench_own_opts[0] + CLI_N_PARAM_OPTS];
+    cli_options_build(longopts, sizeof longopts / sizeof longopts[0], bench_own_opts,
+                      BENCH_PARAMS);
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", bench_longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         if (c == 'h') {
             fputs(bench_help, stdout);
             return EXIT_OK;
         }
-        if (c == ':') return cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?') return cli_usage_error("bench", "bad option '%s'", argv[optind - 1]);
-        int st = parse_bench_option(c, optarg, &o, &variants);
+        if (c == ':') return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+        if (c == '?') return cli_usage_error(NULL, "bad option '%s'", argv[optind - 1]);
+        int st = parse_bench_option(c, optarg, &o, &shared, &variants);
         if (st >= 0) return st;
         if (n_given < 64) given[n_given++] = c;
     }
+    take_shared(&shared, given, n_given, &o);
     int which = -1;
     if (argc - optind == 1)
         for (int k = 0; k < BENCH_COUNT; k++)
             if (strcmp(argv[optind], bench_names[k]) == 0) which = k;
     if (which < 0)
-        return cli_usage_error("bench", "expected one benchmark name: io-init, multistart, "
-                               "quality, pass, ls, kswap, ils, sa or timeline (timeline "
-                               "first, before its options)");
+        return cli_usage_error(NULL, "expected one benchmark name: io-init, multistart, "
+                               "quality, pass, ls, kswap, ils, sa, timeline or batch "
+                               "(timeline and batch first, before their options)");
     for (int i = 0; i < n_given; i++)
         if (!(option_owners(given[i]) & FOR(which)))
-            return cli_usage_error("bench", "--%s does not apply to bench %s",
-                                   option_name(given[i]), bench_names[which]);
+            return cli_usage_error(NULL, "--%s does not apply to %s",
+                                   option_name(longopts, given[i]), bench_names[which]);
     int st = bench_defaults((bench_id)which, given, n_given, variants, &o);
     if (st >= 0) return st;
     print_header();
@@ -721,4 +684,31 @@ int cmd_bench(int argc, char **argv)
     case BENCH_COUNT: break;
     }
     return EXIT_USAGE;
+}
+
+/* A report that could not be written (a full disk, say) is a run-time
+ * failure, not a success: stdout is flushed and checked before exiting. */
+static int check_stdout(int status)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+    if (status == EXIT_FAILURE_RUN) return status; /* the benchmark said why */
+    fprintf(stderr, "warptour-bench: cannot write to standard output\n");
+    return status == EXIT_OK ? EXIT_FAILURE_RUN : status;
+}
+
+int main(int argc, char **argv)
+{
+    cli_set_program("warptour-bench");
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("warptour-bench %s\n", WT_VERSION);
+        return EXIT_OK;
+    }
+    save_command(argc - 1, argv + 1);
+    int status;
+    if (argc >= 2 && strcmp(argv[1], "timeline") == 0)
+        status = bench_timeline(argc - 1, argv + 1, print_header);
+    else if (argc >= 2 && strcmp(argv[1], "batch") == 0)
+        status = bench_batch(argc - 1, argv + 1, print_header);
+    else status = run_bench(argc, argv);
+    return check_stdout(status);
 }

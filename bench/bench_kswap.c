@@ -1,5 +1,5 @@
 /*
- * bench_kswap.c - `warptour bench kswap`: k-swap against best improvement.
+ * bench_kswap.c - `warptour-bench kswap`: k-swap against best improvement.
  *
  * Robinson et al. (2018, Figure 6) apply up to k independent improving
  * moves per 2-opt pass instead of one, and report the speedup of the climb

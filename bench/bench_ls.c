@@ -1,5 +1,5 @@
 /*
- * bench_ls.c - `warptour bench ls`: from the greedy tour to the first 2-opt
+ * bench_ls.c - `warptour-bench ls`: from the greedy tour to the first 2-opt
  * local minimum.
  *
  * The last columns of Rocki & Suda's Table II (2013) give the time from the

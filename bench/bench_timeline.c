@@ -1,11 +1,11 @@
 /*
- * bench_timeline.c - `warptour bench timeline`: the best tour length against
+ * bench_timeline.c - `warptour-bench timeline`: the best tour length against
  * wall-clock time from process start, ours beside a peer program's.
  *
  * What a user of a solver sees is the wall clock from the moment the
  * program starts, reading the instance included, so every run here is a
  * fresh process: the bench execs its own binary (/proc/self/exe, so Linux
- * only) in a hidden child mode (`bench timeline --child T0 ...`) that reads
+ * only) in a hidden child mode (`warptour-bench timeline --child T0 ...`) that reads
  * the instance and runs wt_solve with a progress callback every 0.02 s,
  * printing "best LENGTH" on each change and "end LENGTH BACKEND STOP" at the
  * end.  Exec rather than a bare fork: the parent has asked CUDA whether a
@@ -205,7 +205,7 @@ static bool run_process(char *const argv[], double stop_at, tl_line_fn fn, tl_ru
 {
     int fd[2];
     if (pipe(fd) != 0) {
-        fprintf(stderr, "warptour bench: pipe: %s\n", strerror(errno));
+        fprintf(stderr, "warptour-bench: pipe: %s\n", strerror(errno));
         return false;
     }
     fflush(stdout);
@@ -213,7 +213,7 @@ static bool run_process(char *const argv[], double stop_at, tl_line_fn fn, tl_ru
     double t0 = bench_now();
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "warptour bench: fork: %s\n", strerror(errno));
+        fprintf(stderr, "warptour-bench: fork: %s\n", strerror(errno));
         close(fd[0]);
         close(fd[1]);
         return false;
@@ -223,7 +223,7 @@ static bool run_process(char *const argv[], double stop_at, tl_line_fn fn, tl_ru
         close(fd[0]);
         close(fd[1]);
         execv(argv[0], argv);
-        fprintf(stderr, "warptour bench: cannot run %s: %s\n", argv[0], strerror(errno));
+        fprintf(stderr, "warptour-bench: cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
     close(fd[1]);
@@ -383,7 +383,7 @@ static bool make_tmp_dir(char *dir, size_t size)
     const char *base = getenv("TMPDIR");
     snprintf(dir, size, "%s/warptour-timeline-XXXXXX", base && base[0] ? base : "/tmp");
     if (mkdtemp(dir)) return true;
-    fprintf(stderr, "warptour bench: cannot create %s: %s\n", dir, strerror(errno));
+    fprintf(stderr, "warptour-bench: cannot create %s: %s\n", dir, strerror(errno));
     return false;
 }
 
@@ -400,7 +400,7 @@ static bool write_uniform(const char *dir, int64_t n, char *path, size_t size)
     wt_instance_free(inst);
     if (f && fclose(f) != 0 && st == WT_OK) st = WT_STATUS_IO;
     if (st != WT_OK) {
-        fprintf(stderr, "warptour bench: cannot write %s: %s\n", path,
+        fprintf(stderr, "warptour-bench: cannot write %s: %s\n", path,
                 err.message[0] ? err.message : strerror(errno));
         unlink(path);
         return false;
@@ -417,7 +417,7 @@ static void run_ours(const tl_opts *o, const char *path, wt_backend_kind b, tl_r
     snprintf(threads, sizeof threads, "%d", o->threads);
     /* T0 is the parent's clock at fork; run_process takes it just before. */
     snprintf(t0, sizeof t0, "%.9f", bench_now());
-    char *argv[] = {"/proc/self/exe", "bench", "timeline", "--child", t0,
+    char *argv[] = {"/proc/self/exe", "timeline", "--child", t0,
                     "--algorithm", (char *)wt_algorithm_name(o->algorithm),
                     "--ils-descent", (char *)wt_ils_descent_name(o->ils_descent),
                     "--backends", (char *)wt_backend_name(b), "--seed", seed, "--at", at,
@@ -562,110 +562,100 @@ static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
     return true;
 }
 
-enum { TL_AT = 300, TL_ALGORITHM, TL_ILS_DESCENT, TL_BACKENDS, TL_THREADS, TL_SEED, TL_PEER, TL_INSTANCES,
-       TL_GEN, TL_CHILD };
+/* timeline's own options; --algorithm, --ils-descent, --threads and
+ * --seed are solve's, from the shared table (TL_PARAMS). */
+enum { TL_AT = 300, TL_BACKENDS, TL_PEER, TL_INSTANCES, TL_GEN, TL_CHILD };
 
-static const struct option tl_longopts[] = {
+#define TL_PARAMS                                                                         \
+    (CLI_PARAM(CLI_OPT_ALGORITHM) | CLI_PARAM(CLI_OPT_ILS_DESCENT) |                      \
+     CLI_PARAM(CLI_OPT_THREADS) | CLI_PARAM(CLI_OPT_SEED))
+
+static const struct option tl_own_opts[] = {
     {"at", required_argument, 0, TL_AT},
-    {"algorithm", required_argument, 0, TL_ALGORITHM},
-    {"ils-descent", required_argument, 0, TL_ILS_DESCENT},
     {"backends", required_argument, 0, TL_BACKENDS},
-    {"threads", required_argument, 0, TL_THREADS},
-    {"seed", required_argument, 0, TL_SEED},
     {"peer", required_argument, 0, TL_PEER},
     {"instances", required_argument, 0, TL_INSTANCES},
     {"gen-uniform", required_argument, 0, TL_GEN},
     {"child", required_argument, 0, TL_CHILD},
     {0, 0, 0, 0}};
 
-/* Parses one option into o; -1 when fine, else an exit status. */
-static int tl_option(int c, const char *arg, tl_opts *o, char *store, size_t size)
+/* Parses one of timeline's own options into o, or a shared one into
+ * shared; -1 when fine, else an exit status. */
+static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char *store,
+                     size_t size)
 {
     int64_t v;
     switch (c) {
     case TL_AT:
         if (!parse_at(arg, o))
-            return cli_usage_error("bench", "--at needs a comma-separated list of at most %d "
+            return cli_usage_error(NULL, "--at needs a comma-separated list of at most %d "
                                    "times in 0.001..86400 s, got '%s'", TL_MAX_AT, arg);
-        break;
-    case TL_ALGORITHM:
-        if (wt_algorithm_parse(arg, &o->algorithm) != WT_OK)
-            return cli_usage_error("bench", "unknown --algorithm '%s' (expected 2opt, "
-                                   "multistart, ils, sa)", arg);
-        break;
-    case TL_ILS_DESCENT:
-        if (wt_ils_descent_parse(arg, &o->ils_descent) != WT_OK)
-            return cli_usage_error("bench", "unknown --ils-descent '%s' (expected auto, full, "
-                                   "local, lk)", arg);
         break;
     case TL_BACKENDS:
         if (!parse_backends(arg, o))
-            return cli_usage_error("bench", "--backends needs a comma-separated list of at most "
+            return cli_usage_error(NULL, "--backends needs a comma-separated list of at most "
                                    "%d of auto, cpu, cuda, got '%s'", TL_MAX_BACKENDS, arg);
-        break;
-    case TL_THREADS:
-        if (!cli_parse_int64(arg, 1, 4096, &v))
-            return cli_usage_error("bench", "--threads needs an integer in 1..4096, got '%s'",
-                                   arg);
-        o->threads = (int)v;
-        break;
-    case TL_SEED:
-        if (!cli_parse_uint64(arg, &o->seed))
-            return cli_usage_error("bench", "--seed needs a non-negative integer");
         break;
     case TL_PEER:
         if (strncmp(arg, "linkern=", 8) != 0 || !arg[8])
-            return cli_usage_error("bench", "--peer needs NAME=PATH, NAME linkern (the only "
+            return cli_usage_error(NULL, "--peer needs NAME=PATH, NAME linkern (the only "
                                    "peer known), got '%s'", arg);
         o->peer = arg + 8;
         break;
     case TL_INSTANCES:
         if (!add_paths(arg, o, store, size))
-            return cli_usage_error("bench", "--instances: at most %d paths", TL_MAX_INSTANCES);
+            return cli_usage_error(NULL, "--instances: at most %d paths", TL_MAX_INSTANCES);
         break;
     case TL_GEN:
         if (o->n_gen == TL_MAX_INSTANCES || !cli_parse_int64(arg, 5, WT_MAX_CITIES, &v))
-            return cli_usage_error("bench", "--gen-uniform needs a city count >= 5, got '%s'",
+            return cli_usage_error(NULL, "--gen-uniform needs a city count >= 5, got '%s'",
                                    arg);
         o->gen_n[o->n_gen++] = v;
         break;
     case TL_CHILD:
         if (!cli_parse_double(arg, 0, 1e12, &o->child_t0))
-            return cli_usage_error("bench", "--child needs the parent's clock");
+            return cli_usage_error(NULL, "--child needs the parent's clock");
         break;
+    default: return cli_parse_param(NULL, c, arg, shared);
     }
     return -1;
 }
 
 int bench_timeline(int argc, char **argv, void (*print_header)(void))
 {
-    wt_params lib;
-    wt_params_defaults(&lib);
-    /* solve's default: ILS. */
-    tl_opts o = {.algorithm = WT_ALGO_ILS, .ils_descent = lib.ils_descent, .backends = {WT_BACKEND_AUTO}, .n_backends = 1,
-                 .seed = 1, .child_t0 = -1};
+    wt_params shared;
+    wt_params_defaults(&shared);
+    shared.algorithm = WT_ALGO_ILS; /* solve's default */
+    tl_opts o = {.backends = {WT_BACKEND_AUTO}, .n_backends = 1, .child_t0 = -1};
+    struct option tl_longopts[sizeof tl_own_opts / sizeof tl_own_opts[0] + CLI_N_PARAM_OPTS];
+    cli_options_build(tl_longopts, sizeof tl_longopts / sizeof tl_longopts[0], tl_own_opts,
+                      TL_PARAMS);
     parse_at("1,10,60", &o);
     char store[4096];
     optind = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":", tl_longopts, NULL)) != -1) {
-        if (c == ':') return cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?') return cli_usage_error("bench", "bad option '%s' for bench timeline",
+        if (c == ':') return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+        if (c == '?') return cli_usage_error(NULL, "bad option '%s' for timeline",
                                              argv[optind - 1]);
-        int st = tl_option(c, optarg, &o, store, sizeof store);
+        int st = tl_option(c, optarg, &o, &shared, store, sizeof store);
         if (st >= 0) return st;
     }
+    o.algorithm = shared.algorithm;
+    o.ils_descent = shared.ils_descent;
+    o.threads = shared.threads;
+    o.seed = shared.seed;
     for (int i = optind; i < argc; i++) {
         if (o.n_paths == TL_MAX_INSTANCES)
-            return cli_usage_error("bench", "at most %d instances", TL_MAX_INSTANCES);
+            return cli_usage_error(NULL, "at most %d instances", TL_MAX_INSTANCES);
         o.paths[o.n_paths++] = argv[i];
     }
     if (o.child_t0 >= 0) return timeline_child(&o);
     if (o.n_paths + o.n_gen == 0)
-        return cli_usage_error("bench", "timeline needs instances: paths, --instances LIST or "
+        return cli_usage_error(NULL, "timeline needs instances: paths, --instances LIST or "
                                "--gen-uniform N");
     if (o.n_paths + o.n_gen > TL_MAX_INSTANCES)
-        return cli_usage_error("bench", "at most %d instances", TL_MAX_INSTANCES);
+        return cli_usage_error(NULL, "at most %d instances", TL_MAX_INSTANCES);
     return timeline_parent(&o, print_header);
 }

@@ -1,6 +1,8 @@
 /*
- * util.c - error reporting, strict number parsing, JSON helpers and instance
- * reading (standard input included) for the CLI.
+ * util.c - what both programs (warptour, warptour-bench) share besides the
+ * option table: error reporting under the program's name, strict number
+ * parsing, the writable-file check and instance reading (standard input
+ * included).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,7 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli_common.h"
+
+/* The program's name in messages: set once by main. */
+static const char *program_name = "warptour";
+
+void cli_set_program(const char *name) { program_name = name; }
+
+const char *cli_program(void) { return program_name; }
 
 int cli_exit_status(wt_status status)
 {
@@ -30,7 +39,7 @@ int cli_exit_status(wt_status status)
 
 int cli_report_error(const wt_error *err)
 {
-    fprintf(stderr, "warptour: %s\n", err->message[0] ? err->message : wt_status_str(err->status));
+    fprintf(stderr, "%s: %s\n", program_name, err->message[0] ? err->message : wt_status_str(err->status));
     return cli_exit_status(err->status);
 }
 
@@ -39,18 +48,18 @@ int cli_check_writable(const char *path)
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "warptour: %s: cannot write: it is a folder\n", path);
+            fprintf(stderr, "%s: %s: cannot write: it is a folder\n", program_name, path);
             return EXIT_FAILURE_RUN;
         }
         if (access(path, W_OK) != 0) {
             /* The tour would replace it by rename all the same: refuse. */
-            fprintf(stderr, "warptour: %s: will not replace it: %s\n", path, strerror(errno));
+            fprintf(stderr, "%s: %s: will not replace it: %s\n", program_name, path, strerror(errno));
             return EXIT_USAGE;
         }
         return EXIT_OK;
     }
     if (errno != ENOENT) {
-        fprintf(stderr, "warptour: %s: cannot write: %s\n", path, strerror(errno));
+        fprintf(stderr, "%s: %s: cannot write: %s\n", program_name, path, strerror(errno));
         return EXIT_FAILURE_RUN;
     }
     /* A new file: its folder must exist and take new entries. */
@@ -65,7 +74,7 @@ int cli_check_writable(const char *path)
         dir[cut - 1] = '\0';
     }
     int ok = access(dir, W_OK | X_OK) == 0;
-    if (!ok) fprintf(stderr, "warptour: %s: cannot create: %s: %s\n", path, dir, strerror(errno));
+    if (!ok) fprintf(stderr, "%s: %s: cannot create: %s: %s\n", program_name, path, dir, strerror(errno));
     free(dir);
     return ok ? EXIT_OK : EXIT_FAILURE_RUN;
 }
@@ -81,11 +90,13 @@ bool cli_same_file(const char *a, const char *b)
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "warptour %s: ", cmd);
+    const char *sep = cmd && cmd[0] ? " " : "";
+    if (!cmd) cmd = "";
+    fprintf(stderr, "%s%s%s: ", program_name, sep, cmd);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry 'warptour %s --help'.\n", cmd);
+    fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, sep, cmd);
     return EXIT_USAGE;
 }
 
@@ -126,100 +137,6 @@ double cli_gap_percent(int64_t length, int64_t optimum)
     return 100.0 * (double)(length - optimum) / (double)optimum;
 }
 
-void cli_json_add_int64(cJSON *obj, const char *key, int64_t v)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRId64, v);
-    cJSON_AddRawToObject(obj, key, buf);
-}
-
-void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRIu64, v);
-    cJSON_AddRawToObject(obj, key, buf);
-}
-
-/* Length of the well-formed UTF-8 sequence at s (1-4 bytes), or 0 when the
- * bytes there are not one (a stray continuation byte, an overlong form, a
- * surrogate, a code point above U+10FFFF, a cut-off sequence). */
-static size_t utf8_sequence(const unsigned char *s)
-{
-    if (s[0] < 0x80) return 1;
-    size_t len = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (len == 0 || s[0] > 0xF4) return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    if (s[0] == 0xE0 && s[1] < 0xA0) return 0; /* overlong */
-    if (s[0] == 0xED && s[1] >= 0xA0) return 0; /* surrogate */
-    if (s[0] == 0xF0 && s[1] < 0x90) return 0; /* overlong */
-    if (s[0] == 0xF4 && s[1] >= 0x90) return 0; /* above U+10FFFF */
-    return len;
-}
-
-void cli_json_add_text(cJSON *obj, const char *key, const char *s)
-{
-    size_t n = strlen(s), bad = 0;
-    for (size_t i = 0; i < n;) {
-        size_t k = utf8_sequence((const unsigned char *)s + i);
-        bad += k == 0;
-        i += k ? k : 1;
-    }
-    if (bad == 0) {
-        cJSON_AddStringToObject(obj, key, s);
-        return;
-    }
-    /* Each stray byte becomes U+FFFD (3 bytes). */
-    char *clean = malloc(n + 2 * bad + 1);
-    if (!clean) {
-        cJSON_AddNullToObject(obj, key);
-        return;
-    }
-    size_t out = 0;
-    for (size_t i = 0; i < n;) {
-        size_t k = utf8_sequence((const unsigned char *)s + i);
-        if (k == 0) {
-            memcpy(clean + out, "\xEF\xBF\xBD", 3);
-            out += 3;
-            i++;
-            continue;
-        }
-        memcpy(clean + out, s + i, k);
-        out += k;
-        i += k;
-    }
-    clean[out] = '\0';
-    cJSON_AddStringToObject(obj, key, clean);
-    free(clean);
-}
-
-void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s)
-{
-    if (s) cli_json_add_text(obj, key, s);
-    else cJSON_AddNullToObject(obj, key);
-}
-
-void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum)
-{
-    if (optimum > 0) {
-        cli_json_add_int64(obj, "optimum", optimum);
-        cJSON_AddNumberToObject(obj, "gap_percent", cli_gap_percent(length, optimum));
-    } else {
-        cJSON_AddNullToObject(obj, "optimum");
-        cJSON_AddNullToObject(obj, "gap_percent");
-    }
-}
-
-bool cli_json_print(cJSON *obj)
-{
-    char *text = cJSON_PrintUnformatted(obj);
-    cJSON_Delete(obj);
-    if (!text) return false;
-    int ok = puts(text) >= 0 && fflush(stdout) == 0;
-    cJSON_free(text);
-    return ok;
-}
-
 bool cli_is_stdin(const char *path)
 {
     return strcmp(path, "-") == 0;
@@ -241,8 +158,8 @@ wt_instance *cli_read_instance(const char *path, int *status)
     wt_error err = {0};
     bool in = cli_is_stdin(path);
     if (in && isatty(STDIN_FILENO)) {
-        fprintf(stderr, "warptour: INSTANCE '-' reads standard input, which is a terminal: "
-                "pipe or redirect the instance into it\n");
+        fprintf(stderr, "%s: INSTANCE '-' reads standard input, which is a terminal: "
+                "pipe or redirect the instance into it\n", program_name);
         *status = EXIT_USAGE;
         return NULL;
     }

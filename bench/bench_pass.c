@@ -1,5 +1,5 @@
 /*
- * bench_pass.c - `warptour bench pass`: the time of one full 2-opt pass.
+ * bench_pass.c - `warptour-bench pass`: the time of one full 2-opt pass.
  *
  * Rocki & Suda (2013) report in Table II the GPU time of "full 2-opt": one
  * evaluation of all (n-1)(n-2)/2 pairs of a tour, and the checks per second

@@ -1,5 +1,5 @@
 /*
- * bench_batch.c - `warptour bench batch`: solve-batch on the issue's two
+ * bench_batch.c - `warptour-bench batch`: solve-batch on the issue's two
  * sets (issue 25): 10,000 uniform instances of 100 cities in 10 s, and 128
  * of 1,000 cities in 20 s, each instance `gen uniform N --seed 1+i`.
  *
@@ -140,41 +140,41 @@ static int bb_option(int c, const char *arg, bb_opts *o)
     case 'S':
         if (strcmp(arg, "100") == 0) o->sets[o->n_sets++] = 0;
         else if (strcmp(arg, "1000") == 0) o->sets[o->n_sets++] = 1;
-        else return cli_usage_error("bench", "batch --set is 100 or 1000");
+        else return cli_usage_error(NULL, "batch --set is 100 or 1000");
         if (o->n_sets > 1 && o->sets[0] == o->sets[1]) o->n_sets = 1;
         return -1;
     case 'c':
         if (!cli_parse_int64(arg, 1, 1000000, &o->count))
-            return cli_usage_error("bench", "batch --count needs 1..1000000");
+            return cli_usage_error(NULL, "batch --count needs 1..1000000");
         return -1;
     case 't':
         if (!cli_parse_double(arg, 0, 1e6, &o->seconds) || o->seconds <= 0)
-            return cli_usage_error("bench", "batch --seconds needs a positive number");
+            return cli_usage_error(NULL, "batch --seconds needs a positive number");
         return -1;
     case 'k':
         if (!cli_parse_uint64(arg, &o->kicks))
-            return cli_usage_error("bench", "batch --kicks needs a non-negative integer");
+            return cli_usage_error(NULL, "batch --kicks needs a non-negative integer");
         return -1;
     case 'r': o->refs = arg; return -1;
     case 'b':
         if (wt_backend_parse(arg, &o->params.backend) != WT_OK)
-            return cli_usage_error("bench", "--backend must be auto, cpu or cuda");
+            return cli_usage_error(NULL, "--backend must be auto, cpu or cuda");
         return -1;
     case 'j':
     case 'd':
     case 'g':
         if (!cli_parse_int64(arg, 0, WT_MAX_THREADS, &v))
-            return cli_usage_error("bench", "bad number '%s'", arg);
+            return cli_usage_error(NULL, "bad number '%s'", arg);
         if (c == 'j') o->params.threads = (int)v;
         else if (c == 'd') o->params.cuda_device = (int)v;
         else o->params.gpu_threads = (int)v;
         return -1;
     case 's':
         if (!cli_parse_uint64(arg, &o->params.seed))
-            return cli_usage_error("bench", "--seed needs a non-negative integer");
+            return cli_usage_error(NULL, "--seed needs a non-negative integer");
         return -1;
     }
-    return cli_usage_error("bench", "bad option for bench batch");
+    return cli_usage_error(NULL, "bad option for batch");
 }
 
 int bench_batch(int argc, char **argv, void (*print_header)(void))
@@ -185,13 +185,13 @@ int bench_batch(int argc, char **argv, void (*print_header)(void))
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":", bb_longopts, NULL)) != -1) {
-        if (c == ':') return cli_usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
+        if (c == ':') return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
         if (c == '?')
-            return cli_usage_error("bench", "bad option '%s' for bench batch", argv[optind - 1]);
+            return cli_usage_error(NULL, "bad option '%s' for batch", argv[optind - 1]);
         int st = bb_option(c, optarg, &o);
         if (st >= 0) return st;
     }
-    if (optind != argc) return cli_usage_error("bench", "bench batch takes no instances");
+    if (optind != argc) return cli_usage_error(NULL, "batch takes no instances");
     if (o.n_sets == 0) {
         o.sets[0] = 0;
         o.sets[1] = 1;

@@ -1,5 +1,5 @@
 /*
- * bench_multistart.c - `warptour bench multistart`: 2-opt moves evaluated
+ * bench_multistart.c - `warptour-bench multistart`: 2-opt moves evaluated
  * per second by random-restart hill climbing on the first n cities of
  * d18512, for the GPU kernel, the climber-per-thread GPU baseline and the
  * CPU (O'Neil & Burtscher 2015, section 4 and Figure 6).
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/bench_hooks.h" /* the cuda-thread baseline */
 #include "bench.h"
 
 /* Calibration of a multistart measurement: a run of `climbs` climbs should
@@ -83,11 +84,10 @@ static wt_status ms_run(const wt_instance *inst, const ms_variant *v, uint64_t c
     bench_params_defaults(o, &p);
     p.algorithm = WT_ALGO_MULTISTART;
     p.backend = v->backend;
-    p.multistart_kernel = v->kernel;
     p.restarts = climbs;
     p.time_limit_s = time_limit;
     p.seed = o->seed;
-    return wt_solve(inst, &p, res, err);
+    return wt_solve_ms_kernel(inst, &p, v->kernel, res, err);
 }
 
 static double ms_rate(const wt_result *r)
@@ -216,13 +216,13 @@ int bench_multistart(const bench_opts *o)
     if (!full) return status;
     const double *x, *y;
     if (!wt_instance_coords(full, &x, &y)) {
-        fprintf(stderr, "warptour bench: %s has no coordinates\n", path);
+        fprintf(stderr, "warptour-bench: %s has no coordinates\n", path);
         wt_instance_free(full);
         return EXIT_BAD_INPUT;
     }
     for (int s = 0; s < o->n_sizes; s++)
         if (o->sizes[s] > wt_instance_n(full)) {
-            fprintf(stderr, "warptour bench: --sizes asks for %" PRId64 " cities but %s has "
+            fprintf(stderr, "warptour-bench: --sizes asks for %" PRId64 " cities but %s has "
                     "%d\n", o->sizes[s], path, wt_instance_n(full));
             wt_instance_free(full);
             return EXIT_USAGE;

@@ -1,5 +1,5 @@
 /*
- * bench_quality.c - `warptour bench quality`: gap to the optimum of
+ * bench_quality.c - `warptour-bench quality`: gap to the optimum of
  * multistart on the TSPLIB instances up to a size, binned by size (O'Neil &
  * Burtscher 2015, Figure 7).
  */
@@ -38,7 +38,7 @@ static int q_collect(const char *dir, int64_t min_n, int64_t max_n, q_entry **ou
 {
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "warptour bench: cannot open folder %s\n", dir);
+        fprintf(stderr, "warptour-bench: cannot open folder %s\n", dir);
         return EXIT_FAILURE_RUN;
     }
     q_entry *list = NULL;
@@ -103,7 +103,7 @@ int bench_quality(const bench_opts *o)
     int count = 0;
     int status = q_collect(dir, o->min_n, o->max_n, &list, &count);
     if (status == EXIT_OK && count == 0) {
-        fprintf(stderr, "warptour bench: no instance in %s has %" PRId64 " to %" PRId64
+        fprintf(stderr, "warptour-bench: no instance in %s has %" PRId64 " to %" PRId64
                 " cities (--min-n, --max-n)\n", dir, o->min_n > 0 ? o->min_n : 1, o->max_n);
         status = EXIT_FAILURE_RUN;
     }

@@ -1,6 +1,7 @@
 /*
- * tune.c - --tune NAME=VALUE and --device N (solve, bench): the library's
- * experimental wt_tuning and params.cuda_device from the command line.
+ * tune.c - --tune NAME=VALUE and --device N (solve, warptour-bench): the
+ * library's experimental wt_tuning and params.cuda_device from the command
+ * line.
  *
  * NAME is a field of wt_tuning (warptour.h lists each with its values);
  * VALUE a number, "off" (WT_TUNING_OFF) where the field allows it, on or
@@ -11,7 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli_common.h"
 
 typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN } tune_kind;
 

@@ -1,7 +1,7 @@
 /*
- * bench.h - what the benchmarks of `warptour bench` share.
+ * bench.h - what the benchmarks of warptour-bench share.
  *
- * cmd_bench.c parses the command line into one bench_opts, prints the
+ * main.c parses the command line into one bench_opts, prints the
  * header (commit, machine, command) and calls the benchmark; each benchmark
  * lives in its own bench_NAME.c and reads only its own options.
  * bench_util.c holds what several of them use: the clock, finding TSPLIB
@@ -9,18 +9,18 @@
  * kswap, duration formatting, and the published figures printed beside
  * ours.  bench/README.md describes every benchmark.
  */
-#ifndef WT_CLI_BENCH_H
-#define WT_CLI_BENCH_H
+#ifndef WT_BENCH_H
+#define WT_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "cli_common.h"
 
 enum { BENCH_MAX_LIST = 64 }; /* entries of any list option */
 
-/* The benchmarks, in the order of `warptour bench --help`. */
+/* The benchmarks, in the order of `warptour-bench --help`. */
 typedef enum bench_id {
     BENCH_IO_INIT = 0,
     BENCH_MULTISTART,
@@ -76,7 +76,6 @@ typedef struct bench_opts {
                                        off, the papers' full pass; others: on) */
     wt_ils_descent ils_descent;     /* ils: --ils-descent (default auto) */
     int threads;                    /* pass, ls, kswap, ils: CPU threads, 0 = all */
-    const char *svg;                /* ils: the plot, NULL for none */
     double interval;                /* ils: seconds between samples */
     int64_t runs;                   /* sa: runs per instance and variant (default 10) */
     bool tpb_sweep;                 /* sa: Table 4 instead of Tables 2 and 3 */
