@@ -436,6 +436,8 @@ typedef struct wt_tuning {
     int64_t ils_stretch;  /* cities a stretch from which the searches kick on
                              stretches of the tour instead of copies of it; 0: 6000;
                              WT_TUNING_OFF: never; else >= 1 */
+    int ils_window;       /* ils with window descents: cities a window; 0: 1000;
+                             else >= 8 */
     int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
                              0: 4 below 30,000 cities a stretch, else never;
                              WT_TUNING_OFF: never; else >= 1 */
@@ -684,7 +686,7 @@ typedef struct wt_batch_params {
                                    whole tour; else >= 3 */
     int accept_slack;           /* a kicked tour longer than the kept one is kept when
                                    the excess is below u * accept_slack / 1000 mean
-                                   edges (times 100 / n above 100 cities), u uniform
+                                   edges (times 300 / n above 300 cities), u uniform
                                    in [0, 1); 0: 1000; WT_TUNING_OFF: never; else
                                    1..100000 */
     int gpu_threads;            /* threads per instance on the GPU; 0: by n;

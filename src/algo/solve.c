@@ -308,8 +308,8 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
     if (ils_descent_run(p, inst->n) == WT_ILS_WINDOWS)
-        return wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA, 0,
-                                 stats, err);
+        return wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
+                                 p->tuning.ils_window, stats, err);
     return wt_ils_local_run(inst, tour, ctl, !b->host,
                             ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
                             stats, err);
@@ -404,6 +404,8 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_stretch < WT_TUNING_OFF)
         return BAD("ils_stretch is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_stretch);
+    if (t->ils_window != 0 && t->ils_window < 8)
+        return BAD("ils_window is %d; expected 0 (the default) or at least 8", t->ils_window);
     if (t->ils_mix < WT_TUNING_OFF)
         return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
     if (t->pass_prune_min < 0)
