@@ -170,6 +170,31 @@ class SolveBatch(unittest.TestCase):
         self.assertIn("cuda", r.stderr)
 
 
+class SolveWindows(unittest.TestCase):
+    """ILS with window descents (the batch search on windows of one tour)."""
+
+    def test_windows_on_the_cpu(self):
+        r = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
+                "--backend", "cpu", "--threads", "2", "--time-limit", "0.5", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["ils_descent"], "windows")
+        self.assertEqual(j["gpu_time_s"], 0)
+        self.assertGreater(j["kicks"], 0)
+        self.assertLessEqual(j["length"], j["init_length"])
+        self.assertLess(j["time_s"], 1.5)
+
+    def test_windows_without_a_limit_end(self):
+        r = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
+                "--backend", "cpu", "--threads", "2", "--seed", "3")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        again = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
+                    "--backend", "cpu", "--threads", "1", "--seed", "3")
+        lengths = [[l for l in out.stdout.splitlines() if l.startswith("length")] for out in (r, again)]
+        self.assertEqual(len(lengths[0]), 1, r.stdout)
+        self.assertEqual(lengths[0], lengths[1])
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: test_batch.py PATH/TO/warptour")
