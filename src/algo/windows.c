@@ -42,6 +42,14 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n)
     return (int)wt_rng_below(&rng, (uint64_t)n);
 }
 
+int wt_windows_replicas(const wt_windows_opts *o, int n)
+{
+    if (o->replicas > 0) return o->replicas;
+    int windows = n / o->window > 0 ? n / o->window : 1;
+    int r = WT_WINDOW_FILL / windows;
+    return r < 1 ? 1 : r > WT_WINDOW_MAX_REPLICAS ? WT_WINDOW_MAX_REPLICAS : r;
+}
+
 /* The instance of the m cities cities[0..m) of inst, in that order: the
  * same coordinates (or matrix entries), so the same distances.  NULL when
  * out of memory. */
@@ -88,10 +96,14 @@ static wt_instance *window_instance(const wt_instance *inst, const int32_t *citi
  * and has first[w + 1] - first[w] cities. */
 typedef struct epoch_state {
     int count;
+    int replicas;              /* searches of each window */
     int *first;                /* count + 1 entries */
     int32_t *cities;           /* n: the cities in window order */
     wt_instance **inst;        /* count */
-    int32_t **start;           /* count: 0, 1, .. m - 1 each (one shared array) */
+    const wt_instance **runs;  /* count * replicas: search w * replicas + r is
+                                  replica r of window w */
+    int32_t **start;           /* count * replicas: 0, 1, .. m - 1 each (one
+                                  shared array) */
     int32_t *identity;
 } epoch_state;
 
@@ -99,6 +111,7 @@ static void state_free(epoch_state *s)
 {
     for (int w = 0; s->inst && w < s->count; w++) wt_instance_free(s->inst[w]);
     free(s->inst);
+    free(s->runs);
     free(s->start);
     free(s->first);
     free(s->cities);
@@ -108,26 +121,31 @@ static void state_free(epoch_state *s)
 /* Cuts tour (n cities) into windows from offset on; false when out of
  * memory. */
 static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour, int window,
-                int offset, int threads)
+                int offset, int replicas, int threads)
 {
     int n = inst->n, count = n / window > 0 ? n / window : 1;
     memset(s, 0, sizeof *s);
     s->count = count;
+    s->replicas = replicas;
+    size_t runs = (size_t)count * (size_t)replicas;
     s->first = malloc(((size_t)count + 1) * sizeof *s->first);
     s->cities = malloc((size_t)n * sizeof *s->cities);
     s->inst = calloc((size_t)count, sizeof *s->inst);
-    s->start = malloc((size_t)count * sizeof *s->start);
+    s->runs = malloc(runs * sizeof *s->runs);
+    s->start = malloc(runs * sizeof *s->start);
     int m_max = n / count + 1;
     s->identity = malloc((size_t)m_max * sizeof *s->identity);
-    if (!s->first || !s->cities || !s->inst || !s->start || !s->identity) return false;
+    if (!s->first || !s->cities || !s->inst || !s->runs || !s->start || !s->identity)
+        return false;
     for (int w = 0; w <= count; w++) s->first[w] = (int)((int64_t)w * n / count);
     for (int p = 0; p < n; p++) s->cities[p] = tour[(offset + p) % n];
     for (int i = 0; i < m_max; i++) s->identity[i] = i;
     int failed = 0;
+    for (size_t q = 0; q < runs; q++) s->start[q] = s->identity;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (int w = 0; w < count; w++) {
-        s->start[w] = s->identity;
         s->inst[w] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
+        for (int r = 0; r < replicas; r++) s->runs[(size_t)w * (size_t)replicas + (size_t)r] = s->inst[w];
         if (!s->inst[w]) {
 #pragma omp atomic write
             failed = 1;
@@ -160,7 +178,8 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     if (n < 8) return WT_OK;
     int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
     epoch_state s;
-    if (!cut(&s, inst, tour, o->window, o->offset, threads)) {
+    int replicas = wt_windows_replicas(o, n);
+    if (!cut(&s, inst, tour, o->window, o->offset, replicas, threads)) {
         state_free(&s);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows of %d "
                        "cities", n);
@@ -177,16 +196,16 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.stop_flag = o->stop_flag;
     wt_batch_result r;
     double t1 = wt_now();
-    wt_status st = wt_batch_solve_from((const wt_instance *const *)s.inst, s.count, &bp,
+    wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp,
                                        (const int32_t *const *)s.start, true, &r, err);
     out->search_s = wt_now() - t1;
     if (st != WT_OK) {
         state_free(&s);
         return st;
     }
-    for (int w = 0; w < s.count; w++)
-        if (r.tours[w].status != WT_OK) {
-            st = wt_fail(err, r.tours[w].status, "window %d: %s", w, r.tours[w].message);
+    for (int q = 0; q < s.count * replicas; q++)
+        if (r.tours[q].status != WT_OK) {
+            st = wt_fail(err, r.tours[q].status, "window %d: %s", q / replicas, r.tours[q].message);
             break;
         }
     if (st == WT_OK) {
@@ -194,7 +213,10 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
         int improved = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(+ : gain, improved)
         for (int w = 0; w < s.count; w++) {
-            const wt_batch_tour *t = &r.tours[w];
+            /* The shortest replica, ties to the first. */
+            const wt_batch_tour *first = &r.tours[(size_t)w * (size_t)replicas], *t = first;
+            for (int q = 1; q < replicas; q++)
+                if (first[q].length < t->length) t = &first[q];
             if (t->length >= t->init_length) continue;
             int m = s.first[w + 1] - s.first[w];
             int32_t *path = malloc((size_t)m * sizeof *path);
@@ -209,7 +231,8 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
         out->improved = improved;
         out->gain = gain;
         out->kicks = r.kicks;
-        out->on_gpu = r.on_gpu;
+        out->on_gpu = r.on_gpu / replicas;
+        out->replicas = replicas;
         out->gpu_s = r.gpu_time_s;
     }
     wt_batch_result_free(&r);

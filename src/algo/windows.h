@@ -21,7 +21,7 @@
 #include "warptour.h"
 
 /* Defaults: cities a window, and the shortest an epoch's search runs. */
-enum { WT_WINDOW_CITIES = 1000 };
+enum { WT_WINDOW_CITIES = 1000, WT_WINDOW_FILL = 512, WT_WINDOW_MAX_REPLICAS = 64 };
 #define WT_WINDOW_MIN_EPOCH_S 0.25
 
 /* What one epoch is asked to do. */
@@ -34,6 +34,11 @@ typedef struct wt_windows_opts {
     uint64_t kicks;           /* kicks a window; 0: until time_limit_s */
     double time_limit_s;      /* with kicks 0: the epoch's seconds, > 0 */
     uint64_t seed;            /* the windows' random streams */
+    int replicas;             /* searches of each window, each with its own
+                                 kicks, the shortest put back; 0: enough for
+                                 WT_WINDOW_FILL searches in all (a GPU holds
+                                 hundreds at once), at most
+                                 WT_WINDOW_MAX_REPLICAS (wt_windows_replicas) */
     int kick_window;          /* positions a kick's cuts lie within (>= 3); 0: the
                                  whole window (usa13509 from a local ILS's 1.2%,
                                  13 windows of 1,000, 3 epochs of 300 kicks a
@@ -53,6 +58,7 @@ typedef struct wt_windows_epoch {
     int64_t gain;             /* exact: the tour's length before minus after */
     uint64_t kicks;           /* all windows */
     int on_gpu;               /* windows the GPU searched */
+    int replicas;             /* searches of each window */
     double gpu_s;             /* seconds the GPU's kernels ran (CUDA events) */
     double search_s;          /* seconds of the batch call */
     double wall_s;            /* seconds of the whole epoch (cutting and
@@ -66,6 +72,9 @@ typedef struct wt_windows_epoch {
  * window^2 entries. */
 wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
                                wt_windows_epoch *out, wt_error *err);
+
+/* Searches of each window of a tour of n cities that o asks for. */
+int wt_windows_replicas(const wt_windows_opts *o, int n);
 
 /* The position where epoch e of a search seeded with seed cuts a tour of n
  * cities: uniform over the tour, from (seed, e) alone. */

@@ -31,6 +31,7 @@ static wt_windows_opts opts(wt_backend_kind backend, int window, int offset, uin
     o.kicks = kicks;
     o.seed = 7;
     o.backend = backend == WT_BACKEND_CUDA && gpu_is_cpu ? WT_BACKEND_CPU : backend;
+    o.replicas = 3;
     return o;
 }
 
@@ -147,6 +148,7 @@ static void test_million(void **state)
     int32_t *tour = start_tour(inst, WT_INIT_SPACEFILL);
     int64_t len0 = wt_tour_length(inst, tour);
     wt_windows_opts o = opts(WT_BACKEND_CUDA, 1000, 4321, 20);
+    o.replicas = 0; /* 1,000 windows: one search each */
     double t0 = now_s();
     wt_windows_epoch e = epoch(inst, tour, &o);
     print_message("    windows_epoch n=%d windows=%d kicks=%llu gain=%lld wall_s=%.3f "

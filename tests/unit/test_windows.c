@@ -3,7 +3,8 @@
  * (algo/windows.c) and the fixed edge of core/batch_search.h it runs on.
  *
  * Kicks never cut the fixed edge; an epoch keeps the tour valid, each
- * window's two ends in their positions and its cities inside it; its gain
+ * window's two ends in their positions and its cities inside it, with one
+ * search a window or several (replicas, the shortest put back); its gain
  * is the tour's change of length, exactly, on every metric (EUC_2D,
  * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
  * tour whatever the thread count.
@@ -42,6 +43,7 @@ static wt_windows_opts cpu_opts(int window, int offset, uint64_t kicks, int thre
     o.seed = 5;
     o.backend = WT_BACKEND_CPU;
     o.threads = threads;
+    o.replicas = 2; /* the shorter of two searches a window */
     return o;
 }
 
