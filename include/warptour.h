@@ -441,6 +441,10 @@ typedef struct wt_tuning {
     int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
                              0: 4 below 30,000 cities a stretch, else never;
                              WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_listed;   /* lk descents above 20,000 cities: cities a thread from
+                             which the first descent runs on the whole tour held
+                             as a two-level list instead of on stretches; 0:
+                             20,000; WT_TUNING_OFF: never; else >= 1 */
     /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
     int pass_rows;        /* rows per lane; 0: 8 below 50,000 cities, else 16; 8, 16 */
     int pass_block;       /* threads per block at 8 rows a lane; 0: 512 where the

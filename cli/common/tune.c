@@ -24,6 +24,7 @@ static const struct tune_field {
     {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
     {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
     {"ils_mix", TUNE_INT, offsetof(wt_tuning, ils_mix)},
+    {"ils_listed", TUNE_I64, offsetof(wt_tuning, ils_listed)},
     {"pass_rows", TUNE_INT, offsetof(wt_tuning, pass_rows)},
     {"pass_block", TUNE_INT, offsetof(wt_tuning, pass_block)},
     {"pass_piece", TUNE_INT, offsetof(wt_tuning, pass_piece)},

@@ -34,9 +34,12 @@
  * 2-opt and Or-opt moves of polish.c (segment insertions that flips cannot
  * reach in one level) are tried when the step finds nothing.
  *
- * The tour is polish.c's array with positions: a flip costs the length of
- * the range it reverses, so large tours are searched in stretches
- * (ils_local.c); Fredman et al.'s two-level list would lift that limit.
+ * The tour is polish.c's array with positions, where a flip costs the
+ * length of the range it reverses (so large tours are searched in
+ * stretches, ils_local.c), or during a listed descent a two-level list
+ * (core/tour_list.h), where it costs O(sqrt n): each level is then one
+ * 2-opt move on the list, undone by its inverse, and the alternate step,
+ * which works on positions, is not taken.
  */
 #include <stdlib.h>
 
@@ -139,6 +142,20 @@ static void level_reverse(polish *p, lk_work *w, int from, int len)
  * of the positions from last to t4 (or its complement), as one level. */
 static void flip(polish *p, lk_work *w, int fix, int last, int t3, int t4)
 {
+    if (p->list) {
+        /* The level is its four cities, which undo the move (unflip). */
+        list_2opt(p, fix, last, t4, t3);
+        open_level(w, t3, t4, -1, -1);
+        w->rev[2 * w->n_rev] = fix;
+        w->rev[2 * w->n_rev + 1] = last;
+        w->rev[2 * w->n_rev + 2] = t3;
+        w->rev[2 * w->n_rev + 3] = t4;
+        w->n_rev += 2;
+        w->level_revs[w->levels - 1] = 2;
+        note_edge(w->added, &w->n_added, last, t3);
+        note_edge(w->removed, &w->n_removed, t3, t4);
+        return;
+    }
     int i, j, from, len;
     if (succ(p, fix) == last) { /* fix last ... t4 t3 */
         i = p->pos[fix];
@@ -159,6 +176,14 @@ static void flip(polish *p, lk_work *w, int fix, int last, int t3, int t4)
 static void unflip(polish *p, lk_work *w, int edges)
 {
     int count = w->level_revs[--w->levels];
+    if (p->list) { /* (fix t4) (last t3) back to (fix last) (t3 t4) */
+        w->n_rev -= 2;
+        const int32_t *q = w->rev + 2 * w->n_rev;
+        list_2opt(p, q[0], q[3], q[1], q[2]);
+        w->n_added -= edges;
+        w->n_removed -= edges;
+        return;
+    }
     bool logging = p->logging;
     p->logging = false;
     for (int r = 0; r < count; r++) {
@@ -239,7 +264,7 @@ static bool extend(polish *p, lk_work *w, int fix, int last, int64_t g, int leve
     for (int i = 0; i < count; i++)
         if (try_alternative(p, w, fix, last, g, level, &alt[i])) return true;
     if (count > 0 || level == 0) return false;
-    if (p->moves.alternate && level + 2 < w->depth &&
+    if (p->moves.alternate && !p->list && level + 2 < w->depth &&
         alternate_step(p, w, fix, last, g, level))
         return true;
     /* Mak-Morton: grow the chain from its other end. */
@@ -349,7 +374,7 @@ static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, in
 bool lk_try(polish *p, int t1)
 {
     lk_work *w = p->lk;
-    for (int alt = 0; alt < (p->moves.alternate ? 2 : 1); alt++)
+    for (int alt = 0; alt < (p->moves.alternate && !p->list ? 2 : 1); alt++)
         for (int dir = 0; dir < 2; dir++) {
             int t2 = dir == 0 ? succ(p, t1) : pred(p, t1);
             if (fixed_edge(p, t1, t2)) continue;

@@ -152,7 +152,8 @@ static bool try_2opt(polish *p, int c)
             if (delta >= 0) continue;
             p->length += delta;
             /* forward: c b .. d e -> c d .. b e; backward: e d .. b c -> e b .. d c */
-            if (dir == 0) apply_2opt(p, p->pos[c], p->pos[d]);
+            if (p->list) list_2opt(p, c, b, d, e);
+            else if (dir == 0) apply_2opt(p, p->pos[c], p->pos[d]);
             else apply_2opt(p, p->pos[e], p->pos[b]);
             push(p, c);
             push(p, b);
@@ -215,8 +216,9 @@ static void drain(polish *p)
     for (unsigned polls = 0; p->q_count > 0; polls++) {
         if (polls % POLISH_POLL == 0 && polish_stop(p)) return;
         int c = pop(p);
-        /* LK's breadth leaves some plain 2-opt moves untried. */
-        if ((lk && lk_try(p, c)) || try_2opt(p, c) || try_oropt(p, c)) push(p, c);
+        /* LK's breadth leaves some plain 2-opt moves untried.  Or-opt moves
+         * work on positions: not on a list. */
+        if ((lk && lk_try(p, c)) || try_2opt(p, c) || (!p->list && try_oropt(p, c))) push(p, c);
     }
 }
 
@@ -657,6 +659,21 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err)
     if (p->log_failed)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "polish: out of memory for the move log");
     return WT_OK;
+}
+
+wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err)
+{
+    polish *p = &w->p;
+    if (p->path || p->n < 3) return wt_polisher_descend(w, moves, err);
+    wt_status st = wt_tour_list_create(p->tour, p->n, 0, &p->list, err);
+    if (st != WT_OK) return st;
+    st = wt_polisher_descend(w, moves, err);
+    wt_tour_list_walk(p->list, p->tour[0], p->tour);
+    for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = i;
+    wt_tour_list_free(p->list);
+    p->list = NULL;
+    p->log_len = 0; /* committed: the log's positions are gone */
+    return st;
 }
 
 void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3)

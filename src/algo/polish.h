@@ -149,6 +149,13 @@ void wt_polisher_touch_all(wt_polisher *w);
  * stops early once ctl expires.  WT_STATUS_OUT_OF_MEMORY when the log could
  * not grow (undo is then no longer exact). */
 wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
+/* The same on a whole tour held as a two-level list while it runs, so that
+ * LK's flips cost O(sqrt n) instead of up to n / 2 (core/tour_list.h):
+ * for descents from many cities of a large tour.  Or-opt moves and LK's
+ * alternate step are not made; the descent is committed (undo cannot take
+ * it back).  A path polisher descends as wt_polisher_descend.  Also
+ * WT_STATUS_OUT_OF_MEMORY for the list. */
+wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err);
 /* 2-opt moves over all pairs of edges that remove one of the `count`
  * longest edges of the tour, the best for each in turn, until none is
  * left (on `threads` threads; planar instances only, not paths).  The neighbour-list

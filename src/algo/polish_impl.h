@@ -16,6 +16,7 @@
 #include "algo/polish.h"
 #include "core/init.h"
 #include "core/instance.h"
+#include "core/tour_list.h"
 
 typedef struct lk_work lk_work;
 
@@ -58,6 +59,10 @@ typedef struct polish {
     int32_t *ids;
     int32_t *log;
     size_t log_len, log_cap;
+    /* While a listed descent runs (wt_polisher_descend_listed): the tour
+     * as a two-level list, which the tour's neighbours and the LK and 2-opt
+     * moves use instead of the array (tour, pos: stale until it ends). */
+    wt_tour_list *list;
 } polish;
 
 static inline int64_t pd(const polish *p, int a, int b) { return wt_dist(p->inst, a, b); }
@@ -69,8 +74,25 @@ static inline int wrap(const polish *p, int i)
 }
 
 static inline int32_t at(const polish *p, int i) { return p->tour[wrap(p, i)]; }
-static inline int32_t succ(const polish *p, int c) { return at(p, p->pos[c] + 1); }
-static inline int32_t pred(const polish *p, int c) { return at(p, p->pos[c] - 1); }
+
+static inline int32_t succ(const polish *p, int c)
+{
+    return p->list ? wt_tour_list_next(p->list, c) : at(p, p->pos[c] + 1);
+}
+
+static inline int32_t pred(const polish *p, int c)
+{
+    return p->list ? wt_tour_list_prev(p->list, c) : at(p, p->pos[c] - 1);
+}
+
+/* On the list: the 2-opt move that removes the tour's edges (a b) and
+ * (c d), d following c as b follows a, and adds (a c) and (b d). */
+static inline void list_2opt(polish *p, int a, int b, int c, int d)
+{
+    (void)d;
+    if (wt_tour_list_next(p->list, a) == b) wt_tour_list_reverse(p->list, b, c);
+    else wt_tour_list_reverse(p->list, c, b);
+}
 
 /* Whether city c lies in the segment of len positions from position i. */
 static inline bool in_segment(const polish *p, int c, int i, int len)

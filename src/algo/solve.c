@@ -406,6 +406,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
                    (long long)t->ils_stretch);
     if (t->ils_window != 0 && t->ils_window < 8)
         return BAD("ils_window is %d; expected 0 (the default) or at least 8", t->ils_window);
+    if (t->ils_listed < WT_TUNING_OFF)
+        return BAD("ils_listed is %lld; expected 0 (the default), WT_TUNING_OFF or more",
+                   (long long)t->ils_listed);
     if (t->ils_mix < WT_TUNING_OFF)
         return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
     if (t->pass_prune_min < 0)

@@ -107,8 +107,10 @@ static bool candidate_oropt_left(const wt_instance *inst, const int32_t *tour, c
     return found;
 }
 
-/* Descends from a random tour with LK moves and checks the result. */
-static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate)
+/* Descends from a random tour with LK moves and checks the result; listed:
+ * on the two-level list (wt_polisher_descend_listed), which makes no Or-opt
+ * moves. */
+static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool listed)
 {
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
@@ -123,7 +125,8 @@ static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate
     do {
         moves = 0;
         wt_polisher_touch_all(w);
-        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        if (listed) assert_int_equal(wt_polisher_descend_listed(w, &moves, NULL), WT_OK);
+        else assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
     } while (moves > 0);
     const int32_t *t = wt_polisher_tour(w);
     assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
@@ -132,9 +135,14 @@ static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate
     int k;
     const int32_t *nb = wt_polisher_candidates(w, &k);
     assert_false(candidate_2opt_left(inst, t, nb, k));
-    assert_false(candidate_oropt_left(inst, t, nb, k));
+    if (!listed) assert_false(candidate_oropt_left(inst, t, nb, k));
     wt_polisher_free(w);
     free(tour);
+}
+
+static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate)
+{
+    check_descent_on(inst, seed, alternate, false);
 }
 
 static void test_descent_is_locally_optimal(void **state)
@@ -153,6 +161,71 @@ static void test_descent_is_locally_optimal(void **state)
     wt_instance *inst = wt_test_random_instance(2000, 3);
     check_descent(inst, 1, false);
     check_descent(inst, 2, true);
+    wt_instance_free(inst);
+}
+
+/* LK on the two-level list: every move's gain exact (the length kept is
+ * the tour's), a valid tour, no candidate 2-opt move left; the same tour
+ * for the same start. */
+static void test_listed_descent(void **state)
+{
+    (void)state;
+    const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_EUC_3D};
+    const int sizes[] = {5, 9, 60, 400};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            wt_instance *inst = typed(types[t], sizes[z], 31 + z);
+            check_descent_on(inst, 7 + t, false, true);
+            wt_instance_free(inst);
+        }
+    wt_instance *inst = wt_test_random_instance(5000, 4);
+    check_descent_on(inst, 1, false, true);
+    int n = 5000;
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *first = malloc((size_t)n * sizeof *first);
+    wt_test_random_tour(n, 9, tour);
+    wt_polish_moves m = wt_polish_moves_default(true);
+    for (int run = 0; run < 2; run++) {
+        wt_polisher *w = NULL;
+        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        wt_polisher_touch_all(w);
+        assert_int_equal(wt_polisher_descend_listed(w, NULL, NULL), WT_OK);
+        if (run == 0) memcpy(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
+        else assert_memory_equal(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
+        wt_polisher_free(w);
+    }
+    free(tour);
+    free(first);
+    wt_instance_free(inst);
+}
+
+/* ILS with LK above 20,000 cities, its first descent on the list
+ * (tuning.ils_listed) or on stretches: valid tours, exact lengths, the same
+ * tour for the same seed. */
+static void test_ils_lk_listed_first_descent(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(21000, 8);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 500;
+    p.threads = 2;
+    const int64_t listed[] = {1, WT_TUNING_OFF};
+    for (int v = 0; v < 2; v++) {
+        p.tuning.ils_listed = listed[v];
+        wt_result a, b;
+        wt_error err = {0};
+        if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+        assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+        assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+        assert_true(a.length < a.init_length);
+        assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+        assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+        wt_result_free(&a);
+        wt_result_free(&b);
+    }
     wt_instance_free(inst);
 }
 
@@ -317,6 +390,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_descent_is_locally_optimal),
+        cmocka_unit_test(test_listed_descent),
+        cmocka_unit_test(test_ils_lk_listed_first_descent),
         cmocka_unit_test(test_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
         cmocka_unit_test(test_ils_lk_solve),

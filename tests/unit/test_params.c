@@ -31,7 +31,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 31; k++) {
+    for (int k = 0; k < 32; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -67,6 +67,7 @@ static void test_solve_checks_every_field(void **state)
         case 28: p.tuning.ms_tc = 32; field = "tuning.ms_tc"; break;
         case 29: p.tuning.ms_scan = (wt_ms_scan)4; field = "tuning.ms_scan"; break;
         case 30: p.tuning.ms_gap_c = 9; field = "tuning.ms_gap_c"; break;
+        case 31: p.tuning.ils_listed = -2; field = "tuning.ils_listed"; break;
         }
         refused(inst, &p, field);
     }
@@ -100,7 +101,8 @@ static void test_tuning_and_device(void **state)
     wt_params_defaults(&p);
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
-                           .pass_rows = 16, .pass_block = 256, .pass_piece = 1024,
+                           .ils_listed = 9, .pass_rows = 16, .pass_block = 256,
+                           .pass_piece = 1024,
                            .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
                            .pass_prune_min = 1, .ms_block = 64, .ms_tc = 4,
                            .ms_scan = WT_MS_SCAN_ROUNDS, .ms_gap_c = 10};
