@@ -16,6 +16,7 @@
  * machine without a GPU (the out-of-memory case is then skipped).
  */
 #include "gpu_test.h"
+#include "parity.h"
 
 #include <inttypes.h>
 #include <time.h>
@@ -44,14 +45,6 @@ static wt_backend_kind gpu_backend = WT_BACKEND_CUDA;
 static bool gpu_is_cpu; /* WT_TEST_GPU_AS_CPU: the "GPU" side runs on the CPU */
 
 /* ------------------------------------------------------------ helpers */
-
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 static wt_instance *from_coords(const char *name, int n, const double *x, const double *y)
 {
@@ -85,8 +78,8 @@ static wt_instance *exact_instance(enum exact_kind kind, int n, uint64_t seed)
     while (w * w < n) w++;
     for (int i = 0; i < n; i++) {
         if (kind == UNIFORM400) {
-            x[i] = (double)(rng_next(&s) % 400);
-            y[i] = (double)(rng_next(&s) % 400);
+            x[i] = (double)(parity_rng_next(&s) % 400);
+            y[i] = (double)(parity_rng_next(&s) % 400);
         } else if (kind == GRID) {
             x[i] = i % w;
             y[i] = i / w;
@@ -145,99 +138,26 @@ static void multistart(const wt_instance *inst, wt_backend_kind backend,
                  wt_backend_name(backend), wt_instance_name(inst), restarts, seed, err.message);
 }
 
-/* A result's own consistency: a valid tour whose exact length is the one
- * reported, and every climb asked for completed. */
+/* A result's own consistency (parity.h: finished, valid, its exact length
+ * the one reported), and every climb asked for completed. */
 static void check_result(const wt_instance *inst, const wt_result *r, uint64_t restarts)
 {
-    int n = wt_instance_n(inst);
-    wt_error err = {0};
-    if (r->stop != WT_STOP_DONE)
-        fail_msg("%s: the %s search did not finish: stopped by the %s after %.1f s with "
-                 "%" PRIu64 " of %" PRIu64 " climbs done and %" PRIu64 " improving moves",
-                 wt_instance_name(inst), r->backend, wt_stop_reason_name(r->stop),
-                 r->search_time_s, r->climbs, restarts, r->steps);
-    if (r->n != n || wt_tour_validate(r->tour, n, &err) != WT_OK)
-        fail_msg("%s: invalid tour: %s", wt_instance_name(inst), err.message);
-    if (r->length != wt_tour_length(inst, r->tour))
-        fail_msg("%s: reported length %" PRId64 " but the tour is %" PRId64 " long",
-                 wt_instance_name(inst), r->length, wt_tour_length(inst, r->tour));
+    parity_check_result(inst, r, "multistart");
     if (r->climbs != restarts || r->best_climb >= restarts)
         fail_msg("%s: %" PRIu64 " climbs done (best %" PRIu64 "), %" PRIu64 " asked",
                  wt_instance_name(inst), r->climbs, r->best_climb, restarts);
 }
 
-/* Most negative exact delta over the whole pair space (0 when 2-optimal). */
-static int64_t min_exact_delta(const wt_instance *inst, const int32_t *t)
-{
-    int n = wt_instance_n(inst);
-    int64_t best = 0;
-    for (int i = 0; i < n - 2; i++)
-        for (int j = i + 2; j < n; j++) {
-            int64_t d = wt_2opt_move_delta(inst, t, i, j);
-            if (d < best) best = d;
-        }
-    return best;
-}
-
 static void check_locally_optimal(const wt_instance *inst, const wt_result *r, int64_t tol)
 {
-    int64_t d = min_exact_delta(inst, r->tour);
-    if (d < -tol)
-        fail_msg("%s: an exact improving move of %" PRId64 " remains (tolerance %" PRId64 ")",
-                 wt_instance_name(inst), d, tol);
-}
-
-/* Whether two tours are the same cycle (same edges), written differently. */
-static bool same_cycle(const int32_t *a, const int32_t *b, int n)
-{
-    int32_t *next = malloc(2 * (size_t)n * sizeof *next);
-    assert_non_null(next);
-    for (int i = 0; i < n; i++) { /* both neighbours of each city in a */
-        next[2 * a[i]] = a[(i + 1) % n];
-        next[2 * a[(i + 1) % n] + 1] = a[i];
-    }
-    bool same = true;
-    for (int i = 0; i < n && same; i++) {
-        int u = b[i], v = b[(i + 1) % n];
-        same = next[2 * u] == v || next[2 * u + 1] == v;
-    }
-    free(next);
-    return same;
-}
-
-/* "[3 1 4 ...]": the first cities of a tour, for failure messages. */
-static const char *tour_head(const int32_t *t, int n, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && i < 12 && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? " " : "[", t[i]);
-    if (used < size) snprintf(buf + used, size - used, "%s", n > 12 ? " ...]" : "]");
-    return buf;
+    parity_check_locally_optimal(inst, r->tour, tol, "multistart");
 }
 
 /* GPU and CPU results must agree exactly: tour, length, climb, counters. */
 static void check_same(const wt_instance *inst, const wt_result *gpu, const wt_result *cpu,
                        const char *what)
 {
-    int n = wt_instance_n(inst);
-    int first = -1;
-    for (int i = 0; i < n && first < 0; i++)
-        if (gpu->tour[i] != cpu->tour[i]) first = i;
-    if (gpu->length != cpu->length || gpu->best_climb != cpu->best_climb || first >= 0) {
-        char a[160], b[160];
-        fail_msg("%s on %s: gpu length %" PRId64 " (climb %" PRIu64 ") %s, cpu %" PRId64
-                 " (climb %" PRIu64 ") %s; tours first differ at position %d (%s)",
-                 what, wt_instance_name(inst), gpu->length, gpu->best_climb,
-                 tour_head(gpu->tour, n, a, sizeof a), cpu->length, cpu->best_climb,
-                 tour_head(cpu->tour, n, b, sizeof b), first,
-                 same_cycle(gpu->tour, cpu->tour, n) ? "the same cycle written differently"
-                                                     : "different cycles");
-    }
-    if (gpu->steps != cpu->steps || gpu->moves_evaluated != cpu->moves_evaluated)
-        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " moves, cpu %" PRIu64 " / %" PRIu64,
-                 what, wt_instance_name(inst), gpu->steps, gpu->moves_evaluated, cpu->steps,
-                 cpu->moves_evaluated);
+    parity_check_same(inst, gpu, cpu, PARITY_CLIMB | PARITY_STEPS | PARITY_MOVES, what);
 }
 
 /* Runs `restarts` climbs on both backends and requires the same answer. */
@@ -418,7 +338,7 @@ static wt_instance *random_tsplib(const char *type, int n, double base, double s
     if (strcmp(type, "EXPLICIT") == 0) {
         put(&t, "EDGE_WEIGHT_FORMAT: UPPER_ROW\nEDGE_WEIGHT_SECTION\n");
         for (int i = 0; i < n; i++) {
-            for (int j = i + 1; j < n; j++) put(&t, " %d", 1 + (int)(rng_next(&s) % 1000));
+            for (int j = i + 1; j < n; j++) put(&t, " %d", 1 + (int)(parity_rng_next(&s) % 1000));
             put(&t, "\n");
         }
     } else {
@@ -428,10 +348,10 @@ static wt_instance *random_tsplib(const char *type, int n, double base, double s
             double c[3];
             for (int k = 0; k < 3; k++) {
                 if (geo) { /* DDD.MM: degrees and minutes below 60 */
-                    double deg = (double)(rng_next(&s) % 120) - 60;
-                    c[k] = deg + (deg < 0 ? -1 : 1) * (double)(rng_next(&s) % 60) / 100;
+                    double deg = (double)(parity_rng_next(&s) % 120) - 60;
+                    c[k] = deg + (deg < 0 ? -1 : 1) * (double)(parity_rng_next(&s) % 60) / 100;
                 } else {
-                    c[k] = base + span * (double)(rng_next(&s) % 1000000) / 1e6;
+                    c[k] = base + span * (double)(parity_rng_next(&s) % 1000000) / 1e6;
                 }
             }
             if (three) put(&t, "%d %.4f %.4f %.4f\n", i + 1, c[0], c[1], c[2]);

@@ -24,6 +24,7 @@
  * worsening count) are then not checked.
  */
 #include "gpu_test.h"
+#include "parity.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -134,17 +135,6 @@ static void check_run(const wt_instance *inst, const sa_out *o, bool gpu)
                  " long (exact, on the host)", name, o->opts.device_best, o->length);
 }
 
-/* "[3 1 4 ...]": the first cities of a tour, for failure messages. */
-static const char *tour_head(const int32_t *t, int n, char *buf, size_t size)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && i < 12 && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%d", i ? " " : "[", t[i]);
-    if (used < size) snprintf(buf + used, size - used, "%s", n > 12 ? " ...]" : "]");
-    return buf;
-}
-
 /* Two runs must be the same run: tour, length and counters. */
 static void check_same(const wt_instance *inst, const sa_out *a, const sa_out *b,
                        const char *what)
@@ -157,8 +147,8 @@ static void check_same(const wt_instance *inst, const sa_out *a, const sa_out *b
         fail_msg("%s on %s (TB %d, TPB %d, near %d, seed %" PRIu64 "): lengths %" PRId64
                  " %s and %" PRId64 " %s; tours first differ at position %d", what,
                  wt_instance_name(inst), a->job.searches, a->job.moves, a->job.near, a->job.seed,
-                 a->length, tour_head(a->tour, n, ha, sizeof ha), b->length,
-                 tour_head(b->tour, n, hb, sizeof hb), first);
+                 a->length, parity_tour_head(a->tour, n, ha, sizeof ha), b->length,
+                 parity_tour_head(b->tour, n, hb, sizeof hb), first);
     if (a->stats.iterations != b->stats.iterations || a->stats.accepted != b->stats.accepted ||
         a->stats.steps != b->stats.steps || a->stats.temperature != b->stats.temperature)
         fail_msg("%s on %s: same tour but counters differ: iterations %" PRIu64 "/%" PRIu64

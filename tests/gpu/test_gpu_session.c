@@ -16,6 +16,7 @@
  * then skipped).  WT_TEST_FILTER / WT_TEST_SKIP select tests by name.
  */
 #include "gpu_test.h"
+#include "parity.h"
 
 #include <inttypes.h>
 #include <omp.h>
@@ -52,37 +53,11 @@ static int reset_tuning(void **state)
 
 /* ------------------------------------------------------------ helpers */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Integer coordinates below 400 (GRID: a unit grid, many equal deltas):
- * float computes every distance and delta exactly. */
+ * float computes every distance and delta exactly (parity.h). */
 static wt_instance *typed_instance(int n, bool grid, uint64_t seed, wt_edge_weight_type type)
 {
-    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
-    assert_non_null(x);
-    assert_non_null(y);
-    uint64_t s = seed * 7919 + (uint64_t)n;
-    int w = 1;
-    while (w * w < n) w++;
-    for (int i = 0; i < n; i++) {
-        x[i] = grid ? i % w : (double)(rng_next(&s) % 400);
-        y[i] = grid ? i / w : (double)(rng_next(&s) % 400);
-    }
-    char name[64];
-    snprintf(name, sizeof name, "%s-%d", grid ? "grid" : "uniform400", n);
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    if (wt_instance_from_coords(name, n, type, x, y, NULL, &inst, &err) != WT_OK)
-        fail_msg("from_coords: %s", err.message);
-    free(x);
-    free(y);
-    return inst;
+    return parity_instance(type, n, seed, 400, grid);
 }
 
 static wt_instance *exact_instance(int n, bool grid, uint64_t seed)
@@ -97,7 +72,7 @@ static int32_t *random_tour(int n, uint64_t seed)
     uint64_t s = seed;
     for (int i = 0; i < n; i++) t[i] = i;
     for (int i = n - 1; i > 0; i--) {
-        int k = (int)(rng_next(&s) % (uint64_t)(i + 1));
+        int k = (int)(parity_rng_next(&s) % (uint64_t)(i + 1));
         int32_t v = t[i];
         t[i] = t[k];
         t[k] = v;
@@ -173,61 +148,20 @@ static void solve(const wt_instance *inst, wt_algorithm algo, wt_backend_kind ba
 /* Finished, valid, and its exact length is the one reported. */
 static void check_result(const wt_instance *inst, const wt_result *r, const char *what)
 {
-    int n = wt_instance_n(inst);
-    wt_error err = {0};
-    if (r->stop != WT_STOP_DONE)
-        fail_msg("%s on %s: did not finish: stopped by the %s after %.1f s, %" PRIu64
-                 " improving moves", what, wt_instance_name(inst), wt_stop_reason_name(r->stop),
-                 r->search_time_s, r->steps);
-    if (r->n != n || wt_tour_validate(r->tour, n, &err) != WT_OK)
-        fail_msg("%s on %s: invalid tour: %s", what, wt_instance_name(inst), err.message);
-    int64_t len = wt_tour_length(inst, r->tour);
-    if (r->length != len)
-        fail_msg("%s on %s: reported length %" PRId64 " but the tour is %" PRId64 " long", what,
-                 wt_instance_name(inst), r->length, len);
-}
-
-/* Most negative exact delta over the whole pair space (0 when 2-optimal). */
-static int64_t min_exact_delta(const wt_instance *inst, const int32_t *t)
-{
-    int n = wt_instance_n(inst);
-    int64_t best = 0;
-#pragma omp parallel for reduction(min : best) schedule(dynamic, 16)
-    for (int i = 0; i < n - 2; i++)
-        for (int j = i + 2; j < n; j++) {
-            int64_t d = wt_2opt_move_delta(inst, t, i, j);
-            if (d < best) best = d;
-        }
-    return best;
+    parity_check_result(inst, r, what);
 }
 
 static void check_locally_optimal(const wt_instance *inst, const wt_result *r, int64_t tol,
                                   const char *what)
 {
-    int64_t d = min_exact_delta(inst, r->tour);
-    if (d < -tol)
-        fail_msg("%s on %s: an exact improving move of %" PRId64 " remains (tolerance %" PRId64
-                 ")", what, wt_instance_name(inst), d, tol);
+    parity_check_locally_optimal(inst, r->tour, tol, what);
 }
 
 /* Tours, lengths and step counts must agree exactly. */
 static void check_same(const wt_instance *inst, const wt_result *g, const wt_result *c,
                        const char *what)
 {
-    int n = wt_instance_n(inst), first = -1;
-    for (int i = 0; i < n && first < 0; i++)
-        if (g->tour[i] != c->tour[i]) first = i;
-    if (first >= 0 || g->length != c->length)
-        fail_msg("%s on %s: gpu length %" PRId64 ", cpu %" PRId64 "; tours first differ at "
-                 "position %d (gpu city %d, cpu city %d); steps gpu %" PRIu64 " cpu %" PRIu64,
-                 what, wt_instance_name(inst), g->length, c->length, first,
-                 first >= 0 ? g->tour[first] : -1, first >= 0 ? c->tour[first] : -1, g->steps,
-                 c->steps);
-    if (g->steps != c->steps || g->passes != c->passes || g->kicks_accepted != c->kicks_accepted)
-        fail_msg("%s on %s: gpu %" PRIu64 " steps / %" PRIu64 " passes / %" PRIu64
-                 " kicks kept, cpu %" PRIu64 " / %" PRIu64 " / %" PRIu64,
-                 what, wt_instance_name(inst), g->steps, g->passes, g->kicks_accepted,
-                 c->steps, c->passes, c->kicks_accepted);
+    parity_check_same(inst, g, c, PARITY_STEPS | PARITY_PASSES | PARITY_KICKS, what);
 }
 
 /* One GPU pass (wt_cuda_2opt_scan) with the tuning above. */
