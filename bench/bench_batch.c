@@ -117,7 +117,7 @@ static int run_set(const bb_opts *o, const batch_set_spec *spec, char *row, size
                  (double)r.kicks / count, met ? "yes" : "no");
         wt_batch_result_free(&r);
     } else {
-        fprintf(stderr, "warptour: %s\n", err.message);
+        fprintf(stderr, "warptour-bench: %s\n", err.message);
     }
     for (int i = 0; i < count; i++) wt_instance_free(in[i]);
     free(in);
@@ -125,13 +125,18 @@ static int run_set(const bb_opts *o, const batch_set_spec *spec, char *row, size
     return st == WT_OK ? EXIT_OK : cli_exit_status(st);
 }
 
-static const struct option bb_longopts[] = {
+/* batch's own options; --backend, --seed and --device are solve's, from the
+ * shared table (BB_PARAMS), stored into wt_batch_params.  --threads stays
+ * its own, as solve-batch's: 0 is all cores. */
+static const struct option bb_own_opts[] = {
     {"set", required_argument, 0, 'S'},     {"count", required_argument, 0, 'c'},
     {"seconds", required_argument, 0, 't'}, {"kicks", required_argument, 0, 'k'},
-    {"refs", required_argument, 0, 'r'},    {"backend", required_argument, 0, 'b'},
-    {"threads", required_argument, 0, 'j'}, {"seed", required_argument, 0, 's'},
-    {"device", required_argument, 0, 'd'},  {"gpu-threads", required_argument, 0, 'g'},
+    {"refs", required_argument, 0, 'r'},    {"threads", required_argument, 0, 'j'},
+    {"gpu-threads", required_argument, 0, 'g'},
     {0, 0, 0, 0}};
+
+#define BB_PARAMS                                                                       \
+    (CLI_PARAM(CLI_OPT_BACKEND) | CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_DEVICE))
 
 static int bb_option(int c, const char *arg, bb_opts *o)
 {
@@ -156,31 +161,34 @@ static int bb_option(int c, const char *arg, bb_opts *o)
             return cli_usage_error(NULL, "batch --kicks needs a non-negative integer");
         return -1;
     case 'r': o->refs = arg; return -1;
-    case 'b':
-        if (wt_backend_parse(arg, &o->params.backend) != WT_OK)
-            return cli_usage_error(NULL, "--backend must be auto, cpu or cuda");
-        return -1;
     case 'j':
-    case 'd':
     case 'g':
         if (!cli_parse_int64(arg, 0, WT_MAX_THREADS, &v))
             return cli_usage_error(NULL, "bad number '%s'", arg);
         if (c == 'j') o->params.threads = (int)v;
-        else if (c == 'd') o->params.cuda_device = (int)v;
         else o->params.gpu_threads = (int)v;
         return -1;
-    case 's':
-        if (!cli_parse_uint64(arg, &o->params.seed))
-            return cli_usage_error(NULL, "--seed needs a non-negative integer");
-        return -1;
     }
-    return cli_usage_error(NULL, "bad option for batch");
+    if (!cli_is_param(c)) return cli_usage_error(NULL, "bad option for batch");
+    wt_params shared;
+    wt_params_defaults(&shared);
+    shared.backend = o->params.backend;
+    shared.seed = o->params.seed;
+    shared.cuda_device = o->params.cuda_device;
+    int st = cli_parse_param(NULL, c, arg, &shared);
+    o->params.backend = shared.backend;
+    o->params.seed = shared.seed;
+    o->params.cuda_device = shared.cuda_device;
+    return st;
 }
 
 int bench_batch(int argc, char **argv, void (*print_header)(void))
 {
     bb_opts o = {.refs = "bench/batch"};
     wt_batch_params_defaults(&o.params);
+    struct option bb_longopts[sizeof bb_own_opts / sizeof bb_own_opts[0] + CLI_N_PARAM_OPTS];
+    cli_options_build(bb_longopts, sizeof bb_longopts / sizeof bb_longopts[0], bb_own_opts,
+                      BB_PARAMS);
     optind = 1;
     opterr = 0;
     int c;

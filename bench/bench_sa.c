@@ -425,7 +425,7 @@ int bench_sa(const bench_opts *o)
     if (!cells || !names) {
         free(cells);
         free(names);
-        fprintf(stderr, "warptour: out of memory\n");
+        fprintf(stderr, "warptour-bench: out of memory\n");
         return EXIT_FAILURE_RUN;
     }
     bool cuda_dead = !live[SA_CUDA];

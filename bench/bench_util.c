@@ -286,7 +286,7 @@ int32_t *bench_start_tour(const wt_instance *inst, wt_init_method m, const bench
     int32_t *tour = malloc((size_t)wt_instance_n(inst) * sizeof *tour);
     wt_error err = {0};
     if (!tour) {
-        fprintf(stderr, "warptour: out of memory for a start tour\n");
+        fprintf(stderr, "warptour-bench: out of memory for a start tour\n");
         *status = EXIT_FAILURE_RUN;
         return NULL;
     }
