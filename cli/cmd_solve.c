@@ -49,7 +49,7 @@ static const char solve_help[] =
     "                    backend is cuda; 'lk': as local, with Lin-Kernighan\n"
     "                    steps (variable depth, to 8 quadrant neighbours) and\n"
     "                    Or-opt moves, kicked by random-walk double bridges;\n"
-    "                    'auto' (default): lk up to 20,000 cities, local\n"
+    "                    'auto' (default): lk up to 150,000 cities, local\n"
     "                    beyond (its cheaper kicks get closer there)\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"

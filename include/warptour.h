@@ -289,7 +289,7 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
-    WT_ILS_AUTO = 0, /* lk up to 20,000 cities, local beyond, where its cheaper
+    WT_ILS_AUTO = 0, /* lk up to 150,000 cities, local beyond, where its cheaper
                         kicks end closer in the same time (bench/RESULTS.md) */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
@@ -444,7 +444,7 @@ typedef struct wt_tuning {
     int64_t ils_listed;   /* lk descents above 20,000 cities: cities a thread from
                              which the first descent runs on the whole tour held
                              as a two-level list instead of on stretches; 0:
-                             20,000; WT_TUNING_OFF: never; else >= 1 */
+                             always; WT_TUNING_OFF: never; else >= 1 */
     /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
     int pass_rows;        /* rows per lane; 0: 8 below 50,000 cities, else 16; 8, 16 */
     int pass_block;       /* threads per block at 8 rows a lane; 0: 512 where the

@@ -451,19 +451,17 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
     return WT_OK;
 }
 
-/* Cities a thread from which the first LK descent of a large tour runs on
- * the whole tour held as a two-level list (wt_polisher_descend_listed) on
- * one thread, instead of 2-opt + Or-opt then LK on stretches side by side
- * (plain_first_descent, first_descent): on two threads, 10 s, usa115475
- * ended 1.52% above the optimum so, where the stretches' descents had not
- * ended by then (3.70%), and pla85900 1.55% against 1.96% (development
- * machine, loaded). */
-enum { LISTED_MIN = 20000 };
-
+/* Whether the first LK descent of a large tour runs on the whole tour held
+ * as a two-level list (wt_polisher_descend_listed) on one thread, instead
+ * of 2-opt + Or-opt then LK on stretches side by side (plain_first_descent,
+ * first_descent): by default always.  After 10 s on 16 threads (H100
+ * machine), pla85900 ended 1.03% above the optimum so and 1.26% from the
+ * stretches, usa115475 0.57% and 0.70%; on two threads the stretches'
+ * descents of usa115475 had not ended by then (bench/RESULTS.md).
+ * tuning.ils_listed asks for n / T cities a thread at least. */
 static bool listed_first(const wt_tuning *t, int n, int T)
 {
-    long long min = t->ils_listed == 0 ? LISTED_MIN : t->ils_listed;
-    return t->ils_listed != WT_TUNING_OFF && (long long)n / T >= min;
+    return t->ils_listed != WT_TUNING_OFF && (long long)n / T >= t->ils_listed;
 }
 
 /* The first descent of a large tour with LK on the whole tour as a list,

@@ -83,13 +83,12 @@ static bool ils_local(const wt_params *p)
 }
 
 /* Cities up to which auto takes LK descents, local ones beyond: an LK
- * kick costs about ten local ones, and above this size, where LK searches
- * kick on short stretches, the many cheap kicks end closer in the same time
- * (H100 and 16 cores, 60 s: usa13509 0.24% with LK, 0.38% local; pla85900
- * 1.23% with LK, 0.93% local; 2 cores, 10 s: usa13509 0.31% and 0.67%,
- * 200,000 uniform cities 1.76% and 1.25% above the BHH estimate;
- * bench/RESULTS.md). */
-enum { LK_AUTO_MAX_CITIES = 20000 };
+ * kick costs about ten local ones, and its first descent of the whole tour
+ * (on a two-level list, one thread) takes seconds from 100,000 cities.  On
+ * 16 cores (H100 machine), 10 s: pla85900 1.03% above the optimum with LK,
+ * 1.14% local; usa115475 0.57% and 0.80%; on 2 cores, 10 s, 200,000 uniform
+ * cities 1.86% and 1.75% above the BHH estimate (bench/RESULTS.md). */
+enum { LK_AUTO_MAX_CITIES = 150000 };
 
 /* The descent ILS runs after each kick: auto resolved for n cities. */
 static wt_ils_descent ils_descent_run(const wt_params *p, int n)
