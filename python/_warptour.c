@@ -2,6 +2,8 @@
  * _warptour.c - the Python package's extension module: one call that builds
  * an instance (points, matrix or file), runs wt_solve without the GIL and
  * returns the result as a dict.  warptour/__init__.py gives it its API.
+ * The tuning keyword's dict maps onto the experimental wt_tuning by field
+ * name (tune_fields); the library checks the values.
  *
  * Written against the CPython C API and the buffer protocol alone, so the
  * build needs no NumPy headers: the package hands over C-contiguous float64
@@ -17,7 +19,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,6 +171,150 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
     return inst;
 }
 
+/* ------------------------------------------------------------- tuning */
+
+/* The fields of the experimental wt_tuning by name, for the tuning
+ * keyword: the names of warptour.h (docs/library.md lists them with their
+ * values).  The module only stores a value; wt_solve checks it and names
+ * the field it refuses. */
+typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN } tune_kind;
+
+static const struct tune_field {
+    const char *name;
+    tune_kind kind;
+    size_t at; /* offsetof(wt_tuning, field) */
+} tune_fields[] = {
+    {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
+    {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
+    {"ils_window", TUNE_INT, offsetof(wt_tuning, ils_window)},
+    {"ils_mix", TUNE_INT, offsetof(wt_tuning, ils_mix)},
+    {"ils_listed", TUNE_I64, offsetof(wt_tuning, ils_listed)},
+    {"pass_rows", TUNE_INT, offsetof(wt_tuning, pass_rows)},
+    {"pass_block", TUNE_INT, offsetof(wt_tuning, pass_block)},
+    {"pass_piece", TUNE_INT, offsetof(wt_tuning, pass_piece)},
+    {"pass_period", TUNE_INT, offsetof(wt_tuning, pass_period)},
+    {"pass_float_loop", TUNE_FLAG, offsetof(wt_tuning, pass_float_loop)},
+    {"pass_unchained", TUNE_FLAG, offsetof(wt_tuning, pass_unchained)},
+    {"pass_prune_min", TUNE_INT, offsetof(wt_tuning, pass_prune_min)},
+    {"ms_block", TUNE_INT, offsetof(wt_tuning, ms_block)},
+    {"ms_tc", TUNE_INT, offsetof(wt_tuning, ms_tc)},
+    {"ms_scan", TUNE_SCAN, offsetof(wt_tuning, ms_scan)},
+    {"ms_gap_c", TUNE_INT, offsetof(wt_tuning, ms_gap_c)},
+};
+#define N_TUNE_FIELDS (sizeof tune_fields / sizeof tune_fields[0])
+
+static const char *const scan_names[] = {"auto", "squares", "gaps", "rounds"};
+
+static const struct tune_field *tune_field_named(const char *name)
+{
+    for (size_t k = 0; k < N_TUNE_FIELDS; k++)
+        if (strcmp(tune_fields[k].name, name) == 0) return &tune_fields[k];
+    return NULL;
+}
+
+/* Stores value into field f of t: an int ("off" or None: WT_TUNING_OFF),
+ * a bool for the flags, a scan's name (or its number) for ms_scan.  -1 with
+ * ValueError or TypeError naming the field when it cannot be stored. */
+static int tune_store(const struct tune_field *f, PyObject *value, wt_tuning *t)
+{
+    char *at = (char *)t + f->at;
+    if (f->kind == TUNE_FLAG) {
+        if (!PyBool_Check(value) && !PyLong_Check(value)) {
+            PyErr_Format(PyExc_TypeError, "tuning %s takes True or False, got %R", f->name,
+                         value);
+            return -1;
+        }
+        int b = PyObject_IsTrue(value);
+        if (b < 0) return -1;
+        *(bool *)at = b;
+        return 0;
+    }
+    if (PyUnicode_Check(value)) {
+        const char *s = PyUnicode_AsUTF8(value);
+        if (!s) return -1;
+        if (f->kind == TUNE_SCAN) {
+            for (size_t k = 0; k < sizeof scan_names / sizeof scan_names[0]; k++)
+                if (strcmp(s, scan_names[k]) == 0) {
+                    *(wt_ms_scan *)at = (wt_ms_scan)k;
+                    return 0;
+                }
+            PyErr_Format(PyExc_ValueError, "tuning ms_scan is 'auto', 'squares', 'gaps' or "
+                         "'rounds', got '%s'", s);
+            return -1;
+        }
+        if (strcmp(s, "off") != 0) {
+            PyErr_Format(PyExc_ValueError, "tuning %s takes an integer or 'off', got '%s'",
+                         f->name, s);
+            return -1;
+        }
+        if (f->kind == TUNE_INT) *(int *)at = WT_TUNING_OFF;
+        else *(int64_t *)at = WT_TUNING_OFF;
+        return 0;
+    }
+    if (PyBool_Check(value) || !PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "tuning %s takes an integer%s, got %R", f->name,
+                     f->kind == TUNE_SCAN ? " or a scan's name" : " or 'off'", value);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || (f->kind != TUNE_I64 && (v < INT_MIN || v > INT_MAX))) {
+        PyErr_Format(PyExc_ValueError, "tuning %s: %R is out of range", f->name, value);
+        return -1;
+    }
+    if (f->kind == TUNE_I64) *(int64_t *)at = (int64_t)v;
+    else if (f->kind == TUNE_INT) *(int *)at = (int)v;
+    else *(wt_ms_scan *)at = (wt_ms_scan)v; /* the library checks the range */
+    return 0;
+}
+
+/* Fills t from a dict of field names and values (None: the defaults).
+ * Unknown names raise ValueError naming every one of them. */
+static int set_tuning(PyObject *dict, wt_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    if (dict == Py_None) return 0;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "tuning must be a dict of wt_tuning field names "
+                        "and values");
+        return -1;
+    }
+    PyObject *key, *value, *unknown = PyList_New(0);
+    if (!unknown) return -1;
+    Py_ssize_t pos = 0;
+    int st = 0;
+    while (st == 0 && PyDict_Next(dict, &pos, &key, &value)) {
+        const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+        if (!name && PyErr_Occurred()) st = -1;
+        const struct tune_field *f = name ? tune_field_named(name) : NULL;
+        if (st == 0 && f) st = tune_store(f, value, t);
+        else if (st == 0) {
+            PyObject *shown = PyObject_Repr(key);
+            st = shown ? PyList_Append(unknown, shown) : -1;
+            Py_XDECREF(shown);
+        }
+    }
+    if (st == 0 && PyList_GET_SIZE(unknown) > 0) {
+        char known[400] = "";
+        for (size_t k = 0; k < N_TUNE_FIELDS; k++) {
+            size_t used = strlen(known);
+            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                     tune_fields[k].name);
+        }
+        PyObject *sep = PyUnicode_FromString(", ");
+        PyObject *names = sep ? PyUnicode_Join(sep, unknown) : NULL;
+        if (names)
+            PyErr_Format(PyExc_ValueError, "unknown tuning field%s %U (wt_tuning has %s)",
+                         PyList_GET_SIZE(unknown) == 1 ? "" : "s", names, known);
+        Py_XDECREF(names);
+        Py_XDECREF(sep);
+        st = -1;
+    }
+    Py_DECREF(unknown);
+    return st;
+}
+
 /* Fills p from the arguments; -1 with ValueError for an unknown name. */
 static int set_params(wt_params *p, const char *algorithm, const char *backend, const char *init)
 {
@@ -224,23 +372,26 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
-             "      progress, interval) -> (dict, exception or None)\n\n"
+             "      progress, interval, cuda_device, tuning) -> (dict, exception or None)\n\n"
              "Internal: warptour.solve, solve_matrix and solve_file call this.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
     const char *kind, *algorithm, *backend, *init;
-    PyObject *source, *progress;
-    int n, dims, threads;
+    PyObject *source, *progress, *tuning;
+    int n, dims, threads, cuda_device;
     unsigned long long seed;
     double time_limit, interval;
-    if (!PyArg_ParseTuple(args, "sOiiKdzzizOd", &kind, &source, &n, &dims, &seed, &time_limit,
-                          &algorithm, &backend, &threads, &init, &progress, &interval))
+    if (!PyArg_ParseTuple(args, "sOiiKdzzizOdiO", &kind, &source, &n, &dims, &seed, &time_limit,
+                          &algorithm, &backend, &threads, &init, &progress, &interval,
+                          &cuda_device, &tuning))
         return NULL;
     wt_params params;
     wt_params_defaults(&params);
     if (set_params(&params, algorithm, backend, init) < 0) return NULL;
+    if (set_tuning(tuning, &params.tuning) < 0) return NULL;
+    params.cuda_device = cuda_device;
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError, "progress must be callable");
         return NULL;
@@ -332,7 +483,7 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
 
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
-             "            progress, interval) -> (dict, exception or None)\n\n"
+             "            progress, interval, cuda_device) -> (dict, exception or None)\n\n"
              "Internal: warptour.solve_batch calls this.");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
@@ -340,14 +491,15 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     (void)self;
     PyObject *source, *progress;
     const char *backend;
-    int count, n, threads;
+    int count, n, threads, cuda_device;
     unsigned long long seed, kicks;
     double time_limit, interval;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOd", &source, &count, &n, &seed, &time_limit, &kicks,
-                          &backend, &threads, &progress, &interval))
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi", &source, &count, &n, &seed, &time_limit, &kicks,
+                          &backend, &threads, &progress, &interval, &cuda_device))
         return NULL;
     wt_batch_params params;
     wt_batch_params_defaults(&params);
+    params.cuda_device = cuda_device;
     if (backend && wt_backend_parse(backend, &params.backend) != WT_OK)
         return PyErr_Format(PyExc_ValueError, "unknown backend '%s' (auto, cpu, cuda)", backend);
     if (count < 1 || n < 3 || (Py_ssize_t)count * n > PY_SSIZE_T_MAX / 16)

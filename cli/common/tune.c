@@ -23,6 +23,7 @@ static const struct tune_field {
 } tune_fields[] = {
     {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
     {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
+    {"ils_window", TUNE_INT, offsetof(wt_tuning, ils_window)},
     {"ils_mix", TUNE_INT, offsetof(wt_tuning, ils_mix)},
     {"ils_listed", TUNE_I64, offsetof(wt_tuning, ils_listed)},
     {"pass_rows", TUNE_INT, offsetof(wt_tuning, pass_rows)},

@@ -15,6 +15,7 @@ any exception raised by the progress callback) stops it; the exception is
 then raised with the best tour found so far in its ``result`` attribute.
 """
 
+import operator as _operator
 import os as _os
 
 import numpy as _np
@@ -84,6 +85,17 @@ def cuda_available():
     return _warptour.cuda_available()
 
 
+def _device(cuda_device):
+    """cuda_device as an int; the library checks it against the machine's GPUs."""
+    try:
+        cuda_device = _operator.index(cuda_device)
+    except TypeError:
+        raise TypeError(f"cuda_device must be an int, got {cuda_device!r}") from None
+    if not -2**31 <= cuda_device < 2**31:
+        raise ValueError(f"cuda_device is {cuda_device}; expected a GPU's number (0, 1, ...)")
+    return cuda_device
+
+
 def _options(time_limit, seed, threads, progress_interval):
     if time_limit is None:
         time_limit = 0.0
@@ -107,13 +119,16 @@ def _options(time_limit, seed, threads, progress_interval):
 
 
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
-         progress_interval):
+         progress_interval, cuda_device, tuning):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
+    if tuning is not None:
+        tuning = dict(tuning)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
-                             threads, init, progress, progress_interval)
+                             threads, init, progress, progress_interval, _device(cuda_device),
+                             tuning)
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -131,9 +146,20 @@ _DOC_COMMON = """
                 to a local optimum), "multistart", "sa"
     backend     "auto" (the GPU when this build has CUDA and one is usable),
                 "cpu", "cuda"
+    cuda_device the GPU to run on, as `warptour devices` numbers them (default
+                0); a number beyond the machine's GPUs raises ValueError where
+                the cuda backend may run (backend "auto" or "cuda" on a machine
+                with a usable GPU)
     threads     CPU threads (None: all cores)
     init        start tour: "greedy" (default), "boruvka", "nearest", "spacefill",
                 "random"
+    tuning      EXPERIMENTAL: a dict of the C library's wt_tuning fields and
+                values (kernel shapes and search epochs, for measurements:
+                docs/library.md lists them), e.g. {"ils_epoch": "off",
+                "pass_rows": 16}; ints, "off" for WT_TUNING_OFF, True/False for
+                the flags, "auto"/"squares"/"gaps"/"rounds" for ms_scan.  An
+                unknown name or a value the library refuses raises ValueError
+                naming it; a tuning may change the tour a seed gives
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
                 kicks, climbs, temperature); a true return stops the search
@@ -147,7 +173,7 @@ _DOC_COMMON = """
 
 
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-          init=None, progress=None, progress_interval=0.1):
+          init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -158,11 +184,12 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
         raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr)
     return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
-                threads, init, progress, progress_interval)
+                threads, init, progress, progress_interval, cuda_device, tuning)
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-                 init=None, progress=None, progress_interval=0.1):
+                 init=None, progress=None, progress_interval=0.1, cuda_device=0,
+                 tuning=None):
     """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
     not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
     integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
@@ -176,18 +203,18 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
         raise ValueError(f"the distance matrix must be square, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr)
     return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval)
+                init, progress, progress_interval, cuda_device, tuning)
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-               init=None, progress=None, progress_interval=0.1):
+               init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
     table (berlin52: 7542).
 """
     return _run("file", _os.fspath(path), 0, 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval)
+                init, progress, progress_interval, cuda_device, tuning)
 
 
 for _f in (solve, solve_matrix, solve_file):

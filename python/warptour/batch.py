@@ -65,7 +65,7 @@ class BatchResult:
 
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
-                progress=None, progress_interval=0.1):
+                progress=None, progress_interval=0.1, cuda_device=0):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
@@ -77,6 +77,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     kicks       kicks an instance (None: 10 a city, at least 1000, or as the
                 time limit allows)
     backend     "auto" (the GPU when usable), "cpu", "cuda"
+    cuda_device the GPU to run on, as `warptour devices` numbers them (default 0)
     threads     CPU threads (None: all cores)
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
@@ -94,7 +95,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     if count < 1 or n < 3:
         raise ValueError(f"a batch needs at least one instance of 3 points or more, got {arr.shape}")
     arr = _np.ascontiguousarray(arr)
-    from . import _options  # solve's checks; imported here: the package imports this module
+    # solve's checks; imported here: the package imports this module
+    from . import _device, _options
 
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
@@ -104,7 +106,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
-                                   progress, progress_interval)
+                                   progress, progress_interval, _device(cuda_device))
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

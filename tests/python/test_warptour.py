@@ -275,3 +275,98 @@ def test_cuda_available_reports():
     assert isinstance(ok, bool) and isinstance(why, str) and why
     r = warptour.solve(rand_points(50), backend="cpu", threads=1)
     assert r.backend == "cpu"
+
+
+# ------------------------------------------------------------ tuning and devices
+
+
+def small_matrix(n=30):
+    p = rand_points(n, seed=9)
+    return np.rint(100 * np.linalg.norm(p[:, None] - p[None], axis=2))
+
+
+# Every field at a value the library takes (test_params.c's tuning, and ils_window).
+EVERY_FIELD = {"ils_epoch": "off", "ils_stretch": 50, "ils_window": 8, "ils_mix": 2,
+               "ils_listed": 9, "pass_rows": 16, "pass_block": 256, "pass_piece": 1024,
+               "pass_period": 4, "pass_float_loop": True, "pass_unchained": True,
+               "pass_prune_min": 1, "ms_block": 64, "ms_tc": 4, "ms_scan": "rounds",
+               "ms_gap_c": 10}
+
+
+def test_tuning_defaults_and_every_field():
+    pts = rand_points(200, seed=5)
+    kw = dict(algorithm="ils", threads=2, seed=3, backend="cpu")
+    a = warptour.solve(pts, **kw)
+    for zero in ({}, {"ils_epoch": 0, "pass_rows": 0, "pass_float_loop": False,
+                      "ms_scan": "auto"}):
+        b = warptour.solve(pts, tuning=zero, **kw)  # 0 in a field: the library's default
+        assert np.array_equal(a.tour, b.tour)
+    for algorithm in ("ils", "2opt"):
+        r = warptour.solve(pts, algorithm=algorithm, threads=1, backend="cpu",
+                           tuning=EVERY_FIELD)
+        assert is_perm(r.tour, 200)
+    r = warptour.solve_file(BERLIN, threads=1, backend="cpu", tuning={"ils_epoch": 100})
+    assert is_perm(r.tour, 52)
+
+
+@pytest.mark.parametrize("kind", ["points", "matrix", "file"])
+def test_tuning_errors(kind):
+    solve, arg = {"points": (warptour.solve, rand_points(20)),
+                  "matrix": (warptour.solve_matrix, small_matrix()),
+                  "file": (warptour.solve_file, BERLIN)}[kind]
+    # Values are the library's to check: its message, naming the field.
+    with pytest.raises(ValueError, match=r"tuning\.pass_rows is 7; expected"):
+        solve(arg, tuning={"pass_rows": 7})
+    with pytest.raises(ValueError, match=r"tuning\.ils_window is 3"):
+        solve(arg, tuning={"ils_window": 3})
+    with pytest.raises(ValueError, match=r"ms_scan 9 is no wt_ms_scan"):
+        solve(arg, tuning={"ms_scan": 9})
+    # Names the module checks: every unknown one is named.
+    with pytest.raises(ValueError, match=r"unknown tuning fields 'epoch', 'rows' \(wt_tuning "
+                                         r"has ils_epoch, "):
+        solve(arg, tuning={"epoch": 1, "ils_mix": 2, "rows": 8})
+    with pytest.raises(ValueError, match=r"unknown tuning field 3 "):
+        solve(arg, tuning={3: 1})
+    with pytest.raises(ValueError, match="ms_scan is 'auto', 'squares'"):
+        solve(arg, tuning={"ms_scan": "diagonal"})
+    with pytest.raises(ValueError, match="ils_mix takes an integer or 'off'"):
+        solve(arg, tuning={"ils_mix": "never"})
+    with pytest.raises(ValueError, match="pass_block: 1099511627776 is out of range"):
+        solve(arg, tuning={"pass_block": 2**40})
+    with pytest.raises(TypeError, match="pass_rows"):
+        solve(arg, tuning={"pass_rows": 8.0})
+    with pytest.raises(TypeError, match="pass_float_loop takes True or False"):
+        solve(arg, tuning={"pass_float_loop": "yes"})
+    with pytest.raises(TypeError):
+        solve(arg, tuning=5)
+
+
+@pytest.mark.parametrize("kind", ["points", "matrix", "file"])
+def test_cuda_device(kind):
+    solve, arg = {"points": (warptour.solve, rand_points(30)),
+                  "matrix": (warptour.solve_matrix, small_matrix()),
+                  "file": (warptour.solve_file, BERLIN)}[kind]
+    kw = dict(algorithm="2opt", threads=1)
+    with pytest.raises(ValueError, match=r"params\.cuda_device is -1; expected 0 or more"):
+        solve(arg, cuda_device=-1, **kw)
+    with pytest.raises(TypeError, match="cuda_device must be an int"):
+        solve(arg, cuda_device="0", **kw)
+    # Not a GPU's number: refused wherever the cuda backend may run (test_params.c).
+    beyond = 1 << 20
+    assert solve(arg, backend="cpu", cuda_device=beyond, **kw).backend == "cpu"
+    if warptour.cuda_available()[0]:
+        # auto looks at the GPU only where it runs the search (2opt on points does)
+        for backend in ("auto", "cuda") if kind == "points" else ("cuda",):
+            with pytest.raises(ValueError, match=r"params\.cuda_device is 1048576; this "
+                                                 r"machine has \d+ cuda device"):
+                solve(arg, backend=backend, cuda_device=beyond, **kw)
+    else:
+        assert solve(arg, cuda_device=beyond, **kw).backend == "cpu"  # auto, no GPU: the CPU
+
+
+def test_batch_cuda_device():
+    pts = np.random.default_rng(2).random((2, 12, 2))
+    r = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=1, cuda_device=1 << 20)
+    assert r.ok.all() and r.backend == "cpu"
+    with pytest.raises(ValueError, match="cuda_device is -1"):
+        warptour.solve_batch(pts, kicks=50, cuda_device=-1)
