@@ -170,16 +170,7 @@ static int bb_option(int c, const char *arg, bb_opts *o)
         return -1;
     }
     if (!cli_is_param(c)) return cli_usage_error(NULL, "bad option for batch");
-    wt_params shared;
-    wt_params_defaults(&shared);
-    shared.backend = o->params.backend;
-    shared.seed = o->params.seed;
-    shared.cuda_device = o->params.cuda_device;
-    int st = cli_parse_param(NULL, c, arg, &shared);
-    o->params.backend = shared.backend;
-    o->params.seed = shared.seed;
-    o->params.cuda_device = shared.cuda_device;
-    return st;
+    return cli_parse_batch_param(NULL, c, arg, &o->params);
 }
 
 int bench_batch(int argc, char **argv, void (*print_header)(void))

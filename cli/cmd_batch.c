@@ -97,10 +97,11 @@ static void batch_signals(void (*handler)(int))
     }
 }
 
-enum {
-    OPT_LIST = 1000, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_KICKS, OPT_TUNE, OPT_OPTIMA,
-    OPT_JSON_TOURS, OPT_DEVICE
-};
+/* solve-batch's own options; --seed, --time-limit, --kicks, --threads,
+ * --backend, --device and --tune are solve's, from the shared table
+ * (CLI_BATCH_PARAMS), stored into wt_batch_params.  Codes below the
+ * shared table's. */
+enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS };
 
 /* What the command line asks for. */
 typedef struct batch_opts {
@@ -284,32 +285,8 @@ static int read_optima(batch_set *s, const char *path)
     return EXIT_OK;
 }
 
-/* Parses --tune NAME=VALUE into the experimental fields of p. */
-static bool parse_tune(const char *arg, wt_batch_params *p)
-{
-    static const char *const names[] = {"neighbours", "kick_window", "accept_slack",
-                                        "gpu_threads", "gpu_part_bytes"};
-    const char *eq = strchr(arg, '=');
-    int64_t v = WT_TUNING_OFF;
-    if (!eq || (strcmp(eq + 1, "off") != 0 && !cli_parse_int64(eq + 1, -1, INT64_MAX, &v)))
-        return false;
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        if (strncmp(arg, names[k], (size_t)(eq - arg)) != 0 || names[k][eq - arg]) continue;
-        if (k == 4) p->gpu_part_bytes = (size_t)(v < 0 ? 0 : v);
-        else if (v > 1000000) return false;
-        else if (k == 0) p->neighbours = (int)v;
-        else if (k == 1) p->kick_window = (int)v;
-        else if (k == 2) p->accept_slack = (int)v;
-        else p->gpu_threads = (int)v;
-        return true;
-    }
-    return false;
-}
-
 static int parse_option(int c, const char *arg, batch_opts *o)
 {
-    double d;
-    int64_t v;
     switch (c) {
     case OPT_LIST: o->list = arg; break;
     case OPT_GEN:
@@ -326,59 +303,30 @@ static int parse_option(int c, const char *arg, batch_opts *o)
             return cli_usage_error("solve-batch", "--gen-seed needs a non-negative integer");
         o->gen_seed_given = true;
         break;
-    case 's':
-        if (!cli_parse_uint64(arg, &o->params.seed))
-            return cli_usage_error("solve-batch", "--seed needs a non-negative integer");
-        break;
-    case 't':
-        if (!cli_parse_double(arg, 0, 1e9, &d) || d <= 0)
-            return cli_usage_error("solve-batch", "--time-limit needs a positive number of seconds");
-        o->params.time_limit_s = d;
-        break;
-    case OPT_KICKS:
-        if (!cli_parse_uint64(arg, &o->params.kicks) || o->params.kicks == 0)
-            return cli_usage_error("solve-batch", "--kicks needs a positive integer");
-        break;
-    case 'j':
-        if (!cli_parse_int64(arg, 1, WT_MAX_THREADS, &v))
-            return cli_usage_error("solve-batch", "--threads needs 1..%d", WT_MAX_THREADS);
-        o->params.threads = (int)v;
-        break;
-    case 'b':
-        if (wt_backend_parse(arg, &o->params.backend) != WT_OK)
-            return cli_usage_error("solve-batch", "--backend must be auto, cpu or cuda");
-        break;
-    case OPT_DEVICE:
-        if (!cli_parse_int64(arg, 0, 1024, &v))
-            return cli_usage_error("solve-batch", "--device needs a GPU number");
-        o->params.cuda_device = (int)v;
-        break;
-    case OPT_TUNE:
-        if (!parse_tune(arg, &o->params))
-            return cli_usage_error("solve-batch", "bad --tune '%s' (NAME=VALUE; see --help)", arg);
-        break;
     case 'o': o->output = arg; break;
     case OPT_OPTIMA: o->optima = arg; break;
     case 'J': o->json = true; break;
     case OPT_JSON_TOURS: o->json_tours = true; break;
     case 'q': o->quiet = true; break;
-    default: return EXIT_USAGE;
+    default: {
+        int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
+        return st < 0 ? EXIT_OK : st;
+    }
     }
     return EXIT_OK;
 }
 
 static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
 {
-    static const struct option longopts[] = {
+    static const struct option own[] = {
         {"list", required_argument, 0, OPT_LIST},   {"gen-uniform", required_argument, 0, OPT_GEN},
         {"count", required_argument, 0, OPT_COUNT}, {"gen-seed", required_argument, 0, OPT_GEN_SEED},
-        {"seed", required_argument, 0, 's'},        {"time-limit", required_argument, 0, 't'},
-        {"kicks", required_argument, 0, OPT_KICKS}, {"threads", required_argument, 0, 'j'},
-        {"backend", required_argument, 0, 'b'},     {"device", required_argument, 0, OPT_DEVICE},
-        {"tune", required_argument, 0, OPT_TUNE},   {"output", required_argument, 0, 'o'},
-        {"optima", required_argument, 0, OPT_OPTIMA}, {"json", no_argument, 0, 'J'},
-        {"json-tours", no_argument, 0, OPT_JSON_TOURS}, {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+        {"output", required_argument, 0, 'o'},      {"optima", required_argument, 0, OPT_OPTIMA},
+        {"json", no_argument, 0, 'J'},              {"json-tours", no_argument, 0, OPT_JSON_TOURS},
+        {"quiet", no_argument, 0, 'q'},             {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
+    cli_options_build(longopts, sizeof longopts / sizeof longopts[0], own, CLI_BATCH_PARAMS);
     optind = 1;
     opterr = 0;
     int c;

@@ -60,10 +60,12 @@ bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 bool cli_parse_uint64(const char *s, uint64_t *out);
 bool cli_parse_double(const char *s, double min, double max, double *out);
 
-/* --tune NAME=VALUE (tune.c): sets field NAME of the experimental tuning;
+/* --tune NAME=VALUE (tune.c): sets field NAME of the experimental tuning
+ * (cli_parse_batch_tune: of wt_batch_params' experimental fields);
  * --device N: *device = N.  -1 when fine, else the exit status after a
  * usage error for cmd. */
 int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t);
+int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p);
 int cli_parse_device(const char *cmd, const char *arg, int *device);
 
 /* Gap in percent of length over optimum; only when optimum > 0. */
@@ -137,5 +139,18 @@ bool cli_options_build(struct option *out, size_t cap, const struct option *own,
 /* Parses arg, the value of shared option code, into p.  -1 when fine, else
  * the exit status after a usage error for cmd (cli_usage_error). */
 int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p);
+
+/* The shared options that wt_batch_params has a field for (solve-batch,
+ * warptour-bench batch): the same names, checks and messages as solve's;
+ * --tune sets the batch's experimental fields instead of wt_tuning. */
+#define CLI_BATCH_PARAMS                                                                   \
+    (CLI_PARAM(CLI_OPT_BACKEND) | CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_TIME_LIMIT) |  \
+     CLI_PARAM(CLI_OPT_THREADS) | CLI_PARAM(CLI_OPT_KICKS) | CLI_PARAM(CLI_OPT_DEVICE) |     \
+     CLI_PARAM(CLI_OPT_TUNE))
+
+/* Parses arg, the value of shared option code (one of CLI_BATCH_PARAMS),
+ * into b, as cli_parse_param does into a wt_params.  -1 when fine, else the
+ * exit status after a usage error for cmd. */
+int cli_parse_batch_param(const char *cmd, int code, const char *arg, wt_batch_params *b);
 
 #endif

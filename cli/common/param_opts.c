@@ -1,15 +1,15 @@
 /*
  * param_opts.c - the one table of the options that set wt_params, shared
- * by `warptour solve` and warptour-bench: names, value checks and the
- * field each stores to.  A program selects the ones it takes by a mask
- * (CLI_PARAM bits) and parses its own options beside them.
+ * by `warptour solve`, `warptour solve-batch` and warptour-bench: names,
+ * value checks and the field each stores to.  A program selects the ones
+ * it takes by a mask (CLI_PARAM bits) and parses its own options beside
+ * them; a batch's go into wt_batch_params (cli_parse_batch_param).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_common.h"
 
-/* The table, in cli_param_opt's order. */
 /* The table, in cli_param_opt's order; getopt_long reads the names past
  * their "--". */
 static const char *const param_names[CLI_N_PARAM_OPTS] = {
@@ -221,4 +221,29 @@ int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p)
     default: return parse_descent_param(cmd, code, arg, p);
     }
     return -1;
+}
+
+int cli_parse_batch_param(const char *cmd, int code, const char *arg, wt_batch_params *b)
+{
+    if (code == CLI_OPT_TUNE) return cli_parse_batch_tune(cmd, arg, b);
+    if (!cli_is_param(code) || !(CLI_BATCH_PARAMS & CLI_PARAM(code)))
+        return cli_usage_error(cmd, "%s does not apply to a batch",
+                               cli_is_param(code) ? cli_param_name(code) : "this option");
+    /* solve's checks, on a wt_params that carries the fields the two share */
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = b->backend;
+    p.seed = b->seed;
+    p.time_limit_s = b->time_limit_s;
+    p.threads = b->threads;
+    p.kicks = b->kicks;
+    p.cuda_device = b->cuda_device;
+    int st = cli_parse_param(cmd, code, arg, &p);
+    b->backend = p.backend;
+    b->seed = p.seed;
+    b->time_limit_s = p.time_limit_s;
+    b->threads = p.threads;
+    b->kicks = p.kicks;
+    b->cuda_device = p.cuda_device;
+    return st;
 }

@@ -1,25 +1,27 @@
 /*
- * tune.c - --tune NAME=VALUE and --device N (solve, warptour-bench): the
- * library's experimental wt_tuning and params.cuda_device from the command
- * line.
+ * tune.c - --tune NAME=VALUE and --device N (solve, solve-batch,
+ * warptour-bench): the library's experimental wt_tuning, the experimental
+ * fields of wt_batch_params, and params.cuda_device from the command line.
  *
- * NAME is a field of wt_tuning (warptour.h lists each with its values);
- * VALUE a number, "off" (WT_TUNING_OFF) where the field allows it, on or
- * off for the flags, and auto, squares, gaps or rounds for ms_scan.  The
- * CLI only reads the syntax: wt_solve checks the values and names the
- * field it refuses.
+ * NAME is a field of wt_tuning (warptour.h lists each with its values), or
+ * for a batch one of wt_batch_params' experimental fields; VALUE a number,
+ * "off" (WT_TUNING_OFF) where the field allows it, on or off for the
+ * flags, and auto, squares, gaps or rounds for ms_scan.  The CLI only
+ * reads the syntax: the library checks the values and names the field it
+ * refuses.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "cli_common.h"
 
-typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN } tune_kind;
+typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN, TUNE_SIZE } tune_kind;
 
 static const struct tune_field {
     const char *name;
     tune_kind kind;
-    size_t at; /* offsetof(wt_tuning, field) */
+    size_t at; /* offsetof(wt_tuning, field), or of wt_batch_params */
 } tune_fields[] = {
     {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
     {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
@@ -39,14 +41,29 @@ static const struct tune_field {
     {"ms_gap_c", TUNE_INT, offsetof(wt_tuning, ms_gap_c)},
 };
 
+/* wt_batch_params' experimental fields (solve-batch, warptour-bench batch). */
+static const struct tune_field batch_fields[] = {
+    {"neighbours", TUNE_INT, offsetof(wt_batch_params, neighbours)},
+    {"kick_window", TUNE_INT, offsetof(wt_batch_params, kick_window)},
+    {"accept_slack", TUNE_INT, offsetof(wt_batch_params, accept_slack)},
+    {"gpu_threads", TUNE_INT, offsetof(wt_batch_params, gpu_threads)},
+    {"gpu_part_bytes", TUNE_SIZE, offsetof(wt_batch_params, gpu_part_bytes)},
+};
+
 static const char *const scan_names[] = {"auto", "squares", "gaps", "rounds"};
 
-/* Stores value (text) into field f of t; false when it does not parse. */
-static bool tune_store(const struct tune_field *f, const char *value, wt_tuning *t)
+/* Stores value (text) into field f of the struct at base; false when it
+ * does not parse. */
+static bool tune_store(const struct tune_field *f, const char *value, void *base)
 {
-    void *at = (char *)t + f->at;
+    void *at = (char *)base + f->at;
     int64_t v;
+    uint64_t u;
     switch (f->kind) {
+    case TUNE_SIZE:
+        if (!cli_parse_uint64(value, &u) || u > SIZE_MAX) return false;
+        *(size_t *)at = (size_t)u;
+        return true;
     case TUNE_FLAG:
         if (strcmp(value, "on") != 0 && strcmp(value, "off") != 0) return false;
         *(bool *)at = strcmp(value, "on") == 0;
@@ -71,18 +88,33 @@ static bool tune_store(const struct tune_field *f, const char *value, wt_tuning 
     return false;
 }
 
-int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
+/* NAME=VALUE into the field NAME of fields[] in the struct at base; what
+ * says in a usage error which names there are. */
+static int parse_tune_into(const char *cmd, const char *arg, const struct tune_field *fields,
+                           size_t count, const char *what, void *base)
 {
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : 0;
-    for (size_t k = 0; eq && k < sizeof tune_fields / sizeof tune_fields[0]; k++) {
-        const struct tune_field *f = &tune_fields[k];
+    for (size_t k = 0; eq && k < count; k++) {
+        const struct tune_field *f = &fields[k];
         if (strlen(f->name) != len || strncmp(arg, f->name, len) != 0) continue;
-        if (tune_store(f, eq + 1, t)) return -1;
+        if (tune_store(f, eq + 1, base)) return -1;
         return cli_usage_error(cmd, "--tune %s: bad value '%s'", f->name, eq + 1);
     }
-    return cli_usage_error(cmd, "--tune needs NAME=VALUE with NAME a field of wt_tuning "
-                           "(docs/library.md), got '%s'", arg);
+    return cli_usage_error(cmd, "--tune needs NAME=VALUE with NAME %s, got '%s'", what, arg);
+}
+
+int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
+{
+    return parse_tune_into(cmd, arg, tune_fields, sizeof tune_fields / sizeof tune_fields[0],
+                           "a field of wt_tuning (docs/library.md)", t);
+}
+
+int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p)
+{
+    return parse_tune_into(cmd, arg, batch_fields, sizeof batch_fields / sizeof batch_fields[0],
+                           "neighbours, kick_window, accept_slack, gpu_threads or "
+                           "gpu_part_bytes (docs/batch.md)", p);
 }
 
 int cli_parse_device(const char *cmd, const char *arg, int *device)
