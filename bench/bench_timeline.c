@@ -7,11 +7,13 @@
  * fresh process: the bench execs its own binary (/proc/self/exe, so Linux
  * only) in a hidden child mode (`warptour-bench timeline --child T0 ...`) that reads
  * the instance and runs wt_solve with a progress callback every 0.02 s,
- * printing "best LENGTH" on each change and "end LENGTH BACKEND STOP" at the
- * end.  Exec rather than a bare fork: the parent has asked CUDA whether a
- * GPU is there (the header), and a CUDA context does not survive fork.  The
- * child's time limit is max(--at) counted from T0, the parent's clock just
- * before fork, so the reading eats into it as it would for a user.
+ * printing "best LENGTH" on each change and "end LENGTH BACKEND/ALGORITHM
+ * STOP INIT" at the end (INIT: the start tour it made); --init and --tune
+ * reach it as given.  Exec rather than a bare fork: the parent has asked
+ * CUDA whether a GPU is there (the header), and a CUDA context does not
+ * survive fork.  The child's time limit is max(--at) counted from T0, the
+ * parent's clock just before fork, so the reading eats into it as it would
+ * for a user.
  *
  * Every line a run prints, ours and the peer's alike, is timestamped by the
  * parent's monotonic clock from the fork as it arrives on the pipe (the
@@ -42,7 +44,7 @@
 
 #include "bench.h"
 
-enum { TL_MAX_AT = 16, TL_MAX_BACKENDS = 3, TL_MAX_INSTANCES = 32 };
+enum { TL_MAX_AT = 16, TL_MAX_BACKENDS = 3, TL_MAX_INSTANCES = 32, TL_MAX_FORWARD = 32 };
 
 #define TL_GRACE_S 2.0        /* past max(--at) before a run is stopped */
 #define TL_INTERVAL_S 0.02    /* our progress callback's interval */
@@ -57,6 +59,11 @@ typedef struct tl_opts {
     int n_backends;
     int threads;
     uint64_t seed;
+    wt_init_method init;                      /* --init (solve's default: greedy) */
+    wt_tuning tuning;                         /* --tune NAME=VALUE, repeatable */
+    const char *forward[2 * TL_MAX_FORWARD];  /* --init and --tune as given, option and
+                                                 value, passed on to our runs */
+    int n_forward;
     const char *peer;                         /* linkern's path, NULL: none */
     const char *paths[TL_MAX_INSTANCES];      /* instance files */
     int n_paths;
@@ -80,6 +87,7 @@ typedef struct tl_run {
     int status;        /* exit status, -1: killed by a signal */
     char ran[48];      /* ours: "cpu/ils", the backend and algorithm that ran */
     char stop[32];     /* ours: wt_stop_reason_name */
+    char init[32];     /* ours: the start tour it made (wt_result.init_made) */
 } tl_run;
 
 static double max_at(const tl_opts *o) { return o->at[o->n_at - 1]; }
@@ -132,6 +140,8 @@ static int timeline_child(const tl_opts *o)
     p.backend = o->backends[0];
     p.seed = o->seed;
     p.threads = o->threads;
+    p.init = o->init;
+    p.tuning = o->tuning;
     p.time_limit_s = o->child_t0 + max_at(o) - bench_now();
     if (p.time_limit_s < 1e-3) p.time_limit_s = 1e-3; /* the reading took it all */
     int64_t last = 0;
@@ -144,8 +154,9 @@ static int timeline_child(const tl_opts *o)
         wt_instance_free(inst);
         return cli_report_error(&err);
     }
-    printf("end %" PRId64 " %s/%s %s\n", res.length, res.backend,
-           wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop));
+    printf("end %" PRId64 " %s/%s %s %s\n", res.length, res.backend,
+           wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
+           wt_init_method_name(res.init_made));
     wt_result_free(&res);
     wt_instance_free(inst);
     return EXIT_OK;
@@ -159,13 +170,14 @@ typedef void (*tl_line_fn)(tl_run *r, double t, char *line);
 static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
-    char ran[48], stop[32];
+    char ran[48], stop[32], init[32];
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
         run_add(r, t, len);
-    } else if (sscanf(line, "end %" SCNd64 " %47s %31s", &len, ran, stop) == 3) {
+    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s", &len, ran, stop, init) == 4) {
         run_add(r, t, len);
         snprintf(r->ran, sizeof r->ran, "%s", ran);
         snprintf(r->stop, sizeof r->stop, "%s", stop);
+        snprintf(r->init, sizeof r->init, "%s", init);
     }
 }
 
@@ -321,8 +333,9 @@ static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run 
                "gap_ref=%s\n", ti->name, ti->n, backend, o->at[a], fmt_len(len, l, sizeof l),
                isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind);
     }
-    printf("# run: instance=%s backend=%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name, backend,
-           r->ran[0] ? " ran=" : "", r->ran, r->stop[0] ? " stop=" : "", r->stop, r->exit_s,
+    printf("# run: instance=%s backend=%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
+           backend, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "", r->init,
+           r->stop[0] ? " stop=" : "", r->stop, r->exit_s,
            r->killed ? " (stopped by the bench)" : "", r->status);
     fflush(stdout);
 }
@@ -417,12 +430,19 @@ static void run_ours(const tl_opts *o, const char *path, wt_backend_kind b, tl_r
     snprintf(threads, sizeof threads, "%d", o->threads);
     /* T0 is the parent's clock at fork; run_process takes it just before. */
     snprintf(t0, sizeof t0, "%.9f", bench_now());
-    char *argv[] = {"/proc/self/exe", "timeline", "--child", t0,
-                    "--algorithm", (char *)wt_algorithm_name(o->algorithm),
-                    "--ils-descent", (char *)wt_ils_descent_name(o->ils_descent),
-                    "--backends", (char *)wt_backend_name(b), "--seed", seed, "--at", at,
-                    (char *)path, "--threads", threads, NULL};
-    if (o->threads == 0) argv[16] = NULL; /* all cores: the default */
+    char *argv[18 + 2 * TL_MAX_FORWARD + 1] = {
+        "/proc/self/exe", "timeline", "--child", t0,
+        "--algorithm", (char *)wt_algorithm_name(o->algorithm),
+        "--ils-descent", (char *)wt_ils_descent_name(o->ils_descent),
+        "--backends", (char *)wt_backend_name(b), "--seed", seed, "--at", at,
+        (char *)path};
+    int argc = 15;
+    if (o->threads != 0) { /* 0, all cores, is the default */
+        argv[argc++] = "--threads";
+        argv[argc++] = threads;
+    }
+    for (int k = 0; k < o->n_forward; k++) argv[argc++] = (char *)o->forward[k];
+    argv[argc] = NULL;
     run_process(argv, max_at(o) + TL_GRACE_S, our_line, r);
 }
 
@@ -473,8 +493,11 @@ static int timeline_parent(const tl_opts *o, void (*print_header)(void))
     print_header();
     char algo[32];
     snprintf(algo, sizeof algo, "%s", wt_algorithm_name(o->algorithm));
-    printf("# timeline: --algorithm %s, seed %" PRIu64 ", threads %s, at", algo, o->seed,
-           o->threads ? "as given" : "all cores");
+    printf("# timeline: --algorithm %s, seed %" PRIu64 ", threads %s, init %s", algo, o->seed,
+           o->threads ? "as given" : "all cores", wt_init_method_name(o->init));
+    for (int k = 0; k + 1 < o->n_forward; k += 2)
+        if (strcmp(o->forward[k], "--tune") == 0) printf(", tune %s", o->forward[k + 1]);
+    printf(", at");
     for (int a = 0; a < o->n_at; a++) printf("%s%g", a ? "," : " ", o->at[a]);
     printf(" s of wall-clock time from process start (reading included); a run is stopped at "
            "max + %g s\n", TL_GRACE_S);
@@ -562,13 +585,14 @@ static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
     return true;
 }
 
-/* timeline's own options; --algorithm, --ils-descent, --threads and
- * --seed are solve's, from the shared table (TL_PARAMS). */
+/* timeline's own options; --algorithm, --ils-descent, --threads, --seed,
+ * --init and --tune are solve's, from the shared table (TL_PARAMS). */
 enum { TL_AT = 300, TL_BACKENDS, TL_PEER, TL_INSTANCES, TL_GEN, TL_CHILD };
 
 #define TL_PARAMS                                                                         \
     (CLI_PARAM(CLI_OPT_ALGORITHM) | CLI_PARAM(CLI_OPT_ILS_DESCENT) |                      \
-     CLI_PARAM(CLI_OPT_THREADS) | CLI_PARAM(CLI_OPT_SEED))
+     CLI_PARAM(CLI_OPT_THREADS) | CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_INIT) |      \
+     CLI_PARAM(CLI_OPT_TUNE))
 
 static const struct option tl_own_opts[] = {
     {"at", required_argument, 0, TL_AT},
@@ -616,7 +640,16 @@ static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char
         if (!cli_parse_double(arg, 0, 1e12, &o->child_t0))
             return cli_usage_error(NULL, "--child needs the parent's clock");
         break;
-    default: return cli_parse_param(NULL, c, arg, shared);
+    default: {
+        int st = cli_parse_param(NULL, c, arg, shared);
+        if (st >= 0 || (c != CLI_OPT_INIT && c != CLI_OPT_TUNE)) return st;
+        /* our runs get them as given, the child parses them again */
+        if (o->n_forward == 2 * TL_MAX_FORWARD)
+            return cli_usage_error(NULL, "timeline takes at most %d --init and --tune",
+                                   TL_MAX_FORWARD);
+        o->forward[o->n_forward++] = cli_param_name(c);
+        o->forward[o->n_forward++] = arg;
+    }
     }
     return -1;
 }
@@ -646,6 +679,8 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
     o.ils_descent = shared.ils_descent;
     o.threads = shared.threads;
     o.seed = shared.seed;
+    o.init = shared.init;
+    o.tuning = shared.tuning;
     for (int i = optind; i < argc; i++) {
         if (o.n_paths == TL_MAX_INSTANCES)
             return cli_usage_error(NULL, "at most %d instances", TL_MAX_INSTANCES);

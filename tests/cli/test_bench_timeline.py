@@ -99,8 +99,8 @@ class Timeline(unittest.TestCase):
         self.assertEqual(args[8], BERLIN)
         self.assertIn(s[("linkern", 0.2)][4], ("7700", "none"))  # slow starts happen
         self.assertIn(s[("linkern", 0.5)][4], ("7600", "7700"))
-        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils stop=\S+ "
-                                   r"ended_s=[0-9.]+ exit=0")
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils "
+                                   r"init=greedy stop=\S+ ended_s=[0-9.]+ exit=0")
         # The table: one row per time, ratio = ours / peer gap, the shorter named.
         cols, rows = self.table(r.stdout)
         self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "ratio cpu",
@@ -134,6 +134,28 @@ class Timeline(unittest.TestCase):
         inst, n, backend, t, length, gap, ref = s[("cpu", 0.3)]
         self.assertEqual((inst, n, ref), ("uniform-200-s1", "200", "bhh"))
         self.assertNotEqual(length, "none")
+
+    def test_init_and_tune_reach_the_runs(self):
+        # --init and --tune (repeatable) go to every run of ours: its # run: line
+        # names the start tour it made, and a value the library refuses fails the
+        # run with the library's message naming the field.
+        args = ["timeline", BERLIN, "--at", "0.2", "--backends", "cpu", "--threads", "1"]
+        r = run(*args, "--init", "boruvka", "--tune", "ils_epoch=50", "--tune", "ils_mix=off")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("init boruvka, tune ils_epoch=50, tune ils_mix=off, at 0.2 s", r.stdout)
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils "
+                                   r"init=boruvka stop=")
+        self.assertNotEqual(self.samples(r.stdout)[("cpu", 0.2)][4], "none")
+        r = run(*args, "--init", "random", "--algorithm", "2opt", "--tune", "pass_rows=7")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("# note: cpu on berlin52 failed (exit 2)", r.stdout)
+        self.assertIn("params.tuning.pass_rows is 7", r.stderr)
+        for bad, says in ((["--tune", "rows=8"], "NAME a field of wt_tuning"),
+                          (["--init", "best"], "unknown --init 'best'")):
+            r = run(*args, *bad)
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(says, r.stderr)
+        self.assertIn("[--seed S] [--init M] [--tune NAME=VALUE]...", run("--help").stdout)
 
     def test_bad_command_lines(self):
         for args in (["--at", "0.2"],                                   # no instance
