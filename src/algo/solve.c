@@ -306,12 +306,18 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     }
-    if (ils_descent_run(p, inst->n) == WT_ILS_WINDOWS)
-        return wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
-                                 p->tuning.ils_window, stats, err);
-    return wt_ils_local_run(inst, tour, ctl, !b->host,
-                            ils_descent_run(p, inst->n) == WT_ILS_LK, kicks,
-                            stats, err);
+    bool lk = ils_descent_run(p, inst->n) == WT_ILS_LK;
+    if (ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
+        /* Windows until their gains dry up, then the host's descents (LK
+         * where auto takes it) for the moves between windows. */
+        bool handed_over = false;
+        wt_status st = wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
+                                         p->tuning.ils_window, WT_WINDOW_HANDOVER, &handed_over,
+                                         stats, err);
+        if (st != WT_OK || !handed_over) return st;
+        lk = inst->n <= LK_AUTO_MAX_CITIES;
+    }
+    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, kicks, stats, err);
 }
 
 /* The sa job that params ask for. */
@@ -504,7 +510,9 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
         char gpu[sizeof device];
         snprintf(gpu, sizeof gpu, "%s", device);
         if (run_as == WT_ILS_WINDOWS)
-            snprintf(device, sizeof device, "%.60s: first descent, window searches", gpu);
+            snprintf(device, sizeof device, "%.40s: first descent, window searches; then CPU, "
+                     "%d thread%s: %s descents", gpu, ctl.threads, ctl.threads == 1 ? "" : "s",
+                     inst->n <= LK_AUTO_MAX_CITIES ? "LK" : "local");
         else
             snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s", gpu,
                      ctl.threads, ctl.threads == 1 ? "" : "s", descents);

@@ -245,9 +245,10 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
 enum { UNTIMED_EPOCHS = 8, UNTIMED_KICKS_PER_CITY_DIV = 10 };
 
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                            wt_backend_kind backend, int window, wt_search_stats *stats,
-                            wt_error *err)
+                            wt_backend_kind backend, int window, double handover,
+                            bool *handed_over, wt_search_stats *stats, wt_error *err)
 {
+    *handed_over = false;
     const wt_params *p = ctl->params;
     int n = inst->n, w = window > 0 ? window : WT_WINDOW_CITIES;
     int64_t length = wt_tour_length(inst, tour);
@@ -286,6 +287,11 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         stats->gpu_time_s += ep.gpu_s;
         stats->passes++; /* epochs */
         ctl->kicks = stats->kicks;
+        /* The windows' gains dried up: what is left lies between them. */
+        if (timed && handover > 0 && (double)ep.gain < handover * (double)length * ep.wall_s) {
+            *handed_over = !wt_ctl_expired(ctl);
+            if (*handed_over) return WT_OK;
+        }
     }
     /* Searching for as long as the time limit allows ends normally there. */
     if (ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;

@@ -23,6 +23,9 @@
 /* Defaults: cities a window, and the shortest an epoch's search runs. */
 enum { WT_WINDOW_CITIES = 1000, WT_WINDOW_FILL = 512, WT_WINDOW_MAX_REPLICAS = 64 };
 #define WT_WINDOW_MIN_EPOCH_S 0.25
+/* ILS with window descents hands over to the host's local descents once an
+ * epoch gains less than this share of the tour a second (wt_windows_search). */
+#define WT_WINDOW_HANDOVER 1e-4
 
 /* What one epoch is asked to do. */
 typedef struct wt_windows_opts {
@@ -85,10 +88,14 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n);
  * long as WT_WINDOW_MIN_EPOCH_S or six times the last epoch's cutting and
  * putting back, until ctl's deadline or stop; without a time limit 8
  * epochs of window / 10 kicks a window.  tour (valid, changed in place) is
- * the result at every point.  stats: kicks, steps (windows improved),
- * passes (epochs), gpu_time_s. */
+ * the result at every point.  With a time limit and handover > 0, the
+ * search ends early, *handed_over set, once an epoch gains less than
+ * handover times the tour's length a second of the epoch: the moves left
+ * lie between windows (stretches of the tour far apart in it but near in
+ * the plane never share a window), for the host's searches to make.
+ * stats: kicks, steps (windows improved), passes (epochs), gpu_time_s. */
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                            wt_backend_kind backend, int window, wt_search_stats *stats,
-                            wt_error *err);
+                            wt_backend_kind backend, int window, double handover,
+                            bool *handed_over, wt_search_stats *stats, wt_error *err);
 
 #endif

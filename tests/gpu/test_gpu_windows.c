@@ -167,8 +167,9 @@ static void test_million(void **state)
     int64_t len1 = wt_tour_length(inst, tour);
     wt_error err = {0};
     t0 = now_s();
+    bool handed_over = true;
     wt_status st = wt_windows_search(inst, tour, &ctl, gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
-                                     0, &stats, &err);
+                                     0, 0, &handed_over, &stats, &err);
     double wall = now_s() - t0;
     if (st != WT_OK) fail_msg("wt_windows_search: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, N, NULL), WT_OK);
@@ -179,6 +180,7 @@ static void test_million(void **state)
                   (unsigned long long)stats.kicks, wall, stats.gpu_time_s,
                   stats.gpu_time_s / wall);
     assert_true(len2 < len1);
+    assert_false(handed_over);
     assert_true(wall < 8.0);
     free(tour);
     wt_instance_free(inst);
