@@ -104,7 +104,8 @@ static const char solve_help[] =
     "  --output-format F the tour's format: tsplib (default: a TSPLIB TOUR file),\n"
     "                    list (one city a line, 1-based, in visiting order) or csv\n"
     "                    (a header line 'city', then the same lines)\n"
-    "  --svg FILE        draw the cities and the tour as an SVG picture\n"
+    "  --svg FILE        draw the cities and the tour as an SVG picture (a file:\n"
+    "                    not '-')\n"
     "  --json            print the result as one JSON object on stdout\n"
     "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
     "  --quiet           print nothing but errors (no progress line, no report)\n"
@@ -319,6 +320,10 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     if (owned >= 0) return owned;
     if (o->output && !o->output[0]) return cli_usage_error("solve", "--output needs a file name");
     if (o->svg && !o->svg[0]) return cli_usage_error("solve", "--svg needs a file name");
+    /* Standard output carries the report or the tour, not a picture. */
+    if (o->svg && cli_is_stdin(o->svg))
+        return cli_usage_error("solve", "--svg writes a file; '-' (standard output) is for "
+                               "--output; give the picture a file name");
     /* Both on stdout would mix the tour into the JSON; the JSON can carry it. */
     if (o->json && o->output && cli_is_stdin(o->output))
         return cli_usage_error("solve", "--json and --output - would both write to stdout; "

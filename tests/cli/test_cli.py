@@ -534,6 +534,11 @@ class Cli(unittest.TestCase):
                 self.assertEqual(f.read(), "keep\n")
         with open(inst) as f, open(BERLIN) as g:
             self.assertEqual(f.read(), g.read())
+        # '-' is standard output for --output only: --svg - is refused, no file '-'.
+        r = run("solve", inst, "--quiet", "--svg", "-", cwd=self.tmp.name)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--svg writes a file; '-' (standard output) is for --output", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "-")))
 
     def test_failed_write_still_reports(self):
         if not os.path.exists("/dev/full"):
