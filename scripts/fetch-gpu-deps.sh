@@ -1,7 +1,10 @@
 #!/bin/sh
 # Prepares what a GPU run through the device tool carries along (both folders
-# are git-ignored): .deb/ with the Debian packages of cJSON and cmocka, which
-# the GPU image cannot download, and gpu-data/tsplib/ with the instances the
+# are git-ignored): .deb/ with the Debian packages of cJSON, cmocka and zlib's
+# headers (the build requires zlib.h and libz.so; the runtime libz.so.1 comes
+# with zlib1g, which every Debian or Ubuntu image has, but the -dev package's
+# libz.so names this release's file, so zlib1g is carried too), which the GPU
+# image cannot download, and gpu-data/tsplib/ with the instances the
 # GPU tests and benchmarks read (from ../shared/tsplib or $WT_TSPLIB_DIR):
 # every TSPLIB file under 1.5 MB, which covers `bench quality` (up to 2000
 # cities) and d18512.tsp, the instance of `bench multistart`.
@@ -13,8 +16,9 @@
 set -e
 cd "$(dirname "$0")/.."
 mkdir -p .deb gpu-data
-if [ "$(ls .deb/*.deb 2>/dev/null | wc -l)" -lt 4 ]; then
-    (cd .deb && apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev >/dev/null)
+if [ "$(ls .deb/*.deb 2>/dev/null | wc -l)" -lt 6 ]; then
+    (cd .deb && apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev zlib1g \
+        zlib1g-dev >/dev/null)
 fi
 commit=$(git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 echo "$commit" >gpu-data/COMMIT

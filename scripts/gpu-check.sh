@@ -4,8 +4,8 @@
 #
 # Used through the device tool (see docs/development.md):
 #   run: scripts/gpu-check.sh      carry: [".deb", "gpu-data"]
-# .deb holds Debian packages of cJSON and cmocka (the GPU image cannot fetch
-# them): scripts/fetch-gpu-deps.sh fills it.  gpu-data/ holds the instances
+# .deb holds Debian packages of cJSON, cmocka and zlib's headers (the GPU
+# image cannot fetch them): scripts/fetch-gpu-deps.sh fills it.  gpu-data/ holds the instances
 # the GPU tests and benchmarks read (scripts/fetch-gpu-deps.sh copies them,
 # d18512.tsp included).
 #
@@ -48,6 +48,12 @@ stage_end() { timings+=("$(printf '%-20s %7s s' "$1" "$(elapsed "$stage_t0")")")
 prefix=/tmp/wt-deps
 if [ -d .deb ]; then
     for f in .deb/*.deb; do dpkg -x "$f" "$prefix"; done
+    # A -dev package's libX.so may point at /lib/...: point it into the
+    # prefix (else CMake passes over it, to libz.a, which is no PIC).
+    for l in "$prefix"/usr/lib/x86_64-linux-gnu/*.so; do
+        t=$(readlink "$l") || continue
+        case $t in /*) [ -e "$prefix$t" ] && ln -sf "$prefix$t" "$l" ;; esac
+    done
 fi
 export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
