@@ -162,9 +162,10 @@ static wt_status neighbour_rows(const wt_instance *inst, int k, int32_t *nb, wt_
     return WT_OK;
 }
 
-/* Start tour and neighbour lists of instance i, or its failure in t. */
+/* Start tour and neighbour lists of instance i, or its failure in t; the
+ * lists copied from nb_from when given (the same instance's). */
 static void prepare_one(batch_state *s, const wt_instance *inst, int i,
-                        const wt_batch_params *p, wt_batch_tour *t)
+                        const wt_batch_params *p, const int32_t *nb_from, wt_batch_tour *t)
 {
     if (t->status != WT_OK) return; /* failed before (wt_solve_batch_points) */
     if (!inst) {
@@ -187,7 +188,10 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
                        ? wt_fail(&e, WT_STATUS_OUT_OF_MEMORY, "out of memory")
                        : s->start ? (memcpy(s->tour[i], s->start[i], (size_t)n * sizeof(int32_t)), WT_OK)
                                   : wt_tour_init_threads(inst, WT_INIT_GREEDY, p->seed, 1, s->tour[i], &e);
-    if (st == WT_OK) st = neighbour_rows(inst, s->k, s->nb[i], &e);
+    if (st == WT_OK && nb_from)
+        memcpy(s->nb[i], nb_from, (size_t)n * (size_t)s->k * sizeof *nb_from);
+    else if (st == WT_OK)
+        st = neighbour_rows(inst, s->k, s->nb[i], &e);
     if (st != WT_OK) {
         fail_one(t, i, inst, st, e.message);
         return;
@@ -197,12 +201,22 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
     s->budget[i] = wt_batch_kicks(p, n);
 }
 
-/* Prepares every instance on `threads` threads. */
+/* Prepares every instance on `threads` threads.  An instance repeated in
+ * a row (the replicas of a window, algo/windows.c) gets its lists once:
+ * the first of the run computes them, the others copy. */
 static void prepare_all(batch_state *s, const wt_instance *const *insts,
                         const wt_batch_params *p, int threads, wt_batch_tour *t)
 {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
-    for (int i = 0; i < s->count; i++) prepare_one(s, insts[i], i, p, &t[i]);
+    for (int i = 0; i < s->count; i++)
+        if (i == 0 || !insts[i] || insts[i] != insts[i - 1]) prepare_one(s, insts[i], i, p, NULL, &t[i]);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
+    for (int i = 1; i < s->count; i++) {
+        if (!insts[i] || insts[i] != insts[i - 1]) continue;
+        int f = i - 1;
+        while (f > 0 && insts[f - 1] == insts[i]) f--;
+        prepare_one(s, insts[i], i, p, t[f].status == WT_OK ? s->nb[f] : NULL, &t[i]);
+    }
 }
 
 /* Places every prepared instance: on the GPU when use_gpu and it fits;

@@ -246,6 +246,25 @@ static void test_types_and_sizes(void **state)
     for (int i = 0; i < FILES + TINY; i++) wt_instance_free(in[i]);
 }
 
+/* One instance repeated in a row (its lists computed once and copied)
+ * gives the tours of equal instances held apart. */
+static void test_repeated_instance(void **state)
+{
+    (void)state;
+    wt_instance **apart = batch_uniform_set(1, 300, 21), **more = batch_uniform_set(1, 300, 21);
+    wt_instance **third = batch_uniform_set(1, 300, 21);
+    wt_instance *same[3] = {apart[0], apart[0], apart[0]}, *held[3] = {apart[0], more[0], third[0]};
+    wt_batch_params p = cpu_params(200, 2);
+    wt_batch_result a = batch_solve(same, 3, &p), b = batch_solve(held, 3, &p);
+    assert_int_equal(a.failed, 0);
+    batch_assert_same(&a, &b);
+    wt_batch_result_free(&a);
+    wt_batch_result_free(&b);
+    batch_set_free(apart, 1);
+    batch_set_free(more, 1);
+    batch_set_free(third, 1);
+}
+
 /* A NULL instance and one too large fail alone; the others' tours equal
  * those of a batch without them... at the same index. */
 static void test_bad_instances_reported_alone(void **state)
@@ -472,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_independent_of_the_others),
         cmocka_unit_test(test_types_and_sizes),
         cmocka_unit_test(test_bad_instances_reported_alone),
+        cmocka_unit_test(test_repeated_instance),
         cmocka_unit_test(test_points),
         cmocka_unit_test(test_time_limit_shared),
         cmocka_unit_test(test_time_limit_cuts_kicks),
