@@ -307,8 +307,10 @@ typedef enum wt_ils_descent {
                         each searched as a path whose ends stay in place (kicks,
                         2-opt and Or-opt: solve-batch's search, docs/batch.md),
                         thousands at once on the GPU (cuda backend) or one a
-                        thread (cpu); the cuts move between epochs.  On cuda the
-                        first descent is the GPU's full 2-opt descent (issue 25) */
+                        thread (cpu); the cuts move between epochs.  First the
+                        backend's 2-opt descent of the whole tour; once the
+                        windows' gains dry up, the host's LK or local descents
+                        for the rest of the time (docs/batch.md, issue 25) */
 } wt_ils_descent;
 
 const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local", "lk",
