@@ -639,14 +639,44 @@ static void uf_union(int32_t *parent, uint8_t *rank, int ra, int rb)
     }
 }
 
-/* Adds the edge (a b) to the paths in adj (2 per city, -1 = none) when both
- * ends have degree < 2 and lie on different paths; whether it did. */
-static bool join(int32_t *parent, uint8_t *rank, int32_t *adj, int a, int b)
+/* Paths under construction: adj holds each city's two neighbours (-1 =
+ * none), the union-find which path it lies on. */
+typedef struct forest {
+    int32_t *adj, *parent;
+    uint8_t *rank;
+} forest;
+
+/* n lone cities, into adj (2 n entries, the caller's). */
+static bool forest_open(forest *f, int n, int32_t *adj)
 {
+    f->adj = adj;
+    f->parent = malloc((size_t)n * sizeof *f->parent);
+    f->rank = calloc((size_t)n, 1);
+    if (!f->parent || !f->rank) {
+        free(f->parent);
+        free(f->rank);
+        return false;
+    }
+    for (int i = 0; i < n; i++) f->parent[i] = i;
+    for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
+    return true;
+}
+
+static void forest_close(forest *f)
+{
+    free(f->parent);
+    free(f->rank);
+}
+
+/* Adds the edge (a b) when both ends have degree < 2 and lie on different
+ * paths; whether it did. */
+static bool join(forest *f, int a, int b)
+{
+    int32_t *adj = f->adj;
     if (adj[2 * a + 1] >= 0 || adj[2 * b + 1] >= 0) return false; /* degree 2 */
-    int ra = uf_find(parent, a), rb = uf_find(parent, b);
+    int ra = uf_find(f->parent, a), rb = uf_find(f->parent, b);
     if (ra == rb) return false;
-    uf_union(parent, rank, ra, rb);
+    uf_union(f->parent, f->rank, ra, rb);
     adj[2 * a + (adj[2 * a] >= 0)] = b;
     adj[2 * b + (adj[2 * b] >= 0)] = a;
     return true;
@@ -660,15 +690,8 @@ enum { EDGE_POLL = 1 << 20 };
 static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_init_stop *stop,
                              int32_t *adj, bool *stopped)
 {
-    int32_t *parent = malloc((size_t)n * sizeof *parent);
-    uint8_t *rank = calloc((size_t)n, 1);
-    if (!parent || !rank) {
-        free(parent);
-        free(rank);
-        return WT_STATUS_OUT_OF_MEMORY;
-    }
-    for (int i = 0; i < n; i++) parent[i] = i;
-    for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
+    forest f;
+    if (!forest_open(&f, n, adj)) return WT_STATUS_OUT_OF_MEMORY;
     int joined = 0;
     for (size_t e = 0; e < m && joined < n - 1; e++) {
         if (e % EDGE_POLL == 0 && e > 0 && stop_asked(stop)) {
@@ -676,10 +699,9 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
             break;
         }
         int a = (int)(pairs[e] >> 32), b = (int)(pairs[e] & 0xffffffffu);
-        joined += join(parent, rank, adj, a, b);
+        joined += join(&f, a, b);
     }
-    free(parent);
-    free(rank);
+    forest_close(&f);
     return WT_OK;
 }
 
@@ -735,6 +757,27 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
 static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
                                 wt_error *err);
 
+/* The tour from the paths in adj (freed here) that `method` matched, st
+ * its status so far.  Stopped before the paths were all made: the
+ * spacefill tour, a sort away (joining part-made paths gave longer tours).
+ * Stopped later, greedy_chain gives up too (chain_paths says why). */
+static wt_status tour_from_paths(const wt_instance *inst, wt_init_method method, int32_t *adj,
+                                 wt_status st, bool stopped, uint64_t seed, int threads,
+                                 const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                                 wt_error *err)
+{
+    if (st == WT_OK && stopped) {
+        free(adj);
+        *cut = WT_INIT_CUT_SPACEFILL;
+        return init_spacefill(inst, threads, tour, err);
+    }
+    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
+    free(adj);
+    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
+    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, method, err);
+    return st;
+}
+
 static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads,
                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
                              wt_error *err)
@@ -752,19 +795,8 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
     }
     if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
     free(pairs);
-    if (st == WT_OK && stopped) {
-        /* Stopped before the paths were all made: the spacefill tour, a
-         * sort away (joining part-made paths gave longer tours).  Stopped
-         * later, greedy_chain gives up too (chain_paths says why). */
-        free(adj);
-        *cut = WT_INIT_CUT_SPACEFILL;
-        return init_spacefill(inst, threads, tour, err);
-    }
-    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
-    free(adj);
-    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
-    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_GREEDY, err);
-    return st;
+    return tour_from_paths(inst, WT_INIT_GREEDY, adj, st, stopped, seed, threads, stop, tour, cut,
+                           err);
 }
 
 /* ----------------------------------------------------------- Quick-Boruvka */
@@ -777,15 +809,8 @@ static wt_status boruvka_paths(const candidates *c, const wt_init_stop *stop, in
                                bool *stopped)
 {
     int n = c->n;
-    int32_t *parent = malloc((size_t)n * sizeof *parent);
-    uint8_t *rank = calloc((size_t)n, 1);
-    if (!parent || !rank) {
-        free(parent);
-        free(rank);
-        return WT_STATUS_OUT_OF_MEMORY;
-    }
-    for (int i = 0; i < n; i++) parent[i] = i;
-    for (size_t i = 0; i < 2 * (size_t)n; i++) adj[i] = -1;
+    forest f;
+    if (!forest_open(&f, n, adj)) return WT_STATUS_OUT_OF_MEMORY;
     int joined = 0, before = -1;
     while (joined < n - 1 && joined > before && !*stopped) {
         before = joined;
@@ -797,14 +822,13 @@ static wt_status boruvka_paths(const candidates *c, const wt_init_stop *stop, in
             const int32_t *row = c->nbr + (size_t)r * (size_t)c->k;
             int a = c->owner[r];
             for (int j = 0; j < c->k && adj[2 * a + 1] < 0; j++)
-                if (join(parent, rank, adj, a, row[j])) {
+                if (join(&f, a, row[j])) {
                     joined++;
                     break;
                 }
         }
     }
-    free(parent);
-    free(rank);
+    forest_close(&f);
     return WT_OK;
 }
 
@@ -829,16 +853,8 @@ static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int thread
         }
     }
     free(dist);
-    if (st == WT_OK && stopped) { /* as greedy's */
-        free(adj);
-        *cut = WT_INIT_CUT_SPACEFILL;
-        return init_spacefill(inst, threads, tour, err);
-    }
-    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
-    free(adj);
-    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
-    if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, WT_INIT_BORUVKA, err);
-    return st;
+    return tour_from_paths(inst, WT_INIT_BORUVKA, adj, st, stopped, seed, threads, stop, tour, cut,
+                           err);
 }
 
 /* --------------------------------------------------------------- spacefill */
