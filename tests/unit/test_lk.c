@@ -198,33 +198,47 @@ static void test_listed_descent(void **state)
     wt_instance_free(inst);
 }
 
-/* ILS with LK above 20,000 cities, its first descent on the list
- * (tuning.ils_listed) or on stretches: valid tours, exact lengths, the same
- * tour for the same seed. */
-static void test_ils_lk_listed_first_descent(void **state)
+/* ILS with LK descents on the CPU, `kicks` kicks on two threads. */
+static wt_params ils_lk_params(uint64_t kicks)
 {
-    (void)state;
-    wt_instance *inst = wt_test_random_instance(21000, 8);
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
     p.ils_descent = WT_ILS_LK;
     p.backend = WT_BACKEND_CPU;
-    p.kicks = 500;
+    p.kicks = kicks;
     p.threads = 2;
+    return p;
+}
+
+/* Solves twice: a valid tour of exact length, shorter than the start, the
+ * same both times; the first result is left in *a. */
+static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *a)
+{
+    wt_result b;
+    wt_error err = {0};
+    if (wt_solve(inst, p, a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(a->tour, a->n, NULL), WT_OK);
+    assert_int_equal(a->length, wt_tour_length(inst, a->tour));
+    assert_true(a->length < a->init_length);
+    assert_int_equal(wt_solve(inst, p, &b, NULL), WT_OK);
+    assert_memory_equal(a->tour, b.tour, (size_t)a->n * sizeof *a->tour);
+    wt_result_free(&b);
+}
+
+/* ILS with LK above 20,000 cities, its first descent on the list
+ * (tuning.ils_listed) or on stretches. */
+static void test_ils_lk_listed_first_descent(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(21000, 8);
+    wt_params p = ils_lk_params(500);
     const int64_t listed[] = {1, WT_TUNING_OFF};
     for (int v = 0; v < 2; v++) {
         p.tuning.ils_listed = listed[v];
-        wt_result a, b;
-        wt_error err = {0};
-        if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
-        assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
-        assert_int_equal(a.length, wt_tour_length(inst, a.tour));
-        assert_true(a.length < a.init_length);
-        assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
-        assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+        wt_result a;
+        solve_twice(inst, &p, &a);
         wt_result_free(&a);
-        wt_result_free(&b);
     }
     wt_instance_free(inst);
 }
@@ -327,23 +341,10 @@ static void test_ils_lk_solve(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(3000, 21);
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.ils_descent = WT_ILS_LK;
-    p.backend = WT_BACKEND_CPU;
-    p.kicks = 3000;
-    p.threads = 2;
+    wt_params p = ils_lk_params(3000);
     wt_result a, b;
-    wt_error err = {0};
-    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
-    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
-    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
-    assert_true(a.length < a.init_length);
+    solve_twice(inst, &p, &a);
     assert_int_equal(a.ils_descent, WT_ILS_LK);
-    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
-    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
-    wt_result_free(&b);
     p.kicks = 0;
     p.time_limit_s = 0.3;
     assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
