@@ -55,10 +55,17 @@
 /* Cities of phase 1 between looks at ctl. */
 enum { POLISH_POLL = 64 };
 
+/* Whether to stop; a listed descent (the whole tour's, on the solving
+ * thread, seconds long at 100,000 cities) also reports its progress. */
 static bool polish_stop(polish *p)
 {
     if (!p->ctl) return false;
-    if (!p->stopped && wt_ctl_expired(p->ctl)) p->stopped = true;
+    if (!p->stopped && p->list) {
+        uint64_t moves = p->st.moves_2opt + p->st.moves_oropt + p->st.moves_lk;
+        p->stopped = wt_ctl_report(p->ctl, p->length, moves, false);
+    } else if (!p->stopped && wt_ctl_expired(p->ctl)) {
+        p->stopped = true;
+    }
     return p->stopped;
 }
 

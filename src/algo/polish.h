@@ -153,7 +153,7 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
  * LK's flips cost O(sqrt n) instead of up to n / 2 (core/tour_list.h):
  * for descents from many cities of a large tour.  Or-opt moves and LK's
  * alternate step are not made; the descent is committed (undo cannot take
- * it back).  A path polisher descends as wt_polisher_descend.  Also
+ * it back); it reports its progress through ctl (solving thread only).  A path polisher descends as wt_polisher_descend.  Also
  * WT_STATUS_OUT_OF_MEMORY for the list. */
 wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err);
 /* 2-opt moves over all pairs of edges that remove one of the `count`
