@@ -330,8 +330,13 @@ static void close_stretches(stretches *k, int T)
 
 /* Stretches of at most this many cities for LK searches, whose flips cost
  * up to a stretch's length; the 2-opt + Or-opt searches take one stretch a
- * thread whatever its length. */
-enum { LK_STRETCH_MAX = 5000 };
+ * thread whatever its length.  On 16 threads (H100 machine, CPU backend),
+ * one stretch a thread (pla85900: 5368 cities, usa115475: 7217) ended
+ * closer than two at most 5000 long: pla85900 0.935% / 0.886% against
+ * 1.060% / 0.977% at 10 s (seeds 1 / 2), usa115475 0.573% / 0.522% against
+ * 0.616% / 0.616% at 10 s and 0.376% against 0.473% at 60 s; 2000 lost
+ * (bench/RESULTS.md). */
+enum { LK_STRETCH_MAX = 12000 };
 /* Above this many cities, LK searches kick on stretches only, whatever the
  * thread count. */
 enum { LK_COPIES_MAX = 20000 };
