@@ -54,7 +54,7 @@ static const char solve_help[] =
     "                    2-opt, Or-opt; on the GPU with cuda), the cuts moving\n"
     "                    between epochs, then the host's descents once their\n"
     "                    gains dry up (docs/batch.md);\n"
-    "                    'auto' (default): lk up to 150,000 cities, local\n"
+    "                    'auto' (default): lk up to 250,000 cities, local\n"
     "                    beyond (its cheaper kicks get closer there)\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
