@@ -24,9 +24,9 @@
  * aside: the device's cosines).
  *
  * The host cuts the job into parts that fit the device memory (or
- * opts->part_bytes), each part one kernel launch, and while a launch runs
- * it polls on a second stream for progress reports and to raise the stop
- * flag, as multistart.cu does.
+ * opts->part_bytes), each part one kernel launch on the search's context
+ * (context.cuh), which it waits for as every search does: cuda_wait polls,
+ * copies the counters back for progress reports, and raises the stop flag.
  */
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -38,10 +38,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
 #include <vector>
 
 #include "backend/cuda/batch.h"
+#include "backend/cuda/context.cuh"
 #include "backend/cuda/device_instance.cuh"
 #include "core/batch_search.h"
 #include "core/instance.h"
@@ -576,7 +576,6 @@ struct DeviceBuffers {
     void *p[9] = {};
     BatchRun *h_run = nullptr;  /* pinned: progress snapshots */
     int *h_one = nullptr;       /* pinned: the stop value */
-    cudaStream_t stream = nullptr, control = nullptr;
     cudaEvent_t began = nullptr, ended = nullptr; /* around the launch */
     ~DeviceBuffers()
     {
@@ -585,8 +584,6 @@ struct DeviceBuffers {
         for (void *x : p) cudaFree(x);
         cudaFreeHost(h_run);
         cudaFreeHost(h_one);
-        if (stream) cudaStreamDestroy(stream);
-        if (control) cudaStreamDestroy(control);
     }
 };
 
@@ -637,49 +634,47 @@ wt_status download(std::vector<T> &dst, const void *src, cudaStream_t s, wt_erro
     return WT_OK;
 }
 
-/* Reports progress while the launch runs and forwards stop requests. */
-wt_status wait_for(DeviceBuffers &b, const wt_batch_job *job, uint64_t done_before,
-                   uint64_t kicks_before, wt_search_ctl *ctl, wt_error *err)
+/* What cuda_wait's look needs while a part runs. */
+struct BatchWatch {
+    const CudaContext *ctx;
+    DeviceBuffers *b;
+    const wt_batch_job *job;
+    uint64_t done_before, kicks_before;
+    wt_search_ctl *ctl;
+    double next_snapshot;
+};
+
+/* cuda_wait's look: the run's counters copied back at most every 50 ms
+ * (into the job's counters, which the other side's progress reads), a
+ * progress report (which says whether to stop) at every poll. */
+wt_status look_at_part(void *p, double waited_s, bool *stop, wt_error *err)
 {
-    bool stop_sent = false;
-    double next_snapshot = 0;
-    for (;;) {
-        cudaError_t e = cudaStreamQuery(b.stream);
-        if (e == cudaSuccess) return WT_OK;
-        if (e != cudaErrorNotReady)
-            return wt_fail(err, WT_STATUS_DEVICE, "solve-batch kernel failed: %s",
-                           cudaGetErrorString(e));
-        double now = wt_now();
-        if (now >= next_snapshot) {
-            BatchRun *d_run = (BatchRun *)b.p[8];
-            WT_CUDA_CHECK(err, cudaMemcpyAsync(b.h_run, d_run, sizeof(BatchRun),
-                                               cudaMemcpyDeviceToHost, b.control));
-            WT_CUDA_CHECK(err, cudaStreamSynchronize(b.control));
-            next_snapshot = now + 0.05;
-            __atomic_store_n(&job->counters->done, done_before + b.h_run->done, __ATOMIC_RELAXED);
-            __atomic_store_n(&job->counters->kicks, kicks_before + b.h_run->kicks, __ATOMIC_RELAXED);
-        }
-        ctl->kicks = kicks_before + b.h_run->kicks;
-        if (!stop_sent && wt_ctl_report_climbs(ctl, 0, 0, done_before + b.h_run->done, false)) {
-            BatchRun *d_run = (BatchRun *)b.p[8];
-            WT_CUDA_CHECK(err, cudaMemcpyAsync(&d_run->stop, b.h_one, sizeof(int),
-                                               cudaMemcpyHostToDevice, b.control));
-            WT_CUDA_CHECK(err, cudaStreamSynchronize(b.control));
-            stop_sent = true;
-        }
-        usleep(500);
+    (void)waited_s;
+    BatchWatch *w = (BatchWatch *)p;
+    DeviceBuffers &b = *w->b;
+    double now = wt_now();
+    if (now >= w->next_snapshot) {
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(b.h_run, b.p[8], sizeof(BatchRun),
+                                           cudaMemcpyDeviceToHost, w->ctx->control));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(w->ctx->control));
+        w->next_snapshot = now + 0.05;
+        __atomic_store_n(&w->job->counters->done, w->done_before + b.h_run->done, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->job->counters->kicks, w->kicks_before + b.h_run->kicks,
+                         __ATOMIC_RELAXED);
     }
+    w->ctl->kicks = w->kicks_before + b.h_run->kicks;
+    *stop = wt_ctl_report_climbs(w->ctl, 0, 0, w->done_before + b.h_run->done, false);
+    return WT_OK;
 }
 
 /* Uploads part, runs it, and writes its tours back into the job. */
-wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part &part,
-                   wt_search_ctl *ctl, wt_error *err)
+wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
+                   const wt_cuda_batch_opts *opts, Part &part, wt_search_ctl *ctl, wt_error *err)
 {
     const int G = group_threads(part.n_max, opts->threads), P = groups_a_block(G);
     void *kernel = kernel_for(G, part.euc);
+    cudaStream_t stream = ctx.stream;
     DeviceBuffers b;
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
-    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&b.control, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, cudaEventCreate(&b.began));
     WT_CUDA_CHECK(err, cudaEventCreate(&b.ended));
     WT_CUDA_CHECK(err, cudaMallocHost(&b.h_run, sizeof(BatchRun)));
@@ -690,28 +685,27 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     part.kicks.assign(part.q.size(), 0);
     std::vector<BatchRun> run(1);
     memset(run.data(), 0, sizeof(BatchRun));
-    wt_status st = upload(b.p[0], part.desc, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[1], part.coords, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[2], part.matrix, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[3], part.tours, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[4], part.nb, b.stream, err);
+    wt_status st = upload(b.p[0], part.desc, stream, err);
+    if (st == WT_OK) st = upload(b.p[1], part.coords, stream, err);
+    if (st == WT_OK) st = upload(b.p[2], part.matrix, stream, err);
+    if (st == WT_OK) st = upload(b.p[3], part.tours, stream, err);
+    if (st == WT_OK) st = upload(b.p[4], part.nb, stream, err);
     if (st == WT_OK) /* the lists' lengths: filled by the kernel */
         WT_CUDA_CHECK(err, cudaMalloc(&b.p[5], (part.nb.size() + 1) * sizeof(long long)));
-    if (st == WT_OK) st = upload(b.p[6], part.length, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[7], part.kicks, b.stream, err);
-    if (st == WT_OK) st = upload(b.p[8], run, b.stream, err);
+    if (st == WT_OK) st = upload(b.p[6], part.length, stream, err);
+    if (st == WT_OK) st = upload(b.p[7], part.kicks, stream, err);
+    if (st == WT_OK) st = upload(b.p[8], run, stream, err);
     if (st != WT_OK) return st;
 
     size_t dyn = (size_t)P * group_bytes(part.n_max, part.dims);
-    int dev = 0, sms = 0, per_sm = 0;
-    WT_CUDA_CHECK(err, cudaGetDevice(&dev));
-    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int per_sm = 0;
     WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
     WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, G * P, dyn));
     if (per_sm < 1)
         return wt_fail(err, WT_STATUS_DEVICE, "solve-batch: no block of %d threads with %zu bytes "
                        "of shared memory fits on this GPU", G * P, dyn);
-    unsigned long long groups = (part.q.size() + P - 1) / P, grid = (unsigned long long)sms * per_sm;
+    unsigned long long groups = (part.q.size() + P - 1) / P;
+    unsigned long long grid = (unsigned long long)ctx.sms * per_sm;
     if (groups < grid) grid = groups;
 
     BatchArgs a = {};
@@ -738,27 +732,30 @@ wt_status run_part(const wt_batch_job *job, const wt_cuda_batch_opts *opts, Part
     /* The uploads first: the kernel's deadline counts from its launch, so
      * time spent copying must come off it (10,000 x 100 cities: about
      * 120 MB, which once made the call end 12 ms after its limit). */
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(b.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
     double left = ctl->deadline - wt_now();
     a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;
     if (wt_ctl_expired(ctl)) run[0].stop = 1;
     if (run[0].stop) WT_CUDA_CHECK(err, cudaMemcpyAsync(&a.run->stop, b.h_one, sizeof(int),
-                                                       cudaMemcpyHostToDevice, b.stream));
+                                                       cudaMemcpyHostToDevice, stream));
     void *params[] = {&a};
-    WT_CUDA_CHECK(err, cudaEventRecord(b.began, b.stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(b.began, stream));
     WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)), params,
-                                        dyn, b.stream));
-    WT_CUDA_CHECK(err, cudaEventRecord(b.ended, b.stream));
+                                        dyn, stream));
+    WT_CUDA_CHECK(err, cudaEventRecord(b.ended, stream));
     uint64_t done_before = __atomic_load_n(&job->counters->done, __ATOMIC_RELAXED);
     uint64_t kicks_before = __atomic_load_n(&job->counters->kicks, __ATOMIC_RELAXED);
-    st = wait_for(b, job, done_before, kicks_before, ctl, err);
+    BatchWatch w = {&ctx, &b, job, done_before, kicks_before, ctl, 0.0};
+    CudaWatch watch = {"solve-batch kernel", &a.run->stop, 0.0, 500, look_at_part, &w};
+    bool stopped = false;
+    st = cuda_wait(ctx, watch, &stopped, err);
     if (st != WT_OK) return st;
-    st = download(part.tours, b.p[3], b.stream, err);
-    if (st == WT_OK) st = download(part.length, b.p[6], b.stream, err);
-    if (st == WT_OK) st = download(part.kicks, b.p[7], b.stream, err);
-    if (st == WT_OK) st = download(run, b.p[8], b.stream, err);
+    st = download(part.tours, b.p[3], stream, err);
+    if (st == WT_OK) st = download(part.length, b.p[6], stream, err);
+    if (st == WT_OK) st = download(part.kicks, b.p[7], stream, err);
+    if (st == WT_OK) st = download(run, b.p[8], stream, err);
     if (st != WT_OK) return st;
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(b.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
     float ms = 0;
     WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, b.began, b.ended));
     job->counters->gpu_s += ms / 1e3;
@@ -849,9 +846,10 @@ extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, i
 extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,
                                        wt_search_ctl *ctl, wt_error *err)
 {
-    WT_CUDA_CHECK(err, cudaSetDevice(opts->device));
+    CudaContext ctx;
+    wt_status st = cuda_context_open(opts->device, &ctx, err);
     size_t budget;
-    wt_status st = part_budget(opts, &budget, err);
+    if (st == WT_OK) st = part_budget(opts, &budget, err);
     std::vector<int> order = part_order(job);
     for (size_t at = 0; st == WT_OK && at < order.size();) {
         Part part;
@@ -871,7 +869,8 @@ extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_ba
             part.n_max = std::max(part.n_max, inst->n);
             pack(job, order[at++], part);
         }
-        st = run_part(job, opts, part, ctl, err);
+        st = run_part(ctx, job, opts, part, ctl, err);
     }
+    cuda_context_close(&ctx);
     return st;
 }
