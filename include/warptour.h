@@ -471,6 +471,29 @@ typedef struct wt_tuning {
                              model; 7, 8, 10 */
 } wt_tuning;
 
+/* The fields of wt_tuning by name, for programs that set them from text or
+ * other languages (the CLI's --tune, Python's tuning=): each field's name,
+ * its kind and its offset in the struct. */
+typedef enum wt_tuning_kind {
+    WT_TUNING_I64 = 0, /* int64_t */
+    WT_TUNING_INT,     /* int */
+    WT_TUNING_FLAG,    /* bool */
+    WT_TUNING_SCAN     /* wt_ms_scan */
+} wt_tuning_kind;
+
+typedef struct wt_tuning_field {
+    const char *name; /* the member's name, e.g. "pass_rows" */
+    wt_tuning_kind kind;
+    size_t offset;    /* offsetof(wt_tuning, member) */
+} wt_tuning_field;
+
+/* All fields of wt_tuning in declaration order; *count gets how many
+ * (count may be NULL). */
+const wt_tuning_field *wt_tuning_fields(size_t *count);
+
+/* "auto", "squares", "gaps", "rounds"; NULL out of range. */
+const char *wt_ms_scan_name(wt_ms_scan s);
+
 typedef struct wt_params {
     wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO */

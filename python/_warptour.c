@@ -3,7 +3,7 @@
  * an instance (points, matrix or file), runs wt_solve without the GIL and
  * returns the result as a dict.  warptour/__init__.py gives it its API.
  * The tuning keyword's dict maps onto the experimental wt_tuning by field
- * name (tune_fields); the library checks the values.
+ * name (the library's table, wt_tuning_fields); the library checks the values.
  *
  * Written against the CPython C API and the buffer protocol alone, so the
  * build needs no NumPy headers: the package hands over C-contiguous float64
@@ -177,48 +177,24 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
  * keyword: the names of warptour.h (docs/library.md lists them with their
  * values).  The module only stores a value; wt_solve checks it and names
  * the field it refuses. */
-typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN } tune_kind;
-
-static const struct tune_field {
-    const char *name;
-    tune_kind kind;
-    size_t at; /* offsetof(wt_tuning, field) */
-} tune_fields[] = {
-    {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
-    {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
-    {"ils_window", TUNE_INT, offsetof(wt_tuning, ils_window)},
-    {"ils_mix", TUNE_INT, offsetof(wt_tuning, ils_mix)},
-    {"ils_listed", TUNE_I64, offsetof(wt_tuning, ils_listed)},
-    {"pass_rows", TUNE_INT, offsetof(wt_tuning, pass_rows)},
-    {"pass_block", TUNE_INT, offsetof(wt_tuning, pass_block)},
-    {"pass_piece", TUNE_INT, offsetof(wt_tuning, pass_piece)},
-    {"pass_period", TUNE_INT, offsetof(wt_tuning, pass_period)},
-    {"pass_float_loop", TUNE_FLAG, offsetof(wt_tuning, pass_float_loop)},
-    {"pass_unchained", TUNE_FLAG, offsetof(wt_tuning, pass_unchained)},
-    {"pass_prune_min", TUNE_INT, offsetof(wt_tuning, pass_prune_min)},
-    {"ms_block", TUNE_INT, offsetof(wt_tuning, ms_block)},
-    {"ms_tc", TUNE_INT, offsetof(wt_tuning, ms_tc)},
-    {"ms_scan", TUNE_SCAN, offsetof(wt_tuning, ms_scan)},
-    {"ms_gap_c", TUNE_INT, offsetof(wt_tuning, ms_gap_c)},
-};
-#define N_TUNE_FIELDS (sizeof tune_fields / sizeof tune_fields[0])
-
-static const char *const scan_names[] = {"auto", "squares", "gaps", "rounds"};
-
-static const struct tune_field *tune_field_named(const char *name)
+/* wt_tuning's fields by name: the library's table (wt_tuning_fields). */
+static const wt_tuning_field *tune_field_named(const char *name)
 {
-    for (size_t k = 0; k < N_TUNE_FIELDS; k++)
-        if (strcmp(tune_fields[k].name, name) == 0) return &tune_fields[k];
+    size_t count;
+    const wt_tuning_field *fields = wt_tuning_fields(&count);
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(fields[k].name, name) == 0) return &fields[k];
     return NULL;
 }
+
 
 /* Stores value into field f of t: an int ("off" or None: WT_TUNING_OFF),
  * a bool for the flags, a scan's name (or its number) for ms_scan.  -1 with
  * ValueError or TypeError naming the field when it cannot be stored. */
-static int tune_store(const struct tune_field *f, PyObject *value, wt_tuning *t)
+static int tune_store(const wt_tuning_field *f, PyObject *value, wt_tuning *t)
 {
-    char *at = (char *)t + f->at;
-    if (f->kind == TUNE_FLAG) {
+    char *at = (char *)t + f->offset;
+    if (f->kind == WT_TUNING_FLAG) {
         if (!PyBool_Check(value) && !PyLong_Check(value)) {
             PyErr_Format(PyExc_TypeError, "tuning %s takes True or False, got %R", f->name,
                          value);
@@ -232,9 +208,9 @@ static int tune_store(const struct tune_field *f, PyObject *value, wt_tuning *t)
     if (PyUnicode_Check(value)) {
         const char *s = PyUnicode_AsUTF8(value);
         if (!s) return -1;
-        if (f->kind == TUNE_SCAN) {
-            for (size_t k = 0; k < sizeof scan_names / sizeof scan_names[0]; k++)
-                if (strcmp(s, scan_names[k]) == 0) {
+        if (f->kind == WT_TUNING_SCAN) {
+            for (int k = 0; wt_ms_scan_name((wt_ms_scan)k); k++)
+                if (strcmp(s, wt_ms_scan_name((wt_ms_scan)k)) == 0) {
                     *(wt_ms_scan *)at = (wt_ms_scan)k;
                     return 0;
                 }
@@ -247,24 +223,24 @@ static int tune_store(const struct tune_field *f, PyObject *value, wt_tuning *t)
                          f->name, s);
             return -1;
         }
-        if (f->kind == TUNE_INT) *(int *)at = WT_TUNING_OFF;
+        if (f->kind == WT_TUNING_INT) *(int *)at = WT_TUNING_OFF;
         else *(int64_t *)at = WT_TUNING_OFF;
         return 0;
     }
     if (PyBool_Check(value) || !PyLong_Check(value)) {
         PyErr_Format(PyExc_TypeError, "tuning %s takes an integer%s, got %R", f->name,
-                     f->kind == TUNE_SCAN ? " or a scan's name" : " or 'off'", value);
+                     f->kind == WT_TUNING_SCAN ? " or a scan's name" : " or 'off'", value);
         return -1;
     }
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
     if (v == -1 && PyErr_Occurred()) return -1;
-    if (overflow || (f->kind != TUNE_I64 && (v < INT_MIN || v > INT_MAX))) {
+    if (overflow || (f->kind != WT_TUNING_I64 && (v < INT_MIN || v > INT_MAX))) {
         PyErr_Format(PyExc_ValueError, "tuning %s: %R is out of range", f->name, value);
         return -1;
     }
-    if (f->kind == TUNE_I64) *(int64_t *)at = (int64_t)v;
-    else if (f->kind == TUNE_INT) *(int *)at = (int)v;
+    if (f->kind == WT_TUNING_I64) *(int64_t *)at = (int64_t)v;
+    else if (f->kind == WT_TUNING_INT) *(int *)at = (int)v;
     else *(wt_ms_scan *)at = (wt_ms_scan)v; /* the library checks the range */
     return 0;
 }
@@ -287,7 +263,7 @@ static int set_tuning(PyObject *dict, wt_tuning *t)
     while (st == 0 && PyDict_Next(dict, &pos, &key, &value)) {
         const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
         if (!name && PyErr_Occurred()) st = -1;
-        const struct tune_field *f = name ? tune_field_named(name) : NULL;
+        const wt_tuning_field *f = name ? tune_field_named(name) : NULL;
         if (st == 0 && f) st = tune_store(f, value, t);
         else if (st == 0) {
             PyObject *shown = PyObject_Repr(key);
@@ -297,10 +273,11 @@ static int set_tuning(PyObject *dict, wt_tuning *t)
     }
     if (st == 0 && PyList_GET_SIZE(unknown) > 0) {
         char known[400] = "";
-        for (size_t k = 0; k < N_TUNE_FIELDS; k++) {
+        size_t count;
+        const wt_tuning_field *fields = wt_tuning_fields(&count);
+        for (size_t k = 0; k < count; k++) {
             size_t used = strlen(known);
-            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
-                     tune_fields[k].name);
+            snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", fields[k].name);
         }
         PyObject *sep = PyUnicode_FromString(", ");
         PyObject *names = sep ? PyUnicode_Join(sep, unknown) : NULL;

@@ -18,27 +18,10 @@
 
 typedef enum tune_kind { TUNE_I64, TUNE_INT, TUNE_FLAG, TUNE_SCAN, TUNE_SIZE } tune_kind;
 
-static const struct tune_field {
+struct tune_field {
     const char *name;
     tune_kind kind;
     size_t at; /* offsetof(wt_tuning, field), or of wt_batch_params */
-} tune_fields[] = {
-    {"ils_epoch", TUNE_I64, offsetof(wt_tuning, ils_epoch)},
-    {"ils_stretch", TUNE_I64, offsetof(wt_tuning, ils_stretch)},
-    {"ils_window", TUNE_INT, offsetof(wt_tuning, ils_window)},
-    {"ils_mix", TUNE_INT, offsetof(wt_tuning, ils_mix)},
-    {"ils_listed", TUNE_I64, offsetof(wt_tuning, ils_listed)},
-    {"pass_rows", TUNE_INT, offsetof(wt_tuning, pass_rows)},
-    {"pass_block", TUNE_INT, offsetof(wt_tuning, pass_block)},
-    {"pass_piece", TUNE_INT, offsetof(wt_tuning, pass_piece)},
-    {"pass_period", TUNE_INT, offsetof(wt_tuning, pass_period)},
-    {"pass_float_loop", TUNE_FLAG, offsetof(wt_tuning, pass_float_loop)},
-    {"pass_unchained", TUNE_FLAG, offsetof(wt_tuning, pass_unchained)},
-    {"pass_prune_min", TUNE_INT, offsetof(wt_tuning, pass_prune_min)},
-    {"ms_block", TUNE_INT, offsetof(wt_tuning, ms_block)},
-    {"ms_tc", TUNE_INT, offsetof(wt_tuning, ms_tc)},
-    {"ms_scan", TUNE_SCAN, offsetof(wt_tuning, ms_scan)},
-    {"ms_gap_c", TUNE_INT, offsetof(wt_tuning, ms_gap_c)},
 };
 
 /* wt_batch_params' experimental fields (solve-batch, warptour-bench batch). */
@@ -49,8 +32,6 @@ static const struct tune_field batch_fields[] = {
     {"gpu_threads", TUNE_INT, offsetof(wt_batch_params, gpu_threads)},
     {"gpu_part_bytes", TUNE_SIZE, offsetof(wt_batch_params, gpu_part_bytes)},
 };
-
-static const char *const scan_names[] = {"auto", "squares", "gaps", "rounds"};
 
 /* Stores value (text) into field f of the struct at base; false when it
  * does not parse. */
@@ -69,8 +50,8 @@ static bool tune_store(const struct tune_field *f, const char *value, void *base
         *(bool *)at = strcmp(value, "on") == 0;
         return true;
     case TUNE_SCAN:
-        for (size_t k = 0; k < sizeof scan_names / sizeof scan_names[0]; k++)
-            if (strcmp(value, scan_names[k]) == 0) {
+        for (int k = 0; wt_ms_scan_name((wt_ms_scan)k); k++)
+            if (strcmp(value, wt_ms_scan_name((wt_ms_scan)k)) == 0) {
                 *(wt_ms_scan *)at = (wt_ms_scan)k;
                 return true;
             }
@@ -106,8 +87,16 @@ static int parse_tune_into(const char *cmd, const char *arg, const struct tune_f
 
 int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
 {
-    return parse_tune_into(cmd, arg, tune_fields, sizeof tune_fields / sizeof tune_fields[0],
-                           "a field of wt_tuning (docs/library.md)", t);
+    /* The library's table of wt_tuning, in this file's terms. */
+    static const tune_kind kinds[] = {[WT_TUNING_I64] = TUNE_I64, [WT_TUNING_INT] = TUNE_INT,
+                                      [WT_TUNING_FLAG] = TUNE_FLAG, [WT_TUNING_SCAN] = TUNE_SCAN};
+    size_t count;
+    const wt_tuning_field *lib = wt_tuning_fields(&count);
+    struct tune_field fields[64];
+    if (count > sizeof fields / sizeof fields[0]) count = sizeof fields / sizeof fields[0];
+    for (size_t k = 0; k < count; k++)
+        fields[k] = (struct tune_field){lib[k].name, kinds[lib[k].kind], lib[k].offset};
+    return parse_tune_into(cmd, arg, fields, count, "a field of wt_tuning (docs/library.md)", t);
 }
 
 int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p)

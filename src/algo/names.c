@@ -4,6 +4,7 @@
  * These strings are what the CLI accepts (--algorithm, --backend) and what
  * it prints in reports and JSON; keeping them here keeps the two in step.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "backend/backend.h"
@@ -82,4 +83,34 @@ bool wt_cuda_available(char *device, size_t device_size)
     if (!device) /* the caller wants the answer only */
         return wt_backend_of(WT_BACKEND_CUDA)->available(0, unused, sizeof unused);
     return wt_backend_of(WT_BACKEND_CUDA)->available(0, device, device_size);
+}
+
+/* ----------------------------------------------------- wt_tuning's fields */
+
+#define FIELD(member, kind) {#member, kind, offsetof(wt_tuning, member)}
+
+static const wt_tuning_field tuning_fields[] = {
+    FIELD(ils_epoch, WT_TUNING_I64),      FIELD(ils_stretch, WT_TUNING_I64),
+    FIELD(ils_window, WT_TUNING_INT),     FIELD(ils_mix, WT_TUNING_INT),
+    FIELD(ils_listed, WT_TUNING_I64),     FIELD(pass_rows, WT_TUNING_INT),
+    FIELD(pass_block, WT_TUNING_INT),     FIELD(pass_piece, WT_TUNING_INT),
+    FIELD(pass_period, WT_TUNING_INT),    FIELD(pass_float_loop, WT_TUNING_FLAG),
+    FIELD(pass_unchained, WT_TUNING_FLAG), FIELD(pass_prune_min, WT_TUNING_INT),
+    FIELD(ms_block, WT_TUNING_INT),       FIELD(ms_tc, WT_TUNING_INT),
+    FIELD(ms_scan, WT_TUNING_SCAN),       FIELD(ms_gap_c, WT_TUNING_INT),
+};
+
+const wt_tuning_field *wt_tuning_fields(size_t *count)
+{
+    if (count) *count = COUNT(tuning_fields);
+    return tuning_fields;
+}
+
+static const char *const ms_scan_names[] = {
+    [WT_MS_SCAN_AUTO] = "auto", [WT_MS_SCAN_SQUARES] = "squares", [WT_MS_SCAN_GAPS] = "gaps",
+    [WT_MS_SCAN_ROUNDS] = "rounds"};
+
+const char *wt_ms_scan_name(wt_ms_scan s)
+{
+    return (unsigned)s < COUNT(ms_scan_names) ? ms_scan_names[s] : NULL;
 }

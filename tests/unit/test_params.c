@@ -220,11 +220,52 @@ static void test_null_and_range_arguments(void **state)
     wt_instance_free(inst);
 }
 
+/* The library's table of wt_tuning: every field once, inside the struct,
+ * with the size its kind says; setting each through its offset is what
+ * wt_solve then sees (a refused value names that field). */
+static void test_tuning_fields(void **state)
+{
+    (void)state;
+    size_t count = 0, bytes = 0;
+    const wt_tuning_field *f = wt_tuning_fields(&count);
+    assert_int_equal(count, 16);
+    assert_ptr_equal(wt_tuning_fields(NULL), f);
+    static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
+                                     [WT_TUNING_INT] = sizeof(int),
+                                     [WT_TUNING_FLAG] = sizeof(bool),
+                                     [WT_TUNING_SCAN] = sizeof(wt_ms_scan)};
+    wt_instance *inst = square();
+    for (size_t k = 0; k < count; k++) {
+        assert_true(f[k].offset + size_of[f[k].kind] <= sizeof(wt_tuning));
+        bytes += size_of[f[k].kind];
+        for (size_t j = 0; j < k; j++) {
+            assert_true(strcmp(f[j].name, f[k].name) != 0);
+            assert_true(f[j].offset != f[k].offset);
+        }
+        if (f[k].kind == WT_TUNING_FLAG) continue; /* any bool is a valid flag */
+        wt_params p;
+        wt_params_defaults(&p);
+        char *at = (char *)&p.tuning + f[k].offset;
+        if (f[k].kind == WT_TUNING_I64) *(int64_t *)at = -7;
+        else if (f[k].kind == WT_TUNING_INT) *(int *)at = -7;
+        else *(wt_ms_scan *)at = (wt_ms_scan)-7;
+        char field[64];
+        snprintf(field, sizeof field, "tuning.%s", f[k].name);
+        refused(inst, &p, field);
+    }
+    assert_true(bytes <= sizeof(wt_tuning));
+    wt_instance_free(inst);
+    const char *scans[] = {"auto", "squares", "gaps", "rounds"};
+    for (int s = 0; s < 4; s++) assert_string_equal(wt_ms_scan_name((wt_ms_scan)s), scans[s]);
+    assert_null(wt_ms_scan_name((wt_ms_scan)4));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_checks_every_field),
         cmocka_unit_test(test_tuning_and_device),
+        cmocka_unit_test(test_tuning_fields),
         cmocka_unit_test(test_device_list),
         cmocka_unit_test(test_init_made),
         cmocka_unit_test(test_null_and_range_arguments),
