@@ -447,6 +447,14 @@ typedef struct wt_tuning {
                              which the first descent runs on the whole tour held
                              as a two-level list instead of on stretches; 0:
                              always; WT_TUNING_OFF: never; else >= 1 */
+    /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c) */
+    int lk_candidates;    /* candidate cities a city; 0: 8; else 1..16 */
+    int lk_depth;         /* most flips of one step; 0: 25; else 1..100 */
+    int lk_breadth1;      /* alternatives tried at level 1; 0: 3; else 1..12 */
+    int lk_breadth2;      /* at level 2; 0: 2; else 1..12 */
+    int lk_breadth3;      /* at level 3; 0: 1; else 1..12 */
+    int lk_walk;          /* steps of the random walks that place a kick's cuts;
+                             0: 25; else 1..1000 */
     /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
     int pass_rows;        /* rows per lane; 0: 8 below 50,000 cities, else 16; 8, 16 */
     int pass_block;       /* threads per block at 8 rows a lane; 0: 512 where the

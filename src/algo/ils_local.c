@@ -229,7 +229,8 @@ enum { LK_WALK_STEPS = 25 };
 static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, int T,
                                   wt_error *err)
 {
-    int walk = wt_polisher_moves(proto)->lk ? LK_WALK_STEPS : 0;
+    int steps = ctl->params->tuning.lk_walk ? ctl->params->tuning.lk_walk : LK_WALK_STEPS;
+    int walk = wt_polisher_moves(proto)->lk ? steps : 0;
     local_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
@@ -660,13 +661,26 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 
 /* ------------------------------------------------------------- entry */
 
+/* The descents' moves: the defaults, less what the tuning sets for LK. */
+static wt_polish_moves search_moves(bool lk, const wt_tuning *t)
+{
+    wt_polish_moves m = wt_polish_moves_default(lk);
+    if (!lk) return m;
+    if (t->lk_candidates) m.candidates = t->lk_candidates;
+    if (t->lk_depth) m.depth = t->lk_depth;
+    const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3};
+    for (int i = 0; i < WT_LK_LEVELS; i++)
+        if (set[i]) m.breadth[i] = set[i];
+    return m;
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, uint64_t kicks, wt_search_stats *stats,
                            wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_polisher *whole = NULL;
-    wt_polish_moves moves = wt_polish_moves_default(lk);
+    wt_polish_moves moves = search_moves(lk, &ctl->params->tuning);
     wt_status st = wt_polisher_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* Paths keep copies of coordinates: no stretches for a matrix. */

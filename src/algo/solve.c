@@ -415,6 +415,15 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_listed < WT_TUNING_OFF)
         return BAD("ils_listed is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_listed);
+    const struct { const char *field; int value, most; } ranges[] = {
+        {"lk_candidates", t->lk_candidates, 16}, {"lk_depth", t->lk_depth, 100},
+        {"lk_breadth1", t->lk_breadth1, 12},     {"lk_breadth2", t->lk_breadth2, 12},
+        {"lk_breadth3", t->lk_breadth3, 12},     {"lk_walk", t->lk_walk, 1000},
+    };
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
+        if (ranges[k].value < 0 || ranges[k].value > ranges[k].most)
+            return BAD("%s is %d; expected 0 (the default) or 1 to %d", ranges[k].field,
+                       ranges[k].value, ranges[k].most);
     if (t->ils_mix < WT_TUNING_OFF)
         return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
     if (t->pass_prune_min < 0)

@@ -26,9 +26,13 @@
  *  boruvka    Quick-Boruvka (Applegate, Cook & Rohe 2003, the start tour
  *             of their chained Lin-Kernighan): the cities in the k-d tree's
  *             leaf order, each of degree < 2 in turn joined to the nearest
- *             of its 10 nearest neighbours that still can be (degree < 2,
- *             another path), in rounds until one adds no edge; the paths
- *             left are chained as greedy's.
+ *             city that still can be (degree < 2, another path: the first
+ *             such of its 10 nearest, else the nearest in a k-d tree of
+ *             the cities of degree < 2), in rounds until the paths are
+ *             one.  Searching beyond the 10 nearest matters: on pla85900
+ *             chaining the paths left by the 10 nearest as greedy's does
+ *             gave a start from which LK's first pass ended 0.5 points
+ *             further from the optimum (bench/RESULTS.md).
  *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
  *             the bounding square of x and y, ties by city number.  EUC_3D
  *             uses x and y only (z is ignored), GEO uses its raw (latitude,
@@ -801,16 +805,61 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
 
 /* ----------------------------------------------------------- Quick-Boruvka */
 
+/* The two nearest live cities to city (exact distance, then lower number),
+ * into out[]; how many there are (0 to 2). */
+static int live_set_nearest2(const live_set *s, int city, int32_t out[2])
+{
+    if (s->tree) {
+        double d[2];
+        return wt_kdtree_knn(s->tree, city, 2, out, d);
+    }
+    int have = 0;
+    int64_t dist[2];
+    for (int i = 0; i < s->count; i++) {
+        int c = s->list[i];
+        if (c != city) have = top_k_insert(out, dist, have, 2, wt_dist(s->inst, city, c), c);
+    }
+    return have;
+}
+
+/* Joins a to the nearest city that can still be joined: the first of its
+ * candidate row that can, else the nearest of the live cities (those of
+ * degree < 2) but its own path's other end.  Cities that reach degree 2
+ * leave the live set.  Whether it joined. */
+static bool boruvka_join(forest *f, live_set *live, const int32_t *row, int k, int a)
+{
+    int b = -1;
+    for (int j = 0; j < k && b < 0; j++)
+        if (join(f, a, row[j])) b = row[j];
+    if (b < 0) {
+        int32_t near[2];
+        int got = live_set_nearest2(live, a, near);
+        for (int j = 0; j < got && b < 0; j++)
+            if (join(f, a, near[j])) b = near[j];
+    }
+    if (b < 0) return false;
+    if (f->adj[2 * a + 1] >= 0) live_set_remove(live, a);
+    if (f->adj[2 * b + 1] >= 0) live_set_remove(live, b);
+    return true;
+}
+
 /* Rounds over the candidate rows (the tree's leaf order): each city of
- * degree < 2 takes the nearest of its candidates that can still join it
- * (degree < 2, another path), one edge a city a round, until a round adds
- * none.  A stop ends it early (*stopped), the paths still paths. */
-static wt_status boruvka_paths(const candidates *c, const wt_init_stop *stop, int32_t *adj,
-                               bool *stopped)
+ * degree < 2 joins the nearest city that can still be joined (one edge a
+ * city a round; the live set answers where the row has none), until the
+ * paths are one.  A stop ends it early (*stopped), the paths still paths. */
+static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
+                               const wt_init_stop *stop, int threads, int32_t *adj,
+                               bool *stopped, wt_error *err)
 {
     int n = c->n;
+    live_set live;
+    wt_status st = live_set_init(&live, inst, NULL, n, threads, err);
+    if (st != WT_OK) return st;
     forest f;
-    if (!forest_open(&f, n, adj)) return WT_STATUS_OUT_OF_MEMORY;
+    if (!forest_open(&f, n, adj)) {
+        live_set_free(&live);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
     int joined = 0, before = -1;
     while (joined < n - 1 && joined > before && !*stopped) {
         before = joined;
@@ -819,16 +868,13 @@ static wt_status boruvka_paths(const candidates *c, const wt_init_stop *stop, in
                 *stopped = true;
                 break;
             }
-            const int32_t *row = c->nbr + (size_t)r * (size_t)c->k;
             int a = c->owner[r];
-            for (int j = 0; j < c->k && adj[2 * a + 1] < 0; j++)
-                if (join(&f, a, row[j])) {
-                    joined++;
-                    break;
-                }
+            if (adj[2 * a + 1] < 0 && boruvka_join(&f, &live, c->nbr + (size_t)r * c->k, c->k, a))
+                joined++;
         }
     }
     forest_close(&f);
+    live_set_free(&live);
     return WT_OK;
 }
 
@@ -848,7 +894,7 @@ static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int thread
         st = candidates_build(inst, k, threads, stop, dist, &c, err);
         if (st == WT_OK) {
             stopped = c.stopped || stop_asked(stop);
-            if (!stopped) st = boruvka_paths(&c, stop, adj, &stopped);
+            if (!stopped) st = boruvka_paths(inst, &c, stop, threads, adj, &stopped, err);
             candidates_free(&c);
         }
     }

@@ -31,7 +31,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 32; k++) {
+    for (int k = 0; k < 37; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -68,6 +68,11 @@ static void test_solve_checks_every_field(void **state)
         case 29: p.tuning.ms_scan = (wt_ms_scan)4; field = "tuning.ms_scan"; break;
         case 30: p.tuning.ms_gap_c = 9; field = "tuning.ms_gap_c"; break;
         case 31: p.tuning.ils_listed = -2; field = "tuning.ils_listed"; break;
+        case 32: p.tuning.lk_candidates = 17; field = "lk_candidates"; break;
+        case 33: p.tuning.lk_depth = -1; field = "lk_depth"; break;
+        case 34: p.tuning.lk_breadth1 = 13; field = "lk_breadth1"; break;
+        case 35: p.tuning.lk_breadth3 = -1; field = "lk_breadth3"; break;
+        case 36: p.tuning.lk_walk = 1001; field = "lk_walk"; break;
         }
         refused(inst, &p, field);
     }
@@ -101,7 +106,9 @@ static void test_tuning_and_device(void **state)
     wt_params_defaults(&p);
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
-                           .ils_listed = 9, .pass_rows = 16, .pass_block = 256,
+                           .ils_listed = 9, .lk_candidates = 12, .lk_depth = 50,
+                           .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
+                           .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                            .pass_piece = 1024,
                            .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
                            .pass_prune_min = 1, .ms_block = 64, .ms_tc = 4,
@@ -228,7 +235,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 16);
+    assert_int_equal(count, 22);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),
