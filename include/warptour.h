@@ -447,6 +447,10 @@ typedef struct wt_tuning {
                              which the first descent runs on the whole tour held
                              as a two-level list instead of on stretches; 0:
                              always; WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_whole;    /* lk descents above 20,000 cities: cities from which one
+                             search kicks the whole tour held as a two-level list
+                             instead of every thread kicking a stretch of it; 0:
+                             never; WT_TUNING_OFF: never; else >= 1 */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c) */
     int lk_candidates;    /* candidate cities a city; 0: 8; else 1..16 */
     int lk_depth;         /* most flips of one step; 0: 25; else 1..100 */

@@ -659,6 +659,46 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
     return st;
 }
 
+/* ---------------------------------------------------------- whole tour */
+
+/* Whether one search kicks the whole tour on a list (tuning.ils_whole). */
+static bool kick_whole_tour(const wt_tuning *t, int n)
+{
+    return t->ils_whole > 0 && n >= t->ils_whole;
+}
+
+/* One search, on the solving thread, kicking the whole tour held as a
+ * two-level list (wt_polisher_list_open): a flip costs O(sqrt n) wherever
+ * its ends lie, and every kick's repair can reach the whole tour, as in
+ * Applegate, Cook & Rohe's chained LK. */
+static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+                            uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                            wt_error *err)
+{
+    local_search *s = new_searches(whole, ctl, 1, err);
+    if (!s) return WT_STATUS_OUT_OF_MEMORY;
+    wt_status st = wt_polisher_list_open(whole, err);
+    if (st == WT_OK) {
+        s->w = whole;
+        s->best_len = s->shown = *length;
+        int halt = 0;
+        run_epoch(s, 0, 1, kicks ? kicks : UINT64_MAX, n, ctl, 0, NULL, &halt);
+        wt_polisher_list_close(whole); /* committed or undone after every kick */
+        memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
+        *length = s->best_len;
+        stats->kicks += s->kicks;
+        stats->kicks_accepted += s->kept;
+        stats->steps += s->moves;
+        if (s->st != WT_OK) {
+            *err = s->err;
+            st = s->st;
+        }
+    }
+    s->w = NULL; /* whole is the caller's */
+    free_searches(s, 1);
+    return st;
+}
+
 /* ------------------------------------------------------------- entry */
 
 /* The descents' moves: the defaults, less what the tuning sets for LK. */
@@ -701,7 +741,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
+    if (!halt && large_lk && kick_whole_tour(&ctl->params->tuning, n))
+        st = kick_whole(whole, tour, n, ctl, kicks, &length, stats, err);
+    else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
         st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
     else if (!halt)
         st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);

@@ -179,7 +179,11 @@ static void unflip(polish *p, lk_work *w, int edges)
     if (p->list) { /* (fix t4) (last t3) back to (fix last) (t3 t4) */
         w->n_rev -= 2;
         const int32_t *q = w->rev + 2 * w->n_rev;
+        bool logging = p->logging;
+        p->logging = false;
         list_2opt(p, q[0], q[3], q[1], q[2]);
+        p->logging = logging;
+        if (logging && !p->log_failed && p->log_len >= 4) p->log_len -= 4;
         w->n_added -= edges;
         w->n_removed -= edges;
         return;

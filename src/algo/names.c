@@ -92,7 +92,8 @@ bool wt_cuda_available(char *device, size_t device_size)
 static const wt_tuning_field tuning_fields[] = {
     FIELD(ils_epoch, WT_TUNING_I64),      FIELD(ils_stretch, WT_TUNING_I64),
     FIELD(ils_window, WT_TUNING_INT),     FIELD(ils_mix, WT_TUNING_INT),
-    FIELD(ils_listed, WT_TUNING_I64),     FIELD(lk_candidates, WT_TUNING_INT),
+    FIELD(ils_listed, WT_TUNING_I64),     FIELD(ils_whole, WT_TUNING_I64),
+    FIELD(lk_candidates, WT_TUNING_INT),
     FIELD(lk_depth, WT_TUNING_INT),       FIELD(lk_breadth1, WT_TUNING_INT),
     FIELD(lk_breadth2, WT_TUNING_INT),    FIELD(lk_breadth3, WT_TUNING_INT),
     FIELD(lk_walk, WT_TUNING_INT),        FIELD(pass_rows, WT_TUNING_INT),

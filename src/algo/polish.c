@@ -60,7 +60,7 @@ enum { POLISH_POLL = 64 };
 static bool polish_stop(polish *p)
 {
     if (!p->ctl) return false;
-    if (!p->stopped && p->list) {
+    if (!p->stopped && p->list_reports) {
         uint64_t moves = p->st.moves_2opt + p->st.moves_oropt + p->st.moves_lk;
         p->stopped = wt_ctl_report(p->ctl, p->length, moves, false);
     } else if (!p->stopped && wt_ctl_expired(p->ctl)) {
@@ -87,6 +87,12 @@ void polish_log_reversal(polish *p, int from, int len)
     }
     p->log[p->log_len++] = from;
     p->log[p->log_len++] = len;
+}
+
+void polish_log_move(polish *p, int a, int b, int c, int d)
+{
+    polish_log_reversal(p, a, b);
+    polish_log_reversal(p, c, d);
 }
 
 /* 2-opt: removes the edges after positions i and j (cyclically j follows
@@ -367,6 +373,7 @@ wt_polish_moves wt_polish_moves_default(bool lk)
 static void polish_free(polish *p)
 {
     lk_work_free(p);
+    wt_tour_list_free(p->list);
     free(p->log);
     free(p->ids);
     free_local(&p->local);
@@ -672,15 +679,42 @@ wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *
 {
     polish *p = &w->p;
     if (p->path || p->n < 3) return wt_polisher_descend(w, moves, err);
-    wt_status st = wt_tour_list_create(p->tour, p->n, 0, &p->list, err);
+    wt_status st = wt_polisher_list_open(w, err);
     if (st != WT_OK) return st;
+    p->logging = false; /* committed at the end: nothing to undo */
+    p->list_reports = true;
     st = wt_polisher_descend(w, moves, err);
+    p->list_reports = false;
+    p->logging = true;
+    wt_polisher_list_close(w);
+    return st;
+}
+
+wt_status wt_polisher_list_open(wt_polisher *w, wt_error *err)
+{
+    polish *p = &w->p;
+    if (p->path || p->list) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "polish: no list here");
+    wt_status st = wt_tour_list_create(p->tour, p->n, 0, &p->list, err);
+    p->log_len = 0; /* committed: the log holds list moves from here */
+    return st;
+}
+
+void wt_polisher_walk(const wt_polisher *w, int32_t *out)
+{
+    const polish *p = &w->p;
+    if (p->list) wt_tour_list_walk(p->list, p->tour[0], out);
+    else memcpy(out, p->tour, (size_t)p->n * sizeof *out);
+}
+
+void wt_polisher_list_close(wt_polisher *w)
+{
+    polish *p = &w->p;
+    if (!p->list) return;
     wt_tour_list_walk(p->list, p->tour[0], p->tour);
     for (int i = 0; i < p->n; i++) p->pos[p->tour[i]] = i;
     wt_tour_list_free(p->list);
     p->list = NULL;
-    p->log_len = 0; /* committed: the log's positions are gone */
-    return st;
+    p->log_len = 0; /* committed: the log's list moves are gone */
 }
 
 void wt_polisher_double_bridge(wt_polisher *w, int p1, int p2, int p3)
@@ -899,12 +933,62 @@ void wt_polisher_double_bridge4(wt_polisher *w, const int q[4])
     for (int i = 0; i < 8; i++) push(p, ends[i]);
 }
 
+/* The double bridge of wt_polisher_double_bridge4 on the list, cutting
+ * before the cities q[0..3] (in the list's direction): S0 S1 S2 S3 ->
+ * S0 S3 S2 S1 as four 2-opt moves (S1 S2 S3 reversed, then each of them
+ * back), which the log can undo as any other. */
+static void list_double_bridge(polish *p, const int32_t q[4])
+{
+    int b[4], e[4], ends[8];
+    for (int i = 0; i < 4; i++) {
+        b[i] = q[i];
+        e[i] = wt_tour_list_prev(p->list, q[(i + 1) % 4]);
+        ends[2 * i] = b[i];
+        ends[2 * i + 1] = e[i];
+    }
+    int64_t delta = 0;
+    for (int i = 0; i < 4; i++) /* e[i] leaves b[i+1] for b[i-1] */
+        delta += pd(p, e[i], b[(i + 3) % 4]) - pd(p, e[i], b[(i + 1) % 4]);
+    p->length += delta;
+    list_2opt(p, e[0], b[1], e[3], b[0]); /* S0 S3' S2' S1' */
+    list_2opt(p, e[0], e[3], b[3], e[2]); /* S0 S3 S2' S1' */
+    list_2opt(p, e[3], e[2], b[2], e[1]); /* S0 S3 S2 S1' */
+    list_2opt(p, e[2], e[1], b[1], b[0]); /* S0 S3 S2 S1 */
+    for (int i = 0; i < 8; i++) push(p, ends[i]);
+}
+
+/* wt_polisher_walk_kick on the list: the cuts' order from the list's keys. */
+static bool list_walk_kick(polish *p, wt_rng *rng, int steps)
+{
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int32_t q[4];
+        int64_t key[4];
+        q[0] = (int32_t)wt_rng_below(rng, (uint64_t)p->n);
+        for (int i = 1; i < 4; i++) q[i] = walk(p, rng, q[0], steps);
+        for (int i = 0; i < 4; i++) key[i] = wt_tour_list_key(p->list, q[i]);
+        for (int i = 1; i < 4; i++) /* sorted by key */
+            for (int j = i; j > 0 && key[j] < key[j - 1]; j--) {
+                int64_t tk = key[j];
+                key[j] = key[j - 1];
+                key[j - 1] = tk;
+                int32_t tq = q[j];
+                q[j] = q[j - 1];
+                q[j - 1] = tq;
+            }
+        if (key[0] == key[1] || key[1] == key[2] || key[2] == key[3]) continue;
+        list_double_bridge(p, q);
+        return true;
+    }
+    return false;
+}
+
 bool wt_polisher_walk_kick(wt_polisher *w, uint64_t seed, uint64_t kick, int steps)
 {
     polish *p = &w->p;
     if (p->n < 8) return false;
     wt_rng rng;
     wt_climb_rng(&rng, seed ^ 0x7f4a7c159e3779b9ULL, kick);
+    if (p->list) return list_walk_kick(p, &rng, steps);
     for (int attempt = 0; attempt < 8; attempt++) {
         int c = (int)wt_rng_below(&rng, (uint64_t)p->n), q[4] = {p->pos[c]};
         for (int i = 1; i < 4; i++) q[i] = p->pos[walk(p, &rng, c, steps)];
@@ -929,7 +1013,12 @@ void wt_polisher_undo(wt_polisher *w, int64_t length)
 {
     polish *p = &w->p;
     p->logging = false; /* a reversal undone is not logged again */
-    while (p->log_len > 0) {
+    while (p->list && p->log_len >= 4) { /* (a b) (c d) -> (a c) (b d), back */
+        int d = p->log[--p->log_len], c = p->log[--p->log_len];
+        int b = p->log[--p->log_len], a = p->log[--p->log_len];
+        list_2opt(p, a, c, b, d);
+    }
+    while (!p->list && p->log_len > 0) {
         int len = p->log[--p->log_len];
         int from = p->log[--p->log_len];
         reverse_range(p, from, len);

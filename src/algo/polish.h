@@ -156,6 +156,19 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
  * it back); it reports its progress through ctl (solving thread only).  A path polisher descends as wt_polisher_descend.  Also
  * WT_STATUS_OUT_OF_MEMORY for the list. */
 wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err);
+/* The whole tour held as a two-level list from wt_polisher_list_open to
+ * wt_polisher_list_close, for kicks on a large tour (ILS): descents, walk
+ * kicks (wt_polisher_walk_kick), commit and undo then work on the list in
+ * O(sqrt n) a flip, without Or-opt moves or LK's alternate step;
+ * wt_polisher_tour is stale until the close writes the list back, and the
+ * other calls (adopt, double_bridge, long_edges) are not for this time.
+ * Open commits the tour, and so does close.  Not for path polishers
+ * (WT_STATUS_INVALID_ARGUMENT), and WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_polisher_list_open(wt_polisher *w, wt_error *err);
+void wt_polisher_list_close(wt_polisher *w); /* no list: a no-op */
+/* The tour as it is now, from the list while one is open (starting at
+ * some city, in either direction), into out[0..n-1]. */
+void wt_polisher_walk(const wt_polisher *w, int32_t *out);
 /* 2-opt moves over all pairs of edges that remove one of the `count`
  * longest edges of the tour, the best for each in turn, until none is
  * left (on `threads` threads; planar instances only, not paths).  The neighbour-list

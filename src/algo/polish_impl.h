@@ -61,8 +61,12 @@ typedef struct polish {
     size_t log_len, log_cap;
     /* While a listed descent runs (wt_polisher_descend_listed): the tour
      * as a two-level list, which the tour's neighbours and the LK and 2-opt
-     * moves use instead of the array (tour, pos: stale until it ends). */
+     * moves use instead of the array (tour, pos: stale until it ends);
+     * and between wt_polisher_list_open and _close, where the log holds
+     * the list's 2-opt moves (four cities each).  list_reports: the
+     * descent reports progress through ctl (a listed first descent). */
     wt_tour_list *list;
+    bool list_reports;
 } polish;
 
 static inline int64_t pd(const polish *p, int a, int b) { return wt_dist(p->inst, a, b); }
@@ -85,11 +89,16 @@ static inline int32_t pred(const polish *p, int c)
     return p->list ? wt_tour_list_prev(p->list, c) : at(p, p->pos[c] - 1);
 }
 
+/* Records a 2-opt move on the list for wt_polisher_undo (polish.c). */
+void polish_log_move(polish *p, int a, int b, int c, int d);
+
 /* On the list: the 2-opt move that removes the tour's edges (a b) and
- * (c d), d following c as b follows a, and adds (a c) and (b d). */
+ * (c d), d following c as b follows a, and adds (a c) and (b d); logged as
+ * its four cities (the move (a c) (b d) undoes it, whichever way the list
+ * then runs). */
 static inline void list_2opt(polish *p, int a, int b, int c, int d)
 {
-    (void)d;
+    if (p->logging) polish_log_move(p, a, b, c, d);
     if (wt_tour_list_next(p->list, a) == b) wt_tour_list_reverse(p->list, b, c);
     else wt_tour_list_reverse(p->list, c, b);
 }

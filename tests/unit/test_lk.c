@@ -292,6 +292,74 @@ static void test_kicks_undo_exactly(void **state)
     }
 }
 
+/* tour rotated to start at city 0, in the direction of its smaller
+ * neighbour there: equal cycles give equal arrays. */
+static void canonical(const int32_t *tour, int n, int32_t *out)
+{
+    int z = 0;
+    while (tour[z] != 0) z++;
+    int step = tour[(z + 1) % n] < tour[(z + n - 1) % n] ? 1 : n - 1;
+    for (int i = 0; i < n; i++) out[i] = tour[(z + (size_t)i * step) % n];
+}
+
+/* Kicks on the whole tour held as a list: the length stays exact, the
+ * tour valid, undo restores the committed cycle exactly, and closing the
+ * list gives back the committed tour. */
+static void test_list_kicks_undo_exactly(void **state)
+{
+    (void)state;
+    const int sizes[] = {8, 12, 40, 700};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int n = sizes[z];
+        wt_instance *inst = typed(WT_EUC_2D, n, 60 + z);
+        int32_t *tour = malloc((size_t)n * sizeof *tour), *now = malloc((size_t)n * sizeof *now);
+        int32_t *kept = malloc((size_t)n * sizeof *kept), *c = malloc((size_t)n * sizeof *c);
+        wt_test_random_tour(n, 5, tour);
+        wt_polish_moves m = wt_polish_moves_default(true);
+        wt_polisher *w = NULL;
+        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        assert_int_equal(wt_polisher_list_open(w, NULL), WT_OK);
+        wt_polisher_touch_all(w);
+        assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+        wt_polisher_commit(w);
+        wt_polisher_walk(w, now);
+        canonical(now, n, kept);
+        int64_t kept_len = wt_polisher_length(w), kept_count = 0;
+        for (uint64_t k = 0; k < 600; k++) {
+            if (!wt_polisher_walk_kick(w, 11, k, 1 + (int)(k % 30))) continue;
+            wt_polisher_walk(w, now);
+            assert_int_equal(wt_tour_validate(now, n, NULL), WT_OK);
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, now));
+            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+            wt_polisher_walk(w, now);
+            assert_int_equal(wt_tour_validate(now, n, NULL), WT_OK);
+            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, now));
+            if (wt_polisher_length(w) < kept_len) {
+                wt_polisher_commit(w);
+                canonical(now, n, kept);
+                kept_len = wt_polisher_length(w);
+                kept_count++;
+            } else {
+                wt_polisher_undo(w, kept_len);
+                wt_polisher_walk(w, now);
+                canonical(now, n, c);
+                assert_memory_equal(c, kept, (size_t)n * sizeof *kept);
+            }
+        }
+        if (n >= 700) assert_true(kept_count > 0); /* kicks do find better tours */
+        wt_polisher_list_close(w);
+        canonical(wt_polisher_tour(w), n, c);
+        assert_memory_equal(c, kept, (size_t)n * sizeof *kept);
+        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
+        wt_polisher_free(w);
+        free(tour);
+        free(now);
+        free(kept);
+        free(c);
+        wt_instance_free(inst);
+    }
+}
+
 /* Path polishers with LK: the path's ends stay, every city stays on it. */
 static void test_paths_keep_their_ends(void **state)
 {
@@ -394,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_listed_descent),
         cmocka_unit_test(test_ils_lk_listed_first_descent),
         cmocka_unit_test(test_kicks_undo_exactly),
+        cmocka_unit_test(test_list_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
         cmocka_unit_test(test_ils_lk_solve),
         cmocka_unit_test(test_stop_during_set_up),
