@@ -105,6 +105,8 @@ typedef struct local_search {
     int64_t shown;     /* best_len - base (+ acc), for the progress report (atomic access) */
     int64_t acc;       /* stretches: the gains of this epoch's earlier stretches (<= 0) */
     int start, m;      /* stretches: the path's first position in the tour, its cities */
+    const int32_t *region; /* whole-tour copies: its kicks start at these cities */
+    int region_m;          /* (that many; region NULL: any city) */
     uint64_t kicks, kept, moves;
     wt_status st;
     wt_error err;
@@ -114,7 +116,9 @@ typedef struct local_search {
 static bool kick_and_repair(local_search *s, int n, bool accept_equal)
 {
     if (s->walk > 0) {
-        if (!wt_polisher_walk_kick(s->w, s->seed, s->next++, s->walk)) return true;
+        if (!wt_polisher_walk_kick_among(s->w, s->seed, s->next++, s->walk, s->region,
+                                         s->region_m))
+            return true;
     } else {
         int p[3];
         if (!wt_ils_kick_points(s->seed, s->next++, n, p)) return true;
@@ -661,41 +665,196 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 
 /* ---------------------------------------------------------- whole tour */
 
-/* Whether one search kicks the whole tour on a list (tuning.ils_whole). */
+/* Whether the searches kick copies of the whole tour on lists
+ * (tuning.ils_whole). */
 static bool kick_whole_tour(const wt_tuning *t, int n)
 {
     return t->ils_whole > 0 && n >= t->ils_whole;
 }
 
-/* One search, on the solving thread, kicking the whole tour held as a
- * two-level list (wt_polisher_list_open): a flip costs O(sqrt n) wherever
- * its ends lie, and every kick's repair can reach the whole tour, as in
- * Applegate, Cook & Rohe's chained LK. */
-static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+/* Kicks of each search between merges of the copies of the whole tour: a
+ * few tenths of a second, so that the merge's O(T n) stays small beside it. */
+enum { WHOLE_EPOCH = 1000 };
+
+/* The copies' tours and the scratch of their merge. */
+typedef struct whole_merge {
+    int32_t *adj;     /* T + 1 blocks of 2 n: each search's tour's neighbours, then the merge's */
+    int32_t *touched; /* T blocks of n: the cities whose neighbours a search changed */
+    int *count;       /* how many each */
+    uint8_t *used;    /* n: a city an applied change touched */
+} whole_merge;
+
+static void close_merge(whole_merge *g)
+{
+    free(g->adj);
+    free(g->touched);
+    free(g->count);
+    free(g->used);
+}
+
+static bool open_merge(whole_merge *g, int n, int T)
+{
+    *g = (whole_merge){malloc((size_t)(T + 1) * 2 * (size_t)n * sizeof(int32_t)),
+                       malloc((size_t)T * (size_t)n * sizeof(int32_t)),
+                       malloc((size_t)T * sizeof(int)), malloc((size_t)n)};
+    if (g->adj && g->touched && g->count && g->used) return true;
+    close_merge(g);
+    return false;
+}
+
+static void neighbours_of(const int32_t *tour, int n, int32_t *adj)
+{
+    for (int i = 0; i < n; i++) {
+        adj[2 * tour[i]] = tour[i == 0 ? n - 1 : i - 1];
+        adj[2 * tour[i] + 1] = tour[i == n - 1 ? 0 : i + 1];
+    }
+}
+
+static bool same_neighbours(const int32_t *a, const int32_t *b)
+{
+    return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
+}
+
+static void swap_neighbours(int32_t *a, int32_t *b)
+{
+    for (int i = 0; i < 2; i++) {
+        int32_t x = a[i];
+        a[i] = b[i];
+        b[i] = x;
+    }
+}
+
+/* Whether adj (2 n) is one cycle through all n cities; if so, that cycle
+ * from city `from` into tour. */
+static bool one_cycle(const int32_t *adj, int n, int from, int32_t *tour)
+{
+    int prev = adj[2 * from], c = from;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && c == from) return false;
+        if (tour) tour[i] = c;
+        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
+        prev = c;
+        c = next;
+    }
+    return c == from;
+}
+
+/* The tour of n cities (tour, *length), whose copies the T searches
+ * improved, gets their changes: each search's, the largest gain first,
+ * where it touches no city an earlier one touched and the tour stays one
+ * cycle.  A search's changes lie around the cities its kicks started from
+ * (its region), so that most go in side by side.  The tour is then written
+ * from city `from`. */
+static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, int n,
+                         int64_t *length, int from)
+{
+    int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
+    neighbours_of(tour, n, base);
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+        int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n, *touched = g->touched + (size_t)t * n;
+        g->count[t] = 0;
+        if (s[t].best_len >= *length) continue;
+        neighbours_of(wt_polisher_tour(s[t].w), n, adj);
+        for (int c = 0; c < n; c++)
+            if (!same_neighbours(adj + 2 * c, base + 2 * c)) touched[g->count[t]++] = c;
+    }
+    memset(g->used, 0, (size_t)n);
+    int64_t before = *length, gain = 0;
+    for (int k = 0; k < T; k++) {
+        int t = -1; /* the largest gain left */
+        for (int u = 0; u < T; u++)
+            if (g->count[u] > 0 && (t < 0 || s[u].best_len < s[t].best_len)) t = u;
+        if (t < 0) break;
+        int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n;
+        const int32_t *touched = g->touched + (size_t)t * n;
+        int m = g->count[t];
+        g->count[t] = 0;
+        bool clash = false;
+        for (int i = 0; i < m && !clash; i++) clash = g->used[touched[i]];
+        if (clash) continue;
+        /* The search's neighbours into the merge; adj keeps the merge's old. */
+        for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
+        if (one_cycle(base, n, 0, NULL)) {
+            for (int i = 0; i < m; i++) g->used[touched[i]] = 1;
+            gain += before - s[t].best_len; /* its edges are its cities' alone */
+        } else {
+            for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
+        }
+    }
+    *length = before - gain;
+    one_cycle(base, n, from, tour);
+}
+
+/* One epoch of the T searches on copies of the tour (length `length`),
+ * each on a list, search t kicking from the cities of the tour's t-th part. */
+static void whole_epoch(local_search *s, int T, const int32_t *tour, int n, uint64_t quota,
+                        wt_search_ctl *ctl, uint64_t done, int64_t length, bool adopt,
+                        int *halt)
+{
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++) {
+        local_search *x = &s[t];
+        if (adopt) wt_polisher_adopt(x->w, tour, length);
+        x->best_len = x->shown = length;
+        long long lo = (long long)t * n / T, hi = (long long)(t + 1) * n / T;
+        x->region = T > 1 ? tour + lo : NULL;
+        x->region_m = (int)(hi - lo);
+        x->st = wt_polisher_list_open(x->w, &x->err);
+        if (x->st == WT_OK)
+            run_epoch(s, t, T, share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done, NULL, halt);
+        else
+            set_halt(halt);
+        wt_polisher_list_close(x->w); /* committed or undone after every kick */
+    }
+}
+
+/* The kicks of T searches on copies of the whole tour held as two-level
+ * lists (wt_polisher_list_open), where a flip costs O(sqrt n) wherever its
+ * ends lie and a kick's repair can reach the whole tour, as in Applegate,
+ * Cook & Rohe's chained LK.  With T > 1 each search kicks one part of the
+ * tour, and every WHOLE_EPOCH kicks the copies' changes are merged into
+ * one tour (merge_copies); the parts move with the tour's rotation, drawn
+ * from the seed every epoch. */
+static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
                             uint64_t kicks, int64_t *length, wt_search_stats *stats,
                             wt_error *err)
 {
-    local_search *s = new_searches(whole, ctl, 1, err);
-    if (!s) return WT_STATUS_OUT_OF_MEMORY;
-    wt_status st = wt_polisher_list_open(whole, err);
-    if (st == WT_OK) {
-        s->w = whole;
-        s->best_len = s->shown = *length;
-        int halt = 0;
-        run_epoch(s, 0, 1, kicks ? kicks : UINT64_MAX, n, ctl, 0, NULL, &halt);
-        wt_polisher_list_close(whole); /* committed or undone after every kick */
-        memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
-        *length = s->best_len;
-        stats->kicks += s->kicks;
-        stats->kicks_accepted += s->kept;
-        stats->steps += s->moves;
-        if (s->st != WT_OK) {
-            *err = s->err;
-            st = s->st;
+    local_search *s = NULL;
+    wt_status st = open_copies(whole, *length, ctl, T, &s, err);
+    if (st != WT_OK) return st;
+    whole_merge g = {0};
+    if (T > 1 && !open_merge(&g, n, T)) {
+        close_copies(s, T);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d copies' merge", T);
+    }
+    const wt_tuning *tune = &ctl->params->tuning;
+    uint64_t per = tune->ils_epoch ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
+    int halt = 0;
+    for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
+        uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
+        if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        whole_epoch(s, T, tour, n, quota, ctl, done, *length, e > 1, &halt);
+        for (int t = 0; t < T; t++)
+            if (s[t].st != WT_OK) {
+                *err = s[t].err;
+                st = s[t].st;
+            }
+        done = kicks_of(s, T);
+        if (T > 1) {
+            merge_copies(s, T, &g, tour, n, length, tour[stretch_offset(ctl->params->seed, e, n)]);
+        } else {
+            memcpy(tour, wt_polisher_tour(s[0].w), (size_t)n * sizeof *tour);
+            *length = s[0].best_len;
         }
     }
-    s->w = NULL; /* whole is the caller's */
-    free_searches(s, 1);
+    for (int t = 0; t < T; t++) {
+        stats->kicks += s[t].kicks;
+        stats->kicks_accepted += s[t].kept;
+        stats->steps += s[t].moves;
+    }
+    close_merge(&g);
+    close_copies(s, T);
     return st;
 }
 
@@ -742,7 +901,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     if (!halt && large_lk && kick_whole_tour(&ctl->params->tuning, n))
-        st = kick_whole(whole, tour, n, ctl, kicks, &length, stats, err);
+        st = kick_whole(whole, tour, n, ctl, T, kicks, &length, stats, err);
     else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
         st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
     else if (!halt)

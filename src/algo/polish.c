@@ -957,13 +957,20 @@ static void list_double_bridge(polish *p, const int32_t q[4])
     for (int i = 0; i < 8; i++) push(p, ends[i]);
 }
 
+/* A kick's random city: one of cities[0..m-1], or of all when cities is NULL. */
+static int32_t draw_city(const polish *p, wt_rng *rng, const int32_t *cities, int m)
+{
+    if (!cities) return (int32_t)wt_rng_below(rng, (uint64_t)p->n);
+    return cities[wt_rng_below(rng, (uint64_t)m)];
+}
+
 /* wt_polisher_walk_kick on the list: the cuts' order from the list's keys. */
-static bool list_walk_kick(polish *p, wt_rng *rng, int steps)
+static bool list_walk_kick(polish *p, wt_rng *rng, int steps, const int32_t *cities, int m)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
         int32_t q[4];
         int64_t key[4];
-        q[0] = (int32_t)wt_rng_below(rng, (uint64_t)p->n);
+        q[0] = draw_city(p, rng, cities, m);
         for (int i = 1; i < 4; i++) q[i] = walk(p, rng, q[0], steps);
         for (int i = 0; i < 4; i++) key[i] = wt_tour_list_key(p->list, q[i]);
         for (int i = 1; i < 4; i++) /* sorted by key */
@@ -984,13 +991,19 @@ static bool list_walk_kick(polish *p, wt_rng *rng, int steps)
 
 bool wt_polisher_walk_kick(wt_polisher *w, uint64_t seed, uint64_t kick, int steps)
 {
+    return wt_polisher_walk_kick_among(w, seed, kick, steps, NULL, 0);
+}
+
+bool wt_polisher_walk_kick_among(wt_polisher *w, uint64_t seed, uint64_t kick, int steps,
+                                 const int32_t *cities, int m)
+{
     polish *p = &w->p;
     if (p->n < 8) return false;
     wt_rng rng;
     wt_climb_rng(&rng, seed ^ 0x7f4a7c159e3779b9ULL, kick);
-    if (p->list) return list_walk_kick(p, &rng, steps);
+    if (p->list) return list_walk_kick(p, &rng, steps, cities, m);
     for (int attempt = 0; attempt < 8; attempt++) {
-        int c = (int)wt_rng_below(&rng, (uint64_t)p->n), q[4] = {p->pos[c]};
+        int c = draw_city(p, &rng, cities, m), q[4] = {p->pos[c]};
         for (int i = 1; i < 4; i++) q[i] = p->pos[walk(p, &rng, c, steps)];
         for (int i = 1; i < 4; i++) /* sorted */
             for (int j = i; j > 0 && q[j] < q[j - 1]; j--) {

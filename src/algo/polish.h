@@ -193,6 +193,10 @@ void wt_polisher_double_bridge4(wt_polisher *w, const int q[4]);
  * kick), drawn from (seed, kick) alone.  false (nothing done) when no four
  * distinct cuts were found in a few tries, or n < 8. */
 bool wt_polisher_walk_kick(wt_polisher *w, uint64_t seed, uint64_t kick, int steps);
+/* The same with the random city drawn from cities[0..m-1] (m >= 1): kicks
+ * in one part of the tour (ILS's searches on copies of a whole tour). */
+bool wt_polisher_walk_kick_among(wt_polisher *w, uint64_t seed, uint64_t kick, int steps,
+                                 const int32_t *cities, int m);
 /* Forgets the log: the current tour is the one undo returns to. */
 void wt_polisher_commit(wt_polisher *w);
 /* Back to the tour of the last commit, whose length the caller passes;

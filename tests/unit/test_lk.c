@@ -243,6 +243,34 @@ static void test_ils_lk_listed_first_descent(void **state)
     wt_instance_free(inst);
 }
 
+/* ILS with LK above 20,000 cities kicking copies of the whole tour on
+ * lists (tuning.ils_whole): one search, and three whose changes are merged
+ * every epoch (short epochs, so that several merges run); valid, exact,
+ * reproducible, and the kicks shorten the first descent's tour. */
+static void test_ils_lk_whole_tour(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(21000, 9);
+    wt_params p = ils_lk_params(1); /* about the first descent alone */
+    wt_result none;
+    p.threads = 1;
+    assert_int_equal(wt_solve(inst, &p, &none, NULL), WT_OK);
+    p.tuning.ils_whole = 1;
+    p.tuning.ils_epoch = 100;
+    const int threads[] = {1, 3};
+    for (int v = 0; v < 2; v++) {
+        p.threads = threads[v];
+        p.kicks = 1500;
+        wt_result a;
+        solve_twice(inst, &p, &a);
+        assert_true(a.length < none.length);
+        assert_int_equal(a.kicks, 1500u);
+        wt_result_free(&a);
+    }
+    wt_result_free(&none);
+    wt_instance_free(inst);
+}
+
 /* Walk kicks (and segment kicks), LK repairs, kept or undone exactly; the
  * length follows every change exactly. */
 static void test_kicks_undo_exactly(void **state)
@@ -461,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_descent_is_locally_optimal),
         cmocka_unit_test(test_listed_descent),
         cmocka_unit_test(test_ils_lk_listed_first_descent),
+        cmocka_unit_test(test_ils_lk_whole_tour),
         cmocka_unit_test(test_kicks_undo_exactly),
         cmocka_unit_test(test_list_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
