@@ -433,7 +433,8 @@ typedef struct wt_tuning {
     /* ils with local and lk descents, on the host's threads */
     int64_t ils_epoch;    /* kicks of each search between meetings of the searches;
                              0: 2000 on copies, on stretches half a stretch's cities
-                             and at least 2000; WT_TUNING_OFF: never meet; else >= 1
+                             and at least 2000, on lists of the whole tour (ils_whole)
+                             250; WT_TUNING_OFF: never meet; else >= 1
                              (both ways; beyond 2^40: never) */
     int64_t ils_stretch;  /* cities a stretch from which the searches kick on
                              stretches of the tour instead of copies of it; 0: 6000;
@@ -447,10 +448,10 @@ typedef struct wt_tuning {
                              which the first descent runs on the whole tour held
                              as a two-level list instead of on stretches; 0:
                              always; WT_TUNING_OFF: never; else >= 1 */
-    int64_t ils_whole;    /* lk descents above 20,000 cities: cities from which one
-                             search kicks the whole tour held as a two-level list
-                             instead of every thread kicking a stretch of it; 0:
-                             never; WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_whole;    /* lk descents: cities from which the searches kick copies
+                             of the whole tour held as two-level lists, merged
+                             every epoch, instead of stretches or copies on arrays;
+                             0: 20,001; WT_TUNING_OFF: never; else >= 1 */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c) */
     int lk_candidates;    /* candidate cities a city; 0: 8; else 1..16 */
     int lk_depth;         /* most flips of one step; 0: 25; else 1..100 */

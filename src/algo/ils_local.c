@@ -665,16 +665,27 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 
 /* ---------------------------------------------------------- whole tour */
 
-/* Whether the searches kick copies of the whole tour on lists
- * (tuning.ils_whole). */
+/* Cities from which LK searches kick copies of the whole tour on lists
+ * (kick_whole) instead of stretches or copies on arrays: on 16 threads
+ * (H100 machine, 10 s) pla85900 ended 0.66% above the optimum so against
+ * 0.94% on stretches, usa115475 0.46% against 0.55%, ara238025 0.87%
+ * against 0.94% (bench/RESULTS.md).  tuning.ils_whole sets another. */
+enum { WHOLE_MIN = 20001 };
+
 static bool kick_whole_tour(const wt_tuning *t, int n)
 {
-    return t->ils_whole > 0 && n >= t->ils_whole;
+    if (t->ils_whole == WT_TUNING_OFF) return false;
+    return n >= (t->ils_whole ? t->ils_whole : WHOLE_MIN);
 }
 
 /* Kicks of each search between merges of the copies of the whole tour: a
- * few tenths of a second, so that the merge's O(T n) stays small beside it. */
-enum { WHOLE_EPOCH = 1000 };
+ * fifth of a second or so.  Longer epochs lose more of the copies' work at
+ * the merge, where two copies' changes touch a city (a copy's changes of
+ * the epoch are then dropped whole): on 16 threads, 10 s, epochs of 250
+ * kicks ended at 0.66% / 0.46% / 0.87% above the optimum on pla85900 /
+ * usa115475 / ara238025, of 1000 at 0.67% / 0.53% / 0.94%, of 4000 at
+ * 0.78% / 0.75% / 1.43%. */
+enum { WHOLE_EPOCH = 250 };
 
 /* The copies' tours and the scratch of their merge. */
 typedef struct whole_merge {
@@ -900,7 +911,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && large_lk && kick_whole_tour(&ctl->params->tuning, n))
+    if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n))
         st = kick_whole(whole, tour, n, ctl, T, kicks, &length, stats, err);
     else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
         st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
