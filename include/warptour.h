@@ -451,7 +451,7 @@ typedef struct wt_tuning {
     int64_t ils_whole;    /* lk descents: cities from which the searches kick copies
                              of the whole tour held as two-level lists, merged
                              every epoch, instead of stretches or copies on arrays;
-                             0: 20,001; WT_TUNING_OFF: never; else >= 1 */
+                             0: 2000; WT_TUNING_OFF: never; else >= 1 */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c) */
     int lk_candidates;    /* candidate cities a city; 0: 8; else 1..16 */
     int lk_depth;         /* most flips of one step; 0: 25; else 1..100 */

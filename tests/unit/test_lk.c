@@ -226,8 +226,8 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
     wt_result_free(&b);
 }
 
-/* ILS with LK above 20,000 cities, its first descent on the list
- * (tuning.ils_listed) or on stretches. */
+/* ILS with LK above 20,000 cities, its first descent and kicks on lists
+ * (the default) or both on stretches (tuning.ils_listed, ils_whole). */
 static void test_ils_lk_listed_first_descent(void **state)
 {
     (void)state;
@@ -236,6 +236,7 @@ static void test_ils_lk_listed_first_descent(void **state)
     const int64_t listed[] = {1, WT_TUNING_OFF};
     for (int v = 0; v < 2; v++) {
         p.tuning.ils_listed = listed[v];
+        p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF; /* lists, or stretches throughout */
         wt_result a;
         solve_twice(inst, &p, &a);
         wt_result_free(&a);
