@@ -18,7 +18,12 @@
  * below), then one descent of the whole tour from every city finds what
  * lies between stretches; otherwise the whole tour's descent alone.
  *
- * Kicks, T = ctl->threads searches, in one of two ways:
+ * Kicks, T = ctl->threads searches, in one of three ways:
+ *  - Whole-tour copies (LK searches from WHOLE_MIN cities, kick_whole):
+ *    each search kicks its own copy of the whole tour held as a two-level
+ *    list, from the cities of its own part of the tour, and the copies'
+ *    changes are merged into one tour every epoch.  The other two ways
+ *    follow; LK searches below WHOLE_MIN cities take them too.
  *  - Copies (n < T * STRETCH_MIN, see below): each search a polisher of its own on a
  *    copy of the whole tour, with its own stream of kicks, run in epochs of
  *    LOCAL_EPOCH kicks each; at the end of an epoch every search takes up
@@ -213,6 +218,16 @@ static int best_search(const local_search *s, int T)
     for (int t = 1; t < T; t++)
         if (s[t].best_len < s[b].best_len) b = t;
     return b;
+}
+
+/* The T searches' kicks, kept kicks and moves, added to stats. */
+static void add_stats(wt_search_stats *stats, const local_search *s, int T)
+{
+    for (int t = 0; t < T; t++) {
+        stats->kicks += s[t].kicks;
+        stats->kicks_accepted += s[t].kept;
+        stats->steps += s[t].moves;
+    }
 }
 
 static void free_searches(local_search *s, int T)
@@ -627,11 +642,8 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
         }
         done = on_stretches + on_copies;
     }
-    for (int t = 0; t < T; t++) {
-        stats->kicks += k.s[t].kicks + (c ? c[t].kicks : 0);
-        stats->kicks_accepted += k.s[t].kept + (c ? c[t].kept : 0);
-        stats->steps += k.s[t].moves + (c ? c[t].moves : 0);
-    }
+    add_stats(stats, k.s, T);
+    if (c) add_stats(stats, c, T);
     close_copies(c, T);
     close_stretches(&k, T);
     return st;
@@ -654,11 +666,7 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
         st = copies_epoch(s, T, tour, n, quota, ctl, done, length, &halt, err);
         done = kicks_of(s, T);
     }
-    for (int t = 0; t < T; t++) {
-        stats->kicks += s[t].kicks;
-        stats->kicks_accepted += s[t].kept;
-        stats->steps += s[t].moves;
-    }
+    add_stats(stats, s, T);
     close_copies(s, T);
     return st;
 }
@@ -862,11 +870,7 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
             *length = s[0].best_len;
         }
     }
-    for (int t = 0; t < T; t++) {
-        stats->kicks += s[t].kicks;
-        stats->kicks_accepted += s[t].kept;
-        stats->steps += s[t].moves;
-    }
+    add_stats(stats, s, T);
     close_merge(&g);
     close_copies(s, T);
     return st;
