@@ -452,12 +452,15 @@ typedef struct wt_tuning {
                              of the whole tour held as two-level lists, merged
                              every epoch, instead of stretches or copies on arrays;
                              0: 2000; WT_TUNING_OFF: never; else >= 1 */
-    /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c) */
-    int lk_candidates;    /* candidate cities a city; 0: 8; else 1..16 */
-    int lk_depth;         /* most flips of one step; 0: 25; else 1..100 */
-    int lk_breadth1;      /* alternatives tried at level 1; 0: 3; else 1..12 */
-    int lk_breadth2;      /* at level 2; 0: 2; else 1..12 */
-    int lk_breadth3;      /* at level 3; 0: 1; else 1..12 */
+    /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
+     * the defaults in parentheses are those from 50,000 cities */
+    int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */
+    int lk_depth;         /* most flips of one step; 0: 25 (50); else 1..100 */
+    int lk_breadth1;      /* alternatives tried at level 1 when a kick is repaired
+                             (the first descent tries 3, 2 and 1); 0: 3 (5);
+                             else 1..12 */
+    int lk_breadth2;      /* at level 2; 0: 2 (3); else 1..12 */
+    int lk_breadth3;      /* at level 3; 0: 1 (2); else 1..12 */
     int lk_walk;          /* steps of the random walks that place a kick's cuts;
                              0: 25; else 1..1000 */
     /* cuda: the whole-GPU 2-opt pass (2opt, ils) */

@@ -878,11 +878,30 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
 
 /* ------------------------------------------------------------- entry */
 
-/* The descents' moves: the defaults, less what the tuning sets for LK. */
-static wt_polish_moves search_moves(bool lk, const wt_tuning *t)
+/* From this many cities the LK searches repair their kicks with a broader
+ * and deeper step on more candidates: breadth (5,3,2), depth 50, 12
+ * candidates, the first descent with the same lists and depth but breadth
+ * (3,2,1).  On 16 threads (H100 machine) pla85900 ended 2.19% / 0.60% /
+ * 0.30% above the optimum at 1 / 10 / 60 s against 3.16% / 0.66% / 0.55%
+ * with the default step, usa115475 4.63% / 0.47% / 0.19% against 4.11% /
+ * 0.47% / 0.27%; on d18512 and usa13509 it lost at every time (0.98% /
+ * 0.17% / 0.11% against 0.51% / 0.15% / 0.11%, 1.10% / 0.20% / 0.17%
+ * against 0.52% / 0.17% / 0.13%; bench/RESULTS.md). */
+enum { LK_DEEP_MIN = 50000 };
+
+/* The descents' moves: the defaults (for LK from LK_DEEP_MIN cities the
+ * deeper kick repairs), less what the tuning sets for LK. */
+static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
 {
     wt_polish_moves m = wt_polish_moves_default(lk);
     if (!lk) return m;
+    if (n >= LK_DEEP_MIN) {
+        m.candidates = 12;
+        m.depth = 50;
+        m.breadth[0] = 5;
+        m.breadth[1] = 3;
+        m.breadth[2] = 2;
+    }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3};
@@ -897,9 +916,12 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_polisher *whole = NULL;
-    wt_polish_moves moves = search_moves(lk, &ctl->params->tuning);
+    wt_polish_moves moves = search_moves(lk, &ctl->params->tuning, n);
     wt_status st = wt_polisher_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
+    /* The first descent with the default breadth: a broader one is slower
+     * from a start tour and pays only in the kicks' repairs. */
+    if (lk) wt_polisher_set_breadth(whole, wt_polish_moves_default(true).breadth);
     /* Paths keep copies of coordinates: no stretches for a matrix. */
     bool large_lk = lk && n > LK_COPIES_MAX && inst->type != WT_EXPLICIT;
     bool stretchable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
@@ -914,6 +936,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = first_descent(whole, tour, stretchable, two_opted, large_lk, n, ctl, T, stats,
                                err);
     }
+    wt_polisher_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_polisher_length(whole);
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);

@@ -650,6 +650,11 @@ void wt_polisher_free(wt_polisher *w)
 }
 
 const int32_t *wt_polisher_tour(const wt_polisher *w) { return w->p.tour; }
+
+void wt_polisher_set_breadth(wt_polisher *w, const int breadth[WT_LK_LEVELS])
+{
+    for (int i = 0; i < WT_LK_LEVELS; i++) w->p.moves.breadth[i] = breadth[i];
+}
 const wt_polish_moves *wt_polisher_moves(const wt_polisher *w) { return &w->p.moves; }
 
 const int32_t *wt_polisher_candidates(const wt_polisher *w, int *k)

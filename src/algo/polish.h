@@ -140,6 +140,9 @@ const int32_t *wt_polisher_tour(const wt_polisher *w);
 int64_t wt_polisher_length(const wt_polisher *w);
 /* The moves its descents make. */
 const wt_polish_moves *wt_polisher_moves(const wt_polisher *w);
+/* Sets the LK step's breadth (moves.breadth, values >= 1) for the
+ * descents from now on; clones and path polishers made later take it. */
+void wt_polisher_set_breadth(wt_polisher *w, const int breadth[WT_LK_LEVELS]);
 /* Its candidate lists: *k cities a city (in a path polisher's numbering;
  * -1 ends a shorter list). */
 const int32_t *wt_polisher_candidates(const wt_polisher *w, int *k);
