@@ -272,6 +272,20 @@ static void test_ils_lk_whole_tour(void **state)
     wt_instance_free(inst);
 }
 
+/* From 50,000 cities the kicks' repairs take the broader LK step (the
+ * first descent the default breadth): valid, exact, reproducible. */
+static void test_ils_lk_broad_repairs(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(50000, 10);
+    wt_params p = ils_lk_params(400);
+    wt_result a;
+    solve_twice(inst, &p, &a);
+    assert_int_equal(a.kicks, 400u);
+    wt_result_free(&a);
+    wt_instance_free(inst);
+}
+
 /* Walk kicks (and segment kicks), LK repairs, kept or undone exactly; the
  * length follows every change exactly. */
 static void test_kicks_undo_exactly(void **state)
@@ -491,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_listed_descent),
         cmocka_unit_test(test_ils_lk_listed_first_descent),
         cmocka_unit_test(test_ils_lk_whole_tour),
+        cmocka_unit_test(test_ils_lk_broad_repairs),
         cmocka_unit_test(test_kicks_undo_exactly),
         cmocka_unit_test(test_list_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
