@@ -320,7 +320,7 @@ static void run_stretches(local_search *all, int t, int T, int rounds, int32_t *
                           wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
                           int *halt)
 {
-    uint64_t parts = (uint64_t)T * (uint64_t)rounds;
+    uint64_t parts = (uint64_t)T * (uint64_t)rounds, mine_before = all[t].kicks;
     all[t].acc = 0;
     for (int r = 0; r < rounds && !halted(halt); r++) {
         /* A first descent makes no kicks, whose polls would see a stop. */
@@ -329,8 +329,10 @@ static void run_stretches(local_search *all, int t, int T, int rounds, int32_t *
             break;
         }
         int j = r * T + t;
+        /* The progress line's count: this epoch's earlier rounds, T times. */
+        uint64_t done = done_before + (all[t].kicks - mine_before) * (uint64_t)T;
         run_stretch(all, t, T, j, T * rounds, tour, where, n, offset,
-                    share(quota, parts, (uint64_t)j), ctl, done_before, tour_len, halt);
+                    share(quota, parts, (uint64_t)j), ctl, done, tour_len, halt);
     }
 }
 
