@@ -677,7 +677,7 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 
 /* Cities from which LK searches kick copies of the whole tour on lists
  * (kick_whole) instead of stretches or copies on arrays: on 16 threads
- * (H100 machine, 10 s) pla85900 ended 0.66% above the optimum so against
+ * (H100 machine, 10 s, the default LK step throughout) pla85900 ended 0.66% above the optimum so against
  * 0.94% on stretches, usa115475 0.46% against 0.55%, ara238025 0.87%
  * against 0.94%, d18512 0.15% against 0.24%, usa13509 0.17% against 0.27%
  * and pr2392 0.011% against 0.025% on copies (bench/RESULTS.md); smaller
@@ -694,7 +694,8 @@ static bool kick_whole_tour(const wt_tuning *t, int n)
 /* Kicks of each search between merges of the copies of the whole tour: a
  * fifth of a second or so.  Longer epochs lose more of the copies' work at
  * the merge, where two copies' changes touch a city (a copy's changes of
- * the epoch are then dropped whole): on 16 threads, 10 s, epochs of 250
+ * the epoch are then dropped whole): on 16 threads, 10 s (the default LK
+ * step throughout), epochs of 250
  * kicks ended at 0.66% / 0.46% / 0.87% above the optimum on pla85900 /
  * usa115475 / ara238025, of 1000 at 0.67% / 0.53% / 0.94%, of 4000 at
  * 0.78% / 0.75% / 1.43%. */
@@ -938,7 +939,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = first_descent(whole, tour, stretchable, two_opted, large_lk, n, ctl, T, stats,
                                err);
     }
-    wt_polisher_set_breadth(whole, moves.breadth); /* the kicks' */
+    if (lk) wt_polisher_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_polisher_length(whole);
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);

@@ -89,6 +89,8 @@ void polish_log_reversal(polish *p, int from, int len)
     p->log[p->log_len++] = len;
 }
 
+/* The log holds pairs of ints (from, len for the array's reversals); a
+ * list move takes two pairs, its four cities. */
 void polish_log_move(polish *p, int a, int b, int c, int d)
 {
     polish_log_reversal(p, a, b);
