@@ -54,6 +54,47 @@ enum { LK_MAX_BREADTH = 12 };
  * as closed 3-opt moves. */
 enum { ALT_CHAIN_MAX = 50 };
 
+/* Slots of an edge set's filter: a power of two. */
+enum { EDGE_FILTER = 4096 };
+
+/* The edges a chain added (or removed), as city pairs, with a counting
+ * filter over their ends: the test of an edge, made for every candidate at
+ * every level, scans the pairs only when both ends' slots are in use (a
+ * chain holds at most 2 depth + 4 ends), so a deep chain's tests stay O(1). */
+typedef struct edge_set {
+    int32_t *pairs;
+    int count;
+    uint16_t filter[EDGE_FILTER];
+} edge_set;
+
+static bool edge_set_has(const edge_set *s, int a, int b)
+{
+    if (!s->filter[a & (EDGE_FILTER - 1)] || !s->filter[b & (EDGE_FILTER - 1)]) return false;
+    for (int i = 0; i < 2 * s->count; i += 2)
+        if ((s->pairs[i] == a && s->pairs[i + 1] == b) || (s->pairs[i] == b && s->pairs[i + 1] == a))
+            return true;
+    return false;
+}
+
+static void edge_set_add(edge_set *s, int a, int b)
+{
+    s->pairs[2 * s->count] = a;
+    s->pairs[2 * s->count + 1] = b;
+    s->count++;
+    s->filter[a & (EDGE_FILTER - 1)]++;
+    s->filter[b & (EDGE_FILTER - 1)]++;
+}
+
+/* Forgets the last `edges` edges. */
+static void edge_set_pop(edge_set *s, int edges)
+{
+    for (; edges > 0; edges--) {
+        s->count--;
+        s->filter[s->pairs[2 * s->count] & (EDGE_FILTER - 1)]--;
+        s->filter[s->pairs[2 * s->count + 1] & (EDGE_FILTER - 1)]--;
+    }
+}
+
 struct lk_work {
     int depth;
     /* The chain's levels: each one to three reversals of position ranges
@@ -61,9 +102,8 @@ struct lk_work {
      * (touched, -1 where fewer). */
     int32_t *rev, *level_revs, *touched;
     int levels, n_rev;
-    /* Edges the chain added and removed, as city pairs. */
-    int32_t *added, *removed;
-    int n_added, n_removed;
+    /* Edges the chain added and removed. */
+    edge_set added, removed;
     int64_t best_gain; /* of the best closed tour so far (0: none better) */
     int best_levels;   /* levels that make it */
 };
@@ -77,13 +117,13 @@ bool lk_work_create(polish *p)
     w->rev = malloc((6 * d + 6) * sizeof *w->rev);
     w->level_revs = malloc((d + 1) * sizeof *w->level_revs);
     w->touched = malloc((4 * d + 4) * sizeof *w->touched);
-    w->added = malloc((4 * d + 8) * sizeof *w->added);
-    if (!w->rev || !w->level_revs || !w->touched || !w->added) {
+    w->added.pairs = malloc((4 * d + 8) * sizeof *w->added.pairs);
+    if (!w->rev || !w->level_revs || !w->touched || !w->added.pairs) {
         p->lk = w;
         lk_work_free(p);
         return false;
     }
-    w->removed = w->added + 2 * d + 4;
+    w->removed.pairs = w->added.pairs + 2 * d + 4;
     p->lk = w;
     return true;
 }
@@ -95,27 +135,12 @@ void lk_work_free(polish *p)
     free(w->rev);
     free(w->level_revs);
     free(w->touched);
-    free(w->added);
+    free(w->added.pairs);
     free(w);
     p->lk = NULL;
 }
 
 /* ----------------------------------------------------------- bookkeeping */
-
-static bool has_edge(const int32_t *pairs, int count, int a, int b)
-{
-    for (int i = 0; i < 2 * count; i += 2)
-        if ((pairs[i] == a && pairs[i + 1] == b) || (pairs[i] == b && pairs[i + 1] == a))
-            return true;
-    return false;
-}
-
-static void note_edge(int32_t *pairs, int *count, int a, int b)
-{
-    pairs[2 * *count] = a;
-    pairs[2 * *count + 1] = b;
-    (*count)++;
-}
 
 /* Opens a level that changes the edges of the cities c[0..3] (-1: none). */
 static void open_level(lk_work *w, int c0, int c1, int c2, int c3)
@@ -152,8 +177,8 @@ static void flip(polish *p, lk_work *w, int fix, int last, int t3, int t4)
         w->rev[2 * w->n_rev + 3] = t4;
         w->n_rev += 2;
         w->level_revs[w->levels - 1] = 2;
-        note_edge(w->added, &w->n_added, last, t3);
-        note_edge(w->removed, &w->n_removed, t3, t4);
+        edge_set_add(&w->added, last, t3);
+        edge_set_add(&w->removed, t3, t4);
         return;
     }
     int i, j, from, len;
@@ -167,8 +192,8 @@ static void flip(polish *p, lk_work *w, int fix, int last, int t3, int t4)
     twoopt_range(p, i, j, &from, &len);
     open_level(w, t3, t4, -1, -1);
     level_reverse(p, w, from, len);
-    note_edge(w->added, &w->n_added, last, t3);
-    note_edge(w->removed, &w->n_removed, t3, t4);
+    edge_set_add(&w->added, last, t3);
+    edge_set_add(&w->removed, t3, t4);
 }
 
 /* Undoes the chain's last level: its reversals, their entries in a
@@ -184,8 +209,8 @@ static void unflip(polish *p, lk_work *w, int edges)
         list_2opt(p, q[0], q[3], q[1], q[2]);
         p->logging = logging;
         if (logging && !p->log_failed && p->log_len >= 4) p->log_len -= 4;
-        w->n_added -= edges;
-        w->n_removed -= edges;
+        edge_set_pop(&w->added, edges);
+        edge_set_pop(&w->removed, edges);
         return;
     }
     bool logging = p->logging;
@@ -196,8 +221,8 @@ static void unflip(polish *p, lk_work *w, int edges)
         if (logging && !p->log_failed && p->log_len >= 2) p->log_len -= 2;
     }
     p->logging = logging;
-    w->n_added -= edges;
-    w->n_removed -= edges;
+    edge_set_pop(&w->added, edges);
+    edge_set_pop(&w->removed, edges);
 }
 
 /* ------------------------------------------------------------- the chain */
@@ -223,7 +248,7 @@ static int alternatives(const polish *p, const lk_work *w, int fix, int last, in
         if (t3 == fix) continue;
         int t4 = fwd ? pred(p, t3) : succ(p, t3);
         if (t4 == last || fixed_edge(p, t3, t4)) continue;
-        if (has_edge(w->added, w->n_added, t3, t4) || has_edge(w->removed, w->n_removed, last, t3))
+        if (edge_set_has(&w->added, t3, t4) || edge_set_has(&w->removed, last, t3))
             continue;
         lk_alt a = {t3, t4, pd(p, t3, t4) - d_add};
         int y = count < breadth ? count++ : breadth;
@@ -308,10 +333,10 @@ static void alternate_level(polish *p, lk_work *w, bool fwd, int t2, int t3, int
     level_reverse(p, w, s0, split);
     level_reverse(p, w, wrap(p, s0 + split), len - split);
     if (swap) level_reverse(p, w, s0, len);
-    note_edge(w->added, &w->n_added, t2, t3);
-    note_edge(w->added, &w->n_added, t4, t5);
-    note_edge(w->removed, &w->n_removed, t3, t4);
-    note_edge(w->removed, &w->n_removed, t5, t6);
+    edge_set_add(&w->added, t2, t3);
+    edge_set_add(&w->added, t4, t5);
+    edge_set_add(&w->removed, t3, t4);
+    edge_set_add(&w->removed, t5, t6);
 }
 
 /* Lin & Kernighan's alternate first step, for when the standard one found
@@ -338,7 +363,7 @@ static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, in
         int t4 = fwd ? succ(p, t3) : pred(p, t3);
         if (t3 == t1 || t4 == t1 || t3 == (fwd ? succ(p, t2) : pred(p, t2))) continue;
         if (fixed_edge(p, t3, t4)) continue;
-        if (has_edge(w->removed, w->n_removed, t2, t3) || has_edge(w->added, w->n_added, t3, t4))
+        if (edge_set_has(&w->removed, t2, t3) || edge_set_has(&w->added, t3, t4))
             continue;
         /* S = t2 .. t3 must not hold a path's closing edge. */
         if (p->path && (fwd ? p->pos[t3] < p->pos[t2] : p->pos[t2] < p->pos[t3])) continue;
@@ -350,12 +375,12 @@ static bool alternate_step(polish *p, lk_work *w, int t1, int t2, int64_t g0, in
             int64_t g2 = g1 + pd(p, t3, t4) - pd(p, t4, t5);
             if (g2 <= w->best_gain) break;
             if (t5 == t3 || !on_path(p, fwd, t2, t5, t3)) continue;
-            if (has_edge(w->removed, w->n_removed, t4, t5)) continue;
+            if (edge_set_has(&w->removed, t4, t5)) continue;
             for (int side = 0; side < 2; side++) {
                 bool swap = side == 0;
                 if ((swap && t5 == t3) || (!swap && t5 == t2)) continue;
                 int t6 = swap == fwd ? succ(p, t5) : pred(p, t5);
-                if (has_edge(w->added, w->n_added, t5, t6)) continue;
+                if (edge_set_has(&w->added, t5, t6)) continue;
                 int64_t g3 = g2 + pd(p, t5, t6);
                 int64_t closed = g3 - pd(p, t6, t1);
                 /* Chains go on from short segments only: the level's
@@ -382,8 +407,10 @@ bool lk_try(polish *p, int t1)
         for (int dir = 0; dir < 2; dir++) {
             int t2 = dir == 0 ? succ(p, t1) : pred(p, t1);
             if (fixed_edge(p, t1, t2)) continue;
-            w->levels = w->n_rev = w->n_added = w->n_removed = 0;
-            note_edge(w->removed, &w->n_removed, t1, t2);
+            w->levels = w->n_rev = 0;
+            edge_set_pop(&w->added, w->added.count);
+            edge_set_pop(&w->removed, w->removed.count);
+            edge_set_add(&w->removed, t1, t2);
             w->best_gain = 0;
             w->best_levels = 0;
             bool found = alt == 0 ? extend(p, w, t1, t2, pd(p, t1, t2), 0)

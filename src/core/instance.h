@@ -63,6 +63,15 @@ static inline int64_t wt_dist_att(double dx, double dy)
     return (double)t < r ? t + 1 : t;
 }
 
+/* ceil(r) for r >= 0, as a truncation and a compare: libm's ceil is a
+ * call where the build targets no SSE4.1, and CEIL_2D's search loops make
+ * it for every candidate they weigh. */
+static inline int64_t wt_ceil_nonneg(double r)
+{
+    int64_t t = (int64_t)r;
+    return (double)t < r ? t + 1 : t;
+}
+
 /* Whether type's distance is a function of the two coordinate differences
  * alone (wt_dist_planar). */
 static inline bool wt_is_planar(wt_edge_weight_type type)
@@ -78,7 +87,7 @@ static inline int64_t wt_dist_planar(wt_edge_weight_type type, double dx, double
 {
     switch (type) {
     case WT_EUC_2D: return wt_nint(sqrt(dx * dx + dy * dy));
-    case WT_CEIL_2D: return (int64_t)ceil(sqrt(dx * dx + dy * dy));
+    case WT_CEIL_2D: return wt_ceil_nonneg(sqrt(dx * dx + dy * dy));
     case WT_ATT: return wt_dist_att(dx, dy);
     case WT_MAN_2D: return wt_nint(fabs(dx) + fabs(dy));
     case WT_MAX_2D: {
