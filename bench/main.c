@@ -33,8 +33,8 @@
  *                      parses its own options)
  *
  * This file parses the command line, prints the header and dispatches.  It
- * alone is compiled with the commit (WT_GIT_COMMIT, from bench/CMakeLists.txt),
- * so the header is printed here.  The options that set wt_params (seed,
+ * alone includes the commit (WT_GIT_COMMIT, in the build folder's wt_commit.h,
+ * written at every build by bench/commit.cmake), so the header is printed here.  The options that set wt_params (seed,
  * backend, threads, time limit, k-swap, ILS and SA options, --device,
  * --tune) are solve's, from the shared table (cli/common/cli_common.h).
  */
@@ -46,10 +46,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-
-#ifndef WT_GIT_COMMIT
-#define WT_GIT_COMMIT "unknown"
-#endif
+#include "wt_commit.h"
 
 static const char bench_help[] =
     "Usage: warptour-bench NAME [OPTIONS]\n"

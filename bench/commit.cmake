@@ -1,0 +1,19 @@
+# Run at every build of warptour-bench (cmake -P): writes OUT, the header
+# that names the commit built (git describe of SRC, "-dirty" with local
+# changes), and rewrites it only when the commit changed, so that main.c is
+# compiled again only then.  At configure time alone the name went stale
+# in build folders that were built again without a new configure.
+execute_process(COMMAND git describe --always --dirty --abbrev=10
+                WORKING_DIRECTORY ${SRC}
+                OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+if(NOT commit)
+  set(commit unknown)
+endif()
+set(text "#define WT_GIT_COMMIT \"${commit}\"\n")
+set(old "")
+if(EXISTS ${OUT})
+  file(READ ${OUT} old)
+endif()
+if(NOT old STREQUAL text)
+  file(WRITE ${OUT} "${text}")
+endif()
