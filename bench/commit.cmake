@@ -1,8 +1,8 @@
 # Run at every build of warptour-bench (cmake -P): writes OUT, the header
 # that names the commit built (git describe of SRC, "-dirty" with local
 # changes), and rewrites it only when the commit changed, so that main.c is
-# compiled again only then.  At configure time alone the name went stale
-# in build folders that were built again without a new configure.
+# compiled again only then.  It runs at build time, not configure time, so
+# that a build folder rebuilt without a configure still names its commit.
 execute_process(COMMAND git describe --always --dirty --abbrev=10
                 WORKING_DIRECTORY ${SRC}
                 OUTPUT_VARIABLE commit OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
