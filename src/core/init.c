@@ -29,7 +29,8 @@
  *             city that still can be (degree < 2, another path: the first
  *             such of its 10 nearest, else the nearest in a k-d tree of
  *             the cities of degree < 2), in rounds until the paths are
- *             one.  Searching beyond the 10 nearest matters: on pla85900
+ *             one; a city that gained an edge in a round chooses no
+ *             other before the next.  Searching beyond the 10 nearest matters: on pla85900
  *             chaining the paths left by the 10 nearest as greedy's does
  *             gave a start from which LK's first pass ended 0.5 points
  *             further from the optimum (bench/RESULTS.md).
@@ -825,8 +826,8 @@ static int live_set_nearest2(const live_set *s, int city, int32_t out[2])
 /* Joins a to the nearest city that can still be joined: the first of its
  * candidate row that can, else the nearest of the live cities (those of
  * degree < 2) but its own path's other end.  Cities that reach degree 2
- * leave the live set.  Whether it joined. */
-static bool boruvka_join(forest *f, live_set *live, const int32_t *row, int k, int a)
+ * leave the live set.  The city a was joined to, or -1. */
+static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, int a)
 {
     int b = -1;
     for (int j = 0; j < k && b < 0; j++)
@@ -837,16 +838,20 @@ static bool boruvka_join(forest *f, live_set *live, const int32_t *row, int k, i
         for (int j = 0; j < got && b < 0; j++)
             if (join(f, a, near[j])) b = near[j];
     }
-    if (b < 0) return false;
+    if (b < 0) return -1;
     if (f->adj[2 * a + 1] >= 0) live_set_remove(live, a);
     if (f->adj[2 * b + 1] >= 0) live_set_remove(live, b);
-    return true;
+    return b;
 }
 
 /* Rounds over the candidate rows (the tree's leaf order): each city of
- * degree < 2 joins the nearest city that can still be joined (one edge a
- * city a round; the live set answers where the row has none), until the
- * paths are one.  A stop ends it early (*stopped), the paths still paths. */
+ * degree < 2 joins the nearest city that can still be joined (the live set
+ * answers where the row has none), until the paths are one.  A city that
+ * gained an edge in a round, chosen or choosing, makes no choice of its own
+ * until the next round: paths then grow from many places at once rather
+ * than as a walk along the leaf order (on pla85900 LK's first pass from
+ * such a start ends 0.1-0.15 points nearer the optimum, bench/RESULTS.md).
+ * A stop ends it early (*stopped), the paths still paths. */
 static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
                                const wt_init_stop *stop, int threads, int32_t *adj,
                                bool *stopped, wt_error *err)
@@ -856,12 +861,15 @@ static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
     wt_status st = live_set_init(&live, inst, NULL, n, threads, err);
     if (st != WT_OK) return st;
     forest f;
-    if (!forest_open(&f, n, adj)) {
+    int32_t *joined_in = malloc((size_t)n * sizeof *joined_in); /* round of a city's last edge */
+    if (!joined_in || !forest_open(&f, n, adj)) {
+        free(joined_in);
         live_set_free(&live);
         return WT_STATUS_OUT_OF_MEMORY;
     }
+    for (int i = 0; i < n; i++) joined_in[i] = -1;
     int joined = 0, before = -1;
-    while (joined < n - 1 && joined > before && !*stopped) {
+    for (int round = 0; joined < n - 1 && joined > before && !*stopped; round++) {
         before = joined;
         for (int r = 0; r < n && joined < n - 1; r++) {
             if (r % ROW_POLL == 0 && r > 0 && stop_asked(stop)) {
@@ -869,11 +877,16 @@ static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
                 break;
             }
             int a = c->owner[r];
-            if (adj[2 * a + 1] < 0 && boruvka_join(&f, &live, c->nbr + (size_t)r * c->k, c->k, a))
+            if (adj[2 * a + 1] >= 0 || joined_in[a] == round) continue;
+            int b = boruvka_join(&f, &live, c->nbr + (size_t)r * c->k, c->k, a);
+            if (b >= 0) {
+                joined_in[a] = joined_in[b] = round;
                 joined++;
+            }
         }
     }
     forest_close(&f);
+    free(joined_in);
     live_set_free(&live);
     return WT_OK;
 }

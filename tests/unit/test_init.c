@@ -284,6 +284,25 @@ static void test_boruvka_joins_nearest(void **state)
     wt_instance_free(inst);
 }
 
+/* Quick-Boruvka: a city that gained an edge in a round chooses no other
+ * before the next.  Six cities, one leaf, walked in number order: 0 joins
+ * 4, 1 joins 5, 2 joins 4, 3 joins 1; city 5, chosen by 1, waits, so in
+ * the next round 0 joins 5 (14) and the path 2-4-0-5-1-3 closes with 3-2
+ * (15): 50.  Had 5 chosen at once it would have joined 2 (10) and left 0
+ * to close with 3 (20): 51. */
+static void test_boruvka_chosen_city_waits(void **state)
+{
+    (void)state;
+    enum { N = 6 };
+    double x[N] = {15, 3, 14, 0, 20, 4}, y[N] = {1, 12, 10, 14, 7, 10};
+    wt_instance *inst = from_coords("six", N, WT_EUC_2D, x, y, NULL);
+    int32_t *t = start_tour(inst, WT_INIT_BORUVKA, 1);
+    assert_true(is_permutation(t, N));
+    assert_int_equal(length_of(inst, t), 50);
+    free(t);
+    wt_instance_free(inst);
+}
+
 /* -------------------------------------------------------------- quality */
 
 static void test_heuristics_beat_random(void **state)
@@ -662,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_greedy_matches_reference),
         cmocka_unit_test(test_greedy_on_a_line),
         cmocka_unit_test(test_boruvka_joins_nearest),
+        cmocka_unit_test(test_boruvka_chosen_city_waits),
         cmocka_unit_test(test_spacefill_walks_hilbert_curve),
         cmocka_unit_test(test_spacefill_identity_cases),
         cmocka_unit_test(test_same_tour_any_thread_count),
