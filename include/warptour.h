@@ -452,6 +452,12 @@ typedef struct wt_tuning {
                              of the whole tour held as two-level lists, merged
                              every epoch, instead of stretches or copies on arrays;
                              0: 2000; WT_TUNING_OFF: never; else >= 1 */
+    int ils_starts;       /* lk descents from 20,001 to 250,000 cities, first descent
+                             on a list, no params.start_tour: start tours whose
+                             first descents run side by side, the shortest kept
+                             (the configured one and Quick-Boruvka sweeps); 0: one
+                             a thread; WT_TUNING_OFF: the configured one only;
+                             else >= 1, at most one a thread */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
      * the defaults in parentheses are those from 50,000 cities */
     int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */

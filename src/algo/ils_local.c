@@ -62,6 +62,7 @@
 #include "algo/ils.h"
 #include "algo/polish.h"
 #include "core/error.h"
+#include "core/init.h"
 #include "core/instance.h"
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
@@ -492,17 +493,107 @@ static bool listed_first(const wt_tuning *t, int n, int T)
 }
 
 /* The first descent of a large tour with LK on the whole tour as a list,
- * then the longest edges' moves (first_descent says why). */
-static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, int n,
+ * then the longest edges' moves (first_descent says why); report: through
+ * ctl, as the solving thread does. */
+static wt_status listed_descent(wt_polisher *w, bool report, int threads, wt_search_ctl *ctl,
+                                uint64_t *moves, wt_error *err)
+{
+    wt_polisher_touch_all(w);
+    wt_status st = wt_polisher_descend_listed(w, report, moves, err);
+    for (int r = 0; st == WT_OK && r < LONG_EDGE_PASSES && !wt_ctl_expired(ctl) &&
+                    wt_polisher_long_edges(w, LONG_EDGES, threads) > 0;
+         r++)
+        st = wt_polisher_descend_listed(w, report, moves, err);
+    return st;
+}
+
+/* Up to this many cities the listed first descent tries other start tours
+ * on the threads that would wait for it (the lists of sixteen copies of a
+ * larger tour, and one thread's descent of it, cost more). */
+enum { STARTS_MAX_N = 250000 };
+
+/* Start tours whose listed first descents run side by side, one a thread,
+ * the shortest result kept: the given start tour and S - 1 Quick-Boruvka
+ * tours swept at evenly spaced angles (wt_tour_init_sweep).  From LK's
+ * first descent the chain keeps much of its start on some instances: on
+ * pla85900 (one thread, 30 s) first descents that ended 1.18 / 1.32 /
+ * 1.52 / 1.78% above the optimum led to 0.36 / 0.34 / 0.49 / 0.64%, and
+ * the sweeps' descents ranged from 1.21% to 1.98% (bench/RESULTS.md).  A
+ * start tour the caller gave is kept as given.  tuning.ils_starts: 0, one
+ * a thread; else at most that many. */
+static int start_count(const wt_search_ctl *ctl, const wt_instance *inst, int T)
+{
+    int want = ctl->params->tuning.ils_starts;
+    if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > STARTS_MAX_N) return 1;
+    return want > 0 && want < T ? want : T;
+}
+
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
+
+/* Start i of S > 1 (i >= 1) in *w, a clone of the solving polisher: the
+ * sweep's tour and its listed descent.  Where it fails (out of memory),
+ * *w is freed and NULL: that start is left out. */
+static void other_start(wt_polisher **w, const wt_instance *inst, int i, int S,
+                        wt_search_ctl *ctl, uint64_t *moves)
+{
+    const double two_pi = 6.283185307179586;
+    wt_error e;
+    wt_init_stop stop = {ctl_stop_asked, ctl};
+    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
+    wt_status st = tour ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
+    if (st == WT_OK)
+        st = wt_tour_init_sweep(inst, two_pi * (i - 1) / (S - 1), 1, &stop, tour, NULL, &e);
+    if (st == WT_OK) {
+        wt_polisher_adopt(*w, tour, wt_tour_length(inst, tour));
+        st = listed_descent(*w, false, 1, ctl, moves, &e);
+    }
+    free(tour);
+    if (st != WT_OK) {
+        wt_polisher_free(*w);
+        *w = NULL;
+    }
+}
+
+/* The listed first descent from start_count's start tours; whole ends on
+ * the shortest result (ties: the given start, then the lowest angle), which
+ * is copied into tour. */
+static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const wt_instance *inst,
                                       wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                       wt_error *err)
 {
-    wt_polisher_touch_all(whole);
-    wt_status st = wt_polisher_descend_listed(whole, &stats->steps, err);
-    for (int r = 0; st == WT_OK && r < LONG_EDGE_PASSES && !wt_ctl_expired(ctl) &&
-                    wt_polisher_long_edges(whole, LONG_EDGES, T) > 0;
-         r++)
-        st = wt_polisher_descend_listed(whole, &stats->steps, err);
+    int n = inst->n, S = start_count(ctl, inst, T);
+    wt_polisher **other = calloc((size_t)S, sizeof *other);
+    uint64_t *moves = calloc((size_t)S, sizeof *moves);
+    if (!other || !moves) S = 1; /* the given start alone */
+    for (int i = 1; i < S; i++) {
+        wt_error e;
+        if (wt_polisher_clone(whole, &other[i], &e) != WT_OK) other[i] = NULL;
+    }
+    wt_status st = WT_OK;
+    if (S == 1) {
+        st = listed_descent(whole, true, T, ctl, &stats->steps, err);
+    } else {
+#pragma omp parallel num_threads(S)
+        {
+            int i = omp_get_thread_num();
+            if (i == 0) st = listed_descent(whole, true, 1, ctl, &moves[0], err);
+            else if (i < S && other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
+        }
+        int best = 0;
+        int64_t best_len = wt_polisher_length(whole);
+        for (int i = 1; i < S; i++) {
+            stats->steps += moves[i];
+            if (other[i] && wt_polisher_length(other[i]) < best_len) {
+                best = i;
+                best_len = wt_polisher_length(other[i]);
+            }
+        }
+        stats->steps += moves[0];
+        if (st == WT_OK && best > 0) wt_polisher_adopt(whole, wt_polisher_tour(other[best]), best_len);
+        for (int i = 1; i < S; i++) wt_polisher_free(other[i]);
+    }
+    free(other);
+    free(moves);
     if (st != WT_OK) return st;
     memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
     return WT_OK;
@@ -929,7 +1020,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool large_lk = lk && n > LK_COPIES_MAX && inst->type != WT_EXPLICIT;
     bool stretchable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     if (large_lk && !two_opted && listed_first(&ctl->params->tuning, n, T)) {
-        st = listed_first_descent(whole, tour, n, ctl, T, stats, err);
+        st = listed_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted) {
             st = plain_first_descent(inst, tour, ctl, T, stats, err);

@@ -682,14 +682,15 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err)
     return WT_OK;
 }
 
-wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err)
+wt_status wt_polisher_descend_listed(wt_polisher *w, bool report, uint64_t *moves,
+                                     wt_error *err)
 {
     polish *p = &w->p;
     if (p->path || p->n < 3) return wt_polisher_descend(w, moves, err);
     wt_status st = wt_polisher_list_open(w, err);
     if (st != WT_OK) return st;
     p->logging = false; /* committed at the end: nothing to undo */
-    p->list_reports = true;
+    p->list_reports = report;
     st = wt_polisher_descend(w, moves, err);
     p->list_reports = false;
     p->logging = true;

@@ -156,9 +156,12 @@ wt_status wt_polisher_descend(wt_polisher *w, uint64_t *moves, wt_error *err);
  * LK's flips cost O(sqrt n) instead of up to n / 2 (core/tour_list.h):
  * for descents from many cities of a large tour.  Or-opt moves and LK's
  * alternate step are not made; the descent is committed (undo cannot take
- * it back); it reports its progress through ctl (solving thread only).  A path polisher descends as wt_polisher_descend.  Also
- * WT_STATUS_OUT_OF_MEMORY for the list. */
-wt_status wt_polisher_descend_listed(wt_polisher *w, uint64_t *moves, wt_error *err);
+ * it back); with report, it reports its progress through ctl (the solving
+ * thread only: other threads' descents only poll it for the stop).  A path
+ * polisher descends as wt_polisher_descend.  Also WT_STATUS_OUT_OF_MEMORY
+ * for the list. */
+wt_status wt_polisher_descend_listed(wt_polisher *w, bool report, uint64_t *moves,
+                                     wt_error *err);
 /* The whole tour held as a two-level list from wt_polisher_list_open to
  * wt_polisher_list_close, for kicks on a large tour (ILS): descents, walk
  * kicks (wt_polisher_walk_kick), commit and undo then work on the list in

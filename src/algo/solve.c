@@ -427,6 +427,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_whole < WT_TUNING_OFF)
         return BAD("ils_whole is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_whole);
+    if (t->ils_starts < WT_TUNING_OFF)
+        return BAD("ils_starts is %d; expected 0 (the default), WT_TUNING_OFF or more",
+                   t->ils_starts);
     if (t->ils_mix < WT_TUNING_OFF)
         return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
     if (t->pass_prune_min < 0)

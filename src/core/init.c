@@ -47,6 +47,7 @@
  * 20 bytes per edge at the peak (neighbour lists, sort keys, sort scratch),
  * 200 MB for a million cities, released before the paths are chained.
  */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -844,7 +845,8 @@ static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, in
     return b;
 }
 
-/* Rounds over the candidate rows (the tree's leaf order): each city of
+/* Rounds over the candidate rows (in the order of rows[], NULL: the tree's
+ * leaf order): each city of
  * degree < 2 joins the nearest city that can still be joined (the live set
  * answers where the row has none), until the paths are one.  A city that
  * gained an edge in a round, chosen or choosing, makes no choice of its own
@@ -853,8 +855,8 @@ static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, in
  * such a start ends 0.1-0.15 points nearer the optimum, bench/RESULTS.md).
  * A stop ends it early (*stopped), the paths still paths. */
 static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
-                               const wt_init_stop *stop, int threads, int32_t *adj,
-                               bool *stopped, wt_error *err)
+                               const int32_t *rows, const wt_init_stop *stop, int threads,
+                               int32_t *adj, bool *stopped, wt_error *err)
 {
     int n = c->n;
     live_set live;
@@ -871,12 +873,12 @@ static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
     int joined = 0, before = -1;
     for (int round = 0; joined < n - 1 && joined > before && !*stopped; round++) {
         before = joined;
-        for (int r = 0; r < n && joined < n - 1; r++) {
-            if (r % ROW_POLL == 0 && r > 0 && stop_asked(stop)) {
+        for (int i = 0; i < n && joined < n - 1; i++) {
+            if (i % ROW_POLL == 0 && i > 0 && stop_asked(stop)) {
                 *stopped = true;
                 break;
             }
-            int a = c->owner[r];
+            int r = rows ? rows[i] : i, a = c->owner[r];
             if (adj[2 * a + 1] >= 0 || joined_in[a] == round) continue;
             int b = boruvka_join(&f, &live, c->nbr + (size_t)r * c->k, c->k, a);
             if (b >= 0) {
@@ -891,9 +893,48 @@ static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
     return WT_OK;
 }
 
-static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int threads,
-                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
-                              wt_error *err)
+/* Sort key of a candidate row: its city's place along the sweep. */
+typedef struct sweep_key {
+    double along;
+    int32_t city, row;
+} sweep_key;
+
+static int sweep_key_cmp(const void *a, const void *b)
+{
+    const sweep_key *x = a, *y = b;
+    if (x->along != y->along) return x->along < y->along ? -1 : 1;
+    return (x->city > y->city) - (x->city < y->city);
+}
+
+/* The candidate rows in the order of their cities' projections on the
+ * direction at angle radians (ties by city number); NULL when out of
+ * memory. */
+static int32_t *sweep_rows(const wt_instance *inst, const candidates *c, double angle)
+{
+    int n = c->n;
+    sweep_key *key = malloc((size_t)n * sizeof *key);
+    int32_t *rows = malloc((size_t)n * sizeof *rows);
+    if (key && rows) {
+        double ux = cos(angle), uy = sin(angle);
+        for (int r = 0; r < n; r++) {
+            int32_t city = c->owner[r];
+            key[r] = (sweep_key){ux * inst->x[city] + uy * inst->y[city], city, r};
+        }
+        qsort(key, (size_t)n, sizeof *key, sweep_key_cmp);
+        for (int i = 0; i < n; i++) rows[i] = key[i].row;
+    } else {
+        free(rows);
+        rows = NULL;
+    }
+    free(key);
+    return rows;
+}
+
+/* Quick-Boruvka, its rounds in the tree's leaf order, or along the sweep
+ * at angle when sweep. */
+static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int threads, bool sweep,
+                              double angle, const wt_init_stop *stop, int32_t *tour,
+                              wt_init_cut *cut, wt_error *err)
 {
     int n = inst->n;
     if (n < 3) return init_greedy(inst, seed, threads, stop, tour, cut, err); /* one tour */
@@ -907,7 +948,11 @@ static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int thread
         st = candidates_build(inst, k, threads, stop, dist, &c, err);
         if (st == WT_OK) {
             stopped = c.stopped || stop_asked(stop);
-            if (!stopped) st = boruvka_paths(inst, &c, stop, threads, adj, &stopped, err);
+            int32_t *rows = sweep && !stopped ? sweep_rows(inst, &c, angle) : NULL;
+            if (sweep && !stopped && !rows) st = WT_STATUS_OUT_OF_MEMORY;
+            if (st == WT_OK && !stopped)
+                st = boruvka_paths(inst, &c, rows, stop, threads, adj, &stopped, err);
+            free(rows);
             candidates_free(&c);
         }
     }
@@ -1025,8 +1070,23 @@ wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uin
     case WT_INIT_NEAREST: return init_nearest(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_GREEDY: return init_greedy(inst, seed, threads, stop, tour, cut, err);
     case WT_INIT_SPACEFILL: return init_spacefill(inst, threads, tour, err);
-    case WT_INIT_BORUVKA: return init_boruvka(inst, seed, threads, stop, tour, cut, err);
+    case WT_INIT_BORUVKA:
+        return init_boruvka(inst, seed, threads, false, 0, stop, tour, cut, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init: unknown method %d",
                    (int)method);
+}
+
+wt_status wt_tour_init_sweep(const wt_instance *inst, double angle, int threads,
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                             wt_error *err)
+{
+    wt_init_cut cut_here;
+    if (!cut) cut = &cut_here;
+    *cut = WT_INIT_WHOLE;
+    if (!inst || !tour || inst->n < 1 || inst->type == WT_EXPLICIT || !isfinite(angle))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_tour_init_sweep: need an instance with coordinates, a tour and an angle");
+    if (threads < 1) threads = omp_get_num_procs();
+    return init_boruvka(inst, 1, threads, true, angle, stop, tour, cut, err);
 }

@@ -44,4 +44,14 @@ wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uin
                              int threads, const wt_init_stop *stop, int32_t *tour,
                              wt_init_cut *cut, wt_error *err);
 
+/* A Quick-Boruvka tour (WT_INIT_BORUVKA) whose rounds take the cities in
+ * the order of their projections on the direction at angle radians from
+ * the x axis (ties by city number) instead of the k-d tree's leaf order:
+ * start tours of the same kind that differ, for searches that try several
+ * (ils_local.c).  Polls stop and reports a cut as wt_tour_init_until.
+ * Instances with coordinates only (not EXPLICIT); angle finite. */
+wt_status wt_tour_init_sweep(const wt_instance *inst, double angle, int threads,
+                             const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
+                             wt_error *err);
+
 #endif

@@ -303,6 +303,33 @@ static void test_boruvka_chosen_city_waits(void **state)
     wt_instance_free(inst);
 }
 
+/* Quick-Boruvka sweeps (wt_tour_init_sweep): valid tours, the same for
+ * the same angle on any thread count, different between angles (the
+ * rounds' order changes which paths form), refused without coordinates or
+ * a finite angle. */
+static void test_boruvka_sweeps(void **state)
+{
+    (void)state;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, 3000, 5);
+    int n = wt_instance_n(inst);
+    int32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    int64_t len[4];
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(wt_tour_init_sweep(inst, 1.5707963 * i, 1, NULL, a, NULL, NULL), WT_OK);
+        assert_true(is_permutation(a, n));
+        len[i] = length_of(inst, a);
+        assert_int_equal(wt_tour_init_sweep(inst, 1.5707963 * i, 4, NULL, b, NULL, NULL), WT_OK);
+        assert_memory_equal(a, b, (size_t)n * sizeof *a);
+    }
+    assert_true(len[0] != len[1] || len[1] != len[2] || len[2] != len[3]);
+    wt_error err = {0};
+    assert_int_equal(wt_tour_init_sweep(inst, NAN, 1, NULL, a, NULL, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    free(a);
+    free(b);
+    wt_instance_free(inst);
+}
+
 /* -------------------------------------------------------------- quality */
 
 static void test_heuristics_beat_random(void **state)
@@ -682,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_greedy_on_a_line),
         cmocka_unit_test(test_boruvka_joins_nearest),
         cmocka_unit_test(test_boruvka_chosen_city_waits),
+        cmocka_unit_test(test_boruvka_sweeps),
         cmocka_unit_test(test_spacefill_walks_hilbert_curve),
         cmocka_unit_test(test_spacefill_identity_cases),
         cmocka_unit_test(test_same_tour_any_thread_count),

@@ -125,7 +125,7 @@ static void check_descent_on(const wt_instance *inst, uint64_t seed, bool altern
     do {
         moves = 0;
         wt_polisher_touch_all(w);
-        if (listed) assert_int_equal(wt_polisher_descend_listed(w, &moves, NULL), WT_OK);
+        if (listed) assert_int_equal(wt_polisher_descend_listed(w, true, &moves, NULL), WT_OK);
         else assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
     } while (moves > 0);
     const int32_t *t = wt_polisher_tour(w);
@@ -188,7 +188,7 @@ static void test_listed_descent(void **state)
         wt_polisher *w = NULL;
         assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
         wt_polisher_touch_all(w);
-        assert_int_equal(wt_polisher_descend_listed(w, NULL, NULL), WT_OK);
+        assert_int_equal(wt_polisher_descend_listed(w, true, NULL, NULL), WT_OK);
         if (run == 0) memcpy(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
         else assert_memory_equal(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
         wt_polisher_free(w);
@@ -241,6 +241,33 @@ static void test_ils_lk_listed_first_descent(void **state)
         solve_twice(inst, &p, &a);
         wt_result_free(&a);
     }
+    wt_instance_free(inst);
+}
+
+/* Above 20,000 cities the listed first descent also runs from
+ * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
+ * reproducible on three threads.  With the sweeps off, or a start tour
+ * given (the greedy tour), the configured start alone: the same run. */
+static void test_ils_lk_starts(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(21000, 11);
+    wt_params p = ils_lk_params(200);
+    p.threads = 3;
+    wt_result on, off, given;
+    solve_twice(inst, &p, &on);
+    p.tuning.ils_starts = WT_TUNING_OFF;
+    solve_twice(inst, &p, &off);
+    int32_t *start = malloc((size_t)inst->n * sizeof *start);
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, p.seed, start, NULL), WT_OK);
+    p.tuning.ils_starts = 0;
+    p.start_tour = start;
+    solve_twice(inst, &p, &given);
+    assert_memory_equal(given.tour, off.tour, (size_t)inst->n * sizeof *start);
+    free(start);
+    wt_result_free(&on);
+    wt_result_free(&off);
+    wt_result_free(&given);
     wt_instance_free(inst);
 }
 
@@ -504,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_descent_is_locally_optimal),
         cmocka_unit_test(test_listed_descent),
         cmocka_unit_test(test_ils_lk_listed_first_descent),
+        cmocka_unit_test(test_ils_lk_starts),
         cmocka_unit_test(test_ils_lk_whole_tour),
         cmocka_unit_test(test_ils_lk_broad_repairs),
         cmocka_unit_test(test_kicks_undo_exactly),

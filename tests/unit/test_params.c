@@ -31,7 +31,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 38; k++) {
+    for (int k = 0; k < 39; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -74,6 +74,7 @@ static void test_solve_checks_every_field(void **state)
         case 35: p.tuning.lk_breadth3 = -1; field = "lk_breadth3"; break;
         case 36: p.tuning.lk_walk = 1001; field = "lk_walk"; break;
         case 37: p.tuning.ils_whole = -2; field = "ils_whole"; break;
+        case 38: p.tuning.ils_starts = -2; field = "ils_starts"; break;
         }
         refused(inst, &p, field);
     }
@@ -107,7 +108,7 @@ static void test_tuning_and_device(void **state)
     wt_params_defaults(&p);
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
-                           .ils_listed = 9, .ils_whole = 9, .lk_candidates = 12, .lk_depth = 50,
+                           .ils_listed = 9, .ils_whole = 9, .ils_starts = 3, .lk_candidates = 12, .lk_depth = 50,
                            .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
                            .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                            .pass_piece = 1024,
@@ -236,7 +237,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 23);
+    assert_int_equal(count, 24);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),
