@@ -517,7 +517,7 @@ enum { STARTS_MAX_N = 250000 };
  * tours swept at evenly spaced angles (wt_tour_init_sweep).  From LK's
  * first descent the chain keeps much of its start on some instances: on
  * pla85900 (one thread, 30 s) first descents that ended 1.18 / 1.32 /
- * 1.52 / 1.78% above the optimum led to 0.36 / 0.34 / 0.49 / 0.64%, and
+ * 1.52 / 1.78% above the optimum led to 0.36 / 0.34 / 0.48 / 0.64%, and
  * the sweeps' descents ranged from 1.21% to 1.98% (bench/RESULTS.md).  A
  * start tour the caller gave is kept as given.  tuning.ils_starts: 0, one
  * a thread; else at most that many. */

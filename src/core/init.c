@@ -852,7 +852,7 @@ static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, in
  * gained an edge in a round, chosen or choosing, makes no choice of its own
  * until the next round: paths then grow from many places at once rather
  * than as a walk along the leaf order (on pla85900 LK's first pass from
- * such a start ends 0.1-0.15 points nearer the optimum, bench/RESULTS.md).
+ * such a start ends 0.14-0.2 points nearer the optimum, bench/RESULTS.md).
  * A stop ends it early (*stopped), the paths still paths. */
 static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
                                const int32_t *rows, const wt_init_stop *stop, int threads,
