@@ -518,14 +518,39 @@ enum { STARTS_MAX_N = 250000 };
  * first descent the chain keeps much of its start on some instances: on
  * pla85900 (one thread, 30 s) first descents that ended 1.18 / 1.32 /
  * 1.52 / 1.78% above the optimum led to 0.36 / 0.34 / 0.48 / 0.64%, and
- * the sweeps' descents ranged from 1.21% to 1.98% (bench/RESULTS.md).  A
- * start tour the caller gave is kept as given.  tuning.ils_starts: 0, one
- * a thread; else at most that many. */
-static int start_count(const wt_search_ctl *ctl, const wt_instance *inst, int T)
+ * the sweeps' descents ranged from 1.21% to 1.98% (bench/RESULTS.md).
+ * But a sweep's descent beat the greedy start's only where most cities
+ * have their two nearest at one length (grids of lines: pla85900 and
+ * pla33810 66% of the cities, vm22775 49%); on sra104815 (40%), ara238025,
+ * bm33708, fht47608, xib32892, rbz43748, mona-lisa100K and usa115475 (3%)
+ * greedy's won, and the other descents only slowed it (sixteen at once
+ * share the memory bus).  So by default the sweeps run where at least
+ * TIED_SHARE percent of the cities are so tied.  A start tour the caller
+ * gave is kept as given.  tuning.ils_starts: 0, that default; else at
+ * most that many starts, tied or not. */
+enum { TIED_SHARE = 45 };
+
+/* Whether at least TIED_SHARE percent of the cities have their two
+ * nearest candidates at one length. */
+static bool mostly_tied(const wt_polisher *w, const wt_instance *inst)
+{
+    int k, n = inst->n;
+    const int32_t *nb = wt_polisher_candidates(w, &k);
+    long long tied = 0;
+    for (int c = 0; k >= 2 && c < n; c++) {
+        const int32_t *row = nb + (size_t)c * (size_t)k;
+        tied += row[1] >= 0 && wt_dist(inst, c, row[0]) == wt_dist(inst, c, row[1]);
+    }
+    return tied * 100 >= (long long)TIED_SHARE * n;
+}
+
+static int start_count(const wt_polisher *whole, const wt_search_ctl *ctl,
+                       const wt_instance *inst, int T)
 {
     int want = ctl->params->tuning.ils_starts;
     if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > STARTS_MAX_N) return 1;
-    return want > 0 && want < T ? want : T;
+    if (want > 0) return want < T ? want : T;
+    return mostly_tied(whole, inst) ? T : 1;
 }
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
@@ -561,7 +586,7 @@ static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const w
                                       wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                       wt_error *err)
 {
-    int n = inst->n, S = start_count(ctl, inst, T);
+    int n = inst->n, S = start_count(whole, ctl, inst, T);
     wt_polisher **other = calloc((size_t)S, sizeof *other);
     uint64_t *moves = calloc((size_t)S, sizeof *moves);
     if (!other || !moves) S = 1; /* the given start alone */

@@ -244,31 +244,69 @@ static void test_ils_lk_listed_first_descent(void **state)
     wt_instance_free(inst);
 }
 
-/* Above 20,000 cities the listed first descent also runs from
+/* Above 20,000 cities the listed first descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
- * reproducible on three threads.  With the sweeps off, or a start tour
- * given (the greedy tour), the configured start alone: the same run. */
+ * reproducible on three threads.  By default only where most cities have
+ * their two nearest at one length: on uniform random points (next to no
+ * ties) the default run is the configured start's alone, as with the
+ * sweeps off or a start tour given (the greedy tour); on a grid (all
+ * tied) it is the run of one start a thread, whose steps count the moves
+ * of every start's descent. */
 static void test_ils_lk_starts(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(21000, 11);
-    wt_params p = ils_lk_params(200);
+    wt_params p = ils_lk_params(50);
     p.threads = 3;
-    wt_result on, off, given;
+    wt_result on, off, fallback, given;
+    p.tuning.ils_starts = 3;
     solve_twice(inst, &p, &on);
     p.tuning.ils_starts = WT_TUNING_OFF;
     solve_twice(inst, &p, &off);
+    p.tuning.ils_starts = 0;
+    assert_int_equal(wt_solve(inst, &p, &fallback, NULL), WT_OK);
+    assert_memory_equal(fallback.tour, off.tour, (size_t)inst->n * sizeof *off.tour);
     int32_t *start = malloc((size_t)inst->n * sizeof *start);
     assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, p.seed, start, NULL), WT_OK);
-    p.tuning.ils_starts = 0;
+    p.tuning.ils_starts = 3;
     p.start_tour = start;
-    solve_twice(inst, &p, &given);
+    assert_int_equal(wt_solve(inst, &p, &given, NULL), WT_OK);
     assert_memory_equal(given.tour, off.tour, (size_t)inst->n * sizeof *start);
     free(start);
     wt_result_free(&on);
     wt_result_free(&off);
+    wt_result_free(&fallback);
     wt_result_free(&given);
     wt_instance_free(inst);
+
+    enum { SIDE = 150 }; /* 22,500 cities */
+    double *x = malloc(SIDE * SIDE * sizeof *x), *y = malloc(SIDE * SIDE * sizeof *y);
+    for (int i = 0; i < SIDE * SIDE; i++) {
+        x[i] = 10.0 * (i % SIDE);
+        y[i] = 10.0 * (i / SIDE);
+    }
+    wt_instance *grid = NULL;
+    assert_int_equal(
+        wt_instance_from_coords("grid", SIDE * SIDE, WT_EUC_2D, x, y, NULL, &grid, NULL), WT_OK);
+    free(x);
+    free(y);
+    p = ils_lk_params(50);
+    p.threads = 3;
+    wt_result tied, three;
+    assert_int_equal(wt_solve(grid, &p, &tied, NULL), WT_OK);
+    p.tuning.ils_starts = 3;
+    assert_int_equal(wt_solve(grid, &p, &three, NULL), WT_OK);
+    assert_memory_equal(tied.tour, three.tour, (size_t)SIDE * SIDE * sizeof *tied.tour);
+    assert_int_equal(tied.length, wt_tour_length(grid, tied.tour));
+    assert_int_equal(tied.steps, three.steps);
+    p.tuning.ils_starts = WT_TUNING_OFF; /* the moves of the sweeps' descents count too */
+    wt_result alone;
+    assert_int_equal(wt_solve(grid, &p, &alone, NULL), WT_OK);
+    assert_true(tied.steps > alone.steps);
+    wt_result_free(&tied);
+    wt_result_free(&three);
+    wt_result_free(&alone);
+    wt_instance_free(grid);
 }
 
 /* ILS with LK above 20,000 cities kicking copies of the whole tour on
