@@ -456,10 +456,11 @@ typedef struct wt_tuning {
                              on a list, no params.start_tour: start tours whose
                              first descents run side by side, the shortest kept
                              (the configured one and Quick-Boruvka sweeps); 0: one
-                             a thread where at least 45% of the cities have their
-                             two nearest at one length, else the configured one
-                             only; WT_TUNING_OFF: the configured one only; else
-                             >= 1, at most one a thread */
+                             a thread, at most 16, where at least 45% of the
+                             cities have their two nearest at one length, else
+                             the configured one only; WT_TUNING_OFF: the
+                             configured one only; else >= 1, at most one a
+                             thread */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
      * the defaults in parentheses are those from 50,000 cities */
     int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */

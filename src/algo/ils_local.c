@@ -526,9 +526,14 @@ enum { STARTS_MAX_N = 250000 };
  * greedy's won, and the other descents only slowed it (sixteen at once
  * share the memory bus).  So by default the sweeps run where at least
  * TIED_SHARE percent of the cities are so tied.  A start tour the caller
- * gave is kept as given.  tuning.ils_starts: 0, that default; else at
- * most that many starts, tied or not. */
+ * gave is kept as given.  tuning.ils_starts: 0, that default (one a
+ * thread, at most STARTS_MAX); else at most that many starts, tied or
+ * not, and one a thread. */
 enum { TIED_SHARE = 45 };
+
+/* Most starts by default: as many as were measured (16 threads); more
+ * would hold more copies of the tour and share the memory bus more. */
+enum { STARTS_MAX = 16 };
 
 /* Whether at least TIED_SHARE percent of the cities have their two
  * nearest candidates at one length. */
@@ -550,7 +555,8 @@ static int start_count(const wt_polisher *whole, const wt_search_ctl *ctl,
     int want = ctl->params->tuning.ils_starts;
     if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > STARTS_MAX_N) return 1;
     if (want > 0) return want < T ? want : T;
-    return mostly_tied(whole, inst) ? T : 1;
+    if (!mostly_tied(whole, inst)) return 1;
+    return T < STARTS_MAX ? T : STARTS_MAX;
 }
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
