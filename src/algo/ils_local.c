@@ -608,7 +608,7 @@ static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const w
         {
             int i = omp_get_thread_num();
             if (i == 0) st = listed_descent(whole, true, 1, ctl, &moves[0], err);
-            else if (i < S && other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
+            else if (other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
         }
         int best = 0;
         int64_t best_len = wt_polisher_length(whole);
@@ -620,7 +620,8 @@ static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const w
             }
         }
         stats->steps += moves[0];
-        if (st == WT_OK && best > 0) wt_polisher_adopt(whole, wt_polisher_tour(other[best]), best_len);
+        if (st == WT_OK && best > 0)
+            wt_polisher_adopt(whole, wt_polisher_tour(other[best]), best_len);
         for (int i = 1; i < S; i++) wt_polisher_free(other[i]);
     }
     free(other);

@@ -30,10 +30,11 @@
  *             such of its 10 nearest, else the nearest in a k-d tree of
  *             the cities of degree < 2), in rounds until the paths are
  *             one; a city that gained an edge in a round chooses no
- *             other before the next.  Searching beyond the 10 nearest matters: on pla85900
- *             chaining the paths left by the 10 nearest as greedy's does
- *             gave a start from which LK's first pass ended 0.5 points
- *             further from the optimum (bench/RESULTS.md).
+ *             other before the next.  Searching beyond the 10 nearest
+ *             matters: on pla85900 chaining the paths left by the 10
+ *             nearest as greedy's does gave a start from which LK's first
+ *             pass ended 0.5 points further from the optimum
+ *             (bench/RESULTS.md).
  *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
  *             the bounding square of x and y, ties by city number.  EUC_3D
  *             uses x and y only (z is ignored), GEO uses its raw (latitude,
@@ -845,10 +846,10 @@ static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, in
     return b;
 }
 
-/* Rounds over the candidate rows (in the order of rows[], NULL: the tree's
- * leaf order): each city of
- * degree < 2 joins the nearest city that can still be joined (the live set
- * answers where the row has none), until the paths are one.  A city that
+/* Rounds over the candidate rows (in the order of rows[]; NULL: the tree's
+ * leaf order): each city of degree < 2 joins the nearest city that can
+ * still be joined (the live set answers where the row has none), until the
+ * paths are one.  A city that
  * gained an edge in a round, chosen or choosing, makes no choice of its own
  * until the next round: paths then grow from many places at once rather
  * than as a walk along the leaf order (on pla85900 LK's first pass from
@@ -1085,8 +1086,8 @@ wt_status wt_tour_init_sweep(const wt_instance *inst, double angle, int threads,
     if (!cut) cut = &cut_here;
     *cut = WT_INIT_WHOLE;
     if (!inst || !tour || inst->n < 1 || inst->type == WT_EXPLICIT || !isfinite(angle))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "wt_tour_init_sweep: need an instance with coordinates, a tour and an angle");
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_init_sweep: need an instance "
+                       "with coordinates, a tour and a finite angle");
     if (threads < 1) threads = omp_get_num_procs();
     return init_boruvka(inst, 1, threads, true, angle, stop, tour, cut, err);
 }

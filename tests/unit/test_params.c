@@ -108,7 +108,8 @@ static void test_tuning_and_device(void **state)
     wt_params_defaults(&p);
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
-                           .ils_listed = 9, .ils_whole = 9, .ils_starts = 3, .lk_candidates = 12, .lk_depth = 50,
+                           .ils_listed = 9, .ils_whole = 9, .ils_starts = 3,
+                           .lk_candidates = 12, .lk_depth = 50,
                            .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
                            .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                            .pass_piece = 1024,
