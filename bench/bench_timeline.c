@@ -88,6 +88,7 @@ typedef struct tl_run {
     char ran[48];      /* ours: "cpu/ils", the backend and algorithm that ran */
     char stop[32];     /* ours: wt_stop_reason_name */
     char init[32];     /* ours: the start tour it made (wt_result.init_made) */
+    double gpu_busy;   /* ours: the GPU kernels' seconds over the search's */
 } tl_run;
 
 static double max_at(const tl_opts *o) { return o->at[o->n_at - 1]; }
@@ -154,9 +155,12 @@ static int timeline_child(const tl_opts *o)
         wt_instance_free(inst);
         return cli_report_error(&err);
     }
-    printf("end %" PRId64 " %s/%s %s %s\n", res.length, res.backend,
+    /* The GPU's kernels' share of the search's wall time (issue 25's busy
+     * GPU), 0 where no kernel ran after the start tour. */
+    double busy = res.search_time_s > 0 ? res.gpu_time_s / res.search_time_s : 0;
+    printf("end %" PRId64 " %s/%s %s %s %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
-           wt_init_method_name(res.init_made));
+           wt_init_method_name(res.init_made), busy);
     wt_result_free(&res);
     wt_instance_free(inst);
     return EXIT_OK;
@@ -171,9 +175,12 @@ static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
     char ran[48], stop[32], init[32];
+    double busy = 0;
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
         run_add(r, t, len);
-    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s", &len, ran, stop, init) == 4) {
+    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf", &len, ran, stop, init,
+                      &busy) == 5) {
+        r->gpu_busy = busy;
         run_add(r, t, len);
         snprintf(r->ran, sizeof r->ran, "%s", ran);
         snprintf(r->stop, sizeof r->stop, "%s", stop);
@@ -333,9 +340,11 @@ static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run 
                "gap_ref=%s\n", ti->name, ti->n, backend, o->at[a], fmt_len(len, l, sizeof l),
                isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind);
     }
-    printf("# run: instance=%s backend=%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
+    char busy[32] = "";
+    if (r->gpu_busy > 0) snprintf(busy, sizeof busy, " gpu_busy=%.3f", r->gpu_busy);
+    printf("# run: instance=%s backend=%s%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
            backend, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "", r->init,
-           r->stop[0] ? " stop=" : "", r->stop, r->exit_s,
+           r->stop[0] ? " stop=" : "", r->stop, busy, r->exit_s,
            r->killed ? " (stopped by the bench)" : "", r->status);
     fflush(stdout);
 }

@@ -461,6 +461,10 @@ typedef struct wt_tuning {
                              the configured one only; WT_TUNING_OFF: the
                              configured one only; else >= 1, at most one a
                              thread */
+    int64_t ils_beside;   /* lk descents under --backend auto with a time limit and
+                             more than one thread: cities from which a usable
+                             GPU searches windows of the tour beside the host's
+                             searches; 0: 10,000; WT_TUNING_OFF: never; else >= 1 */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
      * the defaults in parentheses are those from 50,000 cities */
     int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */

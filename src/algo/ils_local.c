@@ -61,6 +61,7 @@
 #include "core/climb_start.h"
 #include "algo/ils.h"
 #include "algo/polish.h"
+#include "algo/windows_beside.h"
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -894,7 +895,7 @@ static bool one_cycle(const int32_t *adj, int n, int from, int32_t *tour)
  * (its region), so that most go in side by side.  The tour is then written
  * from city `from`. */
 static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, int n,
-                         int64_t *length, int from)
+                         int64_t *length, int from, wt_beside *beside)
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
     neighbours_of(tour, n, base);
@@ -929,6 +930,11 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
         } else {
             for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
         }
+    }
+    /* The GPU's pieces where the host's changes left their paths alone. */
+    if (beside) {
+        wt_beside_changed(beside, g->used);
+        wt_beside_take(beside, base, false, &gain);
     }
     *length = before - gain;
     one_cycle(base, n, from, tour);
@@ -965,8 +971,8 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n, uint
  * one tour (merge_copies); the parts move with the tour's rotation, drawn
  * from the seed every epoch. */
 static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                            uint64_t kicks, int64_t *length, wt_search_stats *stats,
-                            wt_error *err)
+                            uint64_t kicks, wt_beside *beside, int64_t *length,
+                            wt_search_stats *stats, wt_error *err)
 {
     local_search *s = NULL;
     wt_status st = open_copies(whole, *length, ctl, T, &s, err);
@@ -976,12 +982,14 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
         close_copies(s, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d copies' merge", T);
     }
+    if (T == 1) beside = NULL; /* its pieces go in at the copies' merges */
     const wt_tuning *tune = &ctl->params->tuning;
     uint64_t per = tune->ils_epoch ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
     int halt = 0;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        if (beside) wt_beside_start(beside, tour, ctl->deadline);
         whole_epoch(s, T, tour, n, quota, ctl, done, *length, e > 1, &halt);
         for (int t = 0; t < T; t++)
             if (s[t].st != WT_OK) {
@@ -990,10 +998,21 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
             }
         done = kicks_of(s, T);
         if (T > 1) {
-            merge_copies(s, T, &g, tour, n, length, tour[stretch_offset(ctl->params->seed, e, n)]);
+            merge_copies(s, T, &g, tour, n, length, tour[stretch_offset(ctl->params->seed, e, n)],
+                         beside);
         } else {
             memcpy(tour, wt_polisher_tour(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
+        }
+    }
+    if (st == WT_OK && wt_beside_running(beside)) {
+        /* The last epoch's pieces: its search ends at the deadline too. */
+        int32_t *base = g.adj + (size_t)T * 2 * (size_t)n;
+        neighbours_of(tour, n, base);
+        int64_t gain = 0;
+        if (wt_beside_take(beside, base, true, &gain)) {
+            one_cycle(base, n, tour[0], tour);
+            *length -= gain;
         }
     }
     add_stats(stats, s, T);
@@ -1037,8 +1056,8 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, uint64_t kicks, wt_search_stats *stats,
-                           wt_error *err)
+                           bool two_opted, bool lk, bool windows_beside, uint64_t kicks,
+                           wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_polisher *whole = NULL;
@@ -1067,8 +1086,16 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n))
-        st = kick_whole(whole, tour, n, ctl, T, kicks, &length, stats, err);
+    if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n)) {
+        wt_beside *beside = NULL;
+        if (windows_beside && kicks == 0 && T > 1)
+            st = wt_beside_open(inst, WT_BACKEND_CUDA, ctl->params->cuda_device,
+                                ctl->params->seed, &beside, err);
+        if (st == WT_OK)
+            st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
+        stats->gpu_time_s += wt_beside_gpu_s(beside);
+        wt_beside_close(beside);
+    }
     else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
         st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
     else if (!halt)

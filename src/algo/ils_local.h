@@ -18,10 +18,15 @@
  * comes from a full 2-opt descent (the device's), so it has no long edges
  * left for the first descent to look for across the whole tour.  lk: the
  * descents make Lin-Kernighan steps and Or-opt moves (polish.h,
- * wt_polish_moves), else 2-opt and Or-opt moves.
- * Deterministic for a given seed, kick budget, thread count and tour. */
+ * wt_polish_moves), else 2-opt and Or-opt moves.  windows_beside: with LK
+ * searches on copies of the whole tour, more than one thread and kicks 0
+ * (until ctl's deadline), the GPU params.cuda_device searches windows of
+ * the tour beside them (windows_beside.h; stats->gpu_time_s its kernels'
+ * seconds); the run then depends on timing.
+ * Otherwise deterministic for a given seed, kick budget, thread count and
+ * tour. */
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, uint64_t kicks, wt_search_stats *stats,
-                           wt_error *err);
+                           bool two_opted, bool lk, bool windows_beside, uint64_t kicks,
+                           wt_search_stats *stats, wt_error *err);
 
 #endif

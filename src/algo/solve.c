@@ -110,6 +110,21 @@ static bool auto_on_host(const wt_params *p, int n)
            ils_descent_run(p, n) == WT_ILS_LK;
 }
 
+/* Cities from which auto's LK search under a time limit has the GPU, where
+ * one is usable, search windows of the tour beside the host's threads
+ * (windows_beside.h); tuning.ils_beside sets another.  On an H100 beside
+ * 16 threads, from the host's tour at 10 s, 10 s of window searches alone
+ * gained 0.063 / 0.103 / 0.004 points of the gap on pla85900 / usa115475 /
+ * usa13509, the host's threads 0.054 / 0.18 / 0.005 (bench/RESULTS.md). */
+enum { BESIDE_MIN_CITIES = 10000 };
+
+static bool windows_beside_wanted(const wt_params *p, int n)
+{
+    int64_t from = p->tuning.ils_beside ? p->tuning.ils_beside : BESIDE_MIN_CITIES;
+    return auto_on_host(p, n) && p->time_limit_s > 0 && p->kicks == 0 &&
+           p->tuning.ils_beside != WT_TUNING_OFF && n >= from && p->threads != 1;
+}
+
 /* Kicks of an ILS run without a time limit or a kick count: as many as
  * cities (linkern's default), at least ILS_MIN_KICKS, with local and LK
  * descents; ILS_FULL_KICKS with full descents, each of which scans the
@@ -280,7 +295,8 @@ static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, in
 }
 
 static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *tour,
-                         wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
+                         wt_search_ctl *ctl, bool windows_beside, wt_search_stats *stats,
+                         wt_error *err)
 {
     const wt_params *p = ctl->params;
     uint64_t kicks = ils_kicks(p, inst->n);
@@ -318,7 +334,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         if (st != WT_OK || !handed_over) return st;
         lk = inst->n <= LK_AUTO_MAX_CITIES;
     }
-    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, kicks, stats, err);
+    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, windows_beside, kicks, stats, err);
 }
 
 /* The sa job that params ask for. */
@@ -357,12 +373,13 @@ static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *t
 
 static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
                                wt_search_ctl *ctl, wt_multistart_kernel kernel,
-                               wt_search_stats *stats, wt_sa_job *sa, wt_error *err)
+                               bool windows_beside, wt_search_stats *stats, wt_sa_job *sa,
+                               wt_error *err)
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, kernel, stats, err);
-    case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, stats, err);
+    case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, windows_beside, stats, err);
     case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
@@ -427,6 +444,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_whole < WT_TUNING_OFF)
         return BAD("ils_whole is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_whole);
+    if (t->ils_beside < WT_TUNING_OFF)
+        return BAD("ils_beside is %lld; expected 0 (the default), WT_TUNING_OFF or more",
+                   (long long)t->ils_beside);
     if (t->ils_starts < WT_TUNING_OFF)
         return BAD("ils_starts is %d; expected 0 (the default), WT_TUNING_OFF or more",
                    t->ils_starts);
@@ -496,9 +516,12 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     wt_ctl_init(&ctl, params);
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
-    /* auto keeps ILS with LK descents on the host (see auto_on_host). */
+    /* auto keeps ILS with LK descents on the host (see auto_on_host), with
+     * the GPU's window searches beside them where wanted and a GPU is
+     * usable. */
     wt_params on_host = *params;
-    if (auto_on_host(params, inst->n)) on_host.backend = WT_BACKEND_CPU;
+    bool beside_wanted = windows_beside_wanted(params, inst->n);
+    if (auto_on_host(params, inst->n) && !beside_wanted) on_host.backend = WT_BACKEND_CPU;
     backend_choice choice = {.params = &on_host};
     pthread_t chooser;
     bool threaded = choice_beside_build(&on_host) &&
@@ -518,6 +541,14 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     const wt_backend *backend = choice.backend;
     char device[128];
     memcpy(device, choice.device, sizeof device);
+    bool windows_beside = beside_wanted && !backend->host;
+    if (beside_wanted && !backend->host) {
+        char gpu[sizeof device];
+        snprintf(gpu, sizeof gpu, "%s", device);
+        backend = wt_backend_of(WT_BACKEND_CPU);
+        snprintf(device, sizeof device, "CPU, %d thread%s, LK descents; %.60s: window searches "
+                 "beside", ctl.threads, ctl.threads == 1 ? "" : "s", gpu);
+    }
     wt_ils_descent run_as = ils_descent_run(params, inst->n);
     const char *descents = run_as == WT_ILS_LK        ? "LK descents"
                            : run_as == WT_ILS_WINDOWS ? "window searches"
@@ -532,7 +563,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
         else
             snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s", gpu,
                      ctl.threads, ctl.threads == 1 ? "" : "s", descents);
-    } else if (ils_local(params))
+    } else if (ils_local(params) && !windows_beside)
         snprintf(device, sizeof device, "CPU, %d thread%s, %s", ctl.threads,
                  ctl.threads == 1 ? "" : "s", descents);
     else if (backend->host)
@@ -543,7 +574,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
     ctl.init_length = wt_tour_length(inst, tour);
-    st = run_algorithm(backend, inst, tour, &ctl, kernel, &stats, &sa, err);
+    st = run_algorithm(backend, inst, tour, &ctl, kernel, windows_beside, &stats, &sa, err);
     if (st != WT_OK) {
         free(tour);
         return st;

@@ -9,7 +9,9 @@
  * uniform cities: epochs of a thousand windows under a time limit
  * complete with a valid tour whose gain is exact; the line it prints
  * (windows_million ...) gives the GPU kernels' share of the search's wall
- * time.
+ * time.  Beside the host's LK searches (auto, a time limit): a valid tour
+ * of exact length within the limit, the GPU's kernels busy; one epoch's
+ * pieces put into the tour exactly.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -19,6 +21,7 @@
 #include "batch_test_util.h"
 
 #include "algo/windows.h"
+#include "algo/windows_beside.h"
 #include "core/search_ctl.h"
 
 static bool gpu_is_cpu;
@@ -186,6 +189,75 @@ static void test_million(void **state)
     wt_instance_free(inst);
 }
 
+/* One epoch beside on the GPU from the greedy tour of 20,000 cities: its
+ * pieces keep one cycle and their gain is exact. */
+static void test_beside_epoch(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    wt_instance *inst = wt_test_random_instance(N, 5);
+    int32_t *tour = start_tour(inst, WT_INIT_GREEDY), *after = malloc(N * sizeof *after);
+    int32_t *adj = malloc(2 * N * sizeof *adj);
+    for (int i = 0; i < N; i++) {
+        adj[2 * tour[i]] = tour[(i + N - 1) % N];
+        adj[2 * tour[i] + 1] = tour[(i + 1) % N];
+    }
+    wt_beside *b = NULL;
+    wt_error err = {0};
+    wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
+    if (wt_beside_open(inst, on, 0, 3, &b, &err) != WT_OK)
+        fail_msg("wt_beside_open: %s", err.message);
+    wt_beside_start(b, tour, now_s() + 0.5);
+    int64_t gain = 0;
+    assert_true(wt_beside_take(b, adj, true, &gain));
+    int prev = adj[1], c = 0;
+    for (int i = 0; i < N; i++) {
+        after[i] = c;
+        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
+        prev = c;
+        c = next;
+    }
+    assert_int_equal(wt_tour_validate(after, N, NULL), WT_OK);
+    assert_true(gain > 0);
+    assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
+    print_message("    beside_epoch n=%d gain=%lld gpu_kernel_s=%.3f\n", N, (long long)gain,
+                  wt_beside_gpu_s(b));
+    wt_beside_close(b);
+    free(adj);
+    free(after);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* wt_solve's default search under a 3 s limit on 30,000 uniform cities:
+ * the host's LK searches with the GPU's windows beside. */
+static void test_beside_solve(void **state)
+{
+    (void)state;
+    enum { N = 30000 };
+    wt_instance *inst = wt_test_random_instance(N, 6);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = 3;
+    wt_result r = {0};
+    wt_error err = {0};
+    double t0 = now_s();
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("wt_solve: %s", err.message);
+    double wall = now_s() - t0;
+    assert_int_equal(wt_tour_validate(r.tour, N, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, r.tour), r.length);
+    print_message("    beside_solve n=%d length=%lld wall_s=%.3f search_s=%.3f gpu_kernel_s=%.3f "
+                  "gpu_busy=%.3f device=%s\n", N, (long long)r.length, wall, r.search_time_s,
+                  r.gpu_time_s, r.gpu_time_s / r.search_time_s, r.device);
+    assert_true(wall < p.time_limit_s + 0.3);
+    if (!gpu_is_cpu) {
+        assert_non_null(strstr(r.device, "beside"));
+        assert_true(r.gpu_time_s > 0);
+    }
+    wt_result_free(&r);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     int st = gpu_test_begin(&gpu_is_cpu);
@@ -195,6 +267,8 @@ int main(void)
         GPU_TEST(test_equal_to_host),
         GPU_TEST(test_tsplib_metrics),
         GPU_TEST(test_million),
+        GPU_TEST(test_beside_epoch),
+        GPU_TEST(test_beside_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,7 +31,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 39; k++) {
+    for (int k = 0; k < 40; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -75,6 +75,7 @@ static void test_solve_checks_every_field(void **state)
         case 36: p.tuning.lk_walk = 1001; field = "lk_walk"; break;
         case 37: p.tuning.ils_whole = -2; field = "ils_whole"; break;
         case 38: p.tuning.ils_starts = -2; field = "ils_starts"; break;
+        case 39: p.tuning.ils_beside = -2; field = "ils_beside"; break;
         }
         refused(inst, &p, field);
     }
@@ -109,6 +110,7 @@ static void test_tuning_and_device(void **state)
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
                            .ils_listed = 9, .ils_whole = 9, .ils_starts = 3,
+                           .ils_beside = 9,
                            .lk_candidates = 12, .lk_depth = 50,
                            .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
                            .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
@@ -238,7 +240,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 24);
+    assert_int_equal(count, 25);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),

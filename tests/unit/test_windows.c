@@ -7,11 +7,15 @@
  * search a window or several (replicas, the shortest put back); its gain
  * is the tour's change of length, exactly, on every metric (EUC_2D,
  * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
- * tour whatever the thread count.
+ * tour whatever the thread count.  The windows beside the host's searches
+ * (algo/windows_beside.c) put in exact pieces that keep one cycle, and none
+ * through a city the host changed.
  */
 #include "batch_test_util.h"
 
 #include "algo/windows.h"
+#include "algo/windows_beside.h"
+#include "core/search_ctl.h"
 #include "core/batch_search.h"
 
 /* Kicks on tours of 8 to 60 cities never take the edge at `fixed`. */
@@ -197,6 +201,83 @@ static void test_bad_options(void **state)
     wt_instance_free(inst);
 }
 
+/* Each city's two neighbours in tour (2 n entries). */
+static int32_t *adjacency(const int32_t *tour, int n)
+{
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    for (int i = 0; i < n; i++) {
+        adj[2 * tour[i]] = tour[(i + n - 1) % n];
+        adj[2 * tour[i] + 1] = tour[(i + 1) % n];
+    }
+    return adj;
+}
+
+/* The tour adj describes from city 0, checked to be one cycle. */
+static void tour_of(const int32_t *adj, int n, int32_t *tour)
+{
+    int prev = adj[1], c = 0;
+    for (int i = 0; i < n; i++) {
+        tour[i] = c;
+        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
+        prev = c;
+        c = next;
+    }
+    assert_int_equal(c, 0);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+}
+
+/* One epoch beside (on one CPU thread, 0.3 s) from the greedy tour of 5,000
+ * cities; changed[c] set for the cities with (c % 3 == 0) when `some`, for
+ * all when `all`.  Returns the gain taken in; the tour from adj is valid,
+ * exactly that much shorter, and no changed city has other neighbours. */
+static int64_t beside_epoch(bool some, bool all)
+{
+    int n = 5000;
+    wt_instance *inst = wt_test_random_instance(n, 7);
+    int32_t *tour = greedy(inst), *after = malloc((size_t)n * sizeof *after);
+    int32_t *adj = adjacency(tour, n), *before = adjacency(tour, n);
+    uint8_t *changed = calloc((size_t)n, 1);
+    for (int c = 0; c < n; c++) changed[c] = all || (some && c % 3 == 0);
+    wt_beside *b = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 3, &b, &err), WT_OK);
+    wt_beside_start(b, tour, wt_now() + 0.3);
+    assert_true(wt_beside_running(b));
+    wt_beside_changed(b, changed);
+    int64_t gain = 0;
+    assert_true(wt_beside_take(b, adj, true, &gain));
+    assert_false(wt_beside_running(b));
+    assert_int_equal(wt_beside_epochs(b), 1);
+    tour_of(adj, n, after);
+    assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
+    for (int c = 0; c < n; c++)
+        if (changed[c]) assert_memory_equal(adj + 2 * c, before + 2 * c, 2 * sizeof *adj);
+    wt_beside_close(b);
+    free(changed);
+    free(before);
+    free(adj);
+    free(after);
+    free(tour);
+    wt_instance_free(inst);
+    return gain;
+}
+
+/* Pieces go in where nothing changed, none through the cities the host
+ * changed (a third of them, then all). */
+static void test_beside_pieces(void **state)
+{
+    (void)state;
+    assert_true(beside_epoch(false, false) > 0);
+    assert_true(beside_epoch(true, false) >= 0);
+    assert_int_equal(beside_epoch(false, true), 0);
+    /* Bad arguments are refused; closing nothing is fine. */
+    wt_beside *b = (wt_beside *)&b;
+    assert_int_equal(wt_beside_open(NULL, WT_BACKEND_CPU, 0, 1, &b, NULL),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_null(b);
+    wt_beside_close(NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_one_window_and_time_limit),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_beside_pieces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
