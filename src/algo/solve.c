@@ -553,7 +553,9 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     const char *descents = run_as == WT_ILS_LK        ? "LK descents"
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
-    if (ils_local(params) && !backend->host) {
+    if (windows_beside) {
+        /* said above */
+    } else if (ils_local(params) && !backend->host) {
         char gpu[sizeof device];
         snprintf(gpu, sizeof gpu, "%s", device);
         if (run_as == WT_ILS_WINDOWS)
@@ -563,7 +565,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
         else
             snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s", gpu,
                      ctl.threads, ctl.threads == 1 ? "" : "s", descents);
-    } else if (ils_local(params) && !windows_beside)
+    } else if (ils_local(params))
         snprintf(device, sizeof device, "CPU, %d thread%s, %s", ctl.threads,
                  ctl.threads == 1 ? "" : "s", descents);
     else if (backend->host)
