@@ -207,7 +207,9 @@ static void test_beside_epoch(void **state)
     wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
     if (wt_beside_open(inst, on, 0, 3, &b, &err) != WT_OK)
         fail_msg("wt_beside_open: %s", err.message);
-    wt_beside_start(b, tour, wt_now() + 0.5); /* the library's clock */
+    double deadline = wt_now() + 0.5; /* the library's clock */
+    wt_beside_start(b, tour, deadline);
+    while (wt_now() < deadline + 0.2) {} /* a take that waits asks the epoch to end */
     int64_t gain = 0;
     assert_true(wt_beside_take(b, adj, true, &gain));
     int prev = adj[1], c = 0;

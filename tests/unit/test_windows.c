@@ -241,9 +241,11 @@ static int64_t beside_epoch(bool some, bool all)
     wt_beside *b = NULL;
     wt_error err = {0};
     assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 3, &b, &err), WT_OK);
-    wt_beside_start(b, tour, wt_now() + 0.3);
+    double deadline = wt_now() + 0.3;
+    wt_beside_start(b, tour, deadline);
     assert_true(wt_beside_running(b));
     wt_beside_changed(b, changed);
+    while (wt_now() < deadline + 0.1) {} /* a take that waits asks the epoch to end */
     int64_t gain = 0;
     assert_true(wt_beside_take(b, adj, true, &gain));
     assert_false(wt_beside_running(b));
