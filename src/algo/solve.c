@@ -264,6 +264,33 @@ static wt_status make_start_tour(const wt_instance *inst, wt_search_ctl *ctl, in
     return WT_OK;
 }
 
+/* What runs where, for wt_result.device: device holds the chosen device's
+ * description on entry (the GPU's, for windows beside), the run's on exit. */
+static void describe_run(const wt_params *params, int n, const wt_backend *backend, int threads,
+                         bool windows_beside, char *device, size_t size)
+{
+    char gpu[128];
+    snprintf(gpu, sizeof gpu, "%s", device);
+    const char *s = threads == 1 ? "" : "s";
+    wt_ils_descent run_as = ils_descent_run(params, n);
+    const char *descents = run_as == WT_ILS_LK        ? "LK descents"
+                           : run_as == WT_ILS_WINDOWS ? "window searches"
+                                                      : "local descents";
+    if (windows_beside)
+        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: window searches beside",
+                 threads, s, gpu);
+    else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
+        snprintf(device, size, "%.40s: first descent, window searches; then CPU, %d thread%s: "
+                 "%s descents", gpu, threads, s, n <= LK_AUTO_MAX_CITIES ? "LK" : "local");
+    else if (ils_local(params) && !backend->host)
+        snprintf(device, size, "%.60s: first descent; CPU, %d thread%s: %s", gpu, threads, s,
+                 descents);
+    else if (ils_local(params))
+        snprintf(device, size, "CPU, %d thread%s, %s", threads, s, descents);
+    else if (backend->host)
+        snprintf(device, size, "CPU, %d thread%s", threads, s);
+}
+
 /* Climbs to run: as asked, else unbounded under a time limit, else 100. */
 static uint64_t multistart_restarts(const wt_params *p)
 {
@@ -542,35 +569,8 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     char device[128];
     memcpy(device, choice.device, sizeof device);
     bool windows_beside = beside_wanted && !backend->host;
-    if (beside_wanted && !backend->host) {
-        char gpu[sizeof device];
-        snprintf(gpu, sizeof gpu, "%s", device);
-        backend = wt_backend_of(WT_BACKEND_CPU);
-        snprintf(device, sizeof device, "CPU, %d thread%s, LK descents; %.60s: window searches "
-                 "beside", ctl.threads, ctl.threads == 1 ? "" : "s", gpu);
-    }
-    wt_ils_descent run_as = ils_descent_run(params, inst->n);
-    const char *descents = run_as == WT_ILS_LK        ? "LK descents"
-                           : run_as == WT_ILS_WINDOWS ? "window searches"
-                                                      : "local descents";
-    if (windows_beside) {
-        /* said above */
-    } else if (ils_local(params) && !backend->host) {
-        char gpu[sizeof device];
-        snprintf(gpu, sizeof gpu, "%s", device);
-        if (run_as == WT_ILS_WINDOWS)
-            snprintf(device, sizeof device, "%.40s: first descent, window searches; then CPU, "
-                     "%d thread%s: %s descents", gpu, ctl.threads, ctl.threads == 1 ? "" : "s",
-                     inst->n <= LK_AUTO_MAX_CITIES ? "LK" : "local");
-        else
-            snprintf(device, sizeof device, "%.60s: first descent; CPU, %d thread%s: %s", gpu,
-                     ctl.threads, ctl.threads == 1 ? "" : "s", descents);
-    } else if (ils_local(params))
-        snprintf(device, sizeof device, "CPU, %d thread%s, %s", ctl.threads,
-                 ctl.threads == 1 ? "" : "s", descents);
-    else if (backend->host)
-        snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
-                 ctl.threads == 1 ? "" : "s");
+    if (windows_beside) backend = wt_backend_of(WT_BACKEND_CPU); /* the GPU serves beside */
+    describe_run(params, inst->n, backend, ctl.threads, windows_beside, device, sizeof device);
 
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
