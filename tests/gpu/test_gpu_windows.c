@@ -197,11 +197,7 @@ static void test_beside_epoch(void **state)
     enum { N = 20000 };
     wt_instance *inst = wt_test_random_instance(N, 5);
     int32_t *tour = start_tour(inst, WT_INIT_GREEDY), *after = malloc(N * sizeof *after);
-    int32_t *adj = malloc(2 * N * sizeof *adj);
-    for (int i = 0; i < N; i++) {
-        adj[2 * tour[i]] = tour[(i + N - 1) % N];
-        adj[2 * tour[i] + 1] = tour[(i + 1) % N];
-    }
+    int32_t *adj = batch_adjacency(tour, N);
     wt_beside *b = NULL;
     wt_error err = {0};
     wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
@@ -212,14 +208,7 @@ static void test_beside_epoch(void **state)
     while (wt_now() < deadline + 0.2) {} /* a take that waits asks the epoch to end */
     int64_t gain = 0;
     assert_true(wt_beside_take(b, adj, true, &gain));
-    int prev = adj[1], c = 0;
-    for (int i = 0; i < N; i++) {
-        after[i] = c;
-        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
-        prev = c;
-        c = next;
-    }
-    assert_int_equal(wt_tour_validate(after, N, NULL), WT_OK);
+    batch_tour_of(adj, N, after);
     assert_true(gain > 0);
     assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
     print_message("    beside_epoch n=%d gain=%lld gpu_kernel_s=%.3f\n", N, (long long)gain,

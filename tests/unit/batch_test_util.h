@@ -1,7 +1,9 @@
 /*
  * batch_test_util.h - what the tests of solve-batch share (test_batch.c on
- * the CPU, tests/gpu/test_gpu_batch.c on the GPU): sets of generated
- * instances, a solve that must succeed, and the checks of its tours.
+ * the CPU, tests/gpu/test_gpu_batch.c on the GPU) and of the window
+ * searches (test_windows.c, test_gpu_windows.c): sets of generated
+ * instances, a solve that must succeed, the checks of its tours, and a
+ * tour's two neighbours of every city.
  */
 #ifndef WT_TEST_BATCH_UTIL_H
 #define WT_TEST_BATCH_UTIL_H
@@ -58,6 +60,31 @@ static inline void batch_assert_same(const wt_batch_result *a, const wt_batch_re
                      (long long)x->length, (long long)y->length);
         assert_int_equal(x->kicks, y->kicks);
     }
+}
+
+/* Each city's two neighbours in tour (2 n entries, malloc'd). */
+static inline int32_t *batch_adjacency(const int32_t *tour, int n)
+{
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    for (int i = 0; i < n; i++) {
+        adj[2 * tour[i]] = tour[(i + n - 1) % n];
+        adj[2 * tour[i] + 1] = tour[(i + 1) % n];
+    }
+    return adj;
+}
+
+/* The tour adj describes, from city 0, checked to be one valid cycle. */
+static inline void batch_tour_of(const int32_t *adj, int n, int32_t *tour)
+{
+    int prev = adj[1], c = 0;
+    for (int i = 0; i < n; i++) {
+        tour[i] = c;
+        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
+        prev = c;
+        c = next;
+    }
+    assert_int_equal(c, 0);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
 }
 
 #endif

@@ -201,31 +201,6 @@ static void test_bad_options(void **state)
     wt_instance_free(inst);
 }
 
-/* Each city's two neighbours in tour (2 n entries). */
-static int32_t *adjacency(const int32_t *tour, int n)
-{
-    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
-    for (int i = 0; i < n; i++) {
-        adj[2 * tour[i]] = tour[(i + n - 1) % n];
-        adj[2 * tour[i] + 1] = tour[(i + 1) % n];
-    }
-    return adj;
-}
-
-/* The tour adj describes from city 0, checked to be one cycle. */
-static void tour_of(const int32_t *adj, int n, int32_t *tour)
-{
-    int prev = adj[1], c = 0;
-    for (int i = 0; i < n; i++) {
-        tour[i] = c;
-        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
-        prev = c;
-        c = next;
-    }
-    assert_int_equal(c, 0);
-    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
-}
-
 /* One epoch beside (on one CPU thread, 0.3 s) from the greedy tour of 5,000
  * cities; changed[c] set for the cities with (c % 3 == 0) when `some`, for
  * all when `all`.  Returns the gain taken in; the tour from adj is valid,
@@ -235,7 +210,7 @@ static int64_t beside_epoch(bool some, bool all)
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 7);
     int32_t *tour = greedy(inst), *after = malloc((size_t)n * sizeof *after);
-    int32_t *adj = adjacency(tour, n), *before = adjacency(tour, n);
+    int32_t *adj = batch_adjacency(tour, n), *before = batch_adjacency(tour, n);
     uint8_t *changed = calloc((size_t)n, 1);
     for (int c = 0; c < n; c++) changed[c] = all || (some && c % 3 == 0);
     wt_beside *b = NULL;
@@ -250,7 +225,7 @@ static int64_t beside_epoch(bool some, bool all)
     assert_true(wt_beside_take(b, adj, true, &gain));
     assert_false(wt_beside_running(b));
     assert_int_equal(wt_beside_epochs(b), 1);
-    tour_of(adj, n, after);
+    batch_tour_of(adj, n, after);
     assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
     for (int c = 0; c < n; c++)
         if (changed[c]) assert_memory_equal(adj + 2 * c, before + 2 * c, 2 * sizeof *adj);
