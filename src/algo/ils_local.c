@@ -931,11 +931,8 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
             for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
         }
     }
-    /* The GPU's pieces where the host's changes left their paths alone. */
-    if (beside) {
-        wt_beside_changed(beside, g->used);
-        wt_beside_take(beside, base, false, &gain);
-    }
+    /* The GPU's pieces where the host's changes left their old paths whole. */
+    if (beside) wt_beside_take(beside, base, false, &gain);
     *length = before - gain;
     one_cycle(base, n, from, tour);
 }
@@ -1056,7 +1053,7 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, bool windows_beside, uint64_t kicks,
+                           bool two_opted, bool lk, wt_ils_beside on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
@@ -1088,9 +1085,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n)) {
         wt_beside *beside = NULL;
-        if (windows_beside && kicks == 0 && T > 1)
-            st = wt_beside_open(inst, WT_BACKEND_CUDA, ctl->params->cuda_device,
-                                ctl->params->seed, &beside, err);
+        if (on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1)
+            st = wt_beside_open(inst, on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
+                                ctl->params->cuda_device, ctl->params->seed, &beside, err);
         if (st == WT_OK)
             st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
         stats->gpu_time_s += wt_beside_gpu_s(beside);

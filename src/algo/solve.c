@@ -361,7 +361,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         if (st != WT_OK || !handed_over) return st;
         lk = inst->n <= LK_AUTO_MAX_CITIES;
     }
-    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, windows_beside, kicks, stats, err);
+    return wt_ils_local_run(inst, tour, ctl, !b->host, lk,
+                            windows_beside ? WT_ILS_BESIDE_GPU : WT_ILS_BESIDE_NONE, kicks, stats,
+                            err);
 }
 
 /* The sa job that params ask for. */

@@ -12,7 +12,9 @@
  * kept its place: each piece is a path between two cities that kept their
  * places, through the same cities as before, so any set of pieces can go
  * into a tour that still holds the old paths, and each one's gain is its
- * own.
+ * own.  A piece goes into the merged tour where every edge of its old path
+ * is still there: then that path is whole in the tour (its inner cities
+ * have no other neighbours), whatever the host's merges changed around it.
  */
 #include "algo/windows_beside.h"
 
@@ -40,7 +42,6 @@ struct wt_beside {
     int32_t *snap, *work; /* n each: the tour at the epoch's start, its windows' result */
     int32_t *pos;         /* n: each city's position in snap, from the offset */
     int32_t *saved;       /* 2 n: adj before the pieces, should they break it */
-    uint8_t *dirty;       /* n: cities the host's merges changed since the start */
     piece *pieces;
     int count;
     wt_windows_opts opts;
@@ -65,10 +66,9 @@ wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int c
         b->work = malloc(n * sizeof *b->work);
         b->pos = malloc(n * sizeof *b->pos);
         b->saved = malloc(2 * n * sizeof *b->saved);
-        b->dirty = malloc(n);
         b->pieces = malloc(n / 2 * sizeof *b->pieces);
     }
-    if (!b || !b->snap || !b->work || !b->pos || !b->saved || !b->dirty || !b->pieces) {
+    if (!b || !b->snap || !b->work || !b->pos || !b->saved || !b->pieces) {
         wt_beside_close(b);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for window searches beside "
                        "the host's");
@@ -142,7 +142,6 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline)
     size_t n = (size_t)b->n;
     memcpy(b->snap, tour, n * sizeof *tour);
     memcpy(b->work, tour, n * sizeof *tour);
-    memset(b->dirty, 0, n);
     uint64_t e = b->epochs_started;
     b->opts = (wt_windows_opts){
         .window = WT_WINDOW_CITIES,
@@ -166,12 +165,6 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline)
 
 bool wt_beside_running(const wt_beside *b) { return b && b->running; }
 
-void wt_beside_changed(wt_beside *b, const uint8_t *changed)
-{
-    if (!b->running) return;
-    for (int c = 0; c < b->n; c++) b->dirty[c] |= changed[c];
-}
-
 /* In adj's pair for city c, neighbour `was` becomes `now`. */
 static void replace_neighbour(int32_t *adj, int32_t c, int32_t was, int32_t now)
 {
@@ -181,10 +174,13 @@ static void replace_neighbour(int32_t *adj, int32_t c, int32_t was, int32_t now)
         adj[2 * c + 1] = now;
 }
 
-static bool untouched(const wt_beside *b, const piece *p)
+/* Whether every edge of p's old path is in adj. */
+static bool old_path_whole(const wt_beside *b, const piece *p, const int32_t *adj)
 {
-    for (int q = p->from; q <= p->to; q++)
-        if (b->dirty[at(b, b->snap, q)]) return false;
+    for (int q = p->from; q < p->to; q++) {
+        int32_t u = at(b, b->snap, q), v = at(b, b->snap, q + 1);
+        if (adj[2 * u] != v && adj[2 * u + 1] != v) return false;
+    }
     return true;
 }
 
@@ -230,7 +226,7 @@ bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
     memcpy(b->saved, adj, 2 * n * sizeof *adj);
     int64_t sum = 0;
     for (int i = 0; i < b->count; i++)
-        if (untouched(b, &b->pieces[i])) {
+        if (old_path_whole(b, &b->pieces[i], adj)) {
             put_piece(b, &b->pieces[i], adj);
             sum += b->pieces[i].gain;
         }
@@ -259,7 +255,6 @@ void wt_beside_close(wt_beside *b)
     free(b->work);
     free(b->pos);
     free(b->saved);
-    free(b->dirty);
     free(b->pieces);
     free(b);
 }

@@ -7,11 +7,11 @@
  * (windows.h), a second or so at a time.  The windows' changes are cut into
  * independent pieces: a piece replaces the path between two cities that
  * kept their places with a shorter path through the same cities.  At the
- * host's merges, the pieces of a finished epoch whose cities no merge has
- * changed since that epoch began go into the tour beside the host's
- * changes, and the next epoch starts from the merged tour.  So the GPU
- * never waits for the host's epochs, nor they for it, and a piece never
- * undoes the host's work: it is dropped where the two met.
+ * host's merges, the pieces of a finished epoch whose old paths the merges
+ * have left whole go into the tour beside the host's changes, and the next
+ * epoch starts from the merged tour.  So the GPU never waits for the
+ * host's epochs, nor they for it, and a piece never undoes the host's
+ * work: it is dropped where the two met.
  *
  * An epoch's work depends on when it starts, so runs with windows beside
  * are not reproducible; the caller uses them under a time limit only.
@@ -43,14 +43,10 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 /* Whether an epoch was started and has not been taken in (wt_beside_take). */
 bool wt_beside_running(const wt_beside *b);
 
-/* The host's merge changed the neighbours of the cities c with changed[c]
- * nonzero (n entries): the running epoch's pieces through them are dropped. */
-void wt_beside_changed(wt_beside *b, const uint8_t *changed);
-
 /* If the epoch has ended (wait: asks it to end and waits for it), its
- * pieces that no change since its start touched go into adj (the tour's
- * two neighbours of every city, 2 n entries, one cycle through all cities,
- * and still so after) and their exact gain is added to *gain.  Returns
+ * pieces whose old paths are whole in adj (the tour's two neighbours of
+ * every city, 2 n entries, one cycle through all cities, and still so
+ * after) go into it, and their exact gain is added to *gain.  Returns
  * false where nothing was taken in: no epoch ended, or it failed (on the
  * GPU: out of memory, a device error), after which no epoch starts again
  * and the host's searches go on alone. */

@@ -8,11 +8,12 @@
  * is the tour's change of length, exactly, on every metric (EUC_2D,
  * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
  * tour whatever the thread count.  The windows beside the host's searches
- * (algo/windows_beside.c) put in exact pieces that keep one cycle, and none
- * through a city the host changed.
+ * (algo/windows_beside.c) put in exact pieces that keep one cycle, only
+ * where their old paths are whole, also inside ILS with LK.
  */
 #include "batch_test_util.h"
 
+#include "algo/ils_local.h"
 #include "algo/windows.h"
 #include "algo/windows_beside.h"
 #include "core/search_ctl.h"
@@ -202,57 +203,91 @@ static void test_bad_options(void **state)
 }
 
 /* One epoch beside (on one CPU thread, 0.3 s) from the greedy tour of 5,000
- * cities; changed[c] set for the cities with (c % 3 == 0) when `some`, for
- * all when `all`.  Returns the gain taken in; the tour from adj is valid,
- * exactly that much shorter, and no changed city has other neighbours. */
-static int64_t beside_epoch(bool some, bool all)
+ * cities, taken into the adjacency of `base`: 0, that tour; 1, that tour
+ * with its middle third reversed; 2, a random tour.  Returns the gain taken
+ * in; the tour from adj is valid and exactly that much shorter than base's. */
+static int64_t beside_epoch(int base)
 {
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 7);
-    int32_t *tour = greedy(inst), *after = malloc((size_t)n * sizeof *after);
-    int32_t *adj = batch_adjacency(tour, n), *before = batch_adjacency(tour, n);
-    uint8_t *changed = calloc((size_t)n, 1);
-    for (int c = 0; c < n; c++) changed[c] = all || (some && c % 3 == 0);
+    int32_t *tour = greedy(inst), *other = malloc((size_t)n * sizeof *other);
+    int32_t *after = malloc((size_t)n * sizeof *after);
+    memcpy(other, tour, (size_t)n * sizeof *tour);
+    if (base == 1)
+        for (int i = n / 3, j = 2 * n / 3; i < j; i++, j--) {
+            int32_t c = other[i];
+            other[i] = other[j];
+            other[j] = c;
+        }
+    if (base == 2) wt_test_random_tour(n, 11, other);
+    int32_t *adj = batch_adjacency(other, n);
     wt_beside *b = NULL;
     wt_error err = {0};
     assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 3, &b, &err), WT_OK);
     double deadline = wt_now() + 0.3;
     wt_beside_start(b, tour, deadline);
     assert_true(wt_beside_running(b));
-    wt_beside_changed(b, changed);
     while (wt_now() < deadline + 0.1) {} /* a take that waits asks the epoch to end */
     int64_t gain = 0;
     assert_true(wt_beside_take(b, adj, true, &gain));
     assert_false(wt_beside_running(b));
     assert_int_equal(wt_beside_epochs(b), 1);
     batch_tour_of(adj, n, after);
-    assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
-    for (int c = 0; c < n; c++)
-        if (changed[c]) assert_memory_equal(adj + 2 * c, before + 2 * c, 2 * sizeof *adj);
+    assert_int_equal(wt_tour_length(inst, other) - wt_tour_length(inst, after), gain);
     wt_beside_close(b);
-    free(changed);
-    free(before);
     free(adj);
     free(after);
+    free(other);
     free(tour);
     wt_instance_free(inst);
     return gain;
 }
 
-/* Pieces go in where nothing changed, none through the cities the host
- * changed (a third of them, then all). */
+/* Pieces go into the tour they came from, into one where a 2-opt move
+ * changed two edges (those whose old paths are whole), and none into an
+ * unrelated tour. */
 static void test_beside_pieces(void **state)
 {
     (void)state;
-    assert_true(beside_epoch(false, false) > 0);
-    assert_true(beside_epoch(true, false) >= 0);
-    assert_int_equal(beside_epoch(false, true), 0);
+    assert_true(beside_epoch(0) > 0);
+    assert_true(beside_epoch(1) > 0);
+    assert_int_equal(beside_epoch(2), 0);
     /* Bad arguments are refused; closing nothing is fine. */
     wt_beside *b = (wt_beside *)&b;
     assert_int_equal(wt_beside_open(NULL, WT_BACKEND_CPU, 0, 1, &b, NULL),
                      WT_STATUS_INVALID_ARGUMENT);
     assert_null(b);
     wt_beside_close(NULL);
+}
+
+/* ILS with LK on two threads for 1.5 s with windows beside on a host
+ * thread: the pieces go in at the copies' merges, the tour stays valid and
+ * its length exact (ils_local.c asserts it in debug builds). */
+static void test_beside_in_ils(void **state)
+{
+    (void)state;
+    int n = 6000;
+    wt_instance *inst = wt_test_random_instance(n, 8);
+    int32_t *tour = greedy(inst);
+    int64_t start = wt_tour_length(inst, tour);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.threads = 2;
+    p.time_limit_s = 1.5;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_search_stats stats = {0};
+    wt_error err = {0};
+    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, true, WT_ILS_BESIDE_CPU, 0, &stats,
+                                    &err);
+    if (st != WT_OK) fail_msg("wt_ils_local_run: %s", err.message);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_true(wt_tour_length(inst, tour) < start);
+    assert_true(stats.gpu_time_s == 0);
+    assert_true(wt_now() - ctl.t_start < p.time_limit_s + 0.5);
+    free(tour);
+    wt_instance_free(inst);
 }
 
 int main(void)
@@ -265,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_beside_pieces),
+        cmocka_unit_test(test_beside_in_ils),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
