@@ -285,7 +285,6 @@ static void test_beside_in_ils(void **state)
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_true(wt_tour_length(inst, tour) < start);
     assert_true(stats.gpu_time_s == 0);
-    assert_true(wt_now() - ctl.t_start < p.time_limit_s + 0.5);
     free(tour);
     wt_instance_free(inst);
 }
