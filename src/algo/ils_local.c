@@ -801,8 +801,8 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 
 /* Cities from which LK searches kick copies of the whole tour on lists
  * (kick_whole) instead of stretches or copies on arrays: on 16 threads
- * (H100 machine, 10 s, the default LK step throughout) pla85900 ended 0.66% above the optimum so against
- * 0.94% on stretches, usa115475 0.46% against 0.55%, ara238025 0.87%
+ * (H100 machine, 10 s, the default LK step throughout) pla85900 ended
+ * 0.66% above the optimum so against 0.94% on stretches, usa115475 0.46% against 0.55%, ara238025 0.87%
  * against 0.94%, d18512 0.15% against 0.24%, usa13509 0.17% against 0.27%
  * and pr2392 0.011% against 0.025% on copies (bench/RESULTS.md); smaller
  * tours were not measured and keep the copies.  tuning.ils_whole sets
@@ -928,7 +928,8 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
             for (int i = 0; i < m; i++) g->used[touched[i]] = 1;
             gain += before - s[t].best_len; /* its edges are its cities' alone */
         } else {
-            for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
+            for (int i = 0; i < m; i++)
+                swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
         }
     }
     /* The GPU's pieces where the host's changes left their old paths whole. */

@@ -335,12 +335,13 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
     if (!b->host || ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
         /* The first optimum on the device (on the host too for window
-         * descents, which cannot repair edges between windows alone); the host's threads take it from
-         * there (a stop during this descent leaves them nothing to do).  It
-         * hands over early once DEVICE_STALL_PASSES passes in a row gain
-         * less than DEVICE_STALL_GAIN of the length: at ten million cities
-         * the last 0.1% took 20 s of passes (bench/RESULTS.md), and what
-         * is left the host's stretches find on every thread. */
+         * descents, which cannot repair edges between windows alone); the
+         * host's threads take it from there (a stop during this descent
+         * leaves them nothing to do).  It hands over early once
+         * DEVICE_STALL_PASSES passes in a row gain less than
+         * DEVICE_STALL_GAIN of the length: at ten million cities the last
+         * 0.1% took 20 s of passes (bench/RESULTS.md), and what is left
+         * the host's stretches find on every thread. */
         wt_search_ctl device = *ctl;
         device.stall_steps = inst->n >= DEVICE_STALL_CITIES ? DEVICE_STALL_PASSES : 0;
         device.stall_gain = DEVICE_STALL_GAIN;
@@ -355,9 +356,9 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         /* Windows until their gains dry up, then the host's descents (LK
          * where auto takes it) for the moves between windows. */
         bool handed_over = false;
-        wt_status st = wt_windows_search(inst, tour, ctl, b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
-                                         p->tuning.ils_window, WT_WINDOW_HANDOVER, &handed_over,
-                                         stats, err);
+        wt_backend_kind on = b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
+        wt_status st = wt_windows_search(inst, tour, ctl, on, p->tuning.ils_window,
+                                         WT_WINDOW_HANDOVER, &handed_over, stats, err);
         if (st != WT_OK || !handed_over) return st;
         lk = inst->n <= LK_AUTO_MAX_CITIES;
     }

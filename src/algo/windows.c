@@ -145,7 +145,8 @@ static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour, in
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (int w = 0; w < count; w++) {
         s->inst[w] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
-        for (int r = 0; r < replicas; r++) s->runs[(size_t)w * (size_t)replicas + (size_t)r] = s->inst[w];
+        for (int r = 0; r < replicas; r++)
+            s->runs[(size_t)w * (size_t)replicas + (size_t)r] = s->inst[w];
         if (!s->inst[w]) {
 #pragma omp atomic write
             failed = 1;
@@ -270,7 +271,8 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
              * take at most a seventh of an epoch; the last one ends at the
              * deadline, less what its overhead will take. */
             double left = ctl->deadline - wt_now() - overhead;
-            double epoch = 6 * overhead > WT_WINDOW_MIN_EPOCH_S ? 6 * overhead : WT_WINDOW_MIN_EPOCH_S;
+            double epoch = 6 * overhead;
+            if (epoch < WT_WINDOW_MIN_EPOCH_S) epoch = WT_WINDOW_MIN_EPOCH_S;
             if (left < 2 * epoch) epoch = left;
             if (epoch <= 0.01) break;
             o.time_limit_s = epoch;
