@@ -65,6 +65,7 @@
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance.h"
+#include "core/tour_ops.h"
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
  * exchange (a copy of the best tour into every search) stays cheap.
@@ -802,9 +803,10 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
 /* Cities from which LK searches kick copies of the whole tour on lists
  * (kick_whole) instead of stretches or copies on arrays: on 16 threads
  * (H100 machine, 10 s, the default LK step throughout) pla85900 ended
- * 0.66% above the optimum so against 0.94% on stretches, usa115475 0.46% against 0.55%, ara238025 0.87%
- * against 0.94%, d18512 0.15% against 0.24%, usa13509 0.17% against 0.27%
- * and pr2392 0.011% against 0.025% on copies (bench/RESULTS.md); smaller
+ * 0.66% above the optimum against 0.94% on stretches, usa115475 0.46%
+ * against 0.55%, ara238025 0.87% against 0.94%, d18512 0.15% against
+ * 0.24%, usa13509 0.17% against 0.27% and pr2392 0.011% against 0.025% on
+ * copies (bench/RESULTS.md); smaller
  * tours were not measured and keep the copies.  tuning.ils_whole sets
  * another. */
 enum { WHOLE_MIN = 2000 };
@@ -851,14 +853,6 @@ static bool open_merge(whole_merge *g, int n, int T)
     return false;
 }
 
-static void neighbours_of(const int32_t *tour, int n, int32_t *adj)
-{
-    for (int i = 0; i < n; i++) {
-        adj[2 * tour[i]] = tour[i == 0 ? n - 1 : i - 1];
-        adj[2 * tour[i] + 1] = tour[i == n - 1 ? 0 : i + 1];
-    }
-}
-
 static bool same_neighbours(const int32_t *a, const int32_t *b)
 {
     return (a[0] == b[0] && a[1] == b[1]) || (a[0] == b[1] && a[1] == b[0]);
@@ -873,21 +867,6 @@ static void swap_neighbours(int32_t *a, int32_t *b)
     }
 }
 
-/* Whether adj (2 n) is one cycle through all n cities; if so, that cycle
- * from city `from` into tour. */
-static bool one_cycle(const int32_t *adj, int n, int from, int32_t *tour)
-{
-    int prev = adj[2 * from], c = from;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && c == from) return false;
-        if (tour) tour[i] = c;
-        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
-        prev = c;
-        c = next;
-    }
-    return c == from;
-}
-
 /* The tour of n cities (tour, *length), whose copies the T searches
  * improved, gets their changes: each search's, the largest gain first,
  * where it touches no city an earlier one touched and the tour stays one
@@ -898,13 +877,13 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
                          int64_t *length, int from, wt_beside *beside)
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
-    neighbours_of(tour, n, base);
+    wt_tour_neighbours(tour, n, base);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n, *touched = g->touched + (size_t)t * n;
         g->count[t] = 0;
         if (s[t].best_len >= *length) continue;
-        neighbours_of(wt_polisher_tour(s[t].w), n, adj);
+        wt_tour_neighbours(wt_polisher_tour(s[t].w), n, adj);
         for (int c = 0; c < n; c++)
             if (!same_neighbours(adj + 2 * c, base + 2 * c)) touched[g->count[t]++] = c;
     }
@@ -924,7 +903,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
         if (clash) continue;
         /* The search's neighbours into the merge; adj keeps the merge's old. */
         for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
-        if (one_cycle(base, n, 0, NULL)) {
+        if (wt_tour_of_neighbours(base, n, 0, NULL)) {
             for (int i = 0; i < m; i++) g->used[touched[i]] = 1;
             gain += before - s[t].best_len; /* its edges are its cities' alone */
         } else {
@@ -935,7 +914,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
     /* The GPU's pieces where the host's changes left their old paths whole. */
     if (beside) wt_beside_take(beside, base, false, &gain);
     *length = before - gain;
-    one_cycle(base, n, from, tour);
+    wt_tour_of_neighbours(base, n, from, tour);
 }
 
 /* One epoch of the T searches on copies of the tour (length `length`),
@@ -967,7 +946,8 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n, uint
  * Cook & Rohe's chained LK.  With T > 1 each search kicks one part of the
  * tour, and every WHOLE_EPOCH kicks the copies' changes are merged into
  * one tour (merge_copies); the parts move with the tour's rotation, drawn
- * from the seed every epoch. */
+ * from the seed every epoch.  beside (NULL, or with T > 1): windows searched
+ * beside, whose pieces go in at the merges. */
 static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
                             uint64_t kicks, wt_beside *beside, int64_t *length,
                             wt_search_stats *stats, wt_error *err)
@@ -980,7 +960,6 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
         close_copies(s, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d copies' merge", T);
     }
-    if (T == 1) beside = NULL; /* its pieces go in at the copies' merges */
     const wt_tuning *tune = &ctl->params->tuning;
     uint64_t per = tune->ils_epoch ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
     int halt = 0;
@@ -1006,10 +985,10 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     if (st == WT_OK && wt_beside_running(beside)) {
         /* The last epoch's pieces: its search ends at the deadline too. */
         int32_t *base = g.adj + (size_t)T * 2 * (size_t)n;
-        neighbours_of(tour, n, base);
+        wt_tour_neighbours(tour, n, base);
         int64_t gain = 0;
         if (wt_beside_take(beside, base, true, &gain)) {
-            one_cycle(base, n, tour[0], tour);
+            wt_tour_of_neighbours(base, n, tour[0], tour);
             *length -= gain;
         }
     }

@@ -26,6 +26,7 @@
 #include "algo/windows.h"
 #include "core/error.h"
 #include "core/instance.h"
+#include "core/tour_ops.h"
 
 /* A piece: the path at positions from .. to (counted from the epoch's
  * offset) of work replaces snap's; from and to kept their cities. */
@@ -197,19 +198,6 @@ static void put_piece(const wt_beside *b, const piece *p, int32_t *adj)
                       at(b, b->work, p->to - 1));
 }
 
-/* Whether adj (2 n) is one cycle through all n cities. */
-static bool one_cycle(const int32_t *adj, int n)
-{
-    int prev = adj[1], c = 0;
-    for (int i = 0; i < n; i++) {
-        if (i > 0 && c == 0) return false;
-        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
-        prev = c;
-        c = next;
-    }
-    return c == 0;
-}
-
 bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
 {
     if (!b || !b->running) return false;
@@ -232,7 +220,7 @@ bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
         }
     /* The pieces keep one cycle by construction; the check costs a walk of
      * the tour a second and guards the tour against a mistake in them. */
-    if (!one_cycle(adj, b->n)) {
+    if (!wt_tour_of_neighbours(adj, b->n, 0, NULL)) {
         memcpy(adj, b->saved, 2 * n * sizeof *adj);
         return false;
     }

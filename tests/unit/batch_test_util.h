@@ -10,6 +10,8 @@
 
 #include "test_util.h"
 
+#include "core/tour_ops.h"
+
 /* count uniform instances of n cities, seeds seed, seed + 1, ... */
 static inline wt_instance **batch_uniform_set(int count, int n, uint64_t seed)
 {
@@ -66,24 +68,14 @@ static inline void batch_assert_same(const wt_batch_result *a, const wt_batch_re
 static inline int32_t *batch_adjacency(const int32_t *tour, int n)
 {
     int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
-    for (int i = 0; i < n; i++) {
-        adj[2 * tour[i]] = tour[(i + n - 1) % n];
-        adj[2 * tour[i] + 1] = tour[(i + 1) % n];
-    }
+    wt_tour_neighbours(tour, n, adj);
     return adj;
 }
 
 /* The tour adj describes, from city 0, checked to be one valid cycle. */
 static inline void batch_tour_of(const int32_t *adj, int n, int32_t *tour)
 {
-    int prev = adj[1], c = 0;
-    for (int i = 0; i < n; i++) {
-        tour[i] = c;
-        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
-        prev = c;
-        c = next;
-    }
-    assert_int_equal(c, 0);
+    assert_true(wt_tour_of_neighbours(adj, n, 0, tour));
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
 }
 
