@@ -115,7 +115,7 @@ static bool auto_on_host(const wt_params *p, int n)
  * (windows_beside.h); tuning.ils_beside sets another.  On an H100 beside
  * 16 threads, from the host's tour at 10 s, 10 s of window searches alone
  * gained 0.063 / 0.103 / 0.004 points of the gap on pla85900 / usa115475 /
- * usa13509, the host's threads 0.054 / 0.18 / 0.005 (bench/RESULTS.md). */
+ * usa13509, the host's threads 0.053 / 0.181 / 0.005 (bench/RESULTS.md). */
 enum { BESIDE_MIN_CITIES = 10000 };
 
 static bool windows_beside_wanted(const wt_params *p, int n)
