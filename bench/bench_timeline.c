@@ -89,6 +89,7 @@ typedef struct tl_run {
     char stop[32];     /* ours: wt_stop_reason_name */
     char init[32];     /* ours: the start tour it made (wt_result.init_made) */
     double gpu_busy;   /* ours: the GPU kernels' seconds over the search's */
+    double gpu_busy_beside; /* ours: over the seconds from the first epoch beside */
 } tl_run;
 
 static double max_at(const tl_opts *o) { return o->at[o->n_at - 1]; }
@@ -158,9 +159,10 @@ static int timeline_child(const tl_opts *o)
     /* The GPU's kernels' share of the search's wall time (issue 25's busy
      * GPU), 0 where no kernel ran after the start tour. */
     double busy = res.search_time_s > 0 ? res.gpu_time_s / res.search_time_s : 0;
-    printf("end %" PRId64 " %s/%s %s %s %.3f\n", res.length, res.backend,
+    double beside = res.gpu_span_s > 0 ? res.gpu_time_s / res.gpu_span_s : 0;
+    printf("end %" PRId64 " %s/%s %s %s %.3f %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
-           wt_init_method_name(res.init_made), busy);
+           wt_init_method_name(res.init_made), busy, beside);
     wt_result_free(&res);
     wt_instance_free(inst);
     return EXIT_OK;
@@ -175,12 +177,13 @@ static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
     char ran[48], stop[32], init[32];
-    double busy = 0;
+    double busy = 0, beside = 0;
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
         run_add(r, t, len);
-    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf", &len, ran, stop, init,
-                      &busy) == 5) {
+    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf %lf", &len, ran, stop, init,
+                      &busy, &beside) == 6) {
         r->gpu_busy = busy;
+        r->gpu_busy_beside = beside;
         run_add(r, t, len);
         snprintf(r->ran, sizeof r->ran, "%s", ran);
         snprintf(r->stop, sizeof r->stop, "%s", stop);
@@ -340,8 +343,11 @@ static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run 
                "gap_ref=%s\n", ti->name, ti->n, backend, o->at[a], fmt_len(len, l, sizeof l),
                isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind);
     }
-    char busy[32] = "";
+    char busy[64] = "";
     if (r->gpu_busy > 0) snprintf(busy, sizeof busy, " gpu_busy=%.3f", r->gpu_busy);
+    if (r->gpu_busy_beside > 0)
+        snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy_beside=%.3f",
+                 r->gpu_busy_beside);
     printf("# run: instance=%s backend=%s%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
            backend, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "", r->init,
            r->stop[0] ? " stop=" : "", r->stop, busy, r->exit_s,

@@ -434,9 +434,14 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
             fprintf(out, "kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
                     r->kicks_accepted,
                     r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
-        if (r->gpu_time_s > 0) /* window descents: how busy the GPU kept */
-            fprintf(out, "gpu       window kernels %.3f s, %.0f%% of the search's time\n",
+        if (r->gpu_time_s > 0) { /* window searches: how busy the GPU kept */
+            fprintf(out, "gpu       window kernels %.3f s, %.0f%% of the search's time",
                     r->gpu_time_s, 100.0 * r->gpu_time_s / r->search_time_s);
+            if (r->gpu_span_s > 0)
+                fprintf(out, ", %.0f%% from the first window epoch on",
+                        100.0 * r->gpu_time_s / r->gpu_span_s);
+            fprintf(out, "\n");
+        }
     }
     /* Real-valued points: the length in their units, then the exact integer. */
     if (wt_instance_is_real(inst))
@@ -524,6 +529,7 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
         cJSON_AddNumberToObject(j, "kicks_per_s", r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
         cJSON_AddNumberToObject(j, "gpu_time_s", r->gpu_time_s);
+        cJSON_AddNumberToObject(j, "gpu_span_s", r->gpu_span_s);
         cJSON_AddStringToObject(j, "ils_descent", wt_ils_descent_name(r->ils_descent));
     }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {

@@ -660,6 +660,10 @@ typedef struct wt_result {
     double gpu_time_s;           /* ils with window descents on cuda: seconds the GPU's
                                     window kernels ran (CUDA events), of search_time_s;
                                     0 otherwise */
+    double gpu_span_s;           /* ils with windows beside the host's searches: seconds
+                                    from the GPU's first epoch to the search's end (the
+                                    host's first descent is before it), of
+                                    search_time_s; 0 otherwise */
     wt_ils_descent ils_descent;  /* ils: the descent after each kick as run, WT_ILS_FULL
                                     or WT_ILS_LOCAL (full below 8 cities, where no kick
                                     is made); WT_ILS_AUTO for other algorithms */

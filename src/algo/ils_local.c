@@ -1067,10 +1067,13 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         wt_beside *beside = NULL;
         if (on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1)
             st = wt_beside_open(inst, on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
-                                ctl->params->cuda_device, ctl->params->seed, &beside, err);
+                                ctl->params->cuda_device, ctl->params->seed, WT_BESIDE_EPOCH_S,
+                                &beside, err);
         if (st == WT_OK)
             st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
         stats->gpu_time_s += wt_beside_gpu_s(beside);
+        if (wt_beside_started_at(beside) > 0)
+            stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
         wt_beside_close(beside);
     }
     else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))

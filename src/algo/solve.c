@@ -602,6 +602,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;
     res->scan_time_s = stats.scan_time_s;
     res->gpu_time_s = stats.gpu_time_s;
+    res->gpu_span_s = stats.gpu_span_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
     res->passes = stats.passes;

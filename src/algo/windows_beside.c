@@ -2,24 +2,30 @@
  * windows_beside.c - the GPU's window searches beside the host's searches
  * (windows_beside.h).
  *
- * An epoch runs on a thread of its own, which spends it waiting for the
- * GPU (cuda_wait sleeps between polls), so the host's threads keep their
- * cores.  It searches a copy of the tour (work) against the tour it started
- * from (snap), position for position: windows.c puts every window's path
- * back at the positions it was cut from.  The difference of the two is then
- * cut into pieces at every position p where work's first p cities (from
- * the epoch's first window on) are snap's first p and the city after them
- * kept its place: each piece is a path between two cities that kept their
- * places, through the same cities as before, so any set of pieces can go
- * into a tour that still holds the old paths, and each one's gain is its
- * own.  A piece goes into the merged tour where every edge of its old path
- * is still there: then that path is whole in the tour (its inner cities
- * have no other neighbours), whatever the host's merges changed around it.
+ * The epochs run one after another on a thread of their own, which spends
+ * them waiting for the GPU (cuda_wait sleeps between polls), so the host's
+ * threads keep their cores.  An epoch searches a copy of the tour (work)
+ * against the tour it started from (snap), position for position:
+ * windows.c puts every window's path back at the positions it was cut
+ * from.  The difference of the two is then cut into pieces at every
+ * position p where work's first p cities (from the epoch's first window
+ * on) are snap's first p and the city after them kept its place: each
+ * piece is a path between two cities that kept their places, through the
+ * same cities as before, so any set of pieces can go into a tour that
+ * still holds the old paths, and each one's gain is its own.  A piece goes
+ * into a tour where every edge of its old path is still there: then that
+ * path is whole in the tour (its inner cities have no other neighbours),
+ * whatever the host's merges changed around it.
+ *
+ * So that the GPU does not wait for the host's next merge between epochs,
+ * the thread starts the next epoch at once, from the tour of the host's
+ * last merge (published at every take) with the finished epoch's pieces
+ * in; the host takes those pieces into its own tour at its next merge.
+ * An epoch waits only where the host has not yet taken the one before it.
  */
 #include "algo/windows_beside.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,41 +41,76 @@ typedef struct piece {
     int64_t gain;
 } piece;
 
+/* One epoch's tours and pieces; two of them take turns. */
+typedef struct epoch {
+    int32_t *snap, *work; /* n each: the tour at the epoch's start, its windows' result */
+    piece *pieces;
+    int count, offset;
+    bool ready; /* searched, pieces found, not yet taken in */
+    double gpu_s;
+} epoch;
+
 struct wt_beside {
     const wt_instance *inst;
     int n, cuda_device;
     wt_backend_kind backend;
     uint64_t seed, epochs_started, epochs_taken;
-    int32_t *snap, *work; /* n each: the tour at the epoch's start, its windows' result */
-    int32_t *pos;         /* n: each city's position in snap, from the offset */
-    int32_t *saved;       /* 2 n: adj before the pieces, should they break it */
-    piece *pieces;
-    int count;
-    wt_windows_opts opts;
+    double epoch_s, deadline, started_at;
+    epoch ep[2];
+    int32_t *pos;       /* n: each city's position in snap, from the offset */
+    int32_t *saved;     /* 2 n: the host's adj before the pieces, should they break it */
+    int32_t *published; /* 2 n: the tour of the host's last take */
+    int32_t *next_adj;  /* 2 n: the thread's copy of it, the pieces put in */
     pthread_t thread;
-    bool running, failed;
-    atomic_int done;
-    volatile int stop;
-    double gpu_s, epoch_gpu_s;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    bool thread_on, failed;
+    volatile int stop; /* read by the epoch's search too */
+    double gpu_s;
 };
 
+static void free_epoch(epoch *e)
+{
+    free(e->snap);
+    free(e->work);
+    free(e->pieces);
+}
+
+static bool alloc_epoch(epoch *e, size_t n)
+{
+    e->snap = malloc(n * sizeof *e->snap);
+    e->work = malloc(n * sizeof *e->work);
+    e->pieces = malloc((n / 2 + 1) * sizeof *e->pieces);
+    return e->snap && e->work && e->pieces;
+}
+
 wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int cuda_device,
-                         uint64_t seed, wt_beside **out, wt_error *err)
+                         uint64_t seed, double epoch_s, wt_beside **out, wt_error *err)
 {
     *out = NULL;
-    if (!inst || inst->n < 8 || (backend != WT_BACKEND_CPU && backend != WT_BACKEND_CUDA))
+    if (!inst || inst->n < 8 || (backend != WT_BACKEND_CPU && backend != WT_BACKEND_CUDA) ||
+        !(epoch_s > 0))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_beside_open: need an instance of "
-                       "at least 8 cities and the cpu or cuda backend");
+                       "at least 8 cities, the cpu or cuda backend and an epoch of more than "
+                       "0 s");
     size_t n = (size_t)inst->n;
     wt_beside *b = calloc(1, sizeof *b);
-    if (b) {
-        b->snap = malloc(n * sizeof *b->snap);
-        b->work = malloc(n * sizeof *b->work);
+    bool ok = b && alloc_epoch(&b->ep[0], n) && alloc_epoch(&b->ep[1], n);
+    if (ok) {
         b->pos = malloc(n * sizeof *b->pos);
         b->saved = malloc(2 * n * sizeof *b->saved);
-        b->pieces = malloc(n / 2 * sizeof *b->pieces);
+        b->published = malloc(2 * n * sizeof *b->published);
+        b->next_adj = malloc(2 * n * sizeof *b->next_adj);
+        ok = b->pos && b->saved && b->published && b->next_adj;
     }
-    if (!b || !b->snap || !b->work || !b->pos || !b->saved || !b->pieces) {
+    if (ok) {
+        ok = pthread_mutex_init(&b->lock, NULL) == 0;
+        if (ok && pthread_cond_init(&b->changed, NULL) != 0) {
+            pthread_mutex_destroy(&b->lock);
+            ok = false;
+        }
+    }
+    if (!ok) {
         wt_beside_close(b);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for window searches beside "
                        "the host's");
@@ -79,92 +120,51 @@ wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int c
     b->backend = backend;
     b->cuda_device = cuda_device;
     b->seed = seed;
+    b->epoch_s = epoch_s;
     *out = b;
     return WT_OK;
 }
 
-/* City at position q of snap or work, counted from the epoch's offset. */
-static int32_t at(const wt_beside *b, const int32_t *t, int q)
+/* City at position q of t (an epoch's snap or work), counted from its offset. */
+static int32_t at(const wt_beside *b, const epoch *e, const int32_t *t, int q)
 {
-    return t[(b->opts.offset + q) % b->n];
+    return t[(e->offset + q) % b->n];
 }
 
-static int64_t path_length(const wt_beside *b, const int32_t *t, int from, int to)
+static int64_t path_length(const wt_beside *b, const epoch *e, const int32_t *t, int from,
+                           int to)
 {
     int64_t len = 0;
-    for (int q = from; q < to; q++) len += wt_dist(b->inst, at(b, t, q), at(b, t, q + 1));
+    for (int q = from; q < to; q++)
+        len += wt_dist(b->inst, at(b, e, t, q), at(b, e, t, q + 1));
     return len;
 }
 
-/* The pieces of work against snap (see the top of the file); position 0 is
- * a window's first city and n - 1 a window's last, which keep their places. */
-static void find_pieces(wt_beside *b)
+/* The pieces of e's work against its snap (see the top of the file);
+ * position 0 is a window's first city and n - 1 a window's last, which
+ * keep their places. */
+static void find_pieces(wt_beside *b, epoch *e)
 {
     int n = b->n;
-    b->count = 0;
-    for (int q = 0; q < n; q++) b->pos[at(b, b->snap, q)] = q;
+    const int32_t *snap = e->snap, *work = e->work;
+    e->count = 0;
+    for (int q = 0; q < n; q++) b->pos[at(b, e, snap, q)] = q;
     for (int q = 1; q < n - 1; q++) {
-        if (at(b, b->work, q) == at(b, b->snap, q)) continue;
-        int a = q, last = a, far = b->pos[at(b, b->work, a)];
+        if (at(b, e, work, q) == at(b, e, snap, q)) continue;
+        int a = q, last = a, far = b->pos[at(b, e, work, a)];
         while (last + 1 < n - 1 &&
-               !(far == last && at(b, b->work, last + 1) == at(b, b->snap, last + 1))) {
+               !(far == last && at(b, e, work, last + 1) == at(b, e, snap, last + 1))) {
             last++;
-            int p = b->pos[at(b, b->work, last)];
+            int p = b->pos[at(b, e, work, last)];
             if (p > far) far = p;
         }
-        if (!(far == last && at(b, b->work, last + 1) == at(b, b->snap, last + 1))) return;
-        int64_t gain = path_length(b, b->snap, a - 1, last + 1) -
-                       path_length(b, b->work, a - 1, last + 1);
-        if (gain > 0) b->pieces[b->count++] = (piece){a - 1, last + 1, gain};
+        if (!(far == last && at(b, e, work, last + 1) == at(b, e, snap, last + 1))) return;
+        int64_t gain = path_length(b, e, snap, a - 1, last + 1) -
+                       path_length(b, e, work, a - 1, last + 1);
+        if (gain > 0) e->pieces[e->count++] = (piece){a - 1, last + 1, gain};
         q = last + 1;
     }
 }
-
-static void *run_epoch(void *arg)
-{
-    wt_beside *b = arg;
-    wt_windows_epoch ep;
-    wt_error err;
-    if (wt_windows_epoch_run(b->inst, b->work, &b->opts, &ep, &err) == WT_OK) {
-        b->epoch_gpu_s = ep.gpu_s;
-        find_pieces(b);
-    } else {
-        b->failed = true;
-    }
-    atomic_store(&b->done, 1);
-    return NULL;
-}
-
-void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline)
-{
-    if (b->running || b->failed) return;
-    double left = deadline - wt_now();
-    if (left < 0.1) return;
-    size_t n = (size_t)b->n;
-    memcpy(b->snap, tour, n * sizeof *tour);
-    memcpy(b->work, tour, n * sizeof *tour);
-    uint64_t e = b->epochs_started;
-    b->opts = (wt_windows_opts){
-        .window = WT_WINDOW_CITIES,
-        .offset = wt_windows_offset(b->seed, e, b->n),
-        .time_limit_s = left < WT_BESIDE_EPOCH_S ? left : WT_BESIDE_EPOCH_S,
-        .seed = b->seed ^ (e * 0x9e3779b97f4a7c15ULL),
-        .backend = b->backend,
-        .threads = 1,
-        .cuda_device = b->cuda_device,
-        .stop_flag = &b->stop,
-    };
-    b->stop = 0;
-    atomic_store(&b->done, 0);
-    if (pthread_create(&b->thread, NULL, run_epoch, b) != 0) {
-        b->failed = true;
-        return;
-    }
-    b->running = true;
-    b->epochs_started++;
-}
-
-bool wt_beside_running(const wt_beside *b) { return b && b->running; }
 
 /* In adj's pair for city c, neighbour `was` becomes `now`. */
 static void replace_neighbour(int32_t *adj, int32_t c, int32_t was, int32_t now)
@@ -176,73 +176,210 @@ static void replace_neighbour(int32_t *adj, int32_t c, int32_t was, int32_t now)
 }
 
 /* Whether every edge of p's old path is in adj. */
-static bool old_path_whole(const wt_beside *b, const piece *p, const int32_t *adj)
+static bool old_path_whole(const wt_beside *b, const epoch *e, const piece *p,
+                           const int32_t *adj)
 {
     for (int q = p->from; q < p->to; q++) {
-        int32_t u = at(b, b->snap, q), v = at(b, b->snap, q + 1);
+        int32_t u = at(b, e, e->snap, q), v = at(b, e, e->snap, q + 1);
         if (adj[2 * u] != v && adj[2 * u + 1] != v) return false;
     }
     return true;
 }
 
-static void put_piece(const wt_beside *b, const piece *p, int32_t *adj)
+static void put_piece(const wt_beside *b, const epoch *e, const piece *p, int32_t *adj)
 {
     for (int q = p->from + 1; q < p->to; q++) {
-        int32_t c = at(b, b->work, q);
-        adj[2 * c] = at(b, b->work, q - 1);
-        adj[2 * c + 1] = at(b, b->work, q + 1);
+        int32_t c = at(b, e, e->work, q);
+        adj[2 * c] = at(b, e, e->work, q - 1);
+        adj[2 * c + 1] = at(b, e, e->work, q + 1);
     }
-    replace_neighbour(adj, at(b, b->snap, p->from), at(b, b->snap, p->from + 1),
-                      at(b, b->work, p->from + 1));
-    replace_neighbour(adj, at(b, b->snap, p->to), at(b, b->snap, p->to - 1),
-                      at(b, b->work, p->to - 1));
+    replace_neighbour(adj, at(b, e, e->snap, p->from), at(b, e, e->snap, p->from + 1),
+                      at(b, e, e->work, p->from + 1));
+    replace_neighbour(adj, at(b, e, e->snap, p->to), at(b, e, e->snap, p->to - 1),
+                      at(b, e, e->work, p->to - 1));
+}
+
+/* e's pieces whose old paths are whole in adj go into it; their gain. */
+static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < e->count; i++)
+        if (old_path_whole(b, e, &e->pieces[i], adj)) {
+            put_piece(b, e, &e->pieces[i], adj);
+            sum += e->pieces[i].gain;
+        }
+    return sum;
+}
+
+/* Searches e's work from its snap (set by the caller) until the epoch's
+ * length or the deadline; false where the search failed. */
+static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
+{
+    double left = b->deadline - wt_now();
+    wt_windows_opts o = {
+        .window = WT_WINDOW_CITIES,
+        .offset = wt_windows_offset(b->seed, number, b->n),
+        .time_limit_s = left < b->epoch_s ? left : b->epoch_s,
+        .seed = b->seed ^ (number * 0x9e3779b97f4a7c15ULL),
+        .replicas = b->backend == WT_BACKEND_CPU ? 1 : 0, /* one thread: no use */
+        .backend = b->backend,
+        .threads = 1,
+        .cuda_device = b->cuda_device,
+        .stop_flag = &b->stop,
+    };
+    e->offset = o.offset;
+    e->count = 0;
+    e->gpu_s = 0;
+    memcpy(e->work, e->snap, (size_t)b->n * sizeof *e->work);
+    if (!(o.time_limit_s > 0)) return true; /* the deadline came meanwhile */
+    wt_windows_epoch ep;
+    wt_error err;
+    if (wt_windows_epoch_run(b->inst, e->work, &o, &ep, &err) != WT_OK) return false;
+    e->gpu_s = ep.gpu_s;
+    find_pieces(b, e);
+    return true;
+}
+
+/* The next epoch's start: the tour of the host's last take with e's
+ * pieces in (e's own result should they break it). */
+static void next_start(wt_beside *b, const epoch *e, int32_t *snap)
+{
+    size_t n = (size_t)b->n;
+    pthread_mutex_lock(&b->lock);
+    memcpy(b->next_adj, b->published, 2 * n * sizeof *b->next_adj);
+    pthread_mutex_unlock(&b->lock);
+    put_pieces(b, e, b->next_adj);
+    if (!wt_tour_of_neighbours(b->next_adj, b->n, 0, snap)) memcpy(snap, e->work, n * sizeof *snap);
+}
+
+/* Whether the thread should start no further epoch (under the lock). */
+static bool ending(const wt_beside *b)
+{
+    return b->stop || b->failed || b->deadline - wt_now() < 0.1;
+}
+
+static void *run_epochs(void *arg)
+{
+    wt_beside *b = arg;
+    for (int i = 0;; i = 1 - i) {
+        epoch *e = &b->ep[i], *other = &b->ep[1 - i];
+        bool ok = search_epoch(b, e, b->epochs_started - 1);
+        pthread_mutex_lock(&b->lock);
+        if (ok)
+            e->ready = true;
+        else
+            b->failed = true;
+        pthread_cond_broadcast(&b->changed);
+        /* The next epoch's buffers are the one before's: taken in first. */
+        while (other->ready && !ending(b)) pthread_cond_wait(&b->changed, &b->lock);
+        bool end = ending(b);
+        if (!end) b->epochs_started++;
+        pthread_mutex_unlock(&b->lock);
+        if (end) return NULL;
+        next_start(b, e, other->snap);
+    }
+}
+
+void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline)
+{
+    if (b->thread_on || b->failed || b->epochs_started > 0) return;
+    if (deadline - wt_now() < 0.1) return;
+    size_t n = (size_t)b->n;
+    b->deadline = deadline;
+    memcpy(b->ep[0].snap, tour, n * sizeof *tour);
+    wt_tour_neighbours(tour, b->n, b->published);
+    b->stop = 0;
+    b->epochs_started = 1;
+    b->started_at = wt_now();
+    if (pthread_create(&b->thread, NULL, run_epochs, b) != 0) {
+        b->failed = true;
+        return;
+    }
+    b->thread_on = true;
+}
+
+bool wt_beside_running(const wt_beside *b)
+{
+    return b && (b->thread_on || b->ep[0].ready || b->ep[1].ready);
+}
+
+/* The ready epochs, the older first. */
+static int ready_order(wt_beside *b, epoch **order)
+{
+    int k = 0;
+    /* Epoch j (from 0) ran in ep[j % 2]; the older of two ready ones is
+     * the one after the newest started. */
+    int newest = (int)((b->epochs_started - 1) % 2);
+    for (int i = 1; i <= 2; i++) {
+        epoch *e = &b->ep[(newest + i) % 2];
+        if (e->ready) order[k++] = e;
+    }
+    return k;
 }
 
 bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
 {
-    if (!b || !b->running) return false;
-    if (!atomic_load(&b->done)) {
-        if (!wait) return false;
+    if (!b || b->epochs_started == 0) return false;
+    if (wait && b->thread_on) {
+        pthread_mutex_lock(&b->lock);
         b->stop = 1;
+        pthread_cond_broadcast(&b->changed);
+        pthread_mutex_unlock(&b->lock);
+        pthread_join(b->thread, NULL);
+        b->thread_on = false;
     }
-    pthread_join(b->thread, NULL);
-    b->running = false;
-    if (b->failed) return false;
-    b->gpu_s += b->epoch_gpu_s;
-    b->epochs_taken++;
     size_t n = (size_t)b->n;
-    memcpy(b->saved, adj, 2 * n * sizeof *adj);
+    pthread_mutex_lock(&b->lock);
+    epoch *order[2];
+    int k = b->failed ? 0 : ready_order(b, order);
     int64_t sum = 0;
-    for (int i = 0; i < b->count; i++)
-        if (old_path_whole(b, &b->pieces[i], adj)) {
-            put_piece(b, &b->pieces[i], adj);
-            sum += b->pieces[i].gain;
-        }
+    bool whole = true;
+    if (k > 0) memcpy(b->saved, adj, 2 * n * sizeof *adj);
+    for (int i = 0; i < k; i++) {
+        sum += put_pieces(b, order[i], adj);
+        order[i]->ready = false;
+        b->gpu_s += order[i]->gpu_s;
+        b->epochs_taken++;
+    }
     /* The pieces keep one cycle by construction; the check costs a walk of
      * the tour a second and guards the tour against a mistake in them. */
-    if (!wt_tour_of_neighbours(adj, b->n, 0, NULL)) {
+    if (k > 0 && !wt_tour_of_neighbours(adj, b->n, 0, NULL)) {
         memcpy(adj, b->saved, 2 * n * sizeof *adj);
-        return false;
+        whole = false;
+        sum = 0;
     }
+    memcpy(b->published, adj, 2 * n * sizeof *adj);
+    pthread_cond_broadcast(&b->changed);
+    pthread_mutex_unlock(&b->lock);
     *gain += sum;
-    return true;
+    return k > 0 && whole;
 }
 
 double wt_beside_gpu_s(const wt_beside *b) { return b ? b->gpu_s : 0; }
 
 uint64_t wt_beside_epochs(const wt_beside *b) { return b ? b->epochs_taken : 0; }
 
+double wt_beside_started_at(const wt_beside *b) { return b ? b->started_at : 0; }
+
 void wt_beside_close(wt_beside *b)
 {
     if (!b) return;
-    if (b->running) {
+    if (b->thread_on) {
+        pthread_mutex_lock(&b->lock);
         b->stop = 1;
+        pthread_cond_broadcast(&b->changed);
+        pthread_mutex_unlock(&b->lock);
         pthread_join(b->thread, NULL);
     }
-    free(b->snap);
-    free(b->work);
+    if (b->inst) { /* opened: the lock and condition exist */
+        pthread_cond_destroy(&b->changed);
+        pthread_mutex_destroy(&b->lock);
+    }
+    free_epoch(&b->ep[0]);
+    free_epoch(&b->ep[1]);
     free(b->pos);
     free(b->saved);
-    free(b->pieces);
+    free(b->published);
+    free(b->next_adj);
     free(b);
 }

@@ -3,14 +3,15 @@
  * of one large tour (issue 25, part 1).
  *
  * While the host's threads kick copies of the whole tour (ils_local.c), the
- * GPU searches windows of the tour as it was at the start of its epoch
- * (windows.h), a second or so at a time.  The windows' changes are cut into
- * independent pieces: a piece replaces the path between two cities that
- * kept their places with a shorter path through the same cities.  At the
- * host's merges, the pieces of a finished epoch whose old paths the merges
- * have left whole go into the tour beside the host's changes, and the next
- * epoch starts from the merged tour.  So the GPU never waits for the
- * host's epochs, nor they for it, and a piece never undoes the host's
+ * GPU searches windows of the tour (windows.h), a second or so at a time,
+ * epoch after epoch on a thread of its own.  An epoch's changes are cut
+ * into independent pieces: a piece replaces the path between two cities
+ * that kept their places with a shorter path through the same cities.  At
+ * the host's merges, the pieces of the finished epochs whose old paths the
+ * merges have left whole go into the tour beside the host's changes.  The
+ * next epoch starts as soon as one ends, from the tour of the host's last
+ * merge with the finished epoch's pieces in.  So the GPU never waits for
+ * the host's merges, nor they for it, and a piece never undoes the host's
  * work: it is dropped where the two met.
  *
  * An epoch's work depends on when it starts, so runs with windows beside
@@ -29,39 +30,42 @@ typedef struct wt_beside wt_beside;
 
 /* Windows beside the host's searches for tours of inst (n >= 8 cities),
  * searched on backend (WT_BACKEND_CUDA: the GPU cuda_device; WT_BACKEND_CPU:
- * one host thread, the same search, for tests); epochs seeded from seed.
- * *out NULL on failure. */
+ * one host thread, the same search, for tests) in epochs of epoch_s
+ * seconds (> 0), seeded from seed.  *out NULL on failure. */
 wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int cuda_device,
-                         uint64_t seed, wt_beside **out, wt_error *err);
+                         uint64_t seed, double epoch_s, wt_beside **out, wt_error *err);
 
-/* Starts an epoch from tour (valid, n cities) unless one runs: its search
- * ends after the epoch's length (WT_BESIDE_EPOCH_S) or at deadline
- * (monotonic seconds, wt_now), whichever comes first.  An epoch that would
- * be shorter than a tenth of a second is not started. */
+/* Starts the epochs from tour (valid, n cities) unless they were started:
+ * each search ends after the epoch's length or at deadline (monotonic
+ * seconds, wt_now), whichever comes first, and none starts with less than
+ * a tenth of a second left. */
 void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 
-/* Whether an epoch was started and has not been taken in (wt_beside_take). */
+/* Whether the epochs run, or one ended that has not been taken in. */
 bool wt_beside_running(const wt_beside *b);
 
-/* If the epoch has ended (wait: asks it to end and waits for it), its
- * pieces whose old paths are whole in adj (the tour's two neighbours of
- * every city, 2 n entries, one cycle through all cities, and still so
- * after) go into it, and their exact gain is added to *gain.  Returns
- * false where nothing was taken in: no epoch ended, or it failed (on the
- * GPU: out of memory, a device error), after which no epoch starts again
- * and the host's searches go on alone. */
+/* The pieces of the epochs that have ended and were not taken in (wait:
+ * asks the epochs to end and waits for them) whose old paths are whole in
+ * adj (the tour's two neighbours of every city, 2 n entries, one cycle
+ * through all cities, and still so after) go into it, the older epoch's
+ * first, and their exact gain is added to *gain; adj is then the tour the
+ * next epoch starts from.  Returns false where nothing was taken in: no
+ * epoch ended, or one failed (on the GPU: out of memory, a device error),
+ * after which no epoch starts again and the host's searches go on alone. */
 bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain);
 
-/* Seconds the GPU's kernels ran, and epochs taken in, so far. */
+/* Seconds the GPU's kernels ran, and epochs taken in, so far; when the
+ * first epoch started (wt_now's clock; 0 before). */
 double wt_beside_gpu_s(const wt_beside *b);
 uint64_t wt_beside_epochs(const wt_beside *b);
+double wt_beside_started_at(const wt_beside *b);
 
-/* Ends a running epoch (its work is lost) and frees b; NULL is fine. */
+/* Ends the epochs (a running one's work is lost) and frees b; NULL is fine. */
 void wt_beside_close(wt_beside *b);
 
-/* An epoch's seconds: long enough that its set-up and the putting back take
- * a small share of it (the GPU idles then), short enough that the host's
- * merges change few of its windows' cities meanwhile. */
+/* An epoch's seconds: long enough that its set-up and the cutting into
+ * pieces take a small share of it (the GPU idles then), short enough that
+ * the host's merges change few of its windows' cities meanwhile. */
 #define WT_BESIDE_EPOCH_S 1.0
 
 #endif

@@ -201,7 +201,7 @@ static void test_beside_epoch(void **state)
     wt_beside *b = NULL;
     wt_error err = {0};
     wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
-    if (wt_beside_open(inst, on, 0, 3, &b, &err) != WT_OK)
+    if (wt_beside_open(inst, on, 0, 3, 1.0, &b, &err) != WT_OK)
         fail_msg("wt_beside_open: %s", err.message);
     double deadline = wt_now() + 0.5; /* the library's clock */
     wt_beside_start(b, tour, deadline);
@@ -239,9 +239,11 @@ static void test_beside_solve(void **state)
     assert_int_equal(wt_tour_validate(r.tour, N, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, r.tour), r.length);
     print_message("    beside_solve n=%d length=%lld stop=%s kicks=%llu wall_s=%.3f search_s=%.3f "
-                  "gpu_kernel_s=%.3f gpu_busy=%.3f device=%s\n", N, (long long)r.length,
-                  wt_stop_reason_name(r.stop), (unsigned long long)r.kicks, wall,
-                  r.search_time_s, r.gpu_time_s, r.gpu_time_s / r.search_time_s, r.device);
+                  "gpu_kernel_s=%.3f gpu_busy=%.3f gpu_span_s=%.3f busy_from_first_epoch=%.3f "
+                  "device=%s\n", N, (long long)r.length, wt_stop_reason_name(r.stop),
+                  (unsigned long long)r.kicks, wall, r.search_time_s, r.gpu_time_s,
+                  r.gpu_time_s / r.search_time_s, r.gpu_span_s,
+                  r.gpu_span_s > 0 ? r.gpu_time_s / r.gpu_span_s : 0.0, r.device);
     assert_true(wall < p.time_limit_s + 0.3);
     if (!gpu_is_cpu) {
         assert_non_null(strstr(r.device, "beside"));

@@ -223,7 +223,7 @@ static int64_t beside_epoch(int base)
     int32_t *adj = batch_adjacency(other, n);
     wt_beside *b = NULL;
     wt_error err = {0};
-    assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 3, &b, &err), WT_OK);
+    assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 3, 1.0, &b, &err), WT_OK);
     double deadline = wt_now() + 0.3;
     wt_beside_start(b, tour, deadline);
     assert_true(wt_beside_running(b));
@@ -254,10 +254,62 @@ static void test_beside_pieces(void **state)
     assert_int_equal(beside_epoch(2), 0);
     /* Bad arguments are refused; closing nothing is fine. */
     wt_beside *b = (wt_beside *)&b;
-    assert_int_equal(wt_beside_open(NULL, WT_BACKEND_CPU, 0, 1, &b, NULL),
+    assert_int_equal(wt_beside_open(NULL, WT_BACKEND_CPU, 0, 1, 1.0, &b, NULL),
                      WT_STATUS_INVALID_ARGUMENT);
     assert_null(b);
+    wt_instance *inst = wt_test_random_instance(100, 1);
+    b = (wt_beside *)&b;
+    assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 1, 0.0, &b, NULL),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_null(b);
+    wt_instance_free(inst);
     wt_beside_close(NULL);
+}
+
+/* Epochs of 0.1 s one after another for 0.7 s beside a stand-in for the
+ * host that takes their pieces every 20 ms and reverses a stretch of its
+ * tour now and then (longer or shorter): every epoch's pieces go in where
+ * they fit, the tour stays one cycle and its length is exact throughout. */
+static void test_beside_epochs_one_after_another(void **state)
+{
+    (void)state;
+    int n = 5000;
+    wt_instance *inst = wt_test_random_instance(n, 9);
+    int32_t *tour = greedy(inst), *adj = batch_adjacency(tour, n);
+    int64_t length = wt_tour_length(inst, tour);
+    wt_beside *b = NULL;
+    assert_int_equal(wt_beside_open(inst, WT_BACKEND_CPU, 0, 5, 0.1, &b, NULL), WT_OK);
+    double deadline = wt_now() + 0.7;
+    wt_beside_start(b, tour, deadline);
+    uint64_t rng = 12345;
+    for (int merge = 0; wt_now() < deadline + 0.05; merge++) {
+        for (double until = wt_now() + 0.02; wt_now() < until;) {}
+        int64_t gain = 0;
+        if (wt_beside_take(b, adj, false, &gain)) length -= gain;
+        if (merge % 5 != 4) continue;
+        batch_tour_of(adj, n, tour); /* the host's move: one reversal */
+        rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+        int i = 1 + (int)((rng >> 33) % (uint64_t)(n - 200)), j = i + 50;
+        for (int x = i, y = j; x < y; x++, y--) {
+            int32_t c = tour[x];
+            tour[x] = tour[y];
+            tour[y] = c;
+        }
+        length = wt_tour_length(inst, tour);
+        free(adj);
+        adj = batch_adjacency(tour, n);
+    }
+    int64_t gain = 0;
+    if (wt_beside_take(b, adj, true, &gain)) length -= gain;
+    assert_false(wt_beside_running(b));
+    assert_true(wt_beside_epochs(b) >= 3);
+    batch_tour_of(adj, n, tour);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, tour), length);
+    wt_beside_close(b);
+    free(adj);
+    free(tour);
+    wt_instance_free(inst);
 }
 
 /* ILS with LK on two threads for 1.5 s with windows beside on a host
@@ -299,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_beside_pieces),
+        cmocka_unit_test(test_beside_epochs_one_after_another),
         cmocka_unit_test(test_beside_in_ils),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
