@@ -439,7 +439,8 @@ typedef struct wt_tuning {
     int64_t ils_stretch;  /* cities a stretch from which the searches kick on
                              stretches of the tour instead of copies of it; 0: 6000;
                              WT_TUNING_OFF: never; else >= 1 */
-    int ils_window;       /* ils with window descents: cities a window; 0: 1000;
+    int ils_window;       /* ils with window descents, and the windows beside the
+                             host's searches: cities a window; 0: 1000;
                              else >= 8 */
     int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
                              0: 4 below 30,000 cities a stretch, else never;
@@ -465,6 +466,8 @@ typedef struct wt_tuning {
                              more than one thread: cities from which a usable
                              GPU searches windows of the tour beside the host's
                              searches; 0: 10,000; WT_TUNING_OFF: never; else >= 1 */
+    int ils_beside_ms;    /* those windows' epochs, milliseconds; 0: 1000; else
+                             100..60000 (their windows: ils_window's cities) */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
      * the defaults in parentheses are those from 50,000 cities */
     int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */

@@ -61,6 +61,7 @@
 #include "core/climb_start.h"
 #include "algo/ils.h"
 #include "algo/polish.h"
+#include "algo/windows.h"
 #include "algo/windows_beside.h"
 #include "core/error.h"
 #include "core/init.h"
@@ -1032,6 +1033,19 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
     return m;
 }
 
+/* The windows beside as the tuning sets them, on the GPU or (tests) the host. */
+static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p)
+{
+    const wt_tuning *t = &p->tuning;
+    return (wt_beside_opts){
+        .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
+        .cuda_device = p->cuda_device,
+        .seed = p->seed,
+        .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
+        .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
+    };
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, wt_ils_beside on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
@@ -1065,10 +1079,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n)) {
         wt_beside *beside = NULL;
+        wt_beside_opts bo = beside_opts(on, ctl->params);
         if (on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1)
-            st = wt_beside_open(inst, on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
-                                ctl->params->cuda_device, ctl->params->seed, WT_BESIDE_EPOCH_S,
-                                &beside, err);
+            st = wt_beside_open(inst, &bo, &beside, err);
         if (st == WT_OK)
             st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
         stats->gpu_time_s += wt_beside_gpu_s(beside);

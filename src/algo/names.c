@@ -94,6 +94,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(ils_window, WT_TUNING_INT),     FIELD(ils_mix, WT_TUNING_INT),
     FIELD(ils_listed, WT_TUNING_I64),     FIELD(ils_whole, WT_TUNING_I64),
     FIELD(ils_starts, WT_TUNING_INT),     FIELD(ils_beside, WT_TUNING_I64),
+    FIELD(ils_beside_ms, WT_TUNING_INT),
     FIELD(lk_candidates, WT_TUNING_INT),
     FIELD(lk_depth, WT_TUNING_INT),       FIELD(lk_breadth1, WT_TUNING_INT),
     FIELD(lk_breadth2, WT_TUNING_INT),    FIELD(lk_breadth3, WT_TUNING_INT),

@@ -477,6 +477,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_beside < WT_TUNING_OFF)
         return BAD("ils_beside is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_beside);
+    if (t->ils_beside_ms != 0 && (t->ils_beside_ms < 100 || t->ils_beside_ms > 60000))
+        return BAD("ils_beside_ms is %d; expected 0 (the default) or 100 to 60000",
+                   t->ils_beside_ms);
     if (t->ils_starts < WT_TUNING_OFF)
         return BAD("ils_starts is %d; expected 0 (the default), WT_TUNING_OFF or more",
                    t->ils_starts);

@@ -52,10 +52,10 @@ typedef struct epoch {
 
 struct wt_beside {
     const wt_instance *inst;
-    int n, cuda_device;
-    wt_backend_kind backend;
-    uint64_t seed, epochs_started, epochs_taken;
-    double epoch_s, deadline, started_at;
+    int n;
+    wt_beside_opts o;
+    uint64_t epochs_started, epochs_taken;
+    double deadline, started_at;
     epoch ep[2];
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *saved;     /* 2 n: the host's adj before the pieces, should they break it */
@@ -84,15 +84,16 @@ static bool alloc_epoch(epoch *e, size_t n)
     return e->snap && e->work && e->pieces;
 }
 
-wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int cuda_device,
-                         uint64_t seed, double epoch_s, wt_beside **out, wt_error *err)
+wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_beside **out,
+                         wt_error *err)
 {
     *out = NULL;
-    if (!inst || inst->n < 8 || (backend != WT_BACKEND_CPU && backend != WT_BACKEND_CUDA) ||
-        !(epoch_s > 0))
+    if (!inst || inst->n < 8 || !o ||
+        (o->backend != WT_BACKEND_CPU && o->backend != WT_BACKEND_CUDA) || !(o->epoch_s > 0) ||
+        o->window < 8)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_beside_open: need an instance of "
-                       "at least 8 cities, the cpu or cuda backend and an epoch of more than "
-                       "0 s");
+                       "at least 8 cities, the cpu or cuda backend, an epoch of more than 0 s "
+                       "and windows of at least 8 cities");
     size_t n = (size_t)inst->n;
     wt_beside *b = calloc(1, sizeof *b);
     bool ok = b && alloc_epoch(&b->ep[0], n) && alloc_epoch(&b->ep[1], n);
@@ -117,10 +118,7 @@ wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int c
     }
     b->inst = inst;
     b->n = inst->n;
-    b->backend = backend;
-    b->cuda_device = cuda_device;
-    b->seed = seed;
-    b->epoch_s = epoch_s;
+    b->o = *o;
     *out = b;
     return WT_OK;
 }
@@ -217,14 +215,14 @@ static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
 {
     double left = b->deadline - wt_now();
     wt_windows_opts o = {
-        .window = WT_WINDOW_CITIES,
-        .offset = wt_windows_offset(b->seed, number, b->n),
-        .time_limit_s = left < b->epoch_s ? left : b->epoch_s,
-        .seed = b->seed ^ (number * 0x9e3779b97f4a7c15ULL),
-        .replicas = b->backend == WT_BACKEND_CPU ? 1 : 0, /* one thread: no use */
-        .backend = b->backend,
+        .window = b->o.window,
+        .offset = wt_windows_offset(b->o.seed, number, b->n),
+        .time_limit_s = left < b->o.epoch_s ? left : b->o.epoch_s,
+        .seed = b->o.seed ^ (number * 0x9e3779b97f4a7c15ULL),
+        .replicas = b->o.backend == WT_BACKEND_CPU ? 1 : 0, /* one thread: no use */
+        .backend = b->o.backend,
         .threads = 1,
-        .cuda_device = b->cuda_device,
+        .cuda_device = b->o.cuda_device,
         .stop_flag = &b->stop,
     };
     e->offset = o.offset;

@@ -28,12 +28,19 @@
 
 typedef struct wt_beside wt_beside;
 
-/* Windows beside the host's searches for tours of inst (n >= 8 cities),
- * searched on backend (WT_BACKEND_CUDA: the GPU cuda_device; WT_BACKEND_CPU:
- * one host thread, the same search, for tests) in epochs of epoch_s
- * seconds (> 0), seeded from seed.  *out NULL on failure. */
-wt_status wt_beside_open(const wt_instance *inst, wt_backend_kind backend, int cuda_device,
-                         uint64_t seed, double epoch_s, wt_beside **out, wt_error *err);
+typedef struct wt_beside_opts {
+    wt_backend_kind backend; /* WT_BACKEND_CUDA: on the GPU cuda_device; WT_BACKEND_CPU:
+                                one host thread, the same search (for tests) */
+    int cuda_device;
+    uint64_t seed;   /* the epochs' cuts and kicks are drawn from it */
+    double epoch_s;  /* an epoch's seconds, > 0 (WT_BESIDE_EPOCH_S) */
+    int window;      /* cities a window, >= 8 (WT_WINDOW_CITIES) */
+} wt_beside_opts;
+
+/* Windows beside the host's searches for tours of inst (n >= 8 cities), as
+ * o says.  *out NULL on failure. */
+wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_beside **out,
+                         wt_error *err);
 
 /* Starts the epochs from tour (valid, n cities) unless they were started:
  * each search ends after the epoch's length or at deadline (monotonic

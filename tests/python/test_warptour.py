@@ -288,6 +288,7 @@ def small_matrix(n=30):
 # Every field at a value the library takes (test_params.c's tuning, and ils_window).
 EVERY_FIELD = {"ils_epoch": "off", "ils_stretch": 50, "ils_window": 8, "ils_mix": 2,
                "ils_listed": 9, "ils_whole": 9, "ils_starts": 3, "ils_beside": 9,
+               "ils_beside_ms": 500,
                "lk_candidates": 12, "lk_depth": 50, "lk_breadth1": 5,
                "lk_breadth2": 3, "lk_breadth3": 2, "lk_walk": 50, "pass_rows": 16, "pass_block": 256, "pass_piece": 1024,
                "pass_period": 4, "pass_float_loop": True, "pass_unchained": True,

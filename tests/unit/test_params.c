@@ -31,7 +31,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < 41; k++) {
         wt_params p;
         wt_params_defaults(&p);
         const char *field = NULL;
@@ -76,6 +76,7 @@ static void test_solve_checks_every_field(void **state)
         case 37: p.tuning.ils_whole = -2; field = "ils_whole"; break;
         case 38: p.tuning.ils_starts = -2; field = "ils_starts"; break;
         case 39: p.tuning.ils_beside = -2; field = "ils_beside"; break;
+        case 40: p.tuning.ils_beside_ms = 99; field = "ils_beside_ms"; break;
         }
         refused(inst, &p, field);
     }
@@ -110,7 +111,7 @@ static void test_tuning_and_device(void **state)
     p.threads = 1;
     p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
                            .ils_listed = 9, .ils_whole = 9, .ils_starts = 3,
-                           .ils_beside = 9,
+                           .ils_beside = 9, .ils_beside_ms = 500,
                            .lk_candidates = 12, .lk_depth = 50,
                            .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
                            .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
@@ -240,7 +241,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 25);
+    assert_int_equal(count, 26);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),
