@@ -1033,11 +1033,8 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
     return m;
 }
 
-/* The windows beside as the tuning sets them, on the GPU or (tests) the
- * host.  An epoch's set-up on the GPU takes the T host threads for a few
- * hundredths of a second: the same work one thread would do in tenths
- * while the GPU waited. */
-static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int T)
+/* The windows beside as the tuning sets them, on the GPU or (tests) the host. */
+static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p)
 {
     const wt_tuning *t = &p->tuning;
     return (wt_beside_opts){
@@ -1046,7 +1043,6 @@ static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int T)
         .seed = p->seed,
         .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
-        .threads = T,
     };
 }
 
@@ -1083,7 +1079,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n)) {
         wt_beside *beside = NULL;
-        wt_beside_opts bo = beside_opts(on, ctl->params, T);
+        wt_beside_opts bo = beside_opts(on, ctl->params);
         if (on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1)
             st = wt_beside_open(inst, &bo, &beside, err);
         if (st == WT_OK)

@@ -90,7 +90,7 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
     *out = NULL;
     if (!inst || inst->n < 8 || !o ||
         (o->backend != WT_BACKEND_CPU && o->backend != WT_BACKEND_CUDA) || !(o->epoch_s > 0) ||
-        o->window < 8 || o->threads < 0)
+        o->window < 8)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_beside_open: need an instance of "
                        "at least 8 cities, the cpu or cuda backend, an epoch of more than 0 s "
                        "and windows of at least 8 cities");
@@ -214,15 +214,14 @@ static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
 static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
 {
     double left = b->deadline - wt_now();
-    bool cpu = b->o.backend == WT_BACKEND_CPU;
     wt_windows_opts o = {
         .window = b->o.window,
         .offset = wt_windows_offset(b->o.seed, number, b->n),
         .time_limit_s = left < b->o.epoch_s ? left : b->o.epoch_s,
         .seed = b->o.seed ^ (number * 0x9e3779b97f4a7c15ULL),
-        .replicas = cpu ? 1 : 0, /* one thread: no use */
+        .replicas = b->o.backend == WT_BACKEND_CPU ? 1 : 0, /* one thread: no use */
         .backend = b->o.backend,
-        .threads = cpu || b->o.threads < 1 ? 1 : b->o.threads,
+        .threads = 1,
         .cuda_device = b->o.cuda_device,
         .stop_flag = &b->stop,
     };

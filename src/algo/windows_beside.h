@@ -35,9 +35,6 @@ typedef struct wt_beside_opts {
     uint64_t seed;   /* the epochs' cuts and kicks are drawn from it */
     double epoch_s;  /* an epoch's seconds, > 0 (WT_BESIDE_EPOCH_S) */
     int window;      /* cities a window, >= 8 (WT_WINDOW_CITIES) */
-    int threads;     /* on the GPU, the host threads that cut an epoch's windows and
-                        make their neighbour lists (the GPU idles meanwhile); 0: one.
-                        The CPU's search runs on one. */
 } wt_beside_opts;
 
 /* Windows beside the host's searches for tours of inst (n >= 8 cities), as

@@ -201,8 +201,7 @@ static void test_beside_epoch(void **state)
     wt_beside *b = NULL;
     wt_error err = {0};
     wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
-    wt_beside_opts o = {.backend = on, .seed = 3, .epoch_s = 1.0, .window = WT_WINDOW_CITIES,
-                        .threads = 4};
+    wt_beside_opts o = {on, 0, 3, 1.0, WT_WINDOW_CITIES};
     if (wt_beside_open(inst, &o, &b, &err) != WT_OK)
         fail_msg("wt_beside_open: %s", err.message);
     double deadline = wt_now() + 0.5; /* the library's clock */

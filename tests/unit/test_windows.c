@@ -223,8 +223,7 @@ static int64_t beside_epoch(int base)
     int32_t *adj = batch_adjacency(other, n);
     wt_beside *b = NULL;
     wt_error err = {0};
-    wt_beside_opts o = {.backend = WT_BACKEND_CPU, .seed = 3, .epoch_s = 1.0,
-                        .window = WT_WINDOW_CITIES};
+    wt_beside_opts o = {WT_BACKEND_CPU, 0, 3, 1.0, WT_WINDOW_CITIES};
     assert_int_equal(wt_beside_open(inst, &o, &b, &err), WT_OK);
     double deadline = wt_now() + 0.3;
     wt_beside_start(b, tour, deadline);
@@ -256,17 +255,14 @@ static void test_beside_pieces(void **state)
     assert_int_equal(beside_epoch(2), 0);
     /* Bad arguments are refused; closing nothing is fine. */
     wt_beside *b = (wt_beside *)&b;
-    wt_beside_opts o = {.backend = WT_BACKEND_CPU, .seed = 1, .epoch_s = 1.0,
-                        .window = WT_WINDOW_CITIES};
+    wt_beside_opts o = {WT_BACKEND_CPU, 0, 1, 1.0, WT_WINDOW_CITIES};
     assert_int_equal(wt_beside_open(NULL, &o, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_null(b);
     wt_instance *inst = wt_test_random_instance(100, 1);
-    const wt_beside_opts bad[] = {
-        {.backend = WT_BACKEND_CPU, .epoch_s = 0.0, .window = 1000},
-        {.backend = WT_BACKEND_CPU, .epoch_s = 1.0, .window = 7},
-        {.backend = WT_BACKEND_AUTO, .epoch_s = 1.0, .window = 1000},
-        {.backend = WT_BACKEND_CPU, .epoch_s = 1.0, .window = 1000, .threads = -1}};
-    for (int k = 0; k < 4; k++) {
+    const wt_beside_opts bad[] = {{WT_BACKEND_CPU, 0, 1, 0.0, 1000},
+                                  {WT_BACKEND_CPU, 0, 1, 1.0, 7},
+                                  {WT_BACKEND_AUTO, 0, 1, 1.0, 1000}};
+    for (int k = 0; k < 3; k++) {
         b = (wt_beside *)&b;
         assert_int_equal(wt_beside_open(inst, &bad[k], &b, NULL), WT_STATUS_INVALID_ARGUMENT);
         assert_null(b);
@@ -288,8 +284,7 @@ static void test_beside_epochs_one_after_another(void **state)
     int32_t *tour = greedy(inst), *adj = batch_adjacency(tour, n);
     int64_t length = wt_tour_length(inst, tour);
     wt_beside *b = NULL;
-    wt_beside_opts o = {.backend = WT_BACKEND_CPU, .seed = 5, .epoch_s = 0.1,
-                        .window = WT_WINDOW_CITIES};
+    wt_beside_opts o = {WT_BACKEND_CPU, 0, 5, 0.1, WT_WINDOW_CITIES};
     assert_int_equal(wt_beside_open(inst, &o, &b, NULL), WT_OK);
     double deadline = wt_now() + 0.7;
     wt_beside_start(b, tour, deadline);
