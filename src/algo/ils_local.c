@@ -737,20 +737,45 @@ static int mix_period(const wt_tuning *t, int cap)
     return cap < MIX_BELOW ? MIX_PERIOD : 0;
 }
 
+/* The pieces of the windows beside that have ended go into tour (length
+ * *length, n cities), whose neighbours adj (2 n) then tell the next epoch
+ * where to start (wait: the last epoch, asked to end). */
+static void take_beside(wt_beside *beside, int32_t *tour, int n, int T, int32_t *adj,
+                        int64_t *length, bool wait)
+{
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (int i = 0; i < n; i++) {
+        adj[2 * tour[i]] = tour[i == 0 ? n - 1 : i - 1];
+        adj[2 * tour[i] + 1] = tour[i == n - 1 ? 0 : i + 1];
+    }
+    int64_t gain = 0;
+    if (wt_beside_take(beside, adj, wait, &gain)) {
+        wt_tour_of_neighbours(adj, n, tour[0], tour);
+        *length -= gain;
+    }
+}
+
 /* The kicks on stretches (with copies epochs among them when mixed), from
  * the tour of length *length; the tour and *length follow. */
 static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
-                                int T, uint64_t kicks, bool large_lk, int64_t *length,
-                                wt_search_stats *stats, wt_error *err)
+                                int T, uint64_t kicks, bool large_lk, wt_beside *beside,
+                                int64_t *length, wt_search_stats *stats, wt_error *err)
 {
     stretches k;
     local_search *c = NULL;
     const wt_tuning *tune = &ctl->params->tuning;
     /* No copies of a large tour for LK searches (flips on the whole tour). */
     int mix = large_lk ? 0 : mix_period(tune, (n + T - 1) / T);
+    int32_t *adj = beside ? malloc(2 * (size_t)n * sizeof *adj) : NULL;
+    if (beside && !adj)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows' merge");
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
-    if (st != WT_OK) return st;
+    if (st != WT_OK) {
+        free(adj);
+        return st;
+    }
     if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
+    if (beside) wt_beside_start(beside, tour, ctl->deadline);
     uint64_t done = 0, per = stretch_epoch_kicks(tune, (n + T - 1) / T), on_copies = 0;
     int halt = 0;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
@@ -769,7 +794,10 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
             on_stretches = d;
         }
         done = on_stretches + on_copies;
+        if (beside && st == WT_OK) take_beside(beside, tour, n, T, adj, length, false);
     }
+    if (beside && st == WT_OK) take_beside(beside, tour, n, T, adj, length, true);
+    free(adj);
     add_stats(stats, k.s, T);
     if (c) add_stats(stats, c, T);
     close_copies(c, T);
@@ -1077,22 +1105,28 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    if (!halt && lk && kick_whole_tour(&ctl->params->tuning, n)) {
-        wt_beside *beside = NULL;
-        wt_beside_opts bo = beside_opts(on, ctl->params);
-        if (on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1)
-            st = wt_beside_open(inst, &bo, &beside, err);
-        if (st == WT_OK)
+    const wt_tuning *tune = &ctl->params->tuning;
+    bool whole_kicks = lk && kick_whole_tour(tune, n);
+    bool on_stretches = stretchable && (n / T >= stretch_min(tune, lk) || large_lk);
+    /* Windows beside the searches whose epochs end in the whole tour. */
+    wt_beside *beside = NULL;
+    wt_beside_opts bo = beside_opts(on, ctl->params);
+    if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
+        (whole_kicks || on_stretches))
+        st = wt_beside_open(inst, &bo, &beside, err);
+    if (!halt && st == WT_OK) {
+        if (whole_kicks)
             st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
-        stats->gpu_time_s += wt_beside_gpu_s(beside);
-        if (wt_beside_started_at(beside) > 0)
-            stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
-        wt_beside_close(beside);
+        else if (on_stretches)
+            st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, beside, &length, stats,
+                                err);
+        else
+            st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
     }
-    else if (!halt && stretchable && (n / T >= stretch_min(&ctl->params->tuning, lk) || large_lk))
-        st = kick_stretches(whole, tour, n, ctl, T, kicks, large_lk, &length, stats, err);
-    else if (!halt)
-        st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
+    stats->gpu_time_s += wt_beside_gpu_s(beside);
+    if (wt_beside_started_at(beside) > 0)
+        stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
+    wt_beside_close(beside);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer
      * tests among them): the length kept is the tour's. */

@@ -110,18 +110,22 @@ static bool auto_on_host(const wt_params *p, int n)
            ils_descent_run(p, n) == WT_ILS_LK;
 }
 
-/* Cities from which auto's LK search under a time limit has the GPU, where
- * one is usable, search windows of the tour beside the host's threads
- * (windows_beside.h); tuning.ils_beside sets another.  On an H100 beside
- * 16 threads, from the host's tour at 10 s, 10 s of window searches alone
- * gained 0.063 / 0.103 / 0.004 points of the gap on pla85900 / usa115475 /
- * usa13509, the host's threads 0.053 / 0.181 / 0.005 (bench/RESULTS.md). */
+/* Cities from which auto's ILS with LK or local descents under a time
+ * limit has the GPU, where one is usable, search windows of the tour
+ * beside the host's threads (windows_beside.h); tuning.ils_beside sets
+ * another.  On an H100 beside 16 threads, from the host's tour at 10 s,
+ * 10 s of window searches alone gained 0.063 / 0.103 / 0.004 points of the
+ * gap on pla85900 / usa115475 / usa13509, the host's threads 0.053 / 0.181
+ * / 0.005 (bench/RESULTS.md).  With local descents the GPU's first descent
+ * stays: only LK's runs on the host. */
 enum { BESIDE_MIN_CITIES = 10000 };
 
 static bool windows_beside_wanted(const wt_params *p, int n)
 {
     int64_t from = p->tuning.ils_beside ? p->tuning.ils_beside : BESIDE_MIN_CITIES;
-    return auto_on_host(p, n) && p->time_limit_s > 0 && p->kicks == 0 &&
+    wt_ils_descent d = ils_descent_run(p, n);
+    return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
+           (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
            p->tuning.ils_beside != WT_TUNING_OFF && n >= from && p->threads != 1;
 }
 
@@ -276,9 +280,12 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
     const char *descents = run_as == WT_ILS_LK        ? "LK descents"
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
-    if (windows_beside)
+    if (windows_beside && backend->host)
         snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: window searches beside",
                  threads, s, gpu);
+    else if (windows_beside)
+        snprintf(device, size, "%.40s: first descent, windows beside; CPU, %d thread%s: "
+                 "local descents", gpu, threads, s);
     else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
         snprintf(device, size, "%.40s: first descent, window searches; then CPU, %d thread%s: "
                  "%s descents", gpu, threads, s, n <= LK_AUTO_MAX_CITIES ? "LK" : "local");
@@ -575,7 +582,9 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     char device[128];
     memcpy(device, choice.device, sizeof device);
     bool windows_beside = beside_wanted && !backend->host;
-    if (windows_beside) backend = wt_backend_of(WT_BACKEND_CPU); /* the GPU serves beside */
+    /* The GPU serves beside LK's searches; with local descents it makes the
+     * first descent too. */
+    if (windows_beside && auto_on_host(params, inst->n)) backend = wt_backend_of(WT_BACKEND_CPU);
     describe_run(params, inst->n, backend, ctl.threads, windows_beside, device, sizeof device);
 
     double search_start = wt_now(), init_time = search_start - ctl.t_start;

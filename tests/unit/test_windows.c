@@ -319,12 +319,13 @@ static void test_beside_epochs_one_after_another(void **state)
     wt_instance_free(inst);
 }
 
-/* ILS with LK on two threads for 1.5 s with windows beside on a host
- * thread: the pieces go in at the copies' merges, the tour stays valid and
- * its length exact (ils_local.c asserts it in debug builds). */
-static void test_beside_in_ils(void **state)
+/* ILS on two threads for 1.5 s with windows beside on a host thread, lk:
+ * with LK descents (the pieces go in at the copies' merges), else with
+ * local ones on stretches of 1000 cities (at the stretches' epochs): the
+ * tour stays valid and its length exact (ils_local.c asserts it in debug
+ * builds). */
+static void beside_in_ils(bool lk)
 {
-    (void)state;
     int n = 6000;
     wt_instance *inst = wt_test_random_instance(n, 8);
     int32_t *tour = greedy(inst);
@@ -334,18 +335,27 @@ static void test_beside_in_ils(void **state)
     p.algorithm = WT_ALGO_ILS;
     p.threads = 2;
     p.time_limit_s = 1.5;
+    p.tuning.ils_stretch = 1000;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     wt_search_stats stats = {0};
     wt_error err = {0};
-    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, true, WT_ILS_BESIDE_CPU, 0, &stats,
+    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, lk, WT_ILS_BESIDE_CPU, 0, &stats,
                                     &err);
     if (st != WT_OK) fail_msg("wt_ils_local_run: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_true(wt_tour_length(inst, tour) < start);
     assert_true(stats.gpu_time_s == 0);
+    assert_true(stats.gpu_span_s > 0); /* the epochs ran */
     free(tour);
     wt_instance_free(inst);
+}
+
+static void test_beside_in_ils(void **state)
+{
+    (void)state;
+    beside_in_ils(true);
+    beside_in_ils(false);
 }
 
 int main(void)
