@@ -221,17 +221,16 @@ static void test_beside_epoch(void **state)
     wt_instance_free(inst);
 }
 
-/* ILS under auto and a 3 s limit on 30,000 uniform cities: the host's LK
- * searches with the GPU's windows beside. */
-static void test_beside_solve(void **state)
+/* ILS under auto and a limit of `seconds` on n uniform cities: the host's
+ * LK searches (30,000 cities) or local ones after the GPU's first descent
+ * (300,000) with the GPU's windows beside. */
+static void beside_solve(int N, double seconds)
 {
-    (void)state;
-    enum { N = 30000 };
     wt_instance *inst = wt_test_random_instance(N, 6);
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
-    p.time_limit_s = 3;
+    p.time_limit_s = seconds;
     wt_result r = {0};
     wt_error err = {0};
     double t0 = now_s();
@@ -252,6 +251,13 @@ static void test_beside_solve(void **state)
     }
     wt_result_free(&r);
     wt_instance_free(inst);
+}
+
+static void test_beside_solve(void **state)
+{
+    (void)state;
+    beside_solve(30000, 3);
+    beside_solve(300000, 5);
 }
 
 int main(void)
