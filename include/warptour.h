@@ -462,10 +462,11 @@ typedef struct wt_tuning {
                              the configured one only; WT_TUNING_OFF: the
                              configured one only; else >= 1, at most one a
                              thread */
-    int64_t ils_beside;   /* lk descents under --backend auto with a time limit and
-                             more than one thread: cities from which a usable
-                             GPU searches windows of the tour beside the host's
-                             searches; 0: 10,000; WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_beside;   /* lk or local descents under --backend auto with a time
+                             limit and more than one thread: cities from which a
+                             usable GPU searches windows of the tour beside the
+                             host's searches; 0: 10,000; WT_TUNING_OFF: never;
+                             else >= 1 */
     int ils_beside_ms;    /* those windows' epochs, milliseconds; 0: 1000; else
                              100..60000 (their windows: ils_window's cities) */
     /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);

@@ -56,6 +56,7 @@ struct wt_beside {
     wt_beside_opts o;
     uint64_t epochs_started, epochs_taken;
     double deadline, started_at;
+    double setup_s; /* the last epoch's seconds off the GPU's kernels */
     epoch ep[2];
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *saved;     /* 2 n: the host's adj before the pieces, should they break it */
@@ -209,17 +210,24 @@ static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
     return sum;
 }
 
-/* Searches e's work from its snap (set by the caller) until the epoch's
- * length or the deadline; false where the search failed. */
+/* The most seconds an epoch's set-up adds to its length. */
+#define SETUP_MAX_S 10.0
+
+/* Searches e's work from its snap (set by the caller) for the epoch's
+ * length plus the last epoch's set-up, or until the deadline; false where
+ * the search failed.  The batch's time limit includes its set-up (the
+ * windows' neighbour lists, on one thread: about a second at a million
+ * cities), which would otherwise leave the GPU little of the epoch. */
 static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
 {
-    double left = b->deadline - wt_now();
+    double left = b->deadline - wt_now(), want = b->o.epoch_s + b->setup_s;
+    bool cpu = b->o.backend == WT_BACKEND_CPU;
     wt_windows_opts o = {
         .window = b->o.window,
         .offset = wt_windows_offset(b->o.seed, number, b->n),
-        .time_limit_s = left < b->o.epoch_s ? left : b->o.epoch_s,
+        .time_limit_s = left < want ? left : want,
         .seed = b->o.seed ^ (number * 0x9e3779b97f4a7c15ULL),
-        .replicas = b->o.backend == WT_BACKEND_CPU ? 1 : 0, /* one thread: no use */
+        .replicas = cpu ? 1 : 0, /* one thread: no use */
         .backend = b->o.backend,
         .threads = 1,
         .cuda_device = b->o.cuda_device,
@@ -234,6 +242,8 @@ static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
     wt_error err;
     if (wt_windows_epoch_run(b->inst, e->work, &o, &ep, &err) != WT_OK) return false;
     e->gpu_s = ep.gpu_s;
+    double off = cpu ? 0 : ep.wall_s - ep.gpu_s; /* the CPU's search has no kernels */
+    b->setup_s = off < 0 ? 0 : off > SETUP_MAX_S ? SETUP_MAX_S : off;
     find_pieces(b, e);
     return true;
 }
