@@ -214,13 +214,17 @@ static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
 #define SETUP_MAX_S 10.0
 
 /* Searches e's work from its snap (set by the caller) for the epoch's
- * length plus the last epoch's set-up, or until the deadline; false where
- * the search failed.  The batch's time limit includes its set-up (the
- * windows' neighbour lists, on one thread: about a second at a million
- * cities), which would otherwise leave the GPU little of the epoch. */
+ * length, or until the deadline; false where the search failed.  The
+ * batch's time limit includes its set-up (the windows' neighbour lists, on
+ * one thread: a third of a second at 238,000 cities, about a second at a
+ * million), so an epoch whose set-up (as long as the last one's) would
+ * leave the GPU less than half its length lasts that much longer.  Longer
+ * epochs than that gave longer tours: their pieces meet more of the
+ * host's changes (bench/RESULTS.md). */
 static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
 {
-    double left = b->deadline - wt_now(), want = b->o.epoch_s + b->setup_s;
+    double left = b->deadline - wt_now(), want = b->setup_s + b->o.epoch_s / 2;
+    if (want < b->o.epoch_s) want = b->o.epoch_s;
     bool cpu = b->o.backend == WT_BACKEND_CPU;
     wt_windows_opts o = {
         .window = b->o.window,
