@@ -43,10 +43,10 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
                          wt_error *err);
 
 /* Starts the epochs from tour (valid, n cities) unless they were started:
- * each search ends after the epoch's length (plus the time the last one
- * spent off the GPU's kernels, its set-up above all) or at deadline
- * (monotonic seconds, wt_now), whichever comes first, and none starts with
- * less than a tenth of a second left. */
+ * each search ends after the epoch's length (longer where its set-up would
+ * leave the GPU less than half of it) or at deadline (monotonic seconds,
+ * wt_now), whichever comes first, and none starts with less than a tenth
+ * of a second left. */
 void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 
 /* Whether the epochs run, or one ended that has not been taken in. */
