@@ -264,10 +264,12 @@ static void next_start(wt_beside *b, const epoch *e, int32_t *snap)
     if (!wt_tour_of_neighbours(b->next_adj, b->n, 0, snap)) memcpy(snap, e->work, n * sizeof *snap);
 }
 
-/* Whether the thread should start no further epoch (under the lock). */
+/* Whether the thread should start no further epoch (under the lock): not
+ * one whose set-up (as long as the last one's, which no stop interrupts)
+ * would end near the deadline. */
 static bool ending(const wt_beside *b)
 {
-    return b->stop || b->failed || b->deadline - wt_now() < 0.1;
+    return b->stop || b->failed || b->deadline - wt_now() < 0.1 + b->setup_s;
 }
 
 static void *run_epochs(void *arg)

@@ -46,7 +46,7 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
  * each search ends after the epoch's length (longer where its set-up would
  * leave the GPU less than half of it) or at deadline (monotonic seconds,
  * wt_now), whichever comes first, and none starts with less than a tenth
- * of a second left. */
+ * of a second and its set-up (as long as the last one's) left. */
 void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 
 /* Whether the epochs run, or one ended that has not been taken in. */
