@@ -312,9 +312,13 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline)
     b->thread_on = true;
 }
 
-bool wt_beside_running(const wt_beside *b)
+bool wt_beside_running(wt_beside *b)
 {
-    return b && (b->thread_on || b->ep[0].ready || b->ep[1].ready);
+    if (!b || b->started_at == 0) return false;
+    pthread_mutex_lock(&b->lock);
+    bool ready = b->ep[0].ready || b->ep[1].ready;
+    pthread_mutex_unlock(&b->lock);
+    return b->thread_on || ready;
 }
 
 /* The ready epochs, the older first. */
@@ -333,7 +337,7 @@ static int ready_order(wt_beside *b, epoch **order)
 
 bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
 {
-    if (!b || b->epochs_started == 0) return false;
+    if (!b || b->started_at == 0) return false; /* not started (the caller's fields) */
     if (wait && b->thread_on) {
         pthread_mutex_lock(&b->lock);
         b->stop = 1;

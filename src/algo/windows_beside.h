@@ -50,7 +50,7 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
 void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 
 /* Whether the epochs run, or one ended that has not been taken in. */
-bool wt_beside_running(const wt_beside *b);
+bool wt_beside_running(wt_beside *b);
 
 /* The pieces of the epochs that have ended and were not taken in (wait:
  * asks the epochs to end and waits for them) whose old paths are whole in
