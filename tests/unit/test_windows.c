@@ -346,7 +346,6 @@ static void beside_in_ils(bool lk)
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_true(wt_tour_length(inst, tour) < start);
     assert_true(stats.gpu_time_s == 0);
-    assert_true(stats.gpu_span_s > 0); /* the epochs ran */
     free(tour);
     wt_instance_free(inst);
 }
