@@ -739,7 +739,9 @@ static int mix_period(const wt_tuning *t, int cap)
 
 /* The pieces of the windows beside that have ended go into tour (length
  * *length, n cities), whose neighbours adj (2 n) then tell the next epoch
- * where to start (wait: the last epoch, asked to end). */
+ * where to start (wait: the last epoch, asked to end).  The neighbours are
+ * wt_tour_neighbours' on T threads: after every stretches' epoch of up to
+ * millions of cities. */
 static void take_beside(wt_beside *beside, int32_t *tour, int n, int T, int32_t *adj,
                         int64_t *length, bool wait)
 {
@@ -1011,16 +1013,9 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
             *length = s[0].best_len;
         }
     }
-    if (st == WT_OK && wt_beside_running(beside)) {
-        /* The last epoch's pieces: its search ends at the deadline too. */
-        int32_t *base = g.adj + (size_t)T * 2 * (size_t)n;
-        wt_tour_neighbours(tour, n, base);
-        int64_t gain = 0;
-        if (wt_beside_take(beside, base, true, &gain)) {
-            wt_tour_of_neighbours(base, n, tour[0], tour);
-            *length -= gain;
-        }
-    }
+    /* The last epoch's pieces: its search ends at the deadline too. */
+    if (beside && st == WT_OK)
+        take_beside(beside, tour, n, T, g.adj + (size_t)T * 2 * (size_t)n, length, true);
     add_stats(stats, s, T);
     close_merge(&g);
     close_copies(s, T);
