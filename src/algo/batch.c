@@ -95,6 +95,7 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
 typedef struct batch_state {
     int count, k;
     const int32_t *const *start;              /* given start tours, or NULL: greedy */
+    const int32_t *const *given_nb;           /* given candidate lists, or NULL: nearest */
     bool fixed_ends;                          /* wt_batch_solve_from */
     const wt_instance **cpu_inst, **gpu_inst; /* each instance on one side, else NULL */
     int32_t **tour, **nb;
@@ -163,7 +164,8 @@ static wt_status neighbour_rows(const wt_instance *inst, int k, int32_t *nb, wt_
 }
 
 /* Start tour and neighbour lists of instance i, or its failure in t; the
- * lists copied from nb_from when given (the same instance's). */
+ * lists copied from nb_from when given (the caller's, or the same
+ * instance's). */
 static void prepare_one(batch_state *s, const wt_instance *inst, int i,
                         const wt_batch_params *p, const int32_t *nb_from, wt_batch_tour *t)
 {
@@ -209,7 +211,8 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
 {
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 0; i < s->count; i++)
-        if (i == 0 || !insts[i] || insts[i] != insts[i - 1]) prepare_one(s, insts[i], i, p, NULL, &t[i]);
+        if (i == 0 || !insts[i] || insts[i] != insts[i - 1])
+            prepare_one(s, insts[i], i, p, s->given_nb ? s->given_nb[i] : NULL, &t[i]);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 1; i < s->count; i++) {
         if (!insts[i] || insts[i] != insts[i - 1]) continue;
@@ -348,8 +351,8 @@ static double finish_seconds(const batch_state *s, const wt_batch_tour *t)
  * (t[i].status set). */
 static wt_status solve_batch(const wt_instance *const *insts, int count,
                              const wt_batch_params *p, const int32_t *const *start,
-                             bool fixed_ends, wt_batch_tour *t, wt_batch_result *res,
-                             wt_error *err)
+                             const int32_t *const *given_nb, bool fixed_ends, wt_batch_tour *t,
+                             wt_batch_result *res, wt_error *err)
 {
     wt_params wp;
     wt_params_defaults(&wp);
@@ -372,6 +375,7 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     if (!state_alloc(&s, count, wt_batch_neighbours(p)))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     s.start = start;
+    s.given_nb = given_nb;
     s.fixed_ends = fixed_ends;
     prepare_all(&s, insts, p, ctl.threads, t);
     int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
@@ -405,14 +409,15 @@ wt_status wt_solve_batch(const wt_instance *const *insts, int count,
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, NULL, false, t, res, err);
+    st = solve_batch(insts, count, params, NULL, NULL, false, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
 
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
                               const wt_batch_params *params, const int32_t *const *start,
-                              bool fixed_ends, wt_batch_result *res, wt_error *err)
+                              const int32_t *const *nb, bool fixed_ends, wt_batch_result *res,
+                              wt_error *err)
 {
     if (!insts || !params || !start || !res || count < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_batch_solve_from: need instances "
@@ -421,7 +426,7 @@ wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, start, fixed_ends, t, res, err);
+    st = solve_batch(insts, count, params, start, nb, fixed_ends, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
@@ -474,8 +479,8 @@ wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weig
         free(x);
     }
     st = oom ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count)
-             : solve_batch((const wt_instance *const *)insts, count, params, NULL, false, t, res,
-                           err);
+             : solve_batch((const wt_instance *const *)insts, count, params, NULL, NULL, false, t,
+                           res, err);
     for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
     free(insts);
     if (st != WT_OK) free(t);

@@ -27,9 +27,13 @@ uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
  * read only) instead of greedy ones.  With fixed_ends, each start tour
  * joins its instance's cities 0 and n - 1, and every tour of the search
  * keeps that edge (core/batch_search.h: wt_bs_fixed_at): the windows of a
- * large tour (algo/windows.c), paths whose ends stay in place. */
+ * large tour (algo/windows.c), paths whose ends stay in place.  nb, when
+ * not NULL, gives each instance's candidate lists instead of its nearest
+ * cities: nb[i] holds n rows of wt_batch_neighbours(params) cities of
+ * instance i (0 .. n - 1, not the row's own), -1 after a row's last. */
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
                               const wt_batch_params *params, const int32_t *const *start,
-                              bool fixed_ends, wt_batch_result *res, wt_error *err);
+                              const int32_t *const *nb, bool fixed_ends, wt_batch_result *res,
+                              wt_error *err);
 
 #endif

@@ -1106,6 +1106,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Windows beside the searches whose epochs end in the whole tour. */
     wt_beside *beside = NULL;
     wt_beside_opts bo = beside_opts(on, ctl->params);
+    bo.candidates = wt_polisher_candidates(whole, &bo.candidates_k);
     if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
         (whole_kicks || on_stretches))
         st = wt_beside_open(inst, &bo, &beside, err);

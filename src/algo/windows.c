@@ -105,6 +105,9 @@ typedef struct epoch_state {
     int32_t **start;           /* count * replicas: 0, 1, .. m - 1 each (one
                                   shared array) */
     int32_t *identity;
+    int32_t *lists;            /* with given candidates: n rows, window w's
+                                  from row first[w] on; else NULL */
+    const int32_t **nb;        /* count * replicas: each search's rows in lists */
 } epoch_state;
 
 static void state_free(epoch_state *s)
@@ -116,6 +119,55 @@ static void state_free(epoch_state *s)
     free(s->first);
     free(s->cities);
     free(s->identity);
+    free(s->lists);
+    free(s->nb);
+}
+
+/* Window w's candidate lists (k a city) from the large instance's cand
+ * (ck a city): each row the entries of the large row that lie in window w,
+ * as the window's cities, in the large row's order; -1 after the last.
+ * at[c] is city c's position from the offset. */
+static void window_lists(const epoch_state *s, int w, const int32_t *at, int n,
+                         const int32_t *cand, int ck, int k)
+{
+    int lo = s->first[w], hi = s->first[w + 1];
+    enum { AHEAD = 8 }; /* rows fetched ahead: the cities' rows lie anywhere */
+    for (int i = lo; i < hi; i++) {
+        if (i + AHEAD < hi) __builtin_prefetch(cand + (size_t)s->cities[i + AHEAD] * (size_t)ck);
+        const int32_t *row = cand + (size_t)s->cities[i] * (size_t)ck;
+        int32_t *out = s->lists + (size_t)i * (size_t)k;
+        int got = 0;
+        for (int j = 0; j < ck && got < k; j++) {
+            int p = row[j] < 0 || row[j] >= n ? -1 : at[row[j]];
+            if (p >= lo && p < hi && p != i) out[got++] = p - lo;
+        }
+        while (got < k) out[got++] = -1;
+    }
+}
+
+/* Every window's lists from o's candidates, and each search's pointer to
+ * its window's; false when out of memory. */
+static bool given_lists(epoch_state *s, const wt_windows_opts *o, int n, int threads)
+{
+    int k = WT_BATCH_NEIGHBOURS;
+    size_t runs = (size_t)s->count * (size_t)s->replicas;
+    int32_t *at = malloc((size_t)n * sizeof *at);
+    s->lists = malloc((size_t)n * (size_t)k * sizeof *s->lists);
+    s->nb = malloc(runs * sizeof *s->nb);
+    if (!at || !s->lists || !s->nb) {
+        free(at);
+        return false;
+    }
+    for (int p = 0; p < n; p++) at[s->cities[p]] = p;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+    for (int w = 0; w < s->count; w++) {
+        window_lists(s, w, at, n, o->candidates, o->candidates_k, k);
+        for (int r = 0; r < s->replicas; r++)
+            s->nb[(size_t)w * (size_t)s->replicas + (size_t)r] =
+                s->lists + (size_t)s->first[w] * (size_t)k;
+    }
+    free(at);
+    return true;
 }
 
 /* Cuts tour (n cities) into windows from offset on; false when out of
@@ -171,16 +223,17 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     double t0 = wt_now();
     memset(out, 0, sizeof *out);
     if (!inst || !tour || !o || o->window < 8 || o->offset < 0 || o->offset >= inst->n ||
-        (o->kicks == 0 && !(o->time_limit_s > 0)))
+        (o->kicks == 0 && !(o->time_limit_s > 0)) || (o->candidates && o->candidates_k < 1))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_windows_epoch_run: need an instance, "
-                       "a tour, a window of at least 8 cities, an offset in the tour, and kicks "
-                       "or a time limit");
+                       "a tour, a window of at least 8 cities, an offset in the tour, kicks "
+                       "or a time limit, and candidate lists of at least 1 city if any");
     int n = inst->n;
     if (n < 8) return WT_OK;
     int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
     epoch_state s;
     int replicas = wt_windows_replicas(o, n);
-    if (!cut(&s, inst, tour, o->window, o->offset, replicas, threads)) {
+    if (!cut(&s, inst, tour, o->window, o->offset, replicas, threads) ||
+        (o->candidates && !given_lists(&s, o, n, threads))) {
         state_free(&s);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows of %d "
                        "cities", n);
@@ -198,7 +251,8 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     wt_batch_result r;
     double t1 = wt_now();
     wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp,
-                                       (const int32_t *const *)s.start, true, &r, err);
+                                       (const int32_t *const *)s.start,
+                                       (const int32_t *const *)s.nb, true, &r, err);
     out->search_s = wt_now() - t1;
     if (st != WT_OK) {
         state_free(&s);

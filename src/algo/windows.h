@@ -47,6 +47,15 @@ typedef struct wt_windows_opts {
                                  13 windows of 1,000, 3 epochs of 300 kicks a
                                  window on 2 cores: spans of 10, 30, 100 and the
                                  whole window gained 0.00, 0.00, 0.01 and 0.04%) */
+    const int32_t *candidates; /* optional: the large instance's candidate
+                                 lists, n rows of candidates_k cities, the
+                                 better first, -1 for none; a window's lists
+                                 are then its cities' entries that lie in the
+                                 window, the first WT_BATCH_NEIGHBOURS of
+                                 each row.  NULL: each window computes its
+                                 own nearest cities (on one thread, about
+                                 0.6 ms a window of 1,000) */
+    int candidates_k;
     wt_backend_kind backend;  /* WT_BACKEND_CPU, _CUDA, or _AUTO (the GPU when
                                  one is usable) */
     int threads;              /* CPU threads; 0: all cores */

@@ -91,10 +91,11 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
     *out = NULL;
     if (!inst || inst->n < 8 || !o ||
         (o->backend != WT_BACKEND_CPU && o->backend != WT_BACKEND_CUDA) || !(o->epoch_s > 0) ||
-        o->window < 8)
+        o->window < 8 || (o->candidates && o->candidates_k < 1))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_beside_open: need an instance of "
-                       "at least 8 cities, the cpu or cuda backend, an epoch of more than 0 s "
-                       "and windows of at least 8 cities");
+                       "at least 8 cities, the cpu or cuda backend, an epoch of more than 0 s, "
+                       "windows of at least 8 cities and candidate lists of at least 1 city "
+                       "if any");
     size_t n = (size_t)inst->n;
     wt_beside *b = calloc(1, sizeof *b);
     bool ok = b && alloc_epoch(&b->ep[0], n) && alloc_epoch(&b->ep[1], n);
@@ -215,12 +216,12 @@ static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
 
 /* Searches e's work from its snap (set by the caller) for the epoch's
  * length, or until the deadline; false where the search failed.  The
- * batch's time limit includes its set-up (the windows' neighbour lists, on
- * one thread: a third of a second at 238,000 cities, about a second at a
- * million), so an epoch whose set-up (as long as the last one's) would
- * leave the GPU less than half its length lasts that much longer.  Longer
- * epochs than that gave longer tours: their pieces meet more of the
- * host's changes (bench/RESULTS.md). */
+ * batch's time limit includes its set-up (on one thread: cutting the
+ * windows and their lists, the copies to and from the GPU), so an epoch
+ * whose set-up (as long as the last one's) would leave the GPU less than
+ * half its length lasts that much longer.  Longer epochs than that gave
+ * longer tours: their pieces meet more of the host's changes
+ * (bench/RESULTS.md). */
 static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
 {
     double left = b->deadline - wt_now(), want = b->setup_s + b->o.epoch_s / 2;
@@ -232,6 +233,8 @@ static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
         .time_limit_s = left < want ? left : want,
         .seed = b->o.seed ^ (number * 0x9e3779b97f4a7c15ULL),
         .replicas = cpu ? 1 : 0, /* one thread: no use */
+        .candidates = b->o.candidates,
+        .candidates_k = b->o.candidates_k,
         .backend = b->o.backend,
         .threads = 1,
         .cuda_device = b->o.cuda_device,

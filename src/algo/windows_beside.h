@@ -35,6 +35,12 @@ typedef struct wt_beside_opts {
     uint64_t seed;   /* the epochs' cuts and kicks are drawn from it */
     double epoch_s;  /* an epoch's seconds, > 0 (WT_BESIDE_EPOCH_S) */
     int window;      /* cities a window, >= 8 (WT_WINDOW_CITIES) */
+    const int32_t *candidates; /* optional: the host's candidate lists (n rows of
+                                  candidates_k, read while the epochs run), which
+                                  the windows' lists are cut from (windows.h);
+                                  NULL: each window's nearest cities, computed on
+                                  the epochs' thread */
+    int candidates_k;
 } wt_beside_opts;
 
 /* Windows beside the host's searches for tours of inst (n >= 8 cities), as

@@ -22,6 +22,7 @@
 
 #include "algo/windows.h"
 #include "algo/windows_beside.h"
+#include "core/neighbours.h"
 #include "core/search_ctl.h"
 
 static bool gpu_is_cpu;
@@ -69,14 +70,17 @@ static wt_windows_epoch epoch(const wt_instance *inst, int32_t *tour, const wt_w
     return e;
 }
 
-/* The same epoch on both sides: equal tours, gains and kicks. */
+/* The same epoch on both sides: equal tours, gains and kicks.  cand: the
+ * windows' lists cut from these (n rows of 10), else their own nearest. */
 static void compare(const wt_instance *inst, wt_init_method method, int window, int offset,
-                    uint64_t kicks)
+                    uint64_t kicks, const int32_t *cand)
 {
     int n = wt_instance_n(inst);
     int32_t *g = start_tour(inst, method), *c = start_tour(inst, method);
     wt_windows_opts go = opts(WT_BACKEND_CUDA, window, offset, kicks);
     wt_windows_opts co = opts(WT_BACKEND_CPU, window, offset, kicks);
+    go.candidates = co.candidates = cand;
+    go.candidates_k = co.candidates_k = 10;
     wt_windows_epoch eg = epoch(inst, g, &go), ec = epoch(inst, c, &co);
     print_message("    %d cities, %d windows: gain %lld, GPU %.3f s of %.3f s\n", n, eg.windows,
                   (long long)eg.gain, eg.gpu_s, eg.search_s);
@@ -94,9 +98,14 @@ static void test_equal_to_host(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(20000, 5);
-    compare(inst, WT_INIT_GREEDY, 150, 123, 40);
-    compare(inst, WT_INIT_GREEDY, 1000, 19999, 40);
-    compare(inst, WT_INIT_SPACEFILL, 3000, 7, 20);
+    compare(inst, WT_INIT_GREEDY, 150, 123, 40, NULL);
+    compare(inst, WT_INIT_GREEDY, 1000, 19999, 40, NULL);
+    compare(inst, WT_INIT_SPACEFILL, 3000, 7, 20, NULL);
+    int32_t *cand = malloc(20000 * 10 * sizeof *cand);
+    wt_error e = {0};
+    if (wt_neighbour_lists(inst, 10, cand, &e) != WT_OK) fail_msg("%s", e.message);
+    compare(inst, WT_INIT_GREEDY, 1000, 77, 40, cand);
+    free(cand);
     wt_instance_free(inst);
     double x[5000], y[5000];
     for (int i = 0; i < 5000; i++) {
@@ -107,7 +116,7 @@ static void test_equal_to_host(void **state)
     wt_error err = {0};
     assert_int_equal(wt_instance_from_coords("real", 5000, WT_EUC_2D_REAL, x, y, NULL, &real, &err),
                      WT_OK);
-    compare(real, WT_INIT_GREEDY, 400, 11, 40);
+    compare(real, WT_INIT_GREEDY, 400, 11, 40, NULL);
     wt_instance_free(real);
 }
 
@@ -130,7 +139,7 @@ static void test_tsplib_metrics(void **state)
         free(path);
         int n = wt_instance_n(inst), w = n > 3000 ? 1000 : n / 3;
         if (strcmp(files[f], "ali535.tsp") != 0) {
-            compare(inst, WT_INIT_GREEDY, w, 3, 30);
+            compare(inst, WT_INIT_GREEDY, w, 3, 30, NULL);
         } else {
             int32_t *g = start_tour(inst, WT_INIT_GREEDY);
             wt_windows_opts o = opts(WT_BACKEND_CUDA, w, 3, 30);
@@ -189,8 +198,9 @@ static void test_million(void **state)
     wt_instance_free(inst);
 }
 
-/* One epoch beside on the GPU from the greedy tour of 20,000 cities: its
- * pieces keep one cycle and their gain is exact. */
+/* One epoch beside on the GPU from the greedy tour of 20,000 cities, its
+ * windows' lists cut from the host's: its pieces keep one cycle and their
+ * gain is exact. */
 static void test_beside_epoch(void **state)
 {
     (void)state;
@@ -201,7 +211,10 @@ static void test_beside_epoch(void **state)
     wt_beside *b = NULL;
     wt_error err = {0};
     wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
-    wt_beside_opts o = {on, 0, 3, 1.0, WT_WINDOW_CITIES};
+    int32_t *cand = malloc(N * 10 * sizeof *cand);
+    if (wt_neighbour_lists(inst, 10, cand, &err) != WT_OK) fail_msg("%s", err.message);
+    wt_beside_opts o = {.backend = on, .seed = 3, .epoch_s = 1.0, .window = WT_WINDOW_CITIES,
+                        .candidates = cand, .candidates_k = 10};
     if (wt_beside_open(inst, &o, &b, &err) != WT_OK)
         fail_msg("wt_beside_open: %s", err.message);
     double deadline = wt_now() + 0.5; /* the library's clock */
@@ -215,6 +228,7 @@ static void test_beside_epoch(void **state)
     print_message("    beside_epoch n=%d gain=%lld gpu_kernel_s=%.3f\n", N, (long long)gain,
                   wt_beside_gpu_s(b));
     wt_beside_close(b);
+    free(cand);
     free(adj);
     free(after);
     free(tour);

@@ -7,7 +7,8 @@
  * search a window or several (replicas, the shortest put back); its gain
  * is the tour's change of length, exactly, on every metric (EUC_2D,
  * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
- * tour whatever the thread count.  The windows beside the host's searches
+ * tour whatever the thread count, also with lists cut from the large
+ * instance's candidates.  The windows beside the host's searches
  * (algo/windows_beside.c) put in exact pieces that keep one cycle, only
  * where their old paths are whole, also inside ILS with LK.
  */
@@ -16,8 +17,9 @@
 #include "algo/ils_local.h"
 #include "algo/windows.h"
 #include "algo/windows_beside.h"
-#include "core/search_ctl.h"
 #include "core/batch_search.h"
+#include "core/neighbours.h"
+#include "core/search_ctl.h"
 
 /* Kicks on tours of 8 to 60 cities never take the edge at `fixed`. */
 static void test_kicks_keep_the_fixed_edge(void **state)
@@ -133,6 +135,49 @@ static void test_reproducible(void **state)
     wt_instance_free(inst);
 }
 
+/* Windows whose lists are cut from the large instance's candidates: each
+ * epoch checked, improving the greedy tour, the same tour on 1 and 2
+ * threads; lists with no candidates leave (almost) nothing to gain, so the
+ * lists are the ones given; candidates without their count are refused. */
+static void test_given_candidates(void **state)
+{
+    (void)state;
+    int n = 4000, k = 10;
+    wt_instance *inst = wt_test_random_instance(n, 6);
+    int32_t *a = greedy(inst), *b = greedy(inst);
+    int32_t *cand = malloc((size_t)n * (size_t)k * sizeof *cand);
+    wt_error err = {0};
+    assert_int_equal(wt_neighbour_lists(inst, k, cand, &err), WT_OK);
+    int64_t first_gain = 0;
+    for (uint64_t ep = 0; ep < 2; ep++) {
+        wt_windows_opts o1 = cpu_opts(500, wt_windows_offset(4, ep, n), 30, 1);
+        o1.candidates = cand;
+        o1.candidates_k = k;
+        wt_windows_opts o2 = o1;
+        o2.threads = 2;
+        wt_windows_epoch e1 = checked_epoch(inst, a, &o1), e2 = checked_epoch(inst, b, &o2);
+        if (ep == 0) first_gain = e1.gain;
+        assert_int_equal(e1.gain, e2.gain);
+        assert_memory_equal(a, b, (size_t)n * sizeof *a);
+    }
+    assert_true(first_gain > 0);
+    /* No candidates: only a kick that happens to shorten a path is kept. */
+    for (size_t q = 0; q < (size_t)n * (size_t)k; q++) cand[q] = -1;
+    int32_t *c = greedy(inst);
+    wt_windows_opts o = cpu_opts(500, wt_windows_offset(4, 0, n), 30, 2);
+    o.candidates = cand;
+    o.candidates_k = k;
+    assert_true(checked_epoch(inst, c, &o).gain < first_gain / 10);
+    free(c);
+    o.candidates_k = 0;
+    wt_windows_epoch e;
+    assert_int_equal(wt_windows_epoch_run(inst, a, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
+    free(cand);
+    free(a);
+    free(b);
+    wt_instance_free(inst);
+}
+
 /* A tour shorter than two windows is one window with one fixed edge; a
  * time limit instead of kicks ends the epoch. */
 static void test_one_window_and_time_limit(void **state)
@@ -202,11 +247,18 @@ static void test_bad_options(void **state)
     wt_instance_free(inst);
 }
 
+/* Windows beside on one CPU thread. */
+static wt_beside_opts beside_cpu(uint64_t seed, double epoch_s, int window)
+{
+    return (wt_beside_opts){.backend = WT_BACKEND_CPU, .seed = seed, .epoch_s = epoch_s,
+                            .window = window};
+}
+
 /* One epoch beside (on one CPU thread, 0.3 s) from the greedy tour of 5,000
  * cities, taken into the adjacency of `base`: 0, that tour; 1, that tour
  * with its middle third reversed; 2, a random tour.  Returns the gain taken
  * in; the tour from adj is valid and exactly that much shorter than base's. */
-static int64_t beside_epoch(int base)
+static int64_t beside_epoch(int base, bool with_candidates)
 {
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 7);
@@ -223,7 +275,14 @@ static int64_t beside_epoch(int base)
     int32_t *adj = batch_adjacency(other, n);
     wt_beside *b = NULL;
     wt_error err = {0};
-    wt_beside_opts o = {WT_BACKEND_CPU, 0, 3, 1.0, WT_WINDOW_CITIES};
+    wt_beside_opts o = beside_cpu(3, 1.0, WT_WINDOW_CITIES);
+    int32_t *cand = NULL;
+    if (with_candidates) { /* the host's lists: 10 nearest */
+        cand = malloc((size_t)n * 10 * sizeof *cand);
+        assert_int_equal(wt_neighbour_lists(inst, 10, cand, &err), WT_OK);
+        o.candidates = cand;
+        o.candidates_k = 10;
+    }
     assert_int_equal(wt_beside_open(inst, &o, &b, &err), WT_OK);
     double deadline = wt_now() + 0.3;
     wt_beside_start(b, tour, deadline);
@@ -236,6 +295,7 @@ static int64_t beside_epoch(int base)
     batch_tour_of(adj, n, after);
     assert_int_equal(wt_tour_length(inst, other) - wt_tour_length(inst, after), gain);
     wt_beside_close(b);
+    free(cand);
     free(adj);
     free(after);
     free(other);
@@ -250,19 +310,22 @@ static int64_t beside_epoch(int base)
 static void test_beside_pieces(void **state)
 {
     (void)state;
-    assert_true(beside_epoch(0) > 0);
-    assert_true(beside_epoch(1) > 0);
-    assert_int_equal(beside_epoch(2), 0);
+    assert_true(beside_epoch(0, false) > 0);
+    assert_true(beside_epoch(1, false) > 0);
+    assert_int_equal(beside_epoch(2, false), 0);
+    assert_true(beside_epoch(1, true) > 0);
     /* Bad arguments are refused; closing nothing is fine. */
     wt_beside *b = (wt_beside *)&b;
-    wt_beside_opts o = {WT_BACKEND_CPU, 0, 1, 1.0, WT_WINDOW_CITIES};
+    wt_beside_opts o = beside_cpu(1, 1.0, WT_WINDOW_CITIES);
     assert_int_equal(wt_beside_open(NULL, &o, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_null(b);
     wt_instance *inst = wt_test_random_instance(100, 1);
-    const wt_beside_opts bad[] = {{WT_BACKEND_CPU, 0, 1, 0.0, 1000},
-                                  {WT_BACKEND_CPU, 0, 1, 1.0, 7},
-                                  {WT_BACKEND_AUTO, 0, 1, 1.0, 1000}};
-    for (int k = 0; k < 3; k++) {
+    int32_t cand[100] = {0};
+    wt_beside_opts bad[] = {beside_cpu(1, 0.0, 1000), beside_cpu(1, 1.0, 7),
+                            beside_cpu(1, 1.0, 1000), beside_cpu(1, 1.0, 1000)};
+    bad[2].backend = WT_BACKEND_AUTO;
+    bad[3].candidates = cand; /* without candidates_k */
+    for (int k = 0; k < 4; k++) {
         b = (wt_beside *)&b;
         assert_int_equal(wt_beside_open(inst, &bad[k], &b, NULL), WT_STATUS_INVALID_ARGUMENT);
         assert_null(b);
@@ -286,7 +349,7 @@ static void test_beside_epochs_one_after_another(void **state)
     int32_t *tour = greedy(inst), *adj = batch_adjacency(tour, n);
     int64_t length = wt_tour_length(inst, tour);
     wt_beside *b = NULL;
-    wt_beside_opts o = {WT_BACKEND_CPU, 0, 5, 0.1, WT_WINDOW_CITIES};
+    wt_beside_opts o = beside_cpu(5, 0.1, WT_WINDOW_CITIES);
     assert_int_equal(wt_beside_open(inst, &o, &b, NULL), WT_OK);
     double deadline = wt_now() + 20;
     wt_beside_start(b, tour, deadline);
@@ -365,6 +428,7 @@ int main(void)
         cmocka_unit_test(test_kicks_keep_the_fixed_edge),
         cmocka_unit_test(test_epochs_keep_ends_and_exact_gains),
         cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_given_candidates),
         cmocka_unit_test(test_one_window_and_time_limit),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
