@@ -94,9 +94,8 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
 /* Everything one call allocates besides the result's tours. */
 typedef struct batch_state {
     int count, k;
-    const int32_t *const *start;              /* given start tours, or NULL: greedy */
-    const int32_t *const *given_nb;           /* given candidate lists, or NULL: nearest */
-    bool fixed_ends;                          /* wt_batch_solve_from */
+    wt_batch_from from;                       /* what wt_batch_solve_from was given
+                                                 (start NULL: greedy start tours) */
     const wt_instance **cpu_inst, **gpu_inst; /* each instance on one side, else NULL */
     int32_t **tour, **nb;
     uint64_t *index, *budget, *rank, *kicks;
@@ -186,10 +185,13 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
     wt_error e = {0};
     s->tour[i] = malloc((size_t)n * sizeof(int32_t));
     s->nb[i] = malloc((size_t)n * (size_t)s->k * sizeof(int32_t));
-    wt_status st = !s->tour[i] || !s->nb[i]
-                       ? wt_fail(&e, WT_STATUS_OUT_OF_MEMORY, "out of memory")
-                       : s->start ? (memcpy(s->tour[i], s->start[i], (size_t)n * sizeof(int32_t)), WT_OK)
-                                  : wt_tour_init_threads(inst, WT_INIT_GREEDY, p->seed, 1, s->tour[i], &e);
+    wt_status st = WT_OK;
+    if (!s->tour[i] || !s->nb[i])
+        st = wt_fail(&e, WT_STATUS_OUT_OF_MEMORY, "out of memory");
+    else if (s->from.start)
+        memcpy(s->tour[i], s->from.start[i], (size_t)n * sizeof(int32_t));
+    else
+        st = wt_tour_init_threads(inst, WT_INIT_GREEDY, p->seed, 1, s->tour[i], &e);
     if (st == WT_OK && nb_from)
         memcpy(s->nb[i], nb_from, (size_t)n * (size_t)s->k * sizeof *nb_from);
     else if (st == WT_OK)
@@ -212,7 +214,7 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 0; i < s->count; i++)
         if (i == 0 || !insts[i] || insts[i] != insts[i - 1])
-            prepare_one(s, insts[i], i, p, s->given_nb ? s->given_nb[i] : NULL, &t[i]);
+            prepare_one(s, insts[i], i, p, s->from.nb ? s->from.nb[i] : NULL, &t[i]);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8)
     for (int i = 1; i < s->count; i++) {
         if (!insts[i] || insts[i] != insts[i - 1]) continue;
@@ -272,7 +274,7 @@ static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,
-        .accept_equal = p->accept_equal, .fixed_ends = s->fixed_ends, .seed = p->seed,
+        .accept_equal = p->accept_equal, .fixed_ends = s->from.fixed_ends, .seed = p->seed,
         .ranked = (uint64_t)ranked,
         .counters = counters,
     };
@@ -350,9 +352,8 @@ static double finish_seconds(const batch_state *s, const wt_batch_tour *t)
 /* The batch of count instances, some of which may have failed already
  * (t[i].status set). */
 static wt_status solve_batch(const wt_instance *const *insts, int count,
-                             const wt_batch_params *p, const int32_t *const *start,
-                             const int32_t *const *given_nb, bool fixed_ends, wt_batch_tour *t,
-                             wt_batch_result *res, wt_error *err)
+                             const wt_batch_params *p, const wt_batch_from *from,
+                             wt_batch_tour *t, wt_batch_result *res, wt_error *err)
 {
     wt_params wp;
     wt_params_defaults(&wp);
@@ -374,9 +375,7 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     batch_state s;
     if (!state_alloc(&s, count, wt_batch_neighbours(p)))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    s.start = start;
-    s.given_nb = given_nb;
-    s.fixed_ends = fixed_ends;
+    if (from) s.from = *from;
     prepare_all(&s, insts, p, ctl.threads, t);
     int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
     /* The search ends early enough for the tours to come back and their
@@ -409,24 +408,23 @@ wt_status wt_solve_batch(const wt_instance *const *insts, int count,
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, NULL, NULL, false, t, res, err);
+    st = solve_batch(insts, count, params, NULL, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
 
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
-                              const wt_batch_params *params, const int32_t *const *start,
-                              const int32_t *const *nb, bool fixed_ends, wt_batch_result *res,
-                              wt_error *err)
+                              const wt_batch_params *params, const wt_batch_from *from,
+                              wt_batch_result *res, wt_error *err)
 {
-    if (!insts || !params || !start || !res || count < 1)
+    if (!insts || !params || !from || !from->start || !res || count < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_batch_solve_from: need instances "
                        "(count >= 1), start tours, parameters and a result");
     wt_status st = validate(params, err);
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, start, nb, fixed_ends, t, res, err);
+    st = solve_batch(insts, count, params, from, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
@@ -479,8 +477,7 @@ wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weig
         free(x);
     }
     st = oom ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count)
-             : solve_batch((const wt_instance *const *)insts, count, params, NULL, NULL, false, t,
-                           res, err);
+             : solve_batch((const wt_instance *const *)insts, count, params, NULL, t, res, err);
     for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
     free(insts);
     if (st != WT_OK) free(t);

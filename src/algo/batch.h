@@ -23,17 +23,26 @@ int wt_batch_neighbours(const wt_batch_params *p);
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
 
-/* wt_solve_batch from given start tours (start[i]: a tour of instance i,
- * read only) instead of greedy ones.  With fixed_ends, each start tour
- * joins its instance's cities 0 and n - 1, and every tour of the search
- * keeps that edge (core/batch_search.h: wt_bs_fixed_at): the windows of a
- * large tour (algo/windows.c), paths whose ends stay in place.  nb, when
- * not NULL, gives each instance's candidate lists instead of its nearest
- * cities: nb[i] holds n rows of wt_batch_neighbours(params) cities of
- * instance i (0 .. n - 1, not the row's own), -1 after a row's last. */
+/* What wt_batch_solve_from is given besides the instances. */
+typedef struct wt_batch_from {
+    const int32_t *const *start; /* start[i]: a tour of instance i (read only),
+                                    instead of a greedy one */
+    const int32_t *const *nb;    /* optional: each instance's candidate lists
+                                    instead of its nearest cities: nb[i] holds
+                                    n rows of wt_batch_neighbours(params)
+                                    cities of instance i (not the row's own),
+                                    -1 after a row's last */
+    bool fixed_ends;             /* each start tour joins its instance's
+                                    cities 0 and n - 1, and every tour of the
+                                    search keeps that edge (batch_search.h:
+                                    wt_bs_fixed_at): the windows of a large
+                                    tour (algo/windows.c), paths whose ends
+                                    stay in place */
+} wt_batch_from;
+
+/* wt_solve_batch from what `from` gives. */
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
-                              const wt_batch_params *params, const int32_t *const *start,
-                              const int32_t *const *nb, bool fixed_ends, wt_batch_result *res,
-                              wt_error *err);
+                              const wt_batch_params *params, const wt_batch_from *from,
+                              wt_batch_result *res, wt_error *err);
 
 #endif

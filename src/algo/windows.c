@@ -250,9 +250,10 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.stop_flag = o->stop_flag;
     wt_batch_result r;
     double t1 = wt_now();
-    wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp,
-                                       (const int32_t *const *)s.start,
-                                       (const int32_t *const *)s.nb, true, &r, err);
+    wt_batch_from from = {.start = (const int32_t *const *)s.start,
+                          .nb = (const int32_t *const *)s.nb,
+                          .fixed_ends = true};
+    wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp, &from, &r, err);
     out->search_s = wt_now() - t1;
     if (st != WT_OK) {
         state_free(&s);
