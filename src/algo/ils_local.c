@@ -942,7 +942,8 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
                 swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
         }
     }
-    /* The GPU's pieces where the host's changes left their old paths whole. */
+    /* The GPU's pieces where the host's changes left their insides between
+     * their ends. */
     if (beside) wt_beside_take(beside, base, false, &gain);
     *length = before - gain;
     wt_tour_of_neighbours(base, n, from, tour);

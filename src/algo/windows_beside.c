@@ -13,9 +13,11 @@
  * piece is a path between two cities that kept their places, through the
  * same cities as before, so any set of pieces can go into a tour that
  * still holds the old paths, and each one's gain is its own.  A piece goes
- * into a tour where every edge of its old path is still there: then that
- * path is whole in the tour (its inner cities have no other neighbours),
- * whatever the host's merges changed around it.
+ * into a tour where its inner cities still lie between its two end cities
+ * as one path, in whatever order the host's merges left them, and where it
+ * is shorter than that path: the tour's path between the two ends is then
+ * replaced by the piece's, which keeps one cycle through the same cities,
+ * and the gain is the difference of the two paths' lengths, exactly.
  *
  * So that the GPU does not wait for the host's next merge between epochs,
  * the thread starts the next epoch at once, from the tour of the host's
@@ -38,8 +40,15 @@
  * offset) of work replaces snap's; from and to kept their cities. */
 typedef struct piece {
     int from, to;
-    int64_t gain;
+    int64_t gain; /* against snap's path */
+    int64_t len;  /* of work's path */
 } piece;
+
+/* Stamps of the cities of one piece's inside at a time (n entries). */
+typedef struct marks {
+    uint32_t *stamp;
+    uint32_t now;
+} marks;
 
 /* One epoch's tours and pieces; two of them take turns. */
 typedef struct epoch {
@@ -59,6 +68,7 @@ struct wt_beside {
     double setup_s; /* the last epoch's seconds off the GPU's kernels */
     epoch ep[2];
     int32_t *pos;       /* n: each city's position in snap, from the offset */
+    marks host_marks, thread_marks; /* for the takes, for the next epoch's start */
     int32_t *saved;     /* 2 n: the host's adj before the pieces, should they break it */
     int32_t *published; /* 2 n: the tour of the host's last take */
     int32_t *next_adj;  /* 2 n: the thread's copy of it, the pieces put in */
@@ -104,7 +114,10 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
         b->saved = malloc(2 * n * sizeof *b->saved);
         b->published = malloc(2 * n * sizeof *b->published);
         b->next_adj = malloc(2 * n * sizeof *b->next_adj);
-        ok = b->pos && b->saved && b->published && b->next_adj;
+        b->host_marks.stamp = calloc(n, sizeof *b->host_marks.stamp);
+        b->thread_marks.stamp = calloc(n, sizeof *b->thread_marks.stamp);
+        ok = b->pos && b->saved && b->published && b->next_adj && b->host_marks.stamp &&
+             b->thread_marks.stamp;
     }
     if (ok) {
         ok = pthread_mutex_init(&b->lock, NULL) == 0;
@@ -159,9 +172,9 @@ static void find_pieces(wt_beside *b, epoch *e)
             if (p > far) far = p;
         }
         if (!(far == last && at(b, e, work, last + 1) == at(b, e, snap, last + 1))) return;
-        int64_t gain = path_length(b, e, snap, a - 1, last + 1) -
-                       path_length(b, e, work, a - 1, last + 1);
-        if (gain > 0) e->pieces[e->count++] = (piece){a - 1, last + 1, gain};
+        int64_t len = path_length(b, e, work, a - 1, last + 1);
+        int64_t gain = path_length(b, e, snap, a - 1, last + 1) - len;
+        if (gain > 0) e->pieces[e->count++] = (piece){a - 1, last + 1, gain, len};
         q = last + 1;
     }
 }
@@ -175,39 +188,67 @@ static void replace_neighbour(int32_t *adj, int32_t c, int32_t was, int32_t now)
         adj[2 * c + 1] = now;
 }
 
-/* Whether every edge of p's old path is in adj. */
-static bool old_path_whole(const wt_beside *b, const epoch *e, const piece *p,
-                           const int32_t *adj)
+/* A new stamp for m's cities (all stamps cleared when they run out). */
+static uint32_t next_stamp(marks *m, int n)
 {
-    for (int q = p->from; q < p->to; q++) {
-        int32_t u = at(b, e, e->snap, q), v = at(b, e, e->snap, q + 1);
-        if (adj[2 * u] != v && adj[2 * u + 1] != v) return false;
+    if (++m->now == 0) {
+        memset(m->stamp, 0, (size_t)n * sizeof *m->stamp);
+        m->now = 1;
     }
-    return true;
+    return m->now;
 }
 
-static void put_piece(const wt_beside *b, const epoch *e, const piece *p, int32_t *adj)
+/* The path of adj from u through first, if it runs through the stamped
+ * cities alone, `inner` of them, and then to v: its length, else -1. */
+static int64_t walk_inside(const wt_beside *b, const int32_t *adj, const marks *m, int32_t u,
+                           int32_t first, int32_t v, int inner, int32_t *last)
 {
+    int64_t len = 0;
+    int32_t prev = u, cur = first;
+    for (int i = 0; i < inner; i++) {
+        if (m->stamp[cur] != m->now) return -1;
+        len += wt_dist(b->inst, prev, cur);
+        int32_t next = adj[2 * cur] == prev ? adj[2 * cur + 1] : adj[2 * cur];
+        prev = cur;
+        cur = next;
+    }
+    if (cur != v) return -1;
+    *last = prev;
+    return len + wt_dist(b->inst, prev, v);
+}
+
+/* p into adj where its inside cities lie between its ends as one path of
+ * adj, longer than p's: that path becomes p's.  Returns the exact gain, 0
+ * where p did not go in. */
+static int64_t put_piece(const wt_beside *b, const epoch *e, const piece *p, int32_t *adj,
+                         marks *m)
+{
+    int inner = p->to - p->from - 1;
+    int32_t u = at(b, e, e->snap, p->from), v = at(b, e, e->snap, p->to);
+    next_stamp(m, b->n);
+    for (int q = p->from + 1; q < p->to; q++) m->stamp[at(b, e, e->snap, q)] = m->now;
+    int32_t first = -1, last = -1;
+    int64_t was = -1;
+    for (int side = 0; side < 2 && was < 0; side++) {
+        first = adj[2 * u + side];
+        was = walk_inside(b, adj, m, u, first, v, inner, &last);
+    }
+    if (was <= p->len) return 0;
     for (int q = p->from + 1; q < p->to; q++) {
         int32_t c = at(b, e, e->work, q);
         adj[2 * c] = at(b, e, e->work, q - 1);
         adj[2 * c + 1] = at(b, e, e->work, q + 1);
     }
-    replace_neighbour(adj, at(b, e, e->snap, p->from), at(b, e, e->snap, p->from + 1),
-                      at(b, e, e->work, p->from + 1));
-    replace_neighbour(adj, at(b, e, e->snap, p->to), at(b, e, e->snap, p->to - 1),
-                      at(b, e, e->work, p->to - 1));
+    replace_neighbour(adj, u, first, at(b, e, e->work, p->from + 1));
+    replace_neighbour(adj, v, last, at(b, e, e->work, p->to - 1));
+    return was - p->len;
 }
 
-/* e's pieces whose old paths are whole in adj go into it; their gain. */
-static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj)
+/* e's pieces into adj, each where it fits and gains; their gain. */
+static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj, marks *m)
 {
     int64_t sum = 0;
-    for (int i = 0; i < e->count; i++)
-        if (old_path_whole(b, e, &e->pieces[i], adj)) {
-            put_piece(b, e, &e->pieces[i], adj);
-            sum += e->pieces[i].gain;
-        }
+    for (int i = 0; i < e->count; i++) sum += put_piece(b, e, &e->pieces[i], adj, m);
     return sum;
 }
 
@@ -263,7 +304,7 @@ static void next_start(wt_beside *b, const epoch *e, int32_t *snap)
     pthread_mutex_lock(&b->lock);
     memcpy(b->next_adj, b->published, 2 * n * sizeof *b->next_adj);
     pthread_mutex_unlock(&b->lock);
-    put_pieces(b, e, b->next_adj);
+    put_pieces(b, e, b->next_adj, &b->thread_marks);
     if (!wt_tour_of_neighbours(b->next_adj, b->n, 0, snap)) memcpy(snap, e->work, n * sizeof *snap);
 }
 
@@ -357,7 +398,7 @@ bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain)
     bool whole = true;
     if (k > 0) memcpy(b->saved, adj, 2 * n * sizeof *adj);
     for (int i = 0; i < k; i++) {
-        sum += put_pieces(b, order[i], adj);
+        sum += put_pieces(b, order[i], adj, &b->host_marks);
         order[i]->ready = false;
         b->gpu_s += order[i]->gpu_s;
         b->epochs_taken++;
@@ -399,6 +440,8 @@ void wt_beside_close(wt_beside *b)
     free_epoch(&b->ep[0]);
     free_epoch(&b->ep[1]);
     free(b->pos);
+    free(b->host_marks.stamp);
+    free(b->thread_marks.stamp);
     free(b->saved);
     free(b->published);
     free(b->next_adj);

@@ -7,8 +7,9 @@
  * epoch after epoch on a thread of its own.  An epoch's changes are cut
  * into independent pieces: a piece replaces the path between two cities
  * that kept their places with a shorter path through the same cities.  At
- * the host's merges, the pieces of the finished epochs whose old paths the
- * merges have left whole go into the tour beside the host's changes.  The
+ * the host's merges, the pieces of the finished epochs go into the tour
+ * beside the host's changes, each where its inside still lies between its
+ * two ends as one path (in any order) longer than the piece's.  The
  * next epoch starts as soon as one ends, from the tour of the host's last
  * merge with the finished epoch's pieces in.  So the GPU never waits for
  * the host's merges, nor they for it, and a piece never undoes the host's
@@ -59,9 +60,9 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 bool wt_beside_running(wt_beside *b);
 
 /* The pieces of the epochs that have ended and were not taken in (wait:
- * asks the epochs to end and waits for them) whose old paths are whole in
- * adj (the tour's two neighbours of every city, 2 n entries, one cycle
- * through all cities, and still so after) go into it, the older epoch's
+ * asks the epochs to end and waits for them) go into adj (the tour's two
+ * neighbours of every city, 2 n entries, one cycle through all cities, and
+ * still so after) where they fit and gain (above), the older epoch's
  * first, and their exact gain is added to *gain; adj is then the tour the
  * next epoch starts from.  Returns false where nothing was taken in: no
  * epoch ended, or one failed (on the GPU: out of memory, a device error),
