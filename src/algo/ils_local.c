@@ -950,18 +950,19 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
 }
 
 /* One epoch of the T searches on copies of the tour (length `length`),
- * each on a list, search t kicking from the cities of the tour's t-th part. */
-static void whole_epoch(local_search *s, int T, const int32_t *tour, int n, uint64_t quota,
-                        wt_search_ctl *ctl, uint64_t done, int64_t length, bool adopt,
-                        int *halt)
+ * each on a list, search t kicking from the cities of the t-th part of
+ * kick_from (m cities of the tour, in its order, at least T). */
+static void whole_epoch(local_search *s, int T, const int32_t *tour, int n,
+                        const int32_t *kick_from, int m, uint64_t quota, wt_search_ctl *ctl,
+                        uint64_t done, int64_t length, bool adopt, int *halt)
 {
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         local_search *x = &s[t];
         if (adopt) wt_polisher_adopt(x->w, tour, length);
         x->best_len = x->shown = length;
-        long long lo = (long long)t * n / T, hi = (long long)(t + 1) * n / T;
-        x->region = T > 1 ? tour + lo : NULL;
+        long long lo = (long long)t * m / T, hi = (long long)(t + 1) * m / T;
+        x->region = T > 1 ? kick_from + lo : NULL;
         x->region_m = (int)(hi - lo);
         x->st = wt_polisher_list_open(x->w, &x->err);
         if (x->st == WT_OK)
@@ -995,11 +996,16 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     const wt_tuning *tune = &ctl->params->tuning;
     uint64_t per = tune->ils_epoch ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
     int halt = 0;
+    /* Out of memory for it: the kicks go anywhere. */
+    int32_t *free_cities = beside ? malloc((size_t)n * sizeof *free_cities) : NULL;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
         if (beside) wt_beside_start(beside, tour, ctl->deadline);
-        whole_epoch(s, T, tour, n, quota, ctl, done, *length, e > 1, &halt);
+        /* The kicks keep off the windows the GPU searches meanwhile. */
+        int m = free_cities ? wt_beside_free(beside, tour, free_cities) : 0;
+        whole_epoch(s, T, tour, n, m >= T ? free_cities : tour, m >= T ? m : n, quota, ctl,
+                    done, *length, e > 1, &halt);
         for (int t = 0; t < T; t++)
             if (s[t].st != WT_OK) {
                 *err = s[t].err;
@@ -1018,6 +1024,7 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     if (beside && st == WT_OK)
         take_beside(beside, tour, n, T, g.adj + (size_t)T * 2 * (size_t)n, length, true);
     add_stats(stats, s, T);
+    free(free_cities);
     close_merge(&g);
     close_copies(s, T);
     return st;
@@ -1108,6 +1115,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_beside *beside = NULL;
     wt_beside_opts bo = beside_opts(on, ctl->params);
     bo.candidates = wt_polisher_candidates(whole, &bo.candidates_k);
+    bo.alternate = whole_kicks; /* the stretches' kicks have places of their own */
     if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
         (whole_kicks || on_stretches))
         st = wt_beside_open(inst, &bo, &beside, err);

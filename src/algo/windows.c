@@ -42,10 +42,22 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n)
     return (int)wt_rng_below(&rng, (uint64_t)n);
 }
 
+int wt_windows_count(int n, int window) { return n / window > 0 ? n / window : 1; }
+
+int wt_windows_first(int n, int count, int w) { return (int)((int64_t)w * n / count); }
+
+/* Windows of all that o's stride and phase search. */
+static int searched_of(const wt_windows_opts *o, int all)
+{
+    if (o->stride <= 1) return all;
+    return o->phase < all ? (all - o->phase + o->stride - 1) / o->stride : 0;
+}
+
 int wt_windows_replicas(const wt_windows_opts *o, int n)
 {
     if (o->replicas > 0) return o->replicas;
-    int windows = n / o->window > 0 ? n / o->window : 1;
+    int windows = searched_of(o, wt_windows_count(n, o->window));
+    if (windows < 1) windows = 1;
     int r = WT_WINDOW_FILL / windows;
     return r < 1 ? 1 : r > WT_WINDOW_MAX_REPLICAS ? WT_WINDOW_MAX_REPLICAS : r;
 }
@@ -93,15 +105,17 @@ static wt_instance *window_instance(const wt_instance *inst, const int32_t *citi
 }
 
 /* The windows of an epoch: window w starts at position offset + first[w]
- * and has first[w + 1] - first[w] cities. */
+ * and has first[w + 1] - first[w] cities; count of them are searched,
+ * which[0 .. count). */
 typedef struct epoch_state {
-    int count;
+    int all, count;
     int replicas;              /* searches of each window */
-    int *first;                /* count + 1 entries */
+    int *first;                /* all + 1 entries */
+    int *which;                /* count: the windows searched */
     int32_t *cities;           /* n: the cities in window order */
-    wt_instance **inst;        /* count */
-    const wt_instance **runs;  /* count * replicas: search w * replicas + r is
-                                  replica r of window w */
+    wt_instance **inst;        /* count: searched window i's instance */
+    const wt_instance **runs;  /* count * replicas: search i * replicas + r is
+                                  replica r of searched window i */
     int32_t **start;           /* count * replicas: 0, 1, .. m - 1 each (one
                                   shared array) */
     int32_t *identity;
@@ -117,6 +131,7 @@ static void state_free(epoch_state *s)
     free(s->runs);
     free(s->start);
     free(s->first);
+    free(s->which);
     free(s->cities);
     free(s->identity);
     free(s->lists);
@@ -160,46 +175,53 @@ static bool given_lists(epoch_state *s, const wt_windows_opts *o, int n, int thr
     }
     for (int p = 0; p < n; p++) at[s->cities[p]] = p;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
-    for (int w = 0; w < s->count; w++) {
+    for (int i = 0; i < s->count; i++) {
+        int w = s->which[i];
         window_lists(s, w, at, n, o->candidates, o->candidates_k, k);
         for (int r = 0; r < s->replicas; r++)
-            s->nb[(size_t)w * (size_t)s->replicas + (size_t)r] =
+            s->nb[(size_t)i * (size_t)s->replicas + (size_t)r] =
                 s->lists + (size_t)s->first[w] * (size_t)k;
     }
     free(at);
     return true;
 }
 
-/* Cuts tour (n cities) into windows from offset on; false when out of
- * memory. */
-static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour, int window,
-                int offset, int replicas, int threads)
+/* Cuts tour (n cities) into windows from offset on, those o searches
+ * made instances; false when out of memory. */
+static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour,
+                const wt_windows_opts *o, int replicas, int threads)
 {
-    int n = inst->n, count = n / window > 0 ? n / window : 1;
+    int n = inst->n, all = wt_windows_count(n, o->window);
     memset(s, 0, sizeof *s);
-    s->count = count;
+    s->all = all;
+    s->count = searched_of(o, all);
     s->replicas = replicas;
-    size_t runs = (size_t)count * (size_t)replicas;
-    s->first = malloc(((size_t)count + 1) * sizeof *s->first);
+    size_t count = (size_t)s->count, runs = count * (size_t)replicas;
+    s->first = malloc(((size_t)all + 1) * sizeof *s->first);
+    s->which = malloc((count + 1) * sizeof *s->which);
     s->cities = malloc((size_t)n * sizeof *s->cities);
-    s->inst = calloc((size_t)count, sizeof *s->inst);
-    s->runs = malloc(runs * sizeof *s->runs);
-    s->start = malloc(runs * sizeof *s->start);
-    int m_max = n / count + 1;
+    s->inst = calloc(count + 1, sizeof *s->inst);
+    s->runs = malloc((runs + 1) * sizeof *s->runs);
+    s->start = malloc((runs + 1) * sizeof *s->start);
+    int m_max = n / all + 1;
     s->identity = malloc((size_t)m_max * sizeof *s->identity);
-    if (!s->first || !s->cities || !s->inst || !s->runs || !s->start || !s->identity)
+    if (!s->first || !s->which || !s->cities || !s->inst || !s->runs || !s->start ||
+        !s->identity)
         return false;
-    for (int w = 0; w <= count; w++) s->first[w] = (int)((int64_t)w * n / count);
-    for (int p = 0; p < n; p++) s->cities[p] = tour[(offset + p) % n];
+    for (int w = 0; w <= all; w++) s->first[w] = wt_windows_first(n, all, w);
+    for (int i = 0, w = 0; w < all; w++)
+        if (o->stride <= 1 || w % o->stride == o->phase) s->which[i++] = w;
+    for (int p = 0; p < n; p++) s->cities[p] = tour[(o->offset + p) % n];
     for (int i = 0; i < m_max; i++) s->identity[i] = i;
     int failed = 0;
     for (size_t q = 0; q < runs; q++) s->start[q] = s->identity;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
-    for (int w = 0; w < count; w++) {
-        s->inst[w] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
+    for (int i = 0; i < s->count; i++) {
+        int w = s->which[i];
+        s->inst[i] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
         for (int r = 0; r < replicas; r++)
-            s->runs[(size_t)w * (size_t)replicas + (size_t)r] = s->inst[w];
-        if (!s->inst[w]) {
+            s->runs[(size_t)i * (size_t)replicas + (size_t)r] = s->inst[i];
+        if (!s->inst[i]) {
 #pragma omp atomic write
             failed = 1;
         }
@@ -223,20 +245,27 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     double t0 = wt_now();
     memset(out, 0, sizeof *out);
     if (!inst || !tour || !o || o->window < 8 || o->offset < 0 || o->offset >= inst->n ||
-        (o->kicks == 0 && !(o->time_limit_s > 0)) || (o->candidates && o->candidates_k < 1))
+        (o->kicks == 0 && !(o->time_limit_s > 0)) || (o->candidates && o->candidates_k < 1) ||
+        o->stride < 0 || o->phase < 0 || (o->stride > 1 && o->phase >= o->stride))
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_windows_epoch_run: need an instance, "
                        "a tour, a window of at least 8 cities, an offset in the tour, kicks "
-                       "or a time limit, and candidate lists of at least 1 city if any");
+                       "or a time limit, candidate lists of at least 1 city if any, and a "
+                       "phase below the stride");
     int n = inst->n;
     if (n < 8) return WT_OK;
     int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
     epoch_state s;
     int replicas = wt_windows_replicas(o, n);
-    if (!cut(&s, inst, tour, o->window, o->offset, replicas, threads) ||
-        (o->candidates && !given_lists(&s, o, n, threads))) {
+    if (!cut(&s, inst, tour, o, replicas, threads) ||
+        (o->candidates && s.count > 0 && !given_lists(&s, o, n, threads))) {
         state_free(&s);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows of %d "
                        "cities", n);
+    }
+    if (s.count == 0) { /* the stride's phase lies past the last window */
+        state_free(&s);
+        out->wall_s = wt_now() - t0;
+        return WT_OK;
     }
     wt_batch_params bp;
     wt_batch_params_defaults(&bp);
@@ -261,16 +290,18 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     }
     for (int q = 0; q < s.count * replicas; q++)
         if (r.tours[q].status != WT_OK) {
-            st = wt_fail(err, r.tours[q].status, "window %d: %s", q / replicas, r.tours[q].message);
+            st = wt_fail(err, r.tours[q].status, "window %d: %s", s.which[q / replicas],
+                         r.tours[q].message);
             break;
         }
     if (st == WT_OK) {
         int64_t gain = 0;
         int improved = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4) reduction(+ : gain, improved)
-        for (int w = 0; w < s.count; w++) {
+        for (int i = 0; i < s.count; i++) {
             /* The shortest replica, ties to the first. */
-            const wt_batch_tour *first = &r.tours[(size_t)w * (size_t)replicas], *t = first;
+            const wt_batch_tour *first = &r.tours[(size_t)i * (size_t)replicas], *t = first;
+            int w = s.which[i];
             for (int q = 1; q < replicas; q++)
                 if (first[q].length < t->length) t = &first[q];
             if (t->length >= t->init_length) continue;

@@ -42,6 +42,9 @@ typedef struct wt_windows_opts {
                                  WT_WINDOW_FILL searches in all (a GPU holds
                                  hundreds at once), at most
                                  WT_WINDOW_MAX_REPLICAS (wt_windows_replicas) */
+    int stride, phase;        /* the windows searched: those w with w % stride
+                                 == phase (0 <= phase < stride); stride 0 or
+                                 1: all; the others stay as they are */
     int kick_window;          /* positions a kick's cuts lie within (>= 3); 0: the
                                  whole window (usa13509 from a local ILS's 1.2%,
                                  13 windows of 1,000, 3 epochs of 300 kicks a
@@ -65,7 +68,7 @@ typedef struct wt_windows_opts {
 
 /* What an epoch did. */
 typedef struct wt_windows_epoch {
-    int windows;              /* windows searched */
+    int windows;              /* windows searched (o->stride's share) */
     int improved;             /* windows whose path got shorter */
     int64_t gain;             /* exact: the tour's length before minus after */
     uint64_t kicks;           /* all windows */
@@ -76,6 +79,12 @@ typedef struct wt_windows_epoch {
     double wall_s;            /* seconds of the whole epoch (cutting and
                                  putting back too) */
 } wt_windows_epoch;
+
+/* The windows an epoch cuts a tour of n cities into with windows of
+ * `window` cities (window .. 2 window - 1 each, at least one window), and
+ * the first position of window w counted from the offset (w = count: n). */
+int wt_windows_count(int n, int window);
+int wt_windows_first(int n, int count, int w);
 
 /* One epoch on tour (n cities of inst, changed in place): the windows cut
  * at o->offset are searched and each path that got shorter is put back, its

@@ -69,6 +69,10 @@ struct wt_beside {
     epoch ep[2];
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     marks host_marks, thread_marks; /* for the takes, for the next epoch's start */
+    uint8_t *owned[2];  /* n each, with o.alternate: the cities of the running
+                           epoch's windows (owned[0]), the next epoch's made
+                           in owned[1] */
+    bool owning;        /* owned[0] holds a running epoch's */
     int32_t *saved;     /* 2 n: the host's adj before the pieces, should they break it */
     int32_t *published; /* 2 n: the tour of the host's last take */
     int32_t *next_adj;  /* 2 n: the thread's copy of it, the pieces put in */
@@ -118,6 +122,8 @@ wt_status wt_beside_open(const wt_instance *inst, const wt_beside_opts *o, wt_be
         b->thread_marks.stamp = calloc(n, sizeof *b->thread_marks.stamp);
         ok = b->pos && b->saved && b->published && b->next_adj && b->host_marks.stamp &&
              b->thread_marks.stamp;
+        for (int i = 0; ok && o->alternate && i < 2; i++)
+            ok = (b->owned[i] = malloc(n)) != NULL;
     }
     if (ok) {
         ok = pthread_mutex_init(&b->lock, NULL) == 0;
@@ -252,6 +258,35 @@ static int64_t put_pieces(const wt_beside *b, const epoch *e, int32_t *adj, mark
     return sum;
 }
 
+/* The cities of the windows that o searches in e's snap become the owned
+ * ones (for the host's kicks to keep off). */
+static void own_windows(wt_beside *b, const epoch *e, const wt_windows_opts *o)
+{
+    int n = b->n, all = wt_windows_count(n, o->window);
+    uint8_t *mine = b->owned[1];
+    memset(mine, 0, (size_t)n);
+    for (int w = o->phase; w < all; w += o->stride)
+        for (int q = wt_windows_first(n, all, w); q < wt_windows_first(n, all, w + 1); q++)
+            mine[at(b, e, e->snap, q)] = 1;
+    pthread_mutex_lock(&b->lock);
+    b->owned[1] = b->owned[0];
+    b->owned[0] = mine;
+    b->owning = true;
+    pthread_mutex_unlock(&b->lock);
+}
+
+int wt_beside_free(wt_beside *b, const int32_t *tour, int32_t *out)
+{
+    if (!b || !b->o.alternate) return 0;
+    int m = 0;
+    pthread_mutex_lock(&b->lock);
+    if (b->owning)
+        for (int i = 0; i < b->n; i++)
+            if (!b->owned[0][tour[i]]) out[m++] = tour[i];
+    pthread_mutex_unlock(&b->lock);
+    return m;
+}
+
 /* The most seconds an epoch's set-up adds to its length. */
 #define SETUP_MAX_S 10.0
 
@@ -286,6 +321,11 @@ static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
     e->gpu_s = 0;
     memcpy(e->work, e->snap, (size_t)b->n * sizeof *e->work);
     if (!(o.time_limit_s > 0)) return true; /* the deadline came meanwhile */
+    if (b->o.alternate) {
+        o.stride = 2;
+        o.phase = (int)(number % 2);
+        own_windows(b, e, &o);
+    }
     wt_windows_epoch ep;
     wt_error err;
     if (wt_windows_epoch_run(b->inst, e->work, &o, &ep, &err) != WT_OK) return false;
@@ -332,6 +372,7 @@ static void *run_epochs(void *arg)
         while (other->ready && !ending(b)) pthread_cond_wait(&b->changed, &b->lock);
         bool end = ending(b);
         if (!end) b->epochs_started++;
+        if (end) b->owning = false; /* the host's kicks may go anywhere again */
         pthread_mutex_unlock(&b->lock);
         if (end) return NULL;
         next_start(b, e, other->snap);
@@ -440,6 +481,8 @@ void wt_beside_close(wt_beside *b)
     free_epoch(&b->ep[0]);
     free_epoch(&b->ep[1]);
     free(b->pos);
+    free(b->owned[0]);
+    free(b->owned[1]);
     free(b->host_marks.stamp);
     free(b->thread_marks.stamp);
     free(b->saved);

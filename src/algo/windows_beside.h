@@ -42,6 +42,9 @@ typedef struct wt_beside_opts {
                                   NULL: each window's nearest cities, computed on
                                   the epochs' thread */
     int candidates_k;
+    bool alternate;  /* every other window an epoch (the others the next), and
+                        the host's kicks kept off them meanwhile
+                        (wt_beside_free); else every window */
 } wt_beside_opts;
 
 /* Windows beside the host's searches for tours of inst (n >= 8 cities), as
@@ -68,6 +71,11 @@ bool wt_beside_running(wt_beside *b);
  * epoch ended, or one failed (on the GPU: out of memory, a device error),
  * after which no epoch starts again and the host's searches go on alone. */
 bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain);
+
+/* With o->alternate, while an epoch runs: the cities of tour (n) outside
+ * its windows, in tour order, into out (n entries); returns how many, 0
+ * when no epoch runs (the whole tour is the host's). */
+int wt_beside_free(wt_beside *b, const int32_t *tour, int32_t *out);
 
 /* Seconds the GPU's kernels ran, and epochs taken in, so far; when the
  * first epoch started (wt_now's clock; 0 before). */

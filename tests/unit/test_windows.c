@@ -178,6 +178,42 @@ static void test_given_candidates(void **state)
     wt_instance_free(inst);
 }
 
+/* Every other window (stride 2): those of the phase improve the greedy
+ * tour, keep their ends and cities, the others stay as they were; a phase
+ * at or past the stride is refused. */
+static void test_stride(void **state)
+{
+    (void)state;
+    int n = 3000, window = 300, all = wt_windows_count(n, window);
+    wt_instance *inst = wt_test_random_instance(n, 12);
+    int32_t *tour = greedy(inst), *before = malloc((size_t)n * sizeof *before);
+    memcpy(before, tour, (size_t)n * sizeof *tour);
+    wt_windows_opts o = cpu_opts(window, 123, 20, 2);
+    o.stride = 2;
+    o.phase = 1;
+    wt_windows_epoch e;
+    wt_error err = {0};
+    int64_t len0 = wt_tour_length(inst, tour);
+    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, &err), WT_OK);
+    assert_int_equal(e.windows, all / 2);
+    assert_true(e.gain > 0);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(len0 - wt_tour_length(inst, tour), e.gain);
+    for (int w = 0; w < all; w++) {
+        int lo = wt_windows_first(n, all, w), hi = wt_windows_first(n, all, w + 1);
+        bool changed = false;
+        for (int q = lo; q < hi; q++) changed |= tour[(123 + q) % n] != before[(123 + q) % n];
+        if (w % 2 == 0) assert_false(changed);
+        assert_int_equal(tour[(123 + lo) % n], before[(123 + lo) % n]);
+        assert_int_equal(tour[(123 + hi - 1) % n], before[(123 + hi - 1) % n]);
+    }
+    o.phase = 2;
+    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
+    free(before);
+    free(tour);
+    wt_instance_free(inst);
+}
+
 /* A tour shorter than two windows is one window with one fixed edge; a
  * time limit instead of kicks ends the epoch. */
 static void test_one_window_and_time_limit(void **state)
@@ -358,7 +394,8 @@ static void test_beside_pieces(void **state)
  * the host that takes their pieces every 20 ms and reverses a stretch of
  * its tour now and then (longer or shorter): every epoch's pieces go in
  * where they fit, the tour stays one cycle and its length is exact
- * throughout. */
+ * throughout; every other window is an epoch's, the rest of the tour free
+ * for the host's kicks while it runs, all of it after. */
 static void test_beside_epochs_one_after_another(void **state)
 {
     (void)state;
@@ -368,7 +405,11 @@ static void test_beside_epochs_one_after_another(void **state)
     int64_t length = wt_tour_length(inst, tour);
     wt_beside *b = NULL;
     wt_beside_opts o = beside_cpu(5, 0.1, WT_WINDOW_CITIES);
+    o.alternate = true;
     assert_int_equal(wt_beside_open(inst, &o, &b, NULL), WT_OK);
+    int32_t *free_cities = malloc((size_t)n * sizeof *free_cities);
+    char *seen = malloc((size_t)n);
+    bool owned = false;
     double deadline = wt_now() + 20;
     wt_beside_start(b, tour, deadline);
     uint64_t rng = 12345;
@@ -376,6 +417,15 @@ static void test_beside_epochs_one_after_another(void **state)
         for (double until = wt_now() + 0.02; wt_now() < until;) {}
         int64_t gain = 0;
         if (wt_beside_take(b, adj, false, &gain)) length -= gain;
+        /* Every other window is the epoch's: about half the cities are
+         * free, each once. */
+        int m = wt_beside_free(b, tour, free_cities);
+        if (m > 0) {
+            owned = true;
+            assert_true(m > n / 4 && m < 3 * n / 4);
+            memset(seen, 0, (size_t)n);
+            for (int i = 0; i < m; i++) assert_int_equal(seen[free_cities[i]]++, 0);
+        }
         if (merge % 5 != 4) continue;
         batch_tour_of(adj, n, tour); /* the host's move: one reversal */
         rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -393,6 +443,10 @@ static void test_beside_epochs_one_after_another(void **state)
     if (wt_beside_take(b, adj, true, &gain)) length -= gain;
     assert_false(wt_beside_running(b));
     assert_true(wt_beside_epochs(b) >= 3);
+    assert_true(owned);
+    assert_int_equal(wt_beside_free(b, tour, free_cities), 0); /* none runs */
+    free(free_cities);
+    free(seen);
     batch_tour_of(adj, n, tour);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, tour), length);
@@ -447,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_epochs_keep_ends_and_exact_gains),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_given_candidates),
+        cmocka_unit_test(test_stride),
         cmocka_unit_test(test_one_window_and_time_limit),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
