@@ -11,13 +11,18 @@
  * position p where work's first p cities (from the epoch's first window
  * on) are snap's first p and the city after them kept its place: each
  * piece is a path between two cities that kept their places, through the
- * same cities as before, so any set of pieces can go into a tour that
- * still holds the old paths, and each one's gain is its own.  A piece goes
- * into a tour where its inner cities still lie between its two end cities
- * as one path, in whatever order the host's merges left them, and where it
- * is shorter than that path: the tour's path between the two ends is then
- * replaced by the piece's, which keeps one cycle through the same cities,
- * and the gain is the difference of the two paths' lengths, exactly.
+ * same cities as before, and no two pieces share an inner city.  A piece
+ * goes into a tour where its inner cities still lie between its two end
+ * cities as one path, in whatever order the host's merges left them, and
+ * where it is shorter than that path: the tour's path between the two ends
+ * is then replaced by the piece's, which keeps one cycle through the same
+ * cities, and the gain is the difference of the two paths' lengths,
+ * exactly.  So any set of pieces can go in, each on its own.
+ *
+ * With o.alternate an epoch searches every other window (the next epoch
+ * the others) and publishes their cities, from which the host's kicks
+ * keep off while it runs (wt_beside_free): the two then search different
+ * places, rather than the same ones twice.
  *
  * So that the GPU does not wait for the host's next merge between epochs,
  * the thread starts the next epoch at once, from the tour of the host's
