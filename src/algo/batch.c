@@ -156,8 +156,8 @@ static wt_status neighbour_rows(const wt_instance *inst, int k, int32_t *nb, wt_
     wt_status st = wt_neighbour_lists(inst, have, nb, err);
     if (st != WT_OK || have == k) return st;
     for (int c = n - 1; c >= 0; c--) { /* spread the rows of `have` out to k */
-        for (int q = k - 1; q >= 0; q--)
-            nb[(size_t)c * (size_t)k + (size_t)q] = q < have ? nb[(size_t)c * (size_t)have + (size_t)q] : -1;
+        size_t row = (size_t)c * (size_t)k, was = (size_t)c * (size_t)have;
+        for (int q = k - 1; q >= 0; q--) nb[row + (size_t)q] = q < have ? nb[was + (size_t)q] : -1;
     }
     return WT_OK;
 }
@@ -294,7 +294,8 @@ static wt_status run_sides(batch_state *s, const wt_batch_params *p, int gpu, in
         }
         wt_status st = wt_cuda_batch_run(&job, &opts, &part, err);
         if (st != WT_OK) return st;
-        if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline) ctl->stop = part.stop;
+        if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline)
+            ctl->stop = part.stop;
         ctl->next_report = part.next_report;
     }
     if (cpu == 0) return WT_OK;
