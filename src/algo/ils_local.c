@@ -1064,17 +1064,24 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
     return m;
 }
 
-/* The windows beside as the tuning sets them, on the GPU or (tests) the host. */
-static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p)
+/* The windows beside as the tuning sets them, on the GPU or (tests) the
+ * host, their lists cut from whole's; every other window an epoch beside
+ * searches on copies of the whole tour (the stretches' kicks have places
+ * of their own). */
+static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, const wt_polisher *whole,
+                                  bool whole_kicks)
 {
     const wt_tuning *t = &p->tuning;
-    return (wt_beside_opts){
+    wt_beside_opts o = {
         .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
         .cuda_device = p->cuda_device,
         .seed = p->seed,
         .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
+        .alternate = whole_kicks,
     };
+    o.candidates = wt_polisher_candidates(whole, &o.candidates_k);
+    return o;
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
@@ -1113,9 +1120,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool on_stretches = stretchable && (n / T >= stretch_min(tune, lk) || large_lk);
     /* Windows beside the searches whose epochs end in the whole tour. */
     wt_beside *beside = NULL;
-    wt_beside_opts bo = beside_opts(on, ctl->params);
-    bo.candidates = wt_polisher_candidates(whole, &bo.candidates_k);
-    bo.alternate = whole_kicks; /* the stretches' kicks have places of their own */
+    wt_beside_opts bo = beside_opts(on, ctl->params, whole, whole_kicks);
     if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
         (whole_kicks || on_stretches))
         st = wt_beside_open(inst, &bo, &beside, err);

@@ -46,6 +46,11 @@ int wt_windows_count(int n, int window) { return n / window > 0 ? n / window : 1
 
 int wt_windows_first(int n, int count, int w) { return (int)((int64_t)w * n / count); }
 
+bool wt_windows_searched(const wt_windows_opts *o, int w)
+{
+    return o->stride <= 1 || w % o->stride == o->phase;
+}
+
 /* Windows of all that o's stride and phase search. */
 static int searched_of(const wt_windows_opts *o, int all)
 {
@@ -108,9 +113,9 @@ static wt_instance *window_instance(const wt_instance *inst, const int32_t *citi
  * and has first[w + 1] - first[w] cities; count of them are searched,
  * which[0 .. count). */
 typedef struct epoch_state {
-    int all, count;
+    int count;
     int replicas;              /* searches of each window */
-    int *first;                /* all + 1 entries */
+    int *first;                /* a window's first, and one past the last */
     int *which;                /* count: the windows searched */
     int32_t *cities;           /* n: the cities in window order */
     wt_instance **inst;        /* count: searched window i's instance */
@@ -193,7 +198,6 @@ static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour,
 {
     int n = inst->n, all = wt_windows_count(n, o->window);
     memset(s, 0, sizeof *s);
-    s->all = all;
     s->count = searched_of(o, all);
     s->replicas = replicas;
     size_t count = (size_t)s->count, runs = count * (size_t)replicas;
@@ -210,7 +214,7 @@ static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour,
         return false;
     for (int w = 0; w <= all; w++) s->first[w] = wt_windows_first(n, all, w);
     for (int i = 0, w = 0; w < all; w++)
-        if (o->stride <= 1 || w % o->stride == o->phase) s->which[i++] = w;
+        if (wt_windows_searched(o, w)) s->which[i++] = w;
     for (int p = 0; p < n; p++) s->cities[p] = tour[(o->offset + p) % n];
     for (int i = 0; i < m_max; i++) s->identity[i] = i;
     int failed = 0;

@@ -85,6 +85,8 @@ typedef struct wt_windows_epoch {
  * the first position of window w counted from the offset (w = count: n). */
 int wt_windows_count(int n, int window);
 int wt_windows_first(int n, int count, int w);
+/* Whether an epoch as o asks searches window w (o->stride, o->phase). */
+bool wt_windows_searched(const wt_windows_opts *o, int w);
 
 /* One epoch on tour (n cities of inst, changed in place): the windows cut
  * at o->offset are searched and each path that got shorter is put back, its

@@ -270,9 +270,11 @@ static void own_windows(wt_beside *b, const epoch *e, const wt_windows_opts *o)
     int n = b->n, all = wt_windows_count(n, o->window);
     uint8_t *mine = b->owned[1];
     memset(mine, 0, (size_t)n);
-    for (int w = o->phase; w < all; w += o->stride)
+    for (int w = 0; w < all; w++) {
+        if (!wt_windows_searched(o, w)) continue;
         for (int q = wt_windows_first(n, all, w); q < wt_windows_first(n, all, w + 1); q++)
             mine[at(b, e, e->snap, q)] = 1;
+    }
     pthread_mutex_lock(&b->lock);
     b->owned[1] = b->owned[0];
     b->owned[0] = mine;
