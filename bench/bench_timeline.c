@@ -83,6 +83,7 @@ typedef struct tl_run {
     tl_sample *s;
     size_t count, cap;
     double exit_s;     /* when its process ended (or was stopped) */
+    double returned_s; /* ours: when wt_solve returned, before the process's teardown */
     bool killed;       /* stopped by the bench at max(--at) + grace */
     int status;        /* exit status, -1: killed by a signal */
     char ran[48];      /* ours: "cpu/ils", the backend and algorithm that ran */
@@ -156,13 +157,14 @@ static int timeline_child(const tl_opts *o)
         wt_instance_free(inst);
         return cli_report_error(&err);
     }
+    double returned = bench_now() - o->child_t0;
     /* The GPU's kernels' share of the search's wall time (issue 25's busy
      * GPU), 0 where no kernel ran after the start tour. */
     double busy = res.search_time_s > 0 ? res.gpu_time_s / res.search_time_s : 0;
     double beside = res.gpu_span_s > 0 ? res.gpu_time_s / res.gpu_span_s : 0;
-    printf("end %" PRId64 " %s/%s %s %s %.3f %.3f\n", res.length, res.backend,
+    printf("end %" PRId64 " %s/%s %s %s %.3f %.3f %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
-           wt_init_method_name(res.init_made), busy, beside);
+           wt_init_method_name(res.init_made), busy, beside, returned);
     wt_result_free(&res);
     wt_instance_free(inst);
     return EXIT_OK;
@@ -177,11 +179,12 @@ static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
     char ran[48], stop[32], init[32];
-    double busy = 0, beside = 0;
+    double busy = 0, beside = 0, returned = 0;
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
         run_add(r, t, len);
-    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf %lf", &len, ran, stop, init,
-                      &busy, &beside) == 6) {
+    } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf %lf %lf", &len, ran, stop, init,
+                      &busy, &beside, &returned) == 7) {
+        r->returned_s = returned;
         r->gpu_busy = busy;
         r->gpu_busy_beside = beside;
         run_add(r, t, len);
@@ -343,8 +346,10 @@ static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run 
                "gap_ref=%s\n", ti->name, ti->n, backend, o->at[a], fmt_len(len, l, sizeof l),
                isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind);
     }
-    char busy[64] = "";
-    if (r->gpu_busy > 0) snprintf(busy, sizeof busy, " gpu_busy=%.3f", r->gpu_busy);
+    char busy[96] = "";
+    if (r->returned_s > 0) snprintf(busy, sizeof busy, " returned_s=%.3f", r->returned_s);
+    if (r->gpu_busy > 0)
+        snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy=%.3f", r->gpu_busy);
     if (r->gpu_busy_beside > 0)
         snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy_beside=%.3f",
                  r->gpu_busy_beside);
