@@ -738,23 +738,13 @@ static int mix_period(const wt_tuning *t, int cap)
 }
 
 /* The pieces of the windows beside that have ended go into tour (length
- * *length, n cities), whose neighbours adj (2 n) then tell the next epoch
- * where to start (wait: the last epoch, asked to end).  The neighbours are
- * wt_tour_neighbours' on T threads: after every stretches' epoch of up to
- * millions of cities. */
-static void take_beside(wt_beside *beside, int32_t *tour, int n, int T, int32_t *adj,
-                        int64_t *length, bool wait)
+ * *length), which the next epoch then starts from (wait: the last epoch,
+ * asked to end). */
+static void take_beside(wt_beside *beside, int32_t *tour, int64_t *length, bool wait)
 {
-#pragma omp parallel for num_threads(T) schedule(static)
-    for (int i = 0; i < n; i++) {
-        adj[2 * tour[i]] = tour[i == 0 ? n - 1 : i - 1];
-        adj[2 * tour[i] + 1] = tour[i == n - 1 ? 0 : i + 1];
-    }
     int64_t gain = 0;
-    if (wt_beside_take(beside, adj, wait, &gain)) {
-        wt_tour_of_neighbours(adj, n, tour[0], tour);
-        *length -= gain;
-    }
+    wt_beside_take(beside, tour, wait, &gain);
+    *length -= gain;
 }
 
 /* The kicks on stretches (with copies epochs among them when mixed), from
@@ -768,14 +758,8 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
     const wt_tuning *tune = &ctl->params->tuning;
     /* No copies of a large tour for LK searches (flips on the whole tour). */
     int mix = large_lk ? 0 : mix_period(tune, (n + T - 1) / T);
-    int32_t *adj = beside ? malloc(2 * (size_t)n * sizeof *adj) : NULL;
-    if (beside && !adj)
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the windows' merge");
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
-    if (st != WT_OK) {
-        free(adj);
-        return st;
-    }
+    if (st != WT_OK) return st;
     if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
     if (beside) wt_beside_start(beside, tour, ctl->deadline);
     uint64_t done = 0, per = stretch_epoch_kicks(tune, (n + T - 1) / T), on_copies = 0;
@@ -796,10 +780,9 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
             on_stretches = d;
         }
         done = on_stretches + on_copies;
-        if (beside && st == WT_OK) take_beside(beside, tour, n, T, adj, length, false);
+        if (beside && st == WT_OK) take_beside(beside, tour, length, false);
     }
-    if (beside && st == WT_OK) take_beside(beside, tour, n, T, adj, length, true);
-    free(adj);
+    if (beside && st == WT_OK) take_beside(beside, tour, length, true);
     add_stats(stats, k.s, T);
     if (c) add_stats(stats, c, T);
     close_copies(c, T);
@@ -942,11 +925,11 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
                 swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
         }
     }
+    wt_tour_of_neighbours(base, n, from, tour);
     /* The GPU's pieces where the host's changes left their insides between
      * their ends. */
-    if (beside) wt_beside_take(beside, base, false, &gain);
+    if (beside) wt_beside_take(beside, tour, false, &gain);
     *length = before - gain;
-    wt_tour_of_neighbours(base, n, from, tour);
 }
 
 /* One epoch of the T searches on copies of the tour (length `length`),
@@ -1022,7 +1005,7 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     }
     /* The last epoch's pieces: its search ends at the deadline too. */
     if (beside && st == WT_OK)
-        take_beside(beside, tour, n, T, g.adj + (size_t)T * 2 * (size_t)n, length, true);
+        take_beside(beside, tour, length, true);
     add_stats(stats, s, T);
     free(free_cities);
     close_merge(&g);

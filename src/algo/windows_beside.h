@@ -63,14 +63,14 @@ void wt_beside_start(wt_beside *b, const int32_t *tour, double deadline);
 bool wt_beside_running(wt_beside *b);
 
 /* The pieces of the epochs that have ended and were not taken in (wait:
- * asks the epochs to end and waits for them) go into adj (the tour's two
- * neighbours of every city, 2 n entries, one cycle through all cities, and
- * still so after) where they fit and gain (above), the older epoch's
- * first, and their exact gain is added to *gain; adj is then the tour the
- * next epoch starts from.  Returns false where nothing was taken in: no
- * epoch ended, or one failed (on the GPU: out of memory, a device error),
- * after which no epoch starts again and the host's searches go on alone. */
-bool wt_beside_take(wt_beside *b, int32_t *adj, bool wait, int64_t *gain);
+ * asks the epochs to end and waits for them) go into tour (n cities in
+ * tour order, a valid tour, and still so after; any rotation) where they
+ * fit and gain (above), the older epoch's first, and their exact gain is
+ * added to *gain; tour is then the one the next epoch starts from.
+ * Returns false where nothing was taken in: no epoch ended, or one failed
+ * (on the GPU: out of memory, a device error), after which no epoch starts
+ * again and the host's searches go on alone. */
+bool wt_beside_take(wt_beside *b, int32_t *tour, bool wait, int64_t *gain);
 
 /* With o->alternate, while an epoch runs: the cities of tour (n) outside
  * its windows, in tour order, into out (n entries); returns how many, 0

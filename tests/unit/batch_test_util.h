@@ -2,15 +2,12 @@
  * batch_test_util.h - what the tests of solve-batch share (test_batch.c on
  * the CPU, tests/gpu/test_gpu_batch.c on the GPU) and of the window
  * searches (test_windows.c, test_gpu_windows.c): sets of generated
- * instances, a solve that must succeed, the checks of its tours, and a
- * tour's two neighbours of every city.
+ * instances, a solve that must succeed and the checks of its tours.
  */
 #ifndef WT_TEST_BATCH_UTIL_H
 #define WT_TEST_BATCH_UTIL_H
 
 #include "test_util.h"
-
-#include "core/tour_ops.h"
 
 /* count uniform instances of n cities, seeds seed, seed + 1, ... */
 static inline wt_instance **batch_uniform_set(int count, int n, uint64_t seed)
@@ -62,21 +59,6 @@ static inline void batch_assert_same(const wt_batch_result *a, const wt_batch_re
                      (long long)x->length, (long long)y->length);
         assert_int_equal(x->kicks, y->kicks);
     }
-}
-
-/* Each city's two neighbours in tour (2 n entries, malloc'd). */
-static inline int32_t *batch_adjacency(const int32_t *tour, int n)
-{
-    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
-    wt_tour_neighbours(tour, n, adj);
-    return adj;
-}
-
-/* The tour adj describes, from city 0, checked to be one valid cycle. */
-static inline void batch_tour_of(const int32_t *adj, int n, int32_t *tour)
-{
-    assert_true(wt_tour_of_neighbours(adj, n, 0, tour));
-    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
 }
 
 #endif

@@ -318,7 +318,9 @@ static int64_t beside_epoch(int base, bool with_candidates)
             q[2] = c1;
             q[3] = c0;
         }
-    int32_t *adj = batch_adjacency(other, n);
+    if (base == 4) /* the same tour backwards, from another city */
+        for (int i = 0; i < n; i++) other[i] = tour[(3 * n / 4 - i + n) % n];
+    memcpy(after, other, (size_t)n * sizeof *after);
     wt_beside *b = NULL;
     wt_error err = {0};
     wt_beside_opts o = beside_cpu(3, 1.0, WT_WINDOW_CITIES);
@@ -335,14 +337,13 @@ static int64_t beside_epoch(int base, bool with_candidates)
     assert_true(wt_beside_running(b));
     while (wt_now() < deadline + 0.1) {} /* a take that waits asks the epoch to end */
     int64_t gain = 0;
-    assert_true(wt_beside_take(b, adj, true, &gain));
+    assert_true(wt_beside_take(b, after, true, &gain));
     assert_false(wt_beside_running(b));
     assert_int_equal(wt_beside_epochs(b), 1);
-    batch_tour_of(adj, n, after);
+    assert_int_equal(wt_tour_validate(after, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, other) - wt_tour_length(inst, after), gain);
     wt_beside_close(b);
     free(cand);
-    free(adj);
     free(after);
     free(other);
     free(tour);
@@ -350,10 +351,10 @@ static int64_t beside_epoch(int base, bool with_candidates)
     return gain;
 }
 
-/* Pieces go into the tour they came from, into one where a 2-opt move
- * changed two edges, into one whose short stretches were reversed (those
- * whose inside stays between their ends), and none into an unrelated
- * tour. */
+/* Pieces go into the tour they came from (all of them, also where it runs
+ * backwards from another city), into one where a 2-opt move changed two
+ * edges, into one whose short stretches were reversed (those whose inside
+ * stays between their ends), and none into an unrelated tour. */
 static void test_beside_pieces(void **state)
 {
     (void)state;
@@ -361,8 +362,12 @@ static void test_beside_pieces(void **state)
     assert_true(beside_epoch(1, false) > 0);
     assert_int_equal(beside_epoch(2, false), 0);
     int64_t whole = beside_epoch(0, false), reordered = beside_epoch(3, false);
-    print_message("    gain into the same tour %lld, into one reordered inside %lld\n",
-                  (long long)whole, (long long)reordered);
+    int64_t backwards = beside_epoch(4, false);
+    print_message("    gain into the same tour %lld, into it backwards %lld, into one reordered "
+                  "inside %lld\n", (long long)whole, (long long)backwards, (long long)reordered);
+    /* Backwards from another city every piece fits: about the same gain
+     * (epochs of a time limit, so not the same). */
+    assert_true(backwards > whole / 4);
     /* A piece goes in where its inside was reordered between its ends
      * (about half the gain here; a tenth of a percent where only pieces
      * with all their old edges went in). */
@@ -401,7 +406,7 @@ static void test_beside_epochs_one_after_another(void **state)
     (void)state;
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 9);
-    int32_t *tour = greedy(inst), *adj = batch_adjacency(tour, n);
+    int32_t *tour = greedy(inst);
     int64_t length = wt_tour_length(inst, tour);
     wt_beside *b = NULL;
     wt_beside_opts o = beside_cpu(5, 0.1, WT_WINDOW_CITIES);
@@ -416,7 +421,9 @@ static void test_beside_epochs_one_after_another(void **state)
     for (int merge = 0; wt_beside_epochs(b) < 3 && wt_now() < deadline; merge++) {
         for (double until = wt_now() + 0.02; wt_now() < until;) {}
         int64_t gain = 0;
-        if (wt_beside_take(b, adj, false, &gain)) length -= gain;
+        if (wt_beside_take(b, tour, false, &gain)) length -= gain;
+        assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+        assert_int_equal(wt_tour_length(inst, tour), length);
         /* Every other window is the epoch's: about half the cities are
          * free, each once. */
         int m = wt_beside_free(b, tour, free_cities);
@@ -427,7 +434,7 @@ static void test_beside_epochs_one_after_another(void **state)
             for (int i = 0; i < m; i++) assert_int_equal(seen[free_cities[i]]++, 0);
         }
         if (merge % 5 != 4) continue;
-        batch_tour_of(adj, n, tour); /* the host's move: one reversal */
+        /* The host's move: one reversal, and the tour turned around. */
         rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
         int i = 1 + (int)((rng >> 33) % (uint64_t)(n - 200)), j = i + 50;
         for (int x = i, y = j; x < y; x++, y--) {
@@ -435,23 +442,24 @@ static void test_beside_epochs_one_after_another(void **state)
             tour[x] = tour[y];
             tour[y] = c;
         }
+        for (int x = 0, y = n - 1; x < y; x++, y--) {
+            int32_t c = tour[x];
+            tour[x] = tour[y];
+            tour[y] = c;
+        }
         length = wt_tour_length(inst, tour);
-        free(adj);
-        adj = batch_adjacency(tour, n);
     }
     int64_t gain = 0;
-    if (wt_beside_take(b, adj, true, &gain)) length -= gain;
+    if (wt_beside_take(b, tour, true, &gain)) length -= gain;
     assert_false(wt_beside_running(b));
     assert_true(wt_beside_epochs(b) >= 3);
     assert_true(owned);
     assert_int_equal(wt_beside_free(b, tour, free_cities), 0); /* none runs */
     free(free_cities);
     free(seen);
-    batch_tour_of(adj, n, tour);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, tour), length);
     wt_beside_close(b);
-    free(adj);
     free(tour);
     wt_instance_free(inst);
 }
