@@ -104,14 +104,15 @@ static int run_set(const bb_opts *o, const batch_set_spec *spec, char *row, size
     wt_status st = wt_solve_batch((const wt_instance *const *)in, count, &p, &r, &err);
     if (st == WT_OK) {
         bb_gaps g = gaps_of(in, &r);
-        bool met = g.with_ref == count && r.time_s <= spec->seconds && g.mean <= spec->target_gap;
+        bool met = g.with_ref == count && r.time_s <= spec->seconds &&
+                   g.mean <= spec->target_gap;
         printf("bench=batch n=%d count=%d seconds=%g kicks_per_instance=%" PRIu64 " backend=%s "
-               "on_gpu=%d wall_s=%.3f gpu_kernel_s=%.3f kicks=%" PRIu64 " kicks_per_s=%.0f mean_length=%.1f "
-               "refs=%d mean_gap_percent=%.5f max_gap_percent=%.4f at_ref=%d "
+               "on_gpu=%d wall_s=%.3f gpu_kernel_s=%.3f kicks=%" PRIu64 " kicks_per_s=%.0f "
+               "mean_length=%.1f refs=%d mean_gap_percent=%.5f max_gap_percent=%.4f at_ref=%d "
                "target_gap_percent=%g target_s=%g target_met=%s device=\"%s\"\n",
-               spec->n, count, seconds, o->kicks, r.backend, r.on_gpu, r.time_s, r.gpu_time_s, r.kicks,
-               r.kicks / (r.time_s > 0 ? r.time_s : 1), g.length, refs, g.mean, g.max, g.at_ref,
-               spec->target_gap, spec->seconds, met ? "yes" : "no", r.device);
+               spec->n, count, seconds, o->kicks, r.backend, r.on_gpu, r.time_s, r.gpu_time_s,
+               r.kicks, r.kicks / (r.time_s > 0 ? r.time_s : 1), g.length, refs, g.mean, g.max,
+               g.at_ref, spec->target_gap, spec->seconds, met ? "yes" : "no", r.device);
         snprintf(row, row_size, "| %d x %d | %.2f s | %.4f%% | %.4f%% | %d/%d | %.0f | %s |",
                  count, spec->n, r.time_s, g.mean, g.max, g.at_ref, g.with_ref,
                  (double)r.kicks / count, met ? "yes" : "no");

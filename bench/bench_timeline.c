@@ -368,7 +368,8 @@ static void print_table(const tl_opts *o, const tl_instance *ti, int count)
     for (int b = 0; b < o->n_backends; b++) printf(" | %9s", wt_backend_name(o->backends[b]));
     if (o->peer) {
         printf(" | %9s", "linkern");
-        for (int b = 0; b < o->n_backends; b++) printf(" | ratio %-4s", wt_backend_name(o->backends[b]));
+        for (int b = 0; b < o->n_backends; b++)
+            printf(" | ratio %-4s", wt_backend_name(o->backends[b]));
     }
     printf(" | shorter\n");
     for (int i = 0; i < count; i++) {
@@ -384,7 +385,8 @@ static void print_table(const tl_opts *o, const tl_instance *ti, int count)
                 char g[32];
                 int64_t len = t->ours_ok[b] ? run_best_at(&t->ours[b], at) : -1;
                 ours_gap[b] = gap_of(len, t->ref);
-                printf(" | %9s", len < 0 ? "none" : bench_fmt_num("%.3f", ours_gap[b], g, sizeof g));
+                printf(" | %9s",
+                       len < 0 ? "none" : bench_fmt_num("%.3f", ours_gap[b], g, sizeof g));
                 if (len > 0 && (best < 0 || len < best)) {
                     best = len, winner = wt_backend_name(o->backends[b]), tie = false;
                 } else if (len > 0 && len == best) {

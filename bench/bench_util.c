@@ -330,7 +330,8 @@ const bench_paper_2opt *bench_rocki_suda(const char *name)
 void bench_two_begin(const bench_opts *o, int64_t cpu_default, int64_t cuda_default,
                      int64_t cap[TWO_N_VARIANTS], bool live[TWO_N_VARIANTS])
 {
-    for (int v = 0; v < TWO_N_VARIANTS; v++) cap[v] = bench_cap(o->max_n, v, cpu_default, cuda_default);
+    for (int v = 0; v < TWO_N_VARIANTS; v++)
+        cap[v] = bench_cap(o->max_n, v, cpu_default, cuda_default);
     char dir[4096], c0[32], c1[32];
     printf("# instances: %d named, looked up in %s; --max-n %s on the cpu, %s on cuda; start "
            "tour %s, seed %" PRIu64 "\n",

@@ -34,9 +34,10 @@
  *
  * This file parses the command line, prints the header and dispatches.  It
  * alone includes the commit (WT_GIT_COMMIT, in the build folder's wt_commit.h,
- * written at every build by bench/commit.cmake), so the header is printed here.  The options that set wt_params (seed,
- * backend, threads, time limit, k-swap, ILS and SA options, --device,
- * --tune) are solve's, from the shared table (cli/common/cli_common.h).
+ * written at every build by bench/commit.cmake), so the header is printed
+ * here.  The options that set wt_params (seed, backend, threads, time limit,
+ * k-swap, ILS and SA options, --device, --tune) are solve's, from the shared
+ * table (cli/common/cli_common.h).
  */
 #include <getopt.h>
 #include <omp.h>
@@ -79,7 +80,8 @@ static const char bench_help[] =
     "quality [--dir DIR] [--min-n N] [--max-n N] [--climbs C] [--backend B] [--seed S]\n"
     "  Runs multistart with C climbs (default 100000) on every TSPLIB instance in DIR\n"
     "  with --min-n (default 1) to --max-n (default 2000) cities and coordinates\n"
-    "  (EXPLICIT ones are left out), and reports the gap of the best tour to the known optimum and the wall\n"
+    "  (EXPLICIT ones are left out), and reports the gap of the best tour to the known optimum "
+    "and the wall\n"
     "  time, per instance and per size bin (1-250, 251-500, 501-1000, 1001-1500,\n"
     "  1501-2000, as in Figure 7 of the paper; 2001+ above).  --backend: auto\n"
     "  (default), cpu, cuda.  DIR: the TSPLIB folder, by default the first of\n"

@@ -319,11 +319,16 @@ static int parse_option(int c, const char *arg, batch_opts *o)
 static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
 {
     static const struct option own[] = {
-        {"list", required_argument, 0, OPT_LIST},   {"gen-uniform", required_argument, 0, OPT_GEN},
-        {"count", required_argument, 0, OPT_COUNT}, {"gen-seed", required_argument, 0, OPT_GEN_SEED},
-        {"output", required_argument, 0, 'o'},      {"optima", required_argument, 0, OPT_OPTIMA},
-        {"json", no_argument, 0, 'J'},              {"json-tours", no_argument, 0, OPT_JSON_TOURS},
-        {"quiet", no_argument, 0, 'q'},             {"help", no_argument, 0, 'h'},
+        {"list", required_argument, 0, OPT_LIST},
+        {"gen-uniform", required_argument, 0, OPT_GEN},
+        {"count", required_argument, 0, OPT_COUNT},
+        {"gen-seed", required_argument, 0, OPT_GEN_SEED},
+        {"output", required_argument, 0, 'o'},
+        {"optima", required_argument, 0, OPT_OPTIMA},
+        {"json", no_argument, 0, 'J'},
+        {"json-tours", no_argument, 0, OPT_JSON_TOURS},
+        {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
     cli_options_build(longopts, sizeof longopts / sizeof longopts[0], own, CLI_BATCH_PARAMS);

@@ -26,7 +26,8 @@ static void print_text(const wt_instance *inst, const char *path)
     printf("file      %s\n", path);
     printf("name      %s\n", wt_instance_name(inst));
     if (wt_instance_comment(inst)[0]) printf("comment   %s\n", wt_instance_comment(inst));
-    printf("type      TSP, EDGE_WEIGHT_TYPE %s\n", wt_edge_weight_type_name(wt_instance_type(inst)));
+    printf("type      TSP, EDGE_WEIGHT_TYPE %s\n",
+           wt_edge_weight_type_name(wt_instance_type(inst)));
     printf("cities    %d\n", wt_instance_n(inst));
     if (wt_instance_is_real(inst) && wt_instance_bbox(inst, lo, hi)) {
         /* Held shifted and scaled to length units: extents are what is left. */
@@ -57,7 +58,8 @@ static void print_json(const wt_instance *inst, const char *path)
     cli_json_add_text(j, "file", path);
     cli_json_add_text(j, "instance", wt_instance_name(inst));
     cli_json_add_text(j, "comment", wt_instance_comment(inst));
-    cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
+    cJSON_AddStringToObject(j, "edge_weight_type",
+                            wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
     if (wt_instance_is_real(inst)) {
         double u = wt_instance_length_unit(inst);

@@ -328,7 +328,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
             fputs(solve_help, stdout);
             return EXIT_OK;
         }
-        if (c == ':') return cli_usage_error("solve", "option '%s' needs a value", argv[optind - 1]);
+        if (c == ':')
+            return cli_usage_error("solve", "option '%s' needs a value", argv[optind - 1]);
         if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
@@ -491,7 +492,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_text(j, "instance", wt_instance_name(inst));
     cli_json_add_text(j, "file", cli_source_name(o->instance));
     cJSON_AddNumberToObject(j, "n", r->n);
-    cJSON_AddStringToObject(j, "edge_weight_type", wt_edge_weight_type_name(wt_instance_type(inst)));
+    cJSON_AddStringToObject(j, "edge_weight_type",
+                            wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddStringToObject(j, "algorithm", wt_algorithm_name(o->params.algorithm));
     cJSON_AddStringToObject(j, "backend", r->backend);
     cJSON_AddStringToObject(j, "device", r->device);
@@ -528,7 +530,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     if (o->params.algorithm == WT_ALGO_ILS) {
         cli_json_add_uint64(j, "kicks", r->kicks);
         cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
-        cJSON_AddNumberToObject(j, "kicks_per_s", r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
+        cJSON_AddNumberToObject(j, "kicks_per_s",
+                                r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
         cJSON_AddNumberToObject(j, "gpu_time_s", r->gpu_time_s);
         cJSON_AddNumberToObject(j, "gpu_span_s", r->gpu_span_s);
         cJSON_AddStringToObject(j, "ils_descent", wt_ils_descent_name(r->ils_descent));

@@ -50,7 +50,8 @@ static void keep_exception(progress_ctx *ctx)
 /* Runs pending signal handlers, then the user's callback on the dict that
  * make builds from p; nonzero asks the search to stop.  Called from the
  * solving thread without the GIL. */
-static int progress_call(progress_ctx *ctx, PyObject *(*make)(const void *p, const progress_ctx *ctx),
+static int progress_call(progress_ctx *ctx,
+                         PyObject *(*make)(const void *p, const progress_ctx *ctx),
                          const void *p)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
@@ -154,7 +155,8 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
         Py_BEGIN_ALLOW_THREADS
         const double *pt = view.buf;
         for (int i = 0; i < n; i++)
-            for (int k = 0; k < dims; k++) c[(size_t)k * (size_t)n + (size_t)i] = pt[(size_t)i * (size_t)dims + (size_t)k];
+            for (int k = 0; k < dims; k++)
+                c[(size_t)k * (size_t)n + (size_t)i] = pt[(size_t)i * (size_t)dims + (size_t)k];
         st = wt_instance_from_coords("points", n, dims == 3 ? WT_EUC_3D_REAL : WT_EUC_2D_REAL,
                                      c, c + n, dims == 3 ? c + 2 * (size_t)n : NULL, &inst, &err);
         Py_END_ALLOW_THREADS
@@ -333,8 +335,8 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         wt_instance_optimum_is_proven(inst) ? Py_True : Py_False, "edge_weight_type",
         wt_edge_weight_type_name(wt_instance_type(inst)), "init_length", (long long)r->init_length,
         "stop", wt_stop_reason_name(r->stop), "time_s", r->time_s, "init_time_s", r->init_time_s,
-        "init_cut", r->init_cut ? Py_True : Py_False, "init_made", wt_init_method_name(r->init_made),
-        "steps", (unsigned long long)r->steps, "moves_evaluated",
+        "init_cut", r->init_cut ? Py_True : Py_False, "init_made",
+        wt_init_method_name(r->init_made), "steps", (unsigned long long)r->steps, "moves_evaluated",
         (unsigned long long)r->moves_evaluated, "passes", (unsigned long long)r->passes, "climbs",
         (unsigned long long)r->climbs, "best_climb", (unsigned long long)r->best_climb, "kicks",
         (unsigned long long)r->kicks, "kicks_accepted", (unsigned long long)r->kicks_accepted,
@@ -435,7 +437,8 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
         else for (int c = 0; c < n; c++) row[c] = -1;
         PyObject *items[6] = {PyLong_FromLongLong((long long)t->length),
                               PyFloat_FromDouble(t->status == WT_OK ? t->length_real : NAN),
-                              PyUnicode_FromString(t->status == WT_OK ? "ok" : wt_status_str(t->status)),
+                              PyUnicode_FromString(t->status == WT_OK ? "ok"
+                                                                      : wt_status_str(t->status)),
                               PyUnicode_FromString(t->message),
                               PyLong_FromUnsignedLongLong((unsigned long long)t->kicks),
                               PyBool_FromLong(t->on_gpu)};
@@ -452,9 +455,9 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
     return Py_BuildValue("{s:N,s:N,s:N,s:N,s:N,s:N,s:N,s:i,s:i,s:s,s:K,s:d,s:d,s:s,s:s}", "tours",
                          tours, "lengths_units", lists[0], "lengths", lists[1], "status", lists[2],
                          "messages", lists[3], "kicks", lists[4], "on_gpu", lists[5], "failed",
-                         r->failed, "solved_on_gpu", r->on_gpu, "stop", wt_stop_reason_name(r->stop),
-                         "total_kicks", (unsigned long long)r->kicks, "time_s", r->time_s,
-                         "gpu_time_s", r->gpu_time_s,
+                         r->failed, "solved_on_gpu", r->on_gpu, "stop",
+                         wt_stop_reason_name(r->stop), "total_kicks", (unsigned long long)r->kicks,
+                         "time_s", r->time_s, "gpu_time_s", r->gpu_time_s,
                          "backend", r->backend, "device", r->device);
 }
 

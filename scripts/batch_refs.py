@@ -103,7 +103,8 @@ def main():
             out.write("# name\tn\tlength\tsource (scripts/batch_refs.py: "
                       + " ".join(sys.argv[1:]) + ")\n")
         with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            for k, (name, length, source) in enumerate(pool.map(lambda i: reference(a, tmp, i), todo)):
+            results = pool.map(lambda i: reference(a, tmp, i), todo)
+            for k, (name, length, source) in enumerate(results):
                 out.write(f"{name}\t{a.n}\t{length}\t{source}\n")
                 out.flush()
                 if (k + 1) % 100 == 0:

@@ -60,7 +60,8 @@ def read_series(lines, kind):
 def main(argv):
     ap = argparse.ArgumentParser(description="Plot warptour-bench's bench= lines.")
     ap.add_argument("files", nargs="*", help="warptour-bench output (default: standard input)")
-    ap.add_argument("-o", "--output", default="bench.svg", help="picture to write (default bench.svg)")
+    ap.add_argument("-o", "--output", default="bench.svg",
+                    help="picture to write (default bench.svg)")
     ap.add_argument("--kind", choices=["ils-trace", "timeline"],
                     help="which lines to draw (default: the first kind found)")
     ap.add_argument("--title", help="the picture's title")

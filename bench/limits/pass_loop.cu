@@ -113,7 +113,8 @@ static void measure(const char *what, const LimitDevice &d, const float2 *pts, c
                     float *sink)
 {
     int per_sm = 0;
-    LIMIT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, loop_kernel<SRC>, THREADS, 0));
+    LIMIT_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, loop_kernel<SRC>, THREADS, 0));
     const int blocks = d.sms * per_sm;
     float ms = limit_time_ms([&] { loop_kernel<SRC><<<blocks, THREADS>>>(pts, me, sink); });
     double checks = (double)blocks * THREADS * ROWS * COLUMNS;

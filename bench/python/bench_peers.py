@@ -50,7 +50,8 @@ Run (from the repository root, with warptour and the peers installed):
 
     python3 -m venv /tmp/pyb && /tmp/pyb/bin/pip install . elkai fast-tsp python-tsp
     /tmp/pyb/bin/python bench/python/bench_peers.py --sizes 1000,10000
-    /tmp/pyb/bin/python bench/python/bench_peers.py --sizes 1000 --budgets 1000:2 --solvers warptour,fast-tsp
+    /tmp/pyb/bin/python bench/python/bench_peers.py --sizes 1000 --budgets 1000:2 \
+        --solvers warptour,fast-tsp
 """
 
 import argparse

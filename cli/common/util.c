@@ -39,7 +39,8 @@ int cli_exit_status(wt_status status)
 
 int cli_report_error(const wt_error *err)
 {
-    fprintf(stderr, "%s: %s\n", program_name, err->message[0] ? err->message : wt_status_str(err->status));
+    fprintf(stderr, "%s: %s\n", program_name,
+            err->message[0] ? err->message : wt_status_str(err->status));
     return cli_exit_status(err->status);
 }
 
@@ -53,7 +54,8 @@ int cli_check_writable(const char *path)
         }
         if (access(path, W_OK) != 0) {
             /* The tour would replace it by rename all the same: refuse. */
-            fprintf(stderr, "%s: %s: will not replace it: %s\n", program_name, path, strerror(errno));
+            fprintf(stderr, "%s: %s: will not replace it: %s\n", program_name, path,
+                    strerror(errno));
             return EXIT_USAGE;
         }
         return EXIT_OK;
@@ -74,7 +76,9 @@ int cli_check_writable(const char *path)
         dir[cut - 1] = '\0';
     }
     int ok = access(dir, W_OK | X_OK) == 0;
-    if (!ok) fprintf(stderr, "%s: %s: cannot create: %s: %s\n", program_name, path, dir, strerror(errno));
+    if (!ok)
+        fprintf(stderr, "%s: %s: cannot create: %s: %s\n", program_name, path, dir,
+                strerror(errno));
     free(dir);
     return ok ? EXIT_OK : EXIT_FAILURE_RUN;
 }

@@ -93,7 +93,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
         raise ValueError(f"points must be a (batch, n, 2) array, got shape {arr.shape}")
     count, n = arr.shape[0], arr.shape[1]
     if count < 1 or n < 3:
-        raise ValueError(f"a batch needs at least one instance of 3 points or more, got {arr.shape}")
+        raise ValueError("a batch needs at least one instance of 3 points or more, "
+                         f"got {arr.shape}")
     arr = _np.ascontiguousarray(arr)
     # solve's checks; imported here: the package imports this module
     from . import _device, _options

@@ -71,7 +71,8 @@ static bool edge_set_has(const edge_set *s, int a, int b)
 {
     if (!s->filter[a & (EDGE_FILTER - 1)] || !s->filter[b & (EDGE_FILTER - 1)]) return false;
     for (int i = 0; i < 2 * s->count; i += 2)
-        if ((s->pairs[i] == a && s->pairs[i + 1] == b) || (s->pairs[i] == b && s->pairs[i + 1] == a))
+        if ((s->pairs[i] == a && s->pairs[i + 1] == b) ||
+            (s->pairs[i] == b && s->pairs[i + 1] == a))
             return true;
     return false;
 }

@@ -496,7 +496,8 @@ wt_status wt_polisher_create(const wt_instance *inst, const int32_t *tour, wt_se
 wt_status wt_polisher_clone(const wt_polisher *proto, wt_polisher **out, wt_error *err)
 {
     const polish *q = &proto->p;
-    if (q->path) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_clone: a path polisher");
+    if (q->path)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_polisher_clone: a path polisher");
     size_t n = (size_t)q->n;
     wt_polisher *w = calloc(1, sizeof *w);
     if (w) {

@@ -181,7 +181,8 @@ static inline WT_HD bool wt_bs_plan(const int32_t *tour, const int32_t *pos, int
 {
     const int i = pos[a], j = pos[c];
     if (v == 0) return wt_bs_plan_2opt(tour, n, i, j, true, m);
-    if (v == 1) return wt_bs_plan_2opt(tour, n, wt_bs_wrap(i - 1, n), wt_bs_wrap(j - 1, n), false, m);
+    if (v == 1)
+        return wt_bs_plan_2opt(tour, n, wt_bs_wrap(i - 1, n), wt_bs_wrap(j - 1, n), false, m);
     return wt_bs_plan_or(tour, n, i, j, v, m);
 }
 

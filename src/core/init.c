@@ -780,7 +780,8 @@ static wt_status tour_from_paths(const wt_instance *inst, wt_init_method method,
     }
     if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
     free(adj);
-    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL) return init_spacefill(inst, threads, tour, err);
+    if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL)
+        return init_spacefill(inst, threads, tour, err);
     if (st == WT_STATUS_OUT_OF_MEMORY) return out_of_memory(inst, method, err);
     return st;
 }

@@ -23,7 +23,10 @@
 
 #define MAX_FIELDS 3
 
-static bool is_sep(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static bool is_sep(char c)
+{
+    return c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* The growing coordinate arrays of the points read so far. */
 typedef struct points {

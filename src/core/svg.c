@@ -50,7 +50,10 @@ static void frame_init(svg_frame *fr, const wt_instance *inst)
     fr->height = (hi_u - lo_u) * fr->scale;
 }
 
-static double px(const svg_frame *fr, int c) { return MARGIN + (fr->across[c] - fr->min_x) * fr->scale; }
+static double px(const svg_frame *fr, int c)
+{
+    return MARGIN + (fr->across[c] - fr->min_x) * fr->scale;
+}
 /* SVG's y grows downwards; TSPLIB's (and a map's) upwards. */
 static double py(const svg_frame *fr, int c)
 {

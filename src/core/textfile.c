@@ -382,7 +382,10 @@ wt_excerpt wt_quote(const char *s, const char *e)
 }
 
 static bool at_end(const wt_textfile *tf) { return tf->pos >= tf->len; }
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 /* Skips spaces, tabs and line ends, counting lines. */
 static void skip_space(wt_textfile *tf)

@@ -3,10 +3,10 @@
  *
  * wt_file_load and wt_quote (input shown in messages) serve both file
  * readers; a gzip-compressed file (told by its first bytes, 1f 8b, not by
- * its name) is loaded decompressed, under the same bounds; the scanner serves the TOUR reader: the file is loaded at once
- * (one read, one allocation), then scanned forward while counting lines, so
- * every error can name "path:line".  Embedded NUL bytes and CRLF line ends
- * are handled.
+ * its name) is loaded decompressed, under the same bounds; the scanner
+ * serves the TOUR reader: the file is loaded at once (one read, one
+ * allocation), then scanned forward while counting lines, so every error can
+ * name "path:line".  Embedded NUL bytes and CRLF line ends are handled.
  */
 #ifndef WT_CORE_TEXTFILE_H
 #define WT_CORE_TEXTFILE_H

@@ -150,8 +150,10 @@ class SolveBatch(unittest.TestCase):
 
     def test_usage_errors(self):
         for args in (("--count", "3", self.broken), (), ("--gen-uniform", "2"),
-                     ("--gen-uniform", "10", "--json-tours"), ("--gen-uniform", "10", "--tune", "x=1"),
-                     ("--gen-uniform", "10", "--time-limit", "0"), ("--gen-uniform", "10", "--bogus")):
+                     ("--gen-uniform", "10", "--json-tours"),
+                     ("--gen-uniform", "10", "--tune", "x=1"),
+                     ("--gen-uniform", "10", "--time-limit", "0"),
+                     ("--gen-uniform", "10", "--bogus")):
             r = batch(*args)
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))
             self.assertIn("solve-batch", r.stderr)
@@ -190,7 +192,8 @@ class SolveWindows(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         again = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
                     "--backend", "cpu", "--threads", "1", "--seed", "3")
-        lengths = [[l for l in out.stdout.splitlines() if l.startswith("length")] for out in (r, again)]
+        lengths = [[l for l in out.stdout.splitlines() if l.startswith("length")]
+                   for out in (r, again)]
         self.assertEqual(len(lengths[0]), 1, r.stdout)
         self.assertEqual(lengths[0], lengths[1])
 

@@ -100,7 +100,8 @@ class Timeline(unittest.TestCase):
         self.assertIn(s[("linkern", 0.2)][4], ("7700", "none"))  # slow starts happen
         self.assertIn(s[("linkern", 0.5)][4], ("7600", "7700"))
         self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils "
-                                   r"init=greedy stop=\S+ returned_s=[0-9.]+ ended_s=[0-9.]+ exit=0")
+                                   r"init=greedy stop=\S+ returned_s=[0-9.]+ "
+                                   r"ended_s=[0-9.]+ exit=0")
         # The table: one row per time, ratio = ours / peer gap, the shorter named.
         cols, rows = self.table(r.stdout)
         self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "ratio cpu",

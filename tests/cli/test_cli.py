@@ -173,14 +173,16 @@ class Cli(unittest.TestCase):
         self.assertEqual(j["algorithm"], "ils")
         self.assertEqual(j["kicks"], 50)
         self.assertLessEqual(j["kicks_accepted"], 50)
-        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], j["length"])
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"],
+                         j["length"])
         # The limit is ILS's normal end once the first descent is done: one
         # thread and a second, so that a loaded machine still gets there.
         r = run("solve", BERLIN, "--algorithm", "ils", "--time-limit", "1", "--threads", "1",
                 "--json")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertGreater(json.loads(r.stdout)["kicks"], 0)
-        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode, 2)
+        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--accept", "maybe").returncode,
+                         2)
         # Local descents: on the host, exact lengths; seed 1 reaches the optimum of berlin52.
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "local", "--kicks", "2000",
                 "--threads", "1", "--backend", "cpu", "--json", "--output", tour)
@@ -188,9 +190,12 @@ class Cli(unittest.TestCase):
         j = json.loads(r.stdout)
         self.assertEqual((j["ils_descent"], j["backend"], j["kicks"]), ("local", "cpu", 2000))
         self.assertEqual(j["length"], 7542)
-        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], j["length"])
-        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "some").returncode, 2)
-        r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5", "--json")
+        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"],
+                         j["length"])
+        self.assertEqual(run("solve", BERLIN, "--algorithm", "ils", "--ils-descent",
+                             "some").returncode, 2)
+        r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "full", "--kicks", "5",
+                "--json")
         self.assertEqual(json.loads(r.stdout)["ils_descent"], "full")
         # auto is lk up to 20,000 cities (on cuda after a first descent on the GPU).
         r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "5", "--json")
@@ -369,7 +374,8 @@ class Cli(unittest.TestCase):
         inst = self.path("latin1.tsp")
         with open(inst, "wb") as f:
             f.write(b"NAME: caf\xe9\nCOMMENT: Br\xfcssel \xe2\x82\xac\nTYPE: TSP\nDIMENSION: 4\n"
-                    b"EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 0 3\n3 4 3\n4 4 0\nEOF\n")
+                    b"EDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+                    b"1 0 0\n2 0 3\n3 4 3\n4 4 0\nEOF\n")
         for args in (["info", inst, "--json"], ["solve", inst, "--json"]):
             r = subprocess.run([WARPTOUR, *args], capture_output=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -411,7 +417,8 @@ class Cli(unittest.TestCase):
             self.assertIn(state, ("available", "not available"), cuda)
             self.assertTrue(what.strip(), cuda)  # the device, or why not
             if state == "not available":
-                self.assertRegex(what, r"built without CUDA \(.+\)|no usable CUDA driver|no CUDA device")
+                self.assertRegex(what, r"built without CUDA \(.+\)|no usable CUDA driver"
+                                       r"|no CUDA device")
         if hasattr(os, "sched_setaffinity") and cores > 1:
             one = min(os.sched_getaffinity(0))
             cpu, _ = lines(preexec_fn=lambda: os.sched_setaffinity(0, {one}))
@@ -422,12 +429,14 @@ class Cli(unittest.TestCase):
 
     def big_instance(self):
         inst = self.path("u3000.tsp")
-        self.assertEqual(run("gen", "uniform", "3000", "--seed", "1", "--output", inst).returncode, 0)
+        self.assertEqual(run("gen", "uniform", "3000", "--seed", "1", "--output", inst).returncode,
+                         0)
         return inst
 
     def test_output_paths_checked_before_the_search(self):
         # Each run would search for 60 s if it got that far.
-        matrix = self.write("m.tsp", "NAME: m\nTYPE: TSP\nDIMENSION: 4\nEDGE_WEIGHT_TYPE: EXPLICIT\n"
+        matrix = self.write("m.tsp", "NAME: m\nTYPE: TSP\nDIMENSION: 4\n"
+                            "EDGE_WEIGHT_TYPE: EXPLICIT\n"
                             "EDGE_WEIGHT_FORMAT: FULL_MATRIX\nEDGE_WEIGHT_SECTION\n"
                             "0 1 2 3\n1 0 4 5\n2 4 0 6\n3 5 6 0\nEOF\n")
         cases = [(BERLIN, ["--output", self.path("nofolder/x.tour")], 1, "nofolder"),
@@ -464,13 +473,16 @@ class Cli(unittest.TestCase):
         self.assertEqual((j["init_cut"], j["init_made"]), (False, "random"))
         # A limit that comes while greedy builds cuts the build short too.
         big = self.path("u70k.tsp")
-        self.assertEqual(run("gen", "uniform", "70000", "--seed", "2", "--output", big).returncode, 0)
+        self.assertEqual(run("gen", "uniform", "70000", "--seed", "2", "--output", big).returncode,
+                         0)
         r = run("solve", big, "--backend", "cpu", "--time-limit", "0.000001", "--json",
                 "--output", tour)
         self.assertEqual(r.returncode, 5, r.stderr)
         j = json.loads(r.stdout)
-        self.assertEqual((j["stop"], j["init_cut"], j["init_made"]), ("time-limit", True, "spacefill"))
-        self.assertEqual(json.loads(run("check", big, tour, "--json").stdout)["length"], j["length"])
+        self.assertEqual((j["stop"], j["init_cut"], j["init_made"]),
+                         ("time-limit", True, "spacefill"))
+        self.assertEqual(json.loads(run("check", big, tour, "--json").stdout)["length"],
+                         j["length"])
 
     def test_interrupt_writes_best_tour(self):
         inst, tour = self.big_instance(), self.path("i.tour")
@@ -505,10 +517,13 @@ class Cli(unittest.TestCase):
 
     def test_option_of_another_algorithm_is_refused(self):
         for args, owner in [(["--kicks", "5"], "--kicks belongs to --algorithm ils"),
-                            (["--algorithm", "sa", "--swaps", "1"], "--swaps belongs to --algorithm 2opt, ils"),
+                            (["--algorithm", "sa", "--swaps", "1"],
+                             "--swaps belongs to --algorithm 2opt, ils"),
                             (["--algorithm", "multistart", "--init", "greedy"], "--init belongs"),
-                            (["--algorithm", "ils", "--restarts", "3"], "--restarts belongs to --algorithm multistart"),
-                            (["--algorithm", "2opt", "--t-start", "5"], "--t-start belongs to --algorithm sa")]:
+                            (["--algorithm", "ils", "--restarts", "3"],
+                             "--restarts belongs to --algorithm multistart"),
+                            (["--algorithm", "2opt", "--t-start", "5"],
+                             "--t-start belongs to --algorithm sa")]:
             r = run("solve", BERLIN, *args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn(owner, r.stderr)

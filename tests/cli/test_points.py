@@ -93,7 +93,8 @@ class Points(unittest.TestCase):
         self.assertIn("cities    4", r.stdout)
         j = json.loads(run("info", pts, "--json").stdout)
         self.assertEqual(j["edge_weight_type"], "EUC_3D_REAL")
-        tour = self.write("p3.tour", "TYPE : TOUR\nDIMENSION : 4\nTOUR_SECTION\n1\n2\n3\n4\n-1\nEOF\n")
+        tour = self.write("p3.tour",
+                          "TYPE : TOUR\nDIMENSION : 4\nTOUR_SECTION\n1\n2\n3\n4\n-1\nEOF\n")
         r = run("check", pts, tour)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("valid", r.stdout)

@@ -114,8 +114,8 @@ static void test_equal_tours_by_type(void **state)
     int count = 0;
     for (int t = 0; t < T; t++)
         for (int k = 0; k < PER; k++)
-            in[count++] = points(60 + 37 * k, types[t], k % 2 ? 1e6 : 1000, types[t] < WT_EUC_2D_REAL,
-                                 (uint64_t)(10 * t + k));
+            in[count++] = points(60 + 37 * k, types[t], k % 2 ? 1e6 : 1000,
+                                 types[t] < WT_EUC_2D_REAL, (uint64_t)(10 * t + k));
     const char *files[] = {"gr24.tsp", "bays29.tsp", "fri26.tsp"}; /* EXPLICIT */
     for (int f = 0; f < 3; f++) {
         char *path = wt_test_path(wt_test_data_dir(), files[f]);

@@ -135,7 +135,8 @@ static void test_tsplib_metrics(void **state)
         char *path = wt_test_path(dir, files[f]);
         wt_instance *inst = NULL;
         wt_error err = {0};
-        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) fail_msg("%s: %s", path, err.message);
+        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK)
+            fail_msg("%s: %s", path, err.message);
         free(path);
         int n = wt_instance_n(inst), w = n > 3000 ? 1000 : n / 3;
         if (strcmp(files[f], "ali535.tsp") != 0) {
@@ -180,8 +181,9 @@ static void test_million(void **state)
     wt_error err = {0};
     t0 = now_s();
     bool handed_over = true;
-    wt_status st = wt_windows_search(inst, tour, &ctl, gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA,
-                                     0, 0, &handed_over, &stats, &err);
+    wt_status st = wt_windows_search(inst, tour, &ctl,
+                                     gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA, 0, 0,
+                                     &handed_over, &stats, &err);
     double wall = now_s() - t0;
     if (st != WT_OK) fail_msg("wt_windows_search: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, N, NULL), WT_OK);

@@ -290,7 +290,8 @@ EVERY_FIELD = {"ils_epoch": "off", "ils_stretch": 50, "ils_window": 8, "ils_mix"
                "ils_listed": 9, "ils_whole": 9, "ils_starts": 3, "ils_beside": 9,
                "ils_beside_ms": 500,
                "lk_candidates": 12, "lk_depth": 50, "lk_breadth1": 5,
-               "lk_breadth2": 3, "lk_breadth3": 2, "lk_walk": 50, "pass_rows": 16, "pass_block": 256, "pass_piece": 1024,
+               "lk_breadth2": 3, "lk_breadth3": 2, "lk_walk": 50, "pass_rows": 16,
+               "pass_block": 256, "pass_piece": 1024,
                "pass_period": 4, "pass_float_loop": True, "pass_unchained": True,
                "pass_prune_min": 1, "ms_block": 64, "ms_tc": 4, "ms_scan": "rounds",
                "ms_gap_c": 10}

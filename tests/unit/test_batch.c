@@ -78,7 +78,8 @@ static void test_moves_change_length_by_their_delta(void **state)
                         wt_bs_move m;
                         if (!wt_bs_plan(t.tour, t.pos, n, a, c, v, &m)) continue;
                         int64_t delta = wt_dist(inst, a, c), before = wt_tour_length(inst, t.tour);
-                        for (int q = 0; q < m.n_add; q++) delta += wt_dist(inst, m.add_u[q], m.add_w[q]);
+                        for (int q = 0; q < m.n_add; q++)
+                            delta += wt_dist(inst, m.add_u[q], m.add_w[q]);
                         for (int q = 0; q < m.n_rem; q++) delta -= t.e[m.rem[q]];
                         wt_bs_reversal r[3];
                         int count = wt_bs_reversals(&m, n, r);
@@ -114,7 +115,8 @@ static void test_kicks(void **state)
         plain_load(&t, start);
         for (uint64_t k = 0; k < 500; k++) {
             int window = k % 2 ? 3 + (int)(k % 17) : INT32_MAX;
-            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window, -1), again = wt_bs_kick(9, 4, k, n, window, -1);
+            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window, -1),
+                           again = wt_bs_kick(9, 4, k, n, window, -1);
             assert_memory_equal(&cut, &again, sizeof cut);
             assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 <= n - 1);
             int rem[3], add[3];

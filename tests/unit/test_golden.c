@@ -58,7 +58,8 @@ static int load_table(void **state)
         char *fields[6];
         if (header) { header = false; continue; }
         ok = t->count < MAX_ROWS && split_tabs(line, fields, 6) == 6 &&
-             strlen(fields[0]) < sizeof t->rows[0].name && strlen(fields[2]) < sizeof t->rows[0].type;
+             strlen(fields[0]) < sizeof t->rows[0].name &&
+             strlen(fields[2]) < sizeof t->rows[0].type;
         if (!ok) break;
         golden *g = &t->rows[t->count++];
         strcpy(g->name, fields[0]);

@@ -94,7 +94,8 @@ static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
         assert_true(r.length <= plain.length);
         assert_int_equal(r.kicks, n < 8 ? 0 : 60); /* below 8 cities no kick exists */
         for (int i = 0; i < n - 2; i++)
-            for (int j = i + 2; j < n; j++) assert_true(wt_2opt_move_delta(inst, r.tour, i, j) >= 0);
+            for (int j = i + 2; j < n; j++)
+                assert_true(wt_2opt_move_delta(inst, r.tour, i, j) >= 0);
         wt_result again = ils(inst, 3, 60, swaps);
         assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
         wt_result_free(&plain);

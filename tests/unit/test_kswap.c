@@ -463,7 +463,8 @@ static void test_levels_apply_like_sequential_moves(void **state)
         int32_t *t = malloc((size_t)n * sizeof *t), *u = malloc((size_t)n * sizeof *u);
         int32_t *v = malloc((size_t)n * sizeof *v);
         int cap = 2 * n + 50;
-        wt_kswap_move *m = malloc((size_t)cap * sizeof *m), *by_len = malloc((size_t)cap * sizeof *m);
+        wt_kswap_move *m = malloc((size_t)cap * sizeof *m),
+                      *by_len = malloc((size_t)cap * sizeof *m);
         int *ls = malloc((size_t)(cap + 2) * sizeof *ls);
         assert_non_null(m);
         wt_tour_init(inst, WT_INIT_RANDOM, (uint64_t)n, t, NULL);

@@ -236,7 +236,8 @@ static void test_ils_lk_listed_first_descent(void **state)
     const int64_t listed[] = {1, WT_TUNING_OFF};
     for (int v = 0; v < 2; v++) {
         p.tuning.ils_listed = listed[v];
-        p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF; /* lists, or stretches throughout */
+        /* lists, or stretches throughout */
+        p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF;
         wt_result a;
         solve_twice(inst, &p, &a);
         wt_result_free(&a);

@@ -163,7 +163,8 @@ static void test_good_tour_variants(void **state)
 {
     (void)state;
     const char *texts[] = {
-        "NAME : t\r\nTYPE : TOUR\r\nDIMENSION : 4\r\nTOUR_SECTION\r\n4\r\n3\r\n2\r\n1\r\n-1\r\nEOF\r\n",
+        "NAME : t\r\nTYPE : TOUR\r\nDIMENSION : 4\r\nTOUR_SECTION\r\n4\r\n3\r\n2\r\n1\r\n-1\r\n"
+        "EOF\r\n",
         "TOUR_SECTION\n4 3\n2 1\n",         /* no -1, no EOF */
         "TYPE:TOUR\nTOUR_SECTION\n\t4\t3 2 1 -1\nEOF",
         "TOUR_SECTION :\n4 3 2 1 -1\n",   /* a colon with no value */

@@ -166,7 +166,8 @@ static void test_ties_go_to_lowest_pair(void **state)
         y[i] = (i / 6) * 10;
     }
     wt_instance *inst;
-    assert_int_equal(wt_instance_from_coords("grid", 36, WT_EUC_2D, x, y, NULL, &inst, NULL), WT_OK);
+    assert_int_equal(wt_instance_from_coords("grid", 36, WT_EUC_2D, x, y, NULL, &inst, NULL),
+                     WT_OK);
     int32_t t[36];
     wt_tour_init(inst, WT_INIT_RANDOM, 5, t, NULL);
     int bi, bj;

@@ -257,7 +257,8 @@ static void test_metrics(void **state)
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char *path = wt_test_path(dir, files[f]);
         wt_instance *inst = NULL;
-        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) fail_msg("%s: %s", path, err.message);
+        if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK)
+            fail_msg("%s: %s", path, err.message);
         free(path);
         tour = greedy(inst);
         o = cpu_opts(wt_instance_n(inst) / 3, 5, 20, 2);

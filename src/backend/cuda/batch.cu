@@ -148,7 +148,8 @@ struct Group {
         ReduceKey;
     typedef typename std::conditional<G == 32, cub::WarpReduce<long long>,
                                       cub::BlockReduce<long long, G>>::type ReduceSum;
-    typedef typename std::conditional<G == 32, cub::WarpScan<int>, cub::BlockScan<int, G>>::type Scan;
+    typedef typename std::conditional<G == 32, cub::WarpScan<int>, cub::BlockScan<int, G>>::type
+        Scan;
     union Temp {
         typename ReduceKey::TempStorage key;
         typename ReduceSum::TempStorage sum;
@@ -261,7 +262,8 @@ struct Search {
         Key mine = {LLONG_MAX, INT_MAX};
         const int fixed = a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1;
         for (int it = t; it < n_act * per; it += G) {
-            int q = it / per, r = it - q * per, s = r / WT_BS_VARIANTS, var = r - s * WT_BS_VARIANTS;
+            int q = it / per, r = it - q * per;
+            int s = r / WT_BS_VARIANTS, var = r - s * WT_BS_VARIANTS;
             int ca = v.act[q];
             int cc = nb[ca * k + s];
             wt_bs_move m;
@@ -474,7 +476,8 @@ struct Search {
 };
 
 template <int G, bool EUC>
-__global__ void __launch_bounds__(Group<G>::BLOCK, Group<G>::MIN_BLOCKS) batch_kernel(const __grid_constant__ BatchArgs a)
+__global__ void __launch_bounds__(Group<G>::BLOCK, Group<G>::MIN_BLOCKS)
+    batch_kernel(const __grid_constant__ BatchArgs a)
 {
     typedef Group<G> Gr;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -485,7 +488,8 @@ __global__ void __launch_bounds__(Group<G>::BLOCK, Group<G>::MIN_BLOCKS) batch_k
     if (threadIdx.x == 0) atomicCAS(&a.run->t0, 0ULL, global_ns());
     __syncthreads();
     unsigned long long t0 = *(volatile unsigned long long *)&a.run->t0;
-    unsigned long long deadline = a.budget_ns < 0 ? ULLONG_MAX : t0 + (unsigned long long)a.budget_ns;
+    unsigned long long deadline =
+        a.budget_ns < 0 ? ULLONG_MAX : t0 + (unsigned long long)a.budget_ns;
     View v = view_of(smem + (size_t)g * group_bytes(a.n_max, a.dims), a.n_max, a.dims);
     for (;;) {
         if (t == 0)
@@ -609,7 +613,8 @@ void pack(const wt_batch_job *job, int q, Part &part)
         else part.coords.resize(part.coords.size() + n, 0.0);
     part.tours.insert(part.tours.end(), job->tour[q], job->tour[q] + n);
     part.nb.insert(part.nb.end(), job->nb[q], job->nb[q] + n * k);
-    if (inst->type == WT_EXPLICIT) part.matrix.insert(part.matrix.end(), inst->matrix, inst->matrix + n * n);
+    if (inst->type == WT_EXPLICIT)
+        part.matrix.insert(part.matrix.end(), inst->matrix, inst->matrix + n * n);
     part.desc.push_back(d);
     part.q.push_back(q);
 }
@@ -699,7 +704,8 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
 
     size_t dyn = (size_t)P * group_bytes(part.n_max, part.dims);
     int per_sm = 0;
-    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)dyn));
     WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, G * P, dyn));
     if (per_sm < 1)
         return wt_fail(err, WT_STATUS_DEVICE, "solve-batch: no block of %d threads with %zu bytes "
@@ -740,8 +746,8 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
                                                        cudaMemcpyHostToDevice, stream));
     void *params[] = {&a};
     WT_CUDA_CHECK(err, cudaEventRecord(b.began, stream));
-    WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)), params,
-                                        dyn, stream));
+    WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)),
+                                        params, dyn, stream));
     WT_CUDA_CHECK(err, cudaEventRecord(b.ended, stream));
     uint64_t done_before = __atomic_load_n(&job->counters->done, __ATOMIC_RELAXED);
     uint64_t kicks_before = __atomic_load_n(&job->counters->kicks, __ATOMIC_RELAXED);
@@ -826,7 +832,8 @@ extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, i
                                     int threads, bool *fits)
 {
     int optin = 0;
-    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess)
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+        cudaSuccess)
         (void)cudaGetLastError();
     /* The kernels' static shared memory, by group size and class, asked once. */
     const int sizes[] = {32, 64, 128, 256};
@@ -837,8 +844,10 @@ extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, i
         fits[i] = false;
         if (!inst[i] || optin == 0) continue;
         bool euc = inst[i]->type == WT_EUC_2D;
-        int G = group_threads(inst[i]->n, threads), g = G == 32 ? 0 : G == 64 ? 1 : G == 128 ? 2 : 3;
-        size_t need = (size_t)groups_a_block(G) * group_bytes(inst[i]->n, euc ? 2 : 3) + fixed[g][euc];
+        int G = group_threads(inst[i]->n, threads);
+        int g = G == 32 ? 0 : G == 64 ? 1 : G == 128 ? 2 : 3;
+        size_t need = (size_t)groups_a_block(G) * group_bytes(inst[i]->n, euc ? 2 : 3) +
+                      fixed[g][euc];
         fits[i] = need <= (size_t)optin;
     }
 }

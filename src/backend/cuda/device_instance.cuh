@@ -122,7 +122,10 @@ struct MetricEuc2D : RoundNearest {
 
 struct MetricCeil2D {
     typedef float2 Pt;
-    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return MetricEuc2D::point(I, c);
+    }
     static __device__ __forceinline__ float raw(Pt a, Pt b) { return MetricEuc2D::raw(a, b); }
     static __device__ __forceinline__ float add(float magic, float raw)
     {
@@ -135,7 +138,10 @@ struct MetricCeil2D {
  * raw is the plain root d, and add() scales it by sqrt(1/10). */
 struct MetricAtt {
     typedef float2 Pt;
-    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return MetricEuc2D::point(I, c);
+    }
     static __device__ __forceinline__ float raw(Pt a, Pt b) { return MetricEuc2D::raw(a, b); }
     static __device__ __forceinline__ float add(float magic, float raw)
     {
@@ -146,7 +152,10 @@ struct MetricAtt {
 
 struct MetricMan2D : RoundNearest {
     typedef float2 Pt;
-    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return MetricEuc2D::point(I, c);
+    }
     static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
         return __fadd_rn(fabsf(__fsub_rn(a.x, b.x)), fabsf(__fsub_rn(a.y, b.y)));
@@ -157,7 +166,10 @@ struct MetricMan2D : RoundNearest {
 /* max(nint|dx|, nint|dy|) = nint(max(|dx|, |dy|)): rounding is monotone. */
 struct MetricMax2D : RoundNearest {
     typedef float2 Pt;
-    static __device__ __forceinline__ Pt point(const DevInst &I, int c) { return MetricEuc2D::point(I, c); }
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return MetricEuc2D::point(I, c);
+    }
     static __device__ __forceinline__ float raw(Pt a, Pt b)
     {
         return fmaxf(fabsf(__fsub_rn(a.x, b.x)), fabsf(__fsub_rn(a.y, b.y)));
@@ -223,7 +235,10 @@ struct MetricExplicit {
     }
     static __device__ __forceinline__ float raw(Pt a, Pt b) { return (float)a.row[b.city]; }
     static __device__ __forceinline__ float x(Pt a, Pt b) { return raw(a, b) + WT_MAGIC; }
-    static __device__ __forceinline__ float add(float magic, float raw) { return __fadd_rn(magic, raw); }
+    static __device__ __forceinline__ float add(float magic, float raw)
+    {
+        return __fadd_rn(magic, raw);
+    }
 };
 
 /* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose
@@ -278,7 +293,8 @@ __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b
 
 /* Exact change of tour length of the 2-opt move that replaces edges (a, b)
  * and (c, d) by (a, c) and (b, d). */
-__device__ __forceinline__ int64_t dev_exact_2opt_delta(const DevInst &I, int a, int b, int c, int d)
+__device__ __forceinline__ int64_t dev_exact_2opt_delta(const DevInst &I, int a, int b, int c,
+                                                        int d)
 {
     return dev_exact_dist(I, a, c) + dev_exact_dist(I, b, d) - dev_exact_dist(I, a, b) -
            dev_exact_dist(I, c, d);

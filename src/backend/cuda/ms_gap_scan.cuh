@@ -307,11 +307,12 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
 
 /*
  * Rounds of tiles, for rectangles cut into more than 32 (the launcher's
- * model takes them at 250 and at 350 - 999 cities): lane l scans tiles l, l+32, l+64, ... into one LaneBest, a row
- * known as tile << 16 | position.  Resolution as in gap_best_move, except
- * that a lane which saw a tie recomputes all its tiles.  A separate
- * function, not a loop round gap_best_move, so that the one-round kernel
- * keeps its code (a shared loop cost it 4% at 100 cities).
+ * model takes them at 250 and at 350 - 999 cities): lane l scans tiles l,
+ * l+32, l+64, ... into one LaneBest, a row known as tile << 16 | position.
+ * Resolution as in gap_best_move, except that a lane which saw a tie
+ * recomputes all its tiles.  A separate function, not a loop round
+ * gap_best_move, so that the one-round kernel keeps its code (a shared loop
+ * cost it 4% at 100 cities).
  */
 template <class M, int C>
 __device__ MoveKey gap_best_move_rounds(const GapView<typename M::Pt> &t, const GapPlan &p, int n)

@@ -5,8 +5,8 @@
  * flag) in device memory, launches the chosen kernel and, while it runs,
  * waits for it (context.cuh's cuda_wait): the run's counters come back on
  * the control stream for progress reports, and the stop flag goes up when
- * the time limit passes or the caller asks to stop.  The whole search stays on the GPU; only the best tour comes
- * back, once.
+ * the time limit passes or the caller asks to stop.  The whole search stays
+ * on the GPU; only the best tour comes back, once.
  */
 #include <climits>
 #include <cstring>

@@ -42,7 +42,8 @@ __device__ __forceinline__ MoveKey warp_min_move(MoveKey m)
     unsigned u = float_order(m.d);
     unsigned umin = __reduce_min_sync(all, u);
     unsigned imin = __reduce_min_sync(all, u == umin ? (unsigned)m.i : UINT_MAX);
-    unsigned jmin = __reduce_min_sync(all, u == umin && (unsigned)m.i == imin ? (unsigned)m.j : UINT_MAX);
+    unsigned jmin =
+        __reduce_min_sync(all, u == umin && (unsigned)m.i == imin ? (unsigned)m.j : UINT_MAX);
     MoveKey r;
     r.d = float_unorder(umin);
     r.i = (int)imin;
@@ -261,8 +262,8 @@ struct GapScan {
     static size_t bytes(int n, Plan p)
     {
         size_t cells = (size_t)p.cells;
-        return (cells * sizeof(typename M::Pt) + 15) / 16 * 16 + (cells * sizeof(float) + 15) / 16 * 16 +
-               (size_t)(n + 1) * sizeof(int32_t);
+        return (cells * sizeof(typename M::Pt) + 15) / 16 * 16 +
+               (cells * sizeof(float) + 15) / 16 * 16 + (size_t)(n + 1) * sizeof(int32_t);
     }
     static __device__ View view(unsigned char *base, int, Plan p)
     {
@@ -322,7 +323,8 @@ struct GapScan {
 };
 
 template <class S, bool SMEM>
-__global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS) ms_block_kernel(MsArgs a, typename S::Plan p)
+__global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
+    ms_block_kernel(MsArgs a, typename S::Plan p)
 {
     constexpr int BLOCK = S::BLOCK;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -389,7 +391,8 @@ wt_status launch_scan(const MsLaunch &L, MsArgs args, typename S::Plan plan, wt_
                        "shared memory", bytes);
     }
     size_t dyn = in_smem ? bytes : 0;
-    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)dyn));
     int per_sm = 0;
     WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BLOCK, dyn));
     if (per_sm < 1)

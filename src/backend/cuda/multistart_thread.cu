@@ -5,8 +5,9 @@
  * Rocki & Suda): each thread climbs its own tour, coordinates kept in tour
  * order and every distance recomputed from them (Listing 2: three per move).
  * It exists to be measured beside the block kernel in `warptour-bench
- * multistart` (reached through algo/bench_hooks.h, not the public API).  Same start tours, same rounding, same tie rule (the first
- * of equal moves in (i, j) order), so its climbs end where the CPU's do.
+ * multistart` (reached through algo/bench_hooks.h, not the public API).
+ * Same start tours, same rounding, same tie rule (the first of equal moves
+ * in (i, j) order), so its climbs end where the CPU's do.
  * Each thread's arrays are interleaved with its neighbours' in global memory
  * so a warp's accesses coalesce, as local memory would lay them out.
  */
@@ -72,7 +73,8 @@ __device__ long long exact_length(const DevInst &I, const ThreadTour &t)
 {
     long long len = 0;
     for (int k = 0; k < I.n; k++)
-        len += dev_exact_dist(I, t.id[(size_t)k * t.stride], t.id[(size_t)((k + 1) % I.n) * t.stride]);
+        len += dev_exact_dist(I, t.id[(size_t)k * t.stride],
+                              t.id[(size_t)((k + 1) % I.n) * t.stride]);
     return len;
 }
 
@@ -102,7 +104,9 @@ __global__ void ms_thread_kernel(MsArgs a, size_t nthreads)
         unsigned long long climb = ms_take_climb(a);
         if (climb == MS_NO_CLIMB) return;
         wt_climb_start_tour_strided(a.seed, climb, n, t.id, t.stride);
-        for (int k = 0; k <= n; k++) t.pts[(size_t)k * t.stride] = M::point(a.inst, t.id[(size_t)(k < n ? k : 0) * t.stride]);
+        for (int k = 0; k <= n; k++)
+            t.pts[(size_t)k * t.stride] =
+                M::point(a.inst, t.id[(size_t)(k < n ? k : 0) * t.stride]);
         unsigned long long steps = 0, scans = 0;
         bool completed = false;
         for (;;) {
@@ -132,7 +136,8 @@ wt_status ms_launch_thread(const MsLaunch &L, const MsArgs &args_in, wt_error *e
                        "handles EUC_2D instances only");
     const int block = 128, sms = L.ctx->sms;
     int per_sm = 0;
-    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ms_thread_kernel, block, 0));
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, ms_thread_kernel,
+                                                                     block, 0));
     size_t threads = (size_t)sms * (size_t)(per_sm > 0 ? per_sm : 1) * block;
     if (L.restarts && L.restarts < threads) threads = (size_t)L.restarts;
     /* Bounded by memory too: each thread owns a tour. */

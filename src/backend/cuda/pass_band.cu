@@ -35,7 +35,8 @@ __global__ void band_kernel(DevInst I, const typename M::Pt *pts, const float *m
         }
         wt_kswap_move m = {0, i, -1};
         if (bj >= 0 && __fsub_rn(best, me[i]) < 0.0f && bj != cand[i].j) {
-            m.delta = dev_exact_2opt_delta(I, id[i], id[i + 1], id[bj], id[bj + 1 < n ? bj + 1 : 0]);
+            m.delta = dev_exact_2opt_delta(I, id[i], id[i + 1], id[bj],
+                                           id[bj + 1 < n ? bj + 1 : 0]);
             m.j = bj;
         }
         cand[rows + i] = m;

@@ -40,7 +40,10 @@ struct BoxGap {
 template <>
 struct BoxGap<MetricEuc2D> {
     static constexpr bool value = true;
-    static __device__ __forceinline__ float of(float gx, float gy) { return sqrtf(gx * gx + gy * gy); }
+    static __device__ __forceinline__ float of(float gx, float gy)
+    {
+        return sqrtf(gx * gx + gy * gy);
+    }
 };
 template <>
 struct BoxGap<MetricCeil2D> : BoxGap<MetricEuc2D> {};

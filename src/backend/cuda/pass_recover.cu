@@ -114,7 +114,8 @@ __global__ void recover_kernel(DevInst I, const typename M::Pt *pts, const float
         }
         wt_kswap_move m = {0, i, -1};
         if (found >= 0) {
-            m.delta = dev_exact_2opt_delta_warp(I, a, b, id[found], id[found + 1 < n ? found + 1 : 0]);
+            m.delta = dev_exact_2opt_delta_warp(I, a, b, id[found],
+                                                id[found + 1 < n ? found + 1 : 0]);
             m.j = found;
         }
         if (lane == 0) {

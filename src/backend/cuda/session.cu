@@ -176,7 +176,8 @@ wt_status exact_length(wt_tour_session *s, int64_t *len, wt_error *err)
     WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(s->d_temp, bytes, s->d_exact, s->d_len, s->n,
                                               s->ctx.stream));
     long long h = 0;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, s->d_len, sizeof h, cudaMemcpyDeviceToHost, s->ctx.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, s->d_len, sizeof h, cudaMemcpyDeviceToHost,
+                                       s->ctx.stream));
     WT_CUDA_CHECK(err, cudaStreamSynchronize(s->ctx.stream));
     *len = h;
     return WT_OK;
@@ -436,7 +437,8 @@ wt_status cuda_session_kick(wt_tour_session *s, int p1, int p2, int p3, wt_error
     if (st != WT_OK) return st;
     size_t lb = (size_t)(p2 - p1), lc = (size_t)(p3 - p2), w = sizeof(int32_t);
     int32_t *buf = (int32_t *)s->d_cand, *id = s->cur.id;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf, id + p2, lc * w, cudaMemcpyDeviceToDevice, s->ctx.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(buf, id + p2, lc * w, cudaMemcpyDeviceToDevice,
+                                       s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(buf + lc, id + p1, lb * w, cudaMemcpyDeviceToDevice,
                                        s->ctx.stream));
     WT_CUDA_CHECK(err, cudaMemcpyAsync(id + p1, buf, (lb + lc) * w, cudaMemcpyDeviceToDevice,
@@ -450,14 +452,16 @@ int64_t cuda_session_length(const wt_tour_session *s) { return s->cur_len; }
 
 void cuda_session_keep(wt_tour_session *s)
 {
-    cudaError_t e = copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type), s->ctx.stream);
+    cudaError_t e = copy_tour(s->best, s->cur, s->n, pass_point_bytes(s->inst->type),
+                              s->ctx.stream);
     if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
     s->best_len = s->cur_len;
 }
 
 void cuda_session_revert(wt_tour_session *s)
 {
-    cudaError_t e = copy_tour(s->cur, s->best, s->n, pass_point_bytes(s->inst->type), s->ctx.stream);
+    cudaError_t e = copy_tour(s->cur, s->best, s->n, pass_point_bytes(s->inst->type),
+                              s->ctx.stream);
     if (e != cudaSuccess && s->deferred == cudaSuccess) s->deferred = e;
     s->cur_len = s->best_len;
 }

@@ -46,11 +46,14 @@ __host__ __device__ __forceinline__ int row_blocks(int n, int wr) { return (n - 
  * half as dear again as a plain column (an ISETP and an FSEL per move,
  * and at 96 registers a few spills; measured so in session 4, 1.24x at 8
  * rows and 1.32x at 16 in the SASS of the loops without clamps); counted
- * as such, the warps that hold them finish with the others.  Costs in units: PLAIN_COST per plain
- * column, MASKED_COST per masked one. */
+ * as such, the warps that hold them finish with the others.  Costs in
+ * units: PLAIN_COST per plain column, MASKED_COST per masked one. */
 constexpr long long PLAIN_COST = 2, MASKED_COST = 3;
 
-__host__ __device__ __forceinline__ int block_columns(int n, int wr, int I) { return n - 2 - I * wr; }
+__host__ __device__ __forceinline__ int block_columns(int n, int wr, int I)
+{
+    return n - 2 - I * wr;
+}
 __host__ __device__ __forceinline__ int block_masked(int n, int wr, int I)
 {
     return min(wr - 1, block_columns(n, wr, I));
@@ -59,8 +62,9 @@ __host__ __device__ __forceinline__ int block_masked(int n, int wr, int I)
 /* Cost of row blocks [0, I): all but the last have wr - 1 masked columns. */
 __host__ __device__ __forceinline__ long long cost_before(int n, int wr, int I)
 {
-    long long masked = I < row_blocks(n, wr) ? (long long)(wr - 1) * I
-                                             : (long long)(wr - 1) * (I - 1) + block_masked(n, wr, I - 1);
+    long long masked =
+        I < row_blocks(n, wr) ? (long long)(wr - 1) * I
+                              : (long long)(wr - 1) * (I - 1) + block_masked(n, wr, I - 1);
     return PLAIN_COST * steps_before(n, wr, I) + (MASKED_COST - PLAIN_COST) * masked;
 }
 
