@@ -66,6 +66,7 @@
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance.h"
+#include "core/tour_changes.h"
 #include "core/tour_ops.h"
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
@@ -847,6 +848,7 @@ typedef struct whole_merge {
     int32_t *touched; /* T blocks of n: the cities whose neighbours a search changed */
     int *count;       /* how many each */
     uint8_t *used;    /* n: a city an applied change touched */
+    wt_tour_changes *cycle; /* whether the applied changes keep one cycle */
 } whole_merge;
 
 static void close_merge(whole_merge *g)
@@ -855,14 +857,16 @@ static void close_merge(whole_merge *g)
     free(g->touched);
     free(g->count);
     free(g->used);
+    wt_tour_changes_close(g->cycle);
 }
 
 static bool open_merge(whole_merge *g, int n, int T)
 {
     *g = (whole_merge){malloc((size_t)(T + 1) * 2 * (size_t)n * sizeof(int32_t)),
                        malloc((size_t)T * (size_t)n * sizeof(int32_t)),
-                       malloc((size_t)T * sizeof(int)), malloc((size_t)n)};
-    if (g->adj && g->touched && g->count && g->used) return true;
+                       malloc((size_t)T * sizeof(int)), malloc((size_t)n),
+                       wt_tour_changes_open(n)};
+    if (g->adj && g->touched && g->count && g->used && g->cycle) return true;
     close_merge(g);
     return false;
 }
@@ -892,6 +896,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
     wt_tour_neighbours(tour, n, base);
+    wt_tour_changes_begin(g->cycle, tour, T);
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n, *touched = g->touched + (size_t)t * n;
@@ -917,7 +922,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
         if (clash) continue;
         /* The search's neighbours into the merge; adj keeps the merge's old. */
         for (int i = 0; i < m; i++) swap_neighbours(base + 2 * touched[i], adj + 2 * touched[i]);
-        if (wt_tour_of_neighbours(base, n, 0, NULL)) {
+        if (wt_tour_changes_try(g->cycle, base, touched, m)) {
             for (int i = 0; i < m; i++) g->used[touched[i]] = 1;
             gain += before - s[t].best_len; /* its edges are its cities' alone */
         } else {
