@@ -290,7 +290,10 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 /* How ILS descends after a kick. */
 typedef enum wt_ils_descent {
     WT_ILS_AUTO = 0, /* lk up to 250,000 cities, local beyond, where its cheaper
-                        kicks end closer in the same time (bench/RESULTS.md) */
+                        kicks end closer in the same time, but lk up to
+                        1,000,000 cities under a time limit of 45 us a city
+                        or more, long enough for LK's first descent to pay
+                        (bench/RESULTS.md) */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
     WT_ILS_LOCAL,    /* on the host's threads: 2-opt and Or-opt moves to the 10

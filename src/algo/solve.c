@@ -87,15 +87,29 @@ static bool ils_local(const wt_params *p)
  * (on a two-level list, one thread) takes seconds from 100,000 cities.  On
  * 16 cores (H100 machine), 10 s: pla85900 1.03% above the optimum with LK,
  * 1.14% local; usa115475 0.57% and 0.80%; ara238025 0.97% and 1.59%
- * (bench/RESULTS.md).  A million cities stay local: the listed descent
- * alone took 14.7 s there (uniform, development machine, one thread). */
+ * (bench/RESULTS.md).  A million cities stay local under short limits: the
+ * listed descent alone took 14.7 s there (uniform, development machine,
+ * one thread). */
 enum { LK_AUTO_MAX_CITIES = 250000 };
+
+/* Up to LK_LONG_MAX_CITIES, a time limit of at least LK_LONG_S_PER_CITY
+ * seconds a city takes LK too: once its first descent is done, LK's kicks
+ * get closer.  A million uniform cities (H100 machine, 16 cores, seed 1),
+ * LK against local at 10 / 30 / 60 s: with the GPU beside, 6.15 / 0.95 /
+ * 0.57% above the BHH estimate against 1.13 / 0.85 / 0.77%; the host alone
+ * 6.17 / 1.42 / 0.80% against none / 1.08 / 0.94% (bench/RESULTS.md).  The
+ * limit's bound, 45 s at a million cities, lies between the two measured
+ * times; larger tours were not measured and stay local. */
+enum { LK_LONG_MAX_CITIES = 1000000 };
+static const double LK_LONG_S_PER_CITY = 45e-6;
 
 /* The descent ILS runs after each kick: auto resolved for n cities. */
 static wt_ils_descent ils_descent_run(const wt_params *p, int n)
 {
     if (p->ils_descent != WT_ILS_AUTO) return p->ils_descent;
-    return n <= LK_AUTO_MAX_CITIES ? WT_ILS_LK : WT_ILS_LOCAL;
+    if (n <= LK_AUTO_MAX_CITIES) return WT_ILS_LK;
+    bool long_limit = p->time_limit_s >= LK_LONG_S_PER_CITY * n;
+    return n <= LK_LONG_MAX_CITIES && long_limit ? WT_ILS_LK : WT_ILS_LOCAL;
 }
 
 /* Whether --backend auto runs the search on the host alone: ILS with LK

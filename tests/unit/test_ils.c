@@ -225,6 +225,27 @@ static void test_ils_local_descents(void **state)
     wt_result f = ils_with(inst, 4, 5, 0, WT_ILS_FULL, 2);
     assert_int_equal(f.ils_descent, WT_ILS_FULL);
     wt_result_free(&f);
+    /* Beyond 250,000 cities auto is lk under a time limit of 45 us a city
+     * or more, else local (a stop already asked for: no search runs). */
+    wt_instance *big = wt_test_random_instance(250001, 5);
+    double limits[] = {11.0, 11.3, 0};
+    wt_ils_descent expect[] = {WT_ILS_LOCAL, WT_ILS_LK, WT_ILS_LOCAL};
+    for (int i = 0; i < 3; i++) {
+        wt_params q;
+        wt_params_defaults(&q);
+        q.algorithm = WT_ALGO_ILS;
+        q.backend = WT_BACKEND_CPU;
+        q.threads = 2;
+        q.time_limit_s = limits[i];
+        volatile int stop = 1;
+        q.stop_flag = &stop;
+        wt_result r = {0};
+        wt_error e = {0};
+        assert_int_equal(wt_solve(big, &q, &r, &e), WT_OK);
+        assert_int_equal(r.ils_descent, expect[i]);
+        wt_result_free(&r);
+    }
+    wt_instance_free(big);
     /* On the cuda backend the first descent runs on the GPU (tests/gpu);
      * without one, asking for it is the usual missing-device error. */
     wt_params p;
