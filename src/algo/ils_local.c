@@ -119,6 +119,7 @@ typedef struct local_search {
     int region_m;          /* (that many; region NULL: any city) */
     double until;          /* > 0: no kick after this time (wt_now), so that what
                               follows the epoch ends by the deadline */
+    double kicked;         /* whole-tour copies: when its last epoch's kicks ended */
     uint64_t kicks, kept, moves;
     wt_status st;
     wt_error err;
@@ -960,15 +961,19 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n,
             run_epoch(s, t, T, share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done, NULL, halt);
         else
             set_halt(halt);
+        x->kicked = wt_now();
         wt_polisher_list_close(x->w); /* committed or undone after every kick */
     }
 }
 
-/* The last epoch of the kicks on whole-tour copies ends this many times
- * the last merge's seconds before the deadline: the merge and the windows'
- * last pieces then end by it (at a million cities a merge takes about 0.15
- * s on 16 threads, and runs ended 0.26-0.35 s after a 60 s limit). */
-#define TAIL_MARGIN 1.5
+/* The kicks on whole-tour copies end this many times the last epoch's
+ * tail (from its first search's last kick to its merge's end: the lists
+ * walked back into arrays, the merge, the windows' pieces) before the
+ * deadline, so that the last tail ends by it: at a million cities a tail
+ * took 0.3 s on the development machine's two threads (0.15 s to walk a
+ * list, as long to merge), and runs ended 0.26-0.35 s after a 60 s limit
+ * on 16 threads (H100 machine) when the kicks went on to the deadline. */
+#define TAIL_MARGIN 1.2
 
 /* The kicks of T searches on copies of the whole tour held as two-level
  * lists (wt_polisher_list_open), where a flip costs O(sqrt n) wherever its
@@ -995,7 +1000,8 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = beside ? malloc((size_t)n * sizeof *free_cities) : NULL;
-    double tail = 0; /* seconds of the last merge: the last epoch ends that much earlier */
+    double tail = 0; /* the last epoch's seconds from its first search's last kick to its
+                        merge's end: the last epoch ends that much earlier */
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
@@ -1006,7 +1012,6 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
         for (int t = 0; t < T; t++) s[t].until = until;
         whole_epoch(s, T, tour, n, m >= T ? free_cities : tour, m >= T ? m : n, quota, ctl,
                     done, *length, e > 1, &halt);
-        double merged_at = wt_now();
         for (int t = 0; t < T; t++)
             if (s[t].st != WT_OK) {
                 *err = s[t].err;
@@ -1020,7 +1025,9 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
             memcpy(tour, wt_polisher_tour(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
         }
-        tail = wt_now() - merged_at;
+        double first = s[0].kicked;
+        for (int t = 1; t < T; t++) first = s[t].kicked < first ? s[t].kicked : first;
+        tail = wt_now() - first;
     }
     /* The last epoch's pieces: its search ends at the deadline too. */
     if (beside && st == WT_OK)
