@@ -81,6 +81,7 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
     int32_t *orig = malloc(2 * (size_t)n * sizeof *orig);
     int32_t *mine = malloc(2 * (size_t)n * sizeof *mine);
     int32_t *touched = malloc((size_t)n * sizeof *touched);
+    int32_t *saved = malloc(2 * (size_t)n * sizeof *saved);
     uint8_t *used = calloc((size_t)n, 1), *seen = malloc((size_t)n);
     wt_test_random_tour(n, seed, tour);
     wt_tour_neighbours(tour, n, base);
@@ -105,7 +106,6 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
         }
         for (int i = 0; i < m; i++) clash = clash || used[touched[i]];
         if (m == 0 || clash) continue;
-        int32_t *saved = malloc(2 * (size_t)m * sizeof *saved);
         for (int i = 0; i < m; i++) {
             saved[2 * i] = base[2 * touched[i]];
             saved[2 * i + 1] = base[2 * touched[i] + 1];
@@ -127,7 +127,6 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
             }
             ++*refused;
         }
-        free(saved);
     }
     wt_tour_changes_close(c);
     free(tour);
@@ -136,6 +135,7 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
     free(orig);
     free(mine);
     free(touched);
+    free(saved);
     free(used);
     free(seen);
 }
