@@ -445,6 +445,10 @@ typedef struct wt_tuning {
     int ils_window;       /* ils with window descents, and the windows beside the
                              host's searches: cities a window; 0: 1000;
                              else >= 8 */
+    int ils_window_3opt;  /* those windows' sequential 3-opt moves: the nearest
+                             cities of a first move's loose end tried for the
+                             third edge (wt_batch_params.three_opt); 0: none;
+                             WT_TUNING_OFF: none; else 1..8 */
     int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
                              0: 4 below 30,000 cities a stretch, else never;
                              WT_TUNING_OFF: never; else >= 1 */
@@ -758,6 +762,14 @@ typedef struct wt_batch_params {
                                    edges (times 300 / n above 300 cities), u uniform
                                    in [0, 1); 0: 1000; WT_TUNING_OFF: never; else
                                    1..100000 */
+    int three_opt;              /* sequential 3-opt moves besides 2-opt and Or-opt:
+                                   the nearest cities of a first move's loose end
+                                   tried for the third edge (docs/batch.md); 0: none
+                                   (the default); WT_TUNING_OFF: none; else
+                                   1..neighbours */
+    int kick_edges;             /* edges a kick changes: 3, a segment swap (A B C ->
+                                   A C B), or 4, a double bridge (A B C D -> A D C
+                                   B); 0: 4 with three_opt, else 3 */
     int gpu_threads;            /* threads per instance on the GPU; 0: by n;
                                    32, 64, 128, 256 */
     size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;

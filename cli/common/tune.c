@@ -29,6 +29,8 @@ static const struct tune_field batch_fields[] = {
     {"neighbours", TUNE_INT, offsetof(wt_batch_params, neighbours)},
     {"kick_window", TUNE_INT, offsetof(wt_batch_params, kick_window)},
     {"accept_slack", TUNE_INT, offsetof(wt_batch_params, accept_slack)},
+    {"three_opt", TUNE_INT, offsetof(wt_batch_params, three_opt)},
+    {"kick_edges", TUNE_INT, offsetof(wt_batch_params, kick_edges)},
     {"gpu_threads", TUNE_INT, offsetof(wt_batch_params, gpu_threads)},
     {"gpu_part_bytes", TUNE_SIZE, offsetof(wt_batch_params, gpu_part_bytes)},
 };
@@ -102,7 +104,8 @@ int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
 int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p)
 {
     return parse_tune_into(cmd, arg, batch_fields, sizeof batch_fields / sizeof batch_fields[0],
-                           "neighbours, kick_window, accept_slack, gpu_threads or "
+                           "neighbours, kick_window, accept_slack, three_opt, kick_edges, "
+                           "gpu_threads or "
                            "gpu_part_bytes (docs/batch.md)", p);
 }
 

@@ -45,6 +45,16 @@ int wt_batch_neighbours(const wt_batch_params *p)
     return p->neighbours ? p->neighbours : WT_BATCH_NEIGHBOURS;
 }
 
+int wt_batch_three_opt(const wt_batch_params *p)
+{
+    return p->three_opt == WT_TUNING_OFF ? 0 : p->three_opt ? p->three_opt : WT_BATCH_THREE_OPT;
+}
+
+int wt_batch_kick_edges(const wt_batch_params *p)
+{
+    return p->kick_edges ? p->kick_edges : wt_batch_three_opt(p) > 0 ? 4 : 3;
+}
+
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n)
 {
     if (p->kicks > 0) return p->kicks;
@@ -83,6 +93,12 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
         (p->accept_slack < 1 || p->accept_slack > 100000))
         return BAD("params.accept_slack is %d; expected 0 (the default), WT_TUNING_OFF or "
                    "1..100000", p->accept_slack);
+    if (p->three_opt != 0 && p->three_opt != WT_TUNING_OFF &&
+        (p->three_opt < 1 || p->three_opt > wt_batch_neighbours(p)))
+        return BAD("params.three_opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d "
+                   "(params.neighbours)", p->three_opt, wt_batch_neighbours(p));
+    if (p->kick_edges != 0 && p->kick_edges != 3 && p->kick_edges != 4)
+        return BAD("params.kick_edges is %d; expected 0 (the default), 3 or 4", p->kick_edges);
     if (p->gpu_threads != 0 && p->gpu_threads != 32 && p->gpu_threads != 64 &&
         p->gpu_threads != 128 && p->gpu_threads != 256)
         return BAD("params.gpu_threads is %d; expected 0 (by n), 32, 64, 128 or 256",
@@ -270,7 +286,8 @@ static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int
     return (wt_batch_job){
         .count = s->count, .inst = inst, .tour = s->tour, .nb = (const int32_t *const *)s->nb,
         .index = s->index, .budget = s->budget, .rank = s->rank, .length = s->length,
-        .kicks = s->kicks, .k = s->k,
+        .kicks = s->kicks, .k = s->k, .breadth = wt_batch_three_opt(p),
+        .kick_edges = wt_batch_kick_edges(p),
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,

@@ -1087,6 +1087,7 @@ static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, const wt
         .seed = p->seed,
         .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
+        .three_opt = t->ils_window_3opt,
         .alternate = whole_kicks,
     };
     o.candidates = wt_polisher_candidates(whole, &o.candidates_k);

@@ -91,7 +91,8 @@ bool wt_cuda_available(char *device, size_t device_size)
 
 static const wt_tuning_field tuning_fields[] = {
     FIELD(ils_epoch, WT_TUNING_I64),      FIELD(ils_stretch, WT_TUNING_I64),
-    FIELD(ils_window, WT_TUNING_INT),     FIELD(ils_mix, WT_TUNING_INT),
+    FIELD(ils_window, WT_TUNING_INT),     FIELD(ils_window_3opt, WT_TUNING_INT),
+    FIELD(ils_mix, WT_TUNING_INT),
     FIELD(ils_listed, WT_TUNING_I64),     FIELD(ils_whole, WT_TUNING_I64),
     FIELD(ils_starts, WT_TUNING_INT),     FIELD(ils_beside, WT_TUNING_I64),
     FIELD(ils_beside_ms, WT_TUNING_INT),

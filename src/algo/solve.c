@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/climb_start.h"
+#include "algo/batch.h"
 #include "algo/bench_hooks.h"
 #include "algo/descent.h"
 #include "algo/ils.h"
@@ -498,6 +499,10 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->ils_beside < WT_TUNING_OFF)
         return BAD("ils_beside is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                    (long long)t->ils_beside);
+    if (t->ils_window_3opt != 0 && t->ils_window_3opt != WT_TUNING_OFF &&
+        (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
+        return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
+                   t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
     if (t->ils_beside_ms != 0 && (t->ils_beside_ms < 100 || t->ils_beside_ms > 60000))
         return BAD("ils_beside_ms is %d; expected 0 (the default) or 100 to 60000",
                    t->ils_beside_ms);

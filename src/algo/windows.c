@@ -277,6 +277,7 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.seed = o->seed;
     bp.kicks = o->kicks;
     bp.kick_window = o->kick_window;
+    bp.three_opt = o->three_opt;
     bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
     bp.threads = o->threads;
     bp.cuda_device = o->cuda_device;
@@ -350,6 +351,7 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         if (!timed && e == UNTIMED_EPOCHS) break;
         wt_windows_opts o = {0};
         o.window = w;
+        o.three_opt = p->tuning.ils_window_3opt;
         o.offset = wt_windows_offset(p->seed, e, n);
         o.seed = p->seed ^ (e * 0x9e3779b97f4a7c15ULL);
         o.backend = backend;

@@ -316,6 +316,7 @@ static bool search_epoch(wt_beside *b, epoch *e, uint64_t number)
     bool cpu = b->o.backend == WT_BACKEND_CPU;
     wt_windows_opts o = {
         .window = b->o.window,
+        .three_opt = b->o.three_opt,
         .offset = wt_windows_offset(b->o.seed, number, b->n),
         .time_limit_s = left < want ? left : want,
         .seed = b->o.seed ^ (number * 0x9e3779b97f4a7c15ULL),

@@ -36,6 +36,7 @@ typedef struct wt_beside_opts {
     uint64_t seed;   /* the epochs' cuts and kicks are drawn from it */
     double epoch_s;  /* an epoch's seconds, > 0 (WT_BESIDE_EPOCH_S) */
     int window;      /* cities a window, >= 8 (WT_WINDOW_CITIES) */
+    int three_opt;   /* the windows' 3-opt moves (wt_windows_opts) */
     const int32_t *candidates; /* optional: the host's candidate lists (n rows of
                                   candidates_k, read while the epochs run), which
                                   the windows' lists are cut from (windows.h);

@@ -47,7 +47,9 @@ typedef struct wt_batch_job {
     int64_t *length;                /* out: exact length of each tour */
     uint64_t *kicks;                /* out: kicks made on each */
     int k;                          /* neighbours per city, >= 1 (< n) */
+    int breadth;                    /* 3-opt items' breadth (wt_bs_lists), 0 .. k */
     int window;                     /* kick window, >= 3 */
+    int kick_edges;                 /* edges a kick changes: 3 or 4 (wt_bs_kick) */
     int slack;                      /* acceptance slack (wt_bs_accept_slack), >= 0 */
     bool accept_equal;              /* keep kicked tours of equal length */
     bool fixed_ends;                /* every instance's cities 0 and n - 1 are

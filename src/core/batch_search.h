@@ -21,14 +21,22 @@
  *                  one end leaves its place (its neighbours are joined) and
  *                  goes between c and c's successor or predecessor, a next
  *                  to c (1 city: 2 variants; 2 and 3 cities: a at the
- *                  front or the back, 4 each).
+ *                  front or the back, 4 each);
+ *   variant 12..   with a breadth b > 0, 2 b sequential 3-opt moves (Lin &
+ *                  Kernighan 1973, depth 3): the 2-opt of variant 0 (the
+ *                  first b) or 1, whose closing edge (t1, t4) joins a's and
+ *                  c's old neighbours, followed by a second 2-opt that
+ *                  removes that edge again and joins t4 to t5, one of t4's
+ *                  b nearest cities, and t5's tour neighbour t6 to t1.
  *
- * Every item (a, slot, variant) has a number, (a * k + slot) * 12 +
- * variant, and a step applies the move of least exact delta, ties to the
+ * Every item (a, slot, variant) has a number, (a * k + slot) * V +
+ * variant with V = 12 + 2 b, and a step applies the move of least exact
+ * delta, ties to the
  * lower number: best improvement over the active cities' moves, whatever
  * order (or thread) evaluated them.  Items whose new edge (a, c) is not
  * shorter than the longest edge they remove at a are not evaluated (Lin &
- * Kernighan's gain criterion, wt_bs_gain_ok).  Cities with no improving
+ * Kernighan's gain criterion, wt_bs_gain_ok), nor 3-opt items whose gain
+ * after the edge (t4, t5) is not positive.  Cities with no improving
  * move become inactive; the ends of every edge a move or kick changes
  * become active.
  * The descent ends when no active city has an improving move.
@@ -36,9 +44,10 @@
  * A move is applied as at most three reversals of cyclic ranges of
  * positions (wt_bs_reversals), the shorter way round the cycle; each
  * reversal reverses the edge lengths inside its range and recomputes the
- * two at its ends.  Kicks are double bridges (segment swaps A B C -> A C B)
- * at three cuts within a window of consecutive positions, the whole tour by
- * default (wt_bs_kick), drawn from a random stream that is a function of
+ * two at its ends.  Kicks are segment swaps (A B C -> A C B, three cuts)
+ * or double bridges (A B C D -> A D C B, four cuts: what no sequential
+ * 3-opt move undoes) within a window of consecutive positions, the whole
+ * tour by default (wt_bs_kick), drawn from a random stream that is a function of
  * (seed, instance number, kick number) alone; a kicked tour is kept when
  * its descent ends shorter, equal, or a little longer (wt_bs_accept_slack),
  * and the best tour seen is the result.
@@ -58,14 +67,18 @@
 
 enum {
     WT_BS_VARIANTS = 12,      /* moves per (city, neighbour): 2 2-opt, 10 Or-opt */
+    WT_BS_MAX_BREADTH = 16,   /* 3-opt items: most of t4's nearest cities tried */
     WT_BS_MIN_KICK_CITIES = 8 /* fewer cities: no kicks, the first descent only */
 };
 
 /* A planned move: the edges it removes (positions) and the new edges whose
  * lengths the caller computes; the new edge (a, c) is the item's own. */
 typedef struct wt_bs_move {
-    bool or_opt;      /* else 2-opt */
+    bool or_opt;      /* else 2-opt, or 3-opt when seq3 */
+    bool seq3;        /* sequential 3-opt: the 2-opt of x and y, then that of
+                         x2 and y2 on the tour it makes */
     int x, y;         /* 2-opt: the edges at positions x and y are replaced */
+    int x2, y2;
     int s, len, g;    /* Or-opt: the segment at positions s .. s+len-1 goes
                          into the edge at position g */
     bool flip;        /* Or-opt: the segment goes in reversed */
@@ -83,9 +96,11 @@ typedef struct wt_bs_reversal {
 } wt_bs_reversal;
 
 /* A kick: the segments at positions from+1 .. from+l1 and the l2 after them
- * swap places. */
+ * swap places (l3 = 0: three edges change), or with the l3 after those
+ * the three come back in the reverse order, each as it was (a double
+ * bridge: four edges change). */
 typedef struct wt_bs_kick_cut {
-    int from, l1, l2;
+    int from, l1, l2, l3;
 } wt_bs_kick_cut;
 
 /* p modulo n for p in [-n, 2n). */
@@ -94,10 +109,14 @@ static inline WT_HD int wt_bs_wrap(int p, int n)
     return p < 0 ? p + n : p >= n ? p - n : p;
 }
 
-/* The tie-break number of item (a, slot, variant v), k slots a city. */
-static inline WT_HD int32_t wt_bs_item_id(int a, int slot, int v, int k)
+/* Items per (city, slot) with 3-opt items of breadth b (0: none). */
+static inline WT_HD int wt_bs_variants(int breadth) { return WT_BS_VARIANTS + 2 * breadth; }
+
+/* The tie-break number of item (a, slot, variant v), k slots a city and
+ * `per` variants a slot (wt_bs_variants). */
+static inline WT_HD int32_t wt_bs_item_id(int a, int slot, int v, int k, int per)
 {
-    return ((int32_t)a * k + slot) * WT_BS_VARIANTS + v;
+    return ((int32_t)a * k + slot) * per + v;
 }
 
 /* Or-opt variant v (2..11): segment length, a at its front, c before it. */
@@ -131,6 +150,7 @@ static inline WT_HD bool wt_bs_plan_2opt(const int32_t *tour, int n, int x, int 
     int gap = wt_bs_wrap(y - x, n);
     if (gap <= 1 || gap == n - 1) return false;
     m->or_opt = false;
+    m->seq3 = false;
     m->at_a = 0;
     m->x = x;
     m->y = y;
@@ -156,6 +176,7 @@ static inline WT_HD bool wt_bs_plan_or(const int32_t *tour, int n, int i, int j,
     if (wt_bs_wrap(j - s, n) < len || wt_bs_wrap(xp - s, n) < len) return false;
     int last = wt_bs_wrap(s + len - 1, n);
     m->or_opt = true;
+    m->seq3 = false;
     m->s = s;
     m->len = len;
     m->g = after ? j : xp;
@@ -184,6 +205,78 @@ static inline WT_HD bool wt_bs_plan(const int32_t *tour, const int32_t *pos, int
     if (v == 1)
         return wt_bs_plan_2opt(tour, n, wt_bs_wrap(i - 1, n), wt_bs_wrap(j - 1, n), false, m);
     return wt_bs_plan_or(tour, n, i, j, v, m);
+}
+
+/* Where position p lies after the reversal r. */
+static inline WT_HD int wt_bs_reflect(int p, wt_bs_reversal r, int n)
+{
+    int off = wt_bs_wrap(p - r.from, n);
+    return off < r.len ? wt_bs_wrap(r.from + r.len - 1 - off, n) : p;
+}
+
+/* The city lists a descent's items are drawn from: each city's k nearest
+ * (n rows of k, -1 past the last) with their lengths, and the 3-opt items'
+ * breadth (0 .. k; 0: none). */
+typedef struct wt_bs_lists {
+    const int32_t *nb;
+    const int64_t *nbd;
+    int k, breadth;
+} wt_bs_lists;
+
+/* Sequential 3-opt item o (0 .. 2 breadth - 1) joining a to c (the
+ * slot's city, dac away): the 2-opt of variant 0 (o < breadth) or 1 whose
+ * closing edge (t1, t4) the second 2-opt takes out again, joining t4 to
+ * t5 (its list's entry o % breadth) and t1 to t5's neighbour t6 on the
+ * side that makes a tour.  False where an end coincides, or where the
+ * gain after (a, c) or after (t4, t5) is not positive (Lin & Kernighan's
+ * criterion at both levels). */
+static inline WT_HD bool wt_bs_plan_3opt(const int32_t *tour, const int32_t *pos,
+                                         const int64_t *e, int n, const wt_bs_lists *L, int a,
+                                         int c, int64_t dac, int o, wt_bs_move *m)
+{
+    const bool succ = o < L->breadth;
+    const int i = pos[a], j = pos[c];
+    const int x = succ ? i : wt_bs_wrap(i - 1, n), y = succ ? j : wt_bs_wrap(j - 1, n);
+    const int64_t g1 = e[x] - dac;
+    if (g1 <= 0 || !wt_bs_plan_2opt(tour, n, x, y, succ, m)) return false;
+    const int32_t t1 = m->add_u[0], t4 = m->add_w[0];
+    const int s2 = succ ? o : o - L->breadth;
+    const int32_t t5 = L->nb[t4 * L->k + s2];
+    if (t5 < 0 || t5 == t1 || t5 == c || g1 + e[y] - L->nbd[t4 * L->k + s2] <= 0) return false;
+    /* Positions on the tour after the first flip: t1 and t4 are neighbours
+     * there, joined by the edge at P; t5 and t6 by the edge at Q. */
+    const wt_bs_reversal r1 = wt_bs_flip(x, y, n);
+    const int p1 = wt_bs_reflect(pos[t1], r1, n), p4 = wt_bs_reflect(pos[t4], r1, n);
+    const int p5 = wt_bs_reflect(pos[t5], r1, n);
+    const bool t4_after = wt_bs_wrap(p1 + 1, n) == p4;
+    const int P = t4_after ? p1 : p4, Q = t4_after ? wt_bs_wrap(p5 - 1, n) : p5;
+    const int gap = wt_bs_wrap(Q - P, n);
+    if (gap <= 1 || gap == n - 1) return false;
+    const int32_t t6 = tour[wt_bs_reflect(t4_after ? Q : wt_bs_wrap(Q + 1, n), r1, n)];
+    if (t5 == a && t6 == c) return false; /* the edge just made */
+    m->seq3 = true;
+    m->x2 = P;
+    m->y2 = Q;
+    m->n_rem = 3;
+    m->rem[2] = wt_bs_wrap(pos[t5] + 1, n) == pos[t6] ? pos[t5] : pos[t6];
+    m->n_add = 2;
+    m->add_u[0] = t4;
+    m->add_w[0] = t5;
+    m->add_u[1] = t6;
+    m->add_w[1] = t1;
+    return true;
+}
+
+/* Plans item (a, slot, v) of L's lists: false where there is no such move. */
+static inline WT_HD bool wt_bs_plan_item(const int32_t *tour, const int32_t *pos,
+                                         const int64_t *e, int n, const wt_bs_lists *L, int a,
+                                         int slot, int v, wt_bs_move *m)
+{
+    const int32_t c = L->nb[a * L->k + slot];
+    if (c < 0) return false;
+    if (v < WT_BS_VARIANTS) return wt_bs_plan(tour, pos, n, a, c, v, m);
+    return wt_bs_plan_3opt(tour, pos, e, n, L, a, c, L->nbd[a * L->k + slot], v - WT_BS_VARIANTS,
+                           m);
 }
 
 /* The position of the fixed edge of an instance searched with fixed ends:
@@ -220,6 +313,11 @@ static inline WT_HD bool wt_bs_gain_ok(const wt_bs_move *m, const int64_t *e, in
  * (1-3).  Each goes the shorter way round the cycle. */
 static inline WT_HD int wt_bs_reversals(const wt_bs_move *m, int n, wt_bs_reversal r[3])
 {
+    if (m->seq3) {
+        r[0] = wt_bs_flip(m->x, m->y, n);
+        r[1] = wt_bs_flip(m->x2, m->y2, n);
+        return 2;
+    }
     if (!m->or_opt) {
         r[0] = wt_bs_flip(m->x, m->y, n);
         return 1;
@@ -254,35 +352,55 @@ static inline WT_HD void wt_bs_kick_rng(wt_rng *rng, uint64_t seed, uint64_t ins
 }
 
 /* Kick number `kick` of an instance of n >= WT_BS_MIN_KICK_CITIES cities:
- * three distinct cuts among the `window` edges from a position uniform
- * over the tour (window >= 3; at most n - 1 are used), none of them the
- * edge at position fixed (-1: none is fixed; cuts that take it are drawn
- * again from the same stream, and after 64 draws the first cut goes just
- * past it, from where no other can reach it).  Of the three segments the
- * cuts make, any two neighbours swapped give the same tour; the two of
- * least length are the ones moved. */
+ * `edges` (3 or 4) distinct cuts among the `window` edges from a position
+ * uniform over the tour (window >= 3; at least `edges` and at most n - 1
+ * are used), none of them the edge at position fixed (-1: none is fixed;
+ * cuts that take it are drawn again from the same stream, and after 64
+ * draws the first cut goes just past it, from where no other can reach
+ * it).  Three cuts make three segments, of which any two neighbours
+ * swapped give the same tour: the two of least length are moved.  Four
+ * make four, and any three neighbours coming back in reverse order give
+ * the same tour: the longest stays. */
 static inline WT_HD wt_bs_kick_cut wt_bs_kick(uint64_t seed, uint64_t instance, uint64_t kick,
-                                              int n, int window, int fixed)
+                                              int n, int window, int fixed, int edges)
 {
     wt_rng rng;
     wt_bs_kick_rng(&rng, seed, instance, kick);
-    int w = window < n - 1 ? window : n - 1;
-    int from, u, t;
+    int w = window < edges ? edges : window;
+    if (w > n - 1) w = n - 1;
+    int from, u, t, v = 0;
     for (int draw = 0;; draw++) {
         from = (int)wt_rng_below(&rng, (uint64_t)n);
-        /* Two distinct offsets in [1, w): the second and third cut. */
+        /* Distinct offsets in [1, w): the other cuts. */
         u = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 1));
         t = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 2));
         if (t >= u) t++;
+        if (edges == 4) {
+            int lo = u < t ? u : t, hi = u < t ? t : u;
+            v = 1 + (int)wt_rng_below(&rng, (uint64_t)(w - 3));
+            if (v >= lo) v++;
+            if (v >= hi) v++;
+        }
         if (fixed < 0) break;
         if (draw == 64) from = wt_bs_wrap(fixed + 1, n);
         int off = wt_bs_wrap(fixed - from + n, n); /* fixed's offset from the first cut */
-        if (off != 0 && off != u && off != t) break;
+        if (off != 0 && off != u && off != t && (edges < 4 || off != v)) break;
     }
-    int b = u < t ? u : t, c = (u < t ? t : u) - b, a = n - b - c;
-    if (b + c <= c + a && b + c <= a + b) return (wt_bs_kick_cut){from, b, c};
-    if (c + a <= a + b) return (wt_bs_kick_cut){wt_bs_wrap(from + b, n), c, a};
-    return (wt_bs_kick_cut){wt_bs_wrap(from + b + c, n), a, b};
+    int lo = u < t ? u : t, hi = u < t ? t : u;
+    if (edges == 4) {
+        int o1 = v < lo ? v : lo, o3 = v > hi ? v : hi, o2 = u + t + v - o1 - o3;
+        int len[4] = {o1, o2 - o1, o3 - o2, n - o3}, at[4] = {from, 0, 0, 0}, most = 0;
+        for (int q = 1; q < 4; q++) {
+            at[q] = wt_bs_wrap(at[q - 1] + len[q - 1], n);
+            if (len[q] > len[most]) most = q;
+        }
+        int f = (most + 1) & 3; /* the block: the three after the longest */
+        return (wt_bs_kick_cut){at[f], len[f], len[(f + 1) & 3], len[(f + 2) & 3]};
+    }
+    int b = lo, c = hi - lo, a = n - b - c;
+    if (b + c <= c + a && b + c <= a + b) return (wt_bs_kick_cut){from, b, c, 0};
+    if (c + a <= a + b) return (wt_bs_kick_cut){wt_bs_wrap(from + b, n), c, a, 0};
+    return (wt_bs_kick_cut){wt_bs_wrap(from + b + c, n), a, b, 0};
 }
 
 /* How much longer than the kept tour a kicked tour may come out of its
@@ -308,22 +426,38 @@ static inline WT_HD int64_t wt_bs_accept_slack(uint64_t seed, uint64_t instance,
     return n > 300 ? t * 300 / n : t;
 }
 
-/* The reversals of kick k: [B C] -> [C B]; returns 3. */
-static inline WT_HD int wt_bs_kick_reversals(wt_bs_kick_cut k, int n, wt_bs_reversal r[3])
+/* The reversals of kick k, [B C] -> [C B] or [B C D] -> [D C B]; returns
+ * their number (3 or 4). */
+static inline WT_HD int wt_bs_kick_reversals(wt_bs_kick_cut k, int n, wt_bs_reversal r[4])
 {
     int b = wt_bs_wrap(k.from + 1, n);
-    r[0] = (wt_bs_reversal){b, k.l1 + k.l2};
-    r[1] = (wt_bs_reversal){b, k.l2};
-    r[2] = (wt_bs_reversal){wt_bs_wrap(b + k.l2, n), k.l1};
-    return 3;
+    if (k.l3 == 0) {
+        r[0] = (wt_bs_reversal){b, k.l1 + k.l2};
+        r[1] = (wt_bs_reversal){b, k.l2};
+        r[2] = (wt_bs_reversal){wt_bs_wrap(b + k.l2, n), k.l1};
+        return 3;
+    }
+    r[0] = (wt_bs_reversal){b, k.l1 + k.l2 + k.l3};
+    r[1] = (wt_bs_reversal){b, k.l3};
+    r[2] = (wt_bs_reversal){wt_bs_wrap(b + k.l3, n), k.l2};
+    r[3] = (wt_bs_reversal){wt_bs_wrap(b + k.l3 + k.l2, n), k.l1};
+    return 4;
 }
 
-/* The positions of the edges kick k removes (before) or makes (after). */
-static inline WT_HD void wt_bs_kick_edges(wt_bs_kick_cut k, int n, bool after, int e[3])
+/* The positions of the edges kick k removes (before) or makes (after);
+ * returns their number (3 or 4). */
+static inline WT_HD int wt_bs_kick_edges(wt_bs_kick_cut k, int n, bool after, int e[4])
 {
     e[0] = k.from;
-    e[1] = wt_bs_wrap(k.from + (after ? k.l2 : k.l1), n);
-    e[2] = wt_bs_wrap(k.from + k.l1 + k.l2, n);
+    if (k.l3 == 0) {
+        e[1] = wt_bs_wrap(k.from + (after ? k.l2 : k.l1), n);
+        e[2] = wt_bs_wrap(k.from + k.l1 + k.l2, n);
+        return 3;
+    }
+    e[1] = wt_bs_wrap(k.from + (after ? k.l3 : k.l1), n);
+    e[2] = wt_bs_wrap(k.from + (after ? k.l3 + k.l2 : k.l1 + k.l2), n);
+    e[3] = wt_bs_wrap(k.from + k.l1 + k.l2 + k.l3, n);
+    return 4;
 }
 
 /* Whether (d1, id1) ranks before (d2, id2): the lower delta, ties to the

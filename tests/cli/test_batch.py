@@ -178,7 +178,9 @@ class SolveWindows(unittest.TestCase):
     def test_windows_on_the_cpu(self):
         r = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
                 "--backend", "cpu", "--threads", "2", "--time-limit", "0.5", "--json")
-        self.assertEqual(r.returncode, 0, r.stderr)
+        # 5: the limit came during the host's first descent after the
+        # windows handed over (a loaded machine can delay it that long).
+        self.assertIn(r.returncode, (0, 5), r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual(j["ils_descent"], "windows")
         self.assertEqual(j["gpu_time_s"], 0)

@@ -57,6 +57,30 @@ static void plain_load(plain_tour *t, const int32_t *tour)
     plain_reverse(t, (wt_bs_reversal){0, 0});
 }
 
+/* Applies m's reversals to t: a tour again, its length changed by the delta
+ * of m's edges (the new edge (a, c) its own), a next to c. */
+static void check_move(plain_tour *t, const wt_bs_move *m, int a, int c)
+{
+    const int n = t->n;
+    int64_t delta = wt_dist(t->inst, a, c), before = wt_tour_length(t->inst, t->tour);
+    for (int q = 0; q < m->n_add; q++) delta += wt_dist(t->inst, m->add_u[q], m->add_w[q]);
+    for (int q = 0; q < m->n_rem; q++) delta -= t->e[m->rem[q]];
+    wt_bs_reversal r[3];
+    int count = wt_bs_reversals(m, n, r);
+    for (int q = 0; q < count; q++) {
+        assert_true(r[q].len <= n - 2);
+        plain_reverse(t, r[q]);
+    }
+    assert_int_equal(wt_tour_validate(t->tour, n, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(t->inst, t->tour) - before, delta);
+    int apart = wt_bs_wrap(t->pos[a] - t->pos[c] + n, n);
+    assert_true(apart == 1 || apart == n - 1);
+    for (int q = 0; q < m->n_add; q++) { /* every new edge is in the tour */
+        apart = wt_bs_wrap(t->pos[m->add_u[q]] - t->pos[m->add_w[q]] + n, n);
+        assert_true(apart == 1 || apart == n - 1);
+    }
+}
+
 /* Every item (a, c, variant) of every pair of cities, on random tours:
  * the reversals of a planned move change the length by its delta, and the
  * result is a tour. */
@@ -77,20 +101,7 @@ static void test_moves_change_length_by_their_delta(void **state)
                         plain_load(&t, start);
                         wt_bs_move m;
                         if (!wt_bs_plan(t.tour, t.pos, n, a, c, v, &m)) continue;
-                        int64_t delta = wt_dist(inst, a, c), before = wt_tour_length(inst, t.tour);
-                        for (int q = 0; q < m.n_add; q++)
-                            delta += wt_dist(inst, m.add_u[q], m.add_w[q]);
-                        for (int q = 0; q < m.n_rem; q++) delta -= t.e[m.rem[q]];
-                        wt_bs_reversal r[3];
-                        int count = wt_bs_reversals(&m, n, r);
-                        for (int q = 0; q < count; q++) {
-                            assert_true(r[q].len <= n - 2);
-                            plain_reverse(&t, r[q]);
-                        }
-                        assert_int_equal(wt_tour_validate(t.tour, n, NULL), WT_OK);
-                        assert_int_equal(wt_tour_length(inst, t.tour) - before, delta);
-                        int apart = wt_bs_wrap(t.pos[a] - t.pos[c] + n, n); /* a next to c */
-                        assert_true(apart == 1 || apart == n - 1);
+                        check_move(&t, &m, a, c);
                     }
         }
         free(start);
@@ -100,8 +111,63 @@ static void test_moves_change_length_by_their_delta(void **state)
     }
 }
 
-/* Kicks swap two segments: the three edges they name go, three come, and
- * the same (seed, instance, kick) draws the same cuts. */
+/* Every sequential 3-opt item of every pair of cities, every city a third
+ * (lists of all the others), on random tours: a tour again, its length
+ * changed by the delta, every new edge in it, every removed edge distinct,
+ * and gains at both levels positive. */
+static void test_three_opt_moves(void **state)
+{
+    (void)state;
+    for (int n = 5; n <= 33; n += n < 12 ? 1 : 7) {
+        wt_instance *inst = wt_test_random_instance(n, (uint64_t)n + 50);
+        plain_tour t = {inst, n, malloc(2 * (size_t)n * sizeof(int32_t)), NULL,
+                        malloc((size_t)n * sizeof(int64_t))};
+        t.pos = t.tour + n;
+        int k = n - 1;
+        int32_t *nb = malloc((size_t)n * (size_t)k * sizeof *nb);
+        int64_t *nbd = malloc((size_t)n * (size_t)k * sizeof *nbd);
+        for (int a = 0; a < n; a++)
+            for (int s = 0; s < k; s++) {
+                nb[a * k + s] = (a + 1 + s) % n;
+                nbd[a * k + s] = wt_dist(inst, a, nb[a * k + s]);
+            }
+        wt_bs_lists L = {nb, nbd, k, k};
+        int32_t *start = malloc((size_t)n * sizeof *start);
+        int planned = 0;
+        for (int trial = 0; trial < 2; trial++) {
+            wt_test_random_tour(n, (uint64_t)(300 * n + trial), start);
+            for (int a = 0; a < n; a++)
+                for (int s = 0; s < k; s++)
+                    for (int v = WT_BS_VARIANTS; v < wt_bs_variants(k); v++) {
+                        plain_load(&t, start);
+                        wt_bs_move m;
+                        if (!wt_bs_plan_item(t.tour, t.pos, t.e, n, &L, a, s, v, &m)) continue;
+                        planned++;
+                        assert_true(m.seq3 && m.n_rem == 3 && m.n_add == 2);
+                        assert_true(m.rem[0] != m.rem[1] && m.rem[1] != m.rem[2] &&
+                                    m.rem[0] != m.rem[2]);
+                        int c = nb[a * k + s];
+                        int64_t g1 = t.e[m.rem[0]] - wt_dist(inst, a, c);
+                        assert_true(g1 > 0);
+                        assert_true(g1 + t.e[m.rem[1]] - wt_dist(inst, m.add_u[0], m.add_w[0]) >
+                                    0);
+                        check_move(&t, &m, a, c);
+                    }
+        }
+        assert_true(planned > 0);
+        free(start);
+        free(nb);
+        free(nbd);
+        free(t.tour);
+        free(t.e);
+        wt_instance_free(inst);
+    }
+}
+
+/* Kicks swap two segments or reverse the order of three: the three or four
+ * edges they name go (none comes back where every part has two cities or
+ * more), as many come, and the same (seed, instance, kick) draws the same
+ * cuts. */
 static void test_kicks(void **state)
 {
     (void)state;
@@ -113,23 +179,34 @@ static void test_kicks(void **state)
         int32_t *start = malloc((size_t)n * sizeof *start);
         wt_test_random_tour(n, 3, start);
         plain_load(&t, start);
-        for (uint64_t k = 0; k < 500; k++) {
-            int window = k % 2 ? 3 + (int)(k % 17) : INT32_MAX;
-            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window, -1),
-                           again = wt_bs_kick(9, 4, k, n, window, -1);
+        for (uint64_t k = 0; k < 1000; k++) {
+            int window = k % 2 ? 3 + (int)(k % 17) : INT32_MAX, edges = k % 4 < 2 ? 3 : 4;
+            wt_bs_kick_cut cut = wt_bs_kick(9, 4, k, n, window, -1, edges),
+                           again = wt_bs_kick(9, 4, k, n, window, -1, edges);
             assert_memory_equal(&cut, &again, sizeof cut);
-            assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 <= n - 1);
-            int rem[3], add[3];
-            wt_bs_kick_edges(cut, n, false, rem);
+            assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 + cut.l3 <= n - 1);
+            int rem[4], add[4];
+            assert_int_equal(wt_bs_kick_edges(cut, n, false, rem), edges);
             int64_t before = wt_tour_length(inst, t.tour), delta = 0;
-            for (int q = 0; q < 3; q++) delta -= t.e[rem[q]];
-            wt_bs_reversal r[3];
+            for (int q = 0; q < edges; q++) delta -= t.e[rem[q]];
+            int32_t was[4][2]; /* the removed edges' cities */
+            for (int q = 0; q < edges; q++) {
+                was[q][0] = t.tour[rem[q]];
+                was[q][1] = t.tour[(rem[q] + 1) % n];
+            }
+            wt_bs_reversal r[4];
             int count = wt_bs_kick_reversals(cut, n, r);
             for (int q = 0; q < count; q++) plain_reverse(&t, r[q]);
-            wt_bs_kick_edges(cut, n, true, add);
-            for (int q = 0; q < 3; q++) delta += t.e[add[q]];
+            assert_int_equal(wt_bs_kick_edges(cut, n, true, add), edges);
+            for (int q = 0; q < edges; q++) delta += t.e[add[q]];
             assert_int_equal(wt_tour_validate(t.tour, n, NULL), WT_OK);
             assert_int_equal(wt_tour_length(inst, t.tour) - before, delta);
+            bool long_parts = cut.l1 > 1 && cut.l2 > 1 && (edges == 3 || cut.l3 > 1) &&
+                              n - cut.l1 - cut.l2 - cut.l3 > 1;
+            for (int q = 0; q < edges && long_parts; q++) { /* every removed edge is gone */
+                int apart = wt_bs_wrap(t.pos[was[q][0]] - t.pos[was[q][1]] + n, n);
+                assert_true(apart != 1 && apart != n - 1);
+            }
         }
         free(start);
         free(t.tour);
@@ -435,6 +512,9 @@ static void test_params_checked(void **state)
     REFUSED("kick_window", p.kick_window = 2);
     REFUSED("accept_slack", p.accept_slack = -7);
     REFUSED("gpu_threads", p.gpu_threads = 48);
+    REFUSED("three_opt", p.three_opt = -3);
+    REFUSED("three_opt", p.three_opt = 9);
+    REFUSED("three_opt", (p.neighbours = 4, p.three_opt = 5));
 #undef REFUSED
     wt_batch_params_defaults(&p);
     assert_int_equal(wt_solve_batch(cin, 0, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
@@ -483,10 +563,34 @@ static void test_tuning(void **state)
     batch_set_free(in, 3);
 }
 
+/* With 3-opt items: valid tours, the same for the same seed and on any
+ * number of threads, and, on instances every descent ends in a 3-opt
+ * optimum, never longer than a search's start. */
+static void test_three_opt_batch(void **state)
+{
+    (void)state;
+    wt_instance **in = batch_uniform_set(4, 150, 31);
+    wt_batch_params p = cpu_params(200, 2);
+    p.three_opt = 5;
+    wt_batch_result a = batch_solve(in, 4, &p);
+    p.threads = 1;
+    wt_batch_result b = batch_solve(in, 4, &p);
+    batch_check_tours(in, &a);
+    batch_assert_same(&a, &b);
+    p.three_opt = WT_TUNING_OFF;
+    wt_batch_result c = batch_solve(in, 4, &p);
+    batch_check_tours(in, &c);
+    wt_batch_result_free(&a);
+    wt_batch_result_free(&b);
+    wt_batch_result_free(&c);
+    batch_set_free(in, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_change_length_by_their_delta),
+        cmocka_unit_test(test_three_opt_moves),
         cmocka_unit_test(test_kicks),
         cmocka_unit_test(test_valid_exact_and_better),
         cmocka_unit_test(test_reproducible_across_threads),
@@ -501,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_params_checked),
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_tuning),
+        cmocka_unit_test(test_three_opt_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,23 +21,26 @@
 #include "core/neighbours.h"
 #include "core/search_ctl.h"
 
-/* Kicks on tours of 8 to 60 cities never take the edge at `fixed`. */
+/* Kicks of three and four edges on tours of 8 to 60 cities never take the
+ * edge at `fixed`. */
 static void test_kicks_keep_the_fixed_edge(void **state)
 {
     (void)state;
-    for (int n = 8; n <= 60; n += 13)
-        for (int fixed = 0; fixed < n; fixed += 3)
-            for (int window = 3; window <= n + 5; window += n / 2)
-                for (uint64_t k = 0; k < 200; k++) {
-                    wt_bs_kick_cut cut = wt_bs_kick(3, 7, k, n, window, fixed);
-                    int e[3];
-                    wt_bs_kick_edges(cut, n, false, e);
-                    for (int q = 0; q < 3; q++) assert_int_not_equal(e[q], fixed);
-                    assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 < n);
-                }
+    for (int edges = 3; edges <= 4; edges++)
+        for (int n = 8; n <= 60; n += 13)
+            for (int fixed = 0; fixed < n; fixed += 3)
+                for (int window = 3; window <= n + 5; window += n / 2)
+                    for (uint64_t k = 0; k < 200; k++) {
+                        wt_bs_kick_cut cut = wt_bs_kick(3, 7, k, n, window, fixed, edges);
+                        int e[4];
+                        assert_int_equal(wt_bs_kick_edges(cut, n, false, e), edges);
+                        for (int q = 0; q < edges; q++) assert_int_not_equal(e[q], fixed);
+                        assert_true(cut.l1 >= 1 && cut.l2 >= 1 && cut.l1 + cut.l2 + cut.l3 < n);
+                        assert_true(edges == 3 ? cut.l3 == 0 : cut.l3 >= 1);
+                    }
     /* Without a fixed edge, the stream of the batch search is unchanged. */
-    wt_bs_kick_cut a = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1);
-    wt_bs_kick_cut b = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1);
+    wt_bs_kick_cut a = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1, 3);
+    wt_bs_kick_cut b = wt_bs_kick(3, 7, 11, 100, 1 << 30, -1, 3);
     assert_memory_equal(&a, &b, sizeof a);
 }
 

@@ -27,6 +27,7 @@ typedef struct bs_work {
     const wt_instance *inst;
     const int32_t *nb;
     int n, k;
+    wt_bs_lists lists;     /* nb and nbd with the job's 3-opt breadth */
     bool fixed_ends;       /* the edge of cities 0 and n - 1 stays */
     int32_t *tour, *pos, *kept, *best;
     int64_t *e, *kept_e;
@@ -77,7 +78,7 @@ static void activate(bs_work *w, int c)
 }
 
 /* Loads an instance with its start tour; every city active. */
-static void load(bs_work *w, const wt_instance *inst, const int32_t *nb, int k,
+static void load(bs_work *w, const wt_instance *inst, const int32_t *nb, int k, int breadth,
                  const int32_t *start)
 {
     int n = inst->n;
@@ -85,6 +86,7 @@ static void load(bs_work *w, const wt_instance *inst, const int32_t *nb, int k,
     w->nb = nb;
     w->n = n;
     w->k = k;
+    w->lists = (wt_bs_lists){nb, w->nbd, k, breadth};
     memcpy(w->tour, start, (size_t)n * sizeof *start);
     w->length = 0;
     for (int p = 0; p < n; p++) {
@@ -149,6 +151,7 @@ static bool best_move(bs_work *w, wt_bs_move *best)
     int64_t best_d = 0;
     int32_t best_id = -1;
     const int fixed = w->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1;
+    const int per = wt_bs_variants(w->lists.breadth);
     for (int q = 0; q < w->n_act; q++) {
         int a = w->act[q];
         bool improving = false;
@@ -156,15 +159,15 @@ static bool best_move(bs_work *w, wt_bs_move *best)
             int c = w->nb[(size_t)a * (size_t)w->k + (size_t)s];
             if (c < 0) break; /* lists of instances with fewer than k + 1 cities */
             int64_t dac = w->nbd[(size_t)a * (size_t)w->k + (size_t)s];
-            for (int v = 0; v < WT_BS_VARIANTS; v++) {
+            for (int v = 0; v < per; v++) {
                 wt_bs_move m;
-                if (!wt_bs_plan(w->tour, w->pos, w->n, a, c, v, &m) ||
+                if (!wt_bs_plan_item(w->tour, w->pos, w->e, w->n, &w->lists, a, s, v, &m) ||
                     !wt_bs_keeps(&m, fixed) || !wt_bs_gain_ok(&m, w->e, dac))
                     continue;
                 int64_t d = move_delta(w, &m, dac);
                 if (d >= 0) continue;
                 improving = true;
-                int32_t id = wt_bs_item_id(a, s, v, w->k);
+                int32_t id = wt_bs_item_id(a, s, v, w->k, per);
                 if (best_id < 0 || wt_bs_before(d, id, best_d, best_id)) {
                     best_d = d;
                     best_id = id;
@@ -215,16 +218,17 @@ static void descend(bs_work *w, wt_search_ctl *ctl)
 static void kick(bs_work *w, const wt_batch_job *job, uint64_t index, uint64_t kick_no)
 {
     wt_bs_kick_cut cut = wt_bs_kick(job->seed, index, kick_no, w->n, job->window,
-                                    job->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1);
-    int before[3], after[3];
-    wt_bs_kick_edges(cut, w->n, false, before);
-    activate_edges(w, before, 3);
-    for (int q = 0; q < 3; q++) w->length -= w->e[before[q]];
-    wt_bs_reversal r[3];
+                                    job->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1,
+                                    job->kick_edges);
+    int before[4], after[4];
+    int edges = wt_bs_kick_edges(cut, w->n, false, before);
+    activate_edges(w, before, edges);
+    for (int q = 0; q < edges; q++) w->length -= w->e[before[q]];
+    wt_bs_reversal r[4];
     int count = wt_bs_kick_reversals(cut, w->n, r);
     for (int q = 0; q < count; q++) reverse(w, r[q]);
     wt_bs_kick_edges(cut, w->n, true, after);
-    for (int q = 0; q < 3; q++) w->length += w->e[after[q]];
+    for (int q = 0; q < edges; q++) w->length += w->e[after[q]];
 }
 
 /* The tour becomes the kept one (and the best, when it is). */
@@ -265,7 +269,7 @@ static void report(wt_search_ctl *ctl, const wt_batch_job *job)
 static void solve_one(bs_work *w, const wt_batch_job *job, int q, double until, wt_search_ctl *ctl)
 {
     const wt_instance *inst = job->inst[q];
-    load(w, inst, job->nb[q], job->k, job->tour[q]);
+    load(w, inst, job->nb[q], job->k, job->breadth, job->tour[q]);
     w->fixed_ends = job->fixed_ends;
     descend(w, ctl);
     w->best_length = INT64_MAX;

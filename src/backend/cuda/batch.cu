@@ -79,7 +79,7 @@ struct BatchArgs {
     long long *length;        /* out: -1 for an instance never reached */
     unsigned long long *kicks;
     BatchRun *run;
-    int k, window, slack, n_max, dims;
+    int k, breadth, kick_edges, window, slack, n_max, dims;
     bool accept_equal;
     bool fixed_ends;          /* job.fixed_ends */
     unsigned long long seed, ranked, slots;
@@ -213,13 +213,13 @@ struct Search {
     int32_t *best_out;
     long long length, kept_length, best_length;
 
-    /* Activates both ends of the edges at positions rem[0..count) (rank 0;
+    /* Activates both ends of the edges at positions rem[0..count), count <= 4 (rank 0;
      * the caller syncs). */
     __device__ void activate_edges(const int *rem, int count)
     {
         if (t != 0) return;
 #pragma unroll
-        for (int q = 0; q < 3; q++)
+        for (int q = 0; q < 4; q++)
             for (int s = 0; s < 2 && q < count; s++) {
                 int c = v.tour[wt_bs_wrap(rem[q] + s, n)];
                 if (v.in_act[c]) continue;
@@ -254,20 +254,27 @@ struct Search {
         Gr::sync();
     }
 
+    /* The instance's lists, with the job's 3-opt breadth. */
+    __device__ wt_bs_lists lists() const
+    {
+        return wt_bs_lists{nb, (const int64_t *)nbd, a.k, a.breadth};
+    }
+
     /* This thread's least (delta, number) over its share of the items;
      * marks the active cities that have an improving move. */
     __device__ Key scan_items(int n_act) const
     {
-        const int k = a.k, per = k * WT_BS_VARIANTS;
+        const int k = a.k, vars = wt_bs_variants(a.breadth), per = k * vars;
+        const wt_bs_lists L = lists();
         Key mine = {LLONG_MAX, INT_MAX};
         const int fixed = a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1;
         for (int it = t; it < n_act * per; it += G) {
             int q = it / per, r = it - q * per;
-            int s = r / WT_BS_VARIANTS, var = r - s * WT_BS_VARIANTS;
+            int s = r / vars, var = r - s * vars;
             int ca = v.act[q];
-            int cc = nb[ca * k + s];
             wt_bs_move m;
-            if (cc < 0 || !wt_bs_plan(v.tour, v.pos, n, ca, cc, var, &m) || !wt_bs_keeps(&m, fixed))
+            if (!wt_bs_plan_item(v.tour, v.pos, (const int64_t *)v.e, n, &L, ca, s, var, &m) ||
+                !wt_bs_keeps(&m, fixed))
                 continue;
             long long delta = nbd[ca * k + s];
             if (!wt_bs_gain_ok(&m, (const int64_t *)v.e, delta)) continue;
@@ -280,7 +287,7 @@ struct Search {
                 if (u < m.n_rem) delta -= v.e[m.rem[u]];
             if (delta >= 0) continue;
             v.improving[ca] = 1;
-            int id = wt_bs_item_id(ca, s, var, k);
+            int id = wt_bs_item_id(ca, s, var, k, per / k);
             if (wt_bs_before(delta, id, mine.d, mine.id)) mine = {delta, id};
         }
         return mine;
@@ -335,10 +342,12 @@ struct Search {
                 return;
             }
             compact(n_act);
-            int s = best.id / WT_BS_VARIANTS % k, var = best.id % WT_BS_VARIANTS;
-            int ca = best.id / WT_BS_VARIANTS / k;
+            const int vars = wt_bs_variants(a.breadth);
+            int s = best.id / vars % k, var = best.id % vars;
+            int ca = best.id / vars / k;
+            const wt_bs_lists L = lists();
             wt_bs_move m;
-            wt_bs_plan(v.tour, v.pos, n, ca, nb[ca * k + s], var, &m);
+            wt_bs_plan_item(v.tour, v.pos, (const int64_t *)v.e, n, &L, ca, s, var, &m);
             activate_edges(m.rem, m.n_rem);
             Gr::sync();
             wt_bs_reversal r[3];
@@ -354,20 +363,24 @@ struct Search {
     __device__ void kick(unsigned long long kick_no)
     {
         wt_bs_kick_cut cut = wt_bs_kick(a.seed, d.index, kick_no, n, a.window,
-                                        a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1);
-        int before[3], after[3];
-        wt_bs_kick_edges(cut, n, false, before);
+                                        a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1,
+                                        a.kick_edges);
+        int before[4], after[4];
+        const int edges = wt_bs_kick_edges(cut, n, false, before);
 #pragma unroll
-        for (int q = 0; q < 3; q++) length -= v.e[before[q]];
-        activate_edges(before, 3);
+        for (int q = 0; q < 4; q++)
+            if (q < edges) length -= v.e[before[q]];
+        activate_edges(before, edges);
         Gr::sync();
-        wt_bs_reversal r[3];
-        wt_bs_kick_reversals(cut, n, r);
+        wt_bs_reversal r[4];
+        const int count = wt_bs_kick_reversals(cut, n, r);
 #pragma unroll
-        for (int q = 0; q < 3; q++) reverse(r[q]);
+        for (int q = 0; q < 4; q++)
+            if (q < count) reverse(r[q]);
         wt_bs_kick_edges(cut, n, true, after);
 #pragma unroll
-        for (int q = 0; q < 3; q++) length += v.e[after[q]];
+        for (int q = 0; q < 4; q++)
+            if (q < edges) length += v.e[after[q]];
     }
 
     /* The tour becomes the kept one, and the best (in global memory) when
@@ -726,6 +739,8 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     a.kicks = (unsigned long long *)b.p[7];
     a.run = (BatchRun *)b.p[8];
     a.k = job->k;
+    a.breadth = job->breadth;
+    a.kick_edges = job->kick_edges;
     a.window = job->window;
     a.slack = job->slack;
     a.n_max = part.n_max;
