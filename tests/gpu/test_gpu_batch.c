@@ -82,6 +82,26 @@ static void test_equal_tours_by_group(void **state)
     batch_set_free(in, 16);
 }
 
+/* Sequential 3-opt items of breadths 1 to 8, with kicks of three and four
+ * edges, on every group size: the same tours. */
+static void test_equal_tours_three_opt(void **state)
+{
+    (void)state;
+    const int sizes[] = {13, 100, 300, 1000};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+        int count = sizes[z] <= 200 ? 64 : 8;
+        wt_instance **in = batch_uniform_set(count, sizes[z], 300 + z);
+        for (int breadth = 1; breadth <= 8; breadth += 2 + (breadth == 5)) {
+            wt_batch_params p = params(WT_BACKEND_CUDA, sizes[z] <= 300 ? 300 : 100);
+            p.three_opt = breadth;
+            p.kick_edges = breadth == 3 ? 3 : 0;
+            print_message("    n %d x %d, 3-opt breadth %d\n", sizes[z], count, breadth);
+            compare(in, count, p);
+        }
+        batch_set_free(in, count);
+    }
+}
+
 /* n points of type (coordinates in [0, scale), integers when whole). */
 static wt_instance *points(int n, wt_edge_weight_type type, double scale, bool whole,
                            uint64_t seed)
@@ -236,6 +256,7 @@ int main(void)
         GPU_TEST(test_equal_tours_by_type),     GPU_TEST(test_geo_valid),
         GPU_TEST(test_parts),                   GPU_TEST(test_mixed_sides),
         GPU_TEST(test_ten_thousand_time_limit), GPU_TEST(test_stop_flag),
+        GPU_TEST(test_equal_tours_three_opt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

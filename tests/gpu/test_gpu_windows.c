@@ -71,14 +71,16 @@ static wt_windows_epoch epoch(const wt_instance *inst, int32_t *tour, const wt_w
 }
 
 /* The same epoch on both sides: equal tours, gains and kicks.  cand: the
- * windows' lists cut from these (n rows of 10), else their own nearest. */
-static void compare(const wt_instance *inst, wt_init_method method, int window, int offset,
-                    uint64_t kicks, const int32_t *cand)
+ * windows' lists cut from these (n rows of 10), else their own nearest;
+ * three_opt: the windows' 3-opt breadth (wt_windows_opts). */
+static void compare_moves(const wt_instance *inst, wt_init_method method, int window, int offset,
+                          uint64_t kicks, const int32_t *cand, int three_opt)
 {
     int n = wt_instance_n(inst);
     int32_t *g = start_tour(inst, method), *c = start_tour(inst, method);
     wt_windows_opts go = opts(WT_BACKEND_CUDA, window, offset, kicks);
     wt_windows_opts co = opts(WT_BACKEND_CPU, window, offset, kicks);
+    go.three_opt = co.three_opt = three_opt;
     go.candidates = co.candidates = cand;
     go.candidates_k = co.candidates_k = 10;
     wt_windows_epoch eg = epoch(inst, g, &go), ec = epoch(inst, c, &co);
@@ -92,8 +94,14 @@ static void compare(const wt_instance *inst, wt_init_method method, int window, 
     free(c);
 }
 
+static void compare(const wt_instance *inst, wt_init_method method, int window, int offset,
+                    uint64_t kicks, const int32_t *cand)
+{
+    compare_moves(inst, method, window, offset, kicks, cand, 0);
+}
+
 /* Uniform and clustered-like integer points, real points, window sizes
- * from a warp's to a block's. */
+ * from a warp's to a block's; 3-opt items of two breadths. */
 static void test_equal_to_host(void **state)
 {
     (void)state;
@@ -105,6 +113,8 @@ static void test_equal_to_host(void **state)
     wt_error e = {0};
     if (wt_neighbour_lists(inst, 10, cand, &e) != WT_OK) fail_msg("%s", e.message);
     compare(inst, WT_INIT_GREEDY, 1000, 77, 40, cand);
+    compare_moves(inst, WT_INIT_GREEDY, 1000, 5, 40, cand, 3);
+    compare_moves(inst, WT_INIT_SPACEFILL, 150, 9, 40, NULL, 5);
     free(cand);
     wt_instance_free(inst);
     double x[5000], y[5000];
