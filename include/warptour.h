@@ -764,12 +764,13 @@ typedef struct wt_batch_params {
                                    1..100000 */
     int three_opt;              /* sequential 3-opt moves besides 2-opt and Or-opt:
                                    the nearest cities of a first move's loose end
-                                   tried for the third edge (docs/batch.md); 0: none
-                                   (the default); WT_TUNING_OFF: none; else
-                                   1..neighbours */
+                                   tried for the third edge (docs/batch.md); 0: 5
+                                   for instances of 1,000 cities or more, none
+                                   below; WT_TUNING_OFF: none; else 1..neighbours,
+                                   every instance */
     int kick_edges;             /* edges a kick changes: 3, a segment swap (A B C ->
                                    A C B), or 4, a double bridge (A B C D -> A D C
-                                   B); 0: 4 with three_opt, else 3 */
+                                   B); 0: 4 for instances with 3-opt moves, else 3 */
     int gpu_threads;            /* threads per instance on the GPU; 0: by n;
                                    32, 64, 128, 256 */
     size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;

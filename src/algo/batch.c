@@ -45,14 +45,13 @@ int wt_batch_neighbours(const wt_batch_params *p)
     return p->neighbours ? p->neighbours : WT_BATCH_NEIGHBOURS;
 }
 
-int wt_batch_three_opt(const wt_batch_params *p)
+int wt_batch_three_opt(const wt_batch_params *p, int *from)
 {
-    return p->three_opt == WT_TUNING_OFF ? 0 : p->three_opt ? p->three_opt : WT_BATCH_THREE_OPT;
-}
-
-int wt_batch_kick_edges(const wt_batch_params *p)
-{
-    return p->kick_edges ? p->kick_edges : wt_batch_three_opt(p) > 0 ? 4 : 3;
+    int k = wt_batch_neighbours(p);
+    *from = p->three_opt ? 0 : WT_BATCH_THREE_OPT_FROM;
+    if (p->three_opt == WT_TUNING_OFF) return 0;
+    if (p->three_opt) return p->three_opt;
+    return WT_BATCH_THREE_OPT < k ? WT_BATCH_THREE_OPT : k;
 }
 
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n)
@@ -283,11 +282,11 @@ static int relay_progress(const wt_progress *p, void *user)
 static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int ranked,
                              const wt_batch_params *p, wt_batch_counters *counters)
 {
+    int from, breadth = wt_batch_three_opt(p, &from);
     return (wt_batch_job){
         .count = s->count, .inst = inst, .tour = s->tour, .nb = (const int32_t *const *)s->nb,
         .index = s->index, .budget = s->budget, .rank = s->rank, .length = s->length,
-        .kicks = s->kicks, .k = s->k, .breadth = wt_batch_three_opt(p),
-        .kick_edges = wt_batch_kick_edges(p),
+        .kicks = s->kicks, .k = s->k, .breadth = breadth, .breadth_from = from, .kick_edges = p->kick_edges,
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,

@@ -14,16 +14,19 @@
 #include "warptour.h"
 
 /* Defaults of the experimental fields (warptour.h). */
-enum { WT_BATCH_NEIGHBOURS = 8, WT_BATCH_ACCEPT_SLACK = 1000, WT_BATCH_THREE_OPT = 0 };
+enum {
+    WT_BATCH_NEIGHBOURS = 8,
+    WT_BATCH_ACCEPT_SLACK = 1000,
+    WT_BATCH_THREE_OPT = 5,         /* 3-opt breadth by default, */
+    WT_BATCH_THREE_OPT_FROM = 1000  /* for instances of this many cities or more */
+};
 
 /* Neighbours per city that params ask for (its default resolved). */
 int wt_batch_neighbours(const wt_batch_params *p);
 
-/* The 3-opt items' breadth that params ask for (0: none). */
-int wt_batch_three_opt(const wt_batch_params *p);
-
-/* Edges a kick changes: params.kick_edges, else 4 with 3-opt items, else 3. */
-int wt_batch_kick_edges(const wt_batch_params *p);
+/* The 3-opt items' breadth that params ask for (0: none), and into *from
+ * the fewest cities of an instance that gets it. */
+int wt_batch_three_opt(const wt_batch_params *p, int *from);
 
 /* Kicks instance of n cities gets per params: params->kicks, or 0 (until
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */

@@ -277,7 +277,7 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.seed = o->seed;
     bp.kicks = o->kicks;
     bp.kick_window = o->kick_window;
-    bp.three_opt = o->three_opt;
+    bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
     bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
     bp.threads = o->threads;
     bp.cuda_device = o->cuda_device;

@@ -50,9 +50,11 @@ typedef struct wt_windows_opts {
                                  13 windows of 1,000, 3 epochs of 300 kicks a
                                  window on 2 cores: spans of 10, 30, 100 and the
                                  whole window gained 0.00, 0.00, 0.01 and 0.04%) */
-    int three_opt;            /* the windows' sequential 3-opt moves
-                                 (wt_batch_params.three_opt): 0, the batch's
-                                 default; WT_TUNING_OFF: none; else 1..8 */
+    int three_opt;            /* the windows' sequential 3-opt moves, with
+                                 kicks of four edges (wt_batch_params.three_opt):
+                                 0 or WT_TUNING_OFF: none (a tour's windows at
+                                 10 s gained nothing from breadth 5 but at a
+                                 million cities; bench/RESULTS.md); else 1..8 */
     const int32_t *candidates; /* optional: the large instance's candidate
                                  lists, n rows of candidates_k cities, the
                                  better first, -1 for none; a window's lists

@@ -47,9 +47,12 @@ typedef struct wt_batch_job {
     int64_t *length;                /* out: exact length of each tour */
     uint64_t *kicks;                /* out: kicks made on each */
     int k;                          /* neighbours per city, >= 1 (< n) */
-    int breadth;                    /* 3-opt items' breadth (wt_bs_lists), 0 .. k */
+    int breadth;                    /* 3-opt items' breadth (wt_bs_lists), 0 .. k, */
+    int breadth_from;               /* for instances of this many cities or more
+                                       (wt_bs_breadth_of) */
     int window;                     /* kick window, >= 3 */
-    int kick_edges;                 /* edges a kick changes: 3 or 4 (wt_bs_kick) */
+    int kick_edges;                 /* edges a kick changes: 3 or 4 (wt_bs_kick);
+                                       0: by the breadth (wt_bs_kick_edges_of) */
     int slack;                      /* acceptance slack (wt_bs_accept_slack), >= 0 */
     bool accept_equal;              /* keep kicked tours of equal length */
     bool fixed_ends;                /* every instance's cities 0 and n - 1 are

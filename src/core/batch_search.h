@@ -109,6 +109,20 @@ static inline WT_HD int wt_bs_wrap(int p, int n)
     return p < 0 ? p + n : p >= n ? p - n : p;
 }
 
+/* The 3-opt breadth of an instance of n cities in a search that gives
+ * breadth to instances of `from` cities or more, and the edges of its
+ * kicks: kick_edges, or where that is 0, four with 3-opt items (which
+ * undo most kicks of three) and three without. */
+static inline WT_HD int wt_bs_breadth_of(int n, int breadth, int from)
+{
+    return n >= from ? breadth : 0;
+}
+
+static inline WT_HD int wt_bs_kick_edges_of(int breadth, int kick_edges)
+{
+    return kick_edges ? kick_edges : breadth > 0 ? 4 : 3;
+}
+
 /* Items per (city, slot) with 3-opt items of breadth b (0: none). */
 static inline WT_HD int wt_bs_variants(int breadth) { return WT_BS_VARIANTS + 2 * breadth; }
 

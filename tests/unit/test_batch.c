@@ -564,8 +564,7 @@ static void test_tuning(void **state)
 }
 
 /* With 3-opt items: valid tours, the same for the same seed and on any
- * number of threads, and, on instances every descent ends in a 3-opt
- * optimum, never longer than a search's start. */
+ * number of threads; by default only from 1,000 cities. */
 static void test_three_opt_batch(void **state)
 {
     (void)state;
@@ -580,10 +579,28 @@ static void test_three_opt_batch(void **state)
     p.three_opt = WT_TUNING_OFF;
     wt_batch_result c = batch_solve(in, 4, &p);
     batch_check_tours(in, &c);
+    /* The default: none below 1,000 cities, breadth 5 from there. */
+    p.three_opt = 0;
+    wt_batch_result d = batch_solve(in, 4, &p);
+    batch_assert_same(&c, &d);
+    wt_instance **big = batch_uniform_set(1, 1000, 32);
+    p.kicks = 20;
+    wt_batch_result e = batch_solve(big, 1, &p);
+    p.three_opt = 5;
+    wt_batch_result f = batch_solve(big, 1, &p);
+    batch_assert_same(&e, &f);
+    p.three_opt = WT_TUNING_OFF;
+    wt_batch_result g = batch_solve(big, 1, &p);
+    assert_true(memcmp(e.tours[0].tour, g.tours[0].tour, 1000 * sizeof(int32_t)) != 0);
+    wt_batch_result_free(&g);
     wt_batch_result_free(&a);
     wt_batch_result_free(&b);
     wt_batch_result_free(&c);
+    wt_batch_result_free(&d);
+    wt_batch_result_free(&e);
+    wt_batch_result_free(&f);
     batch_set_free(in, 4);
+    batch_set_free(big, 1);
 }
 
 int main(void)

@@ -27,7 +27,8 @@ typedef struct bs_work {
     const wt_instance *inst;
     const int32_t *nb;
     int n, k;
-    wt_bs_lists lists;     /* nb and nbd with the job's 3-opt breadth */
+    wt_bs_lists lists;     /* nb and nbd with the instance's 3-opt breadth */
+    int kick_edges;
     bool fixed_ends;       /* the edge of cities 0 and n - 1 stays */
     int32_t *tour, *pos, *kept, *best;
     int64_t *e, *kept_e;
@@ -219,7 +220,7 @@ static void kick(bs_work *w, const wt_batch_job *job, uint64_t index, uint64_t k
 {
     wt_bs_kick_cut cut = wt_bs_kick(job->seed, index, kick_no, w->n, job->window,
                                     job->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1,
-                                    job->kick_edges);
+                                    w->kick_edges);
     int before[4], after[4];
     int edges = wt_bs_kick_edges(cut, w->n, false, before);
     activate_edges(w, before, edges);
@@ -269,7 +270,9 @@ static void report(wt_search_ctl *ctl, const wt_batch_job *job)
 static void solve_one(bs_work *w, const wt_batch_job *job, int q, double until, wt_search_ctl *ctl)
 {
     const wt_instance *inst = job->inst[q];
-    load(w, inst, job->nb[q], job->k, job->breadth, job->tour[q]);
+    int breadth = wt_bs_breadth_of(inst->n, job->breadth, job->breadth_from);
+    load(w, inst, job->nb[q], job->k, breadth, job->tour[q]);
+    w->kick_edges = wt_bs_kick_edges_of(breadth, job->kick_edges);
     w->fixed_ends = job->fixed_ends;
     descend(w, ctl);
     w->best_length = INT64_MAX;

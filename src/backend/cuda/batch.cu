@@ -79,7 +79,7 @@ struct BatchArgs {
     long long *length;        /* out: -1 for an instance never reached */
     unsigned long long *kicks;
     BatchRun *run;
-    int k, breadth, kick_edges, window, slack, n_max, dims;
+    int k, breadth, breadth_from, kick_edges, window, slack, n_max, dims;
     bool accept_equal;
     bool fixed_ends;          /* job.fixed_ends */
     unsigned long long seed, ranked, slots;
@@ -254,17 +254,19 @@ struct Search {
         Gr::sync();
     }
 
-    /* The instance's lists, with the job's 3-opt breadth. */
+    /* The instance's lists, with its 3-opt breadth. */
     __device__ wt_bs_lists lists() const
     {
-        return wt_bs_lists{nb, (const int64_t *)nbd, a.k, a.breadth};
+        return wt_bs_lists{nb, (const int64_t *)nbd, a.k, breadth()};
     }
+
+    __device__ int breadth() const { return wt_bs_breadth_of(n, a.breadth, a.breadth_from); }
 
     /* This thread's least (delta, number) over its share of the items;
      * marks the active cities that have an improving move. */
     __device__ Key scan_items(int n_act) const
     {
-        const int k = a.k, vars = wt_bs_variants(a.breadth), per = k * vars;
+        const int k = a.k, vars = wt_bs_variants(breadth()), per = k * vars;
         const wt_bs_lists L = lists();
         Key mine = {LLONG_MAX, INT_MAX};
         const int fixed = a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1;
@@ -342,7 +344,7 @@ struct Search {
                 return;
             }
             compact(n_act);
-            const int vars = wt_bs_variants(a.breadth);
+            const int vars = wt_bs_variants(breadth());
             int s = best.id / vars % k, var = best.id % vars;
             int ca = best.id / vars / k;
             const wt_bs_lists L = lists();
@@ -364,7 +366,7 @@ struct Search {
     {
         wt_bs_kick_cut cut = wt_bs_kick(a.seed, d.index, kick_no, n, a.window,
                                         a.fixed_ends ? wt_bs_fixed_at(v.pos, n) : -1,
-                                        a.kick_edges);
+                                        wt_bs_kick_edges_of(breadth(), a.kick_edges));
         int before[4], after[4];
         const int edges = wt_bs_kick_edges(cut, n, false, before);
 #pragma unroll
@@ -740,6 +742,7 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     a.run = (BatchRun *)b.p[8];
     a.k = job->k;
     a.breadth = job->breadth;
+    a.breadth_from = job->breadth_from;
     a.kick_edges = job->kick_edges;
     a.window = job->window;
     a.slack = job->slack;
