@@ -447,7 +447,10 @@ typedef struct wt_tuning {
                              else >= 8 */
     int ils_window_3opt;  /* those windows' sequential 3-opt moves: the nearest
                              cities of a first move's loose end tried for the
-                             third edge (wt_batch_params.three_opt); 0: none;
+                             third edge, with kicks of four edges
+                             (wt_batch_params.three_opt); 0: 5 for ILS with
+                             window descents and for the windows beside on
+                             tours of more than 250,000 cities, else none;
                              WT_TUNING_OFF: none; else 1..8 */
     int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
                              0: 4 below 30,000 cities a stretch, else never;

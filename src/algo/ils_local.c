@@ -1077,17 +1077,18 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
  * host, their lists cut from whole's; every other window an epoch beside
  * searches on copies of the whole tour (the stretches' kicks have places
  * of their own). */
-static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, const wt_polisher *whole,
-                                  bool whole_kicks)
+static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
+                                  const wt_polisher *whole, bool whole_kicks)
 {
     const wt_tuning *t = &p->tuning;
+    int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
     wt_beside_opts o = {
         .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
         .cuda_device = p->cuda_device,
         .seed = p->seed,
         .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
-        .three_opt = t->ils_window_3opt,
+        .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = whole_kicks,
     };
     o.candidates = wt_polisher_candidates(whole, &o.candidates_k);
@@ -1130,7 +1131,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool on_stretches = stretchable && (n / T >= stretch_min(tune, lk) || large_lk);
     /* Windows beside the searches whose epochs end in the whole tour. */
     wt_beside *beside = NULL;
-    wt_beside_opts bo = beside_opts(on, ctl->params, whole, whole_kicks);
+    wt_beside_opts bo = beside_opts(on, ctl->params, inst->n, whole, whole_kicks);
     if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
         (whole_kicks || on_stretches))
         st = wt_beside_open(inst, &bo, &beside, err);

@@ -22,6 +22,9 @@
 
 /* Defaults: cities a window, and the shortest an epoch's search runs. */
 enum { WT_WINDOW_CITIES = 1000, WT_WINDOW_FILL = 512, WT_WINDOW_MAX_REPLICAS = 64 };
+/* ILS with window descents: the windows' 3-opt breadth by default (10 s on
+ * the GPU: pla85900, usa115475 and a million cities 0.015-0.17% shorter). */
+enum { WT_WINDOW_THREE_OPT = 5 };
 #define WT_WINDOW_MIN_EPOCH_S 0.25
 /* ILS with window descents hands over to the host's local descents once an
  * epoch gains less than this share of the tour a second (wt_windows_search). */
@@ -52,9 +55,9 @@ typedef struct wt_windows_opts {
                                  whole window gained 0.00, 0.00, 0.01 and 0.04%) */
     int three_opt;            /* the windows' sequential 3-opt moves, with
                                  kicks of four edges (wt_batch_params.three_opt):
-                                 0 or WT_TUNING_OFF: none (a tour's windows at
-                                 10 s gained nothing from breadth 5 but at a
-                                 million cities; bench/RESULTS.md); else 1..8 */
+                                 0 or WT_TUNING_OFF: none; else 1..8 (the
+                                 callers' defaults: WT_WINDOW_THREE_OPT,
+                                 WT_BESIDE_THREE_OPT) */
     const int32_t *candidates; /* optional: the large instance's candidate
                                  lists, n rows of candidates_k cities, the
                                  better first, -1 for none; a window's lists

@@ -92,4 +92,10 @@ void wt_beside_close(wt_beside *b);
  * the host's merges change few of its windows' cities meanwhile. */
 #define WT_BESIDE_EPOCH_S 1.0
 
+/* The windows' 3-opt breadth by default (wt_windows_opts.three_opt), on
+ * tours of more than WT_BESIDE_THREE_OPT_ABOVE cities: a million cities at
+ * 10, 30 and 60 s, 7 runs of 7, 0.005-0.064% shorter; on pla85900,
+ * usa115475 and ara238025 at 10 s, no shorter (bench/RESULTS.md). */
+enum { WT_BESIDE_THREE_OPT = 5, WT_BESIDE_THREE_OPT_ABOVE = 250000 };
+
 #endif

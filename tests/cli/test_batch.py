@@ -199,6 +199,21 @@ class SolveWindows(unittest.TestCase):
         self.assertEqual(len(lengths[0]), 1, r.stdout)
         self.assertEqual(lengths[0], lengths[1])
 
+    def test_windows_without_three_opt(self):
+        # The windows' 3-opt moves (on by default here) off: another search,
+        # as reproducible.
+        runs = [run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--ils-descent", "windows",
+                    "--backend", "cpu", "--threads", "2", "--seed", "3", "--json",
+                    "--tune", "ils_window_3opt=" + v) for v in ("off", "off", "3")]
+        for r in runs:
+            self.assertEqual(r.returncode, 0, r.stderr)
+        j = [json.loads(r.stdout) for r in runs]
+        self.assertEqual(j[0]["length"], j[1]["length"])
+        self.assertLessEqual(j[2]["length"], j[2]["init_length"])
+        bad = run("solve", os.path.join(TEST_DATA, "a280.tsp"), "--tune", "ils_window_3opt=9")
+        self.assertEqual(bad.returncode, 2, bad.stderr)
+        self.assertIn("ils_window_3opt", bad.stderr)
+
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
