@@ -286,7 +286,8 @@ static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int
     return (wt_batch_job){
         .count = s->count, .inst = inst, .tour = s->tour, .nb = (const int32_t *const *)s->nb,
         .index = s->index, .budget = s->budget, .rank = s->rank, .length = s->length,
-        .kicks = s->kicks, .k = s->k, .breadth = breadth, .breadth_from = from, .kick_edges = p->kick_edges,
+        .kicks = s->kicks, .k = s->k, .breadth = breadth, .breadth_from = from,
+        .kick_edges = p->kick_edges,
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,
