@@ -25,9 +25,8 @@
  * kept tour may be a little longer than the best (wt_bs_accept_slack). */
 typedef struct bs_work {
     const wt_instance *inst;
-    const int32_t *nb;
-    int n, k;
-    wt_bs_lists lists;     /* nb and nbd with the instance's 3-opt breadth */
+    int n;
+    wt_bs_lists lists;     /* its k nearest cities, nbd, and its 3-opt breadth */
     int kick_edges;
     bool fixed_ends;       /* the edge of cities 0 and n - 1 stays */
     int32_t *tour, *pos, *kept, *best;
@@ -84,9 +83,7 @@ static void load(bs_work *w, const wt_instance *inst, const int32_t *nb, int k, 
 {
     int n = inst->n;
     w->inst = inst;
-    w->nb = nb;
     w->n = n;
-    w->k = k;
     w->lists = (wt_bs_lists){nb, w->nbd, k, breadth};
     memcpy(w->tour, start, (size_t)n * sizeof *start);
     w->length = 0;
@@ -156,10 +153,11 @@ static bool best_move(bs_work *w, wt_bs_move *best)
     for (int q = 0; q < w->n_act; q++) {
         int a = w->act[q];
         bool improving = false;
-        for (int s = 0; s < w->k; s++) {
-            int c = w->nb[(size_t)a * (size_t)w->k + (size_t)s];
+        const int k = w->lists.k;
+        for (int s = 0; s < k; s++) {
+            int c = w->lists.nb[(size_t)a * (size_t)k + (size_t)s];
             if (c < 0) break; /* lists of instances with fewer than k + 1 cities */
-            int64_t dac = w->nbd[(size_t)a * (size_t)w->k + (size_t)s];
+            int64_t dac = w->nbd[(size_t)a * (size_t)k + (size_t)s];
             for (int v = 0; v < per; v++) {
                 wt_bs_move m;
                 if (!wt_bs_plan_item(w->tour, w->pos, w->e, w->n, &w->lists, a, s, v, &m) ||
@@ -168,7 +166,7 @@ static bool best_move(bs_work *w, wt_bs_move *best)
                 int64_t d = move_delta(w, &m, dac);
                 if (d >= 0) continue;
                 improving = true;
-                int32_t id = wt_bs_item_id(a, s, v, w->k, per);
+                int32_t id = wt_bs_item_id(a, s, v, k, per);
                 if (best_id < 0 || wt_bs_before(d, id, best_d, best_id)) {
                     best_d = d;
                     best_id = id;

@@ -289,7 +289,7 @@ struct Search {
                 if (u < m.n_rem) delta -= v.e[m.rem[u]];
             if (delta >= 0) continue;
             v.improving[ca] = 1;
-            int id = wt_bs_item_id(ca, s, var, k, per / k);
+            int id = wt_bs_item_id(ca, s, var, k, vars);
             if (wt_bs_before(delta, id, mine.d, mine.id)) mine = {delta, id};
         }
         return mine;
