@@ -10,6 +10,7 @@
 set -e
 wt=${1:-build/warptour}
 dir=${2:-$(mktemp -d)}
+mkdir -p "$dir"
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=$root/tests/data
 "$wt" gen uniform 60000 --seed 3 --output "$dir/u60k.tsp" >/dev/null
