@@ -18,7 +18,8 @@
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
 #            CUDA=AUTO|ON|OFF (build the CUDA backend: AUTO where nvcc is
 #            found and a GPU driver is present, ON wherever nvcc is), JOBS=N,
-#            PREFIX=/usr/local (make install; DESTDIR is honoured too).
+#            PREFIX=/usr/local (make install; DESTDIR is honoured too),
+#            WERROR=OFF|ON (ON: compiler warnings are errors; CI's setting).
 
 CUDA_ARCH ?= 90
 CUDA      ?= AUTO
@@ -26,6 +27,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
 ASAN_BUILD ?= build-asan
 PREFIX    ?= /usr/local
+WERROR    ?= OFF
 
 # CUDA=AUTO: compiling the CUDA backend takes minutes, worth it only where it
 # can run, so AUTO leaves it out unless a GPU driver is present (its device
@@ -39,7 +41,8 @@ else
   WT_CUDA := $(CUDA)
   WT_CUDA_WHY := make CUDA=$(CUDA)
 endif
-CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_WHY="$(WT_CUDA_WHY)"
+CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_WHY="$(WT_CUDA_WHY)" \
+              -DWT_WERROR=$(WERROR)
 
 # Only deps, demo and test install packages (apt-get); plain make does not.
 # Where a goal asks for them, they come before any build (also under -j).
@@ -70,7 +73,8 @@ test-quick: all
 # The sanitized build leaves the CUDA backend out: the first build already
 # compiled it, and sanitizers check host code only.
 test-asan: | $(DEPS_FIRST)
-	cmake -S . -B $(ASAN_BUILD) -DWT_SANITIZE=ON -DWT_CUDA=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake -S . -B $(ASAN_BUILD) -DWT_SANITIZE=ON -DWT_CUDA=OFF -DWT_WERROR=$(WERROR) \
+	    -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

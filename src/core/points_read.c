@@ -1,7 +1,6 @@
 /*
  * points_read.c - point files: real-valued points, one per line, as an
- * instance of the real Euclidean metric (WT_EUC_2D_REAL, WT_EUC_3D_REAL);
- * and telling such a file from a TSPLIB one by its first line.
+ * instance of the real Euclidean metric (WT_EUC_2D_REAL, WT_EUC_3D_REAL).
  *
  * A point line holds 2 or 3 numbers separated by blanks and/or commas, so
  * that whitespace-separated text and CSV both read.  The first data line
@@ -215,34 +214,6 @@ wt_status wt_instance_read_points(const char *path, wt_instance **out, wt_error 
     wt_status st = wt_file_load(path, &data, &len, err);
     if (st != WT_OK) return st;
     st = wt_instance_parse_points(data, len, path, out, err);
-    free(data);
-    return st;
-}
-
-bool wt_looks_like_tsplib(const char *data, size_t len)
-{
-    if (!data) return false;
-    const char *s = data, *end = data + len;
-    while (s < end && isspace((unsigned char)*s)) s++;
-    if (s == end || !(isalpha((unsigned char)*s) || *s == '_')) return false;
-    while (s < end && (isalnum((unsigned char)*s) || *s == '_')) s++;
-    while (s < end && (*s == ' ' || *s == '\t')) s++;
-    return s == end || *s == ':' || *s == '\n' || *s == '\r';
-}
-
-wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err)
-{
-    if (!path || !out)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "wt_instance_read: need a path and an output pointer");
-    char *data = NULL;
-    size_t len = 0;
-    wt_status st = wt_file_load(path, &data, &len, err);
-    if (st != WT_OK) return st;
-    if (wt_looks_like_tsplib(data, len))
-        st = wt_instance_parse_tsplib(data, len, path, out, err);
-    else
-        st = wt_instance_parse_points(data, len, path, out, err);
     free(data);
     return st;
 }

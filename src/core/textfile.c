@@ -1,6 +1,7 @@
 /*
  * textfile.c - loading a file (plain or gzip-compressed), scanning it as
- * lines and tokens, and quoting it in messages.
+ * lines and tokens, quoting it in messages, and telling a TSPLIB file
+ * from a point file by its first line.
  */
 #include "core/textfile.h"
 
@@ -473,4 +474,17 @@ int wt_textfile_next_int(wt_textfile *tf, long long *v)
     tf->pos = p;
     *v = neg ? -val : val;
     return 1;
+}
+
+/* A TSPLIB file starts with a keyword line ("NAME : x", "NODE_COORD_SECTION");
+ * a point file with numbers, a CSV header or a '#' comment. */
+bool wt_looks_like_tsplib(const char *data, size_t len)
+{
+    if (!data) return false;
+    const char *s = data, *end = data + len;
+    while (s < end && isspace((unsigned char)*s)) s++;
+    if (s == end || !(isalpha((unsigned char)*s) || *s == '_')) return false;
+    while (s < end && (isalnum((unsigned char)*s) || *s == '_')) s++;
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    return s == end || *s == ':' || *s == '\n' || *s == '\r';
 }

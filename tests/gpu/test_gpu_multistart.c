@@ -366,8 +366,7 @@ static wt_instance *random_tsplib(const char *type, int n, double base, double s
 
 static wt_instance *data_instance(const char *file)
 {
-    const char *dir = getenv("WT_DATA");
-    char *path = wt_test_path(dir ? dir : "data", file);
+    char *path = wt_test_path(wt_test_shipped_dir(), file);
     wt_instance *inst = NULL;
     wt_error err = {0};
     if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK)

@@ -206,8 +206,9 @@ int main(void)
 {
     if (!wt_test_tsplib_dir()) {
         const char *d = getenv("WT_TSPLIB_DIR");
-        printf("test_tsplib_all: skipped: the shared TSPLIB folder (WT_TSPLIB_DIR=%s) is not "
-               "there\n", d ? d : "unset");
+        if (!d) d = WT_TSPLIB_DEFAULT_DIR;
+        printf("test_tsplib_all: skipped: the shared TSPLIB folder %s (WT_TSPLIB_DIR) is not "
+               "there\n", d);
         return WT_TEST_SKIP_CODE;
     }
     const struct CMUnitTest tests[] = {

@@ -24,20 +24,40 @@
 
 #define WT_TEST_SKIP_CODE 77
 
+/* The folders the build names (tests/CMakeLists.txt), for a test program
+ * built some other way: relative to the repository's root. */
+#ifndef WT_TEST_DATA_DIR
+#define WT_TEST_DATA_DIR "tests/data"
+#endif
+#ifndef WT_DATA_DIR
+#define WT_DATA_DIR "data"
+#endif
+#ifndef WT_TSPLIB_DEFAULT_DIR
+#define WT_TSPLIB_DEFAULT_DIR "../shared/tsplib"
+#endif
+
 /* Folder of the shared TSPLIB copy, or NULL when it is not there. */
 static inline const char *wt_test_tsplib_dir(void)
 {
     const char *d = getenv("WT_TSPLIB_DIR");
+    if (!d) d = WT_TSPLIB_DEFAULT_DIR;
     struct stat st;
     if (!d || stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
     return d;
 }
 
-/* Folder of tests/data (bundled small files). */
+/* Folder of tests/data (the tests' own small files). */
 static inline const char *wt_test_data_dir(void)
 {
     const char *d = getenv("WT_TEST_DATA");
-    return d ? d : "tests/data";
+    return d ? d : WT_TEST_DATA_DIR;
+}
+
+/* Folder of data/ (the instances the product ships). */
+static inline const char *wt_test_shipped_dir(void)
+{
+    const char *d = getenv("WT_DATA");
+    return d ? d : WT_DATA_DIR;
 }
 
 /* Joins a folder and a file name into a static-free buffer the caller frees. */

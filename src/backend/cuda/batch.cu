@@ -875,7 +875,7 @@ extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_ba
 {
     CudaContext ctx;
     wt_status st = cuda_context_open(opts->device, &ctx, err);
-    size_t budget;
+    size_t budget = 0; /* set by part_budget; read only when it succeeded */
     if (st == WT_OK) st = part_budget(opts, &budget, err);
     std::vector<int> order = part_order(job);
     for (size_t at = 0; st == WT_OK && at < order.size();) {
