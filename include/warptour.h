@@ -190,10 +190,12 @@ int64_t wt_instance_dist(const wt_instance *inst, int a, int b);
  * the DISPLAY_DATA_SECTION when there is one.  Returns false (and leaves the
  * pointers alone) when the instance has none.  Arrays stay owned by inst.
  * For the _REAL types these (and wt_instance_bbox) are in length units: the
- * points divided by wt_instance_length_unit, exactly (a power of two). */
+ * points divided by wt_instance_length_unit, exactly (a power of two).
+ * False for a NULL argument. */
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y);
 
-/* Bounding box of the coordinates (z range is 0..0 for 2-D); false if none. */
+/* Bounding box of the coordinates (z range is 0..0 for 2-D); false if none
+ * or for a NULL argument. */
 bool wt_instance_bbox(const wt_instance *inst, double min[3], double max[3]);
 
 /* Known optimal (or best-known) tour length, from the built-in table of
@@ -206,7 +208,10 @@ void wt_instance_set_known_optimum(wt_instance *inst, int64_t length);
 /* Writes the instance as a TSPLIB file (coordinate instances only, with
  * coordinates printed so that they read back exactly).  The _REAL types are
  * written as EUC_2D / EUC_3D over their coordinates in length units, which
- * gives exactly the same integer distances (a COMMENT names the unit). */
+ * gives exactly the same integer distances (a COMMENT names the unit).
+ * WT_STATUS_INVALID_ARGUMENT for a NULL instance or stream,
+ * WT_STATUS_UNSUPPORTED for an instance without coordinates, WT_STATUS_IO
+ * when writing fails. */
 wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error *err);
 
 /* ---------------------------------------------------- generated instances */

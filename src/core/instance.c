@@ -285,7 +285,7 @@ int64_t wt_instance_dist(const wt_instance *inst, int a, int b)
 
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y)
 {
-    if (!inst->x || !inst->y) return false;
+    if (!inst || !x || !y || !inst->x || !inst->y) return false;
     *x = inst->x;
     *y = inst->y;
     return true;
@@ -293,7 +293,7 @@ bool wt_instance_coords(const wt_instance *inst, const double **x, const double 
 
 bool wt_instance_bbox(const wt_instance *inst, double min[3], double max[3])
 {
-    if (!inst->x || !inst->y) return false;
+    if (!inst || !min || !max || !inst->x || !inst->y) return false;
     const double *c[3] = {inst->x, inst->y, inst->z};
     for (int k = 0; k < 3; k++) {
         min[k] = max[k] = 0.0;
@@ -322,6 +322,9 @@ void wt_instance_set_known_optimum(wt_instance *inst, int64_t length)
 
 wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error *err)
 {
+    if (!inst || !out)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_write_tsplib: need an instance and a stream");
     if (!inst->x || inst->type == WT_EXPLICIT)
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "%s: only coordinate instances can be written", inst->name);

@@ -936,6 +936,34 @@ static void test_known_optimum_by_name(void **state)
     wt_instance_free(inst);
 }
 
+/* NULL arguments are refused, never dereferenced (the status-returning
+ * functions say WT_STATUS_INVALID_ARGUMENT, the accessors false). */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_parse("NAME : t\nTYPE : TSP\nDIMENSION : 3\n"
+                                      "EDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+                                      "1 0 0\n2 3 0\n3 0 4\nEOF\n");
+    wt_error err = {0};
+    assert_int_equal(wt_instance_write_tsplib(NULL, stdout, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "wt_instance_write_tsplib"));
+    assert_int_equal(wt_instance_write_tsplib(inst, NULL, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_instance_write_tsplib(inst, NULL, NULL), WT_STATUS_INVALID_ARGUMENT);
+    const double *x = NULL, *y = NULL;
+    assert_false(wt_instance_coords(inst, NULL, NULL));
+    assert_false(wt_instance_coords(inst, &x, NULL));
+    assert_false(wt_instance_coords(NULL, &x, &y));
+    assert_null(x);
+    double lo[3], hi[3];
+    assert_false(wt_instance_bbox(inst, NULL, NULL));
+    assert_false(wt_instance_bbox(inst, lo, NULL));
+    assert_false(wt_instance_bbox(NULL, lo, hi));
+    assert_true(wt_instance_coords(inst, &x, &y));
+    assert_true(wt_instance_bbox(inst, lo, hi));
+    assert_true(hi[0] == 3.0 && hi[1] == 4.0);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -990,6 +1018,7 @@ int main(void)
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_optima_lookup),
         cmocka_unit_test(test_known_optimum_by_name),
+        cmocka_unit_test(test_null_arguments),
     };
     return cmocka_run_group_tests_name("instance", tests, NULL, NULL);
 }
