@@ -482,6 +482,7 @@ bool wt_looks_like_tsplib(const char *data, size_t len)
 {
     if (!data) return false;
     const char *s = data, *end = data + len;
+    if (len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) s += 3; /* a UTF-8 byte order mark */
     while (s < end && isspace((unsigned char)*s)) s++;
     if (s == end || !(isalpha((unsigned char)*s) || *s == '_')) return false;
     while (s < end && (isalnum((unsigned char)*s) || *s == '_')) s++;

@@ -964,6 +964,30 @@ static void test_null_arguments(void **state)
     wt_instance_free(inst);
 }
 
+/* A TSPLIB file that starts with a UTF-8 byte order mark is TSPLIB, read as
+ * such by wt_instance_read (not taken for a point file). */
+static void test_byte_order_mark(void **state)
+{
+    (void)state;
+    const char text[] = "\xef\xbb\xbfNAME : bom\nTYPE : TSP\nDIMENSION : 3\n"
+                        "EDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+                        "1 0 0\n2 3 0\n3 0 4\nEOF\n";
+    assert_true(wt_looks_like_tsplib(text, sizeof text - 1));
+    char path[] = "/tmp/wt_bom_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fwrite(text, 1, sizeof text - 1, f);
+    fclose(f);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_read(path, &inst, &err), WT_OK);
+    assert_string_equal(wt_instance_name(inst), "bom");
+    assert_int_equal(wt_instance_type(inst), WT_EUC_2D);
+    wt_instance_free(inst);
+    remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1019,6 +1043,7 @@ int main(void)
         cmocka_unit_test(test_optima_lookup),
         cmocka_unit_test(test_known_optimum_by_name),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_byte_order_mark),
     };
     return cmocka_run_group_tests_name("instance", tests, NULL, NULL);
 }
