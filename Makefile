@@ -83,13 +83,14 @@ test-asan: | $(DEPS_FIRST)
 install: all
 	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
-# The readers of untrusted input under libFuzzer, then allocation failures
+# The readers of untrusted input (TSPLIB and TOUR files, point files) under
+# libFuzzer, FUZZ_SECONDS each, then allocation failures
 # injected into the readers (oom_tsplib) and into wt_solve's algorithms on
 # the CPU backend (oom_solve) under LeakSanitizer (tests/fuzz says how the
 # harnesses work); not part of `make test`: it wants clang and takes minutes.
 FUZZ_SECONDS ?= 120
-FUZZ_SRC = src/core/tsplib_read.c src/core/textfile.c src/core/instance.c src/core/error.c \
-           src/core/optima.c src/core/tour.c
+FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
+           src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c
 FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
 OOM_SOLVE_SRC = $(wildcard src/core/*.c src/algo/*.c src/backend/*.c src/backend/cpu/*.c) \
@@ -97,14 +98,19 @@ OOM_SOLVE_SRC = $(wildcard src/core/*.c src/algo/*.c src/backend/*.c src/backend
 fuzz:
 	@mkdir -p $(BUILD)/fuzz/corpus
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    tests/fuzz/fuzz_tsplib.c $(FUZZ_SRC) -lm -o $(BUILD)/fuzz/fuzz_tsplib
-	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined tests/fuzz/oom_tsplib.c $(FUZZ_SRC) -lm \
+	    tests/fuzz/fuzz_tsplib.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_tsplib
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    tests/fuzz/fuzz_points.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_points
+	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined tests/fuzz/oom_tsplib.c $(FUZZ_SRC) -lm -lz \
 	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_tsplib
 	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \
 	    tests/fuzz/oom_solve.c $(OOM_SOLVE_SRC) -lm -lz \
 	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_solve
 	$(BUILD)/fuzz/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
 	    -dict=tests/fuzz/tsplib.dict $(BUILD)/fuzz/corpus tests/fuzz/seeds data
+	@mkdir -p $(BUILD)/fuzz/corpus-points
+	$(BUILD)/fuzz/fuzz_points -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
+	    $(BUILD)/fuzz/corpus-points tests/fuzz/seeds-points
 	ASAN_OPTIONS=allocator_may_return_null=1 $(BUILD)/fuzz/oom_tsplib \
 	    tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $(BUILD)/fuzz/oom_solve
