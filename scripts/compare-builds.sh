@@ -80,8 +80,8 @@ for b in old new; do
         --output "$dir/batch.$b" >/dev/null 2>&1
 done
 same=differ
-[ "$(cat "$dir"/batch.old/* 2>/dev/null | md5sum)" = "$(cat "$dir"/batch.new/* 2>/dev/null | md5sum)" ] &&
-    same=same
+sum_old=$(cat "$dir"/batch.old/* 2>/dev/null | md5sum)
+[ "$sum_old" = "$(cat "$dir"/batch.new/* 2>/dev/null | md5sum)" ] && same=same
 [ -n "$(ls "$dir/batch.old")" ] && [ -n "$(ls "$dir/batch.new")" ] || same=missing
 printf '%-26s %29s  %s\n' batch-2000x200-cuda "" "$same"
 
