@@ -7,7 +7,7 @@
  * cities, on CPU cores milliseconds to seconds.  After a segment-restricted
  * double bridge only six cities have new neighbours, and the don't-look bits
  * of all others stay set: the neighbour-list 2-opt + Or-opt descent of
- * polish.c (wt_polisher), started from those six, repairs a kick in about
+ * polish.c (wt_ls), started from those six, repairs a kick in about
  * the moves it makes (Johnson & McGeoch's practice for ILS), so one core
  * makes a hundred thousand kicks a second at any n.  A rejected kick is
  * undone from the polisher's log of reversals.  The optimum reached is one
@@ -34,7 +34,7 @@
  *    kicks land far apart and improve different places) and copy n cities
  *    into each.  So the tour is cut into T stretches of consecutive
  *    positions instead, one per search, each searched as a path whose two
- *    ends stay in place (wt_polisher_adopt_path): every search's gains are
+ *    ends stay in place (wt_ls_adopt_path): every search's gains are
  *    kept, and the stretches go back into the tour's positions side by
  *    side.  Every epoch cuts the tour at an offset drawn from the seed, so
  *    that moves across one epoch's cuts are found in another's.  A move
@@ -59,8 +59,7 @@
 #include <string.h>
 
 #include "core/climb_start.h"
-#include "algo/ils.h"
-#include "algo/polish.h"
+#include "algo/policy.h"
 #include "algo/windows.h"
 #include "algo/windows_beside.h"
 #include "core/error.h"
@@ -68,6 +67,8 @@
 #include "core/instance.h"
 #include "core/tour_changes.h"
 #include "core/tour_ops.h"
+#include "ls/engine.h"
+#include "ls/kicks.h"
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
  * exchange (a copy of the best tour into every search) stays cheap.
@@ -105,10 +106,10 @@ static long long stretch_min(const wt_tuning *t, bool lk)
 }
 
 typedef struct local_search {
-    wt_polisher *w;
+    wt_ls *w;
     uint64_t seed;     /* its kick stream */
     int walk;          /* > 0: random-walk kicks of this many steps, else
-                          segment-restricted ones (wt_ils_kick_points) */
+                          segment-restricted ones (wt_ls_kick_points) */
     uint64_t next;     /* its next kick number */
     int64_t best_len;  /* length of the committed tour (or closed path) */
     int64_t base;      /* stretches: the closed path's length at the epoch's start, else 0 */
@@ -129,26 +130,26 @@ typedef struct local_search {
 static bool kick_and_repair(local_search *s, int n, bool accept_equal)
 {
     if (s->walk > 0) {
-        if (!wt_polisher_walk_kick_among(s->w, s->seed, s->next++, s->walk, s->region,
+        if (!wt_ls_walk_kick_among(s->w, s->seed, s->next++, s->walk, s->region,
                                          s->region_m))
             return true;
     } else {
         int p[3];
-        if (!wt_ils_kick_points(s->seed, s->next++, n, p)) return true;
-        wt_polisher_double_bridge(s->w, p[0], p[1], p[2]);
+        if (!wt_ls_kick_points(s->seed, s->next++, n, p)) return true;
+        wt_ls_double_bridge(s->w, p[0], p[1], p[2]);
     }
-    s->st = wt_polisher_descend(s->w, &s->moves, &s->err);
+    s->st = wt_ls_descend(s->w, &s->moves, &s->err);
     if (s->st != WT_OK) return false;
-    int64_t len = wt_polisher_length(s->w);
+    int64_t len = wt_ls_length(s->w);
     s->kicks++;
     if (len < s->best_len || (accept_equal && len == s->best_len)) {
-        wt_polisher_commit(s->w);
+        wt_ls_commit(s->w);
         s->best_len = len;
         s->kept++;
 #pragma omp atomic write
         s->shown = len - s->base + s->acc;
     } else {
-        wt_polisher_undo(s->w, s->best_len);
+        wt_ls_undo(s->w, s->best_len);
     }
     return true;
 }
@@ -241,7 +242,7 @@ static void add_stats(wt_search_stats *stats, const local_search *s, int T)
 
 static void free_searches(local_search *s, int T)
 {
-    for (int t = T - 1; t >= 0 && s; t--) wt_polisher_free(s[t].w);
+    for (int t = T - 1; t >= 0 && s; t--) wt_ls_free(s[t].w);
     free(s);
 }
 
@@ -254,11 +255,11 @@ static void free_searches(local_search *s, int T)
 enum { LK_WALK_STEPS = 25 };
 
 /* T searches, kicking as suits the moves of proto's descents. */
-static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, int T,
+static local_search *new_searches(const wt_ls *proto, wt_search_ctl *ctl, int T,
                                   wt_error *err)
 {
     int steps = ctl->params->tuning.lk_walk ? ctl->params->tuning.lk_walk : LK_WALK_STEPS;
-    int walk = wt_polisher_moves(proto)->lk ? steps : 0;
+    int walk = wt_ls_moves_of(proto)->lk ? steps : 0;
     local_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
@@ -302,15 +303,15 @@ static void run_stretch(local_search *all, int t, int T, int j, int count, int32
     long long lo = (long long)j * n / count, hi = (long long)(j + 1) * n / count;
     s->start = (int)((offset + lo) % n);
     s->m = (int)(hi - lo);
-    wt_polisher_adopt_path(s->w, tour, where, n, s->start, s->m);
-    s->base = s->best_len = wt_polisher_length(s->w);
+    wt_ls_adopt_path(s->w, tour, where, n, s->start, s->m);
+    s->base = s->best_len = wt_ls_length(s->w);
 #pragma omp atomic write
     s->shown = s->acc;
-    wt_polisher_touch_all(s->w);
-    s->st = wt_polisher_descend(s->w, &s->moves, &s->err);
+    wt_ls_touch_all(s->w);
+    s->st = wt_ls_descend(s->w, &s->moves, &s->err);
     if (s->st == WT_OK) {
-        wt_polisher_commit(s->w);
-        s->best_len = wt_polisher_length(s->w);
+        wt_ls_commit(s->w);
+        s->best_len = wt_ls_length(s->w);
 #pragma omp atomic write
         s->shown = s->best_len - s->base + s->acc;
         run_epoch(all, t, T, mine, s->m, ctl, done_before, tour_len, halt);
@@ -318,7 +319,7 @@ static void run_stretch(local_search *all, int t, int T, int j, int count, int32
         set_halt(halt);
     }
     /* Committed or undone after every kick: the path is the best one. */
-    wt_polisher_store_path(s->w, tour, n);
+    wt_ls_store_path(s->w, tour, n);
     s->acc += s->best_len - s->base;
 }
 
@@ -373,15 +374,15 @@ enum { LK_STRETCH_MAX = 12000 };
 enum { LK_COPIES_MAX = 20000 };
 
 /* Stretches each search takes in turn, for tours of n cities on T. */
-static int stretch_rounds(const wt_polisher *whole, int n, int T)
+static int stretch_rounds(const wt_ls *whole, int n, int T)
 {
-    if (!wt_polisher_moves(whole)->lk) return 1;
+    if (!wt_ls_moves_of(whole)->lk) return 1;
     long long per = ((long long)n + T - 1) / T;
     return (int)((per + LK_STRETCH_MAX - 1) / LK_STRETCH_MAX);
 }
 
 /* Path polishers for the stretches of the tour, with lists from whole's. */
-static wt_status open_stretches(const wt_polisher *whole, int n, wt_search_ctl *ctl, int T,
+static wt_status open_stretches(const wt_ls *whole, int n, wt_search_ctl *ctl, int T,
                                 stretches *out, wt_error *err)
 {
     int rounds = stretch_rounds(whole, n, T);
@@ -395,7 +396,7 @@ static wt_status open_stretches(const wt_polisher *whole, int n, wt_search_ctl *
     }
     wt_status st = WT_OK;
     for (int t = 0; t < T && st == WT_OK; t++)
-        st = wt_polisher_create_paths(whole, cap, &out->s[t].w, err);
+        st = wt_ls_create_paths(whole, cap, &out->s[t].w, err);
     if (st != WT_OK) close_stretches(out, T);
     return st;
 }
@@ -446,11 +447,11 @@ enum { LONG_EDGES = 50, LONG_EDGE_PASSES = 3 };
  * seconds at two million cities: a second round of stretches, cut half a
  * stretch further, takes its place (at 200,000 cities from a 2-opt
  * optimum, 16 stretches: 0.03% longer than with the whole descent). */
-static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretches,
+static wt_status first_descent(wt_ls *whole, int32_t *tour, bool on_stretches,
                                bool two_opted, bool large_lk, int n, wt_search_ctl *ctl, int T,
                                wt_search_stats *stats, wt_error *err)
 {
-    int64_t length = wt_polisher_length(whole);
+    int64_t length = wt_ls_length(whole);
     /* Large tours with LK descents: stretches too, two rounds of them, as
      * for a 2-opted tour: LK's flips on the whole tour would cost up to
      * half of it each. */
@@ -468,27 +469,27 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
         for (int t = 0; t < T; t++) stats->steps += k.s[t].moves;
         close_stretches(&k, T);
         if (st != WT_OK) return st;
-        wt_polisher_adopt(whole, tour, length);
+        wt_ls_adopt(whole, tour, length);
         if (two_opted) return WT_OK;
     }
-    wt_polisher_touch_all(whole);
-    wt_status st = wt_polisher_descend(whole, &stats->steps, err);
+    wt_ls_touch_all(whole);
+    wt_status st = wt_ls_descend(whole, &stats->steps, err);
     /* The longest edges, which the lists may have no shorter edge to
-     * replace with (wt_polisher_long_edges), then a descent from the new
+     * replace with (wt_ls_long_edges), then a descent from the new
      * ends: from the greedy tour with LK, pla7397 3.24% -> 2.10% above the
      * optimum, usa13509 2.13% -> 1.89%, in milliseconds. */
     for (int r = 0; st == WT_OK && r < LONG_EDGE_PASSES && !two_opted && !wt_ctl_expired(ctl) &&
-                    wt_polisher_long_edges(whole, LONG_EDGES, T) > 0;
+                    wt_ls_long_edges(whole, LONG_EDGES, T) > 0;
          r++)
-        st = wt_polisher_descend(whole, &stats->steps, err);
+        st = wt_ls_descend(whole, &stats->steps, err);
     if (st != WT_OK) return st;
-    wt_polisher_commit(whole);
-    memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
+    wt_ls_commit(whole);
+    memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
     return WT_OK;
 }
 
 /* Whether the first LK descent of a large tour runs on the whole tour held
- * as a two-level list (wt_polisher_descend_listed) on one thread, instead
+ * as a two-level list (wt_ls_descend_list) on one thread, instead
  * of 2-opt + Or-opt then LK on stretches side by side (plain_first_descent,
  * first_descent): by default always.  After 10 s on 16 threads (H100
  * machine), pla85900 ended 1.03% above the optimum so and 1.26% from the
@@ -503,15 +504,15 @@ static bool listed_first(const wt_tuning *t, int n, int T)
 /* The first descent of a large tour with LK on the whole tour as a list,
  * then the longest edges' moves (first_descent says why); report: through
  * ctl, as the solving thread does. */
-static wt_status listed_descent(wt_polisher *w, bool report, int threads, wt_search_ctl *ctl,
+static wt_status listed_descent(wt_ls *w, bool report, int threads, wt_search_ctl *ctl,
                                 uint64_t *moves, wt_error *err)
 {
-    wt_polisher_touch_all(w);
-    wt_status st = wt_polisher_descend_listed(w, report, moves, err);
+    wt_ls_touch_all(w);
+    wt_status st = wt_ls_descend_list(w, report, moves, err);
     for (int r = 0; st == WT_OK && r < LONG_EDGE_PASSES && !wt_ctl_expired(ctl) &&
-                    wt_polisher_long_edges(w, LONG_EDGES, threads) > 0;
+                    wt_ls_long_edges(w, LONG_EDGES, threads) > 0;
          r++)
-        st = wt_polisher_descend_listed(w, report, moves, err);
+        st = wt_ls_descend_list(w, report, moves, err);
     return st;
 }
 
@@ -545,10 +546,10 @@ enum { STARTS_MAX = 16 };
 
 /* Whether at least TIED_SHARE percent of the cities have their two
  * nearest candidates at one length. */
-static bool mostly_tied(const wt_polisher *w, const wt_instance *inst)
+static bool mostly_tied(const wt_ls *w, const wt_instance *inst)
 {
     int k, n = inst->n;
-    const int32_t *nb = wt_polisher_candidates(w, &k);
+    const int32_t *nb = wt_ls_candidates(w, &k);
     long long tied = 0;
     for (int c = 0; k >= 2 && c < n; c++) {
         const int32_t *row = nb + (size_t)c * (size_t)k;
@@ -557,7 +558,7 @@ static bool mostly_tied(const wt_polisher *w, const wt_instance *inst)
     return tied * 100 >= (long long)TIED_SHARE * n;
 }
 
-static int start_count(const wt_polisher *whole, const wt_search_ctl *ctl,
+static int start_count(const wt_ls *whole, const wt_search_ctl *ctl,
                        const wt_instance *inst, int T)
 {
     int want = ctl->params->tuning.ils_starts;
@@ -572,7 +573,7 @@ static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 /* Start i of S > 1 (i >= 1) in *w, a clone of the solving polisher: the
  * sweep's tour and its listed descent.  Where it fails (out of memory),
  * *w is freed and NULL: that start is left out. */
-static void other_start(wt_polisher **w, const wt_instance *inst, int i, int S,
+static void other_start(wt_ls **w, const wt_instance *inst, int i, int S,
                         wt_search_ctl *ctl, uint64_t *moves)
 {
     const double two_pi = 6.283185307179586;
@@ -583,12 +584,12 @@ static void other_start(wt_polisher **w, const wt_instance *inst, int i, int S,
     if (st == WT_OK)
         st = wt_tour_init_sweep(inst, two_pi * (i - 1) / (S - 1), 1, &stop, tour, NULL, &e);
     if (st == WT_OK) {
-        wt_polisher_adopt(*w, tour, wt_tour_length(inst, tour));
+        wt_ls_adopt(*w, tour, wt_tour_length(inst, tour));
         st = listed_descent(*w, false, 1, ctl, moves, &e);
     }
     free(tour);
     if (st != WT_OK) {
-        wt_polisher_free(*w);
+        wt_ls_free(*w);
         *w = NULL;
     }
 }
@@ -596,17 +597,17 @@ static void other_start(wt_polisher **w, const wt_instance *inst, int i, int S,
 /* The listed first descent from start_count's start tours; whole ends on
  * the shortest result (ties: the given start, then the lowest angle), which
  * is copied into tour. */
-static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const wt_instance *inst,
+static wt_status listed_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
                                       wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                       wt_error *err)
 {
     int n = inst->n, S = start_count(whole, ctl, inst, T);
-    wt_polisher **other = calloc((size_t)S, sizeof *other);
+    wt_ls **other = calloc((size_t)S, sizeof *other);
     uint64_t *moves = calloc((size_t)S, sizeof *moves);
     if (!other || !moves) S = 1; /* the given start alone */
     for (int i = 1; i < S; i++) {
         wt_error e;
-        if (wt_polisher_clone(whole, &other[i], &e) != WT_OK) other[i] = NULL;
+        if (wt_ls_clone(whole, &other[i], &e) != WT_OK) other[i] = NULL;
     }
     wt_status st = WT_OK;
     if (S == 1) {
@@ -619,23 +620,23 @@ static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const w
             else if (other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
         }
         int best = 0;
-        int64_t best_len = wt_polisher_length(whole);
+        int64_t best_len = wt_ls_length(whole);
         for (int i = 1; i < S; i++) {
             stats->steps += moves[i];
-            if (other[i] && wt_polisher_length(other[i]) < best_len) {
+            if (other[i] && wt_ls_length(other[i]) < best_len) {
                 best = i;
-                best_len = wt_polisher_length(other[i]);
+                best_len = wt_ls_length(other[i]);
             }
         }
         stats->steps += moves[0];
         if (st == WT_OK && best > 0)
-            wt_polisher_adopt(whole, wt_polisher_tour(other[best]), best_len);
-        for (int i = 1; i < S; i++) wt_polisher_free(other[i]);
+            wt_ls_adopt(whole, wt_ls_order(other[best]), best_len);
+        for (int i = 1; i < S; i++) wt_ls_free(other[i]);
     }
     free(other);
     free(moves);
     if (st != WT_OK) return st;
-    memcpy(tour, wt_polisher_tour(whole), (size_t)n * sizeof *tour);
+    memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
     return WT_OK;
 }
 
@@ -647,25 +648,26 @@ static wt_status listed_first_descent(wt_polisher *whole, int32_t *tour, const w
 static wt_status plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                                      int T, wt_search_stats *stats, wt_error *err)
 {
-    wt_polisher *plain = NULL;
-    wt_status st = wt_polisher_create(inst, tour, ctl, NULL, &plain, err);
+    wt_ls *plain = NULL;
+    wt_ls_moves moves = wt_policy_ls_moves(false);
+    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &plain, err);
     if (st != WT_OK) return st;
     st = first_descent(plain, tour, T > 1, false, false, inst->n, ctl, T, stats, err);
-    wt_polisher_free(plain);
+    wt_ls_free(plain);
     return st;
 }
 
 /* ------------------------------------------------------------------ kicks */
 
 /* The searches on copies of the whole tour; whole becomes search 0. */
-static wt_status open_copies(wt_polisher *whole, int64_t length, wt_search_ctl *ctl, int T,
+static wt_status open_copies(wt_ls *whole, int64_t length, wt_search_ctl *ctl, int T,
                              local_search **out, wt_error *err)
 {
     local_search *s = new_searches(whole, ctl, T, err);
     if (!s) return WT_STATUS_OUT_OF_MEMORY;
     s[0].w = whole;
     wt_status st = WT_OK;
-    for (int t = 1; t < T && st == WT_OK; t++) st = wt_polisher_clone(whole, &s[t].w, err);
+    for (int t = 1; t < T && st == WT_OK; t++) st = wt_ls_clone(whole, &s[t].w, err);
     if (st != WT_OK) {
         s[0].w = NULL; /* whole is the caller's */
         free_searches(s, T);
@@ -694,12 +696,12 @@ static uint64_t kicks_of(const local_search *s, int T)
  * own thread. */
 static void copies_meet(local_search *s, int T, int b, const int32_t *tour, int64_t length)
 {
-    const int32_t *from = b < 0 ? tour : wt_polisher_tour(s[b].w);
+    const int32_t *from = b < 0 ? tour : wt_ls_order(s[b].w);
     int64_t len = b < 0 ? length : s[b].best_len;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++)
         if (t != b && (b < 0 || s[t].best_len != len)) {
-            wt_polisher_adopt(s[t].w, from, len);
+            wt_ls_adopt(s[t].w, from, len);
             s[t].best_len = s[t].shown = len;
         }
 }
@@ -723,7 +725,7 @@ static wt_status copies_epoch(local_search *s, int T, int32_t *tour, int n, uint
     int b = best_search(s, T);
     copies_meet(s, T, b, tour, *length);
     *length = s[b].best_len;
-    memcpy(tour, wt_polisher_tour(s[b].w), (size_t)n * sizeof *tour);
+    memcpy(tour, wt_ls_order(s[b].w), (size_t)n * sizeof *tour);
     return st;
 }
 
@@ -754,7 +756,7 @@ static void take_beside(wt_beside *beside, int32_t *tour, int64_t *length, bool 
 
 /* The kicks on stretches (with copies epochs among them when mixed), from
  * the tour of length *length; the tour and *length follow. */
-static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
+static wt_status kick_stretches(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl,
                                 int T, uint64_t kicks, bool large_lk, wt_beside *beside,
                                 int64_t *length, wt_search_stats *stats, wt_error *err)
 {
@@ -797,7 +799,7 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
 
 /* The kicks of T searches on copies of the whole tour, meeting every epoch
  * (see the top of the file). */
-static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+static wt_status kick_copies(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
                              uint64_t kicks, int64_t *length, wt_search_stats *stats,
                              wt_error *err)
 {
@@ -906,7 +908,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
         int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n, *touched = g->touched + (size_t)t * n;
         g->count[t] = 0;
         if (s[t].best_len >= *length) continue;
-        wt_tour_neighbours(wt_polisher_tour(s[t].w), n, adj);
+        wt_tour_neighbours(wt_ls_order(s[t].w), n, adj);
         for (int c = 0; c < n; c++)
             if (!same_neighbours(adj + 2 * c, base + 2 * c)) touched[g->count[t]++] = c;
     }
@@ -951,18 +953,18 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n,
 #pragma omp parallel for num_threads(T) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         local_search *x = &s[t];
-        if (adopt) wt_polisher_adopt(x->w, tour, length);
+        if (adopt) wt_ls_adopt(x->w, tour, length);
         x->best_len = x->shown = length;
         long long lo = (long long)t * m / T, hi = (long long)(t + 1) * m / T;
         x->region = T > 1 ? kick_from + lo : NULL;
         x->region_m = (int)(hi - lo);
-        x->st = wt_polisher_list_open(x->w, &x->err);
+        x->st = wt_ls_list_open(x->w, &x->err);
         if (x->st == WT_OK)
             run_epoch(s, t, T, share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done, NULL, halt);
         else
             set_halt(halt);
         x->kicked = wt_now();
-        wt_polisher_list_close(x->w); /* committed or undone after every kick */
+        wt_ls_list_close(x->w); /* committed or undone after every kick */
     }
 }
 
@@ -976,14 +978,14 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n,
 #define TAIL_MARGIN 1.2
 
 /* The kicks of T searches on copies of the whole tour held as two-level
- * lists (wt_polisher_list_open), where a flip costs O(sqrt n) wherever its
+ * lists (wt_ls_list_open), where a flip costs O(sqrt n) wherever its
  * ends lie and a kick's repair can reach the whole tour, as in Applegate,
  * Cook & Rohe's chained LK.  With T > 1 each search kicks one part of the
  * tour, and every WHOLE_EPOCH kicks the copies' changes are merged into
  * one tour (merge_copies); the parts move with the tour's rotation, drawn
  * from the seed every epoch.  beside (NULL, or with T > 1): windows searched
  * beside, whose pieces go in at the merges. */
-static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+static wt_status kick_whole(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
                             uint64_t kicks, wt_beside *beside, int64_t *length,
                             wt_search_stats *stats, wt_error *err)
 {
@@ -1022,7 +1024,7 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
             merge_copies(s, T, &g, tour, n, length, tour[stretch_offset(ctl->params->seed, e, n)],
                          beside);
         } else {
-            memcpy(tour, wt_polisher_tour(s[0].w), (size_t)n * sizeof *tour);
+            memcpy(tour, wt_ls_order(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
         }
         double first = s[0].kicked;
@@ -1054,9 +1056,9 @@ enum { LK_DEEP_MIN = 50000 };
 
 /* The descents' moves: the defaults (for LK from LK_DEEP_MIN cities the
  * deeper kick repairs), less what the tuning sets for LK. */
-static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
+static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
 {
-    wt_polish_moves m = wt_polish_moves_default(lk);
+    wt_ls_moves m = wt_policy_ls_moves(lk);
     if (!lk) return m;
     if (n >= LK_DEEP_MIN) {
         m.candidates = 12;
@@ -1078,7 +1080,7 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
  * searches on copies of the whole tour (the stretches' kicks have places
  * of their own). */
 static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
-                                  const wt_polisher *whole, bool whole_kicks)
+                                  const wt_ls *whole, bool whole_kicks)
 {
     const wt_tuning *t = &p->tuning;
     int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
@@ -1091,7 +1093,7 @@ static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = whole_kicks,
     };
-    o.candidates = wt_polisher_candidates(whole, &o.candidates_k);
+    o.candidates = wt_ls_candidates(whole, &o.candidates_k);
     return o;
 }
 
@@ -1100,13 +1102,13 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
                            wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
-    wt_polisher *whole = NULL;
-    wt_polish_moves moves = search_moves(lk, &ctl->params->tuning, n);
-    wt_status st = wt_polisher_create(inst, tour, ctl, &moves, &whole, err);
+    wt_ls *whole = NULL;
+    wt_ls_moves moves = search_moves(lk, &ctl->params->tuning, n);
+    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
-    if (lk) wt_polisher_set_breadth(whole, wt_polish_moves_default(true).breadth);
+    if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
     /* Paths keep copies of coordinates: no stretches for a matrix. */
     bool large_lk = lk && n > LK_COPIES_MAX && inst->type != WT_EXPLICIT;
     bool stretchable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
@@ -1115,14 +1117,14 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     } else {
         if (large_lk && !two_opted) {
             st = plain_first_descent(inst, tour, ctl, T, stats, err);
-            if (st == WT_OK) wt_polisher_adopt(whole, tour, wt_tour_length(inst, tour));
+            if (st == WT_OK) wt_ls_adopt(whole, tour, wt_tour_length(inst, tour));
         }
         if (st == WT_OK)
             st = first_descent(whole, tour, stretchable, two_opted, large_lk, n, ctl, T, stats,
                                err);
     }
-    if (lk) wt_polisher_set_breadth(whole, moves.breadth); /* the kicks' */
-    int64_t length = wt_polisher_length(whole);
+    if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
+    int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
@@ -1154,6 +1156,6 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     assert(st != WT_OK || length == wt_tour_length(inst, tour));
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
-    wt_polisher_free(whole);
+    wt_ls_free(whole);
     return st;
 }

@@ -13,18 +13,19 @@
 #include "algo/ils_local.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_session.h"
+#include "ls/kicks.h"
 
 static void test_kick_points(void **state)
 {
     (void)state;
     int p[3], q[3];
-    assert_false(wt_ils_kick_points(1, 0, 7, p));
+    assert_false(wt_ls_kick_points(1, 0, 7, p));
     for (int n = 8; n < 400; n += 37)
         for (uint64_t k = 0; k < 200; k++) {
-            assert_true(wt_ils_kick_points(9, k, n, p));
+            assert_true(wt_ls_kick_points(9, k, n, p));
             assert_true(0 < p[0] && p[0] < p[1] && p[1] < p[2] && p[2] < n);
             assert_true(p[2] - p[0] < 100);
-            wt_ils_kick_points(9, k, n, q);
+            wt_ls_kick_points(9, k, n, q);
             assert_memory_equal(p, q, sizeof p);
         }
 }

@@ -15,11 +15,13 @@
  */
 #include "test_util.h"
 
-#include "algo/ils.h"
+#include "algo/policy.h"
 #include "algo/polish.h"
-#include "core/search_ctl.h"
 #include "core/instance.h"
 #include "core/rng.h"
+#include "core/search_ctl.h"
+#include "ls/engine.h"
+#include "ls/kicks.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -334,46 +336,47 @@ static void test_sa_polish_on_off(void **state)
 /* The polisher behind ILS's local descents: after kicks and descents its
  * length is the tour's exact length, and undo returns exactly to the tour
  * of the last commit. */
-static void test_polisher_tracks_and_undoes(void **state)
+static void test_engine_tracks_and_undoes(void **state)
 {
     (void)state;
+    const wt_ls_moves plain = wt_policy_ls_moves(false);
     const int sizes[] = {8, 50, 300, 2000};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
         int n = sizes[z];
         wt_instance *inst = wt_test_random_instance(n, 90 + (uint64_t)n);
         int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
         wt_test_random_tour(n, 3, tour);
-        wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, NULL, NULL, &w, NULL), WT_OK);
-        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
-        wt_polisher_touch_all(w);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &plain, &w, NULL), WT_OK);
+        assert_int_equal(wt_ls_length(w), wt_tour_length(inst, tour));
+        wt_ls_touch_all(w);
         uint64_t moves = 0;
-        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
         assert_true(moves > 0);
-        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
-        wt_polisher_commit(w);
-        memcpy(kept, wt_polisher_tour(w), (size_t)n * sizeof *kept);
-        int64_t kept_len = wt_polisher_length(w);
+        assert_int_equal(wt_ls_length(w), wt_tour_length(inst, wt_ls_order(w)));
+        wt_ls_commit(w);
+        memcpy(kept, wt_ls_order(w), (size_t)n * sizeof *kept);
+        int64_t kept_len = wt_ls_length(w);
         for (uint64_t k = 0; k < 300; k++) {
             int p[3];
-            assert_true(wt_ils_kick_points(7, k, n, p));
-            wt_polisher_double_bridge(w, p[0], p[1], p[2]);
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
-            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-            const int32_t *t = wt_polisher_tour(w);
+            assert_true(wt_ls_kick_points(7, k, n, p));
+            wt_ls_double_bridge(w, p[0], p[1], p[2]);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, wt_ls_order(w)));
+            assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+            const int32_t *t = wt_ls_order(w);
             assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
             if (k % 3 == 0) { /* keep */
-                wt_polisher_commit(w);
+                wt_ls_commit(w);
                 memcpy(kept, t, (size_t)n * sizeof *kept);
-                kept_len = wt_polisher_length(w);
+                kept_len = wt_ls_length(w);
             } else {
-                wt_polisher_undo(w, kept_len);
-                assert_memory_equal(wt_polisher_tour(w), kept, (size_t)n * sizeof *kept);
-                assert_int_equal(wt_polisher_length(w), kept_len);
+                wt_ls_undo(w, kept_len);
+                assert_memory_equal(wt_ls_order(w), kept, (size_t)n * sizeof *kept);
+                assert_int_equal(wt_ls_length(w), kept_len);
             }
         }
-        wt_polisher_free(w);
+        wt_ls_free(w);
         free(tour);
         free(kept);
         wt_instance_free(inst);
@@ -412,16 +415,16 @@ static bool same_stretch(const int32_t *tour, int n, int start, const int32_t *p
 
 /* The path of w in the instance's numbering, as it would go back into
  * tour's positions start.. (through a scratch copy of tour). */
-static void path_cities(const wt_polisher *w, const int32_t *tour, int n, int start, int m,
+static void path_cities(const wt_ls *w, const int32_t *tour, int n, int start, int m,
                         int32_t *scratch, int32_t *out)
 {
     memcpy(scratch, tour, (size_t)n * sizeof *scratch);
-    wt_polisher_store_path(w, scratch, n);
+    wt_ls_store_path(w, scratch, n);
     for (int i = 0; i < m; i++) out[i] = scratch[(start + i) % n];
 }
 
 
-/* wt_polisher_long_edges: from random tours of every planar type, the gain
+/* wt_ls_long_edges: from random tours of every planar type, the gain
  * it returns is the exact change of the length, the tour stays valid, the
  * thread count changes nothing, and once it returns 0 no 2-opt move over
  * all pairs (brute force, as find_2opt) shortens the tour by removing one
@@ -469,25 +472,25 @@ static void test_long_edges(void **state)
         wt_test_random_tour(n, 7 + k, start);
         int32_t *tours[2];
         for (int threads = 1; threads <= 3; threads += 2) {
-            wt_polisher *w = NULL;
-            wt_polish_moves m = wt_polish_moves_default(false);
-            assert_int_equal(wt_polisher_create(inst, start, NULL, &m, &w, NULL), WT_OK);
+            wt_ls *w = NULL;
+            wt_ls_moves m = wt_policy_ls_moves(false);
+            assert_int_equal(wt_ls_create(inst, start, NULL, &m, &w, NULL), WT_OK);
             int64_t len = wt_tour_length(inst, start), gain;
             do {
-                gain = wt_polisher_long_edges(w, count, threads);
+                gain = wt_ls_long_edges(w, count, threads);
                 assert_true(gain >= 0);
                 len -= gain;
-                assert_int_equal(wt_polisher_length(w), len);
-                assert_int_equal(wt_tour_length(inst, wt_polisher_tour(w)), len);
-                assert_int_equal(wt_tour_validate(wt_polisher_tour(w), n, NULL), WT_OK);
+                assert_int_equal(wt_ls_length(w), len);
+                assert_int_equal(wt_tour_length(inst, wt_ls_order(w)), len);
+                assert_int_equal(wt_tour_validate(wt_ls_order(w), n, NULL), WT_OK);
             } while (gain > 0);
             if (types[k] == WT_GEO)
                 assert_int_equal(len, wt_tour_length(inst, start));
             else
-                assert_int_equal(brute_long_gain(inst, wt_polisher_tour(w), count), 0);
+                assert_int_equal(brute_long_gain(inst, wt_ls_order(w), count), 0);
             tours[threads / 2] = malloc(n * sizeof *start);
-            memcpy(tours[threads / 2], wt_polisher_tour(w), n * sizeof *start);
-            wt_polisher_free(w);
+            memcpy(tours[threads / 2], wt_ls_order(w), n * sizeof *start);
+            wt_ls_free(w);
         }
         assert_memory_equal(tours[0], tours[1], n * sizeof *start);
         free(tours[0]);
@@ -504,6 +507,7 @@ static void test_long_edges(void **state)
  * and both go back into the tour as a valid tour of the summed length. */
 static void path_polishers_on(wt_instance *inst)
 {
+    const wt_ls_moves plain = wt_policy_ls_moves(false);
     int n = 600;
     size_t bytes = (size_t)n * sizeof(int32_t);
     int32_t *tour = malloc(bytes), *kept = malloc(bytes), *where = malloc(bytes);
@@ -511,55 +515,55 @@ static void path_polishers_on(wt_instance *inst)
     wt_test_random_tour(n, 5, tour);
     for (int x = 0; x < n; x++) where[tour[x]] = x;
     int64_t length = wt_tour_length(inst, tour);
-    wt_polisher *whole = NULL, *w[2] = {NULL, NULL}, *clone = NULL;
-    assert_int_equal(wt_polisher_create(inst, tour, NULL, NULL, &whole, NULL), WT_OK);
-    assert_int_equal(wt_polisher_create_paths(whole, 350, &w[0], NULL), WT_OK);
-    assert_int_equal(wt_polisher_create_paths(whole, 350, &w[1], NULL), WT_OK);
-    assert_int_equal(wt_polisher_clone(w[0], &clone, NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_ls *whole = NULL, *w[2] = {NULL, NULL}, *clone = NULL;
+    assert_int_equal(wt_ls_create(inst, tour, NULL, &plain, &whole, NULL), WT_OK);
+    assert_int_equal(wt_ls_create_paths(whole, 350, &w[0], NULL), WT_OK);
+    assert_int_equal(wt_ls_create_paths(whole, 350, &w[1], NULL), WT_OK);
+    assert_int_equal(wt_ls_clone(w[0], &clone, NULL), WT_STATUS_INVALID_ARGUMENT);
     const int start[2] = {500, 150}, m[2] = {250, 350};
     for (int s = 0; s < 2; s++) {
-        wt_polisher_adopt_path(w[s], tour, where, n, start[s], m[s]);
-        int64_t base = wt_polisher_length(w[s]);
+        wt_ls_adopt_path(w[s], tour, where, n, start[s], m[s]);
+        int64_t base = wt_ls_length(w[s]);
         path_cities(w[s], tour, n, start[s], m[s], scratch, path);
         assert_int_equal(base, closed_length(inst, path, m[s]));
-        wt_polisher_touch_all(w[s]);
-        assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
-        wt_polisher_commit(w[s]);
-        int64_t kept_len = wt_polisher_length(w[s]);
+        wt_ls_touch_all(w[s]);
+        assert_int_equal(wt_ls_descend(w[s], NULL, NULL), WT_OK);
+        wt_ls_commit(w[s]);
+        int64_t kept_len = wt_ls_length(w[s]);
         assert_true(kept_len < base);
-        memcpy(kept, wt_polisher_tour(w[s]), (size_t)m[s] * sizeof *kept);
+        memcpy(kept, wt_ls_order(w[s]), (size_t)m[s] * sizeof *kept);
         for (uint64_t k = 0; k < 200; k++) {
             int p[3];
-            assert_true(wt_ils_kick_points(9, k, m[s], p));
-            wt_polisher_double_bridge(w[s], p[0], p[1], p[2]);
-            assert_int_equal(wt_polisher_descend(w[s], NULL, NULL), WT_OK);
+            assert_true(wt_ls_kick_points(9, k, m[s], p));
+            wt_ls_double_bridge(w[s], p[0], p[1], p[2]);
+            assert_int_equal(wt_ls_descend(w[s], NULL, NULL), WT_OK);
             path_cities(w[s], tour, n, start[s], m[s], scratch, path);
             assert_true(same_stretch(tour, n, start[s], path, m[s]));
-            assert_int_equal(wt_polisher_length(w[s]), closed_length(inst, path, m[s]));
-            if (wt_polisher_length(w[s]) < kept_len) {
-                wt_polisher_commit(w[s]);
-                kept_len = wt_polisher_length(w[s]);
-                memcpy(kept, wt_polisher_tour(w[s]), (size_t)m[s] * sizeof *kept);
+            assert_int_equal(wt_ls_length(w[s]), closed_length(inst, path, m[s]));
+            if (wt_ls_length(w[s]) < kept_len) {
+                wt_ls_commit(w[s]);
+                kept_len = wt_ls_length(w[s]);
+                memcpy(kept, wt_ls_order(w[s]), (size_t)m[s] * sizeof *kept);
             } else {
-                wt_polisher_undo(w[s], kept_len);
-                assert_memory_equal(wt_polisher_tour(w[s]), kept, (size_t)m[s] * sizeof *kept);
+                wt_ls_undo(w[s], kept_len);
+                assert_memory_equal(wt_ls_order(w[s]), kept, (size_t)m[s] * sizeof *kept);
             }
         }
         length += kept_len - base;
     }
-    for (int s = 0; s < 2; s++) wt_polisher_store_path(w[s], tour, n); /* back into the tour */
+    for (int s = 0; s < 2; s++) wt_ls_store_path(w[s], tour, n); /* back into the tour */
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, tour), length);
     /* A second adoption forgets the first path's cities. */
     for (int x = 0; x < n; x++) where[tour[x]] = x;
-    wt_polisher_adopt_path(w[0], tour, where, n, 0, 100);
-    wt_polisher_touch_all(w[0]);
-    assert_int_equal(wt_polisher_descend(w[0], NULL, NULL), WT_OK);
+    wt_ls_adopt_path(w[0], tour, where, n, 0, 100);
+    wt_ls_touch_all(w[0]);
+    assert_int_equal(wt_ls_descend(w[0], NULL, NULL), WT_OK);
     path_cities(w[0], tour, n, 0, 100, scratch, path);
     assert_true(same_stretch(tour, n, 0, path, 100));
-    wt_polisher_free(w[1]);
-    wt_polisher_free(w[0]);
-    wt_polisher_free(whole);
+    wt_ls_free(w[1]);
+    wt_ls_free(w[0]);
+    wt_ls_free(whole);
     free(tour);
     free(kept);
     free(where);
@@ -571,17 +575,18 @@ static void path_polishers_on(wt_instance *inst)
 static void test_path_polishers(void **state)
 {
     (void)state;
+    const wt_ls_moves plain = wt_policy_ls_moves(false);
     path_polishers_on(wt_test_random_instance(600, 17));
     const wt_edge_weight_type types[] = {WT_GEO, WT_EUC_3D, WT_ATT, WT_CEIL_2D};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         path_polishers_on(typed_instance(types[t], 600, 40 + t));
-    wt_polisher *whole = NULL, *w = NULL; /* a matrix has no coordinates to copy */
+    wt_ls *whole = NULL, *w = NULL; /* a matrix has no coordinates to copy */
     wt_instance *m = typed_instance(WT_EXPLICIT, 30, 3);
     int32_t tour[30];
     wt_test_random_tour(30, 1, tour);
-    assert_int_equal(wt_polisher_create(m, tour, NULL, NULL, &whole, NULL), WT_OK);
-    assert_int_equal(wt_polisher_create_paths(whole, 10, &w, NULL), WT_STATUS_INVALID_ARGUMENT);
-    wt_polisher_free(whole);
+    assert_int_equal(wt_ls_create(m, tour, NULL, &plain, &whole, NULL), WT_OK);
+    assert_int_equal(wt_ls_create_paths(whole, 10, &w, NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_ls_free(whole);
     wt_instance_free(m);
 }
 
@@ -595,7 +600,7 @@ int main(void)
         cmocka_unit_test(test_large_uses_neighbour_lists),
         cmocka_unit_test(test_stop_leaves_the_tour),
         cmocka_unit_test(test_sa_polish_on_off),
-        cmocka_unit_test(test_polisher_tracks_and_undoes),
+        cmocka_unit_test(test_engine_tracks_and_undoes),
         cmocka_unit_test(test_path_polishers),
         cmocka_unit_test(test_long_edges),
     };
