@@ -1,8 +1,8 @@
 /*
- * test_lk.c - the Lin-Kernighan descent (algo/lk.c through the polisher of
- * algo/polish.h) and ILS with LK descents.
+ * test_ls_lk.c - the Lin-Kernighan descent (ls/lk.c through the engine of
+ * ls/engine.h) and ILS with LK descents.
  *
- * The oracles share no code with lk.c: lengths are recomputed from the
+ * The oracles share no code with src/ls: lengths are recomputed from the
  * tour, and the local optimum is checked by brute force over the moves the
  * descent promises to leave none of: every 2-opt move that makes a city
  * adjacent to one of its candidates with a positive first gain, and every
@@ -12,7 +12,6 @@
 #include "test_util.h"
 
 #include "algo/policy.h"
-#include "algo/polish.h"
 #include "core/instance.h"
 #include "core/rng.h"
 #include "core/search_ctl.h"
@@ -229,7 +228,7 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
 }
 
 /* ILS with LK above 20,000 cities, its first descent and kicks on lists
- * (the default) or both on stretches (tuning.ils_listed, ils_whole). */
+ * (the default) or both on segments (tuning.ils_listed, ils_whole). */
 static void test_ils_lk_listed_first_descent(void **state)
 {
     (void)state;
@@ -238,7 +237,7 @@ static void test_ils_lk_listed_first_descent(void **state)
     const int64_t listed[] = {1, WT_TUNING_OFF};
     for (int v = 0; v < 2; v++) {
         p.tuning.ils_listed = listed[v];
-        /* lists, or stretches throughout */
+        /* lists, or segments throughout */
         p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF;
         wt_result a;
         solve_twice(inst, &p, &a);
@@ -247,7 +246,7 @@ static void test_ils_lk_listed_first_descent(void **state)
     wt_instance_free(inst);
 }
 
-/* Above 20,000 cities the listed first descent can also run from
+/* Above 20,000 cities the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
  * their two nearest at one length: on uniform random points (next to no
@@ -312,9 +311,9 @@ static void test_ils_lk_starts(void **state)
     wt_instance_free(grid);
 }
 
-/* ILS with LK above 20,000 cities kicking copies of the whole tour on
- * lists (tuning.ils_whole): one search, and three whose changes are merged
- * every epoch (short epochs, so that several merges run); valid, exact,
+/* ILS with LK above 20,000 cities kicking merged replicas on lists
+ * (tuning.ils_whole): one search, and three whose changes are merged
+ * every round (short rounds, so that several merges run); valid, exact,
  * reproducible, and the kicks shorten the first descent's tour. */
 static void test_ils_lk_whole_tour(void **state)
 {
@@ -471,7 +470,7 @@ static void test_list_kicks_undo_exactly(void **state)
     }
 }
 
-/* Path polishers with LK: the path's ends stay, every city stays on it. */
+/* Segment engines with LK: the path's ends stay, every city stays on it. */
 static void test_paths_keep_their_ends(void **state)
 {
     (void)state;
@@ -535,7 +534,7 @@ static void test_ils_lk_solve(void **state)
     wt_instance_free(inst);
 }
 
-/* A stop that comes while the candidate lists are built leaves a polisher
+/* A stop that comes while the candidate lists are built leaves an engine
  * without moves: its descent keeps the tour as it is, exactly. */
 static void test_stop_during_set_up(void **state)
 {
