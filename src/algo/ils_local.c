@@ -9,9 +9,9 @@
  * cities have new neighbours, and the don't-look bits of all others stay
  * set: the local-search engine's neighbour-list descent (ls/engine.h),
  * started from those, repairs a kick in about the moves it makes (Johnson &
- * McGeoch's practice for ILS), so one core makes a hundred thousand kicks
- * a second at any n.  A rejected kick is undone from the engine's log.  The
- * optimum reached is one of the candidate lists' moves only.
+ * McGeoch's practice for ILS), so a kick costs about the same at any n.
+ * A rejected kick is undone from the engine's log.  The optimum reached is
+ * one of the candidate lists' moves only.
  *
  * First the descent from every city of the start tour (ils_first.c), then
  * kicks, T = ctl->threads searches, in one of three ways (ils_common.h):

@@ -13,88 +13,72 @@
 
 #include "ls/engine.h"
 
-/* ======================================= local search and the ILS drivers
- * The local-search engine (src/ls) and Iterated Local Search on the host
- * (algo/ils_local.c and the drivers algo/ils_replicas.c, ils_segments.c,
- * ils_merged.c).  The engine's own limits (the longest Or-opt segment
- * WT_LS_OR_MAX, LK's breadth cap, the segment-restricted kick's window)
- * define its moves and stay in src/ls. */
+/* ======================================== local search and the ILS drivers
+ * The local-search engine (src/ls) as SA's polish and ILS on the host use
+ * it (algo/polish.c, algo/ils_local.c and the drivers ils_replicas.c,
+ * ils_segments.c, ils_merged.c, ils_first.c).  A tuning field named in
+ * brackets overrides the value.  The engine's own limits, which define its
+ * moves (WT_LS_OR_MAX, LK's breadth cap and alternate-step chain, the
+ * long-edge pass's rounds, the segment-restricted kick's window), stay in
+ * src/ls.  The values were measured: bench/RESULTS.md. */
 
-/* --- the polish of SA's tour (algo/polish.c) */
-/* Candidate neighbours per city in the polish's neighbour-list descent. */
+/* Candidate cities a city in the polish's and the 2-opt + Or-opt descents. */
 #define WT_POLISH_NEIGHBOURS 10
-/* Largest n whose polish ends with full-neighbourhood sweeps (O(n^2) each). */
+/* Largest tour whose polish ends with full-neighbourhood sweeps (O(n^2) each). */
 #define WT_POLISH_FULL_MAX 5000
 
-/* --- the LK step (wt_policy_ls_moves; tuning.lk_*) */
-/* Candidate cities a city of the LK descents (quadrant neighbours). */
+/* Candidate cities a city of the LK descents, quadrant neighbours [lk_candidates]. */
 #define WT_LK_CANDIDATES 8
-/* Most flips of one LK step. */
+/* Most flips (levels) of one LK step [lk_depth]. */
 #define WT_LK_DEPTH 25
-/* Alternatives an LK step tries at its levels 1, 2 and 3. */
+/* Alternatives an LK step tries at levels 1, 2, 3 [lk_breadth1..3]. */
 #define WT_LK_BREADTH1 3
 #define WT_LK_BREADTH2 2
 #define WT_LK_BREADTH3 1
-/* From this many cities the kicks' repairs take the deeper LK step below
- * (the first descent keeps the default breadth); measured: bench/RESULTS.md. */
+/* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
-/* The deeper step: candidates, depth and breadth at levels 1, 2, 3. */
+/* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
 #define WT_ILS_LK_DEEP_CANDIDATES 12
 #define WT_ILS_LK_DEEP_DEPTH 50
 #define WT_ILS_LK_DEEP_BREADTH1 5
 #define WT_ILS_LK_DEEP_BREADTH2 3
 #define WT_ILS_LK_DEEP_BREADTH3 2
-/* Steps of the random walks that place an LK search's kicks (tuning.lk_walk);
- * the 2-opt + Or-opt searches make segment-restricted kicks. */
+/* Steps of the random walks that place an LK search's kicks [lk_walk]. */
 #define WT_ILS_LK_WALK_STEPS 25
 
-/* --- rounds: kicks between two meetings of the threads (tuning.ils_epoch) */
-/* Kicks of each search a round of replicas (and the least a round of
- * segments): milliseconds of work, so that a meeting stays cheap. */
+/* Kicks of each search a round of replicas, the least of segments [ils_epoch]. */
 #define WT_ILS_ROUND_KICKS 2000
-/* Kicks of each search a round of merged replicas; longer rounds lose more
- * of the replicas' work at the merge. */
+/* Kicks of each search a round of merged replicas [ils_epoch]. */
 #define WT_ILS_MERGED_ROUND_KICKS 250
-/* The merged replicas' kicks end this many times the last round's tail
- * (its first search's last kick to its merge's end) before the deadline. */
+/* Merged replicas stop kicking this many last rounds' tails before the deadline. */
 #define WT_ILS_MERGED_TAIL_MARGIN 1.2
 
-/* --- how the threads share the kicks */
-/* Cities a thread from which 2-opt + Or-opt searches kick on segments
- * instead of replicas (tuning.ils_stretch). */
+/* Cities a thread from which 2-opt + Or-opt searches kick segments [ils_stretch]. */
 #define WT_ILS_SEGMENT_MIN 6000
-/* The same for LK searches, whose flips cost more on longer tours. */
+/* Cities a thread from which LK searches kick segments [ils_stretch]. */
 #define WT_ILS_LK_SEGMENT_MIN 500
-/* Longest segment of LK searches (a search then takes several in turn);
- * the 2-opt + Or-opt searches take one segment a thread whatever its
- * length. */
+/* Longest segment of an LK search, which then takes several in turn. */
 #define WT_ILS_LK_SEGMENT_MAX 12000
-/* Above this many cities LK searches use no replicas of the array (their
- * flips would cost up to half the tour): the first descent runs on a list
- * or on segments, and the kicks on merged replicas or segments. */
+/* Tours above which LK searches use no replicas of the array nor a first array descent. */
 #define WT_ILS_LK_REPLICAS_MAX 20000
-/* Below this many cities a segment, every WT_ILS_REPLICA_EVERY-th round of
- * segments is a round of replicas, which make the moves across segments
- * (tuning.ils_mix). */
+/* Cities a segment below which every few rounds of segments is one of replicas. */
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
+/* Every this many rounds of segments, one of replicas, there [ils_mix]. */
 #define WT_ILS_REPLICA_EVERY 4
-/* Cities from which LK searches kick merged replicas (tuning.ils_whole). */
+/* Tours from which LK searches kick merged replicas [ils_whole]. */
 #define WT_ILS_MERGED_MIN 2000
 
-/* --- the first descent */
 /* Cities a thread from which the first descent starts on segments. */
 #define WT_ILS_SEGMENT_DESCENT_MIN 5000
-/* Longest edges the first descent revisits over all pairs, and how many
- * times (wt_ls_long_edges). */
+/* Longest edges the first descent revisits over all pairs (wt_ls_long_edges). */
 #define WT_ILS_LONG_EDGES 50
+/* Passes of the first descent over the longest edges. */
 #define WT_ILS_LONG_EDGE_PASSES 3
-/* Up to this many cities the first list descent tries other start tours on
- * the threads that would wait for it (tuning.ils_starts). */
+/* Largest tour whose first list descent tries other start tours [ils_starts]. */
 #define WT_ILS_STARTS_MAX_CITIES 250000
-/* Other start tours run by default only where at least this percentage of
- * the cities have their two nearest candidates at one length. */
+/* Percentage of cities with two equidistant nearest from which other starts run. */
 #define WT_ILS_TIED_SHARE 45
-/* Most start tours by default. */
+/* Most start tours of the first list descent by default. */
 #define WT_ILS_STARTS_MAX 16
 
 /* The moves of the engine's descents by default: 2-opt and Or-opt on

@@ -81,7 +81,7 @@ static inline void ls_clear_queue(wt_ls *e)
 }
 
 /* Whether to stop; a list descent that reports (the whole tour's, on the
- * solving thread, seconds long at 100,000 cities) also reports its
+ * solving thread, seconds long on a large tour) also reports its
  * progress. */
 static inline bool ls_stop(wt_ls *e)
 {

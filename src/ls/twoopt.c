@@ -82,8 +82,7 @@ static int longest_edges(const wt_ls *e, int count, int32_t *at_pos, int64_t *le
 /* The tour's coordinates in tour order (n + 1 entries, the last the
  * first's again) and the length of the edge after each position: the scan
  * over all edges then reads memory in order, where looking cities up would
- * jump through the instance at random (ten times the time at 85,900
- * cities).  Planar instances only. */
+ * jump through the instance at random.  Planar instances only. */
 typedef struct tour_xy {
     double *x, *y;
     int64_t *el;
