@@ -44,6 +44,8 @@ bool ls_2opt_try(wt_ls *e, int c)
             e->length += delta;
             /* forward: c b .. d f -> c d .. b f; backward: f d .. b c -> f b .. d c */
             wt_ls_tour_flip(t, c, b, d, f);
+            /* Counted on the array only: a list descent's step count leaves
+             * its 2-opt moves out (its LK steps are counted). */
             if (wt_ls_tour_positional(t)) e->moves_2opt++;
             ls_push(e, c);
             ls_push(e, b);
