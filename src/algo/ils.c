@@ -8,47 +8,19 @@
  * never leaves the device: each kick costs the host two lengths.
  *
  * The double bridge cuts the tour at three points and swaps the two middle
- * segments (A B C D -> A C B D), a change 2-opt cannot undo in one move.  The
- * three points are drawn inside a window of at most 100 positions: a kick
- * then disturbs one neighbourhood instead of joining far-apart cities, which
- * the following descent repairs far more often on large instances (the
- * "segment-restricted" double bridge).  Points come from (seed, kick number)
- * alone, so the CPU and GPU backends make identical kicks.
+ * segments (A B C D -> A C B D), a change 2-opt cannot undo in one move: the
+ * segment-restricted double bridge of ls/kicks.h, whose points come from
+ * (seed, kick number) alone, so the CPU and GPU backends make identical
+ * kicks.
  */
 #include "algo/ils.h"
 
 #include "algo/descent.h"
-#include "core/climb_start.h"
 #include "core/error.h"
+#include "ls/kicks.h"
 
-enum { KICK_WINDOW = 100, MIN_KICK_CITIES = 8 };
-
-bool wt_ils_kick_points(uint64_t seed, uint64_t k, int n, int p[3])
-{
-    if (n < MIN_KICK_CITIES) return false;
-    wt_rng rng;
-    wt_climb_rng(&rng, seed ^ 0x5bd1e9955bd1e995ULL, k);
-    int w = n - 1 < KICK_WINDOW ? n - 1 : KICK_WINDOW; /* positions 1..n-1 hold points */
-    int start = 1 + (int)wt_rng_below(&rng, (uint64_t)(n - w));
-    /* Three distinct offsets in [0, w), sorted. */
-    int a = (int)wt_rng_below(&rng, (uint64_t)w);
-    int b = (int)wt_rng_below(&rng, (uint64_t)(w - 1));
-    int c = (int)wt_rng_below(&rng, (uint64_t)(w - 2));
-    if (b >= a) b++;
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    if (c >= lo) c++;
-    if (c >= hi) c++;
-    int v[3] = {a, b, c};
-    for (int i = 0; i < 3; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (v[j] < v[i]) {
-                int t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-            }
-    for (int i = 0; i < 3; i++) p[i] = start + v[i];
-    return true;
-}
+/* Fewer cities admit no double bridge (wt_ls_kick_points). */
+enum { MIN_KICK_CITIES = 8 };
 
 /* One kick and descent d; keeps the result or reverts.  *best is updated. */
 static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_descent *d,
@@ -56,7 +28,7 @@ static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_des
                            wt_search_stats *stats, wt_error *err)
 {
     int p[3];
-    if (!wt_ils_kick_points(ctl->params->seed, k, n, p)) return WT_OK;
+    if (!wt_ls_kick_points(ctl->params->seed, k, n, p)) return WT_OK;
     wt_status st = ops->kick(s, p[0], p[1], p[2], err);
     if (st == WT_OK) st = wt_descent_run(d, ops, s, ctl, *best, stats, err);
     if (st != WT_OK) return st;

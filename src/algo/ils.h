@@ -15,8 +15,4 @@
 wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
                      wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err);
 
-/* The double-bridge cut points 0 < p[0] < p[1] < p[2] < n of kick number k
- * of a run seeded with seed; false when n is too small to kick (n < 8). */
-bool wt_ils_kick_points(uint64_t seed, uint64_t k, int n, int p[3]);
-
 #endif

@@ -26,10 +26,10 @@ typedef enum wt_ils_beside {
  * tour got shorter (or not longer, with accept_equal).  two_opted: tour
  * comes from a full 2-opt descent (the device's), so it has no long edges
  * left for the first descent to look for across the whole tour.  lk: the
- * descents make Lin-Kernighan steps and Or-opt moves (polish.h,
- * wt_polish_moves), else 2-opt and Or-opt moves.  beside: with LK
- * searches on copies of the whole tour, more than one thread and kicks 0
- * (until ctl's deadline), windows of the tour are searched beside them
+ * descents make Lin-Kernighan steps and Or-opt moves (ls/engine.h,
+ * wt_ls_moves), else 2-opt and Or-opt moves.  beside: with merged
+ * replicas (LK) or segments, more than one thread and kicks 0 (until
+ * ctl's deadline), windows of the tour are searched concurrently
  * (windows_beside.h; on the GPU params.cuda_device, stats->gpu_time_s its
  * kernels' seconds); the run then depends on timing.
  * Otherwise deterministic for a given seed, kick budget, thread count and

@@ -13,18 +13,19 @@
 #include "algo/ils_local.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_session.h"
+#include "ls/kicks.h"
 
 static void test_kick_points(void **state)
 {
     (void)state;
     int p[3], q[3];
-    assert_false(wt_ils_kick_points(1, 0, 7, p));
+    assert_false(wt_ls_kick_points(1, 0, 7, p));
     for (int n = 8; n < 400; n += 37)
         for (uint64_t k = 0; k < 200; k++) {
-            assert_true(wt_ils_kick_points(9, k, n, p));
+            assert_true(wt_ls_kick_points(9, k, n, p));
             assert_true(0 < p[0] && p[0] < p[1] && p[1] < p[2] && p[2] < n);
             assert_true(p[2] - p[0] < 100);
-            wt_ils_kick_points(9, k, n, q);
+            wt_ls_kick_points(9, k, n, q);
             assert_memory_equal(p, q, sizeof p);
         }
 }
@@ -197,7 +198,7 @@ static void test_ils_local_descents(void **state)
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         int n = sizes[k];
         wt_instance *inst = wt_test_random_instance(n, 50 + (uint64_t)n);
-        /* 1 thread, and 3 searches that meet every epoch (2000 kicks each). */
+        /* 1 thread, and 3 searches that meet every round (2000 kicks each). */
         int threads = k % 2 ? 3 : 1;
         wt_result few = ils_local(inst, 4, 1, threads), r = ils_local(inst, 4, 9000, threads);
         wt_result again = ils_local(inst, 4, 9000, threads);
@@ -269,12 +270,12 @@ static void test_ils_local_descents(void **state)
     wt_instance_free(inst);
 }
 
-/* From 6000 cities a search, the searches kick stretches of the tour
- * (ils_local.c): 13,000 cities on 2 threads, 30,000 kicks (three epochs
- * of stretches, then one of copies, then stretches again).  Valid tours of exact length,
- * the kick budget spent over several epochs, the same tour for the same
- * seed, and shorter with more kicks. */
-static void test_ils_local_stretches(void **state)
+/* From 6000 cities a search, the searches kick segments of the tour
+ * (ils_segments.c): 13,000 cities on 2 threads, 30,000 kicks (three rounds
+ * of segments, then one of replicas, then segments again).  Valid tours of
+ * exact length, the kick budget spent over several rounds, the same tour
+ * for the same seed, and shorter with more kicks. */
+static void test_ils_local_segments(void **state)
 {
     (void)state;
     int n = 13000;
@@ -293,7 +294,7 @@ static void test_ils_local_stretches(void **state)
     wt_result_free(&few);
     wt_result_free(&r);
     wt_result_free(&again);
-    /* A time limit in the stretches' first descent, and one in their kicks:
+    /* A time limit in the segments' first descent, and one in their kicks:
      * valid tours of exact length either way (no kick budget). */
     const double limits[] = {0.001, 0.4};
     for (int k = 0; k < 2; k++) {
@@ -333,7 +334,7 @@ static void test_ctl_stall_rule(void **state)
 }
 
 /* Local ILS from a 2-opted tour (the cuda backend's first descent) on
- * stretches: the first descent is two rounds of stretches instead of a
+ * segments: the first descent is two rounds of segments instead of a
  * descent of the whole tour.  Valid, exact, the same for the same seed. */
 static void test_ils_local_from_2opted(void **state)
 {
@@ -374,7 +375,7 @@ int main(void)
         cmocka_unit_test(test_ils_time_limit_before_first_kick),
         cmocka_unit_test(test_ils_too_small_to_kick),
         cmocka_unit_test(test_ils_local_descents),
-        cmocka_unit_test(test_ils_local_stretches),
+        cmocka_unit_test(test_ils_local_segments),
         cmocka_unit_test(test_ctl_stall_rule),
         cmocka_unit_test(test_ils_local_from_2opted),
     };

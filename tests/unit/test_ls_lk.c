@@ -1,8 +1,8 @@
 /*
- * test_lk.c - the Lin-Kernighan descent (algo/lk.c through the polisher of
- * algo/polish.h) and ILS with LK descents.
+ * test_ls_lk.c - the Lin-Kernighan descent (ls/lk.c through the engine of
+ * ls/engine.h) and ILS with LK descents.
  *
- * The oracles share no code with lk.c: lengths are recomputed from the
+ * The oracles share no code with src/ls: lengths are recomputed from the
  * tour, and the local optimum is checked by brute force over the moves the
  * descent promises to leave none of: every 2-opt move that makes a city
  * adjacent to one of its candidates with a positive first gain, and every
@@ -11,11 +11,12 @@
  */
 #include "test_util.h"
 
-#include "algo/ils.h"
-#include "algo/polish.h"
-#include "core/search_ctl.h"
+#include "algo/policy.h"
 #include "core/instance.h"
 #include "core/rng.h"
+#include "core/search_ctl.h"
+#include "ls/engine.h"
+#include "ls/kicks.h"
 
 
 static wt_instance *typed(wt_edge_weight_type type, int n, uint64_t seed)
@@ -108,35 +109,35 @@ static bool candidate_oropt_left(const wt_instance *inst, const int32_t *tour, c
 }
 
 /* Descends from a random tour with LK moves and checks the result; listed:
- * on the two-level list (wt_polisher_descend_listed), which makes no Or-opt
+ * on the two-level list (wt_ls_descend_list), which makes no Or-opt
  * moves. */
 static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool listed)
 {
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
     wt_test_random_tour(n, seed, tour);
-    wt_polish_moves m = wt_polish_moves_default(true);
+    wt_ls_moves m = wt_policy_ls_moves(true);
     m.alternate = alternate;
-    wt_polisher *w = NULL;
-    assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+    wt_ls *w = NULL;
+    assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
     /* A descent from the queue can leave a move whose cities it never
      * looked at again; descents from every city until one makes none. */
     uint64_t moves;
     do {
         moves = 0;
-        wt_polisher_touch_all(w);
-        if (listed) assert_int_equal(wt_polisher_descend_listed(w, true, &moves, NULL), WT_OK);
-        else assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        wt_ls_touch_all(w);
+        if (listed) assert_int_equal(wt_ls_descend_list(w, true, &moves, NULL), WT_OK);
+        else assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
     } while (moves > 0);
-    const int32_t *t = wt_polisher_tour(w);
+    const int32_t *t = wt_ls_order(w);
     assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
-    assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
-    assert_true(wt_polisher_length(w) <= wt_tour_length(inst, tour));
+    assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
+    assert_true(wt_ls_length(w) <= wt_tour_length(inst, tour));
     int k;
-    const int32_t *nb = wt_polisher_candidates(w, &k);
+    const int32_t *nb = wt_ls_candidates(w, &k);
     assert_false(candidate_2opt_left(inst, t, nb, k));
     if (!listed) assert_false(candidate_oropt_left(inst, t, nb, k));
-    wt_polisher_free(w);
+    wt_ls_free(w);
     free(tour);
 }
 
@@ -183,15 +184,15 @@ static void test_listed_descent(void **state)
     int n = 5000;
     int32_t *tour = malloc((size_t)n * sizeof *tour), *first = malloc((size_t)n * sizeof *first);
     wt_test_random_tour(n, 9, tour);
-    wt_polish_moves m = wt_polish_moves_default(true);
+    wt_ls_moves m = wt_policy_ls_moves(true);
     for (int run = 0; run < 2; run++) {
-        wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
-        wt_polisher_touch_all(w);
-        assert_int_equal(wt_polisher_descend_listed(w, true, NULL, NULL), WT_OK);
-        if (run == 0) memcpy(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
-        else assert_memory_equal(first, wt_polisher_tour(w), (size_t)n * sizeof *first);
-        wt_polisher_free(w);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        wt_ls_touch_all(w);
+        assert_int_equal(wt_ls_descend_list(w, true, NULL, NULL), WT_OK);
+        if (run == 0) memcpy(first, wt_ls_order(w), (size_t)n * sizeof *first);
+        else assert_memory_equal(first, wt_ls_order(w), (size_t)n * sizeof *first);
+        wt_ls_free(w);
     }
     free(tour);
     free(first);
@@ -227,7 +228,7 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
 }
 
 /* ILS with LK above 20,000 cities, its first descent and kicks on lists
- * (the default) or both on stretches (tuning.ils_listed, ils_whole). */
+ * (the default) or both on segments (tuning.ils_listed, ils_whole). */
 static void test_ils_lk_listed_first_descent(void **state)
 {
     (void)state;
@@ -236,7 +237,7 @@ static void test_ils_lk_listed_first_descent(void **state)
     const int64_t listed[] = {1, WT_TUNING_OFF};
     for (int v = 0; v < 2; v++) {
         p.tuning.ils_listed = listed[v];
-        /* lists, or stretches throughout */
+        /* lists, or segments throughout */
         p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF;
         wt_result a;
         solve_twice(inst, &p, &a);
@@ -245,7 +246,7 @@ static void test_ils_lk_listed_first_descent(void **state)
     wt_instance_free(inst);
 }
 
-/* Above 20,000 cities the listed first descent can also run from
+/* Above 20,000 cities the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
  * their two nearest at one length: on uniform random points (next to no
@@ -310,9 +311,9 @@ static void test_ils_lk_starts(void **state)
     wt_instance_free(grid);
 }
 
-/* ILS with LK above 20,000 cities kicking copies of the whole tour on
- * lists (tuning.ils_whole): one search, and three whose changes are merged
- * every epoch (short epochs, so that several merges run); valid, exact,
+/* ILS with LK above 20,000 cities kicking merged replicas on lists
+ * (tuning.ils_whole): one search, and three whose changes are merged
+ * every round (short rounds, so that several merges run); valid, exact,
  * reproducible, and the kicks shorten the first descent's tour. */
 static void test_ils_lk_whole_tour(void **state)
 {
@@ -363,38 +364,38 @@ static void test_kicks_undo_exactly(void **state)
         wt_instance *inst = typed(WT_EUC_2D, n, 40 + z);
         int32_t *tour = malloc((size_t)n * sizeof *tour), *kept = malloc((size_t)n * sizeof *kept);
         wt_test_random_tour(n, 9, tour);
-        wt_polish_moves m = wt_polish_moves_default(true);
+        wt_ls_moves m = wt_policy_ls_moves(true);
         m.alternate = z % 2 == 1;
-        wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
-        wt_polisher_touch_all(w);
-        assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-        wt_polisher_commit(w);
-        memcpy(kept, wt_polisher_tour(w), (size_t)n * sizeof *kept);
-        int64_t kept_len = wt_polisher_length(w);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        wt_ls_touch_all(w);
+        assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+        wt_ls_commit(w);
+        memcpy(kept, wt_ls_order(w), (size_t)n * sizeof *kept);
+        int64_t kept_len = wt_ls_length(w);
         for (uint64_t k = 0; k < 400; k++) {
             if (k % 2) {
-                if (!wt_polisher_walk_kick(w, 3, k, 1 + (int)(k % 20))) continue;
+                if (!wt_ls_walk_kick(w, 3, k, 1 + (int)(k % 20))) continue;
             } else {
                 int p[3];
-                assert_true(wt_ils_kick_points(7, k, n, p));
-                wt_polisher_double_bridge(w, p[0], p[1], p[2]);
+                assert_true(wt_ls_kick_points(7, k, n, p));
+                wt_ls_double_bridge(w, p[0], p[1], p[2]);
             }
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
-            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-            const int32_t *t = wt_polisher_tour(w);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, wt_ls_order(w)));
+            assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+            const int32_t *t = wt_ls_order(w);
             assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, t));
-            if (wt_polisher_length(w) < kept_len) {
-                wt_polisher_commit(w);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
+            if (wt_ls_length(w) < kept_len) {
+                wt_ls_commit(w);
                 memcpy(kept, t, (size_t)n * sizeof *kept);
-                kept_len = wt_polisher_length(w);
+                kept_len = wt_ls_length(w);
             } else {
-                wt_polisher_undo(w, kept_len);
-                assert_memory_equal(wt_polisher_tour(w), kept, (size_t)n * sizeof *kept);
+                wt_ls_undo(w, kept_len);
+                assert_memory_equal(wt_ls_order(w), kept, (size_t)n * sizeof *kept);
             }
         }
-        wt_polisher_free(w);
+        wt_ls_free(w);
         free(tour);
         free(kept);
         wt_instance_free(inst);
@@ -424,43 +425,43 @@ static void test_list_kicks_undo_exactly(void **state)
         int32_t *tour = malloc((size_t)n * sizeof *tour), *now = malloc((size_t)n * sizeof *now);
         int32_t *kept = malloc((size_t)n * sizeof *kept), *c = malloc((size_t)n * sizeof *c);
         wt_test_random_tour(n, 5, tour);
-        wt_polish_moves m = wt_polish_moves_default(true);
-        wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
-        assert_int_equal(wt_polisher_list_open(w, NULL), WT_OK);
-        wt_polisher_touch_all(w);
-        assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-        wt_polisher_commit(w);
-        wt_polisher_walk(w, now);
+        wt_ls_moves m = wt_policy_ls_moves(true);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        assert_int_equal(wt_ls_list_open(w, NULL), WT_OK);
+        wt_ls_touch_all(w);
+        assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+        wt_ls_commit(w);
+        wt_ls_walk(w, now);
         canonical(now, n, kept);
-        int64_t kept_len = wt_polisher_length(w), kept_count = 0;
+        int64_t kept_len = wt_ls_length(w), kept_count = 0;
         for (uint64_t k = 0; k < 600; k++) {
-            if (!wt_polisher_walk_kick(w, 11, k, 1 + (int)(k % 30))) continue;
-            wt_polisher_walk(w, now);
+            if (!wt_ls_walk_kick(w, 11, k, 1 + (int)(k % 30))) continue;
+            wt_ls_walk(w, now);
             assert_int_equal(wt_tour_validate(now, n, NULL), WT_OK);
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, now));
-            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-            wt_polisher_walk(w, now);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, now));
+            assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+            wt_ls_walk(w, now);
             assert_int_equal(wt_tour_validate(now, n, NULL), WT_OK);
-            assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, now));
-            if (wt_polisher_length(w) < kept_len) {
-                wt_polisher_commit(w);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, now));
+            if (wt_ls_length(w) < kept_len) {
+                wt_ls_commit(w);
                 canonical(now, n, kept);
-                kept_len = wt_polisher_length(w);
+                kept_len = wt_ls_length(w);
                 kept_count++;
             } else {
-                wt_polisher_undo(w, kept_len);
-                wt_polisher_walk(w, now);
+                wt_ls_undo(w, kept_len);
+                wt_ls_walk(w, now);
                 canonical(now, n, c);
                 assert_memory_equal(c, kept, (size_t)n * sizeof *kept);
             }
         }
         if (n >= 700) assert_true(kept_count > 0); /* kicks do find better tours */
-        wt_polisher_list_close(w);
-        canonical(wt_polisher_tour(w), n, c);
+        wt_ls_list_close(w);
+        canonical(wt_ls_order(w), n, c);
         assert_memory_equal(c, kept, (size_t)n * sizeof *kept);
-        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, wt_polisher_tour(w)));
-        wt_polisher_free(w);
+        assert_int_equal(wt_ls_length(w), wt_tour_length(inst, wt_ls_order(w)));
+        wt_ls_free(w);
         free(tour);
         free(now);
         free(kept);
@@ -469,7 +470,7 @@ static void test_list_kicks_undo_exactly(void **state)
     }
 }
 
-/* Path polishers with LK: the path's ends stay, every city stays on it. */
+/* Segment engines with LK: the path's ends stay, every city stays on it. */
 static void test_paths_keep_their_ends(void **state)
 {
     (void)state;
@@ -477,36 +478,36 @@ static void test_paths_keep_their_ends(void **state)
     wt_instance *inst = typed(WT_EUC_2D, n, 77);
     int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
     wt_test_random_tour(n, 4, tour);
-    wt_polish_moves mv = wt_polish_moves_default(true);
+    wt_ls_moves mv = wt_policy_ls_moves(true);
     mv.alternate = true;
-    wt_polisher *whole = NULL, *w = NULL;
-    assert_int_equal(wt_polisher_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
-    assert_int_equal(wt_polisher_create_paths(whole, m, &w, NULL), WT_OK);
+    wt_ls *whole = NULL, *w = NULL;
+    assert_int_equal(wt_ls_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
+    assert_int_equal(wt_ls_create_paths(whole, m, &w, NULL), WT_OK);
     for (int i = 0; i < n; i++) where[tour[i]] = i;
     int start = n - 300; /* the path wraps around position 0 */
     int first = tour[start], last = tour[(start + m - 1) % n];
-    wt_polisher_adopt_path(w, tour, where, n, start, m);
-    int64_t before = wt_polisher_length(w);
-    wt_polisher_touch_all(w);
-    assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
+    wt_ls_adopt_path(w, tour, where, n, start, m);
+    int64_t before = wt_ls_length(w);
+    wt_ls_touch_all(w);
+    assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
     for (uint64_t k = 0; k < 200; k++) {
-        wt_polisher_commit(w);
-        int64_t len = wt_polisher_length(w);
-        if (wt_polisher_walk_kick(w, 5, k, 8)) {
-            assert_int_equal(wt_polisher_descend(w, NULL, NULL), WT_OK);
-            if (wt_polisher_length(w) >= len) wt_polisher_undo(w, len);
+        wt_ls_commit(w);
+        int64_t len = wt_ls_length(w);
+        if (wt_ls_walk_kick(w, 5, k, 8)) {
+            assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+            if (wt_ls_length(w) >= len) wt_ls_undo(w, len);
         }
     }
-    assert_true(wt_polisher_length(w) < before);
-    int64_t gain = before - wt_polisher_length(w);
+    assert_true(wt_ls_length(w) < before);
+    int64_t gain = before - wt_ls_length(w);
     int64_t whole_before = wt_tour_length(inst, tour);
-    wt_polisher_store_path(w, tour, n);
+    wt_ls_store_path(w, tour, n);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(tour[start], first);
     assert_int_equal(tour[(start + m - 1) % n], last);
     assert_int_equal(wt_tour_length(inst, tour), whole_before - gain);
-    wt_polisher_free(w);
-    wt_polisher_free(whole);
+    wt_ls_free(w);
+    wt_ls_free(whole);
     free(tour);
     free(where);
     wt_instance_free(inst);
@@ -533,7 +534,7 @@ static void test_ils_lk_solve(void **state)
     wt_instance_free(inst);
 }
 
-/* A stop that comes while the candidate lists are built leaves a polisher
+/* A stop that comes while the candidate lists are built leaves an engine
  * without moves: its descent keeps the tour as it is, exactly. */
 static void test_stop_during_set_up(void **state)
 {
@@ -549,16 +550,16 @@ static void test_stop_during_set_up(void **state)
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     for (int lk = 0; lk < 2; lk++) {
-        wt_polish_moves m = wt_polish_moves_default(lk);
-        wt_polisher *w = NULL;
-        assert_int_equal(wt_polisher_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
-        wt_polisher_touch_all(w);
+        wt_ls_moves m = wt_policy_ls_moves(lk);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
+        wt_ls_touch_all(w);
         uint64_t moves = 0;
-        assert_int_equal(wt_polisher_descend(w, &moves, NULL), WT_OK);
+        assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
         assert_int_equal(moves, 0);
-        assert_memory_equal(wt_polisher_tour(w), tour, (size_t)n * sizeof *tour);
-        assert_int_equal(wt_polisher_length(w), wt_tour_length(inst, tour));
-        wt_polisher_free(w);
+        assert_memory_equal(wt_ls_order(w), tour, (size_t)n * sizeof *tour);
+        assert_int_equal(wt_ls_length(w), wt_tour_length(inst, tour));
+        wt_ls_free(w);
     }
     free(tour);
     wt_instance_free(inst);

@@ -1,0 +1,168 @@
+/*
+ * ils_common.c - what the host's ILS drivers share (ils_common.h): the
+ * searches, a kick and its repair, a round of kicks on one thread.
+ *
+ * A kick queues only the cities it reconnects and the engine's descent
+ * runs from those (the don't-look bits of all others stay set), so a kick
+ * and its repair cost about the moves made; a rejected kick is undone from
+ * the engine's log.
+ */
+#include "algo/ils_common.h"
+
+#include <stdlib.h>
+
+#include "algo/policy.h"
+#include "core/climb_start.h"
+#include "core/error.h"
+#include "ls/kicks.h"
+
+/* Kicks between looks at the clock and the progress callback. */
+enum { ILS_POLL = 64 };
+
+uint64_t ils_round_kicks(const wt_tuning *t)
+{
+    if (t->ils_epoch == 0) return WT_ILS_ROUND_KICKS;
+    if (t->ils_epoch == WT_TUNING_OFF || t->ils_epoch > (1LL << 40))
+        return 1ULL << 40; /* never; T * k must fit */
+    return (uint64_t)t->ils_epoch;
+}
+
+/* One kick and its repair; keeps or undoes it.  false when a descent failed. */
+static bool kick_and_repair(ils_search *s, int n, bool accept_equal)
+{
+    if (s->walk > 0) {
+        if (!wt_ls_walk_kick_among(s->w, s->seed, s->next++, s->walk, s->region, s->region_m))
+            return true;
+    } else {
+        int p[3];
+        if (!wt_ls_kick_points(s->seed, s->next++, n, p)) return true;
+        wt_ls_double_bridge(s->w, p[0], p[1], p[2]);
+    }
+    s->st = wt_ls_descend(s->w, &s->moves, &s->err);
+    if (s->st != WT_OK) return false;
+    int64_t len = wt_ls_length(s->w);
+    s->kicks++;
+    if (len < s->best_len || (accept_equal && len == s->best_len)) {
+        wt_ls_commit(s->w);
+        s->best_len = len;
+        s->kept++;
+#pragma omp atomic write
+        s->shown = len - s->base + s->acc;
+    } else {
+        wt_ls_undo(s->w, s->best_len);
+    }
+    return true;
+}
+
+void ils_set_halt(int *halt)
+{
+#pragma omp atomic write
+    *halt = 1;
+}
+
+bool ils_halted(int *halt)
+{
+    int h;
+#pragma omp atomic read
+    h = *halt;
+    return h != 0;
+}
+
+/* The best length so far, as the searches run: the shortest of their
+ * tours, or with segments (*tour_len: the tour's length at the round's
+ * start) that length plus every segment's gain. */
+static int64_t shown_length(ils_search *all, int T, const int64_t *tour_len)
+{
+    int64_t best = INT64_MAX, sum = tour_len ? *tour_len : 0;
+    for (int u = 0; u < T; u++) {
+        int64_t v;
+#pragma omp atomic read
+        v = all[u].shown;
+        if (v < best) best = v;
+        sum += v;
+    }
+    return tour_len ? sum : best;
+}
+
+uint64_t ils_share(uint64_t quota, uint64_t parts, uint64_t u)
+{
+    return quota / parts + (u < quota % parts);
+}
+
+void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_search_ctl *ctl,
+                   uint64_t done_before, const int64_t *tour_len, int *halt)
+{
+    ils_search *s = &all[t];
+    bool accept_equal = ctl->params->accept_equal;
+    for (uint64_t k = 0; k < mine; k++) {
+        if (k % ILS_POLL == 0) {
+            bool stop;
+            if (t == 0) {
+                ctl->kicks = done_before + k * (uint64_t)T;
+                stop = wt_ctl_report(ctl, shown_length(all, T, tour_len), s->moves, false);
+            } else {
+                stop = wt_ctl_expired(ctl);
+            }
+            if (s->until > 0 && wt_now() >= s->until) stop = true;
+            if (stop) ils_set_halt(halt);
+            if (ils_halted(halt)) return;
+        }
+        if (!kick_and_repair(s, n, accept_equal)) {
+            ils_set_halt(halt);
+            return;
+        }
+    }
+}
+
+void ils_add_stats(wt_search_stats *stats, const ils_search *s, int T)
+{
+    for (int t = 0; t < T; t++) {
+        stats->kicks += s[t].kicks;
+        stats->kicks_accepted += s[t].kept;
+        stats->steps += s[t].moves;
+    }
+}
+
+uint64_t ils_kicks_of(const ils_search *s, int T)
+{
+    uint64_t k = 0;
+    for (int t = 0; t < T; t++) k += s[t].kicks;
+    return k;
+}
+
+void ils_searches_free(ils_search *s, int T)
+{
+    for (int t = T - 1; t >= 0 && s; t--) wt_ls_free(s[t].w);
+    free(s);
+}
+
+ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
+{
+    int steps = ctl->params->tuning.lk_walk ? ctl->params->tuning.lk_walk : WT_ILS_LK_WALK_STEPS;
+    int walk = wt_ls_moves_of(proto)->lk ? steps : 0;
+    ils_search *s = calloc((size_t)T, sizeof *s);
+    if (!s) {
+        wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
+        return NULL;
+    }
+    for (int t = 0; t < T; t++) {
+        s[t].seed = ctl->params->seed + (uint64_t)t * 0x9E3779B97F4A7C15ULL;
+        s[t].walk = walk;
+    }
+    return s;
+}
+
+int ils_round_offset(uint64_t seed, uint64_t r, int n)
+{
+    if (r == 0) return 0;
+    wt_rng rng;
+    wt_climb_rng(&rng, seed ^ 0x2545F4914F6CDD1DULL, r);
+    return (int)wt_rng_below(&rng, (uint64_t)n);
+}
+
+void ils_splice_windows(wt_beside *beside, int32_t *tour, int64_t *length, bool wait)
+{
+    int64_t gain = 0;
+    wt_beside_take(beside, tour, wait, &gain);
+    *length -= gain;
+}

@@ -1,0 +1,155 @@
+/*
+ * ils_common.h - what the host's ILS drivers share: the searches (one a
+ * thread, each a local-search engine with its own stream of kicks), a
+ * search's kick and repair, a round of kicks, and the drivers' entries for
+ * ils_local.c, which picks one by how the threads share the work:
+ *  - replicas (ils_replicas.c): each thread a copy of the whole tour; at
+ *    each meeting all take the best one;
+ *  - segments (ils_segments.c): the tour cut into one run of consecutive
+ *    positions per thread, each searched as a path with fixed ends;
+ *  - merged replicas (ils_merged.c): each thread kicks its own region of a
+ *    full two-level-list copy; their changes are merged into one tour;
+ * and the first descent before them (ils_first.c).  A round is the kicks
+ * between two meetings of the threads.  Internal to these files.
+ */
+#ifndef WT_ALGO_ILS_COMMON_H
+#define WT_ALGO_ILS_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "algo/windows_beside.h"
+#include "core/search_ctl.h"
+#include "ls/engine.h"
+#include "warptour.h"
+
+typedef struct ils_search {
+    wt_ls *w;
+    uint64_t seed;     /* its kick stream */
+    int walk;          /* > 0: random-walk kicks of this many steps, else
+                          segment-restricted ones (wt_ls_kick_points) */
+    uint64_t next;     /* its next kick number */
+    int64_t best_len;  /* length of the committed tour (or closed path) */
+    int64_t base;      /* segments: the closed path's length at the round's start, else 0 */
+    int64_t shown;     /* best_len - base (+ acc), for the progress report (atomic access) */
+    int64_t acc;       /* segments: the gains of this round's earlier segments (<= 0) */
+    int start, m;      /* segments: the path's first position in the tour, its cities */
+    const int32_t *region; /* merged replicas: its kicks start at these cities */
+    int region_m;          /* (that many; region NULL: any city) */
+    double until;          /* > 0: no kick after this time (wt_now), so that what
+                              follows the round ends by the deadline */
+    double kicked;         /* merged replicas: when its last round's kicks ended */
+    uint64_t kicks, kept, moves;
+    wt_status st;
+    wt_error err;
+} ils_search;
+
+/* ------------------------------------------------------- ils_common.c */
+
+/* Kicks of each search a round (WT_ILS_ROUND_KICKS, or tuning.ils_epoch). */
+uint64_t ils_round_kicks(const wt_tuning *t);
+/* T searches, kicking as suits the moves of proto's descents (engines not
+ * made yet); NULL when out of memory (err set). */
+ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err);
+void ils_searches_free(ils_search *s, int T); /* and their engines */
+/* The flag that ends a round early (time limit, Ctrl-C, a failure), set
+ * and read by every thread. */
+void ils_set_halt(int *halt);
+bool ils_halted(int *halt);
+/* Part u's share of a round of `quota` kicks over `parts` parts. */
+uint64_t ils_share(uint64_t quota, uint64_t parts, uint64_t u);
+/* `mine` kicks of search t of T, on a tour (or path) of n cities; with
+ * segments, *tour_len is the tour's length at the round's start.  Thread
+ * 0 (the solving thread) also reports progress; every thread watches
+ * ctl. */
+void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_search_ctl *ctl,
+                   uint64_t done_before, const int64_t *tour_len, int *halt);
+/* The T searches' kicks, kept kicks and moves, added to stats. */
+void ils_add_stats(wt_search_stats *stats, const ils_search *s, int T);
+uint64_t ils_kicks_of(const ils_search *s, int T);
+/* Where round r cuts (or rotates) the tour of n cities: 0 for the first
+ * descent, then drawn from the seed. */
+int ils_round_offset(uint64_t seed, uint64_t r, int n);
+/* The improved paths of the concurrent windows that have ended go into
+ * tour (length *length), which the next round then starts from (wait:
+ * the last round, asked to end). */
+void ils_splice_windows(wt_beside *beside, int32_t *tour, int64_t *length, bool wait);
+
+/* ----------------------------------------------------- ils_replicas.c */
+
+/* The replicas of whole's tour (length `length`); whole becomes search 0
+ * (still the caller's to free). */
+wt_status ils_replicas_open(wt_ls *whole, int64_t length, wt_search_ctl *ctl, int T,
+                            ils_search **out, wt_error *err);
+void ils_replicas_close(ils_search *s, int T);
+/* Every search takes up search b's tour (or tour, when b < 0). */
+void ils_replicas_meet(ils_search *s, int T, int b, const int32_t *tour, int64_t length);
+/* One round of the replicas, `done` kicks made before it; then all take up
+ * the best, which also goes to tour and *length. */
+wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_t quota,
+                             wt_search_ctl *ctl, uint64_t done, int64_t *length, int *halt,
+                             wt_error *err);
+/* The kicks of T searches on replicas, meeting every round. */
+wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                            uint64_t kicks, int64_t *length, wt_search_stats *stats,
+                            wt_error *err);
+
+/* ----------------------------------------------------- ils_segments.c */
+
+/* The searches of T * turns segments (each search takes `turns` of them
+ * one after another) and the tour's inverse they share. */
+typedef struct ils_segments {
+    ils_search *s;
+    int32_t *where; /* where[tour[x]] = x, refreshed every round */
+    int turns;
+} ils_segments;
+
+/* Cities a thread from which the searches kick on segments. */
+long long ils_segment_min(const wt_tuning *t, bool lk);
+/* Segment engines for the segments of a tour of n cities, with lists from
+ * whole's. */
+wt_status ils_segments_open(const wt_ls *whole, int n, wt_search_ctl *ctl, int T,
+                            ils_segments *out, wt_error *err);
+void ils_segments_close(ils_segments *k, int T);
+/* One round on every segment, cut from `offset` (a round of no kicks: the
+ * descents alone); adds the segments' gains to *length.  *done: in, the
+ * kicks before (for the progress report); out, the segments' kicks. */
+wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int offset,
+                             uint64_t quota, wt_search_ctl *ctl, uint64_t *done,
+                             int64_t *length, int *halt, wt_error *err);
+/* The kicks on segments (with a replica round every k where it pays),
+ * from the tour of length *length; the tour and *length follow. */
+wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                            uint64_t kicks, bool large_lk, wt_beside *beside, int64_t *length,
+                            wt_search_stats *stats, wt_error *err);
+
+/* ------------------------------------------------------- ils_merged.c */
+
+/* Whether LK searches kick merged replicas on a tour of n cities. */
+bool ils_merged_on(const wt_tuning *t, int n);
+/* The kicks of T searches on merged replicas; beside (NULL, or with
+ * T > 1): concurrent windows, whose improved paths go in at the merges. */
+wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                          uint64_t kicks, wt_beside *beside, int64_t *length,
+                          wt_search_stats *stats, wt_error *err);
+
+/* --------------------------------------------------------- ils_first.c */
+
+/* The descent from every city of the start tour, in whole (whose tour is
+ * the start tour) and copied back into tour (ils_first.c says how). */
+wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool two_opted,
+                            bool large_lk, int n, wt_search_ctl *ctl, int T,
+                            wt_search_stats *stats, wt_error *err);
+/* Whether the first LK descent of a large tour is the list descent. */
+bool ils_list_descent_first(const wt_tuning *t, int n, int T);
+/* The first list descent from one or more start tours; whole ends on the
+ * shortest result, which is copied into tour. */
+wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                 wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                 wt_error *err);
+/* The 2-opt + Or-opt first descent of a large tour that LK searches take
+ * up next (into tour). */
+wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                                  int T, wt_search_stats *stats, wt_error *err);
+
+#endif

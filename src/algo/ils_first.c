@@ -1,0 +1,204 @@
+/*
+ * ils_first.c - the first descent of the host's ILS: from every city of
+ * the start tour, before the kicks.
+ *
+ * From WT_ILS_SEGMENT_DESCENT_MIN cities a thread, the segments' descents
+ * run first, side by side, and the descent of the whole tour after them
+ * finds what lies between segments (the start tour's long edges above
+ * all); most cities have nothing left to do by then.  A 2-opted tour has
+ * no long edges left, and the whole tour's descent on one thread takes
+ * seconds at millions of cities: a second round of segments, cut half a
+ * segment further, takes its place.  Otherwise the whole tour's descent
+ * alone.  The longest edges, which the candidate lists may have no
+ * shorter edge to replace with, are then revisited over all pairs
+ * (wt_ls_long_edges).
+ *
+ * Large tours with LK descents (above WT_ILS_LK_REPLICAS_MAX cities): by
+ * default the list descent, LK on the whole tour held as a two-level list
+ * on one thread, from one or more start tours side by side; else a 2-opt +
+ * Or-opt first descent, then LK on segments.
+ */
+#include "algo/ils_common.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo/policy.h"
+#include "core/error.h"
+#include "core/init.h"
+#include "core/instance.h"
+
+wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool two_opted,
+                            bool large_lk, int n, wt_search_ctl *ctl, int T,
+                            wt_search_stats *stats, wt_error *err)
+{
+    int64_t length = wt_ls_length(whole);
+    /* Large tours with LK descents: segments too, two rounds of them, as
+     * for a 2-opted tour: LK's flips on the whole tour would cost up to
+     * half of it each. */
+    two_opted = two_opted || large_lk;
+    if (on_segments && (n / T >= WT_ILS_SEGMENT_DESCENT_MIN || large_lk)) {
+        ils_segments k;
+        wt_status st = ils_segments_open(whole, n, ctl, T, &k, err);
+        if (st != WT_OK) return st;
+        int halt = 0;
+        uint64_t done = 0;
+        st = ils_segments_round(&k, T, tour, n, 0, 0, ctl, &done, &length, &halt, err);
+        if (st == WT_OK && two_opted && !halt)
+            st = ils_segments_round(&k, T, tour, n, n / (2 * T * k.turns), 0, ctl, &done,
+                                    &length, &halt, err);
+        for (int t = 0; t < T; t++) stats->steps += k.s[t].moves;
+        ils_segments_close(&k, T);
+        if (st != WT_OK) return st;
+        wt_ls_adopt(whole, tour, length);
+        if (two_opted) return WT_OK;
+    }
+    wt_ls_touch_all(whole);
+    wt_status st = wt_ls_descend(whole, &stats->steps, err);
+    /* The longest edges, then a descent from the new ends. */
+    for (int r = 0; st == WT_OK && r < WT_ILS_LONG_EDGE_PASSES && !two_opted &&
+                    !wt_ctl_expired(ctl) && wt_ls_long_edges(whole, WT_ILS_LONG_EDGES, T) > 0;
+         r++)
+        st = wt_ls_descend(whole, &stats->steps, err);
+    if (st != WT_OK) return st;
+    wt_ls_commit(whole);
+    memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
+    return WT_OK;
+}
+
+bool ils_list_descent_first(const wt_tuning *t, int n, int T)
+{
+    /* tuning.ils_listed asks for n / T cities a thread at least. */
+    return t->ils_listed != WT_TUNING_OFF && (long long)n / T >= t->ils_listed;
+}
+
+/* The list descent of a large tour with LK, then the longest edges' moves
+ * (see the top of the file); report: through ctl, as the solving thread
+ * does. */
+static wt_status list_descent(wt_ls *w, bool report, int threads, wt_search_ctl *ctl,
+                              uint64_t *moves, wt_error *err)
+{
+    wt_ls_touch_all(w);
+    wt_status st = wt_ls_descend_list(w, report, moves, err);
+    for (int r = 0; st == WT_OK && r < WT_ILS_LONG_EDGE_PASSES && !wt_ctl_expired(ctl) &&
+                    wt_ls_long_edges(w, WT_ILS_LONG_EDGES, threads) > 0;
+         r++)
+        st = wt_ls_descend_list(w, report, moves, err);
+    return st;
+}
+
+/* Whether at least WT_ILS_TIED_SHARE percent of the cities have their two
+ * nearest candidates at one length (grids of lines), where the chain keeps
+ * much of its start tour and other start tours pay. */
+static bool mostly_tied(const wt_ls *w, const wt_instance *inst)
+{
+    int k, n = inst->n;
+    const int32_t *nb = wt_ls_candidates(w, &k);
+    long long tied = 0;
+    for (int c = 0; k >= 2 && c < n; c++) {
+        const int32_t *row = nb + (size_t)c * (size_t)k;
+        tied += row[1] >= 0 && wt_dist(inst, c, row[0]) == wt_dist(inst, c, row[1]);
+    }
+    return tied * 100 >= (long long)WT_ILS_TIED_SHARE * n;
+}
+
+/* Start tours whose list descents run side by side, one a thread, the
+ * shortest result kept: the given start tour and S - 1 Quick-Boruvka tours
+ * swept at evenly spaced angles (wt_tour_init_sweep), where mostly_tied;
+ * a start tour the caller gave is kept as given.  tuning.ils_starts: 0,
+ * that default (one a thread, at most WT_ILS_STARTS_MAX); else at most
+ * that many starts, tied or not, and one a thread. */
+static int start_count(const wt_ls *whole, const wt_search_ctl *ctl, const wt_instance *inst,
+                       int T)
+{
+    int want = ctl->params->tuning.ils_starts;
+    if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > WT_ILS_STARTS_MAX_CITIES)
+        return 1;
+    if (want > 0) return want < T ? want : T;
+    if (!mostly_tied(whole, inst)) return 1;
+    return T < WT_ILS_STARTS_MAX ? T : WT_ILS_STARTS_MAX;
+}
+
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
+
+/* Start i of S > 1 (i >= 1) in *w, a clone of the solving engine: the
+ * sweep's tour and its list descent.  Where it fails (out of memory), *w
+ * is freed and NULL: that start is left out. */
+static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, wt_search_ctl *ctl,
+                        uint64_t *moves)
+{
+    const double two_pi = 6.283185307179586;
+    wt_error e;
+    wt_init_stop stop = {ctl_stop_asked, ctl};
+    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
+    wt_status st = tour ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
+    if (st == WT_OK)
+        st = wt_tour_init_sweep(inst, two_pi * (i - 1) / (S - 1), 1, &stop, tour, NULL, &e);
+    if (st == WT_OK) {
+        wt_ls_adopt(*w, tour, wt_tour_length(inst, tour));
+        st = list_descent(*w, false, 1, ctl, moves, &e);
+    }
+    free(tour);
+    if (st != WT_OK) {
+        wt_ls_free(*w);
+        *w = NULL;
+    }
+}
+
+/* Ties: the given start, then the lowest angle. */
+wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                 wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                 wt_error *err)
+{
+    int n = inst->n, S = start_count(whole, ctl, inst, T);
+    wt_ls **other = calloc((size_t)S, sizeof *other);
+    uint64_t *moves = calloc((size_t)S, sizeof *moves);
+    if (!other || !moves) S = 1; /* the given start alone */
+    for (int i = 1; i < S; i++) {
+        wt_error e;
+        if (wt_ls_clone(whole, &other[i], &e) != WT_OK) other[i] = NULL;
+    }
+    wt_status st = WT_OK;
+    if (S == 1) {
+        st = list_descent(whole, true, T, ctl, &stats->steps, err);
+    } else {
+#pragma omp parallel num_threads(S)
+        {
+            int i = omp_get_thread_num();
+            if (i == 0) st = list_descent(whole, true, 1, ctl, &moves[0], err);
+            else if (other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
+        }
+        int best = 0;
+        int64_t best_len = wt_ls_length(whole);
+        for (int i = 1; i < S; i++) {
+            stats->steps += moves[i];
+            if (other[i] && wt_ls_length(other[i]) < best_len) {
+                best = i;
+                best_len = wt_ls_length(other[i]);
+            }
+        }
+        stats->steps += moves[0];
+        if (st == WT_OK && best > 0) wt_ls_adopt(whole, wt_ls_order(other[best]), best_len);
+        for (int i = 1; i < S; i++) wt_ls_free(other[i]);
+    }
+    free(other);
+    free(moves);
+    if (st != WT_OK) return st;
+    memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
+    return WT_OK;
+}
+
+/* Its descent of the whole tour removes the start tour's long edges, which
+ * LK's segments cannot reach. */
+wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
+                                  int T, wt_search_stats *stats, wt_error *err)
+{
+    wt_ls *plain = NULL;
+    wt_ls_moves moves = wt_policy_ls_moves(false);
+    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &plain, err);
+    if (st != WT_OK) return st;
+    st = ils_first_descent(plain, tour, T > 1, false, false, inst->n, ctl, T, stats, err);
+    wt_ls_free(plain);
+    return st;
+}

@@ -1,0 +1,207 @@
+/*
+ * ils_segments.c - ILS on segments: on a large tour replicas would throw
+ * away the work of all but one search at every meeting (their kicks land
+ * far apart and improve different places) and copy n cities into each.
+ * So the tour is cut into T segments of consecutive positions instead, one
+ * per search, each searched as a path whose two ends stay in place
+ * (wt_ls_adopt_path): every search's gains are kept, and the segments go
+ * back into the tour's positions side by side.  Every round cuts the tour
+ * at an offset drawn from the seed, so that moves across one round's cuts
+ * are found in another's.
+ *
+ * A move between cities that never share a segment (far apart along the
+ * tour, side by side in the plane) is never made, which costs more than
+ * the few such candidate pairs suggest (the improving moves are often
+ * those); so segments pay only from WT_ILS_SEGMENT_MIN cities a thread
+ * (WT_ILS_LK_SEGMENT_MIN for LK searches, whose flips cost more on longer
+ * tours), and below WT_ILS_REPLICA_EVERY_BELOW cities a segment every
+ * WT_ILS_REPLICA_EVERY-th round is a round of replicas, which make those
+ * moves.  LK searches take segments of at most WT_ILS_LK_SEGMENT_MAX
+ * cities, several in turn.
+ *
+ * A round's work depends only on the tour at its start, so a run is the
+ * same for the same seed, kick budget and thread count.
+ */
+#include "algo/ils_common.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "algo/policy.h"
+#include "core/error.h"
+
+long long ils_segment_min(const wt_tuning *t, bool lk)
+{
+    if (t->ils_stretch == 0) return lk ? WT_ILS_LK_SEGMENT_MIN : WT_ILS_SEGMENT_MIN;
+    return t->ils_stretch == WT_TUNING_OFF ? LLONG_MAX : t->ils_stretch;
+}
+
+/* Kicks of each segment's search a round: about one for every two of its
+ * cities, so that the round's fixed work (the descent from every city of
+ * the segment) stays small beside it. */
+static uint64_t segment_round_kicks(const wt_tuning *t, int cap)
+{
+    if (t->ils_epoch != 0) return ils_round_kicks(t);
+    return (uint64_t)cap / 2 > WT_ILS_ROUND_KICKS ? (uint64_t)cap / 2 : WT_ILS_ROUND_KICKS;
+}
+
+/* Search t's round on segment j of `count`: takes up the path, descends
+ * from every city, makes `mine` kicks, and puts the path back. */
+static void run_segment(ils_search *all, int t, int T, int j, int count, int32_t *tour,
+                        const int32_t *where, int n, int offset, uint64_t mine,
+                        wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
+                        int *halt)
+{
+    ils_search *s = &all[t];
+    long long lo = (long long)j * n / count, hi = (long long)(j + 1) * n / count;
+    s->start = (int)((offset + lo) % n);
+    s->m = (int)(hi - lo);
+    wt_ls_adopt_path(s->w, tour, where, n, s->start, s->m);
+    s->base = s->best_len = wt_ls_length(s->w);
+#pragma omp atomic write
+    s->shown = s->acc;
+    wt_ls_touch_all(s->w);
+    s->st = wt_ls_descend(s->w, &s->moves, &s->err);
+    if (s->st == WT_OK) {
+        wt_ls_commit(s->w);
+        s->best_len = wt_ls_length(s->w);
+#pragma omp atomic write
+        s->shown = s->best_len - s->base + s->acc;
+        ils_run_round(all, t, T, mine, s->m, ctl, done_before, tour_len, halt);
+    } else {
+        ils_set_halt(halt);
+    }
+    /* Committed or undone after every kick: the path is the best one. */
+    wt_ls_store_path(s->w, tour, n);
+    s->acc += s->best_len - s->base;
+}
+
+/* Search t's round on its `turns` segments (t, t + T, ...), one after
+ * another; stops after the first one that a halt cut short. */
+static void run_segments(ils_search *all, int t, int T, int turns, int32_t *tour,
+                         const int32_t *where, int n, int offset, uint64_t quota,
+                         wt_search_ctl *ctl, uint64_t done_before, const int64_t *tour_len,
+                         int *halt)
+{
+    uint64_t parts = (uint64_t)T * (uint64_t)turns, mine_before = all[t].kicks;
+    all[t].acc = 0;
+    for (int r = 0; r < turns && !ils_halted(halt); r++) {
+        /* A first descent makes no kicks, whose polls would see a stop. */
+        if (wt_ctl_expired(ctl)) {
+            ils_set_halt(halt);
+            break;
+        }
+        int j = r * T + t;
+        /* The progress line's count: this round's earlier turns, T times. */
+        uint64_t done = done_before + (all[t].kicks - mine_before) * (uint64_t)T;
+        run_segment(all, t, T, j, T * turns, tour, where, n, offset,
+                    ils_share(quota, parts, (uint64_t)j), ctl, done, tour_len, halt);
+    }
+}
+
+void ils_segments_close(ils_segments *k, int T)
+{
+    ils_searches_free(k->s, T);
+    free(k->where);
+}
+
+/* Segments each search takes in turn, for tours of n cities on T. */
+static int segment_turns(const wt_ls *whole, int n, int T)
+{
+    if (!wt_ls_moves_of(whole)->lk) return 1;
+    long long per = ((long long)n + T - 1) / T;
+    return (int)((per + WT_ILS_LK_SEGMENT_MAX - 1) / WT_ILS_LK_SEGMENT_MAX);
+}
+
+wt_status ils_segments_open(const wt_ls *whole, int n, wt_search_ctl *ctl, int T,
+                            ils_segments *out, wt_error *err)
+{
+    int turns = segment_turns(whole, n, T);
+    long long count = (long long)T * turns;
+    int cap = (int)(((long long)n + count - 1) / count);
+    *out = (ils_segments){ils_searches_new(whole, ctl, T, err),
+                          malloc((size_t)n * sizeof(int32_t)), turns};
+    if (!out->s || !out->where) {
+        ils_segments_close(out, T);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
+    }
+    wt_status st = WT_OK;
+    for (int t = 0; t < T && st == WT_OK; t++)
+        st = wt_ls_create_paths(whole, cap, &out->s[t].w, err);
+    if (st != WT_OK) ils_segments_close(out, T);
+    return st;
+}
+
+wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int offset,
+                             uint64_t quota, wt_search_ctl *ctl, uint64_t *done,
+                             int64_t *length, int *halt, wt_error *err)
+{
+    ils_search *s = k->s;
+    int32_t *where = k->where;
+#pragma omp parallel for num_threads(T) schedule(static)
+    for (int x = 0; x < n; x++) where[tour[x]] = x;
+    int turns = k->turns;
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+    for (int t = 0; t < T; t++)
+        run_segments(s, t, T, turns, tour, where, n, offset, quota, ctl, *done, length, halt);
+    wt_status st = WT_OK;
+    *done = 0;
+    for (int t = 0; t < T; t++) {
+        *done += s[t].kicks;
+        *length += s[t].acc;
+        if (s[t].st != WT_OK) {
+            *err = s[t].err;
+            st = s[t].st;
+        }
+    }
+    return st;
+}
+
+/* Every k-th round of segments a round of replicas (0: none), by the
+ * cities a segment (tuning.ils_mix sets another k). */
+static int replica_every(const wt_tuning *t, int cap)
+{
+    if (t->ils_mix != 0) return t->ils_mix == WT_TUNING_OFF ? 0 : t->ils_mix;
+    return cap < WT_ILS_REPLICA_EVERY_BELOW ? WT_ILS_REPLICA_EVERY : 0;
+}
+
+wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
+                            uint64_t kicks, bool large_lk, wt_beside *beside, int64_t *length,
+                            wt_search_stats *stats, wt_error *err)
+{
+    ils_segments k;
+    ils_search *c = NULL;
+    const wt_tuning *tune = &ctl->params->tuning;
+    /* No replicas of a large tour for LK searches (flips on the whole tour). */
+    int every = large_lk ? 0 : replica_every(tune, (n + T - 1) / T);
+    wt_status st = ils_segments_open(whole, n, ctl, T, &k, err);
+    if (st != WT_OK) return st;
+    if (every > 0) st = ils_replicas_open(whole, *length, ctl, T, &c, err);
+    if (beside) wt_beside_start(beside, tour, ctl->deadline);
+    uint64_t done = 0, per = segment_round_kicks(tune, (n + T - 1) / T), on_replicas = 0;
+    int halt = 0;
+    for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
+        bool replicas = every > 0 && r % (uint64_t)every == 0;
+        uint64_t quota = (uint64_t)T * (replicas ? ils_round_kicks(tune) : per);
+        if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        uint64_t on_segments = ils_kicks_of(k.s, T);
+        if (replicas) {
+            ils_replicas_meet(c, T, -1, tour, *length);
+            st = ils_replicas_round(c, T, tour, n, quota, ctl, done, length, &halt, err);
+            on_replicas = ils_kicks_of(c, T);
+        } else {
+            int offset = ils_round_offset(ctl->params->seed, r, n);
+            uint64_t d = done; /* in: for the progress report; out: the segments' kicks */
+            st = ils_segments_round(&k, T, tour, n, offset, quota, ctl, &d, length, &halt, err);
+            on_segments = d;
+        }
+        done = on_segments + on_replicas;
+        if (beside && st == WT_OK) ils_splice_windows(beside, tour, length, false);
+    }
+    if (beside && st == WT_OK) ils_splice_windows(beside, tour, length, true);
+    ils_add_stats(stats, k.s, T);
+    if (c) ils_add_stats(stats, c, T);
+    ils_replicas_close(c, T);
+    ils_segments_close(&k, T);
+    return st;
+}
