@@ -557,7 +557,7 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, wt_params *
             return cli_usage_error(NULL, "--interval needs a number in 0.001..60, got '%s'",
                                    arg);
         break;
-    default: return cli_parse_param(NULL, c, arg, shared);
+    default: return cli_parse_param(NULL, c, arg, shared, &o->tuning);
     }
     return -1;
 }
@@ -593,8 +593,7 @@ static void take_shared(const wt_params *p, const int *given, int n_given, bench
     o->sa_searches = p->sa_searches;
     o->sa_moves = p->sa_moves;
     o->sa_near = p->sa_near;
-    o->device = p->cuda_device;
-    o->tuning = p->tuning;
+    o->device = p->cuda_device; /* --tune went into o->tuning itself */
 }
 
 /* Defaults that depend on the benchmark, for the options not given, and

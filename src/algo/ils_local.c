@@ -71,22 +71,22 @@
 
 /* Kicks of each search between exchanges: milliseconds of work, so the
  * exchange (a copy of the best tour into every search) stays cheap.
- * tuning.ils_epoch sets another count, for measurements. */
+ * tuning.ils_round_kicks sets another count, for measurements. */
 enum { LOCAL_EPOCH = 2000 };
 
 static uint64_t epoch_kicks(const wt_tuning *t)
 {
-    if (t->ils_epoch == 0) return LOCAL_EPOCH;
-    if (t->ils_epoch == WT_TUNING_OFF || t->ils_epoch > (1LL << 40))
+    if (t->ils_round_kicks == 0) return LOCAL_EPOCH;
+    if (t->ils_round_kicks == WT_TUNING_OFF || t->ils_round_kicks > (1LL << 40))
         return 1ULL << 40; /* never; T * k must fit */
-    return (uint64_t)t->ils_epoch;
+    return (uint64_t)t->ils_round_kicks;
 }
 /* Kicks between looks at the clock and the progress callback. */
 enum { LOCAL_POLL = 64 };
 
 /* Cities per stretch from which the searches kick on stretches (see
  * above; pla85900 on 16 threads, 5368 a stretch, ends closer with copies,
- * usa115475, 7217, with stretches); tuning.ils_stretch sets another, for
+ * usa115475, 7217, with stretches); tuning.ils_segment_min sets another, for
  * measurements. */
 enum { STRETCH_MIN = 6000 };
 /* The same for LK searches, whose flips on a copy of the whole tour cost
@@ -100,8 +100,8 @@ enum { STRETCH_DESCENT = 5000 };
 
 static long long stretch_min(const wt_tuning *t, bool lk)
 {
-    if (t->ils_stretch == 0) return lk ? LK_STRETCH_MIN : STRETCH_MIN;
-    return t->ils_stretch == WT_TUNING_OFF ? LLONG_MAX : t->ils_stretch;
+    if (t->ils_segment_min == 0) return lk ? LK_STRETCH_MIN : STRETCH_MIN;
+    return t->ils_segment_min == WT_TUNING_OFF ? LLONG_MAX : t->ils_segment_min;
 }
 
 typedef struct local_search {
@@ -257,7 +257,8 @@ enum { LK_WALK_STEPS = 25 };
 static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, int T,
                                   wt_error *err)
 {
-    int steps = ctl->params->tuning.lk_walk ? ctl->params->tuning.lk_walk : LK_WALK_STEPS;
+    int steps = wt_tuning_of(ctl->params)->lk_walk;
+    if (steps == 0) steps = LK_WALK_STEPS;
     int walk = wt_polisher_moves(proto)->lk ? steps : 0;
     local_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
@@ -278,7 +279,7 @@ static local_search *new_searches(const wt_polisher *proto, wt_search_ctl *ctl, 
  * descent from every city of the stretch) stays small beside it. */
 static uint64_t stretch_epoch_kicks(const wt_tuning *t, int cap)
 {
-    if (t->ils_epoch != 0) return epoch_kicks(t);
+    if (t->ils_round_kicks != 0) return epoch_kicks(t);
     return (uint64_t)cap / 2 > LOCAL_EPOCH ? (uint64_t)cap / 2 : LOCAL_EPOCH;
 }
 
@@ -494,10 +495,10 @@ static wt_status first_descent(wt_polisher *whole, int32_t *tour, bool on_stretc
  * machine), pla85900 ended 1.03% above the optimum so and 1.26% from the
  * stretches, usa115475 0.57% and 0.70%; on two threads the stretches'
  * descents of usa115475 had not ended by then (bench/RESULTS.md).
- * tuning.ils_listed asks for n / T cities a thread at least. */
+ * tuning.ils_list_descent_min asks for n / T cities a thread at least. */
 static bool listed_first(const wt_tuning *t, int n, int T)
 {
-    return t->ils_listed != WT_TUNING_OFF && (long long)n / T >= t->ils_listed;
+    return t->ils_list_descent_min != WT_TUNING_OFF && (long long)n / T >= t->ils_list_descent_min;
 }
 
 /* The first descent of a large tour with LK on the whole tour as a list,
@@ -560,7 +561,7 @@ static bool mostly_tied(const wt_polisher *w, const wt_instance *inst)
 static int start_count(const wt_polisher *whole, const wt_search_ctl *ctl,
                        const wt_instance *inst, int T)
 {
-    int want = ctl->params->tuning.ils_starts;
+    int want = wt_tuning_of(ctl->params)->ils_starts;
     if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > STARTS_MAX_N) return 1;
     if (want > 0) return want < T ? want : T;
     if (!mostly_tied(whole, inst)) return 1;
@@ -732,13 +733,14 @@ static wt_status copies_epoch(local_search *s, int T, int32_t *tour, int n, uint
  * (see the top of the file) are worth a few short epochs of copies, which
  * can (16 threads, 10 s: usa115475 0.71-0.75% against 0.91% with
  * stretches alone, ara238025 1.54-1.55% against 1.60%; at 1M and 2M
- * cities no gain).  tuning.ils_mix sets another period, for
+ * cities no gain).  tuning.ils_replica_every sets another period, for
  * measurements. */
 enum { MIX_PERIOD = 4, MIX_BELOW = 30000 };
 
 static int mix_period(const wt_tuning *t, int cap)
 {
-    if (t->ils_mix != 0) return t->ils_mix == WT_TUNING_OFF ? 0 : t->ils_mix;
+    if (t->ils_replica_every != 0)
+        return t->ils_replica_every == WT_TUNING_OFF ? 0 : t->ils_replica_every;
     return cap < MIX_BELOW ? MIX_PERIOD : 0;
 }
 
@@ -760,7 +762,7 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
 {
     stretches k;
     local_search *c = NULL;
-    const wt_tuning *tune = &ctl->params->tuning;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
     /* No copies of a large tour for LK searches (flips on the whole tour). */
     int mix = large_lk ? 0 : mix_period(tune, (n + T - 1) / T);
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
@@ -805,7 +807,7 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
     wt_status st = open_copies(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
     int halt = 0;
-    uint64_t done = 0, epoch = epoch_kicks(&ctl->params->tuning);
+    uint64_t done = 0, epoch = epoch_kicks(wt_tuning_of(ctl->params));
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * epoch;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
@@ -826,14 +828,14 @@ static wt_status kick_copies(wt_polisher *whole, int32_t *tour, int n, wt_search
  * against 0.55%, ara238025 0.87% against 0.94%, d18512 0.15% against
  * 0.24%, usa13509 0.17% against 0.27% and pr2392 0.011% against 0.025% on
  * copies (bench/RESULTS.md); smaller
- * tours were not measured and keep the copies.  tuning.ils_whole sets
+ * tours were not measured and keep the copies.  tuning.ils_merged_min sets
  * another. */
 enum { WHOLE_MIN = 2000 };
 
 static bool kick_whole_tour(const wt_tuning *t, int n)
 {
-    if (t->ils_whole == WT_TUNING_OFF) return false;
-    return n >= (t->ils_whole ? t->ils_whole : WHOLE_MIN);
+    if (t->ils_merged_min == WT_TUNING_OFF) return false;
+    return n >= (t->ils_merged_min ? t->ils_merged_min : WHOLE_MIN);
 }
 
 /* Kicks of each search between merges of the copies of the whole tour: a
@@ -995,8 +997,8 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
         close_copies(s, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d copies' merge", T);
     }
-    const wt_tuning *tune = &ctl->params->tuning;
-    uint64_t per = tune->ils_epoch ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
+    uint64_t per = tune->ils_round_kicks ? epoch_kicks(tune) : WHOLE_EPOCH, done = 0;
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = beside ? malloc((size_t)n * sizeof *free_cities) : NULL;
@@ -1080,13 +1082,14 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
 static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
                                   const wt_polisher *whole, bool whole_kicks)
 {
-    const wt_tuning *t = &p->tuning;
+    const wt_tuning *t = wt_tuning_of(p);
     int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
     wt_beside_opts o = {
         .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
         .cuda_device = p->cuda_device,
         .seed = p->seed,
-        .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
+        .epoch_s =
+            t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = whole_kicks,
@@ -1101,7 +1104,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_polisher *whole = NULL;
-    wt_polish_moves moves = search_moves(lk, &ctl->params->tuning, n);
+    wt_polish_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
     wt_status st = wt_polisher_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* The first descent with the default breadth: a broader one is slower
@@ -1110,7 +1113,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Paths keep copies of coordinates: no stretches for a matrix. */
     bool large_lk = lk && n > LK_COPIES_MAX && inst->type != WT_EXPLICIT;
     bool stretchable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
-    if (large_lk && !two_opted && listed_first(&ctl->params->tuning, n, T)) {
+    if (large_lk && !two_opted && listed_first(wt_tuning_of(ctl->params), n, T)) {
         st = listed_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted) {
@@ -1126,7 +1129,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    const wt_tuning *tune = &ctl->params->tuning;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
     bool whole_kicks = lk && kick_whole_tour(tune, n);
     bool on_stretches = stretchable && (n / T >= stretch_min(tune, lk) || large_lk);
     /* Windows beside the searches whose epochs end in the whole tour. */

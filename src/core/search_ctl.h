@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "core/tuning.h"
 #include "warptour.h"
 
 #ifdef __cplusplus
