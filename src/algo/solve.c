@@ -297,10 +297,10 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
     if (windows_beside && backend->host)
-        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: window searches beside",
+        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: concurrent windows",
                  threads, s, gpu);
     else if (windows_beside)
-        snprintf(device, size, "%.40s: first descent, windows beside; CPU, %d thread%s: "
+        snprintf(device, size, "%.40s: first descent, concurrent windows; CPU, %d thread%s: "
                  "local descents", gpu, threads, s);
     else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
         snprintf(device, size, "%.40s: first descent, window searches; then CPU, %d thread%s: "
