@@ -1149,7 +1149,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     }
     stats->gpu_time_s += wt_beside_gpu_s(beside);
     if (wt_beside_started_at(beside) > 0)
-        stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
+        stats->concurrent_windows_s = wt_now() - wt_beside_started_at(beside);
     wt_beside_close(beside);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer

@@ -640,7 +640,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     res->ils.kicks = stats.kicks;
     res->ils.kicks_accepted = stats.kicks_accepted;
     res->ils.gpu_time_s = stats.gpu_time_s;
-    res->ils.concurrent_windows_s = stats.gpu_span_s;
+    res->ils.concurrent_windows_s = stats.concurrent_windows_s;
     res->sa.searches = sa.searches;
     res->sa.moves_per_search = sa.moves;
     res->sa.iterations = stats.iterations;
