@@ -84,7 +84,8 @@ typedef struct bench_opts {
                                        thread; 0 = default (all for cuda, 1 for cpu) */
     int sa_near;                    /* sa: local moves, wt_params.sa_near (cpu variants) */
     int device;                     /* all but io-init: --device (wt_params.cuda_device) */
-    wt_tuning tuning;               /* all but io-init: --tune (wt_params.tuning) */
+    wt_tuning tuning;               /* all but io-init: --tune (wt_params.tuning points
+                                       here) */
 } bench_opts;
 
 /* The benchmarks (bench_NAME.c); each returns an exit status. */

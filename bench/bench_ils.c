@@ -118,10 +118,10 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
     /* Where it ran and how it descended after each kick: cpu/local,
      * cuda/local (the first descent on the GPU), cuda/full, cpu/full. */
     snprintf(tr->backend, sizeof tr->backend, "%s/%s", res.backend,
-             wt_ils_descent_name(res.ils_descent));
+             wt_ils_descent_name(res.ils.descent));
     tr->seconds = res.time_s;
-    tr->kicks = res.kicks;
-    tr->kicks_accepted = res.kicks_accepted;
+    tr->kicks = res.ils.kicks;
+    tr->kicks_accepted = res.ils.kicks_accepted;
     tr->first_within = -1;
     char g[32];
     for (size_t k = 0; k < tr->count; k++) {
@@ -143,8 +143,8 @@ static wt_status ils_run(const wt_instance *inst, const bench_opts *o, ils_trace
            "within_%gpct_by_%gs=%s\n",
            tr->name, tr->n, tr->backend, res.time_s, res.init_time_s, res.init_length,
            res.length, opt, bench_fmt_gap(bench_gap(res.init_length, tr->optimum), ig, sizeof ig),
-           bench_fmt_gap(bench_gap(res.length, tr->optimum), g, sizeof g), res.kicks,
-           res.kicks_accepted, res.steps, ILS_TARGET_GAP, fw, ILS_TARGET_GAP, ILS_TARGET_S,
+           bench_fmt_gap(bench_gap(res.length, tr->optimum), g, sizeof g), res.ils.kicks,
+           res.ils.kicks_accepted, res.steps, ILS_TARGET_GAP, fw, ILS_TARGET_GAP, ILS_TARGET_S,
            ils_target_met(tr));
     fflush(stdout);
     wt_result_free(&res);

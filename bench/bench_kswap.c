@@ -127,7 +127,7 @@ static int ks_measure_row(const wt_instance *inst, const int32_t *start, const b
                " seconds=%.6g speedup=%s stop=%s nested=%s band=%d\n",
                row->name, row->n, bench_two_names[v], res.backend,
                wt_init_method_name(start_method[row->start]), kname + 2, init_length,
-               res.length, res.steps, res.passes,
+               res.length, res.steps, res.scan.passes,
                res.search_time_s, speedup, wt_stop_reason_name(res.stop),
                o->nested ? "on" : "off", o->band);
         fflush(stdout);

@@ -97,7 +97,7 @@ static int ls_measure_row(const wt_instance *inst, const int32_t *start, double 
         }
         ls_cell *c = &row->cell[s];
         *c = (ls_cell){true, res.stop == WT_STOP_TIME_LIMIT, res.search_time_s,
-                       res.passes, res.length};
+                       res.scan.passes, res.length};
         char k[16], og[32], ig[32], fg[32];
         fmt_swaps(o->swaps[s], k, sizeof k);
         if (row->optimum > 0) snprintf(og, sizeof og, "%" PRId64, row->optimum);

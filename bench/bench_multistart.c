@@ -164,8 +164,8 @@ static wt_status ms_measure(const wt_instance *inst, const ms_variant *v, const 
         printf("bench=multistart n=%d variant=%s backend=%s restarts=%" PRIu64
                " climbs=%" PRIu64 " steps=%" PRIu64 " moves=%" PRIu64 " seconds=%.4f"
                " moves_per_s=%.4e best_length=%" PRId64 " stop=%s\n",
-               wt_instance_n(inst), v->name, best.backend, climbs, best.climbs, best.steps,
-               best.moves_evaluated, best.search_time_s, cell->moves_per_s, best.length,
+               wt_instance_n(inst), v->name, best.backend, climbs, best.multistart.climbs,
+               best.steps, best.moves_evaluated, best.search_time_s, cell->moves_per_s, best.length,
                wt_stop_reason_name(best.stop));
         fflush(stdout);
     }

@@ -68,8 +68,8 @@ static wt_status pass_measure(const wt_instance *inst, const int32_t *start, int
         wt_result res;
         wt_status st = bench_2opt(inst, start, 1, v, o, stop_after_first_scan, live, &res, err);
         if (st != WT_OK) return st;
-        uint64_t scans = res.passes, checked = scans ? res.moves_evaluated / scans : 0;
-        double t = scans ? res.scan_time_s / (double)scans : -1;
+        uint64_t scans = res.scan.passes, checked = scans ? res.moves_evaluated / scans : 0;
+        double t = scans ? res.scan.time_s / (double)scans : -1;
         double tc = scans ? res.search_time_s / (double)scans : -1;
         snprintf(backend, sizeof backend, "%s", res.backend);
         wt_result_free(&res);

@@ -136,7 +136,8 @@ int bench_quality(const bench_opts *o)
                " best_climb=%" PRIu64 " length=%" PRId64 " optimum=%" PRId64
                " gap_percent=%.3f seconds=%.3f\n",
                wt_instance_name(inst), n, wt_edge_weight_type_name(wt_instance_type(inst)),
-               res.backend, res.climbs, res.best_climb, res.length, opt, gap, res.time_s);
+               res.backend, res.multistart.climbs, res.multistart.best_climb, res.length, opt,
+               gap, res.time_s);
         fflush(stdout);
         t_all += res.time_s;
         measured++;

@@ -181,10 +181,10 @@ static void sa_one(sa_batch *b, int r)
     }
     if (b->threshold > 0 && w.first < 0 && res.length <= b->threshold) w.first = res.time_s;
     *out = (sa_outcome){
-        .done = true, .searches = res.searches, .moves = res.moves_per_search,
-        .search_s = res.search_time_s, .time_s = res.time_s, .polish_s = res.polish_time_s,
+        .done = true, .searches = res.sa.searches, .moves = res.sa.moves_per_search,
+        .search_s = res.search_time_s, .time_s = res.time_s, .polish_s = res.sa.polish_time_s,
         .moves_evaluated = res.moves_evaluated, .length = res.length,
-        .unpolished = res.sa_unpolished_length, .stop = res.stop, .first = w.first,
+        .unpolished = res.sa.unpolished_length, .stop = res.stop, .first = w.first,
     };
     wt_result_free(&res);
 }

@@ -144,7 +144,7 @@ static int timeline_child(const tl_opts *o)
     p.seed = o->seed;
     p.threads = o->threads;
     p.init = o->init;
-    p.tuning = o->tuning;
+    p.tuning = &o->tuning;
     p.time_limit_s = o->child_t0 + max_at(o) - bench_now();
     if (p.time_limit_s < 1e-3) p.time_limit_s = 1e-3; /* the reading took it all */
     int64_t last = 0;
@@ -163,9 +163,10 @@ static int timeline_child(const tl_opts *o)
      * and, where the GPU made the first descent (a 2-opt descent on cuda),
      * its passes' evaluation kernels (the moves' application kernels, a
      * small part, are not timed). */
-    double kernels = res.gpu_time_s + (res.host ? 0 : res.scan_time_s);
+    double kernels = res.ils.gpu_time_s + (res.host ? 0 : res.scan.time_s);
     double busy = res.search_time_s > 0 ? kernels / res.search_time_s : 0;
-    double beside = res.gpu_span_s > 0 ? res.gpu_time_s / res.gpu_span_s : 0;
+    double span = res.ils.concurrent_windows_s;
+    double beside = span > 0 ? res.ils.gpu_time_s / span : 0;
     printf("end %" PRId64 " %s/%s %s %s %.3f %.3f %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
            wt_init_method_name(res.init_made), busy, beside, returned);
@@ -667,7 +668,7 @@ static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char
             return cli_usage_error(NULL, "--child needs the parent's clock");
         break;
     default: {
-        int st = cli_parse_param(NULL, c, arg, shared);
+        int st = cli_parse_param(NULL, c, arg, shared, &o->tuning);
         if (st >= 0 || (c != CLI_OPT_INIT && c != CLI_OPT_TUNE)) return st;
         /* our runs get them as given, the child parses them again */
         if (o->n_forward == 2 * TL_MAX_FORWARD)
@@ -705,8 +706,7 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
     o.ils_descent = shared.ils_descent;
     o.threads = shared.threads;
     o.seed = shared.seed;
-    o.init = shared.init;
-    o.tuning = shared.tuning;
+    o.init = shared.init; /* --tune went into o.tuning itself */
     for (int i = optind; i < argc; i++) {
         if (o.n_paths == TL_MAX_INSTANCES)
             return cli_usage_error(NULL, "at most %d instances", TL_MAX_INSTANCES);

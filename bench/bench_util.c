@@ -28,7 +28,7 @@ void bench_params_defaults(const bench_opts *o, wt_params *p)
 {
     wt_params_defaults(p);
     p->cuda_device = o->device;
-    p->tuning = o->tuning;
+    p->tuning = &o->tuning;
 }
 
 bool bench_find_tsplib(const char *file, char *out, size_t size)

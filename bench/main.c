@@ -66,7 +66,7 @@ static const char bench_help[] =
     "multistart [--instance PATH] [--sizes LIST] [--variants LIST] [--seconds S]\n"
     "           [--repeat R] [--seed S]\n"
     "  Throughput of random-restart 2-opt hill climbing, in 2-opt moves evaluated\n"
-    "  per second ((n-1)(n-2)/2 per IHC step), on the first n cities of d18512\n"
+    "  per second ((n-1)(n-2)/2 per improving move), on the first n cities of d18512\n"
     "  (O'Neil & Burtscher 2015, Figure 6).  Variants: cuda (one climber per thread\n"
     "  block: ours), cuda-thread (one climber per thread: the prior-art baseline),\n"
     "  cpu (one climber per core).  The number of climbs is calibrated so that a\n"
@@ -215,9 +215,10 @@ static const char bench_help[] =
     "--prune, --ils-descent, --searches, --moves, --near, and where they apply\n"
     "(not io-init; --device not timeline, --tune not batch):\n"
     "  --device N        the GPU to use, as 'warptour devices' numbers them (default 0)\n"
-    "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
-    "                    wt_tuning (docs/library.md; e.g. pass_rows=16, ms_block=64,\n"
-    "                    ils_epoch=off); repeatable\n"
+    "  --tune NAME=VALUE experimental: a kernel shape or round length of the\n"
+    "                    library's wt_tuning (docs/library.md; e.g. pass_rows=16,\n"
+    "                    ms_block=64, ils_round_kicks=off; for one release also the\n"
+    "                    names of 0.1.0, such as ils_epoch); repeatable\n"
     "\n"
     "Examples:\n"
     "  warptour-bench multistart\n"
@@ -557,7 +558,7 @@ static int parse_bench_option(int c, const char *arg, bench_opts *o, wt_params *
             return cli_usage_error(NULL, "--interval needs a number in 0.001..60, got '%s'",
                                    arg);
         break;
-    default: return cli_parse_param(NULL, c, arg, shared);
+    default: return cli_parse_param(NULL, c, arg, shared, &o->tuning);
     }
     return -1;
 }
@@ -593,8 +594,7 @@ static void take_shared(const wt_params *p, const int *given, int n_given, bench
     o->sa_searches = p->sa_searches;
     o->sa_moves = p->sa_moves;
     o->sa_near = p->sa_near;
-    o->device = p->cuda_device;
-    o->tuning = p->tuning;
+    o->device = p->cuda_device; /* --tune went into o->tuning itself */
 }
 
 /* Defaults that depend on the benchmark, for the options not given, and

@@ -42,17 +42,18 @@ static const char solve_help[] =
     "                    local optimum, on the backend (the papers' way); 'local':\n"
     "                    on the host, 2-opt and Or-opt moves to the 10 nearest\n"
     "                    cities, only around the cities the kick moved (100,000\n"
-    "                    kicks a second per core; --threads searches, on copies\n"
-    "                    of the tour that take up the best every 2000 kicks, or\n"
-    "                    from 6000 cities a thread each on a stretch of the\n"
-    "                    tour), after a first descent on the GPU when the\n"
+    "                    kicks a second per core; --threads searches, on\n"
+    "                    replicas of the tour that take up the best every 2000\n"
+    "                    kicks, or from 6000 cities a thread each on a segment\n"
+    "                    of the tour), after a first descent on the GPU when the\n"
     "                    backend is cuda; 'lk': as local, with Lin-Kernighan\n"
     "                    steps (variable depth, to 8 quadrant neighbours; from\n"
     "                    50,000 cities broader and deeper after a kick, to 12)\n"
     "                    and Or-opt moves, kicked by random-walk double\n"
     "                    bridges; from 2000 cities each thread kicks its own\n"
-    "                    copy of the whole tour, the copies' gains merged into\n"
-    "                    one tour every 250 kicks a thread; above 20,000\n"
+    "                    region of a replica of the whole tour, the replicas'\n"
+    "                    changes merged into one tour every 250 kicks a thread\n"
+    "                    (merged replicas); above 20,000\n"
     "                    cities (to 250,000) where most cities' two nearest\n"
     "                    lie at one length (grids of lines), the first\n"
     "                    descent runs from one start tour a thread (--init's,\n"
@@ -61,16 +62,17 @@ static const char solve_help[] =
     "                    'windows': the tour cut into windows of 1000\n"
     "                    consecutive positions searched side by side (kicks,\n"
     "                    2-opt, Or-opt, 3-opt; on the GPU with cuda), the cuts\n"
-    "                    moving between epochs, then the host's descents once\n"
+    "                    moving between rounds, then the host's descents once\n"
     "                    their gains dry up (docs/batch.md);\n"
     "                    'auto' (default): lk up to 250,000 cities, local\n"
     "                    beyond (its cheaper kicks get closer there), but lk\n"
     "                    up to 1,000,000 under a time limit of 45 us a city\n"
     "                    or more (45 s at a million); lk runs\n"
     "                    on the host; with --backend auto, a time limit\n"
-    "                    and 10,000 cities or more a usable GPU searches\n"
-    "                    windows of the tour beside the host's lk or local\n"
-    "                    descents (docs/batch.md)\n"
+    "                    and 10,000 cities or more a usable GPU runs\n"
+    "                    concurrent windows: window searches of the tour\n"
+    "                    while the host's lk or local descents run\n"
+    "                    (docs/batch.md)\n"
     "  --swaps k|all     2opt: improving moves applied per pass, the best ones whose\n"
     "                    reversals are independent (k-swap); 1 = best improvement\n"
     "                    only; all (default) = every independent improving move\n"
@@ -81,7 +83,7 @@ static const char solve_help[] =
     "  --band W          2opt, ils with --swaps other than 1: each row i also offers\n"
     "                    its best move with j in i+2..i+W, a short one that long\n"
     "                    moves do not block; 0 = off (default 64)\n"
-    "  --prune on|off    2opt, ils with full descents: skip the pairs of tour stretches\n"
+    "  --prune on|off    2opt, ils with full descents: skip the pairs of tour segments\n"
     "                    (32 cities each) whose bounding boxes lie too far apart for\n"
     "                    any move between them to shorten the tour: the same moves\n"
     "                    with fewer checks on a good tour (on, default; 2D metrics\n"
@@ -129,8 +131,14 @@ static const char solve_help[] =
     "  --json            print the result as one JSON object on stdout\n"
     "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
     "  --quiet           print nothing but errors (no progress line, no report)\n"
-    "  --tune NAME=VALUE experimental: a kernel shape or epoch of the library's\n"
-    "                    wt_tuning, for measurements (docs/library.md); repeatable\n"
+    "  --tune NAME=VALUE experimental: a kernel shape or round length of the\n"
+    "                    library's wt_tuning, for measurements (docs/library.md);\n"
+    "                    repeatable.  For one release the names of 0.1.0 still\n"
+    "                    work: ils_epoch, ils_stretch, ils_mix, ils_listed,\n"
+    "                    ils_whole, ils_beside, ils_beside_ms (now ils_round_kicks,\n"
+    "                    ils_segment_min, ils_replica_every, ils_list_descent_min,\n"
+    "                    ils_merged_min, ils_concurrent_min,\n"
+    "                    ils_concurrent_round_ms)\n"
     "  -h, --help        show this help\n"
     "\n"
     "A progress line (elapsed time, best length, gap; for sa also the temperature;\n"
@@ -193,6 +201,7 @@ typedef struct solve_opts {
     cli_tour_format format;    /* --output-format */
     int64_t optimum; /* -1: from the built-in table */
     wt_params params;
+    wt_tuning tuning;          /* --tune's, where params.tuning points once given */
 } solve_opts;
 
 typedef struct progress_state {
@@ -301,7 +310,7 @@ static int parse_option(int c, const char *arg, solve_opts *o)
             return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
                                    "'%s'", arg);
         break;
-    default: return cli_parse_param("solve", c, arg, &o->params);
+    default: return cli_parse_param("solve", c, arg, &o->params, &o->tuning);
     }
     return -1;
 }
@@ -370,6 +379,11 @@ static double moves_per_second(const wt_result *r)
     return r->search_time_s > 0 ? (double)r->moves_evaluated / r->search_time_s : 0.0;
 }
 
+static double kicks_per_second(const wt_result *r)
+{
+    return r->search_time_s > 0 ? (double)r->ils.kicks / r->search_time_s : 0.0;
+}
+
 static const char *sa_cpu_name(wt_sa_cpu_scheme s)
 {
     return s == WT_SA_PSSM ? "pssm" : "sspm";
@@ -378,24 +392,25 @@ static const char *sa_cpu_name(wt_sa_cpu_scheme s)
 static void print_sa_report(FILE *out, const solve_opts *o, const wt_result *r)
 {
     const wt_params *p = &o->params;
-    fprintf(out, "anneal    %d search%s x %d move%s", r->searches, r->searches == 1 ? "" : "es",
-            r->moves_per_search, r->moves_per_search == 1 ? "" : "s");
+    const wt_result_sa *sa = &r->sa;
+    fprintf(out, "anneal    %d search%s x %d move%s", sa->searches, sa->searches == 1 ? "" : "es",
+            sa->moves_per_search, sa->moves_per_search == 1 ? "" : "s");
     if (r->host) fprintf(out, " (%s)", sa_cpu_name(p->sa_cpu));
     fprintf(out, ", T %g -> %g by %g every %d x n iterations, exchange every %d steps",
             p->sa_t_start, p->sa_t_end, p->sa_alpha, p->sa_sweeps, p->sa_exchange);
     if (p->sa_near > 0) fprintf(out, ", moves next to the %d nearest", p->sa_near);
     fprintf(out, "\n");
     fprintf(out, "moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
-            "%.4g\n", r->iterations, r->accepted, moves_per_second(r), r->temperature_final);
+            "%.4g\n", sa->iterations, sa->accepted, moves_per_second(r), sa->temperature_final);
     if (!p->sa_polish) return;
     fprintf(out, "polish    annealed length %" PRId64 ", %" PRIu64 " improving 2-opt/Or-opt "
-            "moves in %.3f s\n", r->sa_unpolished_length, r->polish_moves, r->polish_time_s);
+            "moves in %.3f s\n", sa->unpolished_length, sa->polish_moves, sa->polish_time_s);
 }
 
 /* The share of the passes' pair space that was checked (1 without pruning). */
 static double pair_share(const wt_result *r)
 {
-    double space = (double)r->passes * ((double)(r->n - 1) * (double)(r->n - 2) / 2.0);
+    double space = (double)r->scan.passes * ((double)(r->n - 1) * (double)(r->n - 2) / 2.0);
     return space > 0 ? (double)r->moves_evaluated / space : 0.0;
 }
 
@@ -416,11 +431,11 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
             wt_edge_weight_type_name(wt_instance_type(inst)));
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         fprintf(out, "search    multistart on %s (%s): %" PRIu64 " climbs, %" PRIu64
-                " IHC steps\n", r->backend, r->device, r->climbs, r->steps);
+                " improving moves\n", r->backend, r->device, r->multistart.climbs, r->steps);
         fprintf(out, "moves     %" PRIu64 " evaluated, %.3g moves/s\n", r->moves_evaluated,
                 moves_per_second(r));
         fprintf(out, "best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
-                r->best_climb, r->init_length);
+                r->multistart.best_climb, r->init_length);
     } else {
         fprintf(out, "start     %s: length %" PRId64 " in %.3f s%s\n",
                 o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
@@ -430,20 +445,20 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
         /* Local descents look at neighbour lists, not at counted pairs. */
         if (r->moves_evaluated > 0) fprintf(out, ", %" PRIu64 " evaluated", r->moves_evaluated);
         fprintf(out, "\n");
-        if (r->passes > 0)
+        if (r->scan.passes > 0)
             fprintf(out, "passes    %" PRIu64 " full 2-opt pass%s, %.3g%% of their pairs checked\n",
-                    r->passes, r->passes == 1 ? "" : "es", 100.0 * pair_share(r));
+                    r->scan.passes, r->scan.passes == 1 ? "" : "es", 100.0 * pair_share(r));
         if (o->params.algorithm == WT_ALGO_SA) print_sa_report(out, o, r);
+        const wt_result_ils *ils = &r->ils;
         if (o->params.algorithm == WT_ALGO_ILS)
-            fprintf(out, "kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", r->kicks,
-                    r->kicks_accepted,
-                    r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
-        if (r->gpu_time_s > 0) { /* window searches: how busy the GPU kept */
+            fprintf(out, "kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", ils->kicks,
+                    ils->kicks_accepted, kicks_per_second(r));
+        if (ils->gpu_time_s > 0) { /* window searches: how busy the GPU kept */
             fprintf(out, "gpu       window kernels %.3f s, %.0f%% of the search's time",
-                    r->gpu_time_s, 100.0 * r->gpu_time_s / r->search_time_s);
-            if (r->gpu_span_s > 0)
-                fprintf(out, ", %.0f%% from the first window epoch on",
-                        100.0 * r->gpu_time_s / r->gpu_span_s);
+                    ils->gpu_time_s, 100.0 * ils->gpu_time_s / r->search_time_s);
+            if (ils->concurrent_windows_s > 0)
+                fprintf(out, ", %.0f%% from the concurrent windows' first round on",
+                        100.0 * ils->gpu_time_s / ils->concurrent_windows_s);
             fprintf(out, "\n");
         }
     }
@@ -470,21 +485,22 @@ static void add_sa_json(cJSON *j, const solve_opts *o, const wt_result *r)
 {
     const wt_params *p = &o->params;
     if (r->host) cJSON_AddStringToObject(j, "sa_cpu", sa_cpu_name(p->sa_cpu));
-    cJSON_AddNumberToObject(j, "searches", r->searches);
-    cJSON_AddNumberToObject(j, "moves_per_search", r->moves_per_search);
+    const wt_result_sa *sa = &r->sa;
+    cJSON_AddNumberToObject(j, "searches", sa->searches);
+    cJSON_AddNumberToObject(j, "moves_per_search", sa->moves_per_search);
     cJSON_AddNumberToObject(j, "t_start", p->sa_t_start);
     cJSON_AddNumberToObject(j, "t_end", p->sa_t_end);
     cJSON_AddNumberToObject(j, "alpha", p->sa_alpha);
     cJSON_AddNumberToObject(j, "sweeps", p->sa_sweeps);
     cJSON_AddNumberToObject(j, "exchange", p->sa_exchange);
-    cli_json_add_uint64(j, "iterations", r->iterations);
-    cli_json_add_uint64(j, "accepted", r->accepted);
-    cJSON_AddNumberToObject(j, "temperature_final", r->temperature_final);
+    cli_json_add_uint64(j, "iterations", sa->iterations);
+    cli_json_add_uint64(j, "accepted", sa->accepted);
+    cJSON_AddNumberToObject(j, "temperature_final", sa->temperature_final);
     cJSON_AddNumberToObject(j, "near", p->sa_near);
     cJSON_AddBoolToObject(j, "polish", p->sa_polish);
-    cli_json_add_int64(j, "sa_unpolished_length", r->sa_unpolished_length);
-    cli_json_add_uint64(j, "polish_moves", r->polish_moves);
-    cJSON_AddNumberToObject(j, "polish_time_s", r->polish_time_s);
+    cli_json_add_int64(j, "sa_unpolished_length", sa->unpolished_length);
+    cli_json_add_uint64(j, "polish_moves", sa->polish_moves);
+    cJSON_AddNumberToObject(j, "polish_time_s", sa->polish_time_s);
 }
 
 static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_result *r,
@@ -519,29 +535,30 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cli_json_add_uint64(j, "steps", r->steps);
     cli_json_add_uint64(j, "moves_evaluated", r->moves_evaluated);
     cJSON_AddNumberToObject(j, "search_time_s", r->search_time_s);
-    cJSON_AddNumberToObject(j, "scan_time_s", r->scan_time_s);
+    cJSON_AddNumberToObject(j, "scan_time_s", r->scan.time_s);
     cJSON_AddNumberToObject(j, "moves_per_s", moves_per_second(r));
     if (o->params.algorithm != WT_ALGO_MULTISTART && o->params.algorithm != WT_ALGO_SA) {
         cJSON_AddNumberToObject(j, "swaps", o->params.swaps);
         cJSON_AddBoolToObject(j, "nested", o->params.kswap_nested);
         cJSON_AddNumberToObject(j, "band", o->params.kswap_band);
         cJSON_AddBoolToObject(j, "prune", o->params.prune);
-        cli_json_add_uint64(j, "passes", r->passes);
+        cli_json_add_uint64(j, "passes", r->scan.passes);
     }
     if (o->params.algorithm == WT_ALGO_SA) add_sa_json(j, o, r);
     if (o->params.algorithm == WT_ALGO_ILS) {
-        cli_json_add_uint64(j, "kicks", r->kicks);
-        cli_json_add_uint64(j, "kicks_accepted", r->kicks_accepted);
-        cJSON_AddNumberToObject(j, "kicks_per_s",
-                                r->search_time_s > 0 ? (double)r->kicks / r->search_time_s : 0.0);
-        cJSON_AddNumberToObject(j, "gpu_time_s", r->gpu_time_s);
-        cJSON_AddNumberToObject(j, "gpu_span_s", r->gpu_span_s);
-        cJSON_AddStringToObject(j, "ils_descent", wt_ils_descent_name(r->ils_descent));
+        cli_json_add_uint64(j, "kicks", r->ils.kicks);
+        cli_json_add_uint64(j, "kicks_accepted", r->ils.kicks_accepted);
+        cJSON_AddNumberToObject(j, "kicks_per_s", kicks_per_second(r));
+        cJSON_AddNumberToObject(j, "gpu_time_s", r->ils.gpu_time_s);
+        cJSON_AddNumberToObject(j, "concurrent_windows_s", r->ils.concurrent_windows_s);
+        /* its name of 0.1.0, kept for one release (docs/json.md) */
+        cJSON_AddNumberToObject(j, "gpu_span_s", r->ils.concurrent_windows_s);
+        cJSON_AddStringToObject(j, "ils_descent", wt_ils_descent_name(r->ils.descent));
     }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);
-        cli_json_add_uint64(j, "climbs", r->climbs);
-        cli_json_add_uint64(j, "best_climb", r->best_climb);
+        cli_json_add_uint64(j, "climbs", r->multistart.climbs);
+        cli_json_add_uint64(j, "best_climb", r->multistart.best_climb);
     }
     cli_json_add_string_or_null(j, "output", o->output);
     cli_json_add_string_or_null(j, "svg", o->svg);

@@ -1,5 +1,6 @@
 # Install rules (cmake --install, make install): libwarptour static and
-# shared, include/warptour.h, the warptour program when it is built (not
+# shared, include/warptour.h and the experimental warptour_experimental.h
+# (which includes it), the warptour program when it is built (not
 # warptour-bench, see below), a CMake
 # package (find_package(warptour CONFIG) -> warptour::warptour, the static
 # library, and warptour::warptour_shared) and a pkg-config file.  Both
@@ -14,6 +15,7 @@ install(TARGETS warptour warptour_shared EXPORT warptourTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/warptour.h
+              ${PROJECT_SOURCE_DIR}/include/warptour_experimental.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET warptour_cli)
   install(TARGETS warptour_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -38,7 +38,21 @@
 extern "C" {
 #endif
 
-#define WT_VERSION "0.1.0"
+/* The version of this header: its numbers, WT_VERSION_NUMBER (major * 10000
+ * + minor * 100 + patch, which orders versions as numbers do) and
+ * WT_VERSION, the same as text ("0.1.0"). */
+#define WT_VERSION_MAJOR 0
+#define WT_VERSION_MINOR 1
+#define WT_VERSION_PATCH 0
+#define WT_VERSION_NUMBER (WT_VERSION_MAJOR * 10000 + WT_VERSION_MINOR * 100 + WT_VERSION_PATCH)
+#define WT_QUOTE_(x) #x
+#define WT_QUOTE(x) WT_QUOTE_(x)
+#define WT_VERSION \
+    WT_QUOTE(WT_VERSION_MAJOR) "." WT_QUOTE(WT_VERSION_MINOR) "." WT_QUOTE(WT_VERSION_PATCH)
+
+/* WT_VERSION_NUMBER of the library a program runs with, which may be newer
+ * than the header it was compiled against where the library is shared. */
+unsigned wt_version_number(void);
 
 /* ------------------------------------------------------------------ errors */
 
@@ -315,7 +329,7 @@ typedef enum wt_ils_descent {
                         each searched as a path whose ends stay in place (kicks,
                         2-opt and Or-opt: solve-batch's search, docs/batch.md),
                         thousands at once on the GPU (cuda backend) or one a
-                        thread (cpu); the cuts move between epochs.  First the
+                        thread (cpu); the cuts move between rounds.  First the
                         backend's 2-opt descent of the whole tour; once the
                         windows' gains dry up, the host's LK or local descents
                         for the rest of the time (docs/batch.md, issue 25) */
@@ -418,129 +432,16 @@ typedef int (*wt_progress_fn)(const wt_progress *p, void *user);
 
 /* ---------------------------------------------------- tuning (experimental) */
 
-/* EXPERIMENTAL, like zstd's experimental parameters: the shapes of the GPU
- * kernels and the epochs of the host's searches, which benchmarks and tests
- * turn and a user has no need to (the defaults are measured:
- * bench/RESULTS.md).  Fields may change or go away in any version.  0 in a
- * field means the library's default, so a zeroed struct (as
- * wt_params_defaults leaves it) is the default tuning; WT_TUNING_OFF turns
- * off what a field says it may.  Any value outside those listed is refused
- * by wt_solve (WT_STATUS_INVALID_ARGUMENT, naming the field).  A tuning
- * changes how a search runs, and with it the tour a seed gives. */
+/* The knobs that benchmarks and tests turn (kernel shapes, the rounds of
+ * the host's searches) are a wt_tuning, which this header only names: its
+ * fields are in warptour_experimental.h, which like zstd's experimental
+ * API may change or go away in any version.  wt_params.tuning points to
+ * one; NULL, the default, is the library's tuning. */
+typedef struct wt_tuning wt_tuning;
+
+/* The value that turns off what an experimental field (wt_tuning's,
+ * wt_batch_params') says it may. */
 #define WT_TUNING_OFF (-1)
-
-/* The scan of multistart's one-warp climbers (below 1000 cities). */
-typedef enum wt_ms_scan {
-    WT_MS_SCAN_AUTO = 0, /* the cheapest by the kernels' cost model (default) */
-    WT_MS_SCAN_SQUARES,  /* 8-column squares of the (i, j) triangle */
-    WT_MS_SCAN_GAPS,     /* tiles of the (row, gap) rectangle, one round or several */
-    WT_MS_SCAN_ROUNDS    /* the rectangle in several rounds only, where n allows */
-} wt_ms_scan;
-
-typedef struct wt_tuning {
-    /* ils with local and lk descents, on the host's threads */
-    int64_t ils_epoch;    /* kicks of each search between meetings of the searches;
-                             0: 2000 on copies, on stretches half a stretch's cities
-                             and at least 2000, on lists of the whole tour (ils_whole)
-                             250; WT_TUNING_OFF: never meet; else >= 1
-                             (both ways; beyond 2^40: never) */
-    int64_t ils_stretch;  /* cities a stretch from which the searches kick on
-                             stretches of the tour instead of copies of it; 0: 6000;
-                             WT_TUNING_OFF: never; else >= 1 */
-    int ils_window;       /* ils with window descents, and the windows beside the
-                             host's searches: cities a window; 0: 1000;
-                             else >= 8 */
-    int ils_window_3opt;  /* those windows' sequential 3-opt moves: the nearest
-                             cities of a first move's loose end tried for the
-                             third edge, with kicks of four edges
-                             (wt_batch_params.three_opt); 0: 5 for ILS with
-                             window descents and for the windows beside on
-                             tours of more than 250,000 cities, else none;
-                             WT_TUNING_OFF: none; else 1..8 */
-    int ils_mix;          /* every ils_mix-th epoch on stretches is one of copies;
-                             0: 4 below 30,000 cities a stretch, else never;
-                             WT_TUNING_OFF: never; else >= 1 */
-    int64_t ils_listed;   /* lk descents above 20,000 cities: cities a thread from
-                             which the first descent runs on the whole tour held
-                             as a two-level list instead of on stretches; 0:
-                             always; WT_TUNING_OFF: never; else >= 1 */
-    int64_t ils_whole;    /* lk descents: cities from which the searches kick copies
-                             of the whole tour held as two-level lists, merged
-                             every epoch, instead of stretches or copies on arrays;
-                             0: 2000; WT_TUNING_OFF: never; else >= 1 */
-    int ils_starts;       /* lk descents from 20,001 to 250,000 cities, first descent
-                             on a list, no params.start_tour: start tours whose
-                             first descents run side by side, the shortest kept
-                             (the configured one and Quick-Boruvka sweeps); 0: one
-                             a thread, at most 16, where at least 45% of the
-                             cities have their two nearest at one length, else
-                             the configured one only; WT_TUNING_OFF: the
-                             configured one only; else >= 1, at most one a
-                             thread */
-    int64_t ils_beside;   /* lk or local descents under --backend auto with a time
-                             limit and more than one thread: cities from which a
-                             usable GPU searches windows of the tour beside the
-                             host's searches; 0: 10,000; WT_TUNING_OFF: never;
-                             else >= 1 */
-    int ils_beside_ms;    /* those windows' epochs, milliseconds; 0: 1000; else
-                             100..60000 (their windows: ils_window's cities) */
-    /* ils with lk descents: the LK step and the kick (lk.c, ils_local.c);
-     * the defaults in parentheses are those from 50,000 cities */
-    int lk_candidates;    /* candidate cities a city; 0: 8 (12); else 1..16 */
-    int lk_depth;         /* most flips of one step; 0: 25 (50); else 1..100 */
-    int lk_breadth1;      /* alternatives tried at level 1 when a kick is repaired
-                             (the first descent tries 3, 2 and 1); 0: 3 (5);
-                             else 1..12 */
-    int lk_breadth2;      /* at level 2; 0: 2 (3); else 1..12 */
-    int lk_breadth3;      /* at level 3; 0: 1 (2); else 1..12 */
-    int lk_walk;          /* steps of the random walks that place a kick's cuts;
-                             0: 25; else 1..1000 */
-    /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
-    int pass_rows;        /* rows per lane; 0: 8 below 50,000 cities, else 16; 8, 16 */
-    int pass_block;       /* threads per block at 8 rows a lane; 0: 512 where the
-                             pass fills the GPU, else 128; 128, 256, 512 */
-    int pass_piece;       /* columns per offer of a row's best; 0: 512; 256, 512, 1024 */
-    int pass_period;      /* longest offset chain of the integer column loop (shorter
-                             where the coordinates need it); 0: 8; 2, 4, 8 */
-    bool pass_float_loop; /* the float column loop where the integer one would run */
-    bool pass_unchained;  /* the recovery of each row's column launched without
-                             programmatic serialization behind the pass */
-    int pass_prune_min;   /* fewest cities for the pruned pass (params.prune);
-                             0: 16,384; else >= 1 */
-    /* cuda: multistart's block kernel */
-    int ms_block;         /* threads per climber; 0: by n; 32, 64, 128, 256, 512 */
-    int ms_tc;            /* columns per strip; 0: by n; 4, 8, 16.  Either of ms_block
-                             and ms_tc set runs the squares scan; the shapes with
-                             kernels are 32x8, 32x16, 64x4, 64x8, 128x8, 128x16,
-                             256x8, 256x16 and 512x16 (another: WT_STATUS_INVALID_ARGUMENT
-                             when the climbs start) */
-    wt_ms_scan ms_scan;   /* one-warp climbers' scan (default WT_MS_SCAN_AUTO) */
-    int ms_gap_c;         /* gaps per tile of the rectangle scan; 0: by the cost
-                             model; 7, 8, 10 */
-} wt_tuning;
-
-/* The fields of wt_tuning by name, for programs that set them from text or
- * other languages (the CLI's --tune, Python's tuning=): each field's name,
- * its kind and its offset in the struct. */
-typedef enum wt_tuning_kind {
-    WT_TUNING_I64 = 0, /* int64_t */
-    WT_TUNING_INT,     /* int */
-    WT_TUNING_FLAG,    /* bool */
-    WT_TUNING_SCAN     /* wt_ms_scan */
-} wt_tuning_kind;
-
-typedef struct wt_tuning_field {
-    const char *name; /* the member's name, e.g. "pass_rows" */
-    wt_tuning_kind kind;
-    size_t offset;    /* offsetof(wt_tuning, member) */
-} wt_tuning_field;
-
-/* All fields of wt_tuning in declaration order; *count gets how many
- * (count may be NULL). */
-const wt_tuning_field *wt_tuning_fields(size_t *count);
-
-/* "auto", "squares", "gaps", "rounds"; NULL out of range. */
-const char *wt_ms_scan_name(wt_ms_scan s);
 
 typedef struct wt_params {
     wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
@@ -616,7 +517,9 @@ typedef struct wt_params {
     int cuda_device;            /* cuda: the GPU to run on, 0 .. the number of CUDA
                                    devices - 1, as `warptour devices` lists them
                                    (default 0) */
-    wt_tuning tuning;           /* EXPERIMENTAL: see wt_tuning (default all 0) */
+    const wt_tuning *tuning;    /* EXPERIMENTAL (warptour_experimental.h): read, not
+                                   copied, by wt_solve, so it must outlive the call;
+                                   NULL: the library's tuning (default) */
 } wt_params;
 
 /* Most CPU threads a search may ask for (params.threads): a team of more
@@ -625,6 +528,61 @@ typedef struct wt_params {
 
 /* Fills p with the defaults above; NULL is a no-op. */
 void wt_params_defaults(wt_params *p);
+
+/* The figures of wt_result that belong to one algorithm or a few, each
+ * group in a struct of its own; wt_solve zeroes the groups of the
+ * algorithms that did not run. */
+
+/* The full 2-opt passes of 2opt, ils with full descents (and the cuda
+ * backend's first descent) and multistart. */
+typedef struct wt_result_scan {
+    uint64_t passes;             /* full 2-opt passes run; multistart: those of all
+                                    climbs; ils with window descents: also the window
+                                    searches' rounds */
+    double time_s;               /* 2opt, ils: seconds spent evaluating moves in those
+                                    passes (GPU: the pass kernels' time from CUDA
+                                    events; CPU: the passes' wall time); 0 where not
+                                    measured (multistart) */
+} wt_result_scan;
+
+typedef struct wt_result_multistart {
+    uint64_t climbs;             /* climbs completed */
+    uint64_t best_climb;         /* index of the climb that gave the tour */
+} wt_result_multistart;
+
+typedef struct wt_result_ils {
+    wt_ils_descent descent;      /* the descent after each kick as run, WT_ILS_FULL,
+                                    WT_ILS_LOCAL, WT_ILS_LK or WT_ILS_WINDOWS (full
+                                    below 8 cities, where no kick is made); WT_ILS_AUTO
+                                    for other algorithms */
+    uint64_t kicks;              /* kicks made */
+    uint64_t kicks_accepted;     /* kicks whose result was kept */
+    double gpu_time_s;           /* with window descents on cuda, or with concurrent
+                                    windows: seconds the GPU's window kernels ran (CUDA
+                                    events), of search_time_s; 0 otherwise */
+    double concurrent_windows_s; /* with concurrent windows (the GPU's window searches
+                                    while the host's threads search): seconds from
+                                    their first round, after the host's first descent,
+                                    to the search's end, of search_time_s; 0
+                                    otherwise */
+} wt_result_ils;
+
+/* Simulated annealing and its polish (params.sa_polish). */
+typedef struct wt_result_sa {
+    int searches;                /* searches run (TB) */
+    int moves_per_search;        /* candidate moves per search and iteration (TPB) */
+    uint64_t iterations;         /* Metropolis iterations summed over the searches;
+                                    moves_evaluated = iterations * moves_per_search */
+    uint64_t accepted;           /* accepted moves (steps: those that shortened) */
+    double temperature_final;    /* the temperature at the end: the schedule's next
+                                    value (<= sa_t_end) after a complete run, the
+                                    temperature in effect when stopped early */
+    int64_t unpolished_length;   /* exact length of the annealed tour before the
+                                    polish (equal to length when it did not run) */
+    uint64_t polish_moves;       /* improving 2-opt and Or-opt moves of the polish */
+    double polish_time_s;        /* seconds of the polish (in time_s, not in
+                                    search_time_s) */
+} wt_result_sa;
 
 typedef struct wt_result {
     int32_t *tour;               /* n cities, owned; release with wt_result_free */
@@ -646,58 +604,30 @@ typedef struct wt_result {
                                     multistart: WT_INIT_RANDOM (its climbs' start tours);
                                     meaningless when init_given */
     bool init_given;             /* the start tour was params.start_tour */
-    uint64_t steps;              /* improving moves applied (IHC steps) */
-    uint64_t moves_evaluated;    /* 2-opt moves evaluated: (n-1)(n-2)/2 per scan, fewer
-                                    when prune skipped some (2opt, ils);
-                                    sa: candidate relocations evaluated */
-    uint64_t passes;             /* 2opt, ils: full 2-opt passes (scans) run; multistart:
-                                    scans of all climbs */
-    uint64_t climbs;             /* multistart: climbs completed */
-    uint64_t best_climb;         /* multistart: index of the climb that gave tour */
-    uint64_t kicks;              /* ils: kicks made */
-    uint64_t kicks_accepted;     /* ils: kicks whose result was kept */
-    uint64_t iterations;         /* sa: Metropolis iterations summed over the searches;
-                                    moves_evaluated = iterations * moves_per_search */
-    uint64_t accepted;           /* sa: accepted moves (steps: those that shortened) */
-    double temperature_final;    /* sa: temperature at the end: the schedule's next
-                                    value (<= sa_t_end) after a complete run, the
-                                    temperature in effect when stopped early */
-    int searches;                /* sa: searches run (TB) */
-    int moves_per_search;        /* sa: candidate moves per search and iteration (TPB) */
-    int64_t sa_unpolished_length; /* sa: exact length of the annealed tour before the
-                                    polish (equal to length when it did not run); 0 for
-                                    other algorithms */
-    uint64_t polish_moves;       /* sa: improving 2-opt and Or-opt moves of the polish */
-    double polish_time_s;        /* sa: seconds of the polish (in time_s, not in
-                                    search_time_s) */
     double search_time_s;        /* the search alone, start tour (and sa's polish)
                                     excluded */
-    double scan_time_s;          /* 2opt, ils: time spent evaluating moves in the full
-                                    scans counted in moves_evaluated (GPU: the pass
-                                    kernels' time from CUDA events; CPU: wall time of
-                                    the scans); 0 where not measured (multistart, sa) */
-    double gpu_time_s;           /* ils with window descents on cuda: seconds the GPU's
-                                    window kernels ran (CUDA events), of search_time_s;
-                                    0 otherwise */
-    double gpu_span_s;           /* ils with windows beside the host's searches: seconds
-                                    from the GPU's first epoch to the search's end (the
-                                    host's first descent is before it), of
-                                    search_time_s; 0 otherwise */
-    wt_ils_descent ils_descent;  /* ils: the descent after each kick as run, WT_ILS_FULL
-                                    or WT_ILS_LOCAL (full below 8 cities, where no kick
-                                    is made); WT_ILS_AUTO for other algorithms */
+    uint64_t steps;              /* improving moves applied */
+    uint64_t moves_evaluated;    /* 2opt, ils, multistart: 2-opt moves evaluated in
+                                    the full passes of scan, (n-1)(n-2)/2 a pass,
+                                    fewer where prune skipped some; sa: candidate
+                                    relocations evaluated */
     char backend[16];            /* "cpu" or "cuda" (ils with local descents on cuda: the
                                     first descent's) */
     bool host;                   /* that backend runs on the host's CPU threads (as
                                     wt_device_info.host), so params.sa_cpu applied */
     char device[128];            /* e.g. "2 CPU threads", GPU name */
+    wt_result_scan scan;         /* 2opt, ils, multistart */
+    wt_result_multistart multistart;
+    wt_result_ils ils;
+    wt_result_sa sa;
 } wt_result;
 
 /* Runs the configured search.  On success res holds the best tour found,
  * always a valid tour, even when the search was stopped early.  inst, params
  * and res must not be NULL; every field of params is checked first
  * (enumerations in range, counts and budgets not negative, doubles finite,
- * threads at most WT_MAX_THREADS, the sa and tuning fields as documented,
+ * threads at most WT_MAX_THREADS, the sa fields as documented, the
+ * tuning's as warptour_experimental.h documents them,
  * cuda_device below the number of CUDA devices where the cuda backend may
  * run, start_tour a permutation of the cities when used):
  * WT_STATUS_INVALID_ARGUMENT with a message naming the field, res

@@ -3,7 +3,10 @@
  * an instance (points, matrix or file), runs wt_solve without the GIL and
  * returns the result as a dict.  warptour/__init__.py gives it its API.
  * The tuning keyword's dict maps onto the experimental wt_tuning by field
- * name (the library's table, wt_tuning_fields); the library checks the values.
+ * name (the library's table, wt_tuning_field_named, which also takes the
+ * names of version 0.1.0 for one release); the library checks the values.
+ * The result's dict is flat: wt_result's groups (scan, multistart, ils,
+ * sa) under the names of `warptour solve --json`.
  *
  * Written against the CPython C API and the buffer protocol alone, so the
  * build needs no NumPy headers: the package hands over C-contiguous float64
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "warptour.h"
+#include "warptour_experimental.h"
 
 /* What the progress callback needs; lives on solve()'s stack. */
 typedef struct progress_ctx {
@@ -176,19 +180,9 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
 /* ------------------------------------------------------------- tuning */
 
 /* The fields of the experimental wt_tuning by name, for the tuning
- * keyword: the names of warptour.h (docs/library.md lists them with their
- * values).  The module only stores a value; wt_solve checks it and names
- * the field it refuses. */
-/* wt_tuning's fields by name: the library's table (wt_tuning_fields). */
-static const wt_tuning_field *tune_field_named(const char *name)
-{
-    size_t count;
-    const wt_tuning_field *fields = wt_tuning_fields(&count);
-    for (size_t k = 0; k < count; k++)
-        if (strcmp(fields[k].name, name) == 0) return &fields[k];
-    return NULL;
-}
-
+ * keyword: the library's table (warptour_experimental.h; docs/library.md
+ * lists them with their values).  The module only stores a value; wt_solve
+ * checks it and names the field it refuses. */
 
 /* Stores value into field f of t: an int ("off" or None: WT_TUNING_OFF),
  * a bool for the flags, a scan's name (or its number) for ms_scan.  -1 with
@@ -265,7 +259,7 @@ static int set_tuning(PyObject *dict, wt_tuning *t)
     while (st == 0 && PyDict_Next(dict, &pos, &key, &value)) {
         const char *name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
         if (!name && PyErr_Occurred()) st = -1;
-        const wt_tuning_field *f = name ? tune_field_named(name) : NULL;
+        const wt_tuning_field *f = name ? wt_tuning_field_named(name) : NULL;
         if (st == 0 && f) st = tune_store(f, value, t);
         else if (st == 0) {
             PyObject *shown = PyObject_Repr(key);
@@ -274,7 +268,7 @@ static int set_tuning(PyObject *dict, wt_tuning *t)
         }
     }
     if (st == 0 && PyList_GET_SIZE(unknown) > 0) {
-        char known[400] = "";
+        char known[800] = "";
         size_t count;
         const wt_tuning_field *fields = wt_tuning_fields(&count);
         for (size_t k = 0; k < count; k++) {
@@ -315,6 +309,26 @@ static int set_params(wt_params *p, const char *algorithm, const char *backend, 
     return 0;
 }
 
+/* wt_result's groups, flattened under the names of solve --json. */
+static PyObject *group_dict(const wt_result *r)
+{
+    const wt_result_ils *ils = &r->ils;
+    const wt_result_sa *sa = &r->sa;
+    return Py_BuildValue(
+        "{s:K,s:d,s:K,s:K,s:s,s:K,s:K,s:d,s:d,s:i,s:i,s:K,s:K,s:d,s:L,s:K,s:d}",
+        "passes", (unsigned long long)r->scan.passes, "scan_time_s", r->scan.time_s,
+        "climbs", (unsigned long long)r->multistart.climbs, "best_climb",
+        (unsigned long long)r->multistart.best_climb, "ils_descent",
+        wt_ils_descent_name(ils->descent), "kicks", (unsigned long long)ils->kicks,
+        "kicks_accepted", (unsigned long long)ils->kicks_accepted, "gpu_time_s", ils->gpu_time_s,
+        "concurrent_windows_s", ils->concurrent_windows_s, "searches", sa->searches,
+        "moves_per_search", sa->moves_per_search, "iterations",
+        (unsigned long long)sa->iterations, "accepted", (unsigned long long)sa->accepted,
+        "temperature_final", sa->temperature_final, "sa_unpolished_length",
+        (long long)sa->unpolished_length, "polish_moves", (unsigned long long)sa->polish_moves,
+        "polish_time_s", sa->polish_time_s);
+}
+
 static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 {
     int64_t opt = wt_instance_known_optimum(inst);
@@ -326,9 +340,8 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         Py_DECREF(tour);
         return NULL;
     }
-    return Py_BuildValue(
-        "{s:N,s:i,s:L,s:d,s:d,s:O,s:N,s:O,s:s,s:L,s:s,s:d,s:d,s:O,s:s,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s"
-        ":K,s:K,s:d,s:i,s:i,s:L,s:K,s:d,s:d,s:d,s:s,s:s,s:s}",
+    PyObject *d = Py_BuildValue(
+        "{s:N,s:i,s:L,s:d,s:d,s:O,s:N,s:O,s:s,s:L,s:s,s:d,s:d,s:O,s:s,s:K,s:K,s:d,s:s,s:s}",
         "tour", tour, "n", r->n, "length_units", (long long)r->length, "length_real",
         r->length_real, "length_unit", wt_instance_length_unit(inst), "real",
         wt_instance_is_real(inst) ? Py_True : Py_False, "optimum", optimum, "optimum_proven",
@@ -337,16 +350,12 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         "stop", wt_stop_reason_name(r->stop), "time_s", r->time_s, "init_time_s", r->init_time_s,
         "init_cut", r->init_cut ? Py_True : Py_False, "init_made",
         wt_init_method_name(r->init_made), "steps", (unsigned long long)r->steps, "moves_evaluated",
-        (unsigned long long)r->moves_evaluated, "passes", (unsigned long long)r->passes, "climbs",
-        (unsigned long long)r->climbs, "best_climb", (unsigned long long)r->best_climb, "kicks",
-        (unsigned long long)r->kicks, "kicks_accepted", (unsigned long long)r->kicks_accepted,
-        "iterations", (unsigned long long)r->iterations, "accepted",
-        (unsigned long long)r->accepted, "temperature_final", r->temperature_final, "searches",
-        r->searches, "moves_per_search", r->moves_per_search, "sa_unpolished_length",
-        (long long)r->sa_unpolished_length, "polish_moves", (unsigned long long)r->polish_moves,
-        "polish_time_s", r->polish_time_s, "search_time_s", r->search_time_s, "scan_time_s",
-        r->scan_time_s, "ils_descent", wt_ils_descent_name(r->ils_descent), "backend", r->backend,
-        "device", r->device);
+        (unsigned long long)r->moves_evaluated, "search_time_s", r->search_time_s, "backend",
+        r->backend, "device", r->device);
+    PyObject *groups = d ? group_dict(r) : NULL;
+    if (!groups || PyDict_Update(d, groups) < 0) Py_CLEAR(d);
+    Py_XDECREF(groups);
+    return d;
 }
 
 PyDoc_STRVAR(solve_doc,
@@ -369,7 +378,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     wt_params params;
     wt_params_defaults(&params);
     if (set_params(&params, algorithm, backend, init) < 0) return NULL;
-    if (set_tuning(tuning, &params.tuning) < 0) return NULL;
+    wt_tuning tuning_set;
+    if (set_tuning(tuning, &tuning_set) < 0) return NULL;
+    params.tuning = tuning == Py_None ? NULL : &tuning_set;
     params.cuda_device = cuda_device;
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError, "progress must be callable");

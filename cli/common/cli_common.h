@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "warptour.h"
+#include "warptour_experimental.h"
 
 /* Exit statuses, documented in `warptour --help` and the README. */
 enum {
@@ -60,7 +61,8 @@ bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 bool cli_parse_uint64(const char *s, uint64_t *out);
 bool cli_parse_double(const char *s, double min, double max, double *out);
 
-/* --tune NAME=VALUE (tune.c): sets field NAME of the experimental tuning
+/* --tune NAME=VALUE (tune.c): sets field NAME of the experimental tuning,
+ * by its name or, for one release, its name of version 0.1.0
  * (cli_parse_batch_tune: of wt_batch_params' experimental fields);
  * --device N: *device = N.  -1 when fine, else the exit status after a
  * usage error for cmd. */
@@ -136,9 +138,12 @@ const char *cli_param_name(int code);
  * false (out unchanged past cap) when cap entries are too few. */
 bool cli_options_build(struct option *out, size_t cap, const struct option *own, uint64_t mask);
 
-/* Parses arg, the value of shared option code, into p.  -1 when fine, else
- * the exit status after a usage error for cmd (cli_usage_error). */
-int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p);
+/* Parses arg, the value of shared option code, into p; --tune into
+ * *tuning, at which it then points p->tuning (tuning may be NULL where the
+ * mask has no --tune).  -1 when fine, else the exit status after a usage
+ * error for cmd (cli_usage_error). */
+int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p,
+                    wt_tuning *tuning);
 
 /* The shared options that wt_batch_params has a field for (solve-batch,
  * warptour-bench batch): the same names, checks and messages as solve's;

@@ -176,7 +176,8 @@ static int parse_descent_param(const char *cmd, int code, const char *arg, wt_pa
     return -1;
 }
 
-int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p)
+int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p,
+                    wt_tuning *tuning)
 {
     int64_t v;
     switch (code) {
@@ -217,7 +218,10 @@ int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p)
             return cli_usage_error(cmd, "--restarts needs a positive integer, got '%s'", arg);
         break;
     case CLI_OPT_DEVICE: return cli_parse_device(cmd, arg, &p->cuda_device);
-    case CLI_OPT_TUNE: return cli_parse_tune(cmd, arg, &p->tuning);
+    case CLI_OPT_TUNE:
+        if (!tuning) return cli_usage_error(cmd, "--tune does not apply here");
+        p->tuning = tuning;
+        return cli_parse_tune(cmd, arg, tuning);
     default: return parse_descent_param(cmd, code, arg, p);
     }
     return -1;
@@ -238,7 +242,7 @@ int cli_parse_batch_param(const char *cmd, int code, const char *arg, wt_batch_p
     p.threads = b->threads;
     p.kicks = b->kicks;
     p.cuda_device = b->cuda_device;
-    int st = cli_parse_param(cmd, code, arg, &p);
+    int st = cli_parse_param(cmd, code, arg, &p, NULL);
     b->backend = p.backend;
     b->seed = p.seed;
     b->time_limit_s = p.time_limit_s;

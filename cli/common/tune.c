@@ -3,8 +3,10 @@
  * warptour-bench): the library's experimental wt_tuning, the experimental
  * fields of wt_batch_params, and params.cuda_device from the command line.
  *
- * NAME is a field of wt_tuning (warptour.h lists each with its values), or
- * for a batch one of wt_batch_params' experimental fields; VALUE a number,
+ * NAME is a field of wt_tuning (warptour_experimental.h lists each with its
+ * values; the library's table gives the names, and for one release the
+ * names of version 0.1.0 of the fields renamed since), or for a batch one
+ * of wt_batch_params' experimental fields; VALUE a number,
  * "off" (WT_TUNING_OFF) where the field allows it, on or off for the
  * flags, and auto, squares, gaps or rounds for ms_scan.  The CLI only
  * reads the syntax: the library checks the values and names the field it
@@ -89,16 +91,24 @@ static int parse_tune_into(const char *cmd, const char *arg, const struct tune_f
 
 int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t)
 {
-    /* The library's table of wt_tuning, in this file's terms. */
+    /* The library's kinds, in this file's terms. */
     static const tune_kind kinds[] = {[WT_TUNING_I64] = TUNE_I64, [WT_TUNING_INT] = TUNE_INT,
                                       [WT_TUNING_FLAG] = TUNE_FLAG, [WT_TUNING_SCAN] = TUNE_SCAN};
-    size_t count;
-    const wt_tuning_field *lib = wt_tuning_fields(&count);
-    struct tune_field fields[64];
-    if (count > sizeof fields / sizeof fields[0]) count = sizeof fields / sizeof fields[0];
-    for (size_t k = 0; k < count; k++)
-        fields[k] = (struct tune_field){lib[k].name, kinds[lib[k].kind], lib[k].offset};
-    return parse_tune_into(cmd, arg, fields, count, "a field of wt_tuning (docs/library.md)", t);
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : 0;
+    char name[64];
+    const wt_tuning_field *lib = NULL;
+    if (eq && len < sizeof name) {
+        memcpy(name, arg, len);
+        name[len] = '\0';
+        lib = wt_tuning_field_named(name); /* a name, or an old name */
+    }
+    if (!lib)
+        return cli_usage_error(cmd, "--tune needs NAME=VALUE with NAME a field of wt_tuning "
+                               "(docs/library.md), got '%s'", arg);
+    struct tune_field f = {lib->name, kinds[lib->kind], lib->offset};
+    if (tune_store(&f, eq + 1, t)) return -1;
+    return cli_usage_error(cmd, "--tune %s: bad value '%s'", name, eq + 1);
 }
 
 int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p)

@@ -42,8 +42,10 @@ class Result:
                   knows), else None
     gap           100 * (length - optimum) / optimum, percent, or None
     stats         dict of the run's statistics (the C library's wt_result
-                  fields: stop, time_s, init_length, steps, passes, kicks,
-                  backend, device, ...); each is also an attribute
+                  fields, its groups flattened under the names of solve
+                  --json: stop, time_s, init_length, steps, passes, kicks,
+                  concurrent_windows_s, backend, device, ...); each is also an
+                  attribute
     """
 
     def __init__(self, d):
@@ -154,9 +156,11 @@ _DOC_COMMON = """
     init        start tour: "greedy" (default), "boruvka", "nearest", "spacefill",
                 "random"
     tuning      EXPERIMENTAL: a dict of the C library's wt_tuning fields and
-                values (kernel shapes and search epochs, for measurements:
-                docs/library.md lists them), e.g. {"ils_epoch": "off",
-                "pass_rows": 16}; ints, "off" for WT_TUNING_OFF, True/False for
+                values (kernel shapes and search round lengths, for
+                measurements: docs/library.md lists them), e.g.
+                {"ils_round_kicks": "off", "pass_rows": 16} (for one release
+                the names of 0.1.0, such as "ils_epoch", are taken too);
+                ints, "off" for WT_TUNING_OFF, True/False for
                 the flags, "auto"/"squares"/"gaps"/"rounds" for ms_scan.  An
                 unknown name or a value the library refuses raises ValueError
                 naming it; a tuning may change the tour a seed gives

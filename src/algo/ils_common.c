@@ -21,10 +21,10 @@ enum { ILS_POLL = 64 };
 
 uint64_t ils_round_kicks(const wt_tuning *t)
 {
-    if (t->ils_epoch == 0) return WT_ILS_ROUND_KICKS;
-    if (t->ils_epoch == WT_TUNING_OFF || t->ils_epoch > (1LL << 40))
+    if (t->ils_round_kicks == 0) return WT_ILS_ROUND_KICKS;
+    if (t->ils_round_kicks == WT_TUNING_OFF || t->ils_round_kicks > (1LL << 40))
         return 1ULL << 40; /* never; T * k must fit */
-    return (uint64_t)t->ils_epoch;
+    return (uint64_t)t->ils_round_kicks;
 }
 
 /* One kick and its repair; keeps or undoes it.  false when a descent failed. */
@@ -138,7 +138,7 @@ void ils_searches_free(ils_search *s, int T)
 
 ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
 {
-    int steps = ctl->params->tuning.lk_walk ? ctl->params->tuning.lk_walk : WT_ILS_LK_WALK_STEPS;
+    int steps = wt_tuning_of(ctl->params)->lk_walk ? wt_tuning_of(ctl->params)->lk_walk : WT_ILS_LK_WALK_STEPS;
     int walk = wt_ls_moves_of(proto)->lk ? steps : 0;
     ils_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {

@@ -46,7 +46,7 @@ typedef struct ils_search {
 
 /* ------------------------------------------------------- ils_common.c */
 
-/* Kicks of each search a round (WT_ILS_ROUND_KICKS, or tuning.ils_epoch). */
+/* Kicks of each search a round (WT_ILS_ROUND_KICKS, or tuning.ils_round_kicks). */
 uint64_t ils_round_kicks(const wt_tuning *t);
 /* T searches, kicking as suits the moves of proto's descents (engines not
  * made yet); NULL when out of memory (err set). */

@@ -69,8 +69,8 @@ wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool 
 
 bool ils_list_descent_first(const wt_tuning *t, int n, int T)
 {
-    /* tuning.ils_listed asks for n / T cities a thread at least. */
-    return t->ils_listed != WT_TUNING_OFF && (long long)n / T >= t->ils_listed;
+    /* tuning.ils_list_descent_min asks for n / T cities a thread at least. */
+    return t->ils_list_descent_min != WT_TUNING_OFF && (long long)n / T >= t->ils_list_descent_min;
 }
 
 /* The list descent of a large tour with LK, then the longest edges' moves
@@ -112,7 +112,7 @@ static bool mostly_tied(const wt_ls *w, const wt_instance *inst)
 static int start_count(const wt_ls *whole, const wt_search_ctl *ctl, const wt_instance *inst,
                        int T)
 {
-    int want = ctl->params->tuning.ils_starts;
+    int want = wt_tuning_of(ctl->params)->ils_starts;
     if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > WT_ILS_STARTS_MAX_CITIES)
         return 1;
     if (want > 0) return want < T ? want : T;

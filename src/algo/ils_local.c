@@ -64,13 +64,14 @@ static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
 static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
                                   const wt_ls *whole, bool merged)
 {
-    const wt_tuning *t = &p->tuning;
+    const wt_tuning *t = wt_tuning_of(p);
     int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
     wt_beside_opts o = {
         .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
         .cuda_device = p->cuda_device,
         .seed = p->seed,
-        .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
+        .epoch_s =
+            t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0 : WT_BESIDE_EPOCH_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = merged,
@@ -85,7 +86,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_ls *whole = NULL;
-    wt_ls_moves moves = search_moves(lk, &ctl->params->tuning, n);
+    wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
     wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* The first descent with the default breadth: a broader one is slower
@@ -94,7 +95,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Paths keep copies of coordinates: no segments for a matrix. */
     bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
-    if (large_lk && !two_opted && ils_list_descent_first(&ctl->params->tuning, n, T)) {
+    if (large_lk && !two_opted && ils_list_descent_first(wt_tuning_of(ctl->params), n, T)) {
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted) {
@@ -110,7 +111,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     ctl->kicks = 0;
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
-    const wt_tuning *tune = &ctl->params->tuning;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
     bool merged = lk && ils_merged_on(tune, n);
     bool on_segments = segmentable && (n / T >= ils_segment_min(tune, lk) || large_lk);
     /* Concurrent windows beside the searches whose rounds end in the whole
@@ -131,7 +132,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     }
     stats->gpu_time_s += wt_beside_gpu_s(beside);
     if (wt_beside_started_at(beside) > 0)
-        stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
+        stats->concurrent_windows_s = wt_now() - wt_beside_started_at(beside);
     wt_beside_close(beside);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer

@@ -25,8 +25,8 @@
 
 bool ils_merged_on(const wt_tuning *t, int n)
 {
-    if (t->ils_whole == WT_TUNING_OFF) return false;
-    return n >= (t->ils_whole ? t->ils_whole : WT_ILS_MERGED_MIN);
+    if (t->ils_merged_min == WT_TUNING_OFF) return false;
+    return n >= (t->ils_merged_min ? t->ils_merged_min : WT_ILS_MERGED_MIN);
 }
 
 /* The replicas' tours and the scratch of their merge. */
@@ -161,8 +161,8 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         ils_replicas_close(s, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d replicas' merge", T);
     }
-    const wt_tuning *tune = &ctl->params->tuning;
-    uint64_t per = tune->ils_epoch ? ils_round_kicks(tune) : WT_ILS_MERGED_ROUND_KICKS, done = 0;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
+    uint64_t per = tune->ils_round_kicks ? ils_round_kicks(tune) : WT_ILS_MERGED_ROUND_KICKS, done = 0;
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = beside ? malloc((size_t)n * sizeof *free_cities) : NULL;

@@ -89,7 +89,7 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     wt_status st = ils_replicas_open(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
     int halt = 0;
-    uint64_t done = 0, round = ils_round_kicks(&ctl->params->tuning);
+    uint64_t done = 0, round = ils_round_kicks(wt_tuning_of(ctl->params));
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * round;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;

@@ -32,8 +32,8 @@
 
 long long ils_segment_min(const wt_tuning *t, bool lk)
 {
-    if (t->ils_stretch == 0) return lk ? WT_ILS_LK_SEGMENT_MIN : WT_ILS_SEGMENT_MIN;
-    return t->ils_stretch == WT_TUNING_OFF ? LLONG_MAX : t->ils_stretch;
+    if (t->ils_segment_min == 0) return lk ? WT_ILS_LK_SEGMENT_MIN : WT_ILS_SEGMENT_MIN;
+    return t->ils_segment_min == WT_TUNING_OFF ? LLONG_MAX : t->ils_segment_min;
 }
 
 /* Kicks of each segment's search a round: about one for every two of its
@@ -41,7 +41,7 @@ long long ils_segment_min(const wt_tuning *t, bool lk)
  * the segment) stays small beside it. */
 static uint64_t segment_round_kicks(const wt_tuning *t, int cap)
 {
-    if (t->ils_epoch != 0) return ils_round_kicks(t);
+    if (t->ils_round_kicks != 0) return ils_round_kicks(t);
     return (uint64_t)cap / 2 > WT_ILS_ROUND_KICKS ? (uint64_t)cap / 2 : WT_ILS_ROUND_KICKS;
 }
 
@@ -158,10 +158,11 @@ wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int o
 }
 
 /* Every k-th round of segments a round of replicas (0: none), by the
- * cities a segment (tuning.ils_mix sets another k). */
+ * cities a segment (tuning.ils_replica_every sets another k). */
 static int replica_every(const wt_tuning *t, int cap)
 {
-    if (t->ils_mix != 0) return t->ils_mix == WT_TUNING_OFF ? 0 : t->ils_mix;
+    if (t->ils_replica_every != 0)
+        return t->ils_replica_every == WT_TUNING_OFF ? 0 : t->ils_replica_every;
     return cap < WT_ILS_REPLICA_EVERY_BELOW ? WT_ILS_REPLICA_EVERY : 0;
 }
 
@@ -171,7 +172,7 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
 {
     ils_segments k;
     ils_search *c = NULL;
-    const wt_tuning *tune = &ctl->params->tuning;
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
     /* No replicas of a large tour for LK searches (flips on the whole tour). */
     int every = large_lk ? 0 : replica_every(tune, (n + T - 1) / T);
     wt_status st = ils_segments_open(whole, n, ctl, T, &k, err);

@@ -46,16 +46,16 @@
 /* Steps of the random walks that place an LK search's kicks [lk_walk]. */
 #define WT_ILS_LK_WALK_STEPS 25
 
-/* Kicks of each search a round of replicas, the least of segments [ils_epoch]. */
+/* Kicks of each search a round of replicas, the least of segments [ils_round_kicks]. */
 #define WT_ILS_ROUND_KICKS 2000
-/* Kicks of each search a round of merged replicas [ils_epoch]. */
+/* Kicks of each search a round of merged replicas [ils_round_kicks]. */
 #define WT_ILS_MERGED_ROUND_KICKS 250
 /* Merged replicas stop kicking this many last rounds' tails before the deadline. */
 #define WT_ILS_MERGED_TAIL_MARGIN 1.2
 
-/* Cities a thread from which 2-opt + Or-opt searches kick segments [ils_stretch]. */
+/* Cities a thread from which 2-opt + Or-opt searches kick segments [ils_segment_min]. */
 #define WT_ILS_SEGMENT_MIN 6000
-/* Cities a thread from which LK searches kick segments [ils_stretch]. */
+/* Cities a thread from which LK searches kick segments [ils_segment_min]. */
 #define WT_ILS_LK_SEGMENT_MIN 500
 /* Longest segment of an LK search, which then takes several in turn. */
 #define WT_ILS_LK_SEGMENT_MAX 12000
@@ -63,9 +63,9 @@
 #define WT_ILS_LK_REPLICAS_MAX 20000
 /* Cities a segment below which every few rounds of segments is one of replicas. */
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
-/* Every this many rounds of segments, one of replicas, there [ils_mix]. */
+/* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
 #define WT_ILS_REPLICA_EVERY 4
-/* Tours from which LK searches kick merged replicas [ils_whole]. */
+/* Tours from which LK searches kick merged replicas [ils_merged_min]. */
 #define WT_ILS_MERGED_MIN 2000
 
 /* Cities a thread from which the first descent starts on segments. */

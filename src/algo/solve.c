@@ -127,7 +127,7 @@ static bool auto_on_host(const wt_params *p, int n)
 
 /* Cities from which auto's ILS with LK or local descents under a time
  * limit has the GPU, where one is usable, search windows of the tour
- * beside the host's threads (windows_beside.h); tuning.ils_beside sets
+ * beside the host's threads (windows_beside.h); tuning.ils_concurrent_min sets
  * another.  On an H100 beside 16 threads, from the host's tour at 10 s,
  * 10 s of window searches alone gained 0.063 / 0.103 / 0.004 points of the
  * gap on pla85900 / usa115475 / usa13509, the host's threads 0.053 / 0.181
@@ -137,11 +137,12 @@ enum { BESIDE_MIN_CITIES = 10000 };
 
 static bool windows_beside_wanted(const wt_params *p, int n)
 {
-    int64_t from = p->tuning.ils_beside ? p->tuning.ils_beside : BESIDE_MIN_CITIES;
+    int64_t min = wt_tuning_of(p)->ils_concurrent_min;
+    int64_t from = min ? min : BESIDE_MIN_CITIES;
     wt_ils_descent d = ils_descent_run(p, n);
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
            (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
-           p->tuning.ils_beside != WT_TUNING_OFF && n >= from && p->threads != 1;
+           min != WT_TUNING_OFF && n >= from && p->threads != 1;
 }
 
 /* Kicks of an ILS run without a time limit or a kick count: as many as
@@ -296,10 +297,10 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
     if (windows_beside && backend->host)
-        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: window searches beside",
+        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: concurrent windows",
                  threads, s, gpu);
     else if (windows_beside)
-        snprintf(device, size, "%.40s: first descent, windows beside; CPU, %d thread%s: "
+        snprintf(device, size, "%.40s: first descent, concurrent windows; CPU, %d thread%s: "
                  "local descents", gpu, threads, s);
     else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
         snprintf(device, size, "%.40s: first descent, window searches; then CPU, %d thread%s: "
@@ -379,7 +380,7 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
          * where auto takes it) for the moves between windows. */
         bool handed_over = false;
         wt_backend_kind on = b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
-        wt_status st = wt_windows_search(inst, tour, ctl, on, p->tuning.ils_window,
+        wt_status st = wt_windows_search(inst, tour, ctl, on, wt_tuning_of(p)->ils_window,
                                          WT_WINDOW_HANDOVER, &handed_over, stats, err);
         if (st != WT_OK || !handed_over) return st;
         lk = inst->n <= LK_AUTO_MAX_CITIES;
@@ -455,7 +456,8 @@ static wt_status check_choice(const char *field, int v, const int *allowed, wt_e
                    "expected 0 (the default)%s", field, v, list);
 }
 
-/* Checks p->tuning against what warptour.h lists for each field. */
+/* Checks a tuning against what warptour_experimental.h lists for each
+ * field. */
 static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
 {
 #define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.tuning." __VA_ARGS__)
@@ -473,17 +475,22 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         wt_status st = check_choice(choices[k].field, choices[k].value, choices[k].allowed, err);
         if (st != WT_OK) return st;
     }
-    if (t->ils_epoch < WT_TUNING_OFF)
-        return BAD("ils_epoch is %lld; expected 0 (the default), WT_TUNING_OFF or more",
-                   (long long)t->ils_epoch);
-    if (t->ils_stretch < WT_TUNING_OFF)
-        return BAD("ils_stretch is %lld; expected 0 (the default), WT_TUNING_OFF or more",
-                   (long long)t->ils_stretch);
+    /* 0 (the default), WT_TUNING_OFF or more */
+    const struct { const char *field; int64_t value; } or_more[] = {
+        {"ils_round_kicks", t->ils_round_kicks},
+        {"ils_segment_min", t->ils_segment_min},
+        {"ils_list_descent_min", t->ils_list_descent_min},
+        {"ils_merged_min", t->ils_merged_min},
+        {"ils_concurrent_min", t->ils_concurrent_min},
+        {"ils_starts", t->ils_starts},
+        {"ils_replica_every", t->ils_replica_every},
+    };
+    for (size_t k = 0; k < sizeof or_more / sizeof or_more[0]; k++)
+        if (or_more[k].value < WT_TUNING_OFF)
+            return BAD("%s is %lld; expected 0 (the default), WT_TUNING_OFF or more",
+                       or_more[k].field, (long long)or_more[k].value);
     if (t->ils_window != 0 && t->ils_window < 8)
         return BAD("ils_window is %d; expected 0 (the default) or at least 8", t->ils_window);
-    if (t->ils_listed < WT_TUNING_OFF)
-        return BAD("ils_listed is %lld; expected 0 (the default), WT_TUNING_OFF or more",
-                   (long long)t->ils_listed);
     const struct { const char *field; int value, most; } ranges[] = {
         {"lk_candidates", t->lk_candidates, 16}, {"lk_depth", t->lk_depth, 100},
         {"lk_breadth1", t->lk_breadth1, 12},     {"lk_breadth2", t->lk_breadth2, 12},
@@ -493,24 +500,14 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         if (ranges[k].value < 0 || ranges[k].value > ranges[k].most)
             return BAD("%s is %d; expected 0 (the default) or 1 to %d", ranges[k].field,
                        ranges[k].value, ranges[k].most);
-    if (t->ils_whole < WT_TUNING_OFF)
-        return BAD("ils_whole is %lld; expected 0 (the default), WT_TUNING_OFF or more",
-                   (long long)t->ils_whole);
-    if (t->ils_beside < WT_TUNING_OFF)
-        return BAD("ils_beside is %lld; expected 0 (the default), WT_TUNING_OFF or more",
-                   (long long)t->ils_beside);
     if (t->ils_window_3opt != 0 && t->ils_window_3opt != WT_TUNING_OFF &&
         (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
         return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
                    t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
-    if (t->ils_beside_ms != 0 && (t->ils_beside_ms < 100 || t->ils_beside_ms > 60000))
-        return BAD("ils_beside_ms is %d; expected 0 (the default) or 100 to 60000",
-                   t->ils_beside_ms);
-    if (t->ils_starts < WT_TUNING_OFF)
-        return BAD("ils_starts is %d; expected 0 (the default), WT_TUNING_OFF or more",
-                   t->ils_starts);
-    if (t->ils_mix < WT_TUNING_OFF)
-        return BAD("ils_mix is %d; expected 0 (the default), WT_TUNING_OFF or more", t->ils_mix);
+    int round_ms = t->ils_concurrent_round_ms;
+    if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
+        return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",
+                   round_ms);
     if (t->pass_prune_min < 0)
         return BAD("pass_prune_min is %d; expected 0 (the default) or more", t->pass_prune_min);
     if ((unsigned)t->ms_scan > WT_MS_SCAN_ROUNDS)
@@ -550,7 +547,7 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
         return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
     if (p->cuda_device < 0)
         return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
-    return validate_tuning(&p->tuning, err);
+    return validate_tuning(wt_tuning_of(p), err);
 #undef BAD
 }
 
@@ -631,27 +628,27 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
                      : init_cut == WT_INIT_CUT_SPACEFILL ? WT_INIT_SPACEFILL
                                                          : params->init;
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;
-    res->scan_time_s = stats.scan_time_s;
-    res->gpu_time_s = stats.gpu_time_s;
-    res->gpu_span_s = stats.gpu_span_s;
     res->steps = stats.steps;
     res->moves_evaluated = stats.moves_evaluated;
-    res->passes = stats.passes;
-    res->climbs = stats.climbs;
-    res->best_climb = stats.best_climb;
-    res->kicks = stats.kicks;
-    res->kicks_accepted = stats.kicks_accepted;
-    res->iterations = stats.iterations;
-    res->accepted = stats.accepted;
-    res->temperature_final = stats.temperature;
-    res->searches = sa.searches;
-    res->moves_per_search = sa.moves;
-    res->sa_unpolished_length = stats.unpolished_length;
-    res->polish_moves = stats.polish_moves;
-    res->polish_time_s = stats.polish_time_s;
-    res->ils_descent = params->algorithm != WT_ALGO_ILS ? WT_ILS_AUTO
+    res->scan.passes = stats.passes;
+    res->scan.time_s = stats.scan_time_s;
+    res->multistart.climbs = stats.climbs;
+    res->multistart.best_climb = stats.best_climb;
+    res->ils.descent = params->algorithm != WT_ALGO_ILS ? WT_ILS_AUTO
                        : ils_local(params) && inst->n >= 8 ? ils_descent_run(params, inst->n)
                                                            : WT_ILS_FULL;
+    res->ils.kicks = stats.kicks;
+    res->ils.kicks_accepted = stats.kicks_accepted;
+    res->ils.gpu_time_s = stats.gpu_time_s;
+    res->ils.concurrent_windows_s = stats.concurrent_windows_s;
+    res->sa.searches = sa.searches;
+    res->sa.moves_per_search = sa.moves;
+    res->sa.iterations = stats.iterations;
+    res->sa.accepted = stats.accepted;
+    res->sa.temperature_final = stats.temperature;
+    res->sa.unpolished_length = stats.unpolished_length;
+    res->sa.polish_moves = stats.polish_moves;
+    res->sa.polish_time_s = stats.polish_time_s;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     res->host = backend->host;
     snprintf(res->device, sizeof res->device, "%s", device);

@@ -351,7 +351,8 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         if (!timed && e == UNTIMED_EPOCHS) break;
         wt_windows_opts o = {0};
         o.window = w;
-        o.three_opt = p->tuning.ils_window_3opt ? p->tuning.ils_window_3opt : WT_WINDOW_THREE_OPT;
+        int three_opt = wt_tuning_of(p)->ils_window_3opt;
+        o.three_opt = three_opt ? three_opt : WT_WINDOW_THREE_OPT;
         o.offset = wt_windows_offset(p->seed, e, n);
         o.seed = p->seed ^ (e * 0x9e3779b97f4a7c15ULL);
         o.backend = backend;

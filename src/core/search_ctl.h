@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+#include "core/tuning.h"
 #include "warptour.h"
 
 #ifdef __cplusplus
@@ -60,8 +61,8 @@ typedef struct wt_search_stats {
     double polish_time_s;      /* sa: seconds of the polish */
     double gpu_time_s;         /* ils with window descents: seconds the GPU's
                                   kernels ran (CUDA events) */
-    double gpu_span_s;         /* ils with windows beside: seconds from the first
-                                  epoch's start to the end of the search */
+    double concurrent_windows_s; /* ils with concurrent windows: seconds from their
+                                    first round's start to the end of the search */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

@@ -141,9 +141,11 @@ class Timeline(unittest.TestCase):
         # names the start tour it made, and a value the library refuses fails the
         # run with the library's message naming the field.
         args = ["timeline", BERLIN, "--at", "0.2", "--backends", "cpu", "--threads", "1"]
-        r = run(*args, "--init", "boruvka", "--tune", "ils_epoch=50", "--tune", "ils_mix=off")
+        r = run(*args, "--init", "boruvka", "--tune", "ils_round_kicks=50", "--tune",
+                "ils_replica_every=off")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("init boruvka, tune ils_epoch=50, tune ils_mix=off, at 0.2 s", r.stdout)
+        self.assertIn("init boruvka, tune ils_round_kicks=50, tune ils_replica_every=off, "
+                      "at 0.2 s", r.stdout)
         self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=cpu ran=cpu/ils "
                                    r"init=boruvka stop=")
         self.assertNotEqual(self.samples(r.stdout)[("cpu", 0.2)][4], "none")

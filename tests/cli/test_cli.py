@@ -206,6 +206,27 @@ class Cli(unittest.TestCase):
         self.assertEqual((j["ils_descent"], j["kicks"]), ("lk", 300))
         self.assertEqual(j["length"], 7542)
         self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], 7542)
+        # No concurrent windows here; gpu_span_s is its old name (docs/json.md).
+        self.assertEqual((j["gpu_time_s"], j["concurrent_windows_s"], j["gpu_span_s"]), (0, 0, 0))
+
+    def test_tune_takes_the_new_names_and_the_old_ones(self):
+        # A tuning field by its name, or for one release by its name of 0.1.0: the same run.
+        tours = []
+        for name in ["ils_round_kicks", "ils_epoch"]:
+            t = self.path(name + ".tour")
+            r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "400", "--threads", "2",
+                    "--backend", "cpu", "--tune", name + "=50", "--output", t, "--quiet")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(t) as f:
+                tours.append(f.read())
+        self.assertEqual(tours[0], tours[1])
+        r = run("solve", BERLIN, "--tune", "ils_beside_ms=99")  # refused by its new name
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("params.tuning.ils_concurrent_round_ms is 99", r.stderr)
+        r = run("solve", BERLIN, "--tune", "ils_mix=never")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--tune ils_mix: bad value 'never'", r.stderr)
+        self.assertIn("ils_epoch", run("solve", "--help").stdout)
 
     def test_no_options_runs_ils_with_lk_to_its_budget(self):
         tour = self.path("default.tour")

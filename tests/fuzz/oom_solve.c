@@ -3,17 +3,17 @@
  *
  * For each configuration below (every algorithm of the CPU backend: 2opt
  * from each start heuristic, with and without k-swaps and pruning,
- * multistart, ils with full, local and LK descents, on copies and on
- * stretches, sa with and without near lists and polish, SSPM and PSSM), on
+ * multistart, ils with full, local and LK descents, on replicas and on
+ * segments, sa with and without near lists and polish, SSPM and PSSM), on
  * random instances of 60 to 200 cities (EUC_2D, and some as an EXPLICIT
  * matrix, GEO or EUC_3D; one LK run on 20,001 cities, where LK works on
- * stretches from one thread on) with small budgets (few restarts, kicks and
- * temperature steps; tuning.ils_stretch, ils_epoch and ils_mix bring the
- * stretches and epochs down to 200 cities), it first counts the
- * allocations one run makes (malloc, calloc and realloc, wrapped by the
- * linker), then runs it again failing allocation k: every k up to 200,
- * then a stride through the rest that tries about 400 more, and the last
- * one.  Each run must:
+ * segments from one thread on) with small budgets (few restarts, kicks and
+ * temperature steps; tuning.ils_segment_min, ils_round_kicks and
+ * ils_replica_every bring the segments and rounds down to 200 cities), it
+ * first counts the allocations one run makes (malloc, calloc and realloc,
+ * wrapped by the linker), then runs it again failing allocation k: every k
+ * up to 200, then a stride through the rest that tries about 400 more, and
+ * the last one.  Each run must:
  *  - return WT_OK with a valid tour whose length is res.length exactly (an
  *    allocation the library can do without, such as the one that reports
  *    multistart's start length, may fail silently), or
@@ -60,6 +60,7 @@
 #include <sanitizer/lsan_interface.h>
 
 #include "warptour.h"
+#include "warptour_experimental.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t count, size_t size);
@@ -95,9 +96,9 @@ typedef struct config {
     wt_sa_cpu_scheme sa_cpu;
     int swaps;             /* 2opt, ils full: params.swaps */
     bool no_prune;         /* 2opt: params.prune off */
-    /* ils local and lk: tuning.ils_stretch, ils_epoch and ils_mix (0: the
-     * default), which bring the stretches, their mixing with copies and
-     * several epochs down to 200 cities on 2 threads. */
+    /* ils local and lk: tuning.ils_segment_min, ils_round_kicks and
+     * ils_replica_every (0: the default), which bring the segments, their
+     * replica rounds and several rounds down to 200 cities on 2 threads. */
     int stretch, epoch, mix;
     /* The instance: uniform EUC_2D points (default), or the same points
      * as an EXPLICIT matrix, as GEO coordinates, or with a z as EUC_3D. */
@@ -146,7 +147,8 @@ static const config configs[] = {
 };
 #undef G
 
-static void params_for(const config *c, int threads, wt_params *p)
+/* c's parameters into p, its tuning into *t, at which p points. */
+static void params_for(const config *c, int threads, wt_params *p, wt_tuning *t)
 {
     wt_params_defaults(p);
     p->algorithm = c->algorithm;
@@ -168,9 +170,9 @@ static void params_for(const config *c, int threads, wt_params *p)
     p->sa_cpu = c->sa_cpu;
     p->swaps = c->swaps;
     p->prune = !c->no_prune;
-    p->tuning.ils_stretch = c->stretch;
-    p->tuning.ils_epoch = c->epoch;
-    p->tuning.ils_mix = c->mix;
+    *t = (wt_tuning){.ils_segment_min = c->stretch, .ils_round_kicks = c->epoch,
+                     .ils_replica_every = c->mix};
+    p->tuning = t;
 }
 
 /* The instance of configuration c (number i), made before any allocation
@@ -421,7 +423,8 @@ int main(int argc, char **argv)
                      threads == 1 ? "" : "s");
             current = name;
             wt_params p;
-            params_for(cf, threads, &p);
+            wt_tuning tuning;
+            params_for(cf, threads, &p, &tuning);
             bool injected;
             long total;
             wt_status st0;

@@ -177,13 +177,13 @@ static inline void parity_check_same(const wt_instance *inst, const wt_result *a
         size_t at;
     } counters[] = {
         {PARITY_STEPS, "steps", offsetof(wt_result, steps)},
-        {PARITY_PASSES, "passes", offsetof(wt_result, passes)},
+        {PARITY_PASSES, "passes", offsetof(wt_result, scan.passes)},
         {PARITY_MOVES, "moves_evaluated", offsetof(wt_result, moves_evaluated)},
-        {PARITY_CLIMB, "best_climb", offsetof(wt_result, best_climb)},
-        {PARITY_KICKS, "kicks", offsetof(wt_result, kicks)},
-        {PARITY_KICKS, "kicks_accepted", offsetof(wt_result, kicks_accepted)},
-        {PARITY_SA, "iterations", offsetof(wt_result, iterations)},
-        {PARITY_SA, "accepted", offsetof(wt_result, accepted)},
+        {PARITY_CLIMB, "best_climb", offsetof(wt_result, multistart.best_climb)},
+        {PARITY_KICKS, "kicks", offsetof(wt_result, ils.kicks)},
+        {PARITY_KICKS, "kicks_accepted", offsetof(wt_result, ils.kicks_accepted)},
+        {PARITY_SA, "iterations", offsetof(wt_result, sa.iterations)},
+        {PARITY_SA, "accepted", offsetof(wt_result, sa.accepted)},
     };
     for (size_t k = 0; k < sizeof counters / sizeof counters[0]; k++) {
         if (!(mask & counters[k].bit)) continue;

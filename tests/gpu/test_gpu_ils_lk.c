@@ -36,7 +36,7 @@ static void check_tour(const wt_instance *inst, const wt_result *r)
     assert_int_equal(wt_tour_validate(r->tour, r->n, NULL), WT_OK);
     assert_int_equal(r->length, wt_tour_length(inst, r->tour));
     assert_true(r->length <= r->init_length);
-    assert_int_equal(r->ils_descent, WT_ILS_LK);
+    assert_int_equal(r->ils.descent, WT_ILS_LK);
 }
 
 /* Kick budgets: valid, exact, reproducible, shorter than the start. */
@@ -49,7 +49,7 @@ static void test_valid_and_reproducible(void **state)
         wt_result a = ils_lk(inst, 2000, 0), b = ils_lk(inst, 2000, 0);
         check_tour(inst, &a);
         assert_true(a.length < a.init_length);
-        assert_int_equal(a.kicks, 2000);
+        assert_int_equal(a.ils.kicks, 2000);
         assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
         if (!gpu_is_cpu) assert_string_equal(a.backend, "cuda");
         wt_result_free(&a);

@@ -24,6 +24,7 @@
 #include <cuda_runtime_api.h>
 
 #include "algo/bench_hooks.h"
+#include "warptour_experimental.h"
 #include "backend/cpu/cpu_2opt.h"
 
 /* Tolerance, in exact TSPLIB units, of the local-optimality check on
@@ -118,7 +119,7 @@ static wt_status try_multistart(const wt_instance *inst, wt_backend_kind backend
 {
     wt_params p;
     wt_params_defaults(&p);
-    p.tuning = tuning;
+    p.tuning = &tuning;
     p.algorithm = WT_ALGO_MULTISTART;
     p.backend = backend;
     p.restarts = restarts;
@@ -143,9 +144,9 @@ static void multistart(const wt_instance *inst, wt_backend_kind backend,
 static void check_result(const wt_instance *inst, const wt_result *r, uint64_t restarts)
 {
     parity_check_result(inst, r, "multistart");
-    if (r->climbs != restarts || r->best_climb >= restarts)
+    if (r->multistart.climbs != restarts || r->multistart.best_climb >= restarts)
         fail_msg("%s: %" PRIu64 " climbs done (best %" PRIu64 "), %" PRIu64 " asked",
-                 wt_instance_name(inst), r->climbs, r->best_climb, restarts);
+                 wt_instance_name(inst), r->multistart.climbs, r->multistart.best_climb, restarts);
 }
 
 static void check_locally_optimal(const wt_instance *inst, const wt_result *r, int64_t tol)

@@ -24,6 +24,7 @@
 
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cuda/twoopt_pass.h"
+#include "warptour_experimental.h"
 
 /* A row's float best may differ from its exact best by the rounding of
  * four distances on each of two moves: an exact improving move of at most
@@ -110,7 +111,7 @@ static wt_status run_solve_opts(const wt_instance *inst, wt_algorithm algo,
     p.backend = backend;
     p.ils_descent = WT_ILS_FULL; /* the same ILS on both backends (auto: local on the CPU) */
     p.prune = solve_prune;
-    p.tuning = tuning;
+    p.tuning = &tuning;
     p.start_tour = start;
     p.swaps = swaps;
     p.kicks = kicks;
@@ -172,7 +173,7 @@ static wt_status gpu_scan(const wt_instance *inst, const int32_t *t, int band, b
     wt_params p;
     wt_params_defaults(&p);
     p.prune = prune;
-    p.tuning = tuning;
+    p.tuning = &tuning;
     return wt_cuda_2opt_scan(inst, t, band, &p, out, count, secs, checked, err);
 }
 
@@ -457,7 +458,7 @@ static void test_ils_matches_cpu(void **state)
         check_result(inst, &g, what);
         check_result(inst, &c, what);
         check_same(inst, &g, &c, what);
-        if (g.kicks != 50) fail_msg("%s: %" PRIu64 " kicks made", what, g.kicks);
+        if (g.ils.kicks != 50) fail_msg("%s: %" PRIu64 " kicks made", what, g.ils.kicks);
         check_locally_optimal(inst, &g, 0, what);
         wt_result_free(&g);
         wt_result_free(&c);
@@ -482,7 +483,7 @@ static void ils_local_run(const wt_instance *inst, wt_backend_kind backend, cons
     p.kicks = 5000;
     p.seed = 9;
     p.threads = 2;
-    p.tuning = tuning;
+    p.tuning = &tuning;
     wt_error err = {0};
     if (wt_solve(inst, &p, res, &err) != WT_OK)
         fail_msg("%s ils, local descents: %s", wt_backend_name(backend), err.message);
@@ -499,14 +500,14 @@ static void test_ils_local_descents_after_gpu_descent(void **state)
     ils_local_run(inst, WT_BACKEND_CPU, d.tour, &c);
     check_result(inst, &g, "ils, local descents after the GPU's");
     check_result(inst, &c, "ils, local descents from the GPU's optimum");
-    if (g.ils_descent != WT_ILS_LOCAL || g.kicks != 5000)
+    if (g.ils.descent != WT_ILS_LOCAL || g.ils.kicks != 5000)
         fail_msg("ils on %s: descent %s, %" PRIu64 " kicks", g.backend,
-                 wt_ils_descent_name(g.ils_descent), g.kicks);
+                 wt_ils_descent_name(g.ils.descent), g.ils.kicks);
     /* (As a stand-in the CPU backend makes its first optimum by the host's
      * neighbour-list descent, not by 2-opt passes: nothing more to compare.) */
-    if (!gpu_is_cpu && (strcmp(g.backend, "cuda") != 0 || g.passes != d.passes))
-        fail_msg("ran on %s with %" PRIu64 " passes (2opt: %" PRIu64 ")", g.backend, g.passes,
-                 d.passes);
+    if (!gpu_is_cpu && (strcmp(g.backend, "cuda") != 0 || g.scan.passes != d.scan.passes))
+        fail_msg("ran on %s with %" PRIu64 " passes (2opt: %" PRIu64 ")", g.backend, g.scan.passes,
+                 d.scan.passes);
     if (!gpu_is_cpu && (g.length != c.length || memcmp(g.tour, c.tour, 3000 * sizeof *g.tour) != 0))
         fail_msg("ils after the GPU's descent: %" PRId64 ", from its optimum on the CPU: %" PRId64,
                  g.length, c.length);
@@ -567,7 +568,7 @@ static void test_million_cities(void **state)
     wt_status st = run_solve(inst, WT_ALGO_2OPT, gpu_backend, t, 0, 0, 1, MILLION_LIMIT_S, &g,
                              &err);
     if (st != WT_OK) fail_msg("1M-city descent: %s", err.message);
-    uint64_t passes = g.passes;
+    uint64_t passes = g.scan.passes;
     print_message("    1M cities: greedy %.2f s, length %" PRId64 "; descent %.2f s, %" PRIu64
                   " passes, %" PRIu64 " moves applied, length %" PRId64 " (%.2f%% shorter), "
                   "%.3g checks/s\n", t_init, g.init_length, g.search_time_s, passes, g.steps,
@@ -596,9 +597,9 @@ static void test_same_seed_same_tour(void **state)
         if (a.tour[i] != b.tour[i])
             fail_msg("same seed twice: tours differ at position %d (lengths %" PRId64
                      " and %" PRId64 ")", i, a.length, b.length);
-    if (a.steps != b.steps || a.kicks_accepted != b.kicks_accepted)
+    if (a.steps != b.steps || a.ils.kicks_accepted != b.ils.kicks_accepted)
         fail_msg("same seed twice: %" PRIu64 "/%" PRIu64 " steps, %" PRIu64 "/%" PRIu64
-                 " kicks kept", a.steps, b.steps, a.kicks_accepted, b.kicks_accepted);
+                 " kicks kept", a.steps, b.steps, a.ils.kicks_accepted, b.ils.kicks_accepted);
     wt_result_free(&a);
     wt_result_free(&b);
     free(t);

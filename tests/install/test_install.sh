@@ -28,14 +28,18 @@ archive=$(find "$prefix" -name libwarptour.a)
 if [ -z "$header" ] || [ -z "$archive" ]; then
     fail "warptour.h or libwarptour.a not installed"
 fi
+[ -e "$(dirname "$header")/warptour_experimental.h" ] ||
+    fail "warptour_experimental.h is not installed beside warptour.h"
 libdir=$(dirname "$archive")
 for f in libwarptour.so libwarptour.so.0 pkgconfig/warptour.pc \
          cmake/warptour/warptourConfig.cmake cmake/warptour/warptourConfigVersion.cmake; do
     [ -e "$libdir/$f" ] || fail "not installed: $libdir/$f"
 done
-# The shared library exports the header's functions and nothing else.
-nm -D --defined-only "$libdir/libwarptour.so" | grep -q ' T wt_solve$' ||
-    fail "libwarptour.so does not export wt_solve"
+# The shared library exports the headers' functions and nothing else.
+for f in wt_solve wt_version_number wt_tuning_fields; do
+    nm -D --defined-only "$libdir/libwarptour.so" | grep -q " T $f\$" ||
+        fail "libwarptour.so does not export $f"
+done
 extra=$(nm -D --defined-only "$libdir/libwarptour.so" |
         awk '$2 ~ /^[TDBRVWi]$/ && $3 !~ /^wt_/ { print $3 }')
 [ -z "$extra" ] || fail "libwarptour.so exports more than wt_ names: $extra"

@@ -46,6 +46,12 @@ def test_points_2d_valid_and_real_length():
     assert r.stats["edge_weight_type"] == "EUC_2D_REAL"
     assert r.stop == "done" and r.backend in ("cpu", "cuda")
     assert r.length_units * r.length_unit == pytest.approx(r.length, rel=1e-15)
+    # wt_result's groups, flat under solve --json's names
+    for key in ("passes", "scan_time_s", "climbs", "best_climb", "ils_descent", "kicks",
+                "kicks_accepted", "gpu_time_s", "concurrent_windows_s", "searches",
+                "iterations", "sa_unpolished_length", "polish_moves", "polish_time_s"):
+        assert key in r.stats, key
+    assert r.ils_descent == "lk" and r.kicks == 10000 and r.climbs == 0
 
 
 def test_points_3d_and_lists():
@@ -286,9 +292,9 @@ def small_matrix(n=30):
 
 
 # Every field at a value the library takes (test_params.c's tuning, and ils_window).
-EVERY_FIELD = {"ils_epoch": "off", "ils_stretch": 50, "ils_window": 8, "ils_mix": 2,
-               "ils_listed": 9, "ils_whole": 9, "ils_starts": 3, "ils_beside": 9,
-               "ils_beside_ms": 500,
+EVERY_FIELD = {"ils_round_kicks": "off", "ils_segment_min": 50, "ils_window": 8,
+               "ils_replica_every": 2, "ils_list_descent_min": 9, "ils_merged_min": 9,
+               "ils_starts": 3, "ils_concurrent_min": 9, "ils_concurrent_round_ms": 500,
                "lk_candidates": 12, "lk_depth": 50, "lk_breadth1": 5,
                "lk_breadth2": 3, "lk_breadth3": 2, "lk_walk": 50, "pass_rows": 16,
                "pass_block": 256, "pass_piece": 1024,
@@ -301,7 +307,7 @@ def test_tuning_defaults_and_every_field():
     pts = rand_points(200, seed=5)
     kw = dict(algorithm="ils", threads=2, seed=3, backend="cpu")
     a = warptour.solve(pts, **kw)
-    for zero in ({}, {"ils_epoch": 0, "pass_rows": 0, "pass_float_loop": False,
+    for zero in ({}, {"ils_round_kicks": 0, "pass_rows": 0, "pass_float_loop": False,
                       "ms_scan": "auto"}):
         b = warptour.solve(pts, tuning=zero, **kw)  # 0 in a field: the library's default
         assert np.array_equal(a.tour, b.tour)
@@ -309,8 +315,12 @@ def test_tuning_defaults_and_every_field():
         r = warptour.solve(pts, algorithm=algorithm, threads=1, backend="cpu",
                            tuning=EVERY_FIELD)
         assert is_perm(r.tour, 200)
-    r = warptour.solve_file(BERLIN, threads=1, backend="cpu", tuning={"ils_epoch": 100})
+    r = warptour.solve_file(BERLIN, threads=1, backend="cpu", tuning={"ils_round_kicks": 100})
     assert is_perm(r.tour, 52)
+    # For one release a field's name of 0.1.0 sets it too.
+    old = warptour.solve(pts, tuning={"ils_epoch": 7, "ils_stretch": 50}, **kw)
+    new = warptour.solve(pts, tuning={"ils_round_kicks": 7, "ils_segment_min": 50}, **kw)
+    assert np.array_equal(old.tour, new.tour)
 
 
 @pytest.mark.parametrize("kind", ["points", "matrix", "file"])
@@ -327,14 +337,14 @@ def test_tuning_errors(kind):
         solve(arg, tuning={"ms_scan": 9})
     # Names the module checks: every unknown one is named.
     with pytest.raises(ValueError, match=r"unknown tuning fields 'epoch', 'rows' \(wt_tuning "
-                                         r"has ils_epoch, "):
-        solve(arg, tuning={"epoch": 1, "ils_mix": 2, "rows": 8})
+                                         r"has ils_round_kicks, "):
+        solve(arg, tuning={"epoch": 1, "ils_replica_every": 2, "rows": 8})
     with pytest.raises(ValueError, match=r"unknown tuning field 3 "):
         solve(arg, tuning={3: 1})
     with pytest.raises(ValueError, match="ms_scan is 'auto', 'squares'"):
         solve(arg, tuning={"ms_scan": "diagonal"})
-    with pytest.raises(ValueError, match="ils_mix takes an integer or 'off'"):
-        solve(arg, tuning={"ils_mix": "never"})
+    with pytest.raises(ValueError, match="ils_replica_every takes an integer or 'off'"):
+        solve(arg, tuning={"ils_replica_every": "never"})
     with pytest.raises(ValueError, match="pass_block: 1099511627776 is out of range"):
         solve(arg, tuning={"pass_block": 2**40})
     with pytest.raises(TypeError, match="pass_rows"):

@@ -93,7 +93,7 @@ static void test_ils_gives_local_optima_no_worse_than_2opt(void **state)
         assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
         assert_int_equal(r.length, wt_tour_length(inst, r.tour));
         assert_true(r.length <= plain.length);
-        assert_int_equal(r.kicks, n < 8 ? 0 : 60); /* below 8 cities no kick exists */
+        assert_int_equal(r.ils.kicks, n < 8 ? 0 : 60); /* below 8 cities no kick exists */
         for (int i = 0; i < n - 2; i++)
             for (int j = i + 2; j < n; j++)
                 assert_true(wt_2opt_move_delta(inst, r.tour, i, j) >= 0);
@@ -124,7 +124,7 @@ static void test_ils_time_limit(void **state)
         wt_result res = {0};
         assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
         assert_int_equal(res.stop, WT_STOP_DONE);
-        assert_true(res.kicks > 0);
+        assert_true(res.ils.kicks > 0);
         assert_int_equal(wt_tour_validate(res.tour, 150, NULL), WT_OK);
         assert_int_equal(res.length, wt_tour_length(inst, res.tour));
         assert_true(res.time_s < 5.0);
@@ -151,7 +151,7 @@ static void test_ils_time_limit_before_first_kick(void **state)
         p.time_limit_s = 1e-6;
         wt_result res = {0};
         assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
-        assert_int_equal(res.kicks, 0);
+        assert_int_equal(res.ils.kicks, 0);
         assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
         assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
         wt_result_free(&res);
@@ -174,7 +174,7 @@ static void test_ils_too_small_to_kick(void **state)
         p.time_limit_s = 5;
         wt_result res = {0};
         assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
-        assert_int_equal(res.kicks, 0);
+        assert_int_equal(res.ils.kicks, 0);
         assert_int_equal(res.stop, WT_STOP_DONE);
         assert_true(res.time_s < 4.0); /* not a wait for the limit */
         assert_int_equal(wt_tour_validate(res.tour, n, NULL), WT_OK);
@@ -205,7 +205,7 @@ static void test_ils_local_descents(void **state)
         assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
         assert_int_equal(r.length, wt_tour_length(inst, r.tour));
         assert_true(r.length <= few.length);
-        assert_int_equal(r.kicks, n < 8 ? 0 : 9000);
+        assert_int_equal(r.ils.kicks, n < 8 ? 0 : 9000);
         assert_string_equal(r.backend, "cpu");
         assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));
         if (n >= 60) assert_true(r.length < few.length); /* the kicks found something */
@@ -219,12 +219,12 @@ static void test_ils_local_descents(void **state)
     wt_result a = ils_with(inst, 4, 500, 0, WT_ILS_AUTO, 2), l = ils_with(inst, 4, 500, 0,
                                                                          WT_ILS_LK, 2);
     assert_string_equal(a.backend, "cpu");
-    assert_int_equal(a.ils_descent, WT_ILS_LK);
+    assert_int_equal(a.ils.descent, WT_ILS_LK);
     assert_memory_equal(a.tour, l.tour, 100 * sizeof(int32_t));
     wt_result_free(&a);
     wt_result_free(&l);
     wt_result f = ils_with(inst, 4, 5, 0, WT_ILS_FULL, 2);
-    assert_int_equal(f.ils_descent, WT_ILS_FULL);
+    assert_int_equal(f.ils.descent, WT_ILS_FULL);
     wt_result_free(&f);
     /* Beyond 250,000 cities auto is lk under a time limit of 45 us a city
      * or more, else local (a stop already asked for: no search runs). */
@@ -243,7 +243,7 @@ static void test_ils_local_descents(void **state)
         wt_result r = {0};
         wt_error e = {0};
         assert_int_equal(wt_solve(big, &q, &r, &e), WT_OK);
-        assert_int_equal(r.ils_descent, expect[i]);
+        assert_int_equal(r.ils.descent, expect[i]);
         wt_result_free(&r);
     }
     wt_instance_free(big);
@@ -261,7 +261,7 @@ static void test_ils_local_descents(void **state)
     if (wt_cuda_available(device, sizeof device)) {
         assert_int_equal(wt_solve(inst, &p, &res, &err), WT_OK);
         assert_string_equal(res.backend, "cuda");
-        assert_int_equal(res.ils_descent, WT_ILS_LOCAL);
+        assert_int_equal(res.ils.descent, WT_ILS_LOCAL);
         assert_int_equal(wt_tour_validate(res.tour, 100, NULL), WT_OK);
         wt_result_free(&res);
     } else {
@@ -286,8 +286,8 @@ static void test_ils_local_segments(void **state)
     assert_int_equal(r.length, wt_tour_length(inst, r.tour));
     assert_int_equal(wt_tour_validate(few.tour, n, NULL), WT_OK);
     assert_int_equal(few.length, wt_tour_length(inst, few.tour));
-    assert_int_equal(r.kicks, 30000);
-    assert_true(r.kicks_accepted > 0);
+    assert_int_equal(r.ils.kicks, 30000);
+    assert_true(r.ils.kicks_accepted > 0);
     assert_true(r.length < few.length);
     assert_int_equal(r.length, again.length);
     assert_memory_equal(r.tour, again.tour, (size_t)n * sizeof(int32_t));

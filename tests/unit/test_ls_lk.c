@@ -228,17 +228,20 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
 }
 
 /* ILS with LK above 20,000 cities, its first descent and kicks on lists
- * (the default) or both on segments (tuning.ils_listed, ils_whole). */
+ * (the default) or both on segments (tuning.ils_list_descent_min,
+ * ils_merged_min). */
 static void test_ils_lk_listed_first_descent(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(21000, 8);
     wt_params p = ils_lk_params(500);
     const int64_t listed[] = {1, WT_TUNING_OFF};
+    wt_tuning tune = {0};
+    p.tuning = &tune;
     for (int v = 0; v < 2; v++) {
-        p.tuning.ils_listed = listed[v];
+        tune.ils_list_descent_min = listed[v];
         /* lists, or segments throughout */
-        p.tuning.ils_whole = listed[v] == 1 ? 0 : WT_TUNING_OFF;
+        tune.ils_merged_min = listed[v] == 1 ? 0 : WT_TUNING_OFF;
         wt_result a;
         solve_twice(inst, &p, &a);
         wt_result_free(&a);
@@ -260,17 +263,19 @@ static void test_ils_lk_starts(void **state)
     wt_instance *inst = wt_test_random_instance(21000, 11);
     wt_params p = ils_lk_params(50);
     p.threads = 3;
+    wt_tuning tune = {0};
+    p.tuning = &tune;
     wt_result on, off, fallback, given;
-    p.tuning.ils_starts = 3;
+    tune.ils_starts = 3;
     solve_twice(inst, &p, &on);
-    p.tuning.ils_starts = WT_TUNING_OFF;
+    tune.ils_starts = WT_TUNING_OFF;
     solve_twice(inst, &p, &off);
-    p.tuning.ils_starts = 0;
+    tune.ils_starts = 0;
     assert_int_equal(wt_solve(inst, &p, &fallback, NULL), WT_OK);
     assert_memory_equal(fallback.tour, off.tour, (size_t)inst->n * sizeof *off.tour);
     int32_t *start = malloc((size_t)inst->n * sizeof *start);
     assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, p.seed, start, NULL), WT_OK);
-    p.tuning.ils_starts = 3;
+    tune.ils_starts = 3;
     p.start_tour = start;
     assert_int_equal(wt_solve(inst, &p, &given, NULL), WT_OK);
     assert_memory_equal(given.tour, off.tour, (size_t)inst->n * sizeof *start);
@@ -294,14 +299,16 @@ static void test_ils_lk_starts(void **state)
     free(y);
     p = ils_lk_params(50);
     p.threads = 3;
+    tune.ils_starts = 0;
+    p.tuning = &tune;
     wt_result tied, three;
     assert_int_equal(wt_solve(grid, &p, &tied, NULL), WT_OK);
-    p.tuning.ils_starts = 3;
+    tune.ils_starts = 3;
     assert_int_equal(wt_solve(grid, &p, &three, NULL), WT_OK);
     assert_memory_equal(tied.tour, three.tour, (size_t)SIDE * SIDE * sizeof *tied.tour);
     assert_int_equal(tied.length, wt_tour_length(grid, tied.tour));
     assert_int_equal(tied.steps, three.steps);
-    p.tuning.ils_starts = WT_TUNING_OFF; /* the moves of the sweeps' descents count too */
+    tune.ils_starts = WT_TUNING_OFF; /* the moves of the sweeps' descents count too */
     wt_result alone;
     assert_int_equal(wt_solve(grid, &p, &alone, NULL), WT_OK);
     assert_true(tied.steps > alone.steps);
@@ -312,7 +319,7 @@ static void test_ils_lk_starts(void **state)
 }
 
 /* ILS with LK above 20,000 cities kicking merged replicas on lists
- * (tuning.ils_whole): one search, and three whose changes are merged
+ * (tuning.ils_merged_min): one search, and three whose changes are merged
  * every round (short rounds, so that several merges run); valid, exact,
  * reproducible, and the kicks shorten the first descent's tour. */
 static void test_ils_lk_whole_tour(void **state)
@@ -323,8 +330,8 @@ static void test_ils_lk_whole_tour(void **state)
     wt_result none;
     p.threads = 1;
     assert_int_equal(wt_solve(inst, &p, &none, NULL), WT_OK);
-    p.tuning.ils_whole = 1;
-    p.tuning.ils_epoch = 100;
+    wt_tuning tune = {.ils_merged_min = 1, .ils_round_kicks = 100};
+    p.tuning = &tune;
     const int threads[] = {1, 3};
     for (int v = 0; v < 2; v++) {
         p.threads = threads[v];
@@ -332,7 +339,7 @@ static void test_ils_lk_whole_tour(void **state)
         wt_result a;
         solve_twice(inst, &p, &a);
         assert_true(a.length < none.length);
-        assert_int_equal(a.kicks, 1500u);
+        assert_int_equal(a.ils.kicks, 1500u);
         wt_result_free(&a);
     }
     wt_result_free(&none);
@@ -348,7 +355,7 @@ static void test_ils_lk_broad_repairs(void **state)
     wt_params p = ils_lk_params(400);
     wt_result a;
     solve_twice(inst, &p, &a);
-    assert_int_equal(a.kicks, 400u);
+    assert_int_equal(a.ils.kicks, 400u);
     wt_result_free(&a);
     wt_instance_free(inst);
 }
@@ -522,7 +529,7 @@ static void test_ils_lk_solve(void **state)
     wt_params p = ils_lk_params(3000);
     wt_result a, b;
     solve_twice(inst, &p, &a);
-    assert_int_equal(a.ils_descent, WT_ILS_LK);
+    assert_int_equal(a.ils.descent, WT_ILS_LK);
     p.kicks = 0;
     p.time_limit_s = 0.3;
     assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);

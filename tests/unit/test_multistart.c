@@ -301,18 +301,19 @@ static void check_solve(const wt_instance *inst, uint64_t restarts)
     assert_true(is_local_optimum(inst, a.tour));
     assert_int_equal(a.stop, WT_STOP_DONE);
     assert_int_equal(a.length, best);
-    assert_int_equal(a.best_climb, best_r);
+    assert_int_equal(a.multistart.best_climb, best_r);
     reference_climb(inst, 77, best_r, t);
     assert_memory_equal(a.tour, t, (size_t)n * sizeof *t);
-    assert_int_equal(a.climbs, restarts);
+    assert_int_equal(a.multistart.climbs, restarts);
     assert_int_equal(a.steps, steps);
-    assert_int_equal(a.moves_evaluated, wt_2opt_moves_per_scan(n) * (a.steps + a.climbs));
+    assert_int_equal(a.moves_evaluated,
+                     wt_2opt_moves_per_scan(n) * (a.steps + a.multistart.climbs));
     assert_memory_equal(b.tour, a.tour, (size_t)n * sizeof *t);
     assert_int_equal(b.length, a.length);
-    assert_int_equal(b.best_climb, a.best_climb);
+    assert_int_equal(b.multistart.best_climb, a.multistart.best_climb);
     assert_int_equal(b.steps, a.steps);
     assert_int_equal(b.moves_evaluated, a.moves_evaluated);
-    assert_int_equal(b.climbs, a.climbs);
+    assert_int_equal(b.multistart.climbs, a.multistart.climbs);
     wt_result_free(&a);
     wt_result_free(&b);
     free(t);
@@ -355,10 +356,11 @@ static void test_time_limited_run(void **state)
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(wt_tour_validate(res.tour, 300, NULL), WT_OK);
     assert_int_equal(res.length, wt_tour_length(inst, res.tour));
-    assert_true(res.climbs >= 1);
+    assert_true(res.multistart.climbs >= 1);
     assert_int_equal(res.stop, WT_STOP_DONE);
     /* Climbs cut short count their steps and complete scans, not themselves. */
-    assert_int_equal(res.moves_evaluated, wt_2opt_moves_per_scan(300) * (res.steps + res.climbs));
+    assert_int_equal(res.moves_evaluated,
+                     wt_2opt_moves_per_scan(300) * (res.steps + res.multistart.climbs));
     wt_result_free(&res);
     wt_instance_free(inst);
 }
@@ -378,7 +380,7 @@ static void test_time_limit_before_any_climb(void **state)
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(wt_tour_validate(res.tour, 3000, NULL), WT_OK);
-    assert_int_equal(res.climbs, 0);
+    assert_int_equal(res.multistart.climbs, 0);
     assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
     wt_result_free(&res);
     wt_instance_free(inst);
@@ -399,7 +401,7 @@ static void test_stop_flag_already_set(void **state)
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(wt_tour_validate(res.tour, 300, NULL), WT_OK);
     assert_int_equal(res.length, wt_tour_length(inst, res.tour));
-    assert_int_equal(res.climbs, 0);
+    assert_int_equal(res.multistart.climbs, 0);
     assert_int_equal(res.steps, 0);
     assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
     wt_result_free(&res);
@@ -427,7 +429,7 @@ static void test_progress_can_stop(void **state)
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
-    assert_true(res.climbs >= 2 && res.climbs < 100000);
+    assert_true(res.multistart.climbs >= 2 && res.multistart.climbs < 100000);
     assert_int_equal(wt_tour_validate(res.tour, 80, NULL), WT_OK);
     assert_int_equal(res.length, wt_tour_length(inst, res.tour));
     wt_result_free(&res);
@@ -458,8 +460,8 @@ static void test_progress_while_others_climb(void **state)
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
-    assert_int_equal(res.climbs, 0);
-    assert_int_equal(res.best_climb, 0);
+    assert_int_equal(res.multistart.climbs, 0);
+    assert_int_equal(res.multistart.best_climb, 0);
     assert_int_equal(wt_tour_validate(res.tour, 300, NULL), WT_OK);
     wt_result_free(&res);
     wt_instance_free(inst);

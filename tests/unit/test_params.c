@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include "algo/bench_hooks.h"
+#include "warptour_experimental.h"
 
 #include <math.h>
 
@@ -34,6 +35,8 @@ static void test_solve_checks_every_field(void **state)
     for (int k = 0; k < 41; k++) {
         wt_params p;
         wt_params_defaults(&p);
+        wt_tuning t = {0};
+        p.tuning = &t;
         const char *field = NULL;
         switch (k) {
         case 0: p.threads = 100000; field = "threads"; break;
@@ -58,25 +61,25 @@ static void test_solve_checks_every_field(void **state)
         case 19: p.sa_near = 1; field = "sa_near"; break;
         case 20: p.sa_sweeps = 0; field = "sa_sweeps"; break;
         case 21: p.cuda_device = -1; field = "cuda_device"; break;
-        case 22: p.tuning.ils_epoch = -2; field = "tuning.ils_epoch"; break;
-        case 23: p.tuning.ils_stretch = -3; field = "tuning.ils_stretch"; break;
-        case 24: p.tuning.ils_mix = -2; field = "tuning.ils_mix"; break;
-        case 25: p.tuning.pass_rows = 12; field = "tuning.pass_rows"; break;
-        case 26: p.tuning.pass_block = 64; field = "tuning.pass_block"; break;
-        case 27: p.tuning.pass_prune_min = -1; field = "tuning.pass_prune_min"; break;
-        case 28: p.tuning.ms_tc = 32; field = "tuning.ms_tc"; break;
-        case 29: p.tuning.ms_scan = (wt_ms_scan)4; field = "tuning.ms_scan"; break;
-        case 30: p.tuning.ms_gap_c = 9; field = "tuning.ms_gap_c"; break;
-        case 31: p.tuning.ils_listed = -2; field = "tuning.ils_listed"; break;
-        case 32: p.tuning.lk_candidates = 17; field = "lk_candidates"; break;
-        case 33: p.tuning.lk_depth = -1; field = "lk_depth"; break;
-        case 34: p.tuning.lk_breadth1 = 13; field = "lk_breadth1"; break;
-        case 35: p.tuning.lk_breadth3 = -1; field = "lk_breadth3"; break;
-        case 36: p.tuning.lk_walk = 1001; field = "lk_walk"; break;
-        case 37: p.tuning.ils_whole = -2; field = "ils_whole"; break;
-        case 38: p.tuning.ils_starts = -2; field = "ils_starts"; break;
-        case 39: p.tuning.ils_beside = -2; field = "ils_beside"; break;
-        case 40: p.tuning.ils_beside_ms = 99; field = "ils_beside_ms"; break;
+        case 22: t.ils_round_kicks = -2; field = "tuning.ils_round_kicks"; break;
+        case 23: t.ils_segment_min = -3; field = "tuning.ils_segment_min"; break;
+        case 24: t.ils_replica_every = -2; field = "tuning.ils_replica_every"; break;
+        case 25: t.pass_rows = 12; field = "tuning.pass_rows"; break;
+        case 26: t.pass_block = 64; field = "tuning.pass_block"; break;
+        case 27: t.pass_prune_min = -1; field = "tuning.pass_prune_min"; break;
+        case 28: t.ms_tc = 32; field = "tuning.ms_tc"; break;
+        case 29: t.ms_scan = (wt_ms_scan)4; field = "tuning.ms_scan"; break;
+        case 30: t.ms_gap_c = 9; field = "tuning.ms_gap_c"; break;
+        case 31: t.ils_list_descent_min = -2; field = "tuning.ils_list_descent_min"; break;
+        case 32: t.lk_candidates = 17; field = "lk_candidates"; break;
+        case 33: t.lk_depth = -1; field = "lk_depth"; break;
+        case 34: t.lk_breadth1 = 13; field = "lk_breadth1"; break;
+        case 35: t.lk_breadth3 = -1; field = "lk_breadth3"; break;
+        case 36: t.lk_walk = 1001; field = "lk_walk"; break;
+        case 37: t.ils_merged_min = -2; field = "ils_merged_min"; break;
+        case 38: t.ils_starts = -2; field = "ils_starts"; break;
+        case 39: t.ils_concurrent_min = -2; field = "ils_concurrent_min"; break;
+        case 40: t.ils_concurrent_round_ms = 99; field = "ils_concurrent_round_ms"; break;
         }
         refused(inst, &p, field);
     }
@@ -109,16 +112,17 @@ static void test_tuning_and_device(void **state)
     wt_params p;
     wt_params_defaults(&p);
     p.threads = 1;
-    p.tuning = (wt_tuning){.ils_epoch = WT_TUNING_OFF, .ils_stretch = 50, .ils_mix = 2,
-                           .ils_listed = 9, .ils_whole = 9, .ils_starts = 3,
-                           .ils_beside = 9, .ils_beside_ms = 500,
-                           .lk_candidates = 12, .lk_depth = 50,
-                           .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
-                           .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
-                           .pass_piece = 1024,
-                           .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
-                           .pass_prune_min = 1, .ms_block = 64, .ms_tc = 4,
-                           .ms_scan = WT_MS_SCAN_ROUNDS, .ms_gap_c = 10};
+    const wt_tuning t = {.ils_round_kicks = WT_TUNING_OFF, .ils_segment_min = 50,
+                         .ils_replica_every = 2, .ils_list_descent_min = 9,
+                         .ils_merged_min = 9, .ils_starts = 3, .ils_concurrent_min = 9,
+                         .ils_concurrent_round_ms = 500, .lk_candidates = 12, .lk_depth = 50,
+                         .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
+                         .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
+                         .pass_piece = 1024,
+                         .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
+                         .pass_prune_min = 1, .ms_block = 64, .ms_tc = 4,
+                         .ms_scan = WT_MS_SCAN_ROUNDS, .ms_gap_c = 10};
+    p.tuning = &t;
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     wt_result_free(&res);
@@ -235,7 +239,8 @@ static void test_null_and_range_arguments(void **state)
 
 /* The library's table of wt_tuning: every field once, inside the struct,
  * with the size its kind says; setting each through its offset is what
- * wt_solve then sees (a refused value names that field). */
+ * wt_solve then sees (a refused value names that field); each is found by
+ * its name and by its old name, no name twice. */
 static void test_tuning_fields(void **state)
 {
     (void)state;
@@ -251,14 +256,20 @@ static void test_tuning_fields(void **state)
     for (size_t k = 0; k < count; k++) {
         assert_true(f[k].offset + size_of[f[k].kind] <= sizeof(wt_tuning));
         bytes += size_of[f[k].kind];
+        assert_ptr_equal(wt_tuning_field_named(f[k].name), &f[k]);
+        if (f[k].old_name) assert_ptr_equal(wt_tuning_field_named(f[k].old_name), &f[k]);
         for (size_t j = 0; j < k; j++) {
             assert_true(strcmp(f[j].name, f[k].name) != 0);
+            assert_true(!f[j].old_name || strcmp(f[j].old_name, f[k].name) != 0);
+            assert_true(!f[k].old_name || strcmp(f[j].name, f[k].old_name) != 0);
             assert_true(f[j].offset != f[k].offset);
         }
         if (f[k].kind == WT_TUNING_FLAG) continue; /* any bool is a valid flag */
         wt_params p;
         wt_params_defaults(&p);
-        char *at = (char *)&p.tuning + f[k].offset;
+        wt_tuning t = {0};
+        p.tuning = &t;
+        char *at = (char *)&t + f[k].offset;
         if (f[k].kind == WT_TUNING_I64) *(int64_t *)at = -7;
         else if (f[k].kind == WT_TUNING_INT) *(int *)at = -7;
         else *(wt_ms_scan *)at = (wt_ms_scan)-7;
@@ -267,10 +278,43 @@ static void test_tuning_fields(void **state)
         refused(inst, &p, field);
     }
     assert_true(bytes <= sizeof(wt_tuning));
+    assert_ptr_equal(wt_tuning_field_named("ils_epoch"), wt_tuning_field_named("ils_round_kicks"));
+    assert_null(wt_tuning_field_named("epoch"));
+    assert_null(wt_tuning_field_named(NULL));
+    wt_instance_free(inst);
+    /* No tuning (the default) is the all-zero one. */
+    inst = wt_test_random_instance(500, 4);
+    wt_params p;
+    wt_params_defaults(&p);
+    assert_null(p.tuning);
+    p.algorithm = WT_ALGO_ILS;
+    p.kicks = 500;
+    p.threads = 2;
+    wt_result none = {0}, zero = {0};
+    assert_int_equal(wt_solve(inst, &p, &none, NULL), WT_OK);
+    const wt_tuning zeros = {0};
+    p.tuning = &zeros;
+    assert_int_equal(wt_solve(inst, &p, &zero, NULL), WT_OK);
+    assert_memory_equal(none.tour, zero.tour, (size_t)none.n * sizeof *none.tour);
+    wt_result_free(&none);
+    wt_result_free(&zero);
     wt_instance_free(inst);
     const char *scans[] = {"auto", "squares", "gaps", "rounds"};
     for (int s = 0; s < 4; s++) assert_string_equal(wt_ms_scan_name((wt_ms_scan)s), scans[s]);
     assert_null(wt_ms_scan_name((wt_ms_scan)4));
+}
+
+/* The version macros agree with each other and with the library. */
+static void test_version(void **state)
+{
+    (void)state;
+    assert_int_equal(WT_VERSION_NUMBER,
+                     WT_VERSION_MAJOR * 10000 + WT_VERSION_MINOR * 100 + WT_VERSION_PATCH);
+    assert_int_equal(wt_version_number(), WT_VERSION_NUMBER);
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d.%d", WT_VERSION_MAJOR, WT_VERSION_MINOR,
+             WT_VERSION_PATCH);
+    assert_string_equal(WT_VERSION, text);
 }
 
 int main(void)
@@ -279,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_solve_checks_every_field),
         cmocka_unit_test(test_tuning_and_device),
         cmocka_unit_test(test_tuning_fields),
+        cmocka_unit_test(test_version),
         cmocka_unit_test(test_device_list),
         cmocka_unit_test(test_init_made),
         cmocka_unit_test(test_null_and_range_arguments),

@@ -303,11 +303,11 @@ static void test_sa_polish_on_off(void **state)
         if (wt_solve(inst, &p, &on, &err) != WT_OK) fail_msg("solve: %s", err.message);
         assert_int_equal(off.stop, WT_STOP_DONE);
         assert_int_equal(on.stop, WT_STOP_DONE);
-        assert_int_equal(off.sa_unpolished_length, off.length);
-        assert_int_equal(off.polish_moves, 0);
-        assert_int_equal(on.sa_unpolished_length, off.length);
-        assert_int_equal(on.iterations, off.iterations);
-        assert_int_equal(on.accepted, off.accepted);
+        assert_int_equal(off.sa.unpolished_length, off.length);
+        assert_int_equal(off.sa.polish_moves, 0);
+        assert_int_equal(on.sa.unpolished_length, off.length);
+        assert_int_equal(on.sa.iterations, off.sa.iterations);
+        assert_int_equal(on.sa.accepted, off.sa.accepted);
         assert_true(on.length <= off.length);
         assert_int_equal(on.length, wt_tour_length(inst, on.tour));
         assert_int_equal(wt_tour_validate(on.tour, N, NULL), WT_OK);
@@ -325,8 +325,8 @@ static void test_sa_polish_on_off(void **state)
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
     assert_int_equal(res.length, res.init_length);
-    assert_int_equal(res.sa_unpolished_length, res.length);
-    assert_int_equal(res.polish_moves, 0);
+    assert_int_equal(res.sa.unpolished_length, res.length);
+    assert_int_equal(res.sa.polish_moves, 0);
     wt_result_free(&res);
     wt_instance_free(inst);
 }

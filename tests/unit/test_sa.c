@@ -404,9 +404,9 @@ static void test_cold_search_never_worsens(void **state)
     p.threads = 2;
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
-    assert_int_equal(res.iterations, 40 * 50);
+    assert_int_equal(res.sa.iterations, 40 * 50);
     assert_true(res.length < res.init_length);
-    assert_true(res.temperature_final < 1e-9);
+    assert_true(res.sa.temperature_final < 1e-9);
     wt_result_free(&res);
     wt_instance_free(inst);
 }
@@ -471,9 +471,9 @@ static void solve_ok(const wt_instance *inst, const wt_params *p, wt_result *res
     int n = wt_instance_n(inst);
     assert_int_equal(wt_tour_validate(res->tour, n, NULL), WT_OK);
     assert_int_equal(res->length, wt_tour_length(inst, res->tour));
-    assert_int_equal(res->moves_evaluated, res->iterations * (uint64_t)res->moves_per_search);
-    assert_true(res->accepted <= res->iterations);
-    assert_true(res->steps <= res->accepted);
+    assert_int_equal(res->moves_evaluated, res->sa.iterations * (uint64_t)res->sa.moves_per_search);
+    assert_true(res->sa.accepted <= res->sa.iterations);
+    assert_true(res->steps <= res->sa.accepted);
 }
 
 static void assert_same_run(const wt_result *a, const wt_result *b)
@@ -481,11 +481,11 @@ static void assert_same_run(const wt_result *a, const wt_result *b)
     assert_int_equal(a->n, b->n);
     assert_memory_equal(a->tour, b->tour, (size_t)a->n * sizeof *a->tour);
     assert_int_equal(a->length, b->length);
-    assert_int_equal(a->iterations, b->iterations);
-    assert_int_equal(a->accepted, b->accepted);
+    assert_int_equal(a->sa.iterations, b->sa.iterations);
+    assert_int_equal(a->sa.accepted, b->sa.accepted);
     assert_int_equal(a->steps, b->steps);
     assert_int_equal(a->moves_evaluated, b->moves_evaluated);
-    assert_true(a->temperature_final == b->temperature_final);
+    assert_true(a->sa.temperature_final == b->sa.temperature_final);
 }
 
 /* Steps of the schedule of p: T = Ts, Ts*alpha, ... while above Te. */
@@ -507,12 +507,13 @@ static void test_runs_are_valid_and_counted(void **state)
         wt_result res = {0};
         solve_ok(inst, &p, &res);
         /* Derived shape: SSPM one search of a move per thread, PSSM the reverse. */
-        assert_int_equal(res.searches, scheme == WT_SA_SSPM ? 1 : 3);
-        assert_int_equal(res.moves_per_search, scheme == WT_SA_SSPM ? 3 : 1);
+        assert_int_equal(res.sa.searches, scheme == WT_SA_SSPM ? 1 : 3);
+        assert_int_equal(res.sa.moves_per_search, scheme == WT_SA_SSPM ? 3 : 1);
         assert_int_equal(res.stop, WT_STOP_DONE);
-        assert_int_equal(res.iterations, schedule_steps(&p) * 50 * 5 * (uint64_t)res.searches);
-        assert_true(res.temperature_final <= p.sa_t_end);
-        assert_true(res.temperature_final / p.sa_alpha > p.sa_t_end);
+        assert_int_equal(res.sa.iterations,
+                         schedule_steps(&p) * 50 * 5 * (uint64_t)res.sa.searches);
+        assert_true(res.sa.temperature_final <= p.sa_t_end);
+        assert_true(res.sa.temperature_final / p.sa_alpha > p.sa_t_end);
         assert_true(res.length < res.init_length * 3 / 2);
         wt_result_free(&res);
     }
@@ -576,7 +577,7 @@ static void test_same_seed_same_run(void **state)
     /* Another seed, another run. */
     p.seed = 18;
     solve_ok(inst, &p, &b);
-    assert_true(b.accepted != a.accepted ||
+    assert_true(b.sa.accepted != a.sa.accepted ||
                 memcmp(a.tour, b.tour, (size_t)a.n * sizeof *a.tour) != 0);
     wt_result_free(&a);
     wt_result_free(&b);
@@ -602,7 +603,7 @@ static void test_near_runs(void **state)
     assert_same_run(&a, &b);
     p.sa_near = 0;
     solve_ok(inst, &p, &c);
-    assert_true(c.accepted != a.accepted ||
+    assert_true(c.sa.accepted != a.sa.accepted ||
                 memcmp(a.tour, c.tour, (size_t)a.n * sizeof *a.tour) != 0);
     wt_result_free(&b);
     wt_result_free(&c);
@@ -642,9 +643,9 @@ static void test_stop_flag_keeps_the_start_tour(void **state)
         wt_result res = {0};
         solve_ok(inst, &p, &res);
         assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
-        assert_int_equal(res.iterations, 0);
+        assert_int_equal(res.sa.iterations, 0);
         assert_int_equal(res.length, res.init_length);
-        assert_true(res.temperature_final == p.sa_t_start);
+        assert_true(res.sa.temperature_final == p.sa_t_start);
         wt_result_free(&res);
     }
     wt_instance_free(inst);
@@ -684,14 +685,14 @@ static void test_progress_and_time_limit(void **state)
         assert_int_equal(res.stop, WT_STOP_INTERRUPTED);
         assert_int_equal(s.calls, 3);
         assert_true(s.temperature > 0.1 && s.temperature <= 10000.0);
-        assert_true(res.iterations > 0);
+        assert_true(res.sa.iterations > 0);
         wt_result_free(&res);
 
         p.progress = NULL;
         p.time_limit_s = 0.2;
         solve_ok(inst, &p, &res);
         assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
-        assert_true(res.temperature_final > p.sa_t_end);
+        assert_true(res.sa.temperature_final > p.sa_t_end);
         wt_result_free(&res);
     }
     wt_instance_free(inst);

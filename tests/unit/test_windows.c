@@ -484,7 +484,8 @@ static void beside_in_ils(bool lk)
     p.algorithm = WT_ALGO_ILS;
     p.threads = 2;
     p.time_limit_s = 1.5;
-    p.tuning.ils_stretch = 1000;
+    const wt_tuning tuning = {.ils_segment_min = 1000};
+    p.tuning = &tuning;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     wt_search_stats stats = {0};

@@ -134,7 +134,7 @@ extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multis
     args.run = r.d_run;
     args.best_tour = r.d_best;
     MsWatch w = {ctl, &r, 0.0};
-    MsLaunch L = {inst->n, job->restarts, &r.ctx, wait_for_run, &w, &ctl->params->tuning};
+    MsLaunch L = {inst->n, job->restarts, &r.ctx, wait_for_run, &w, wt_tuning_of(ctl->params)};
     if (wt_ctl_expired(ctl)) {
         st = cuda_stop(r.ctx, &r.d_run->stop, err);
         if (st != WT_OK) return st;

@@ -9,6 +9,7 @@
 #ifndef WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
 #define WT_BACKEND_CUDA_MULTISTART_KERNELS_CUH
 
+#include "core/tuning.h"
 #include "backend/cuda/context.cuh"
 #include "backend/cuda/ms_run.cuh"
 

@@ -67,7 +67,7 @@ struct wt_tour_session {
     unsigned long long *h_checked; /* pinned: pairs the last pruned pass evaluated */
     bool prune;                    /* ctl->params->prune (the plan may still not prune) */
     int device;                    /* ctl->params->cuda_device */
-    wt_tuning tuning;              /* ctl->params->tuning: the pass's shape */
+    wt_tuning tuning;              /* *wt_tuning_of(ctl->params): the pass's shape */
     wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
     long long *h_offs;             /* pinned, 2n: d_offs before upload */
     bool stop_raised;              /* d_stop may be nonzero: reset before the next pass */
@@ -399,7 +399,7 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     const wt_params *p = ctl && ctl->params ? ctl->params : &defaults;
     s->prune = p->prune;
     s->device = p->cuda_device;
-    s->tuning = p->tuning;
+    s->tuning = *wt_tuning_of(p);
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
         cuda_session_close(s);

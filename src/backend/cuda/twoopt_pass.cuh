@@ -25,6 +25,7 @@
 #include <cstdint>
 
 #include "core/kswap.h"
+#include "core/tuning.h"
 #include "backend/cuda/context.cuh"
 #include "backend/cuda/device_instance.cuh"
 

@@ -2,10 +2,13 @@
  * solve.c - a program built against an installed warptour (tests/install):
  * the README's library example with checks added.  Solves the TSPLIB file
  * named by its argument and fails unless the tour is valid and its length
- * positive and equal to the tour's recomputed length.
+ * positive and equal to the tour's recomputed length.  It also reaches the
+ * experimental header (a tuning, its table of fields) and the version, so
+ * that both headers and their functions are checked as installed.
  */
 #include <stdio.h>
 #include <warptour.h>
+#include <warptour_experimental.h>
 
 int main(int argc, char **argv)
 {
@@ -19,9 +22,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    if (wt_version_number() != WT_VERSION_NUMBER || !wt_tuning_field_named("ils_round_kicks")) {
+        fprintf(stderr, "version %u (header %d) or the tuning's fields are wrong\n",
+                wt_version_number(), WT_VERSION_NUMBER);
+        wt_instance_free(inst);
+        return 1;
+    }
+    wt_tuning tuning = {0}; /* every field its default, as NULL would give */
     wt_params p;
     wt_params_defaults(&p);
     p.time_limit_s = 10;
+    p.tuning = &tuning;
     wt_result res;
     if (wt_solve(inst, &p, &res, &err) != WT_OK) {
         fprintf(stderr, "%s\n", err.message);

@@ -1,0 +1,167 @@
+/*
+ * warptour_experimental.h - the experimental part of libwarptour's API.
+ *
+ * What is here may change or go away in any version, minor and patch ones
+ * included (as zstd's experimental section): the knobs that benchmarks and
+ * tests turn, the shapes of the GPU kernels and the rounds of the host's
+ * searches.  A user has no need of them: every default was measured
+ * (bench/RESULTS.md).  A program that includes this header should expect
+ * to follow it from version to version; warptour.h alone is the stable
+ * contract, and its conventions hold here too.
+ *
+ * A wt_tuning reaches wt_solve through wt_params.tuning (NULL: the
+ * library's tuning).  0 in a field means the library's default, so a
+ * zeroed struct is the default tuning; WT_TUNING_OFF turns off what a
+ * field says it may.  Any value outside those listed is refused by
+ * wt_solve (WT_STATUS_INVALID_ARGUMENT, naming the field).  A tuning
+ * changes how a search runs, and with it the tour a seed gives.
+ */
+#ifndef WARPTOUR_EXPERIMENTAL_H
+#define WARPTOUR_EXPERIMENTAL_H
+
+#include "warptour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The scan of multistart's one-warp climbers (below 1000 cities). */
+typedef enum wt_ms_scan {
+    WT_MS_SCAN_AUTO = 0, /* the cheapest by the kernels' cost model (default) */
+    WT_MS_SCAN_SQUARES,  /* 8-column squares of the (i, j) triangle */
+    WT_MS_SCAN_GAPS,     /* tiles of the (row, gap) rectangle, one round or several */
+    WT_MS_SCAN_ROUNDS    /* the rectangle in several rounds only, where n allows */
+} wt_ms_scan;
+
+/* ILS with local and LK descents shares its work among the host's threads
+ * in one of three ways: replicas (each thread kicks a copy of the whole
+ * tour; at each meeting all take the best one), segments (the tour cut
+ * into one run of consecutive positions a thread, each searched as a path
+ * whose ends stay in place) and merged replicas (each thread kicks its own
+ * region of a copy of the whole tour held as a two-level list; their
+ * changes are merged into one tour).  A round is the kicks between two
+ * meetings of the threads. */
+struct wt_tuning {
+    /* ils with local and lk descents, on the host's threads */
+    int64_t ils_round_kicks;  /* kicks of each search a round; 0: 2000 on replicas, on
+                                 segments half a segment's cities and at least
+                                 2000, on merged replicas (ils_merged_min) 250;
+                                 WT_TUNING_OFF: never meet; else >= 1 (both
+                                 ways; beyond 2^40: never) */
+    int64_t ils_segment_min;  /* cities a segment from which the searches kick on
+                                 segments of the tour instead of replicas of it;
+                                 0: 6000; WT_TUNING_OFF: never; else >= 1 */
+    int ils_window;           /* ils with window descents, and the concurrent
+                                 windows: cities a window; 0: 1000; else >= 8 */
+    int ils_window_3opt;      /* those windows' sequential 3-opt moves: the nearest
+                                 cities of a first move's loose end tried for the
+                                 third edge, with kicks of four edges
+                                 (wt_batch_params.three_opt); 0: 5 for ILS with
+                                 window descents and for the concurrent windows on
+                                 tours of more than 250,000 cities, else none;
+                                 WT_TUNING_OFF: none; else 1..8 */
+    int ils_replica_every;    /* every ils_replica_every-th round on segments is a
+                                 replica round; 0: 4 below 30,000 cities a
+                                 segment, else never; WT_TUNING_OFF: never; else
+                                 >= 1 */
+    int64_t ils_list_descent_min; /* lk descents above 20,000 cities: cities a thread
+                                 from which the first descent is a list descent
+                                 (on the whole tour held as a two-level list)
+                                 instead of one on segments; 0: always;
+                                 WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_merged_min;   /* lk descents: cities from which the searches kick
+                                 merged replicas, merged every round, instead of
+                                 segments or replicas on arrays; 0: 2000;
+                                 WT_TUNING_OFF: never; else >= 1 */
+    int ils_starts;           /* lk descents from 20,001 to 250,000 cities whose first
+                                 descent is a list descent, no params.start_tour:
+                                 start tours whose first descents run side by
+                                 side, the shortest kept (the configured one and
+                                 Quick-Boruvka sweeps); 0: one a thread, at most
+                                 16, where at least 45% of the cities have their
+                                 two nearest at one length, else the configured
+                                 one only; WT_TUNING_OFF: the configured one
+                                 only; else >= 1, at most one a thread */
+    int64_t ils_concurrent_min; /* lk or local descents under --backend auto with a
+                                 time limit and more than one thread: cities from
+                                 which a usable GPU runs concurrent windows, window
+                                 searches of the tour while the host's threads
+                                 search; 0: 10,000; WT_TUNING_OFF: never; else
+                                 >= 1 */
+    int ils_concurrent_round_ms; /* the concurrent windows' rounds, milliseconds; 0:
+                                 1000; else 100..60000 (their windows: ils_window's
+                                 cities) */
+    /* ils with lk descents: the LK step and the kick; the defaults in
+     * parentheses are those from 50,000 cities */
+    int lk_candidates;        /* candidate cities a city; 0: 8 (12); else 1..16 */
+    int lk_depth;             /* most flips of one step; 0: 25 (50); else 1..100 */
+    int lk_breadth1;          /* alternatives tried at level 1 when a kick is repaired
+                                 (the first descent tries 3, 2 and 1); 0: 3 (5);
+                                 else 1..12 */
+    int lk_breadth2;          /* at level 2; 0: 2 (3); else 1..12 */
+    int lk_breadth3;          /* at level 3; 0: 1 (2); else 1..12 */
+    int lk_walk;              /* steps of the random walks that place a kick's cuts;
+                                 0: 25; else 1..1000 */
+    /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
+    int pass_rows;            /* rows per lane; 0: 8 below 50,000 cities, else 16;
+                                 8, 16 */
+    int pass_block;           /* threads per block at 8 rows a lane; 0: 512 where the
+                                 pass fills the GPU, else 128; 128, 256, 512 */
+    int pass_piece;           /* columns per offer of a row's best; 0: 512; 256, 512,
+                                 1024 */
+    int pass_period;          /* longest offset chain of the integer column loop
+                                 (shorter where the coordinates need it); 0: 8;
+                                 2, 4, 8 */
+    bool pass_float_loop;     /* the float column loop where the integer one would
+                                 run */
+    bool pass_unchained;      /* the recovery of each row's column launched without
+                                 programmatic serialization behind the pass */
+    int pass_prune_min;       /* fewest cities for the pruned pass (params.prune);
+                                 0: 16,384; else >= 1 */
+    /* cuda: multistart's block kernel */
+    int ms_block;             /* threads per climber; 0: by n; 32, 64, 128, 256, 512 */
+    int ms_tc;                /* columns per strip; 0: by n; 4, 8, 16.  Either of
+                                 ms_block and ms_tc set runs the squares scan; the
+                                 shapes with kernels are 32x8, 32x16, 64x4, 64x8,
+                                 128x8, 128x16, 256x8, 256x16 and 512x16 (another:
+                                 WT_STATUS_INVALID_ARGUMENT when the climbs start) */
+    wt_ms_scan ms_scan;       /* one-warp climbers' scan (default WT_MS_SCAN_AUTO) */
+    int ms_gap_c;             /* gaps per tile of the rectangle scan; 0: by the cost
+                                 model; 7, 8, 10 */
+};
+
+/* The fields of wt_tuning by name, for programs that set them from text or
+ * other languages (the CLI's --tune, Python's tuning=): each field's name,
+ * its kind and its offset in the struct. */
+typedef enum wt_tuning_kind {
+    WT_TUNING_I64 = 0, /* int64_t */
+    WT_TUNING_INT,     /* int */
+    WT_TUNING_FLAG,    /* bool */
+    WT_TUNING_SCAN     /* wt_ms_scan */
+} wt_tuning_kind;
+
+typedef struct wt_tuning_field {
+    const char *name;     /* the member's name, e.g. "pass_rows" */
+    wt_tuning_kind kind;
+    size_t offset;        /* offsetof(wt_tuning, member) */
+    const char *old_name; /* the member's name in version 0.1.0 where it has been
+                             renamed since ("ils_epoch" for ils_round_kicks), which
+                             wt_tuning_field_named takes for one release; NULL
+                             where the name stayed */
+} wt_tuning_field;
+
+/* All fields of wt_tuning in declaration order; *count gets how many
+ * (count may be NULL). */
+const wt_tuning_field *wt_tuning_fields(size_t *count);
+
+/* The field of that name, or of that old_name; NULL for any other name
+ * and for NULL. */
+const wt_tuning_field *wt_tuning_field_named(const char *name);
+
+/* "auto", "squares", "gaps", "rounds"; NULL out of range. */
+const char *wt_ms_scan_name(wt_ms_scan s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPTOUR_EXPERIMENTAL_H */
