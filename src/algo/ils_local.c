@@ -62,7 +62,7 @@
 #include "algo/ils.h"
 #include "algo/polish.h"
 #include "algo/windows.h"
-#include "algo/windows_beside.h"
+#include "algo/windows_concurrent.h"
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -745,18 +745,19 @@ static int mix_period(const wt_tuning *t, int cap)
 /* The pieces of the windows beside that have ended go into tour (length
  * *length), which the next epoch then starts from (wait: the last epoch,
  * asked to end). */
-static void take_beside(wt_beside *beside, int32_t *tour, int64_t *length, bool wait)
+static void take_beside(wt_concurrent_windows *beside, int32_t *tour, int64_t *length, bool wait)
 {
     int64_t gain = 0;
-    wt_beside_take(beside, tour, wait, &gain);
+    wt_concurrent_splice(beside, tour, wait, &gain);
     *length -= gain;
 }
 
 /* The kicks on stretches (with copies epochs among them when mixed), from
  * the tour of length *length; the tour and *length follow. */
 static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl,
-                                int T, uint64_t kicks, bool large_lk, wt_beside *beside,
-                                int64_t *length, wt_search_stats *stats, wt_error *err)
+                                int T, uint64_t kicks, bool large_lk,
+                                wt_concurrent_windows *beside, int64_t *length,
+                                wt_search_stats *stats, wt_error *err)
 {
     stretches k;
     local_search *c = NULL;
@@ -766,7 +767,7 @@ static wt_status kick_stretches(wt_polisher *whole, int32_t *tour, int n, wt_sea
     wt_status st = open_stretches(whole, n, ctl, T, &k, err);
     if (st != WT_OK) return st;
     if (mix > 0) st = open_copies(whole, *length, ctl, T, &c, err);
-    if (beside) wt_beside_start(beside, tour, ctl->deadline);
+    if (beside) wt_concurrent_start(beside, tour, ctl->deadline);
     uint64_t done = 0, per = stretch_epoch_kicks(tune, (n + T - 1) / T), on_copies = 0;
     int halt = 0;
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
@@ -896,7 +897,7 @@ static void swap_neighbours(int32_t *a, int32_t *b)
  * (its region), so that most go in side by side.  The tour is then written
  * from city `from`. */
 static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, int n,
-                         int64_t *length, int from, wt_beside *beside)
+                         int64_t *length, int from, wt_concurrent_windows *beside)
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
     wt_tour_neighbours(tour, n, base);
@@ -937,7 +938,7 @@ static void merge_copies(local_search *s, int T, whole_merge *g, int32_t *tour, 
     wt_tour_of_neighbours(base, n, from, tour);
     /* The GPU's pieces where the host's changes left their insides between
      * their ends. */
-    if (beside) wt_beside_take(beside, tour, false, &gain);
+    if (beside) wt_concurrent_splice(beside, tour, false, &gain);
     *length = before - gain;
 }
 
@@ -984,7 +985,7 @@ static void whole_epoch(local_search *s, int T, const int32_t *tour, int n,
  * from the seed every epoch.  beside (NULL, or with T > 1): windows searched
  * beside, whose pieces go in at the merges. */
 static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                            uint64_t kicks, wt_beside *beside, int64_t *length,
+                            uint64_t kicks, wt_concurrent_windows *beside, int64_t *length,
                             wt_search_stats *stats, wt_error *err)
 {
     local_search *s = NULL;
@@ -1005,9 +1006,9 @@ static wt_status kick_whole(wt_polisher *whole, int32_t *tour, int n, wt_search_
     for (uint64_t e = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); e++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-        if (beside) wt_beside_start(beside, tour, ctl->deadline);
+        if (beside) wt_concurrent_start(beside, tour, ctl->deadline);
         /* The kicks keep off the windows the GPU searches meanwhile. */
-        int m = free_cities ? wt_beside_free(beside, tour, free_cities) : 0;
+        int m = free_cities ? wt_concurrent_host_cities(beside, tour, free_cities) : 0;
         double until = kicks == 0 ? ctl->deadline - TAIL_MARGIN * tail : 0;
         for (int t = 0; t < T; t++) s[t].until = until;
         whole_epoch(s, T, tour, n, m >= T ? free_cities : tour, m >= T ? m : n, quota, ctl,
@@ -1077,16 +1078,15 @@ static wt_polish_moves search_moves(bool lk, const wt_tuning *t, int n)
  * host, their lists cut from whole's; every other window an epoch beside
  * searches on copies of the whole tour (the stretches' kicks have places
  * of their own). */
-static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
-                                  const wt_polisher *whole, bool whole_kicks)
+static wt_concurrent_opts beside_opts(const wt_device *on, const wt_params *p, int n,
+                                      const wt_polisher *whole, bool whole_kicks)
 {
     const wt_tuning *t = &p->tuning;
-    int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
-    wt_beside_opts o = {
-        .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
-        .cuda_device = p->cuda_device,
+    int three_opt = n > WT_CONCURRENT_THREE_OPT_ABOVE ? WT_CONCURRENT_THREE_OPT : 0;
+    wt_concurrent_opts o = {
+        .device = on,
         .seed = p->seed,
-        .epoch_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_BESIDE_EPOCH_S,
+        .round_s = t->ils_beside_ms ? t->ils_beside_ms / 1000.0 : WT_CONCURRENT_ROUND_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = whole_kicks,
@@ -1096,7 +1096,7 @@ static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, wt_ils_beside on, uint64_t kicks,
+                           bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
@@ -1130,11 +1130,11 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool whole_kicks = lk && kick_whole_tour(tune, n);
     bool on_stretches = stretchable && (n / T >= stretch_min(tune, lk) || large_lk);
     /* Windows beside the searches whose epochs end in the whole tour. */
-    wt_beside *beside = NULL;
-    wt_beside_opts bo = beside_opts(on, ctl->params, inst->n, whole, whole_kicks);
-    if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
+    wt_concurrent_windows *beside = NULL;
+    wt_concurrent_opts bo = beside_opts(on, ctl->params, inst->n, whole, whole_kicks);
+    if (!halt && on && kicks == 0 && T > 1 &&
         (whole_kicks || on_stretches))
-        st = wt_beside_open(inst, &bo, &beside, err);
+        st = wt_concurrent_open(inst, &bo, &beside, err);
     if (!halt && st == WT_OK) {
         if (whole_kicks)
             st = kick_whole(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
@@ -1144,10 +1144,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         else
             st = kick_copies(whole, tour, n, ctl, T, kicks, &length, stats, err);
     }
-    stats->gpu_time_s += wt_beside_gpu_s(beside);
-    if (wt_beside_started_at(beside) > 0)
-        stats->gpu_span_s = wt_now() - wt_beside_started_at(beside);
-    wt_beside_close(beside);
+    stats->gpu_time_s += wt_concurrent_gpu_s(beside);
+    if (wt_concurrent_started_at(beside) > 0)
+        stats->gpu_span_s = wt_now() - wt_concurrent_started_at(beside);
+    wt_concurrent_close(beside);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer
      * tests among them): the length kept is the tour's. */
