@@ -325,13 +325,13 @@ static uint64_t multistart_restarts(const wt_params *p)
     return p->time_limit_s > 0 ? 0 : 100;
 }
 
-static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+static wt_status run_multistart(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                                 wt_search_ctl *ctl, wt_multistart_kernel kernel,
                                 wt_search_stats *stats, wt_error *err)
 {
     const wt_params *p = ctl->params;
     wt_multistart_job job = {p->seed, multistart_restarts(p), kernel};
-    wt_status st = b->multistart(inst, &job, ctl, tour, stats, err);
+    wt_status st = dev->backend->multistart(dev, inst, &job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     /* Climbing "for as long as the time limit allows" ends normally there,
      * once a climb has reached its local optimum; a limit that cut short
@@ -412,12 +412,12 @@ static wt_sa_job sa_job_of(const wt_params *p)
  * short, which is not its normal end: the run reports WT_STOP_TIME_LIMIT.
  * A complete anneal is then polished on the host (algo/polish.h), whatever
  * the backend, unless params->sa_polish is off. */
-static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+static wt_status run_sa(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                         wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
 {
     const wt_params *p = ctl->params;
     *job = sa_job_of(p); /* checked by validate_params */
-    wt_status st = b->sa(inst, job, ctl, tour, stats, err);
+    wt_status st = dev->backend->sa(dev, inst, job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     stats->unpolished_length = wt_tour_length(inst, tour);
     /* An anneal stopped early is returned as it is: the caller wants it now. */
@@ -438,9 +438,9 @@ static wt_status run_algorithm(const wt_device *dev, const wt_instance *inst, in
     const wt_backend *b = dev->backend;
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
-    case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, kernel, stats, err);
+    case WT_ALGO_MULTISTART: return run_multistart(dev, inst, tour, ctl, kernel, stats, err);
     case WT_ALGO_ILS: return run_ils(dev, inst, tour, ctl, concurrent, stats, err);
-    case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
+    case WT_ALGO_SA: return run_sa(dev, inst, tour, ctl, stats, sa, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }

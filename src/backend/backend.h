@@ -157,11 +157,7 @@ typedef struct wt_backend {
      * or no driver); NULL: one. */
     int (*device_count)(void);
 
-    /* The slots multistart, session and sa take no device: they run on the
-     * one that ctl->params->cuda_device numbers (the host ignores it),
-     * which wt_solve has chosen and checked (wt_device_usable) before. */
-
-    /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015):
+    /* Optional.  Random-restart hill climbing on device dev (O'Neil & Burtscher 2015):
      * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
      * (core/climb_start.h) and descend by exactly the rule of 2opt with
      * swaps = 1 (best improvement, ties to the lowest (i, j)).  Runs
@@ -175,16 +171,19 @@ typedef struct wt_backend {
      * best_tour, so a run stopped before any climb finished still returns a
      * tour.  Calls wt_ctl_report_climbs from the calling thread while it
      * runs. */
-    wt_status (*multistart)(const wt_instance *inst, const wt_multistart_job *job,
-                            wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
-                            wt_error *err);
+    wt_status (*multistart)(const wt_device *dev, const wt_instance *inst,
+                            const wt_multistart_job *job, wt_search_ctl *ctl, int32_t *best_tour,
+                            wt_search_stats *stats, wt_error *err);
 
     /* Optional.  Tour sessions: 2opt (algo/descent.c) and Iterated Local
-     * Search (algo/ils.c). */
+     * Search (algo/ils.c).  A session opens on the device that
+     * ctl->params->cuda_device numbers (the host ignores it), which
+     * wt_solve has chosen and checked (wt_device_usable) before: open takes
+     * no device, as its callers in algo/ are handed none. */
     const wt_session_ops *session;
 
     /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light
-     * weight SA) from tour, in place: job->searches searches start from
+     * weight SA) on device dev from tour, in place: job->searches searches start from
      * tour; each keeps one current tour (a doubly linked list) and, at every
      * iteration, evaluates job->moves candidate relocations drawn from its
      * own streams (core/sa_moves.h), of which the least delta (ties to the lower
@@ -202,8 +201,8 @@ typedef struct wt_backend {
      * (iterations * moves), accepted, steps (accepted moves that
      * shortened the tour), temperature.  Sets ctl->temperature and reports
      * progress from the calling thread while it runs. */
-    wt_status (*sa)(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
-                    wt_search_stats *stats, wt_error *err);
+    wt_status (*sa)(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
+                    wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats, wt_error *err);
 
     /* Whether sa draws local moves (job->near > 0); false: it refuses them. */
     bool sa_near;

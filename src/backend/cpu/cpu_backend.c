@@ -21,6 +21,22 @@ static bool cpu_available(const wt_device *dev, char *desc, size_t size)
     return true;
 }
 
+/* The host's searches ignore the device: there is one. */
+static wt_status cpu_multistart(const wt_device *dev, const wt_instance *inst,
+                                const wt_multistart_job *job, wt_search_ctl *ctl,
+                                int32_t *best_tour, wt_search_stats *stats, wt_error *err)
+{
+    (void)dev;
+    return wt_cpu_multistart(inst, job, ctl, best_tour, stats, err);
+}
+
+static wt_status cpu_sa(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
+                        wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats, wt_error *err)
+{
+    (void)dev;
+    return wt_cpu_sa(inst, job, ctl, tour, stats, err);
+}
+
 static wt_status cpu_batch(const wt_device *dev, const wt_batch_job *job, wt_search_ctl *ctl,
                            wt_error *err)
 {
@@ -40,9 +56,9 @@ const wt_backend wt_backend_cpu = {
     .kind = WT_BACKEND_CPU,
     .host = true,
     .available = cpu_available,
-    .multistart = wt_cpu_multistart,
+    .multistart = cpu_multistart,
     .session = &wt_cpu_session_ops,
-    .sa = wt_cpu_sa,
+    .sa = cpu_sa,
     .sa_near = true,
     .batch = cpu_batch,
     .batch_place = NULL, /* every instance fits the host */
