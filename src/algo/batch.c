@@ -111,9 +111,9 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
 /* Everything one call allocates besides the result's tours. */
 typedef struct batch_state {
     int count, k;
-    wt_batch_from from;                       /* what wt_batch_solve_from was given
-                                                 (start NULL: greedy start tours) */
-    const wt_device *dev;                     /* where the search runs, with the host */
+    wt_batch_from from;                        /* what wt_batch_solve_from was given
+                                                  (start NULL: greedy start tours) */
+    const wt_device *dev;                      /* where the search runs, with the host */
     const wt_instance **host_inst, **dev_inst; /* each instance on one side, else NULL */
     int32_t **tour, **nb;
     uint64_t *index, *budget, *rank, *kicks;
@@ -446,6 +446,10 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     char device[128] = "";
     wt_device chosen;
     if (from && from->device) {
+        const wt_backend *b = from->device->backend;
+        if (!(from->fixed_ends ? b->windows : b->batch))
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no %s search", b->name,
+                           from->fixed_ends ? "window" : "batch");
         snprintf(device, sizeof device, "%s", from->device->name);
     } else {
         wt_status st = choose_device(p, &chosen, device, sizeof device, err);
@@ -457,19 +461,20 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     if (from) s.from = *from;
     s.dev = from && from->device ? from->device : &chosen;
     prepare_all(&s, insts, p, ctl.threads, t);
-    int cpu = 0, gpu = place(&s, insts, t, p, &cpu);
+    int on_host = 0, on_dev = place(&s, insts, t, p, &on_host);
     /* The search ends early enough for the tours to come back and their
      * lengths to be recomputed within the limit. */
     double limit = ctl.deadline;
     ctl.deadline -= finish_seconds(&s, t);
     wt_batch_counters counters = {0, 0, 0};
-    wt_status st = gpu < 0 ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
-                           : run_sides(&s, p, gpu, cpu, &ctl, &counters, err);
+    wt_status st = on_dev < 0
+                       ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
+                       : run_sides(&s, p, on_dev, on_host, &ctl, &counters, err);
     ctl.deadline = limit;
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);
         res->gpu_time_s = counters.gpu_s;
-        if (gpu == 0)
+        if (on_dev == 0)
             snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                      ctl.threads == 1 ? "" : "s");
         snprintf(res->device, sizeof res->device, "%s", device);

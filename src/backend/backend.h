@@ -14,8 +14,8 @@
  * each (`cpu`, `cuda:0`, `cuda:1`, ...), and the slots a search calls on
  * the device it was handed.  wt_solve and wt_solve_batch choose the device
  * once, at their entry, from params.backend and params.cuda_device; the
- * searches below are handed that device, never a device number.  No CUDA
- * type appears here.
+ * searches below are handed that device, never a device number (the tour
+ * sessions aside: see session).  No CUDA type appears here.
  */
 #ifndef WT_BACKEND_BACKEND_H
 #define WT_BACKEND_BACKEND_H
@@ -157,20 +157,20 @@ typedef struct wt_backend {
      * or no driver); NULL: one. */
     int (*device_count)(void);
 
-    /* Optional.  Random-restart hill climbing on device dev (O'Neil & Burtscher 2015):
-     * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
-     * (core/climb_start.h) and descend by exactly the rule of 2opt with
-     * swaps = 1 (best improvement, ties to the lowest (i, j)).  Runs
-     * job->restarts climbs, or until ctl expires when that is 0.  Writes to
-     * best_tour the tour of least exact length, ties to the lower climb
-     * index, so a run of R climbs gives the same tour however climbs were
-     * scheduled; stats->best_climb names it.  stats->climbs counts completed
-     * climbs, stats->steps their improving moves, stats->moves_evaluated
-     * (n-1)(n-2)/2 per scan, the final scan of each climb included.  A climb
-     * cut short by ctl is not counted, but its (valid) tour competes for
-     * best_tour, so a run stopped before any climb finished still returns a
-     * tour.  Calls wt_ctl_report_climbs from the calling thread while it
-     * runs. */
+    /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015) on
+     * device dev: climbs r = 0, 1, ... each start from
+     * wt_climb_start_tour(job->seed, r) (core/climb_start.h) and descend by
+     * exactly the rule of 2opt with swaps = 1 (best improvement, ties to the
+     * lowest (i, j)).  Runs job->restarts climbs, or until ctl expires when
+     * that is 0.  Writes to best_tour the tour of least exact length, ties to
+     * the lower climb index, so a run of R climbs gives the same tour however
+     * climbs were scheduled; stats->best_climb names it.  stats->climbs counts
+     * completed climbs, stats->steps their improving moves,
+     * stats->moves_evaluated (n-1)(n-2)/2 per scan, the final scan of each
+     * climb included.  A climb cut short by ctl is not counted, but its
+     * (valid) tour competes for best_tour, so a run stopped before any climb
+     * finished still returns a tour.  Calls wt_ctl_report_climbs from the
+     * calling thread while it runs. */
     wt_status (*multistart)(const wt_device *dev, const wt_instance *inst,
                             const wt_multistart_job *job, wt_search_ctl *ctl, int32_t *best_tour,
                             wt_search_stats *stats, wt_error *err);
@@ -183,24 +183,24 @@ typedef struct wt_backend {
     const wt_session_ops *session;
 
     /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light
-     * weight SA) on device dev from tour, in place: job->searches searches start from
-     * tour; each keeps one current tour (a doubly linked list) and, at every
-     * iteration, evaluates job->moves candidate relocations drawn from its
-     * own streams (core/sa_moves.h), of which the least delta (ties to the lower
-     * candidate) faces the Metropolis test and is committed only if
-     * accepted; a search's best tour is stored lazily, when a worsening move
-     * is about to be accepted.  The temperature follows wt_sa_schedule:
-     * job->t_start, multiplied by job->alpha every n * job->sweeps
-     * iterations, while above job->t_end (at least one step).  Every
-     * job->exchange steps, when there are two searches or more, all
-     * restart from the best tour among them (ties to the lower search).
-     * Writes the best tour found to tour; the result is a function of the
-     * job and the instance alone, however the work was scheduled, unless
-     * ctl stops the run.  Fills job->searches and job->moves when 0;
-     * stats: iterations (summed over searches), moves_evaluated
-     * (iterations * moves), accepted, steps (accepted moves that
-     * shortened the tour), temperature.  Sets ctl->temperature and reports
-     * progress from the calling thread while it runs. */
+     * weight SA) on device dev from tour, in place: job->searches searches
+     * start from tour; each keeps one current tour (a doubly linked list)
+     * and, at every iteration, evaluates job->moves candidate relocations
+     * drawn from its own streams (core/sa_moves.h), of which the least delta
+     * (ties to the lower candidate) faces the Metropolis test and is
+     * committed only if accepted; a search's best tour is stored lazily, when
+     * a worsening move is about to be accepted.  The temperature follows
+     * wt_sa_schedule: job->t_start, multiplied by job->alpha every n *
+     * job->sweeps iterations, while above job->t_end (at least one
+     * step).  Every job->exchange steps, when there are two searches or more,
+     * all restart from the best tour among them (ties to the lower search).
+     * Writes the best tour found to tour; the result is a function of the job
+     * and the instance alone, however the work was scheduled, unless ctl
+     * stops the run.  Fills job->searches and job->moves when 0; stats:
+     * iterations (summed over searches), moves_evaluated (iterations *
+     * moves), accepted, steps (accepted moves that shortened the tour),
+     * temperature.  Sets ctl->temperature and reports progress from the
+     * calling thread while it runs. */
     wt_status (*sa)(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
                     wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats, wt_error *err);
 
