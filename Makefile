@@ -93,8 +93,8 @@ FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.
            src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c
 FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
-OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c src/backend/cpu/*.c) \
-                src/backend/cuda/cuda_absent.c src/backend/cuda/batch_absent.c
+OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c \
+                          src/backend/cpu/*.c) src/backend/cuda/cuda_absent.c
 fuzz:
 	@mkdir -p $(BUILD)/fuzz/corpus
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -6,10 +6,14 @@
  * host's threads: the greedy start tour and each city's k nearest cities,
  * the two things both implementations start from.  An instance that cannot
  * be prepared (NULL, too large, out of memory) gets its own status and the
- * others go on.  Each instance is then placed: on the GPU when the cuda
- * backend runs and the instance fits a group's shared memory, else on the
- * CPU.  The GPU's instances run first, then the CPU's; under a time limit
- * the GPU's part gets its instances' share of the time.  Lengths are
+ * others go on.  The device is chosen once, at the entry (choose_device:
+ * params.backend and params.cuda_device; the window search hands its own).
+ * Each instance is then placed: on that device when it is not the host
+ * and the instance fits there (a GPU: a group's shared memory; the
+ * backend's batch_place slot), else on the host.  The device's instances
+ * run first, then the host's, each side through its backend's batch slot
+ * (windows slot for the windows of algo/windows.c); under a time limit the
+ * device's part gets its instances' share of the time.  Lengths are
  * recomputed on the host at the end, so every reported length is exact.
  */
 #include "algo/batch.h"
@@ -21,9 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/batch_run.h"
-#include "backend/cpu/cpu_batch.h"
-#include "backend/cuda/batch.h"
+#include "backend/backend.h"
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -109,9 +111,10 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
 /* Everything one call allocates besides the result's tours. */
 typedef struct batch_state {
     int count, k;
-    wt_batch_from from;                       /* what wt_batch_solve_from was given
-                                                 (start NULL: greedy start tours) */
-    const wt_instance **cpu_inst, **gpu_inst; /* each instance on one side, else NULL */
+    wt_batch_from from;                        /* what wt_batch_solve_from was given
+                                                  (start NULL: greedy start tours) */
+    const wt_device *dev;                      /* where the search runs, with the host */
+    const wt_instance **host_inst, **dev_inst; /* each instance on one side, else NULL */
     int32_t **tour, **nb;
     uint64_t *index, *budget, *rank, *kicks;
     int64_t *length;
@@ -123,8 +126,8 @@ static void state_free(batch_state *s)
         free(s->tour[i]);
         free(s->nb[i]);
     }
-    free(s->cpu_inst);
-    free(s->gpu_inst);
+    free(s->host_inst);
+    free(s->dev_inst);
     free(s->tour);
     free(s->nb);
     free(s->index);
@@ -137,13 +140,13 @@ static bool state_alloc(batch_state *s, int count, int k)
     memset(s, 0, sizeof *s);
     s->count = count;
     s->k = k;
-    s->cpu_inst = calloc(c, sizeof *s->cpu_inst);
-    s->gpu_inst = calloc(c, sizeof *s->gpu_inst);
+    s->host_inst = calloc(c, sizeof *s->host_inst);
+    s->dev_inst = calloc(c, sizeof *s->dev_inst);
     s->tour = calloc(c, sizeof *s->tour);
     s->nb = calloc(c, sizeof *s->nb);
     s->index = calloc(4 * c, sizeof *s->index); /* index, budget, rank, kicks */
     s->length = calloc(c, sizeof *s->length);
-    if (!s->cpu_inst || !s->gpu_inst || !s->tour || !s->nb || !s->index || !s->length) {
+    if (!s->host_inst || !s->dev_inst || !s->tour || !s->nb || !s->index || !s->length) {
         state_free(s);
         return false;
     }
@@ -239,30 +242,34 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
     }
 }
 
-/* Places every prepared instance: on the GPU when use_gpu and it fits;
- * sets ranks within each side.  Returns the number placed on the GPU, or
- * -1 when out of memory. */
+/* Places every prepared instance: on s->dev when that is not the host and
+ * the instance fits there; sets ranks within each side.  Returns the number
+ * placed on the device, or -1 when out of memory. */
 static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
-                 bool use_gpu, const wt_batch_params *p, int *on_cpu)
+                 const wt_batch_params *p, int *on_host)
 {
+    const wt_backend *b = s->dev->backend;
     bool *fits = calloc((size_t)s->count, sizeof *fits);
     if (!fits) return -1;
-    for (int i = 0; i < s->count; i++) s->cpu_inst[i] = t[i].status == WT_OK ? insts[i] : NULL;
-    if (use_gpu) wt_cuda_batch_place(s->cpu_inst, s->count, p->cuda_device, p->gpu_threads, fits);
-    int gpu = 0, cpu = 0;
+    for (int i = 0; i < s->count; i++) s->host_inst[i] = t[i].status == WT_OK ? insts[i] : NULL;
+    if (!b->host && b->batch_place)
+        b->batch_place(s->dev, s->host_inst, s->count, p->gpu_threads, fits);
+    else if (!b->host)
+        for (int i = 0; i < s->count; i++) fits[i] = true;
+    int dev = 0, host = 0;
     for (int i = 0; i < s->count; i++) {
-        if (!s->cpu_inst[i]) continue;
+        if (!s->host_inst[i]) continue;
         if (fits[i]) {
-            s->gpu_inst[i] = s->cpu_inst[i];
-            s->cpu_inst[i] = NULL;
-            s->rank[i] = (uint64_t)gpu++;
+            s->dev_inst[i] = s->host_inst[i];
+            s->host_inst[i] = NULL;
+            s->rank[i] = (uint64_t)dev++;
         } else {
-            s->rank[i] = (uint64_t)cpu++;
+            s->rank[i] = (uint64_t)host++;
         }
     }
     free(fits);
-    *on_cpu = cpu;
-    return gpu;
+    *on_host = host;
+    return dev;
 }
 
 /* The user's callback, behind search_ctl's. */
@@ -291,33 +298,44 @@ static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,
-        .accept_equal = p->accept_equal, .fixed_ends = s->from.fixed_ends, .seed = p->seed,
+        .accept_equal = p->accept_equal, .seed = p->seed,
         .ranked = (uint64_t)ranked,
         .counters = counters,
+        .threads = p->gpu_threads, .part_bytes = p->gpu_part_bytes,
     };
 }
 
-/* Runs the GPU's part, then the CPU's. */
-static wt_status run_sides(batch_state *s, const wt_batch_params *p, int gpu, int cpu,
+/* The slot of backend b that runs s's instances: the windows slot for
+ * windows (paths with fixed ends), else the batch slot. */
+static wt_status run_slot(const batch_state *s, const wt_device *dev, const wt_batch_job *job,
+                          wt_search_ctl *ctl, wt_error *err)
+{
+    const wt_backend *b = dev->backend;
+    return s->from.fixed_ends ? b->windows(dev, job, ctl, err) : b->batch(dev, job, ctl, err);
+}
+
+/* Runs the device's part, then the host's. */
+static wt_status run_sides(batch_state *s, const wt_batch_params *p, int on_dev, int on_host,
                            wt_search_ctl *ctl, wt_batch_counters *counters, wt_error *err)
 {
-    if (gpu > 0) {
-        wt_batch_job job = side_job(s, s->gpu_inst, gpu, p, counters);
-        wt_cuda_batch_opts opts = {p->cuda_device, p->gpu_threads, p->gpu_part_bytes};
+    if (on_dev > 0) {
+        wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters);
         wt_search_ctl part = *ctl;
-        if (cpu > 0 && isfinite(ctl->deadline)) {
+        if (on_host > 0 && isfinite(ctl->deadline)) {
             double now = wt_now();
-            part.deadline = now + (ctl->deadline - now) * gpu / (gpu + cpu);
+            part.deadline = now + (ctl->deadline - now) * on_dev / (on_dev + on_host);
         }
-        wt_status st = wt_cuda_batch_run(&job, &opts, &part, err);
+        wt_status st = run_slot(s, s->dev, &job, &part, err);
         if (st != WT_OK) return st;
         if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline)
             ctl->stop = part.stop;
         ctl->next_report = part.next_report;
     }
-    if (cpu == 0) return WT_OK;
-    wt_batch_job job = side_job(s, s->cpu_inst, cpu, p, counters);
-    return wt_cpu_batch_run(&job, ctl, err);
+    if (on_host == 0) return WT_OK;
+    wt_device host;
+    wt_device_host(&host);
+    wt_batch_job job = side_job(s, s->host_inst, on_host, p, counters);
+    return run_slot(s, &host, &job, ctl, err);
 }
 
 /* Moves the tours into t and fills the result's totals. */
@@ -341,7 +359,7 @@ static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour 
             continue;
         }
         t[i].kicks = s->kicks[i];
-        t[i].on_gpu = s->gpu_inst[i] != NULL;
+        t[i].on_gpu = s->dev_inst[i] != NULL;
         res->on_gpu += t[i].on_gpu;
         res->kicks += t[i].kicks;
     }
@@ -350,8 +368,13 @@ static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour 
     if (res->stop == WT_STOP_TIME_LIMIT && p->kicks == 0) res->stop = WT_STOP_DONE;
     res->time_s = wt_now() - ctl->t_start;
     int solved = s->count - res->failed;
-    snprintf(res->backend, sizeof res->backend, "%s",
-             res->on_gpu == 0 ? "cpu" : res->on_gpu == solved ? "cuda" : "cuda+cpu");
+    wt_device host;
+    wt_device_host(&host);
+    const char *on_dev = s->dev->backend->name, *on_host = host.backend->name;
+    if (res->on_gpu == 0 || res->on_gpu == solved)
+        snprintf(res->backend, sizeof res->backend, "%s", res->on_gpu ? on_dev : on_host);
+    else
+        snprintf(res->backend, sizeof res->backend, "%s+%s", on_dev, on_host);
 }
 
 /* Seconds the call takes after the search: tours back from the GPU and
@@ -367,14 +390,49 @@ static double finish_seconds(const batch_state *s, const wt_batch_tour *t)
     return 2e-3 + cities * 20e-9;
 }
 
+/* The device that p asks for into *dev, and its description into desc:
+ * the host with WT_BACKEND_CPU; with WT_BACKEND_CUDA the device that
+ * params.cuda_device numbers, which must be usable; with WT_BACKEND_AUTO
+ * that device of the first device backend with a batch search where it is
+ * usable, else the host. */
+static wt_status choose_device(const wt_batch_params *p, wt_device *dev, char *desc,
+                               size_t desc_size, wt_error *err)
+{
+    wt_device_host(dev);
+    if (p->backend == WT_BACKEND_CPU) return WT_OK;
+    if (p->backend != WT_BACKEND_AUTO) {
+        wt_device_of(wt_backend_of(p->backend), p->cuda_device, dev);
+        if (!wt_device_usable(dev, desc, desc_size))
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend is not available: %s",
+                           dev->backend->name, desc);
+        if (!dev->backend->batch || !dev->backend->windows)
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no batch search",
+                           dev->backend->name);
+        return WT_OK;
+    }
+    const wt_backend *b;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++) {
+        if (b->host || !b->batch || !b->windows) continue;
+        wt_device d;
+        wt_device_of(b, p->cuda_device, &d);
+        if (wt_device_usable(&d, desc, desc_size)) {
+            *dev = d;
+            return WT_OK;
+        }
+    }
+    return WT_OK;
+}
+
 /* The batch of count instances, some of which may have failed already
  * (t[i].status set). */
 static wt_status solve_batch(const wt_instance *const *insts, int count,
                              const wt_batch_params *p, const wt_batch_from *from,
                              wt_batch_tour *t, wt_batch_result *res, wt_error *err)
 {
+    /* The search's controller: the batch's own fields, the rest zero (no
+     * algorithm of wt_solve's reads them here). */
     wt_params wp;
-    wt_params_defaults(&wp);
+    memset(&wp, 0, sizeof wp);
     progress_relay relay = {p, count};
     wp.time_limit_s = p->time_limit_s;
     wp.threads = p->threads;
@@ -386,28 +444,37 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     wt_ctl_init(&ctl, &wp);
 
     char device[128] = "";
-    bool use_gpu = p->backend != WT_BACKEND_CPU &&
-                   wt_cuda_batch_device(p->cuda_device, device, sizeof device);
-    if (p->backend == WT_BACKEND_CUDA && !use_gpu)
-        return wt_fail(err, WT_STATUS_NO_DEVICE, "the cuda backend is not available: %s", device);
+    wt_device chosen;
+    if (from && from->device) {
+        const wt_backend *b = from->device->backend;
+        if (!(from->fixed_ends ? b->windows : b->batch))
+            return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no %s search", b->name,
+                           from->fixed_ends ? "window" : "batch");
+        snprintf(device, sizeof device, "%s", from->device->name);
+    } else {
+        wt_status st = choose_device(p, &chosen, device, sizeof device, err);
+        if (st != WT_OK) return st;
+    }
     batch_state s;
     if (!state_alloc(&s, count, wt_batch_neighbours(p)))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     if (from) s.from = *from;
+    s.dev = from && from->device ? from->device : &chosen;
     prepare_all(&s, insts, p, ctl.threads, t);
-    int cpu = 0, gpu = place(&s, insts, t, use_gpu, p, &cpu);
+    int on_host = 0, on_dev = place(&s, insts, t, p, &on_host);
     /* The search ends early enough for the tours to come back and their
      * lengths to be recomputed within the limit. */
     double limit = ctl.deadline;
     ctl.deadline -= finish_seconds(&s, t);
     wt_batch_counters counters = {0, 0, 0};
-    wt_status st = gpu < 0 ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
-                           : run_sides(&s, p, gpu, cpu, &ctl, &counters, err);
+    wt_status st = on_dev < 0
+                       ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
+                       : run_sides(&s, p, on_dev, on_host, &ctl, &counters, err);
     ctl.deadline = limit;
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);
         res->gpu_time_s = counters.gpu_s;
-        if (gpu == 0)
+        if (on_dev == 0)
             snprintf(device, sizeof device, "CPU, %d thread%s", ctl.threads,
                      ctl.threads == 1 ? "" : "s");
         snprintf(res->device, sizeof res->device, "%s", device);

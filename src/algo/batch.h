@@ -3,7 +3,8 @@
  *
  * The public entry points are in warptour.h.  What is here decides, for a
  * batch, how many neighbours and kicks each instance gets and where it
- * runs; batch.c does the rest.
+ * runs; batch.c does the rest, through the backends' batch and windows
+ * slots (backend.h).
  */
 #ifndef WT_ALGO_BATCH_H
 #define WT_ALGO_BATCH_H
@@ -11,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "warptour.h"
 
 /* Defaults of the experimental fields (warptour.h). */
@@ -46,7 +48,12 @@ typedef struct wt_batch_from {
                                     search keeps that edge (batch_search.h:
                                     wt_bs_fixed_at): the windows of a large
                                     tour (algo/windows.c), paths whose ends
-                                    stay in place */
+                                    stay in place; run by the backends'
+                                    windows slot */
+    const wt_device *device;     /* optional: the device to search on (with the
+                                    host for what does not fit it), chosen and
+                                    checked by the caller; NULL: params.backend
+                                    and params.cuda_device choose */
 } wt_batch_from;
 
 /* wt_solve_batch from what `from` gives. */

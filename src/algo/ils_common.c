@@ -160,9 +160,9 @@ int ils_round_offset(uint64_t seed, uint64_t r, int n)
     return (int)wt_rng_below(&rng, (uint64_t)n);
 }
 
-void ils_splice_windows(wt_beside *beside, int32_t *tour, int64_t *length, bool wait)
+void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length, bool wait)
 {
     int64_t gain = 0;
-    wt_beside_take(beside, tour, wait, &gain);
+    wt_concurrent_splice(concurrent, tour, wait, &gain);
     *length -= gain;
 }

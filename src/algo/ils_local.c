@@ -33,7 +33,7 @@
 #include "algo/ils_common.h"
 #include "algo/policy.h"
 #include "algo/windows.h"
-#include "algo/windows_beside.h"
+#include "algo/windows_concurrent.h"
 #include "core/instance.h"
 #include "ls/engine.h"
 
@@ -60,18 +60,17 @@ static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
 
 /* The concurrent windows as the tuning sets them, on the GPU or (tests)
  * the host, their lists cut from whole's; every other window a round
- * beside merged replicas (the segments' kicks have places of their own). */
-static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
-                                  const wt_ls *whole, bool merged)
+ * with merged replicas (the segments' kicks have places of their own). */
+static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *p, int n,
+                                          const wt_ls *whole, bool merged)
 {
     const wt_tuning *t = wt_tuning_of(p);
-    int three_opt = n > WT_BESIDE_THREE_OPT_ABOVE ? WT_BESIDE_THREE_OPT : 0;
-    wt_beside_opts o = {
-        .backend = on == WT_ILS_BESIDE_GPU ? WT_BACKEND_CUDA : WT_BACKEND_CPU,
-        .cuda_device = p->cuda_device,
+    int three_opt = n > WT_CONCURRENT_THREE_OPT_ABOVE ? WT_CONCURRENT_THREE_OPT : 0;
+    wt_concurrent_opts o = {
+        .device = on,
         .seed = p->seed,
-        .epoch_s =
-            t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0 : WT_BESIDE_EPOCH_S,
+        .round_s =
+            t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0 : WT_CONCURRENT_ROUND_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = merged,
@@ -81,7 +80,7 @@ static wt_beside_opts beside_opts(wt_ils_beside on, const wt_params *p, int n,
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, wt_ils_beside on, uint64_t kicks,
+                           bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
@@ -114,26 +113,26 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     const wt_tuning *tune = wt_tuning_of(ctl->params);
     bool merged = lk && ils_merged_on(tune, n);
     bool on_segments = segmentable && (n / T >= ils_segment_min(tune, lk) || large_lk);
-    /* Concurrent windows beside the searches whose rounds end in the whole
+    /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */
-    wt_beside *beside = NULL;
-    wt_beside_opts bo = beside_opts(on, ctl->params, inst->n, whole, merged);
-    if (!halt && on != WT_ILS_BESIDE_NONE && kicks == 0 && T > 1 &&
+    wt_concurrent_windows *concurrent = NULL;
+    wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, merged);
+    if (!halt && on && kicks == 0 && T > 1 &&
         (merged || on_segments))
-        st = wt_beside_open(inst, &bo, &beside, err);
+        st = wt_concurrent_open(inst, &bo, &concurrent, err);
     if (!halt && st == WT_OK) {
         if (merged)
-            st = ils_kick_merged(whole, tour, n, ctl, T, kicks, beside, &length, stats, err);
+            st = ils_kick_merged(whole, tour, n, ctl, T, kicks, concurrent, &length, stats, err);
         else if (on_segments)
-            st = ils_kick_segments(whole, tour, n, ctl, T, kicks, large_lk, beside, &length,
+            st = ils_kick_segments(whole, tour, n, ctl, T, kicks, large_lk, concurrent, &length,
                                    stats, err);
         else
             st = ils_kick_replicas(whole, tour, n, ctl, T, kicks, &length, stats, err);
     }
-    stats->gpu_time_s += wt_beside_gpu_s(beside);
-    if (wt_beside_started_at(beside) > 0)
-        stats->concurrent_windows_s = wt_now() - wt_beside_started_at(beside);
-    wt_beside_close(beside);
+    stats->gpu_time_s += wt_concurrent_gpu_s(concurrent);
+    if (wt_concurrent_started_at(concurrent) > 0)
+        stats->concurrent_windows_s = wt_now() - wt_concurrent_started_at(concurrent);
+    wt_concurrent_close(concurrent);
     ctl->kicks = stats->kicks;
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer
      * tests among them): the length kept is the tour's. */

@@ -8,17 +8,9 @@
 
 #include <stdbool.h>
 
+#include "backend/backend.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
-
-/* Where windows of the tour are searched beside the LK searches
- * (windows_beside.h): nowhere, on the GPU, or on one host thread (the same
- * search, for tests). */
-typedef enum wt_ils_beside {
-    WT_ILS_BESIDE_NONE = 0,
-    WT_ILS_BESIDE_GPU,
-    WT_ILS_BESIDE_CPU
-} wt_ils_beside;
 
 /* Improves tour (n >= 8 cities) in place to the best tour found: the
  * neighbour-list descent from every city, then `kicks` kicks in all (0:
@@ -27,15 +19,15 @@ typedef enum wt_ils_beside {
  * comes from a full 2-opt descent (the device's), so it has no long edges
  * left for the first descent to look for across the whole tour.  lk: the
  * descents make Lin-Kernighan steps and Or-opt moves (ls/engine.h,
- * wt_ls_moves), else 2-opt and Or-opt moves.  beside: with merged
- * replicas (LK) or segments, more than one thread and kicks 0 (until
- * ctl's deadline), windows of the tour are searched concurrently
- * (windows_beside.h; on the GPU params.cuda_device, stats->gpu_time_s its
- * kernels' seconds); the run then depends on timing.
+ * wt_ls_moves), else 2-opt and Or-opt moves.  on (NULL: none):
+ * with merged replicas (LK) or segments, more than one thread and kicks 0
+ * (until ctl's deadline), windows of the tour are searched concurrently on
+ * that device (windows_concurrent.h; a GPU, or the host's device for tests;
+ * stats->gpu_time_s its kernels' seconds); the run then depends on timing.
  * Otherwise deterministic for a given seed, kick budget, thread count and
  * tour. */
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, wt_ils_beside beside, uint64_t kicks,
+                           bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err);
 
 #endif

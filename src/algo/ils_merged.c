@@ -9,7 +9,7 @@
  * from the seed every round.  LK searches take this way from
  * WT_ILS_MERGED_MIN cities.
  *
- * With concurrent windows (windows_beside.h) the kicks keep off the
+ * With concurrent windows (windows_concurrent.h) the kicks keep off the
  * windows the GPU searches meanwhile, and the windows' improved paths go
  * in at the merges; the run then depends on timing.
  */
@@ -78,7 +78,7 @@ static void swap_neighbours(int32_t *a, int32_t *b)
  * (its region), so that most go in side by side.  The tour is then written
  * from city `from`. */
 static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
-                           int64_t *length, int from, wt_beside *beside)
+                           int64_t *length, int from, wt_concurrent_windows *concurrent)
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
     wt_tour_neighbours(tour, n, base);
@@ -119,7 +119,7 @@ static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
     wt_tour_of_neighbours(base, n, from, tour);
     /* The windows' improved paths where the host's changes left their
      * insides between their ends. */
-    if (beside) wt_beside_take(beside, tour, false, &gain);
+    if (concurrent) wt_concurrent_splice(concurrent, tour, false, &gain);
     *length = before - gain;
 }
 
@@ -150,7 +150,7 @@ static void merged_round(ils_search *s, int T, const int32_t *tour, int n,
 }
 
 wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                          uint64_t kicks, wt_beside *beside, int64_t *length,
+                          uint64_t kicks, wt_concurrent_windows *concurrent, int64_t *length,
                           wt_search_stats *stats, wt_error *err)
 {
     ils_search *s = NULL;
@@ -165,15 +165,15 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     uint64_t per = tune->ils_round_kicks ? ils_round_kicks(tune) : WT_ILS_MERGED_ROUND_KICKS, done = 0;
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
-    int32_t *free_cities = beside ? malloc((size_t)n * sizeof *free_cities) : NULL;
+    int32_t *free_cities = concurrent ? malloc((size_t)n * sizeof *free_cities) : NULL;
     double tail = 0; /* the last round's seconds from its first search's last kick to its
                         merge's end: the last round ends that much earlier */
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
-        if (beside) wt_beside_start(beside, tour, ctl->deadline);
+        if (concurrent) wt_concurrent_start(concurrent, tour, ctl->deadline);
         /* The kicks keep off the windows the GPU searches meanwhile. */
-        int m = free_cities ? wt_beside_free(beside, tour, free_cities) : 0;
+        int m = free_cities ? wt_concurrent_host_cities(concurrent, tour, free_cities) : 0;
         double until = kicks == 0 ? ctl->deadline - WT_ILS_MERGED_TAIL_MARGIN * tail : 0;
         for (int t = 0; t < T; t++) s[t].until = until;
         merged_round(s, T, tour, n, m >= T ? free_cities : tour, m >= T ? m : n, quota, ctl,
@@ -186,7 +186,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         done = ils_kicks_of(s, T);
         if (T > 1) {
             merge_replicas(s, T, &g, tour, n, length,
-                           tour[ils_round_offset(ctl->params->seed, r, n)], beside);
+                           tour[ils_round_offset(ctl->params->seed, r, n)], concurrent);
         } else {
             memcpy(tour, wt_ls_order(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
@@ -196,7 +196,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         tail = wt_now() - first;
     }
     /* The last round's improved paths: its windows end at the deadline too. */
-    if (beside && st == WT_OK) ils_splice_windows(beside, tour, length, true);
+    if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, true);
     ils_add_stats(stats, s, T);
     free(free_cities);
     close_merge(&g);

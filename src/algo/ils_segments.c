@@ -167,7 +167,7 @@ static int replica_every(const wt_tuning *t, int cap)
 }
 
 wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                            uint64_t kicks, bool large_lk, wt_beside *beside, int64_t *length,
+                            uint64_t kicks, bool large_lk, wt_concurrent_windows *concurrent, int64_t *length,
                             wt_search_stats *stats, wt_error *err)
 {
     ils_segments k;
@@ -178,7 +178,7 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     wt_status st = ils_segments_open(whole, n, ctl, T, &k, err);
     if (st != WT_OK) return st;
     if (every > 0) st = ils_replicas_open(whole, *length, ctl, T, &c, err);
-    if (beside) wt_beside_start(beside, tour, ctl->deadline);
+    if (concurrent) wt_concurrent_start(concurrent, tour, ctl->deadline);
     uint64_t done = 0, per = segment_round_kicks(tune, (n + T - 1) / T), on_replicas = 0;
     int halt = 0;
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
@@ -197,9 +197,9 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
             on_segments = d;
         }
         done = on_segments + on_replicas;
-        if (beside && st == WT_OK) ils_splice_windows(beside, tour, length, false);
+        if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, false);
     }
-    if (beside && st == WT_OK) ils_splice_windows(beside, tour, length, true);
+    if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, true);
     ils_add_stats(stats, k.s, T);
     if (c) ils_add_stats(stats, c, T);
     ils_replicas_close(c, T);

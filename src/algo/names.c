@@ -80,7 +80,9 @@ const char *wt_stop_reason_name(wt_stop_reason r)
 bool wt_cuda_available(char *device, size_t device_size)
 {
     char unused[1];
+    wt_device gpu;
+    wt_device_of(wt_backend_of(WT_BACKEND_CUDA), 0, &gpu);
     if (!device) /* the caller wants the answer only */
-        return wt_backend_of(WT_BACKEND_CUDA)->available(0, unused, sizeof unused);
-    return wt_backend_of(WT_BACKEND_CUDA)->available(0, device, device_size);
+        return wt_device_usable(&gpu, unused, sizeof unused);
+    return wt_device_usable(&gpu, device, device_size);
 }

@@ -1,10 +1,11 @@
 /*
  * solve.c - wt_solve(): start tour, backend choice, search, result.
  *
- * The one entry point of the library's searches.  It picks the backend
- * (--backend auto takes the GPU when one is usable and has a kernel for the
- * algorithm, else the CPU), builds or copies the start tour, runs the
- * algorithm against the backend interface and packs the result.  The best
+ * The one entry point of the library's searches.  It picks the device,
+ * once (--backend auto takes the GPU that params.cuda_device numbers when
+ * it is usable and its backend has a kernel for the algorithm, else the
+ * CPU), builds or copies the start tour, runs the algorithm against the
+ * backend interface on that device and packs the result.  The best
  * tour is returned even when the search is stopped by the time limit or the
  * caller, so the CLI can always write it.
  */
@@ -96,7 +97,7 @@ enum { LK_AUTO_MAX_CITIES = 250000 };
 /* Up to LK_LONG_MAX_CITIES, a time limit of at least LK_LONG_S_PER_CITY
  * seconds a city takes LK too: once its first descent is done, LK's kicks
  * get closer.  A million uniform cities (H100 machine, 16 cores, seed 1),
- * LK against local at 10 / 30 / 60 s: with the GPU beside, 6.15 / 0.95 /
+ * LK against local at 10 / 30 / 60 s: with concurrent GPU windows, 6.15 / 0.95 /
  * 0.57% above the BHH estimate against 1.13 / 0.85 / 0.77%; the host alone
  * 6.17 / 1.42 / 0.80% against none / 1.08 / 0.94% (bench/RESULTS.md).  The
  * limit's bound, 45 s at a million cities, lies between the two measured
@@ -127,18 +128,18 @@ static bool auto_on_host(const wt_params *p, int n)
 
 /* Cities from which auto's ILS with LK or local descents under a time
  * limit has the GPU, where one is usable, search windows of the tour
- * beside the host's threads (windows_beside.h); tuning.ils_concurrent_min sets
- * another.  On an H100 beside 16 threads, from the host's tour at 10 s,
- * 10 s of window searches alone gained 0.063 / 0.103 / 0.004 points of the
- * gap on pla85900 / usa115475 / usa13509, the host's threads 0.053 / 0.181
- * / 0.005 (bench/RESULTS.md).  With local descents the GPU's first descent
- * stays: only LK's runs on the host. */
-enum { BESIDE_MIN_CITIES = 10000 };
+ * concurrently with the host's threads (windows_concurrent.h);
+ * tuning.ils_concurrent_min sets another.  On an H100 next to 16 threads, from the
+ * host's tour at 10 s, 10 s of window searches alone gained 0.063 / 0.103
+ * / 0.004 points of the gap on pla85900 / usa115475 / usa13509, the host's
+ * threads 0.053 / 0.181 / 0.005 (bench/RESULTS.md).  With local descents
+ * the GPU's first descent stays: only LK's runs on the host. */
+enum { CONCURRENT_MIN_CITIES = 10000 };
 
-static bool windows_beside_wanted(const wt_params *p, int n)
+static bool concurrent_windows_wanted(const wt_params *p, int n)
 {
     int64_t min = wt_tuning_of(p)->ils_concurrent_min;
-    int64_t from = min ? min : BESIDE_MIN_CITIES;
+    int64_t from = min ? min : CONCURRENT_MIN_CITIES;
     wt_ils_descent d = ils_descent_run(p, n);
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
            (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
@@ -171,14 +172,17 @@ static wt_status check_device(const wt_backend *b, const wt_params *p, wt_error 
     return WT_OK;
 }
 
-/* The backend params.backend names, if it can run the search here. */
-static wt_status named_backend(const wt_params *p, const wt_backend **out, char *device,
-                               size_t device_size, wt_error *err)
+/* The device of the backend params.backend names, if it can run the
+ * search here. */
+static wt_status named_device(const wt_params *p, wt_device *out, char *device,
+                              size_t device_size, wt_error *err)
 {
     const wt_backend *b = wt_backend_of(p->backend);
     wt_status st = check_device(b, p, err);
     if (st != WT_OK) return st;
-    if (!b->available(p->cuda_device, device, device_size))
+    wt_device dev;
+    wt_device_of(b, b->host ? 0 : p->cuda_device, &dev);
+    if (!wt_device_usable(&dev, device, device_size))
         return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend is not available: %s",
                        b->name, device);
     if (!wt_backend_has(b, p->algorithm))
@@ -188,14 +192,15 @@ static wt_status named_backend(const wt_params *p, const wt_backend **out, char 
     if (!wt_backend_runs(b, p))
         return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend draws no local sa moves "
                        "(--near); use --backend cpu or auto", b->name);
-    *out = b;
+    *out = dev;
     return WT_OK;
 }
 
-/* --backend auto: the first device backend of the registry that can run
- * the search on a usable device, else the first host backend that can. */
-static wt_status auto_backend(const wt_params *p, const wt_backend **out, char *device,
-                              size_t device_size, wt_error *err)
+/* --backend auto: the device params.cuda_device numbers of the first
+ * device backend of the registry that can run the search, where it is
+ * usable, else the device of the first host backend that can. */
+static wt_status auto_device(const wt_params *p, wt_device *out, char *device,
+                             size_t device_size, wt_error *err)
 {
     const wt_backend *b, *host = NULL;
     for (int i = 0; (b = wt_backend_at(i)) != NULL; i++) {
@@ -206,52 +211,51 @@ static wt_status auto_backend(const wt_params *p, const wt_backend **out, char *
         }
         wt_status st = check_device(b, p, err);
         if (st != WT_OK) return st;
-        if (b->available(p->cuda_device, device, device_size)) {
-            *out = b;
-            return WT_OK;
-        }
+        wt_device_of(b, p->cuda_device, out);
+        if (wt_device_usable(out, device, device_size)) return WT_OK;
     }
     if (!host)
         return wt_fail(err, WT_STATUS_NO_DEVICE, "no backend runs --algorithm %s here",
                        wt_algorithm_name(p->algorithm));
-    *out = host;
+    wt_device_of(host, 0, out);
     return WT_OK;
 }
 
-static wt_status choose_backend(const wt_params *p, const wt_backend **out, char *device,
-                                size_t device_size, wt_error *err)
+static wt_status choose_device(const wt_params *p, wt_device *out, char *device,
+                               size_t device_size, wt_error *err)
 {
-    if (p->backend == WT_BACKEND_AUTO) return auto_backend(p, out, device, device_size, err);
-    return named_backend(p, out, device, device_size, err);
+    if (p->backend == WT_BACKEND_AUTO) return auto_device(p, out, device, device_size, err);
+    return named_device(p, out, device, device_size, err);
 }
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 
-/* The choice of a backend, made on a thread of its own while the host builds
+/* The choice of a device, made on a thread of its own while the host builds
  * the start tour: asking whether a GPU is usable creates its context, a
  * fraction of a second that a short run would otherwise spend before the
  * start tour (at a million cities with a 1 s limit, all of the GPU's time). */
-typedef struct backend_choice {
+typedef struct device_choice {
     const wt_params *params;
-    const wt_backend *backend;
-    char device[128];
+    wt_device device;
+    char description[128];
     wt_status status;
     wt_error err;
-} backend_choice;
+} device_choice;
 
-static void *choose_backend_thread(void *arg)
+static void *choose_device_thread(void *arg)
 {
-    backend_choice *c = arg;
-    c->status = choose_backend(c->params, &c->backend, c->device, sizeof c->device, &c->err);
+    device_choice *c = arg;
+    c->status = choose_device(c->params, &c->device, c->description, sizeof c->description,
+                              &c->err);
     return NULL;
 }
 
 /* Whether the choice asks a device and cannot fail but for a bad
- * cuda_device, so that it can run beside the start tour's build: auto
+ * cuda_device, so that it can run during the start tour's build: auto
  * (which falls back on the host) where a device backend can run the
  * search.  An explicit backend is checked first, so that a missing GPU is
  * reported before the build. */
-static bool choice_beside_build(const wt_params *p)
+static bool choice_during_build(const wt_params *p)
 {
     if (p->backend != WT_BACKEND_AUTO) return false;
     const wt_backend *b;
@@ -285,9 +289,10 @@ static wt_status make_start_tour(const wt_instance *inst, wt_search_ctl *ctl, in
 }
 
 /* What runs where, for wt_result.device: device holds the chosen device's
- * description on entry (the GPU's, for windows beside), the run's on exit. */
+ * description on entry (the GPU's, for concurrent windows), the run's on
+ * exit. */
 static void describe_run(const wt_params *params, int n, const wt_backend *backend, int threads,
-                         bool windows_beside, char *device, size_t size)
+                         bool concurrent, char *device, size_t size)
 {
     char gpu[128];
     snprintf(gpu, sizeof gpu, "%s", device);
@@ -296,10 +301,10 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
     const char *descents = run_as == WT_ILS_LK        ? "LK descents"
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
-    if (windows_beside && backend->host)
-        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: concurrent windows",
-                 threads, s, gpu);
-    else if (windows_beside)
+    if (concurrent && backend->host)
+        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: concurrent window "
+                 "searches", threads, s, gpu);
+    else if (concurrent)
         snprintf(device, size, "%.40s: first descent, concurrent windows; CPU, %d thread%s: "
                  "local descents", gpu, threads, s);
     else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
@@ -321,13 +326,13 @@ static uint64_t multistart_restarts(const wt_params *p)
     return p->time_limit_s > 0 ? 0 : 100;
 }
 
-static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+static wt_status run_multistart(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                                 wt_search_ctl *ctl, wt_multistart_kernel kernel,
                                 wt_search_stats *stats, wt_error *err)
 {
     const wt_params *p = ctl->params;
     wt_multistart_job job = {p->seed, multistart_restarts(p), kernel};
-    wt_status st = b->multistart(inst, &job, ctl, tour, stats, err);
+    wt_status st = dev->backend->multistart(dev, inst, &job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     /* Climbing "for as long as the time limit allows" ends normally there,
      * once a climb has reached its local optimum; a limit that cut short
@@ -344,10 +349,13 @@ static wt_status run_multistart(const wt_backend *b, const wt_instance *inst, in
     return WT_OK;
 }
 
-static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *tour,
-                         wt_search_ctl *ctl, bool windows_beside, wt_search_stats *stats,
+/* ILS on device dev; concurrent (NULL: none) the device of the concurrent
+ * windows. */
+static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t *tour,
+                         wt_search_ctl *ctl, const wt_device *concurrent, wt_search_stats *stats,
                          wt_error *err)
 {
+    const wt_backend *b = dev->backend;
     const wt_params *p = ctl->params;
     uint64_t kicks = ils_kicks(p, inst->n);
     /* Stopped already (a limit shorter than the start tour's build): not
@@ -379,15 +387,14 @@ static wt_status run_ils(const wt_backend *b, const wt_instance *inst, int32_t *
         /* Windows until their gains dry up, then the host's descents (LK
          * where auto takes it) for the moves between windows. */
         bool handed_over = false;
-        wt_backend_kind on = b->host ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
-        wt_status st = wt_windows_search(inst, tour, ctl, on, wt_tuning_of(p)->ils_window,
+        wt_device on = *dev; /* the host's where dev's backend has no window search */
+        if (!b->windows) wt_device_host(&on);
+        wt_status st = wt_windows_search(inst, tour, ctl, &on, wt_tuning_of(p)->ils_window,
                                          WT_WINDOW_HANDOVER, &handed_over, stats, err);
         if (st != WT_OK || !handed_over) return st;
         lk = inst->n <= LK_AUTO_MAX_CITIES;
     }
-    return wt_ils_local_run(inst, tour, ctl, !b->host, lk,
-                            windows_beside ? WT_ILS_BESIDE_GPU : WT_ILS_BESIDE_NONE, kicks, stats,
-                            err);
+    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, concurrent, kicks, stats, err);
 }
 
 /* The sa job that params ask for. */
@@ -406,12 +413,12 @@ static wt_sa_job sa_job_of(const wt_params *p)
  * short, which is not its normal end: the run reports WT_STOP_TIME_LIMIT.
  * A complete anneal is then polished on the host (algo/polish.h), whatever
  * the backend, unless params->sa_polish is off. */
-static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+static wt_status run_sa(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                         wt_search_ctl *ctl, wt_search_stats *stats, wt_sa_job *job, wt_error *err)
 {
     const wt_params *p = ctl->params;
     *job = sa_job_of(p); /* checked by validate_params */
-    wt_status st = b->sa(inst, job, ctl, tour, stats, err);
+    wt_status st = dev->backend->sa(dev, inst, job, ctl, tour, stats, err);
     if (st != WT_OK) return st;
     stats->unpolished_length = wt_tour_length(inst, tour);
     /* An anneal stopped early is returned as it is: the caller wants it now. */
@@ -424,16 +431,17 @@ static wt_status run_sa(const wt_backend *b, const wt_instance *inst, int32_t *t
     return st;
 }
 
-static wt_status run_algorithm(const wt_backend *b, const wt_instance *inst, int32_t *tour,
+static wt_status run_algorithm(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                                wt_search_ctl *ctl, wt_multistart_kernel kernel,
-                               bool windows_beside, wt_search_stats *stats, wt_sa_job *sa,
-                               wt_error *err)
+                               const wt_device *concurrent, wt_search_stats *stats,
+                               wt_sa_job *sa, wt_error *err)
 {
+    const wt_backend *b = dev->backend;
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
-    case WT_ALGO_MULTISTART: return run_multistart(b, inst, tour, ctl, kernel, stats, err);
-    case WT_ALGO_ILS: return run_ils(b, inst, tour, ctl, windows_beside, stats, err);
-    case WT_ALGO_SA: return run_sa(b, inst, tour, ctl, stats, sa, err);
+    case WT_ALGO_MULTISTART: return run_multistart(dev, inst, tour, ctl, kernel, stats, err);
+    case WT_ALGO_ILS: return run_ils(dev, inst, tour, ctl, concurrent, stats, err);
+    case WT_ALGO_SA: return run_sa(dev, inst, tour, ctl, stats, sa, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
 }
@@ -573,16 +581,16 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     /* auto keeps ILS with LK descents on the host (see auto_on_host), with
-     * the GPU's window searches beside them where wanted and a GPU is
+     * the GPU's concurrent window searches where wanted and a GPU is
      * usable. */
     wt_params on_host = *params;
-    bool beside_wanted = windows_beside_wanted(params, inst->n);
-    if (auto_on_host(params, inst->n) && !beside_wanted) on_host.backend = WT_BACKEND_CPU;
-    backend_choice choice = {.params = &on_host};
+    bool concurrent_wanted = concurrent_windows_wanted(params, inst->n);
+    if (auto_on_host(params, inst->n) && !concurrent_wanted) on_host.backend = WT_BACKEND_CPU;
+    device_choice choice = {.params = &on_host};
     pthread_t chooser;
-    bool threaded = choice_beside_build(&on_host) &&
-                    pthread_create(&chooser, NULL, choose_backend_thread, &choice) == 0;
-    if (!threaded) choose_backend_thread(&choice);
+    bool threaded = choice_during_build(&on_host) &&
+                    pthread_create(&chooser, NULL, choose_device_thread, &choice) == 0;
+    if (!threaded) choose_device_thread(&choice);
     wt_init_cut init_cut = WT_INIT_WHOLE;
     wt_status st = make_start_tour(inst, &ctl, tour, &init_cut, err);
     if (threaded) pthread_join(chooser, NULL);
@@ -594,20 +602,25 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
         free(tour);
         return st;
     }
-    const wt_backend *backend = choice.backend;
+    /* The search runs on run_on; the chosen device, where it is a GPU,
+     * searches concurrent windows of the tour as well where wanted.  It
+     * serves LK's searches on the host that way; with local descents it
+     * makes the first descent too. */
+    const wt_device chosen = choice.device;
+    wt_device run_on = chosen;
     char device[128];
-    memcpy(device, choice.device, sizeof device);
-    bool windows_beside = beside_wanted && !backend->host;
-    /* The GPU serves beside LK's searches; with local descents it makes the
-     * first descent too. */
-    if (windows_beside && auto_on_host(params, inst->n)) backend = wt_backend_of(WT_BACKEND_CPU);
-    describe_run(params, inst->n, backend, ctl.threads, windows_beside, device, sizeof device);
+    memcpy(device, choice.description, sizeof device);
+    bool concurrent = concurrent_wanted && !chosen.backend->host;
+    if (concurrent && auto_on_host(params, inst->n)) wt_device_host(&run_on);
+    const wt_backend *backend = run_on.backend;
+    describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
 
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
     ctl.init_length = wt_tour_length(inst, tour);
-    st = run_algorithm(backend, inst, tour, &ctl, kernel, windows_beside, &stats, &sa, err);
+    st = run_algorithm(&run_on, inst, tour, &ctl, kernel, concurrent ? &chosen : NULL, &stats,
+                       &sa, err);
     if (st != WT_OK) {
         free(tour);
         return st;

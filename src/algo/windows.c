@@ -1,7 +1,7 @@
 /*
  * windows.c - the window search of one large tour (windows.h).
  *
- * An epoch cuts the tour, from a given position on, into windows of
+ * A round cuts the tour, from a given position on, into windows of
  * consecutive positions.  Window w, the path c_0 .. c_{m-1}, becomes a
  * small instance of its own: city i of it is c_i, with c_i's coordinates
  * (or, for EXPLICIT, the sub-matrix), the very data of the large instance,
@@ -14,11 +14,12 @@
  * cycle's, exactly, and the path goes back between the same two neighbours
  * outside the window.
  *
- * All windows of an epoch are one batch (wt_batch_solve_from): on the GPU
- * each is searched by a warp or a block in shared memory, thousands at once
+ * All windows of a round are one batch (wt_batch_solve_from) for the
+ * backends' windows slot on the device the caller hands: on the GPU each
+ * is searched by a warp or a block in shared memory, thousands at once
  * (backend/cuda/batch.cu), on the CPU one a thread (cpu_batch.c); the two
  * take the same steps.  A window's random stream is its number in the
- * epoch, under the epoch's seed, so an epoch is reproducible on either.
+ * round, under the round's seed, so a round is reproducible on either.
  */
 #include "algo/windows.h"
 
@@ -109,10 +110,10 @@ static wt_instance *window_instance(const wt_instance *inst, const int32_t *citi
     return w;
 }
 
-/* The windows of an epoch: window w starts at position offset + first[w]
+/* The windows of a round: window w starts at position offset + first[w]
  * and has first[w + 1] - first[w] cities; count of them are searched,
  * which[0 .. count). */
-typedef struct epoch_state {
+typedef struct round_state {
     int count;
     int replicas;              /* searches of each window */
     int *first;                /* a window's first, and one past the last */
@@ -127,9 +128,9 @@ typedef struct epoch_state {
     int32_t *lists;            /* with given candidates: n rows, window w's
                                   from row first[w] on; else NULL */
     const int32_t **nb;        /* count * replicas: each search's rows in lists */
-} epoch_state;
+} round_state;
 
-static void state_free(epoch_state *s)
+static void state_free(round_state *s)
 {
     for (int w = 0; s->inst && w < s->count; w++) wt_instance_free(s->inst[w]);
     free(s->inst);
@@ -147,7 +148,7 @@ static void state_free(epoch_state *s)
  * (ck a city): each row the entries of the large row that lie in window w,
  * as the window's cities, in the large row's order; -1 after the last.
  * at[c] is city c's position from the offset. */
-static void window_lists(const epoch_state *s, int w, const int32_t *at, int n,
+static void window_lists(const round_state *s, int w, const int32_t *at, int n,
                          const int32_t *cand, int ck, int k)
 {
     int lo = s->first[w], hi = s->first[w + 1];
@@ -167,7 +168,7 @@ static void window_lists(const epoch_state *s, int w, const int32_t *at, int n,
 
 /* Every window's lists from o's candidates, and each search's pointer to
  * its window's; false when out of memory. */
-static bool given_lists(epoch_state *s, const wt_windows_opts *o, int n, int threads)
+static bool given_lists(round_state *s, const wt_windows_opts *o, int n, int threads)
 {
     int k = WT_BATCH_NEIGHBOURS;
     size_t runs = (size_t)s->count * (size_t)s->replicas;
@@ -193,7 +194,7 @@ static bool given_lists(epoch_state *s, const wt_windows_opts *o, int n, int thr
 
 /* Cuts tour (n cities) into windows from offset on, those o searches
  * made instances; false when out of memory. */
-static bool cut(epoch_state *s, const wt_instance *inst, const int32_t *tour,
+static bool cut(round_state *s, const wt_instance *inst, const int32_t *tour,
                 const wt_windows_opts *o, int replicas, int threads)
 {
     int n = inst->n, all = wt_windows_count(n, o->window);
@@ -243,22 +244,23 @@ static void path_of(const int32_t *r, int m, const int32_t *cities, int32_t *out
     for (int i = 0; i < m; i++) out[i] = cities[r[back ? (p0 - i + m) % m : (p0 + i) % m]];
 }
 
-wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
-                               wt_windows_epoch *out, wt_error *err)
+wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
+                               wt_windows_round *out, wt_error *err)
 {
     double t0 = wt_now();
     memset(out, 0, sizeof *out);
-    if (!inst || !tour || !o || o->window < 8 || o->offset < 0 || o->offset >= inst->n ||
-        (o->kicks == 0 && !(o->time_limit_s > 0)) || (o->candidates && o->candidates_k < 1) ||
-        o->stride < 0 || o->phase < 0 || (o->stride > 1 && o->phase >= o->stride))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_windows_epoch_run: need an instance, "
-                       "a tour, a window of at least 8 cities, an offset in the tour, kicks "
-                       "or a time limit, candidate lists of at least 1 city if any, and a "
-                       "phase below the stride");
+    if (!inst || !tour || !o || !o->device || o->window < 8 || o->offset < 0 ||
+        o->offset >= inst->n || (o->kicks == 0 && !(o->time_limit_s > 0)) ||
+        (o->candidates && o->candidates_k < 1) || o->stride < 0 || o->phase < 0 ||
+        (o->stride > 1 && o->phase >= o->stride))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_windows_round_run: need an "
+                       "instance, a tour, a device, a window of at least 8 cities, an offset "
+                       "in the tour, kicks or a time limit, candidate lists of at least 1 "
+                       "city if any, and a phase below the stride");
     int n = inst->n;
     if (n < 8) return WT_OK;
     int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
-    epoch_state s;
+    round_state s;
     int replicas = wt_windows_replicas(o, n);
     if (!cut(&s, inst, tour, o, replicas, threads) ||
         (o->candidates && s.count > 0 && !given_lists(&s, o, n, threads))) {
@@ -273,20 +275,19 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     }
     wt_batch_params bp;
     wt_batch_params_defaults(&bp);
-    bp.backend = o->backend;
     bp.seed = o->seed;
     bp.kicks = o->kicks;
     bp.kick_window = o->kick_window;
     bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
     bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
     bp.threads = o->threads;
-    bp.cuda_device = o->cuda_device;
     bp.stop_flag = o->stop_flag;
     wt_batch_result r;
     double t1 = wt_now();
     wt_batch_from from = {.start = (const int32_t *const *)s.start,
                           .nb = (const int32_t *const *)s.nb,
-                          .fixed_ends = true};
+                          .fixed_ends = true,
+                          .device = o->device};
     wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp, &from, &r, err);
     out->search_s = wt_now() - t1;
     if (st != WT_OK) {
@@ -333,57 +334,56 @@ wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_
     return st;
 }
 
-/* Epochs without a time limit, and each window's kicks in one. */
-enum { UNTIMED_EPOCHS = 8, UNTIMED_KICKS_PER_CITY_DIV = 10 };
+/* Rounds without a time limit, and each window's kicks in one. */
+enum { UNTIMED_ROUNDS = 8, UNTIMED_KICKS_PER_CITY_DIV = 10 };
 
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                            wt_backend_kind backend, int window, double handover,
+                            const wt_device *device, int window, double handover,
                             bool *handed_over, wt_search_stats *stats, wt_error *err)
 {
     *handed_over = false;
     const wt_params *p = ctl->params;
     int n = inst->n, w = window > 0 ? window : WT_WINDOW_CITIES;
     int64_t length = wt_tour_length(inst, tour);
-    double overhead = 0; /* the last epoch's seconds outside the batch search */
+    double overhead = 0; /* the last round's seconds outside the batch search */
     bool timed = isfinite(ctl->deadline);
     for (uint64_t e = 0; n >= 8; e++) {
         if (wt_ctl_report(ctl, length, stats->steps, false)) break;
-        if (!timed && e == UNTIMED_EPOCHS) break;
+        if (!timed && e == UNTIMED_ROUNDS) break;
         wt_windows_opts o = {0};
         o.window = w;
         int three_opt = wt_tuning_of(p)->ils_window_3opt;
         o.three_opt = three_opt ? three_opt : WT_WINDOW_THREE_OPT;
         o.offset = wt_windows_offset(p->seed, e, n);
         o.seed = p->seed ^ (e * 0x9e3779b97f4a7c15ULL);
-        o.backend = backend;
+        o.device = device;
         o.threads = ctl->threads;
-        o.cuda_device = p->cuda_device;
         o.stop_flag = p->stop_flag;
         if (timed) {
             /* Long enough that the cutting and putting back (the GPU idles)
-             * take at most a seventh of an epoch; the last one ends at the
+             * take at most a seventh of a round; the last one ends at the
              * deadline, less what its overhead will take. */
             double left = ctl->deadline - wt_now() - overhead;
-            double epoch = 6 * overhead;
-            if (epoch < WT_WINDOW_MIN_EPOCH_S) epoch = WT_WINDOW_MIN_EPOCH_S;
-            if (left < 2 * epoch) epoch = left;
-            if (epoch <= 0.01) break;
-            o.time_limit_s = epoch;
+            double round_s = 6 * overhead;
+            if (round_s < WT_WINDOW_MIN_ROUND_S) round_s = WT_WINDOW_MIN_ROUND_S;
+            if (left < 2 * round_s) round_s = left;
+            if (round_s <= 0.01) break;
+            o.time_limit_s = round_s;
         } else {
             o.kicks = (uint64_t)(w / UNTIMED_KICKS_PER_CITY_DIV);
         }
-        wt_windows_epoch ep;
-        wt_status st = wt_windows_epoch_run(inst, tour, &o, &ep, err);
+        wt_windows_round rd;
+        wt_status st = wt_windows_round_run(inst, tour, &o, &rd, err);
         if (st != WT_OK) return st;
-        overhead = ep.wall_s - ep.search_s;
-        length -= ep.gain;
-        stats->kicks += ep.kicks;
-        stats->steps += (uint64_t)ep.improved;
-        stats->gpu_time_s += ep.gpu_s;
-        stats->passes++; /* epochs */
+        overhead = rd.wall_s - rd.search_s;
+        length -= rd.gain;
+        stats->kicks += rd.kicks;
+        stats->steps += (uint64_t)rd.improved;
+        stats->gpu_time_s += rd.gpu_s;
+        stats->passes++; /* rounds */
         ctl->kicks = stats->kicks;
         /* The windows' gains dried up: what is left lies between them. */
-        if (timed && handover > 0 && (double)ep.gain < handover * (double)length * ep.wall_s) {
+        if (timed && handover > 0 && (double)rd.gain < handover * (double)length * rd.wall_s) {
             *handed_over = !wt_ctl_expired(ctl);
             if (*handed_over) return WT_OK;
         }

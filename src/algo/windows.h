@@ -1,14 +1,14 @@
 /*
- * windows.h - the window search of one large tour (issue 25, part 1).
+ * windows.h - the window search of one large tour.
  *
  * The tour is cut into windows of consecutive positions; each window is a
  * path whose two ends stay in place, searched as a small instance of its
  * own by the batch search (core/batch_search.h) with its ends joined by a
- * fixed edge that no move and no kick removes.  The windows of an epoch are
+ * fixed edge that no move and no kick removes.  The windows of a round are
  * one batch: on the GPU thousands run at once, on the CPU one a thread;
  * both take the same steps, so a window's path is the same on either (for
  * the same seed and kick budget).  The improved paths are put back, and
- * the next epoch cuts the tour elsewhere, so that what lay across a cut is
+ * the next round cuts the tour elsewhere, so that what lay across a cut is
  * inside a window then.
  */
 #ifndef WT_ALGO_WINDOWS_H
@@ -17,20 +17,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
 
-/* Defaults: cities a window, and the shortest an epoch's search runs. */
+/* Defaults: cities a window, and the shortest a round's search runs. */
 enum { WT_WINDOW_CITIES = 1000, WT_WINDOW_FILL = 512, WT_WINDOW_MAX_REPLICAS = 64 };
 /* ILS with window descents: the windows' 3-opt breadth by default (10 s on
  * the GPU: pla85900, usa115475 and a million cities 0.015-0.17% shorter). */
 enum { WT_WINDOW_THREE_OPT = 5 };
-#define WT_WINDOW_MIN_EPOCH_S 0.25
+#define WT_WINDOW_MIN_ROUND_S 0.25
 /* ILS with window descents hands over to the host's local descents once an
- * epoch gains less than this share of the tour a second (wt_windows_search). */
+ * round gains less than this share of the tour a second (wt_windows_search). */
 #define WT_WINDOW_HANDOVER 1e-4
 
-/* What one epoch is asked to do. */
+/* What one round is asked to do. */
 typedef struct wt_windows_opts {
     int window;               /* cities a window, >= 8 (the last windows take
                                  the remainder: each has window .. 2 window - 1
@@ -38,7 +39,7 @@ typedef struct wt_windows_opts {
     int offset;               /* the position where the first window starts,
                                  0 .. n - 1 */
     uint64_t kicks;           /* kicks a window; 0: until time_limit_s */
-    double time_limit_s;      /* with kicks 0: the epoch's seconds, > 0 */
+    double time_limit_s;      /* with kicks 0: the round's seconds, > 0 */
     uint64_t seed;            /* the windows' random streams */
     int replicas;             /* searches of each window, each with its own
                                  kicks, the shortest put back; 0: enough for
@@ -50,14 +51,14 @@ typedef struct wt_windows_opts {
                                  1: all; the others stay as they are */
     int kick_window;          /* positions a kick's cuts lie within (>= 3); 0: the
                                  whole window (usa13509 from a local ILS's 1.2%,
-                                 13 windows of 1,000, 3 epochs of 300 kicks a
+                                 13 windows of 1,000, 3 rounds of 300 kicks a
                                  window on 2 cores: spans of 10, 30, 100 and the
                                  whole window gained 0.00, 0.00, 0.01 and 0.04%) */
     int three_opt;            /* the windows' sequential 3-opt moves, with
                                  kicks of four edges (wt_batch_params.three_opt):
                                  0 or WT_TUNING_OFF: none; else 1..8 (the
                                  callers' defaults: WT_WINDOW_THREE_OPT,
-                                 WT_BESIDE_THREE_OPT) */
+                                 WT_CONCURRENT_THREE_OPT) */
     const int32_t *candidates; /* optional: the large instance's candidate
                                  lists, n rows of candidates_k cities, the
                                  better first, -1 for none; a window's lists
@@ -67,15 +68,16 @@ typedef struct wt_windows_opts {
                                  own nearest cities (on one thread, about
                                  0.6 ms a window of 1,000) */
     int candidates_k;
-    wt_backend_kind backend;  /* WT_BACKEND_CPU, _CUDA, or _AUTO (the GPU when
-                                 one is usable) */
+    const wt_device *device;  /* where the windows are searched (the host
+                                 takes those that do not fit it), chosen and
+                                 checked by the caller: the host's device
+                                 (wt_device_host) or a usable GPU */
     int threads;              /* CPU threads; 0: all cores */
-    int cuda_device;
     const volatile int *stop_flag; /* optional */
 } wt_windows_opts;
 
-/* What an epoch did. */
-typedef struct wt_windows_epoch {
+/* What a round did. */
+typedef struct wt_windows_round {
     int windows;              /* windows searched (o->stride's share) */
     int improved;             /* windows whose path got shorter */
     int64_t gain;             /* exact: the tour's length before minus after */
@@ -84,46 +86,46 @@ typedef struct wt_windows_epoch {
     int replicas;             /* searches of each window */
     double gpu_s;             /* seconds the GPU's kernels ran (CUDA events) */
     double search_s;          /* seconds of the batch call */
-    double wall_s;            /* seconds of the whole epoch (cutting and
+    double wall_s;            /* seconds of the whole round (cutting and
                                  putting back too) */
-} wt_windows_epoch;
+} wt_windows_round;
 
-/* The windows an epoch cuts a tour of n cities into with windows of
+/* The windows a round cuts a tour of n cities into with windows of
  * `window` cities (window .. 2 window - 1 each, at least one window), and
  * the first position of window w counted from the offset (w = count: n). */
 int wt_windows_count(int n, int window);
 int wt_windows_first(int n, int count, int w);
-/* Whether an epoch as o asks searches window w (o->stride, o->phase). */
+/* Whether a round as o asks searches window w (o->stride, o->phase). */
 bool wt_windows_searched(const wt_windows_opts *o, int w);
 
-/* One epoch on tour (n cities of inst, changed in place): the windows cut
+/* One round on tour (n cities of inst, changed in place): the windows cut
  * at o->offset are searched and each path that got shorter is put back, its
  * ends where they were.  The tour stays valid whatever happens; on failure
  * it is unchanged.  EXPLICIT instances are searched with sub-matrices of
  * window^2 entries. */
-wt_status wt_windows_epoch_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
-                               wt_windows_epoch *out, wt_error *err);
+wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
+                               wt_windows_round *out, wt_error *err);
 
 /* Searches of each window of a tour of n cities that o asks for. */
 int wt_windows_replicas(const wt_windows_opts *o, int n);
 
-/* The position where epoch e of a search seeded with seed cuts a tour of n
+/* The position where round e of a search seeded with seed cuts a tour of n
  * cities: uniform over the tour, from (seed, e) alone. */
 int wt_windows_offset(uint64_t seed, uint64_t e, int n);
 
-/* The window search of a whole run (ILS with window descents): epochs from
- * random cuts (wt_windows_offset of params.seed and the epoch), each as
- * long as WT_WINDOW_MIN_EPOCH_S or six times the last epoch's cutting and
+/* The window search of a whole run (ILS with window descents): rounds from
+ * random cuts (wt_windows_offset of params.seed and the round), each as
+ * long as WT_WINDOW_MIN_ROUND_S or six times the last round's cutting and
  * putting back, until ctl's deadline or stop; without a time limit 8
- * epochs of window / 10 kicks a window.  tour (valid, changed in place) is
+ * rounds of window / 10 kicks a window.  tour (valid, changed in place) is
  * the result at every point.  With a time limit and handover > 0, the
- * search ends early, *handed_over set, once an epoch gains less than
- * handover times the tour's length a second of the epoch: the moves left
+ * search ends early, *handed_over set, once a round gains less than
+ * handover times the tour's length a second of the round: the moves left
  * lie between windows (stretches of the tour far apart in it but near in
  * the plane never share a window), for the host's searches to make.
- * stats: kicks, steps (windows improved), passes (epochs), gpu_time_s. */
+ * stats: kicks, steps (windows improved), passes (rounds), gpu_time_s. */
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                            wt_backend_kind backend, int window, double handover,
+                            const wt_device *device, int window, double handover,
                             bool *handed_over, wt_search_stats *stats, wt_error *err);
 
 #endif

@@ -2,11 +2,20 @@
  * backend.h - the interface every compute backend implements.
  *
  * The search algorithms (src/algo) are written once against this struct of
- * function pointers; src/backend/cpu (OpenMP, always built, the reference)
- * and src/backend/cuda implement it.  Optional slots may be NULL when a
- * backend has no implementation of that search yet: callers check first.
- * The registry (registry.c, at the end) lists the backends and says what
- * each can do.  No CUDA type appears here.
+ * function pointers; src/backend/cpu (OpenMP, always built, the reference
+ * implementation of every slot) and src/backend/cuda implement it.
+ * Optional slots may be NULL when a backend has no implementation of that
+ * search yet: callers check first.  Every compute job of algo/ enters
+ * through a slot here; algo/ includes no file of backend/cpu or
+ * backend/cuda.
+ *
+ * The registry (registry.c, at the end) has three levels, as ggml's
+ * reg -> device -> backend: the backends of this build, the devices of
+ * each (`cpu`, `cuda:0`, `cuda:1`, ...), and the slots a search calls on
+ * the device it was handed.  wt_solve and wt_solve_batch choose the device
+ * once, at their entry, from params.backend and params.cuda_device; the
+ * searches below are handed that device, never a device number (the tour
+ * sessions aside: see session).  No CUDA type appears here.
  */
 #ifndef WT_BACKEND_BACKEND_H
 #define WT_BACKEND_BACKEND_H
@@ -14,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/batch_run.h"
 #include "core/kswap.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
@@ -21,6 +31,18 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+typedef struct wt_backend wt_backend;
+
+/* One device of a backend: where a search runs.  A small value that the
+ * registry fills (wt_device_at, wt_device_of) and the caller owns; a
+ * search is handed a pointer to it and reads it only while it runs. */
+typedef struct wt_device {
+    const wt_backend *backend; /* the backend whose slots run on it */
+    int index;                 /* its number among the backend's devices (the CUDA
+                                  device ordinal; 0 for the host) */
+    char name[16];             /* "cpu", "cuda:0", "cuda:1", ... */
+} wt_device;
 
 /* Which GPU kernel runs multistart climbs (the CPU backend ignores it).
  * Not in the public header: the thread-per-climber baseline is for
@@ -61,6 +83,25 @@ typedef struct wt_sa_job {
  * job's comes from (sa_job.c).  wt_solve checks its parameters with it,
  * and each sa slot the job it gets. */
 wt_status wt_sa_job_check(const wt_sa_job *job, const char *who, wt_error *err);
+
+/* What a Held-Karp ascent is asked to do (Held & Karp 1971; the subgradient
+ * ascent over 1-trees of a sparse candidate graph and the alpha-nearness
+ * of its result as Helsgaun 2000, sections 4.1 and 4.2, use them): find
+ * node penalties pi that raise the 1-tree bound, then order each city's
+ * candidates by alpha-nearness under those penalties. */
+typedef struct wt_ascent_job {
+    const int32_t *graph;   /* the sparse graph the 1-trees are taken in: n rows
+                               of graph_k cities, -1 after a row's last; the
+                               graph must be connected */
+    int graph_k;            /* >= 1 */
+    int iterations;         /* subgradient steps at most; 0: the backend's default */
+    double *pi;             /* out: n penalties (in: a start, or all 0) */
+    double lower_bound;     /* out: the best 1-tree bound found, w(T_pi) - 2 sum pi */
+    int32_t *candidates;    /* out: n rows of candidates_k cities, by increasing
+                               alpha under pi (ties: shorter edge first), -1 after
+                               a row's last */
+    int candidates_k;       /* >= 1 */
+} wt_ascent_job;
 
 /* A tour held by a backend (on the GPU: in device memory) for searches that
  * transform one tour step by step, such as Iterated Local Search.  The
@@ -106,61 +147,103 @@ typedef struct wt_backend {
                              which --backend auto prefers, and on which ils with
                              local descents makes its first descent */
 
-    /* Required.  Whether device number `device` (wt_params.cuda_device for
-     * a GPU; the CPU has one, 0) can run here; writes a description of it
-     * (or of why not) into desc. */
-    bool (*available)(int device, char *desc, size_t desc_size);
+    /* Required.  Whether device dev (one of this backend's) can run here;
+     * writes a description of it (or of why not) into desc.  On a GPU it
+     * launches a tiny kernel, so a build without this GPU's architecture is
+     * told so before a search. */
+    bool (*available)(const wt_device *dev, char *desc, size_t desc_size);
 
     /* Optional.  How many devices of this backend the machine has (0: none
      * or no driver); NULL: one. */
     int (*device_count)(void);
 
-    /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015):
-     * climbs r = 0, 1, ... each start from wt_climb_start_tour(job->seed, r)
-     * (core/climb_start.h) and descend by exactly the rule of 2opt with
-     * swaps = 1 (best improvement, ties to the lowest (i, j)).  Runs
-     * job->restarts climbs, or until ctl expires when that is 0.  Writes to
-     * best_tour the tour of least exact length, ties to the lower climb
-     * index, so a run of R climbs gives the same tour however climbs were
-     * scheduled; stats->best_climb names it.  stats->climbs counts completed
-     * climbs, stats->steps their improving moves, stats->moves_evaluated
-     * (n-1)(n-2)/2 per scan, the final scan of each climb included.  A climb
-     * cut short by ctl is not counted, but its (valid) tour competes for
-     * best_tour, so a run stopped before any climb finished still returns a
-     * tour.  Calls wt_ctl_report_climbs from the calling thread while it
-     * runs. */
-    wt_status (*multistart)(const wt_instance *inst, const wt_multistart_job *job,
-                            wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
-                            wt_error *err);
+    /* Optional.  Random-restart hill climbing (O'Neil & Burtscher 2015) on
+     * device dev: climbs r = 0, 1, ... each start from
+     * wt_climb_start_tour(job->seed, r) (core/climb_start.h) and descend by
+     * exactly the rule of 2opt with swaps = 1 (best improvement, ties to the
+     * lowest (i, j)).  Runs job->restarts climbs, or until ctl expires when
+     * that is 0.  Writes to best_tour the tour of least exact length, ties to
+     * the lower climb index, so a run of R climbs gives the same tour however
+     * climbs were scheduled; stats->best_climb names it.  stats->climbs counts
+     * completed climbs, stats->steps their improving moves,
+     * stats->moves_evaluated (n-1)(n-2)/2 per scan, the final scan of each
+     * climb included.  A climb cut short by ctl is not counted, but its
+     * (valid) tour competes for best_tour, so a run stopped before any climb
+     * finished still returns a tour.  Calls wt_ctl_report_climbs from the
+     * calling thread while it runs. */
+    wt_status (*multistart)(const wt_device *dev, const wt_instance *inst,
+                            const wt_multistart_job *job, wt_search_ctl *ctl, int32_t *best_tour,
+                            wt_search_stats *stats, wt_error *err);
 
     /* Optional.  Tour sessions: 2opt (algo/descent.c) and Iterated Local
-     * Search (algo/ils.c). */
+     * Search (algo/ils.c).  A session opens on the device that
+     * ctl->params->cuda_device numbers (the host ignores it), which
+     * wt_solve has chosen and checked (wt_device_usable) before: open takes
+     * no device, as its callers in algo/ are handed none. */
     const wt_session_ops *session;
 
     /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light
-     * weight SA) from tour, in place: job->searches searches start from
-     * tour; each keeps one current tour (a doubly linked list) and, at every
-     * iteration, evaluates job->moves candidate relocations drawn from its
-     * own streams (core/sa_moves.h), of which the least delta (ties to the lower
-     * candidate) faces the Metropolis test and is committed only if
-     * accepted; a search's best tour is stored lazily, when a worsening move
-     * is about to be accepted.  The temperature follows wt_sa_schedule:
-     * job->t_start, multiplied by job->alpha every n * job->sweeps
-     * iterations, while above job->t_end (at least one step).  Every
-     * job->exchange steps, when there are two searches or more, all
-     * restart from the best tour among them (ties to the lower search).
-     * Writes the best tour found to tour; the result is a function of the
-     * job and the instance alone, however the work was scheduled, unless
-     * ctl stops the run.  Fills job->searches and job->moves when 0;
-     * stats: iterations (summed over searches), moves_evaluated
-     * (iterations * moves), accepted, steps (accepted moves that
-     * shortened the tour), temperature.  Sets ctl->temperature and reports
-     * progress from the calling thread while it runs. */
-    wt_status (*sa)(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
-                    wt_search_stats *stats, wt_error *err);
+     * weight SA) on device dev from tour, in place: job->searches searches
+     * start from tour; each keeps one current tour (a doubly linked list)
+     * and, at every iteration, evaluates job->moves candidate relocations
+     * drawn from its own streams (core/sa_moves.h), of which the least delta
+     * (ties to the lower candidate) faces the Metropolis test and is
+     * committed only if accepted; a search's best tour is stored lazily, when
+     * a worsening move is about to be accepted.  The temperature follows
+     * wt_sa_schedule: job->t_start, multiplied by job->alpha every n *
+     * job->sweeps iterations, while above job->t_end (at least one
+     * step).  Every job->exchange steps, when there are two searches or more,
+     * all restart from the best tour among them (ties to the lower search).
+     * Writes the best tour found to tour; the result is a function of the job
+     * and the instance alone, however the work was scheduled, unless ctl
+     * stops the run.  Fills job->searches and job->moves when 0; stats:
+     * iterations (summed over searches), moves_evaluated (iterations *
+     * moves), accepted, steps (accepted moves that shortened the tour),
+     * temperature.  Sets ctl->temperature and reports progress from the
+     * calling thread while it runs. */
+    wt_status (*sa)(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
+                    wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats, wt_error *err);
 
     /* Whether sa draws local moves (job->near > 0); false: it refuses them. */
     bool sa_near;
+
+    /* Optional.  The batch search (core/batch_search.h; batch_run.h says
+     * what a job holds): every instance of job with a non-NULL entry is
+     * searched on dev, each by an Iterated Local Search of its own, and its
+     * best tour, length and kicks written into the job.  An instance's
+     * tour is a function of its start tour, its lists, the job's settings
+     * and job->index alone, whichever backend ran it, unless the time limit
+     * or a stop ends its kicks (time shares: wt_batch_time_share).  Polls
+     * ctl and reports progress (ctl's callback, climbs = instances done)
+     * from the calling thread.  Every instance must fit dev (batch_place).
+     * Errors: WT_STATUS_OUT_OF_MEMORY; on a GPU also WT_STATUS_DEVICE (a
+     * CUDA call failed; its message names it), WT_STATUS_NO_DEVICE. */
+    wt_status (*batch)(const wt_device *dev, const wt_batch_job *job, wt_search_ctl *ctl,
+                       wt_error *err);
+
+    /* Optional (NULL: every instance fits, as on the host).  Which of
+     * inst[0..count) (NULL entries: none) dev can run in the batch and
+     * window slots, with groups of `threads` threads an instance (0: the
+     * default for its n; wt_batch_job.threads): fits[i].  dev must be
+     * usable (available). */
+    void (*batch_place)(const wt_device *dev, const wt_instance *const *inst, int count,
+                        int threads, bool *fits);
+
+    /* Optional.  The window search's job (algo/windows.h): as batch, but
+     * every instance is a window of a larger tour, a path whose two ends
+     * stay in place: its start tour joins cities 0 and n - 1, and no move
+     * and no kick removes that edge (wt_bs_fixed_at), so the best tour
+     * found is a path from 0 to n - 1 closed by it. */
+    wt_status (*windows)(const wt_device *dev, const wt_batch_job *job, wt_search_ctl *ctl,
+                         wt_error *err);
+
+    /* Optional.  Held-Karp ascent (wt_ascent_job) on dev over the sparse
+     * graph job->graph of inst: fills job->pi, job->lower_bound and
+     * job->candidates; stops early, with the best penalties found so far,
+     * when ctl expires.  No backend implements it yet: NULL in both; the
+     * LKH-class search (which needs it) checks before it calls. */
+    wt_status (*ascent)(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                        wt_search_ctl *ctl, wt_error *err);
 } wt_backend;
 
 /* ------------------------------------------------ registry (registry.c) */
@@ -181,6 +264,25 @@ bool wt_backend_runs(const wt_backend *b, const wt_params *p);
 
 /* How many devices of b the machine has (device_count; one without it). */
 int wt_backend_devices(const wt_backend *b);
+
+/* Device number i of this build into *out, in the order `warptour devices`
+ * lists them: the host's (`cpu`) first, then each device backend's
+ * (`cuda:0`, `cuda:1`, ...); false past the last.  A backend the machine
+ * has no device of (device_count 0) has none here. */
+bool wt_device_at(int i, wt_device *out);
+
+/* Device number `index` of b into *out (named "cpu" for a host backend,
+ * "<backend>:<index>" otherwise), whether or not the machine has it: see
+ * wt_device_usable. */
+void wt_device_of(const wt_backend *b, int index, wt_device *out);
+
+/* The host's device: the first host backend's (`cpu`), into *out. */
+void wt_device_host(wt_device *out);
+
+/* Whether d is a device of this machine that can run searches now (its
+ * backend's available slot); a description of it, or why not (a number
+ * past the backend's devices among the reasons), into desc. */
+bool wt_device_usable(const wt_device *d, char *desc, size_t desc_size);
 
 #ifdef __cplusplus
 }

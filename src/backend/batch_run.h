@@ -1,10 +1,11 @@
 /*
- * batch_run.h - what the two implementations of the batch search (CPU:
- * backend/cpu/cpu_batch.c, GPU: backend/cuda/batch.cu) are given and give
- * back.
+ * batch_run.h - what the batch and window slots of a backend (backend.h;
+ * CPU: backend/cpu/cpu_batch.c, GPU: backend/cuda/batch.cu) are given and
+ * give back.
  *
  * algo/batch.c prepares every instance (start tour, neighbour lists), then
- * hands a job to one implementation or both; each runs the search of
+ * hands a job to the chosen device's backend, and the instances that do
+ * not fit that device to the host's; each runs the search of
  * core/batch_search.h on the instances it is given and writes their best
  * tours in place.  The two take the same steps, so an instance's tour does
  * not depend on which ran it (but for GEO, whose device cosines may differ
@@ -55,12 +56,14 @@ typedef struct wt_batch_job {
                                        0: by the breadth (wt_bs_kick_edges_of) */
     int slack;                      /* acceptance slack (wt_bs_accept_slack), >= 0 */
     bool accept_equal;              /* keep kicked tours of equal length */
-    bool fixed_ends;                /* every instance's cities 0 and n - 1 are
-                                       joined in its start tour, and stay so
-                                       (a window: wt_bs_fixed_at) */
     uint64_t seed;
     uint64_t ranked;                /* instances this job solves */
     wt_batch_counters *counters;
+    int threads;                    /* a device's threads an instance; 0: by n
+                                       (the host ignores it) */
+    size_t part_bytes;              /* the most device memory a part of the job
+                                       takes; 0: free memory decides (the host
+                                       ignores it) */
 } wt_batch_job;
 
 /* The deadline of an instance's search under a time limit: instances share

@@ -1,10 +1,14 @@
 /*
- * registry.c - the backends of this build and what each can do.
+ * registry.c - the backends of this build, their devices, and what each
+ * can do.
  *
- * wt_solve chooses its backend here and `warptour devices` (wt_devices)
- * lists them from here, so a new backend joins by an entry in `backends`
- * and the slots it fills: nothing else names a backend or compares one.
+ * wt_solve and wt_solve_batch choose their device here and `warptour
+ * devices` (wt_device_list) lists them from here, so a new backend joins by
+ * an entry in `backends` and the slots it fills: nothing else names a
+ * backend or compares one.  A device is a value (backend, index, name)
+ * made on demand, so the registry keeps no state of its own.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "backend/backend.h"
@@ -52,6 +56,44 @@ int wt_backend_devices(const wt_backend *b)
     return b->device_count ? b->device_count() : 1;
 }
 
+void wt_device_of(const wt_backend *b, int index, wt_device *out)
+{
+    memset(out, 0, sizeof *out);
+    out->backend = b;
+    out->index = index;
+    if (b->host)
+        snprintf(out->name, sizeof out->name, "%s", b->name);
+    else
+        snprintf(out->name, sizeof out->name, "%s:%d", b->name, index);
+}
+
+bool wt_device_at(int i, wt_device *out)
+{
+    for (int k = 0; k < BACKEND_COUNT && i >= 0; k++) {
+        int devices = wt_backend_devices(backends[k]);
+        if (i < devices) {
+            wt_device_of(backends[k], i, out);
+            return true;
+        }
+        i -= devices;
+    }
+    return false;
+}
+
+void wt_device_host(wt_device *out)
+{
+    for (int k = 0; k < BACKEND_COUNT; k++)
+        if (backends[k]->host) {
+            wt_device_of(backends[k], 0, out);
+            return;
+        }
+}
+
+bool wt_device_usable(const wt_device *d, char *desc, size_t desc_size)
+{
+    return d->backend->available(d, desc, desc_size);
+}
+
 /* Fills d with device `index` of b. */
 static void describe(const wt_backend *b, int index, wt_device_info *d)
 {
@@ -62,7 +104,9 @@ static void describe(const wt_backend *b, int index, wt_device_info *d)
     d->host = b->host;
     for (int a = WT_ALGO_2OPT; a <= WT_ALGO_SA; a++)
         if (wt_backend_has(b, (wt_algorithm)a)) d->algorithms |= 1u << a;
-    d->usable = b->available(index, d->description, sizeof d->description);
+    wt_device dev;
+    wt_device_of(b, index, &dev);
+    d->usable = b->available(&dev, d->description, sizeof d->description);
 }
 
 int wt_device_list(wt_device_info *out, int max)

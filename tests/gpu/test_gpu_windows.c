@@ -2,16 +2,16 @@
  * test_gpu_windows.c - the window search of one large tour on the GPU
  * (algo/windows.c over backend/cuda/batch.cu) against the host's.
  *
- * The GPU's distances are the host's (double, same operations), so an
- * epoch's windows come out equal to the host's for the same seed and kick
+ * The GPU's distances are the host's (double, same operations), so a
+ * round's windows come out equal to the host's for the same seed and kick
  * budget on every metric but GEO: the same tour and gain, every window on
  * the GPU.  GEO: a valid tour, ends kept, the gain exact.  A million
- * uniform cities: epochs of a thousand windows under a time limit
+ * uniform cities: rounds of a thousand windows under a time limit
  * complete with a valid tour whose gain is exact; the line it prints
  * (windows_million ...) gives the GPU kernels' share of the search's wall
- * time.  Beside the host's LK searches (auto, a time limit): a valid tour
- * of exact length within the limit, the GPU's kernels busy; one epoch's
- * pieces put into the tour exactly.
+ * time.  Concurrent windows next to the host's LK searches (auto, a time
+ * limit): a valid tour of exact length within the limit, the GPU's kernels
+ * busy; one round's improved paths spliced into the tour exactly.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -21,11 +21,21 @@
 #include "batch_test_util.h"
 
 #include "algo/windows.h"
-#include "algo/windows_beside.h"
+#include "algo/windows_concurrent.h"
 #include "core/neighbours.h"
 #include "core/search_ctl.h"
 
 static bool gpu_is_cpu;
+
+/* The device that backend b runs on here: GPU 0, or the host's (also for
+ * the GPU when gpu_is_cpu). */
+static const wt_device *device_of(wt_backend_kind b)
+{
+    static wt_device host, gpu;
+    wt_device_host(&host);
+    wt_device_of(wt_backend_of(WT_BACKEND_CUDA), 0, &gpu);
+    return b == WT_BACKEND_CUDA && !gpu_is_cpu ? &gpu : &host;
+}
 
 static wt_windows_opts opts(wt_backend_kind backend, int window, int offset, uint64_t kicks)
 {
@@ -34,7 +44,7 @@ static wt_windows_opts opts(wt_backend_kind backend, int window, int offset, uin
     o.offset = offset;
     o.kicks = kicks;
     o.seed = 7;
-    o.backend = backend == WT_BACKEND_CUDA && gpu_is_cpu ? WT_BACKEND_CPU : backend;
+    o.device = device_of(backend);
     o.replicas = 3;
     return o;
 }
@@ -47,17 +57,17 @@ static int32_t *start_tour(const wt_instance *inst, wt_init_method method)
     return t;
 }
 
-/* One epoch on tour; checks validity, kept ends and the exact gain. */
-static wt_windows_epoch epoch(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o)
+/* One round on tour; checks validity, kept ends and the exact gain. */
+static wt_windows_round run_round(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o)
 {
     int n = wt_instance_n(inst), count = n / o->window > 0 ? n / o->window : 1;
     int32_t *before = malloc((size_t)n * sizeof *before);
     memcpy(before, tour, (size_t)n * sizeof *tour);
     int64_t len0 = wt_tour_length(inst, tour);
-    wt_windows_epoch e;
+    wt_windows_round e;
     wt_error err = {0};
-    if (wt_windows_epoch_run(inst, tour, o, &e, &err) != WT_OK)
-        fail_msg("wt_windows_epoch_run: %s", err.message);
+    if (wt_windows_round_run(inst, tour, o, &e, &err) != WT_OK)
+        fail_msg("wt_windows_round_run: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(len0 - wt_tour_length(inst, tour), e.gain);
     for (int w = 0; w < count; w++) {
@@ -70,7 +80,7 @@ static wt_windows_epoch epoch(const wt_instance *inst, int32_t *tour, const wt_w
     return e;
 }
 
-/* The same epoch on both sides: equal tours, gains and kicks.  cand: the
+/* The same round on both sides: equal tours, gains and kicks.  cand: the
  * windows' lists cut from these (n rows of 10), else their own nearest;
  * three_opt: the windows' 3-opt breadth (wt_windows_opts). */
 static void compare_moves(const wt_instance *inst, wt_init_method method, int window, int offset,
@@ -83,7 +93,7 @@ static void compare_moves(const wt_instance *inst, wt_init_method method, int wi
     go.three_opt = co.three_opt = three_opt;
     go.candidates = co.candidates = cand;
     go.candidates_k = co.candidates_k = 10;
-    wt_windows_epoch eg = epoch(inst, g, &go), ec = epoch(inst, c, &co);
+    wt_windows_round eg = run_round(inst, g, &go), ec = run_round(inst, c, &co);
     print_message("    %d cities, %d windows: gain %lld, GPU %.3f s of %.3f s\n", n, eg.windows,
                   (long long)eg.gain, eg.gpu_s, eg.search_s);
     if (!gpu_is_cpu) assert_int_equal(eg.on_gpu, eg.windows);
@@ -154,15 +164,15 @@ static void test_tsplib_metrics(void **state)
         } else {
             int32_t *g = start_tour(inst, WT_INIT_GREEDY);
             wt_windows_opts o = opts(WT_BACKEND_CUDA, w, 3, 30);
-            epoch(inst, g, &o);
+            run_round(inst, g, &o);
             free(g);
         }
         wt_instance_free(inst);
     }
 }
 
-/* A million uniform cities: one epoch by kicks, then a timed search of
- * epochs; the tour valid and the gains exact throughout. */
+/* A million uniform cities: one round by kicks, then a timed search of
+ * rounds; the tour valid and the gains exact throughout. */
 static void test_million(void **state)
 {
     (void)state;
@@ -173,7 +183,7 @@ static void test_million(void **state)
     wt_windows_opts o = opts(WT_BACKEND_CUDA, 1000, 4321, 20);
     o.replicas = 0; /* 1,000 windows: one search each */
     double t0 = now_s();
-    wt_windows_epoch e = epoch(inst, tour, &o);
+    wt_windows_round e = run_round(inst, tour, &o);
     print_message("    windows_epoch n=%d windows=%d kicks=%llu gain=%lld wall_s=%.3f "
                   "search_s=%.3f gpu_kernel_s=%.3f\n", N, e.windows, (unsigned long long)e.kicks,
                   (long long)e.gain, now_s() - t0, e.search_s, e.gpu_s);
@@ -191,8 +201,7 @@ static void test_million(void **state)
     wt_error err = {0};
     t0 = now_s();
     bool handed_over = true;
-    wt_status st = wt_windows_search(inst, tour, &ctl,
-                                     gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA, 0, 0,
+    wt_status st = wt_windows_search(inst, tour, &ctl, device_of(WT_BACKEND_CUDA), 0, 0,
                                      &handed_over, &stats, &err);
     double wall = now_s() - t0;
     if (st != WT_OK) fail_msg("wt_windows_search: %s", err.message);
@@ -210,36 +219,35 @@ static void test_million(void **state)
     wt_instance_free(inst);
 }
 
-/* One epoch beside on the GPU from the greedy tour of 20,000 cities, its
- * windows' lists cut from the host's: its pieces keep one cycle and their
+/* One concurrent round on the GPU from the greedy tour of 20,000 cities, its
+ * windows' lists cut from the host's: its improved paths keep one cycle and their
  * gain is exact. */
-static void test_beside_epoch(void **state)
+static void test_concurrent_round(void **state)
 {
     (void)state;
     enum { N = 20000 };
     wt_instance *inst = wt_test_random_instance(N, 5);
     int32_t *tour = start_tour(inst, WT_INIT_GREEDY), *after = malloc(N * sizeof *after);
     memcpy(after, tour, N * sizeof *after);
-    wt_beside *b = NULL;
+    wt_concurrent_windows *b = NULL;
     wt_error err = {0};
-    wt_backend_kind on = gpu_is_cpu ? WT_BACKEND_CPU : WT_BACKEND_CUDA;
     int32_t *cand = malloc(N * 10 * sizeof *cand);
     if (wt_neighbour_lists(inst, 10, cand, &err) != WT_OK) fail_msg("%s", err.message);
-    wt_beside_opts o = {.backend = on, .seed = 3, .epoch_s = 1.0, .window = WT_WINDOW_CITIES,
-                        .candidates = cand, .candidates_k = 10};
-    if (wt_beside_open(inst, &o, &b, &err) != WT_OK)
-        fail_msg("wt_beside_open: %s", err.message);
+    wt_concurrent_opts o = {.device = device_of(WT_BACKEND_CUDA), .seed = 3, .round_s = 1.0,
+                            .window = WT_WINDOW_CITIES, .candidates = cand, .candidates_k = 10};
+    if (wt_concurrent_open(inst, &o, &b, &err) != WT_OK)
+        fail_msg("wt_concurrent_open: %s", err.message);
     double deadline = wt_now() + 0.5; /* the library's clock */
-    wt_beside_start(b, tour, deadline);
-    while (wt_now() < deadline + 0.2) {} /* a take that waits asks the epoch to end */
+    wt_concurrent_start(b, tour, deadline);
+    while (wt_now() < deadline + 0.2) {} /* a splice that waits asks the round to end */
     int64_t gain = 0;
-    assert_true(wt_beside_take(b, after, true, &gain));
+    assert_true(wt_concurrent_splice(b, after, true, &gain));
     assert_int_equal(wt_tour_validate(after, N, NULL), WT_OK);
     assert_true(gain > 0);
     assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
-    print_message("    beside_epoch n=%d gain=%lld gpu_kernel_s=%.3f\n", N, (long long)gain,
-                  wt_beside_gpu_s(b));
-    wt_beside_close(b);
+    print_message("    concurrent_round n=%d gain=%lld gpu_kernel_s=%.3f\n", N, (long long)gain,
+                  wt_concurrent_gpu_s(b));
+    wt_concurrent_close(b);
     free(cand);
     free(after);
     free(tour);
@@ -248,8 +256,8 @@ static void test_beside_epoch(void **state)
 
 /* ILS under auto and a limit of `seconds` on n uniform cities: the host's
  * LK searches (30,000 cities) or local ones after the GPU's first descent
- * (300,000) with the GPU's windows beside. */
-static void beside_solve(int N, double seconds)
+ * (300,000) with the GPU's concurrent windows. */
+static void concurrent_solve(int N, double seconds)
 {
     wt_instance *inst = wt_test_random_instance(N, 6);
     wt_params p;
@@ -264,7 +272,7 @@ static void beside_solve(int N, double seconds)
     assert_int_equal(wt_tour_validate(r.tour, N, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, r.tour), r.length);
     double span = r.ils.concurrent_windows_s;
-    print_message("    beside_solve n=%d length=%lld stop=%s kicks=%llu wall_s=%.3f search_s=%.3f "
+    print_message("    concurrent_solve n=%d length=%lld stop=%s kicks=%llu wall_s=%.3f search_s=%.3f "
                   "gpu_kernel_s=%.3f gpu_busy=%.3f concurrent_windows_s=%.3f "
                   "busy_from_first_round=%.3f device=%s\n", N, (long long)r.length,
                   wt_stop_reason_name(r.stop), (unsigned long long)r.ils.kicks, wall,
@@ -272,18 +280,18 @@ static void beside_solve(int N, double seconds)
                   span > 0 ? r.ils.gpu_time_s / span : 0.0, r.device);
     assert_true(wall < p.time_limit_s + 0.3);
     if (!gpu_is_cpu) {
-        assert_non_null(strstr(r.device, "concurrent windows"));
+        assert_non_null(strstr(r.device, "concurrent"));
         assert_true(r.ils.gpu_time_s > 0);
     }
     wt_result_free(&r);
     wt_instance_free(inst);
 }
 
-static void test_beside_solve(void **state)
+static void test_concurrent_solve(void **state)
 {
     (void)state;
-    beside_solve(30000, 3);
-    beside_solve(300000, 5);
+    concurrent_solve(30000, 3);
+    concurrent_solve(300000, 5);
 }
 
 int main(void)
@@ -295,8 +303,8 @@ int main(void)
         GPU_TEST(test_equal_to_host),
         GPU_TEST(test_tsplib_metrics),
         GPU_TEST(test_million),
-        GPU_TEST(test_beside_epoch),
-        GPU_TEST(test_beside_solve),
+        GPU_TEST(test_concurrent_round),
+        GPU_TEST(test_concurrent_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -352,8 +352,8 @@ static void test_ils_local_from_2opted(void **state)
         wt_search_ctl ctl;
         wt_ctl_init(&ctl, &p);
         wt_search_stats stats = {0};
-        wt_status st = wt_ils_local_run(inst, r ? b : a, &ctl, true, false, WT_ILS_BESIDE_NONE,
-                                        3000, &stats, NULL);
+        wt_status st = wt_ils_local_run(inst, r ? b : a, &ctl, true, false, NULL, 3000,
+                                        &stats, NULL);
         assert_int_equal(st, WT_OK);
         assert_int_equal(stats.kicks, 3000);
     }

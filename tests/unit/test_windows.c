@@ -2,21 +2,21 @@
  * test_windows.c - the window search of one large tour on the CPU
  * (algo/windows.c) and the fixed edge of core/batch_search.h it runs on.
  *
- * Kicks never cut the fixed edge; an epoch keeps the tour valid, each
+ * Kicks never cut the fixed edge; a round keeps the tour valid, each
  * window's two ends in their positions and its cities inside it, with one
  * search a window or several (replicas, the shortest put back); its gain
  * is the tour's change of length, exactly, on every metric (EUC_2D,
  * EUC_2D_REAL, CEIL_2D, ATT, GEO, EXPLICIT); the same seed gives the same
  * tour whatever the thread count, also with lists cut from the large
- * instance's candidates.  The windows beside the host's searches
- * (algo/windows_beside.c) put in exact pieces that keep one cycle, only
- * where their old paths are whole, also inside ILS with LK.
+ * instance's candidates.  Concurrent windows (algo/windows_concurrent.c)
+ * splice exact improved paths into the host's tour that keep one cycle,
+ * only where their old paths are whole, also inside ILS with LK.
  */
 #include "batch_test_util.h"
 
 #include "algo/ils_local.h"
 #include "algo/windows.h"
-#include "algo/windows_beside.h"
+#include "algo/windows_concurrent.h"
 #include "core/batch_search.h"
 #include "core/neighbours.h"
 #include "core/search_ctl.h"
@@ -44,6 +44,14 @@ static void test_kicks_keep_the_fixed_edge(void **state)
     assert_memory_equal(&a, &b, sizeof a);
 }
 
+/* The host's device, which the windows' options point to. */
+static const wt_device *host(void)
+{
+    static wt_device d;
+    wt_device_host(&d);
+    return &d;
+}
+
 static wt_windows_opts cpu_opts(int window, int offset, uint64_t kicks, int threads)
 {
     wt_windows_opts o = {0};
@@ -51,25 +59,25 @@ static wt_windows_opts cpu_opts(int window, int offset, uint64_t kicks, int thre
     o.offset = offset;
     o.kicks = kicks;
     o.seed = 5;
-    o.backend = WT_BACKEND_CPU;
+    o.device = host();
     o.threads = threads;
     o.replicas = 2; /* the shorter of two searches a window */
     return o;
 }
 
-/* Runs one epoch on tour and checks it: valid, the gain exact, each
+/* Runs one round on tour and checks it: valid, the gain exact, each
  * window's ends in place and its cities its own. */
-static wt_windows_epoch checked_epoch(const wt_instance *inst, int32_t *tour,
+static wt_windows_round checked_round(const wt_instance *inst, int32_t *tour,
                                       const wt_windows_opts *o)
 {
     int n = wt_instance_n(inst), count = n / o->window > 0 ? n / o->window : 1;
     int32_t *before = malloc((size_t)n * sizeof *before);
     memcpy(before, tour, (size_t)n * sizeof *tour);
     int64_t len0 = wt_tour_length(inst, tour);
-    wt_windows_epoch e;
+    wt_windows_round e;
     wt_error err = {0};
-    if (wt_windows_epoch_run(inst, tour, o, &e, &err) != WT_OK)
-        fail_msg("wt_windows_epoch_run: %s", err.message);
+    if (wt_windows_round_run(inst, tour, o, &e, &err) != WT_OK)
+        fail_msg("wt_windows_round_run: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(len0 - wt_tour_length(inst, tour), e.gain);
     assert_true(e.gain >= 0);
@@ -97,9 +105,9 @@ static int32_t *greedy(const wt_instance *inst)
     return t;
 }
 
-/* Epochs on 5,000 uniform cities from several cuts: each checked, each
+/* Rounds on 5,000 uniform cities from several cuts: each checked, each
  * improving on the greedy tour at first. */
-static void test_epochs_keep_ends_and_exact_gains(void **state)
+static void test_rounds_keep_ends_and_exact_gains(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(5000, 3);
@@ -107,7 +115,7 @@ static void test_epochs_keep_ends_and_exact_gains(void **state)
     int64_t len0 = wt_tour_length(inst, tour), total = 0;
     for (uint64_t ep = 0; ep < 4; ep++) {
         wt_windows_opts o = cpu_opts(300 + 100 * (int)ep, wt_windows_offset(5, ep, 5000), 40, 2);
-        wt_windows_epoch e = checked_epoch(inst, tour, &o);
+        wt_windows_round e = checked_round(inst, tour, &o);
         if (ep == 0) assert_true(e.gain > 0 && e.improved > 0);
         assert_true(e.kicks > 0);
         assert_int_equal(e.on_gpu, 0);
@@ -128,7 +136,7 @@ static void test_reproducible(void **state)
         wt_windows_opts o1 = cpu_opts(400, wt_windows_offset(9, ep, 3000), 30, 1);
         wt_windows_opts o2 = o1;
         o2.threads = 2;
-        wt_windows_epoch e1 = checked_epoch(inst, a, &o1), e2 = checked_epoch(inst, b, &o2);
+        wt_windows_round e1 = checked_round(inst, a, &o1), e2 = checked_round(inst, b, &o2);
         assert_int_equal(e1.gain, e2.gain);
         assert_int_equal(e1.kicks, e2.kicks);
         assert_memory_equal(a, b, 3000 * sizeof *a);
@@ -139,7 +147,7 @@ static void test_reproducible(void **state)
 }
 
 /* Windows whose lists are cut from the large instance's candidates: each
- * epoch checked, improving the greedy tour, the same tour on 1 and 2
+ * round checked, improving the greedy tour, the same tour on 1 and 2
  * threads; lists with no candidates leave (almost) nothing to gain, so the
  * lists are the ones given; candidates without their count are refused. */
 static void test_given_candidates(void **state)
@@ -158,7 +166,7 @@ static void test_given_candidates(void **state)
         o1.candidates_k = k;
         wt_windows_opts o2 = o1;
         o2.threads = 2;
-        wt_windows_epoch e1 = checked_epoch(inst, a, &o1), e2 = checked_epoch(inst, b, &o2);
+        wt_windows_round e1 = checked_round(inst, a, &o1), e2 = checked_round(inst, b, &o2);
         if (ep == 0) first_gain = e1.gain;
         assert_int_equal(e1.gain, e2.gain);
         assert_memory_equal(a, b, (size_t)n * sizeof *a);
@@ -170,11 +178,11 @@ static void test_given_candidates(void **state)
     wt_windows_opts o = cpu_opts(500, wt_windows_offset(4, 0, n), 30, 2);
     o.candidates = cand;
     o.candidates_k = k;
-    assert_true(checked_epoch(inst, c, &o).gain < first_gain / 10);
+    assert_true(checked_round(inst, c, &o).gain < first_gain / 10);
     free(c);
     o.candidates_k = 0;
-    wt_windows_epoch e;
-    assert_int_equal(wt_windows_epoch_run(inst, a, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
+    wt_windows_round e;
+    assert_int_equal(wt_windows_round_run(inst, a, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
     free(cand);
     free(a);
     free(b);
@@ -194,10 +202,10 @@ static void test_stride(void **state)
     wt_windows_opts o = cpu_opts(window, 123, 20, 2);
     o.stride = 2;
     o.phase = 1;
-    wt_windows_epoch e;
+    wt_windows_round e;
     wt_error err = {0};
     int64_t len0 = wt_tour_length(inst, tour);
-    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, &err), WT_OK);
+    assert_int_equal(wt_windows_round_run(inst, tour, &o, &e, &err), WT_OK);
     assert_int_equal(e.windows, all / 2);
     assert_true(e.gain > 0);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
@@ -211,14 +219,14 @@ static void test_stride(void **state)
         assert_int_equal(tour[(123 + hi - 1) % n], before[(123 + hi - 1) % n]);
     }
     o.phase = 2;
-    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_windows_round_run(inst, tour, &o, &e, &err), WT_STATUS_INVALID_ARGUMENT);
     free(before);
     free(tour);
     wt_instance_free(inst);
 }
 
 /* A tour shorter than two windows is one window with one fixed edge; a
- * time limit instead of kicks ends the epoch. */
+ * time limit instead of kicks ends the round. */
 static void test_one_window_and_time_limit(void **state)
 {
     (void)state;
@@ -226,7 +234,7 @@ static void test_one_window_and_time_limit(void **state)
     int32_t *tour = greedy(inst);
     wt_windows_opts o = cpu_opts(300, 499, 0, 2);
     o.time_limit_s = 0.2;
-    wt_windows_epoch e = checked_epoch(inst, tour, &o);
+    wt_windows_round e = checked_round(inst, tour, &o);
     assert_int_equal(e.windows, 1);
     assert_true(e.gain > 0);
     assert_true(e.wall_s < 2.0);
@@ -250,7 +258,7 @@ static void test_metrics(void **state)
                      WT_OK);
     int32_t *tour = greedy(real);
     wt_windows_opts o = cpu_opts(250, 17, 30, 2);
-    assert_true(checked_epoch(real, tour, &o).gain > 0);
+    assert_true(checked_round(real, tour, &o).gain > 0);
     free(tour);
     wt_instance_free(real);
 
@@ -265,7 +273,7 @@ static void test_metrics(void **state)
         free(path);
         tour = greedy(inst);
         o = cpu_opts(wt_instance_n(inst) / 3, 5, 20, 2);
-        checked_epoch(inst, tour, &o);
+        checked_round(inst, tour, &o);
         free(tour);
         wt_instance_free(inst);
     }
@@ -276,31 +284,31 @@ static void test_bad_options(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(100, 8);
     int32_t *tour = greedy(inst);
-    wt_windows_epoch e;
+    wt_windows_round e;
     wt_windows_opts o = cpu_opts(4, 0, 10, 1);
-    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_windows_round_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
     o = cpu_opts(50, 100, 10, 1);
-    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_windows_round_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
     o = cpu_opts(50, 0, 0, 1);
-    assert_int_equal(wt_windows_epoch_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_windows_round_run(inst, tour, &o, &e, NULL), WT_STATUS_INVALID_ARGUMENT);
     free(tour);
     wt_instance_free(inst);
 }
 
-/* Windows beside on one CPU thread. */
-static wt_beside_opts beside_cpu(uint64_t seed, double epoch_s, int window)
+/* Concurrent windows on one CPU thread. */
+static wt_concurrent_opts concurrent_cpu(uint64_t seed, double round_s, int window)
 {
-    return (wt_beside_opts){.backend = WT_BACKEND_CPU, .seed = seed, .epoch_s = epoch_s,
-                            .window = window};
+    return (wt_concurrent_opts){.device = host(), .seed = seed, .round_s = round_s,
+                                .window = window};
 }
 
-/* One epoch beside (on one CPU thread, 0.3 s) from the greedy tour of 5,000
- * cities, taken into the adjacency of `base`: 0, that tour; 1, that tour
+/* One concurrent round (on one CPU thread, 0.3 s) from the greedy tour of
+ * 5,000 cities, spliced into the adjacency of `base`: 0, that tour; 1, that tour
  * with its middle third reversed; 2, a random tour; 3, that tour with
  * positions 8 j + 2 .. 8 j + 5 reversed.  with_candidates: the windows'
- * lists cut from the host's (the 10 nearest).  Returns the gain taken in;
+ * lists cut from the host's (the 10 nearest).  Returns the gain spliced;
  * the tour from adj is valid and exactly that much shorter than base's. */
-static int64_t beside_epoch(int base, bool with_candidates)
+static int64_t concurrent_round(int base, bool with_candidates)
 {
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 7);
@@ -314,7 +322,7 @@ static int64_t beside_epoch(int base, bool with_candidates)
             other[j] = c;
         }
     if (base == 2) wt_test_random_tour(n, 11, other);
-    if (base == 3) /* positions 8 j + 2 .. 8 j + 5 reversed: most pieces' inner paths reordered */
+    if (base == 3) /* positions 8 j + 2 .. 8 j + 5 reversed: most inner paths reordered */
         for (int j = 0; 8 * j + 5 < n; j++) {
             int32_t *q = other + 8 * j + 2, c0 = q[0], c1 = q[1];
             q[0] = q[3];
@@ -325,9 +333,9 @@ static int64_t beside_epoch(int base, bool with_candidates)
     if (base == 4) /* the same tour backwards, from another city */
         for (int i = 0; i < n; i++) other[i] = tour[(3 * n / 4 - i + n) % n];
     memcpy(after, other, (size_t)n * sizeof *after);
-    wt_beside *b = NULL;
+    wt_concurrent_windows *b = NULL;
     wt_error err = {0};
-    wt_beside_opts o = beside_cpu(3, 1.0, WT_WINDOW_CITIES);
+    wt_concurrent_opts o = concurrent_cpu(3, 1.0, WT_WINDOW_CITIES);
     int32_t *cand = NULL;
     if (with_candidates) { /* the host's lists: 10 nearest */
         cand = malloc((size_t)n * 10 * sizeof *cand);
@@ -335,18 +343,18 @@ static int64_t beside_epoch(int base, bool with_candidates)
         o.candidates = cand;
         o.candidates_k = 10;
     }
-    assert_int_equal(wt_beside_open(inst, &o, &b, &err), WT_OK);
+    assert_int_equal(wt_concurrent_open(inst, &o, &b, &err), WT_OK);
     double deadline = wt_now() + 0.3;
-    wt_beside_start(b, tour, deadline);
-    assert_true(wt_beside_running(b));
-    while (wt_now() < deadline + 0.1) {} /* a take that waits asks the epoch to end */
+    wt_concurrent_start(b, tour, deadline);
+    assert_true(wt_concurrent_running(b));
+    while (wt_now() < deadline + 0.1) {} /* a splice that waits asks the round to end */
     int64_t gain = 0;
-    assert_true(wt_beside_take(b, after, true, &gain));
-    assert_false(wt_beside_running(b));
-    assert_int_equal(wt_beside_epochs(b), 1);
+    assert_true(wt_concurrent_splice(b, after, true, &gain));
+    assert_false(wt_concurrent_running(b));
+    assert_int_equal(wt_concurrent_rounds(b), 1);
     assert_int_equal(wt_tour_validate(after, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, other) - wt_tour_length(inst, after), gain);
-    wt_beside_close(b);
+    wt_concurrent_close(b);
     free(cand);
     free(after);
     free(other);
@@ -355,82 +363,82 @@ static int64_t beside_epoch(int base, bool with_candidates)
     return gain;
 }
 
-/* Pieces go into the tour they came from (all of them, also where it runs
+/* Improved paths go into the tour they came from (all of them, also where it runs
  * backwards from another city), into one where a 2-opt move changed two
  * edges, into one whose short stretches were reversed (those whose inside
  * stays between their ends), and none into an unrelated tour. */
-static void test_beside_pieces(void **state)
+static void test_concurrent_improved_paths(void **state)
 {
     (void)state;
-    assert_true(beside_epoch(0, false) > 0);
-    assert_true(beside_epoch(1, false) > 0);
-    assert_int_equal(beside_epoch(2, false), 0);
-    int64_t whole = beside_epoch(0, false), reordered = beside_epoch(3, false);
-    int64_t backwards = beside_epoch(4, false);
+    assert_true(concurrent_round(0, false) > 0);
+    assert_true(concurrent_round(1, false) > 0);
+    assert_int_equal(concurrent_round(2, false), 0);
+    int64_t whole = concurrent_round(0, false), reordered = concurrent_round(3, false);
+    int64_t backwards = concurrent_round(4, false);
     print_message("    gain into the same tour %lld, into it backwards %lld, into one reordered "
                   "inside %lld\n", (long long)whole, (long long)backwards, (long long)reordered);
-    /* Backwards from another city every piece fits: about the same gain
-     * (epochs of a time limit, so not the same). */
+    /* Backwards from another city every improved path fits: about the same gain
+     * (rounds of a time limit, so not the same). */
     assert_true(backwards > whole / 4);
-    /* A piece goes in where its inside was reordered between its ends
-     * (about half the gain here; a tenth of a percent where only pieces
+    /* An improved path goes in where its inside was reordered between its ends
+     * (about half the gain here; a tenth of a percent where only improved paths
      * with all their old edges went in). */
     assert_true(reordered > whole / 10);
-    assert_true(beside_epoch(1, true) > 0);
+    assert_true(concurrent_round(1, true) > 0);
     /* Bad arguments are refused; closing nothing is fine. */
-    wt_beside *b = (wt_beside *)&b;
-    wt_beside_opts o = beside_cpu(1, 1.0, WT_WINDOW_CITIES);
-    assert_int_equal(wt_beside_open(NULL, &o, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
+    wt_concurrent_windows *b = (wt_concurrent_windows *)&b;
+    wt_concurrent_opts o = concurrent_cpu(1, 1.0, WT_WINDOW_CITIES);
+    assert_int_equal(wt_concurrent_open(NULL, &o, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
     assert_null(b);
     wt_instance *inst = wt_test_random_instance(100, 1);
     int32_t cand[100] = {0};
-    wt_beside_opts bad[] = {beside_cpu(1, 0.0, 1000), beside_cpu(1, 1.0, 7),
-                            beside_cpu(1, 1.0, 1000), beside_cpu(1, 1.0, 1000)};
-    bad[2].backend = WT_BACKEND_AUTO;
+    wt_concurrent_opts bad[] = {concurrent_cpu(1, 0.0, 1000), concurrent_cpu(1, 1.0, 7),
+                            concurrent_cpu(1, 1.0, 1000), concurrent_cpu(1, 1.0, 1000)};
+    bad[2].device = NULL;
     bad[3].candidates = cand; /* without candidates_k */
     for (int k = 0; k < 4; k++) {
-        b = (wt_beside *)&b;
-        assert_int_equal(wt_beside_open(inst, &bad[k], &b, NULL), WT_STATUS_INVALID_ARGUMENT);
+        b = (wt_concurrent_windows *)&b;
+        assert_int_equal(wt_concurrent_open(inst, &bad[k], &b, NULL), WT_STATUS_INVALID_ARGUMENT);
         assert_null(b);
     }
-    assert_int_equal(wt_beside_open(inst, NULL, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(wt_concurrent_open(inst, NULL, &b, NULL), WT_STATUS_INVALID_ARGUMENT);
     wt_instance_free(inst);
-    wt_beside_close(NULL);
+    wt_concurrent_close(NULL);
 }
 
-/* Epochs of 0.1 s one after another until three were taken in (at most
- * 20 s: sanitizers and a loaded machine slow them), beside a stand-in for
- * the host that takes their pieces every 20 ms and reverses a stretch of
- * its tour now and then (longer or shorter): every epoch's pieces go in
+/* Rounds of 0.1 s one after another until three were spliced (at most
+ * 20 s: sanitizers and a loaded machine slow them), next to a stand-in for
+ * the host that splices their improved paths every 20 ms and reverses a stretch of
+ * its tour now and then (longer or shorter): every round's improved paths go in
  * where they fit, the tour stays one cycle and its length is exact
- * throughout; every other window is an epoch's, the rest of the tour free
+ * throughout; every other window is a round's, the rest of the tour free
  * for the host's kicks while it runs, all of it after. */
-static void test_beside_epochs_one_after_another(void **state)
+static void test_concurrent_rounds_one_after_another(void **state)
 {
     (void)state;
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 9);
     int32_t *tour = greedy(inst);
     int64_t length = wt_tour_length(inst, tour);
-    wt_beside *b = NULL;
-    wt_beside_opts o = beside_cpu(5, 0.1, WT_WINDOW_CITIES);
+    wt_concurrent_windows *b = NULL;
+    wt_concurrent_opts o = concurrent_cpu(5, 0.1, WT_WINDOW_CITIES);
     o.alternate = true;
-    assert_int_equal(wt_beside_open(inst, &o, &b, NULL), WT_OK);
+    assert_int_equal(wt_concurrent_open(inst, &o, &b, NULL), WT_OK);
     int32_t *free_cities = malloc((size_t)n * sizeof *free_cities);
     char *seen = malloc((size_t)n);
     bool owned = false;
     double deadline = wt_now() + 20;
-    wt_beside_start(b, tour, deadline);
+    wt_concurrent_start(b, tour, deadline);
     uint64_t rng = 12345;
-    for (int merge = 0; wt_beside_epochs(b) < 3 && wt_now() < deadline; merge++) {
+    for (int merge = 0; wt_concurrent_rounds(b) < 3 && wt_now() < deadline; merge++) {
         for (double until = wt_now() + 0.02; wt_now() < until;) {}
         int64_t gain = 0;
-        if (wt_beside_take(b, tour, false, &gain)) length -= gain;
+        if (wt_concurrent_splice(b, tour, false, &gain)) length -= gain;
         assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
         assert_int_equal(wt_tour_length(inst, tour), length);
-        /* Every other window is the epoch's: about half the cities are
+        /* Every other window is the round's: about half the cities are
          * free, each once. */
-        int m = wt_beside_free(b, tour, free_cities);
+        int m = wt_concurrent_host_cities(b, tour, free_cities);
         if (m > 0) {
             owned = true;
             assert_true(m > n / 4 && m < 3 * n / 4);
@@ -454,26 +462,26 @@ static void test_beside_epochs_one_after_another(void **state)
         length = wt_tour_length(inst, tour);
     }
     int64_t gain = 0;
-    if (wt_beside_take(b, tour, true, &gain)) length -= gain;
-    assert_false(wt_beside_running(b));
-    assert_true(wt_beside_epochs(b) >= 3);
+    if (wt_concurrent_splice(b, tour, true, &gain)) length -= gain;
+    assert_false(wt_concurrent_running(b));
+    assert_true(wt_concurrent_rounds(b) >= 3);
     assert_true(owned);
-    assert_int_equal(wt_beside_free(b, tour, free_cities), 0); /* none runs */
+    assert_int_equal(wt_concurrent_host_cities(b, tour, free_cities), 0); /* none runs */
     free(free_cities);
     free(seen);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, tour), length);
-    wt_beside_close(b);
+    wt_concurrent_close(b);
     free(tour);
     wt_instance_free(inst);
 }
 
-/* ILS on two threads for 1.5 s with windows beside on a host thread, lk:
- * with LK descents (the pieces go in at the copies' merges), else with
- * local ones on stretches of 1000 cities (at the stretches' epochs): the
+/* ILS on two threads for 1.5 s with concurrent windows on a host thread, lk:
+ * with LK descents (the improved paths go in at the copies' merges), else with
+ * local ones on stretches of 1000 cities (at the stretches' rounds): the
  * tour stays valid and its length exact (ils_local.c asserts it in debug
  * builds). */
-static void beside_in_ils(bool lk)
+static void concurrent_in_ils(bool lk)
 {
     int n = 6000;
     wt_instance *inst = wt_test_random_instance(n, 8);
@@ -490,8 +498,7 @@ static void beside_in_ils(bool lk)
     wt_ctl_init(&ctl, &p);
     wt_search_stats stats = {0};
     wt_error err = {0};
-    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, lk, WT_ILS_BESIDE_CPU, 0, &stats,
-                                    &err);
+    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, lk, host(), 0, &stats, &err);
     if (st != WT_OK) fail_msg("wt_ils_local_run: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_true(wt_tour_length(inst, tour) < start);
@@ -500,27 +507,27 @@ static void beside_in_ils(bool lk)
     wt_instance_free(inst);
 }
 
-static void test_beside_in_ils(void **state)
+static void test_concurrent_in_ils(void **state)
 {
     (void)state;
-    beside_in_ils(true);
-    beside_in_ils(false);
+    concurrent_in_ils(true);
+    concurrent_in_ils(false);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kicks_keep_the_fixed_edge),
-        cmocka_unit_test(test_epochs_keep_ends_and_exact_gains),
+        cmocka_unit_test(test_rounds_keep_ends_and_exact_gains),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_given_candidates),
         cmocka_unit_test(test_stride),
         cmocka_unit_test(test_one_window_and_time_limit),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
-        cmocka_unit_test(test_beside_pieces),
-        cmocka_unit_test(test_beside_epochs_one_after_another),
-        cmocka_unit_test(test_beside_in_ils),
+        cmocka_unit_test(test_concurrent_improved_paths),
+        cmocka_unit_test(test_concurrent_rounds_one_after_another),
+        cmocka_unit_test(test_concurrent_in_ils),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,7 +217,7 @@ static void descend(bs_work *w, wt_search_ctl *ctl)
 static void kick(bs_work *w, const wt_batch_job *job, uint64_t index, uint64_t kick_no)
 {
     wt_bs_kick_cut cut = wt_bs_kick(job->seed, index, kick_no, w->n, job->window,
-                                    job->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1,
+                                    w->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1,
                                     w->kick_edges);
     int before[4], after[4];
     int edges = wt_bs_kick_edges(cut, w->n, false, before);
@@ -265,13 +265,14 @@ static void report(wt_search_ctl *ctl, const wt_batch_job *job)
 }
 
 /* Instance q of job, until its kick budget or time share (`until`) ends. */
-static void solve_one(bs_work *w, const wt_batch_job *job, int q, double until, wt_search_ctl *ctl)
+static void solve_one(bs_work *w, const wt_batch_job *job, bool fixed_ends, int q, double until,
+                      wt_search_ctl *ctl)
 {
     const wt_instance *inst = job->inst[q];
     int breadth = wt_bs_breadth_of(inst->n, job->breadth, job->breadth_from);
     load(w, inst, job->nb[q], job->k, breadth, job->tour[q]);
     w->kick_edges = wt_bs_kick_edges_of(breadth, job->kick_edges);
-    w->fixed_ends = job->fixed_ends;
+    w->fixed_ends = fixed_ends;
     descend(w, ctl);
     w->best_length = INT64_MAX;
     keep(w);
@@ -297,7 +298,8 @@ static void solve_one(bs_work *w, const wt_batch_job *job, int q, double until, 
     job->kicks[q] = kicks;
 }
 
-wt_status wt_cpu_batch_run(const wt_batch_job *job, wt_search_ctl *ctl, wt_error *err)
+wt_status wt_cpu_batch_run(const wt_batch_job *job, bool fixed_ends, wt_search_ctl *ctl,
+                           wt_error *err)
 {
     int n_max = 0;
     for (int q = 0; q < job->count; q++)
@@ -321,7 +323,7 @@ wt_status wt_cpu_batch_run(const wt_batch_job *job, wt_search_ctl *ctl, wt_error
             if (!job->inst[q]) continue;
             double until = wt_batch_time_share(wt_now(), ctl->deadline,
                                                job->ranked - job->rank[q], (uint64_t)threads);
-            solve_one(&w, job, q, until, ctl);
+            solve_one(&w, job, fixed_ends, q, until, ctl);
 #pragma omp atomic
             job->counters->done++;
         }

@@ -24,7 +24,7 @@
  * aside: the device's cosines).
  *
  * The host cuts the job into parts that fit the device memory (or
- * opts->part_bytes), each part one kernel launch on the search's context
+ * job->part_bytes), each part one kernel launch on the search's context
  * (context.cuh), which it waits for as every search does: cuda_wait polls,
  * copies the counters back for progress reports, and raises the stop flag.
  */
@@ -47,6 +47,15 @@
 #include "core/instance.h"
 
 namespace {
+
+/* How the GPU runs a job: the job's device shape and whether its instances
+ * are windows (paths with fixed ends: the windows slot). */
+struct BatchOpts {
+    int device;        /* CUDA device ordinal (wt_device.index) */
+    int threads;       /* threads per instance; 0: by n (32, 64, 128 or 256) */
+    size_t part_bytes; /* most device memory a part takes; 0: free memory decides */
+    bool fixed_ends;
+};
 
 /* One instance of a part, as the kernel finds it. */
 struct BatchDesc {
@@ -689,7 +698,7 @@ wt_status look_at_part(void *p, double waited_s, bool *stop, wt_error *err)
 
 /* Uploads part, runs it, and writes its tours back into the job. */
 wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
-                   const wt_cuda_batch_opts *opts, Part &part, wt_search_ctl *ctl, wt_error *err)
+                   const BatchOpts *opts, Part &part, wt_search_ctl *ctl, wt_error *err)
 {
     const int G = group_threads(part.n_max, opts->threads), P = groups_a_block(G);
     void *kernel = kernel_for(G, part.euc);
@@ -749,7 +758,7 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     a.n_max = part.n_max;
     a.dims = part.dims;
     a.accept_equal = job->accept_equal;
-    a.fixed_ends = job->fixed_ends;
+    a.fixed_ends = opts->fixed_ends;
     a.seed = job->seed;
     a.ranked = job->ranked;
     a.slots = grid * (unsigned long long)P;
@@ -811,7 +820,7 @@ std::vector<int> part_order(const wt_batch_job *job)
 }
 
 /* Device memory a part may take. */
-wt_status part_budget(const wt_cuda_batch_opts *opts, size_t *bytes, wt_error *err)
+wt_status part_budget(const BatchOpts *opts, size_t *bytes, wt_error *err)
 {
     size_t free_b = 0, total = 0;
     WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total));
@@ -822,35 +831,11 @@ wt_status part_budget(const wt_cuda_batch_opts *opts, size_t *bytes, wt_error *e
 
 } // namespace
 
-extern "C" bool wt_cuda_batch_device(int device, char *name, size_t name_size)
-{
-    int count = 0;
-    cudaDeviceProp prop;
-    cudaFuncAttributes attr;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaSuccess && (device < 0 || device >= count)) {
-        snprintf(name, name_size, "no CUDA device %d (%d found)", device, count);
-        return false;
-    }
-    if (e == cudaSuccess) e = cudaSetDevice(device);
-    if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, device);
-    /* A build for other architectures has no kernel image for this GPU. */
-    if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, (const void *)batch_kernel<32, true>);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        snprintf(name, name_size, "no usable CUDA device (%s)", cudaGetErrorString(e));
-        return false;
-    }
-    snprintf(name, name_size, "%s (sm_%d%d, %d SMs)", prop.name, prop.major, prop.minor,
-             prop.multiProcessorCount);
-    return true;
-}
-
-extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, int device,
-                                    int threads, bool *fits)
+extern "C" void wt_cuda_batch_place(const wt_device *dev, const wt_instance *const *inst,
+                                    int count, int threads, bool *fits)
 {
     int optin = 0;
-    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev->index) !=
         cudaSuccess)
         (void)cudaGetLastError();
     /* The kernels' static shared memory, by group size and class, asked once. */
@@ -870,9 +855,11 @@ extern "C" void wt_cuda_batch_place(const wt_instance *const *inst, int count, i
     }
 }
 
-extern "C" wt_status wt_cuda_batch_run(const wt_batch_job *job, const wt_cuda_batch_opts *opts,
-                                       wt_search_ctl *ctl, wt_error *err)
+extern "C" wt_status wt_cuda_batch_run(const wt_device *dev, const wt_batch_job *job,
+                                       bool fixed_ends, wt_search_ctl *ctl, wt_error *err)
 {
+    const BatchOpts o = {dev->index, job->threads, job->part_bytes, fixed_ends};
+    const BatchOpts *opts = &o;
     CudaContext ctx;
     wt_status st = cuda_context_open(opts->device, &ctx, err);
     size_t budget = 0; /* set by part_budget; read only when it succeeded */

@@ -1,5 +1,8 @@
 /*
- * cuda_absent.c - the CUDA backend of a build without CUDA: never available.
+ * cuda_absent.c - the CUDA backend of a build without CUDA: never
+ * available, no device, every search slot NULL; and the one entry point
+ * below the backend interface that the GPU tests and the pass benchmark
+ * call (twoopt_pass.h), answering WT_STATUS_NO_DEVICE.
  */
 #include <stdio.h>
 
@@ -13,9 +16,9 @@
 #define WT_CUDA_ABSENT_WHY "no nvcc at build time"
 #endif
 
-static bool cuda_absent_available(int device, char *desc, size_t size)
+static bool cuda_absent_available(const wt_device *dev, char *desc, size_t size)
 {
-    (void)device;
+    (void)dev;
     snprintf(desc, size, "built without CUDA (%s)", WT_CUDA_ABSENT_WHY);
     return false;
 }
@@ -31,6 +34,10 @@ const wt_backend wt_backend_cuda = {
     .multistart = NULL,
     .session = NULL,
     .sa = NULL,
+    .batch = NULL,
+    .batch_place = NULL,
+    .windows = NULL,
+    .ascent = NULL,
 };
 
 wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band,

@@ -2,7 +2,8 @@
  * cuda_backend.cu - the CUDA backend: finding the GPU and checking it runs.
  *
  * The backend answers whether a usable GPU is present, and runs the
- * searches that have kernels (multistart.cu).
+ * searches that have kernels (multistart.cu, session.cu, sa.cu, batch.cu);
+ * its devices are the CUDA devices, `cuda:0`, `cuda:1`, ...
  * "Usable" is decided by launching a tiny probe kernel, not just by counting
  * devices: a binary built for other architectures (WT_CUDA_ARCH) than the
  * GPU's fails only at launch, and users should hear that before a search.
@@ -12,6 +13,7 @@
 #include <cstdio>
 
 #include "backend/backend.h"
+#include "backend/cuda/batch.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/multistart.h"
 #include "backend/cuda/sa.h"
@@ -61,8 +63,9 @@ static int cuda_device_count(void)
     return count;
 }
 
-static bool cuda_available(int device, char *desc, size_t size)
+static bool cuda_available(const wt_device *dev, char *desc, size_t size)
 {
+    const int device = dev->index;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
@@ -88,6 +91,18 @@ static bool cuda_available(int device, char *desc, size_t size)
     return true;
 }
 
+static wt_status cuda_batch(const wt_device *dev, const wt_batch_job *job, wt_search_ctl *ctl,
+                            wt_error *err)
+{
+    return wt_cuda_batch_run(dev, job, false, ctl, err);
+}
+
+static wt_status cuda_windows(const wt_device *dev, const wt_batch_job *job,
+                              wt_search_ctl *ctl, wt_error *err)
+{
+    return wt_cuda_batch_run(dev, job, true, ctl, err);
+}
+
 extern "C" const wt_backend wt_backend_cuda = {
     /* .name = */ "cuda",
     /* .kind = */ WT_BACKEND_CUDA,
@@ -98,4 +113,8 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .session = */ &wt_cuda_session_ops,
     /* .sa = */ wt_cuda_sa,   /* PSPM simulated annealing (sa.cu) */
     /* .sa_near = */ true,    /* local moves too: the CPU's draws (sa.cu) */
+    /* .batch = */ cuda_batch,
+    /* .batch_place = */ wt_cuda_batch_place,
+    /* .windows = */ cuda_windows,
+    /* .ascent = */ nullptr,  /* the Held-Karp ascent: not implemented yet */
 };

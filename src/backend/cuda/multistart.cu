@@ -119,12 +119,13 @@ wt_status collect(const wt_instance *inst, MsResources &r, int32_t *best_tour,
 
 } // namespace
 
-extern "C" wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multistart_job *job,
-                                        wt_search_ctl *ctl, int32_t *best_tour,
-                                        wt_search_stats *stats, wt_error *err)
+extern "C" wt_status wt_cuda_multistart(const wt_device *dev, const wt_instance *inst,
+                                        const wt_multistart_job *job, wt_search_ctl *ctl,
+                                        int32_t *best_tour, wt_search_stats *stats,
+                                        wt_error *err)
 {
     MsResources r;
-    wt_status st = prepare(inst, ctl->params->cuda_device, r, err);
+    wt_status st = prepare(inst, dev->index, r, err);
     if (st != WT_OK) return st;
     MsArgs args;
     memset(&args, 0, sizeof args);

@@ -10,9 +10,9 @@
 extern "C" {
 #endif
 
-wt_status wt_cuda_multistart(const wt_instance *inst, const wt_multistart_job *job,
-                             wt_search_ctl *ctl, int32_t *best_tour, wt_search_stats *stats,
-                             wt_error *err);
+wt_status wt_cuda_multistart(const wt_device *dev, const wt_instance *inst,
+                             const wt_multistart_job *job, wt_search_ctl *ctl,
+                             int32_t *best_tour, wt_search_stats *stats, wt_error *err);
 
 #ifdef __cplusplus
 }

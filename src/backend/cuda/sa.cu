@@ -910,7 +910,7 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     opts->worsened = 0;
     SaResources r;
     SaPlan P;
-    wt_status st = cuda_context_open(ctl->params->cuda_device, &r.ctx, err);
+    wt_status st = cuda_context_open(opts->device, &r.ctx, err);
     if (st == WT_OK) st = sa_plan(inst, job, r.ctx, opts->force_global, opts->force_block, &P, err);
     if (st != WT_OK) return st;
     /* Local moves: cpu_sa.c's clamp, so that the lists are the same. */
@@ -969,10 +969,12 @@ extern "C" wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_
     return WT_OK;
 }
 
-extern "C" wt_status wt_cuda_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,
-                                int32_t *tour, wt_search_stats *stats, wt_error *err)
+extern "C" wt_status wt_cuda_sa(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
+                                wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats,
+                                wt_error *err)
 {
     wt_cuda_sa_opts opts;
     memset(&opts, 0, sizeof opts);
+    opts.device = dev->index;
     return wt_cuda_sa_run(inst, job, ctl, tour, stats, &opts, err);
 }

@@ -19,6 +19,7 @@ extern "C" {
 #endif
 
 typedef struct wt_cuda_sa_opts {
+    int device;          /* in: the CUDA device ordinal (wt_device.index) */
     bool force_global;   /* in: lists and coordinates in global memory even when they fit
                             in shared memory */
     bool force_block;    /* in: the general block kernel even where the warp kernel
@@ -34,8 +35,8 @@ typedef struct wt_cuda_sa_opts {
 /* The sa slot: wt_cuda_sa_run with default options.  Both may be called
  * from several host threads at once (distinct tours, jobs and ctls): each
  * run keeps to its own streams and buffers. */
-wt_status wt_cuda_sa(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl, int32_t *tour,
-                     wt_search_stats *stats, wt_error *err);
+wt_status wt_cuda_sa(const wt_device *dev, const wt_instance *inst, wt_sa_job *job,
+                     wt_search_ctl *ctl, int32_t *tour, wt_search_stats *stats, wt_error *err);
 
 /* The same run; opts (not NULL) sets the knobs and receives the read-outs. */
 wt_status wt_cuda_sa_run(const wt_instance *inst, wt_sa_job *job, wt_search_ctl *ctl,

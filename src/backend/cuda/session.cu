@@ -394,12 +394,12 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     s->ctl = ctl;
     s->n = inst->n;
     s->deferred = cudaSuccess;
-    wt_params defaults;
-    wt_params_defaults(&defaults);
-    const wt_params *p = ctl && ctl->params ? ctl->params : &defaults;
-    s->prune = p->prune;
-    s->device = p->cuda_device;
-    s->tuning = *wt_tuning_of(p);
+    /* Without parameters: device 0, the tuning's defaults (all 0) and the
+     * pruned pass, as wt_params_defaults sets them. */
+    const wt_params *p = ctl ? ctl->params : nullptr;
+    s->prune = p ? p->prune : true;
+    s->device = p ? p->cuda_device : 0;
+    if (p) s->tuning = *wt_tuning_of(p);
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
         cuda_session_close(s);
@@ -508,9 +508,7 @@ extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *t
                                        double *pass_seconds, uint64_t *checked, wt_error *err)
 {
     if (band < 0) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "band must not be negative");
-    wt_params defaults;
-    wt_params_defaults(&defaults);
-    defaults.prune = false;
+    wt_params defaults = {}; /* device 0, the tuning's defaults, no pruning */
     wt_search_ctl ctl = {};
     ctl.params = params ? params : &defaults;
     ctl.threads = 1;
