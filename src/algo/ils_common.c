@@ -138,7 +138,8 @@ void ils_searches_free(ils_search *s, int T)
 
 ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
 {
-    int steps = wt_tuning_of(ctl->params)->lk_walk ? wt_tuning_of(ctl->params)->lk_walk : WT_ILS_LK_WALK_STEPS;
+    int steps = wt_tuning_of(ctl->params)->lk_walk;
+    if (steps == 0) steps = WT_ILS_LK_WALK_STEPS;
     int walk = wt_ls_moves_of(proto)->lk ? steps : 0;
     ils_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
@@ -160,7 +161,8 @@ int ils_round_offset(uint64_t seed, uint64_t r, int n)
     return (int)wt_rng_below(&rng, (uint64_t)n);
 }
 
-void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length, bool wait)
+void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length,
+                        bool wait)
 {
     int64_t gain = 0;
     wt_concurrent_splice(concurrent, tour, wait, &gain);

@@ -73,7 +73,8 @@ int ils_round_offset(uint64_t seed, uint64_t r, int n);
 /* The improved paths of the concurrent windows that have ended go into
  * tour (length *length), which the next round then starts from (wait:
  * the last round, asked to end). */
-void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length, bool wait);
+void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length,
+                        bool wait);
 
 /* ----------------------------------------------------- ils_replicas.c */
 
@@ -120,8 +121,8 @@ wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int o
 /* The kicks on segments (with a replica round every k where it pays),
  * from the tour of length *length; the tour and *length follow. */
 wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                            uint64_t kicks, bool large_lk, wt_concurrent_windows *concurrent, int64_t *length,
-                            wt_search_stats *stats, wt_error *err);
+                            uint64_t kicks, bool large_lk, wt_concurrent_windows *concurrent,
+                            int64_t *length, wt_search_stats *stats, wt_error *err);
 
 /* ------------------------------------------------------- ils_merged.c */
 

@@ -69,8 +69,8 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     wt_concurrent_opts o = {
         .device = on,
         .seed = p->seed,
-        .round_s =
-            t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0 : WT_CONCURRENT_ROUND_S,
+        .round_s = t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0
+                                              : WT_CONCURRENT_ROUND_S,
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = merged,

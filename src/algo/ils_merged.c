@@ -162,7 +162,8 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d replicas' merge", T);
     }
     const wt_tuning *tune = wt_tuning_of(ctl->params);
-    uint64_t per = tune->ils_round_kicks ? ils_round_kicks(tune) : WT_ILS_MERGED_ROUND_KICKS, done = 0;
+    uint64_t per = tune->ils_round_kicks ? ils_round_kicks(tune) : WT_ILS_MERGED_ROUND_KICKS;
+    uint64_t done = 0;
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = concurrent ? malloc((size_t)n * sizeof *free_cities) : NULL;

@@ -167,8 +167,8 @@ static int replica_every(const wt_tuning *t, int cap)
 }
 
 wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
-                            uint64_t kicks, bool large_lk, wt_concurrent_windows *concurrent, int64_t *length,
-                            wt_search_stats *stats, wt_error *err)
+                            uint64_t kicks, bool large_lk, wt_concurrent_windows *concurrent,
+                            int64_t *length, wt_search_stats *stats, wt_error *err)
 {
     ils_segments k;
     ils_search *c = NULL;

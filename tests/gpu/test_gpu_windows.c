@@ -272,7 +272,8 @@ static void concurrent_solve(int N, double seconds)
     assert_int_equal(wt_tour_validate(r.tour, N, NULL), WT_OK);
     assert_int_equal(wt_tour_length(inst, r.tour), r.length);
     double span = r.ils.concurrent_windows_s;
-    print_message("    concurrent_solve n=%d length=%lld stop=%s kicks=%llu wall_s=%.3f search_s=%.3f "
+    print_message("    concurrent_solve n=%d length=%lld stop=%s kicks=%llu wall_s=%.3f "
+                  "search_s=%.3f "
                   "gpu_kernel_s=%.3f gpu_busy=%.3f concurrent_windows_s=%.3f "
                   "busy_from_first_round=%.3f device=%s\n", N, (long long)r.length,
                   wt_stop_reason_name(r.stop), (unsigned long long)r.ils.kicks, wall,
