@@ -286,7 +286,8 @@ static wt_status stream_fill(wt_stream *s, size_t upto, wt_error *err)
     wt_status st = WT_OK;
     if (s->bound == 0 && at >= WT_FIRST_LINE_MAX) {
         st = check_first_mib(s->path, s->buf, s->tsplib, s->values, &s->bound, err);
-        if (st == WT_OK && s->size_known && s->size > s->bound) st = too_long(s->path, s->bound, err);
+        if (st == WT_OK && s->size_known && s->size > s->bound)
+            st = too_long(s->path, s->bound, err);
     }
     if (st == WT_OK && s->bound > 0 && at > s->bound) st = too_long(s->path, s->bound, err);
     if (st == WT_OK && short_read) {
