@@ -120,7 +120,7 @@ static wt_status check_first_mib(const char *path, const char *buf, bool tsplib,
     if (controls > WT_FIRST_LINE_MAX / 100)
         return wt_fail(err, WT_STATUS_PARSE, "%s: %zu control bytes in the first %zu: not a "
                        "text file", path, controls, WT_FIRST_LINE_MAX);
-    /* wt_file_load serves point files too: they have no header to bound
+    /* Streams serve point files too: they have no header to bound
      * them by, so they get a fixed one. */
     *bound = WT_POINT_FILE_MAX;
     if (!tsplib && !wt_looks_like_tsplib(buf, WT_FIRST_LINE_MAX)) return WT_OK;
@@ -314,7 +314,7 @@ wt_status wt_stream_open(wt_stream *s, const char *path, bool tsplib, size_t val
 {
     if (s) memset(s, 0, sizeof *s);
     if (!s || !path)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_file_load: bad arguments");
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_stream_open: bad arguments");
     s->path = path;
     s->tsplib = tsplib;
     s->values = values;
