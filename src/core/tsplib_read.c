@@ -626,7 +626,9 @@ static int sink_first_meeting(node_sink *sink, long long id, long long n)
 }
 
 /* Appends a node's coordinates (and id, once out of order); false when out
- * of memory.  The arrays double, up to the n entries a section holds. */
+ * of memory.  The arrays start at 65536 entries (about as much memory as
+ * the text window: fewer copies for a large instance) and double, never
+ * past the n entries a section holds. */
 static bool sink_push(node_sink *sink, long long id, const double *v, long long n)
 {
     if (!sink->keep) {
@@ -634,7 +636,7 @@ static bool sink_push(node_sink *sink, long long id, const double *v, long long 
         return true;
     }
     if (sink->count == sink->cap) {
-        size_t cap = sink->cap ? 2 * sink->cap : 1024;
+        size_t cap = sink->cap ? 2 * sink->cap : (size_t)1 << 16;
         if (cap > (size_t)n) cap = (size_t)n;
         for (int d = 0; d < sink->dims; d++) {
             double *bigger = realloc(sink->c[d], cap * sizeof(double));

@@ -245,18 +245,43 @@ static void test_short_gzip_names_dimension(void **state)
     free(path);
 }
 
-/* Node ids in any order land where they say; a repeat among them is named
- * at its line.  Several thousand nodes, so the arrays grow on the way. */
+/* Expects the len bytes of text, with its line `line` replaced by a node
+ * line of id `id`, to be refused at that line for repeating the id. */
+static void expect_repeat_at(const char *text, size_t len, int line, int id)
+{
+    const char *p = text;
+    for (int k = 1; k < line; k++) p = strchr(p, '\n') + 1;
+    const char *rest = strchr(p, '\n') + 1;
+    char *copy = malloc(len + 64);
+    assert_non_null(copy);
+    size_t at = (size_t)(p - text);
+    memcpy(copy, text, at);
+    at += (size_t)snprintf(copy + at, 64, "%d 1 1 1\n", id);
+    memcpy(copy + at, rest, len - (size_t)(rest - text));
+    at += len - (size_t)(rest - text);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_parse_tsplib(copy, at, "test", &inst, &err), WT_STATUS_PARSE);
+    free(copy);
+    char where[64];
+    snprintf(where, sizeof where, "test:%d: node id %d appears twice", line, id);
+    if (strncmp(err.message, where, strlen(where)) != 0)
+        fail_msg("message '%s', expected '%s...'", err.message, where);
+}
+
+/* Node ids in order up to node line 70000 (past the arrays' first size),
+ * then in any order, land where they say; a repeat is named at its line
+ * in the ordered part as in the rest. */
 static void test_ids_out_of_order(void **state)
 {
     (void)state;
-    enum { N = 5000 };
+    enum { N = 100000, ORDERED = 70000 };
     static int order[N];
     for (int i = 0; i < N; i++) order[i] = i;
     wt_rng rng;
     wt_rng_seed(&rng, 39);
-    for (int i = N - 1; i > 0; i--) {
-        int j = (int)wt_rng_below(&rng, (uint64_t)i + 1);
+    for (int i = N - 1; i > ORDERED; i--) {
+        int j = ORDERED + (int)wt_rng_below(&rng, (uint64_t)(i - ORDERED) + 1);
         int t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -265,7 +290,7 @@ static void test_ids_out_of_order(void **state)
     char *sorted = malloc(cap), *shuffled = malloc(cap);
     assert_non_null(sorted);
     assert_non_null(shuffled);
-    const char *head = "NAME : o\nTYPE : TSP\nDIMENSION : 5000\nEDGE_WEIGHT_TYPE : EUC_3D\n"
+    const char *head = "NAME : o\nTYPE : TSP\nDIMENSION : 100000\nEDGE_WEIGHT_TYPE : EUC_3D\n"
                        "NODE_COORD_SECTION\n";
     size_t a = (size_t)snprintf(sorted, cap, "%s", head);
     size_t b = (size_t)snprintf(shuffled, cap, "%s", head);
@@ -276,26 +301,16 @@ static void test_ids_out_of_order(void **state)
         b += (size_t)snprintf(shuffled + b, cap - b, "%d %d %d %d\n", k + 1, k * 7 % 1001,
                               k * 13 % 997, k % 17);
     }
+    assert_true(order[ORDERED + 1] != ORDERED + 1); /* the order does break there */
     wt_instance *want = parse_ok(sorted, a);
     wt_instance *got = parse_ok(shuffled, b);
     assert_same_instance(want, got);
     wt_instance_free(want);
     wt_instance_free(got);
-
-    /* Node line 3001 (line 6 + 3000) repeats the id of node line 11, and
-     * the text ends there. */
-    char *p = shuffled;
-    for (int line = 1; line < 6 + 3000; line++) p = strchr(p, '\n') + 1;
-    int id = order[10] + 1;
-    int len = snprintf(p, cap - (size_t)(p - shuffled), "%d 1 1 1\n", id);
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    assert_int_equal(wt_instance_parse_tsplib(shuffled, (size_t)(p - shuffled) + (size_t)len,
-                                              "test", &inst, &err), WT_STATUS_PARSE);
-    char where[64];
-    snprintf(where, sizeof where, "test:%d: node id %d appears twice", 6 + 3000, id);
-    if (strncmp(err.message, where, strlen(where)) != 0)
-        fail_msg("message '%s', expected '%s...'", err.message, where);
+    /* Node line 90001 repeats the id of node line 80001, node line 3001
+     * that of node line 11 (the node lines start at line 6). */
+    expect_repeat_at(shuffled, b, 5 + 90001, order[80000] + 1);
+    expect_repeat_at(shuffled, b, 5 + 3001, order[10] + 1);
     free(sorted);
     free(shuffled);
 }
