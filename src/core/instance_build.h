@@ -8,6 +8,7 @@
 #define WT_CORE_INSTANCE_BUILD_H
 
 #include "core/instance.h"
+#include "core/textfile.h"
 
 /* malloc'ed copy of s, NULL when out of memory. */
 char *wt_strdup(const char *s);
@@ -24,5 +25,14 @@ bool wt_instance_alloc_coords(wt_instance *inst, bool with_z);
  * does not name the instance: a file's NAME is untrusted text, so callers
  * put their own context (file:line, the caller's name) in front. */
 wt_status wt_instance_finish(wt_instance *inst, wt_error *err);
+
+/* The readers over a stream (textfile.h), from the start of its window
+ * (instance_read.c picks one by the first window): as
+ * wt_instance_parse_tsplib and wt_instance_parse_points, parsing the text
+ * as it arrives; errors name source:line.  The stream stays the caller's. */
+wt_status wt_instance_parse_tsplib_stream(wt_stream *in, const char *source,
+                                          wt_instance **out, wt_error *err);
+wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
+                                          wt_instance **out, wt_error *err);
 
 #endif

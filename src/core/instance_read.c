@@ -3,11 +3,14 @@
  * whichever its first line says (wt_looks_like_tsplib, textfile.c).
  *
  * It sits above both readers (tsplib_read.c, points_read.c), which share
- * textfile.c below them and never call each other.
+ * textfile.c below them and never call each other.  The choice is made on
+ * the stream's first window (the first MiB at least, or the whole file),
+ * then the chosen reader parses the text as it arrives.
  */
 #include <stdlib.h>
 
 #include "core/error.h"
+#include "core/instance_build.h"
 #include "core/textfile.h"
 
 wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err)
@@ -15,14 +18,13 @@ wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err)
     if (!path || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_instance_read: need a path and an output pointer");
-    char *data = NULL;
-    size_t len = 0;
-    wt_status st = wt_file_load(path, &data, &len, err);
+    wt_stream in;
+    wt_status st = wt_stream_open(&in, path, false, 0, err);
     if (st != WT_OK) return st;
-    if (wt_looks_like_tsplib(data, len))
-        st = wt_instance_parse_tsplib(data, len, path, out, err);
+    if (wt_looks_like_tsplib(in.buf, in.len))
+        st = wt_instance_parse_tsplib_stream(&in, path, out, err);
     else
-        st = wt_instance_parse_points(data, len, path, out, err);
-    free(data);
+        st = wt_instance_parse_points_stream(&in, path, out, err);
+    wt_stream_close(&in);
     return st;
 }

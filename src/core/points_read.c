@@ -8,7 +8,9 @@
  * is a header row and skipped; anywhere else a non-number is an error that
  * names file:line.  '#' starts a comment that runs to the end of the line.
  * strtod reads the numbers (the C locale's '.'), and NaN and infinities are
- * refused: a distance to them means nothing.
+ * refused: a distance to them means nothing.  The text is parsed as it
+ * arrives (wt_stream, textfile.h), so a bad line is refused after reading
+ * about as much as comes before it, and the arrays grow with the points.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -91,22 +93,31 @@ static bool parse_number(const char *s, const char *e, double *v)
     return end == buf + len;
 }
 
-wt_status wt_instance_parse_points(const char *data, size_t len, const char *source,
-                                   wt_instance **out, wt_error *err)
+wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
+                                          wt_instance **out, wt_error *err)
 {
-    if (!data || !out)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "wt_instance_parse_points: need data and an output pointer");
     if (!source) source = "<points>";
     points p = {{NULL}, 0, 0, 0};
-    const char eol = wt_line_break(data, len);
-    const char *s = data, *end = data + len;
+    /* The line end is told from the first window (textfile.h). */
+    const char eol = wt_line_break(in->buf, in->len);
+    const char *s = in->buf, *end = in->buf + in->len;
+    size_t scanned = 0; /* bytes from s known to hold no line end */
     long line = 0, first_line = 0;
     bool seen_content = false;
     wt_status st = WT_OK;
-    while (s < end) {
+    for (;;) {
+        const char *e = memchr(s + scanned, eol, (size_t)(end - s) - scanned);
+        if (!e && !in->end) { /* the line goes on past the window: read more */
+            scanned = (size_t)(end - s);
+            st = wt_stream_more(in, (size_t)(s - in->buf), err);
+            if (st != WT_OK) goto fail;
+            s = in->buf;
+            end = in->buf + in->len;
+            continue;
+        }
+        scanned = 0;
+        if (s >= end) break;
         line++;
-        const char *e = memchr(s, eol, (size_t)(end - s));
         if (!e) e = end;
         const char *next = e < end ? e + 1 : end;
         const char *hash = memchr(s, '#', (size_t)(e - s));
@@ -164,6 +175,9 @@ wt_status wt_instance_parse_points(const char *data, size_t len, const char *sou
             goto fail;
         }
     }
+    /* The whole file is read: valid gzip, within its bound. */
+    st = wt_stream_drain(in, err);
+    if (st != WT_OK) goto fail;
     if (p.n < 3) {
         st = wt_fail(err, WT_STATUS_PARSE, "%s: need at least 3 points, found %zu", source, p.n);
         goto fail;
@@ -204,16 +218,26 @@ fail:
     return st;
 }
 
+wt_status wt_instance_parse_points(const char *data, size_t len, const char *source,
+                                   wt_instance **out, wt_error *err)
+{
+    if (!data || !out)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_parse_points: need data and an output pointer");
+    wt_stream in;
+    wt_stream_over(&in, data, len);
+    return wt_instance_parse_points_stream(&in, source, out, err);
+}
+
 wt_status wt_instance_read_points(const char *path, wt_instance **out, wt_error *err)
 {
     if (!path || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "wt_instance_read_points: need a path and an output pointer");
-    char *data = NULL;
-    size_t len = 0;
-    wt_status st = wt_file_load(path, &data, &len, err);
+    wt_stream in;
+    wt_status st = wt_stream_open(&in, path, false, 0, err);
     if (st != WT_OK) return st;
-    st = wt_instance_parse_points(data, len, path, out, err);
-    free(data);
+    st = wt_instance_parse_points_stream(&in, path, out, err);
+    wt_stream_close(&in);
     return st;
 }

@@ -120,7 +120,7 @@ static wt_status check_first_mib(const char *path, const char *buf, bool tsplib,
     if (controls > WT_FIRST_LINE_MAX / 100)
         return wt_fail(err, WT_STATUS_PARSE, "%s: %zu control bytes in the first %zu: not a "
                        "text file", path, controls, WT_FIRST_LINE_MAX);
-    /* wt_file_load serves point files too: they have no header to bound
+    /* Streams serve point files too: they have no header to bound
      * them by, so they get a fixed one. */
     *bound = WT_POINT_FILE_MAX;
     if (!tsplib && !wt_looks_like_tsplib(buf, WT_FIRST_LINE_MAX)) return WT_OK;
@@ -150,12 +150,12 @@ static wt_status too_long(const char *path, unsigned long long bound, wt_error *
 /* Compressed bytes read ahead for inflate at a time. */
 #define GZ_IN_SIZE ((size_t)1 << 16)
 
-/* What load() reads: the file's bytes, or, when they start with gzip's
+/* What a stream reads: the file's bytes, or, when they start with gzip's
  * magic bytes 1f 8b (whatever the file's name), what inflate makes of
  * them, so that every bound of textfile.h holds for the decompressed text
  * and a gzip bomb is refused as an endless pipe is.  The first two bytes
  * are read ahead to tell them apart, since a pipe cannot be rewound. */
-typedef struct source {
+typedef struct wt_source {
     FILE *f;
     unsigned char head[2]; /* plain: the bytes read ahead, handed out first */
     size_t head_len, head_pos;
@@ -192,9 +192,11 @@ static bool source_open(source *s, FILE *f)
 
 static void source_close(source *s)
 {
-    if (!s->in) return;
-    inflateEnd(&s->z);
-    free(s->in);
+    if (s->in) {
+        inflateEnd(&s->z);
+        free(s->in);
+    }
+    fclose(s->f);
 }
 
 /* Refills the compressed input; false at the end of the file or an error. */
@@ -243,17 +245,80 @@ static size_t source_read(source *s, char *dst, size_t want)
     return got;
 }
 
-/* Loads a whole file plus a terminating NUL.  A regular file's size sizes
- * the buffer; it is a hint only (files may grow; a compressed one's tells
- * nothing), so reading goes on, growing the buffer, until the source
- * reports the end.  The first read stops
- * at WT_FIRST_LINE_MAX bytes, which are checked before anything more is
- * read or allocated. */
-static wt_status load(const char *path, bool tsplib, size_t values, char **data, size_t *len,
-                      wt_error *err)
+/* Records a failure of s and returns it. */
+static wt_status stream_failed(wt_stream *s, wt_status st)
 {
-    if (!path || !data || !len)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_file_load: bad arguments");
+    s->failed = st;
+    return st;
+}
+
+/* Gives the window room for cap bytes (and the NUL after them). */
+static wt_status stream_grow(wt_stream *s, unsigned long long cap, wt_error *err)
+{
+    char *bigger = cap < SIZE_MAX / 2 ? realloc(s->buf, (size_t)cap + 1) : NULL;
+    if (!bigger)
+        return stream_failed(s, wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory "
+                                        "reading the file", s->path));
+    s->buf = bigger;
+    s->cap = (size_t)cap;
+    return WT_OK;
+}
+
+/* Reads text into the window until it holds upto bytes (at most its
+ * capacity), the text ends, or one byte past the bound has come; then
+ * checks the first MiB once it is in (at offset 0: streams drop nothing
+ * before that), the bound, and the read itself, in the order the loader
+ * always reported them. */
+static wt_status stream_fill(wt_stream *s, size_t upto, wt_error *err)
+{
+    if (upto > s->cap) upto = s->cap;
+    size_t want = upto > s->len ? upto - s->len : 0;
+    unsigned long long at = s->base + s->len;
+    if (s->bound > 0 && s->bound < ULLONG_MAX && s->bound + 1 - at < want)
+        want = (size_t)(s->bound + 1 - at);
+    size_t got = source_read(s->src, s->buf + s->len, want);
+    s->len += got;
+    s->buf[s->len] = '\0';
+    at += got;
+    source *src = s->src;
+    bool short_read = got < want;
+    if (short_read) s->end = true;
+    wt_status st = WT_OK;
+    if (s->bound == 0 && at >= WT_FIRST_LINE_MAX) {
+        st = check_first_mib(s->path, s->buf, s->tsplib, s->values, &s->bound, err);
+        if (st == WT_OK && s->size_known && s->size > s->bound)
+            st = too_long(s->path, s->bound, err);
+    }
+    if (st == WT_OK && s->bound > 0 && at > s->bound) st = too_long(s->path, s->bound, err);
+    if (st == WT_OK && short_read) {
+        int why = errno;
+        if (src->gzip_oom)
+            st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file",
+                         s->path);
+        else if (ferror(src->f))
+            st = wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", s->path, strerror(why));
+        else if (src->gzip_bad)
+            st = wt_fail(err, WT_STATUS_PARSE, "%s: not a valid gzip file: %s", s->path,
+                         src->gzip_bad);
+    }
+    if (st != WT_OK) return stream_failed(s, st);
+    if (s->end) {
+        s->size = at;
+        s->size_known = true;
+    }
+    return WT_OK;
+}
+
+wt_status wt_stream_open(wt_stream *s, const char *path, bool tsplib, size_t values,
+                         wt_error *err)
+{
+    if (s) memset(s, 0, sizeof *s);
+    if (!s || !path)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_stream_open: bad arguments");
+    s->path = path;
+    s->tsplib = tsplib;
+    s->values = values;
+    s->owned = true;
     FILE *f = fopen(path, "rb");
     if (!f) return wt_fail(err, WT_STATUS_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
@@ -262,68 +327,103 @@ static wt_status load(const char *path, bool tsplib, size_t values, char **data,
         fclose(f);
         return wt_fail(err, WT_STATUS_IO, "%s: cannot read: it is a directory", path);
     }
-    source src;
-    if (!source_open(&src, f)) {
+    s->src = malloc(sizeof *s->src);
+    if (!s->src || !source_open(s->src, f)) {
+        free(s->src);
+        s->src = NULL;
         fclose(f);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
     }
-    unsigned long long size = known && S_ISREG(st.st_mode) && st.st_size > 0 && !src.gzip
-                                  ? (unsigned long long)st.st_size : 0;
-    unsigned long long bound = 0; /* 0 until the first MiB is checked */
-    size_t cap = size > 0 && size < WT_FIRST_LINE_MAX ? (size_t)size + 1 : (size_t)1 << 16;
-    size_t used = 0;
-    char *buf = malloc(cap + 1);
-    wt_status bad_text = WT_OK;
-    while (buf) {
-        used += source_read(&src, buf + used, cap - used);
-        if (bound == 0 && used >= WT_FIRST_LINE_MAX) {
-            bad_text = check_first_mib(path, buf, tsplib, values, &bound, err);
-            if (bad_text == WT_OK && (size > bound || used > bound))
-                bad_text = too_long(path, bound, err);
-            if (bad_text != WT_OK) break;
-        }
-        if (used < cap || ferror(f)) break;
-        if (bound > 0 && used > bound) {
-            bad_text = too_long(path, bound, err);
-            break;
-        }
-        /* Doubling up to the first MiB (the check above then ran: cap is
-         * below it while bound is 0), then to the file's size when known
-         * (+1: the end is seen without growing), else doubling; never past
-         * the bound (+1: a longer file is seen to be one). */
-        unsigned long long next = 2 * (unsigned long long)cap;
-        if (bound == 0 && next > WT_FIRST_LINE_MAX) next = WT_FIRST_LINE_MAX;
-        if (bound > 0 && size + 1 > cap) next = size + 1;
-        if (bound > 0 && bound < ULLONG_MAX && next > bound + 1) next = bound + 1;
-        char *bigger = next < SIZE_MAX / 2 ? realloc(buf, (size_t)next + 1) : NULL;
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap = (size_t)next;
+    /* A regular file's size is a hint (files may grow; a compressed one's
+     * tells nothing): it sizes a small file's window and lets the parser
+     * check a header's counts against it before reading a section. */
+    if (known && S_ISREG(st.st_mode) && st.st_size > 0 && !s->src->gzip) {
+        s->size = (unsigned long long)st.st_size;
+        s->size_known = true;
     }
-    int why = errno;
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    source_close(&src);
-    if (bad_text != WT_OK) {
-        free(buf);
-        return bad_text;
+    /* The first MiB first, checked before anything more is read, then the
+     * rest of the window. */
+    size_t first = s->size_known && s->size < WT_FIRST_LINE_MAX ? (size_t)s->size + 1
+                                                                 : WT_WINDOW;
+    wt_status r = stream_grow(s, first, err);
+    while (r == WT_OK && !s->end && s->len < WT_FIRST_LINE_MAX) {
+        if (s->len == s->cap) r = stream_grow(s, WT_WINDOW, err); /* the file grew */
+        if (r == WT_OK) r = stream_fill(s, WT_FIRST_LINE_MAX, err);
     }
-    if (!buf || src.gzip_oom) {
-        free(buf);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory reading the file", path);
+    if (r == WT_OK && !s->end) r = stream_fill(s, s->cap, err);
+    if (r != WT_OK) wt_stream_close(s);
+    return r;
+}
+
+void wt_stream_over(wt_stream *s, const char *data, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    s->path = "(buffer)";
+    s->buf = (char *)data; /* never written: owned is false */
+    s->len = s->cap = len;
+    s->size = len;
+    s->size_known = true;
+    s->end = true;
+}
+
+wt_status wt_stream_more(wt_stream *s, size_t keep, wt_error *err)
+{
+    if (s->failed != WT_OK) return s->failed;
+    if (s->end) return WT_OK;
+    if (keep > 0) {
+        memmove(s->buf, s->buf + keep, s->len - keep);
+        s->base += keep;
+        s->len -= keep;
     }
-    if (bad) {
-        free(buf);
-        return wt_fail(err, WT_STATUS_IO, "%s: cannot read: %s", path, strerror(why));
+    if (s->len > s->cap / 2) {
+        wt_status st = stream_grow(s, 2 * (unsigned long long)s->cap, err);
+        if (st != WT_OK) return st;
     }
-    if (src.gzip_bad) {
-        free(buf);
-        return wt_fail(err, WT_STATUS_PARSE, "%s: not a valid gzip file: %s", path,
-                       src.gzip_bad);
+    return stream_fill(s, s->cap, err);
+}
+
+wt_status wt_stream_drain(wt_stream *s, wt_error *err)
+{
+    wt_status st = s->failed;
+    while (st == WT_OK && !s->end) st = wt_stream_more(s, s->len, err);
+    return st;
+}
+
+void wt_stream_close(wt_stream *s)
+{
+    if (s->src) source_close(s->src);
+    free(s->src);
+    if (s->owned) free(s->buf);
+    s->src = NULL;
+    s->buf = NULL;
+}
+
+/* Loads a whole file plus a terminating NUL through a stream that drops
+ * nothing: the window grows to the file's size when known (+1: the end is
+ * seen without growing), else doubles, never past the bound (+1: a longer
+ * file is seen to be one). */
+static wt_status load(const char *path, bool tsplib, size_t values, char **data, size_t *len,
+                      wt_error *err)
+{
+    if (!path || !data || !len)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_file_load: bad arguments");
+    wt_stream s;
+    wt_status st = wt_stream_open(&s, path, tsplib, values, err);
+    while (st == WT_OK && !s.end) {
+        unsigned long long next = 2 * (unsigned long long)s.cap;
+        if (s.size_known && s.size + 1 > s.cap) next = s.size + 1;
+        if (s.bound > 0 && s.bound < ULLONG_MAX && next > s.bound + 1) next = s.bound + 1;
+        if (next > s.cap) st = stream_grow(&s, next, err);
+        if (st == WT_OK) st = stream_fill(&s, s.cap, err);
     }
-    buf[used] = '\0';
-    *data = buf;
-    *len = used;
+    if (st != WT_OK) {
+        wt_stream_close(&s);
+        return st;
+    }
+    *data = s.buf;
+    *len = s.len;
+    s.buf = NULL;
+    wt_stream_close(&s);
     return WT_OK;
 }
 

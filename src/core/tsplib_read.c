@@ -1,12 +1,17 @@
 /*
  * tsplib_read.c - the TSPLIB95 reader: a TYPE: TSP file in, a wt_instance out.
  *
- * This is the product's input layer, so it trusts nothing it reads.  The file
- * is loaded whole and scanned line by line over an explicit length (a buffer
- * may hold NUL bytes, or not end in one).  Every header value is checked
- * before it sizes an allocation: a section of n entries is allocated only once
- * the rest of the file is long enough to hold n of them, so a lying DIMENSION
- * fails at once instead of asking for gigabytes.  Every failure is one message
+ * This is the product's input layer, so it trusts nothing it reads.  The text
+ * is parsed as it arrives, line by line through a window of a few MiB
+ * (wt_stream, textfile.h), over explicit lengths (it may hold NUL bytes): a
+ * malformed file is refused at its first bad line after reading about as
+ * much as comes before it.  No header value sizes an allocation: the
+ * coordinate arrays and the matrix grow as their entries arrive (doubling,
+ * capped at what DIMENSION needs), so memory follows the text really read.
+ * Where the length of the text is known in advance (a buffer, a regular
+ * file) a section of n entries is also checked against it before it is
+ * read, so a lying DIMENSION fails at once; elsewhere (gzip, pipes) the same
+ * message comes when the text ends short.  Every failure is one message
  * "source:line: what was wrong; what was expected".
  *
  * What is accepted (TSPLIB95 plus the quirks of the files in the wild, see
@@ -214,8 +219,19 @@ static const char *const format_names[] = {
 #define MATRIX_FORMATS "FULL_MATRIX, UPPER_ROW, LOWER_ROW, UPPER_DIAG_ROW, LOWER_DIAG_ROW, " \
                        "UPPER_COL, LOWER_COL, UPPER_DIAG_COL or LOWER_DIAG_COL"
 
+/* The section being read, for the message of a text too short to hold it. */
+typedef struct room {
+    long line;                 /* the section's head line */
+    unsigned long long at;     /* offset in the text just after it */
+    unsigned long long count;  /* entries the section needs */
+    unsigned long long min_bytes; /* the fewest bytes an entry takes */
+    const char *what;
+} room;
+
 typedef struct parser {
-    const char *cur, *end;  /* bytes not read yet */
+    wt_stream *in;          /* the text, a window of it in memory */
+    const char *cur, *end;  /* bytes of the window not read yet */
+    wt_status read_st;      /* a failed read of the text (its message is in err) */
     long lineno;            /* number of the line that starts at cur */
     char eol;               /* the byte that ends a line (wt_line_break) */
     const char *src;        /* names the data in messages */
@@ -229,12 +245,14 @@ typedef struct parser {
     long type_line;
     weight_format format;
     long format_line;
-    const char *name, *name_end; /* NAME value inside the data, NULL if none */
+    char *name;             /* the first NAME value, NULL if none */
+    const char *name_end;
     char *comment;          /* COMMENT values joined by "; " */
     size_t comment_len, comment_cap;
     /* the instance, allocated by the first data section that needs it */
     wt_instance *inst;
     long coords_line;       /* line of the section that filled inst->x, 0 if none */
+    room room;              /* the last section checked by check_room */
     bool have_nodes, have_weights, have_display;
 } parser;
 
@@ -244,6 +262,9 @@ __attribute__((format(printf, 4, 5)))
 #endif
 static wt_status fail_at(const parser *ps, wt_status st, long at, const char *fmt, ...)
 {
+    /* A failed read ends the text early: what the parser then makes of the
+     * missing text is no news, the read's own message is. */
+    if (ps->read_st != WT_OK) return ps->read_st;
     char what[400];
     va_list ap;
     va_start(ap, fmt);
@@ -257,12 +278,32 @@ static wt_status fail_memory(const parser *ps, long at)
     return fail_at(ps, WT_STATUS_OUT_OF_MEMORY, at, "out of memory");
 }
 
-/* Reads the next line; false at the end of the data. */
+/* Reads more text into the window, keeping what is not read yet (from
+ * cur); false when no more comes: at the end of the text, or when the read
+ * failed (ps->read_st). */
+static bool refill(parser *ps)
+{
+    wt_stream *in = ps->in;
+    if (in->end || ps->read_st != WT_OK) return false;
+    wt_status st = wt_stream_more(in, (size_t)(ps->cur - in->buf), ps->err);
+    ps->cur = in->buf;
+    ps->end = in->buf + in->len;
+    ps->read_st = st;
+    return st == WT_OK;
+}
+
+/* Reads the next line; false at the end of the data (or a failed read).
+ * Its text stays in the window until the line after it is read. */
 static bool read_line(parser *ps, line *l)
 {
-    if (ps->cur >= ps->end) return false;
+    size_t scanned = 0; /* bytes from cur known to hold no line end */
+    const char *nl;
+    while (!(nl = memchr(ps->cur + scanned, ps->eol, (size_t)(ps->end - ps->cur) - scanned))) {
+        scanned = (size_t)(ps->end - ps->cur);
+        if (!refill(ps)) break;
+    }
+    if (ps->read_st != WT_OK || ps->cur >= ps->end) return false;
     const char *s = ps->cur;
-    const char *nl = memchr(s, ps->eol, (size_t)(ps->end - s));
     const char *e = nl ? nl : ps->end;
     ps->cur = nl ? nl + 1 : ps->end;
     l->no = ps->lineno;
@@ -283,14 +324,33 @@ static bool read_content_line(parser *ps, line *l)
     return false;
 }
 
-/* A read position to come back to after looking one line ahead. */
+/* A read position to come back to after looking one line ahead: an
+ * offset in the text, since the window moves.  A refill keeps the line
+ * being read, so a mark holds while at most one line is read after it. */
 typedef struct mark {
-    const char *cur;
+    unsigned long long at;
     long lineno;
 } mark;
 
-static mark mark_here(const parser *ps) { return (mark){ps->cur, ps->lineno}; }
-static void go_back(parser *ps, mark m) { ps->cur = m.cur; ps->lineno = m.lineno; }
+static unsigned long long offset_here(const parser *ps)
+{
+    return ps->in->base + (size_t)(ps->cur - ps->in->buf);
+}
+static mark mark_here(const parser *ps) { return (mark){offset_here(ps), ps->lineno}; }
+static void go_back(parser *ps, mark m)
+{
+    ps->cur = ps->in->buf + (size_t)(m.at - ps->in->base);
+    ps->lineno = m.lineno;
+}
+
+/* Reads past blank lines, up to the next line with content (or the end). */
+static void skip_blank_lines(parser *ps)
+{
+    line l;
+    mark m = mark_here(ps);
+    while (read_line(ps, &l) && l.kind == LINE_BLANK) m = mark_here(ps);
+    if (ps->read_st == WT_OK) go_back(ps, m);
+}
 
 /* "end of file" or the quoted line, for "expected X, found Y" messages. */
 static wt_excerpt found(const line *l)
@@ -306,11 +366,16 @@ static wt_excerpt found(const line *l)
 
 /* ---------------------------------------------------------------- header */
 
+/* NAME is copied: the window it was read in moves on. */
 static wt_status on_name(parser *ps, const line *l)
 {
     if (!ps->name && l->val < l->val_end) {
-        ps->name = l->val;
-        ps->name_end = l->val_end;
+        size_t len = (size_t)(l->val_end - l->val);
+        ps->name = malloc(len + 1);
+        if (!ps->name) return fail_memory(ps, l->no);
+        memcpy(ps->name, l->val, len);
+        ps->name[len] = '\0';
+        ps->name_end = ps->name + len;
     }
     return WT_OK;
 }
@@ -461,17 +526,40 @@ static wt_status require_header(const parser *ps, const line *l)
     return WT_OK;
 }
 
+static wt_status room_error(const parser *ps, const room *r, unsigned long long left)
+{
+    return fail_at(ps, WT_STATUS_PARSE, r->line, "DIMENSION is %lld but the rest of the file "
+                   "(%llu bytes) cannot hold that many %s; expected %llu of them",
+                   ps->n, left, r->what, r->count);
+}
+
 /* Refuses a section of `count` entries of at least `min_bytes` each (the last
- * one may lack its separator) when the rest of the data is too short, so a
- * lying DIMENSION never sizes an allocation. */
-static wt_status check_room(const parser *ps, const line *l, unsigned long long count,
+ * one may lack its separator) when the rest of the text is known to be too
+ * short, so a lying DIMENSION fails at its section's head.  Where the
+ * length is not known yet (gzip, a pipe) the section is read as it comes,
+ * and room_at_end gives this message if the text ends short. */
+static wt_status check_room(parser *ps, const line *l, unsigned long long count,
                             unsigned long long min_bytes, const char *what)
 {
-    unsigned long long left = (unsigned long long)(ps->end - ps->cur);
+    ps->room = (room){l->no, offset_here(ps), count, min_bytes, what};
+    const wt_stream *in = ps->in;
+    if (!in->size_known) return WT_OK;
+    unsigned long long left = in->size > ps->room.at ? in->size - ps->room.at : 0;
     if (count * min_bytes - 1 <= left) return WT_OK;
-    return fail_at(ps, WT_STATUS_PARSE, l->no, "DIMENSION is %lld but the rest of the file "
-                   "(%llu bytes) cannot hold that many %s; expected %llu of them",
-                   ps->n, left, what, count);
+    return room_error(ps, &ps->room, left);
+}
+
+/* The text ended inside the section check_room last saw: WT_OK when it
+ * could have held the section (the caller then names the missing entry),
+ * else check_room's message. */
+static wt_status room_at_end(const parser *ps)
+{
+    if (ps->read_st != WT_OK) return ps->read_st;
+    const room *r = &ps->room;
+    unsigned long long size = ps->in->base + ps->in->len;
+    unsigned long long left = size > r->at ? size - r->at : 0;
+    if (r->count * r->min_bytes - 1 <= left) return WT_OK;
+    return room_error(ps, r, left);
 }
 
 static wt_status ensure_instance(parser *ps, const line *l)
@@ -480,22 +568,118 @@ static wt_status ensure_instance(parser *ps, const line *l)
     return ps->inst ? WT_OK : fail_memory(ps, l->no);
 }
 
-static wt_status ensure_coords(parser *ps, const line *l)
-{
-    wt_status st = ensure_instance(ps, l);
-    if (st != WT_OK || ps->inst->x) return st;
-    return wt_instance_alloc_coords(ps->inst, ps->type == WT_EUC_3D) ? WT_OK
-                                                                       : fail_memory(ps, l->no);
-}
-
-/* Where node lines go: dims coordinates each, into c[] (NULL: checked only). */
+/* Where node lines go.  Coordinates are kept (keep) in the order the lines
+ * come, in arrays that grow with them; the ids too once a line comes out
+ * of order (id other than the count so far plus one), and a bitmap of the
+ * ids met, grown to the largest id seen: while the ids come in order a
+ * repeat is seen without one. */
 typedef struct node_sink {
     const char *section;
     int dims;
-    double *c[3];
-    unsigned char *seen; /* ids met so far */
-    bool degrees;        /* GEO: DDD.MM angles */
+    bool keep;              /* keep the coordinates (else only check them) */
+    bool degrees;           /* GEO: DDD.MM angles */
+    bool in_order;          /* ids so far are 1, 2, ..., count */
+    double *c[3];           /* coordinates, in the order read */
+    int32_t *ids;           /* their ids, once out of order (keep) */
+    size_t count, cap;      /* lines read; room in c[] and ids */
+    unsigned char *seen;    /* ids met, bit id - 1, once out of order */
+    size_t seen_bytes;
 } node_sink;
+
+static void sink_free(node_sink *sink)
+{
+    for (int d = 0; d < 3; d++) free(sink->c[d]);
+    free(sink->ids);
+    free(sink->seen);
+}
+
+/* Whether id is met for the first time, recording it; -1 when out of memory. */
+static int sink_first_meeting(node_sink *sink, long long id, long long n)
+{
+    size_t count = sink->count;
+    if (sink->in_order) {
+        if (id == (long long)count + 1) return 1;
+        if (id <= (long long)count) return 0;
+    }
+    size_t need = (size_t)(id - 1) / 8 + 1;
+    if (need < count / 8 + 1) need = count / 8 + 1; /* the ids 1..count read in order */
+    if (need > sink->seen_bytes) {
+        size_t bytes = 2 * sink->seen_bytes > need ? 2 * sink->seen_bytes : need;
+        size_t most = (size_t)(n - 1) / 8 + 1;
+        if (bytes > most) bytes = most;
+        unsigned char *bigger = realloc(sink->seen, bytes);
+        if (!bigger) return -1;
+        memset(bigger + sink->seen_bytes, 0, bytes - sink->seen_bytes);
+        sink->seen = bigger;
+        sink->seen_bytes = bytes;
+    }
+    if (sink->in_order) {
+        sink->in_order = false;
+        memset(sink->seen, 0xff, count / 8);
+        for (size_t k = count / 8 * 8; k < count; k++) sink->seen[k / 8] |= 1u << (k % 8);
+    }
+    size_t k = (size_t)(id - 1);
+    unsigned char bit = (unsigned char)(1u << (k % 8));
+    if (sink->seen[k / 8] & bit) return 0;
+    sink->seen[k / 8] |= bit;
+    return 1;
+}
+
+/* Appends a node's coordinates (and id, once out of order); false when out
+ * of memory.  The arrays start at 65536 entries (about as much memory as
+ * the text window: fewer copies for a large instance) and double, never
+ * past the n entries a section holds. */
+static bool sink_push(node_sink *sink, long long id, const double *v, long long n)
+{
+    if (!sink->keep) {
+        sink->count++;
+        return true;
+    }
+    if (sink->count == sink->cap) {
+        size_t cap = sink->cap ? 2 * sink->cap : (size_t)1 << 16;
+        if (cap > (size_t)n) cap = (size_t)n;
+        for (int d = 0; d < sink->dims; d++) {
+            double *bigger = realloc(sink->c[d], cap * sizeof(double));
+            if (!bigger) return false;
+            sink->c[d] = bigger;
+        }
+        if (sink->ids) {
+            int32_t *bigger = realloc(sink->ids, cap * sizeof(int32_t));
+            if (!bigger) return false;
+            sink->ids = bigger;
+        }
+        sink->cap = cap;
+    }
+    if (!sink->in_order && !sink->ids) {
+        sink->ids = malloc(sink->cap * sizeof(int32_t));
+        if (!sink->ids) return false;
+        for (size_t k = 0; k < sink->count; k++) sink->ids[k] = (int32_t)(k + 1);
+    }
+    for (int d = 0; d < sink->dims; d++) sink->c[d][sink->count] = v[d];
+    if (sink->ids) sink->ids[sink->count] = (int32_t)id;
+    sink->count++;
+    return true;
+}
+
+/* Puts the n coordinates read out of order where their ids say, in place:
+ * each swap sends one node to its place for good. */
+static void sink_sort(node_sink *sink)
+{
+    if (!sink->ids) return;
+    for (size_t i = 0; i < sink->count; i++) {
+        while ((size_t)sink->ids[i] != i + 1) {
+            size_t j = (size_t)sink->ids[i] - 1;
+            int32_t id = sink->ids[j];
+            sink->ids[j] = sink->ids[i];
+            sink->ids[i] = id;
+            for (int d = 0; d < sink->dims; d++) {
+                double t = sink->c[d][j];
+                sink->c[d][j] = sink->c[d][i];
+                sink->c[d][i] = t;
+            }
+        }
+    }
+}
 
 static const char axis_names[3] = {'x', 'y', 'z'};
 
@@ -531,60 +715,89 @@ static wt_status parse_node_line(parser *ps, const line *l, node_sink *sink)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "node id '%s' in %s is not an integer in "
                        "1..%lld; expected 'id x y' with such an id", wt_quote(ts, te).s,
                        sink->section, ps->n);
-    if (sink->seen[id - 1]++)
+    int first = sink_first_meeting(sink, id, ps->n);
+    if (first < 0) return fail_memory(ps, l->no);
+    if (!first)
         return fail_at(ps, WT_STATUS_PARSE, l->no, "node id %lld appears twice in %s; expected "
                        "each id 1..%lld once", id, sink->section, ps->n);
+    double v[3] = {0.0, 0.0, 0.0};
     for (int d = 0; d < sink->dims; d++) {
-        double v = 0.0;
-        wt_status st = parse_coord(ps, l, &p, id, d, sink->dims, &v);
+        wt_status st = parse_coord(ps, l, &p, id, d, sink->dims, &v[d]);
         if (st != WT_OK) return st;
         /* Past a full turn a DDD.MM angle means nothing, and huge ones would
          * overflow the degrees' integer part when converted to radians. */
-        if (sink->degrees && fabs(v) > 360.0)
+        if (sink->degrees && fabs(v[d]) > 360.0)
             return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, %g, is "
                            "no GEO angle; expected degrees.minutes from -360 to 360",
-                           axis_names[d], id, v);
-        if (sink->c[d]) sink->c[d][id - 1] = v;
+                           axis_names[d], id, v[d]);
     }
     if (next_token(&p, l->e, &ts, &te))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "extra text '%s' after the coordinates of "
                        "node %lld; expected %d coordinates", wt_quote(ts, l->e).s, id, sink->dims);
-    return WT_OK;
+    return sink_push(sink, id, v, ps->n) ? WT_OK : fail_memory(ps, l->no);
 }
 
 /* After a section's last entry comes a keyword line, EOF or the end: one
  * more data line means the section is longer than DIMENSION says. */
 static wt_status check_section_ends(parser *ps, const char *section, const char *what)
 {
+    skip_blank_lines(ps);
     mark m = mark_here(ps);
     line l;
-    if (read_content_line(ps, &l) && l.kind == LINE_DATA)
+    if (read_line(ps, &l) && l.kind == LINE_DATA)
         return fail_at(ps, WT_STATUS_PARSE, l.no, "more %s in %s than DIMENSION %lld; expected a "
                        "keyword line or EOF, found %s", what, section, ps->n, found(&l).s);
+    if (ps->read_st != WT_OK) return ps->read_st;
     go_back(ps, m);
     return WT_OK;
 }
 
-/* Reads exactly n node lines of a NODE_COORD_SECTION or DISPLAY_DATA_SECTION. */
+/* Reads exactly n node lines of a NODE_COORD_SECTION or DISPLAY_DATA_SECTION;
+ * when the sink keeps them, they are in sink->c[] by id on success (the
+ * caller then owns them); on failure they are freed. */
 static wt_status read_nodes(parser *ps, const line *head, node_sink *sink)
 {
     wt_status st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
-    if (st != WT_OK) return st;
-    sink->seen = calloc((size_t)ps->n, 1);
-    if (!sink->seen) return fail_memory(ps, head->no);
+    sink->in_order = true;
     for (long long k = 0; k < ps->n && st == WT_OK; k++) {
         line l;
         bool got = read_content_line(ps, &l);
-        if (got && l.kind == LINE_DATA)
+        if (got && l.kind == LINE_DATA) {
             st = parse_node_line(ps, &l, sink);
-        else
+            continue;
+        }
+        if (!got) st = room_at_end(ps);
+        if (st == WT_OK)
             st = fail_at(ps, WT_STATUS_PARSE, got ? l.no : ps->lineno, "expected node line %lld "
                          "of %lld in %s, found %s", k + 1, ps->n, sink->section,
                          found(got ? &l : NULL).s);
     }
+    if (st == WT_OK) sink_sort(sink);
+    free(sink->ids);
     free(sink->seen);
+    sink->ids = NULL;
     sink->seen = NULL;
-    return st == WT_OK ? check_section_ends(ps, sink->section, "node lines") : st;
+    if (st == WT_OK) st = check_section_ends(ps, sink->section, "node lines");
+    if (st != WT_OK) {
+        sink_free(sink);
+        return st;
+    }
+    return WT_OK;
+}
+
+/* Reads a section of node coordinates into the instance: x and y (and z),
+ * indexed by id. */
+static wt_status read_coords(parser *ps, const line *head, node_sink *sink)
+{
+    ps->coords_line = head->no;
+    wt_status st = read_nodes(ps, head, sink);
+    if (st != WT_OK) return st;
+    double **dst[3] = {&ps->inst->x, &ps->inst->y, &ps->inst->z};
+    for (int d = 0; d < sink->dims; d++) {
+        free(*dst[d]);
+        *dst[d] = sink->c[d];
+    }
+    return WT_OK;
 }
 
 /* Coordinates for drawing an EXPLICIT instance: from DISPLAY_DATA_SECTION
@@ -595,11 +808,10 @@ static wt_status read_drawing_coords(parser *ps, const line *head, const char *s
         return fail_at(ps, WT_STATUS_PARSE, head->no, "%s repeats the coordinates given on line "
                        "%ld; expected one coordinate section", section, ps->coords_line);
     wt_status st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
-    if (st == WT_OK) st = ensure_coords(ps, head);
+    if (st == WT_OK) st = ensure_instance(ps, head);
     if (st != WT_OK) return st;
-    node_sink sink = {section, 2, {ps->inst->x, ps->inst->y, NULL}, NULL, false};
-    ps->coords_line = head->no;
-    return read_nodes(ps, head, &sink);
+    node_sink sink = {.section = section, .dims = 2, .keep = true};
+    return read_coords(ps, head, &sink);
 }
 
 static wt_status read_node_coord_section(parser *ps, const line *head)
@@ -611,13 +823,11 @@ static wt_status read_node_coord_section(parser *ps, const line *head)
     ps->have_nodes = true;
     if (ps->type == WT_EXPLICIT) return read_drawing_coords(ps, head, "NODE_COORD_SECTION");
     st = check_room(ps, head, (unsigned long long)ps->n, 6, "node lines");
-    if (st == WT_OK) st = ensure_coords(ps, head);
+    if (st == WT_OK) st = ensure_instance(ps, head);
     if (st != WT_OK) return st;
-    bool z = ps->type == WT_EUC_3D;
-    node_sink sink = {"NODE_COORD_SECTION", z ? 3 : 2, {ps->inst->x, ps->inst->y, ps->inst->z},
-                      NULL, ps->type == WT_GEO};
-    ps->coords_line = head->no;
-    return read_nodes(ps, head, &sink);
+    node_sink sink = {.section = "NODE_COORD_SECTION", .dims = ps->type == WT_EUC_3D ? 3 : 2,
+                      .keep = true, .degrees = ps->type == WT_GEO};
+    return read_coords(ps, head, &sink);
 }
 
 /* Drawing data is kept for EXPLICIT instances; a coordinate instance draws
@@ -631,19 +841,22 @@ static wt_status read_display_section(parser *ps, const line *head)
                        "a second DISPLAY_DATA_SECTION; expected one");
     ps->have_display = true;
     if (ps->type == WT_EXPLICIT) return read_drawing_coords(ps, head, "DISPLAY_DATA_SECTION");
-    node_sink sink = {"DISPLAY_DATA_SECTION", 2, {NULL, NULL, NULL}, NULL, false};
+    node_sink sink = {.section = "DISPLAY_DATA_SECTION", .dims = 2};
     return read_nodes(ps, head, &sink);
 }
 
 /* ------------------------------------------------------------- weights */
 
 /* Reads the numbers of an EDGE_WEIGHT_SECTION, which wrap across lines
- * freely. */
+ * freely, into w in the order they come (an array that doubles as they
+ * do, up to count). */
 typedef struct weight_reader {
     parser *ps;
     line l;          /* the line being read */
     const char *p;   /* next unread byte of l */
     long long k, count; /* weights read so far, weights needed */
+    int32_t *w;      /* the weights read */
+    size_t cap;      /* room in w */
 } weight_reader;
 
 static wt_status next_weight(weight_reader *wr, int32_t *w)
@@ -652,6 +865,10 @@ static wt_status next_weight(weight_reader *wr, int32_t *w)
     const char *ts, *te;
     while (!next_token(&wr->p, wr->l.e, &ts, &te)) {
         bool got = read_content_line(ps, &wr->l);
+        if (!got) {
+            wt_status st = room_at_end(ps);
+            if (st != WT_OK) return st;
+        }
         if (!got || wr->l.kind != LINE_DATA)
             return fail_at(ps, WT_STATUS_PARSE, got ? wr->l.no : ps->lineno, "expected weight "
                            "%lld of %lld in EDGE_WEIGHT_SECTION (%s), found %s", wr->k + 1,
@@ -663,7 +880,15 @@ static wt_status next_weight(weight_reader *wr, int32_t *w)
         return fail_at(ps, WT_STATUS_PARSE, wr->l.no, "weight %lld, '%s', is not an integer in "
                        "0..%d; expected non-negative integer weights", wr->k + 1,
                        wt_quote(ts, te).s, INT32_MAX);
-    wr->k++;
+    if ((size_t)wr->k == wr->cap) {
+        size_t cap = wr->cap ? 2 * wr->cap : 4096;
+        if (cap > (size_t)wr->count) cap = (size_t)wr->count;
+        int32_t *bigger = realloc(wr->w, cap * sizeof(int32_t));
+        if (!bigger) return fail_memory(ps, wr->l.no);
+        wr->w = bigger;
+        wr->cap = cap;
+    }
+    wr->w[wr->k++] = (int32_t)v;
     *w = (int32_t)v;
     return WT_OK;
 }
@@ -692,9 +917,10 @@ static long long weight_count(weight_format f, long long n)
     }
 }
 
-/* Fills the whole symmetric matrix.  A FULL_MATRIX is taken as given, so an
- * asymmetric one (an ATSP in disguise) is refused where it first shows. */
-static wt_status fill_matrix(weight_reader *wr, int32_t *m, int n)
+/* Reads the listed weights, row by row of the format.  A FULL_MATRIX is
+ * taken as given, so an asymmetric one (an ATSP in disguise) is refused
+ * where it first shows: its entry (j,i) is weight j * n + i, read before. */
+static wt_status read_matrix(weight_reader *wr, int n)
 {
     weight_format f = wr->ps->format;
     for (int i = 0; i < n; i++) {
@@ -704,17 +930,43 @@ static wt_status fill_matrix(weight_reader *wr, int32_t *m, int n)
             int32_t w = 0;
             wt_status st = next_weight(wr, &w);
             if (st != WT_OK) return st;
-            size_t ij = (size_t)i * (size_t)n + (size_t)j, ji = (size_t)j * (size_t)n + (size_t)i;
-            if (f == FMT_FULL_MATRIX && j < i && m[ji] != w)
+            size_t ji = (size_t)j * (size_t)n + (size_t)i;
+            if (f == FMT_FULL_MATRIX && j < i && wr->w[ji] != w)
                 return fail_at(wr->ps, WT_STATUS_PARSE, wr->l.no, "matrix is not symmetric at "
                                "(%d,%d): %ld there but %ld at (%d,%d); expected a symmetric "
-                               "matrix for TYPE TSP", i + 1, j + 1, (long)w, (long)m[ji],
+                               "matrix for TYPE TSP", i + 1, j + 1, (long)w, (long)wr->w[ji],
                                j + 1, i + 1);
-            m[ij] = w;
-            m[ji] = w;
         }
     }
     return WT_OK;
+}
+
+/* Turns the weights of format f, as listed, into the whole symmetric n x n
+ * matrix in place: the array grows to n * n, each row's listed entries
+ * move to their place (the last row first: a row's place never lies below
+ * where the rows before it are listed), then the other triangle is
+ * mirrored from them and an unlisted diagonal is 0.  NULL when out of
+ * memory (w is then still the caller's). */
+static int32_t *expand_matrix(int32_t *w, weight_format f, int n, long long count)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    int32_t *m = realloc(w, nn * sizeof(int32_t));
+    if (!m || f == FMT_FULL_MATRIX) return m;
+    size_t at = (size_t)count;
+    for (int i = n - 1; i >= 0; i--) {
+        int lo, hi;
+        row_span(f, i, n, &lo, &hi);
+        at -= (size_t)(hi - lo);
+        memmove(m + (size_t)i * (size_t)n + (size_t)lo, m + at, (size_t)(hi - lo) * sizeof *m);
+    }
+    for (int i = 0; i < n; i++) {
+        int lo, hi;
+        row_span(f, i, n, &lo, &hi);
+        int32_t *row = m + (size_t)i * (size_t)n;
+        if (i < lo || i >= hi) row[i] = 0;
+        for (int j = lo; j < hi; j++) m[(size_t)j * (size_t)n + (size_t)i] = row[j];
+    }
+    return m;
 }
 
 static wt_status check_weight_header(const parser *ps, const line *head)
@@ -748,18 +1000,23 @@ static wt_status read_weight_section(parser *ps, const line *head)
     if (st == WT_OK) st = ensure_instance(ps, head);
     if (st != WT_OK) return st;
     int n = (int)ps->n;
-    ps->inst->matrix = calloc((size_t)n * (size_t)n, sizeof(int32_t));
-    if (!ps->inst->matrix) return fail_memory(ps, head->no);
-    weight_reader wr = {ps, *head, head->e, 0, count};
-    st = fill_matrix(&wr, ps->inst->matrix, n);
-    if (st != WT_OK) return st;
+    weight_reader wr = {ps, *head, head->e, 0, count, NULL, 0};
+    st = read_matrix(&wr, n);
     const char *ts, *te;
-    if (next_token(&wr.p, wr.l.e, &ts, &te))
-        return fail_at(ps, WT_STATUS_PARSE, wr.l.no, "more weights in EDGE_WEIGHT_SECTION than "
-                       "%s of DIMENSION %lld holds (%lld); expected the end of the section, "
-                       "found '%s'", format_names[ps->format], ps->n, count,
-                       wt_quote(ts, wr.l.e).s);
-    return check_section_ends(ps, "EDGE_WEIGHT_SECTION", "weights");
+    if (st == WT_OK && next_token(&wr.p, wr.l.e, &ts, &te))
+        st = fail_at(ps, WT_STATUS_PARSE, wr.l.no, "more weights in EDGE_WEIGHT_SECTION than "
+                     "%s of DIMENSION %lld holds (%lld); expected the end of the section, "
+                     "found '%s'", format_names[ps->format], ps->n, count,
+                     wt_quote(ts, wr.l.e).s);
+    if (st == WT_OK) st = check_section_ends(ps, "EDGE_WEIGHT_SECTION", "weights");
+    int32_t *m = st == WT_OK ? expand_matrix(wr.w, ps->format, n, count) : NULL;
+    if (st == WT_OK && !m) st = fail_memory(ps, head->no);
+    if (st != WT_OK) {
+        free(wr.w);
+        return st;
+    }
+    ps->inst->matrix = m;
+    return WT_OK;
 }
 
 /* A section we do not use: its data lines run to -1 or to the next line
@@ -769,9 +1026,8 @@ static void skip_section(parser *ps)
     line l;
     mark m = mark_here(ps);
     while (read_line(ps, &l)) {
-        if (l.kind == LINE_BLANK) continue;
-        if (text_is(l.s, l.e, "-1")) return;
-        if (is_alpha(*l.s)) {
+        if (l.kind != LINE_BLANK && text_is(l.s, l.e, "-1")) return;
+        if (l.kind != LINE_BLANK && is_alpha(*l.s)) {
             go_back(ps, m);
             return;
         }
@@ -884,22 +1140,26 @@ static wt_status complete_instance(parser *ps)
     return WT_OK;
 }
 
-wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *source,
-                                   wt_instance **out, wt_error *err)
+/* Parses the text of in, from where its window starts. */
+wt_status wt_instance_parse_tsplib_stream(wt_stream *in, const char *source,
+                                          wt_instance **out, wt_error *err)
 {
-    if (!out || (!data && len > 0))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "wt_instance_parse_tsplib: need data and an output pointer");
-    if (!data) data = ""; /* NULL with len 0 is an empty file; NULL + 0 is undefined */
-    parser ps = {.cur = data, .end = data + len, .lineno = 1, .src = source ? source : "(buffer)",
-                 .err = err, .type = -1};
+    parser ps = {.in = in, .cur = in->buf, .end = in->buf + in->len, .lineno = 1,
+                 .src = source ? source : "(buffer)", .err = err, .type = -1};
     /* A UTF-8 byte order mark is an editor's habit, not content. */
-    if (len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0) ps.cur += 3;
+    if (in->len >= 3 && memcmp(ps.cur, "\xef\xbb\xbf", 3) == 0) ps.cur += 3;
+    /* The line end is told from the first window (all of a file up to a
+     * few MiB): a longer file has a line end in its first MiB. */
     ps.eol = wt_line_break(ps.cur, (size_t)(ps.end - ps.cur));
     wt_status st = parse_lines(&ps);
+    if (st == WT_OK) st = ps.read_st;
+    /* The rest of the file after an EOF line is read too: a file is whole
+     * (valid gzip, within its bound) or refused. */
+    if (st == WT_OK) st = wt_stream_drain(in, err);
     if (st == WT_OK) st = check_complete(&ps);
     if (st == WT_OK) st = complete_instance(&ps);
     free(ps.comment);
+    free(ps.name);
     if (st != WT_OK) {
         wt_instance_free(ps.inst);
         return st;
@@ -908,16 +1168,26 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
     return WT_OK;
 }
 
+wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *source,
+                                   wt_instance **out, wt_error *err)
+{
+    if (!out || (!data && len > 0))
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_parse_tsplib: need data and an output pointer");
+    wt_stream in;
+    wt_stream_over(&in, data ? data : "", len);
+    return wt_instance_parse_tsplib_stream(&in, source, out, err);
+}
+
 wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error *err)
 {
     if (!path || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_instance_read_tsplib: need a path "
                        "and an output pointer");
-    char *data = NULL;
-    size_t len = 0;
-    wt_status st = wt_file_load_tsplib(path, 0, &data, &len, err);
+    wt_stream in;
+    wt_status st = wt_stream_open(&in, path, true, 0, err);
     if (st != WT_OK) return st;
-    st = wt_instance_parse_tsplib(data, len, path, out, err);
-    free(data);
+    st = wt_instance_parse_tsplib_stream(&in, path, out, err);
+    wt_stream_close(&in);
     return st;
 }

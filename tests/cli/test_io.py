@@ -9,9 +9,11 @@ Usage: test_io.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 WARPTOUR = None
@@ -30,6 +32,52 @@ def run(*args, stdin=None):
     r.out = r.stdout.decode("utf-8", "replace")
     r.err = r.stderr.decode("utf-8", "replace")
     return r
+
+
+def sanitized():
+    """Whether WARPTOUR is built with AddressSanitizer, whose shadow memory
+    needs far more address space than any RLIMIT_AS a test can set."""
+    with open(WARPTOUR, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def limit_as(size):
+    """A preexec_fn that limits the child's address space (ulimit -v)."""
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+
+def run_fed(args, head, lines, limit):
+    """Runs warptour with RLIMIT_AS limit, writing head and then the chunks
+    of the iterator lines to its standard input until it stops reading."""
+    p = subprocess.Popen([WARPTOUR, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, preexec_fn=limit_as(limit))
+
+    def feed():
+        try:
+            p.stdin.write(head)
+            for chunk in lines:
+                p.stdin.write(chunk)
+        except (BrokenPipeError, OSError):
+            pass
+        try:
+            p.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    with p.stdout, p.stderr:
+        out = p.stdout.read()
+        err = p.stderr.read()
+    p.wait(timeout=300)
+    writer.join(timeout=60)
+    p.out = out.decode("utf-8", "replace")
+    p.err = err.decode("utf-8", "replace")
+    return p
+
+
+HUGE_HEAD = b"NAME : huge\nTYPE : TSP\nDIMENSION : 1000000000\nEDGE_WEIGHT_TYPE : EUC_2D\n" \
+            b"NODE_COORD_SECTION\n"
 
 
 def berlin_bytes():
@@ -267,6 +315,54 @@ class Io(unittest.TestCase):
         r = run("info", noise)
         self.assertEqual(r.returncode, 3)
         self.assertTrue(printable(r.err), r.err)
+
+    # ------------------------------------------- memory and a huge DIMENSION
+
+    def test_huge_dimension_gzip_under_ulimit(self):
+        # Issue 39: 54 MB of "1 1 1" after DIMENSION 1e9, in 1 GiB of address
+        # space: refused at line 7, the first repeated id, not out of memory.
+        if sanitized():
+            self.skipTest("AddressSanitizer cannot run under RLIMIT_AS")
+        path = self.write("huge.tsp.gz", gzip.compress(HUGE_HEAD + b"1 1 1\n" * 9000000, 1))
+        r = subprocess.run([WARPTOUR, "info", path], capture_output=True, timeout=300,
+                           preexec_fn=limit_as(1 << 30))
+        err = r.stderr.decode("utf-8", "replace")
+        self.assertEqual(r.returncode, 3, err)
+        self.assertIn(path + ":7: node id 1 appears twice in NODE_COORD_SECTION", err)
+        self.assertEqual(err.count("\n"), 1, err)
+
+    def test_endless_pipe_after_huge_dimension(self):
+        # Endless standard input after a header, in 1 GiB of address space:
+        # each stops with its own message and status, never killed.
+        if sanitized():
+            self.skipTest("AddressSanitizer cannot run under RLIMIT_AS")
+
+        def forever(line):
+            chunk = line * 100000
+            while True:
+                yield chunk
+
+        r = run_fed(["info", "-"], HUGE_HEAD, forever(b"1 1 1\n"), 1 << 30)
+        self.assertEqual(r.returncode, 3, r.err)
+        self.assertIn("<stdin>:7: node id 1 appears twice", r.err)
+        # Good node lines past DIMENSION: refused at the first one too many.
+        head = HUGE_HEAD.replace(b"1000000000", b"100000")
+
+        def counting():
+            k = 1
+            while True:
+                yield b"".join(b"%d 1 1\n" % i for i in range(k, k + 100000))
+                k += 100000
+
+        r = run_fed(["info", "-"], head, counting(), 1 << 30)
+        self.assertEqual(r.returncode, 3, r.err)
+        self.assertIn("<stdin>:100006: more node lines in NODE_COORD_SECTION than DIMENSION "
+                      "100000", r.err)
+        # Good node lines of a huge DIMENSION: memory follows the nodes
+        # really sent, until the limit (128 MiB here) ends it cleanly.
+        r = run_fed(["info", "-"], HUGE_HEAD, counting(), 128 << 20)
+        self.assertEqual(r.returncode, 1, r.err)
+        self.assertRegex(r.err, r"^warptour: <stdin>:\d+: out of memory\n$")
 
 
 if __name__ == "__main__":
