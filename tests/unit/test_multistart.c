@@ -356,7 +356,8 @@ static void test_time_limited_run(void **state)
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
     assert_int_equal(wt_tour_validate(res.tour, 300, NULL), WT_OK);
     assert_int_equal(res.length, wt_tour_length(inst, res.tour));
-    assert_true(res.multistart.climbs >= 1);
+    /* how many climbs end in the limit depends on the machine's load: the
+     * tour is valid either way (a cut climb's tour competes too) */
     assert_int_equal(res.stop, WT_STOP_DONE);
     /* Climbs cut short count their steps and complete scans, not themselves. */
     assert_int_equal(res.moves_evaluated,
