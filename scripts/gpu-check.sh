@@ -93,7 +93,7 @@ fi
 if [ $prebuilt = yes ]; then
     note build "prebuilt ($(cat gpu-data/prebuilt.commit 2>/dev/null))"
 elif cmake -S . -B "$build" -DWT_CUDA="${WT_CUDA:-ON}" -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" \
-        -DWT_TSPLIB_DIR="$tsplib" >"$OUT/build.log" 2>&1 &&
+        -DWT_TSPLIB_DIR="$tsplib" -DWT_WERROR="${WT_WERROR:-OFF}" >"$OUT/build.log" 2>&1 &&
    cmake --build "$build" -j "$(nproc)" >>"$OUT/build.log" 2>&1; then
     note build ok
 else
