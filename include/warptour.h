@@ -306,33 +306,37 @@ wt_status wt_tour_init(const wt_instance *inst, wt_init_method method, uint64_t 
 
 /* ----------------------------------------------------------------- solving */
 
-/* How ILS descends after a kick. */
+/* How ILS descends after a kick.  The methods, and the sizes at which auto
+ * and the searches change course, are in docs/algorithms.md ("ils:
+ * Iterated Local Search"); the values, in src/algo/policy.h. */
 typedef enum wt_ils_descent {
-    WT_ILS_AUTO = 0, /* lk up to 250,000 cities, local beyond, where its cheaper
-                        kicks end closer in the same time, but lk up to
-                        1,000,000 cities under a time limit of 45 us a city
-                        or more, long enough for LK's first descent to pay
-                        (bench/RESULTS.md) */
+    WT_ILS_AUTO = 0, /* lk or local, by the number of cities and the time limit:
+                        lk up to a size, local beyond, where its cheaper kicks
+                        end closer in the same time, but lk on larger tours too
+                        (up to a bound) under a time limit long enough a city
+                        for LK's first descent to pay */
     WT_ILS_FULL,     /* the backend's 2-opt passes over all pairs (Rocki & Suda):
                         a 2-opt local optimum after every kick */
-    WT_ILS_LOCAL,    /* on the host's threads: 2-opt and Or-opt moves to the 10
-                        nearest cities, looked for only around the cities the kick
-                        reconnected; 100,000 kicks a second per core.  On the cuda
-                        backend the first descent, from the start tour, is the
-                        GPU's full 2-opt descent */
+    WT_ILS_LOCAL,    /* on the host's threads: 2-opt and Or-opt moves to each
+                        city's nearest cities, looked for only around the cities
+                        the kick reconnected, so that a kick costs about the
+                        same at any size.  On the cuda backend the first
+                        descent, from the start tour, is the GPU's full 2-opt
+                        descent */
     WT_ILS_LK,       /* as local, with Lin-Kernighan steps (Lin & Kernighan
-                        1973, Johnson & McGeoch 1997: variable depth, to 8
-                        quadrant candidates a city) and Or-opt in place of 2-opt
+                        1973, Johnson & McGeoch 1997: variable depth, to
+                        quadrant candidate cities) and Or-opt in place of 2-opt
                         and Or-opt, and random-walk double bridges as kicks
                         (Applegate, Cook & Rohe 2003) */
-    WT_ILS_WINDOWS   /* the tour cut into windows of 1,000 consecutive positions,
+    WT_ILS_WINDOWS   /* the tour cut into windows of consecutive positions,
                         each searched as a path whose ends stay in place (kicks,
-                        2-opt and Or-opt: solve-batch's search, docs/batch.md),
-                        thousands at once on the GPU (cuda backend) or one a
-                        thread (cpu); the cuts move between rounds.  First the
-                        backend's 2-opt descent of the whole tour; once the
-                        windows' gains dry up, the host's LK or local descents
-                        for the rest of the time (docs/batch.md, issue 25) */
+                        2-opt, Or-opt and sequential 3-opt: solve-batch's
+                        search, docs/batch.md), thousands at once on the GPU
+                        (cuda backend) or one a thread (cpu); the cuts move
+                        between rounds.  First the backend's 2-opt descent of
+                        the whole tour; once the windows' gains dry up, the
+                        host's LK or local descents (by the number of cities)
+                        for the rest of the time (docs/batch.md) */
 } wt_ils_descent;
 
 const char *wt_ils_descent_name(wt_ils_descent d); /* "auto", "full", "local", "lk",
@@ -474,12 +478,13 @@ typedef struct wt_params {
     uint64_t restarts;          /* multistart: climbs to run; 0 = as many as the
                                    time limit allows (stop WT_STOP_DONE once one
                                    climb finished, else WT_STOP_TIME_LIMIT), or
-                                   100 without a limit */
+                                   without a limit a fixed number (docs/cli.md,
+                                   --restarts) */
     uint64_t kicks;             /* ils: kicks to make; 0 = until the time limit
                                    (stop WT_STOP_DONE once the first descent
                                    finished, else WT_STOP_TIME_LIMIT), or without
-                                   one as many as cities, at least 10,000 (1000
-                                   with WT_ILS_FULL) */
+                                   one as many as cities with a floor, a fixed
+                                   number with WT_ILS_FULL (docs/cli.md, --kicks) */
     bool accept_equal;          /* ils: also keep kicked tours of equal length
                                    (default false: only strictly shorter ones) */
     wt_ils_descent ils_descent; /* ils: the descent after each kick (default
@@ -689,23 +694,23 @@ typedef struct wt_batch_params {
     double progress_interval_s; /* default 0.5 */
     const volatile int *stop_flag; /* optional: nonzero stops the search */
     int cuda_device;            /* the GPU to run on (default 0) */
-    /* EXPERIMENTAL, for benchmarks and tests (0: the default; the tour a seed
-     * gives changes with neighbours and kick_window): */
-    int neighbours;             /* nearest cities per city that moves join to; 0: 8;
-                                   else 2..16 */
+    /* EXPERIMENTAL, for benchmarks and tests (0: the default, set in
+     * src/algo/policy.h and described in docs/batch.md; the tour a seed gives
+     * changes with each of them): */
+    int neighbours;             /* nearest cities per city that moves join to; 0: the
+                                   default; else 2..16 */
     int kick_window;            /* positions a kick's three cuts lie within; 0: the
                                    whole tour; else >= 3 */
     int accept_slack;           /* a kicked tour longer than the kept one is kept when
                                    the excess is below u * accept_slack / 1000 mean
                                    edges (times 300 / n above 300 cities), u uniform
-                                   in [0, 1); 0: 1000; WT_TUNING_OFF: never; else
-                                   1..100000 */
+                                   in [0, 1); 0: the default; WT_TUNING_OFF: never;
+                                   else 1..100000 */
     int three_opt;              /* sequential 3-opt moves besides 2-opt and Or-opt:
                                    the nearest cities of a first move's loose end
-                                   tried for the third edge (docs/batch.md); 0: 5
-                                   for instances of 1,000 cities or more, none
-                                   below; WT_TUNING_OFF: none; else 1..neighbours,
-                                   every instance */
+                                   tried for the third edge (docs/batch.md); 0: the
+                                   default, by the instance's size; WT_TUNING_OFF:
+                                   none; else 1..neighbours, every instance */
     int kick_edges;             /* edges a kick changes: 3, a segment swap (A B C ->
                                    A C B), or 4, a double bridge (A B C D -> A D C
                                    B); 0: 4 for instances with 3-opt moves, else 3 */

@@ -5,9 +5,12 @@
  * included (as zstd's experimental section): the knobs that benchmarks and
  * tests turn, the shapes of the GPU kernels and the rounds of the host's
  * searches.  A user has no need of them: every default was measured
- * (bench/RESULTS.md).  A program that includes this header should expect
- * to follow it from version to version; warptour.h alone is the stable
- * contract, and its conventions hold here too.
+ * (bench/RESULTS.md).  docs/library.md, "Tuning (experimental)", lists
+ * each field's default; src/algo/policy.h sets those of the host's
+ * searches, src/backend/cuda those of the kernels.  A program that
+ * includes this header should expect to follow it from version to
+ * version; warptour.h alone is the stable contract, and its conventions
+ * hold here too.
  *
  * A wt_tuning reaches wt_solve through wt_params.tuning (NULL: the
  * library's tuning).  0 in a field means the library's default, so a
@@ -43,42 +46,47 @@ typedef enum wt_ms_scan {
  * meetings of the threads. */
 struct wt_tuning {
     /* ils with local and lk descents, on the host's threads */
-    int64_t ils_round_kicks;  /* kicks of each search a round; 0: 2000 on replicas, on
-                                 segments half a segment's cities and at least
-                                 2000, on merged replicas (ils_merged_min) 250;
-                                 WT_TUNING_OFF: never meet; else >= 1 (both
-                                 ways; beyond 2^40: never) */
+    int64_t ils_round_kicks;  /* kicks of each search a round; 0: the default
+                                 (src/algo/policy.h), by the way the threads
+                                 share the kicks and a segment's cities;
+                                 WT_TUNING_OFF: never meet; else >= 1 (replicas
+                                 and segments alike; beyond 2^40: never) */
     int64_t ils_segment_min;  /* cities a segment from which the searches kick on
                                  segments of the tour instead of replicas of it;
-                                 0: 6000; WT_TUNING_OFF: never; else >= 1 */
+                                 0: the default (src/algo/policy.h), lower for
+                                 lk descents; WT_TUNING_OFF: never; else >= 1 */
     int ils_window;           /* ils with window descents, and the concurrent
-                                 windows: cities a window; 0: 1000; else >= 8 */
+                                 windows: cities a window; 0: the default
+                                 (src/algo/policy.h); else >= 8 */
     int ils_window_3opt;      /* those windows' sequential 3-opt moves: the nearest
                                  cities of a first move's loose end tried for the
                                  third edge, with kicks of four edges
-                                 (wt_batch_params.three_opt); 0: 5 for ILS with
-                                 window descents and for the concurrent windows on
-                                 tours of more than 250,000 cities, else none;
-                                 WT_TUNING_OFF: none; else 1..8 */
+                                 (wt_batch_params.three_opt); 0: the default
+                                 (src/algo/policy.h), for the concurrent windows
+                                 by the tour's size; WT_TUNING_OFF: none; else
+                                 1..8 */
     int ils_replica_every;    /* every ils_replica_every-th round on segments is a
-                                 replica round; 0: 4 below 30,000 cities a
-                                 segment, else never; WT_TUNING_OFF: never; else
-                                 >= 1 */
-    int64_t ils_list_descent_min; /* lk descents above 20,000 cities: cities a thread
-                                 from which the first descent is a list descent
-                                 (on the whole tour held as a two-level list)
-                                 instead of one on segments; 0: always;
-                                 WT_TUNING_OFF: never; else >= 1 */
+                                 replica round; 0: the default (src/algo/policy.h),
+                                 by a segment's cities; WT_TUNING_OFF: never;
+                                 else >= 1 */
+    int64_t ils_list_descent_min; /* lk descents on tours too large for replicas
+                                 (src/algo/policy.h): cities a thread from which
+                                 the first descent is a list descent (on the
+                                 whole tour held as a two-level list) instead of
+                                 one on segments; 0: always; WT_TUNING_OFF:
+                                 never; else >= 1 */
     int64_t ils_merged_min;   /* lk descents: cities from which the searches kick
                                  merged replicas, merged every round, instead of
-                                 segments or replicas on arrays; 0: 2000;
-                                 WT_TUNING_OFF: never; else >= 1 */
-    int ils_starts;           /* lk descents from 20,001 to 250,000 cities whose first
-                                 descent is a list descent, no params.start_tour:
-                                 start tours whose first descents run side by
-                                 side, the shortest kept (the configured one and
-                                 Quick-Boruvka sweeps); 0: one a thread, at most
-                                 16, where at least 45% of the cities have their
+                                 segments or replicas on arrays; 0: the default
+                                 (src/algo/policy.h); WT_TUNING_OFF: never; else
+                                 >= 1 */
+    int ils_starts;           /* lk descents whose first descent is a list descent,
+                                 on tours up to a size (src/algo/policy.h), no
+                                 params.start_tour: start tours whose first
+                                 descents run side by side, the shortest kept
+                                 (the configured one and Quick-Boruvka sweeps);
+                                 0: the default (src/algo/policy.h): several, at
+                                 most one a thread, where many cities have their
                                  two nearest at one length, else the configured
                                  one only; WT_TUNING_OFF: the configured one
                                  only; else >= 1, at most one a thread */
@@ -86,38 +94,41 @@ struct wt_tuning {
                                  time limit and more than one thread: cities from
                                  which a usable GPU runs concurrent windows, window
                                  searches of the tour while the host's threads
-                                 search; 0: 10,000; WT_TUNING_OFF: never; else
-                                 >= 1 */
+                                 search; 0: the default (src/algo/policy.h);
+                                 WT_TUNING_OFF: never; else >= 1 */
     int ils_concurrent_round_ms; /* the concurrent windows' rounds, milliseconds; 0:
-                                 1000; else 100..60000 (their windows: ils_window's
+                                 the default (src/algo/policy.h); else
+                                 100..60000 (their windows: ils_window's
                                  cities) */
-    /* ils with lk descents: the LK step and the kick; the defaults in
-     * parentheses are those from 50,000 cities */
-    int lk_candidates;        /* candidate cities a city; 0: 8 (12); else 1..16 */
-    int lk_depth;             /* most flips of one step; 0: 25 (50); else 1..100 */
+    /* ils with lk descents: the LK step and the kick; 0: the default
+     * (src/algo/policy.h), broader and deeper from a tour's size on */
+    int lk_candidates;        /* candidate cities a city; 0: the default; else
+                                 1..16 */
+    int lk_depth;             /* most flips of one step; 0: the default; else
+                                 1..100 */
     int lk_breadth1;          /* alternatives tried at level 1 when a kick is repaired
-                                 (the first descent tries 3, 2 and 1); 0: 3 (5);
-                                 else 1..12 */
-    int lk_breadth2;          /* at level 2; 0: 2 (3); else 1..12 */
-    int lk_breadth3;          /* at level 3; 0: 1 (2); else 1..12 */
+                                 (the first descent always tries the narrower
+                                 default); 0: the default; else 1..12 */
+    int lk_breadth2;          /* at level 2; 0: the default; else 1..12 */
+    int lk_breadth3;          /* at level 3; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
-                                 0: 25; else 1..1000 */
-    /* cuda: the whole-GPU 2-opt pass (2opt, ils) */
-    int pass_rows;            /* rows per lane; 0: 8 below 50,000 cities, else 16;
-                                 8, 16 */
-    int pass_block;           /* threads per block at 8 rows a lane; 0: 512 where the
-                                 pass fills the GPU, else 128; 128, 256, 512 */
-    int pass_piece;           /* columns per offer of a row's best; 0: 512; 256, 512,
-                                 1024 */
+                                 0: the default; else 1..1000 */
+    /* cuda: the whole-GPU 2-opt pass (2opt, ils); 0: the CUDA backend's
+     * default (src/backend/cuda/twoopt_pass.cu), some by n and the GPU */
+    int pass_rows;            /* rows per lane; 0: by n; 8, 16 */
+    int pass_block;           /* threads per block at 8 rows a lane; 0: by whether
+                                 the pass fills the GPU; 128, 256, 512 */
+    int pass_piece;           /* columns per offer of a row's best; 0: the
+                                 default; 256, 512, 1024 */
     int pass_period;          /* longest offset chain of the integer column loop
-                                 (shorter where the coordinates need it); 0: 8;
-                                 2, 4, 8 */
+                                 (shorter where the coordinates need it); 0: the
+                                 default; 2, 4, 8 */
     bool pass_float_loop;     /* the float column loop where the integer one would
                                  run */
     bool pass_unchained;      /* the recovery of each row's column launched without
                                  programmatic serialization behind the pass */
     int pass_prune_min;       /* fewest cities for the pruned pass (params.prune);
-                                 0: 16,384; else >= 1 */
+                                 0: the default; else >= 1 */
     /* cuda: multistart's block kernel */
     int ms_block;             /* threads per climber; 0: by n; 32, 64, 128, 256, 512 */
     int ms_tc;                /* columns per strip; 0: by n; 4, 8, 16.  Either of

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/policy.h"
 #include "backend/backend.h"
 #include "core/error.h"
 #include "core/init.h"
@@ -379,15 +380,13 @@ static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour 
 
 /* Seconds the call takes after the search: tours back from the GPU and
  * every length recomputed (pack), with the kicks under way when the search
- * ends: 2 ms plus 20 ns a city (H100: 10,000 x 100 cities ended 5.7 ms
- * inside 10 s with 1 ms + 10 ns a city, 128 x 1,000 ended 0.5 ms past
- * 20 s once). */
+ * ends (WT_BATCH_FINISH_S and WT_BATCH_FINISH_S_PER_CITY). */
 static double finish_seconds(const batch_state *s, const wt_batch_tour *t)
 {
     double cities = 0;
     for (int i = 0; i < s->count; i++)
         if (t[i].status == WT_OK) cities += t[i].n;
-    return 2e-3 + cities * 20e-9;
+    return WT_BATCH_FINISH_S + cities * WT_BATCH_FINISH_S_PER_CITY;
 }
 
 /* The device that p asks for into *dev, and its description into desc:

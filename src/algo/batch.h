@@ -12,22 +12,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "algo/policy.h" /* the defaults: WT_BATCH_NEIGHBOURS, ... */
 #include "backend/backend.h"
 #include "warptour.h"
 
-/* Defaults of the experimental fields (warptour.h). */
-enum {
-    WT_BATCH_NEIGHBOURS = 8,
-    WT_BATCH_ACCEPT_SLACK = 1000,
-    WT_BATCH_THREE_OPT = 5,         /* 3-opt breadth by default, */
-    WT_BATCH_THREE_OPT_FROM = 1000  /* for instances of this many cities or more */
-};
-
-/* Neighbours per city that params ask for (its default resolved). */
+/* Neighbours per city that params ask for (0: WT_BATCH_NEIGHBOURS). */
 int wt_batch_neighbours(const wt_batch_params *p);
 
 /* The 3-opt items' breadth that params ask for (0: none), and into *from
- * the fewest cities of an instance that gets it. */
+ * the fewest cities of an instance that gets it (by default
+ * WT_BATCH_THREE_OPT from WT_BATCH_THREE_OPT_FROM cities). */
 int wt_batch_three_opt(const wt_batch_params *p, int *from);
 
 /* Kicks instance of n cities gets per params: params->kicks, or 0 (until

@@ -2,16 +2,27 @@
  * policy.h - the automatic choices and defaults of the solver, in one
  * table: which method runs at which size, and with what settings.  Each
  * constant says what it decides; the measurements behind the values are in
- * bench/RESULTS.md, not here.  The tuning fields of wt_params (warptour.h)
- * override some of them for measurements: a field that is 0 keeps the
- * value below.
+ * bench/RESULTS.md, whose "Why ..." sections the comments name, not here.
+ * The fields of wt_tuning (warptour_experimental.h) and the experimental
+ * fields of wt_batch_params (warptour.h) override some of them for
+ * measurements: a field that is 0 keeps the value below.  The rules that
+ * are small functions of the tour's size and the time limit are the
+ * wt_policy_* functions (policy.c); the others are named where they are
+ * applied.
+ *
+ * The defaults of the fields a user sets (wt_params_defaults,
+ * wt_batch_params_defaults, WT_BATCH_DEFAULT_KICKS) are the public
+ * header's, which documents each; the choices of the GPU's kernels (their
+ * shapes, the pruned pass's size) are the CUDA backend's (src/backend/cuda).
  */
 #ifndef WT_ALGO_POLICY_H
 #define WT_ALGO_POLICY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "ls/engine.h"
+#include "warptour.h"
 
 /* ======================================== local search and the ILS drivers
  * The local-search engine (src/ls) as SA's polish and ILS on the host use
@@ -20,13 +31,16 @@
  * brackets overrides the value.  The engine's own limits, which define its
  * moves (WT_LS_OR_MAX, LK's breadth cap and alternate-step chain, the
  * long-edge pass's rounds, the segment-restricted kick's window), stay in
- * src/ls.  The values were measured: bench/RESULTS.md. */
+ * src/ls. */
 
 /* Candidate cities a city in the polish's and the 2-opt + Or-opt descents. */
 #define WT_POLISH_NEIGHBOURS 10
 /* Largest tour whose polish ends with full-neighbourhood sweeps (O(n^2) each). */
 #define WT_POLISH_FULL_MAX 5000
 
+/* LK's step and kick: bench/RESULTS.md, "Why walks of 25 steps and chains 25
+ * deep (LK)", "Why broader kick repairs from 50,000 cities (LK)" and "Why the
+ * alternate step is off (LK)". */
 /* Candidate cities a city of the LK descents, quadrant neighbours [lk_candidates]. */
 #define WT_LK_CANDIDATES 8
 /* Most flips (levels) of one LK step [lk_depth]. */
@@ -46,6 +60,11 @@
 /* Steps of the random walks that place an LK search's kicks [lk_walk]. */
 #define WT_ILS_LK_WALK_STEPS 25
 
+/* How the threads share the kicks: bench/RESULTS.md, "Why segments from 6,000
+ * cities a thread (local descents)", "Why a replica round every 4 below 30,000
+ * cities a segment (local descents)", "Why segments from 500 cities a thread, at
+ * most 12,000 (LK)" and "Why merged replicas from 2,000 cities, in rounds of 250
+ * kicks (LK)". */
 /* Kicks of each search a round of replicas, the least of segments [ils_round_kicks]. */
 #define WT_ILS_ROUND_KICKS 2000
 /* Kicks of each search a round of merged replicas [ils_round_kicks]. */
@@ -68,6 +87,10 @@
 /* Tours from which LK searches kick merged replicas [ils_merged_min]. */
 #define WT_ILS_MERGED_MIN 2000
 
+/* The first descent: bench/RESULTS.md, "Why 2-opt over the 50 longest edges
+ * after the first descent (LK)", "Why several start tours where ties abound
+ * (LK)" and "Why LK up to 250,000 cities, and the list descent above 20,000
+ * (auto)". */
 /* Cities a thread from which the first descent starts on segments. */
 #define WT_ILS_SEGMENT_DESCENT_MIN 5000
 /* Longest edges the first descent revisits over all pairs (wt_ls_long_edges). */
@@ -91,5 +114,153 @@ static inline wt_ls_moves wt_policy_ls_moves(bool lk)
                          .breadth = {WT_LK_BREADTH1, WT_LK_BREADTH2, WT_LK_BREADTH3},
                          .alternate = false};
 }
+
+/* ================================================ what auto picks (solve.c)
+ * wt_solve's automatic choices: the descent of ILS's --ils-descent auto,
+ * whether --backend auto runs it on the host alone and whether the GPU
+ * searches concurrent windows meanwhile (below), the kicks and climbs of a
+ * run given neither a time limit nor a budget, and the hand-over of the
+ * GPU's first descent.  The rules are the functions at the end of this
+ * section; solve.c asks them. */
+
+/* Largest tour on which auto takes LK descents under any time limit; local
+ * descents beyond, whose cheaper kicks get further in a short time
+ * (bench/RESULTS.md, "Why LK up to 250,000 cities, and the list descent above
+ * 20,000 (auto)"). */
+#define WT_AUTO_LK_MAX_CITIES 250000
+/* Largest tour on which auto takes LK under a long time limit (below); larger
+ * tours were not measured and stay local. */
+#define WT_AUTO_LK_LONG_MAX_CITIES 1000000
+/* Seconds a city of time limit from which auto takes LK up to that size: time
+ * for LK's first descent of the whole tour to pay (bench/RESULTS.md, "Why LK up
+ * to a million cities from 45 µs a city (auto)"). */
+#define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
+
+/* Kicks of an ILS run with local or LK descents and neither a time limit nor a
+ * kick count: as many as cities (linkern's default), at least this many. */
+#define WT_ILS_MIN_KICKS 10000
+/* Kicks of such a run with full descents, each of which scans the whole tour. */
+#define WT_ILS_FULL_KICKS 1000
+/* Climbs of a multistart run with neither a time limit nor a climb count. */
+#define WT_MULTISTART_RESTARTS 100
+
+/* Tours from which the device's 2-opt descent before local ILS hands over to
+ * the host's threads on a stall, below which it runs to its optimum
+ * (bench/RESULTS.md, "Why the GPU's first descent hands over on a stall"). */
+#define WT_DEVICE_STALL_CITIES 1000000
+/* Passes in a row that make a stall, */
+#define WT_DEVICE_STALL_PASSES 16
+/* when together they shorten the tour by less than this share of it. */
+#define WT_DEVICE_STALL_GAIN 1e-4
+
+/* The descent ILS runs after each kick: asked, or for WT_ILS_AUTO the one
+ * auto takes on a tour of n cities under a time limit of time_limit_s seconds
+ * (<= 0: none): LK up to WT_AUTO_LK_MAX_CITIES, up to
+ * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
+ * city or more, local beyond. */
+wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s);
+
+/* Whether the host's descents, once window descents hand over, are LK (else
+ * local) on a tour of n cities: LK up to WT_AUTO_LK_MAX_CITIES. */
+bool wt_policy_lk_after_windows(int n);
+
+/* Kicks of an ILS run on n cities given neither a time limit nor a kick
+ * count: WT_ILS_FULL_KICKS with full descents (full), else n, at least
+ * WT_ILS_MIN_KICKS. */
+uint64_t wt_policy_ils_kicks(bool full, int n);
+
+/* Passes of the device's first descent of n cities that make a stall, on
+ * which it hands over: WT_DEVICE_STALL_PASSES from WT_DEVICE_STALL_CITIES
+ * cities, else 0 (none: the descent runs to its optimum). */
+int wt_policy_device_stall_passes(int n);
+
+/* ================================= the window search (windows.c, windows.h)
+ * ILS with window descents (--ils-descent windows): rounds of windows of
+ * the tour searched as a batch (algo/windows.h). */
+
+/* Cities a window, for window descents and concurrent windows [ils_window]
+ * (bench/RESULTS.md, "Why rounds of 1 s and windows of 1,000 cities
+ * (concurrent windows)"). */
+#define WT_WINDOW_CITIES 1000
+/* Searches a round holds in all, by default: each window gets enough replicas
+ * (searches of its own, the shortest kept) to make up this many, */
+#define WT_WINDOW_FILL 512
+/* and at most this many. */
+#define WT_WINDOW_MAX_REPLICAS 64
+/* The windows' 3-opt breadth with window descents [ils_window_3opt]
+ * (bench/RESULTS.md, "Why 3-opt items in the concurrent windows above 250,000
+ * cities"). */
+#define WT_WINDOW_THREE_OPT 5
+/* Shortest round of window descents under a time limit, in seconds, */
+#define WT_WINDOW_MIN_ROUND_S 0.25
+/* and at least this many times the last round's cutting and putting back
+ * (the GPU idles meanwhile). */
+#define WT_WINDOW_ROUND_OVERHEADS 6
+/* Window descents hand over to the host's descents once a round gains less
+ * than this share of the tour a second (wt_windows_search). */
+#define WT_WINDOW_HANDOVER 1e-4
+/* Rounds of window descents without a time limit, */
+#define WT_WINDOW_UNTIMED_ROUNDS 8
+/* each with a window's cities over this many kicks a window. */
+#define WT_WINDOW_UNTIMED_CITIES_PER_KICK 10
+
+/* ========================= concurrent windows (windows_concurrent.{c,h})
+ * The GPU's window searches while the host's threads search the tour
+ * (bench/RESULTS.md, "ILS on large instances: concurrent windows (bench
+ * timeline)"). */
+
+/* Tours from which auto's ILS under a time limit runs concurrent windows,
+ * where a GPU is usable [ils_concurrent_min] (bench/RESULTS.md, "What windows
+ * alone add to an LK tour"). */
+#define WT_CONCURRENT_MIN_CITIES 10000
+/* A round's seconds [ils_concurrent_round_ms]: long enough that its set-up
+ * and the cutting into improved paths take a small share of it, short enough
+ * that the host's merges change few of its windows' cities meanwhile
+ * (bench/RESULTS.md, "Why rounds of 1 s and windows of 1,000 cities
+ * (concurrent windows)"). */
+#define WT_CONCURRENT_ROUND_S 1.0
+/* The windows' 3-opt breadth [ils_window_3opt], */
+#define WT_CONCURRENT_THREE_OPT 5
+/* on tours of more than this many cities; none on smaller ones
+ * (bench/RESULTS.md, "Why 3-opt items in the concurrent windows above 250,000
+ * cities"). */
+#define WT_CONCURRENT_THREE_OPT_ABOVE 250000
+/* Threads of a round's set-up on a GPU (cutting the windows and their lists,
+ * packing them), which share the host's cores for a small share of a round
+ * (bench/RESULTS.md, "Splices, set-up threads and merges (concurrent
+ * windows)"). */
+#define WT_CONCURRENT_SETUP_THREADS 4
+/* Most seconds a round's set-up adds to its length. */
+#define WT_CONCURRENT_SETUP_MAX_S 10.0
+/* Fewest seconds before the deadline (besides a set-up as long as the last
+ * one's) that a round starts with. */
+#define WT_CONCURRENT_MIN_LEFT_S 0.1
+
+/* Whether a tour of n cities is large enough for concurrent windows: from
+ * tuned cities (tuning.ils_concurrent_min), 0: from WT_CONCURRENT_MIN_CITIES,
+ * WT_TUNING_OFF: never. */
+bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
+
+/* ====================================== batches (batch.c, solve-batch)
+ * wt_solve_batch's defaults for its experimental fields (warptour.h,
+ * wt_batch_params; the field in brackets, 0 keeps the value), which the
+ * window searches above share (bench/RESULTS.md, "Batches: solve-batch on
+ * issue 25's sets (bench batch)"). */
+
+/* Nearest cities a city that the moves join to [neighbours]. */
+#define WT_BATCH_NEIGHBOURS 8
+/* Slack of the acceptance of a longer kicked tour, in thousandths of a mean
+ * edge [accept_slack] (core/batch_search.h, wt_bs_accept_slack). */
+#define WT_BATCH_ACCEPT_SLACK 1000
+/* The 3-opt items' breadth [three_opt], */
+#define WT_BATCH_THREE_OPT 5
+/* on instances of this many cities or more; none below (bench/RESULTS.md,
+ * "Why 3-opt items with four-edge kicks from 1,000 cities (batch)"). */
+#define WT_BATCH_THREE_OPT_FROM 1000
+/* Seconds a batch's search ends before its time limit, for the tours to come
+ * back from the GPU and their lengths to be recomputed: this much, */
+#define WT_BATCH_FINISH_S 2e-3
+/* and this much more a city. */
+#define WT_BATCH_FINISH_S_PER_CITY 20e-9
 
 #endif

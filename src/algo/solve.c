@@ -20,6 +20,7 @@
 #include "algo/descent.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
+#include "algo/policy.h"
 #include "algo/windows.h"
 #include "algo/polish.h"
 #include "core/search_ctl.h"
@@ -66,98 +67,58 @@ void wt_result_free(wt_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* From DEVICE_STALL_CITIES cities, the device's first descent before local
- * ILS hands over when DEVICE_STALL_PASSES passes together shorten the tour
- * by less than DEVICE_STALL_GAIN of it (below, the whole descent takes a
- * second or less). */
-enum { DEVICE_STALL_CITIES = 1000000, DEVICE_STALL_PASSES = 16 };
-static const double DEVICE_STALL_GAIN = 1e-4;
-
-/* Whether ILS descends locally after each kick: as asked, and by default
- * (auto) on both backends, where local descents on the host's threads got
- * 2-3 times closer to the optimum in 10 s than full descents on an H200
- * (bench/RESULTS.md, "Iterated Local Search").  On the cuda backend the
- * first descent, from the start tour, is still the GPU's full 2-opt
- * descent: the fast way to a first optimum of a large tour. */
+/* Whether ILS repairs each kick on the host's threads (local, LK or window
+ * descents, the last handing over to the host's) rather than by the
+ * backend's full 2-opt passes: every descent but WT_ILS_FULL, auto
+ * included, which takes LK or local descents by the tour's size and the
+ * time limit (wt_policy_ils_descent, algo/policy.h).  On a device backend
+ * the first descent, from the start tour, is the device's full 2-opt
+ * descent; --backend auto keeps ILS with LK descents on the host
+ * (auto_on_host). */
 static bool ils_local(const wt_params *p)
 {
     return p->algorithm == WT_ALGO_ILS && p->ils_descent != WT_ILS_FULL;
 }
 
-/* Cities up to which auto takes LK descents, local ones beyond: an LK
- * kick costs about ten local ones, and its first descent of the whole tour
- * (on a two-level list, one thread) takes seconds from 100,000 cities.  On
- * 16 cores (H100 machine), 10 s: pla85900 1.03% above the optimum with LK,
- * 1.14% local; usa115475 0.57% and 0.80%; ara238025 0.97% and 1.59%
- * (bench/RESULTS.md).  A million cities stay local under short limits: the
- * listed descent alone took 14.7 s there (uniform, development machine,
- * one thread). */
-enum { LK_AUTO_MAX_CITIES = 250000 };
-
-/* Up to LK_LONG_MAX_CITIES, a time limit of at least LK_LONG_S_PER_CITY
- * seconds a city takes LK too: once its first descent is done, LK's kicks
- * get closer.  A million uniform cities (H100 machine, 16 cores, seed 1),
- * LK against local at 10 / 30 / 60 s: with concurrent GPU windows, 6.15 / 0.95 /
- * 0.57% above the BHH estimate against 1.13 / 0.85 / 0.77%; the host alone
- * 6.17 / 1.42 / 0.80% against none / 1.08 / 0.94% (bench/RESULTS.md).  The
- * limit's bound, 45 s at a million cities, lies between the two measured
- * times; larger tours were not measured and stay local. */
-enum { LK_LONG_MAX_CITIES = 1000000 };
-static const double LK_LONG_S_PER_CITY = 45e-6;
-
 /* The descent ILS runs after each kick: auto resolved for n cities. */
 static wt_ils_descent ils_descent_run(const wt_params *p, int n)
 {
-    if (p->ils_descent != WT_ILS_AUTO) return p->ils_descent;
-    if (n <= LK_AUTO_MAX_CITIES) return WT_ILS_LK;
-    bool long_limit = p->time_limit_s >= LK_LONG_S_PER_CITY * n;
-    return n <= LK_LONG_MAX_CITIES && long_limit ? WT_ILS_LK : WT_ILS_LOCAL;
+    return wt_policy_ils_descent(p->ils_descent, n, p->time_limit_s);
 }
 
 /* Whether --backend auto runs the search on the host alone: ILS with LK
  * descents, whose kicks run on the host's threads anyway, and for which
  * the GPU's first descent (a full 2-opt optimum) is a worse start than the
- * host's LK descent from the start tour (H100, 16 cores, 60 s, with the GPU
- * / without: pr2392 0.144% / 0.000%, usa13509 0.182% / 0.177%, d18512
- * 0.155% / 0.126% above the optimum; bench/RESULTS.md). */
+ * host's LK descent from the start tour (bench/RESULTS.md, "Why LK runs on
+ * the host, not after the GPU's 2-opt descent"). */
 static bool auto_on_host(const wt_params *p, int n)
 {
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
            ils_descent_run(p, n) == WT_ILS_LK;
 }
 
-/* Cities from which auto's ILS with LK or local descents under a time
- * limit has the GPU, where one is usable, search windows of the tour
- * concurrently with the host's threads (windows_concurrent.h);
- * tuning.ils_concurrent_min sets another.  On an H100 next to 16 threads, from the
- * host's tour at 10 s, 10 s of window searches alone gained 0.063 / 0.103
- * / 0.004 points of the gap on pla85900 / usa115475 / usa13509, the host's
- * threads 0.053 / 0.181 / 0.005 (bench/RESULTS.md).  With local descents
- * the GPU's first descent stays: only LK's runs on the host. */
-enum { CONCURRENT_MIN_CITIES = 10000 };
-
+/* Whether auto's ILS with LK or local descents under a time limit has the
+ * GPU, where one is usable, search windows of the tour concurrently with
+ * the host's threads (windows_concurrent.h): on tours that
+ * wt_policy_concurrent_windows_size admits (tuning.ils_concurrent_min), with
+ * more than one thread and no kick budget.  With local descents the GPU's
+ * first descent stays: only LK's runs on the host. */
 static bool concurrent_windows_wanted(const wt_params *p, int n)
 {
-    int64_t min = wt_tuning_of(p)->ils_concurrent_min;
-    int64_t from = min ? min : CONCURRENT_MIN_CITIES;
     wt_ils_descent d = ils_descent_run(p, n);
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
            (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
-           min != WT_TUNING_OFF && n >= from && p->threads != 1;
+           wt_policy_concurrent_windows_size(n, wt_tuning_of(p)->ils_concurrent_min) &&
+           p->threads != 1;
 }
 
-/* Kicks of an ILS run without a time limit or a kick count: as many as
- * cities (linkern's default), at least ILS_MIN_KICKS, with local and LK
- * descents; ILS_FULL_KICKS with full descents, each of which scans the
- * whole tour. */
-enum { ILS_MIN_KICKS = 10000, ILS_FULL_KICKS = 1000 };
-
+/* Kicks of an ILS run: as asked, else unbounded under a time limit, else
+ * wt_policy_ils_kicks's. */
 static uint64_t ils_kicks(const wt_params *p, int n)
 {
     if (p->kicks > 0) return p->kicks;
     if (p->time_limit_s > 0) return 0;
-    if (!ils_local(p)) return ILS_FULL_KICKS;
-    return n > ILS_MIN_KICKS ? (uint64_t)n : ILS_MIN_KICKS;
+    return wt_policy_ils_kicks(!ils_local(p), n);
 }
 
 /* Whether params.cuda_device names one of b's devices, where b is a
@@ -233,7 +194,7 @@ static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 /* The choice of a device, made on a thread of its own while the host builds
  * the start tour: asking whether a GPU is usable creates its context, a
  * fraction of a second that a short run would otherwise spend before the
- * start tour (at a million cities with a 1 s limit, all of the GPU's time). */
+ * start tour (bench/RESULTS.md, "The million's first seconds"). */
 typedef struct device_choice {
     const wt_params *params;
     wt_device device;
@@ -309,7 +270,7 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
                  "local descents", gpu, threads, s);
     else if (ils_local(params) && !backend->host && run_as == WT_ILS_WINDOWS)
         snprintf(device, size, "%.40s: first descent, window searches; then CPU, %d thread%s: "
-                 "%s descents", gpu, threads, s, n <= LK_AUTO_MAX_CITIES ? "LK" : "local");
+                 "%s descents", gpu, threads, s, wt_policy_lk_after_windows(n) ? "LK" : "local");
     else if (ils_local(params) && !backend->host)
         snprintf(device, size, "%.60s: first descent; CPU, %d thread%s: %s", gpu, threads, s,
                  descents);
@@ -319,11 +280,12 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
         snprintf(device, size, "CPU, %d thread%s", threads, s);
 }
 
-/* Climbs to run: as asked, else unbounded under a time limit, else 100. */
+/* Climbs to run: as asked, else unbounded under a time limit, else
+ * WT_MULTISTART_RESTARTS. */
 static uint64_t multistart_restarts(const wt_params *p)
 {
     if (p->restarts > 0) return p->restarts;
-    return p->time_limit_s > 0 ? 0 : 100;
+    return p->time_limit_s > 0 ? 0 : WT_MULTISTART_RESTARTS;
 }
 
 static wt_status run_multistart(const wt_device *dev, const wt_instance *inst, int32_t *tour,
@@ -359,7 +321,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
     const wt_params *p = ctl->params;
     uint64_t kicks = ils_kicks(p, inst->n);
     /* Stopped already (a limit shorter than the start tour's build): not
-     * even the set-up, which takes seconds at ten million cities. */
+     * even the set-up, which is long on large tours. */
     if (wt_ctl_expired(ctl)) return WT_OK;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
@@ -368,14 +330,15 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
         /* The first optimum on the device (on the host too for window
          * descents, which cannot repair edges between windows alone); the
          * host's threads take it from there (a stop during this descent
-         * leaves them nothing to do).  It hands over early once
-         * DEVICE_STALL_PASSES passes in a row gain less than
-         * DEVICE_STALL_GAIN of the length: at ten million cities the last
-         * 0.1% took 20 s of passes (bench/RESULTS.md), and what is left
-         * the host's stretches find on every thread. */
+         * leaves them nothing to do).  On large tours it hands over early
+         * once passes in a row gain little (wt_policy_device_stall_passes,
+         * WT_DEVICE_STALL_GAIN): the last passes gain little for their
+         * time, and what is left the host's segments find on every thread
+         * (bench/RESULTS.md, "Why the GPU's first descent hands over on a
+         * stall"). */
         wt_search_ctl device = *ctl;
-        device.stall_steps = inst->n >= DEVICE_STALL_CITIES ? DEVICE_STALL_PASSES : 0;
-        device.stall_gain = DEVICE_STALL_GAIN;
+        device.stall_steps = wt_policy_device_stall_passes(inst->n);
+        device.stall_gain = WT_DEVICE_STALL_GAIN;
         device.stall_count = 0;
         wt_status st = wt_twoopt_descend(b->session, inst, tour, &device, stats, err);
         ctl->stop = device.stop;
@@ -392,7 +355,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
         wt_status st = wt_windows_search(inst, tour, ctl, &on, wt_tuning_of(p)->ils_window,
                                          WT_WINDOW_HANDOVER, &handed_over, stats, err);
         if (st != WT_OK || !handed_over) return st;
-        lk = inst->n <= LK_AUTO_MAX_CITIES;
+        lk = wt_policy_lk_after_windows(inst->n);
     }
     return wt_ils_local_run(inst, tour, ctl, !b->host, lk, concurrent, kicks, stats, err);
 }

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "algo/batch.h"
+#include "algo/policy.h"
 #include "core/climb_start.h"
 #include "core/error.h"
 #include "core/instance.h"
@@ -334,9 +335,6 @@ wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_
     return st;
 }
 
-/* Rounds without a time limit, and each window's kicks in one. */
-enum { UNTIMED_ROUNDS = 8, UNTIMED_KICKS_PER_CITY_DIV = 10 };
-
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                             const wt_device *device, int window, double handover,
                             bool *handed_over, wt_search_stats *stats, wt_error *err)
@@ -349,7 +347,7 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
     bool timed = isfinite(ctl->deadline);
     for (uint64_t e = 0; n >= 8; e++) {
         if (wt_ctl_report(ctl, length, stats->steps, false)) break;
-        if (!timed && e == UNTIMED_ROUNDS) break;
+        if (!timed && e == WT_WINDOW_UNTIMED_ROUNDS) break;
         wt_windows_opts o = {0};
         o.window = w;
         int three_opt = wt_tuning_of(p)->ils_window_3opt;
@@ -361,16 +359,16 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         o.stop_flag = p->stop_flag;
         if (timed) {
             /* Long enough that the cutting and putting back (the GPU idles)
-             * take at most a seventh of a round; the last one ends at the
+             * take a small share of a round; the last one ends at the
              * deadline, less what its overhead will take. */
             double left = ctl->deadline - wt_now() - overhead;
-            double round_s = 6 * overhead;
+            double round_s = WT_WINDOW_ROUND_OVERHEADS * overhead;
             if (round_s < WT_WINDOW_MIN_ROUND_S) round_s = WT_WINDOW_MIN_ROUND_S;
             if (left < 2 * round_s) round_s = left;
             if (round_s <= 0.01) break;
             o.time_limit_s = round_s;
         } else {
-            o.kicks = (uint64_t)(w / UNTIMED_KICKS_PER_CITY_DIV);
+            o.kicks = (uint64_t)(w / WT_WINDOW_UNTIMED_CITIES_PER_KICK);
         }
         wt_windows_round rd;
         wt_status st = wt_windows_round_run(inst, tour, &o, &rd, err);

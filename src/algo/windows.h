@@ -17,19 +17,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "algo/policy.h" /* the defaults: WT_WINDOW_CITIES, ... */
 #include "backend/backend.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
-
-/* Defaults: cities a window, and the shortest a round's search runs. */
-enum { WT_WINDOW_CITIES = 1000, WT_WINDOW_FILL = 512, WT_WINDOW_MAX_REPLICAS = 64 };
-/* ILS with window descents: the windows' 3-opt breadth by default (10 s on
- * the GPU: pla85900, usa115475 and a million cities 0.015-0.17% shorter). */
-enum { WT_WINDOW_THREE_OPT = 5 };
-#define WT_WINDOW_MIN_ROUND_S 0.25
-/* ILS with window descents hands over to the host's local descents once an
- * round gains less than this share of the tour a second (wt_windows_search). */
-#define WT_WINDOW_HANDOVER 1e-4
 
 /* What one round is asked to do. */
 typedef struct wt_windows_opts {
@@ -50,10 +41,7 @@ typedef struct wt_windows_opts {
                                  == phase (0 <= phase < stride); stride 0 or
                                  1: all; the others stay as they are */
     int kick_window;          /* positions a kick's cuts lie within (>= 3); 0: the
-                                 whole window (usa13509 from a local ILS's 1.2%,
-                                 13 windows of 1,000, 3 rounds of 300 kicks a
-                                 window on 2 cores: spans of 10, 30, 100 and the
-                                 whole window gained 0.00, 0.00, 0.01 and 0.04%) */
+                                 whole window (the callers' choice) */
     int three_opt;            /* the windows' sequential 3-opt moves, with
                                  kicks of four edges (wt_batch_params.three_opt):
                                  0 or WT_TUNING_OFF: none; else 1..8 (the
@@ -65,8 +53,9 @@ typedef struct wt_windows_opts {
                                  are then its cities' entries that lie in the
                                  window, the first WT_BATCH_NEIGHBOURS of
                                  each row.  NULL: each window computes its
-                                 own nearest cities (on one thread, about
-                                 0.6 ms a window of 1,000) */
+                                 own nearest cities, more slowly
+                                 (bench/RESULTS.md, "Why the windows' neighbour
+                                 lists are cut from the host's candidates") */
     int candidates_k;
     const wt_device *device;  /* where the windows are searched (the host
                                  takes those that do not fit it), chosen and
@@ -115,14 +104,17 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n);
 
 /* The window search of a whole run (ILS with window descents): rounds from
  * random cuts (wt_windows_offset of params.seed and the round), each as
- * long as WT_WINDOW_MIN_ROUND_S or six times the last round's cutting and
- * putting back, until ctl's deadline or stop; without a time limit 8
- * rounds of window / 10 kicks a window.  tour (valid, changed in place) is
- * the result at every point.  With a time limit and handover > 0, the
- * search ends early, *handed_over set, once a round gains less than
- * handover times the tour's length a second of the round: the moves left
- * lie between windows (stretches of the tour far apart in it but near in
- * the plane never share a window), for the host's searches to make.
+ * long as WT_WINDOW_MIN_ROUND_S or WT_WINDOW_ROUND_OVERHEADS times the last
+ * round's cutting and putting back, until ctl's deadline or stop; without
+ * a time limit WT_WINDOW_UNTIMED_ROUNDS rounds of window /
+ * WT_WINDOW_UNTIMED_CITIES_PER_KICK kicks a window (window 0:
+ * WT_WINDOW_CITIES cities).  tour (valid, changed in place) is the result
+ * at every point.  With a time limit and handover > 0 (the caller's:
+ * WT_WINDOW_HANDOVER), the search ends early, *handed_over set, once a
+ * round gains less than handover times the tour's length a second of the
+ * round: the moves left lie between windows (parts of the tour far apart
+ * in it but near in the plane never share a window), for the host's
+ * searches to make.
  * stats: kicks, steps (windows improved), passes (rounds), gpu_time_s. */
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                             const wt_device *device, int window, double handover,

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/policy.h"
 #include "algo/windows.h"
 #include "core/error.h"
 #include "core/instance.h"
@@ -297,25 +298,15 @@ int wt_concurrent_host_cities(wt_concurrent_windows *cw, const int32_t *tour, in
     return m;
 }
 
-/* The most seconds a round's set-up adds to its length. */
-#define SETUP_MAX_S 10.0
-
-/* Threads of a round's set-up on a device (cutting the windows and their
- * lists, packing them for the GPU and back), running concurrently with the
- * host's threads, whose cores they share for a few hundredths of a second
- * a round: at a million cities (H100 machine, 16 cores, 10 s) the GPU's
- * kernels ran 0.80 of the time from its first round on, against 0.76 on
- * one thread. */
-enum { SETUP_THREADS = 4 };
-
 /* Searches rd's work from its snap (set by the caller) for the round's
  * length, or until the deadline; false where the search failed.  The
  * batch's time limit includes its set-up (cutting the windows and their
  * lists, the copies to and from the GPU), so a round whose set-up (as
  * long as the last one's) would leave the GPU less than half its length
- * lasts that much longer.  Longer rounds than that gave longer tours:
- * their improved paths meet more of the host's changes
- * (bench/RESULTS.md). */
+ * lasts that much longer (WT_CONCURRENT_SETUP_MAX_S at most).  Longer
+ * rounds than that gave longer tours: their improved paths meet more of
+ * the host's changes (bench/RESULTS.md, "Why rounds of 1 s and windows of
+ * 1,000 cities (concurrent windows)"). */
 static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t number)
 {
     double left = cw->deadline - wt_now(), want = cw->setup_s + cw->o.round_s / 2;
@@ -331,7 +322,8 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
         .candidates = cw->o.candidates,
         .candidates_k = cw->o.candidates_k,
         .device = &cw->device,
-        .threads = cpu ? 1 : SETUP_THREADS, /* on the CPU: the rounds' one thread */
+        /* the set-up's threads; on the CPU the rounds' one thread */
+        .threads = cpu ? 1 : WT_CONCURRENT_SETUP_THREADS,
         .stop_flag = &cw->stop,
     };
     rd->offset = o.offset;
@@ -349,7 +341,7 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
     if (wt_windows_round_run(cw->inst, rd->work, &o, &done, &err) != WT_OK) return false;
     rd->gpu_s = done.gpu_s;
     double off = cpu ? 0 : done.wall_s - done.gpu_s; /* the CPU's search has no kernels */
-    cw->setup_s = off < 0 ? 0 : off > SETUP_MAX_S ? SETUP_MAX_S : off;
+    cw->setup_s = off < 0 ? 0 : off > WT_CONCURRENT_SETUP_MAX_S ? WT_CONCURRENT_SETUP_MAX_S : off;
     find_improved_paths(cw, rd);
     return true;
 }
@@ -367,10 +359,11 @@ static void next_start(wt_concurrent_windows *cw, const round_buf *rd, int32_t *
 
 /* Whether the thread should start no further round (under the lock): not
  * one whose set-up (as long as the last one's, which no stop interrupts)
- * would end near the deadline. */
+ * would end near the deadline (WT_CONCURRENT_MIN_LEFT_S). */
 static bool ending(const wt_concurrent_windows *cw)
 {
-    return cw->stop || cw->failed || cw->deadline - wt_now() < 0.1 + cw->setup_s;
+    return cw->stop || cw->failed ||
+           cw->deadline - wt_now() < WT_CONCURRENT_MIN_LEFT_S + cw->setup_s;
 }
 
 static void *run_rounds(void *arg)
@@ -399,7 +392,7 @@ static void *run_rounds(void *arg)
 void wt_concurrent_start(wt_concurrent_windows *cw, const int32_t *tour, double deadline)
 {
     if (cw->thread_on || cw->failed || cw->rounds_started > 0) return;
-    if (deadline - wt_now() < 0.1) return;
+    if (deadline - wt_now() < WT_CONCURRENT_MIN_LEFT_S) return;
     size_t n = (size_t)cw->n;
     cw->deadline = deadline;
     memcpy(cw->buf[0].snap, tour, n * sizeof *tour);

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "algo/policy.h" /* the defaults: WT_CONCURRENT_ROUND_S, ... */
 #include "backend/backend.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
@@ -39,7 +40,8 @@ typedef struct wt_concurrent_opts {
     uint64_t seed;   /* the rounds' cuts and kicks are drawn from it */
     double round_s;  /* a round's seconds, > 0 (WT_CONCURRENT_ROUND_S) */
     int window;      /* cities a window, >= 8 (WT_WINDOW_CITIES) */
-    int three_opt;   /* the windows' 3-opt moves (wt_windows_opts) */
+    int three_opt;   /* the windows' 3-opt moves (wt_windows_opts;
+                        WT_CONCURRENT_THREE_OPT) */
     const int32_t *candidates; /* optional: the host's candidate lists (n rows of
                                   candidates_k, read while the rounds run), which
                                   the windows' lists are cut from (windows.h);
@@ -60,7 +62,8 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
  * each search ends after the round's length (longer where its set-up would
  * leave the device less than half of it) or at deadline (monotonic
  * seconds, wt_now), whichever comes first, and none starts with less than
- * a tenth of a second and its set-up (as long as the last one's) left. */
+ * WT_CONCURRENT_MIN_LEFT_S and its set-up (as long as the last one's)
+ * left. */
 void wt_concurrent_start(wt_concurrent_windows *cw, const int32_t *tour, double deadline);
 
 /* Whether the rounds run, or one ended that has not been spliced. */
@@ -90,17 +93,5 @@ double wt_concurrent_started_at(const wt_concurrent_windows *cw);
 /* Ends the rounds (a running one's work is lost) and frees cw; NULL is
  * fine. */
 void wt_concurrent_close(wt_concurrent_windows *cw);
-
-/* A round's seconds: long enough that its set-up and the cutting into
- * improved paths take a small share of it (the device idles then), short
- * enough that the host's merges change few of its windows' cities
- * meanwhile. */
-#define WT_CONCURRENT_ROUND_S 1.0
-
-/* The windows' 3-opt breadth by default (wt_windows_opts.three_opt), on
- * tours of more than WT_CONCURRENT_THREE_OPT_ABOVE cities: a million
- * cities at 10, 30 and 60 s, 7 runs of 7, 0.005-0.064% shorter; on
- * pla85900, usa115475 and ara238025 at 10 s, no shorter (bench/RESULTS.md). */
-enum { WT_CONCURRENT_THREE_OPT = 5, WT_CONCURRENT_THREE_OPT_ABOVE = 250000 };
 
 #endif

@@ -1,0 +1,34 @@
+/*
+ * policy.c - the rules of policy.h that are small functions of a tour's
+ * size and the time limit: what auto picks, read from policy.h's
+ * constants, so that every automatic choice is read in one place and
+ * tested at its boundaries (tests/unit/test_policy.c).
+ */
+#include "algo/policy.h"
+
+wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s)
+{
+    if (asked != WT_ILS_AUTO) return asked;
+    if (n <= WT_AUTO_LK_MAX_CITIES) return WT_ILS_LK;
+    bool long_limit = time_limit_s >= WT_AUTO_LK_LONG_S_PER_CITY * n;
+    return n <= WT_AUTO_LK_LONG_MAX_CITIES && long_limit ? WT_ILS_LK : WT_ILS_LOCAL;
+}
+
+bool wt_policy_lk_after_windows(int n) { return n <= WT_AUTO_LK_MAX_CITIES; }
+
+uint64_t wt_policy_ils_kicks(bool full, int n)
+{
+    if (full) return WT_ILS_FULL_KICKS;
+    return n > WT_ILS_MIN_KICKS ? (uint64_t)n : WT_ILS_MIN_KICKS;
+}
+
+int wt_policy_device_stall_passes(int n)
+{
+    return n >= WT_DEVICE_STALL_CITIES ? WT_DEVICE_STALL_PASSES : 0;
+}
+
+bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
+{
+    int64_t from = tuned ? tuned : WT_CONCURRENT_MIN_CITIES;
+    return tuned != WT_TUNING_OFF && n >= from;
+}

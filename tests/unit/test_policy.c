@@ -1,0 +1,124 @@
+/*
+ * test_policy.c - the automatic choices of algo/policy.h at their
+ * boundaries: the descent auto picks, the kicks of an unbounded run, the
+ * hand-over of the device's first descent, the size of concurrent windows,
+ * and the defaults of the batch and window searches that read the table.
+ */
+#include "test_util.h"
+
+#include "algo/batch.h"
+#include "algo/policy.h"
+#include "algo/windows.h"
+
+/* auto: LK up to WT_AUTO_LK_MAX_CITIES under any limit; above, LK up to
+ * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
+ * city or more, local otherwise; any other descent as asked. */
+static void test_auto_descent(void **state)
+{
+    (void)state;
+    const int lk_max = WT_AUTO_LK_MAX_CITIES, long_max = WT_AUTO_LK_LONG_MAX_CITIES;
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, 8, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 1), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, 0), WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, -1), WT_ILS_LOCAL);
+    /* Just above and below the limit's bound, at the largest size it admits. */
+    double bound = WT_AUTO_LK_LONG_S_PER_CITY * long_max;
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 1.001), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 0.999),
+                     WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1,
+                                           WT_AUTO_LK_LONG_S_PER_CITY * (lk_max + 1) * 1.001),
+                     WT_ILS_LK);
+    /* Larger tours stay local whatever the limit. */
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max + 1, 1e9), WT_ILS_LOCAL);
+    const wt_ils_descent asked[] = {WT_ILS_FULL, WT_ILS_LOCAL, WT_ILS_LK, WT_ILS_WINDOWS};
+    for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
+        assert_int_equal(wt_policy_ils_descent(asked[i], 100, 0), asked[i]);
+        assert_int_equal(wt_policy_ils_descent(asked[i], long_max + 1, 1e9), asked[i]);
+    }
+    /* After window descents: LK up to WT_AUTO_LK_MAX_CITIES, whatever the limit. */
+    assert_true(wt_policy_lk_after_windows(lk_max));
+    assert_false(wt_policy_lk_after_windows(lk_max + 1));
+}
+
+/* Without a time limit or a kick count: as many kicks as cities, at least
+ * WT_ILS_MIN_KICKS; WT_ILS_FULL_KICKS with full descents. */
+static void test_unbounded_kicks(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_ils_kicks(false, 8), WT_ILS_MIN_KICKS);
+    assert_int_equal(wt_policy_ils_kicks(false, WT_ILS_MIN_KICKS), WT_ILS_MIN_KICKS);
+    assert_int_equal(wt_policy_ils_kicks(false, WT_ILS_MIN_KICKS + 1), WT_ILS_MIN_KICKS + 1);
+    assert_int_equal(wt_policy_ils_kicks(false, 3000000), 3000000);
+    assert_int_equal(wt_policy_ils_kicks(true, 8), WT_ILS_FULL_KICKS);
+    assert_int_equal(wt_policy_ils_kicks(true, 3000000), WT_ILS_FULL_KICKS);
+}
+
+/* The device's first descent hands over on a stall from
+ * WT_DEVICE_STALL_CITIES cities only. */
+static void test_device_stall(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_device_stall_passes(WT_DEVICE_STALL_CITIES - 1), 0);
+    assert_int_equal(wt_policy_device_stall_passes(WT_DEVICE_STALL_CITIES),
+                     WT_DEVICE_STALL_PASSES);
+    assert_true(WT_DEVICE_STALL_GAIN > 0 && WT_DEVICE_STALL_GAIN < 1);
+}
+
+/* Concurrent windows from WT_CONCURRENT_MIN_CITIES cities, or the tuned
+ * size; never with WT_TUNING_OFF. */
+static void test_concurrent_size(void **state)
+{
+    (void)state;
+    assert_false(wt_policy_concurrent_windows_size(WT_CONCURRENT_MIN_CITIES - 1, 0));
+    assert_true(wt_policy_concurrent_windows_size(WT_CONCURRENT_MIN_CITIES, 0));
+    assert_false(wt_policy_concurrent_windows_size(499, 500));
+    assert_true(wt_policy_concurrent_windows_size(500, 500));
+    assert_false(wt_policy_concurrent_windows_size(WT_MAX_CITIES, WT_TUNING_OFF));
+}
+
+/* The batch search's defaults: WT_BATCH_NEIGHBOURS, and 3-opt items of
+ * WT_BATCH_THREE_OPT (at most the neighbours) from WT_BATCH_THREE_OPT_FROM
+ * cities; a set breadth applies from any size. */
+static void test_batch_defaults(void **state)
+{
+    (void)state;
+    wt_batch_params p;
+    wt_batch_params_defaults(&p);
+    assert_int_equal(wt_batch_neighbours(&p), WT_BATCH_NEIGHBOURS);
+    int from = -1;
+    assert_int_equal(wt_batch_three_opt(&p, &from), WT_BATCH_THREE_OPT);
+    assert_int_equal(from, WT_BATCH_THREE_OPT_FROM);
+    p.neighbours = 4;
+    assert_int_equal(wt_batch_three_opt(&p, &from), 4);
+    p.three_opt = 2;
+    assert_int_equal(wt_batch_three_opt(&p, &from), 2);
+    assert_int_equal(from, 0);
+    p.three_opt = WT_TUNING_OFF;
+    assert_int_equal(wt_batch_three_opt(&p, &from), 0);
+}
+
+/* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
+ * WT_WINDOW_MAX_REPLICAS, unless asked. */
+static void test_window_replicas(void **state)
+{
+    (void)state;
+    wt_windows_opts o = {.window = WT_WINDOW_CITIES};
+    assert_int_equal(wt_windows_replicas(&o, WT_WINDOW_CITIES), WT_WINDOW_MAX_REPLICAS);
+    int windows = WT_WINDOW_FILL / 4;
+    assert_int_equal(wt_windows_replicas(&o, windows * WT_WINDOW_CITIES), 4);
+    assert_int_equal(wt_windows_replicas(&o, 4 * WT_WINDOW_FILL * WT_WINDOW_CITIES), 1);
+    o.replicas = 3;
+    assert_int_equal(wt_windows_replicas(&o, WT_WINDOW_CITIES), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_auto_descent),    cmocka_unit_test(test_unbounded_kicks),
+        cmocka_unit_test(test_device_stall),    cmocka_unit_test(test_concurrent_size),
+        cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
