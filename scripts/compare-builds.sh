@@ -5,6 +5,9 @@
 #
 #   scripts/compare-builds.sh OLD_WARPTOUR NEW_WARPTOUR TSPLIB_DIR [SECONDS]
 #
+# SEEDS="1 2 3" repeats the timed runs with each seed (default 1), the two
+# builds alternating, so that run-to-run noise shows beside any difference;
+# STAGES="budgeted timed" picks the parts (default both).
 # Prints one line a run: name, each build's exact length (and for budgeted
 # runs whether the tours are the same), then for timed runs the gap to the
 # optimum or to the BHH estimate and the wall time.  Meant for the device
@@ -37,12 +40,17 @@ budgeted() { # name instance options...
 
 timed() { # name instance reference(optimum or bhh:AREA) options...
     name=$1 inst=$2 ref=$3; shift 3
-    line=$(printf '%-26s' "$name")
+    for seed in ${SEEDS:-1}; do timed_seed "$seed" "$name" "$inst" "$ref" "$@"; done
+}
+
+timed_seed() { # seed name instance reference options...
+    seed=$1 name=$2 inst=$3 ref=$4; shift 4
+    line=$(printf '%-20s %4s' "$name" "$seed")
     for b in old new; do
         bin=$old; [ $b = new ] && bin=$new
         t0=$(date +%s.%N)
-        "$bin" solve "$inst" "$@" --time-limit "$secs" --output "$dir/$name.$b.tour" \
-            >/dev/null 2>&1
+        "$bin" solve "$inst" "$@" --seed "$seed" --time-limit "$secs" \
+            --output "$dir/$name.$b.tour" >/dev/null 2>&1
         t1=$(date +%s.%N)
         len=$(length "$inst" "$dir/$name.$b.tour")
         line+=$(python3 - "$len" "$ref" "$t0" "$t1" "$inst" <<'EOF'
@@ -63,6 +71,8 @@ EOF
 
 opt() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' "$tsplib/SOLUTIONS.tsv" | head -1; }
 
+stages=" ${STAGES:-budgeted timed} "
+if [[ $stages == *" budgeted "* ]]; then
 echo "budgeted runs (seed 3): old length, new length, tours"
 budgeted pr1002-ils-cuda "$tsplib/pr1002.tsp" --algorithm ils --backend cuda --kicks 200
 budgeted pr1002-windows-cuda "$tsplib/pr1002.tsp" --algorithm ils --ils-descent windows \
@@ -84,9 +94,11 @@ sum_old=$(cat "$dir"/batch.old/* 2>/dev/null | md5sum)
 [ "$sum_old" = "$(cat "$dir"/batch.new/* 2>/dev/null | md5sum)" ] && same=same
 [ -n "$(ls "$dir/batch.old")" ] && [ -n "$(ls "$dir/batch.new")" ] || same=missing
 printf '%-26s %29s  %s\n' batch-2000x200-cuda "" "$same"
+fi
 
+[[ $stages == *" timed "* ]] || { rm -rf "$dir"; exit 0; }
 echo
-echo "timed runs, $secs s, defaults (seed 1): old length gap time, new length gap time"
+echo "timed runs, $secs s, defaults: seed, old length gap time, new length gap time"
 for name in usa13509 pla85900; do
     f=$tsplib/$name.tsp
     [ -f "$f" ] || f=$tsplib/large/$name.tsp
