@@ -21,7 +21,9 @@
 #include "bench.h"
 
 #define LS_CPU_MAX_N 5000   /* default --max-n of the cpu: swaps 1 takes ~n/10 passes */
-#define LS_CUDA_MAX_N 40000 /* of cuda: the GTX 680 needed 69 s at pla33810 */
+/* Default --max-n of cuda: up to pla33810, where the paper's GTX 680 took
+ * over a minute (bench/RESULTS.md, "2-opt to the first local minimum (bench ls)"). */
+#define LS_CUDA_MAX_N 40000
 
 typedef struct ls_cell {
     bool done;

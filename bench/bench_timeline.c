@@ -90,7 +90,7 @@ typedef struct tl_run {
     char stop[32];     /* ours: wt_stop_reason_name */
     char init[32];     /* ours: the start tour it made (wt_result.init_made) */
     double gpu_busy;   /* ours: the GPU kernels' seconds over the search's */
-    double gpu_busy_beside; /* ours: over the seconds from the first epoch beside */
+    double gpu_busy_concurrent; /* ours: over the concurrent windows' seconds */
 } tl_run;
 
 static double max_at(const tl_opts *o) { return o->at[o->n_at - 1]; }
@@ -166,10 +166,10 @@ static int timeline_child(const tl_opts *o)
     double kernels = res.ils.gpu_time_s + (res.host ? 0 : res.scan.time_s);
     double busy = res.search_time_s > 0 ? kernels / res.search_time_s : 0;
     double span = res.ils.concurrent_windows_s;
-    double beside = span > 0 ? res.ils.gpu_time_s / span : 0;
+    double concurrent = span > 0 ? res.ils.gpu_time_s / span : 0;
     printf("end %" PRId64 " %s/%s %s %s %.3f %.3f %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
-           wt_init_method_name(res.init_made), busy, beside, returned);
+           wt_init_method_name(res.init_made), busy, concurrent, returned);
     wt_result_free(&res);
     wt_instance_free(inst);
     return EXIT_OK;
@@ -184,14 +184,14 @@ static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
     char ran[48], stop[32], init[32];
-    double busy = 0, beside = 0, returned = 0;
+    double busy = 0, concurrent = 0, returned = 0;
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
         run_add(r, t, len);
     } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf %lf %lf", &len, ran, stop, init,
-                      &busy, &beside, &returned) == 7) {
+                      &busy, &concurrent, &returned) == 7) {
         r->returned_s = returned;
         r->gpu_busy = busy;
-        r->gpu_busy_beside = beside;
+        r->gpu_busy_concurrent = concurrent;
         run_add(r, t, len);
         snprintf(r->ran, sizeof r->ran, "%s", ran);
         snprintf(r->stop, sizeof r->stop, "%s", stop);
@@ -355,9 +355,9 @@ static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run 
     if (r->returned_s > 0) snprintf(busy, sizeof busy, " returned_s=%.3f", r->returned_s);
     if (r->gpu_busy > 0)
         snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy=%.3f", r->gpu_busy);
-    if (r->gpu_busy_beside > 0)
-        snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy_beside=%.3f",
-                 r->gpu_busy_beside);
+    if (r->gpu_busy_concurrent > 0)
+        snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy_concurrent=%.3f",
+                 r->gpu_busy_concurrent);
     printf("# run: instance=%s backend=%s%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
            backend, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "", r->init,
            r->stop[0] ? " stop=" : "", r->stop, busy, r->exit_s,

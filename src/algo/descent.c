@@ -54,7 +54,7 @@ wt_status wt_twoopt_descend(const wt_session_ops *ops, const wt_instance *inst, 
                             wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
 {
     /* Stopped already (a limit shorter than the start tour's build): not
-     * even the session's set-up, a second at ten million cities. */
+     * even the session's set-up, which grows with the tour. */
     if (wt_ctl_expired(ctl)) return WT_OK;
     wt_descent d = {0};
     wt_tour_session *s = NULL;

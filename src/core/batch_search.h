@@ -422,13 +422,10 @@ static inline WT_HD wt_bs_kick_cut wt_bs_kick(uint64_t seed, uint64_t instance, 
  * slack / 1000, and times 300 / n above 300 cities, u uniform in [0, 1)
  * from the kick's own stream (0 when slack is 0).  Integer arithmetic, so
  * both sides keep the same tours.  A little slack lets a search leave a
- * local optimum that every kick leads back to (100 cities, 5000 kicks:
- * mean gap 0.080% without, 0.011% with a slack of 1000); larger instances,
- * far from that point after as many kicks a city, want less (1000 cities,
- * 20,000 kicks: 0.46% without, 0.63% with 1000), but not too little after
- * many kicks (128 x 1000 cities, 20 s on an H100, about 500,000 kicks each:
- * 0.278% without, 0.238% with 100 (the earlier rule, 100 / n), 0.182% with
- * 300; docs/batch.md). */
+ * local optimum that every kick leads back to; larger instances, far from
+ * that point after as many kicks a city, want less, but not too little
+ * after many kicks (docs/batch.md compares the rules; bench/RESULTS.md,
+ * "Batches: solve-batch on issue 25's sets (bench batch)"). */
 static inline WT_HD int64_t wt_bs_accept_slack(uint64_t seed, uint64_t instance, uint64_t kick,
                                                int64_t kept, int n, int slack)
 {

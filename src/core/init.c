@@ -31,10 +31,10 @@
  *             the cities of degree < 2), in rounds until the paths are
  *             one; a city that gained an edge in a round chooses no
  *             other before the next.  Searching beyond the 10 nearest
- *             matters: on pla85900 chaining the paths left by the 10
- *             nearest as greedy's does gave a start from which LK's first
- *             pass ended 0.5 points further from the optimum
- *             (bench/RESULTS.md).
+ *             matters: chaining the paths they leave as greedy's does gave
+ *             a start from which linkern's first pass ended further from
+ *             the optimum on pla85900 (bench/RESULTS.md, "Why greedy stays
+ *             the start tour (LK)").
  *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
  *             the bounding square of x and y, ties by city number.  EUC_3D
  *             uses x and y only (z is ignored), GEO uses its raw (latitude,
@@ -317,9 +317,9 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
  * appends the cities not reached (reached[] marks the others) in
  * Hilbert-curve order, or in city order when out of memory for the sort
  * (WT_INIT_CUT_CHAINED).  Greedy gives up, its tour unfinished
- * (WT_INIT_CUT_SPACEFILL): at ten million cities walking the rest of its
- * paths took as long as chaining them (1.3 s against 2.0 s), and the
- * spacefill tour half a second. */
+ * (WT_INIT_CUT_SPACEFILL): finishing a cut greedy tour took longer than
+ * building the whole one, and the spacefill tour takes a fraction of that
+ * (bench/RESULTS.md, "Why a time limit cuts greedy to the spacefill tour"). */
 static void chain_cut(const wt_instance *inst, const paths *p, int threads,
                       const unsigned char *reached, int32_t *tour, int k, wt_init_cut *cut)
 {
@@ -714,7 +714,9 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
 
 /* Lists the path endpoints (cities of degree < 2, a lone city once) and,
  * for each, the far end of its path; -1 when asked to stop (polled every
- * CHAIN_POLL cities: at ten million cities the walk takes 1.5 s). */
+ * CHAIN_POLL cities: on large instances the walk is one of greedy's long
+ * phases, bench/RESULTS.md, "Why a time limit cuts greedy to the spacefill
+ * tour"). */
 static int find_path_ends(int n, const int32_t *adj, const wt_init_stop *stop, int32_t *ends,
                           int32_t *other_end)
 {
@@ -853,8 +855,9 @@ static int boruvka_join(forest *f, live_set *live, const int32_t *row, int k, in
  * paths are one.  A city that
  * gained an edge in a round, chosen or choosing, makes no choice of its own
  * until the next round: paths then grow from many places at once rather
- * than as a walk along the leaf order (on pla85900 LK's first pass from
- * such a start ends 0.14-0.2 points nearer the optimum, bench/RESULTS.md).
+ * than as a walk along the leaf order (on pla85900 linkern's first pass
+ * from such a start ends nearer the optimum: bench/RESULTS.md, "Why greedy
+ * stays the start tour (LK)").
  * A stop ends it early (*stopped), the paths still paths. */
 static wt_status boruvka_paths(const wt_instance *inst, const candidates *c,
                                const int32_t *rows, const wt_init_stop *stop, int threads,

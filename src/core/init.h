@@ -36,10 +36,10 @@ typedef enum wt_init_cut {
  * of its walk to the paths' ends, before chaining (greedy, nearest) and
  * every 65,536 cities of it.  Asked to stop, it still returns a valid tour
  * soon (*cut, may be NULL, says how): the longest wait is a phase that is
- * not polled (the k-d tree's build, the sort of the candidate edges: 0.8 s
- * each at ten million cities on 16 threads) plus the spacefill tour (0.5
- * s).  A cut tour depends on when the stop came.  Random and spacefill
- * tours are built whole. */
+ * not polled (the k-d tree's build, the sort of the candidate edges) plus
+ * the spacefill tour (bench/RESULTS.md, "Why a time limit cuts greedy to
+ * the spacefill tour").  A cut tour depends on when the stop came.  Random
+ * and spacefill tours are built whole. */
 wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uint64_t seed,
                              int threads, const wt_init_stop *stop, int32_t *tour,
                              wt_init_cut *cut, wt_error *err);
@@ -48,7 +48,7 @@ wt_status wt_tour_init_until(const wt_instance *inst, wt_init_method method, uin
  * the order of their projections on the direction at angle radians from
  * the x axis (ties by city number) instead of the k-d tree's leaf order:
  * start tours of the same kind that differ, for searches that try several
- * (ils_local.c).  Polls stop and reports a cut as wt_tour_init_until.
+ * (algo/ils_first.c).  Polls stop and reports a cut as wt_tour_init_until.
  * Instances with coordinates only (not EXPLICIT); angle finite. */
 wt_status wt_tour_init_sweep(const wt_instance *inst, double angle, int threads,
                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,

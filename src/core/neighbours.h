@@ -6,9 +6,9 @@
  * insertion moves).  Coordinate instances find them with the k-d tree
  * (core/kdtree.h: exact in the TSPLIB distance, since its embedding
  * distance is monotone in it); EXPLICIT instances by scanning every row of
- * the matrix, O(n^2).  At a million cities the lists take seconds (k = 40:
- * 5 s on one core), so a search under a time limit builds them with
- * wt_neighbour_lists_until, which gives up when told to.
+ * the matrix, O(n^2).  Large instances take long to list, so a search
+ * under a time limit builds them with wt_neighbour_lists_until, which
+ * gives up when told to.
  */
 #ifndef WT_CORE_NEIGHBOURS_H
 #define WT_CORE_NEIGHBOURS_H

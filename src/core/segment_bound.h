@@ -1,5 +1,5 @@
 /*
- * segment_bound.h - a proof that no 2-opt move between two stretches of a
+ * segment_bound.h - a proof that no 2-opt move between two segments of a
  * tour can shorten it, from their bounding boxes.
  *
  * Cut the tour into segments of consecutive positions.  Segment s owns the

@@ -3,9 +3,10 @@
  * one cycle, in time that grows with the changed cities, not the tour.
  *
  * A tour's cities get new neighbours in sets, one after another (the
- * changes of copies of the tour, merged into it: ils_local.c): each set
- * is tried against the tour with every set accepted so far, and accepted
- * when all of them together still make one cycle through every city.
+ * changes of merged replicas of the tour, merged into it:
+ * algo/ils_merged.c): each set is tried against the tour with every set
+ * accepted so far, and accepted when all of them together still make one
+ * cycle through every city.
  * Between the changed cities, in the tour's order, lie paths of unchanged
  * cities, which keep their neighbours: so the new cycle is followed from
  * changed city to changed city, a path at a time, after sorting the changed

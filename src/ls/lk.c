@@ -23,12 +23,12 @@
  *    level below the first, the chain grows from its other end (t1 takes a
  *    new neighbour, and the removed edge's far end becomes the new t1):
  *    the same gain bookkeeping, with the ends' roles exchanged.
- *  - The alternate step (moves.alternate, off by default: measured:
- *    bench/RESULTS.md): where the standard step finds nothing, at the first
- *    level or any later one, t4 is taken on the side that would close a
- *    cycle, which the next exchange opens again: a sequential 3-opt move no
- *    flip makes, after which the chain goes on.  It reverses ranges of
- *    positions, so it is taken on the array only.
+ *  - The alternate step (moves.alternate, off by default: bench/RESULTS.md,
+ *    "Why the alternate step is off (LK)"): where the standard step finds
+ *    nothing, at the first level or any later one, t4 is taken on the side
+ *    that would close a cycle, which the next exchange opens again: a
+ *    sequential 3-opt move no flip makes, after which the chain goes on.
+ *    It reverses ranges of positions, so it is taken on the array only.
  * Every gain is an exact integer of the instance's distance.  The plain
  * 2-opt and Or-opt moves (segment insertions that flips cannot reach in
  * one level) are tried when the step finds nothing (engine.c).

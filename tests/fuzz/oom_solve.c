@@ -99,7 +99,7 @@ typedef struct config {
     /* ils local and lk: tuning.ils_segment_min, ils_round_kicks and
      * ils_replica_every (0: the default), which bring the segments, their
      * replica rounds and several rounds down to 200 cities on 2 threads. */
-    int stretch, epoch, mix;
+    int segment_min, round_kicks, replica_every;
     /* The instance: uniform EUC_2D points (default), or the same points
      * as an EXPLICIT matrix, as GEO coordinates, or with a z as EUC_3D. */
     enum { POINTS = 0, MATRIX, GEO, SPACE } kind;
@@ -117,22 +117,22 @@ static const config configs[] = {
     {"ils-full", 150, WT_ALGO_ILS, G, .descent = WT_ILS_FULL, .kicks = 20},
     {"ils-local", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 200},
     {"ils-lk", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 200},
-    {"ils-lk-epochs", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300, .epoch = 40},
-    {"ils-local-stretches", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 300,
-     .stretch = 50, .epoch = 40, .mix = 2},
-    {"ils-lk-stretches", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300,
-     .stretch = 50, .epoch = 40, .mix = 2},
+    {"ils-lk-rounds", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300, .round_kicks = 40},
+    {"ils-local-segments", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 300,
+     .segment_min = 50, .round_kicks = 40, .replica_every = 2},
+    {"ils-lk-segments", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 300,
+     .segment_min = 50, .round_kicks = 40, .replica_every = 2},
     {"2opt-matrix", 100, WT_ALGO_2OPT, G, .kind = MATRIX},
     {"2opt-geo", 100, WT_ALGO_2OPT, G, .kind = GEO},
     {"multistart-matrix", 60, WT_ALGO_MULTISTART, G, .restarts = 4, .kind = MATRIX},
     {"multistart-3d", 60, WT_ALGO_MULTISTART, G, .restarts = 4, .kind = SPACE},
     {"ils-lk-matrix", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100,
-     .stretch = 20, .kind = MATRIX},
-    {"ils-lk-geo", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100, .stretch = 20,
+     .segment_min = 20, .kind = MATRIX},
+    {"ils-lk-geo", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100, .segment_min = 20,
      .kind = GEO},
     {"ils-local-3d", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 100,
-     .stretch = 20, .kind = SPACE},
-    /* Above 20,000 cities LK kicks on stretches even on one thread, after a
+     .segment_min = 20, .kind = SPACE},
+    /* Above 20,000 cities LK kicks on segments even on one thread, after a
      * 2-opt + Or-opt first descent of the whole tour. */
     {"ils-lk-large", 20001, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 20},
     {"sa", 60, WT_ALGO_SA, G},
@@ -170,8 +170,8 @@ static void params_for(const config *c, int threads, wt_params *p, wt_tuning *t)
     p->sa_cpu = c->sa_cpu;
     p->swaps = c->swaps;
     p->prune = !c->no_prune;
-    *t = (wt_tuning){.ils_segment_min = c->stretch, .ils_round_kicks = c->epoch,
-                     .ils_replica_every = c->mix};
+    *t = (wt_tuning){.ils_segment_min = c->segment_min, .ils_round_kicks = c->round_kicks,
+                     .ils_replica_every = c->replica_every};
     p->tuning = t;
 }
 

@@ -184,7 +184,7 @@ static void test_million(void **state)
     o.replicas = 0; /* 1,000 windows: one search each */
     double t0 = now_s();
     wt_windows_round e = run_round(inst, tour, &o);
-    print_message("    windows_epoch n=%d windows=%d kicks=%llu gain=%lld wall_s=%.3f "
+    print_message("    windows_round n=%d windows=%d kicks=%llu gain=%lld wall_s=%.3f "
                   "search_s=%.3f gpu_kernel_s=%.3f\n", N, e.windows, (unsigned long long)e.kicks,
                   (long long)e.gain, now_s() - t0, e.search_s, e.gpu_s);
     assert_int_equal(e.windows, 1000);
@@ -207,7 +207,7 @@ static void test_million(void **state)
     if (st != WT_OK) fail_msg("wt_windows_search: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, N, NULL), WT_OK);
     int64_t len2 = wt_tour_length(inst, tour);
-    print_message("    windows_million n=%d start=%lld after_epoch=%lld end=%lld epochs=%llu "
+    print_message("    windows_million n=%d start=%lld after_round=%lld end=%lld rounds=%llu "
                   "kicks=%llu wall_s=%.3f gpu_kernel_s=%.3f gpu_busy=%.3f\n", N, (long long)len0,
                   (long long)len1, (long long)len2, (unsigned long long)stats.passes,
                   (unsigned long long)stats.kicks, wall, stats.gpu_time_s,

@@ -108,10 +108,10 @@ static bool candidate_oropt_left(const wt_instance *inst, const int32_t *tour, c
     return found;
 }
 
-/* Descends from a random tour with LK moves and checks the result; listed:
+/* Descends from a random tour with LK moves and checks the result; on_list:
  * on the two-level list (wt_ls_descend_list), which makes no Or-opt
  * moves. */
-static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool listed)
+static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool on_list)
 {
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
@@ -126,7 +126,7 @@ static void check_descent_on(const wt_instance *inst, uint64_t seed, bool altern
     do {
         moves = 0;
         wt_ls_touch_all(w);
-        if (listed) assert_int_equal(wt_ls_descend_list(w, true, &moves, NULL), WT_OK);
+        if (on_list) assert_int_equal(wt_ls_descend_list(w, true, &moves, NULL), WT_OK);
         else assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
     } while (moves > 0);
     const int32_t *t = wt_ls_order(w);
@@ -136,7 +136,7 @@ static void check_descent_on(const wt_instance *inst, uint64_t seed, bool altern
     int k;
     const int32_t *nb = wt_ls_candidates(w, &k);
     assert_false(candidate_2opt_left(inst, t, nb, k));
-    if (!listed) assert_false(candidate_oropt_left(inst, t, nb, k));
+    if (!on_list) assert_false(candidate_oropt_left(inst, t, nb, k));
     wt_ls_free(w);
     free(tour);
 }
@@ -168,7 +168,7 @@ static void test_descent_is_locally_optimal(void **state)
 /* LK on the two-level list: every move's gain exact (the length kept is
  * the tour's), a valid tour, no candidate 2-opt move left; the same tour
  * for the same start. */
-static void test_listed_descent(void **state)
+static void test_list_descent(void **state)
 {
     (void)state;
     const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_EUC_3D};
@@ -230,18 +230,18 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
 /* ILS with LK above 20,000 cities, its first descent and kicks on lists
  * (the default) or both on segments (tuning.ils_list_descent_min,
  * ils_merged_min). */
-static void test_ils_lk_listed_first_descent(void **state)
+static void test_ils_lk_list_first_descent(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(21000, 8);
     wt_params p = ils_lk_params(500);
-    const int64_t listed[] = {1, WT_TUNING_OFF};
+    const int64_t list_min[] = {1, WT_TUNING_OFF};
     wt_tuning tune = {0};
     p.tuning = &tune;
     for (int v = 0; v < 2; v++) {
-        tune.ils_list_descent_min = listed[v];
+        tune.ils_list_descent_min = list_min[v];
         /* lists, or segments throughout */
-        tune.ils_merged_min = listed[v] == 1 ? 0 : WT_TUNING_OFF;
+        tune.ils_merged_min = list_min[v] == 1 ? 0 : WT_TUNING_OFF;
         wt_result a;
         solve_twice(inst, &p, &a);
         wt_result_free(&a);
@@ -322,7 +322,7 @@ static void test_ils_lk_starts(void **state)
  * (tuning.ils_merged_min): one search, and three whose changes are merged
  * every round (short rounds, so that several merges run); valid, exact,
  * reproducible, and the kicks shorten the first descent's tour. */
-static void test_ils_lk_whole_tour(void **state)
+static void test_ils_lk_merged_replicas(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(21000, 9);
@@ -576,10 +576,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_descent_is_locally_optimal),
-        cmocka_unit_test(test_listed_descent),
-        cmocka_unit_test(test_ils_lk_listed_first_descent),
+        cmocka_unit_test(test_list_descent),
+        cmocka_unit_test(test_ils_lk_list_first_descent),
         cmocka_unit_test(test_ils_lk_starts),
-        cmocka_unit_test(test_ils_lk_whole_tour),
+        cmocka_unit_test(test_ils_lk_merged_replicas),
         cmocka_unit_test(test_ils_lk_broad_repairs),
         cmocka_unit_test(test_kicks_undo_exactly),
         cmocka_unit_test(test_list_kicks_undo_exactly),

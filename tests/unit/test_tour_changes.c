@@ -2,14 +2,14 @@
  * test_tour_changes.c - core/tour_changes.h against a walk of the whole
  * tour.
  *
- * Sets of changes come from copies of a tour, each changed by a few random
- * reversals (2-opt moves) and segment moves (Or-opt moves), as the copies
- * of ILS's whole-tour searches are: a set is the cities whose neighbours
- * differ from the tour's (not the merge's).  Sets are tried one after another, those that
- * share a city with an accepted one left out (as the merge does); each
- * answer must be the oracle's: every city's neighbours agree with theirs
- * (both ends see each edge) and one walk from city 0 visits every city
- * once before it comes back.
+ * Sets of changes come from replicas of a tour, each changed by a few
+ * random reversals (2-opt moves) and segment moves (Or-opt moves), as ILS's
+ * merged replicas are (algo/ils_merged.c): a set is the cities whose
+ * neighbours differ from the tour's (not the merge's).  Sets are tried one
+ * after another, those that share a city with an accepted one left out (as
+ * the merge does); each answer must be the oracle's: every city's
+ * neighbours agree with theirs (both ends see each edge) and one walk from
+ * city 0 visits every city once before it comes back.
  */
 #include "test_util.h"
 
@@ -52,11 +52,11 @@ static void reverse(int32_t *t, int n, int i, int len)
     }
 }
 
-/* A copy of tour with `moves` local moves: reversals of up to 40
+/* A replica of tour with `moves` local moves: reversals of up to 40
  * positions, or a segment of 1-3 cities moved up to 40 positions on
  * (three reversals), all within positions from .. from + 80. */
-static void changed_copy(const int32_t *tour, int n, int from, int moves, uint64_t *rng,
-                         int32_t *out)
+static void changed_replica(const int32_t *tour, int n, int from, int moves, uint64_t *rng,
+                            int32_t *out)
 {
     memcpy(out, tour, (size_t)n * sizeof *out);
     for (int k = 0; k < moves; k++) {
@@ -72,11 +72,12 @@ static void changed_copy(const int32_t *tour, int n, int from, int moves, uint64
     }
 }
 
-/* Sets of changes tried as the merge of whole-tour copies tries them. */
-static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accepted,
+/* Sets of changes tried as the merge of replicas tries them. */
+static void tries_match_the_oracle(int n, int replicas, uint64_t seed, int *accepted,
                                    int *refused)
 {
-    int32_t *tour = malloc((size_t)n * sizeof *tour), *copy = malloc((size_t)n * sizeof *copy);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    int32_t *replica = malloc((size_t)n * sizeof *replica);
     int32_t *base = malloc(2 * (size_t)n * sizeof *base);
     int32_t *orig = malloc(2 * (size_t)n * sizeof *orig);
     int32_t *mine = malloc(2 * (size_t)n * sizeof *mine);
@@ -91,12 +92,12 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
     wt_tour_changes_begin(c, tour, 2);
     uint64_t rng = seed;
     int around = (int)(next_random(&rng) % (uint64_t)n);
-    for (int k = 0; k < copies; k++) {
-        /* Copies near each other (their changes meet, some cross), now
+    for (int k = 0; k < replicas; k++) {
+        /* Replicas near each other (their changes meet, some cross), now
          * and then across the wrap of the tour's positions. */
         int from = (around + (int)(next_random(&rng) % 200)) % n;
-        changed_copy(tour, n, from, 1 + (int)(next_random(&rng) % 2), &rng, copy);
-        wt_tour_neighbours(copy, n, mine);
+        changed_replica(tour, n, from, 1 + (int)(next_random(&rng) % 2), &rng, replica);
+        wt_tour_neighbours(replica, n, mine);
         int m = 0;
         bool clash = false;
         for (int x = 0; x < n; x++) {
@@ -115,7 +116,7 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
         bool expect = one_cycle(base, n, seen);
         bool got = wt_tour_changes_try(c, base, touched, m);
         if (got != expect)
-            fail_msg("copy %d of n %d seed %llu: %d changed cities, the oracle says %d, "
+            fail_msg("replica %d of n %d seed %llu: %d changed cities, the oracle says %d, "
                      "tour_changes %d", k, n, (unsigned long long)seed, m, expect, got);
         if (got) {
             for (int i = 0; i < m; i++) used[touched[i]] = 1;
@@ -130,7 +131,7 @@ static void tries_match_the_oracle(int n, int copies, uint64_t seed, int *accept
     }
     wt_tour_changes_close(c);
     free(tour);
-    free(copy);
+    free(replica);
     free(base);
     free(orig);
     free(mine);

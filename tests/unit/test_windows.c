@@ -365,7 +365,7 @@ static int64_t concurrent_round(int base, bool with_candidates)
 
 /* Improved paths go into the tour they came from (all of them, also where it runs
  * backwards from another city), into one where a 2-opt move changed two
- * edges, into one whose short stretches were reversed (those whose inside
+ * edges, into one whose short segments were reversed (those whose inside
  * stays between their ends), and none into an unrelated tour. */
 static void test_concurrent_improved_paths(void **state)
 {
@@ -408,7 +408,7 @@ static void test_concurrent_improved_paths(void **state)
 
 /* Rounds of 0.1 s one after another until three were spliced (at most
  * 20 s: sanitizers and a loaded machine slow them), next to a stand-in for
- * the host that splices their improved paths every 20 ms and reverses a stretch of
+ * the host that splices their improved paths every 20 ms and reverses a segment of
  * its tour now and then (longer or shorter): every round's improved paths go in
  * where they fit, the tour stays one cycle and its length is exact
  * throughout; every other window is a round's, the rest of the tour free
@@ -477,9 +477,9 @@ static void test_concurrent_rounds_one_after_another(void **state)
 }
 
 /* ILS on two threads for 1.5 s with concurrent windows on a host thread, lk:
- * with LK descents (the improved paths go in at the copies' merges), else with
- * local ones on stretches of 1000 cities (at the stretches' rounds): the
- * tour stays valid and its length exact (ils_local.c asserts it in debug
+ * with LK descents (the improved paths go in at the merged replicas' merges),
+ * else with local ones on segments of 1000 cities (at the segments' rounds):
+ * the tour stays valid and its length exact (ils_local.c asserts it in debug
  * builds). */
 static void concurrent_in_ils(bool lk)
 {

@@ -42,9 +42,9 @@ static bool move_better(const wt_2opt_move *x, const wt_2opt_move *y)
 /* What every row of one scan reads: the tour, its edge lengths and, for
  * the planar metrics, its cities' coordinates in tour order (px[k] =
  * x[t[k]] for k < n, px[n] = px[0]).  A row then streams through memory
- * instead of fetching each city's coordinates at random (7% of a million
- * cities' descent on two cores); the differences and so the distances are
- * wt_dist's, bit for bit. */
+ * instead of fetching each city's coordinates at random, which costs a
+ * large tour's descent a noticeable share of its time; the differences and
+ * so the distances are wt_dist's, bit for bit. */
 typedef struct scan_view {
     const wt_instance *inst;
     const int32_t *t;

@@ -69,8 +69,8 @@ typedef struct sa_pick {
 
 /* Where SSPM threads sleep when a teammate's pick is long in coming.  A
  * team meets at every iteration, a fraction of a microsecond, so a thread
- * waits by spinning (libgomp's barrier soon sleeps in the kernel, which cost
- * some 50 us per iteration on the 2-core development machine); it sleeps
+ * waits by spinning (libgomp's barrier soon sleeps in the kernel, which
+ * costs many times an iteration at every meeting); it sleeps
  * only after SA_SPINS pauses, so that a teammate that lost its core to
  * other work can have it back. */
 typedef struct sa_wake {
@@ -79,8 +79,8 @@ typedef struct sa_wake {
     pthread_cond_t cond;
 } sa_wake;
 
-/* Pauses before a waiting thread sleeps: some 25 us on the AMD Zen 4
- * development machine (25 ns a pause), far longer than an iteration. */
+/* Pauses before a waiting thread sleeps: together far longer than an
+ * iteration. */
 #define SA_SPINS 1024
 
 /* What a search shows the reporting thread (relaxed atomics, as in

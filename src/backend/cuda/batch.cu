@@ -763,8 +763,9 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     a.ranked = job->ranked;
     a.slots = grid * (unsigned long long)P;
     /* The uploads first: the kernel's deadline counts from its launch, so
-     * time spent copying must come off it (10,000 x 100 cities: about
-     * 120 MB, which once made the call end 12 ms after its limit). */
+     * time spent copying must come off it: a large batch uploads enough to
+     * end the call past its limit otherwise (bench/RESULTS.md, "Batches:
+     * solve-batch on issue 25's sets (bench batch)"). */
     WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
     double left = ctl->deadline - wt_now();
     a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;

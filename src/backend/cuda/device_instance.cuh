@@ -197,7 +197,8 @@ struct MetricEuc3D : RoundNearest {
  * point, and theta comes from the chord between the vectors:
  * theta = 2 asin(|a - b| / 2), or pi - 2 asin(|a + b| / 2) past a right
  * angle, where the first loses precision.  No cosine per distance (three
- * cosf and an acosf took 30-60 times an EUC_2D distance), and the chord
+ * cosf and an acosf cost many EUC_2D distances: bench/RESULTS.md,
+ * "Multistart: solution quality (bench quality)"), and the chord
  * keeps short distances accurate where acos of a cosine near 1 does not. */
 struct MetricGeo : RoundNearest {
     typedef float4 Pt; /* unit vector (x, y, z), w unused */

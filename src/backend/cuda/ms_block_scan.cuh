@@ -26,10 +26,11 @@
  *    row by row at compile time, all run by one code path.
  *  - Chunks and diagonal pieces (TC = 16): the squares with J > k, unmasked,
  *    then the diagonal's rows in pieces of their own, masked per move.
- * Units keep a warp's lanes in step and are the faster at TC = 8 (a 100-city
- * scan: the diagonal pieces' loop had been a fifth of it); at TC = 16 the
- * units' 16 unrolled rows ran 1-13% slower than the chunks' two-row loop
- * (H100, bench/RESULTS.md), so each width keeps the scan it is fastest with.
+ * Units keep a warp's lanes in step and are the faster at TC = 8 (the
+ * diagonal pieces' loop of their own weighs on a small tour's scan); at
+ * TC = 16 the units' 16 unrolled rows run slower than the chunks' two-row
+ * loop (bench/RESULTS.md, "Multistart: throughput (bench multistart)", and
+ * the sweeps it points to), so each width keeps the scan it is fastest with.
  * Either way a thread ends with its best move (d, i, strip); the block's
  * reduction and resolve_column (multistart_block.cu) finish the step.
  */
@@ -165,8 +166,9 @@ __device__ __forceinline__ float min_range(const float v[TC], int a, int b)
  * k*TC+TC-1) against column strip J.  Every unit runs the same code, TC
  * rows of TC columns, so a warp's lanes never wait for one another (a
  * warp whose lanes take different paths runs the paths one after the
- * other: measured, the diagonal pieces that had a loop of their own took
- * a fifth of a 100-city scan).  Which pairs of a unit are moves (j >= i+2)
+ * other: diagonal pieces with a loop of their own weigh on a small tour's
+ * scan, bench/RESULTS.md, "Multistart: throughput (bench multistart)", and
+ * the sweeps it points to).  Which pairs of a unit are moves (j >= i+2)
  * depends on the row only where the unit touches the diagonal, and rows
  * are unrolled, so the masks are decided at compile time per row, with
  * one select per row rather than one per move:
@@ -259,8 +261,9 @@ __device__ __forceinline__ float min_of(const float v[TC])
 /*
  * The pair space of a block's tour, cut into pieces that keep the 32 lanes
  * of a warp in step (a warp whose lanes run different trip counts idles
- * the others: measured, half the lanes were idle when threads walked row
- * ranges of their own).
+ * the others, as threads that walk row ranges of their own do:
+ * bench/RESULTS.md, "Multistart: throughput (bench multistart)", and the
+ * sweeps it points to).
  *  - Chunks: row block k (rows k*TC .. k*TC+TC-1) against column strip
  *    J > k (columns J*TC .. J*TC+TC-1).  Every move there has j >= i+2, so
  *    no masking, and every chunk is TC rows long; the one row that touches

@@ -38,8 +38,8 @@
  * warp's minimum each recompute their one row's C moves (a lane per gap, the
  * scan's own float operations, so the same values) and the lowest (i, j)
  * among the hits wins.  When one did (equal deltas on a grid, say), the
- * warp recomputes that lane's whole tile, 32 moves at a time (about 1% of
- * the steps of a 100-city climb).
+ * warp recomputes that lane's whole tile, 32 moves at a time (rare enough
+ * to cost a climb little).
  */
 #ifndef WT_BACKEND_CUDA_MS_GAP_SCAN_CUH
 #define WT_BACKEND_CUDA_MS_GAP_SCAN_CUH
@@ -312,7 +312,8 @@ __device__ MoveKey gap_best_move(const GapView<typename M::Pt> &t, const GapPlan
  * Resolution as in gap_best_move, except that a lane which saw a tie
  * recomputes all its tiles.  A separate function, not a loop round
  * gap_best_move, so that the one-round kernel keeps its code (a shared loop
- * cost it 4% at 100 cities).
+ * slows it: bench/RESULTS.md, "Why gap tiles and rounds below 1,000 cities
+ * (multistart)").
  */
 template <class M, int C>
 __device__ MoveKey gap_best_move_rounds(const GapView<typename M::Pt> &t, const GapPlan &p, int n)

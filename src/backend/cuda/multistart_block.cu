@@ -173,7 +173,8 @@ __device__ void offer_best(const MsArgs &a, const int32_t *id, long long len,
 /* Blocks per SM that the register allocation must allow: without a bound
  * the compiler takes registers freely and small blocks lose warps; with a
  * tighter one the strip spills.  (128 x 16 capped at 96 registers for five
- * blocks an SM instead of four measured 5-25% slower on an H100.) */
+ * blocks an SM instead of four runs slower: bench/RESULTS.md, "Multistart:
+ * throughput (bench multistart)", and the sweeps it points to.) */
 template <int BLOCK, int TC>
 struct MinBlocks {
     static constexpr int value = BLOCK == 32 ? (TC == 16 ? 16 : 32)
@@ -441,8 +442,9 @@ struct BlockShape {
 
 BlockShape block_shape(int n, const wt_tuning *t)
 {
-    /* Crossovers of a sweep of every shape over n = 100 ... 5000 on an
-     * H100 (bench/RESULTS.md). */
+    /* Crossovers of a sweep of every shape over n = 100 ... 5000
+     * (bench/RESULTS.md, "Multistart: throughput (bench multistart)", and
+     * the sweeps it points to). */
     BlockShape s = n < 400 ? BlockShape{32, 8} : n < 1000 ? BlockShape{32, 16}
                  : n < 3000 ? BlockShape{128, 16} : BlockShape{256, 16};
     /* For benchmarks: tuning.ms_block and ms_tc (the shapes launch_metric
@@ -457,20 +459,19 @@ BlockShape block_shape(int n, const wt_tuning *t)
  * of the (i, j) triangle (below 400 cities) or tiles of the (row, gap)
  * rectangle (ms_gap_scan.cuh), a tile a lane or in rounds of 32 tiles,
  * whichever costs less a step by this model, fitted to the kernels' SASS
- * and to H200 runs (bench/RESULTS.md): a round of 8-column squares (one a
- * lane, with its dealing) issues about 760 instructions; a row of a C-gap
- * tile 8C + 11, but the rows left over after the last full group of C
- * (unrolled one by one behind a branch) run about 1.8 times as long; a
- * tile's set-up 12C; the rest of a step about 550.  A tile row's four
- * shared-memory loads conflict in the banks when the lanes' columns lie a
- * multiple of 64 bytes apart (C = 8 with many tiles in one row group: 500
- * cities ran 16% slower than the model said), so a row costs 0.7 more for
- * every wavefront beyond the 8 of the usual pattern.  The rectangle must
- * beat the squares by 3%, as it measured 4% behind at 350 cities where the
- * model had it level; above 400 cities it always takes the 16-column
- * squares' place (10-15% faster at 350 - 999, H200).  So: 100 cities take
- * 25-row tiles of 7 gaps (1.10x the squares), 200 one round of 10 gaps
- * (1.19x), 500 125 tiles of 100 x 10 in four rounds.
+ * and to H200 runs (bench/RESULTS.md, "Why gap tiles and rounds below 1,000
+ * cities (multistart)"): a round of 8-column squares (one a lane, with its
+ * dealing) issues about 760 instructions; a row of a C-gap tile 8C + 11,
+ * but the rows left over after the last full group of C (unrolled one by
+ * one behind a branch) run about 1.8 times as long; a tile's set-up 12C;
+ * the rest of a step about 550.  A tile row's four shared-memory loads
+ * conflict in the banks when the lanes' columns lie a multiple of 64 bytes
+ * apart (C = 8 with many tiles in one row group ran slower than the model
+ * said), so a row costs 0.7 more for every wavefront beyond the 8 of the
+ * usual pattern.  The rectangle must beat the squares by 3% (the model put
+ * it level with them where it ran behind); from 400 cities it always takes
+ * the 16-column squares' place.  So: 100 cities take 25-row tiles of 7
+ * gaps, 200 one round of 10 gaps, 500 125 tiles of 100 x 10 in four rounds.
  */
 double square_step_cost(int n)
 {

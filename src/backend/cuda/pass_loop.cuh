@@ -14,11 +14,11 @@
  * column, two columns ahead).  The row blocks' column ranges, laid end to
  * end, are cut into shares of equal cost, one per resident warp, so a pass
  * is one wave with no tail at any n (Rocki's division of the pair space,
- * balanced per warp instead of per tile; an earlier kernel that gave
- * 2048-row tiles to blocks round robin ran 1.1-2x slower at 13k-240k
- * cities: bench/RESULTS.md).  R is 8 below PASS_R8_BELOW cities (more warps
- * per SM to hide the latencies of short shares), 16 above (fewer square
- * roots per move).
+ * balanced per warp instead of per tile: 2048-row tiles dealt to blocks
+ * round robin ran slower from mid sizes up; bench/RESULTS.md, "2-opt
+ * pass: one full pass (bench pass)", and the sweeps it points to).  R is 8
+ * below PASS_R8_BELOW cities (more warps per SM to hide the latencies of
+ * short shares), 16 above (fewer square roots per move).
  *
  * Move (i, j) is
  *     (d(p_i, q_j) - e_i) + (d(p_i+1, q_j+1) - e_j)
@@ -154,7 +154,8 @@ __device__ __forceinline__ void warp_rows(const typename M::Pt p[R + 1], const t
  * unchanged, and so is every value, bit for bit.  Only at 8 rows per lane
  * (below PASS_R8_BELOW cities): at 16 the integer loop needs more than
  * the 96 registers of five 128-thread blocks an SM, spills in its loop
- * and ran 10% slower than the float loop (bench/RESULTS.md). */
+ * and runs slower than the float loop (bench/RESULTS.md, "Why the integer
+ * loop at 8 rows (pass)"). */
 constexpr unsigned MAGIC_BITS = 0x4B400000u; /* the bits of WT_MAGIC */
 /* Every sum is below 0x97000000 (two values below 2^24, 0x4B800000);
  * row minima start above (0xFFFFFFFF, "no move"). */

@@ -82,8 +82,9 @@ constexpr int RECOVER_WARPS = 8; /* warps per block of recover_kernel */
  * exact delta into cand[i] (delta 0, j -1 for a row without one), and
  * rowkey[i] reset.  The row's own data are read with its key, in the same
  * round trip to memory: a row costs about four round trips (key, columns,
- * two cities, their coordinates), and the recovery of a 13,509-city pass
- * is a sixth of it (bench/RESULTS.md).  Launched behind the pass with
+ * two cities, their coordinates), and the recovery is a sizeable share of
+ * a mid-size pass (bench/RESULTS.md, "Where a mid-size pass goes, and the
+ * chip's ceilings").  Launched behind the pass with
  * programmatic serialization: it waits for the pass here, already
  * resident. */
 template <class M>

@@ -14,9 +14,10 @@
 /* Threads per block of the pass kernel.  Its warps are independent, so
  * the block size only sets how many blocks the GPU launches for one wave:
  * at R = 8, 512-thread blocks when the wave fills the GPU (fewer, larger
- * launches: 4-7% faster at 13k-34k cities than 128, H100, bench/RESULTS.md),
- * else 128, so that a small tour's few warps spread over more SMs
- * (tuning.pass_block forces one, for measurements). */
+ * launches, faster at mid sizes than 128: bench/RESULTS.md, "2-opt pass:
+ * one full pass (bench pass)", and the sweeps it points to), else 128, so
+ * that a small tour's few warps spread over more SMs (tuning.pass_block
+ * forces one, for measurements). */
 constexpr int PASS_THREADS = 128, PASS_THREADS_FULL = 512;
 
 /* The term of move (i, j) that the pass minimizes over j:
@@ -44,10 +45,11 @@ __host__ __device__ __forceinline__ int row_blocks(int n, int wr) { return (n - 
 /* The shares are equal in cost, not in columns: a row block's first
  * wr - 1 columns reach below the diagonal and take the masked loop, about
  * half as dear again as a plain column (an ISETP and an FSEL per move,
- * and at 96 registers a few spills; measured so in session 4, 1.24x at 8
- * rows and 1.32x at 16 in the SASS of the loops without clamps); counted
- * as such, the warps that hold them finish with the others.  Costs in
- * units: PLAIN_COST per plain column, MASKED_COST per masked one. */
+ * and at 96 registers a few spills, by the SASS of the loops with and
+ * without clamps: bench/RESULTS.md, "2-opt pass: one full pass (bench
+ * pass)", and the sweeps it points to); counted as such, the warps that
+ * hold them finish with the others.  Costs in units: PLAIN_COST per plain
+ * column, MASKED_COST per masked one. */
 constexpr long long PLAIN_COST = 2, MASKED_COST = 3;
 
 __host__ __device__ __forceinline__ int block_columns(int n, int wr, int I)

@@ -81,9 +81,8 @@ int pass_period(double max_dist, const wt_tuning *t)
 constexpr double PRUNE_MAX_DIST = 0x1p21;
 
 /* Fewest cities for the pruned pass: below, the box kernel and the slots'
- * tests cost more than the pairs they spare (usa13509 from greedy: 67.6 us
- * pruned, 57.8 us full; d18512: 70.8 us against 86.7; H200,
- * bench/RESULTS.md).  tuning.pass_prune_min overrides it (tests,
+ * tests cost more than the pairs they spare (bench/RESULTS.md, "Why the GPU
+ * prunes from 16,384 cities").  tuning.pass_prune_min overrides it (tests,
  * measurements). */
 constexpr int PRUNE_MIN_N = 16384;
 
