@@ -50,16 +50,17 @@ wt_status wt_descent_run(wt_descent *d, const wt_session_ops *ops, wt_tour_sessi
     }
 }
 
-wt_status wt_twoopt_descend(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
+wt_status wt_twoopt_descend(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                             wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
 {
+    const wt_session_ops *ops = dev->backend->session;
     /* Stopped already (a limit shorter than the start tour's build): not
      * even the session's set-up, which grows with the tour. */
     if (wt_ctl_expired(ctl)) return WT_OK;
     wt_descent d = {0};
     wt_tour_session *s = NULL;
     wt_status st = wt_descent_open(&d, wt_instance_n(inst), ctl->params, err);
-    if (st == WT_OK) st = ops->open(inst, tour, ctl, &s, err);
+    if (st == WT_OK) st = ops->open(dev, inst, tour, ctl, &s, err);
     if (st == WT_OK) {
         st = wt_descent_run(&d, ops, s, ctl, ops->length(s), stats, err);
         ops->keep(s);

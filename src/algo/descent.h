@@ -35,9 +35,10 @@ wt_status wt_descent_run(wt_descent *d, const wt_session_ops *ops, wt_tour_sessi
                          wt_search_ctl *ctl, int64_t best, wt_search_stats *stats,
                          wt_error *err);
 
-/* The 2opt algorithm on a backend with sessions: tour, in place, descended
- * as wt_descent_run with ctl->params's rules. */
-wt_status wt_twoopt_descend(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
+/* The 2opt algorithm in a session on device dev (whose backend has
+ * sessions): tour, in place, descended as wt_descent_run with
+ * ctl->params's rules. */
+wt_status wt_twoopt_descend(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                             wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err);
 
 #endif

@@ -43,13 +43,14 @@ static wt_status kick_once(const wt_session_ops *ops, wt_tour_session *s, wt_des
     return WT_OK;
 }
 
-wt_status wt_ils_run(const wt_session_ops *ops, const wt_instance *inst, int32_t *tour,
+wt_status wt_ils_run(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                      wt_search_ctl *ctl, uint64_t kicks, wt_search_stats *stats, wt_error *err)
 {
+    const wt_session_ops *ops = dev->backend->session;
     wt_tour_session *s = NULL;
     wt_descent d = {0};
     wt_status st = wt_descent_open(&d, wt_instance_n(inst), ctl->params, err);
-    if (st == WT_OK) st = ops->open(inst, tour, ctl, &s, err);
+    if (st == WT_OK) st = ops->open(dev, inst, tour, ctl, &s, err);
     if (st != WT_OK) {
         wt_descent_close(&d);
         return st;

@@ -325,7 +325,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
     if (wt_ctl_expired(ctl)) return WT_OK;
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
-        return wt_ils_run(b->session, inst, tour, ctl, kicks, stats, err);
+        return wt_ils_run(dev, inst, tour, ctl, kicks, stats, err);
     if (!b->host || ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
         /* The first optimum on the device (on the host too for window
          * descents, which cannot repair edges between windows alone); the
@@ -340,7 +340,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
         device.stall_steps = wt_policy_device_stall_passes(inst->n);
         device.stall_gain = WT_DEVICE_STALL_GAIN;
         device.stall_count = 0;
-        wt_status st = wt_twoopt_descend(b->session, inst, tour, &device, stats, err);
+        wt_status st = wt_twoopt_descend(dev, inst, tour, &device, stats, err);
         ctl->stop = device.stop;
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
@@ -399,9 +399,8 @@ static wt_status run_algorithm(const wt_device *dev, const wt_instance *inst, in
                                const wt_device *concurrent, wt_search_stats *stats,
                                wt_sa_job *sa, wt_error *err)
 {
-    const wt_backend *b = dev->backend;
     switch (ctl->params->algorithm) {
-    case WT_ALGO_2OPT: return wt_twoopt_descend(b->session, inst, tour, ctl, stats, err);
+    case WT_ALGO_2OPT: return wt_twoopt_descend(dev, inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(dev, inst, tour, ctl, kernel, stats, err);
     case WT_ALGO_ILS: return run_ils(dev, inst, tour, ctl, concurrent, stats, err);
     case WT_ALGO_SA: return run_sa(dev, inst, tour, ctl, stats, sa, err);

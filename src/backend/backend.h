@@ -14,8 +14,8 @@
  * each (`cpu`, `cuda:0`, `cuda:1`, ...), and the slots a search calls on
  * the device it was handed.  wt_solve and wt_solve_batch choose the device
  * once, at their entry, from params.backend and params.cuda_device; the
- * searches below are handed that device, never a device number (the tour
- * sessions aside: see session).  No CUDA type appears here.
+ * searches below are handed that device, never a device number.  No CUDA
+ * type appears here.
  */
 #ifndef WT_BACKEND_BACKEND_H
 #define WT_BACKEND_BACKEND_H
@@ -111,9 +111,10 @@ typedef struct wt_ascent_job {
 typedef struct wt_tour_session wt_tour_session;
 
 typedef struct wt_session_ops {
-    /* Starts a session on a copy of tour; current = best = tour. */
-    wt_status (*open)(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                      wt_tour_session **out, wt_error *err);
+    /* Starts a session on device dev (of this backend) on a copy of tour;
+     * current = best = tour. */
+    wt_status (*open)(const wt_device *dev, const wt_instance *inst, const int32_t *tour,
+                      wt_search_ctl *ctl, wt_tour_session **out, wt_error *err);
     void (*close)(wt_tour_session *s); /* NULL is a no-op */
     /* One full 2-opt pass over the current tour: the candidates of a k-swap
      * descent (core/kswap.h) with their exact deltas, the improving ones
@@ -176,10 +177,7 @@ typedef struct wt_backend {
                             wt_search_stats *stats, wt_error *err);
 
     /* Optional.  Tour sessions: 2opt (algo/descent.c) and Iterated Local
-     * Search (algo/ils.c).  A session opens on the device that
-     * ctl->params->cuda_device numbers (the host ignores it), which
-     * wt_solve has chosen and checked (wt_device_usable) before: open takes
-     * no device, as its callers in algo/ are handed none. */
+     * Search (algo/ils.c), each opened on the device it is handed. */
     const wt_session_ops *session;
 
     /* Optional.  Simulated annealing (Lam et al. 2012, Algorithm 2, light

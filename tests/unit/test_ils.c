@@ -42,8 +42,10 @@ static void test_double_bridge(void **state)
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &params);
     const wt_session_ops *ops = &wt_cpu_session_ops;
+    wt_device host;
+    wt_device_host(&host);
     wt_tour_session *s = NULL;
-    assert_int_equal(ops->open(inst, t, &ctl, &s, NULL), WT_OK);
+    assert_int_equal(ops->open(&host, inst, t, &ctl, &s, NULL), WT_OK);
     assert_int_equal(ops->kick(s, 2, 5, 9, NULL), WT_OK); /* A=0,1 B=2..4 C=5..8 D=9..11 */
     ops->keep(s);
     assert_int_equal(ops->read_best(s, out, NULL), WT_OK);

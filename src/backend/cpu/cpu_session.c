@@ -35,9 +35,11 @@ static void cpu_session_close(wt_tour_session *s)
     free(s);
 }
 
-static wt_status cpu_session_open(const wt_instance *inst, const int32_t *tour,
-                                  wt_search_ctl *ctl, wt_tour_session **out, wt_error *err)
+static wt_status cpu_session_open(const wt_device *dev, const wt_instance *inst,
+                                  const int32_t *tour, wt_search_ctl *ctl, wt_tour_session **out,
+                                  wt_error *err)
 {
+    (void)dev; /* the host has one */
     size_t n = (size_t)inst->n;
     wt_tour_session *s = calloc(1, sizeof *s);
     if (s) {

@@ -66,7 +66,7 @@ struct wt_tour_session {
     PassBoxes boxes;               /* the pruned pass's boxes (plan.prune) */
     unsigned long long *h_checked; /* pinned: pairs the last pruned pass evaluated */
     bool prune;                    /* ctl->params->prune (the plan may still not prune) */
-    int device;                    /* ctl->params->cuda_device */
+    int device;                    /* the GPU it runs on (the device it was opened on) */
     wt_tuning tuning;              /* *wt_tuning_of(ctl->params): the pass's shape */
     wt_kswap_move *h_moves;        /* pinned, 2n: candidates, then the kept moves */
     long long *h_offs;             /* pinned, 2n: d_offs before upload */
@@ -385,8 +385,10 @@ void cuda_session_close(wt_tour_session *s)
     free(s);
 }
 
-wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                            wt_tour_session **out, wt_error *err)
+/* A session on GPU number device; ctl's parameters (none: the defaults)
+ * give the pass's pruning and tuning. */
+static wt_status open_on(int device, const wt_instance *inst, const int32_t *tour,
+                         wt_search_ctl *ctl, wt_tour_session **out, wt_error *err)
 {
     wt_tour_session *s = (wt_tour_session *)calloc(1, sizeof *s);
     if (!s) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a GPU tour session");
@@ -394,11 +396,11 @@ wt_status cuda_session_open(const wt_instance *inst, const int32_t *tour, wt_sea
     s->ctl = ctl;
     s->n = inst->n;
     s->deferred = cudaSuccess;
-    /* Without parameters: device 0, the tuning's defaults (all 0) and the
-     * pruned pass, as wt_params_defaults sets them. */
+    /* Without parameters: the tuning's defaults (all 0) and the pruned
+     * pass, as wt_params_defaults sets them. */
     const wt_params *p = ctl ? ctl->params : nullptr;
     s->prune = p ? p->prune : true;
-    s->device = p ? p->cuda_device : 0;
+    s->device = device;
     if (p) s->tuning = *wt_tuning_of(p);
     wt_status st = open_session(s, tour, err);
     if (st != WT_OK) {
@@ -491,6 +493,13 @@ wt_status timed_candidates(wt_tour_session *s, int band, wt_kswap_move *out, int
 
 } // namespace
 
+static wt_status cuda_session_open(const wt_device *dev, const wt_instance *inst,
+                                   const int32_t *tour, wt_search_ctl *ctl,
+                                   wt_tour_session **out, wt_error *err)
+{
+    return open_on(dev ? dev->index : 0, inst, tour, ctl, out, err);
+}
+
 extern "C" const wt_session_ops wt_cuda_session_ops = {
     /* .open = */ cuda_session_open,
     /* .close = */ cuda_session_close,
@@ -513,7 +522,7 @@ extern "C" wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *t
     ctl.params = params ? params : &defaults;
     ctl.threads = 1;
     wt_tour_session *s = nullptr;
-    wt_status st = cuda_session_open(inst, tour, &ctl, &s, err);
+    wt_status st = open_on(ctl.params->cuda_device, inst, tour, &ctl, &s, err);
     if (st != WT_OK) return st;
     s->ctl = nullptr; /* no stop: the pass runs whole */
     s->hold = pass_seconds != nullptr;
