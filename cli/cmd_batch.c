@@ -83,9 +83,15 @@ static const char batch_help[] =
 /* Ctrl-C, SIGTERM and SIGHUP stop the search; the tours are still written. */
 static volatile sig_atomic_t batch_interrupted;
 
-static void on_batch_signal(int sig) { batch_interrupted = sig; }
+static void on_batch_signal(int sig)
+{
+    if (!batch_interrupted) batch_interrupted = sig; /* the first sets the exit status */
+}
 
-/* Installs handler (a second signal then acts as usual) or the default. */
+/* Installs handler or the default.  The handler stays for later signals
+ * too (no SA_RESETHAND) until the tours are written: a second Ctrl-C, or
+ * timeout(1)'s signal to the process group after the one to the program,
+ * must not kill the program while it writes them. */
 static void batch_signals(void (*handler)(int))
 {
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -93,7 +99,7 @@ static void batch_signals(void (*handler)(int))
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = handler;
-        sa.sa_flags = SA_RESETHAND;
+        sa.sa_flags = 0;
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[k], &sa, NULL);
     }
@@ -524,9 +530,9 @@ int cmd_batch(int argc, char **argv)
     wt_batch_result r;
     wt_error err = {0};
     st = wt_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
-    batch_signals(SIG_DFL);
     if (o.params.progress) fputs("\r\033[K", stderr);
     if (st != WT_OK) {
+        batch_signals(SIG_DFL);
         set_free(&s);
         return cli_report_error(&err);
     }
@@ -534,6 +540,7 @@ int cmd_batch(int argc, char **argv)
         if (r.tours[i].status != WT_OK)
             fprintf(stderr, "warptour: %s: %s\n", s.name[i], failure(&s, &r, i));
     int unwritten = o.output ? write_tours(&o, &s, &r) : 0;
+    batch_signals(SIG_DFL);
     bool printed = o.json ? print_json(&o, &s, &r) : (print_report(&o, &s, &r), true);
     st = printed ? batch_status(&r, unwritten) : EXIT_FAILURE_RUN;
     wt_batch_result_free(&r);

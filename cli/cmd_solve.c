@@ -4,7 +4,8 @@
  * The search may be cut short by --time-limit or Ctrl-C; the library then
  * still returns its best tour, which is written and reported like a finished
  * one, and the exit status says why it stopped early.  SIGTERM and SIGHUP
- * stop it the same way.  A second Ctrl-C kills the program the usual way.
+ * stop it the same way.  Until the tour is written, further stop signals
+ * only stop the search too: a second Ctrl-C must not lose the tour found.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -145,6 +146,8 @@ static const char solve_help[] =
     "inside a long 2-opt pass how much of it is scanned) is shown on stderr when it\n"
     "is a terminal.  Ctrl-C stops the search; the best tour is still written (exit\n"
     "130); so do SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).\n"
+    "A second such signal does not end the program before the tour is written\n"
+    "(Ctrl-\\ does).\n"
     "An sa run cut short by --time-limit exits with 5.\n"
     "\n"
     "Examples:\n"
@@ -157,13 +160,13 @@ static const char solve_help[] =
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
 
-/* The stop signal that came (0: none), polled by the library through
- * params.stop_flag. */
+/* The first stop signal that came (0: none), polled by the library
+ * through params.stop_flag; it sets the exit status. */
 static volatile sig_atomic_t interrupted;
 
 static void on_stop_signal(int sig)
 {
-    interrupted = sig;
+    if (!interrupted) interrupted = sig;
 }
 
 static void install_stop_handlers(void)
@@ -172,10 +175,11 @@ static void install_stop_handlers(void)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_stop_signal;
-        /* A second Ctrl-C terminates at once.  SIGTERM keeps its handler:
-         * `timeout` sends it twice (to the program, then to its process
-         * group), and schedulers follow it with SIGKILL anyway. */
-        sa.sa_flags = stop_signals[k] == SIGINT ? SA_RESETHAND : 0;
+        /* No SA_RESETHAND: a second signal (a second Ctrl-C, or timeout(1)'s
+         * signal to the process group after the one to the program) would
+         * otherwise kill the program while it writes the tour.  SIGQUIT
+         * and SIGKILL still end it at once. */
+        sa.sa_flags = 0;
         sigemptyset(&sa.sa_mask);
         sigaction(stop_signals[k], &sa, NULL);
     }
