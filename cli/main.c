@@ -1,6 +1,7 @@
 /*
  * main.c - the warptour program: subcommand dispatch and top-level help.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,10 @@ static int check_stdout(int status)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which
+     * is reported like a full disk (the old file kept, the report printed)
+     * instead of killing the program with a half-written file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;

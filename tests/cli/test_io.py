@@ -247,6 +247,25 @@ class Io(unittest.TestCase):
         for opt in ["--output-format", "--json-tour", "'-'"]:
             self.assertIn(opt, r.out)
 
+    def test_file_size_limit_is_a_failed_write(self):
+        # Issue 39: under ulimit -f the tour's write fails with EFBIG, which
+        # is reported like a full disk: the old tour kept, no .part left,
+        # the report printed, exit 1 (not killed by SIGXFSZ).
+        tour = self.write("b.tour", b"old\n")
+        limit = 200  # bytes; berlin52's tour takes about 250
+
+        def small_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        r = subprocess.run([WARPTOUR, "solve", BERLIN, "--algorithm", "2opt", "--output", tour],
+                           capture_output=True, text=True, timeout=300, preexec_fn=small_files)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(tour + ": write failed: File too large", r.stderr)
+        self.assertIn("length    ", r.stdout)
+        self.assertEqual(os.listdir(self.tmp.name), ["b.tour"])
+        with open(tour) as f:
+            self.assertEqual(f.read(), "old\n")
+
     # ------------------------------------------------------------- gzip
 
     def test_gzip_instance(self):
