@@ -50,6 +50,17 @@ bool cli_tour_format_parse(const char *s, cli_tour_format *out);
 wt_status cli_write_tour(const char *path, cli_tour_format format, const char *name,
                          const char *comment, const int32_t *tour, int n, wt_error *err);
 
+/* Whether path can take a file (--output, --svg): checked before the
+ * search, so that its result is not lost to a bad path.  Beyond
+ * cli_check_writable, a symbolic link is checked through to its target (a
+ * dangling one: its target's folder), by_rename (files written as
+ * path.part, then renamed) refuses a folder named path.part, and a FIFO is
+ * opened without blocking, refused when no process reads it.  *hold gets
+ * that FIFO's descriptor (else -1), for the caller to close once the file
+ * is written: its reader then sees no end of file meanwhile.  Prints why
+ * not and returns the exit status, or EXIT_OK. */
+int cli_check_output(const char *path, bool by_rename, int *hold);
+
 /* A JSON array of the tour's 1-based cities, added to obj as key without
  * building a cJSON node a city (tours may have millions); false when out of
  * memory. */

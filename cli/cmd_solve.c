@@ -627,9 +627,12 @@ static int stop_exit_status(wt_stop_reason r)
 }
 
 /* The files the run will write, checked before it starts: a long search
- * should not end in "cannot write".  Returns an exit status (0 when fine). */
-static int check_outputs(const solve_opts *o, const wt_instance *inst)
+ * should not end in "cannot write".  hold[0] and hold[1] get the FIFOs of
+ * --output and --svg held open (cli_check_output), else -1.  Returns an
+ * exit status (0 when fine). */
+static int check_outputs(const solve_opts *o, const wt_instance *inst, int hold[2])
 {
+    hold[0] = hold[1] = -1;
     double lo[3], hi[3];
     bool to_stdout = o->output && cli_is_stdin(o->output);
     if (o->output && !to_stdout && cli_same_file(o->output, o->instance))
@@ -640,14 +643,21 @@ static int check_outputs(const solve_opts *o, const wt_instance *inst)
     if (o->output && o->svg && cli_same_file(o->output, o->svg))
         return cli_usage_error("solve", "--output and --svg name the same file %s", o->output);
     int st;
-    if (o->output && !to_stdout && (st = cli_check_writable(o->output)) != EXIT_OK) return st;
+    if (o->output && !to_stdout && (st = cli_check_output(o->output, true, &hold[0])) != EXIT_OK)
+        return st;
     if (!o->svg) return EXIT_OK;
     if (!wt_instance_bbox(inst, lo, hi)) {
         fprintf(stderr, "warptour: %s: cannot draw %s: the instance has no coordinates\n", o->svg,
                 wt_instance_name(inst));
         return EXIT_BAD_INPUT;
     }
-    return cli_check_writable(o->svg);
+    return cli_check_output(o->svg, false, &hold[1]);
+}
+
+static void release(int hold[2])
+{
+    for (int k = 0; k < 2; k++)
+        if (hold[k] >= 0) close(hold[k]);
 }
 
 int cmd_solve(int argc, char **argv)
@@ -666,8 +676,10 @@ int cmd_solve(int argc, char **argv)
         return status;
     }
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
-    status = check_outputs(&o, inst);
+    int hold[2];
+    status = check_outputs(&o, inst, hold);
     if (status != EXIT_OK) {
+        release(hold);
         remove_stop_handlers();
         wt_instance_free(inst);
         return status;
@@ -703,6 +715,7 @@ int cmd_solve(int argc, char **argv)
      * so the search's result is not lost; the error comes last, exit 1. */
     wt_error write_err = {0};
     int write_status = status == EXIT_OK ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
+    release(hold);
     remove_stop_handlers();
     if (status == EXIT_OK) {
         const char *why = write_status != EXIT_OK ? write_err.message : NULL;
