@@ -120,45 +120,54 @@ typedef struct batch_opts {
     wt_batch_params params;
 } batch_opts;
 
+/* An instance's names and what reading it said. */
+typedef struct batch_entry {
+    char *name;       /* output name: DIR/NAME.tour */
+    char *source;     /* where it came from: the file as given, or the generated name */
+    char *error;      /* why it could not be read (NULL: read) */
+    wt_status status; /* the reader's status when it could not be read */
+} batch_entry;
+
 /* The instances and what reading them said. */
 typedef struct batch_set {
     int count, cap;
-    wt_instance **inst;
-    char **name;    /* output name of each */
-    char **error;   /* why it could not be read (NULL: read) */
+    wt_instance **inst; /* as wt_solve_batch takes them; NULL where not read */
+    batch_entry *entry;
 } batch_set;
 
 static void set_free(batch_set *s)
 {
     for (int i = 0; i < s->count; i++) {
         wt_instance_free(s->inst[i]);
-        free(s->name[i]);
-        free(s->error[i]);
+        free(s->entry[i].name);
+        free(s->entry[i].source);
+        free(s->entry[i].error);
     }
     free(s->inst);
-    free(s->name);
-    free(s->error);
+    free(s->entry);
 }
 
 /* Appends an entry; false when out of memory. */
-static bool set_add(batch_set *s, wt_instance *inst, const char *name, const char *error)
+static bool set_add(batch_set *s, wt_instance *inst, const char *name, const char *source,
+                    const wt_error *error)
 {
     if (s->count == s->cap) {
         int cap = s->cap ? 2 * s->cap : 64;
         wt_instance **i = realloc(s->inst, (size_t)cap * sizeof *i);
         if (i) s->inst = i;
-        char **n = i ? realloc(s->name, (size_t)cap * sizeof *n) : NULL;
-        if (n) s->name = n;
-        char **e = n ? realloc(s->error, (size_t)cap * sizeof *e) : NULL;
-        if (e) s->error = e;
+        batch_entry *e = i ? realloc(s->entry, (size_t)cap * sizeof *e) : NULL;
         if (!e) return false;
+        s->entry = e;
         s->cap = cap;
     }
+    batch_entry *e = &s->entry[s->count];
     s->inst[s->count] = inst;
-    s->name[s->count] = strdup(name);
-    s->error[s->count] = error ? strdup(error) : NULL;
+    e->name = strdup(name);
+    e->source = strdup(source);
+    e->error = error ? strdup(error->message) : NULL;
+    e->status = error ? error->status : WT_OK;
     s->count++;
-    return true;
+    return e->name && e->source && (!error || e->error);
 }
 
 /* The file's name without folder and extension (".tsp", ".tsp.gz", ...). */
@@ -176,8 +185,18 @@ static bool add_file(batch_set *s, const char *path)
     wt_error err = {0};
     char name[256];
     base_name(path, name, sizeof name);
-    if (wt_instance_read(path, &inst, &err) != WT_OK) return set_add(s, NULL, name, err.message);
-    return set_add(s, inst, name, NULL);
+    if (wt_instance_read(path, &inst, &err) != WT_OK)
+        return set_add(s, NULL, name, path, &err);
+    /* Refused here in the words of the batch's documentation. */
+    _Static_assert(WT_BATCH_MAX_CITIES == 100000, "the message below says 100,000");
+    if (wt_instance_n(inst) > WT_BATCH_MAX_CITIES) {
+        snprintf(err.message, sizeof err.message, "%s: %d cities; an instance of a batch may "
+                 "have up to 100,000 cities (solve takes more)", path, wt_instance_n(inst));
+        err.status = WT_STATUS_TOO_LARGE;
+        wt_instance_free(inst);
+        return set_add(s, NULL, name, path, &err);
+    }
+    return set_add(s, inst, name, path, NULL);
 }
 
 static bool is_instance_file(const char *name)
@@ -264,7 +283,7 @@ static int add_generated(batch_set *s, const batch_opts *o)
         if (wt_instance_generate(WT_GEN_UNIFORM, (int)o->gen_n, o->gen_seed + (uint64_t)i, &inst,
                                  &err) != WT_OK)
             return cli_report_error(&err);
-        if (!set_add(s, inst, wt_instance_name(inst), NULL)) {
+        if (!set_add(s, inst, wt_instance_name(inst), wt_instance_name(inst), NULL)) {
             wt_instance_free(inst);
             return EXIT_FAILURE_RUN;
         }
@@ -390,11 +409,12 @@ static int write_tours(const batch_opts *o, const batch_set *s, const wt_batch_r
     for (int i = 0; i < r->count; i++) {
         const wt_batch_tour *t = &r->tours[i];
         if (t->status != WT_OK) continue;
-        size_t len = strlen(o->output) + strlen(s->name[i]) + 8;
+        const char *name = s->entry[i].name;
+        size_t len = strlen(o->output) + strlen(name) + 8;
         char *path = malloc(len);
         wt_error err = {0};
-        if (path) snprintf(path, len, "%s/%s.tour", o->output, s->name[i]);
-        if (!path || wt_tour_write_tsplib(path, s->name[i], "warptour solve-batch", t->tour, t->n,
+        if (path) snprintf(path, len, "%s/%s.tour", o->output, name);
+        if (!path || wt_tour_write_tsplib(path, name, "warptour solve-batch", t->tour, t->n,
                                           &err) != WT_OK) {
             fprintf(stderr, "warptour: %s\n", path ? err.message : "out of memory");
             failed++;
@@ -407,7 +427,7 @@ static int write_tours(const batch_opts *o, const batch_set *s, const wt_batch_r
 /* Why instance i has no tour: the reader's message, else the library's. */
 static const char *failure(const batch_set *s, const wt_batch_result *r, int i)
 {
-    return s->error[i] ? s->error[i] : r->tours[i].message;
+    return s->entry[i].error ? s->entry[i].error : r->tours[i].message;
 }
 
 /* The summary's figures. */
@@ -438,14 +458,14 @@ static void print_report(const batch_opts *o, const batch_set *s, const wt_batch
     for (int i = 0; i < r->count && !o->quiet; i++) {
         const wt_batch_tour *t = &r->tours[i];
         if (t->status != WT_OK) {
-            printf("%6d  %-24s  failed: %s\n", i, s->name[i], failure(s, r, i));
+            printf("%6d  %-24s  failed: %s\n", i, s->entry[i].name, failure(s, r, i));
             continue;
         }
         int64_t opt = wt_instance_known_optimum(s->inst[i]);
         char gap[32] = "";
         if (opt > 0) snprintf(gap, sizeof gap, "  gap %.4f%%", cli_gap_percent(t->length, opt));
-        printf("%6d  %-24s  n %-6d  length %.15g%s  kicks %" PRIu64 "  %s\n", i, s->name[i], t->n,
-               t->length_real, gap, t->kicks, t->on_gpu ? "gpu" : "cpu");
+        printf("%6d  %-24s  n %-6d  length %.15g%s  kicks %" PRIu64 "  %s\n", i,
+               s->entry[i].name, t->n, t->length_real, gap, t->kicks, t->on_gpu ? "gpu" : "cpu");
     }
     batch_sums m = sums_of(s, r);
     printf("solved %d of %d (%d failed) on %s (%s)\n", m.solved, r->count, r->failed, r->backend,
@@ -465,9 +485,11 @@ static cJSON *instance_json(const batch_opts *o, const batch_set *s, const wt_ba
 {
     const wt_batch_tour *t = &r->tours[i];
     cJSON *j = cJSON_CreateObject();
-    cli_json_add_text(j, "name", s->name[i]);
+    cli_json_add_text(j, "name", s->entry[i].name);
     cJSON_AddNumberToObject(j, "n", t->n);
-    cJSON_AddStringToObject(j, "status", t->status == WT_OK ? "ok" : wt_status_str(t->status));
+    /* An instance not read has the reader's status; the library saw NULL. */
+    wt_status status = s->entry[i].error ? s->entry[i].status : t->status;
+    cJSON_AddStringToObject(j, "status", status == WT_OK ? "ok" : wt_status_str(status));
     cli_json_add_string_or_null(j, "message", t->status == WT_OK ? NULL : failure(s, r, i));
     if (t->status != WT_OK) return j;
     cli_json_add_int64(j, "length", t->length);
@@ -538,7 +560,7 @@ int cmd_batch(int argc, char **argv)
     }
     for (int i = 0; i < r.count; i++)
         if (r.tours[i].status != WT_OK)
-            fprintf(stderr, "warptour: %s: %s\n", s.name[i], failure(&s, &r, i));
+            fprintf(stderr, "warptour: %s: %s\n", s.entry[i].name, failure(&s, &r, i));
     int unwritten = o.output ? write_tours(&o, &s, &r) : 0;
     batch_signals(SIG_DFL);
     bool printed = o.json ? print_json(&o, &s, &r) : (print_report(&o, &s, &r), true);

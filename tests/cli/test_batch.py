@@ -109,6 +109,20 @@ class SolveBatch(unittest.TestCase):
         self.assertEqual(j["solved"], 2)
         self.assertEqual(j["failed"], 1)
         self.assertEqual(j["instances"][0]["length"], 7542)
+        # The reader's status, not the library's word for a missing instance.
+        self.assertEqual(j["instances"][1]["status"], "malformed input")
+
+    def test_too_large_instance(self):
+        big = os.path.join(self.tmp, "big.tsp")
+        r = run("gen", "uniform", "100001", "--output", big)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = batch(big, os.path.join(self.folder, "att48.tsp"), "--kicks", "100", "--json")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn(big + ": 100001 cities; an instance of a batch may have up to 100,000 "
+                      "cities", r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["instances"][0]["status"], "problem too large")
+        self.assertEqual(j["solved"], 1)
 
     def test_json(self):
         r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "100", "--json",
