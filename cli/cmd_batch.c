@@ -57,7 +57,8 @@ static const char batch_help[] =
     "Output:\n"
     "  --output DIR        write each tour as DIR/NAME.tour (TSPLIB TOUR files; DIR is\n"
     "                      made when missing); NAME is the file's name without its\n"
-    "                      extension, or the generated instance's name\n"
+    "                      extension, or the generated instance's name; two inputs\n"
+    "                      of one NAME (x.tsp and x.tsp.gz) are refused (exit 2)\n"
     "  --optima FILE       known lengths, lines 'NAME LENGTH' (more columns are\n"
     "                      ignored): gaps for instances the built-in table lacks\n"
     "  --json              print one JSON object instead of the report: every\n"
@@ -388,6 +389,56 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
     return st;
 }
 
+static int compare_entries(const void *a, const void *b)
+{
+    const batch_entry *x = *(const batch_entry *const *)a, *y = *(const batch_entry *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x > y) - (x < y); /* equal names: in the order given */
+}
+
+/* With --output, two inputs of one output name (x.tsp and x.tsp.gz, one
+ * file given twice) would write one tour over the other: refused before
+ * the search, naming both. */
+static int check_names(const batch_opts *o, const batch_set *s)
+{
+    if (!o->output || s->count < 2) return EXIT_OK;
+    const batch_entry **e = malloc((size_t)s->count * sizeof *e);
+    if (!e) {
+        fprintf(stderr, "warptour: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    for (int i = 0; i < s->count; i++) e[i] = &s->entry[i];
+    qsort(e, (size_t)s->count, sizeof *e, compare_entries);
+    int st = EXIT_OK;
+    for (int i = 1; i < s->count && st == EXIT_OK; i++)
+        if (strcmp(e[i - 1]->name, e[i]->name) == 0)
+            st = cli_usage_error("solve-batch", "%s and %s would both be written as %s/%s.tour; "
+                                 "give inputs of different names", e[i - 1]->source,
+                                 e[i]->source, o->output, e[i]->name);
+    free(e);
+    return st;
+}
+
+/* Makes the --output folder when missing and checks that it takes files,
+ * before the search: its tours are not to be lost to a bad path. */
+static int prepare_output(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "warptour: %s: cannot make the folder: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "warptour: %s: cannot write tours into it: not a folder\n", dir);
+        return EXIT_FAILURE_RUN;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "warptour: %s: cannot write tours into it: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
 /* Progress on stderr when it is a terminal. */
 static int show_progress(const wt_batch_progress *p, void *user)
 {
@@ -545,6 +596,12 @@ int cmd_batch(int argc, char **argv)
     if (st != EXIT_OK) {
         set_free(&s);
         return st < 0 ? EXIT_OK : st;
+    }
+    st = check_names(&o, &s);
+    if (st == EXIT_OK && o.output) st = prepare_output(o.output);
+    if (st != EXIT_OK) {
+        set_free(&s);
+        return st;
     }
     if (!o.quiet && !o.json && isatty(STDERR_FILENO)) o.params.progress = show_progress;
     o.params.stop_flag = (const volatile int *)&batch_interrupted;

@@ -7,6 +7,7 @@ tours are the same on any machine.
 
 Usage: test_batch.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
 """
+import gzip
 import json
 import os
 import shutil
@@ -123,6 +124,40 @@ class SolveBatch(unittest.TestCase):
         j = json.loads(r.stdout)
         self.assertEqual(j["instances"][0]["status"], "problem too large")
         self.assertEqual(j["solved"], 1)
+
+    def test_same_output_name_is_refused(self):
+        # x.tsp and x.tsp.gz, or one file twice, would write one x.tour
+        # over the other: refused before the search, naming both.
+        berlin = os.path.join(self.folder, "berlin52.tsp")
+        gz = os.path.join(self.tmp, "berlin52.tsp.gz")
+        with open(berlin, "rb") as f, gzip.open(gz, "wb") as g:
+            g.write(f.read())
+        out = os.path.join(self.tmp, "dup-tours")
+        for inputs in ([berlin, gz], [berlin, berlin], [self.folder, gz]):
+            r = batch(*inputs, "--kicks", "1000", "--output", out)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("%s and %s would both be written as %s/berlin52.tour"
+                          % (berlin, gz if gz in inputs else berlin, out), r.stderr)
+            self.assertEqual(r.stdout, "")
+            self.assertFalse(os.path.exists(out))
+        # A --output that cannot be a folder: refused before the search too.
+        plain = os.path.join(self.tmp, "plain-file")
+        with open(plain, "w") as f:
+            f.write("keep\n")
+        for bad, why in ((plain, "not a folder"),
+                         (os.path.join(self.tmp, "no", "such"), "cannot make the folder")):
+            t0 = time.monotonic()
+            r = batch("--gen-uniform", "1000", "--count", "4", "--time-limit", "30",
+                      "--output", bad)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("warptour: %s: " % bad, r.stderr)
+            self.assertIn(why, r.stderr)
+            self.assertEqual(r.stdout, "")  # no report: nothing was solved
+            self.assertLess(time.monotonic() - t0, 20)
+        # Without --output nothing is overwritten: both are solved.
+        r = batch(berlin, gz, "--kicks", "100")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("solved 2 of 2", r.stdout)
 
     def test_json(self):
         r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "100", "--json",
