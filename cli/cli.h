@@ -28,8 +28,13 @@ void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v);
 void cli_json_add_text(cJSON *obj, const char *key, const char *s);
 void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s);
 void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum);
-/* Prints obj on one line to stdout and frees it; false if printing failed. */
+/* Prints obj on one line to stdout and frees it; false, with a message on
+ * stderr, if printing failed. */
 bool cli_json_print(cJSON *obj);
+
+/* Says on stderr, once whatever the number of calls, that standard output
+ * could not be written (errno: why). */
+void cli_report_stdout_failure(void);
 
 /* How solve writes a tour (--output-format). */
 typedef enum cli_tour_format {

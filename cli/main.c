@@ -53,7 +53,7 @@ static int check_stdout(int status)
 {
     if (fflush(stdout) == 0 && !ferror(stdout)) return status;
     if (status == EXIT_FAILURE_RUN) return status; /* the command said why */
-    fprintf(stderr, "warptour: cannot write to standard output\n");
+    cli_report_stdout_failure();
     return status == EXIT_OK ? EXIT_FAILURE_RUN : status;
 }
 
