@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -196,6 +197,29 @@ class SolveBatch(unittest.TestCase):
         r = batch("--gen-uniform", "300", "--count", "4", "--time-limit", "0.3", "--kicks",
                   "100000000", "--quiet")
         self.assertEqual(r.returncode, 5, r.stderr)
+
+    def test_second_sigint_waits_for_the_tours(self):
+        # Issue 39: the handler stays until the tours are written; a second
+        # Ctrl-C must not kill the program before (or while) it writes them.
+        out = os.path.join(self.tmp, "int-tours")
+        p = subprocess.Popen([WARPTOUR, "solve-batch", "--backend", "cpu", "--threads", "2",
+                              "--gen-uniform", "200", "--count", "1000", "--kicks", "100000000",
+                              "--output", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        try:
+            stdout, stderr = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("no exit within 120 s of SIGINT")
+        self.assertEqual(p.returncode, 130, stderr)
+        self.assertIn("solved 1000 of 1000", stdout)
+        names = sorted(os.listdir(out))
+        self.assertEqual(names, sorted("uniform-200-s%d.tour" % (i + 1) for i in range(1000)))
 
     def test_usage_errors(self):
         for args in (("--count", "3", self.broken), (), ("--gen-uniform", "2"),
