@@ -28,8 +28,13 @@ void cli_json_add_uint64(cJSON *obj, const char *key, uint64_t v);
 void cli_json_add_text(cJSON *obj, const char *key, const char *s);
 void cli_json_add_string_or_null(cJSON *obj, const char *key, const char *s);
 void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum);
-/* Prints obj on one line to stdout and frees it; false if printing failed. */
+/* Prints obj on one line to stdout and frees it; false, with a message on
+ * stderr, if printing failed. */
 bool cli_json_print(cJSON *obj);
+
+/* Says on stderr, once whatever the number of calls, that standard output
+ * could not be written (errno: why). */
+void cli_report_stdout_failure(void);
 
 /* How solve writes a tour (--output-format). */
 typedef enum cli_tour_format {
@@ -49,6 +54,17 @@ bool cli_tour_format_parse(const char *s, cli_tour_format *out);
  * directly.  WT_OK, or the failure in err. */
 wt_status cli_write_tour(const char *path, cli_tour_format format, const char *name,
                          const char *comment, const int32_t *tour, int n, wt_error *err);
+
+/* Whether path can take a file (--output, --svg): checked before the
+ * search, so that its result is not lost to a bad path.  Beyond
+ * cli_check_writable, a symbolic link is checked through to its target (a
+ * dangling one: its target's folder), by_rename (files written as
+ * path.part, then renamed) refuses a folder named path.part, and a FIFO is
+ * opened without blocking, refused when no process reads it.  *hold gets
+ * that FIFO's descriptor (else -1), for the caller to close once the file
+ * is written: its reader then sees no end of file meanwhile.  Prints why
+ * not and returns the exit status, or EXIT_OK. */
+int cli_check_output(const char *path, bool by_rename, int *hold);
 
 /* A JSON array of the tour's 1-based cities, added to obj as key without
  * building a cJSON node a city (tours may have millions); false when out of

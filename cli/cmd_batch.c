@@ -57,7 +57,8 @@ static const char batch_help[] =
     "Output:\n"
     "  --output DIR        write each tour as DIR/NAME.tour (TSPLIB TOUR files; DIR is\n"
     "                      made when missing); NAME is the file's name without its\n"
-    "                      extension, or the generated instance's name\n"
+    "                      extension, or the generated instance's name; two inputs\n"
+    "                      of one NAME (x.tsp and x.tsp.gz) are refused (exit 2)\n"
     "  --optima FILE       known lengths, lines 'NAME LENGTH' (more columns are\n"
     "                      ignored): gaps for instances the built-in table lacks\n"
     "  --json              print one JSON object instead of the report: every\n"
@@ -83,9 +84,15 @@ static const char batch_help[] =
 /* Ctrl-C, SIGTERM and SIGHUP stop the search; the tours are still written. */
 static volatile sig_atomic_t batch_interrupted;
 
-static void on_batch_signal(int sig) { batch_interrupted = sig; }
+static void on_batch_signal(int sig)
+{
+    if (!batch_interrupted) batch_interrupted = sig; /* the first sets the exit status */
+}
 
-/* Installs handler (a second signal then acts as usual) or the default. */
+/* Installs handler or the default.  The handler stays for later signals
+ * too (no SA_RESETHAND) until the tours are written: a second Ctrl-C, or
+ * timeout(1)'s signal to the process group after the one to the program,
+ * must not kill the program while it writes them. */
 static void batch_signals(void (*handler)(int))
 {
     const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
@@ -93,7 +100,7 @@ static void batch_signals(void (*handler)(int))
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = handler;
-        sa.sa_flags = SA_RESETHAND;
+        sa.sa_flags = 0;
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[k], &sa, NULL);
     }
@@ -114,45 +121,54 @@ typedef struct batch_opts {
     wt_batch_params params;
 } batch_opts;
 
+/* An instance's names and what reading it said. */
+typedef struct batch_entry {
+    char *name;       /* output name: DIR/NAME.tour */
+    char *source;     /* where it came from: the file as given, or the generated name */
+    char *error;      /* why it could not be read (NULL: read) */
+    wt_status status; /* the reader's status when it could not be read */
+} batch_entry;
+
 /* The instances and what reading them said. */
 typedef struct batch_set {
     int count, cap;
-    wt_instance **inst;
-    char **name;    /* output name of each */
-    char **error;   /* why it could not be read (NULL: read) */
+    wt_instance **inst; /* as wt_solve_batch takes them; NULL where not read */
+    batch_entry *entry;
 } batch_set;
 
 static void set_free(batch_set *s)
 {
     for (int i = 0; i < s->count; i++) {
         wt_instance_free(s->inst[i]);
-        free(s->name[i]);
-        free(s->error[i]);
+        free(s->entry[i].name);
+        free(s->entry[i].source);
+        free(s->entry[i].error);
     }
     free(s->inst);
-    free(s->name);
-    free(s->error);
+    free(s->entry);
 }
 
 /* Appends an entry; false when out of memory. */
-static bool set_add(batch_set *s, wt_instance *inst, const char *name, const char *error)
+static bool set_add(batch_set *s, wt_instance *inst, const char *name, const char *source,
+                    const wt_error *error)
 {
     if (s->count == s->cap) {
         int cap = s->cap ? 2 * s->cap : 64;
         wt_instance **i = realloc(s->inst, (size_t)cap * sizeof *i);
         if (i) s->inst = i;
-        char **n = i ? realloc(s->name, (size_t)cap * sizeof *n) : NULL;
-        if (n) s->name = n;
-        char **e = n ? realloc(s->error, (size_t)cap * sizeof *e) : NULL;
-        if (e) s->error = e;
+        batch_entry *e = i ? realloc(s->entry, (size_t)cap * sizeof *e) : NULL;
         if (!e) return false;
+        s->entry = e;
         s->cap = cap;
     }
+    batch_entry *e = &s->entry[s->count];
     s->inst[s->count] = inst;
-    s->name[s->count] = strdup(name);
-    s->error[s->count] = error ? strdup(error) : NULL;
+    e->name = strdup(name);
+    e->source = strdup(source);
+    e->error = error ? strdup(error->message) : NULL;
+    e->status = error ? error->status : WT_OK;
     s->count++;
-    return true;
+    return e->name && e->source && (!error || e->error);
 }
 
 /* The file's name without folder and extension (".tsp", ".tsp.gz", ...). */
@@ -170,8 +186,18 @@ static bool add_file(batch_set *s, const char *path)
     wt_error err = {0};
     char name[256];
     base_name(path, name, sizeof name);
-    if (wt_instance_read(path, &inst, &err) != WT_OK) return set_add(s, NULL, name, err.message);
-    return set_add(s, inst, name, NULL);
+    if (wt_instance_read(path, &inst, &err) != WT_OK)
+        return set_add(s, NULL, name, path, &err);
+    /* Refused here in the words of the batch's documentation. */
+    _Static_assert(WT_BATCH_MAX_CITIES == 100000, "the message below says 100,000");
+    if (wt_instance_n(inst) > WT_BATCH_MAX_CITIES) {
+        snprintf(err.message, sizeof err.message, "%s: %d cities; an instance of a batch may "
+                 "have up to 100,000 cities (solve takes more)", path, wt_instance_n(inst));
+        err.status = WT_STATUS_TOO_LARGE;
+        wt_instance_free(inst);
+        return set_add(s, NULL, name, path, &err);
+    }
+    return set_add(s, inst, name, path, NULL);
 }
 
 static bool is_instance_file(const char *name)
@@ -258,7 +284,7 @@ static int add_generated(batch_set *s, const batch_opts *o)
         if (wt_instance_generate(WT_GEN_UNIFORM, (int)o->gen_n, o->gen_seed + (uint64_t)i, &inst,
                                  &err) != WT_OK)
             return cli_report_error(&err);
-        if (!set_add(s, inst, wt_instance_name(inst), NULL)) {
+        if (!set_add(s, inst, wt_instance_name(inst), wt_instance_name(inst), NULL)) {
             wt_instance_free(inst);
             return EXIT_FAILURE_RUN;
         }
@@ -363,6 +389,56 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
     return st;
 }
 
+static int compare_entries(const void *a, const void *b)
+{
+    const batch_entry *x = *(const batch_entry *const *)a, *y = *(const batch_entry *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x > y) - (x < y); /* equal names: in the order given */
+}
+
+/* With --output, two inputs of one output name (x.tsp and x.tsp.gz, one
+ * file given twice) would write one tour over the other: refused before
+ * the search, naming both. */
+static int check_names(const batch_opts *o, const batch_set *s)
+{
+    if (!o->output || s->count < 2) return EXIT_OK;
+    const batch_entry **e = malloc((size_t)s->count * sizeof *e);
+    if (!e) {
+        fprintf(stderr, "warptour: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    for (int i = 0; i < s->count; i++) e[i] = &s->entry[i];
+    qsort(e, (size_t)s->count, sizeof *e, compare_entries);
+    int st = EXIT_OK;
+    for (int i = 1; i < s->count && st == EXIT_OK; i++)
+        if (strcmp(e[i - 1]->name, e[i]->name) == 0)
+            st = cli_usage_error("solve-batch", "%s and %s would both be written as %s/%s.tour; "
+                                 "give inputs of different names", e[i - 1]->source,
+                                 e[i]->source, o->output, e[i]->name);
+    free(e);
+    return st;
+}
+
+/* Makes the --output folder when missing and checks that it takes files,
+ * before the search: its tours are not to be lost to a bad path. */
+static int prepare_output(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "warptour: %s: cannot make the folder: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "warptour: %s: cannot write tours into it: not a folder\n", dir);
+        return EXIT_FAILURE_RUN;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "warptour: %s: cannot write tours into it: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
 /* Progress on stderr when it is a terminal. */
 static int show_progress(const wt_batch_progress *p, void *user)
 {
@@ -384,11 +460,12 @@ static int write_tours(const batch_opts *o, const batch_set *s, const wt_batch_r
     for (int i = 0; i < r->count; i++) {
         const wt_batch_tour *t = &r->tours[i];
         if (t->status != WT_OK) continue;
-        size_t len = strlen(o->output) + strlen(s->name[i]) + 8;
+        const char *name = s->entry[i].name;
+        size_t len = strlen(o->output) + strlen(name) + 8;
         char *path = malloc(len);
         wt_error err = {0};
-        if (path) snprintf(path, len, "%s/%s.tour", o->output, s->name[i]);
-        if (!path || wt_tour_write_tsplib(path, s->name[i], "warptour solve-batch", t->tour, t->n,
+        if (path) snprintf(path, len, "%s/%s.tour", o->output, name);
+        if (!path || wt_tour_write_tsplib(path, name, "warptour solve-batch", t->tour, t->n,
                                           &err) != WT_OK) {
             fprintf(stderr, "warptour: %s\n", path ? err.message : "out of memory");
             failed++;
@@ -401,7 +478,7 @@ static int write_tours(const batch_opts *o, const batch_set *s, const wt_batch_r
 /* Why instance i has no tour: the reader's message, else the library's. */
 static const char *failure(const batch_set *s, const wt_batch_result *r, int i)
 {
-    return s->error[i] ? s->error[i] : r->tours[i].message;
+    return s->entry[i].error ? s->entry[i].error : r->tours[i].message;
 }
 
 /* The summary's figures. */
@@ -432,14 +509,14 @@ static void print_report(const batch_opts *o, const batch_set *s, const wt_batch
     for (int i = 0; i < r->count && !o->quiet; i++) {
         const wt_batch_tour *t = &r->tours[i];
         if (t->status != WT_OK) {
-            printf("%6d  %-24s  failed: %s\n", i, s->name[i], failure(s, r, i));
+            printf("%6d  %-24s  failed: %s\n", i, s->entry[i].name, failure(s, r, i));
             continue;
         }
         int64_t opt = wt_instance_known_optimum(s->inst[i]);
         char gap[32] = "";
         if (opt > 0) snprintf(gap, sizeof gap, "  gap %.4f%%", cli_gap_percent(t->length, opt));
-        printf("%6d  %-24s  n %-6d  length %.15g%s  kicks %" PRIu64 "  %s\n", i, s->name[i], t->n,
-               t->length_real, gap, t->kicks, t->on_gpu ? "gpu" : "cpu");
+        printf("%6d  %-24s  n %-6d  length %.15g%s  kicks %" PRIu64 "  %s\n", i,
+               s->entry[i].name, t->n, t->length_real, gap, t->kicks, t->on_gpu ? "gpu" : "cpu");
     }
     batch_sums m = sums_of(s, r);
     printf("solved %d of %d (%d failed) on %s (%s)\n", m.solved, r->count, r->failed, r->backend,
@@ -459,9 +536,11 @@ static cJSON *instance_json(const batch_opts *o, const batch_set *s, const wt_ba
 {
     const wt_batch_tour *t = &r->tours[i];
     cJSON *j = cJSON_CreateObject();
-    cli_json_add_text(j, "name", s->name[i]);
+    cli_json_add_text(j, "name", s->entry[i].name);
     cJSON_AddNumberToObject(j, "n", t->n);
-    cJSON_AddStringToObject(j, "status", t->status == WT_OK ? "ok" : wt_status_str(t->status));
+    /* An instance not read has the reader's status; the library saw NULL. */
+    wt_status status = s->entry[i].error ? s->entry[i].status : t->status;
+    cJSON_AddStringToObject(j, "status", status == WT_OK ? "ok" : wt_status_str(status));
     cli_json_add_string_or_null(j, "message", t->status == WT_OK ? NULL : failure(s, r, i));
     if (t->status != WT_OK) return j;
     cli_json_add_int64(j, "length", t->length);
@@ -518,22 +597,29 @@ int cmd_batch(int argc, char **argv)
         set_free(&s);
         return st < 0 ? EXIT_OK : st;
     }
+    st = check_names(&o, &s);
+    if (st == EXIT_OK && o.output) st = prepare_output(o.output);
+    if (st != EXIT_OK) {
+        set_free(&s);
+        return st;
+    }
     if (!o.quiet && !o.json && isatty(STDERR_FILENO)) o.params.progress = show_progress;
     o.params.stop_flag = (const volatile int *)&batch_interrupted;
     batch_signals(on_batch_signal);
     wt_batch_result r;
     wt_error err = {0};
     st = wt_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
-    batch_signals(SIG_DFL);
     if (o.params.progress) fputs("\r\033[K", stderr);
     if (st != WT_OK) {
+        batch_signals(SIG_DFL);
         set_free(&s);
         return cli_report_error(&err);
     }
     for (int i = 0; i < r.count; i++)
         if (r.tours[i].status != WT_OK)
-            fprintf(stderr, "warptour: %s: %s\n", s.name[i], failure(&s, &r, i));
+            fprintf(stderr, "warptour: %s: %s\n", s.entry[i].name, failure(&s, &r, i));
     int unwritten = o.output ? write_tours(&o, &s, &r) : 0;
+    batch_signals(SIG_DFL);
     bool printed = o.json ? print_json(&o, &s, &r) : (print_report(&o, &s, &r), true);
     st = printed ? batch_status(&r, unwritten) : EXIT_FAILURE_RUN;
     wt_batch_result_free(&r);

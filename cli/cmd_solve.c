@@ -4,7 +4,8 @@
  * The search may be cut short by --time-limit or Ctrl-C; the library then
  * still returns its best tour, which is written and reported like a finished
  * one, and the exit status says why it stopped early.  SIGTERM and SIGHUP
- * stop it the same way.  A second Ctrl-C kills the program the usual way.
+ * stop it the same way.  Until the tour is written, further stop signals
+ * only stop the search too: a second Ctrl-C must not lose the tour found.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -145,6 +146,8 @@ static const char solve_help[] =
     "inside a long 2-opt pass how much of it is scanned) is shown on stderr when it\n"
     "is a terminal.  Ctrl-C stops the search; the best tour is still written (exit\n"
     "130); so do SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).\n"
+    "A second such signal does not end the program before the tour is written\n"
+    "(Ctrl-\\ does).\n"
     "An sa run cut short by --time-limit exits with 5.\n"
     "\n"
     "Examples:\n"
@@ -157,13 +160,13 @@ static const char solve_help[] =
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define N_STOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
 
-/* The stop signal that came (0: none), polled by the library through
- * params.stop_flag. */
+/* The first stop signal that came (0: none), polled by the library
+ * through params.stop_flag; it sets the exit status. */
 static volatile sig_atomic_t interrupted;
 
 static void on_stop_signal(int sig)
 {
-    interrupted = sig;
+    if (!interrupted) interrupted = sig;
 }
 
 static void install_stop_handlers(void)
@@ -172,10 +175,11 @@ static void install_stop_handlers(void)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_stop_signal;
-        /* A second Ctrl-C terminates at once.  SIGTERM keeps its handler:
-         * `timeout` sends it twice (to the program, then to its process
-         * group), and schedulers follow it with SIGKILL anyway. */
-        sa.sa_flags = stop_signals[k] == SIGINT ? SA_RESETHAND : 0;
+        /* No SA_RESETHAND: a second signal (a second Ctrl-C, or timeout(1)'s
+         * signal to the process group after the one to the program) would
+         * otherwise kill the program while it writes the tour.  SIGQUIT
+         * and SIGKILL still end it at once. */
+        sa.sa_flags = 0;
         sigemptyset(&sa.sa_mask);
         sigaction(stop_signals[k], &sa, NULL);
     }
@@ -623,9 +627,12 @@ static int stop_exit_status(wt_stop_reason r)
 }
 
 /* The files the run will write, checked before it starts: a long search
- * should not end in "cannot write".  Returns an exit status (0 when fine). */
-static int check_outputs(const solve_opts *o, const wt_instance *inst)
+ * should not end in "cannot write".  hold[0] and hold[1] get the FIFOs of
+ * --output and --svg held open (cli_check_output), else -1.  Returns an
+ * exit status (0 when fine). */
+static int check_outputs(const solve_opts *o, const wt_instance *inst, int hold[2])
 {
+    hold[0] = hold[1] = -1;
     double lo[3], hi[3];
     bool to_stdout = o->output && cli_is_stdin(o->output);
     if (o->output && !to_stdout && cli_same_file(o->output, o->instance))
@@ -636,14 +643,21 @@ static int check_outputs(const solve_opts *o, const wt_instance *inst)
     if (o->output && o->svg && cli_same_file(o->output, o->svg))
         return cli_usage_error("solve", "--output and --svg name the same file %s", o->output);
     int st;
-    if (o->output && !to_stdout && (st = cli_check_writable(o->output)) != EXIT_OK) return st;
+    if (o->output && !to_stdout && (st = cli_check_output(o->output, true, &hold[0])) != EXIT_OK)
+        return st;
     if (!o->svg) return EXIT_OK;
     if (!wt_instance_bbox(inst, lo, hi)) {
         fprintf(stderr, "warptour: %s: cannot draw %s: the instance has no coordinates\n", o->svg,
                 wt_instance_name(inst));
         return EXIT_BAD_INPUT;
     }
-    return cli_check_writable(o->svg);
+    return cli_check_output(o->svg, false, &hold[1]);
+}
+
+static void release(int hold[2])
+{
+    for (int k = 0; k < 2; k++)
+        if (hold[k] >= 0) close(hold[k]);
 }
 
 int cmd_solve(int argc, char **argv)
@@ -662,8 +676,10 @@ int cmd_solve(int argc, char **argv)
         return status;
     }
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
-    status = check_outputs(&o, inst);
+    int hold[2];
+    status = check_outputs(&o, inst, hold);
     if (status != EXIT_OK) {
+        release(hold);
         remove_stop_handlers();
         wt_instance_free(inst);
         return status;
@@ -699,6 +715,7 @@ int cmd_solve(int argc, char **argv)
      * so the search's result is not lost; the error comes last, exit 1. */
     wt_error write_err = {0};
     int write_status = status == EXIT_OK ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
+    release(hold);
     remove_stop_handlers();
     if (status == EXIT_OK) {
         const char *why = write_status != EXIT_OK ? write_err.message : NULL;

@@ -2,6 +2,7 @@
  * json.c - the JSON helpers of solve, check, info and solve-batch: exact
  * 64-bit integers, text made valid UTF-8, optimum and gap.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,12 +94,25 @@ void cli_json_add_optimum_and_gap(cJSON *obj, int64_t length, int64_t optimum)
     }
 }
 
+void cli_report_stdout_failure(void)
+{
+    static bool said;
+    if (!said)
+        fprintf(stderr, "%s: cannot write to standard output: %s\n", cli_program(),
+                strerror(errno));
+    said = true;
+}
+
 bool cli_json_print(cJSON *obj)
 {
     char *text = cJSON_PrintUnformatted(obj);
     cJSON_Delete(obj);
-    if (!text) return false;
+    if (!text) {
+        fprintf(stderr, "%s: out of memory printing the JSON\n", cli_program());
+        return false;
+    }
     int ok = puts(text) >= 0 && fflush(stdout) == 0;
+    if (!ok) cli_report_stdout_failure(); /* a full disk, say: the caller exits 1 */
     cJSON_free(text);
     return ok;
 }

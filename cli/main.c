@@ -1,6 +1,7 @@
 /*
  * main.c - the warptour program: subcommand dispatch and top-level help.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,12 +53,16 @@ static int check_stdout(int status)
 {
     if (fflush(stdout) == 0 && !ferror(stdout)) return status;
     if (status == EXIT_FAILURE_RUN) return status; /* the command said why */
-    fprintf(stderr, "warptour: cannot write to standard output\n");
+    cli_report_stdout_failure();
     return status == EXIT_OK ? EXIT_FAILURE_RUN : status;
 }
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f) then fails the write with EFBIG, which
+     * is reported like a full disk (the old file kept, the report printed)
+     * instead of killing the program with a half-written file. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         fputs(usage_text, stderr);
         return EXIT_USAGE;

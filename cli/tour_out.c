@@ -10,12 +10,15 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -141,6 +144,93 @@ wt_status cli_write_tour(const char *path, cli_tour_format format, const char *n
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return write_file(path, path, format, tour, n, err);
     return write_by_rename(path, path, format, tour, n, err);
+}
+
+/* A dangling symbolic link is written through, creating its target: its
+ * target's folder must take a new file. */
+static int check_dangling(const char *path)
+{
+    char to[PATH_MAX];
+    ssize_t k = readlink(path, to, sizeof to - 1);
+    if (k < 0) {
+        fprintf(stderr, "%s: %s: cannot write: %s\n", cli_program(), path, strerror(errno));
+        return EXIT_FAILURE_RUN;
+    }
+    to[k] = '\0';
+    /* The target's folder: relative to the link's own folder. */
+    char dir[2 * PATH_MAX + 2];
+    const char *slash = strrchr(path, '/');
+    if (to[0] == '/' || !slash)
+        snprintf(dir, sizeof dir, "%s", to);
+    else
+        snprintf(dir, sizeof dir, "%.*s/%s", (int)(slash - path), path, to);
+    char *cut = strrchr(dir, '/');
+    if (!cut) snprintf(dir, sizeof dir, ".");
+    else if (cut == dir) dir[1] = '\0';
+    else *cut = '\0';
+    if (access(dir, W_OK | X_OK) == 0) return EXIT_OK;
+    fprintf(stderr, "%s: %s: cannot write: it links to %s, and %s: %s\n",
+            cli_program(), path, to, dir, strerror(errno));
+    return EXIT_FAILURE_RUN;
+}
+
+/* A FIFO opened without blocking: with no reader it fails with ENXIO,
+ * refused now rather than an open() that blocks after the search. */
+static int check_fifo(const char *path, const char *shown, int *hold)
+{
+    int fd = open(path, O_WRONLY | O_NONBLOCK);
+    if (fd >= 0) {
+        *hold = fd;
+        return EXIT_OK;
+    }
+    if (errno == ENXIO)
+        fprintf(stderr, "%s: %s: cannot write: a FIFO that no process reads\n", cli_program(),
+                shown);
+    else
+        fprintf(stderr, "%s: %s: cannot write: %s\n", cli_program(), shown, strerror(errno));
+    return EXIT_FAILURE_RUN;
+}
+
+int cli_check_output(const char *path, bool by_rename, int *hold)
+{
+    *hold = -1;
+    struct stat st;
+    char *target = NULL;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        target = realpath(path, NULL);
+        if (!target && errno == ENOENT) return check_dangling(path);
+        if (!target) {
+            fprintf(stderr, "%s: %s: cannot write: %s\n", cli_program(), path, strerror(errno));
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    const char *file = target ? target : path;
+    int status;
+    bool exists = stat(file, &st) == 0;
+    if (exists && S_ISFIFO(st.st_mode))
+        status = check_fifo(file, path, hold);
+    else
+        status = cli_check_writable(file);
+    /* A regular file, or a new one, is written as FILE.part first. */
+    if (status == EXIT_OK && by_rename && (!exists || S_ISREG(st.st_mode))) {
+        size_t len = strlen(file);
+        char *part = malloc(len + sizeof ".part");
+        if (!part) {
+            status = EXIT_FAILURE_RUN;
+            fprintf(stderr, "%s: %s: out of memory\n", cli_program(), path);
+        } else {
+            memcpy(part, file, len);
+            memcpy(part + len, ".part", sizeof ".part");
+            if (lstat(part, &st) == 0 && S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "%s: %s: cannot write: %s, where it is written first, is a "
+                        "folder\n", cli_program(), path, part);
+                status = EXIT_FAILURE_RUN;
+            }
+            free(part);
+        }
+    }
+    free(target);
+    return status;
 }
 
 bool cli_json_add_tour(cJSON *obj, const char *key, const int32_t *tour, int n)

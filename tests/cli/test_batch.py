@@ -7,9 +7,11 @@ tours are the same on any machine.
 
 Usage: test_batch.py PATH/TO/warptour   (ctest passes it; WT_DATA points at data/)
 """
+import gzip
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -109,6 +111,54 @@ class SolveBatch(unittest.TestCase):
         self.assertEqual(j["solved"], 2)
         self.assertEqual(j["failed"], 1)
         self.assertEqual(j["instances"][0]["length"], 7542)
+        # The reader's status, not the library's word for a missing instance.
+        self.assertEqual(j["instances"][1]["status"], "malformed input")
+
+    def test_too_large_instance(self):
+        big = os.path.join(self.tmp, "big.tsp")
+        r = run("gen", "uniform", "100001", "--output", big)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = batch(big, os.path.join(self.folder, "att48.tsp"), "--kicks", "100", "--json")
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn(big + ": 100001 cities; an instance of a batch may have up to 100,000 "
+                      "cities", r.stderr)
+        j = json.loads(r.stdout)
+        self.assertEqual(j["instances"][0]["status"], "problem too large")
+        self.assertEqual(j["solved"], 1)
+
+    def test_same_output_name_is_refused(self):
+        # x.tsp and x.tsp.gz, or one file twice, would write one x.tour
+        # over the other: refused before the search, naming both.
+        berlin = os.path.join(self.folder, "berlin52.tsp")
+        gz = os.path.join(self.tmp, "berlin52.tsp.gz")
+        with open(berlin, "rb") as f, gzip.open(gz, "wb") as g:
+            g.write(f.read())
+        out = os.path.join(self.tmp, "dup-tours")
+        for inputs in ([berlin, gz], [berlin, berlin], [self.folder, gz]):
+            r = batch(*inputs, "--kicks", "1000", "--output", out)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("%s and %s would both be written as %s/berlin52.tour"
+                          % (berlin, gz if gz in inputs else berlin, out), r.stderr)
+            self.assertEqual(r.stdout, "")
+            self.assertFalse(os.path.exists(out))
+        # A --output that cannot be a folder: refused before the search too.
+        plain = os.path.join(self.tmp, "plain-file")
+        with open(plain, "w") as f:
+            f.write("keep\n")
+        for bad, why in ((plain, "not a folder"),
+                         (os.path.join(self.tmp, "no", "such"), "cannot make the folder")):
+            t0 = time.monotonic()
+            r = batch("--gen-uniform", "1000", "--count", "4", "--time-limit", "30",
+                      "--output", bad)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("warptour: %s: " % bad, r.stderr)
+            self.assertIn(why, r.stderr)
+            self.assertEqual(r.stdout, "")  # no report: nothing was solved
+            self.assertLess(time.monotonic() - t0, 20)
+        # Without --output nothing is overwritten: both are solved.
+        r = batch(berlin, gz, "--kicks", "100")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("solved 2 of 2", r.stdout)
 
     def test_json(self):
         r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "100", "--json",
@@ -147,6 +197,29 @@ class SolveBatch(unittest.TestCase):
         r = batch("--gen-uniform", "300", "--count", "4", "--time-limit", "0.3", "--kicks",
                   "100000000", "--quiet")
         self.assertEqual(r.returncode, 5, r.stderr)
+
+    def test_second_sigint_waits_for_the_tours(self):
+        # Issue 39: the handler stays until the tours are written; a second
+        # Ctrl-C must not kill the program before (or while) it writes them.
+        out = os.path.join(self.tmp, "int-tours")
+        p = subprocess.Popen([WARPTOUR, "solve-batch", "--backend", "cpu", "--threads", "2",
+                              "--gen-uniform", "200", "--count", "1000", "--kicks", "100000000",
+                              "--output", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        try:
+            stdout, stderr = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("no exit within 120 s of SIGINT")
+        self.assertEqual(p.returncode, 130, stderr)
+        self.assertIn("solved 1000 of 1000", stdout)
+        names = sorted(os.listdir(out))
+        self.assertEqual(names, sorted("uniform-200-s%d.tour" % (i + 1) for i in range(1000)))
 
     def test_usage_errors(self):
         for args in (("--count", "3", self.broken), (), ("--gen-uniform", "2"),

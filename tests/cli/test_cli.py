@@ -376,6 +376,16 @@ class Cli(unittest.TestCase):
                                    text=True, timeout=300)
             self.assertEqual(r.returncode, 1, args)
             self.assertIn("warptour", r.stderr)
+        # The JSON too, and the message says what could not be written.
+        for args in [["solve", BERLIN, "--algorithm", "2opt", "--json"],
+                     ["solve-batch", "--gen-uniform", "20", "--kicks", "10", "--backend", "cpu",
+                      "--json"], ["info", BERLIN, "--json"]]:
+            with open("/dev/full", "w") as full:
+                r = subprocess.run([WARPTOUR, *args], stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=300)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertEqual(r.stderr, "warptour: cannot write to standard output: "
+                             "No space left on device\n", args)
 
     def test_gen_is_reproducible_and_readable(self):
         a, b = self.path("a.tsp"), self.path("b.tsp")

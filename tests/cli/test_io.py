@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 WARPTOUR = None
@@ -246,6 +247,91 @@ class Io(unittest.TestCase):
         r = run("solve", "--help")
         for opt in ["--output-format", "--json-tour", "'-'"]:
             self.assertIn(opt, r.out)
+
+    def test_file_size_limit_is_a_failed_write(self):
+        # Issue 39: under ulimit -f the tour's write fails with EFBIG, which
+        # is reported like a full disk: the old tour kept, no .part left,
+        # the report printed, exit 1 (not killed by SIGXFSZ).
+        tour = self.write("b.tour", b"old\n")
+        limit = 200  # bytes; berlin52's tour takes about 250
+
+        def small_files():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        r = subprocess.run([WARPTOUR, "solve", BERLIN, "--algorithm", "2opt", "--output", tour],
+                           capture_output=True, text=True, timeout=300, preexec_fn=small_files)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(tour + ": write failed: File too large", r.stderr)
+        self.assertIn("length    ", r.stdout)
+        self.assertEqual(os.listdir(self.tmp.name), ["b.tour"])
+        with open(tour) as f:
+            self.assertEqual(f.read(), "old\n")
+
+    # ------------------------------------- output paths, before the search
+
+    def refused(self, *args, code=1):
+        """Runs an ILS that would search 60 s and asserts that it is refused
+        at once (a loose bound: well under the limit on a loaded machine),
+        with exit status code; returns stderr."""
+        inst = self.path("u3000.tsp")
+        if not os.path.exists(inst):
+            self.assertEqual(run("gen", "uniform", "3000", "--output", inst).returncode, 0)
+        t0 = time.monotonic()
+        r = subprocess.run([WARPTOUR, "solve", inst, "--algorithm", "ils", "--backend", "cpu",
+                            "--time-limit", "60", *args], capture_output=True, text=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, code, (args, r.stderr))
+        self.assertLess(time.monotonic() - t0, 20, args)
+        self.assertEqual(r.stdout, "")
+        return r.stderr
+
+    def test_bad_output_paths_refused_before_the_search(self):
+        # Issue 39: each of these was found only after the search.
+        missing = self.path("nofolder/t.tour")
+        dangling = self.path("dangling.tour")
+        os.symlink(missing, dangling)
+        part = self.path("p.tour")
+        os.mkdir(part + ".part")
+        folder = self.path("folder")
+        os.mkdir(folder)
+        for args, path, why in [
+                (["--output", dangling], dangling, "it links to " + missing),
+                (["--svg", dangling], dangling, "it links to " + missing),
+                (["--output", part], part, part + ".part, where it is written first, "
+                 "is a folder"),
+                (["--output", part, "--output-format", "csv"], part, "is a folder"),
+                (["--output", folder], folder, "it is a folder"),
+                (["--svg", folder], folder, "it is a folder"),
+                (["--output", missing], missing, "No such file or directory"),
+                (["--svg", missing], missing, "No such file or directory")]:
+            err = self.refused(*args)
+            self.assertIn("warptour: " + path + ": ", err)
+            self.assertIn(why, err)
+        self.assertEqual(sorted(os.listdir(self.tmp.name)),
+                         ["dangling.tour", "folder", "p.tour.part", "u3000.tsp"])
+        # A dangling link whose target can be made is written through.
+        made = self.path("made.tour")
+        os.symlink(made, self.path("link.tour"))
+        r = run("solve", BERLIN, "--output", self.path("link.tour"), "--quiet")
+        self.assertEqual(r.returncode, 0, r.err)
+        self.assertEqual(run("check", BERLIN, made).returncode, 0)
+
+    def test_fifo_output(self):
+        # A FIFO that no process reads is refused at once (its open() would
+        # block after the search); one with a reader gets the tour.
+        fifo = self.path("t.fifo")
+        os.mkfifo(fifo)
+        err = self.refused("--output", fifo)
+        self.assertIn("warptour: " + fifo + ": cannot write: a FIFO that no process reads", err)
+        # A reader that holds the FIFO open; berlin52's tour fits its buffer.
+        fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            r = run("solve", BERLIN, "--output", fifo, "--quiet")
+            self.assertEqual(r.returncode, 0, r.err)
+            got = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+        self.assertTrue(is_tour(tsplib_tour(got.decode())))
 
     # ------------------------------------------------------------- gzip
 

@@ -12,6 +12,7 @@ Timings are measured by `bench timeline` and in the commits, not here.
 
 Usage: test_stops.py PATH/TO/warptour   (ctest passes it)
 """
+import json
 import os
 import signal
 import subprocess
@@ -81,6 +82,67 @@ class Stops(unittest.TestCase):
         self.assertEqual(p.returncode, 130, err)
         self.assertLess(after, WALL_BOUND_S - 1.0)
         self.check_tour(tour)
+
+
+class SecondSignal(unittest.TestCase):
+    """Issue 39: a second stop signal, while the search winds down or the
+    tour of a million cities is written, must not kill the program: the
+    tour is written whole, the report printed, no `.part` file left."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.inst = os.path.join(cls.tmp.name, "u1m.tsp")
+        r = run("gen", "uniform", "1000000", "--seed", "3", "--output", cls.inst)
+        assert r.returncode == 0, r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def start(self, tour):
+        # start_new_session: a group of its own, as timeout(1) signals it.
+        return subprocess.Popen([WARPTOUR, "solve", self.inst, "--backend", "cpu", "--algorithm",
+                                 "2opt", "--output", tour, "--json"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+
+    def finish(self, p, tour):
+        try:
+            out, err = p.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            self.fail("no exit within 240 s of the signals")
+        self.assertEqual(p.returncode, 130, err)
+        self.assertEqual(json.loads(out)["stop"], "interrupted")
+        self.assertEqual(os.listdir(os.path.dirname(tour)).count(os.path.basename(tour) +
+                                                                 ".part"), 0)
+        r = run("check", self.inst, tour, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout)["length"], json.loads(out)["length"])
+
+    def test_double_sigint(self):
+        tour = os.path.join(self.tmp.name, "double.tour")
+        p = self.start(tour)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        self.finish(p, tour)
+
+    def test_sigint_to_process_and_group(self):
+        # What `timeout -s INT` does: the signal to the program, then to its
+        # process group (the program again).  Sent at once, the second is
+        # merged into the first while that one is pending; on a loaded
+        # machine timeout's two sends can be milliseconds apart, as here.
+        tour = os.path.join(self.tmp.name, "group.tour")
+        p = self.start(tour)
+        time.sleep(1.5)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.01)
+        os.killpg(p.pid, signal.SIGINT)
+        self.finish(p, tour)
 
 
 if __name__ == "__main__":
