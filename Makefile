@@ -12,8 +12,9 @@
 #                 libwarptour (static and shared), warptour.h, the CMake
 #                 package and warptour.pc
 #   make deps     install the build dependencies (Debian packages)
-#   make fuzz     fuzz the TSPLIB and TOUR readers (clang, libFuzzer) for
-#                 FUZZ_SECONDS, then inject allocation failures into them
+#   make fuzz     fuzz the readers (clang, libFuzzer) for FUZZ_SECONDS each,
+#                 then inject allocation failures into them and into wt_solve
+#   make fuzz-readers  the same without wt_solve's (CI runs it)
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
 #            CUDA=AUTO|ON|OFF (build the CUDA backend: AUTO where nvcc is
@@ -48,7 +49,7 @@ CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_W
 # Where a goal asks for them, they come before any build (also under -j).
 DEPS_FIRST := $(if $(filter deps demo test,$(MAKECMDGOALS)),deps)
 
-.PHONY: all deps configure demo test test-quick test-asan install fuzz bench-check gpu-check clean
+.PHONY: all deps configure demo test test-quick test-asan install fuzz fuzz-readers bench-check gpu-check clean
 
 all: | $(DEPS_FIRST)
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -83,11 +84,12 @@ test-asan: | $(DEPS_FIRST)
 install: all
 	cmake --install $(BUILD) --prefix "$(PREFIX)"
 
-# The readers of untrusted input (TSPLIB and TOUR files, point files) under
-# libFuzzer, FUZZ_SECONDS each, then allocation failures
-# injected into the readers (oom_tsplib) and into wt_solve's algorithms on
-# the CPU backend (oom_solve) under LeakSanitizer (tests/fuzz says how the
-# harnesses work); not part of `make test`: it wants clang and takes minutes.
+# make fuzz: the readers of untrusted input (TSPLIB and TOUR files, point
+# files) under libFuzzer, FUZZ_SECONDS each, allocation failures injected
+# into the readers (oom_tsplib), then into wt_solve's algorithms on the CPU
+# backend (oom_solve, tens of minutes on two cores) under LeakSanitizer
+# (tests/fuzz says how the harnesses work).  make fuzz-readers: all but
+# oom_solve's run, which it only builds (CI runs it: .ci/run).  Not part of `make test`: they want clang.
 FUZZ_SECONDS ?= 120
 FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
            src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c
@@ -95,24 +97,25 @@ FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
 OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c \
                           src/backend/cpu/*.c) src/backend/cuda/cuda_absent.c
-fuzz:
-	@mkdir -p $(BUILD)/fuzz/corpus
+fuzz-readers:
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-points
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    tests/fuzz/fuzz_tsplib.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_tsplib
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	    tests/fuzz/fuzz_points.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_points
 	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined tests/fuzz/oom_tsplib.c $(FUZZ_SRC) -lm -lz \
 	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_tsplib
-	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \
-	    tests/fuzz/oom_solve.c $(OOM_SOLVE_SRC) -lm -lz \
-	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_solve
 	$(BUILD)/fuzz/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
 	    -dict=tests/fuzz/tsplib.dict $(BUILD)/fuzz/corpus tests/fuzz/seeds data
-	@mkdir -p $(BUILD)/fuzz/corpus-points
 	$(BUILD)/fuzz/fuzz_points -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
 	    $(BUILD)/fuzz/corpus-points tests/fuzz/seeds-points
 	ASAN_OPTIONS=allocator_may_return_null=1 $(BUILD)/fuzz/oom_tsplib \
 	    tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
+	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \
+	    tests/fuzz/oom_solve.c $(OOM_SOLVE_SRC) -lm -lz \
+	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_solve
+
+fuzz: fuzz-readers
 	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $(BUILD)/fuzz/oom_solve
 
 # On a machine with a GPU: build, GPU tests, benchmarks, summary table.
