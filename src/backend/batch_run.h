@@ -45,7 +45,12 @@ typedef struct wt_batch_job {
                                        share of ctl's deadline ends */
     const uint64_t *rank;           /* each instance's place among the job's
                                        instances (0 .. ranked - 1): time shares */
-    int64_t *length;                /* out: exact length of each tour */
+    int64_t *length;                /* in: -1; out: exact length of each tour
+                                       whose first descent ended; -1 stays
+                                       where a stop came before that (the
+                                       tour as far as the descent went) or
+                                       before the instance began (its start
+                                       tour) */
     uint64_t *kicks;                /* out: kicks made on each */
     int k;                          /* neighbours per city, >= 1 (< n) */
     int breadth;                    /* 3-opt items' breadth (wt_bs_lists), 0 .. k, */

@@ -198,6 +198,52 @@ class SolveBatch(unittest.TestCase):
                   "100000000", "--quiet")
         self.assertEqual(r.returncode, 5, r.stderr)
 
+    def test_time_limit_leaves_instances_unsearched(self):
+        # Issue 39: 3,000 x 1,000 cities take far longer than 1 s (their start
+        # tours alone about 2 s on 2 threads): the limit ends the call soon
+        # after it, the instances not reached keep their start tours, stop
+        # "time-limit", exit 5, and every tour is written.
+        out = os.path.join(self.tmp, "limit-tours")
+        t0 = time.monotonic()
+        r = batch("--gen-uniform", "1000", "--count", "3000", "--time-limit", "1", "--quiet",
+                  "--output", out)
+        wall = time.monotonic() - t0
+        self.assertEqual(r.returncode, 5, r.stderr)
+        self.assertIn("solved 3000 of 3000", r.stdout)
+        self.assertIn("stop time-limit", r.stdout)
+        self.assertLess(wall, 15.0)  # the whole work: minutes
+        self.assertEqual(len(os.listdir(out)), 3000)
+        # The last instance, never reached: a valid tour all the same.
+        last = os.path.join(self.tmp, "u1000-s3000.tsp")
+        self.assertEqual(run("gen", "uniform", "1000", "--seed", "3000", "--output",
+                             last).returncode, 0)
+        c = run("check", last, os.path.join(out, "uniform-1000-s3000.tour"))
+        self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+
+    def test_sigint_ends_a_large_batch_soon(self):
+        # Issue 39: SIGINT after 1 s ends a batch of 3,000 x 1,000 cities
+        # soon (it took 39 s: every instance still got its first descent),
+        # exit 130, every tour written.
+        out = os.path.join(self.tmp, "sigint-tours")
+        p = subprocess.Popen([WARPTOUR, "solve-batch", "--backend", "cpu", "--threads", "2",
+                              "--gen-uniform", "1000", "--count", "3000", "--quiet",
+                              "--output", out], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGINT)
+        t0 = time.monotonic()
+        try:
+            stdout, stderr = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("no exit within 120 s of SIGINT")
+        self.assertLess(time.monotonic() - t0, 10.0)
+        self.assertEqual(p.returncode, 130, stderr)
+        self.assertIn("solved 3000 of 3000", stdout)
+        self.assertIn("stop interrupted", stdout)
+        self.assertEqual(len(os.listdir(out)), 3000)
+
     def test_second_sigint_waits_for_the_tours(self):
         # Issue 39: the handler stays until the tours are written; a second
         # Ctrl-C must not kill the program before (or while) it writes them.

@@ -14,9 +14,11 @@
 #include "batch_test_util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "core/batch_search.h"
+#include "core/init.h"
 #include "core/instance.h"
 
 static double seconds(void)
@@ -483,6 +485,135 @@ static void test_stops(void **state)
     batch_set_free(in, 6);
 }
 
+/* Raises *flag `after` seconds after it starts (a Ctrl-C). */
+typedef struct flag_raiser {
+    volatile int *flag;
+    double after;
+} flag_raiser;
+
+static void *raise_flag_later(void *arg)
+{
+    const flag_raiser *r = arg;
+    struct timespec ts = {(time_t)r->after, (long)((r->after - (time_t)r->after) * 1e9)};
+    nanosleep(&ts, NULL);
+    *r->flag = 1;
+    return NULL;
+}
+
+/* The checks of a batch cut short: every tour valid with its exact length,
+ * most instances never searched (no kicks, their start tours' length), and
+ * among them one whose tour is exactly the greedy tour the library starts
+ * from (instance 0 is prepared first, before any stop). */
+static void check_cut_batch(wt_instance *const *in, int count, const wt_batch_result *r,
+                            uint64_t seed)
+{
+    batch_check_tours(in, r);
+    assert_int_equal(r->failed, 0);
+    int kept = 0, tried = 0;
+    bool greedy_kept = false;
+    int32_t *greedy = malloc((size_t)wt_instance_n(in[0]) * sizeof *greedy);
+    for (int i = 0; i < count; i++) {
+        const wt_batch_tour *t = &r->tours[i];
+        if (t->kicks != 0 || t->length != t->init_length) continue;
+        kept++;
+        if (greedy_kept || tried++ >= 100) continue;
+        wt_error err = {0};
+        assert_int_equal(wt_tour_init_threads(in[i], WT_INIT_GREEDY, seed, 1, greedy, &err),
+                         WT_OK);
+        greedy_kept = memcmp(greedy, t->tour, (size_t)t->n * sizeof *greedy) == 0;
+    }
+    free(greedy);
+    print_message("    %d of %d instances kept their start tours\n", kept, count);
+    assert_true(kept >= count / 2);
+    assert_true(greedy_kept);
+}
+
+/* Issue 39: a time limit far shorter than the batch's work (2,000 x 1,000
+ * cities: about 1.5 s for the start tours and lists alone on 2 threads,
+ * then a first descent each) ends the call soon after it: the instances
+ * not reached keep their start tours, and the stop says "time-limit" (not
+ * "done": the time was not enough).  It took the whole first descents
+ * before (34 s for 3,000 such instances).  Wall-time bounds are loose. */
+static void test_time_limit_cuts_the_batch(void **state)
+{
+    (void)state;
+    enum { COUNT = 2000 };
+    wt_instance **in = batch_uniform_set(COUNT, 1000, 5);
+    wt_batch_params p = cpu_params(0, 2);
+    p.time_limit_s = 0.5;
+    double t0 = seconds();
+    wt_batch_result r = batch_solve(in, COUNT, &p);
+    double took = seconds() - t0;
+    print_message("    2000 x 1000 cities, 0.5 s: %.3f s\n", took);
+    assert_true(took < 0.5 + 9.5);
+    assert_int_equal(r.stop, WT_STOP_TIME_LIMIT);
+    check_cut_batch(in, COUNT, &r, p.seed);
+    wt_batch_result_free(&r);
+    batch_set_free(in, COUNT);
+}
+
+/* Issue 39: the stop flag raised by another thread 0.3 s in ends such a
+ * batch as soon, stop "interrupted". */
+static void test_stop_flag_cuts_the_batch(void **state)
+{
+    (void)state;
+    enum { COUNT = 2000 };
+    wt_instance **in = batch_uniform_set(COUNT, 1000, 5);
+    wt_batch_params p = cpu_params(0, 2);
+    volatile int flag = 0;
+    p.stop_flag = &flag;
+    flag_raiser raiser = {&flag, 0.3};
+    pthread_t th;
+    double t0 = seconds();
+    assert_int_equal(pthread_create(&th, NULL, raise_flag_later, &raiser), 0);
+    wt_batch_result r = batch_solve(in, COUNT, &p);
+    double took = seconds() - t0;
+    pthread_join(th, NULL);
+    print_message("    2000 x 1000 cities, stopped at 0.3 s: %.3f s\n", took);
+    assert_true(took < 0.3 + 9.7);
+    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
+    check_cut_batch(in, COUNT, &r, p.seed);
+    wt_batch_result_free(&r);
+    batch_set_free(in, COUNT);
+}
+
+/* Issue 39: a first descent under way stops within a bounded amount of
+ * work: one instance of 100,000 cities, whose start tour and lists leave
+ * its first descent part of the 1 s limit: a valid tour, no longer than
+ * its start, no kicks, stop "time-limit". */
+static void test_time_limit_cuts_a_first_descent(void **state)
+{
+    (void)state;
+    wt_instance *in = wt_test_random_instance(WT_BATCH_MAX_CITIES, 2);
+    wt_batch_params p = cpu_params(0, 2);
+    p.time_limit_s = 1.0;
+    double t0 = seconds();
+    wt_batch_result r = batch_solve(&in, 1, &p);
+    double took = seconds() - t0;
+    print_message("    100000 cities, 1 s: %.3f s\n", took);
+    assert_true(took < 1.0 + 5.0);
+    assert_int_equal(r.stop, WT_STOP_TIME_LIMIT);
+    batch_check_tours(&in, &r);
+    assert_int_equal(r.tours[0].kicks, 0);
+    wt_batch_result_free(&r);
+    wt_instance_free(in);
+}
+
+/* An instance larger than a batch takes is refused in words that say what
+ * to use instead. */
+static void test_too_large_message(void **state)
+{
+    (void)state;
+    wt_instance *big = wt_test_random_instance(WT_BATCH_MAX_CITIES + 1, 1);
+    wt_batch_params p = cpu_params(10, 1);
+    wt_batch_result r = batch_solve(&big, 1, &p);
+    assert_int_equal(r.tours[0].status, WT_STATUS_TOO_LARGE);
+    assert_non_null(strstr(r.tours[0].message, "100001 cities; an instance of a batch may have "
+                                               "up to 100000 cities (solve takes more)"));
+    wt_batch_result_free(&r);
+    wt_instance_free(big);
+}
+
 /* Bad parameters: refused naming the field, the result untouched. */
 static void test_params_checked(void **state)
 {
@@ -620,6 +751,10 @@ int main(void)
         cmocka_unit_test(test_time_limit_shared),
         cmocka_unit_test(test_time_limit_cuts_kicks),
         cmocka_unit_test(test_stops),
+        cmocka_unit_test(test_time_limit_cuts_the_batch),
+        cmocka_unit_test(test_stop_flag_cuts_the_batch),
+        cmocka_unit_test(test_time_limit_cuts_a_first_descent),
+        cmocka_unit_test(test_too_large_message),
         cmocka_unit_test(test_params_checked),
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_tuning),

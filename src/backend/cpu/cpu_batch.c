@@ -9,6 +9,12 @@
  * steps.  Only this side caches the distances to the k nearest cities
  * (the same exact integers the GPU computes again), as a distance costs a
  * square root here.
+ *
+ * A stop (the time limit, the stop flag, the progress callback) is polled
+ * before each instance, between kicks, and inside descents after every
+ * so many active cities scanned (WT_CPU_BS_POLL_CITIES): an instance not
+ * begun keeps its start tour, and a descent under way, even the first of
+ * 100,000 cities, ends within a few milliseconds, its tour kept as it is.
  */
 #include "backend/cpu/cpu_batch.h"
 
@@ -20,11 +26,20 @@
 #include "core/error.h"
 #include "core/instance.h"
 
+/* Active cities a descent scans between two polls of the stop: the
+ * 64-step rule of the kicks' short descents, and within a step of a
+ * first descent (all n cities active), a poll every this many cities.
+ * One city is k * V items (8 * 12 to 8 * 28): some hundred microseconds
+ * between polls, a few nanoseconds a city for the clock. */
+#define WT_CPU_BS_POLL_CITIES 4096
+
 /* One thread's search state, sized for the job's largest instance.  The
  * search kicks the kept tour; the best tour seen is kept apart, since a
  * kept tour may be a little longer than the best (wt_bs_accept_slack). */
 typedef struct bs_work {
     const wt_instance *inst;
+    const wt_batch_job *job; /* for progress reports */
+    int64_t scanned;       /* active cities scanned since the last poll */
     int n;
     wt_bs_lists lists;     /* its k nearest cities, nbd, and its 3-opt breadth */
     int kick_edges;
@@ -141,16 +156,45 @@ static int64_t move_delta(const bs_work *w, const wt_bs_move *m, int64_t dac)
     return d;
 }
 
-/* The best improving move of the active cities' items into *best (false:
- * none), its delta added to the length; marks which active cities have
- * an improving move. */
-static bool best_move(bs_work *w, wt_bs_move *best)
+/* Thread 0 (the calling thread) reports progress when due. */
+static void report(wt_search_ctl *ctl, const wt_batch_job *job)
+{
+    if (omp_get_thread_num() != 0) return;
+    uint64_t done, kicks;
+#pragma omp atomic read
+    done = job->counters->done;
+#pragma omp atomic read
+    kicks = job->counters->kicks;
+    ctl->kicks = kicks;
+    (void)wt_ctl_report_climbs(ctl, 0, 0, done, false);
+}
+
+/* Counts `cities` active cities scanned; polls ctl (with a progress report
+ * from thread 0) once WT_CPU_BS_POLL_CITIES were.  True: stop. */
+static bool must_stop(bs_work *w, int64_t cities, wt_search_ctl *ctl)
+{
+    w->scanned += cities;
+    if (w->scanned < WT_CPU_BS_POLL_CITIES) return false;
+    w->scanned = 0;
+    report(ctl, w->job);
+    return wt_ctl_expired(ctl);
+}
+
+/* What best_move found. */
+typedef enum { BS_NONE, BS_FOUND, BS_STOPPED } bs_found;
+
+/* The best improving move of the active cities' items into *best, its
+ * delta added to the length (BS_FOUND; BS_NONE: none); marks which active
+ * cities have an improving move.  BS_STOPPED, the tour untouched: ctl
+ * expired during the scan. */
+static bs_found best_move(bs_work *w, wt_bs_move *best, wt_search_ctl *ctl)
 {
     int64_t best_d = 0;
     int32_t best_id = -1;
     const int fixed = w->fixed_ends ? wt_bs_fixed_at(w->pos, w->n) : -1;
     const int per = wt_bs_variants(w->lists.breadth);
     for (int q = 0; q < w->n_act; q++) {
+        if ((q & 1023) == 1023 && must_stop(w, 1024, ctl)) return BS_STOPPED;
         int a = w->act[q];
         bool improving = false;
         const int k = w->lists.k;
@@ -177,7 +221,7 @@ static bool best_move(bs_work *w, wt_bs_move *best)
         w->improving[a] = improving;
     }
     if (best_id >= 0) w->length += best_d;
-    return best_id >= 0;
+    return best_id >= 0 ? BS_FOUND : BS_NONE;
 }
 
 /* Keeps the active cities that had an improving move. */
@@ -192,14 +236,19 @@ static void drop_idle(bs_work *w)
     w->n_act = kept;
 }
 
-/* Best-improvement steps until no active city has an improving move, or
- * (checked every 64 steps) ctl expires. */
-static void descend(bs_work *w, wt_search_ctl *ctl)
+/* Best-improvement steps until no active city has an improving move
+ * (true), or ctl expires (false).  A step counts as 64 cities besides its
+ * active ones, whose thousands best_move counts itself: the short
+ * descents after kicks poll about every 64 steps, a first descent every
+ * few steps and within them. */
+static bool descend(bs_work *w, wt_search_ctl *ctl)
 {
     wt_bs_move m;
-    for (uint64_t steps = 0; w->n_act > 0; steps++) {
-        if (steps % 64 == 63 && wt_ctl_expired(ctl)) break;
-        if (!best_move(w, &m)) {
+    while (w->n_act > 0) {
+        if (must_stop(w, 64 + w->n_act % 1024, ctl)) return false;
+        bs_found found = best_move(w, &m, ctl);
+        if (found == BS_STOPPED) return false;
+        if (found == BS_NONE) {
             for (int q = 0; q < w->n_act; q++) w->in_act[w->act[q]] = 0;
             w->n_act = 0;
             break;
@@ -210,6 +259,7 @@ static void descend(bs_work *w, wt_search_ctl *ctl)
         int count = wt_bs_reversals(&m, w->n, r);
         for (int q = 0; q < count; q++) reverse(w, r[q]);
     }
+    return true;
 }
 
 /* Kick number `kick_no` of the instance with stream `index`: applied,
@@ -251,20 +301,9 @@ static void revert(bs_work *w)
     w->length = w->kept_length;
 }
 
-/* Thread 0 (the calling thread) reports progress when due. */
-static void report(wt_search_ctl *ctl, const wt_batch_job *job)
-{
-    if (omp_get_thread_num() != 0) return;
-    uint64_t done, kicks;
-#pragma omp atomic read
-    done = job->counters->done;
-#pragma omp atomic read
-    kicks = job->counters->kicks;
-    ctl->kicks = kicks;
-    (void)wt_ctl_report_climbs(ctl, 0, 0, done, false);
-}
-
-/* Instance q of job, until its kick budget or time share (`until`) ends. */
+/* Instance q of job, until its kick budget or time share (`until`) ends;
+ * job->length[q] stays -1 when ctl expired before the first descent
+ * ended (its tour: as far as that descent went). */
 static void solve_one(bs_work *w, const wt_batch_job *job, bool fixed_ends, int q, double until,
                       wt_search_ctl *ctl)
 {
@@ -273,7 +312,8 @@ static void solve_one(bs_work *w, const wt_batch_job *job, bool fixed_ends, int 
     load(w, inst, job->nb[q], job->k, breadth, job->tour[q]);
     w->kick_edges = wt_bs_kick_edges_of(breadth, job->kick_edges);
     w->fixed_ends = fixed_ends;
-    descend(w, ctl);
+    w->job = job;
+    bool whole = descend(w, ctl);
     w->best_length = INT64_MAX;
     keep(w);
     uint64_t kicks = 0, budget = job->budget[q];
@@ -294,7 +334,7 @@ static void solve_one(bs_work *w, const wt_batch_job *job, bool fixed_ends, int 
             revert(w);
     }
     memcpy(job->tour[q], w->best, (size_t)inst->n * sizeof *w->best);
-    job->length[q] = w->best_length;
+    job->length[q] = whole ? w->best_length : -1;
     job->kicks[q] = kicks;
 }
 
@@ -321,6 +361,8 @@ wt_status wt_cpu_batch_run(const wt_batch_job *job, bool fixed_ends, wt_search_c
             q = next++;
             if (!ok || q >= job->count) break;
             if (!job->inst[q]) continue;
+            report(ctl, job);
+            if (wt_ctl_expired(ctl)) continue; /* not begun: its start tour stays */
             double until = wt_batch_time_share(wt_now(), ctl->deadline,
                                                job->ranked - job->rank[q], (uint64_t)threads);
             solve_one(&w, job, fixed_ends, q, until, ctl);
