@@ -190,7 +190,7 @@ class SolveBatch(unittest.TestCase):
         r = batch("--gen-uniform", "300", "--count", "30", "--time-limit", "1", "--quiet")
         wall = time.monotonic() - t0
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertLess(wall, 4.0)
+        self.assertLess(wall, 1 + 5.0)  # room for a loaded machine
         self.assertIn("stop done", r.stdout)
         self.assertNotIn("uniform-300-s1 ", r.stdout)  # --quiet: the summary only
         # A kick budget the limit cuts: exit 5.
