@@ -112,8 +112,10 @@ static void keep_exception(progress_ctx *ctx)
 }
 
 /* Runs pending signal handlers, then the user's callback on the dict that
- * make builds from p; nonzero asks the search to stop.  Called from the
- * solving thread without the GIL. */
+ * make builds from p; nonzero asks the search to stop, and no call follows
+ * one that did.  Called without the GIL from the solving thread or the
+ * ticker's (where PyErr_CheckSignals does nothing: the stop flag answers
+ * Ctrl-C there). */
 static int progress_call(progress_ctx *ctx,
                          PyObject *(*make)(const void *p, progress_ctx *ctx),
                          const void *p)
@@ -164,9 +166,9 @@ static int progress_cb(const wt_progress *p, void *user)
  * seconds at a million points.  While the library is silent for an
  * interval, a thread of the module calls the user's callback itself, with
  * the elapsed time and the library's last figures (0 before its first
- * report: no tour yet); its true return or exception
- * stops the search through the stop flag, as the library's own call would.
- * Joined before solve() takes the GIL back (the thread may wait for it). */
+ * report: no tour yet); its true return or exception stops the search
+ * through the stop flag, as the library's own call would.  Joined before
+ * solve() takes the GIL back (the thread may be waiting for it). */
 typedef struct ticker {
     progress_ctx *ctx;
     volatile int *stop; /* the search's stop flag */

@@ -591,15 +591,16 @@ static void merge_edges(const weighted_edge *a, size_t na, const weighted_edge *
 /* Sorts edges[0..m) as qsort would (compare_edges is a total order and equal
  * records are identical, so every sort gives the same array), in a form that
  * can stop: runs of SORT_RUN edges are qsorted on the team, then merged
- * pairwise on the calling thread, which polls stop between runs and between
- * merged blocks (a few milliseconds apart; one qsort of ten million edges
- * lasts seconds).  Returns false, the order lost, when stopped. */
+ * pairwise on the calling thread, which polls stop between its runs (a
+ * static schedule: as many polls in every sort) and between merged blocks,
+ * a few milliseconds apart (one qsort of ten million edges lasts seconds).
+ * Returns false, the order lost, when stopped. */
 static bool sort_edges_polled(weighted_edge *edges, weighted_edge *tmp, size_t m, int threads,
                               const wt_init_stop *stop)
 {
     size_t runs = (m + SORT_RUN - 1) / SORT_RUN;
     int stopped = 0;
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t r = 0; r < runs; r++) {
         if (__atomic_load_n(&stopped, __ATOMIC_RELAXED)) continue;
         if (omp_get_thread_num() == 0 && stop_asked(stop)) {
