@@ -18,24 +18,84 @@
  * the user's callback.  An exception from either, or a true return of the
  * callback, stops the search; the best tour so far still comes back, and an
  * exception is returned beside the result for the package to raise.
+ *
+ * The progress callback alone comes too late at a million points: the start
+ * tour, the k-d tree and the first descents run for seconds without one.  So
+ * while wt_solve runs on the main thread under Python's default SIGINT
+ * handler, a handler of ours sets the library's stop flag, which those
+ * phases poll as they poll the CLI's, and passes the signal on to Python's;
+ * KeyboardInterrupt is raised once wt_solve returns with its tour.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "warptour.h"
 #include "warptour_experimental.h"
+
+/* ------------------------------------------------------------- Ctrl-C */
+
+/* A signal handler reaches its flag only through a static: one solve at a
+ * time installs it (the main thread's, which holds the GIL until then). */
+static volatile int *volatile sigint_flag;
+static struct sigaction python_sigint; /* the handler ours passes SIGINT to */
+
+static void on_sigint(int sig, siginfo_t *info, void *uc)
+{
+    volatile int *flag = sigint_flag;
+    if (flag) *flag = 1;
+    if (python_sigint.sa_flags & SA_SIGINFO)
+        python_sigint.sa_sigaction(sig, info, uc);
+    else if (python_sigint.sa_handler != SIG_DFL && python_sigint.sa_handler != SIG_IGN)
+        python_sigint.sa_handler(sig);
+}
+
+/* Routes SIGINT to *flag as well as to Python's handler; false (and nothing
+ * changed) when SIGINT cannot be taken over. */
+static bool sigint_watch(volatile int *flag)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigint;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigint_flag = flag;
+    if (sigaction(SIGINT, &sa, &python_sigint) != 0) {
+        sigint_flag = NULL;
+        return false;
+    }
+    return true;
+}
+
+static void sigint_unwatch(void)
+{
+    sigaction(SIGINT, &python_sigint, NULL);
+    sigint_flag = NULL;
+}
+
+static double wt_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* What the progress callback needs; lives on solve()'s stack. */
 typedef struct progress_ctx {
     PyObject *callable; /* the user's callback or NULL; borrowed */
     PyObject *exc;      /* the exception that stopped the search, owned */
     const wt_instance *inst;
+    double last_call;   /* monotonic seconds of the last call (the GIL guards it) */
+    int stopped;        /* a call asked to stop: no more calls (the GIL guards it) */
+    wt_progress shown;  /* wt_solve's last figures, which the ticker repeats (GIL) */
 } progress_ctx;
 
 /* Moves the pending exception into ctx->exc, with its traceback attached. */
@@ -52,16 +112,19 @@ static void keep_exception(progress_ctx *ctx)
 }
 
 /* Runs pending signal handlers, then the user's callback on the dict that
- * make builds from p; nonzero asks the search to stop.  Called from the
- * solving thread without the GIL. */
+ * make builds from p; nonzero asks the search to stop, and no call follows
+ * one that did.  Called without the GIL from the solving thread or the
+ * ticker's (where PyErr_CheckSignals does nothing: the stop flag answers
+ * Ctrl-C there). */
 static int progress_call(progress_ctx *ctx,
-                         PyObject *(*make)(const void *p, const progress_ctx *ctx),
+                         PyObject *(*make)(const void *p, progress_ctx *ctx),
                          const void *p)
 {
     PyGILState_STATE gil = PyGILState_Ensure();
-    int stop = ctx->exc != NULL;
+    int stop = ctx->exc != NULL || ctx->stopped;
     if (!stop && PyErr_CheckSignals() < 0) stop = 1;
     if (!stop && ctx->callable) {
+        ctx->last_call = wt_now_s();
         PyObject *info = make(p, ctx);
         PyObject *ret = info ? PyObject_CallOneArg(ctx->callable, info) : NULL;
         Py_XDECREF(info);
@@ -74,13 +137,15 @@ static int progress_call(progress_ctx *ctx,
         }
     }
     if (PyErr_Occurred()) keep_exception(ctx);
+    ctx->stopped = stop;
     PyGILState_Release(gil);
     return stop;
 }
 
-static PyObject *solve_progress_info(const void *pv, const progress_ctx *ctx)
+static PyObject *solve_progress_info(const void *pv, progress_ctx *ctx)
 {
     const wt_progress *p = pv;
+    ctx->shown = *p;
     return Py_BuildValue(
         "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
         (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
@@ -92,6 +157,80 @@ static PyObject *solve_progress_info(const void *pv, const progress_ctx *ctx)
 static int progress_cb(const wt_progress *p, void *user)
 {
     return progress_call(user, solve_progress_info, p);
+}
+
+/* ------------------------------------------------------------- ticker */
+
+/* The library reports progress between the steps of a search, but not
+ * while the start tour, the neighbour lists and the first descent are built:
+ * seconds at a million points.  While the library is silent for an
+ * interval, a thread of the module calls the user's callback itself, with
+ * the elapsed time and the library's last figures (0 before its first
+ * report: no tour yet); its true return or exception stops the search
+ * through the stop flag, as the library's own call would.  Joined before
+ * solve() takes the GIL back (the thread may be waiting for it). */
+typedef struct ticker {
+    progress_ctx *ctx;
+    volatile int *stop; /* the search's stop flag */
+    double t0, interval;
+    bool done;          /* the search ended: guarded by mu */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t thread;
+} ticker;
+
+static void *ticker_main(void *arg)
+{
+    ticker *tk = arg;
+    pthread_mutex_lock(&tk->mu);
+    while (!tk->done) {
+        struct timespec until; /* half an interval on: no call is later than 1.5 */
+        clock_gettime(CLOCK_REALTIME, &until);
+        double at = (double)until.tv_sec + 1e-9 * (double)until.tv_nsec + tk->interval / 2;
+        until.tv_sec = (time_t)at;
+        until.tv_nsec = (long)((at - (double)until.tv_sec) * 1e9);
+        pthread_cond_timedwait(&tk->cv, &tk->mu, &until);
+        if (tk->done) continue;
+        pthread_mutex_unlock(&tk->mu);
+        PyGILState_STATE gil = PyGILState_Ensure();
+        double now = wt_now_s();
+        int stop = 0;
+        if (!tk->ctx->exc && now - tk->ctx->last_call >= tk->interval) {
+            wt_progress p = tk->ctx->shown;
+            p.elapsed_s = now - tk->t0;
+            p.pass_done = WT_NOT_IN_PASS;
+            stop = progress_call(tk->ctx, solve_progress_info, &p);
+        }
+        PyGILState_Release(gil);
+        if (stop) *tk->stop = 1;
+        pthread_mutex_lock(&tk->mu);
+    }
+    pthread_mutex_unlock(&tk->mu);
+    return NULL;
+}
+
+/* Starts tk's thread; false (no thread) when it cannot be had. */
+static bool ticker_start(ticker *tk, progress_ctx *ctx, volatile int *stop, double interval)
+{
+    *tk = (ticker){.ctx = ctx, .stop = stop, .t0 = wt_now_s(), .interval = interval};
+    pthread_mutex_init(&tk->mu, NULL);
+    pthread_cond_init(&tk->cv, NULL);
+    if (pthread_create(&tk->thread, NULL, ticker_main, tk) == 0) return true;
+    pthread_mutex_destroy(&tk->mu);
+    pthread_cond_destroy(&tk->cv);
+    return false;
+}
+
+/* Ends tk's thread; called without the GIL. */
+static void ticker_stop(ticker *tk)
+{
+    pthread_mutex_lock(&tk->mu);
+    tk->done = true;
+    pthread_cond_signal(&tk->cv);
+    pthread_mutex_unlock(&tk->mu);
+    pthread_join(tk->thread, NULL);
+    pthread_mutex_destroy(&tk->mu);
+    pthread_cond_destroy(&tk->cv);
 }
 
 /* Raises the Python exception that matches a failed call's status. */
@@ -360,8 +499,10 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
-             "      progress, interval, cuda_device, tuning) -> (dict, exception or None)\n\n"
-             "Internal: warptour.solve, solve_matrix and solve_file call this.");
+             "      progress, interval, cuda_device, tuning[, watch_sigint])\n"
+             "      -> (dict, exception or None)\n\n"
+             "Internal: warptour.solve, solve_matrix and solve_file call this.  watch_sigint:\n"
+             "the caller is the main thread and SIGINT's handler is Python's default one.");
 
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
@@ -371,9 +512,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     int n, dims, threads, cuda_device;
     unsigned long long seed;
     double time_limit, interval;
-    if (!PyArg_ParseTuple(args, "sOiiKdzzizOdiO", &kind, &source, &n, &dims, &seed, &time_limit,
-                          &algorithm, &backend, &threads, &init, &progress, &interval,
-                          &cuda_device, &tuning))
+    int watch_sigint = 0;
+    if (!PyArg_ParseTuple(args, "sOiiKdzzizOdiO|p", &kind, &source, &n, &dims, &seed,
+                          &time_limit, &algorithm, &backend, &threads, &init, &progress,
+                          &interval, &cuda_device, &tuning, &watch_sigint))
         return NULL;
     wt_params params;
     wt_params_defaults(&params);
@@ -388,7 +530,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     }
     wt_instance *inst = make_instance(kind, source, n, dims);
     if (!inst) return NULL;
-    progress_ctx ctx = {progress == Py_None ? NULL : progress, NULL, inst};
+    progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress, .inst = inst,
+                        .last_call = wt_now_s()};
     params.seed = seed;
     params.time_limit_s = time_limit;
     params.threads = threads;
@@ -398,9 +541,20 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     wt_result res;
     wt_error err = {0};
     wt_status st;
+    volatile int stop = 0;
+    params.stop_flag = &stop;
+    bool watching = watch_sigint && sigint_watch(&stop);
+    ticker tk;
     Py_BEGIN_ALLOW_THREADS
+    bool ticking = ctx.callable && ticker_start(&tk, &ctx, &stop, interval);
     st = wt_solve(inst, &params, &res, &err);
+    if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
+    if (watching) {
+        sigint_unwatch();
+        /* A SIGINT after the last progress report raises here, with the tour. */
+        if (!ctx.exc && PyErr_CheckSignals() < 0) keep_exception(&ctx);
+    }
     if (st != WT_OK) {
         wt_instance_free(inst);
         Py_XDECREF(ctx.exc);
@@ -418,7 +572,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
 
 /* ------------------------------------------------------------- batches */
 
-static PyObject *batch_progress_info(const void *pv, const progress_ctx *ctx)
+static PyObject *batch_progress_info(const void *pv, progress_ctx *ctx)
 {
     (void)ctx;
     const wt_batch_progress *p = pv;
@@ -498,7 +652,7 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
                             "or more (got %d of %d)", count, n);
     Py_buffer view;
     if (get_doubles(source, &view, (Py_ssize_t)count * n * 2) < 0) return NULL;
-    progress_ctx ctx = {progress == Py_None ? NULL : progress, NULL, NULL};
+    progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress};
     params.seed = seed;
     params.time_limit_s = time_limit;
     params.kicks = kicks;

@@ -17,6 +17,8 @@ then raised with the best tour found so far in its ``result`` attribute.
 
 import operator as _operator
 import os as _os
+import signal as _signal
+import threading as _threading
 
 import numpy as _np
 
@@ -98,26 +100,56 @@ def _device(cuda_device):
     return cuda_device
 
 
+def _integer(name, value, lo, hi, what):
+    """value as an int in lo .. hi-1; TypeError for a non-integer (1.5, "2"),
+    ValueError naming the parameter outside the range."""
+    try:
+        value = _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {value!r}") from None
+    if not lo <= value < hi:
+        raise ValueError(f"{name} must be {what}, got {value}")
+    return value
+
+
 def _options(time_limit, seed, threads, progress_interval):
     if time_limit is None:
         time_limit = 0.0
     else:
+        if isinstance(time_limit, complex):
+            raise TypeError(f"time_limit must be a real number, got {time_limit!r}")
         time_limit = float(time_limit)
         if not time_limit > 0:
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit}")
-    seed = int(seed)
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0 .. 2^64-1, got {seed}")
+    seed = _integer("seed", seed, 0, 2**64, "in 0 .. 2^64-1")
     if threads is None:
         threads = 0
     else:
-        threads = int(threads)
-        if threads < 1:
-            raise ValueError(f"threads must be at least 1, got {threads}")
+        threads = _integer("threads", threads, 1, 2**31, "in 1 .. 2^31-1")
+    if isinstance(progress_interval, complex):
+        raise TypeError(f"progress_interval must be a real number, got {progress_interval!r}")
     progress_interval = float(progress_interval)
     if not progress_interval > 0:
         raise ValueError("progress_interval must be positive")
     return time_limit, seed, threads, progress_interval
+
+
+def _real_array(name, value):
+    """value as a NumPy array of real numbers, not yet copied to float64 (the
+    caller checks its shape first); TypeError naming name for complex input."""
+    arr = _np.asarray(value)
+    if arr.dtype.kind == "c":
+        raise TypeError(f"{name} must be real numbers, got a complex array")
+    if arr.dtype.kind == "O" and any(isinstance(v, complex) for v in arr.flat):
+        raise TypeError(f"{name} must be real numbers, got a complex value")
+    return arr
+
+
+def _sigint_watchable():
+    """Whether the library may stop on SIGINT itself: on the main thread, with
+    Python's default handler (KeyboardInterrupt) in place."""
+    return (_threading.current_thread() is _threading.main_thread() and
+            _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
 
 
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
@@ -130,7 +162,7 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
         tuning = dict(tuning)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
-                             tuning)
+                             tuning, _sigint_watchable())
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -176,6 +208,9 @@ _DOC_COMMON = """
 """
 
 
+MAX_MATRIX_CITIES = 46340  # WT_MAX_EXPLICIT_CITIES: the most cities solve_matrix takes
+
+
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
           init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
@@ -183,10 +218,10 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
     edge).  Result.length is the tour's length in the points' units.
 """
-    arr = _np.asarray(points, dtype=_np.float64)
+    arr = _real_array("points", points)
     if arr.ndim != 2 or arr.shape[1] not in (2, 3):
         raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
-    arr = _np.ascontiguousarray(arr)
+    arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
                 threads, init, progress, progress_interval, cuda_device, tuning)
 
@@ -200,12 +235,19 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
     Any other is rounded to fixed point: every entry to the nearest multiple
     of 2^-k, k the largest that keeps the largest entry below 2^30 units
     (Result.length_unit), and Result.length is a float; entries far smaller
-    than the largest may then round to 0.
+    than the largest may then round to 0.  An entry above 2^31 - 1 raises
+    ValueError.  Complex entries raise TypeError.
 """
-    arr = _np.asarray(d, dtype=_np.float64)
+    arr = _real_array("d", d)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"the distance matrix must be square, got shape {arr.shape}")
-    arr = _np.ascontiguousarray(arr)
+    if arr.shape[0] > MAX_MATRIX_CITIES:  # before any float64 copy (46341^2: 16 GiB)
+        raise ValueError(f"a distance matrix may have at most {MAX_MATRIX_CITIES} cities, "
+                         f"got {arr.shape[0]}")
+    arr = _np.ascontiguousarray(arr, dtype=_np.float64)
+    if (arr.diagonal() != 0).any():  # ignored: NaN, or 0.5 that would make it fixed point
+        arr = arr.copy()
+        _np.fill_diagonal(arr, 0.0)
     return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
                 init, progress, progress_interval, cuda_device, tuning)
 

@@ -88,16 +88,16 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     Returns a BatchResult.  An instance whose points are not finite gets no
     tour (result.errors says why); the others are solved all the same.
 """
-    arr = _np.asarray(points, dtype=_np.float64)
+    # solve's checks; imported here: the package imports this module
+    from . import _device, _options, _real_array
+    arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
         raise ValueError(f"points must be a (batch, n, 2) array, got shape {arr.shape}")
     count, n = arr.shape[0], arr.shape[1]
     if count < 1 or n < 3:
         raise ValueError("a batch needs at least one instance of 3 points or more, "
                          f"got {arr.shape}")
-    arr = _np.ascontiguousarray(arr)
-    # solve's checks; imported here: the package imports this module
-    from . import _device, _options
+    arr = _np.ascontiguousarray(arr, dtype=_np.float64)
 
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)

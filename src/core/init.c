@@ -106,6 +106,8 @@ static int bit_width(uint64_t v)
     return b;
 }
 
+static bool stop_asked(const wt_init_stop *stop);
+
 enum { RADIX_DIGIT = 11, RADIX_BUCKETS = 1 << RADIX_DIGIT };
 enum { RADIX_PARALLEL_MIN = 1 << 20 }; /* fewer keys sort on one thread */
 
@@ -151,8 +153,10 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t m, int shift, 
  * histogram in L1 cache; a pass whose digit is the same for every key is
  * skipped.  tmp is scratch space of m keys.  Up to `threads` threads (one
  * below RADIX_PARALLEL_MIN keys, or when the counts cannot be had); the
- * result does not depend on their number. */
-static void radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int threads)
+ * result does not depend on their number.  Polls stop before each pass and
+ * returns false, the order lost, when stopped. */
+static bool radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int threads,
+                       const wt_init_stop *stop)
 {
     size_t one[1][RADIX_BUCKETS];
     size_t (*count)[RADIX_BUCKETS] = one;
@@ -162,14 +166,17 @@ static void radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int th
         threads = 1;
     }
     uint64_t *src = keys, *dst = tmp;
-    for (int shift = 0; shift < bits; shift += RADIX_DIGIT) {
-        if (!radix_pass(src, dst, m, shift, threads, count)) continue;
+    bool stopped = false;
+    for (int shift = 0; shift < bits && !stopped; shift += RADIX_DIGIT) {
+        stopped = stop_asked(stop);
+        if (stopped || !radix_pass(src, dst, m, shift, threads, count)) continue;
         uint64_t *t = src;
         src = dst;
         dst = t;
     }
-    if (src != keys) memcpy(keys, src, m * sizeof *keys);
+    if (src != keys && !stopped) memcpy(keys, src, m * sizeof *keys);
     if (count != one) free(count);
+    return !stopped;
 }
 
 /* ------------------------------------------------------------------ random */
@@ -528,7 +535,8 @@ static inline uint64_t pack_pair(int a, int b) { return (uint64_t)a << 32 | (uin
  * that fits 64 bits, which it does unless candidate edges are very long;
  * duplicates (edges found from both ends) become neighbours and are dropped.
  * The keys are built in place over c->dist. */
-static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp)
+static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp,
+                               const wt_init_stop *stop)
 {
     size_t m = (size_t)c->n * (size_t)c->k;
     uint64_t *keys = c->dist;
@@ -539,7 +547,8 @@ static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp)
         int lo = a < b ? a : b, hi = a < b ? b : a;
         keys[e] = keys[e] << (2 * id_bits) | (uint64_t)lo << id_bits | (uint64_t)hi;
     }
-    radix_sort(keys, tmp, m, bit_width((uint64_t)c->max_d) + 2 * id_bits, c->threads);
+    int bits = bit_width((uint64_t)c->max_d) + 2 * id_bits;
+    if (!radix_sort(keys, tmp, m, bits, c->threads, stop)) return SIZE_MAX;
     size_t out = 0;
     uint64_t prev = 0;
     for (size_t e = 0; e < m; e++) {
@@ -565,9 +574,63 @@ static int compare_edges(const void *pa, const void *pb)
     return 0;
 }
 
-/* The same order when the key does not fit 64 bits: qsort on full records.
- * The packed pairs are written over c->dist. */
-static size_t sort_edges_qsort(const candidates *c, weighted_edge *edges)
+/* Edges sorted apart in one run (and merged between two polls) by
+ * sort_edges_polled. */
+enum { SORT_RUN = 1 << 16 };
+
+/* Merges the sorted a[0..na) and b[0..nb) into out. */
+static void merge_edges(const weighted_edge *a, size_t na, const weighted_edge *b, size_t nb,
+                        weighted_edge *out)
+{
+    size_t i = 0, j = 0, o = 0;
+    while (i < na && j < nb) out[o++] = compare_edges(&b[j], &a[i]) < 0 ? b[j++] : a[i++];
+    while (i < na) out[o++] = a[i++];
+    while (j < nb) out[o++] = b[j++];
+}
+
+/* Sorts edges[0..m) as qsort would (compare_edges is a total order and equal
+ * records are identical, so every sort gives the same array), in a form that
+ * can stop: runs of SORT_RUN edges are qsorted on the team, then merged
+ * pairwise on the calling thread, which polls stop between its runs (a
+ * static schedule: as many polls in every sort) and between merged blocks,
+ * a few milliseconds apart (one qsort of ten million edges lasts seconds).
+ * Returns false, the order lost, when stopped. */
+static bool sort_edges_polled(weighted_edge *edges, weighted_edge *tmp, size_t m, int threads,
+                              const wt_init_stop *stop)
+{
+    size_t runs = (m + SORT_RUN - 1) / SORT_RUN;
+    int stopped = 0;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t r = 0; r < runs; r++) {
+        if (__atomic_load_n(&stopped, __ATOMIC_RELAXED)) continue;
+        if (omp_get_thread_num() == 0 && stop_asked(stop)) {
+            __atomic_store_n(&stopped, 1, __ATOMIC_RELAXED);
+            continue;
+        }
+        size_t lo = r * SORT_RUN, hi = lo + SORT_RUN < m ? lo + SORT_RUN : m;
+        qsort(edges + lo, hi - lo, sizeof *edges, compare_edges);
+    }
+    if (stopped) return false;
+    weighted_edge *src = edges, *dst = tmp;
+    for (size_t w = SORT_RUN; w < m; w *= 2) {
+        for (size_t lo = 0; lo < m; lo += 2 * w) {
+            if (stop_asked(stop)) return false;
+            size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+            merge_edges(src + lo, mid - lo, src + mid, hi - mid, dst + lo);
+        }
+        weighted_edge *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != edges) memcpy(edges, src, m * sizeof *edges);
+    return true;
+}
+
+/* The same order when the key does not fit 64 bits (the real-valued points'
+ * fixed-point lengths at a million cities): a sort of full records.  The
+ * packed pairs are written over c->dist.  Returns SIZE_MAX when stopped. */
+static size_t sort_edges_records(const candidates *c, weighted_edge *edges,
+                                 weighted_edge *tmp, const wt_init_stop *stop)
 {
     size_t m = (size_t)c->n * (size_t)c->k;
     uint64_t *keys = c->dist;
@@ -577,7 +640,7 @@ static size_t sort_edges_qsort(const candidates *c, weighted_edge *edges)
         edges[e].lo = a < b ? a : b;
         edges[e].hi = a < b ? b : a;
     }
-    qsort(edges, m, sizeof *edges, compare_edges);
+    if (!sort_edges_polled(edges, tmp, m, c->threads, stop)) return SIZE_MAX;
     size_t out = 0;
     for (size_t e = 0; e < m; e++) {
         if (e > 0 && compare_edges(&edges[e], &edges[e - 1]) == 0) continue;
@@ -611,15 +674,22 @@ static wt_status sorted_candidate_edges(const wt_instance *inst, int k, int thre
     }
     int id_bits = bit_width((uint64_t)(c.n - 1));
     bool fits = c.min_d >= 0 && bit_width((uint64_t)c.max_d) + 2 * id_bits <= 64;
-    void *scratch = malloc(m * (fits ? sizeof(uint64_t) : sizeof(weighted_edge)));
+    void *scratch = malloc(m * (fits ? sizeof(uint64_t) : 2 * sizeof(weighted_edge)));
     if (!scratch) {
         free(keys);
         candidates_free(&c);
         return WT_STATUS_OUT_OF_MEMORY;
     }
-    *count_out = fits ? sort_edges_radix(&c, id_bits, scratch) : sort_edges_qsort(&c, scratch);
+    size_t count = fits ? sort_edges_radix(&c, id_bits, scratch, stop)
+                        : sort_edges_records(&c, scratch, (weighted_edge *)scratch + m, stop);
     free(scratch);
     candidates_free(&c);
+    if (count == SIZE_MAX) { /* stopped while sorted */
+        free(keys);
+        keys = NULL;
+        count = 0;
+    }
+    *count_out = count;
     *pairs_out = keys;
     return WT_OK;
 }
@@ -1029,7 +1099,7 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
         uint32_t gy = grid_cell(inst->y[c], lo[1], scale, cells);
         keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)c;
     }
-    radix_sort(keys, tmp, (size_t)m, 2 * order + id_bits, threads);
+    radix_sort(keys, tmp, (size_t)m, 2 * order + id_bits, threads, NULL);
     uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
     for (int i = 0; i < m; i++) out[i] = (int32_t)(keys[i] & id_mask);
     free(keys);

@@ -14,6 +14,7 @@ Usage: test_stops.py PATH/TO/warptour   (ctest passes it)
 """
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -143,6 +144,48 @@ class SecondSignal(unittest.TestCase):
         time.sleep(0.01)
         os.killpg(p.pid, signal.SIGINT)
         self.finish(p, tour)
+
+
+class GreedyStartOfAMillion(unittest.TestCase):
+    """Issue 39: Ctrl-C while the greedy start tour of a million real-valued
+    points is built (their candidate edges, their sort: keys too long for
+    the radix sort, once one qsort of seconds without a poll) ends the run
+    soon, with a valid tour written (the spacefill tour when it was cut)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.inst = os.path.join(cls.tmp.name, "p1m.txt")
+        rng = random.Random(39)
+        with open(cls.inst, "w") as f:
+            f.writelines("%.9f %.9f\n" % (rng.random(), rng.random()) for _ in range(1000000))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_ctrl_c_in_the_greedy_start(self):
+        tour = os.path.join(self.tmp.name, "g.tour")
+        p = subprocess.Popen([WARPTOUR, "solve", self.inst, "--backend", "cpu", "--threads", "2",
+                              "--init", "greedy", "--output", tour, "--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(2.0)  # the file read (about 1 s), inside the start tour (seconds)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
+            self.fail("no exit within 120 s of SIGINT")
+        after = time.monotonic() - t0
+        self.assertEqual(p.returncode, 130, err)
+        # Mostly inside the start tour; on an idle machine it may be built by
+        # then, and the first descent must stop as soon.
+        self.assertEqual(json.loads(out)["stop"], "interrupted")
+        self.assertLess(after, WALL_BOUND_S - 1.0)  # the million-line tour written included
+        r = run("check", self.inst, tour)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
 
 if __name__ == "__main__":

@@ -651,9 +651,10 @@ static void test_stop_while_building(void **state)
     assert_true(same_tour(t, greedy, n));
     free(t);
     /* The polls: before the candidate edges, in their rows (the calling
-     * thread's, every 4096), before the matching, in the walk that finds the
-     * paths' ends, before the chaining and once while chaining (65,536 of
-     * the 70,000 cities).  A stop at any of them gives the spacefill tour. */
+     * thread's, every 4096), before each pass of the edges' radix sort,
+     * before the matching, in the walk that finds the paths' ends, before
+     * the chaining and once while chaining (65,536 of the 70,000 cities).  A
+     * stop at any of them gives the spacefill tour. */
     int all = calls;
     assert_true(all >= 6);
     for (int after = 0; after < all; after++) {
@@ -673,6 +674,41 @@ static void test_stop_while_building(void **state)
     free(t);
     free(nearest);
     free(greedy);
+    free(fill);
+    wt_instance_free(inst);
+}
+
+/* Coordinates so far apart that an edge's key does not fit 64 bits: greedy
+ * sorts full records, in runs of 65,536 edges merged pairwise, polling
+ * between runs and merged blocks (once one qsort of them all, seconds long
+ * at a million cities, with no poll).  A stop at any poll gives the
+ * spacefill tour; with none, the tour is the same on 1 and 2 threads. */
+static void test_stop_while_sorting_records(void **state)
+{
+    (void)state;
+    int n = 70000;
+    wt_instance *inst = random_points("far", WT_EUC_2D, n, 1e13, 0, 9);
+    int32_t *one = malloc((size_t)n * sizeof *one), *fill = malloc((size_t)n * sizeof *fill);
+    assert_int_equal(wt_tour_init_threads(inst, WT_INIT_GREEDY, 3, 1, one, NULL), WT_OK);
+    assert_int_equal(wt_tour_init_threads(inst, WT_INIT_SPACEFILL, 3, 2, fill, NULL), WT_OK);
+    wt_init_cut cut;
+    int calls;
+    int32_t *t = init_until(inst, WT_INIT_GREEDY, 1 << 30, &cut, &calls);
+    assert_int_equal(cut, WT_INIT_WHOLE);
+    assert_true(same_tour(t, one, n));
+    assert_false(same_tour(t, fill, n));
+    free(t);
+    /* The rows' polls (18), the runs' (at least one), the merges' (at
+     * least one for each of the 70,000 k edges' passes). */
+    int all = calls;
+    assert_true(all >= 24);
+    for (int after = 0; after < all; after++) {
+        t = init_until(inst, WT_INIT_GREEDY, after, &cut, &calls);
+        assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
+        assert_true(same_tour(t, fill, n));
+        free(t);
+    }
+    free(one);
     free(fill);
     wt_instance_free(inst);
 }
@@ -718,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_stop_while_building),
+        cmocka_unit_test(test_stop_while_sorting_records),
         cmocka_unit_test(test_time_limit_while_building),
     };
     return cmocka_run_group_tests_name("init", tests, NULL, NULL);
