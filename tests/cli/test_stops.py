@@ -31,6 +31,24 @@ def run(*args, **kw):
     return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300, **kw)
 
 
+def interrupt_after(test, delay, *args):
+    """Runs warptour with args, sends SIGINT after delay seconds and waits
+    for the end (a test failure after 120 s); returns the process, its
+    output, its errors and the seconds from the signal to the end."""
+    p = subprocess.Popen([WARPTOUR, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    time.sleep(delay)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        test.fail("no exit within 120 s of SIGINT")
+    return p, out, err, time.monotonic() - t0
+
+
 class Stops(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -67,19 +85,10 @@ class Stops(unittest.TestCase):
 
     def test_ctrl_c_inside_a_pass(self):
         tour = os.path.join(self.tmp.name, "int.tour")
-        p = subprocess.Popen([WARPTOUR, "solve", self.inst, "--backend", "cpu", "--algorithm",
-                              "2opt", "--init", "random", "--output", tour, "--quiet"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)  # reading done, well inside the first pass
-        t0 = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        try:
-            out, err = p.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            self.fail("no exit within 120 s of SIGINT")
-        after = time.monotonic() - t0
+        # reading done after 1 s, well inside the first pass
+        p, out, err, after = interrupt_after(self, 1.0, "solve", self.inst, "--backend", "cpu",
+                                             "--algorithm", "2opt", "--init", "random",
+                                             "--output", tour, "--quiet")
         self.assertEqual(p.returncode, 130, err)
         self.assertLess(after, WALL_BOUND_S - 1.0)
         self.check_tour(tour)
@@ -166,19 +175,10 @@ class GreedyStartOfAMillion(unittest.TestCase):
 
     def test_ctrl_c_in_the_greedy_start(self):
         tour = os.path.join(self.tmp.name, "g.tour")
-        p = subprocess.Popen([WARPTOUR, "solve", self.inst, "--backend", "cpu", "--threads", "2",
-                              "--init", "greedy", "--output", tour, "--json"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(2.0)  # the file read (about 1 s), inside the start tour (seconds)
-        t0 = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        try:
-            out, err = p.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.communicate()
-            self.fail("no exit within 120 s of SIGINT")
-        after = time.monotonic() - t0
+        # after 2 s: the file read (about 1 s), inside the start tour (seconds)
+        p, out, err, after = interrupt_after(self, 2.0, "solve", self.inst, "--backend", "cpu",
+                                             "--threads", "2", "--init", "greedy",
+                                             "--output", tour, "--json")
         self.assertEqual(p.returncode, 130, err)
         # Mostly inside the start tour; on an idle machine it may be built by
         # then, and the first descent must stop as soon.

@@ -16,23 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_util.h"
 #include "warptour.h"
-
-/* Writes data to a fresh temporary file; its path goes to path. */
-static int write_temp(const uint8_t *data, size_t size, char *path, size_t cap)
-{
-    snprintf(path, cap, "/tmp/fuzz_points_%ld.XXXXXX", (long)getpid());
-    int fd = mkstemp(path);
-    if (fd < 0) return -1;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w <= 0) break;
-        done += (size_t)w;
-    }
-    close(fd);
-    return done == size ? 0 : -1;
-}
 
 static void check_failure(wt_status st, const wt_error *err)
 {
@@ -70,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     wt_instance_free(inst);
 
     char path[256];
-    if (write_temp(data, size, path, sizeof path) == 0) {
+    if (fuzz_write_temp("fuzz_points", data, size, path, sizeof path) == 0) {
         wt_instance *again = NULL;
         wt_error err2 = {0};
         wt_status st2 = wt_instance_read(path, &again, &err2);

@@ -7,16 +7,8 @@
  * (wt_instance_read_tsplib, which adds the file loader).  The same bytes are
  * then read as a TOUR file, for the parsed instance's n when it parsed and
  * for a small n taken from the input's length otherwise, so the tour reader
- * is exercised on every input.  Built by hand, not by CMake:
- *
- *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
- *     -fno-sanitize-recover=all -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc \
- *     tests/fuzz/fuzz_tsplib.c src/core/tsplib_read.c src/core/textfile.c \
- *     src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c \
- *     -lm -o /tmp/fuzz_tsplib
- *   mkdir -p /tmp/corpus
- *   /tmp/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=1200 \
- *     -dict=tests/fuzz/tsplib.dict /tmp/corpus tests/fuzz/seeds data
+ * is exercised on every input.  Built and run by `make fuzz-readers` (the
+ * Makefile's FUZZ_SRC and FUZZ_CFLAGS), not by CMake.
  *
  * tests/fuzz/seeds holds tiny instances of every EDGE_WEIGHT_TYPE and matrix
  * format, a TOUR file, and both.tsp, an instance with a TOUR_SECTION (which
@@ -30,23 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_util.h"
 #include "warptour.h"
-
-/* Writes data to a fresh temporary file; its path goes to path (PATH_MAX). */
-static int write_temp(const uint8_t *data, size_t size, char *path, size_t cap)
-{
-    snprintf(path, cap, "/tmp/fuzz_tsplib_%ld.XXXXXX", (long)getpid());
-    int fd = mkstemp(path);
-    if (fd < 0) return -1;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t w = write(fd, data + done, size - done);
-        if (w <= 0) break;
-        done += (size_t)w;
-    }
-    close(fd);
-    return done == size ? 0 : -1;
-}
 
 /* Reads path as a tour of n cities (of inst, when not NULL); a success must
  * be a permutation, and its length is taken as `check` does. */
@@ -75,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != WT_OK && (!err.message[0] || strchr(err.message, '\n'))) abort();
 
     char path[256];
-    if (write_temp(data, size, path, sizeof path) == 0) {
+    if (fuzz_write_temp("fuzz_tsplib", data, size, path, sizeof path) == 0) {
         wt_instance *again = NULL;
         wt_error err2 = {0};
         wt_status st2 = wt_instance_read_tsplib(path, &again, &err2);

@@ -13,48 +13,6 @@
 #include "ls/engine.h"
 #include "ls/kicks.h"
 
-/* Coordinate instances of each type; EXPLICIT as a random symmetric matrix
- * (no triangle inequality) parsed from TSPLIB text. */
-static wt_instance *typed_instance(wt_edge_weight_type type, int n, uint64_t seed)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    if (type == WT_EXPLICIT) {
-        size_t cap = 128 + (size_t)n * (size_t)n * 8;
-        char *text = malloc(cap);
-        size_t len = (size_t)snprintf(text, cap,
-                                      "NAME: m\nTYPE: TSP\nDIMENSION: %d\nEDGE_WEIGHT_TYPE: "
-                                      "EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\n"
-                                      "EDGE_WEIGHT_SECTION\n", n);
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                len += (size_t)snprintf(text + len, cap - len, "%d ",
-                                        1 + (int)wt_rng_below(&rng, 999));
-        len += (size_t)snprintf(text + len, cap - len, "\nEOF\n");
-        if (wt_instance_parse_tsplib(text, len, "m", &inst, &err) != WT_OK)
-            fail_msg("parse: %s", err.message);
-        free(text);
-        return inst;
-    }
-    double *x = malloc(3 * (size_t)n * sizeof *x), *y = x + n, *z = y + n;
-    for (int i = 0; i < n; i++) {
-        if (type == WT_GEO) { /* DDD.MM */
-            x[i] = (double)wt_rng_below(&rng, 80) + (double)wt_rng_below(&rng, 60) / 100.0;
-            y[i] = (double)wt_rng_below(&rng, 170) + (double)wt_rng_below(&rng, 60) / 100.0;
-        } else {
-            x[i] = (double)wt_rng_below(&rng, 1000);
-            y[i] = (double)wt_rng_below(&rng, 1000);
-        }
-        z[i] = (double)wt_rng_below(&rng, 1000);
-    }
-    if (wt_instance_from_coords("p", n, type, x, y, z, &inst, &err) != WT_OK)
-        fail_msg("from_coords: %s", err.message);
-    free(x);
-    return inst;
-}
-
 /* The engine behind ILS's local descents: after kicks and descents its
  * length is the tour's exact length, and undo returns exactly to the tour
  * of the last commit. */
@@ -145,7 +103,6 @@ static void path_cities(const wt_ls *w, const int32_t *tour, int n, int start, i
     for (int i = 0; i < m; i++) out[i] = scratch[(start + i) % n];
 }
 
-
 /* wt_ls_long_edges: from random tours of every planar type, the gain
  * it returns is the exact change of the length, the tour stays valid, the
  * thread count changes nothing, and once it returns 0 no 2-opt move over
@@ -190,7 +147,7 @@ static void test_long_edges(void **state)
     const int n = 120, count = 6;
     int32_t *start = malloc(n * sizeof *start);
     for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
-        wt_instance *inst = typed_instance(types[k], n, 31 + k);
+        wt_instance *inst = wt_test_typed_instance(types[k], n, 31 + k);
         wt_test_random_tour(n, 7 + k, start);
         int32_t *tours[2];
         for (int threads = 1; threads <= 3; threads += 2) {
@@ -301,9 +258,9 @@ static void test_segment_engines(void **state)
     segment_engines_on(wt_test_random_instance(600, 17));
     const wt_edge_weight_type types[] = {WT_GEO, WT_EUC_3D, WT_ATT, WT_CEIL_2D};
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
-        segment_engines_on(typed_instance(types[t], 600, 40 + t));
+        segment_engines_on(wt_test_typed_instance(types[t], 600, 40 + t));
     wt_ls *whole = NULL, *w = NULL; /* a matrix has no coordinates to copy */
-    wt_instance *m = typed_instance(WT_EXPLICIT, 30, 3);
+    wt_instance *m = wt_test_typed_instance(WT_EXPLICIT, 30, 3);
     int32_t tour[30];
     wt_test_random_tour(30, 1, tour);
     assert_int_equal(wt_ls_create(m, tour, NULL, &plain, &whole, NULL), WT_OK);

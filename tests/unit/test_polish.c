@@ -23,49 +23,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-
-/* Coordinate instances of each type; EXPLICIT as a random symmetric matrix
- * (no triangle inequality) parsed from TSPLIB text. */
-static wt_instance *typed_instance(wt_edge_weight_type type, int n, uint64_t seed)
-{
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    if (type == WT_EXPLICIT) {
-        size_t cap = 128 + (size_t)n * (size_t)n * 8;
-        char *text = malloc(cap);
-        size_t len = (size_t)snprintf(text, cap,
-                                      "NAME: m\nTYPE: TSP\nDIMENSION: %d\nEDGE_WEIGHT_TYPE: "
-                                      "EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\n"
-                                      "EDGE_WEIGHT_SECTION\n", n);
-        for (int i = 0; i < n; i++)
-            for (int j = i + 1; j < n; j++)
-                len += (size_t)snprintf(text + len, cap - len, "%d ",
-                                        1 + (int)wt_rng_below(&rng, 999));
-        len += (size_t)snprintf(text + len, cap - len, "\nEOF\n");
-        if (wt_instance_parse_tsplib(text, len, "m", &inst, &err) != WT_OK)
-            fail_msg("parse: %s", err.message);
-        free(text);
-        return inst;
-    }
-    double *x = malloc(3 * (size_t)n * sizeof *x), *y = x + n, *z = y + n;
-    for (int i = 0; i < n; i++) {
-        if (type == WT_GEO) { /* DDD.MM */
-            x[i] = (double)wt_rng_below(&rng, 80) + (double)wt_rng_below(&rng, 60) / 100.0;
-            y[i] = (double)wt_rng_below(&rng, 170) + (double)wt_rng_below(&rng, 60) / 100.0;
-        } else {
-            x[i] = (double)wt_rng_below(&rng, 1000);
-            y[i] = (double)wt_rng_below(&rng, 1000);
-        }
-        z[i] = (double)wt_rng_below(&rng, 1000);
-    }
-    if (wt_instance_from_coords("p", n, type, x, y, z, &inst, &err) != WT_OK)
-        fail_msg("from_coords: %s", err.message);
-    free(x);
-    return inst;
-}
-
 /* A 2-opt move that shortens tour, or false: reverses every tour[i+1..j]
  * whose two removed edges are not adjacent. */
 static bool find_2opt(const wt_instance *inst, const int32_t *tour, int64_t len, int32_t *work)
@@ -157,8 +114,8 @@ static void test_small_tours(void **state)
     int32_t start[8];
     for (int n = 3; n <= 8; n++)
         for (uint64_t seed = 0; seed < 30; seed++) {
-            wt_instance *inst = typed_instance(seed % 3 == 2 ? WT_EXPLICIT : WT_EUC_2D, n,
-                                               100 * (uint64_t)n + seed);
+            wt_instance *inst = wt_test_typed_instance(seed % 3 == 2 ? WT_EXPLICIT : WT_EUC_2D, n,
+                                                       100 * (uint64_t)n + seed);
             wt_test_random_tour(n, seed, start);
             polish_and_check(inst, start, true, NULL);
             wt_instance_free(inst);
@@ -175,7 +132,7 @@ static void test_types_are_locally_optimal(void **state)
     int32_t start[N];
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (uint64_t seed = 0; seed < 3; seed++) {
-            wt_instance *inst = typed_instance(types[t], N, 7 * t + seed);
+            wt_instance *inst = wt_test_typed_instance(types[t], N, 7 * t + seed);
             wt_test_random_tour(N, 50 + seed, start);
             polish_and_check(inst, start, true, NULL);
             wt_instance_free(inst);

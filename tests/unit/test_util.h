@@ -79,6 +79,50 @@ static inline wt_instance *wt_test_parse(const char *text)
     return inst;
 }
 
+/* A random instance of n cities of each type: coordinates in [0, 1000)
+ * (GEO: DDD.MM), EXPLICIT as a random symmetric matrix
+ * (no triangle inequality) parsed from TSPLIB text; asserts success. */
+static inline wt_instance *wt_test_typed_instance(wt_edge_weight_type type, int n,
+                                                  uint64_t seed)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (type == WT_EXPLICIT) {
+        size_t cap = 128 + (size_t)n * (size_t)n * 8;
+        char *text = malloc(cap);
+        size_t len = (size_t)snprintf(text, cap,
+                                      "NAME: m\nTYPE: TSP\nDIMENSION: %d\nEDGE_WEIGHT_TYPE: "
+                                      "EXPLICIT\nEDGE_WEIGHT_FORMAT: UPPER_ROW\n"
+                                      "EDGE_WEIGHT_SECTION\n", n);
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n; j++)
+                len += (size_t)snprintf(text + len, cap - len, "%d ",
+                                        1 + (int)wt_rng_below(&rng, 999));
+        len += (size_t)snprintf(text + len, cap - len, "\nEOF\n");
+        if (wt_instance_parse_tsplib(text, len, "m", &inst, &err) != WT_OK)
+            fail_msg("parse: %s", err.message);
+        free(text);
+        return inst;
+    }
+    double *x = malloc(3 * (size_t)n * sizeof *x), *y = x + n, *z = y + n;
+    for (int i = 0; i < n; i++) {
+        if (type == WT_GEO) { /* DDD.MM */
+            x[i] = (double)wt_rng_below(&rng, 80) + (double)wt_rng_below(&rng, 60) / 100.0;
+            y[i] = (double)wt_rng_below(&rng, 170) + (double)wt_rng_below(&rng, 60) / 100.0;
+        } else {
+            x[i] = (double)wt_rng_below(&rng, 1000);
+            y[i] = (double)wt_rng_below(&rng, 1000);
+        }
+        z[i] = (double)wt_rng_below(&rng, 1000);
+    }
+    if (wt_instance_from_coords("p", n, type, x, y, z, &inst, &err) != WT_OK)
+        fail_msg("from_coords: %s", err.message);
+    free(x);
+    return inst;
+}
+
 /* A random uniform instance of n cities (EUC_2D), for property tests. */
 static inline wt_instance *wt_test_random_instance(int n, uint64_t seed)
 {
