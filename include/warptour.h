@@ -625,6 +625,12 @@ typedef struct wt_result {
     wt_result_multistart multistart;
     wt_result_ils ils;
     wt_result_sa sa;
+    int64_t lower_bound;         /* proven: no tour of the instance is shorter (the
+                                    Held-Karp bound of a minimum 1-tree under the
+                                    ascent's penalties); -1 where none was computed */
+    double gap_to_bound_percent; /* 100 (length - lower_bound) / lower_bound: the tour
+                                    is at most this much above the optimum; -1
+                                    without a bound */
 } wt_result;
 
 /* Runs the configured search.  On success res holds the best tour found,

@@ -597,6 +597,8 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
     res->init_cut = init_cut != WT_INIT_WHOLE;
+    res->lower_bound = -1;
+    res->gap_to_bound_percent = -1;
     /* Multistart's climbs start from random tours (make_start_tour). */
     res->init_given = params->start_tour && params->algorithm != WT_ALGO_MULTISTART;
     res->init_made = params->algorithm == WT_ALGO_MULTISTART ? WT_INIT_RANDOM

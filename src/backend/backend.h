@@ -88,19 +88,46 @@ wt_status wt_sa_job_check(const wt_sa_job *job, const char *who, wt_error *err);
  * ascent over 1-trees of a sparse candidate graph and the alpha-nearness
  * of its result as Helsgaun 2000, sections 4.1 and 4.2, use them): find
  * node penalties pi that raise the 1-tree bound, then order each city's
- * candidates by alpha-nearness under those penalties. */
+ * candidates by alpha-nearness under those penalties.
+ *
+ * Exact and deterministic: penalties and transformed lengths are integers
+ * in units of 1 / WT_ASCENT_SCALE of the instance's length unit,
+ *   c_pi(i, j) = WT_ASCENT_SCALE * d(i, j) + pi[i] + pi[j],
+ * ties between equal c_pi broken by the edge's cities, so that every
+ * backend's trees, bound and lists are equal bit for bit for the same
+ * iterations. */
+#define WT_ASCENT_SCALE 100
+
 typedef struct wt_ascent_job {
     const int32_t *graph;   /* the sparse graph the 1-trees are taken in: n rows
                                of graph_k cities, -1 after a row's last; the
-                               graph must be connected */
+                               graph must be connected (its edges are taken
+                               both ways: j in i's row is the edge {i, j}) */
     int graph_k;            /* >= 1 */
     int iterations;         /* subgradient steps at most; 0: the backend's default */
-    double *pi;             /* out: n penalties (in: a start, or all 0) */
-    double lower_bound;     /* out: the best 1-tree bound found, w(T_pi) - 2 sum pi */
+    double until;           /* monotonic seconds (wt_now) at which the ascent
+                               ends with what it has, without stopping the
+                               search; INFINITY: none (ctl still stops it) */
+    int32_t *pi;            /* out: n penalties (in: a start, or all 0) */
+    int64_t graph_bound;    /* out: the best 1-tree bound found in the graph,
+                               scaled: c_pi(T) - 2 sum pi; not a proof (a
+                               sparse graph's 1-tree may be heavier than the
+                               complete graph's) */
+    int64_t lower_bound;    /* out: the proven bound, in the instance's unit:
+                               the minimum 1-tree of the complete graph under
+                               the final pi, c_pi(T) - 2 sum pi, divided by
+                               WT_ASCENT_SCALE and rounded up (tour lengths
+                               are integers); -1 where it was not computed
+                               (stopped first, or a metric without an exact
+                               complete-graph tree at this size) */
     int32_t *candidates;    /* out: n rows of candidates_k cities, by increasing
-                               alpha under pi (ties: shorter edge first), -1 after
-                               a row's last */
+                               alpha under pi (ties: smaller c_pi, then lower
+                               city), -1 after a row's last */
     int candidates_k;       /* >= 1 */
+    int iterations_done;    /* out: subgradient steps made */
+    bool stopped;           /* out: ctl stopped it (time limit, stop flag) before
+                               the candidates were complete; candidates and
+                               lower_bound are then not to be used */
 } wt_ascent_job;
 
 /* A tour held by a backend (on the GPU: in device memory) for searches that
@@ -236,10 +263,12 @@ typedef struct wt_backend {
                          wt_error *err);
 
     /* Optional.  Held-Karp ascent (wt_ascent_job) on dev over the sparse
-     * graph job->graph of inst: fills job->pi, job->lower_bound and
-     * job->candidates; stops early, with the best penalties found so far,
-     * when ctl expires.  No backend implements it yet: NULL in both; the
-     * LKH-class search (which needs it) checks before it calls. */
+     * graph job->graph of inst: fills job->pi, job->graph_bound,
+     * job->lower_bound and job->candidates; at job->until, or when ctl
+     * expires, it ends its steps early and lists candidates under the best
+     * penalties found so far (a stop of ctl may end the listing too: then
+     * job->stopped).  The cpu backend's is the reference; the LKH-class
+     * search checks for NULL before it calls. */
     wt_status (*ascent)(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                         wt_search_ctl *ctl, wt_error *err);
 } wt_backend;

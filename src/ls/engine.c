@@ -55,6 +55,15 @@ void ls_release(wt_ls *e)
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 
+/* The given lists' first k entries a row (k is below the rows' width
+ * where the instance has fewer cities than the lists ask). */
+static void copy_given(wt_ls *e)
+{
+    size_t width = (size_t)e->moves.candidates, k = (size_t)e->k;
+    for (size_t c = 0; c < (size_t)e->t.n; c++)
+        memcpy(e->nb + c * k, e->moves.given + c * width, k * sizeof *e->nb);
+}
+
 wt_status ls_init(wt_ls *e, wt_error *err)
 {
     size_t n = (size_t)e->t.n;
@@ -73,6 +82,11 @@ wt_status ls_init(wt_ls *e, wt_error *err)
      * take seconds at millions of cities: a stop (time limit, Ctrl-C) ends
      * their build, and the engine then has none, so its descents move
      * nothing and the caller's tour stays as it is. */
+    if (e->moves.given) {
+        copy_given(e);
+        for (int i = 0; i < e->t.n; i++) e->t.pos[e->t.order[i]] = i;
+        return WT_OK;
+    }
     int threads = e->ctl && e->ctl->threads > 1 ? e->ctl->threads : 1;
     wt_init_stop stop = {ctl_stop_asked, e->ctl};
     bool stopped = false;
@@ -339,4 +353,15 @@ void wt_ls_undo(wt_ls *e, int64_t length)
     wt_ls_tour_undo(&e->t);
     e->length = length;
     ls_clear_queue(e); /* nothing is left to look at */
+}
+
+wt_status wt_ls_quadrant_lists(const wt_instance *inst, int k, int threads,
+                               const wt_init_stop *stop, int32_t *nb, bool *stopped,
+                               wt_error *err)
+{
+    if (!inst || !nb || !stopped || k < 1 || k >= inst->n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_quadrant_lists: bad arguments");
+    wt_ls_moves m = {.lk = true, .candidates = k, .quadrant = true};
+    *stopped = false;
+    return ls_lk_candidates(inst, &m, k, threads, stop, nb, stopped, err);
 }

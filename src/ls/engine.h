@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/init.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
 
@@ -51,9 +52,22 @@ typedef struct wt_ls_moves {
                                   one at every deeper level */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
+    const int32_t *given; /* NULL: the engine builds its candidate lists (nearest
+                             or quadrant neighbours); else n rows of `candidates`
+                             cities to use instead (an ascent's alpha-nearness
+                             lists), -1 after a shorter row's last, read only:
+                             they must outlive the engine and its clones */
 } wt_ls_moves;
 
 typedef struct wt_ls wt_ls;
+
+/* Quadrant neighbours (the LK's lists where coordinates are planar; the
+ * nearest cities otherwise): k cities a city into nb (n * k entries), as
+ * wt_neighbour_lists_until builds them and with its stop (NULL: none) and
+ * *stopped.  The sparse graph of a Held-Karp ascent. */
+wt_status wt_ls_quadrant_lists(const wt_instance *inst, int k, int threads,
+                               const wt_init_stop *stop, int32_t *nb, bool *stopped,
+                               wt_error *err);
 
 /* An engine on a copy of tour, making the moves of *moves (not NULL).
  * The candidate lists are built on ctl->threads threads; a stop of ctl
