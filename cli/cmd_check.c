@@ -3,6 +3,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "cli.h"
 
 static const char check_help[] =
-    "Usage: warptour check INSTANCE TOUR [--json] [--optimum L]\n"
+    "Usage: warptour check INSTANCE TOUR [--json] [--optimum L] [--bound [--time-limit S]]\n"
     "\n"
     "Validates that TOUR (a TSPLIB TOUR file) visits every city of INSTANCE exactly\n"
     "once, and prints its exact TSPLIB length and the gap to the known optimum.\n"
@@ -19,6 +20,12 @@ static const char check_help[] =
     "  --json        print one JSON object: instance, n, valid, length, optimum,\n"
     "                gap_percent (and error when the tour is invalid)\n"
     "  --optimum L   known optimal length, when the built-in table lacks it\n"
+    "  --bound       also prove a lower bound on every tour of INSTANCE (the\n"
+    "                Held-Karp bound of a subgradient ascent, on all cores) and\n"
+    "                print how far above it the tour is at most: a gap to the\n"
+    "                optimum for instances whose optimum nobody knows; Ctrl-C\n"
+    "                ends the ascent with the bound it has\n"
+    "  --time-limit S  end the bound's ascent after S seconds (default: none)\n"
     "  -h, --help    show this help\n"
     "\n"
     "A tour whose NAME is not the instance's (nor the instance's followed by '.',\n"
@@ -59,9 +66,42 @@ static int print_invalid(bool json, const wt_instance *inst, const char *tour_pa
     return cli_exit_status(err->status);
 }
 
-static void print_valid(bool json, const wt_instance *inst, const char *tour_path, int64_t len)
+/* Ctrl-C during --bound's ascent: ends it with the bound it has. */
+static volatile sig_atomic_t bound_interrupted;
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    bound_interrupted = 1;
+}
+
+/* The proven bound of --bound, or -1 (none, or it failed: said on stderr). */
+static int64_t prove_bound(const wt_instance *inst, double time_limit)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = time_limit;
+    p.stop_flag = (const volatile int *)&bound_interrupted;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old);
+    wt_bound b;
+    wt_error err = {0};
+    wt_status st = wt_lower_bound(inst, &p, &b, &err);
+    sigaction(SIGINT, &old, NULL);
+    if (st != WT_OK) {
+        fprintf(stderr, "warptour: no bound: %s\n", err.message);
+        return -1;
+    }
+    return b.lower_bound;
+}
+
+static void print_valid(bool json, const wt_instance *inst, const char *tour_path, int64_t len,
+                        int64_t bound)
 {
     int64_t opt = wt_instance_known_optimum(inst);
+    double to_bound = bound > 0 ? 100.0 * (double)(len - bound) / (double)bound : -1;
     if (json) {
         cJSON *j = cJSON_CreateObject();
         cli_json_add_text(j, "instance", wt_instance_name(inst));
@@ -72,6 +112,10 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
         if (wt_instance_is_real(inst))
             cJSON_AddNumberToObject(j, "length_real", wt_length_real(inst, len));
         cli_json_add_optimum_and_gap(j, len, opt);
+        if (bound > 0) {
+            cli_json_add_int64(j, "lower_bound", bound);
+            cJSON_AddNumberToObject(j, "gap_to_bound_percent", to_bound);
+        }
         cli_json_print(j);
         return;
     }
@@ -84,6 +128,8 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
     else
         printf("%" PRId64, len);
     if (opt > 0) printf(", optimum %" PRId64 ", gap %.2f%%", opt, cli_gap_percent(len, opt));
+    if (bound > 0)
+        printf(", lower bound %" PRId64 " (at most %.3f%% above the optimum)", bound, to_bound);
     printf("\n");
 }
 
@@ -91,9 +137,12 @@ int cmd_check(int argc, char **argv)
 {
     static const struct option longopts[] = {{"json", no_argument, 0, 'J'},
                                              {"optimum", required_argument, 0, 'O'},
+                                             {"bound", no_argument, 0, 'B'},
+                                             {"time-limit", required_argument, 0, 'T'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
-    bool json = false;
+    bool json = false, bound = false;
+    double time_limit = 0;
     int64_t optimum = -1;
     optind = 1;
     opterr = 0;
@@ -104,6 +153,11 @@ int cmd_check(int argc, char **argv)
             return EXIT_OK;
         } else if (c == 'J') {
             json = true;
+        } else if (c == 'B') {
+            bound = true;
+        } else if (c == 'T') {
+            if (!cli_parse_double(optarg, 1e-9, 1e9, &time_limit))
+                return cli_usage_error("check", "--time-limit needs a positive number of seconds");
         } else if (c == 'O') {
             if (!cli_parse_int64(optarg, 1, INT64_MAX, &optimum))
                 return cli_usage_error("check", "--optimum needs a positive integer");
@@ -126,7 +180,8 @@ int cmd_check(int argc, char **argv)
                                                       : cli_report_error(&err);
     } else {
         warn_other_name(inst, tour_path, tour_name);
-        print_valid(json, inst, tour_path, wt_tour_length(inst, tour));
+        print_valid(json, inst, tour_path, wt_tour_length(inst, tour),
+                    bound ? prove_bound(inst, time_limit) : -1);
         status = EXIT_OK;
     }
     free(tour);

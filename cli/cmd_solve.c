@@ -475,6 +475,9 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
     if (opt > 0)
         fprintf(out, "  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
     fprintf(out, "\n");
+    if (r->lower_bound > 0)
+        fprintf(out, "bound     %" PRId64 "  (proven: the tour is at most %.3f%% above the optimum)\n",
+                r->lower_bound, r->gap_to_bound_percent);
     if (r->stop != WT_STOP_DONE)
         fprintf(out, "stopped   %s: the tour is the best found so far\n",
                 r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
@@ -531,6 +534,13 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cJSON_AddNumberToObject(j, "length_unit", wt_instance_length_unit(inst));
     }
     cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
+    if (r->lower_bound > 0) {
+        cli_json_add_int64(j, "lower_bound", r->lower_bound);
+        cJSON_AddNumberToObject(j, "gap_to_bound_percent", r->gap_to_bound_percent);
+    } else {
+        cJSON_AddNullToObject(j, "lower_bound");
+        cJSON_AddNullToObject(j, "gap_to_bound_percent");
+    }
     cJSON_AddStringToObject(j, "stop", wt_stop_reason_name(r->stop));
     cJSON_AddNumberToObject(j, "time_s", r->time_s);
     cJSON_AddNumberToObject(j, "init_time_s", r->init_time_s);

@@ -633,6 +633,28 @@ typedef struct wt_result {
                                     without a bound */
 } wt_result;
 
+/* A proven lower bound on every tour of an instance (wt_lower_bound). */
+typedef struct wt_bound {
+    int64_t lower_bound;  /* no tour is shorter; -1 where none could be proven
+                             (stopped before its tree was complete, fewer than 8
+                             cities, or GEO instances above 5,000 cities) */
+    int iterations;       /* subgradient steps of the ascent */
+    double time_s;        /* the whole call */
+    wt_stop_reason stop;  /* WT_STOP_DONE, or why it ended early */
+} wt_bound;
+
+/* The Held-Karp bound of inst: a subgradient ascent of minimum 1-trees
+ * over node penalties (the same ascent whose alpha-nearness lists the LK
+ * searches take), on params->threads of the host's threads, ended early
+ * by params->time_limit_s and params->stop_flag with the best penalties so
+ * far; the bound is the weight of a minimum 1-tree of the complete graph
+ * under them, so it holds for every instance, optimum known or not.
+ * Deterministic without a time limit or stop.  inst, params and out must
+ * not be NULL; params is checked as wt_solve checks it
+ * (WT_STATUS_INVALID_ARGUMENT), and WT_STATUS_OUT_OF_MEMORY. */
+wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bound *out,
+                         wt_error *err);
+
 /* Runs the configured search.  On success res holds the best tour found,
  * always a valid tour, even when the search was stopped early.  inst, params
  * and res must not be NULL; every field of params is checked first

@@ -113,6 +113,16 @@ struct wt_tuning {
     int lk_breadth3;          /* at level 3; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
                                  0: the default; else 1..1000 */
+    int lk_alpha;             /* candidates by alpha-nearness from a Held-Karp ascent
+                                 (five a city; lk_candidates sets how many);
+                                 0: the default (src/algo/policy.h): by the
+                                 tour's size; WT_TUNING_OFF: never (quadrant
+                                 neighbours); 1: always */
+    int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
+                                 default (src/algo/policy.h); else 1..1000000 */
+    int ascent_share_pct;     /* the ascent's share of the time limit at most,
+                                 percent; 0: the default (src/algo/policy.h);
+                                 else 1..100 */
     /* cuda: the whole-GPU 2-opt pass (2opt, ils); 0: the CUDA backend's
      * default (src/backend/cuda/twoopt_pass.cu), some by n and the GPU */
     int pass_rows;            /* rows per lane; 0: by n; 8, 16 */

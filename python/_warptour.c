@@ -468,6 +468,21 @@ static PyObject *group_dict(const wt_result *r)
         "polish_time_s", sa->polish_time_s);
 }
 
+/* lower_bound and gap_to_bound_percent into d: None without a bound. */
+static int add_bound(PyObject *d, const wt_result *r)
+{
+    bool has = r->lower_bound > 0;
+    PyObject *bound = has ? PyLong_FromLongLong((long long)r->lower_bound) : Py_NewRef(Py_None);
+    PyObject *gap = has ? PyFloat_FromDouble(r->gap_to_bound_percent) : Py_NewRef(Py_None);
+    int rc = bound && gap && PyDict_SetItemString(d, "lower_bound", bound) == 0 &&
+                     PyDict_SetItemString(d, "gap_to_bound_percent", gap) == 0
+                 ? 0
+                 : -1;
+    Py_XDECREF(bound);
+    Py_XDECREF(gap);
+    return rc;
+}
+
 static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 {
     int64_t opt = wt_instance_known_optimum(inst);
@@ -492,7 +507,7 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         (unsigned long long)r->moves_evaluated, "search_time_s", r->search_time_s, "backend",
         r->backend, "device", r->device);
     PyObject *groups = d ? group_dict(r) : NULL;
-    if (!groups || PyDict_Update(d, groups) < 0) Py_CLEAR(d);
+    if (!groups || PyDict_Update(d, groups) < 0 || add_bound(d, r) < 0) Py_CLEAR(d);
     Py_XDECREF(groups);
     return d;
 }

@@ -43,6 +43,12 @@ class Result:
     optimum       the known optimal length (TSPLIB instances the built-in table
                   knows), else None
     gap           100 * (length - optimum) / optimum, percent, or None
+    lower_bound   a proven lower bound on every tour's length, in length_units
+                  (the Held-Karp bound of the ascent behind the LK searches'
+                  candidates), or None where none was computed
+    gap_to_bound_percent
+                  100 * (length_units - lower_bound) / lower_bound: the tour
+                  is at most this much above the optimum; or None
     stats         dict of the run's statistics (the C library's wt_result
                   fields, its groups flattened under the names of solve
                   --json: stop, time_s, init_length, steps, passes, kicks,
@@ -64,6 +70,8 @@ class Result:
             if self.optimum is None or self.optimum <= 0
             else 100.0 * (self.length_units - self.optimum) / self.optimum
         )
+        self.lower_bound = d.pop("lower_bound", None)
+        self.gap_to_bound_percent = d.pop("gap_to_bound_percent", None)
         self.stats = d
 
     def __getattr__(self, name):

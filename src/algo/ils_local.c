@@ -29,7 +29,9 @@
 #include "algo/ils_local.h"
 
 #include <assert.h>
+#include <math.h>
 
+#include "algo/alpha.h"
 #include "algo/ils_common.h"
 #include "algo/policy.h"
 #include "algo/windows.h"
@@ -79,6 +81,32 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     return o;
 }
 
+/* The alpha-nearness candidates for the LK searches' moves, where the
+ * tuning and policy want them: the ascent takes at most its share of the
+ * time left (all its steps without a limit); its bound goes into stats.
+ * Without them (stopped, or a metric without an ascent) the moves keep
+ * their usual lists. */
+static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, wt_ls_moves *m,
+                                  wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    if (!m->lk || !wt_policy_lk_alpha(t->lk_alpha, inst->n)) return WT_OK;
+    double now = wt_now(), share = t->ascent_share_pct ? t->ascent_share_pct / 100.0
+                                                       : WT_ASCENT_SHARE;
+    double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;
+    int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
+    if (k > inst->n - 1) k = inst->n - 1;
+    wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, k, alpha, err);
+    if (st != WT_OK) return st;
+    if (alpha->lower_bound > 0) stats->lower_bound = alpha->lower_bound;
+    if (alpha->candidates) {
+        m->given = alpha->candidates;
+        m->candidates = alpha->k;
+        m->quadrant = false;
+    }
+    return WT_OK;
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
@@ -86,8 +114,13 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
     wt_ls *whole = NULL;
     wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
-    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
-    if (st != WT_OK) return st;
+    wt_alpha alpha = {0};
+    wt_status st = alpha_candidates(inst, ctl, &moves, &alpha, stats, err);
+    if (st == WT_OK) st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
+    if (st != WT_OK) {
+        wt_alpha_free(&alpha);
+        return st;
+    }
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
@@ -140,5 +173,6 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
     wt_ls_free(whole);
+    wt_alpha_free(&alpha);
     return st;
 }

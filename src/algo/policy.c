@@ -32,3 +32,9 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     int64_t from = tuned ? tuned : WT_CONCURRENT_MIN_CITIES;
     return tuned != WT_TUNING_OFF && n >= from;
 }
+
+bool wt_policy_lk_alpha(int tuned, int n)
+{
+    if (tuned == WT_TUNING_OFF) return false;
+    return tuned == 1 || n >= WT_LK_ALPHA_MIN_CITIES;
+}

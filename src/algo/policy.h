@@ -57,6 +57,16 @@
 #define WT_ILS_LK_DEEP_BREADTH1 5
 #define WT_ILS_LK_DEEP_BREADTH2 3
 #define WT_ILS_LK_DEEP_BREADTH3 2
+/* LK searches' candidates by alpha-nearness from a Held-Karp ascent
+ * (algo/alpha.h) [lk_alpha]: how many a city, and the ascent's share of
+ * the time left after the start tour at most [ascent_share_pct]; without
+ * a time limit it runs its steps to the end. */
+#define WT_LK_ALPHA_CANDIDATES 5
+#define WT_ASCENT_SHARE 0.2
+/* Tours from which LK searches take alpha-nearness candidates by default. */
+#define WT_LK_ALPHA_MIN_CITIES 8
+/* Whether LK searches on n cities take them, lk_alpha as the tuning sets it. */
+bool wt_policy_lk_alpha(int tuned, int n);
 /* Steps of the random walks that place an LK search's kicks [lk_walk]. */
 #define WT_ILS_LK_WALK_STEPS 25
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/climb_start.h"
+#include "algo/alpha.h"
 #include "algo/batch.h"
 #include "algo/bench_hooks.h"
 #include "algo/descent.h"
@@ -465,6 +466,8 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"lk_candidates", t->lk_candidates, 16}, {"lk_depth", t->lk_depth, 100},
         {"lk_breadth1", t->lk_breadth1, 12},     {"lk_breadth2", t->lk_breadth2, 12},
         {"lk_breadth3", t->lk_breadth3, 12},     {"lk_walk", t->lk_walk, 1000},
+        {"ascent_iterations", t->ascent_iterations, 1000000},
+        {"ascent_share_pct", t->ascent_share_pct, 100},
     };
     for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
         if (ranges[k].value < 0 || ranges[k].value > ranges[k].most)
@@ -474,6 +477,8 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
         return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
                    t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
+    if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1)
+        return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF or 1", t->lk_alpha);
     int round_ms = t->ils_concurrent_round_ms;
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",
@@ -519,6 +524,27 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
         return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
     return validate_tuning(wt_tuning_of(p), err);
 #undef BAD
+}
+
+wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bound *out,
+                         wt_error *err)
+{
+    if (!inst || !params || !out)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_lower_bound: need an instance, "
+                       "parameters and a result");
+    wt_status st = validate_params(params, err);
+    if (st != WT_OK) return st;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, params);
+    wt_alpha alpha;
+    st = wt_alpha_run(inst, &ctl, INFINITY, wt_tuning_of(params)->ascent_iterations, 1, &alpha,
+                      err);
+    wt_alpha_free(&alpha);
+    if (st != WT_OK) return st;
+    *out = (wt_bound){.lower_bound = alpha.lower_bound > 0 ? alpha.lower_bound : -1,
+                      .iterations = alpha.iterations, .time_s = wt_now() - ctl.t_start,
+                      .stop = ctl.stop};
+    return WT_OK;
 }
 
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
@@ -597,8 +623,11 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     res->time_s = wt_now() - ctl.t_start;
     res->init_time_s = init_time;
     res->init_cut = init_cut != WT_INIT_WHOLE;
-    res->lower_bound = -1;
-    res->gap_to_bound_percent = -1;
+    res->lower_bound = stats.lower_bound > 0 ? stats.lower_bound : -1;
+    res->gap_to_bound_percent =
+        stats.lower_bound > 0
+            ? 100.0 * (double)(res->length - stats.lower_bound) / (double)stats.lower_bound
+            : -1;
     /* Multistart's climbs start from random tours (make_start_tour). */
     res->init_given = params->start_tour && params->algorithm != WT_ALGO_MULTISTART;
     res->init_made = params->algorithm == WT_ALGO_MULTISTART ? WT_INIT_RANDOM

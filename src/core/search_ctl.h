@@ -63,6 +63,8 @@ typedef struct wt_search_stats {
                                   kernels ran (CUDA events) */
     double concurrent_windows_s; /* ils with concurrent windows: seconds from their
                                     first round's start to the end of the search */
+    int64_t lower_bound;       /* ils with alpha-nearness candidates: the ascent's
+                                  proven bound (algo/alpha.h); 0: none */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */
