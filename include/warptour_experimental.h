@@ -111,6 +111,8 @@ struct wt_tuning {
                                  default); 0: the default; else 1..12 */
     int lk_breadth2;          /* at level 2; 0: the default; else 1..12 */
     int lk_breadth3;          /* at level 3; 0: the default; else 1..12 */
+    int lk_breadth4;          /* at level 4; 0: the default; else 1..12 */
+    int lk_breadth5;          /* at level 5; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
                                  0: the default; else 1..1000 */
     int lk_alpha;             /* candidates by alpha-nearness from a Held-Karp ascent

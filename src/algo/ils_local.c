@@ -51,10 +51,13 @@ static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
         m.breadth[0] = WT_ILS_LK_DEEP_BREADTH1;
         m.breadth[1] = WT_ILS_LK_DEEP_BREADTH2;
         m.breadth[2] = WT_ILS_LK_DEEP_BREADTH3;
+        m.breadth[3] = WT_ILS_LK_DEEP_BREADTH4;
+        m.breadth[4] = WT_ILS_LK_DEEP_BREADTH5;
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
-    const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3};
+    const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
+                                   t->lk_breadth4, t->lk_breadth5};
     for (int i = 0; i < WT_LK_LEVELS; i++)
         if (set[i]) m.breadth[i] = set[i];
     return m;
@@ -98,7 +101,7 @@ static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, w
     if (k > inst->n - 1) k = inst->n - 1;
     wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, k, alpha, err);
     if (st != WT_OK) return st;
-    if (alpha->lower_bound > 0) stats->lower_bound = alpha->lower_bound;
+    if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
     if (alpha->candidates) {
         m->given = alpha->candidates;
         m->candidates = alpha->k;

@@ -49,6 +49,9 @@
 #define WT_LK_BREADTH1 3
 #define WT_LK_BREADTH2 2
 #define WT_LK_BREADTH3 1
+/* ... and at levels 4, 5 [lk_breadth4, lk_breadth5]. */
+#define WT_LK_BREADTH4 1
+#define WT_LK_BREADTH5 1
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
@@ -57,6 +60,8 @@
 #define WT_ILS_LK_DEEP_BREADTH1 5
 #define WT_ILS_LK_DEEP_BREADTH2 3
 #define WT_ILS_LK_DEEP_BREADTH3 2
+#define WT_ILS_LK_DEEP_BREADTH4 1
+#define WT_ILS_LK_DEEP_BREADTH5 1
 /* LK searches' candidates by alpha-nearness from a Held-Karp ascent
  * (algo/alpha.h) [lk_alpha]: how many a city, and the ascent's share of
  * the time left after the start tour at most [ascent_share_pct]; without
@@ -121,7 +126,8 @@ static inline wt_ls_moves wt_policy_ls_moves(bool lk)
     if (!lk) return (wt_ls_moves){.candidates = WT_POLISH_NEIGHBOURS};
     return (wt_ls_moves){.lk = true, .candidates = WT_LK_CANDIDATES, .quadrant = true,
                          .depth = WT_LK_DEPTH,
-                         .breadth = {WT_LK_BREADTH1, WT_LK_BREADTH2, WT_LK_BREADTH3},
+                         .breadth = {WT_LK_BREADTH1, WT_LK_BREADTH2, WT_LK_BREADTH3,
+                                     WT_LK_BREADTH4, WT_LK_BREADTH5},
                          .alternate = false};
 }
 

@@ -466,6 +466,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"lk_candidates", t->lk_candidates, 16}, {"lk_depth", t->lk_depth, 100},
         {"lk_breadth1", t->lk_breadth1, 12},     {"lk_breadth2", t->lk_breadth2, 12},
         {"lk_breadth3", t->lk_breadth3, 12},     {"lk_walk", t->lk_walk, 1000},
+        {"lk_breadth4", t->lk_breadth4, 12},     {"lk_breadth5", t->lk_breadth5, 12},
         {"ascent_iterations", t->ascent_iterations, 1000000},
         {"ascent_share_pct", t->ascent_share_pct, 100},
     };

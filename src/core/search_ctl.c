@@ -29,6 +29,7 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->stall_gain = 0;
     ctl->stall_count = 0;
     ctl->stall_from = 0;
+    ctl->bound = 0;
     ctl->shown_best = 0;
     ctl->shown_steps = ctl->shown_climbs = 0;
 }
@@ -109,7 +110,8 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
     ctl->shown_steps = steps;
     ctl->shown_climbs = climbs;
     report(ctl, WT_NOT_IN_PASS, force);
-    return wt_ctl_expired(ctl) || stalled(ctl, best_length);
+    return wt_ctl_expired(ctl) || stalled(ctl, best_length) ||
+           (ctl->bound > 0 && best_length <= ctl->bound);
 }
 
 void wt_ctl_tick(wt_search_ctl *ctl, double pass_done)

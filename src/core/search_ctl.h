@@ -38,6 +38,10 @@ typedef struct wt_search_ctl {
     double stall_gain;
     int stall_count;         /* reports in the current window */
     int64_t stall_from;      /* the best length at its start */
+    /* A proven lower bound on every tour's length (0: none): a search whose
+     * best tour reaches it has an optimal tour, and wt_ctl_report then
+     * tells it to stop (ctl->stop stays as it is). */
+    int64_t bound;
     /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick. */
     int64_t shown_best;
     uint64_t shown_steps, shown_climbs;

@@ -36,6 +36,8 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(lk_breadth1, WT_TUNING_INT),
     FIELD(lk_breadth2, WT_TUNING_INT),
     FIELD(lk_breadth3, WT_TUNING_INT),
+    FIELD(lk_breadth4, WT_TUNING_INT),
+    FIELD(lk_breadth5, WT_TUNING_INT),
     FIELD(lk_walk, WT_TUNING_INT),
     FIELD(lk_alpha, WT_TUNING_INT),
     FIELD(ascent_iterations, WT_TUNING_INT),

@@ -38,8 +38,11 @@ extern "C" {
  * cities). */
 #define WT_LS_OR_MAX 3
 
-/* Breadth levels of an LK step: alternatives tried at its first levels. */
-#define WT_LK_LEVELS 3
+/* Breadth levels of an LK step: alternatives tried at its first levels.
+ * Five, so that the step can search every sequential 5-opt move its
+ * candidates reach (Helsgaun 2009's basic move) before it goes on one
+ * alternative a level. */
+#define WT_LK_LEVELS 5
 
 /* The moves of an engine's descents (algo/policy.h has the defaults). */
 typedef struct wt_ls_moves {
@@ -48,8 +51,9 @@ typedef struct wt_ls_moves {
     int candidates;  /* candidate cities a city (neighbour lists), >= 1 */
     bool quadrant;   /* lk: quadrant neighbours where coordinates are planar */
     int depth;       /* lk: most flips (levels) of one step, >= 1 */
-    int breadth[WT_LK_LEVELS]; /* lk: alternatives tried at levels 1..3 (>= 1);
-                                  one at every deeper level */
+    int breadth[WT_LK_LEVELS]; /* lk: alternatives tried at levels 1..5 (>= 1 at
+                                  levels 1..3; 0 at levels 4, 5 is one); one at
+                                  every deeper level */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
     const int32_t *given; /* NULL: the engine builds its candidate lists (nearest

@@ -215,7 +215,10 @@ static int alternatives(const wt_ls *e, const ls_lk *w, int fix, int last, int64
         int t3 = nb[x];
         if (t3 < 0) break; /* a path's list ends early */
         int64_t d_add = ls_dist(e, last, t3);
-        if (g - d_add <= w->best_gain) break; /* the lists are sorted by distance */
+        if (g - d_add <= w->best_gain) {
+            if (ls_by_distance(e)) break;
+            continue;
+        }
         if (t3 == fix) continue;
         int t4 = fwd ? wt_ls_tour_prev(t, t3) : wt_ls_tour_next(t, t3);
         if (t4 == last || wt_ls_tour_fixed_edge(t, t3, t4)) continue;
@@ -229,6 +232,14 @@ static int alternatives(const wt_ls *e, const ls_lk *w, int fix, int last, int64
         alt[y] = a;
     }
     return count;
+}
+
+/* Alternatives tried at a level (0-based): moves.breadth's, capped; one
+ * below the levels it sets. */
+static int level_breadth(const wt_ls *e, int level)
+{
+    int b = level < WT_LK_LEVELS ? e->moves.breadth[level] : 1;
+    return b < 1 ? 1 : b > LK_MAX_BREADTH ? LK_MAX_BREADTH : b;
 }
 
 static bool extend(wt_ls *e, ls_lk *w, int fix, int last, int64_t g, int level);
@@ -257,8 +268,7 @@ static bool try_alternative(wt_ls *e, ls_lk *w, int fix, int last, int64_t g, in
  * which the chain counts as removed, g its partial gain. */
 static bool extend(wt_ls *e, ls_lk *w, int fix, int last, int64_t g, int level)
 {
-    int breadth = level < WT_LK_LEVELS ? e->moves.breadth[level] : 1;
-    if (breadth > LK_MAX_BREADTH) breadth = LK_MAX_BREADTH;
+    int breadth = level_breadth(e, level);
     lk_alt alt[LK_MAX_BREADTH];
     int count = alternatives(e, w, fix, last, g, breadth, alt);
     for (int i = 0; i < count; i++)
@@ -320,13 +330,16 @@ static bool alternate_step(wt_ls *e, ls_lk *w, int t1, int t2, int64_t g0, int l
     const wt_ls_tour *t = &e->t;
     bool fwd = wt_ls_tour_next(t, t1) == t2;
     const int32_t *nb2 = e->nb + (size_t)t2 * (size_t)e->k;
-    int breadth = level < WT_LK_LEVELS ? e->moves.breadth[level] : 1;
+    int breadth = level_breadth(e, level);
     int tried3 = 0;
     for (int x = 0; x < e->k && tried3 < breadth; x++) {
         int t3 = nb2[x];
         if (t3 < 0) break;
         int64_t g1 = g0 - ls_dist(e, t2, t3);
-        if (g1 <= w->best_gain) break;
+        if (g1 <= w->best_gain) {
+            if (ls_by_distance(e)) break;
+            continue;
+        }
         int t4 = fwd ? wt_ls_tour_next(t, t3) : wt_ls_tour_prev(t, t3);
         if (t3 == t1 || t4 == t1 || t3 == (fwd ? wt_ls_tour_next(t, t2) : wt_ls_tour_prev(t, t2)))
             continue;
@@ -341,7 +354,10 @@ static bool alternate_step(wt_ls *e, ls_lk *w, int t1, int t2, int64_t g0, int l
             int t5 = nb4[y];
             if (t5 < 0) break;
             int64_t g2 = g1 + ls_dist(e, t3, t4) - ls_dist(e, t4, t5);
-            if (g2 <= w->best_gain) break;
+            if (g2 <= w->best_gain) {
+                if (ls_by_distance(e)) break;
+                continue;
+            }
             if (t5 == t3 || !on_path(t, fwd, t2, t5, t3)) continue;
             if (edge_set_has(&w->removed, t4, t5)) continue;
             for (int side = 0; side < 2; side++) {

@@ -56,6 +56,10 @@ struct wt_ls {
 };
 
 static inline int64_t ls_dist(const wt_ls *e, int a, int b) { return wt_dist(e->inst, a, b); }
+/* Whether the candidate lists are sorted by distance (the built ones), so
+ * that a scan may end at the first candidate too far to gain; given lists
+ * (alpha-nearness) are not, and are scanned to their end. */
+static inline bool ls_by_distance(const wt_ls *e) { return !e->moves.given; }
 
 /* Queues city c for the descent (a no-op when queued). */
 static inline void ls_push(wt_ls *e, int c)

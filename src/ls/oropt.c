@@ -55,7 +55,10 @@ bool ls_oropt_try(wt_ls *e, int c)
                 int d = nb[x];
                 if (d < 0) break;
                 int64_t dcd = ls_dist(e, c, d);
-                if (dcd >= gain) break;
+                if (dcd >= gain) {
+                    if (ls_by_distance(e)) break;
+                    continue;
+                }
                 if (wt_ls_tour_in_segment(t, d, i, len)) continue;
                 /* d then c: into (d, next d); c then d: into (prev d, d). */
                 for (int side = 0; side < 2; side++) {

@@ -36,7 +36,10 @@ bool ls_2opt_try(wt_ls *e, int c)
             int d = nb[x];
             if (d < 0) break; /* a path's list ends early */
             int64_t dcd = ls_dist(e, c, d);
-            if (dcd >= dcb) break;
+            if (dcd >= dcb) {
+                if (ls_by_distance(e)) break;
+                continue;
+            }
             int f = dir == 0 ? wt_ls_tour_next(t, d) : wt_ls_tour_prev(t, d);
             if (d == b || f == c || wt_ls_tour_fixed_edge(t, d, f)) continue;
             int64_t delta = dcd + ls_dist(e, b, f) - dcb - ls_dist(e, d, f);
