@@ -9,6 +9,7 @@
 
 #include "algo/policy.h"
 #include "core/instance.h"
+#include "core/neighbours.h"
 #include "core/rng.h"
 #include "ls/engine.h"
 #include "ls/kicks.h"
@@ -61,6 +62,69 @@ static void test_engine_tracks_and_undoes(void **state)
         free(kept);
         wt_instance_free(inst);
     }
+}
+
+/* Lists given to the engine (an ascent's alpha-nearness lists) need not
+ * be sorted by distance: a descent on the nearest lists reversed, farthest
+ * first, still leaves no improving 2-opt move between a city and a listed
+ * one (a scan that ended at the first far candidate would leave many), and
+ * LK descents on them keep an exact length. */
+static bool two_opt_optimal(const wt_instance *inst, const int32_t *tour, const int32_t *nb,
+                            int k)
+{
+    int n = inst->n;
+    int32_t *pos = malloc((size_t)n * sizeof *pos);
+    for (int i = 0; i < n; i++) pos[tour[i]] = i;
+    bool optimal = true;
+    for (int c = 0; c < n && optimal; c++)
+        for (int x = 0; x < k; x++) {
+            int d = nb[(size_t)c * (size_t)k + (size_t)x];
+            for (int dir = 1; dir >= -1; dir -= 2) {
+                int b = tour[(pos[c] + dir + n) % n], f = tour[(pos[d] + dir + n) % n];
+                if (d == b || f == c) continue;
+                int64_t delta = wt_dist(inst, c, d) + wt_dist(inst, b, f) - wt_dist(inst, c, b) -
+                                wt_dist(inst, d, f);
+                if (delta < 0) optimal = false;
+            }
+        }
+    free(pos);
+    return optimal;
+}
+
+static void test_given_lists_unsorted(void **state)
+{
+    (void)state;
+    int n = 500, k = 8;
+    wt_instance *inst = wt_test_random_instance(n, 77);
+    int32_t *nb = malloc((size_t)n * (size_t)k * sizeof *nb);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    assert_int_equal(wt_neighbour_lists(inst, k, nb, NULL), WT_OK);
+    for (int c = 0; c < n; c++)
+        for (int x = 0; x < k / 2; x++) {
+            int32_t *row = nb + (size_t)c * (size_t)k, keep = row[x];
+            row[x] = row[k - 1 - x];
+            row[k - 1 - x] = keep;
+        }
+    for (int lk = 0; lk < 2; lk++) {
+        wt_ls_moves m = wt_policy_ls_moves(lk);
+        m.candidates = k;
+        m.given = nb;
+        wt_test_random_tour(n, 5 + (uint64_t)lk, tour);
+        wt_ls *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        int kk = 0;
+        assert_memory_equal(wt_ls_candidates(w, &kk), nb, (size_t)n * (size_t)k * sizeof *nb);
+        wt_ls_touch_all(w);
+        assert_int_equal(wt_ls_descend(w, NULL, NULL), WT_OK);
+        const int32_t *t = wt_ls_order(w);
+        assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
+        assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
+        if (!lk) assert_true(two_opt_optimal(inst, t, nb, k));
+        wt_ls_free(w);
+    }
+    free(nb);
+    free(tour);
+    wt_instance_free(inst);
 }
 
 /* Length of the closed path p[0..m-1] (its closing edge included). */
@@ -275,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_engine_tracks_and_undoes),
         cmocka_unit_test(test_segment_engines),
         cmocka_unit_test(test_long_edges),
+        cmocka_unit_test(test_given_lists_unsorted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

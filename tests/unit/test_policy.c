@@ -101,6 +101,17 @@ static void test_batch_defaults(void **state)
 
 /* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
+/* Alpha-nearness candidates: from WT_LK_ALPHA_MIN_CITIES by default,
+ * never when the tuning turns them off, always when it turns them on. */
+static void test_lk_alpha(void **state)
+{
+    (void)state;
+    assert_false(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1));
+    assert_true(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES));
+    assert_false(wt_policy_lk_alpha(WT_TUNING_OFF, 100000));
+    assert_true(wt_policy_lk_alpha(1, 5));
+}
+
 static void test_window_replicas(void **state)
 {
     (void)state;
@@ -119,6 +130,7 @@ int main(void)
         cmocka_unit_test(test_auto_descent),    cmocka_unit_test(test_unbounded_kicks),
         cmocka_unit_test(test_device_stall),    cmocka_unit_test(test_concurrent_size),
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
+        cmocka_unit_test(test_lk_alpha),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
