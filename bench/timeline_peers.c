@@ -154,7 +154,7 @@ static bool write_lkh_par(const char *dir, int i, uint64_t seed, double max_s, i
         fprintf(stderr, "warptour-bench: cannot write %s: %s\n", path, strerror(errno));
         return false;
     }
-    fprintf(f, "PROBLEM_FILE = lkh.tsp\nRUNS = 1\nSEED = %" PRIu64 "\nTIME_LIMIT = %.17g\n"
+    fprintf(f, "PROBLEM_FILE = lkh.tsp\nRUNS = 1\nSEED = %" PRIu64 "\nTIME_LIMIT = %g\n"
             "MAX_TRIALS = 1000000000\nTRACE_LEVEL = 1\nOUTPUT_TOUR_FILE = lkh-%d.tour\n",
             seed, max_s, i);
     if (n >= TL_LKH_POPMUSIC_N)
