@@ -185,7 +185,7 @@ bool tl_peer_run(const tl_peer *p, int runs, uint64_t seed, double max_s, double
                  const char *dir, const char *path, int n, tl_run *r)
 {
     peer_cmd *cmd = calloc((size_t)runs, sizeof *cmd);
-    char **(*argvs) = calloc((size_t)runs, sizeof *argvs);
+    char ***argvs = calloc((size_t)runs, sizeof *argvs);
     char (*tours)[PATH_MAX + 64] = calloc((size_t)runs, sizeof *tours);
     char prog[PATH_MAX], problem[PATH_MAX], link[PATH_MAX + 64];
     bool ok = cmd && argvs && tours;
@@ -218,7 +218,7 @@ bool tl_peer_run(const tl_peer *p, int runs, uint64_t seed, double max_s, double
         argvs[i] = c->argv;
     }
     if (ok)
-        ok = tl_run_processes((char **const *)argvs, runs, cwd, stop_at,
+        ok = tl_run_processes(argvs, runs, cwd, stop_at,
                               p->kind == TL_PEER_LINKERN ? linkern_line : lkh_line, r);
     clean_up(dir, runs);
     free(cmd);

@@ -167,6 +167,9 @@ bool tl_run_processes(char **const argvs[], int count, const char *cwd, double s
             take_lines(p, r, t, fn);
         }
     }
+    /* Only a failed poll leaves a process unsignalled with its pipe open:
+     * it must not make the wait below hang. */
+    signal_open(procs, started, SIGKILL);
     for (int i = 0; i < started; i++) {
         if (procs[i].fd >= 0) close(procs[i].fd);
         int ws = 0;
