@@ -76,7 +76,8 @@ void tl_peer_describe(const tl_peer *p)
         printf("# peer: lkh = %s, as `lkh FILE.par` with PROBLEM_FILE, RUNS = 1, SEED, "
                "TIME_LIMIT = MAX, MAX_TRIALS = 1000000000, TRACE_LEVEL = 1, OUTPUT_TOUR_FILE, "
                "and from %d cities on CANDIDATE_SET_TYPE = POPMUSIC, INITIAL_PERIOD = 100, "
-               "MAX_CANDIDATES = 5; its \"* K: Cost =\", \"Run K: Cost =\" and \"Cost.min =\" lengths\n",
+               "MAX_CANDIDATES = 5; its \"* K: Cost =\", \"Run K: Cost =\" and "
+               "\"Cost.min =\" lengths\n",
                p->path, TL_LKH_POPMUSIC_N);
     }
 }
