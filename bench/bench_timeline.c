@@ -1,50 +1,60 @@
 /*
  * bench_timeline.c - `warptour-bench timeline`: the best tour length against
- * wall-clock time from process start, ours beside a peer program's.
+ * wall-clock time from process start, ours beside peer programs'.
  *
  * What a user of a solver sees is the wall clock from the moment the
  * program starts, reading the instance included, so every run here is a
  * fresh process: the bench execs its own binary (/proc/self/exe, so Linux
  * only) in a hidden child mode (`warptour-bench timeline --child T0 ...`) that reads
  * the instance and runs wt_solve with a progress callback every 0.02 s,
- * printing "best LENGTH" on each change and "end LENGTH BACKEND/ALGORITHM
- * STOP INIT" at the end (INIT: the start tour it made); --init and --tune
+ * printing "best LENGTH" on each change, "bound LENGTH" when the run proved
+ * a lower bound, and "end LENGTH BACKEND/ALGORITHM STOP INIT ..." at the end
+ * (INIT: the start tour it made); --init and --tune
  * reach it as given.  Exec rather than a bare fork: the parent has asked
  * CUDA whether a GPU is there (the header), and a CUDA context does not
  * survive fork.  The child's time limit is max(--at) counted from T0, the
  * parent's clock just before fork, so the reading eats into it as it would
  * for a user.
  *
- * Every line a run prints, ours and the peer's alike, is timestamped by the
- * parent's monotonic clock from the fork as it arrives on the pipe (the
- * peer, Concorde's linkern, flushes each "Best: LENGTH" line), so both are
- * measured the same way.  The best length at time t is the last one that
- * arrived at or before t ("none" when none had).  Runs never overlap: the
- * backends one after another, then the peer; a run still going at
- * max(--at) + TL_GRACE_S gets SIGTERM, then SIGKILL a second later.
+ * Every line a run prints, ours and the peers' alike, is timestamped by the
+ * parent's clock as it arrives (timeline_proc.c), so all are measured the
+ * same way.  The best length at time t is the last one that arrived at or
+ * before t ("none" when none had).  Runs never overlap: the backends one
+ * after another, then each peer (timeline_peers.c) once for each count of
+ * --peer-runs, its N processes at once; a run still going at max(--at) +
+ * TL_GRACE_S gets SIGTERM, then SIGKILL a second later.
  *
  * The gap is against the instance's known optimum (gap_ref=optimum) or,
  * for a uniform random instance in a square (as `warptour gen uniform`
  * makes), the Beardwood-Halton-Hammersley estimate 0.7124 sqrt(n A) of the
  * optimal length, A the area of the points' bounding box (gap_ref=bhh;
- * an estimate, off by a few tenths of a percent at 100,000 cities).
+ * an estimate, off by a few tenths of a percent at 100,000 cities).  Where
+ * our runs proved a lower bound (wt_result.lower_bound), every column also
+ * gets its gap to the largest of them: unlike the other two, a gap that the
+ * tour is certainly within.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "timeline.h"
 
-enum { TL_MAX_AT = 16, TL_MAX_BACKENDS = 3, TL_MAX_INSTANCES = 32, TL_MAX_FORWARD = 32 };
+enum {
+    TL_MAX_AT = 16,
+    TL_MAX_BACKENDS = 3,
+    TL_MAX_INSTANCES = 32,
+    TL_MAX_FORWARD = 32,
+    TL_MAX_PEERS = 4,       /* --peer options */
+    TL_MAX_PEER_RUNS = 4,   /* counts in --peer-runs */
+    TL_MAX_PEER_PROCS = 1024, /* processes of a peer at once */
+    TL_MAX_COLUMNS = TL_MAX_BACKENDS + TL_MAX_PEERS * TL_MAX_PEER_RUNS,
+};
 
 #define TL_GRACE_S 2.0        /* past max(--at) before a run is stopped */
 #define TL_INTERVAL_S 0.02    /* our progress callback's interval */
@@ -64,7 +74,10 @@ typedef struct tl_opts {
     const char *forward[2 * TL_MAX_FORWARD];  /* --init and --tune as given, option and
                                                  value, passed on to our runs */
     int n_forward;
-    const char *peer;                         /* linkern's path, NULL: none */
+    tl_peer peers[TL_MAX_PEERS];              /* --peer NAME=PATH, in the order given */
+    int n_peers;
+    int peer_runs[TL_MAX_PEER_RUNS];          /* --peer-runs: processes at once (default 1) */
+    int n_peer_runs;
     const char *paths[TL_MAX_INSTANCES];      /* instance files */
     int n_paths;
     int64_t gen_n[TL_MAX_INSTANCES];          /* --gen-uniform sizes */
@@ -72,49 +85,7 @@ typedef struct tl_opts {
     double child_t0;                          /* --child: the parent's clock at fork; <0: parent */
 } tl_opts;
 
-/* One timestamped length of a run. */
-typedef struct tl_sample {
-    double t;
-    int64_t length;
-} tl_sample;
-
-/* What one run (ours on a backend, or the peer) produced. */
-typedef struct tl_run {
-    tl_sample *s;
-    size_t count, cap;
-    double exit_s;     /* when its process ended (or was stopped) */
-    double returned_s; /* ours: when wt_solve returned, before the process's teardown */
-    bool killed;       /* stopped by the bench at max(--at) + grace */
-    int status;        /* exit status, -1: killed by a signal */
-    char ran[48];      /* ours: "cpu/ils", the backend and algorithm that ran */
-    char stop[32];     /* ours: wt_stop_reason_name */
-    char init[32];     /* ours: the start tour it made (wt_result.init_made) */
-    double gpu_busy;   /* ours: the GPU kernels' seconds over the search's */
-    double gpu_busy_concurrent; /* ours: over the concurrent windows' seconds */
-} tl_run;
-
 static double max_at(const tl_opts *o) { return o->at[o->n_at - 1]; }
-
-static void run_add(tl_run *r, double t, int64_t length)
-{
-    if (r->count == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        tl_sample *grown = realloc(r->s, cap * sizeof *grown);
-        if (!grown) return; /* a lost sample only makes a later one count */
-        r->s = grown;
-        r->cap = cap;
-    }
-    r->s[r->count++] = (tl_sample){t, length};
-}
-
-/* The best length at or before t, -1 when none. */
-static int64_t run_best_at(const tl_run *r, double t)
-{
-    int64_t best = -1;
-    for (size_t i = 0; i < r->count && r->s[i].t <= t; i++)
-        if (best < 0 || r->s[i].length < best) best = r->s[i].length;
-    return best;
-}
 
 /* ------------------------------------------------------------ the child */
 
@@ -167,6 +138,9 @@ static int timeline_child(const tl_opts *o)
     double busy = res.search_time_s > 0 ? kernels / res.search_time_s : 0;
     double span = res.ils.concurrent_windows_s;
     double concurrent = span > 0 ? res.ils.gpu_time_s / span : 0;
+    /* The bound before the end line, so that the run's record is whole when
+     * the end arrives; none (-1) prints nothing. */
+    if (res.lower_bound > 0) printf("bound %" PRId64 "\n", res.lower_bound);
     printf("end %" PRId64 " %s/%s %s %s %.3f %.3f %.3f\n", res.length, res.backend,
            wt_algorithm_name(o->algorithm), wt_stop_reason_name(res.stop),
            wt_init_method_name(res.init_made), busy, concurrent, returned);
@@ -175,122 +149,28 @@ static int timeline_child(const tl_opts *o)
     return EXIT_OK;
 }
 
-/* ------------------------------------------------------- running a process */
+/* ------------------------------------------------------------ our runs */
 
-/* Called with each line a process prints and its arrival time. */
-typedef void (*tl_line_fn)(tl_run *r, double t, char *line);
-
+/* The child's lines: "best L", "bound B", "end ...". */
 static void our_line(tl_run *r, double t, char *line)
 {
     int64_t len;
     char ran[48], stop[32], init[32];
     double busy = 0, concurrent = 0, returned = 0;
     if (sscanf(line, "best %" SCNd64, &len) == 1) {
-        run_add(r, t, len);
+        tl_run_add(r, t, len);
+    } else if (sscanf(line, "bound %" SCNd64, &len) == 1) {
+        if (len > 0) r->bound = len;
     } else if (sscanf(line, "end %" SCNd64 " %47s %31s %31s %lf %lf %lf", &len, ran, stop, init,
                       &busy, &concurrent, &returned) == 7) {
         r->returned_s = returned;
         r->gpu_busy = busy;
         r->gpu_busy_concurrent = concurrent;
-        run_add(r, t, len);
+        tl_run_add(r, t, len);
         snprintf(r->ran, sizeof r->ran, "%s", ran);
         snprintf(r->stop, sizeof r->stop, "%s", stop);
         snprintf(r->init, sizeof r->init, "%s", init);
     }
-}
-
-/* linkern: "N Steps   Best: LENGTH   T seconds" and "Final Cycle: LENGTH". */
-static void peer_line(tl_run *r, double t, char *line)
-{
-    const char *keys[] = {"Best: ", "Final Cycle: "};
-    for (int k = 0; k < 2; k++) {
-        char *at = strstr(line, keys[k]);
-        if (!at) continue;
-        char *end;
-        double len = strtod(at + strlen(keys[k]), &end);
-        if (end != at + strlen(keys[k]) && len > 0) run_add(r, t, llround(len));
-        return;
-    }
-}
-
-/* Hands each complete line of buf[0..*used) to fn and keeps the rest. */
-static void take_lines(char *buf, size_t *used, tl_run *r, double t, tl_line_fn fn)
-{
-    size_t start = 0;
-    for (size_t i = 0; i < *used; i++)
-        if (buf[i] == '\n') {
-            buf[i] = '\0';
-            fn(r, t, buf + start);
-            start = i + 1;
-        }
-    memmove(buf, buf + start, *used - start);
-    *used -= start;
-    if (*used == 4095) *used = 0; /* a line this long is nobody's result line */
-}
-
-/* Runs argv with its stdout on a pipe, its lines timestamped from the fork,
- * until it ends or until `stop_at` seconds, when it gets SIGTERM, then
- * SIGKILL a second later.  False (after a message) when it could not start. */
-static bool run_process(char *const argv[], double stop_at, tl_line_fn fn, tl_run *r)
-{
-    int fd[2];
-    if (pipe(fd) != 0) {
-        fprintf(stderr, "warptour-bench: pipe: %s\n", strerror(errno));
-        return false;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    double t0 = bench_now();
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "warptour-bench: fork: %s\n", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return false;
-    }
-    if (pid == 0) {
-        dup2(fd[1], STDOUT_FILENO);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        fprintf(stderr, "warptour-bench: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[4096];
-    size_t used = 0;
-    bool termed = false, open = true;
-    while (open) {
-        double now = bench_now() - t0;
-        if (now >= stop_at + (termed ? 1.0 : 0.0)) {
-            kill(pid, termed ? SIGKILL : SIGTERM);
-            if (!termed) r->killed = true, r->exit_s = now;
-            if (termed) break;
-            termed = true;
-            continue;
-        }
-        double wait_s = stop_at + (termed ? 1.0 : 0.0) - now;
-        struct pollfd pf = {fd[0], POLLIN, 0};
-        int ready = poll(&pf, 1, (int)(wait_s * 1000) + 1);
-        if (ready < 0 && errno != EINTR) break;
-        if (ready <= 0) continue;
-        ssize_t got = read(fd[0], buf + used, sizeof buf - 1 - used);
-        double t = bench_now() - t0;
-        if (got <= 0) {
-            if (got < 0 && errno == EINTR) continue;
-            open = false;
-            if (!r->killed) r->exit_s = t;
-            break;
-        }
-        used += (size_t)got;
-        take_lines(buf, &used, r, t, fn);
-    }
-    close(fd[0]);
-    int ws = 0;
-    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {}
-    if (!r->killed) r->exit_s = bench_now() - t0;
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-    return true;
 }
 
 /* ------------------------------------------------------------- reporting */
@@ -328,54 +208,131 @@ static const char *fmt_len(int64_t length, char *buf, size_t size)
     return buf;
 }
 
-/* One instance's results: our runs per backend, then the peer's. */
+/* A column of the results: one of our backends, or a peer run as `runs`
+ * processes at once. */
+typedef struct tl_column {
+    char key[48];    /* backend= of the bench= lines: "cpu", "linkern", "lkh-x16" */
+    char label[48];  /* the table's heading: "cpu", "linkern", "16 lkhs" */
+    int backend;     /* ours: the index into tl_opts.backends; -1: a peer */
+    int peer, runs;  /* a peer: the index into tl_opts.peers, its processes at once */
+} tl_column;
+
+/* The columns every instance gets: our backends, then each peer once for
+ * each count of --peer-runs. */
+static int build_columns(const tl_opts *o, tl_column *cols)
+{
+    int m = 0;
+    for (int b = 0; b < o->n_backends; b++) {
+        tl_column *c = &cols[m++];
+        *c = (tl_column){.backend = b, .peer = -1, .runs = 1};
+        const char *name = wt_backend_name(o->backends[b]);
+        snprintf(c->key, sizeof c->key, "%s", name);
+        snprintf(c->label, sizeof c->label, "%s", name);
+    }
+    for (int p = 0; p < o->n_peers; p++)
+        for (int k = 0; k < o->n_peer_runs; k++) {
+            tl_column *c = &cols[m++];
+            *c = (tl_column){.backend = -1, .peer = p, .runs = o->peer_runs[k]};
+            tl_peer_names(&o->peers[p], c->runs, c->key, sizeof c->key, c->label,
+                          sizeof c->label);
+        }
+    return m;
+}
+
+/* One instance's results, a run per column. */
 typedef struct tl_instance {
     char name[64];
     int n;
     double ref;
     const char *ref_kind;
-    tl_run ours[TL_MAX_BACKENDS];
-    bool ours_ok[TL_MAX_BACKENDS];
-    tl_run peer;
-    bool peer_ok;
+    int64_t bound;    /* the largest lower bound our runs proved, -1: none */
+    tl_run runs[TL_MAX_COLUMNS];
+    bool ok[TL_MAX_COLUMNS]; /* the run's cells hold what it did */
 } tl_instance;
 
-static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_run *r,
-                          const char *backend)
+/* The gap of a length at t to the instance's lower bound, NAN without one
+ * (or without a tour). */
+static double bound_gap(const tl_instance *ti, int64_t length)
 {
+    return ti->bound > 0 ? gap_of(length, (double)ti->bound) : NAN;
+}
+
+static void print_samples(const tl_opts *o, const tl_instance *ti, const tl_column *col,
+                          const tl_run *r)
+{
+    char lb[32];
+    fmt_len(ti->bound, lb, sizeof lb);
     for (int a = 0; a < o->n_at; a++) {
-        char l[32], g[32];
-        int64_t len = run_best_at(r, o->at[a]);
-        double gap = gap_of(len, ti->ref);
+        char l[32], g[32], gb[32];
+        int64_t len = tl_run_best_at(r, o->at[a]);
+        double gap = gap_of(len, ti->ref), gapb = bound_gap(ti, len);
         printf("bench=timeline instance=%s n=%d backend=%s t=%g length=%s gap_percent=%s "
-               "gap_ref=%s\n", ti->name, ti->n, backend, o->at[a], fmt_len(len, l, sizeof l),
-               isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind);
+               "gap_ref=%s bound=%s gap_to_bound_percent=%s\n", ti->name, ti->n, col->key,
+               o->at[a], fmt_len(len, l, sizeof l),
+               isnan(gap) ? "none" : bench_fmt_num("%.3f", gap, g, sizeof g), ti->ref_kind, lb,
+               isnan(gapb) ? "none" : bench_fmt_num("%.3f", gapb, gb, sizeof gb));
     }
-    char busy[96] = "";
+    char busy[96] = "", seeds[64] = "", stopped[48] = "", bound[48] = "";
     if (r->returned_s > 0) snprintf(busy, sizeof busy, " returned_s=%.3f", r->returned_s);
     if (r->gpu_busy > 0)
         snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy=%.3f", r->gpu_busy);
     if (r->gpu_busy_concurrent > 0)
         snprintf(busy + strlen(busy), sizeof busy - strlen(busy), " gpu_busy_concurrent=%.3f",
                  r->gpu_busy_concurrent);
-    printf("# run: instance=%s backend=%s%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d\n", ti->name,
-           backend, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "", r->init,
-           r->stop[0] ? " stop=" : "", r->stop, busy, r->exit_s,
-           r->killed ? " (stopped by the bench)" : "", r->status);
+    if (col->runs > 1)
+        snprintf(seeds, sizeof seeds, " seeds=%" PRIu64 "..%" PRIu64, o->seed,
+                 o->seed + (uint64_t)col->runs - 1);
+    if (r->killed && col->runs > 1)
+        snprintf(stopped, sizeof stopped, " (stopped by the bench: %d of %d)", r->killed,
+                 col->runs);
+    else if (r->killed)
+        snprintf(stopped, sizeof stopped, " (stopped by the bench)");
+    if (r->bound > 0) snprintf(bound, sizeof bound, " lower_bound=%" PRId64, r->bound);
+    printf("# run: instance=%s backend=%s%s%s%s%s%s%s%s%s ended_s=%.3f%s exit=%d%s\n", ti->name,
+           col->key, seeds, r->ran[0] ? " ran=" : "", r->ran, r->init[0] ? " init=" : "",
+           r->init, r->stop[0] ? " stop=" : "", r->stop, busy, r->exit_s, stopped, r->status,
+           bound);
     fflush(stdout);
 }
 
-static void print_table(const tl_opts *o, const tl_instance *ti, int count)
+/* A table cell: the gap of len, "none" without a tour. */
+static const char *gap_cell(int64_t len, double gap, char *buf, size_t size)
 {
+    if (len < 0) snprintf(buf, size, "none");
+    else bench_fmt_num("%.3f", gap, buf, size);
+    return buf;
+}
+
+static int width(const char *label, int least)
+{
+    int w = (int)strlen(label);
+    return w > least ? w : least;
+}
+
+static void print_table(const tl_opts *o, const tl_instance *ti, int count,
+                        const tl_column *cols, int n_cols)
+{
+    bool bounds = false; /* the bound columns only where a run of ours proved one */
+    for (int i = 0; i < count; i++) bounds |= ti[i].bound > 0;
     printf("\n# gap %% to the reference (optimum, or bhh: the BHH estimate) at wall-clock time t "
-           "from process start; ratio = ours / peer gap; shorter: the shortest tour at t\n");
+           "from process start; ratio A/P = A's gap / peer P's; shorter: the shortest tour at "
+           "t\n");
+    if (bounds)
+        printf("# NAME lb: gap %% to the largest lower bound our runs proved (no tour is "
+               "shorter: the tour is at most this far above the optimum); - where none\n");
+    char head[96];
     printf("%-22s | %7s | %7s", "instance", "t", "ref");
-    for (int b = 0; b < o->n_backends; b++) printf(" | %9s", wt_backend_name(o->backends[b]));
-    if (o->peer) {
-        printf(" | %9s", "linkern");
-        for (int b = 0; b < o->n_backends; b++)
-            printf(" | ratio %-4s", wt_backend_name(o->backends[b]));
+    for (int c = 0; c < n_cols; c++) {
+        printf(" | %*s", width(cols[c].label, 9), cols[c].label);
+        snprintf(head, sizeof head, "%s lb", cols[c].label);
+        if (bounds) printf(" | %*s", width(head, 9), head);
     }
+    for (int b = 0; b < n_cols; b++)
+        for (int c = 0; c < n_cols; c++)
+            if (cols[b].backend >= 0 && cols[c].peer >= 0) {
+                snprintf(head, sizeof head, "ratio %s/%s", cols[b].label, cols[c].label);
+                printf(" | %*s", width(head, 10), head);
+            }
     printf(" | shorter\n");
     for (int i = 0; i < count; i++) {
         const tl_instance *t = &ti[i];
@@ -385,31 +342,32 @@ static void print_table(const tl_opts *o, const tl_instance *ti, int count)
             int64_t best = -1;
             const char *winner = "-";
             bool tie = false;
-            double ours_gap[TL_MAX_BACKENDS];
-            for (int b = 0; b < o->n_backends; b++) {
+            double gap[TL_MAX_COLUMNS];
+            for (int c = 0; c < n_cols; c++) {
                 char g[32];
-                int64_t len = t->ours_ok[b] ? run_best_at(&t->ours[b], at) : -1;
-                ours_gap[b] = gap_of(len, t->ref);
-                printf(" | %9s",
-                       len < 0 ? "none" : bench_fmt_num("%.3f", ours_gap[b], g, sizeof g));
+                int64_t len = t->ok[c] ? tl_run_best_at(&t->runs[c], at) : -1;
+                gap[c] = gap_of(len, t->ref);
+                printf(" | %*s", width(cols[c].label, 9), gap_cell(len, gap[c], g, sizeof g));
+                snprintf(head, sizeof head, "%s lb", cols[c].label);
+                if (bounds)
+                    printf(" | %*s", width(head, 9), gap_cell(len, bound_gap(t, len), g,
+                                                              sizeof g));
                 if (len > 0 && (best < 0 || len < best)) {
-                    best = len, winner = wt_backend_name(o->backends[b]), tie = false;
+                    best = len, winner = cols[c].label, tie = false;
                 } else if (len > 0 && len == best) {
                     tie = true;
                 }
             }
-            if (o->peer) {
-                char g[32];
-                int64_t len = t->peer_ok ? run_best_at(&t->peer, at) : -1;
-                double pg = gap_of(len, t->ref);
-                printf(" | %9s", len < 0 ? "none" : bench_fmt_num("%.3f", pg, g, sizeof g));
-                for (int b = 0; b < o->n_backends; b++) {
-                    double ratio = pg > 0 ? ours_gap[b] / pg : NAN;
-                    printf(" | %10s", bench_fmt_num("%.2f", ratio, g, sizeof g));
-                }
-                if (len > 0 && (best < 0 || len < best)) winner = "linkern", tie = false;
-                else if (len > 0 && len == best) tie = true;
-            }
+            for (int b = 0; b < n_cols; b++)
+                for (int c = 0; c < n_cols; c++)
+                    if (cols[b].backend >= 0 && cols[c].peer >= 0) {
+                        char g[32];
+                        double ratio = gap[c] > 0 ? gap[b] / gap[c] : NAN;
+                        snprintf(head, sizeof head, "ratio %s/%s", cols[b].label,
+                                 cols[c].label);
+                        printf(" | %*s", width(head, 10),
+                               bench_fmt_num("%.2f", ratio, g, sizeof g));
+                    }
             printf(" | %s\n", tie ? "tie" : winner);
         }
     }
@@ -455,7 +413,7 @@ static void run_ours(const tl_opts *o, const char *path, wt_backend_kind b, tl_r
     snprintf(at, sizeof at, "%.17g", max_at(o));
     snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
     snprintf(threads, sizeof threads, "%d", o->threads);
-    /* T0 is the parent's clock at fork; run_process takes it just before. */
+    /* T0 is the parent's clock at fork; tl_run_processes takes it just before. */
     snprintf(t0, sizeof t0, "%.9f", bench_now());
     char *argv[18 + 2 * TL_MAX_FORWARD + 1] = {
         "/proc/self/exe", "timeline", "--child", t0,
@@ -470,25 +428,15 @@ static void run_ours(const tl_opts *o, const char *path, wt_backend_kind b, tl_r
     }
     for (int k = 0; k < o->n_forward; k++) argv[argc++] = (char *)o->forward[k];
     argv[argc] = NULL;
-    run_process(argv, max_at(o) + TL_GRACE_S, our_line, r);
+    char **argvs[1] = {argv};
+    tl_run_processes(argvs, 1, NULL, max_at(o) + TL_GRACE_S, our_line, r);
 }
 
-/* The peer on one instance, after ours. */
-static bool run_peer(const tl_opts *o, const char *dir, const char *path, tl_run *r)
-{
-    char tour[4096], seed[32], secs[32];
-    snprintf(tour, sizeof tour, "%s/peer.tour", dir);
-    snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
-    snprintf(secs, sizeof secs, "%g", max_at(o));
-    char *argv[] = {(char *)o->peer, "-s", seed, "-t", secs, "-R", "1000000000", "-o", tour,
-                    (char *)path, NULL};
-    bool ok = run_process(argv, max_at(o) + TL_GRACE_S, peer_line, r);
-    unlink(tour);
-    return ok;
-}
-
+/* Every column's run on one instance: ours first, all of them before their
+ * lines are printed (the lines carry the instance's bound, the largest of
+ * our runs'), then each peer's, printed as it ends. */
 static int timeline_instance(const tl_opts *o, const char *dir, const char *path,
-                             tl_instance *ti)
+                             const tl_column *cols, int n_cols, tl_instance *ti)
 {
     int status;
     wt_instance *inst = cli_read_instance(path, &status);
@@ -496,21 +444,31 @@ static int timeline_instance(const tl_opts *o, const char *dir, const char *path
     snprintf(ti->name, sizeof ti->name, "%s", wt_instance_name(inst));
     ti->n = wt_instance_n(inst);
     ti->ref = gap_reference(inst, &ti->ref_kind);
+    ti->bound = -1;
     wt_instance_free(inst);
-    for (int b = 0; b < o->n_backends; b++) {
-        const char *name = wt_backend_name(o->backends[b]);
-        run_ours(o, path, o->backends[b], &ti->ours[b]);
-        ti->ours_ok[b] = ti->ours[b].status == 0 || ti->ours[b].killed;
-        if (!ti->ours_ok[b]) {
-            printf("# note: %s on %s failed (exit %d); its cells are empty\n", name, ti->name,
-                   ti->ours[b].status);
-            continue;
-        }
-        print_samples(o, ti, &ti->ours[b], name);
+    for (int c = 0; c < n_cols; c++) {
+        if (cols[c].backend < 0) continue;
+        tl_run *r = &ti->runs[c];
+        r->bound = -1;
+        run_ours(o, path, o->backends[cols[c].backend], r);
+        ti->ok[c] = r->status == 0 || r->killed;
+        if (!ti->ok[c])
+            printf("# note: %s on %s failed (exit %d); its cells are empty\n", cols[c].key,
+                   ti->name, r->status);
+        else if (r->bound > ti->bound)
+            ti->bound = r->bound;
     }
-    if (o->peer) {
-        ti->peer_ok = run_peer(o, dir, path, &ti->peer);
-        if (ti->peer_ok) print_samples(o, ti, &ti->peer, "linkern");
+    for (int c = 0; c < n_cols; c++)
+        if (cols[c].backend >= 0 && ti->ok[c]) print_samples(o, ti, &cols[c], &ti->runs[c]);
+    for (int c = 0; c < n_cols; c++) {
+        if (cols[c].peer < 0) continue;
+        tl_run *r = &ti->runs[c];
+        r->bound = -1;
+        ti->ok[c] = tl_peer_run(&o->peers[cols[c].peer], cols[c].runs, o->seed, max_at(o),
+                                max_at(o) + TL_GRACE_S, dir, path, ti->n, r);
+        if (ti->ok[c]) print_samples(o, ti, &cols[c], r);
+        else printf("# note: %s on %s could not run; its cells are empty\n", cols[c].key,
+                    ti->name);
     }
     return EXIT_OK;
 }
@@ -528,10 +486,20 @@ static int timeline_parent(const tl_opts *o, void (*print_header)(void))
     for (int a = 0; a < o->n_at; a++) printf("%s%g", a ? "," : " ", o->at[a]);
     printf(" s of wall-clock time from process start (reading included); a run is stopped at "
            "max + %g s\n", TL_GRACE_S);
-    if (o->peer) printf("# peer: linkern = %s, run after ours, never beside them\n", o->peer);
+    for (int p = 0; p < o->n_peers; p++) tl_peer_describe(&o->peers[p]);
+    if (o->n_peers > 0) {
+        printf("# peers run after ours, never beside them; each");
+        for (int k = 0; k < o->n_peer_runs; k++)
+            printf("%s %d", k ? (k + 1 < o->n_peer_runs ? "," : " and") : "",
+                   o->peer_runs[k]);
+        printf(" process%s at once, seeds %" PRIu64 " on, the best length of any at t\n",
+               o->n_peer_runs == 1 && o->peer_runs[0] == 1 ? "" : "es", o->seed);
+    }
     char gpu[160];
     if (!wt_cuda_available(gpu, sizeof gpu))
         printf("# note: no usable GPU (%s): auto runs on the cpu\n", gpu);
+    tl_column cols[TL_MAX_COLUMNS];
+    int n_cols = build_columns(o, cols);
     char dir[2048];
     tl_instance *ti = calloc(TL_MAX_INSTANCES, sizeof *ti);
     if (!ti || !make_tmp_dir(dir, sizeof dir)) {
@@ -546,16 +514,14 @@ static int timeline_parent(const tl_opts *o, void (*print_header)(void))
             status = EXIT_FAILURE_RUN;
             break;
         }
-        status = timeline_instance(o, dir, path, &ti[count]);
+        status = timeline_instance(o, dir, path, cols, n_cols, &ti[count]);
         if (i < o->n_gen) unlink(tmp);
         if (status == EXIT_OK) count++;
     }
     rmdir(dir);
-    if (count > 0) print_table(o, ti, count);
-    for (int i = 0; i < TL_MAX_INSTANCES; i++) {
-        for (int b = 0; b < TL_MAX_BACKENDS; b++) free(ti[i].ours[b].s);
-        free(ti[i].peer.s);
-    }
+    if (count > 0) print_table(o, ti, count, cols, n_cols);
+    for (int i = 0; i < TL_MAX_INSTANCES; i++)
+        for (int c = 0; c < TL_MAX_COLUMNS; c++) free(ti[i].runs[c].s);
     free(ti);
     return status;
 }
@@ -600,6 +566,22 @@ static bool parse_backends(const char *s, tl_opts *o)
     return o->n_backends > 0;
 }
 
+static bool parse_peer_runs(const char *s, tl_opts *o)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return false;
+    snprintf(buf, sizeof buf, "%s", s);
+    o->n_peer_runs = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int64_t v;
+        if (o->n_peer_runs == TL_MAX_PEER_RUNS || !cli_parse_int64(tok, 1, TL_MAX_PEER_PROCS, &v))
+            return false;
+        o->peer_runs[o->n_peer_runs++] = (int)v;
+    }
+    return o->n_peer_runs > 0;
+}
+
 static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
 {
     if (strlen(s) >= size) return false;
@@ -614,7 +596,7 @@ static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
 
 /* timeline's own options; --algorithm, --ils-descent, --threads, --seed,
  * --init and --tune are solve's, from the shared table (TL_PARAMS). */
-enum { TL_AT = 300, TL_BACKENDS, TL_PEER, TL_INSTANCES, TL_GEN, TL_CHILD };
+enum { TL_AT = 300, TL_BACKENDS, TL_PEER, TL_PEER_RUNS, TL_INSTANCES, TL_GEN, TL_CHILD };
 
 #define TL_PARAMS                                                                         \
     (CLI_PARAM(CLI_OPT_ALGORITHM) | CLI_PARAM(CLI_OPT_ILS_DESCENT) |                      \
@@ -625,6 +607,7 @@ static const struct option tl_own_opts[] = {
     {"at", required_argument, 0, TL_AT},
     {"backends", required_argument, 0, TL_BACKENDS},
     {"peer", required_argument, 0, TL_PEER},
+    {"peer-runs", required_argument, 0, TL_PEER_RUNS},
     {"instances", required_argument, 0, TL_INSTANCES},
     {"gen-uniform", required_argument, 0, TL_GEN},
     {"child", required_argument, 0, TL_CHILD},
@@ -648,10 +631,18 @@ static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char
                                    "%d of auto, cpu, cuda, got '%s'", TL_MAX_BACKENDS, arg);
         break;
     case TL_PEER:
-        if (strncmp(arg, "linkern=", 8) != 0 || !arg[8])
-            return cli_usage_error(NULL, "--peer needs NAME=PATH, NAME linkern (the only "
-                                   "peer known), got '%s'", arg);
-        o->peer = arg + 8;
+        if (o->n_peers == TL_MAX_PEERS)
+            return cli_usage_error(NULL, "at most %d --peer", TL_MAX_PEERS);
+        if (!tl_peer_parse(arg, &o->peers[o->n_peers]))
+            return cli_usage_error(NULL, "--peer needs NAME=PATH, NAME linkern or lkh, got "
+                                   "'%s'", arg);
+        o->n_peers++;
+        break;
+    case TL_PEER_RUNS:
+        if (!parse_peer_runs(arg, o))
+            return cli_usage_error(NULL, "--peer-runs needs a comma-separated list of at most "
+                                   "%d process counts in 1..%d, got '%s'", TL_MAX_PEER_RUNS,
+                                   TL_MAX_PEER_PROCS, arg);
         break;
     case TL_INSTANCES:
         if (!add_paths(arg, o, store, size))
@@ -686,7 +677,8 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
     wt_params shared;
     wt_params_defaults(&shared);
     shared.algorithm = WT_ALGO_ILS; /* solve's default */
-    tl_opts o = {.backends = {WT_BACKEND_AUTO}, .n_backends = 1, .child_t0 = -1};
+    tl_opts o = {.backends = {WT_BACKEND_AUTO}, .n_backends = 1, .peer_runs = {1},
+                 .n_peer_runs = 1, .child_t0 = -1};
     struct option tl_longopts[sizeof tl_own_opts / sizeof tl_own_opts[0] + CLI_N_PARAM_OPTS];
     cli_options_build(tl_longopts, sizeof tl_longopts / sizeof tl_longopts[0], tl_own_opts,
                       TL_PARAMS);
@@ -718,5 +710,7 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
                                "--gen-uniform N");
     if (o.n_paths + o.n_gen > TL_MAX_INSTANCES)
         return cli_usage_error(NULL, "at most %d instances", TL_MAX_INSTANCES);
+    for (int p = 0; p < o.n_peers; p++) /* before any run, not after minutes of ours */
+        if (!tl_peer_check(&o.peers[p])) return EXIT_USAGE;
     return timeline_parent(&o, print_header);
 }

@@ -27,8 +27,9 @@
  *   sa                 simulated annealing, Lam et al. Tables 2-4
  *                      (bench_sa.c)
  *   timeline           best length against wall-clock time from process
- *                      start, beside a peer program (bench_timeline.c,
- *                      which parses its own options)
+ *                      start, beside peer programs (bench_timeline.c,
+ *                      which parses its own options; timeline_proc.c,
+ *                      timeline_peers.c)
  *   batch              solve-batch on issue 25's sets (bench_batch.c, which
  *                      parses its own options)
  *
@@ -181,21 +182,26 @@ static const char bench_help[] =
     "timeline [PATH...] [--instances LIST] [--gen-uniform N] [--at LIST]\n"
     "         [--algorithm A] [--ils-descent D] [--backends LIST] [--threads T]\n"
     "         [--seed S] [--init M] [--tune NAME=VALUE]...\n"
-    "         [--peer linkern=PATH]\n"
+    "         [--peer linkern=PATH] [--peer lkh=PATH] [--peer-runs N[,N...]]\n"
     "  The best tour length at the wall-clock times of --at (default 1,10,60 s) from\n"
     "  process start, the reading of the instance included: each run is a fresh\n"
     "  process (this program, re-executed) that lasts until max(--at), one per\n"
     "  instance and backend of --backends (default auto; e.g. auto,cpu), one at a\n"
     "  time.  --algorithm, --ils-descent: as solve's (default: ils, auto).\n"
     "  --gen-uniform N\n"
-    "  adds `gen uniform N --seed 1` (in a temporary file).  --peer linkern=PATH\n"
-    "  then runs Concorde's linkern on each instance, after ours and alone, as\n"
-    "  `PATH -s S -t MAX -R 1000000000 -o TMP FILE`, its \"Best: LENGTH\" lines\n"
-    "  timestamped as they arrive.  A run still going 2 s after max(--at) is\n"
-    "  stopped (SIGTERM, then SIGKILL).  One 'bench=timeline' line per run and\n"
-    "  time; gap_ref=optimum (known optimum) or bhh (uniform random instances:\n"
-    "  0.7124 sqrt(n A), A the bounding box's area); then a table with ours/peer\n"
-    "  gap ratios and which tour is shorter.  Linux only (/proc/self/exe).\n"
+    "  adds `gen uniform N --seed 1` (in a temporary file).  --peer NAME=PATH\n"
+    "  (repeatable) then runs a peer on each instance, after ours and alone:\n"
+    "  linkern (Concorde's) as `PATH -s S -t MAX -R 1000000000 -o TMP FILE`, lkh\n"
+    "  (LKH-3) as `PATH TMP.par` with RUNS = 1, SEED = S, TIME_LIMIT = MAX (and\n"
+    "  POPMUSIC candidates from 3000 cities on); their length lines timestamped\n"
+    "  as they arrive.  --peer-runs N runs N processes of each peer at once,\n"
+    "  seeds S..S+N-1, the best of them at each time (column \"N linkerns\");\n"
+    "  a list (1,16) runs each count in turn.  A run still going 2 s after\n"
+    "  max(--at) is stopped (SIGTERM, then SIGKILL).  One 'bench=timeline' line\n"
+    "  per run and time; gap_ref=optimum (known optimum) or bhh (uniform random\n"
+    "  instances: 0.7124 sqrt(n A), A the bounding box's area), and the gap to\n"
+    "  the lower bound our runs proved (none yet: bound=none); then a table with\n"
+    "  ours/peer gap ratios and which tour is shorter.  Linux only.\n"
     "  --algorithm, --ils-descent, --threads, --seed, --init, --tune: solve's\n"
     "  options, passed on to each of our runs (the header names the start tour and\n"
     "  tunings): to compare start tours or tunings side by side, run it once for\n"
@@ -231,7 +237,9 @@ static const char bench_help[] =
     "  scripts/plot_bench.py ils.txt -o ils.svg\n"
     "  warptour-bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n"
     "  warptour-bench timeline pr2392.tsp --gen-uniform 100000 --at 1,10 \\\n"
-    "      --peer linkern=../shared/peers/linkern\n";
+    "      --peer linkern=../shared/peers/linkern\n"
+    "  warptour-bench timeline usa13509.tsp --at 1,10,60 --peer-runs 16 \\\n"
+    "      --peer linkern=../shared/peers/linkern --peer lkh=../shared/peers/lkh\n";
 
 static const char *const bench_names[BENCH_COUNT] = {
     "io-init", "multistart", "quality", "pass", "ls", "kswap", "ils", "sa"};

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""CLI tests of `warptour-bench timeline`: its sample lines, the peer's run
-(a fake linkern written to a temporary folder) and the summary table.
+"""CLI tests of `warptour-bench timeline`: its sample lines, the peers' runs
+(a fake linkern and a fake LKH written to a temporary folder: the real ones
+are not in CI), a best-of-N peer, and the summary table.
 
 Usage: test_bench_timeline.py PATH/TO/warptour-bench   (ctest passes it; WT_DATA points at data/)
 """
@@ -36,8 +37,40 @@ echo "   0 Steps   Best: 7800   0.01 seconds"
 while :; do sleep 0.05; done
 """
 
+# A stand-in for LKH-3: keeps its parameter file and the folder it ran in,
+# prints the improvement lines LKH prints under TRACE_LEVEL = 1 (the second
+# 0.35 s later), its run's end and its summary.
+FAKE_LKH = """#!/bin/sh
+here="$(dirname "$0")"
+cp "$1" "$here/par"
+pwd > "$here/cwd"
+test -r lkh.tsp && echo yes > "$here/readable"
+echo "Lower bound = 7000.0, Ascent time = 0.00 sec."
+echo "* 1: Cost = 7700, Time = 0.00 sec. "
+sleep 0.35
+echo "* 3: Cost = 7600, Time = 0.30 sec. "
+echo "Run 1: Cost = 7600, Time = 0.30 sec. "
+echo "Cost.min = 7600, Cost.avg = 7600.00, Cost.max = 7600"
+"""
+
+# LKH in its ascent past the time: no tour by then, stopped by the bench.
+SLOW_LKH = """#!/bin/sh
+echo "Reading PROBLEM_FILE: \\"lkh.tsp\\" ... done"
+exec sleep 30
+"""
+
+# A linkern whose length depends on its seed (-s): seed 2 finds the better
+# tour, 0.3 s in, so that the best of two runs is seed 2's.
+SEEDED_PEER = """#!/bin/sh
+echo "$2" >> "$(dirname "$0")/seeds"
+echo "   0 Steps   Best: 7800   0.01 seconds"
+sleep 0.3
+if [ "$2" = 2 ]; then echo "   9 Steps   Best: 7600   0.3 seconds"; fi
+"""
+
 LINE = re.compile(r"^bench=timeline instance=(\S+) n=(\d+) backend=(\S+) t=(\S+) "
-                  r"length=(\S+) gap_percent=(\S+) gap_ref=(\S+)$")
+                  r"length=(\S+) gap_percent=(\S+) gap_ref=(\S+) bound=(\S+) "
+                  r"gap_to_bound_percent=(\S+)$")
 
 
 def run(*args):
@@ -84,8 +117,10 @@ class Timeline(unittest.TestCase):
         s = self.samples(r.stdout)
         self.assertEqual(sorted(s), [("cpu", 0.2), ("cpu", 0.5), ("linkern", 0.2),
                                      ("linkern", 0.5)], r.stdout)
-        for key, (inst, n, backend, t, length, gap, ref) in s.items():
+        for key, (inst, n, backend, t, length, gap, ref, bound, gapb) in s.items():
             self.assertEqual((inst, n, ref), ("berlin52", "52", "optimum"))
+            # No lower bound from our runs (yet): none, and no table column.
+            self.assertEqual((bound, gapb), ("none", "none"))
         # Ours: a tour by 0.5 s (ILS on 52 cities), its gap to the optimum.
         length = s[("cpu", 0.5)][4]
         self.assertNotEqual(length, "none", r.stdout)
@@ -104,7 +139,7 @@ class Timeline(unittest.TestCase):
                                    r"ended_s=[0-9.]+ exit=0")
         # The table: one row per time, ratio = ours / peer gap, the shorter named.
         cols, rows = self.table(r.stdout)
-        self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "ratio cpu",
+        self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "ratio cpu/linkern",
                                 "shorter"])
         self.assertEqual([row[:3] for row in rows], [["berlin52", "0.2", "optimum"],
                                                      ["berlin52", "0.5", "optimum"]])
@@ -127,12 +162,82 @@ class Timeline(unittest.TestCase):
                                    r"\(stopped by the bench\)")
         self.assertIn("backend=linkern t=0.1 length=7800", r.stdout)
 
+    def test_lkh_from_a_parameter_file(self):
+        lkh = self.script("lkh", FAKE_LKH)
+        r = run("timeline", BERLIN, "--at", "0.2,0.6", "--backends", "cpu", "--threads", "1",
+                "--seed", "7", "--peer", "lkh=" + lkh)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        self.assertIn("# peer: lkh = " + lkh, r.stdout)
+        # Its parameter file holds the README's settings (no POPMUSIC at 52
+        # cities), relative names, and it ran in the bench's temporary folder,
+        # which is gone afterwards.
+        with open(os.path.join(self.tmp.name, "par")) as f:
+            par = dict(line.split(" = ", 1) for line in f.read().splitlines())
+        self.assertEqual(par, {"PROBLEM_FILE": "lkh.tsp", "RUNS": "1", "SEED": "7",
+                               "TIME_LIMIT": "0.6",
+                               "MAX_TRIALS": "1000000000", "TRACE_LEVEL": "1",
+                               "OUTPUT_TOUR_FILE": "lkh-0.tour"})
+        self.assertTrue(os.path.exists(os.path.join(self.tmp.name, "readable")))
+        with open(os.path.join(self.tmp.name, "cwd")) as f:
+            cwd = f.read().strip()
+        self.assertIn("warptour-timeline-", cwd)
+        self.assertFalse(os.path.exists(cwd))
+        s = self.samples(r.stdout)
+        self.assertIn(s[("lkh", 0.2)][4], ("7700", "none"))  # slow starts happen
+        self.assertIn(s[("lkh", 0.6)][4], ("7600", "7700"))
+        cols, rows = self.table(r.stdout)
+        self.assertEqual(cols, ["instance", "t", "ref", "cpu", "lkh", "ratio cpu/lkh",
+                                "shorter"])
+
+    def test_lkh_without_a_tour_by_the_time(self):
+        lkh = self.script("lkh", SLOW_LKH)
+        r = run("timeline", BERLIN, "--at", "0.1", "--backends", "cpu", "--threads", "1",
+                "--peer", "lkh=" + lkh)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(self.samples(r.stdout)[("lkh", 0.1)][4:6], ("none", "none"))
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=lkh ended_s=2\.[0-9]+ "
+                                   r"\(stopped by the bench\)")
+        cols, rows = self.table(r.stdout)
+        self.assertEqual(rows[0][cols.index("lkh")], "none")
+        self.assertEqual(rows[0][cols.index("shorter")], "cpu")
+
+    def test_best_of_n_peer_and_several_peers(self):
+        # --peer-runs 1,2: each peer alone, then two at once with seeds 1 and 2;
+        # the pair's length at t is the best either had.
+        peer = self.script("linkern", SEEDED_PEER)
+        lkh = self.script("lkh", FAKE_LKH)
+        r = run("timeline", BERLIN, "--at", "0.1,0.8", "--backends", "cpu", "--threads", "1",
+                "--peer", "linkern=" + peer, "--peer", "lkh=" + lkh, "--peer-runs", "1,2")
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        with open(os.path.join(self.tmp.name, "seeds")) as f:
+            self.assertEqual(sorted(f.read().split()), ["1", "1", "2"])
+        s = self.samples(r.stdout)
+        self.assertEqual(sorted({k[0] for k in s}), ["cpu", "linkern", "linkern-x2", "lkh",
+                                                     "lkh-x2"])
+        self.assertEqual(s[("linkern", 0.8)][4], "7800")
+        self.assertEqual(s[("linkern-x2", 0.8)][4], "7600")
+        self.assertRegex(r.stdout, r"# run: instance=berlin52 backend=linkern-x2 seeds=1\.\.2 "
+                                   r"ended_s=[0-9.]+ exit=0")
+        cols, rows = self.table(r.stdout)
+        self.assertEqual(cols, ["instance", "t", "ref", "cpu", "linkern", "2 linkerns", "lkh",
+                                "2 lkhs", "ratio cpu/linkern", "ratio cpu/2 linkerns",
+                                "ratio cpu/lkh", "ratio cpu/2 lkhs", "shorter"])
+
+    def test_missing_peer_is_named(self):
+        missing = os.path.join(self.tmp.name, "no-such-lkh")
+        t0 = time.monotonic()
+        r = run("timeline", BERLIN, "--at", "5", "--peer", "lkh=" + missing)
+        self.assertEqual(r.returncode, 2)
+        self.assertLess(time.monotonic() - t0, 4)  # before any run
+        self.assertIn("cannot run " + missing, r.stderr)
+        self.assertNotIn("bench=timeline", r.stdout)
+
     def test_generated_uniform_uses_bhh(self):
         r = run("timeline", "--gen-uniform", "200", "--at", "0.3", "--backends", "cpu",
                 "--threads", "1", "--algorithm", "2opt")
         self.assertEqual(r.returncode, 0, r.stderr)
         s = self.samples(r.stdout)
-        inst, n, backend, t, length, gap, ref = s[("cpu", 0.3)]
+        inst, n, backend, t, length, gap, ref, bound, gapb = s[("cpu", 0.3)]
         self.assertEqual((inst, n, ref), ("uniform-200-s1", "200", "bhh"))
         self.assertNotEqual(length, "none")
 
@@ -162,7 +267,10 @@ class Timeline(unittest.TestCase):
 
     def test_bad_command_lines(self):
         for args in (["--at", "0.2"],                                   # no instance
-                     [BERLIN, "--peer", "lkh=/bin/true"],              # unknown peer
+                     [BERLIN, "--peer", "concorde=/bin/true"],         # unknown peer
+                     [BERLIN, "--peer", "lkh="],
+                     [BERLIN, "--peer-runs", "0"],
+                     [BERLIN, "--peer-runs", "1,2,3,4,5"],
                      [BERLIN, "--at", "soon"],
                      [BERLIN, "--backends", "gpu"],
                      [BERLIN, "--gen-uniform", "2"]):
