@@ -621,13 +621,13 @@ static int64_t box_inst_dist(const kd_cheap *s, const kd_node *nd)
     return wt_dist_planar(s->t->inst->type, gx, gy);
 }
 
-/* The lower bound of node's box, or -1 when the node cannot hold an answer
- * (all its points carry the query's label, or none is live). */
+/* The lower bound of node's box, or INT64_MAX when the node cannot hold an
+ * answer (all its points carry the query's label, or none is live). */
 static int64_t cheap_bound(const kd_cheap *s, size_t node)
 {
     const kd_node *nd = &s->t->nodes[node];
-    if (nd->live == 0) return -1;
-    if (s->own >= 0 && s->node_label[node] == s->own) return -1;
+    if (nd->live == 0) return INT64_MAX;
+    if (s->own >= 0 && s->node_label[node] == s->own) return INT64_MAX;
     return s->scale * box_inst_dist(s, nd) + s->node_min[node];
 }
 
@@ -656,12 +656,12 @@ static void cheap_node(kd_cheap *s, size_t node, int lo, int hi)
     int mid = lo + (hi - lo) / 2;
     size_t left = 2 * node, right = left + 1;
     int64_t bl = cheap_bound(s, left), br = cheap_bound(s, right);
-    bool left_first = bl >= 0 && (br < 0 || bl <= br);
+    bool left_first = bl <= br;
     for (int pass = 0; pass < 2; pass++) {
         bool go_left = (pass == 0) == left_first;
         size_t child = go_left ? left : right;
         int64_t b = go_left ? bl : br;
-        if (b < 0 || !cheap_beats(s, b, t->nodes[child].min_city)) continue;
+        if (b == INT64_MAX || !cheap_beats(s, b, t->nodes[child].min_city)) continue;
         if (go_left)
             cheap_node(s, left, lo, mid);
         else
@@ -688,7 +688,8 @@ void wt_kdtree_cheapest(const wt_kdtree *tree, int city, int skip, int64_t scale
                   .best = *best,
                   .cost = *cost};
     int64_t b = cheap_bound(&s, 1);
-    if (b >= 0 && cheap_beats(&s, b, tree->nodes[1].min_city)) cheap_node(&s, 1, 0, tree->m);
+    if (b != INT64_MAX && cheap_beats(&s, b, tree->nodes[1].min_city))
+        cheap_node(&s, 1, 0, tree->m);
     *best = s.best;
     *cost = s.cost;
 }

@@ -141,6 +141,13 @@ wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
                                     const wt_sgraph *g, int threads, const wt_init_stop *stop,
                                     int64_t *bound, bool *stopped, wt_error *err);
 
+/* The same by the k-d tree's Boruvka whatever n (types of
+ * wt_kdtree_cheapest_supported; else UNSUPPORTED): the path
+ * wt_onetree_complete_bound takes above WT_ONETREE_DENSE_MAX cities. */
+wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
+                                 int threads, const wt_init_stop *stop, int64_t *bound,
+                                 bool *stopped, wt_error *err);
+
 /* The same by a dense O(n^2) Prim whatever the type and n (the reference
  * the k-d path is tested against). */
 wt_status wt_onetree_complete_dense(const wt_instance *inst, const int32_t *pi,

@@ -220,7 +220,8 @@ static int32_t find_root(int32_t *uf, int32_t x)
 }
 
 /* The best graph neighbour of u outside u's component (label NULL: any)
- * and other than skip, as a first bar of the query. */
+ * and other than skip, as a first bar of the query: its cost as the query
+ * counts it, without pi[u]. */
 static void graph_bar(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g, int u,
                       int skip, const int32_t *label, int32_t *best, int64_t *cost)
 {
@@ -228,7 +229,7 @@ static void graph_bar(const wt_instance *inst, const int32_t *pi, const wt_sgrap
     for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
         int32_t w = g->adj_city[x];
         if (w == skip || (label && label[w] == label[u])) continue;
-        int64_t c = cpi(inst, pi, u, w);
+        int64_t c = cpi(inst, pi, u, w) - pi[u];
         if (c < *cost || (c == *cost && w < *best)) {
             *cost = c;
             *best = w;
@@ -279,7 +280,7 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
                 wt_kdtree_cheapest(tree, u, -1, WT_ONETREE_SCALE, pi, node_min, comp, node_label,
                                    &b, &c);
                 bestv[u] = b;
-                bestc[u] = c;
+                bestc[u] = c + pi[u];
             }
             if (asked_stop(stop)) {
                 *stopped = true;
@@ -317,7 +318,7 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
             graph_bar(inst, pi, g, u, nbr[u], NULL, &b, &c);
             wt_kdtree_cheapest(tree, u, nbr[u], WT_ONETREE_SCALE, pi, node_min, NULL, NULL, &b,
                                &c);
-            if (c > special) special = c;
+            if (c + pi[u] > special) special = c + pi[u];
         }
         if (asked_stop(stop)) {
             *stopped = true;
@@ -358,4 +359,19 @@ wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
     if (inst->type == WT_EXPLICIT || inst->n <= WT_ONETREE_DENSE_MAX)
         return dense_bound(inst, pi, stop, bound, stopped, err);
     return kd_bound(inst, pi, g, threads, stop, bound, stopped, err);
+}
+
+wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
+                                 int threads, const wt_init_stop *stop, int64_t *bound,
+                                 bool *stopped, wt_error *err)
+{
+    if (!inst || !pi || !bound || !stopped)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_onetree_complete_kd: NULL argument");
+    *stopped = false;
+    if (inst->n < 3 || !wt_kdtree_cheapest_supported(inst))
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "%s: no k-d 1-tree for this instance",
+                       inst->name);
+    wt_status st = check_range(inst, pi, err);
+    if (st != WT_OK) return st;
+    return kd_bound(inst, pi, g, threads < 1 ? 1 : threads, stop, bound, stopped, err);
 }
