@@ -3,7 +3,7 @@
  * the alpha-nearness of its edges (onetree.h says what each computes).
  *
  * The minimum spanning tree is Kruskal's: the edges, kept in (eu, ev)
- * order, are sorted by c_pi with a stable LSD radix sort (11 bits a pass
+ * order, are sorted by c_pi with a stable LSD radix sort (up to 16 bits a pass
  * over c_pi - min c_pi, as many passes as its range needs), so equal c_pi
  * keep the (eu, ev) order and the sort realises the total order of
  * onetree.h; a union-find (path halving, union by size) takes the edges
@@ -24,8 +24,7 @@
 #include "core/error.h"
 
 enum {
-    RADIX_BITS = 11,
-    RADIX_SIZE = 1 << RADIX_BITS,
+    RADIX_BITS = 16,
     POLL_EDGES = 1 << 16, /* Kruskal: edges between two polls */
     POLL_CITIES = 4096    /* parallel loops: cities between two polls */
 };
@@ -47,25 +46,32 @@ typedef struct kv {
 } kv;
 
 /* Stable LSD radix sort of a[0..m) by key, whose values are below
- * 2^bits; tmp has m entries.  The sorted array ends in a.  false: stop
- * asked between two passes (a then unsorted). */
-static bool radix_sort(kv *a, kv *tmp, int64_t m, int bits, const wt_init_stop *stop)
+ * 2^bits, in as few passes of at most RADIX_BITS bits as bits needs
+ * (equal widths); tmp has m entries, count 2^RADIX_BITS.  Returns the array that holds the
+ * sorted pairs (a or tmp), or NULL when stop asked between two passes. */
+static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits,
+                      const wt_init_stop *stop)
 {
-    int64_t count[RADIX_SIZE];
-    for (int shift = 0; shift < bits; shift += RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (int64_t i = 0; i < m; i++) count[(a[i].key >> shift) & (RADIX_SIZE - 1)]++;
+    int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+    if (passes == 0) return a;
+    int width = (bits + passes - 1) / passes;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    for (int pass = 0, shift = 0; pass < passes; pass++, shift += width) {
+        memset(count, 0, ((size_t)mask + 1) * sizeof *count);
+        for (int64_t i = 0; i < m; i++) count[(a[i].key >> shift) & mask]++;
         int64_t sum = 0;
-        for (int d = 0; d < RADIX_SIZE; d++) {
+        for (uint64_t d = 0; d <= mask; d++) {
             int64_t c = count[d];
             count[d] = sum;
             sum += c;
         }
-        for (int64_t i = 0; i < m; i++) tmp[count[(a[i].key >> shift) & (RADIX_SIZE - 1)]++] = a[i];
-        memcpy(a, tmp, (size_t)m * sizeof *a);
-        if (asked_stop(stop)) return false;
+        for (int64_t i = 0; i < m; i++) tmp[count[(a[i].key >> shift) & mask]++] = a[i];
+        kv *x = a;
+        a = tmp;
+        tmp = x;
+        if (pass + 1 < passes && asked_stop(stop)) return NULL;
     }
-    return true;
+    return a;
 }
 
 static int bits_of(uint64_t v)
@@ -104,9 +110,11 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     int64_t cap = (int64_t)n * k, m = 0;
     kv *pairs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pairs);
     kv *tmp = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *tmp);
-    if (!pairs || !tmp) {
+    int64_t *count = malloc(((size_t)1 << RADIX_BITS) * sizeof *count);
+    if (!pairs || !tmp || !count) {
         free(pairs);
         free(tmp);
+        free(count);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
     }
     for (int i = 0; i < n; i++) {
@@ -116,6 +124,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
             if (j >= n) {
                 free(pairs);
                 free(tmp);
+                free(count);
                 return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                                "ascent: graph row %d holds city %d of %d", i, (int)j, n);
             }
@@ -126,12 +135,18 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
             m++;
         }
     }
-    radix_sort(pairs, tmp, m, bits_of((uint64_t)n * (uint64_t)n), NULL);
+    kv *sorted = radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), NULL);
+    free(count);
+    if (sorted != pairs) {
+        free(pairs);
+        pairs = sorted;
+    } else {
+        free(tmp);
+    }
     int64_t u = 0;
     for (int64_t i = 0; i < m; i++)
         if (i == 0 || pairs[i].key != pairs[i - 1].key) pairs[u++] = pairs[i];
     m = u;
-    free(tmp);
     g->n = n;
     g->m = m;
     size_t ms = (size_t)(m > 0 ? m : 1);
@@ -208,6 +223,7 @@ void wt_onetree_free(wt_onetree *t)
     free(t->order_tmp);
     free(t->uf);
     free(t->tree_edge);
+    free(t->count);
     memset(t, 0, sizeof *t);
 }
 
@@ -223,7 +239,8 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     t->order_tmp = malloc(m * sizeof(kv));
     t->uf = malloc(n * sizeof *t->uf);
     t->tree_edge = malloc(n * sizeof *t->tree_edge);
-    if (!t->degree || !t->in_tree || !t->key || !t->order || !t->order_tmp || !t->uf ||
+    t->count = malloc(((size_t)1 << RADIX_BITS) * sizeof *t->count);
+    if (!t->count || !t->degree || !t->in_tree || !t->key || !t->order || !t->order_tmp || !t->uf ||
         !t->tree_edge) {
         wt_onetree_free(t);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for 1-trees of %d cities",
@@ -249,7 +266,7 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
     int n = g->n;
     int64_t m = g->m;
     if (threads < 1) threads = 1;
-    kv *a = t->order, *tmp = t->order_tmp;
+    kv *a = t->order;
     int64_t kmin = INT64_MAX, kmax = INT64_MIN;
 #pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)              \
     reduction(min : kmin) reduction(max : kmax)
@@ -259,12 +276,18 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         if (c < kmin) kmin = c;
         if (c > kmax) kmax = c;
     }
+    if (m == 0) kmin = kmax = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
     for (int64_t e = 0; e < m; e++) {
         a[e].key = (uint64_t)(t->key[e] - kmin);
         a[e].val = e;
     }
-    if (asked_stop(stop) || !radix_sort(a, tmp, m, bits_of((uint64_t)(kmax - kmin)), stop)) {
+    if (asked_stop(stop)) {
+        *stopped = true;
+        return WT_OK;
+    }
+    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)), stop);
+    if (!a) {
         *stopped = true;
         return WT_OK;
     }

@@ -41,7 +41,7 @@
  *
  * Stops: the functions that take a wt_init_stop (NULL: never) poll it from
  * the calling thread only, every few milliseconds of work at most (between
- * radix passes, every 64K edges of Kruskal, every 4096 cities of a
+ * radix passes, every 64K edges of Kruskal, every 1024-4096 cities of a
  * parallel loop, every 64 steps of Prim), and end with *stopped set and
  * their outputs unusable.
  *
@@ -107,6 +107,7 @@ typedef struct wt_onetree {
     void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort */
     int32_t *uf;       /* n: scratch of Kruskal */
     int32_t *tree_edge; /* n: for a leaf, its tree edge's index (scratch) */
+    int64_t *count;    /* the radix sort's counts (scratch) */
 } wt_onetree;
 
 /* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields). */
@@ -115,7 +116,7 @@ void wt_onetree_free(wt_onetree *t);
 
 /* The minimum 1-tree of g under pi into t (allocated for g).  Kruskal
  * over the edges sorted by (c_pi, eu, ev) (a stable LSD radix sort of c_pi
- * over the edges in (eu, ev) order).  Errors: INVALID_ARGUMENT when g is
+ * over the edges in (eu, ev) order, 16 bits a pass at most).  Errors: INVALID_ARGUMENT when g is
  * not connected or no leaf of its tree has a second edge in g (no 1-tree
  * of this form).  *stopped: stop came first (t then unusable). */
 wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,

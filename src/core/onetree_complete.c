@@ -16,7 +16,10 @@
  * bound of c_pi over the box and by a component label they all share);
  * every component takes the cheapest of its cities' answers by the whole
  * order, and all those edges join the forest (with distinct keys they make
- * no cycle; an edge two components chose is taken once).  The rounds at
+ * no cycle; an edge two components chose is taken once).  A city's answer
+ * stays its answer while its city is foreign, and is a lower bound of its
+ * next one after: so a round asks again only the cities without an answer
+ * whose bound may still beat their component's best answer.  The rounds at
  * least halve the components.  A leaf's second edge is one more query that
  * skips its tree neighbour.  The sparse graph, where given, seeds each
  * query with its best answer among the city's graph neighbours, which
@@ -29,7 +32,7 @@
 #include "core/kdtree.h"
 #include "core/onetree.h"
 
-enum { POLL_PRIM = 64, POLL_CITIES = 4096 };
+enum { POLL_PRIM = 64, POLL_CITIES = 1024 };
 
 static bool asked_stop(const wt_init_stop *stop)
 {
@@ -258,22 +261,47 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
     int64_t *bestc = malloc((size_t)n * sizeof *bestc);
     int32_t *cbest = malloc((size_t)n * sizeof *cbest); /* per root: the city whose answer wins */
     int32_t *deg = calloc((size_t)n, sizeof *deg), *nbr = malloc((size_t)n * sizeof *nbr);
-    if (!node_min || !node_label || !uf || !comp || !bestv || !bestc || !cbest || !deg || !nbr) {
+    int32_t *todo = malloc((size_t)n * sizeof *todo);
+    uint8_t *exact = malloc((size_t)n);
+    if (!node_min || !node_label || !uf || !comp || !bestv || !bestc || !cbest || !deg || !nbr ||
+        !todo || !exact) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a 1-tree of %d cities", n);
         goto out;
     }
     wt_kdtree_node_min(tree, pi, node_min);
-    for (int i = 0; i < n; i++) uf[i] = i;
+    for (int i = 0; i < n; i++) {
+        uf[i] = i;
+        bestc[i] = INT64_MIN; /* no lower bound yet */
+        exact[i] = 0;
+    }
     int components = n;
     int64_t weight = 0;
     while (components > 1) {
         for (int i = 0; i < n; i++) comp[i] = find_root(uf, i);
         wt_kdtree_node_label(tree, comp, node_label);
-        for (int base = 0; base < n; base += POLL_CITIES) {
-            int end = base + POLL_CITIES < n ? base + POLL_CITIES : n;
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+        /* An answer whose city is still foreign is still the answer (the
+         * foreign cities only lose members); one that joined u's component
+         * leaves its cost as a lower bound of u's next answer. */
+        for (int u = 0; u < n; u++)
+            if (exact[u] && comp[bestv[u]] == comp[u]) exact[u] = 0;
+        for (int i = 0; i < n; i++) cbest[i] = -1;
+        for (int u = 0; u < n; u++) {
+            int r = comp[u], x = cbest[r];
+            if (exact[u] && (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])))
+                cbest[r] = u;
+        }
+        /* Queries only where the lower bound may still beat the component's
+         * best exact answer: the others cannot change its choice. */
+        int todo_n = 0;
+        for (int i = 0; i < n; i++) {
+            int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
+            if (!exact[u] && (x < 0 || bestc[u] <= bestc[x])) todo[todo_n++] = u;
+        }
+        for (int base = 0; base < todo_n; base += POLL_CITIES) {
+            int end = base + POLL_CITIES < todo_n ? base + POLL_CITIES : todo_n;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
             for (int i = base; i < end; i++) {
-                int u = wt_kdtree_city_at(tree, i);
+                int u = todo[i];
                 int32_t b = -1;
                 int64_t c = INT64_MAX;
                 graph_bar(inst, pi, g, u, -1, comp, &b, &c);
@@ -281,15 +309,15 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
                                    &b, &c);
                 bestv[u] = b;
                 bestc[u] = c + pi[u];
+                exact[u] = 1;
             }
             if (asked_stop(stop)) {
                 *stopped = true;
                 goto out;
             }
         }
-        for (int i = 0; i < n; i++) cbest[i] = -1;
-        for (int u = 0; u < n; u++) {
-            int r = comp[u], x = cbest[r];
+        for (int i = 0; i < todo_n; i++) {
+            int u = todo[i], r = comp[u], x = cbest[r];
             if (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])) cbest[r] = u;
         }
         for (int r = 0; r < n; r++) {
@@ -339,6 +367,8 @@ out:
     free(cbest);
     free(deg);
     free(nbr);
+    free(todo);
+    free(exact);
     return st;
 }
 

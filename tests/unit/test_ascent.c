@@ -239,7 +239,7 @@ static void test_complete_kd_equals_dense(void **state)
     const struct {
         wt_edge_weight_type type;
         int n;
-    } cases[] = {{WT_EUC_2D, 300}, {WT_EUC_2D, 2000}, {WT_CEIL_2D, 700}, {WT_ATT, 900},
+    } cases[] = {{WT_EUC_2D, 300}, {WT_EUC_2D, 1500}, {WT_CEIL_2D, 700}, {WT_ATT, 900},
                  {WT_MAN_2D, 400}, {WT_MAX_2D, 400},  {WT_EUC_3D, 500}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int n = cases[c].n;
@@ -331,7 +331,7 @@ static void test_bound_below_known_optima(void **state)
         int64_t opt = wt_instance_known_optimum(inst);
         assert_true(opt > 0);
         ascent_run r;
-        ascent_setup(&r, inst, 10, 5, big ? 25 : 1000);
+        ascent_setup(&r, inst, 10, 5, big ? 5 : 1000);
         assert_int_equal(run_ascent(inst, &r.job, 2, INFINITY, NULL, &err), WT_OK);
         assert_false(r.job.stopped);
         int64_t lb = r.job.lower_bound;
