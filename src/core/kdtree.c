@@ -539,3 +539,157 @@ int wt_kdtree_knn(const wt_kdtree *tree, int city, int k, int32_t *out, double *
     run_search(tree, &s, city);
     return s.found;
 }
+
+/* ------------------------------------------------------ penalised queries */
+
+bool wt_kdtree_cheapest_supported(const wt_instance *inst)
+{
+    return wt_is_planar(inst->type) || inst->type == WT_EUC_3D;
+}
+
+size_t wt_kdtree_node_slots(const wt_kdtree *tree) { return tree->n_nodes; }
+
+static int32_t summarize_min(const wt_kdtree *t, const int32_t *value, int32_t *out, size_t node,
+                             int lo, int hi)
+{
+    int32_t m;
+    if (hi - lo <= KD_BUCKET) {
+        m = value[t->pts[lo].city];
+        for (int i = lo + 1; i < hi; i++)
+            if (value[t->pts[i].city] < m) m = value[t->pts[i].city];
+    } else {
+        int mid = lo + (hi - lo) / 2;
+        int32_t a = summarize_min(t, value, out, 2 * node, lo, mid);
+        int32_t b = summarize_min(t, value, out, 2 * node + 1, mid, hi);
+        m = a < b ? a : b;
+    }
+    out[node] = m;
+    return m;
+}
+
+void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int32_t *node_min)
+{
+    summarize_min(tree, value, node_min, 1, 0, tree->m);
+}
+
+static int32_t summarize_label(const wt_kdtree *t, const int32_t *label, int32_t *out,
+                               size_t node, int lo, int hi)
+{
+    int32_t l;
+    if (hi - lo <= KD_BUCKET) {
+        l = label[t->pts[lo].city];
+        for (int i = lo + 1; i < hi && l >= 0; i++)
+            if (label[t->pts[i].city] != l) l = -1;
+    } else {
+        int mid = lo + (hi - lo) / 2;
+        int32_t a = summarize_label(t, label, out, 2 * node, lo, mid);
+        int32_t b = summarize_label(t, label, out, 2 * node + 1, mid, hi);
+        l = a == b ? a : -1;
+    }
+    out[node] = l;
+    return l;
+}
+
+void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int32_t *node_label)
+{
+    summarize_label(tree, label, node_label, 1, 0, tree->m);
+}
+
+/* One penalised query (wt_kdtree_cheapest). */
+typedef struct kd_cheap {
+    const wt_kdtree *t;
+    const double *q; /* the query city's coordinates (x, y, z) */
+    int32_t self, skip, own; /* own: the query's label, or -1 without labels */
+    int64_t scale;
+    const int32_t *value, *node_min, *label, *node_label;
+    int32_t best;
+    int64_t cost;
+} kd_cheap;
+
+/* The instance's distance from q to the nearest point of node's box: no
+ * more than its distance to any point in the box, for the supported types
+ * (the per-axis gaps are no larger than any point's differences, after
+ * rounding too, and the formulas never decrease in them). */
+static int64_t box_inst_dist(const kd_cheap *s, const kd_node *nd)
+{
+    double gx = axis_gap(s->q[0], nd->lo[0], nd->hi[0]);
+    double gy = axis_gap(s->q[1], nd->lo[1], nd->hi[1]);
+    if (s->t->inst->type == WT_EUC_3D) {
+        double gz = axis_gap(s->q[2], nd->lo[2], nd->hi[2]);
+        return wt_nint(sqrt(gx * gx + gy * gy + gz * gz));
+    }
+    return wt_dist_planar(s->t->inst->type, gx, gy);
+}
+
+/* The lower bound of node's box, or INT64_MAX when the node cannot hold an
+ * answer (all its points carry the query's label, or none is live). */
+static int64_t cheap_bound(const kd_cheap *s, size_t node)
+{
+    const kd_node *nd = &s->t->nodes[node];
+    if (nd->live == 0) return INT64_MAX;
+    if (s->own >= 0 && s->node_label[node] == s->own) return INT64_MAX;
+    return s->scale * box_inst_dist(s, nd) + s->node_min[node];
+}
+
+static inline bool cheap_beats(const kd_cheap *s, int64_t c, int32_t city)
+{
+    return c < s->cost || (c == s->cost && city < s->best);
+}
+
+static void cheap_node(kd_cheap *s, size_t node, int lo, int hi)
+{
+    const wt_kdtree *t = s->t;
+    if (hi - lo <= KD_BUCKET) {
+        for (int i = lo; i < hi; i++) {
+            const kd_point *p = &t->pts[i];
+            int32_t v = p->city;
+            if (!p->live || v == s->self || v == s->skip) continue;
+            if (s->own >= 0 && s->label[v] == s->own) continue;
+            int64_t c = s->scale * wt_dist(t->inst, s->self, v) + s->value[v];
+            if (cheap_beats(s, c, v)) {
+                s->cost = c;
+                s->best = v;
+            }
+        }
+        return;
+    }
+    int mid = lo + (hi - lo) / 2;
+    size_t left = 2 * node, right = left + 1;
+    int64_t bl = cheap_bound(s, left), br = cheap_bound(s, right);
+    bool left_first = bl <= br;
+    for (int pass = 0; pass < 2; pass++) {
+        bool go_left = (pass == 0) == left_first;
+        size_t child = go_left ? left : right;
+        int64_t b = go_left ? bl : br;
+        if (b == INT64_MAX || !cheap_beats(s, b, t->nodes[child].min_city)) continue;
+        if (go_left)
+            cheap_node(s, left, lo, mid);
+        else
+            cheap_node(s, right, mid, hi);
+    }
+}
+
+void wt_kdtree_cheapest(const wt_kdtree *tree, int city, int skip, int64_t scale,
+                        const int32_t *value, const int32_t *node_min, const int32_t *label,
+                        const int32_t *node_label, int32_t *best, int64_t *cost)
+{
+    double q[3];
+    embed_city(tree->inst, city, q);
+    kd_cheap s = {.t = tree,
+                  .q = q,
+                  .self = city,
+                  .skip = skip,
+                  .own = label ? label[city] : -1,
+                  .scale = scale,
+                  .value = value,
+                  .node_min = node_min,
+                  .label = label,
+                  .node_label = node_label,
+                  .best = *best,
+                  .cost = *cost};
+    int64_t b = cheap_bound(&s, 1);
+    if (b != INT64_MAX && cheap_beats(&s, b, tree->nodes[1].min_city))
+        cheap_node(&s, 1, 0, tree->m);
+    *best = s.best;
+    *cost = s.cost;
+}

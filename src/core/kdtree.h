@@ -95,4 +95,41 @@ int wt_kdtree_knn(const wt_kdtree *tree, int city, int k, int32_t *out, double *
  * compares them (squared for the Euclidean embeddings). */
 double wt_kdtree_distance(const wt_kdtree *tree, int a, int b);
 
+/* ------------------------------------------------ penalised queries
+ * For the exact minimum spanning tree under node penalties (Boruvka,
+ * core/onetree.h): the cheapest c(u, v) = scale * d(u, v) + value[v] over
+ * the tree's live points v, where d is the instance's own distance.  A box
+ * is pruned by scale * (the distance from u to the box's nearest point,
+ * computed with the instance's formula) + the least value in it, a lower
+ * bound wherever the distance never decreases as the coordinate
+ * differences grow: EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D and EUC_3D
+ * (wt_kdtree_cheapest_supported); and, with labels, by a box whose points
+ * all carry u's own label. */
+
+/* Whether wt_kdtree_cheapest answers for inst's type. */
+bool wt_kdtree_cheapest_supported(const wt_instance *inst);
+
+/* Size of the per-node arrays below (nodes are numbered 1 .. size-1). */
+size_t wt_kdtree_node_slots(const wt_kdtree *tree);
+
+/* node_min[x] = the least value[v] over the points v of node x, live or
+ * not.  O(size). */
+void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int32_t *node_min);
+
+/* node_label[x] = the label all points of node x share, or -1 when they
+ * differ (labels >= 0).  O(size). */
+void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int32_t *node_label);
+
+/* The cheapest live v != city, v != skip (skip < 0: none), with
+ * label[v] != label[city] when label is not NULL (node_label then from
+ * wt_kdtree_node_label of the same labels), of c = scale * d(city, v) +
+ * value[v] (node_min from wt_kdtree_node_min of the same values), ties to
+ * the lower v.  (*best, *cost) is a bar on entry: a known candidate (one
+ * the rules admit) or (-1, INT64_MAX); on return the answer, unchanged
+ * when nothing beats the bar.  Only reads the tree: threads may query at
+ * once. */
+void wt_kdtree_cheapest(const wt_kdtree *tree, int city, int skip, int64_t scale,
+                        const int32_t *value, const int32_t *node_min, const int32_t *label,
+                        const int32_t *node_label, int32_t *best, int64_t *cost);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "backend/backend.h"
+#include "backend/cpu/cpu_ascent.h"
 #include "backend/cpu/cpu_batch.h"
 #include "backend/cpu/cpu_multistart.h"
 #include "backend/cpu/cpu_sa.h"
@@ -51,6 +52,13 @@ static wt_status cpu_windows(const wt_device *dev, const wt_batch_job *job, wt_s
     return wt_cpu_batch_run(job, true, ctl, err);
 }
 
+static wt_status cpu_ascent(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                            wt_search_ctl *ctl, wt_error *err)
+{
+    (void)dev;
+    return wt_cpu_ascent(inst, job, ctl, err);
+}
+
 const wt_backend wt_backend_cpu = {
     .name = "cpu",
     .kind = WT_BACKEND_CPU,
@@ -63,5 +71,5 @@ const wt_backend wt_backend_cpu = {
     .batch = cpu_batch,
     .batch_place = NULL, /* every instance fits the host */
     .windows = cpu_windows,
-    .ascent = NULL,      /* the Held-Karp ascent: not implemented yet */
+    .ascent = cpu_ascent,
 };

@@ -1,0 +1,509 @@
+/*
+ * onetree.c - the sparse graph, its minimum 1-trees under penalties and
+ * the alpha-nearness of its edges (onetree.h says what each computes).
+ *
+ * The minimum spanning tree is Kruskal's: the edges, kept in (eu, ev)
+ * order, are sorted by c_pi with a stable LSD radix sort (up to 16 bits a pass
+ * over c_pi - min c_pi, as many passes as its range needs), so equal c_pi
+ * keep the (eu, ev) order and the sort realises the total order of
+ * onetree.h; a union-find (path halving, union by size) takes the edges
+ * that join two components.  The special node is then the leaf whose
+ * cheapest non-tree edge (its second cheapest: a leaf's tree edge is its
+ * cheapest) is the dearest.
+ *
+ * Alpha: the tree is rooted at city 0 by a breadth-first walk; binary
+ * lifting tables hold each node's 2^j-th ancestor and the dearest edge on
+ * the way to it, and the dearest edge on the path between i and j is the
+ * larger of the two climbs to their lowest common ancestor.
+ */
+#include "core/onetree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+enum {
+    RADIX_BITS = 16,
+    POLL_EDGES = 1 << 16, /* Kruskal: edges between two polls */
+    POLL_CITIES = 4096    /* parallel loops: cities between two polls */
+};
+
+/* The largest scaled edge length an ascent takes: pi and the sums of n
+ * c_pi then stay far inside int32 and int64. */
+#define ONETREE_D100_MAX ((int64_t)1 << 30)
+
+static bool asked_stop(const wt_init_stop *stop)
+{
+    return stop && stop->should_stop && stop->should_stop(stop->user);
+}
+
+/* ------------------------------------------------------------ radix sort */
+
+typedef struct kv {
+    uint64_t key;
+    int64_t val;
+} kv;
+
+/* Stable LSD radix sort of a[0..m) by key, whose values are below
+ * 2^bits, in as few passes of at most RADIX_BITS bits as bits needs
+ * (equal widths); tmp has m entries, count 2^RADIX_BITS.  Returns the array that holds the
+ * sorted pairs (a or tmp), or NULL when stop asked between two passes. */
+static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits,
+                      const wt_init_stop *stop)
+{
+    int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
+    if (passes == 0) return a;
+    int width = (bits + passes - 1) / passes;
+    uint64_t mask = ((uint64_t)1 << width) - 1;
+    for (int pass = 0, shift = 0; pass < passes; pass++, shift += width) {
+        memset(count, 0, ((size_t)mask + 1) * sizeof *count);
+        for (int64_t i = 0; i < m; i++) count[(a[i].key >> shift) & mask]++;
+        int64_t sum = 0;
+        for (uint64_t d = 0; d <= mask; d++) {
+            int64_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (int64_t i = 0; i < m; i++) tmp[count[(a[i].key >> shift) & mask]++] = a[i];
+        kv *x = a;
+        a = tmp;
+        tmp = x;
+        if (pass + 1 < passes && asked_stop(stop)) return NULL;
+    }
+    return a;
+}
+
+static int bits_of(uint64_t v)
+{
+    int b = 0;
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+/* ----------------------------------------------------------------- graph */
+
+void wt_sgraph_free(wt_sgraph *g)
+{
+    if (!g) return;
+    free(g->eu);
+    free(g->ev);
+    free(g->d100);
+    free(g->off);
+    free(g->adj_city);
+    free(g->adj_edge);
+    memset(g, 0, sizeof *g);
+}
+
+wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
+                           wt_sgraph *g, wt_error *err)
+{
+    if (!inst || !rows || !g)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_sgraph_create: NULL argument");
+    memset(g, 0, sizeof *g);
+    int n = inst->n;
+    if (k < 1) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph_k %d < 1", k);
+    if (threads < 1) threads = 1;
+    int64_t cap = (int64_t)n * k, m = 0;
+    kv *pairs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pairs);
+    kv *tmp = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *tmp);
+    int64_t *count = malloc(((size_t)1 << RADIX_BITS) * sizeof *count);
+    if (!pairs || !tmp || !count) {
+        free(pairs);
+        free(tmp);
+        free(count);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    }
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < k; r++) {
+            int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+            if (j < 0) break;
+            if (j >= n) {
+                free(pairs);
+                free(tmp);
+                free(count);
+                return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                               "ascent: graph row %d holds city %d of %d", i, (int)j, n);
+            }
+            if (j == i) continue;
+            uint64_t lo = (uint64_t)(i < j ? i : j), hi = (uint64_t)(i < j ? j : i);
+            pairs[m].key = lo * (uint64_t)n + hi;
+            pairs[m].val = 0;
+            m++;
+        }
+    }
+    kv *sorted = radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), NULL);
+    free(count);
+    if (sorted != pairs) {
+        free(pairs);
+        pairs = sorted;
+    } else {
+        free(tmp);
+    }
+    int64_t u = 0;
+    for (int64_t i = 0; i < m; i++)
+        if (i == 0 || pairs[i].key != pairs[i - 1].key) pairs[u++] = pairs[i];
+    m = u;
+    g->n = n;
+    g->m = m;
+    size_t ms = (size_t)(m > 0 ? m : 1);
+    g->eu = malloc(ms * sizeof *g->eu);
+    g->ev = malloc(ms * sizeof *g->ev);
+    g->d100 = malloc(ms * sizeof *g->d100);
+    g->off = calloc((size_t)n + 1, sizeof *g->off);
+    g->adj_city = malloc(2 * ms * sizeof *g->adj_city);
+    g->adj_edge = malloc(2 * ms * sizeof *g->adj_edge);
+    if (!g->eu || !g->ev || !g->d100 || !g->off || !g->adj_city || !g->adj_edge) {
+        free(pairs);
+        wt_sgraph_free(g);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    }
+    for (int64_t e = 0; e < m; e++) {
+        g->eu[e] = (int32_t)(pairs[e].key / (uint64_t)n);
+        g->ev[e] = (int32_t)(pairs[e].key % (uint64_t)n);
+    }
+    free(pairs);
+    int64_t too_long = -1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
+    for (int64_t e = 0; e < m; e++) {
+        g->d100[e] = WT_ONETREE_SCALE * wt_dist(inst, g->eu[e], g->ev[e]);
+        if (g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) {
+#pragma omp atomic write
+            too_long = e;
+        }
+    }
+    if (too_long >= 0) {
+        int64_t e = too_long;
+        int a = g->eu[e], b = g->ev[e];
+        long long d = (long long)wt_dist(inst, a, b);
+        wt_sgraph_free(g);
+        return wt_fail(err, WT_STATUS_UNSUPPORTED,
+                       "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
+                       "lengths up to %lld",
+                       a, b, d, (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+    }
+    for (int64_t e = 0; e < m; e++) {
+        g->off[g->eu[e] + 1]++;
+        g->off[g->ev[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
+    int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+    if (!fill) {
+        wt_sgraph_free(g);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    }
+    memcpy(fill, g->off, ((size_t)n + 1) * sizeof *fill);
+    /* In edge order: each city's list ends up sorted by the other city. */
+    for (int64_t e = 0; e < m; e++) {
+        int a = g->eu[e], b = g->ev[e];
+        g->adj_city[fill[a]] = b;
+        g->adj_edge[fill[a]++] = e;
+    }
+    for (int64_t e = 0; e < m; e++) {
+        int a = g->eu[e], b = g->ev[e];
+        g->adj_city[fill[b]] = a;
+        g->adj_edge[fill[b]++] = e;
+    }
+    free(fill);
+    return WT_OK;
+}
+
+/* ------------------------------------------------------------- 1-trees */
+
+void wt_onetree_free(wt_onetree *t)
+{
+    if (!t) return;
+    free(t->degree);
+    free(t->in_tree);
+    free(t->key);
+    free(t->order);
+    free(t->order_tmp);
+    free(t->uf);
+    free(t->tree_edge);
+    free(t->count);
+    memset(t, 0, sizeof *t);
+}
+
+wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = (size_t)g->n, m = (size_t)(g->m > 0 ? g->m : 1);
+    t->n = g->n;
+    t->degree = malloc(n * sizeof *t->degree);
+    t->in_tree = malloc(m);
+    t->key = malloc(m * sizeof *t->key);
+    t->order = malloc(m * sizeof(kv));
+    t->order_tmp = malloc(m * sizeof(kv));
+    t->uf = malloc(n * sizeof *t->uf);
+    t->tree_edge = malloc(n * sizeof *t->tree_edge);
+    t->count = malloc(((size_t)1 << RADIX_BITS) * sizeof *t->count);
+    if (!t->count || !t->degree || !t->in_tree || !t->key || !t->order || !t->order_tmp || !t->uf ||
+        !t->tree_edge) {
+        wt_onetree_free(t);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for 1-trees of %d cities",
+                       g->n);
+    }
+    return WT_OK;
+}
+
+static int32_t uf_find(int32_t *uf, int32_t x)
+{
+    while (uf[x] >= 0 && uf[uf[x]] >= 0) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return uf[x] >= 0 ? uf[x] : x;
+}
+
+wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
+                            const wt_init_stop *stop, wt_onetree *t, bool *stopped,
+                            wt_error *err)
+{
+    *stopped = false;
+    int n = g->n;
+    int64_t m = g->m;
+    if (threads < 1) threads = 1;
+    kv *a = t->order;
+    int64_t kmin = INT64_MAX, kmax = INT64_MIN;
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)              \
+    reduction(min : kmin) reduction(max : kmax)
+    for (int64_t e = 0; e < m; e++) {
+        int64_t c = g->d100[e] + pi[g->eu[e]] + pi[g->ev[e]];
+        t->key[e] = c;
+        if (c < kmin) kmin = c;
+        if (c > kmax) kmax = c;
+    }
+    if (m == 0) kmin = kmax = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
+    for (int64_t e = 0; e < m; e++) {
+        a[e].key = (uint64_t)(t->key[e] - kmin);
+        a[e].val = e;
+    }
+    if (asked_stop(stop)) {
+        *stopped = true;
+        return WT_OK;
+    }
+    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)), stop);
+    if (!a) {
+        *stopped = true;
+        return WT_OK;
+    }
+    for (int i = 0; i < n; i++) {
+        t->uf[i] = -1;
+        t->degree[i] = 0;
+    }
+    memset(t->in_tree, 0, (size_t)m);
+    int joined = 0;
+    int64_t weight = 0;
+    for (int64_t i = 0; i < m && joined < n - 1; i++) {
+        if ((i & (POLL_EDGES - 1)) == POLL_EDGES - 1 && asked_stop(stop)) {
+            *stopped = true;
+            return WT_OK;
+        }
+        int64_t e = a[i].val;
+        int32_t ru = uf_find(t->uf, g->eu[e]), rv = uf_find(t->uf, g->ev[e]);
+        if (ru == rv) continue;
+        if (t->uf[ru] > t->uf[rv]) { /* union by size: ru the larger */
+            int32_t s = ru;
+            ru = rv;
+            rv = s;
+        }
+        t->uf[ru] += t->uf[rv];
+        t->uf[rv] = ru;
+        t->in_tree[e] = 1;
+        t->degree[g->eu[e]]++;
+        t->degree[g->ev[e]]++;
+        t->tree_edge[g->eu[e]] = (int32_t)e;
+        t->tree_edge[g->ev[e]] = (int32_t)e;
+        weight += t->key[e];
+        joined++;
+    }
+    if (joined < n - 1)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: the graph is not connected (%d components)", n - joined);
+    /* The special node: over the leaves, the dearest second edge. */
+    int32_t s = -1, s_to = -1;
+    int64_t s_cost = 0, s_edge = -1;
+    for (int base = 0; base < n; base += POLL_CITIES) {
+        int end = base + POLL_CITIES < n ? base + POLL_CITIES : n;
+        for (int u = base; u < end; u++) {
+            if (t->degree[u] != 1) continue;
+            int64_t te = t->tree_edge[u], best_e = -1;
+            int32_t best_v = -1;
+            int64_t best_c = 0;
+            for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
+                int64_t e = g->adj_edge[x];
+                if (e == te) continue;
+                int32_t v = g->adj_city[x];
+                int64_t c = t->key[e];
+                if (best_e < 0 || c < best_c || (c == best_c && v < best_v)) {
+                    best_e = e;
+                    best_v = v;
+                    best_c = c;
+                }
+            }
+            if (best_e >= 0 && (s < 0 || best_c > s_cost)) {
+                s = u;
+                s_to = best_v;
+                s_cost = best_c;
+                s_edge = best_e;
+            }
+        }
+        if (asked_stop(stop)) {
+            *stopped = true;
+            return WT_OK;
+        }
+    }
+    if (s < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: no leaf of the graph's spanning tree has a second edge");
+    t->special = s;
+    t->special_to = s_to;
+    t->special_cost = s_cost;
+    t->special_edge = s_edge;
+    t->degree[s]++;
+    t->degree[s_to]++;
+    weight += s_cost;
+    int64_t sum_pi = 0;
+    for (int i = 0; i < n; i++) sum_pi += pi[i];
+    t->weight = weight;
+    t->bound = weight - 2 * sum_pi;
+    return WT_OK;
+}
+
+/* ----------------------------------------------------------------- alpha */
+
+wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
+                           const wt_init_stop *stop, int64_t *alpha, bool *stopped,
+                           wt_error *err)
+{
+    *stopped = false;
+    int n = g->n;
+    int64_t m = g->m;
+    if (threads < 1) threads = 1;
+    int levels = 1;
+    while ((1 << levels) < n) levels++;
+    size_t sn = (size_t)n;
+    int32_t *parent = malloc(sn * sizeof *parent), *depth = malloc(sn * sizeof *depth);
+    int32_t *queue = malloc(sn * sizeof *queue);
+    int64_t *toff = calloc(sn + 1, sizeof *toff);
+    int32_t *tadj = malloc(2 * sn * sizeof *tadj);
+    int64_t *tkey = malloc(2 * sn * sizeof *tkey);
+    int32_t *up = malloc((size_t)levels * sn * sizeof *up);
+    int64_t *mx = malloc((size_t)levels * sn * sizeof *mx);
+    wt_status st = WT_OK;
+    if (!parent || !depth || !queue || !toff || !tadj || !tkey || !up || !mx) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for alpha-values of %d cities",
+                     n);
+        goto out;
+    }
+    /* The tree's adjacency, then a breadth-first walk from city 0. */
+    for (int64_t e = 0; e < m; e++) {
+        if (!t->in_tree[e]) continue;
+        toff[g->eu[e] + 1]++;
+        toff[g->ev[e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) toff[i + 1] += toff[i];
+    for (int64_t e = 0; e < m; e++) {
+        if (!t->in_tree[e]) continue;
+        int a = g->eu[e], b = g->ev[e];
+        tadj[toff[a]] = b;
+        tkey[toff[a]++] = t->key[e];
+        tadj[toff[b]] = a;
+        tkey[toff[b]++] = t->key[e];
+    }
+    for (int i = n; i > 0; i--) toff[i] = toff[i - 1];
+    toff[0] = 0;
+    for (int i = 0; i < n; i++) parent[i] = -2;
+    int head = 0, tail = 0;
+    queue[tail++] = 0;
+    parent[0] = 0;
+    depth[0] = 0;
+    up[0] = 0;
+    mx[0] = INT64_MIN;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int64_t x = toff[u]; x < toff[u + 1]; x++) {
+            int v = tadj[x];
+            if (parent[v] != -2) continue;
+            parent[v] = u;
+            depth[v] = depth[u] + 1;
+            up[v] = u;
+            mx[v] = tkey[x];
+            queue[tail++] = v;
+        }
+    }
+    if (asked_stop(stop)) {
+        *stopped = true;
+        goto out;
+    }
+    for (int j = 1; j < levels; j++) {
+        const int32_t *up0 = up + (size_t)(j - 1) * sn;
+        const int64_t *mx0 = mx + (size_t)(j - 1) * sn;
+        int32_t *up1 = up + (size_t)j * sn;
+        int64_t *mx1 = mx + (size_t)j * sn;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 50000)
+        for (int v = 0; v < n; v++) {
+            int32_t mid = up0[v];
+            up1[v] = up0[mid];
+            mx1[v] = mx0[v] > mx0[mid] ? mx0[v] : mx0[mid];
+        }
+    }
+    for (int64_t base = 0; base < m; base += 16 * POLL_CITIES) {
+        int64_t end = base + 16 * POLL_CITIES < m ? base + 16 * POLL_CITIES : m;
+#pragma omp parallel for num_threads(threads) schedule(static) if (end - base > 8192)
+        for (int64_t e = base; e < end; e++) {
+            int a = g->eu[e], b = g->ev[e];
+            int64_t c = t->key[e];
+            if (t->in_tree[e] || e == t->special_edge) {
+                alpha[e] = 0;
+            } else if (a == t->special || b == t->special) {
+                alpha[e] = c - t->special_cost;
+            } else {
+                int64_t best = INT64_MIN;
+                if (depth[a] < depth[b]) {
+                    int s = a;
+                    a = b;
+                    b = s;
+                }
+                int diff = depth[a] - depth[b];
+                for (int j = 0; diff; j++, diff >>= 1) {
+                    if (!(diff & 1)) continue;
+                    size_t at = (size_t)j * sn + (size_t)a;
+                    if (mx[at] > best) best = mx[at];
+                    a = up[at];
+                }
+                if (a != b) {
+                    for (int j = levels - 1; j >= 0; j--) {
+                        size_t pa = (size_t)j * sn + (size_t)a, pb = (size_t)j * sn + (size_t)b;
+                        if (up[pa] == up[pb]) continue;
+                        if (mx[pa] > best) best = mx[pa];
+                        if (mx[pb] > best) best = mx[pb];
+                        a = up[pa];
+                        b = up[pb];
+                    }
+                    if (mx[a] > best) best = mx[a];
+                    if (mx[b] > best) best = mx[b];
+                }
+                alpha[e] = c - best;
+            }
+        }
+        if (asked_stop(stop)) {
+            *stopped = true;
+            goto out;
+        }
+    }
+out:
+    free(parent);
+    free(depth);
+    free(queue);
+    free(toff);
+    free(tadj);
+    free(tkey);
+    free(up);
+    free(mx);
+    return st;
+}

@@ -1,0 +1,158 @@
+/*
+ * onetree.h - minimum 1-trees under integer node penalties, the
+ * alpha-nearness of a graph's edges, and the exact minimum 1-tree of the
+ * complete graph (the Held-Karp lower bound).
+ *
+ * Lengths are the ascent's fixed-point transformed lengths (backend.h,
+ * wt_ascent_job): c_pi(i, j) = WT_ONETREE_SCALE * d(i, j) + pi[i] + pi[j],
+ * in int64.  Edges are totally ordered by (c_pi, lower city, higher city),
+ * so every minimum spanning tree below is THE minimum spanning tree under
+ * that order, whichever algorithm finds it (Kruskal in a sparse graph,
+ * Prim or Boruvka in the complete one), and every result is a function of
+ * the instance, the graph and pi alone, for any thread count.
+ *
+ * The 1-tree (Held & Karp 1970; the form Helsgaun 2000, section 4.1, and
+ * Volgenant & Jonker 1982 compute): the minimum spanning tree of all n
+ * nodes plus one special edge.  For a leaf s of the tree, whose tree edge
+ * is its cheapest edge, the tree without s plus the two cheapest edges at
+ * s is a minimum 1-tree with special node s: the tree plus s's second
+ * cheapest edge.  The special node is the leaf whose second cheapest edge
+ * is the most expensive (ties: the lower city), which gives the highest
+ * bound among these 1-trees.  Every such 1-tree weighs at most a tour, so
+ *   w(pi) = c_pi(T) - 2 * sum(pi)
+ * is a lower bound on the optimal tour's length (times the scale) where T
+ * is taken in the complete graph; in a sparse graph it is not a proof.
+ *
+ * Alpha-nearness (Helsgaun 2000, section 4.1): alpha(i, j) = the increase
+ * of the 1-tree's weight when it must contain edge {i, j}: 0 for edges of
+ * the 1-tree; c_pi(s, j) - (the special edge's c_pi) for other edges at
+ * the special node s (the new edge replaces the dearer of s's two edges,
+ * the special one); otherwise c_pi(i, j) minus the dearest edge on the
+ * tree's path from i to j (which never passes the leaf s).  Path maxima
+ * come from binary lifting over the tree rooted at city 0: O(m log n).
+ *
+ * The exact complete-graph tree: a dense Prim, O(n^2), for EXPLICIT
+ * instances and up to WT_ONETREE_DENSE_MAX cities of any type; beyond it,
+ * for the metrics of k-d tree pruning (EUC_2D, CEIL_2D, ATT, MAN_2D,
+ * MAX_2D, EUC_3D: distances that never decrease as coordinate differences
+ * grow), a Boruvka whose "cheapest edge leaving a component" queries walk
+ * the k-d tree (kdtree.h, wt_kdtree_cheapest).  GEO above the dense size
+ * has none.
+ *
+ * Stops: the functions that take a wt_init_stop (NULL: never) poll it from
+ * the calling thread only, every few milliseconds of work at most (between
+ * radix passes, every 64K edges of Kruskal, every 1024-4096 cities of a
+ * parallel loop, every 64 steps of Prim), and end with *stopped set and
+ * their outputs unusable.
+ *
+ * No globals; nothing printed.  Threads: OpenMP, up to `threads`.
+ */
+#ifndef WT_CORE_ONETREE_H
+#define WT_CORE_ONETREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/init.h"
+#include "core/instance.h"
+
+/* The transformed lengths' scale; backend.h's WT_ASCENT_SCALE. */
+#define WT_ONETREE_SCALE 100
+
+/* Up to this many cities the complete graph's tree is a dense Prim. */
+#define WT_ONETREE_DENSE_MAX 5000
+
+/* WT_OK when inst's lengths suit the fixed point: WT_ONETREE_SCALE times
+ * the longest distance two of its cities can have (from the bounding box,
+ * or the matrix) at most 2^30, so that penalties of that size stay in
+ * int32 and n transformed lengths sum within int64, and 3 <= n < 2^28;
+ * else UNSUPPORTED (INVALID_ARGUMENT for n < 3) with a message.  Real-valued
+ * instances (2^40 units across) are refused. */
+wt_status wt_onetree_check_lengths(const wt_instance *inst, wt_error *err);
+
+/* A sparse undirected graph on n cities: m edges {eu[e], ev[e]} with
+ * eu[e] < ev[e], sorted by (eu, ev), no duplicates; adjacency in CSR form;
+ * the scaled distances WT_ONETREE_SCALE * d(eu, ev). */
+typedef struct wt_sgraph {
+    int n;
+    int64_t m;
+    int32_t *eu, *ev; /* m entries each */
+    int64_t *d100;    /* m entries: WT_ONETREE_SCALE * d */
+    int64_t *off;     /* n + 1 entries: city i's edges are adj[off[i] .. off[i+1]) */
+    int32_t *adj_city; /* 2m entries: the other end */
+    int64_t *adj_edge; /* 2m entries: the edge's index */
+} wt_sgraph;
+
+/* Builds the graph of n rows of k cities (-1 after a row's last; j in i's
+ * row is the edge {i, j}; j == i is ignored).  Errors: INVALID_ARGUMENT (a
+ * city out of range, k < 1), UNSUPPORTED (lengths that int64 cannot sum:
+ * WT_ONETREE_SCALE * d above 2^30 for some edge), OUT_OF_MEMORY. */
+wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
+                           wt_sgraph *g, wt_error *err);
+void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
+
+/* A 1-tree of a graph (wt_onetree_sparse) or of the complete graph. */
+typedef struct wt_onetree {
+    int n;
+    int32_t *degree;   /* n: degree in the 1-tree (the special edge counted) */
+    int32_t special;   /* the special node s (a leaf of the tree) */
+    int32_t special_to; /* the special edge's other end */
+    int64_t special_cost; /* its c_pi */
+    int64_t special_edge; /* sparse: its index in the graph */
+    int64_t weight;    /* c_pi of the 1-tree: the tree's edges plus the special edge */
+    int64_t bound;     /* weight - 2 * sum(pi): w(pi), scaled */
+    /* Sparse only: */
+    uint8_t *in_tree;  /* m: edge e is a tree edge */
+    int64_t *key;      /* m: c_pi of every edge (scratch of the last tree) */
+    void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort */
+    int32_t *uf;       /* n: scratch of Kruskal */
+    int32_t *tree_edge; /* n: for a leaf, its tree edge's index (scratch) */
+    int64_t *count;    /* the radix sort's counts (scratch) */
+} wt_onetree;
+
+/* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields). */
+wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err);
+void wt_onetree_free(wt_onetree *t);
+
+/* The minimum 1-tree of g under pi into t (allocated for g).  Kruskal
+ * over the edges sorted by (c_pi, eu, ev) (a stable LSD radix sort of c_pi
+ * over the edges in (eu, ev) order, 16 bits a pass at most).  Errors: INVALID_ARGUMENT when g is
+ * not connected or no leaf of its tree has a second edge in g (no 1-tree
+ * of this form).  *stopped: stop came first (t then unusable). */
+wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
+                            const wt_init_stop *stop, wt_onetree *t, bool *stopped,
+                            wt_error *err);
+
+/* alpha[e] for every edge of g (m entries), from t, the minimum 1-tree of
+ * g under the same pi (t->key holds the c_pi).  O(m log n) time, O(n log n)
+ * memory.  *stopped as above. */
+wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
+                           const wt_init_stop *stop, int64_t *alpha, bool *stopped,
+                           wt_error *err);
+
+/* Whether inst has an exact complete-graph 1-tree here (dense or k-d). */
+bool wt_onetree_complete_supported(const wt_instance *inst);
+
+/* The weight bound w(pi) (scaled) of the minimum 1-tree of the COMPLETE
+ * graph of inst under pi, of the form above: *bound.  g (may be NULL) only
+ * seeds the k-d queries with good first answers; the result does not
+ * depend on it.  UNSUPPORTED where wt_onetree_complete_supported is false
+ * or lengths could overflow int64; *stopped as above. */
+wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
+                                    const wt_sgraph *g, int threads, const wt_init_stop *stop,
+                                    int64_t *bound, bool *stopped, wt_error *err);
+
+/* The same by the k-d tree's Boruvka whatever n (types of
+ * wt_kdtree_cheapest_supported; else UNSUPPORTED): the path
+ * wt_onetree_complete_bound takes above WT_ONETREE_DENSE_MAX cities. */
+wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
+                                 int threads, const wt_init_stop *stop, int64_t *bound,
+                                 bool *stopped, wt_error *err);
+
+/* The same by a dense O(n^2) Prim whatever the type and n (the reference
+ * the k-d path is tested against). */
+wt_status wt_onetree_complete_dense(const wt_instance *inst, const int32_t *pi,
+                                    const wt_init_stop *stop, int64_t *bound, bool *stopped,
+                                    wt_error *err);
+
+#endif
