@@ -122,6 +122,11 @@ struct wt_tuning {
                                  neighbours); 1: always */
     int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
                                  default (src/algo/policy.h); else 1..1000000 */
+    int ascent_period;        /* steps of the ascent's first period (its step rule
+                                 halves the step and the period after each);
+                                 0: the default (src/algo/policy.h; for
+                                 wt_lower_bound max(n / 2, 100)); else
+                                 1..1000000 */
     int ascent_share_pct;     /* the ascent's share of the time limit at most,
                                  percent; 0: the default (src/algo/policy.h);
                                  else 1..100 */

@@ -101,7 +101,7 @@ static void fill_rows(int32_t *cand, int k, const int32_t *graph, int width, int
 }
 
 wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until, int iterations,
-                       int k, wt_alpha *out, wt_error *err)
+                       int period, int k, wt_alpha *out, wt_error *err)
 {
     *out = (wt_alpha){.lower_bound = -1};
     double t0 = wt_now();
@@ -123,6 +123,7 @@ wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent");
     }
     wt_ascent_job job = {.lower_bound = -1, .graph = graph, .graph_k = gk + 1, .iterations = iterations,
+                         .period = period,
                          .until = until, .pi = pi, .candidates = cand, .candidates_k = k};
     st = host.backend->ascent(&host, inst, &job, ctl, err);
     free(pi);

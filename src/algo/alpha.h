@@ -35,7 +35,8 @@ typedef struct wt_alpha {
 } wt_alpha;
 
 /* The ascent on the host's threads (ctl->threads) with at most
- * `iterations` steps (0: the backend's default) and no step after `until`
+ * `iterations` steps (0: the backend's default), a first period of
+ * `period` steps (0: the backend's default) and no step after `until`
  * (wt_now() seconds; INFINITY: none), then k candidates a city by alpha
  * into out (1 <= k < n).  When ctl stops it before the lists are complete,
  * or the instance has no ascent (fewer than 8 cities, or a metric the
@@ -43,7 +44,7 @@ typedef struct wt_alpha {
  * out->lower_bound -1: the caller searches with its usual lists.
  * WT_STATUS_OUT_OF_MEMORY and the backend's errors otherwise. */
 wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until, int iterations,
-                       int k, wt_alpha *out, wt_error *err);
+                       int period, int k, wt_alpha *out, wt_error *err);
 void wt_alpha_free(wt_alpha *a); /* its lists; NULL is a no-op */
 
 #endif

@@ -99,7 +99,8 @@ static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, w
     double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
-    wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, k, alpha, err);
+    int period = t->ascent_period ? t->ascent_period : WT_ASCENT_PERIOD;
+    wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, period, k, alpha, err);
     if (st != WT_OK) return st;
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
     if (alpha->candidates) {

@@ -68,6 +68,10 @@
  * a time limit it runs its steps to the end. */
 #define WT_LK_ALPHA_CANDIDATES 5
 #define WT_ASCENT_SHARE 0.2
+/* The first period of the search's ascent [ascent_period]: LKH's
+ * INITIAL_PERIOD of the settings it is measured with (../shared/peers),
+ * a few hundred steps where Held & Karp's n / 2 takes n. */
+#define WT_ASCENT_PERIOD 100
 /* Tours from which LK searches take alpha-nearness candidates by default. */
 #define WT_LK_ALPHA_MIN_CITIES 8
 /* Whether LK searches on n cities take them, lk_alpha as the tuning sets it. */

@@ -469,6 +469,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"lk_breadth4", t->lk_breadth4, 12},     {"lk_breadth5", t->lk_breadth5, 12},
         {"ascent_iterations", t->ascent_iterations, 1000000},
         {"ascent_share_pct", t->ascent_share_pct, 100},
+        {"ascent_period", t->ascent_period, 1000000},
     };
     for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
         if (ranges[k].value < 0 || ranges[k].value > ranges[k].most)
@@ -538,7 +539,8 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     wt_alpha alpha;
-    st = wt_alpha_run(inst, &ctl, INFINITY, wt_tuning_of(params)->ascent_iterations, 1, &alpha,
+    const wt_tuning *t = wt_tuning_of(params);
+    st = wt_alpha_run(inst, &ctl, INFINITY, t->ascent_iterations, t->ascent_period, 1, &alpha,
                       err);
     wt_alpha_free(&alpha);
     if (st != WT_OK) return st;

@@ -105,6 +105,10 @@ typedef struct wt_ascent_job {
                                both ways: j in i's row is the edge {i, j}) */
     int graph_k;            /* >= 1 */
     int iterations;         /* subgradient steps at most; 0: the backend's default */
+    int period;             /* steps of the first period of the step rule; 0:
+                               max(n / 2, 100) (Held & Karp's, as Helsgaun's);
+                               shorter ascents (LKH's INITIAL_PERIOD) end
+                               sooner with a slightly weaker bound */
     double until;           /* monotonic seconds (wt_now) at which the ascent
                                ends with what it has, without stopping the
                                search; INFINITY: none (ctl still stops it) */

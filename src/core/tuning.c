@@ -41,6 +41,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(lk_walk, WT_TUNING_INT),
     FIELD(lk_alpha, WT_TUNING_INT),
     FIELD(ascent_iterations, WT_TUNING_INT),
+    FIELD(ascent_period, WT_TUNING_INT),
     FIELD(ascent_share_pct, WT_TUNING_INT),
     FIELD(pass_rows, WT_TUNING_INT),
     FIELD(pass_block, WT_TUNING_INT),

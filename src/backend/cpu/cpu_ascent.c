@@ -186,7 +186,9 @@ wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_c
             norm += (int64_t)v[i] * v[i];
         }
         int64_t step = WT_ASCENT_SCALE;
-        int period = n / 2 > MIN_PERIOD ? n / 2 : MIN_PERIOD;
+        int period = job->period > 0            ? job->period
+                     : n / 2 > MIN_PERIOD ? n / 2
+                                          : MIN_PERIOD;
         bool initial = true;
         int cap = job->iterations > 0 ? job->iterations : WT_CPU_ASCENT_DEFAULT_ITERATIONS;
         for (; period > 0 && step > 0 && norm != 0 && !stopped; period /= 2, step /= 2) {
