@@ -6,12 +6,16 @@
  * is wt_tour_length's and no more than the shorter parent's; identical
  * parents (also rotated and reversed) give the parent back; merges are
  * deterministic and symmetric in length; two parents each improved in its
- * own half of a common tour give a child shorter than both.
+ * own half of a common tour give a child shorter than both.  ILS whose
+ * meetings merge (tuning.ils_merge), on replicas and merged replicas, with
+ * diversifications: valid tours of exact length, the kick budget spent,
+ * the same tour for the same seed; one thread runs as before.
  */
 #include "test_util.h"
 
 #include "core/instance.h"
 #include "ls/merge.h"
+#include "warptour_experimental.h"
 
 /* First-improvement 2-opt on positions [lo, hi) of tour (both edges of a
  * move inside the range), until none improves. */
@@ -213,6 +217,59 @@ static void test_ils_parents(void **state)
     wt_instance_free(inst);
 }
 
+static wt_result ils_tuned(const wt_instance *inst, int threads, const wt_tuning *tune,
+                           uint64_t kicks)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CPU;
+    p.ils_descent = WT_ILS_LK;
+    p.init = WT_INIT_RANDOM;
+    p.threads = threads;
+    p.seed = 5;
+    p.kicks = kicks;
+    p.tuning = tune;
+    wt_result r = {0};
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("ils: %s", err.message);
+    return r;
+}
+
+static void test_ils_merging_meetings(void **state)
+{
+    (void)state;
+    int n = 500;
+    wt_instance *inst = wt_test_random_instance(n, 31);
+    /* Replicas (merged replicas off), and merged replicas; rounds short
+     * enough for several meetings, a diversification after each round
+     * without gain. */
+    for (int merged = 0; merged <= 1; merged++) {
+        wt_tuning on = {.ils_round_kicks = 150, .ils_merge = 1,
+                        .ils_merged_min = merged ? 1 : WT_TUNING_OFF};
+        wt_tuning off = on;
+        off.ils_merge = WT_TUNING_OFF;
+        uint64_t kicks = 3000;
+        wt_result a = ils_tuned(inst, 2, &on, kicks), b = ils_tuned(inst, 2, &on, kicks);
+        wt_result c = ils_tuned(inst, 2, &off, kicks);
+        wt_result one = ils_tuned(inst, 1, &on, kicks), one_off = ils_tuned(inst, 1, &off, kicks);
+        assert_int_equal(wt_tour_validate(a.tour, n, NULL), WT_OK);
+        assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+        assert_int_equal(wt_tour_validate(c.tour, n, NULL), WT_OK);
+        assert_int_equal(c.length, wt_tour_length(inst, c.tour));
+        assert_int_equal(a.ils.kicks, kicks);
+        assert_memory_equal(a.tour, b.tour, (size_t)n * sizeof(int32_t));
+        /* One search: no meeting to merge, the same run either way. */
+        assert_memory_equal(one.tour, one_off.tour, (size_t)n * sizeof(int32_t));
+        wt_result_free(&a);
+        wt_result_free(&b);
+        wt_result_free(&c);
+        wt_result_free(&one);
+        wt_result_free(&one_off);
+    }
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_random_and_two_opt_parents),
         cmocka_unit_test(test_disjoint_improvements),
         cmocka_unit_test(test_ils_parents),
+        cmocka_unit_test(test_ils_merging_meetings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
