@@ -98,6 +98,16 @@ wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *lengt
     return st;
 }
 
+wt_status ils_combine_each(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
+                           wt_error *err)
+{
+    wt_status st = ready(&s[0], n, err);
+    for (int t = 0; t < T && st == WT_OK; t++)
+        st = wt_merge_tours(s[0].merger, wt_ls_instance(s[0].w), tour, *length,
+                            wt_ls_order(s[t].w), s[t].best_len, tour, length, NULL, err);
+    return st;
+}
+
 bool ils_shake(ils_search *s, int n, int count)
 {
     s->shake = 0;

@@ -150,6 +150,12 @@ int ils_merge_stall(const wt_tuning *t, int T);
  * into tour and *length (never longer): partition crossover (ls/merge.h). */
 wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
                       wt_error *err);
+/* Merges tour (length *length) with each search's committed tour in turn
+ * (search 0 first), into tour and *length: for a tour into which the
+ * searches' changes already went where they clash with none (merged
+ * replicas), the rest of their gains. */
+wt_status ils_combine_each(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
+                           wt_error *err);
 /* The diversification of a search before its round: `count` kicks at
  * random places, all kept, then a descent and a commit (best_len: the
  * new, often longer, length).  false when the descent failed (s->st). */

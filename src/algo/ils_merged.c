@@ -9,11 +9,12 @@
  * from the seed every round.  LK searches take this way from
  * WT_ILS_MERGED_MIN cities.
  *
- * With tuning.ils_merge (the default) the replicas' tours are merged by
- * partition crossover instead (ils_combine.c, combine_replicas), which
- * keeps a search's gains also where another's changes touch the same
- * cities, and after rounds without a shorter tour the searches but the
- * first start their rounds with a diversification in their parts.
+ * With tuning.ils_merge (the default) the tour is then merged with each
+ * replica by partition crossover (ils_combine.c, combine_replicas), which
+ * adds the gains of the changes that clashed, in the places where they
+ * form feasible partitions, and after rounds without a shorter tour the
+ * searches but the first start their rounds with a diversification in
+ * their parts.
  *
  * With concurrent windows (windows_concurrent.h) the kicks keep off the
  * windows the GPU searches meanwhile, and the windows' improved paths go
@@ -129,14 +130,15 @@ static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
     *length = before - gain;
 }
 
-/* The merge of the replicas' tours and the tour (length *length) by
- * partition crossover (ils_combine), the tour then written from city
- * `from`, and the windows' improved paths in (as merge_replicas). */
-static wt_status combine_replicas(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
-                                  int32_t from, wt_concurrent_windows *concurrent,
-                                  wt_error *err)
+/* merge_replicas, then the tour merged with each replica by partition
+ * crossover (ils_combine_each), which adds the gains of the changes that
+ * clashed (never a longer tour), and written from city `from` again. */
+static wt_status combine_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
+                                  int64_t *length, int32_t from,
+                                  wt_concurrent_windows *concurrent, wt_error *err)
 {
-    wt_status st = ils_combine(s, T, tour, n, length, err);
+    merge_replicas(s, T, g, tour, n, length, from, concurrent);
+    wt_status st = ils_combine_each(s, T, tour, n, length, err);
     if (st != WT_OK) return st;
     int32_t *rot = s[0].child; /* free again after the merge */
     int at = 0;
@@ -144,9 +146,6 @@ static wt_status combine_replicas(ils_search *s, int T, int32_t *tour, int n, in
     memcpy(rot, tour + at, (size_t)(n - at) * sizeof *rot);
     memcpy(rot + (n - at), tour, (size_t)at * sizeof *rot);
     memcpy(tour, rot, (size_t)n * sizeof *tour);
-    int64_t gain = 0;
-    if (concurrent) wt_concurrent_splice(concurrent, tour, false, &gain);
-    *length -= gain;
     return WT_OK;
 }
 
@@ -217,7 +216,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         int64_t before = *length;
         if (T > 1 && stall > 0) {
             if (st == WT_OK)
-                st = combine_replicas(s, T, tour, n, length,
+                st = combine_replicas(s, T, &g, tour, n, length,
                                       tour[ils_round_offset(ctl->params->seed, r, n)],
                                       concurrent, err);
             still = *length < before ? 0 : still + 1;
