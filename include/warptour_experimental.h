@@ -100,6 +100,20 @@ struct wt_tuning {
                                  the default (src/algo/policy.h); else
                                  100..60000 (their windows: ils_window's
                                  cities) */
+    int ils_merge;            /* replicas and merged replicas, more than one
+                                 thread: at each meeting the searches' tours are
+                                 merged by partition crossover into one no
+                                 longer than the best, which all take up, and
+                                 after rounds without a shorter tour all
+                                 searches but the first start their rounds from
+                                 it with a diversification (kicks at random
+                                 places, all kept); 0: the default (merge,
+                                 diversify after src/algo/policy.h's rounds);
+                                 WT_TUNING_OFF: the meetings of before (all
+                                 take the best; merged replicas take each
+                                 search's changes where they clash with none
+                                 taken before); else >= 1: merge, diversify
+                                 after this many rounds */
     /* ils with lk descents: the LK step and the kick; 0: the default
      * (src/algo/policy.h), broader and deeper from a tour's size on */
     int lk_candidates;        /* candidate cities a city; 0: the default; else

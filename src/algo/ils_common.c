@@ -132,7 +132,11 @@ uint64_t ils_kicks_of(const ils_search *s, int T)
 
 void ils_searches_free(ils_search *s, int T)
 {
-    for (int t = T - 1; t >= 0 && s; t--) wt_ls_free(s[t].w);
+    for (int t = T - 1; t >= 0 && s; t--) {
+        wt_ls_free(s[t].w);
+        wt_merge_free(s[t].merger);
+        free(s[t].child);
+    }
     free(s);
 }
 

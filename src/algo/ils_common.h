@@ -21,6 +21,7 @@
 #include "algo/windows_concurrent.h"
 #include "core/search_ctl.h"
 #include "ls/engine.h"
+#include "ls/merge.h"
 #include "warptour.h"
 
 typedef struct ils_search {
@@ -40,6 +41,10 @@ typedef struct ils_search {
                               follows the round ends by the deadline */
     double kicked;         /* merged replicas: when its last round's kicks ended */
     uint64_t kicks, kept, moves;
+    wt_merge *merger;  /* merging meetings (ils_combine.c): its scratch, */
+    int32_t *child;    /* and its child's n cities (NULL until first needed) */
+    uint64_t shakes;   /* its diversifications' kicks so far */
+    int shake;         /* kicks of the diversification before its next round */
     wt_status st;
     wt_error err;
 } ils_search;
@@ -133,6 +138,30 @@ bool ils_merged_on(const wt_tuning *t, int n);
 wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
                           uint64_t kicks, wt_concurrent_windows *concurrent, int64_t *length,
                           wt_search_stats *stats, wt_error *err);
+
+/* ------------------------------------------------------ ils_combine.c */
+
+/* Rounds without a shorter tour after which the merging meetings
+ * diversify (tuning.ils_merge), or 0 where the meetings do not merge
+ * (WT_TUNING_OFF, or one search). */
+int ils_merge_stall(const wt_tuning *t, int T);
+/* Merges the tours of the T searches (their committed tours, of lengths
+ * best_len) and tour (length *length), pairwise in a tree on T threads,
+ * into tour and *length (never longer): partition crossover (ls/merge.h). */
+wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
+                      wt_error *err);
+/* Merges tour (length *length) with each search's committed tour in turn
+ * (search 0 first), into tour and *length: for a tour into which the
+ * searches' changes already went where they clash with none (merged
+ * replicas), the rest of their gains. */
+wt_status ils_combine_each(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
+                           wt_error *err);
+/* The diversification of a search before its round: `count` kicks at
+ * random places, all kept, then a descent and a commit (best_len: the
+ * new, often longer, length).  false when the descent failed (s->st). */
+bool ils_shake(ils_search *s, int n, int count);
+/* Kicks of a diversification of a search on a tour of n cities. */
+int ils_shake_kicks(int n);
 
 /* --------------------------------------------------------- ils_first.c */
 

@@ -9,6 +9,13 @@
  * from the seed every round.  LK searches take this way from
  * WT_ILS_MERGED_MIN cities.
  *
+ * With tuning.ils_merge (the default) the tour is then merged with each
+ * replica by partition crossover (ils_combine.c, combine_replicas), which
+ * adds the gains of the changes that clashed, in the places where they
+ * form feasible partitions, and after rounds without a shorter tour the
+ * searches but the first start their rounds with a diversification in
+ * their parts.
+ *
  * With concurrent windows (windows_concurrent.h) the kicks keep off the
  * windows the GPU searches meanwhile, and the windows' improved paths go
  * in at the merges; the run then depends on timing.
@@ -123,6 +130,25 @@ static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
     *length = before - gain;
 }
 
+/* merge_replicas, then the tour merged with each replica by partition
+ * crossover (ils_combine_each), which adds the gains of the changes that
+ * clashed (never a longer tour), and written from city `from` again. */
+static wt_status combine_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
+                                  int64_t *length, int32_t from,
+                                  wt_concurrent_windows *concurrent, wt_error *err)
+{
+    merge_replicas(s, T, g, tour, n, length, from, concurrent);
+    wt_status st = ils_combine_each(s, T, tour, n, length, err);
+    if (st != WT_OK) return st;
+    int32_t *rot = s[0].child; /* free again after the merge */
+    int at = 0;
+    while (tour[at] != from) at++;
+    memcpy(rot, tour + at, (size_t)(n - at) * sizeof *rot);
+    memcpy(rot + (n - at), tour, (size_t)at * sizeof *rot);
+    memcpy(tour, rot, (size_t)n * sizeof *tour);
+    return WT_OK;
+}
+
 /* One round of the T searches on replicas of the tour (length `length`),
  * each on a list, search t kicking from the cities of the t-th part of
  * kick_from (m cities of the tour, in its order, at least T). */
@@ -139,7 +165,8 @@ static void merged_round(ils_search *s, int T, const int32_t *tour, int n,
         x->region = T > 1 ? kick_from + lo : NULL;
         x->region_m = (int)(hi - lo);
         x->st = wt_ls_list_open(x->w, &x->err);
-        if (x->st == WT_OK)
+        if (x->st == WT_OK && x->shake > 0 && !ils_shake(x, n, x->shake)) ils_set_halt(halt);
+        if (x->st == WT_OK && !ils_halted(halt))
             ils_run_round(s, t, T, ils_share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done,
                           NULL, halt);
         else
@@ -169,6 +196,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     int32_t *free_cities = concurrent ? malloc((size_t)n * sizeof *free_cities) : NULL;
     double tail = 0; /* the last round's seconds from its first search's last kick to its
                         merge's end: the last round ends that much earlier */
+    int stall = ils_merge_stall(tune, T), still = 0; /* rounds without a shorter tour */
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
@@ -185,7 +213,15 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
                 st = s[t].st;
             }
         done = ils_kicks_of(s, T);
-        if (T > 1) {
+        int64_t before = *length;
+        if (T > 1 && stall > 0) {
+            if (st == WT_OK)
+                st = combine_replicas(s, T, &g, tour, n, length,
+                                      tour[ils_round_offset(ctl->params->seed, r, n)],
+                                      concurrent, err);
+            still = *length < before ? 0 : still + 1;
+            for (int t = 1; still >= stall && t < T; t++) s[t].shake = ils_shake_kicks(n);
+        } else if (T > 1) {
             merge_replicas(s, T, &g, tour, n, length,
                            tour[ils_round_offset(ctl->params->seed, r, n)], concurrent);
         } else {

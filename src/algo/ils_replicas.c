@@ -5,6 +5,12 @@
  * search takes up the best tour among them (ties to the lowest search),
  * as Lam et al.'s searches meet at their exchanges.
  *
+ * With tuning.ils_merge (the default) the meeting merges the searches'
+ * tours instead (ils_combine.c): the tour all take up is no longer than
+ * the best one and has the gains of the others where they lie apart; and
+ * after rounds without a shorter tour the searches but the first start
+ * their rounds with a diversification.
+ *
  * A round's work depends only on the tour at its start, so a run is the
  * same for the same seed, kick budget and thread count.
  */
@@ -13,6 +19,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/tuning.h"
 
 wt_status ils_replicas_open(wt_ls *whole, int64_t length, wt_search_ctl *ctl, int T,
                             ils_search **out, wt_error *err)
@@ -65,15 +72,25 @@ wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_
                              wt_error *err)
 {
 #pragma omp parallel for num_threads(T) schedule(static, 1)
-    for (int t = 0; t < T; t++)
+    for (int t = 0; t < T; t++) {
+        if (s[t].shake > 0 && !ils_shake(&s[t], n, s[t].shake)) {
+            ils_set_halt(halt);
+            continue;
+        }
         ils_run_round(s, t, T, ils_share(quota, (uint64_t)T, (uint64_t)t), n, ctl, done, NULL,
                       halt);
+    }
     wt_status st = WT_OK;
     for (int t = 0; t < T; t++)
         if (s[t].st != WT_OK) {
             *err = s[t].err;
             st = s[t].st;
         }
+    if (st == WT_OK && ils_merge_stall(wt_tuning_of(ctl->params), T) > 0) {
+        st = ils_combine(s, T, tour, n, length, err);
+        ils_replicas_meet(s, T, -1, tour, *length);
+        return st;
+    }
     int b = best_search(s, T);
     ils_replicas_meet(s, T, b, tour, *length);
     *length = s[b].best_len;
@@ -88,13 +105,18 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     ils_search *s = NULL;
     wt_status st = ils_replicas_open(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
-    int halt = 0;
+    int halt = 0, stall = ils_merge_stall(wt_tuning_of(ctl->params), T), still = 0;
     uint64_t done = 0, round = ils_round_kicks(wt_tuning_of(ctl->params));
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         uint64_t quota = (uint64_t)T * round;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        int64_t before = *length;
         st = ils_replicas_round(s, T, tour, n, quota, ctl, done, length, &halt, err);
         done = ils_kicks_of(s, T);
+        /* Rounds without a shorter tour: the next diversifies. */
+        still = *length < before ? 0 : still + 1;
+        for (int t = 1; stall > 0 && still >= stall && t < T; t++)
+            s[t].shake = ils_shake_kicks(n);
     }
     ils_add_stats(stats, s, T);
     ils_replicas_close(s, T);

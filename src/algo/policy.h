@@ -105,6 +105,14 @@ bool wt_policy_lk_alpha(int tuned, int n);
 #define WT_ILS_REPLICA_EVERY 4
 /* Tours from which LK searches kick merged replicas [ils_merged_min]. */
 #define WT_ILS_MERGED_MIN 2000
+/* The merging meetings of replicas and merged replicas (ils_combine.c,
+ * issue 40): rounds without a shorter tour after which all searches but
+ * the first start their rounds with a diversification [ils_merge], */
+#define WT_ILS_MERGE_STALL 3
+/* whose kicks, all kept, are one for every this many cities, */
+#define WT_ILS_SHAKE_CITIES 500
+/* at least this many. */
+#define WT_ILS_SHAKE_MIN 4
 
 /* The first descent: bench/RESULTS.md, "Why 2-opt over the 50 longest edges
  * after the first descent (LK)", "Why several start tours where ties abound

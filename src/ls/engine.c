@@ -297,6 +297,8 @@ void wt_ls_set_breadth(wt_ls *e, const int breadth[WT_LK_LEVELS])
 
 const wt_ls_moves *wt_ls_moves_of(const wt_ls *e) { return &e->moves; }
 
+const wt_instance *wt_ls_instance(const wt_ls *e) { return e->src ? e->src : e->inst; }
+
 const int32_t *wt_ls_candidates(const wt_ls *e, int *k)
 {
     *k = e->k;

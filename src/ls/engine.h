@@ -116,6 +116,8 @@ const int32_t *wt_ls_order(const wt_ls *e);
 int64_t wt_ls_length(const wt_ls *e);
 /* The moves its descents make. */
 const wt_ls_moves *wt_ls_moves_of(const wt_ls *e);
+/* The instance its tour is of (a segment engine's: the whole instance). */
+const wt_instance *wt_ls_instance(const wt_ls *e);
 /* Sets the LK step's breadth (moves.breadth, values >= 1) for the
  * descents from now on; clones and segment engines made later take it. */
 void wt_ls_set_breadth(wt_ls *e, const int breadth[WT_LK_LEVELS]);
