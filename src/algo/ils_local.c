@@ -94,6 +94,8 @@ static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, w
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
     if (!m->lk || !wt_policy_lk_alpha(t->lk_alpha, inst->n)) return WT_OK;
+    /* The start tour's length shown before the ascent, which moves no city. */
+    wt_ctl_report(ctl, ctl->init_length, stats->steps, false);
     double now = wt_now(), share = t->ascent_share_pct ? t->ascent_share_pct / 100.0
                                                        : WT_ASCENT_SHARE;
     double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;

@@ -110,7 +110,8 @@ class Timeline(unittest.TestCase):
     def test_samples_peer_and_table(self):
         peer = self.script("linkern", FAKE_PEER)
         r = run("timeline", BERLIN, "--at", "0.5,0.2", "--backends", "cpu",
-                "--threads", "1", "--algorithm", "ils", "--peer", "linkern=" + peer)
+                "--threads", "1", "--algorithm", "ils", "--tune", "lk_alpha=off",
+                "--peer", "linkern=" + peer)
         self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
         self.assertIn("# command: warptour-bench timeline", r.stdout)
         self.assertRegex(r.stdout, r"# machine: .*CPU cores")
@@ -119,7 +120,8 @@ class Timeline(unittest.TestCase):
                                      ("linkern", 0.5)], r.stdout)
         for key, (inst, n, backend, t, length, gap, ref, bound, gapb) in s.items():
             self.assertEqual((inst, n, ref), ("berlin52", "52", "optimum"))
-            # No lower bound from our runs (yet): none, and no table column.
+            # Without the ascent (lk_alpha off) no lower bound: none, and no
+            # table column (test_bound_columns has them).
             self.assertEqual((bound, gapb), ("none", "none"))
         # Ours: a tour by 0.5 s (ILS on 52 cities), its gap to the optimum.
         length = s[("cpu", 0.5)][4]
@@ -149,6 +151,23 @@ class Timeline(unittest.TestCase):
                 self.assertAlmostEqual(float(row[5]), float(ours) / float(theirs), delta=0.01)
                 self.assertEqual(row[6], "cpu" if float(ours) < float(theirs) else "linkern")
 
+    def test_bound_columns(self):
+        # ILS's ascent proves a lower bound: each column's gap to it, and an
+        # "lb" column beside each in the table.
+        peer = self.script("linkern", FAKE_PEER)
+        r = run("timeline", BERLIN, "--at", "0.5", "--backends", "cpu", "--threads", "1",
+                "--peer", "linkern=" + peer)
+        self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
+        s = self.samples(r.stdout)
+        for key, (inst, n, backend, t, length, gap, ref, bound, gapb) in s.items():
+            self.assertNotEqual(bound, "none", r.stdout)
+            self.assertLessEqual(int(bound), BERLIN_OPT)
+            if length != "none":
+                self.assertAlmostEqual(float(gapb),
+                                       100.0 * (int(length) - int(bound)) / int(bound), places=2)
+        cols, _ = self.table(r.stdout)
+        self.assertEqual(cols[3:7], ["cpu", "cpu lb", "linkern", "linkern lb"])
+
     def test_stuck_peer_is_stopped(self):
         # A peer past max(--at) + 2 s gets SIGTERM, then SIGKILL a second later.
         peer = self.script("linkern", STUCK_PEER)
@@ -165,7 +184,7 @@ class Timeline(unittest.TestCase):
     def test_lkh_from_a_parameter_file(self):
         lkh = self.script("lkh", FAKE_LKH)
         r = run("timeline", BERLIN, "--at", "0.2,0.6", "--backends", "cpu", "--threads", "1",
-                "--seed", "7", "--peer", "lkh=" + lkh)
+                "--seed", "7", "--tune", "lk_alpha=off", "--peer", "lkh=" + lkh)
         self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
         self.assertIn("# peer: lkh = " + lkh, r.stdout)
         # Its parameter file holds the README's settings (no POPMUSIC at 52
@@ -206,7 +225,9 @@ class Timeline(unittest.TestCase):
         # the pair's length at t is the best either had.
         peer = self.script("linkern", SEEDED_PEER)
         lkh = self.script("lkh", FAKE_LKH)
+        # (no bound without the ascent: no "lb" columns)
         r = run("timeline", BERLIN, "--at", "0.1,0.8", "--backends", "cpu", "--threads", "1",
+                "--tune", "lk_alpha=off",
                 "--peer", "linkern=" + peer, "--peer", "lkh=" + lkh, "--peer-runs", "1,2")
         self.assertEqual(r.returncode, 0, r.stderr + r.stdout)
         with open(os.path.join(self.tmp.name, "seeds")) as f:

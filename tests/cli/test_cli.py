@@ -17,6 +17,7 @@ import unittest
 WARPTOUR = None
 DATA = os.environ.get("WT_DATA", os.path.join(os.path.dirname(__file__), "..", "..", "data"))
 BERLIN = os.path.join(DATA, "berlin52.tsp")
+A280 = os.path.join(DATA, "a280.tsp")  # its Held-Karp bound (2566) is below its optimum
 
 
 def run(*args, **kw):
@@ -167,17 +168,21 @@ class Cli(unittest.TestCase):
 
     def test_ils(self):
         tour = self.path("ils.tour")
-        r = run("solve", BERLIN, "--algorithm", "ils", "--kicks", "50", "--json", "--output", tour)
+        r = run("solve", A280, "--algorithm", "ils", "--kicks", "50", "--json", "--output", tour)
         self.assertEqual(r.returncode, 0, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual(j["algorithm"], "ils")
         self.assertEqual(j["kicks"], 50)
         self.assertLessEqual(j["kicks_accepted"], 50)
-        self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"],
+        self.assertEqual(json.loads(run("check", A280, tour, "--json").stdout)["length"],
                          j["length"])
+        # The proven bound: at most the optimum, the gap to it as reported.
+        self.assertLessEqual(j["lower_bound"], 2579)
+        self.assertAlmostEqual(j["gap_to_bound_percent"],
+                               100 * (j["length"] - j["lower_bound"]) / j["lower_bound"])
         # The limit is ILS's normal end once the first descent is done: one
         # thread and a second, so that a loaded machine still gets there.
-        r = run("solve", BERLIN, "--algorithm", "ils", "--time-limit", "1", "--threads", "1",
+        r = run("solve", A280, "--algorithm", "ils", "--time-limit", "1", "--threads", "1",
                 "--json")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertGreater(json.loads(r.stdout)["kicks"], 0)
@@ -203,8 +208,11 @@ class Cli(unittest.TestCase):
         r = run("solve", BERLIN, "--algorithm", "ils", "--ils-descent", "lk", "--kicks", "300",
                 "--threads", "1", "--backend", "cpu", "--json", "--output", tour)
         j = json.loads(r.stdout)
-        self.assertEqual((j["ils_descent"], j["kicks"]), ("lk", 300))
-        self.assertEqual(j["length"], 7542)
+        # It reaches the optimum, which is berlin52's proven bound: the end,
+        # whatever is left of the kicks.
+        self.assertEqual(j["ils_descent"], "lk")
+        self.assertLessEqual(j["kicks"], 300)
+        self.assertEqual((j["length"], j["lower_bound"], j["gap_to_bound_percent"]), (7542, 7542, 0))
         self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], 7542)
         # No concurrent windows here; gpu_span_s is its old name (docs/json.md).
         self.assertEqual((j["gpu_time_s"], j["concurrent_windows_s"], j["gpu_span_s"]), (0, 0, 0))
@@ -234,8 +242,13 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         j = json.loads(r.stdout)
         self.assertEqual((j["algorithm"], j["ils_descent"], j["stop"]), ("ils", "lk", "done"))
-        self.assertEqual(j["kicks"], 10000)  # one a city, at least 10,000
-        self.assertEqual(j["length"], 7542)
+        # berlin52's Held-Karp bound is its optimum (the ascent's 1-tree is a
+        # tour), so the search ends when it reaches it, before its budget
+        # of one kick a city, at least 10,000.
+        self.assertEqual((j["length"], j["lower_bound"]), (7542, 7542))
+        self.assertLess(j["kicks"], 10000)
+        r = run_default("solve", A280, "--json", "--backend", "cpu")
+        self.assertEqual(json.loads(r.stdout)["kicks"], 10000)
         self.assertEqual(json.loads(run("check", BERLIN, tour, "--json").stdout)["length"], 7542)
         # An option of another algorithm than the default one is refused.
         r = run_default("solve", BERLIN, "--restarts", "5")

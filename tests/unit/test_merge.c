@@ -190,7 +190,7 @@ static void test_ils_parents(void **state)
         p.ils_descent = WT_ILS_LK;
         p.threads = 1;
         p.seed = 1 + (uint64_t)s;
-        p.kicks = 300;
+        p.kicks = 30;
         wt_result r = {0};
         assert_int_equal(wt_solve(inst, &p, &r, NULL), WT_OK);
         tours[s] = malloc((size_t)n * sizeof(int32_t));

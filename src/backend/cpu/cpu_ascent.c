@@ -213,6 +213,7 @@ wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_c
                     break;
                 }
                 job->iterations_done++;
+                wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
                 norm = 0;
                 for (int i = 0; i < n; i++) {
                     v[i] = t.degree[i] - 2;
