@@ -149,8 +149,8 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t m, int shift, 
 }
 
 /* Sorts keys[0..m) ascending by their bits from..bits-1 (higher bits must
- * be zero; lower ones are not looked at, so keys equal in the sorted bits
- * keep their order: stable).  LSD radix sort with 11-bit digits, which keeps a thread's
+ * be zero; lower ones are not looked at: keys equal in the sorted bits keep
+ * their order).  LSD radix sort with 11-bit digits, which keeps a thread's
  * histogram in L1 cache; a pass whose digit is the same for every key is
  * skipped.  tmp is scratch space of m keys.  Up to `threads` threads (one
  * below RADIX_PARALLEL_MIN keys, or when the counts cannot be had); the
@@ -1072,7 +1072,8 @@ static void hilbert_table(uint16_t table[HILBERT_STATES * HILBERT_CELLS4])
                     mirrored ^= rx;
                 }
             }
-            table[state * HILBERT_CELLS4 + v] = (uint16_t)(digits | (transposed | mirrored << 1) << 8);
+            unsigned next = transposed | mirrored << 1;
+            table[state * HILBERT_CELLS4 + v] = (uint16_t)(digits | next << 8);
         }
 }
 
