@@ -14,7 +14,8 @@
 #   make deps     install the build dependencies (Debian packages)
 #   make fuzz     fuzz the readers (clang, libFuzzer) for FUZZ_SECONDS each,
 #                 then inject allocation failures into them and into wt_solve
-#   make fuzz-readers  the same without wt_solve's (CI runs it)
+#                 (FUZZ_SECONDS too; CI runs it)
+#   make fuzz-readers  the same without wt_solve's
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
 #            CUDA=AUTO|ON|OFF (build the CUDA backend: AUTO where nvcc is
@@ -87,9 +88,12 @@ install: all
 # make fuzz: the readers of untrusted input (TSPLIB and TOUR files, point
 # files) under libFuzzer, FUZZ_SECONDS each, allocation failures injected
 # into the readers (oom_tsplib), then into wt_solve's algorithms on the CPU
-# backend (oom_solve, tens of minutes on two cores) under LeakSanitizer
-# (tests/fuzz says how the harnesses work).  make fuzz-readers: all but
-# oom_solve's run, which it only builds (CI runs it: .ci/run).  Not part of `make test`: they want clang.
+# backend under LeakSanitizer for FUZZ_SECONDS too (oom_solve: the whole
+# takes over ten minutes on two cores, so its -max_total_time spreads the
+# failures it tries over every configuration; run it by hand without one
+# for all of them) (tests/fuzz says how the harnesses work); CI runs it
+# (.ci/run).  make fuzz-readers: all but oom_solve's run, which it only
+# builds.  Not part of `make test`: they want clang.
 FUZZ_SECONDS ?= 120
 FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
            src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c
@@ -116,7 +120,8 @@ fuzz-readers:
 	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_solve
 
 fuzz: fuzz-readers
-	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $(BUILD)/fuzz/oom_solve
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $(BUILD)/fuzz/oom_solve \
+	    -max_total_time=$(FUZZ_SECONDS)
 
 # On a machine with a GPU: build, GPU tests, benchmarks, summary table.
 gpu-check:

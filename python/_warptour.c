@@ -96,6 +96,7 @@ typedef struct progress_ctx {
     double last_call;   /* monotonic seconds of the last call (the GIL guards it) */
     int stopped;        /* a call asked to stop: no more calls (the GIL guards it) */
     wt_progress shown;  /* wt_solve's last figures, which the ticker repeats (GIL) */
+    wt_batch_progress shown_batch; /* wt_solve_batch's, for a batch (GIL) */
 } progress_ctx;
 
 /* Moves the pending exception into ctx->exc, with its traceback attached. */
@@ -159,6 +160,36 @@ static int progress_cb(const wt_progress *p, void *user)
     return progress_call(user, solve_progress_info, p);
 }
 
+/* The ticker's call for a solve: the library's last figures, elapsed now. */
+static int solve_tick(progress_ctx *ctx, double elapsed)
+{
+    wt_progress p = ctx->shown;
+    p.elapsed_s = elapsed;
+    p.pass_done = WT_NOT_IN_PASS;
+    return progress_call(ctx, solve_progress_info, &p);
+}
+
+static PyObject *batch_progress_info(const void *pv, progress_ctx *ctx)
+{
+    const wt_batch_progress *p = pv;
+    ctx->shown_batch = *p;
+    return Py_BuildValue("{s:d,s:i,s:i,s:K}", "elapsed_s", p->elapsed_s, "done", p->done,
+                         "count", p->count, "kicks", (unsigned long long)p->kicks);
+}
+
+static int batch_progress_cb(const wt_batch_progress *p, void *user)
+{
+    return progress_call(user, batch_progress_info, p);
+}
+
+/* The ticker's call for a batch. */
+static int batch_tick(progress_ctx *ctx, double elapsed)
+{
+    wt_batch_progress p = ctx->shown_batch;
+    p.elapsed_s = elapsed;
+    return progress_call(ctx, batch_progress_info, &p);
+}
+
 /* ------------------------------------------------------------- ticker */
 
 /* The library reports progress between the steps of a search, but not
@@ -171,6 +202,7 @@ static int progress_cb(const wt_progress *p, void *user)
  * solve() takes the GIL back (the thread may be waiting for it). */
 typedef struct ticker {
     progress_ctx *ctx;
+    int (*tick)(progress_ctx *ctx, double elapsed); /* solve_tick or batch_tick */
     volatile int *stop; /* the search's stop flag */
     double t0, interval;
     bool done;          /* the search ended: guarded by mu */
@@ -195,12 +227,8 @@ static void *ticker_main(void *arg)
         PyGILState_STATE gil = PyGILState_Ensure();
         double now = wt_now_s();
         int stop = 0;
-        if (!tk->ctx->exc && now - tk->ctx->last_call >= tk->interval) {
-            wt_progress p = tk->ctx->shown;
-            p.elapsed_s = now - tk->t0;
-            p.pass_done = WT_NOT_IN_PASS;
-            stop = progress_call(tk->ctx, solve_progress_info, &p);
-        }
+        if (!tk->ctx->exc && now - tk->ctx->last_call >= tk->interval)
+            stop = tk->tick(tk->ctx, now - tk->t0);
         PyGILState_Release(gil);
         if (stop) *tk->stop = 1;
         pthread_mutex_lock(&tk->mu);
@@ -210,9 +238,12 @@ static void *ticker_main(void *arg)
 }
 
 /* Starts tk's thread; false (no thread) when it cannot be had. */
-static bool ticker_start(ticker *tk, progress_ctx *ctx, volatile int *stop, double interval)
+static bool ticker_start(ticker *tk, progress_ctx *ctx,
+                         int (*tick)(progress_ctx *ctx, double elapsed), volatile int *stop,
+                         double interval)
 {
-    *tk = (ticker){.ctx = ctx, .stop = stop, .t0 = wt_now_s(), .interval = interval};
+    *tk = (ticker){.ctx = ctx, .tick = tick, .stop = stop, .t0 = wt_now_s(),
+                   .interval = interval};
     pthread_mutex_init(&tk->mu, NULL);
     pthread_cond_init(&tk->cv, NULL);
     if (pthread_create(&tk->thread, NULL, ticker_main, tk) == 0) return true;
@@ -561,7 +592,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     bool watching = watch_sigint && sigint_watch(&stop);
     ticker tk;
     Py_BEGIN_ALLOW_THREADS
-    bool ticking = ctx.callable && ticker_start(&tk, &ctx, &stop, interval);
+    bool ticking = ctx.callable && ticker_start(&tk, &ctx, solve_tick, &stop, interval);
     st = wt_solve(inst, &params, &res, &err);
     if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
@@ -586,19 +617,6 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
 }
 
 /* ------------------------------------------------------------- batches */
-
-static PyObject *batch_progress_info(const void *pv, progress_ctx *ctx)
-{
-    (void)ctx;
-    const wt_batch_progress *p = pv;
-    return Py_BuildValue("{s:d,s:i,s:i,s:K}", "elapsed_s", p->elapsed_s, "done", p->done,
-                         "count", p->count, "kicks", (unsigned long long)p->kicks);
-}
-
-static int batch_progress_cb(const wt_batch_progress *p, void *user)
-{
-    return progress_call(user, batch_progress_info, p);
-}
 
 /* The result of a batch: the tours as one bytearray of count x n int32
  * (-1 for an instance without a tour), the rest as lists and fields. */
@@ -643,8 +661,9 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
 
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
-             "            progress, interval, cuda_device) -> (dict, exception or None)\n\n"
-             "Internal: warptour.solve_batch calls this.");
+             "            progress, interval, cuda_device[, watch_sigint])\n"
+             "            -> (dict, exception or None)\n\n"
+             "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's.");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -654,8 +673,9 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     int count, n, threads, cuda_device;
     unsigned long long seed, kicks;
     double time_limit, interval;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi", &source, &count, &n, &seed, &time_limit, &kicks,
-                          &backend, &threads, &progress, &interval, &cuda_device))
+    int watch_sigint = 0;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|p", &source, &count, &n, &seed, &time_limit, &kicks,
+                          &backend, &threads, &progress, &interval, &cuda_device, &watch_sigint))
         return NULL;
     wt_batch_params params;
     wt_batch_params_defaults(&params);
@@ -667,7 +687,9 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
                             "or more (got %d of %d)", count, n);
     Py_buffer view;
     if (get_doubles(source, &view, (Py_ssize_t)count * n * 2) < 0) return NULL;
-    progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress};
+    progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress,
+                        .last_call = wt_now_s(),
+                        .shown_batch = {.count = count}};
     params.seed = seed;
     params.time_limit_s = time_limit;
     params.kicks = kicks;
@@ -678,10 +700,24 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     wt_batch_result res;
     wt_error err = {0};
     wt_status st;
+    /* As solve's: SIGINT sets the stop flag, which the start tours, the
+     * neighbour lists and the searches poll between progress calls, and the
+     * ticker calls progress while the library is silent. */
+    volatile int stop = 0;
+    params.stop_flag = &stop;
+    bool watching = watch_sigint && sigint_watch(&stop);
+    ticker tk;
     Py_BEGIN_ALLOW_THREADS
+    bool ticking = ctx.callable && ticker_start(&tk, &ctx, batch_tick, &stop, interval);
     st = wt_solve_batch_points(view.buf, count, n, WT_EUC_2D_REAL, &params, &res, &err);
+    if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
+    if (watching) {
+        sigint_unwatch();
+        /* A SIGINT after the last progress call raises here, with the tours. */
+        if (!ctx.exc && PyErr_CheckSignals() < 0) keep_exception(&ctx);
+    }
     if (st != WT_OK) {
         Py_XDECREF(ctx.exc);
         return raise_status(&err);

@@ -89,7 +89,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     tour (result.errors says why); the others are solved all the same.
 """
     # solve's checks; imported here: the package imports this module
-    from . import _device, _options, _real_array
+    from . import _device, _options, _real_array, _sigint_watchable
     arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
         raise ValueError(f"points must be a (batch, n, 2) array, got shape {arr.shape}")
@@ -107,7 +107,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
-                                   progress, progress_interval, _device(cuda_device))
+                                   progress, progress_interval, _device(cuda_device),
+                                   _sigint_watchable())
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

@@ -148,14 +148,15 @@ static bool radix_pass(const uint64_t *src, uint64_t *dst, size_t m, int shift, 
     return moved;
 }
 
-/* Sorts keys[0..m) ascending by their low `bits` bits (higher bits must be
- * zero).  LSD radix sort with 11-bit digits, which keeps a thread's
+/* Sorts keys[0..m) ascending by their bits from..bits-1 (higher bits must
+ * be zero; lower ones are not looked at: keys equal in the sorted bits keep
+ * their order).  LSD radix sort with 11-bit digits, which keeps a thread's
  * histogram in L1 cache; a pass whose digit is the same for every key is
  * skipped.  tmp is scratch space of m keys.  Up to `threads` threads (one
  * below RADIX_PARALLEL_MIN keys, or when the counts cannot be had); the
  * result does not depend on their number.  Polls stop before each pass and
  * returns false, the order lost, when stopped. */
-static bool radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int threads,
+static bool radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int from, int bits, int threads,
                        const wt_init_stop *stop)
 {
     size_t one[1][RADIX_BUCKETS];
@@ -167,7 +168,7 @@ static bool radix_sort(uint64_t *keys, uint64_t *tmp, size_t m, int bits, int th
     }
     uint64_t *src = keys, *dst = tmp;
     bool stopped = false;
-    for (int shift = 0; shift < bits && !stopped; shift += RADIX_DIGIT) {
+    for (int shift = from; shift < bits && !stopped; shift += RADIX_DIGIT) {
         stopped = stop_asked(stop);
         if (stopped || !radix_pass(src, dst, m, shift, threads, count)) continue;
         uint64_t *t = src;
@@ -433,8 +434,14 @@ enum { ROW_POLL = 4096 };
 static wt_status fill_candidates_tree(const wt_instance *inst, candidates *c, wt_error *err)
 {
     wt_kdtree *tree = NULL;
-    wt_status st = wt_kdtree_create_threads(inst, NULL, inst->n, c->threads, &tree, err);
+    /* The tree's build polls too: at a million cities it is a tenth of a
+     * second before the first row. */
+    wt_status st = wt_kdtree_create_until(inst, NULL, inst->n, c->threads, c->stop, &tree, err);
     if (st != WT_OK) return st;
+    if (!tree) { /* stopped while built */
+        c->stopped = 1;
+        return WT_OK;
+    }
     int64_t max_d = c->max_d;
 #pragma omp parallel for num_threads(c->threads) schedule(static) reduction(max : max_d)
     for (int r = 0; r < c->n; r++) {
@@ -548,7 +555,7 @@ static size_t sort_edges_radix(const candidates *c, int id_bits, uint64_t *tmp,
         keys[e] = keys[e] << (2 * id_bits) | (uint64_t)lo << id_bits | (uint64_t)hi;
     }
     int bits = bit_width((uint64_t)c->max_d) + 2 * id_bits;
-    if (!radix_sort(keys, tmp, m, bits, c->threads, stop)) return SIZE_MAX;
+    if (!radix_sort(keys, tmp, m, 0, bits, c->threads, stop)) return SIZE_MAX;
     size_t out = 0;
     uint64_t prev = 0;
     for (size_t e = 0; e < m; e++) {
@@ -1038,23 +1045,51 @@ static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int thread
 
 /* --------------------------------------------------------------- spacefill */
 
-/* Position of cell (x, y) along the Hilbert curve that fills a 2^order
- * square (order <= 31); the classic bit-by-bit rotation algorithm. */
-static uint64_t hilbert_index(uint32_t x, uint32_t y, int order)
+/* The Hilbert curve that fills a 2^order square (order <= 31), by the
+ * classic bit-by-bit rotation algorithm: at each level from the top, the
+ * quadrant (rx, ry) of the cell gives two digits of the position, (3 rx) ^ ry,
+ * and where ry = 0 the lower levels are mirrored (rx = 1) and transposed.
+ * The mirrors and transpositions met so far compose into one of four states
+ * (transposed or not, mirrored or not), so four levels at a time are a look-up
+ * in a table of 4 states x 256 cells of 4 levels, built once a sort (the
+ * branches of the level-by-level loop mispredicted: most of the spacefill
+ * tour's time).  A table entry holds the 8 digits and, from bit 8, the state
+ * after them. */
+enum { HILBERT_STATES = 4, HILBERT_CELLS4 = 256 };
+
+static void hilbert_table(uint16_t table[HILBERT_STATES * HILBERT_CELLS4])
 {
-    uint64_t d = 0;
-    for (uint32_t s = (uint32_t)1 << (order - 1); s > 0; s >>= 1) {
-        uint32_t rx = (x & s) != 0, ry = (y & s) != 0;
-        d += (uint64_t)s * s * ((3 * rx) ^ ry);
-        if (ry == 0) {
-            if (rx == 1) { /* reflect the low bits */
-                x = ~x;
-                y = ~y;
+    for (unsigned state = 0; state < HILBERT_STATES; state++)
+        for (unsigned v = 0; v < HILBERT_CELLS4; v++) {
+            unsigned transposed = state & 1, mirrored = state >> 1, digits = 0;
+            for (int level = 3; level >= 0; level--) {
+                unsigned bx = (v >> (4 + level)) & 1, by = (v >> level) & 1;
+                unsigned rx = (transposed ? by : bx) ^ mirrored;
+                unsigned ry = (transposed ? bx : by) ^ mirrored;
+                digits = digits << 2 | ((3 * rx) ^ ry);
+                if (ry == 0) {
+                    transposed ^= 1;
+                    mirrored ^= rx;
+                }
             }
-            uint32_t t = x;
-            x = y;
-            y = t;
+            unsigned next = transposed | mirrored << 1;
+            table[state * HILBERT_CELLS4 + v] = (uint16_t)(digits | next << 8);
         }
+}
+
+/* Position of cell (x, y) along the Hilbert curve of `order`.  The curve is
+ * walked from a multiple of four levels: levels of zero bits above the top
+ * add no digit and transpose once each, hence the start state. */
+static uint64_t hilbert_index(const uint16_t *table, uint32_t x, uint32_t y, int order)
+{
+    int levels = (order + 3) & ~3;
+    unsigned state = (unsigned)(levels - order) & 1;
+    uint64_t d = 0;
+    for (int shift = levels - 4; shift >= 0; shift -= 4) {
+        unsigned v = ((x >> shift) & 15) << 4 | ((y >> shift) & 15);
+        unsigned e = table[state * HILBERT_CELLS4 + v];
+        d = d << 8 | (e & 255);
+        state = e >> 8;
     }
     return d;
 }
@@ -1092,14 +1127,22 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
         free(tmp);
         return false;
     }
+    uint16_t table[HILBERT_STATES * HILBERT_CELLS4];
+    hilbert_table(table);
+    /* Cities given in ascending order (all of them, or the ones a cut
+     * nearest tour did not reach) are in their ties' order already: the
+     * stable sort then skips the city numbers' passes. */
+    int from = id_bits;
+    for (int i = 1; cities && i < m && from > 0; i++)
+        if (cities[i] <= cities[i - 1]) from = 0;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int i = 0; i < m; i++) {
         int c = cities ? cities[i] : i;
         uint32_t gx = grid_cell(inst->x[c], lo[0], scale, cells);
         uint32_t gy = grid_cell(inst->y[c], lo[1], scale, cells);
-        keys[i] = hilbert_index(gx, gy, order) << id_bits | (uint64_t)c;
+        keys[i] = hilbert_index(table, gx, gy, order) << id_bits | (uint64_t)c;
     }
-    radix_sort(keys, tmp, (size_t)m, 2 * order + id_bits, threads, NULL);
+    radix_sort(keys, tmp, (size_t)m, from, 2 * order + id_bits, threads, NULL);
     uint64_t id_mask = ((uint64_t)1 << id_bits) - 1;
     for (int i = 0; i < m; i++) out[i] = (int32_t)(keys[i] & id_mask);
     free(keys);

@@ -27,8 +27,18 @@
  * allocation k is the same one each time, then with 2, where allocations
  * made inside parallel regions fail on either thread (the counter is
  * atomic; the count of the first run is then a guide, not exact: k goes
- * on past it until a run reaches no failure).  The whole takes about five
+ * on past it until a run reaches no failure).  The whole takes over ten
  * minutes on two cores.
+ *
+ * -max_total_time=S (as libFuzzer's; `make fuzz` passes FUZZ_SECONDS) bounds
+ * the whole to about S seconds: the configurations (each thread count one,
+ * each of the Python entry points' instances one) share S evenly, a configuration passing on
+ * what it did not use to the next, and each tries its allocations coarse to
+ * fine (every 64th of the planned ones first, then the ones between, ...),
+ * so that a cut run has spread its failures over the whole run; each line
+ * then says how many of its planned failures it tried.  A configuration's
+ * counting run and first failure run whatever the budget, so S below the
+ * counting runs' time (about 20 s on two cores) ends later than S.
  *
  * OpenMP: clang links LLVM's libomp, a shared library; --wrap applies only
  * to the objects linked here, so the runtime's own allocations never fail,
@@ -43,7 +53,8 @@
  *     src/core/?*.c src/algo/?*.c src/backend/cpu/?*.c \
  *     src/backend/cuda/cuda_absent.c -lm -lz \
  *     -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o /tmp/oom_solve
- *   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 /tmp/oom_solve [FILTER]
+ *   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 /tmp/oom_solve \
+ *     [-max_total_time=S] [FILTER]
  *
  * FILTER, when given, runs only the configurations whose name contains it;
  * OOM_SOLVE_VERBOSE=1 prints every run's status and message.
@@ -52,6 +63,7 @@
  */
 #include <signal.h>
 #include <stdatomic.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +229,26 @@ static wt_status make_instance(const config *c, size_t i, wt_instance **out, wt_
 static const char *current = "";
 static bool verbose; /* OOM_SOLVE_VERBOSE set: a line for every run */
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The time budget (-max_total_time): the end of the current configuration's
+ * share; INFINITY-like (0: none) without one. */
+static double budget_start, budget_s;
+static int budget_units, budget_unit;
+
+/* Whether the current configuration's share is spent: configuration u of
+ * `units` may run until start + budget * (u + 1) / units. */
+static bool out_of_time(void)
+{
+    if (budget_s <= 0) return false;
+    return now_s() > budget_start + budget_s * (double)(budget_unit + 1) / (double)budget_units;
+}
+
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -350,6 +382,7 @@ static int python_entry_points(void)
     for (int c = 0; c < 4 && !bad; c++) {
         current = names[c];
         long total = -1;
+        bool cut = false;
         for (long k = -1;; k++) {
             wt_instance *inst = (wt_instance *)&total; /* a sentinel: untouched on failure */
             wt_error err = {0};
@@ -383,8 +416,14 @@ static int python_entry_points(void)
                 bad = 1;
             }
             if (bad || (k >= 0 && !injected && k > total + 400)) break;
+            if (k >= 0 && out_of_time()) {
+                cut = true;
+                break;
+            }
         }
-        printf("%-42s %6ld allocations to build, then an ILS solve\n", names[c], total);
+        printf("%-42s %6ld allocations to build, then an ILS solve%s\n", names[c], total,
+               cut ? " (cut by the time budget)" : "");
+        budget_unit++;
     }
     snprintf(path, sizeof path, "%s/points.txt", dir);
     remove(path);
@@ -394,10 +433,45 @@ static int python_entry_points(void)
     return bad;
 }
 
+/* Allocation failures to try for a run of total allocations: the
+ * planned ones (tried), coarse to fine: every 64th of them first, then
+ * those halfway between, and so on.  Returns how many; *out (freed by the
+ * caller) lists them. */
+static long planned_failures(long total, long **out)
+{
+    long count = 0;
+    for (long k = 0; k < total; k++) count += tried(k, total);
+    long *plan = __real_malloc((size_t)(count > 0 ? count : 1) * sizeof *plan);
+    long *order = __real_malloc((size_t)(count > 0 ? count : 1) * sizeof *order);
+    if (!plan || !order) {
+        fprintf(stderr, "oom_solve: out of memory for the plan\n");
+        exit(2);
+    }
+    long j = 0;
+    for (long k = 0; k < total; k++)
+        if (tried(k, total)) plan[j++] = k;
+    long m = 0;
+    for (long stride = 64; stride >= 1; stride /= 2)
+        for (long i = 0; i < count; i += stride)
+            if (stride == 64 || i % (2 * stride) != 0) order[m++] = plan[i];
+    free(plan);
+    *out = order;
+    return m;
+}
+
 int main(int argc, char **argv)
 {
-    const char *filter = argc > 1 ? argv[1] : NULL;
+    const char *filter = NULL;
+    for (int a = 1; a < argc; a++) {
+        if (strncmp(argv[a], "-max_total_time=", 16) == 0) budget_s = atof(argv[a] + 16);
+        else filter = argv[a];
+    }
     verbose = getenv("OOM_SOLVE_VERBOSE") != NULL;
+    budget_start = now_s();
+    budget_units = !filter || strstr("python", filter) ? 4 : 0; /* a unit a constructor */
+    for (size_t c = 0; c < sizeof configs / sizeof *configs; c++)
+        if (!filter || strstr(configs[c].name, filter)) budget_units += 2;
+    if (budget_units < 1) budget_units = 1;
     signal(SIGALRM, on_alarm);
     setvbuf(stdout, NULL, _IOLBF, 0);
     int ran = 0;
@@ -430,26 +504,41 @@ int main(int argc, char **argv)
             wt_status st0;
             if (run_one(inst, &p, -1, &injected, &total, &st0) || st0 != WT_OK) return 1;
             long tries = 0, oom = 0;
-            /* With 2 threads the count may vary a little: go on past it
-             * until a run reaches no failure. */
-            for (long k = 0;; k++) {
-                if (k < total && !tried(k, total)) continue;
+            long *plan;
+            long planned = planned_failures(total, &plan);
+            bool cut = false;
+            /* The planned failures, coarse to fine; then, with 2 threads,
+             * whose count may vary a little, on past the count until a run
+             * reaches no failure. */
+            for (long i = 0;; i++) {
+                long k = i < planned ? plan[i] : total + (i - planned);
+                if (tries > 0 && out_of_time()) {
+                    cut = true;
+                    break;
+                }
                 long made_k;
                 bool inj = false;
                 wt_status st;
                 if (run_one(inst, &p, k, &inj, &made_k, &st)) {
                     fprintf(stderr, "oom_solve: FAILED: %s, failing allocation %ld of %ld\n",
                             name, k, total);
+                    free(plan);
                     wt_instance_free(inst);
                     return 1;
                 }
                 tries++;
                 oom += st == WT_STATUS_OUT_OF_MEMORY;
-                if (!inj || k > total + 1000) break;
+                if (i >= planned && (!inj || k > total + 1000)) break;
             }
-            printf("%-42s %6ld allocations, %4ld runs: %4ld out of memory, %4ld ok\n", name,
-                   total, tries, oom, tries - oom);
+            free(plan);
+            if (cut)
+                printf("%-42s %6ld allocations, %4ld runs of %ld planned (time budget): %4ld "
+                       "out of memory, %4ld ok\n", name, total, tries, planned, oom, tries - oom);
+            else
+                printf("%-42s %6ld allocations, %4ld runs: %4ld out of memory, %4ld ok\n", name,
+                       total, tries, oom, tries - oom);
             ran++;
+            budget_unit++;
         }
         wt_instance_free(inst);
     }

@@ -518,25 +518,61 @@ static void test_greedy_on_a_line(void **state)
 
 /* ----------------------------------------------------------- spacefill */
 
+/* Position of (x, y) on the Hilbert curve of a 2^order square, by the
+ * classic bit-by-bit rotation (the reference; init.c walks it by table). */
+static int hilbert_reference(unsigned x, unsigned y, int order)
+{
+    int d = 0;
+    for (unsigned s = 1u << (order - 1); s > 0; s >>= 1) {
+        unsigned rx = (x & s) != 0, ry = (y & s) != 0;
+        d += (int)(s * s * ((3 * rx) ^ ry));
+        if (ry == 0) {
+            if (rx == 1) {
+                x = ~x;
+                y = ~y;
+            }
+            unsigned t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
 /* A 16 x 16 unit grid is walked along the order-4 Hilbert curve: 255 unit
- * steps, then back from the end corner (15, 0) to the start (0, 0). */
+ * steps, then back from the end corner (15, 0) to the start (0, 0); the
+ * cells in the reference's order, a cell's cities by number.  With copies
+ * cities a cell, the curve's finest order is even (1 and 5 copies) or odd
+ * (2 and 3: 512 and 768 cities leave it 27 bits a coordinate), which the
+ * index walks four levels at a time from a different start state. */
 static void test_spacefill_walks_hilbert_curve(void **state)
 {
     (void)state;
-    enum { side = 16, n = side * side };
-    double x[n], y[n];
-    for (int i = 0; i < n; i++) { /* numbered in a scrambled order */
-        int cell = (i * 97) % n;
-        x[i] = cell % side;
-        y[i] = cell / side;
+    enum { side = 16, cells = side * side };
+    const int copies[] = {1, 2, 3, 5};
+    for (size_t k = 0; k < sizeof copies / sizeof copies[0]; k++) {
+        int n = cells * copies[k];
+        double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+        for (int i = 0; i < n; i++) { /* numbered in a scrambled order */
+            int cell = (int)(((int64_t)i * 97) % n) % cells;
+            x[i] = cell % side;
+            y[i] = cell / side;
+        }
+        wt_instance *inst = from_coords("grid16", n, WT_EUC_2D, x, y, NULL);
+        int32_t *tour = start_tour(inst, WT_INIT_SPACEFILL, 1);
+        for (int i = 0; i + 1 < n; i++)
+            assert_true(wt_instance_dist(inst, tour[i], tour[i + 1]) <= 1);
+        assert_int_equal(length_of(inst, tour), 255 + 15);
+        for (int i = 0; i < n; i++) {
+            int c = tour[i];
+            assert_int_equal(hilbert_reference((unsigned)x[c], (unsigned)y[c], 4), i / copies[k]);
+            if (i % copies[k] > 0) assert_true(c > tour[i - 1]);
+        }
+        free(tour);
+        wt_instance_free(inst);
+        free(x);
+        free(y);
     }
-    wt_instance *inst = from_coords("grid16", n, WT_EUC_2D, x, y, NULL);
-    int32_t *tour = start_tour(inst, WT_INIT_SPACEFILL, 1);
-    for (int i = 0; i + 1 < n; i++)
-        assert_int_equal(wt_instance_dist(inst, tour[i], tour[i + 1]), 1);
-    assert_int_equal(length_of(inst, tour), 255 + 15);
-    free(tour);
-    wt_instance_free(inst);
 }
 
 static bool is_identity(const int32_t *tour, int n)
@@ -650,8 +686,9 @@ static void test_stop_while_building(void **state)
     assert_int_equal(cut, WT_INIT_WHOLE);
     assert_true(same_tour(t, greedy, n));
     free(t);
-    /* The polls: before the candidate edges, in their rows (the calling
-     * thread's, every 4096), before each pass of the edges' radix sort,
+    /* The polls: before the candidate edges, in the build of their k-d tree
+     * (nodes of 4096 cities or more), in their rows (the calling thread's,
+     * every 4096), before each pass of the edges' radix sort,
      * before the matching, in the walk that finds the paths' ends, before
      * the chaining and once while chaining (65,536 of the 70,000 cities).  A
      * stop at any of them gives the spacefill tour. */
