@@ -129,11 +129,12 @@ struct wt_tuning {
     int lk_breadth5;          /* at level 5; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
                                  0: the default; else 1..1000 */
-    int lk_alpha;             /* candidates by alpha-nearness from a Held-Karp ascent
-                                 (five a city; lk_candidates sets how many);
-                                 0: the default (src/algo/policy.h): by the
-                                 tour's size; WT_TUNING_OFF: never (quadrant
-                                 neighbours); 1: always */
+    int lk_alpha;             /* the Held-Karp ascent after the first descent: 1:
+                                 its proven bound, and its candidates by
+                                 alpha-nearness for the kicks (five a city;
+                                 lk_candidates sets how many); 2: its bound only
+                                 (quadrant neighbours); WT_TUNING_OFF: no ascent;
+                                 0: the default (src/algo/policy.h) */
     int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
                                  default (src/algo/policy.h); else 1..1000000 */
     int ascent_period;        /* steps of the ascent's first period (its step rule

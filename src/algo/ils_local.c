@@ -84,18 +84,20 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     return o;
 }
 
-/* The alpha-nearness candidates for the LK searches' moves, where the
- * tuning and policy want them: the ascent takes at most its share of the
- * time left (all its steps without a limit); its bound goes into stats.
- * Without them (stopped, or a metric without an ascent) the moves keep
- * their usual lists. */
-static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, wt_ls_moves *m,
-                                  wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
+/* After the first descent (so that a short run has its descended tour as
+ * early as before): the Held-Karp ascent where the tuning and policy want
+ * it, taking at most its share of the time left (all its steps without a
+ * limit); its bound goes into stats and ends a search that reaches it.
+ * With alpha lists, the kicks' engine becomes one on the same tour with
+ * the alpha-nearness candidates (*whole and *m replaced).  Stopped, or a
+ * metric without an ascent: everything stays as it was. */
+static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *tour,
+                                      wt_search_ctl *ctl, wt_ls_moves *m, wt_alpha *alpha,
+                                      wt_search_stats *stats, wt_ls **whole, wt_error *err)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
-    if (!m->lk || !wt_policy_lk_alpha(t->lk_alpha, inst->n)) return WT_OK;
-    /* The start tour's length shown before the ascent, which moves no city. */
-    wt_ctl_report(ctl, ctl->init_length, stats->steps, false);
+    wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n);
+    if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
     double now = wt_now(), share = t->ascent_share_pct ? t->ascent_share_pct / 100.0
                                                        : WT_ASCENT_SHARE;
     double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;
@@ -105,11 +107,17 @@ static wt_status alpha_candidates(const wt_instance *inst, wt_search_ctl *ctl, w
     wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, period, k, alpha, err);
     if (st != WT_OK) return st;
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
-    if (alpha->candidates) {
-        m->given = alpha->candidates;
-        m->candidates = alpha->k;
-        m->quadrant = false;
-    }
+    if (!alpha->candidates || use != WT_ALPHA_LISTS) return WT_OK;
+    wt_ls_moves am = *m;
+    am.given = alpha->candidates;
+    am.candidates = alpha->k;
+    am.quadrant = false;
+    wt_ls *w = NULL;
+    st = wt_ls_create(inst, tour, ctl, &am, &w, err);
+    if (st != WT_OK) return st;
+    wt_ls_free(*whole);
+    *whole = w;
+    *m = am;
     return WT_OK;
 }
 
@@ -121,12 +129,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_ls *whole = NULL;
     wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
     wt_alpha alpha = {0};
-    wt_status st = alpha_candidates(inst, ctl, &moves, &alpha, stats, err);
-    if (st == WT_OK) st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
-    if (st != WT_OK) {
-        wt_alpha_free(&alpha);
-        return st;
-    }
+    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
+    if (st != WT_OK) return st;
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
@@ -144,6 +148,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
                                    stats, err);
     }
+    if (st == WT_OK)
+        st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;

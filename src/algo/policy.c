@@ -33,8 +33,10 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
-bool wt_policy_lk_alpha(int tuned, int n)
+wt_alpha_use wt_policy_lk_alpha(int tuned, int n)
 {
-    if (tuned == WT_TUNING_OFF) return false;
-    return tuned == 1 || n >= WT_LK_ALPHA_MIN_CITIES;
+    if (tuned == WT_TUNING_OFF) return WT_ALPHA_NONE;
+    if (tuned == 1) return WT_ALPHA_LISTS;
+    if (tuned == 2) return WT_ALPHA_BOUND;
+    return n >= WT_LK_ALPHA_MIN_CITIES ? WT_LK_ALPHA_DEFAULT : WT_ALPHA_NONE;
 }

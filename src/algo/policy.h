@@ -72,10 +72,20 @@
  * INITIAL_PERIOD of the settings it is measured with (../shared/peers),
  * a few hundred steps where Held & Karp's n / 2 takes n. */
 #define WT_ASCENT_PERIOD 100
-/* Tours from which LK searches take alpha-nearness candidates by default. */
+/* What the ascent gives LK searches [lk_alpha]. */
+typedef enum wt_alpha_use {
+    WT_ALPHA_NONE,  /* no ascent (WT_TUNING_OFF, or below WT_LK_ALPHA_MIN_CITIES) */
+    WT_ALPHA_BOUND, /* its bound only; the kicks keep the quadrant neighbours */
+    WT_ALPHA_LISTS  /* its bound and its alpha-nearness lists for the kicks */
+} wt_alpha_use;
+/* Tours from which LK searches run the ascent by default. */
 #define WT_LK_ALPHA_MIN_CITIES 8
-/* Whether LK searches on n cities take them, lk_alpha as the tuning sets it. */
-bool wt_policy_lk_alpha(int tuned, int n);
+/* What the default takes (bench/RESULTS.md, "Why the alpha lists are
+ * off by default (LK)"). */
+#define WT_LK_ALPHA_DEFAULT WT_ALPHA_BOUND
+/* What LK searches on n cities take, lk_alpha as the tuning sets it
+ * (0: the default, WT_TUNING_OFF: none, 1: lists, 2: the bound only). */
+wt_alpha_use wt_policy_lk_alpha(int tuned, int n);
 /* Steps of the random walks that place an LK search's kicks [lk_walk]. */
 #define WT_ILS_LK_WALK_STEPS 25
 

@@ -480,8 +480,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
         return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
                    t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
-    if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1)
-        return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF or 1", t->lk_alpha);
+    if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1 && t->lk_alpha != 2)
+        return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF, 1 or 2",
+                   t->lk_alpha);
     int round_ms = t->ils_concurrent_round_ms;
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",

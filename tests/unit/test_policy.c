@@ -101,15 +101,17 @@ static void test_batch_defaults(void **state)
 
 /* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
-/* Alpha-nearness candidates: from WT_LK_ALPHA_MIN_CITIES by default,
- * never when the tuning turns them off, always when it turns them on. */
+/* The ascent: from WT_LK_ALPHA_MIN_CITIES by default (what the default
+ * takes), never when the tuning turns it off, lists or the bound alone
+ * when it asks. */
 static void test_lk_alpha(void **state)
 {
     (void)state;
-    assert_false(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1));
-    assert_true(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES));
-    assert_false(wt_policy_lk_alpha(WT_TUNING_OFF, 100000));
-    assert_true(wt_policy_lk_alpha(1, 5));
+    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1), WT_ALPHA_NONE);
+    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES), WT_LK_ALPHA_DEFAULT);
+    assert_int_equal(wt_policy_lk_alpha(WT_TUNING_OFF, 100000), WT_ALPHA_NONE);
+    assert_int_equal(wt_policy_lk_alpha(1, 5), WT_ALPHA_LISTS);
+    assert_int_equal(wt_policy_lk_alpha(2, 5), WT_ALPHA_BOUND);
 }
 
 static void test_window_replicas(void **state)
