@@ -107,8 +107,8 @@ struct wt_tuning {
                                  after rounds without a shorter tour all
                                  searches but the first start their rounds from
                                  it with a diversification (kicks at random
-                                 places, all kept); 0: the default (merge,
-                                 diversify after src/algo/policy.h's rounds);
+                                 places, all kept); 0: the default (src/algo/
+                                 policy.h: no merging, as WT_TUNING_OFF);
                                  WT_TUNING_OFF: the meetings of before (all
                                  take the best; merged replicas take each
                                  search's changes where they clash with none

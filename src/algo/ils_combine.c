@@ -34,7 +34,7 @@
 int ils_merge_stall(const wt_tuning *t, int T)
 {
     if (T < 2 || t->ils_merge == WT_TUNING_OFF) return 0;
-    return t->ils_merge ? t->ils_merge : WT_ILS_MERGE_STALL;
+    return t->ils_merge ? t->ils_merge : WT_ILS_MERGE_DEFAULT;
 }
 
 int ils_shake_kicks(int n)

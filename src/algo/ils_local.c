@@ -98,6 +98,7 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     const wt_tuning *t = wt_tuning_of(ctl->params);
     wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n);
     if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
+    wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
     double now = wt_now(), share = t->ascent_share_pct ? t->ascent_share_pct / 100.0
                                                        : WT_ASCENT_SHARE;
     double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;

@@ -67,7 +67,7 @@
  * the time left after the start tour at most [ascent_share_pct]; without
  * a time limit it runs its steps to the end. */
 #define WT_LK_ALPHA_CANDIDATES 5
-#define WT_ASCENT_SHARE 0.2
+#define WT_ASCENT_SHARE 0.1
 /* The first period of the search's ascent [ascent_period]: LKH's
  * INITIAL_PERIOD of the settings it is measured with (../shared/peers),
  * a few hundred steps where Held & Karp's n / 2 takes n. */
@@ -80,8 +80,8 @@ typedef enum wt_alpha_use {
 } wt_alpha_use;
 /* Tours from which LK searches run the ascent by default. */
 #define WT_LK_ALPHA_MIN_CITIES 8
-/* What the default takes (bench/RESULTS.md, "Why the alpha lists are
- * off by default (LK)"). */
+/* What the default takes (bench/RESULTS.md, "Why merging meetings and
+ * alpha lists are off by default"). */
 #define WT_LK_ALPHA_DEFAULT WT_ALPHA_BOUND
 /* What LK searches on n cities take, lk_alpha as the tuning sets it
  * (0: the default, WT_TUNING_OFF: none, 1: lists, 2: the bound only). */
@@ -119,6 +119,10 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n);
  * issue 40): rounds without a shorter tour after which all searches but
  * the first start their rounds with a diversification [ils_merge], */
 #define WT_ILS_MERGE_STALL 3
+/* What the default does [ils_merge]: 0, no merging (bench/RESULTS.md,
+ * "Why merging meetings and alpha lists are off by default"), else
+ * WT_ILS_MERGE_STALL. */
+#define WT_ILS_MERGE_DEFAULT 0
 /* whose kicks, all kept, are one for every this many cities, */
 #define WT_ILS_SHAKE_CITIES 500
 /* at least this many. */
