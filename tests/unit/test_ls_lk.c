@@ -165,6 +165,44 @@ static void test_descent_is_locally_optimal(void **state)
     wt_instance_free(inst);
 }
 
+/* The step with alternatives at all five levels (every sequential 5-opt
+ * move its candidates reach, then one alternative a level): on the array
+ * and on the list, every move keeps a valid tour whose kept length is its
+ * exact length, and no candidate 2-opt move is left. */
+static void test_five_level_step(void **state)
+{
+    (void)state;
+    const int sizes[] = {9, 60, 700};
+    for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+        for (int on_list = 0; on_list < 2; on_list++) {
+            int n = sizes[z];
+            wt_instance *inst = wt_test_random_instance(n, 31 + (uint64_t)z);
+            int32_t *tour = malloc((size_t)n * sizeof *tour);
+            wt_test_random_tour(n, 8 + (uint64_t)z, tour);
+            wt_ls_moves m = wt_policy_ls_moves(true);
+            const int breadth[WT_LK_LEVELS] = {5, 5, 3, 3, 3};
+            memcpy(m.breadth, breadth, sizeof breadth);
+            wt_ls *w = NULL;
+            assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+            uint64_t moves;
+            do {
+                moves = 0;
+                wt_ls_touch_all(w);
+                if (on_list) assert_int_equal(wt_ls_descend_list(w, false, &moves, NULL), WT_OK);
+                else assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
+            } while (moves > 0);
+            const int32_t *t = wt_ls_order(w);
+            assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
+            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
+            int k;
+            const int32_t *nb = wt_ls_candidates(w, &k);
+            assert_false(candidate_2opt_left(inst, t, nb, k));
+            wt_ls_free(w);
+            free(tour);
+            wt_instance_free(inst);
+        }
+}
+
 /* LK on the two-level list: every move's gain exact (the length kept is
  * the tour's), a valid tour, no candidate 2-opt move left; the same tour
  * for the same start. */
@@ -577,6 +615,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_descent_is_locally_optimal),
         cmocka_unit_test(test_list_descent),
+        cmocka_unit_test(test_five_level_step),
         cmocka_unit_test(test_ils_lk_list_first_descent),
         cmocka_unit_test(test_ils_lk_starts),
         cmocka_unit_test(test_ils_lk_merged_replicas),
