@@ -668,6 +668,23 @@ static int32_t *init_until(const wt_instance *inst, wt_init_method m, int after,
     return tour;
 }
 
+/* A run stopped at poll number `after` gives the spacefill tour; the
+ * polls of the k-d tree's build and of the rows come from the calling
+ * thread's share of the work, whose size depends on the threads'
+ * scheduling, so a run can make fewer polls than the unstopped one did,
+ * and then ends whole. */
+static void expect_cut_or_whole(const int32_t *t, wt_init_cut cut, int calls, int after,
+                                const int32_t *fill, const int32_t *whole, int n)
+{
+    if (calls > after) {
+        assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
+        assert_true(same_tour(t, fill, n));
+    } else {
+        assert_int_equal(cut, WT_INIT_WHOLE);
+        assert_true(same_tour(t, whole, n));
+    }
+}
+
 /* A stop while the start tour is built (a time limit, Ctrl-C) still gives
  * a valid tour soon: greedy gives way to the spacefill tour; nearest keeps
  * the cities chained so far (65,536 between polls) and appends the rest in
@@ -696,8 +713,7 @@ static void test_stop_while_building(void **state)
     assert_true(all >= 6);
     for (int after = 0; after < all; after++) {
         t = init_until(inst, WT_INIT_GREEDY, after, &cut, &calls);
-        assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
-        assert_true(same_tour(t, fill, n));
+        expect_cut_or_whole(t, cut, calls, after, fill, greedy, n);
         free(t);
     }
     int32_t *nearest = start_tour(inst, WT_INIT_NEAREST, 3);
@@ -741,8 +757,7 @@ static void test_stop_while_sorting_records(void **state)
     assert_true(all >= 24);
     for (int after = 0; after < all; after++) {
         t = init_until(inst, WT_INIT_GREEDY, after, &cut, &calls);
-        assert_int_equal(cut, WT_INIT_CUT_SPACEFILL);
-        assert_true(same_tour(t, fill, n));
+        expect_cut_or_whole(t, cut, calls, after, fill, one, n);
         free(t);
     }
     free(one);
