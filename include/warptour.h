@@ -448,7 +448,7 @@ typedef struct wt_tuning wt_tuning;
 #define WT_TUNING_OFF (-1)
 
 typedef struct wt_params {
-    wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
+    wt_algorithm algorithm;     /* default WT_ALGO_ILS (as warptour solve) */
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO */
     wt_init_method init;        /* default WT_INIT_GREEDY */
     uint64_t seed;              /* default 1 */

@@ -139,6 +139,7 @@ static bool is_local_optimum(const wt_instance *inst, const int32_t *t)
 static void make_ctl(wt_params *p, wt_search_ctl *ctl, int threads)
 {
     wt_params_defaults(p);
+    p->algorithm = WT_ALGO_2OPT; /* the default is ils */
     p->threads = threads;
     wt_ctl_init(ctl, p);
 }
