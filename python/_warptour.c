@@ -148,11 +148,11 @@ static PyObject *solve_progress_info(const void *pv, progress_ctx *ctx)
     const wt_progress *p = pv;
     ctx->shown = *p;
     return Py_BuildValue(
-        "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
+        "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d,s:L}", "elapsed_s", p->elapsed_s, "best_length",
         (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
         "init_length", (long long)p->init_length, "steps", (unsigned long long)p->steps,
         "climbs", (unsigned long long)p->climbs, "kicks", (unsigned long long)p->kicks,
-        "temperature", p->temperature);
+        "temperature", p->temperature, "lower_bound", (long long)p->lower_bound);
 }
 
 static int progress_cb(const wt_progress *p, void *user)
