@@ -243,7 +243,8 @@ _DOC_COMMON = """
                 naming it; a tuning may change the tour a seed gives
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
-                kicks, climbs, temperature); a true return stops the search
+                kicks, climbs, temperature, lower_bound: 0 until a bound is
+                proven); a true return stops the search
                 and the best tour so far is returned (stats["stop"] ==
                 "interrupted"); an exception it raises stops the search and is
                 raised, with the best tour in its ``result`` attribute, as
