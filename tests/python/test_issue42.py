@@ -101,3 +101,12 @@ def test_start_tour_refused():
         warptour.solve(pts, start_tour=np.arange(10) + 0.5)
     with pytest.raises(ValueError, match="multistart"):
         warptour.solve(pts, start_tour=np.arange(10), algorithm="multistart")
+
+
+def test_progress_reports_bound_and_steps_that_never_go_back():
+    seen = []
+    warptour.solve(points(400, 6), kicks=300, threads=2, backend="cpu",
+                   progress=lambda info: seen.append(dict(info)), progress_interval=0.01)
+    assert all("lower_bound" in i and i["lower_bound"] >= 0 for i in seen)
+    steps = [i["steps"] for i in seen]
+    assert steps == sorted(steps)
