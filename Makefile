@@ -10,7 +10,8 @@
 #                 again under ASan + UBSan
 #   make install  build, then install into PREFIX: the warptour program,
 #                 libwarptour (static and shared), warptour.h, the CMake
-#                 package and warptour.pc
+#                 package and warptour.pc (nothing of Python: pip install .
+#                 installs the Python package)
 #   make deps     install the build dependencies (Debian packages)
 #   make fuzz     fuzz the readers (clang, libFuzzer) for FUZZ_SECONDS each,
 #                 then inject allocation failures into them and into wt_solve

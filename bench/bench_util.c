@@ -27,6 +27,7 @@ double bench_now(void)
 void bench_params_defaults(const bench_opts *o, wt_params *p)
 {
     wt_params_defaults(p);
+    p->algorithm = WT_ALGO_2OPT; /* the default is ils */
     p->cuda_device = o->device;
     p->tuning = &o->tuning;
 }

@@ -116,8 +116,10 @@ static const char solve_help[] =
     "  --init M          start tour: greedy (default), boruvka, nearest, spacefill,\n"
     "                    random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
-    "  --seed S          seed for every random choice (default 1); same seed, same result\n"
-    "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status 5)\n"
+    "  --seed S          seed for every random choice (default 1); without --time-limit\n"
+    "                    the same seed, backend and --threads give the same tour\n"
+    "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status\n"
+    "                    5 when it cut the search short: below)\n"
     "  --threads N       CPU threads (default: all cores)\n"
     "  --optimum L       known optimal length, for the gap (the built-in table knows\n"
     "                    all TSPLIB instances)\n"
@@ -142,13 +144,21 @@ static const char solve_help[] =
     "                    ils_concurrent_round_ms)\n"
     "  -h, --help        show this help\n"
     "\n"
-    "A progress line (elapsed time, best length, gap; for sa also the temperature;\n"
-    "inside a long 2-opt pass how much of it is scanned) is shown on stderr when it\n"
-    "is a terminal.  Ctrl-C stops the search; the best tour is still written (exit\n"
-    "130); so do SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).\n"
-    "A second such signal does not end the program before the tour is written\n"
-    "(Ctrl-\\ does).\n"
-    "An sa run cut short by --time-limit exits with 5.\n"
+    "A progress line (elapsed time / --time-limit, best length in the instance's\n"
+    "units, gap to the optimum when known, else how far above optimal the tour is at\n"
+    "most once a lower bound is proven; kicks or climbs, the improving moves so far;\n"
+    "for sa also the temperature; inside a long 2-opt pass how much of it is\n"
+    "scanned) is shown on stderr when it is a terminal.\n"
+    "Ctrl-C stops the search; the best tour is still written (exit 130); so do\n"
+    "SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).  A second\n"
+    "such signal does not end the program before the tour is written (Ctrl-\\ does).\n"
+    "\n"
+    "Exit status 5, for every algorithm: the time limit cut the search short of its\n"
+    "own end (the report's \"stopped by the time limit\", --json's \"stop\":\"time-limit\"):\n"
+    "2opt before its local optimum, ils before its --kicks, sa before --t-end,\n"
+    "multistart before its --restarts, or before a first descent or climb ended.\n"
+    "Where no --kicks (ils) or --restarts (multistart) is given, the time limit is\n"
+    "the run's budget: using it all is the natural end (exit 0, stop \"done\").\n"
     "\n"
     "Examples:\n"
     "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n"
@@ -208,17 +218,35 @@ typedef struct solve_opts {
     wt_tuning tuning;          /* --tune's, where params.tuning points once given */
 } solve_opts;
 
+/* length in the instance's own units into buf: the points' units (to 10
+ * digits) for real-valued points, else the exact integer. */
+static const char *length_text(const wt_instance *inst, int64_t length, char *buf, size_t size)
+{
+    if (wt_instance_is_real(inst)) snprintf(buf, size, "%.10g", wt_length_real(inst, length));
+    else snprintf(buf, size, "%" PRId64, length);
+    return buf;
+}
+
 typedef struct progress_state {
     int64_t optimum;
     bool shown; /* a progress line is on the terminal and needs clearing */
+    const wt_instance *inst; /* lengths in its units (real-valued points) */
+    double limit;            /* --time-limit, 0: none */
 } progress_state;
 
 static int show_progress(const wt_progress *p, void *user)
 {
     progress_state *ps = user;
-    char gap[32] = "";
+    char limit[32] = ""; /* elapsed / limit */
+    if (ps->limit > 0) snprintf(limit, sizeof limit, " / %g s", ps->limit);
+    char best[48]; /* in the instance's units */
+    length_text(ps->inst, p->best_length, best, sizeof best);
+    char gap[48] = ""; /* to the optimum when known, else to the proven bound */
     if (ps->optimum > 0)
         snprintf(gap, sizeof gap, "  gap %.2f%%", cli_gap_percent(p->best_length, ps->optimum));
+    else if (p->lower_bound > 0)
+        snprintf(gap, sizeof gap, "  at most %.2f%% above optimal",
+                 cli_gap_percent(p->best_length, p->lower_bound));
     char climbs[64] = "";
     if (p->climbs) snprintf(climbs, sizeof climbs, "  climbs %" PRIu64, p->climbs);
     if (p->kicks)
@@ -232,8 +260,8 @@ static int show_progress(const wt_progress *p, void *user)
     else if (p->pass_done == WT_PASS_SHARE_UNKNOWN)
         snprintf(pass, sizeof pass, "  (in a pass)");
     /* \033[K clears what a longer line before left on the terminal. */
-    fprintf(stderr, "\r\033[K[%7.1f s]%s best %" PRId64 "%s%s  moves %" PRIu64 "%s", p->elapsed_s,
-            temp, p->best_length, gap, climbs, p->steps, pass);
+    fprintf(stderr, "\r\033[K[%7.1f s%s]%s best %s%s%s  moves %" PRIu64 "%s", p->elapsed_s,
+            limit, temp, best, gap, climbs, p->steps, pass);
     fflush(stderr);
     ps->shown = true;
     return 0;
@@ -407,8 +435,9 @@ static void print_sa_report(FILE *out, const solve_opts *o, const wt_result *r)
     fprintf(out, "moves     %" PRIu64 " iterations, %" PRIu64 " accepted, %.3g moves/s, final T "
             "%.4g\n", sa->iterations, sa->accepted, moves_per_second(r), sa->temperature_final);
     if (!p->sa_polish) return;
-    fprintf(out, "polish    annealed length %" PRId64 ", %" PRIu64 " improving 2-opt/Or-opt "
-            "moves in %.3f s\n", sa->unpolished_length, sa->polish_moves, sa->polish_time_s);
+    fprintf(out, "polish    final 2-opt/Or-opt descent of the annealed tour (length %" PRId64
+            "): %" PRIu64 " improving moves in %.3f s\n", sa->unpolished_length, sa->polish_moves,
+            sa->polish_time_s);
 }
 
 /* The share of the passes' pair space that was checked (1 without pruning). */
@@ -441,9 +470,11 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
         fprintf(out, "best      climb %" PRIu64 " from a random tour of length %" PRId64 "\n",
                 r->multistart.best_climb, r->init_length);
     } else {
-        fprintf(out, "start     %s: length %" PRId64 " in %.3f s%s\n",
+        char init[48];
+        fprintf(out, "start     %s: length %s in %.3f s%s\n",
                 o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
-                     r->init_length, r->init_time_s, init_cut_note(r));
+                length_text(inst, r->init_length, init, sizeof init), r->init_time_s,
+                init_cut_note(r));
         fprintf(out, "search    %s on %s (%s): %" PRIu64 " improving moves",
                 wt_algorithm_name(o->params.algorithm), r->backend, r->device, r->steps);
         /* Local descents look at neighbour lists, not at counted pairs. */
@@ -475,9 +506,10 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
     if (opt > 0)
         fprintf(out, "  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
     fprintf(out, "\n");
+    char bound[48];
     if (r->lower_bound > 0)
-        fprintf(out, "bound     %" PRId64 "  (proven: the tour is at most %.3f%% above the optimum)\n",
-                r->lower_bound, r->gap_to_bound_percent);
+        fprintf(out, "bound     %s  (proven: the tour is at most %.3f%% above the optimum)\n",
+                length_text(inst, r->lower_bound, bound, sizeof bound), r->gap_to_bound_percent);
     if (r->stop != WT_STOP_DONE)
         fprintf(out, "stopped   %s: the tour is the best found so far\n",
                 r->stop == WT_STOP_TIME_LIMIT ? "by the time limit" : "by an interrupt");
@@ -591,20 +623,24 @@ static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_
                          wt_error *err)
 {
     int status = EXIT_OK;
-    char comment[160];
-    snprintf(comment, sizeof comment, "length %" PRId64 " by warptour %s (%s, seed %" PRIu64 ")",
-             r->length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
+    char comment[160], length[48];
+    length_text(inst, r->length, length, sizeof length); /* in the instance's units */
+    snprintf(comment, sizeof comment, "length %s by warptour %s (%s, seed %" PRIu64 ")",
+             length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
     if (o->output && cli_write_tour(o->output, o->format, wt_instance_name(inst), comment,
                                     r->tour, r->n, err) != WT_OK)
         status = EXIT_FAILURE_RUN;
     if (o->svg) {
         char title[256];
         int64_t opt = wt_instance_known_optimum(inst);
-        int k = snprintf(title, sizeof title, "%s: %d cities, length %" PRId64,
-                         wt_instance_name(inst), r->n, r->length);
+        int k = snprintf(title, sizeof title, "%s: %d cities, length %s",
+                         wt_instance_name(inst), r->n, length);
         if (opt > 0 && k > 0 && (size_t)k < sizeof title)
             snprintf(title + k, sizeof title - (size_t)k, " (%.2f%% above optimum)",
                      cli_gap_percent(r->length, opt));
+        else if (r->lower_bound > 0 && k > 0 && (size_t)k < sizeof title)
+            snprintf(title + k, sizeof title - (size_t)k, " (at most %.2f%% above optimum)",
+                     r->gap_to_bound_percent);
         wt_error svg_err = {0};
         if (wt_tour_write_svg(o->svg, inst, r->tour, title, &svg_err) != WT_OK) {
             if (status != EXIT_OK) fprintf(stderr, "warptour: %s\n", err->message);
@@ -697,7 +733,8 @@ int cmd_solve(int argc, char **argv)
 
     int32_t *start = NULL;
     status = load_start_tour(&o, inst, &start);
-    progress_state ps = {wt_instance_known_optimum(inst), false};
+    progress_state ps = {.optimum = wt_instance_known_optimum(inst), .inst = inst,
+                         .limit = o.params.time_limit_s > 0 ? o.params.time_limit_s : 0};
     wt_result res = {0};
     if (status == EXIT_OK) {
         o.params.start_tour = start;

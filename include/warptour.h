@@ -416,7 +416,10 @@ typedef struct wt_progress {
     double elapsed_s;       /* since wt_solve started */
     int64_t best_length;    /* exact length of the best tour so far */
     int64_t init_length;    /* length of the start tour */
-    uint64_t steps;         /* improving moves applied so far */
+    uint64_t steps;         /* improving moves applied so far; never decreases
+                               from one report to the next (ils with parallel
+                               kicks: the first descent's and the solving
+                               thread's kicks' moves) */
     uint64_t climbs;        /* multistart: climbs finished so far */
     uint64_t kicks;         /* ils: kicks done so far */
     double temperature;     /* sa: current temperature; 0 for other algorithms */
@@ -424,6 +427,9 @@ typedef struct wt_progress {
                                (millions of cities) gives the share of it scanned,
                                0..1, or WT_PASS_SHARE_UNKNOWN when the backend
                                cannot tell (the GPU); WT_NOT_IN_PASS otherwise */
+    int64_t lower_bound;    /* a proven lower bound on every tour's length, once
+                               the search has one (ils with LK descents, after
+                               its ascent: wt_result.lower_bound); 0: none yet */
 } wt_progress;
 
 #define WT_NOT_IN_PASS (-1.0)
@@ -448,7 +454,7 @@ typedef struct wt_tuning wt_tuning;
 #define WT_TUNING_OFF (-1)
 
 typedef struct wt_params {
-    wt_algorithm algorithm;     /* default WT_ALGO_2OPT */
+    wt_algorithm algorithm;     /* default WT_ALGO_ILS (as warptour solve) */
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO */
     wt_init_method init;        /* default WT_INIT_GREEDY */
     uint64_t seed;              /* default 1 */

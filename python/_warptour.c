@@ -148,11 +148,11 @@ static PyObject *solve_progress_info(const void *pv, progress_ctx *ctx)
     const wt_progress *p = pv;
     ctx->shown = *p;
     return Py_BuildValue(
-        "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d}", "elapsed_s", p->elapsed_s, "best_length",
+        "{s:d,s:L,s:d,s:L,s:K,s:K,s:K,s:d,s:L}", "elapsed_s", p->elapsed_s, "best_length",
         (long long)p->best_length, "best_length_real", wt_length_real(ctx->inst, p->best_length),
         "init_length", (long long)p->init_length, "steps", (unsigned long long)p->steps,
         "climbs", (unsigned long long)p->climbs, "kicks", (unsigned long long)p->kicks,
-        "temperature", p->temperature);
+        "temperature", p->temperature, "lower_bound", (long long)p->lower_bound);
 }
 
 static int progress_cb(const wt_progress *p, void *user)
@@ -538,17 +538,21 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         (unsigned long long)r->moves_evaluated, "search_time_s", r->search_time_s, "backend",
         r->backend, "device", r->device);
     PyObject *groups = d ? group_dict(r) : NULL;
-    if (!groups || PyDict_Update(d, groups) < 0 || add_bound(d, r) < 0) Py_CLEAR(d);
+    if (!groups || PyDict_Update(d, groups) < 0 || add_bound(d, r) < 0 ||
+        PyDict_SetItemString(d, "init_given", r->init_given ? Py_True : Py_False) < 0)
+        Py_CLEAR(d);
     Py_XDECREF(groups);
     return d;
 }
 
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
-             "      progress, interval, cuda_device, tuning[, watch_sigint])\n"
+             "      progress, interval, cuda_device, tuning[, watch_sigint[, kicks[, start_tour]]])\n"
              "      -> (dict, exception or None)\n\n"
              "Internal: warptour.solve, solve_matrix and solve_file call this.  watch_sigint:\n"
-             "the caller is the main thread and SIGINT's handler is Python's default one.");
+             "the caller is the main thread and SIGINT's handler is Python's default one.\n"
+             "kicks: wt_params.kicks (0: the default); start_tour: None or bytes of n\n"
+             "native int32 cities (wt_params.start_tour, checked by the library).");
 
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
@@ -559,10 +563,16 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     unsigned long long seed;
     double time_limit, interval;
     int watch_sigint = 0;
-    if (!PyArg_ParseTuple(args, "sOiiKdzzizOdiO|p", &kind, &source, &n, &dims, &seed,
+    unsigned long long kicks = 0;
+    PyObject *start_tour = Py_None;
+    if (!PyArg_ParseTuple(args, "sOiiKdzzizOdiO|pKO", &kind, &source, &n, &dims, &seed,
                           &time_limit, &algorithm, &backend, &threads, &init, &progress,
-                          &interval, &cuda_device, &tuning, &watch_sigint))
+                          &interval, &cuda_device, &tuning, &watch_sigint, &kicks, &start_tour))
         return NULL;
+    if (start_tour != Py_None && !PyBytes_Check(start_tour)) {
+        PyErr_SetString(PyExc_TypeError, "start_tour must be bytes of int32 cities");
+        return NULL;
+    }
     wt_params params;
     wt_params_defaults(&params);
     if (set_params(&params, algorithm, backend, init) < 0) return NULL;
@@ -581,6 +591,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     params.seed = seed;
     params.time_limit_s = time_limit;
     params.threads = threads;
+    params.kicks = kicks;
+    if (start_tour != Py_None) {
+        Py_ssize_t size = PyBytes_GET_SIZE(start_tour);
+        if (size != (Py_ssize_t)wt_instance_n(inst) * (Py_ssize_t)sizeof(int32_t)) {
+            PyErr_Format(PyExc_ValueError, "start_tour has %zd cities, the instance %d",
+                         size / (Py_ssize_t)sizeof(int32_t), wt_instance_n(inst));
+            wt_instance_free(inst);
+            return NULL;
+        }
+        params.start_tour = (const int32_t *)PyBytes_AS_STRING(start_tour);
+    }
     params.progress = progress_cb;
     params.progress_user = &ctx;
     params.progress_interval_s = interval;

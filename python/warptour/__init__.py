@@ -160,17 +160,46 @@ def _sigint_watchable():
             _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
 
 
+def _kicks(kicks, algorithm):
+    """kicks as the library's wt_params.kicks: 0 for None (the default)."""
+    if kicks is None:
+        return 0
+    if algorithm not in (None, "ils"):
+        raise ValueError(f"kicks belongs to algorithm 'ils', not to {algorithm!r}")
+    return _integer("kicks", kicks, 1, 2**64, "a positive number of kicks")
+
+
+def _start_tour(start_tour, algorithm):
+    """start_tour as bytes of int32 cities, or None; the library checks that
+    it is a permutation of the instance's n cities (ValueError otherwise)."""
+    if start_tour is None:
+        return None
+    if algorithm == "multistart":
+        raise ValueError("start_tour does not apply to 'multistart': its climbs start "
+                         "from random tours")
+    arr = _np.asarray(start_tour)
+    if arr.ndim != 1:
+        raise ValueError(f"start_tour must be a 1-D sequence of cities, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"start_tour must be integers (0-based cities), got {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() >= 2**31):
+        raise ValueError("start_tour must be 0-based cities, 0 .. n-1")
+    return _np.ascontiguousarray(arr, dtype=_np.int32).tobytes()
+
+
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
-         progress_interval, cuda_device, tuning):
+         progress_interval, cuda_device, tuning, kicks=None, start_tour=None):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
     if tuning is not None:
         tuning = dict(tuning)
+    kicks = _kicks(kicks, algorithm)
+    start_tour = _start_tour(start_tour, algorithm)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
-                             tuning, _sigint_watchable())
+                             tuning, _sigint_watchable(), kicks, start_tour)
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -181,8 +210,16 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
 _DOC_COMMON = """
     time_limit  seconds (from the start, the start tour included); None: until
                 the algorithm's natural end
-    seed        seed of every random choice: the same seed gives the same tour
-                (on the same backend and thread count)
+    seed        seed of every random choice: a run without time_limit gives
+                the same tour again for the same seed, backend, thread count
+                and kicks; a time-limited run does not repeat (how far it
+                gets depends on the machine's speed and load)
+    kicks       ils: the number of kicks (a budget, for repeatable runs);
+                None: as many as time_limit allows, or without one one per
+                city, at least 10,000 (as the CLI's --kicks)
+    start_tour  a permutation of the n cities (0-based, e.g. a previous
+                Result.tour) to start from instead of init: a warm start
+                (2opt, ils, sa; as the CLI's --start-tour)
     algorithm   "ils" (default: Iterated Local Search with Lin-Kernighan
                 descents, one kick a city without a time limit), "2opt" (2-opt
                 to a local optimum), "multistart", "sa"
@@ -206,7 +243,8 @@ _DOC_COMMON = """
                 naming it; a tuning may change the tour a seed gives
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
-                kicks, climbs, temperature); a true return stops the search
+                kicks, climbs, temperature, lower_bound: 0 until a bound is
+                proven); a true return stops the search
                 and the best tour so far is returned (stats["stop"] ==
                 "interrupted"); an exception it raises stops the search and is
                 raised, with the best tour in its ``result`` attribute, as
@@ -220,7 +258,8 @@ MAX_MATRIX_CITIES = 46340  # WT_MAX_EXPLICIT_CITIES: the most cities solve_matri
 
 
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-          init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
+          init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
+          kicks=None, start_tour=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -231,12 +270,13 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
         raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
-                threads, init, progress, progress_interval, cuda_device, tuning)
+                threads, init, progress, progress_interval, cuda_device, tuning,
+                kicks=kicks, start_tour=start_tour)
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
-                 tuning=None):
+                 tuning=None, kicks=None, start_tour=None):
     """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
     not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
     integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
@@ -257,18 +297,21 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
         arr = arr.copy()
         _np.fill_diagonal(arr, 0.0)
     return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval, cuda_device, tuning)
+                init, progress, progress_interval, cuda_device, tuning,
+                kicks=kicks, start_tour=start_tour)
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-               init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
+               init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
+               kicks=None, start_tour=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
     table (berlin52: 7542).
 """
     return _run("file", _os.fspath(path), 0, 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval, cuda_device, tuning)
+                init, progress, progress_interval, cuda_device, tuning,
+                kicks=kicks, start_tour=start_tour)
 
 
 for _f in (solve, solve_matrix, solve_file):

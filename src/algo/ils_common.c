@@ -99,7 +99,8 @@ void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_searc
             bool stop;
             if (t == 0) {
                 ctl->kicks = done_before + k * (uint64_t)T;
-                stop = wt_ctl_report(ctl, shown_length(all, T, tour_len), s->moves, false);
+                stop = wt_ctl_report(ctl, shown_length(all, T, tour_len),
+                                     ctl->steps_before + s->moves, false);
             } else {
                 stop = wt_ctl_expired(ctl);
             }

@@ -34,7 +34,7 @@ void wt_params_defaults(wt_params *p)
 {
     if (!p) return;
     memset(p, 0, sizeof *p);
-    p->algorithm = WT_ALGO_2OPT;
+    p->algorithm = WT_ALGO_ILS; /* the CLI's solve and Python's default */
     p->backend = WT_BACKEND_AUTO;
     p->init = WT_INIT_GREEDY;
     p->seed = 1;

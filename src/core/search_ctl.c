@@ -32,6 +32,7 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->bound = 0;
     ctl->shown_best = 0;
     ctl->shown_steps = ctl->shown_climbs = 0;
+    ctl->steps_before = 0;
 }
 
 /* The stall rule of search_ctl.h, one report further. */
@@ -97,6 +98,7 @@ static void report(wt_search_ctl *ctl, double pass_done, bool force)
         .kicks = ctl->kicks,
         .temperature = ctl->temperature,
         .pass_done = pass_done,
+        .lower_bound = ctl->bound > 0 ? ctl->bound : 0,
     };
     ctl->next_report = now + p->progress_interval_s;
     if (p->progress(&pr, p->progress_user) && stop_load(ctl) == WT_STOP_DONE)
@@ -107,7 +109,7 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
                           uint64_t climbs, bool force)
 {
     ctl->shown_best = best_length;
-    ctl->shown_steps = steps;
+    if (steps > ctl->shown_steps) ctl->shown_steps = steps;
     ctl->shown_climbs = climbs;
     report(ctl, WT_NOT_IN_PASS, force);
     return wt_ctl_expired(ctl) || stalled(ctl, best_length) ||

@@ -42,9 +42,14 @@ typedef struct wt_search_ctl {
      * best tour reaches it has an optimal tour, and wt_ctl_report then
      * tells it to stop (ctl->stop stays as it is). */
     int64_t bound;
-    /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick. */
+    /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick
+     * (shown_steps: the most steps reported, so that the progress's count
+     * never goes back when a phase's own count begins). */
     int64_t shown_best;
     uint64_t shown_steps, shown_climbs;
+    /* ils: the steps of the phases before the kicks (the first descent),
+     * which the kicks' reports add to their own moves. */
+    uint64_t steps_before;
 } wt_search_ctl;
 
 /* Counters a search keeps for the result. */

@@ -81,6 +81,7 @@ static sa_out run_on(const wt_instance *inst, wt_sa_job job, bool gpu, bool forc
     o.start_length = wt_tour_length(inst, o.tour);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.time_limit_s = 300; /* a kernel that never ends fails instead of hanging */
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
@@ -471,6 +472,7 @@ static void *sa_task_run(void *arg)
     t->out.start_length = wt_tour_length(t->inst, t->out.tour);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.time_limit_s = 300;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);

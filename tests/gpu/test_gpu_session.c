@@ -172,6 +172,7 @@ static wt_status gpu_scan(const wt_instance *inst, const int32_t *t, int band, b
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.prune = prune;
     p.tuning = &tuning;
     return wt_cuda_2opt_scan(inst, t, band, &p, out, count, secs, checked, err);

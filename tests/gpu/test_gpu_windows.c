@@ -192,6 +192,7 @@ static void test_million(void **state)
 
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.time_limit_s = 6;
     p.seed = 3;
     wt_search_ctl ctl;

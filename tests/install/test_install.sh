@@ -5,7 +5,12 @@
 # three times: through the CMake package (find_package(warptour CONFIG), the
 # static target), through pkg-config with the shared library (the README's
 # line) and through pkg-config with the static library (Libs.private).
-# Without pkg-config (the GPU machines) the last two are skipped (exit 77).
+# Then the README's own steps: its library program (the ```c block of "The
+# library") built with its PKG_CONFIG_PATH and cc lines, as they stand,
+# against an install into $HOME/.local (HOME a temporary folder), run
+# without LD_LIBRARY_PATH (the rpath of warptour.pc's Libs), printing the
+# length the README says.  Nothing of Python may be installed.
+# Without pkg-config (the GPU machines) the last three are skipped (exit 77).
 #
 # usage: test_install.sh CMAKE BUILD_DIR SOURCE_DIR CC [FLAGS]
 #   FLAGS go to every compile and link of the program (the sanitizer build
@@ -43,6 +48,10 @@ done
 extra=$(nm -D --defined-only "$libdir/libwarptour.so" |
         awk '$2 ~ /^[TDBRVWi]$/ && $3 !~ /^wt_/ { print $3 }')
 [ -z "$extra" ] || fail "libwarptour.so exports more than wt_ names: $extra"
+# make install installs nothing of Python (pip install . does).
+python=$(find "$prefix" -name '_warptour*' -o -name '*.py')
+[ -z "$python" ] && [ ! -e "$prefix/warptour" ] ||
+    fail "Python files installed under the prefix: $python"
 
 echo "== CMake package"
 "$cmake" -S "$src/tests/install/consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
@@ -80,3 +89,25 @@ done
 "$cc" $flags "$program" $(pkg-config --cflags warptour) "$archive" $libs -o "$tmp/solve_static"
 ! loads_libwarptour "$tmp/solve_static" || fail "solve_static loads libwarptour.so"
 "$tmp/solve_static" "$data"
+
+echo "== the README's program, from the README's prefix"
+unset PKG_CONFIG_PATH LD_LIBRARY_PATH
+home=$tmp/home readme=$src/README.md
+mkdir -p "$home" "$tmp/readme"
+"$cmake" --install "$build" --prefix "$home/.local" >/dev/null
+# The first ```c block after "## The library", and the two lines that build it.
+awk '/^## The library/ { lib = 1 } lib && /^```c$/ { c = 1; next } c && /^```$/ { exit } c' \
+    "$readme" >"$tmp/readme/solve.c"
+steps=$(awk '/^## The library/ { lib = 1 } lib && /^(export PKG_CONFIG_PATH|cc solve\.c)/' "$readme")
+[ -s "$tmp/readme/solve.c" ] && [ "$(printf '%s\n' "$steps" | wc -l)" -eq 2 ] ||
+    fail "README.md: no library program or build lines under \"The library\""
+said=$(sed -n 's/^It prints \([0-9][0-9]*\),.*/\1/p' "$readme")
+ln -s "$(cd "$src/data" && pwd)" "$tmp/readme/data"
+# cc is the compiler under test, with FLAGS (the sanitizers' runtime).
+got=$(cd "$tmp/readme" && HOME=$home CC_UNDER_TEST=$cc FLAGS=$flags sh -c \
+      'cc() { command "$CC_UNDER_TEST" $FLAGS "$@"; }
+       '"$steps") || fail "the README's library steps failed"
+[ "$got" = "$said" ] || fail "the README's program printed '$got', the README says '$said'"
+readelf -d "$tmp/readme/solve" | grep -q 'R.*PATH.*\.local/lib' ||
+    fail "the README's program has no rpath to the prefix's lib"
+echo "README's program: $got"

@@ -78,7 +78,9 @@ def test_time_limit():
     r = warptour.solve_batch(pts, time_limit=1.0, backend="cpu", threads=2)
     assert time.monotonic() - t0 < 1.0 + 5.0
     assert r.ok.all()
-    assert r.stop == "done"
+    # "time-limit" where a loaded machine had not ended some instance's first
+    # descent by then (issue 42: no work is asserted)
+    assert r.stop in ("done", "time-limit")
 
 
 def test_progress_stops():

@@ -277,6 +277,7 @@ static wt_status run_ascent(const wt_instance *inst, wt_ascent_job *job, int thr
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.threads = threads;
     p.stop_flag = flag;
     wt_search_ctl ctl;

@@ -426,7 +426,9 @@ static void test_time_limit_shared(void **state)
     print_message("    40 x 200 cities, 1 s: %.3f s, %llu kicks\n", took,
                   (unsigned long long)r.kicks);
     assert_true(took < 1.0 + 5.0);
-    assert_int_equal(r.stop, WT_STOP_DONE);
+    /* "done", or "time-limit" where a loaded machine had not ended some
+     * instance's first descent by then (issue 42: no work is asserted). */
+    assert_true(r.stop == WT_STOP_DONE || r.stop == WT_STOP_TIME_LIMIT);
     batch_check_tours(in, &r);
     wt_batch_result_free(&r);
     batch_set_free(in, COUNT);

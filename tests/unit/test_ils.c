@@ -38,6 +38,7 @@ static void test_double_bridge(void **state)
     for (int i = 0; i < 12; i++) t[i] = i;
     wt_params params;
     wt_params_defaults(&params);
+    params.algorithm = WT_ALGO_2OPT; /* the default is ils */
     params.threads = 1;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &params);
@@ -325,6 +326,7 @@ static void test_ctl_stall_rule(void **state)
     (void)state;
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     ctl.stall_steps = 3;
@@ -349,6 +351,7 @@ static void test_ils_local_from_2opted(void **state)
     int64_t start = wt_tour_length(inst, a);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.threads = 2;
     for (int r = 0; r < 2; r++) {
         wt_search_ctl ctl;

@@ -773,6 +773,7 @@ static void test_time_limit_while_building(void **state)
     wt_instance *inst = generated(WT_GEN_UNIFORM, 70000, 6);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.time_limit_s = 1e-9;
     wt_result res = {0};

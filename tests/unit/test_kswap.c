@@ -577,6 +577,7 @@ static void descend(const wt_instance *inst, wt_init_method init, int swaps, boo
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.init = init;
     p.seed = 4;
@@ -629,6 +630,7 @@ static void test_descents_reach_local_optima_deterministically(void **state)
     wt_instance *inst = wt_test_random_instance(20, 1);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.kswap_band = -1;
     wt_result r;

@@ -590,6 +590,7 @@ static void test_stop_during_set_up(void **state)
     wt_test_random_tour(n, 2, tour);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     volatile int stop = 1;
     p.stop_flag = &stop;
     wt_search_ctl ctl;

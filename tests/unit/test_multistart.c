@@ -139,6 +139,7 @@ static bool is_local_optimum(const wt_instance *inst, const int32_t *t)
 static void make_ctl(wt_params *p, wt_search_ctl *ctl, int threads)
 {
     wt_params_defaults(p);
+    p->algorithm = WT_ALGO_2OPT; /* the default is ils */
     p->threads = threads;
     wt_ctl_init(ctl, p);
 }
@@ -357,8 +358,10 @@ static void test_time_limited_run(void **state)
     assert_int_equal(wt_tour_validate(res.tour, 300, NULL), WT_OK);
     assert_int_equal(res.length, wt_tour_length(inst, res.tour));
     /* how many climbs end in the limit depends on the machine's load: the
-     * tour is valid either way (a cut climb's tour competes too) */
-    assert_int_equal(res.stop, WT_STOP_DONE);
+     * tour is valid either way (a cut climb's tour competes too), and the
+     * stop follows the rule, not the load: done once a climb finished
+     * (none may have, on a loaded machine: issue 42) */
+    assert_int_equal(res.stop, res.multistart.climbs >= 1 ? WT_STOP_DONE : WT_STOP_TIME_LIMIT);
     /* Climbs cut short count their steps and complete scans, not themselves. */
     assert_int_equal(res.moves_evaluated,
                      wt_2opt_moves_per_scan(300) * (res.steps + res.multistart.climbs));

@@ -86,6 +86,7 @@ static void test_solve_checks_every_field(void **state)
     }
     wt_params p;
     wt_params_defaults(&p);
+    assert_int_equal(p.algorithm, WT_ALGO_ILS); /* warptour solve's default (issue 42) */
     p.threads = 2;
     wt_result res = {0};
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);

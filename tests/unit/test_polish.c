@@ -206,6 +206,7 @@ static void test_stop_leaves_the_tour(void **state)
     volatile int flag = 1;
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.stop_flag = &flag;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
@@ -248,6 +249,7 @@ static void test_sa_polish_on_off(void **state)
     wt_instance *inst = wt_test_random_instance(N, 26);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     assert_true(p.sa_polish); /* on by default */
     for (uint64_t seed = 5; seed < 8; seed++) {
         wt_result off = {0}, on = {0};

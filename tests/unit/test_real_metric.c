@@ -221,6 +221,7 @@ static void test_search(void **state)
     wt_instance *inst3 = random_real(100, 0.0, 1.0, true, 5);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.threads = 2;
     wt_result r;

@@ -355,6 +355,7 @@ static void hand_open(hand_run *h, const wt_instance *inst, const int32_t *tour,
 {
     memset(h, 0, sizeof *h);
     wt_params_defaults(&h->p);
+    h->p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     h->p.threads = 1;
     wt_ctl_init(&h->ctl, &h->p);
     h->job = (wt_sa_job){.seed = 3, .searches = 1, .moves = 4, .t_start = t, .t_end = t,

@@ -41,6 +41,7 @@ static void solve_2opt_swaps(const wt_instance *inst, wt_init_method init, uint6
 {
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.swaps = swaps;
     p.backend = WT_BACKEND_CPU;
     p.init = init;
@@ -256,6 +257,7 @@ static void test_stop_returns_valid_tour(void **state)
     wt_instance *inst = wt_test_random_instance(400, 5);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.init = WT_INIT_RANDOM;
     p.swaps = 1;
@@ -271,6 +273,7 @@ static void test_stop_returns_valid_tour(void **state)
 
     volatile int flag = 1; /* already set: stops before the first move */
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.stop_flag = &flag;
     assert_int_equal(wt_solve(inst, &p, &res, NULL), WT_OK);
@@ -305,6 +308,7 @@ static void test_progress_inside_a_pass(void **state)
     for (int prune = 0; prune < 2; prune++) {
         wt_params p;
         wt_params_defaults(&p);
+        p.algorithm = WT_ALGO_2OPT; /* the default is ils */
         p.backend = WT_BACKEND_CPU;
         p.init = WT_INIT_RANDOM;
         p.threads = 1; /* the solving thread then scans every row: ticks at fixed rows */
@@ -340,6 +344,7 @@ static void test_start_tour_is_used_and_checked(void **state)
     for (int i = 0; i < 50; i++) start[i] = 49 - i;
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CPU;
     p.start_tour = start;
     wt_result res = {0};
@@ -361,6 +366,7 @@ static void test_cuda_request_fails_cleanly_without_gpu(void **state)
     wt_instance *inst = wt_test_random_instance(20, 1);
     wt_params p;
     wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_2OPT; /* the default is ils */
     p.backend = WT_BACKEND_CUDA;
     wt_result res = {0};
     wt_error err = {0};

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     wt_tuning tuning = {0}; /* every field its default, as NULL would give */
     wt_params p;
     wt_params_defaults(&p);
-    p.time_limit_s = 10;
+    p.kicks = 1000; /* ils, the default: a kick budget, no time limit */
     p.tuning = &tuning;
     wt_result res;
     if (wt_solve(inst, &p, &res, &err) != WT_OK) {
