@@ -248,7 +248,8 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
     places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
     if arr.ndim != 2 or arr.shape[1] not in ((2,) if places else (2, 3)):
-        raise ValueError(f"points must be an (n, 2) {'array of (latitude, longitude)' if places else 'or (n, 3) array'}, got shape {arr.shape}")
+        shape = "(n, 2) array of (latitude, longitude)" if places else "(n, 2) or (n, 3) array"
+        raise ValueError(f"points must be an {shape}, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("places" if places else "points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
                 threads, init, progress, progress_interval, cuda_device, tuning)
