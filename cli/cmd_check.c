@@ -26,6 +26,7 @@ static const char check_help[] =
     "                optimum for instances whose optimum nobody knows; Ctrl-C\n"
     "                ends the ascent with the bound it has\n"
     "  --time-limit S  end the bound's ascent after S seconds (default: none)\n"
+    CLI_METRIC_HELP
     "  -h, --help    show this help\n"
     "\n"
     "A tour whose NAME is not the instance's (nor the instance's followed by '.',\n"
@@ -125,6 +126,8 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
     if (wt_instance_is_real(inst))
         printf("%.15g (%" PRId64 " units of %.6g)", wt_length_real(inst, len), len,
                wt_instance_length_unit(inst));
+    else if (wt_instance_type(inst) == WT_HAVERSINE)
+        printf("%" PRId64 " m", len);
     else
         printf("%" PRId64, len);
     if (opt > 0) printf(", optimum %" PRId64 ", gap %.2f%%", opt, cli_gap_percent(len, opt));
@@ -139,11 +142,13 @@ int cmd_check(int argc, char **argv)
                                              {"optimum", required_argument, 0, 'O'},
                                              {"bound", no_argument, 0, 'B'},
                                              {"time-limit", required_argument, 0, 'T'},
+                                             {"metric", required_argument, 0, 'M'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     bool json = false, bound = false;
     double time_limit = 0;
     int64_t optimum = -1;
+    wt_points_metric metric = WT_POINTS_AUTO;
     optind = 1;
     opterr = 0;
     int c;
@@ -158,6 +163,10 @@ int cmd_check(int argc, char **argv)
         } else if (c == 'T') {
             if (!cli_parse_double(optarg, 1e-9, 1e9, &time_limit))
                 return cli_usage_error("check", "--time-limit needs a positive number of seconds");
+        } else if (c == 'M') {
+            if (!cli_metric_parse(optarg, &metric))
+                return cli_usage_error("check", "--metric is 'auto', 'euclidean' or "
+                                       "'haversine', got '%s'", optarg);
         } else if (c == 'O') {
             if (!cli_parse_int64(optarg, 1, INT64_MAX, &optimum))
                 return cli_usage_error("check", "--optimum needs a positive integer");
@@ -167,7 +176,7 @@ int cmd_check(int argc, char **argv)
     }
     if (argc - optind != 2) return cli_usage_error("check", "expected INSTANCE and TOUR");
     int status;
-    wt_instance *inst = cli_read_instance(argv[optind], &status);
+    wt_instance *inst = cli_read_instance_as(argv[optind], metric, &status);
     if (!inst) return status;
     if (optimum > 0) wt_instance_set_known_optimum(inst, optimum);
     const char *tour_path = argv[optind + 1];

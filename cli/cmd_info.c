@@ -3,6 +3,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "cli.h"
@@ -17,6 +18,7 @@ static const char info_help[] =
     "gzip-compressed file is read as it is.\n"
     "\n"
     "  --json      print one JSON object instead\n"
+    CLI_METRIC_HELP
     "  -h, --help  show this help\n";
 
 static void print_text(const wt_instance *inst, const char *path)
@@ -29,7 +31,17 @@ static void print_text(const wt_instance *inst, const char *path)
     printf("type      TSP, EDGE_WEIGHT_TYPE %s\n",
            wt_edge_weight_type_name(wt_instance_type(inst)));
     printf("cities    %d\n", wt_instance_n(inst));
-    if (wt_instance_is_real(inst) && wt_instance_bbox(inst, lo, hi)) {
+    const double *lat, *lon;
+    if (wt_instance_type(inst) == WT_HAVERSINE && wt_instance_coords(inst, &lat, &lon)) {
+        double a0 = lat[0], a1 = lat[0], o0 = lon[0], o1 = lon[0];
+        for (int i = 1; i < wt_instance_n(inst); i++) {
+            a0 = fmin(a0, lat[i]), a1 = fmax(a1, lat[i]);
+            o0 = fmin(o0, lon[i]), o1 = fmax(o1, lon[i]);
+        }
+        printf("places    latitude %.10g .. %.10g, longitude %.10g .. %.10g (decimal degrees); "
+               "lengths in metres on a sphere of radius %.1f m\n", a0, a1, o0, o1,
+               WT_EARTH_RADIUS_M);
+    } else if (wt_instance_is_real(inst) && wt_instance_bbox(inst, lo, hi)) {
         /* Held shifted and scaled to length units: extents are what is left. */
         double u = wt_instance_length_unit(inst);
         printf("points    real-valued, extent x %.10g, y %.10g", (hi[0] - lo[0]) * u,
@@ -89,8 +101,10 @@ static void print_json(const wt_instance *inst, const char *path)
 int cmd_info(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"json", no_argument, 0, 'J'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"json", no_argument, 0, 'J'}, {"metric", required_argument, 0, 'M'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     bool json = false;
+    wt_points_metric metric = WT_POINTS_AUTO;
     optind = 1;
     opterr = 0;
     int c;
@@ -99,12 +113,18 @@ int cmd_info(int argc, char **argv)
             fputs(info_help, stdout);
             return EXIT_OK;
         }
+        if (c == 'M') {
+            if (!cli_metric_parse(optarg, &metric))
+                return cli_usage_error("info", "--metric is 'auto', 'euclidean' or "
+                                       "'haversine', got '%s'", optarg);
+            continue;
+        }
         if (c != 'J') return cli_usage_error("info", "bad option '%s'", argv[optind - 1]);
         json = true;
     }
     if (argc - optind != 1) return cli_usage_error("info", "expected one INSTANCE");
     int status;
-    wt_instance *inst = cli_read_instance(argv[optind], &status);
+    wt_instance *inst = cli_read_instance_as(argv[optind], metric, &status);
     if (!inst) return status;
     const char *shown = cli_source_name(argv[optind]);
     if (json) print_json(inst, shown);

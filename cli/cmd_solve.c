@@ -116,6 +116,7 @@ static const char solve_help[] =
     "  --init M          start tour: greedy (default), boruvka, nearest, spacefill,\n"
     "                    random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
+    CLI_METRIC_HELP
     "  --seed S          seed for every random choice (default 1); without --time-limit\n"
     "                    the same seed, backend and --threads give the same tour\n"
     "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status\n"
@@ -202,7 +203,7 @@ static void remove_stop_handlers(void)
 
 /* solve's own long options without a short letter; the rest of its
  * options are the shared table's (cli_common.h: CLI_OPT_*). */
-enum { OPT_OUTPUT_FORMAT = 256, OPT_JSON_TOUR };
+enum { OPT_OUTPUT_FORMAT = 256, OPT_JSON_TOUR, OPT_METRIC };
 
 /* The shared options solve takes: all of them. */
 #define SOLVE_PARAMS CLI_PARAM_ALL
@@ -213,6 +214,7 @@ typedef struct solve_opts {
     bool json, quiet;
     bool json_tour;            /* --json-tour: the tour in the JSON */
     cli_tour_format format;    /* --output-format */
+    wt_points_metric metric;   /* --metric: a point file's */
     int64_t optimum; /* -1: from the built-in table */
     wt_params params;
     wt_tuning tuning;          /* --tune's, where params.tuning points once given */
@@ -337,6 +339,11 @@ static int parse_option(int c, const char *arg, solve_opts *o)
     case 'J': o->json = true; break;
     case 'q': o->quiet = true; break;
     case OPT_JSON_TOUR: o->json_tour = true; break;
+    case OPT_METRIC:
+        if (!cli_metric_parse(arg, &o->metric))
+            return cli_usage_error("solve", "--metric is 'auto', 'euclidean' or 'haversine' "
+                                   "(alias 'geo-degrees'), got '%s'", arg);
+        break;
     case OPT_OUTPUT_FORMAT:
         if (!cli_tour_format_parse(arg, &o->format))
             return cli_usage_error("solve", "--output-format is 'tsplib', 'list' or 'csv', got "
@@ -355,6 +362,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"json", no_argument, 0, 'J'},            {"quiet", no_argument, 0, 'q'},
         {"output-format", required_argument, 0, OPT_OUTPUT_FORMAT},
         {"json-tour", no_argument, 0, OPT_JSON_TOUR},
+        {"metric", required_argument, 0, OPT_METRIC},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
     cli_options_build(longopts, sizeof longopts / sizeof longopts[0], own, SOLVE_PARAMS);
@@ -501,6 +509,8 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
     if (wt_instance_is_real(inst))
         fprintf(out, "length    %.15g  (%" PRId64 " units of %.6g)", r->length_real, r->length,
                 wt_instance_length_unit(inst));
+    else if (wt_instance_type(inst) == WT_HAVERSINE)
+        fprintf(out, "length    %" PRId64 " m", r->length);
     else
         fprintf(out, "length    %" PRId64, r->length);
     if (opt > 0)
@@ -716,7 +726,7 @@ int cmd_solve(int argc, char **argv)
      * (seconds on a machine whose driver is not loaded yet), is seen by
      * wt_solve at its start, which then still writes a tour. */
     install_stop_handlers();
-    wt_instance *inst = cli_read_instance(o.instance, &status);
+    wt_instance *inst = cli_read_instance_as(o.instance, o.metric, &status);
     if (!inst) {
         remove_stop_handlers();
         return status;

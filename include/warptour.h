@@ -97,11 +97,25 @@ typedef enum wt_edge_weight_type {
      * integer to the true distance over the unit, computed in double (README
      * "Precision"); wt_length_real turns a length into the points' units. */
     WT_EUC_2D_REAL,
-    WT_EUC_3D_REAL
+    WT_EUC_3D_REAL,
+    /* Not TSPLIB: places on the Earth.  x is the latitude in [-90, 90], y the
+     * longitude in [-180, 360), both in decimal degrees; the distance is the
+     * great-circle distance on a sphere of the mean Earth radius
+     * WT_EARTH_RADIUS_M (the haversine formula), in metres, rounded to the
+     * nearest integer: a tour's length is the exact sum of its edges'
+     * integer metres, as TSPLIB's lengths are.  Computed in double from the
+     * cities' unit vectors: within about 1e-8 m of the exact great-circle
+     * distance before the rounding. */
+    WT_HAVERSINE
 } wt_edge_weight_type;
 
+/* The radius of WT_HAVERSINE's sphere: the mean Earth radius (IUGG, (2a +
+ * b) / 3 of WGS 84), in metres. */
+#define WT_EARTH_RADIUS_M 6371008.8
+
 /* TSPLIB keyword of a type ("EUC_2D"; "EUC_2D_REAL" and "EUC_3D_REAL" for the
- * real-valued types); NULL for an out-of-range value. */
+ * real-valued types, "HAVERSINE" for places in decimal degrees); NULL for an
+ * out-of-range value. */
 const char *wt_edge_weight_type_name(wt_edge_weight_type type);
 
 /* Upper limit on DIMENSION, so that every city number fits int32_t with room
@@ -126,7 +140,10 @@ wt_status wt_instance_parse_tsplib(const char *data, size_t len, const char *sou
 
 /* Builds a coordinate instance from n points (z may be NULL unless type is
  * WT_EUC_3D or WT_EUC_3D_REAL; type must not be WT_EXPLICIT).  Copies the
- * arrays.  Coordinates must be finite (WT_STATUS_INVALID_ARGUMENT);
+ * arrays.  Coordinates must be finite (WT_STATUS_INVALID_ARGUMENT); for
+ * WT_HAVERSINE x holds latitudes in [-90, 90] and y longitudes in
+ * [-180, 360), decimal degrees (WT_STATUS_INVALID_ARGUMENT naming the first
+ * point outside);
  * WT_STATUS_TOO_LARGE when a tour length could overflow, or for the _REAL
  * types when no unit keeps the points finite (an extent below 2^-900). */
 wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type type,
@@ -161,6 +178,32 @@ wt_status wt_instance_read_points(const char *path, wt_instance **out, wt_error 
 wt_status wt_instance_parse_points(const char *data, size_t len, const char *source,
                                    wt_instance **out, wt_error *err);
 
+/* The metric of a point file (wt_instance_read_as). */
+typedef enum wt_points_metric {
+    WT_POINTS_AUTO = 0,  /* WT_HAVERSINE when a header line names the latitude and
+                            longitude columns ("lat,lon", "latitude,longitude",
+                            "lon,lat", "lng,lat"...), else Euclidean */
+    WT_POINTS_EUCLIDEAN, /* WT_EUC_2D_REAL / WT_EUC_3D_REAL whatever the header */
+    WT_POINTS_HAVERSINE  /* WT_HAVERSINE: two columns of decimal degrees, in the
+                            header's order, latitude first without one */
+} wt_points_metric;
+
+/* What a point file's header told (wt_instance_read_as fills it). */
+typedef struct wt_points_info {
+    long header_line; /* the line of the header row skipped; 0: none */
+    int lat_column;   /* WT_HAVERSINE: the column read as latitude (1 or 2); 0 otherwise */
+    bool from_header; /* WT_HAVERSINE: the header named the columns (else latitude
+                         first by default) */
+} wt_points_info;
+
+/* As wt_instance_read_points, with the metric chosen: a point file of
+ * WT_HAVERSINE has two numbers a line, latitude in [-90, 90] and longitude
+ * in [-180, 360), refused with "path:line: ..." outside.  info (may be NULL)
+ * is filled on success. */
+wt_status wt_instance_parse_points_as(const char *data, size_t len, const char *source,
+                                      wt_points_metric metric, wt_points_info *info,
+                                      wt_instance **out, wt_error *err);
+
 /* Whether len bytes of data look like a TSPLIB file rather than a point
  * file: its first line that is not blank is a keyword line ("NAME : x",
  * "NODE_COORD_SECTION": a word of letters, digits and '_' alone or followed
@@ -171,6 +214,14 @@ bool wt_looks_like_tsplib(const char *data, size_t len);
 /* Reads path as TSPLIB or as a point file, deciding by wt_looks_like_tsplib;
  * errors as the reader that was chosen. */
 wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err);
+
+/* As wt_instance_read, with the metric of a point file chosen (AUTO: as
+ * wt_instance_read).  A TSPLIB file carries its own EDGE_WEIGHT_TYPE: any
+ * other metric than WT_POINTS_AUTO is refused for one
+ * (WT_STATUS_INVALID_ARGUMENT).  info (may be NULL) is filled on success
+ * (all zero for a TSPLIB file). */
+wt_status wt_instance_read_as(const char *path, wt_points_metric metric, wt_points_info *info,
+                              wt_instance **out, wt_error *err);
 
 void wt_instance_free(wt_instance *inst);
 
@@ -205,6 +256,8 @@ int64_t wt_instance_dist(const wt_instance *inst, int a, int b);
  * pointers alone) when the instance has none.  Arrays stay owned by inst.
  * For the _REAL types these (and wt_instance_bbox) are in length units: the
  * points divided by wt_instance_length_unit, exactly (a power of two).
+ * WT_HAVERSINE gives x the latitudes and y the longitudes, in degrees as
+ * given (its wt_instance_bbox is that of the cities' unit vectors).
  * False for a NULL argument. */
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y);
 

@@ -299,12 +299,21 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
     wt_error err = {0};
     wt_status st = WT_OK;
     Py_buffer view;
-    if (strcmp(kind, "file") == 0) {
+    /* "file", or "file:euclidean" / "file:haversine" with a point file's
+     * metric (solve_file's metric=). */
+    if (strncmp(kind, "file", 4) == 0 && (kind[4] == '\0' || kind[4] == ':')) {
+        wt_points_metric metric = WT_POINTS_AUTO;
+        if (strcmp(kind, "file:euclidean") == 0) metric = WT_POINTS_EUCLIDEAN;
+        else if (strcmp(kind, "file:haversine") == 0) metric = WT_POINTS_HAVERSINE;
+        else if (kind[4] == ':') {
+            PyErr_SetString(PyExc_ValueError, "unknown instance kind");
+            return NULL;
+        }
         PyObject *bytes = NULL;
         if (!PyUnicode_FSConverter(source, &bytes)) return NULL;
         const char *path = PyBytes_AS_STRING(bytes);
         Py_BEGIN_ALLOW_THREADS
-        st = wt_instance_read(path, &inst, &err);
+        st = wt_instance_read_as(path, metric, NULL, &inst, &err);
         Py_END_ALLOW_THREADS
         Py_DECREF(bytes);
     } else if (strcmp(kind, "matrix") == 0) {
@@ -317,6 +326,25 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
         Py_BEGIN_ALLOW_THREADS
         st = wt_instance_from_matrix("matrix", n, view.buf, &inst, &err);
         Py_END_ALLOW_THREADS
+        PyBuffer_Release(&view);
+    } else if (strcmp(kind, "places") == 0 && dims == 2 && n >= 0) {
+        /* (latitude, longitude) rows in decimal degrees: WT_HAVERSINE. */
+        if (get_doubles(source, &view, (Py_ssize_t)n * 2) < 0) return NULL;
+        double *c = malloc((size_t)(n ? n : 1) * 2 * sizeof(double));
+        if (!c) {
+            PyBuffer_Release(&view);
+            PyErr_NoMemory();
+            return NULL;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        const double *pt = view.buf;
+        for (int i = 0; i < n; i++) {
+            c[i] = pt[2 * (size_t)i];
+            c[(size_t)n + (size_t)i] = pt[2 * (size_t)i + 1];
+        }
+        st = wt_instance_from_coords("places", n, WT_HAVERSINE, c, c + n, NULL, &inst, &err);
+        Py_END_ALLOW_THREADS
+        free(c);
         PyBuffer_Release(&view);
     } else if (strcmp(kind, "points") == 0 && (dims == 2 || dims == 3) && n >= 0) {
         if (get_doubles(source, &view, (Py_ssize_t)n * dims) < 0) return NULL;

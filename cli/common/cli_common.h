@@ -79,6 +79,22 @@ double cli_gap_percent(int64_t length, int64_t optimum);
  * input is read by the library, from files and standard input alike. */
 wt_instance *cli_read_instance(const char *path, int *status);
 
+/* As cli_read_instance with the metric of a point file (--metric); a
+ * haversine instance gets a note on stderr saying which column is the
+ * latitude and why. */
+wt_instance *cli_read_instance_as(const char *path, wt_points_metric metric, int *status);
+
+/* --metric's value: "auto", "euclidean", "haversine" (or its alias
+ * "geo-degrees"); false for any other. */
+bool cli_metric_parse(const char *s, wt_points_metric *out);
+
+/* --metric's lines of --help, shared by solve, info and check. */
+#define CLI_METRIC_HELP                                                                     \
+    "  --metric M        point files: auto (default: haversine when a header line\n"         \
+    "                    names lat and lon columns, else euclidean), euclidean, or\n"        \
+    "                    haversine (alias geo-degrees: latitude, longitude in decimal\n"     \
+    "                    degrees; great-circle metres on the mean Earth radius)\n"
+
 /* Whether path is "-", standard input (or output, for --output). */
 bool cli_is_stdin(const char *path);
 /* path as messages and reports show it: "<stdin>" for "-". */

@@ -156,9 +156,25 @@ const char *cli_source_name(const char *path)
  * name that path then name "<stdin>", what the user typed being "-". */
 #define STDIN_PATH "/dev/stdin"
 
+bool cli_metric_parse(const char *s, wt_points_metric *out)
+{
+    if (strcmp(s, "auto") == 0) *out = WT_POINTS_AUTO;
+    else if (strcmp(s, "euclidean") == 0) *out = WT_POINTS_EUCLIDEAN;
+    else if (strcmp(s, "haversine") == 0 || strcmp(s, "geo-degrees") == 0)
+        *out = WT_POINTS_HAVERSINE;
+    else return false;
+    return true;
+}
+
 wt_instance *cli_read_instance(const char *path, int *status)
 {
+    return cli_read_instance_as(path, WT_POINTS_AUTO, status);
+}
+
+wt_instance *cli_read_instance_as(const char *path, wt_points_metric metric, int *status)
+{
     wt_instance *inst = NULL;
+    wt_points_info info = {0, 0, false};
     wt_error err = {0};
     bool in = cli_is_stdin(path);
     if (in && isatty(STDIN_FILENO)) {
@@ -169,7 +185,7 @@ wt_instance *cli_read_instance(const char *path, int *status)
     }
     /* TSPLIB, or a point file (real-valued points) when it does not start
      * with a keyword line: wt_instance_read decides by the content. */
-    if (wt_instance_read(in ? STDIN_PATH : path, &inst, &err) != WT_OK) {
+    if (wt_instance_read_as(in ? STDIN_PATH : path, metric, &info, &inst, &err) != WT_OK) {
         size_t k = strlen(STDIN_PATH);
         if (in && strncmp(err.message, STDIN_PATH, k) == 0) {
             /* "<stdin>" is shorter than the path: the message only shrinks. */
@@ -179,6 +195,19 @@ wt_instance *cli_read_instance(const char *path, int *status)
         }
         *status = cli_report_error(&err);
         return NULL;
+    }
+    if (info.lat_column) {
+        int lat = info.lat_column, lon = 3 - lat;
+        if (info.from_header)
+            fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
+                    "latitude in column %d, longitude in column %d, as the header on line %ld "
+                    "names them\n", program_name, cli_source_name(path), lat, lon,
+                    info.header_line);
+        else
+            fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
+                    "latitude in column 1, longitude in column 2 (no header names them; a "
+                    "header line 'lon,lat' says the other order)\n", program_name,
+                    cli_source_name(path));
     }
     return inst;
 }

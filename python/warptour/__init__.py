@@ -257,21 +257,41 @@ _DOC_COMMON = """
 MAX_MATRIX_CITIES = 46340  # WT_MAX_EXPLICIT_CITIES: the most cities solve_matrix takes
 
 
+_METRICS = {"euclidean": "euclidean", "haversine": "haversine", "geo-degrees": "haversine"}
+
+
+def _metric(metric, auto):
+    if auto and metric in (None, "auto"):
+        return None
+    if metric not in _METRICS:
+        names = ("'auto', " if auto else "") + "'euclidean', 'haversine' or 'geo-degrees'"
+        raise ValueError(f"metric must be {names}, got {metric!r}")
+    return _METRICS[metric]
+
+
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
           init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-          kicks=None, start_tour=None):
+          kicks=None, start_tour=None, metric="euclidean"):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
     edge).  Result.length is the tour's length in the points' units.
+
+    metric="haversine" (alias "geo-degrees"): places on the Earth, an (n, 2)
+    array of (latitude, longitude) in decimal degrees (latitude in [-90, 90],
+    longitude in [-180, 360)); distances are great-circle metres on a sphere
+    of the mean Earth radius, 6,371,008.8 m, each rounded to the nearest
+    metre, and Result.length is the exact int sum of them.
 """
+    places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
-    if arr.ndim != 2 or arr.shape[1] not in (2, 3):
-        raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
+    if arr.ndim != 2 or arr.shape[1] not in ((2,) if places else (2, 3)):
+        shape = "(n, 2) array of (latitude, longitude)" if places else "(n, 2) or (n, 3) array"
+        raise ValueError(f"points must be an {shape}, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
-    return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
-                threads, init, progress, progress_interval, cuda_device, tuning,
-                kicks=kicks, start_tour=start_tour)
+    return _run("places" if places else "points", arr, arr.shape[0], arr.shape[1], time_limit,
+                seed, algorithm, backend, threads, init, progress, progress_interval, cuda_device,
+                tuning, kicks=kicks, start_tour=start_tour)
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
@@ -303,15 +323,23 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-               kicks=None, start_tour=None):
+               kicks=None, start_tour=None, metric=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
     table (berlin52: 7542).
+
+    metric, for point files: None or "auto" (haversine when a header line
+    names latitude and longitude columns, "lat,lon" or "lon,lat", else
+    Euclidean), "euclidean", or "haversine" (alias "geo-degrees": lines of
+    latitude and longitude in decimal degrees, in the header's order,
+    latitude first without one; lengths in metres as solve's).  A TSPLIB file
+    with a metric other than None/"auto" raises ValueError.
 """
-    return _run("file", _os.fspath(path), 0, 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval, cuda_device, tuning,
-                kicks=kicks, start_tour=start_tour)
+    m = _metric(metric, True)
+    return _run("file" if m is None else "file:" + m, _os.fspath(path), 0, 0, time_limit, seed,
+                algorithm, backend, threads, init, progress, progress_interval, cuda_device,
+                tuning, kicks=kicks, start_tour=start_tour)
 
 
 for _f in (solve, solve_matrix, solve_file):

@@ -38,7 +38,8 @@
  *  spacefill  Cities in the order of their cell on a Hilbert curve laid over
  *             the bounding square of x and y, ties by city number.  EUC_3D
  *             uses x and y only (z is ignored), GEO uses its raw (latitude,
- *             longitude) as a plane, EXPLICIT uses its DISPLAY_DATA when it
+ *             longitude) as a plane, HAVERSINE its (longitude, latitude)
+ *             degrees, EXPLICIT uses its DISPLAY_DATA when it
  *             has some and otherwise returns the identity order 0..n-1.
  *
  * EXPLICIT instances have no coordinates to index (n <= 46340), so nearest
@@ -1114,6 +1115,18 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
         for (int i = 0; i < m; i++) out[i] = cities ? cities[i] : i;
         return true;
     }
+    /* HAVERSINE: its degrees as a plane (longitude, latitude), as GEO's. */
+    const double *px = inst->x, *py = inst->y;
+    if (inst->type == WT_HAVERSINE) {
+        px = inst->lon;
+        py = inst->lat;
+        lo[0] = hi[0] = px[0];
+        lo[1] = hi[1] = py[0];
+        for (int i = 1; i < inst->n; i++) {
+            lo[0] = fmin(lo[0], px[i]), hi[0] = fmax(hi[0], px[i]);
+            lo[1] = fmin(lo[1], py[i]), hi[1] = fmax(hi[1], py[i]);
+        }
+    }
     int id_bits = bit_width((uint64_t)(inst->n - 1));
     if (id_bits < 1) id_bits = 1;
     int order = (64 - id_bits) / 2 < 31 ? (64 - id_bits) / 2 : 31;
@@ -1138,8 +1151,8 @@ static bool hilbert_order(const wt_instance *inst, const int32_t *cities, int m,
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int i = 0; i < m; i++) {
         int c = cities ? cities[i] : i;
-        uint32_t gx = grid_cell(inst->x[c], lo[0], scale, cells);
-        uint32_t gy = grid_cell(inst->y[c], lo[1], scale, cells);
+        uint32_t gx = grid_cell(px[c], lo[0], scale, cells);
+        uint32_t gy = grid_cell(py[c], lo[1], scale, cells);
         keys[i] = hilbert_index(table, gx, gy, order) << id_bits | (uint64_t)c;
     }
     radix_sort(keys, tmp, (size_t)m, from, 2 * order + id_bits, threads, NULL);

@@ -20,6 +20,7 @@ static const char *const type_names[] = {
     [WT_GEO] = "GEO",       [WT_MAN_2D] = "MAN_2D",   [WT_MAX_2D] = "MAX_2D",
     [WT_EUC_3D] = "EUC_3D", [WT_EXPLICIT] = "EXPLICIT",
     [WT_EUC_2D_REAL] = "EUC_2D_REAL", [WT_EUC_3D_REAL] = "EUC_3D_REAL",
+    [WT_HAVERSINE] = "HAVERSINE",
 };
 
 const char *wt_edge_weight_type_name(wt_edge_weight_type type)
@@ -78,6 +79,7 @@ static double max_distance_bound(const wt_instance *inst)
 {
     double lo[3], hi[3];
     if (inst->type == WT_GEO) return 6378.388 * 3.15 + 2.0;
+    if (inst->type == WT_HAVERSINE) return WT_EARTH_RADIUS_M * 3.15 + 2.0;
     if (inst->type == WT_EXPLICIT) return (double)INT32_MAX;
     if (!wt_instance_bbox(inst, lo, hi)) return 0.0;
     double sum = 0.0;
@@ -119,8 +121,49 @@ static wt_status scale_real(wt_instance *inst, wt_error *err)
     return WT_OK;
 }
 
+/* The first city of a WT_HAVERSINE instance whose degrees (x latitude, y
+ * longitude) are out of range, or -1. */
+int wt_degrees_bad(const double *lat, const double *lon, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!wt_degrees_ok(lat[i], lon[i])) return i;
+    return -1;
+}
+
+/* WT_HAVERSINE: the degrees move to lat/lon, x/y/z become unit vectors. */
+static wt_status haversine_vectors(wt_instance *inst, wt_error *err)
+{
+    size_t n = (size_t)inst->n;
+    int bad = wt_degrees_bad(inst->x, inst->y, inst->n);
+    if (bad >= 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "city %d: latitude %g, longitude %g: a latitude is in [-90, 90] and a "
+                       "longitude in [-180, 360), in decimal degrees", bad + 1, inst->x[bad],
+                       inst->y[bad]);
+    free(inst->lat);
+    free(inst->lon);
+    free(inst->z);
+    inst->lat = inst->x;
+    inst->lon = inst->y;
+    inst->x = inst->y = inst->z = NULL;
+    if (!wt_instance_alloc_coords(inst, true))
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
+    const double rad = 3.14159265358979323846 / 180.0;
+    for (size_t i = 0; i < n; i++) {
+        double la = inst->lat[i] * rad, lo = inst->lon[i] * rad, cl = cos(la);
+        inst->x[i] = cl * cos(lo);
+        inst->y[i] = cl * sin(lo);
+        inst->z[i] = sin(la);
+    }
+    return WT_OK;
+}
+
 wt_status wt_instance_finish(wt_instance *inst, wt_error *err)
 {
+    if (inst->type == WT_HAVERSINE) {
+        wt_status st = haversine_vectors(inst, err);
+        if (st != WT_OK) return st;
+    }
     if (inst->real) {
         wt_status st = scale_real(inst, err);
         if (st != WT_OK) return st;
@@ -162,6 +205,12 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
             return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                            "wt_instance_from_coords: coordinate %d is not finite", i);
     }
+    int bad = type == WT_HAVERSINE ? wt_degrees_bad(x, y, n) : -1;
+    if (bad >= 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_from_coords: point %d: latitude %g, longitude %g: a "
+                       "latitude is in [-90, 90] and a longitude in [-180, 360), in decimal "
+                       "degrees", bad, x[bad], y[bad]);
     wt_instance *inst = wt_instance_alloc(name, n, type);
     if (!inst || !wt_instance_alloc_coords(inst, with_z)) {
         wt_instance_free(inst);
@@ -286,6 +335,11 @@ int64_t wt_instance_dist(const wt_instance *inst, int a, int b)
 bool wt_instance_coords(const wt_instance *inst, const double **x, const double **y)
 {
     if (!inst || !x || !y || !inst->x || !inst->y) return false;
+    if (inst->type == WT_HAVERSINE) {
+        *x = inst->lat;
+        *y = inst->lon;
+        return true;
+    }
     *x = inst->x;
     *y = inst->y;
     return true;
@@ -328,6 +382,10 @@ wt_status wt_instance_write_tsplib(const wt_instance *inst, FILE *out, wt_error 
     if (!inst->x || inst->type == WT_EXPLICIT)
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "%s: only coordinate instances can be written", inst->name);
+    if (inst->type == WT_HAVERSINE)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED,
+                       "%s: TSPLIB has no great-circle metric on decimal degrees (HAVERSINE): "
+                       "keep such places as a point file", inst->name);
     bool with_z = inst->type == WT_EUC_3D;
     fprintf(out, "NAME : %s\n", inst->name);
     if (inst->comment[0]) fprintf(out, "COMMENT : %s\n", inst->comment);

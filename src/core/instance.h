@@ -12,6 +12,12 @@
  * search, bound, index and GPU kernel written for EUC_2D / EUC_3D serves
  * them unchanged.  `type` is that internal type; `real` says the public
  * one (wt_instance_type) is its _REAL variant.
+ *
+ * WT_HAVERSINE (places in decimal degrees) keeps the cities' unit vectors
+ * in x, y, z, as an EUC_3D instance would, so that the k-d tree, the
+ * neighbour lists, the windows' copies and the GPU's uploads take them as
+ * 3-D points (the chord orders pairs as the great circle does); lat and lon
+ * keep the degrees as given, for pictures and wt_instance_coords.
  */
 #ifndef WT_CORE_INSTANCE_H
 #define WT_CORE_INSTANCE_H
@@ -31,9 +37,11 @@ struct wt_instance {
                                  2^unit_exp; a fixed-point EXPLICIT matrix
                                  (wt_instance_from_matrix): entries times
                                  2^unit_exp; 0 otherwise */
-    double *x, *y, *z;        /* coordinates; z only for EUC_3D; x,y may be
-                                 DISPLAY_DATA for EXPLICIT, or NULL */
-    double *lat, *lon;        /* GEO only: radians, TSPLIB's PI = 3.141592 */
+    double *x, *y, *z;        /* coordinates; z only for EUC_3D and HAVERSINE
+                                 (its unit vectors); x,y may be DISPLAY_DATA
+                                 for EXPLICIT, or NULL */
+    double *lat, *lon;        /* GEO: radians, TSPLIB's PI = 3.141592;
+                                 HAVERSINE: degrees as given */
     int32_t *matrix;          /* EXPLICIT only: full n x n, row-major */
     int64_t known_optimum;    /* -1 when unknown */
     bool optimum_proven;
@@ -54,6 +62,33 @@ static inline int64_t wt_dist_geo(const struct wt_instance *in, int a, int b)
     if (c > 1.0) c = 1.0;
     if (c < -1.0) c = -1.0;
     return (int64_t)(rrr * acos(c) + 1.0);
+}
+
+/* WT_HAVERSINE: the great-circle distance in metres, rounded to nearest,
+ * from the unit vectors.  The haversine of the central angle theta is
+ * (c / 2)^2, c the chord, so theta = 2 asin(c / 2): the haversine formula.
+ * Past a right angle the chord to the antipode (|u + v|) takes over, where
+ * asin stays well conditioned: every distance is within about 1e-8 m of the
+ * sphere's before the rounding. */
+static inline int64_t wt_dist_haversine(const struct wt_instance *in, int a, int b)
+{
+    double dx = in->x[a] - in->x[b], dy = in->y[a] - in->y[b], dz = in->z[a] - in->z[b];
+    double d2 = dx * dx + dy * dy + dz * dz;
+    double theta;
+    if (d2 <= 2.0) {
+        theta = 2.0 * asin(0.5 * sqrt(d2));
+    } else {
+        double sx = in->x[a] + in->x[b], sy = in->y[a] + in->y[b], sz = in->z[a] + in->z[b];
+        double s2 = sx * sx + sy * sy + sz * sz;
+        theta = 3.14159265358979323846 - 2.0 * asin(0.5 * sqrt(s2));
+    }
+    return wt_nint(WT_EARTH_RADIUS_M * theta);
+}
+
+/* Whether type keeps a z coordinate (EUC_3D; HAVERSINE's unit vectors). */
+static inline bool wt_has_z(wt_edge_weight_type type)
+{
+    return type == WT_EUC_3D || type == WT_HAVERSINE;
 }
 
 static inline int64_t wt_dist_att(double dx, double dy)
@@ -118,6 +153,8 @@ static inline int64_t wt_dist(const struct wt_instance *in, int a, int b)
         return wt_nint(sqrt(dx * dx + dy * dy + dz * dz));
     case WT_EXPLICIT:
         return in->matrix[(size_t)a * (size_t)in->n + (size_t)b];
+    case WT_HAVERSINE:
+        return wt_dist_haversine(in, a, b);
     case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D, never an instance's type */
     case WT_EUC_3D_REAL:
         break;

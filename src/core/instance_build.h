@@ -34,5 +34,18 @@ wt_status wt_instance_parse_tsplib_stream(wt_stream *in, const char *source,
                                           wt_instance **out, wt_error *err);
 wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
                                           wt_instance **out, wt_error *err);
+wt_status wt_instance_parse_points_stream_as(wt_stream *in, const char *source,
+                                             wt_points_metric metric, wt_points_info *info,
+                                             wt_instance **out, wt_error *err);
+
+/* Whether a latitude and a longitude in degrees are in range: [-90, 90]
+ * and [-180, 360) (WT_HAVERSINE, TSPLIB GEO). */
+static inline bool wt_degrees_ok(double lat, double lon)
+{
+    return lat >= -90.0 && lat <= 90.0 && lon >= -180.0 && lon < 360.0;
+}
+
+/* The first city of n whose (lat, lon) degrees are out of range, or -1. */
+int wt_degrees_bad(const double *lat, const double *lon, int n);
 
 #endif

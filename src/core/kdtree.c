@@ -89,6 +89,7 @@ static void embed_city(const wt_instance *inst, int city, double c[3])
         return;
     }
     case WT_EUC_3D:
+    case WT_HAVERSINE: /* its unit vectors: the chord orders as the great circle */
         c[0] = inst->x[city];
         c[1] = inst->y[city];
         c[2] = inst->z[city];
@@ -295,7 +296,7 @@ wt_status wt_kdtree_create_until(const wt_instance *inst, const int32_t *cities,
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a k-d tree");
     t->inst = inst;
     t->metric = metric_of(inst->type);
-    t->dims = inst->type == WT_EUC_3D || inst->type == WT_GEO ? 3 : 2;
+    t->dims = wt_has_z(inst->type) || inst->type == WT_GEO ? 3 : 2;
     t->m = m;
     t->n_nodes = node_count(m);
     t->stop = stop && stop->should_stop ? stop : NULL;

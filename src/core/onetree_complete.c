@@ -55,7 +55,8 @@ static inline bool edge_less(int64_t c1, int a1, int b1, int64_t c2, int a2, int
 
 /* The longest distance any two cities can have, from the bounding box (the
  * supported formulas grow with the differences) or the matrix; GEO: half
- * the earth's circumference in TSPLIB's formula. */
+ * the earth's circumference in TSPLIB's formula; HAVERSINE: the great
+ * circle of the chord across the unit vectors' box. */
 static int64_t longest_distance(const wt_instance *inst)
 {
     int n = inst->n;
@@ -76,6 +77,10 @@ static int64_t longest_distance(const wt_instance *inst)
         }
     }
     double dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    if (inst->type == WT_HAVERSINE) { /* the box of the unit vectors bounds every chord */
+        double c = fmin(2.0, sqrt(dx * dx + dy * dy + dz * dz));
+        return wt_nint(WT_EARTH_RADIUS_M * 2.0 * asin(0.5 * c)) + 1;
+    }
     if (inst->type == WT_EUC_3D) return wt_nint(sqrt(dx * dx + dy * dy + dz * dz));
     return wt_dist_planar(inst->type, dx, dy);
 }

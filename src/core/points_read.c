@@ -11,12 +11,19 @@
  * refused: a distance to them means nothing.  The text is parsed as it
  * arrives (wt_stream, textfile.h), so a bad line is refused after reading
  * about as much as comes before it, and the arrays grow with the points.
+ *
+ * Places on the Earth (WT_HAVERSINE) are two columns of decimal degrees: a
+ * header of two names, one of latitude ("lat", "latitude") and one of
+ * longitude ("lon", "lng", "long", "longitude"), any case, quoted or not,
+ * says their order and, under WT_POINTS_AUTO, the metric; without one,
+ * WT_POINTS_HAVERSINE takes latitude first.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
 #include "core/instance_build.h"
@@ -78,6 +85,21 @@ static int split_fields(const char *s, const char *e, const char **fs, const cha
     return nf;
 }
 
+/* 1 when [s, e) names a latitude column, 2 a longitude one, else 0. */
+static int degree_name(const char *s, const char *e)
+{
+    while (s < e && (*s == '"' || *s == '\'')) s++;
+    while (e > s && (e[-1] == '"' || e[-1] == '\'')) e--;
+    static const char *const lat[] = {"lat", "latitude"};
+    static const char *const lon[] = {"lon", "lng", "long", "longitude"};
+    size_t len = (size_t)(e - s);
+    for (size_t k = 0; k < sizeof lat / sizeof lat[0]; k++)
+        if (strlen(lat[k]) == len && strncasecmp(s, lat[k], len) == 0) return 1;
+    for (size_t k = 0; k < sizeof lon / sizeof lon[0]; k++)
+        if (strlen(lon[k]) == len && strncasecmp(s, lon[k], len) == 0) return 2;
+    return 0;
+}
+
 /* Reads [s, e) as one number into *v; false when it is not exactly one. */
 static bool parse_number(const char *s, const char *e, double *v)
 {
@@ -96,8 +118,22 @@ static bool parse_number(const char *s, const char *e, double *v)
 wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
                                           wt_instance **out, wt_error *err)
 {
+    return wt_instance_parse_points_stream_as(in, source, WT_POINTS_AUTO, NULL, out, err);
+}
+
+wt_status wt_instance_parse_points_stream_as(wt_stream *in, const char *source,
+                                             wt_points_metric metric, wt_points_info *info,
+                                             wt_instance **out, wt_error *err)
+{
     if (!source) source = "<points>";
+    if (metric != WT_POINTS_AUTO && metric != WT_POINTS_EUCLIDEAN &&
+        metric != WT_POINTS_HAVERSINE)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "%s: unknown point metric %d", source,
+                       (int)metric);
     points p = {{NULL}, 0, 0, 0};
+    wt_points_info told = {0, 0, false};
+    bool degrees = metric == WT_POINTS_HAVERSINE;
+    int lat_col = 0; /* the column of latitudes (0 or 1) */
     /* The line end is told from the first window (textfile.h). */
     const char eol = wt_line_break(in->buf, in->len);
     const char *s = in->buf, *end = in->buf + in->len;
@@ -132,11 +168,28 @@ wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
             if (!parse_number(fs[k], fe[k], &v[k])) bad = k;
         if (!seen_content) {
             seen_content = true;
-            if (bad >= 0) continue; /* a header row */
+            if (bad >= 0) { /* a header row: does it name degrees' columns? */
+                told.header_line = line;
+                int a = nf == 2 ? degree_name(fs[0], fe[0]) : 0;
+                int b = nf == 2 ? degree_name(fs[1], fe[1]) : 0;
+                if (a && b && a != b && metric != WT_POINTS_EUCLIDEAN) {
+                    degrees = true;
+                    told.from_header = true;
+                    lat_col = a == 1 ? 0 : 1;
+                }
+                continue;
+            }
         }
         if (bad >= 0) {
             st = wt_fail(err, WT_STATUS_PARSE, "%s:%ld: expected a number, found '%s'", source,
                          line, wt_quote(fs[bad], fe[bad]).s);
+            goto fail;
+        }
+        if (p.dims == 0 && degrees && nf != 2) {
+            st = wt_fail(err, WT_STATUS_PARSE,
+                         "%s:%ld: expected a place of 2 numbers, latitude and longitude in "
+                         "decimal degrees, found %s%d", source, line,
+                         nf > MAX_FIELDS ? "more than " : "", nf > MAX_FIELDS ? MAX_FIELDS : nf);
             goto fail;
         }
         if (p.dims == 0) {
@@ -162,6 +215,24 @@ wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
                 st = wt_fail(err, WT_STATUS_PARSE,
                              "%s:%ld: coordinate '%s' is not a finite number", source, line,
                              wt_quote(fs[k], fe[k]).s);
+                goto fail;
+            }
+        }
+        if (degrees) {
+            double la = v[lat_col], lo = v[1 - lat_col];
+            v[0] = la;
+            v[1] = lo;
+            if (!wt_degrees_ok(la, lo)) {
+                bool lat_bad = !(la >= -90.0 && la <= 90.0);
+                st = wt_fail(err, WT_STATUS_PARSE,
+                             "%s:%ld: %s %g is outside %s (decimal degrees, column %d)%s",
+                             source, line, lat_bad ? "latitude" : "longitude",
+                             lat_bad ? la : lo, lat_bad ? "[-90, 90]" : "[-180, 360)",
+                             lat_bad ? lat_col + 1 : 2 - lat_col,
+                             lat_bad && lo >= -90.0 && lo <= 90.0
+                                 ? told.from_header ? "" : "; if longitude comes first, "
+                                                           "say so in a header line: lon,lat"
+                                 : "");
                 goto fail;
             }
         }
@@ -191,8 +262,8 @@ wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
     char *dot = strrchr(name, '.');
     if (dot && dot != name) *dot = '\0';
 
-    wt_instance *inst =
-        wt_instance_alloc(name, (int)p.n, p.dims == 3 ? WT_EUC_3D_REAL : WT_EUC_2D_REAL);
+    wt_instance *inst = wt_instance_alloc(
+        name, (int)p.n, degrees ? WT_HAVERSINE : p.dims == 3 ? WT_EUC_3D_REAL : WT_EUC_2D_REAL);
     if (!inst) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "%s: out of memory", source);
         goto fail;
@@ -211,6 +282,8 @@ wt_status wt_instance_parse_points_stream(wt_stream *in, const char *source,
         wt_instance_free(inst);
         goto fail;
     }
+    if (degrees) told.lat_column = lat_col + 1;
+    if (info) *info = told;
     *out = inst;
     return WT_OK;
 fail:
@@ -227,6 +300,18 @@ wt_status wt_instance_parse_points(const char *data, size_t len, const char *sou
     wt_stream in;
     wt_stream_over(&in, data, len);
     return wt_instance_parse_points_stream(&in, source, out, err);
+}
+
+wt_status wt_instance_parse_points_as(const char *data, size_t len, const char *source,
+                                      wt_points_metric metric, wt_points_info *info,
+                                      wt_instance **out, wt_error *err)
+{
+    if (!data || !out)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "wt_instance_parse_points_as: need data and an output pointer");
+    wt_stream in;
+    wt_stream_over(&in, data, len);
+    return wt_instance_parse_points_stream_as(&in, source, metric, info, out, err);
 }
 
 wt_status wt_instance_read_points(const char *path, wt_instance **out, wt_error *err)

@@ -33,9 +33,12 @@ static void frame_init(svg_frame *fr, const wt_instance *inst)
      * so that a viewer's zoom still separates their edges. */
     fr->canvas = fmin(4000.0, fmax(1000.0, 10.0 * sqrt((double)inst->n)));
     fr->title = 0.03 * fr->canvas;
-    fr->geo = inst->type == WT_GEO;
-    fr->across = fr->geo ? inst->y : inst->x;
-    fr->up = fr->geo ? inst->x : inst->y;
+    fr->geo = inst->type == WT_GEO || inst->type == WT_HAVERSINE;
+    /* HAVERSINE keeps its degrees in lat/lon (x, y, z are unit vectors). */
+    const double *lat = inst->type == WT_HAVERSINE ? inst->lat : inst->x;
+    const double *lon = inst->type == WT_HAVERSINE ? inst->lon : inst->y;
+    fr->across = fr->geo ? lon : inst->x;
+    fr->up = fr->geo ? lat : inst->y;
     double lo_a = INFINITY, hi_a = -INFINITY, lo_u = INFINITY, hi_u = -INFINITY;
     for (int i = 0; i < inst->n; i++) {
         lo_a = fmin(lo_a, fr->across[i]);

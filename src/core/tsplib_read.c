@@ -578,6 +578,11 @@ typedef struct node_sink {
     int dims;
     bool keep;              /* keep the coordinates (else only check them) */
     bool degrees;           /* GEO: DDD.MM angles */
+    size_t minutes_60;      /* GEO: coordinates whose minutes are 60 or more */
+    long minutes_line;      /* the first one's line, node, axis and value */
+    long long minutes_id;
+    int minutes_axis;
+    double minutes_value;
     bool in_order;          /* ids so far are 1, 2, ..., count */
     double *c[3];           /* coordinates, in the order read */
     int32_t *ids;           /* their ids, once out of order (keep) */
@@ -730,7 +735,24 @@ static wt_status parse_node_line(parser *ps, const line *l, node_sink *sink)
             return fail_at(ps, WT_STATUS_PARSE, l->no, "the %c coordinate of node %lld, %g, is "
                            "no GEO angle; expected degrees.minutes from -360 to 360",
                            axis_names[d], id, v[d]);
+        /* DDD.MM: the fraction is minutes / 100, below 0.60 (a hair of
+         * slack for the decimal's binary rounding: 38.60 is 0.6000...01). */
+        double frac = fabs(v[d]) - trunc(fabs(v[d]));
+        if (sink->degrees && frac >= 0.6 - 1e-9 && sink->minutes_60++ == 0) {
+            sink->minutes_line = l->no;
+            sink->minutes_id = id;
+            sink->minutes_axis = d;
+            sink->minutes_value = v[d];
+        }
     }
+    if (sink->degrees && sink->keep && !(v[0] >= -90.0 && v[0] <= 90.0))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "the latitude (x) of node %lld, %g, is outside "
+                       "[-90, 90]; GEO's x is the latitude, y the longitude, both DDD.MM "
+                       "(degrees.minutes)", id, v[0]);
+    if (sink->degrees && sink->keep && !(v[1] >= -180.0 && v[1] < 360.0))
+        return fail_at(ps, WT_STATUS_PARSE, l->no, "the longitude (y) of node %lld, %g, is "
+                       "outside [-180, 360); GEO's x is the latitude, y the longitude, both "
+                       "DDD.MM (degrees.minutes)", id, v[1]);
     if (next_token(&p, l->e, &ts, &te))
         return fail_at(ps, WT_STATUS_PARSE, l->no, "extra text '%s' after the coordinates of "
                        "node %lld; expected %d coordinates", wt_quote(ts, l->e).s, id, sink->dims);
@@ -792,6 +814,24 @@ static wt_status read_coords(parser *ps, const line *head, node_sink *sink)
     ps->coords_line = head->no;
     wt_status st = read_nodes(ps, head, sink);
     if (st != WT_OK) return st;
+    /* Minutes of 60 or more: decimal degrees taken for DDD.MM, which would
+     * put the places up to 40' off and give lengths of another map.  TSPLIB's
+     * own ali535 holds 3 such among its 1070 coordinates (its optimum takes
+     * them by the formula), so a few, up to 1%, are let through. */
+    if (sink->degrees && sink->minutes_60 > 0 && sink->minutes_60 * 100 > 2 * sink->count) {
+        double a = fabs(sink->minutes_value);
+        st = fail_at(ps, WT_STATUS_PARSE, sink->minutes_line,
+                     "the %s of node %lld, %g, has %.4g minutes (%zu of the %zu coordinates have "
+                     "60 or more): GEO coordinates are DDD.MM, degrees and then minutes from 0 "
+                     "to 59 (38.30 is 38 degrees 30 minutes, 38.5 decimal degrees), as TSPLIB "
+                     "defines them; for decimal degrees write a point file of 'latitude "
+                     "longitude' lines and solve it with --metric haversine",
+                     sink->minutes_axis == 0 ? "latitude (x)" : "longitude (y)",
+                     sink->minutes_id, sink->minutes_value, 100.0 * (a - trunc(a)),
+                     sink->minutes_60, 2 * sink->count);
+        sink_free(sink);
+        return st;
+    }
     double **dst[3] = {&ps->inst->x, &ps->inst->y, &ps->inst->z};
     for (int d = 0; d < sink->dims; d++) {
         free(*dst[d]);

@@ -176,7 +176,7 @@ static bool alloc_local(wt_ls *e, const wt_instance *inst, size_t cap)
     l->x = l->y = l->z = l->lat = l->lon = NULL;
     l->matrix = NULL;
     l->known_optimum = -1;
-    bool geo = inst->type == WT_GEO, z = inst->type == WT_EUC_3D;
+    bool geo = inst->type == WT_GEO, z = wt_has_z(inst->type);
     l->x = malloc(cap * sizeof *l->x);
     l->y = malloc(cap * sizeof *l->y);
     if (z) l->z = malloc(cap * sizeof *l->z);

@@ -148,7 +148,8 @@ static void ms_row_scalar(const ms_climber *c, int i, int lo, int hi, double *re
 
 static ms_row_fn ms_row_for(const wt_instance *inst)
 {
-    if (inst->type == WT_GEO || inst->type == WT_EXPLICIT) return ms_row_scalar;
+    if (inst->type == WT_GEO || inst->type == WT_HAVERSINE || inst->type == WT_EXPLICIT)
+        return ms_row_scalar;
     if (!cpu_coords_small(inst)) return NULL;
     switch (inst->type) {
     case WT_EUC_2D: return ms_row_euc_2d;

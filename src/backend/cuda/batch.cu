@@ -544,7 +544,7 @@ int group_threads(int n, int asked)
 /* Coordinate arrays an instance of type needs on the device. */
 int dims_of(wt_edge_weight_type type)
 {
-    return type == WT_EUC_3D ? 3 : type == WT_EXPLICIT ? 0 : 2;
+    return wt_has_z(type) ? 3 : type == WT_EXPLICIT ? 0 : 2;
 }
 
 /* The kernel of group size G and class euc. */

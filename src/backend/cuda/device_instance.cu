@@ -51,7 +51,7 @@ static wt_status upload_all(const wt_instance *inst, DevInstBuffers *buf, wt_err
     const double *hy = inst->type == WT_GEO ? inst->lon : inst->y;
     st = upload_axis(buf, 0, hx, n, &I.xf, &I.xd, err);
     if (st == WT_OK) st = upload_axis(buf, 2, hy, n, &I.yf, &I.yd, err);
-    if (st == WT_OK && inst->type == WT_EUC_3D)
+    if (st == WT_OK && wt_has_z(inst->type))
         st = upload_axis(buf, 4, inst->z, n, &I.zf, &I.zd, err);
     return st;
 }

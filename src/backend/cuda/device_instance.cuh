@@ -44,7 +44,8 @@
 struct DevInst {
     int n;
     wt_edge_weight_type type;
-    const float *xf, *yf, *zf;   /* float coordinates (GEO: lat, lon radians) */
+    const float *xf, *yf, *zf;   /* float coordinates (GEO: lat, lon radians;
+                                    HAVERSINE: unit vectors) */
     const double *xd, *yd, *zd;  /* double coordinates for exact lengths (GEO: radians) */
     const int32_t *matrix;       /* EXPLICIT: n x n */
 };
@@ -221,6 +222,34 @@ struct MetricGeo : RoundNearest {
     static __device__ __forceinline__ float raw(Pt a, Pt b) { return x(a, b) - WT_MAGIC; }
 };
 
+/* HAVERSINE: the instance's unit vectors come as x, y, z (no sincos here);
+ * the central angle from the chord, or past a right angle from the chord to
+ * the antipode, as the host's wt_dist_haversine.  Distances reach 2e7 m,
+ * beyond float's integers (2^24): the float value is an approximation, as
+ * for real-valued points, and the exact check of every applied move
+ * (dev_exact_dist, the host's double formula) keeps the searches exact. */
+struct MetricHaversine : RoundNearest {
+    typedef float4 Pt;
+    static __device__ __forceinline__ Pt point(const DevInst &I, int c)
+    {
+        return make_float4(I.xf[c], I.yf[c], I.zf[c], 0.0f);
+    }
+    static __device__ __forceinline__ float raw(Pt a, Pt b)
+    {
+        float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+        float d2 = dx * dx + dy * dy + dz * dz;
+        float theta;
+        if (d2 <= 2.0f) {
+            theta = 2.0f * asinf(0.5f * sqrtf(d2));
+        } else {
+            float sx = a.x + b.x, sy = a.y + b.y, sz = a.z + b.z;
+            theta = 3.14159265358979f - 2.0f * asinf(0.5f * sqrtf(sx * sx + sy * sy + sz * sz));
+        }
+        return 6371008.8f * theta;
+    }
+    static __device__ __forceinline__ float x(Pt a, Pt b) { return magic_rint(raw(a, b)); }
+};
+
 /* EXPLICIT: the point is the city itself; distances come from the matrix.
  * Pt is a struct so the kernels can treat every metric alike. */
 struct MetricExplicit {
@@ -242,8 +271,9 @@ struct MetricExplicit {
     }
 };
 
-/* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO, whose
- * cos/acos may differ from the host's libm in the last bit. */
+/* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO and
+ * HAVERSINE, whose cos/acos and asin may differ from the host's libm in
+ * the last bit. */
 __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b)
 {
     double dx, dy, dz, s;
@@ -285,6 +315,23 @@ __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b
     }
     case WT_EXPLICIT:
         return I.matrix[(size_t)a * (size_t)I.n + (size_t)b];
+    case WT_HAVERSINE: {
+        dx = __dsub_rn(I.xd[a], I.xd[b]);
+        dy = __dsub_rn(I.yd[a], I.yd[b]);
+        dz = __dsub_rn(I.zd[a], I.zd[b]);
+        s = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
+        double theta;
+        if (s <= 2.0) {
+            theta = 2.0 * asin(0.5 * sqrt(s));
+        } else {
+            dx = __dadd_rn(I.xd[a], I.xd[b]);
+            dy = __dadd_rn(I.yd[a], I.yd[b]);
+            dz = __dadd_rn(I.zd[a], I.zd[b]);
+            s = __dadd_rn(__dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy)), __dmul_rn(dz, dz));
+            theta = 3.14159265358979323846 - 2.0 * asin(0.5 * sqrt(s));
+        }
+        return (int64_t)__dadd_rn(__dmul_rn(WT_EARTH_RADIUS_M, theta), 0.5);
+    }
     case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D: never an instance's type */
     case WT_EUC_3D_REAL:
         break;

@@ -606,6 +606,7 @@ wt_status ms_launch_block(const MsLaunch &L, const MsArgs &args, wt_error *err)
     case WT_MAX_2D: return launch_metric<MetricMax2D>(L, args, err);
     case WT_EUC_3D: return launch_metric<MetricEuc3D>(L, args, err);
     case WT_EXPLICIT: return launch_metric<MetricExplicit>(L, args, err);
+    case WT_HAVERSINE: return launch_metric<MetricHaversine>(L, args, err);
     case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D: never an instance's type */
     case WT_EUC_3D_REAL: break;
     }

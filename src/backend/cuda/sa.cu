@@ -593,7 +593,7 @@ wt_status sa_plan(const wt_instance *inst, const wt_sa_job *job, const CudaConte
     WT_CUDA_CHECK(err, cudaFuncGetAttributes(&fa, P->kernel));
     size_t optin = (size_t)ctx.smem_optin;
     size_t avail = optin > fa.sharedSizeBytes ? optin - fa.sharedSizeBytes : 0;
-    size_t axes = inst->type == WT_EXPLICIT ? 0 : inst->type == WT_EUC_3D ? 3 : 2;
+    size_t axes = inst->type == WT_EXPLICIT ? 0 : wt_has_z(inst->type) ? 3 : 2;
     size_t coords = axes * n * sizeof(double), lists = 2 * n * sizeof(int32_t);
     P->coords_shared = !force_global && axes > 0 && coords + lists <= avail;
     P->lists_shared = !force_global && lists <= avail;

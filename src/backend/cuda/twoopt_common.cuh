@@ -131,6 +131,7 @@ wt_status with_metric(wt_edge_weight_type type, wt_error *err, F &&f)
     case WT_MAX_2D: return f(MetricMax2D());
     case WT_EUC_3D: return f(MetricEuc3D());
     case WT_EXPLICIT: return f(MetricExplicit());
+    case WT_HAVERSINE: return f(MetricHaversine());
     case WT_EUC_2D_REAL: /* kept as EUC_2D / EUC_3D: never an instance's type */
     case WT_EUC_3D_REAL: break;
     }
