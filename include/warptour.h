@@ -174,6 +174,20 @@ wt_status wt_instance_read(const char *path, wt_instance **out, wt_error *err);
 
 void wt_instance_free(wt_instance *inst);
 
+/* Fixed edges: edges every tour of the instance must hold (TSPLIB's
+ * FIXED_EDGES_SECTION).  Only wt_solve's ILS with LK or local descents on
+ * the host keeps them; every other search refuses such an instance with
+ * WT_STATUS_UNSUPPORTED (docs/library.md).  wt_instance_fixed_edges gives
+ * how many there are and, through pairs (may be NULL), their ends
+ * (0-based), edge i from (*pairs)[2i] to (*pairs)[2i + 1]; read only,
+ * valid while inst is.  wt_instance_set_fixed_edges replaces them by a
+ * copy of count edges (count 0: none): ends in 0..n-1 and distinct, no
+ * edge twice, no city in more than two, no cycle but one through every
+ * city (else WT_STATUS_INVALID_ARGUMENT, naming the edge). */
+int wt_instance_fixed_edges(const wt_instance *inst, const int32_t **pairs);
+wt_status wt_instance_set_fixed_edges(wt_instance *inst, const int32_t *pairs, int count,
+                                      wt_error *err);
+
 /* The accessors below take a non-NULL instance. */
 int wt_instance_n(const wt_instance *inst);
 const char *wt_instance_name(const wt_instance *inst);      /* never NULL */

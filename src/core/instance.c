@@ -255,6 +255,7 @@ void wt_instance_free(wt_instance *inst)
     free(inst->lat);
     free(inst->lon);
     free(inst->matrix);
+    free(inst->fixed);
     free(inst);
 }
 
