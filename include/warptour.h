@@ -536,6 +536,18 @@ typedef struct wt_params {
     int cuda_device;            /* cuda: the GPU to run on, 0 .. the number of CUDA
                                    devices - 1, as `warptour devices` lists them
                                    (default 0) */
+    /* Open paths and fixed ends (docs/library.md, "Open paths and fixed
+     * edges"): ILS with LK or local descents on the host only (the default
+     * algorithm); every other search refuses an open path with
+     * WT_STATUS_UNSUPPORTED.  start_city alone on a closed tour only rotates
+     * the result to begin there (every algorithm). */
+    bool open;                  /* a shortest Hamiltonian path instead of a tour: the
+                                   result's tour runs from one end to the other and its
+                                   length leaves out the closing edge (default false) */
+    int start_city;             /* -1: none (default); else 0..n-1: the city the
+                                   result's tour (or open path) begins at */
+    int end_city;               /* -1: none (default); else 0..n-1, not start_city: the
+                                   open path's last city (implies open) */
     const wt_tuning *tuning;    /* EXPERIMENTAL (warptour_experimental.h): read, not
                                    copied, by wt_solve, so it must outlive the call;
                                    NULL: the library's tuning (default) */
@@ -645,6 +657,10 @@ typedef struct wt_result {
     double gap_to_bound_percent; /* 100 (length - lower_bound) / lower_bound: the tour
                                     is at most this much above the optimum; -1
                                     without a bound */
+    bool open;                   /* an open path (params.open or end_city): tour runs
+                                    from its first city to its last, and length,
+                                    length_real and init_length leave out the edge
+                                    from the last back to the first; no lower bound */
 } wt_result;
 
 /* A proven lower bound on every tour of an instance (wt_lower_bound). */
@@ -676,9 +692,14 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
  * threads at most WT_MAX_THREADS, the sa fields as documented, the
  * tuning's as warptour_experimental.h documents them,
  * cuda_device below the number of CUDA devices where the cuda backend may
- * run, start_tour a permutation of the cities when used):
+ * run, start_tour a permutation of the cities when used, start_city and
+ * end_city -1 or a city, not the same city):
  * WT_STATUS_INVALID_ARGUMENT with a message naming the field, res
- * untouched. */
+ * untouched.  An instance with fixed edges (wt_instance_fixed_edges) or an
+ * open path (params.open, end_city) with a search that cannot keep them:
+ * WT_STATUS_UNSUPPORTED, saying which searches can; ends that cannot go
+ * with the fixed edges (an end in two of them, say):
+ * WT_STATUS_INVALID_ARGUMENT. */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 
