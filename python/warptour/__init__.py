@@ -160,8 +160,13 @@ def _sigint_watchable():
             _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler)
 
 
+def _path(open_, start, end):
+    """The open path's keywords for _warptour.solve (open=, start=, end=)."""
+    return {"open": bool(open_), "start": start, "end": end}
+
+
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
-         progress_interval, cuda_device, tuning):
+         progress_interval, cuda_device, tuning, path=None):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
@@ -170,7 +175,7 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
         tuning = dict(tuning)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
-                             tuning, _sigint_watchable())
+                             tuning, _sigint_watchable(), **(path or {}))
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -204,6 +209,14 @@ _DOC_COMMON = """
                 the flags, "auto"/"squares"/"gaps"/"rounds" for ms_scan.  An
                 unknown name or a value the library refuses raises ValueError
                 naming it; a tuning may change the tour a seed gives
+    open        True: a shortest Hamiltonian path instead of a tour (Result.tour
+                runs from one end to the other, Result.length leaves out the
+                closing edge, Result.open is True); "ils" (LK or local
+                descents) on the host only, other algorithms raise ValueError
+    start       None, or the city (0-based) the tour or path begins at; alone
+                on a closed tour it only rotates the tour
+    end         None, or the city (0-based) the open path ends at (implies
+                open=True)
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
                 kicks, climbs, temperature); a true return stops the search
@@ -220,7 +233,8 @@ MAX_MATRIX_CITIES = 46340  # WT_MAX_EXPLICIT_CITIES: the most cities solve_matri
 
 
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-          init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
+          init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
+          open=False, start=None, end=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -231,12 +245,13 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
         raise ValueError(f"points must be an (n, 2) or (n, 3) array, got shape {arr.shape}")
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("points", arr, arr.shape[0], arr.shape[1], time_limit, seed, algorithm, backend,
-                threads, init, progress, progress_interval, cuda_device, tuning)
+                threads, init, progress, progress_interval, cuda_device, tuning,
+                _path(open, start, end))
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
-                 tuning=None):
+                 tuning=None, open=False, start=None, end=None):
     """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
     not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
     integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
@@ -257,18 +272,19 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
         arr = arr.copy()
         _np.fill_diagonal(arr, 0.0)
     return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval, cuda_device, tuning)
+                init, progress, progress_interval, cuda_device, tuning, _path(open, start, end))
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
-               init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None):
+               init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
+               open=False, start=None, end=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
     table (berlin52: 7542).
 """
     return _run("file", _os.fspath(path), 0, 0, time_limit, seed, algorithm, backend, threads,
-                init, progress, progress_interval, cuda_device, tuning)
+                init, progress, progress_interval, cuda_device, tuning, _path(open, start, end))
 
 
 for _f in (solve, solve_matrix, solve_file):

@@ -817,7 +817,7 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     int n = inst->n, count = inst->fixed_count;
     bool open = params->open || params->end_city >= 0;
     const char *what = count > 0 ? "an instance with fixed edges (FIXED_EDGES_SECTION)"
-                                 : "an open path (--open, --end)";
+                                 : "an open path";
     wt_status st = check_keeps_fixed(params, what, err);
     if (st != WT_OK) return st;
     wt_params p = *params;
