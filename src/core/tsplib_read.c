@@ -1043,6 +1043,10 @@ static wt_status read_fixed_edges(parser *ps, const line *head)
     line l;
     while (read_content_line(ps, &l)) {
         if (text_is(l.s, l.e, "-1")) return WT_OK;
+        if (is_alpha(*l.s))
+            return fail_at(ps, WT_STATUS_PARSE, l.no, "FIXED_EDGES_SECTION (line %ld) does not "
+                           "end with -1 before %s; expected a line -1 after its edges",
+                           ps->fixed_line, found(&l).s);
         const char *p = l.s, *ts[3], *te[3];
         int tokens = 0;
         while (tokens < 3 && next_token(&p, l.e, &ts[tokens], &te[tokens])) tokens++;
@@ -1072,8 +1076,8 @@ static wt_status read_fixed_edges(parser *ps, const line *head)
         ps->fixed_lines[i] = l.no;
     }
     return fail_at(ps, WT_STATUS_PARSE, ps->stop_line ? ps->stop_line : ps->lineno,
-                   "FIXED_EDGES_SECTION (line %ld) does not end; expected a line -1 after its "
-                   "edges", ps->fixed_line);
+                   "FIXED_EDGES_SECTION (line %ld) does not end with -1 before the end of the "
+                   "file; expected a line -1 after its edges", ps->fixed_line);
 }
 
 /* A section we do not use: its data lines run to -1 or to the next line
