@@ -117,6 +117,12 @@ static const char solve_help[] =
     "                    random\n"
     "  --start-tour FILE start from this TSPLIB tour instead (overrides --init)\n"
     CLI_METRIC_HELP
+    "  --open            a shortest Hamiltonian path instead of a tour: no closing\n"
+    "                    edge counted; the ends are chosen unless --start/--end\n"
+    "                    give them (ils with lk or local descents, on the host)\n"
+    "  --start CITY      the tour (or open path) begins at CITY (1-based); alone on a\n"
+    "                    closed tour it only rotates the tour (any algorithm)\n"
+    "  --end CITY        the open path ends at CITY (implies --open)\n"
     "  --seed S          seed for every random choice (default 1); without --time-limit\n"
     "                    the same seed, backend and --threads give the same tour\n"
     "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status\n"
@@ -203,7 +209,7 @@ static void remove_stop_handlers(void)
 
 /* solve's own long options without a short letter; the rest of its
  * options are the shared table's (cli_common.h: CLI_OPT_*). */
-enum { OPT_OUTPUT_FORMAT = 256, OPT_JSON_TOUR, OPT_METRIC };
+enum { OPT_OUTPUT_FORMAT = 256, OPT_JSON_TOUR, OPT_METRIC, OPT_OPEN, OPT_START, OPT_END };
 
 /* The shared options solve takes: all of them. */
 #define SOLVE_PARAMS CLI_PARAM_ALL
@@ -216,6 +222,7 @@ typedef struct solve_opts {
     cli_tour_format format;    /* --output-format */
     wt_points_metric metric;   /* --metric: a point file's */
     int64_t optimum; /* -1: from the built-in table */
+    int64_t start_city, end_city; /* --start, --end: 1-based; 0 when not given */
     wt_params params;
     wt_tuning tuning;          /* --tune's, where params.tuning points once given */
 } solve_opts;
@@ -343,6 +350,12 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         if (!cli_metric_parse(arg, &o->metric))
             return cli_usage_error("solve", "--metric is 'auto', 'euclidean' or 'haversine' "
                                    "(alias 'geo-degrees'), got '%s'", arg);
+    case OPT_OPEN: o->params.open = true; break;
+    case OPT_START:
+    case OPT_END:
+        if (!cli_parse_int64(arg, 1, INT32_MAX, c == OPT_START ? &o->start_city : &o->end_city))
+            return cli_usage_error("solve", "%s needs a city number, 1 to the number of cities; "
+                                   "got '%s'", c == OPT_START ? "--start" : "--end", arg);
         break;
     case OPT_OUTPUT_FORMAT:
         if (!cli_tour_format_parse(arg, &o->format))
@@ -363,6 +376,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
         {"output-format", required_argument, 0, OPT_OUTPUT_FORMAT},
         {"json-tour", no_argument, 0, OPT_JSON_TOUR},
         {"metric", required_argument, 0, OPT_METRIC},
+        {"open", no_argument, 0, OPT_OPEN},       {"start", required_argument, 0, OPT_START},
+        {"end", required_argument, 0, OPT_END},
         {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
     cli_options_build(longopts, sizeof longopts / sizeof longopts[0], own, SOLVE_PARAMS);
@@ -467,7 +482,7 @@ static const char *init_cut_note(const wt_result *r)
 static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst,
                          const wt_result *r, bool written)
 {
-    int64_t opt = wt_instance_known_optimum(inst);
+    int64_t opt = r->open ? -1 : wt_instance_known_optimum(inst); /* a tour's optimum */
     fprintf(out, "instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
             wt_edge_weight_type_name(wt_instance_type(inst)));
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
@@ -515,8 +530,13 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
         fprintf(out, "length    %" PRId64, r->length);
     if (opt > 0)
         fprintf(out, "  (optimum %" PRId64 ", gap %.2f%%)", opt, cli_gap_percent(r->length, opt));
+    if (r->open)
+        fprintf(out, "  (open path from city %d to city %d; no closing edge)", r->tour[0] + 1,
+                r->tour[r->n - 1] + 1);
     fprintf(out, "\n");
     char bound[48];
+    int fixed = wt_instance_fixed_edges(inst, NULL);
+    if (fixed > 0) fprintf(out, "fixed     %d edge%s kept\n", fixed, fixed == 1 ? "" : "s");
     if (r->lower_bound > 0)
         fprintf(out, "bound     %s  (proven: the tour is at most %.3f%% above the optimum)\n",
                 length_text(inst, r->lower_bound, bound, sizeof bound), r->gap_to_bound_percent);
@@ -575,7 +595,13 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         cJSON_AddNumberToObject(j, "length_real", r->length_real);
         cJSON_AddNumberToObject(j, "length_unit", wt_instance_length_unit(inst));
     }
-    cli_json_add_optimum_and_gap(j, r->length, wt_instance_known_optimum(inst));
+    cli_json_add_optimum_and_gap(j, r->length, r->open ? -1 : wt_instance_known_optimum(inst));
+    cJSON_AddBoolToObject(j, "open", r->open);
+    if (r->open) {
+        cJSON_AddNumberToObject(j, "path_start", r->tour[0] + 1);
+        cJSON_AddNumberToObject(j, "path_end", r->tour[r->n - 1] + 1);
+    }
+    cJSON_AddNumberToObject(j, "fixed_edges", wt_instance_fixed_edges(inst, NULL));
     if (r->lower_bound > 0) {
         cli_json_add_int64(j, "lower_bound", r->lower_bound);
         cJSON_AddNumberToObject(j, "gap_to_bound_percent", r->gap_to_bound_percent);
@@ -635,16 +661,17 @@ static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_
     int status = EXIT_OK;
     char comment[160], length[48];
     length_text(inst, r->length, length, sizeof length); /* in the instance's units */
-    snprintf(comment, sizeof comment, "length %s by warptour %s (%s, seed %" PRIu64 ")",
-             length, WT_VERSION, wt_algorithm_name(o->params.algorithm), o->params.seed);
+    snprintf(comment, sizeof comment, "%slength %s by warptour %s (%s, seed %" PRIu64 ")",
+             r->open ? "open path (no closing edge) of " : "", length, WT_VERSION,
+             wt_algorithm_name(o->params.algorithm), o->params.seed);
     if (o->output && cli_write_tour(o->output, o->format, wt_instance_name(inst), comment,
                                     r->tour, r->n, err) != WT_OK)
         status = EXIT_FAILURE_RUN;
     if (o->svg) {
         char title[256];
-        int64_t opt = wt_instance_known_optimum(inst);
-        int k = snprintf(title, sizeof title, "%s: %d cities, length %s",
-                         wt_instance_name(inst), r->n, length);
+        int64_t opt = r->open ? -1 : wt_instance_known_optimum(inst);
+        int k = snprintf(title, sizeof title, "%s: %d cities, %slength %s",
+                         wt_instance_name(inst), r->n, r->open ? "open path " : "", length);
         if (opt > 0 && k > 0 && (size_t)k < sizeof title)
             snprintf(title + k, sizeof title - (size_t)k, " (%.2f%% above optimum)",
                      cli_gap_percent(r->length, opt));
@@ -710,6 +737,25 @@ static int check_outputs(const solve_opts *o, const wt_instance *inst, int hold[
     return cli_check_output(o->svg, false, &hold[1]);
 }
 
+/* --start and --end, checked against the instance's cities, into
+ * params (0-based); returns an exit status (0 when fine). */
+static int apply_path_ends(solve_opts *o, const wt_instance *inst)
+{
+    int n = wt_instance_n(inst);
+    const char *names[2] = {"--start", "--end"};
+    int64_t given[2] = {o->start_city, o->end_city};
+    for (int k = 0; k < 2; k++)
+        if (given[k] > n)
+            return cli_usage_error("solve", "%s %" PRId64 ": %s has %d cities (1 to %d)",
+                                   names[k], given[k], wt_instance_name(inst), n, n);
+    if (given[0] > 0 && given[0] == given[1])
+        return cli_usage_error("solve", "--start and --end are both city %" PRId64 "; an open "
+                               "path's ends are two cities", given[0]);
+    o->params.start_city = (int)given[0] - 1;
+    o->params.end_city = (int)given[1] - 1;
+    return EXIT_OK;
+}
+
 static void release(int hold[2])
 {
     for (int k = 0; k < 2; k++)
@@ -733,7 +779,9 @@ int cmd_solve(int argc, char **argv)
     }
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
     int hold[2];
-    status = check_outputs(&o, inst, hold);
+    status = apply_path_ends(&o, inst);
+    if (status == EXIT_OK) status = check_outputs(&o, inst, hold);
+    else hold[0] = hold[1] = -1;
     if (status != EXIT_OK) {
         release(hold);
         remove_stop_handlers();
@@ -743,7 +791,8 @@ int cmd_solve(int argc, char **argv)
 
     int32_t *start = NULL;
     status = load_start_tour(&o, inst, &start);
-    progress_state ps = {.optimum = wt_instance_known_optimum(inst), .inst = inst,
+    bool open = o.params.open || o.params.end_city >= 0; /* the optimum is a tour's */
+    progress_state ps = {.optimum = open ? -1 : wt_instance_known_optimum(inst), .inst = inst,
                          .limit = o.params.time_limit_s > 0 ? o.params.time_limit_s : 0};
     wt_result res = {0};
     if (status == EXIT_OK) {

@@ -225,6 +225,20 @@ wt_status wt_instance_read_as(const char *path, wt_points_metric metric, wt_poin
 
 void wt_instance_free(wt_instance *inst);
 
+/* Fixed edges: edges every tour of the instance must hold (TSPLIB's
+ * FIXED_EDGES_SECTION).  Only wt_solve's ILS with LK or local descents on
+ * the host keeps them; every other search refuses such an instance with
+ * WT_STATUS_UNSUPPORTED (docs/library.md).  wt_instance_fixed_edges gives
+ * how many there are and, through pairs (may be NULL), their ends
+ * (0-based), edge i from (*pairs)[2i] to (*pairs)[2i + 1]; read only,
+ * valid while inst is.  wt_instance_set_fixed_edges replaces them by a
+ * copy of count edges (count 0: none): ends in 0..n-1 and distinct, no
+ * edge twice, no city in more than two, no cycle but one through every
+ * city (else WT_STATUS_INVALID_ARGUMENT, naming the edge). */
+int wt_instance_fixed_edges(const wt_instance *inst, const int32_t **pairs);
+wt_status wt_instance_set_fixed_edges(wt_instance *inst, const int32_t *pairs, int count,
+                                      wt_error *err);
+
 /* The accessors below take a non-NULL instance. */
 int wt_instance_n(const wt_instance *inst);
 const char *wt_instance_name(const wt_instance *inst);      /* never NULL */
@@ -581,6 +595,18 @@ typedef struct wt_params {
     int cuda_device;            /* cuda: the GPU to run on, 0 .. the number of CUDA
                                    devices - 1, as `warptour devices` lists them
                                    (default 0) */
+    /* Open paths and fixed ends (docs/library.md, "Open paths and fixed
+     * edges"): ILS with LK or local descents on the host only (the default
+     * algorithm); every other search refuses an open path with
+     * WT_STATUS_UNSUPPORTED.  start_city alone on a closed tour only rotates
+     * the result to begin there (every algorithm). */
+    bool open;                  /* a shortest Hamiltonian path instead of a tour: the
+                                   result's tour runs from one end to the other and its
+                                   length leaves out the closing edge (default false) */
+    int start_city;             /* -1: none (default); else 0..n-1: the city the
+                                   result's tour (or open path) begins at */
+    int end_city;               /* -1: none (default); else 0..n-1, not start_city: the
+                                   open path's last city (implies open) */
     const wt_tuning *tuning;    /* EXPERIMENTAL (warptour_experimental.h): read, not
                                    copied, by wt_solve, so it must outlive the call;
                                    NULL: the library's tuning (default) */
@@ -690,6 +716,10 @@ typedef struct wt_result {
     double gap_to_bound_percent; /* 100 (length - lower_bound) / lower_bound: the tour
                                     is at most this much above the optimum; -1
                                     without a bound */
+    bool open;                   /* an open path (params.open or end_city): tour runs
+                                    from its first city to its last, and length,
+                                    length_real and init_length leave out the edge
+                                    from the last back to the first; no lower bound */
 } wt_result;
 
 /* A proven lower bound on every tour of an instance (wt_lower_bound). */
@@ -721,9 +751,14 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
  * threads at most WT_MAX_THREADS, the sa fields as documented, the
  * tuning's as warptour_experimental.h documents them,
  * cuda_device below the number of CUDA devices where the cuda backend may
- * run, start_tour a permutation of the cities when used):
+ * run, start_tour a permutation of the cities when used, start_city and
+ * end_city -1 or a city, not the same city):
  * WT_STATUS_INVALID_ARGUMENT with a message naming the field, res
- * untouched. */
+ * untouched.  An instance with fixed edges (wt_instance_fixed_edges) or an
+ * open path (params.open, end_city) with a search that cannot keep them:
+ * WT_STATUS_UNSUPPORTED, saying which searches can; ends that cannot go
+ * with the fixed edges (an end in two of them, say):
+ * WT_STATUS_INVALID_ARGUMENT. */
 wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                    wt_error *err);
 

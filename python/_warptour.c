@@ -575,14 +575,47 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
-             "      progress, interval, cuda_device, tuning[, watch_sigint[, kicks[, start_tour]]])\n"
+             "      progress, interval, cuda_device, tuning[, watch_sigint[, kicks[, start_tour]]],\n"
+             "      *, open=False, start=None, end=None)\n"
              "      -> (dict, exception or None)\n\n"
              "Internal: warptour.solve, solve_matrix and solve_file call this.  watch_sigint:\n"
              "the caller is the main thread and SIGINT's handler is Python's default one.\n"
              "kicks: wt_params.kicks (0: the default); start_tour: None or bytes of n\n"
              "native int32 cities (wt_params.start_tour, checked by the library).");
 
-static PyObject *py_solve(PyObject *self, PyObject *args)
+/* The keywords open, start and end of _warptour.solve (kw may be NULL)
+ * into params; -1 with an exception set when one is bad. */
+static int set_path_params(PyObject *kw, wt_params *params)
+{
+    if (!kw) return 0;
+    PyObject *v = PyDict_GetItemString(kw, "open"); /* borrowed */
+    if (v) {
+        int t = PyObject_IsTrue(v);
+        if (t < 0) return -1;
+        params->open = t != 0;
+    }
+    const char *names[2] = {"start", "end"};
+    int *fields[2] = {&params->start_city, &params->end_city};
+    for (int k = 0; k < 2; k++) {
+        v = PyDict_GetItemString(kw, names[k]);
+        if (!v || v == Py_None) continue;
+        if (!PyLong_Check(v) || PyBool_Check(v)) {
+            PyErr_Format(PyExc_TypeError, "%s must be a city (an int, 0-based) or None",
+                         names[k]);
+            return -1;
+        }
+        long c = PyLong_AsLong(v);
+        if (c == -1 && PyErr_Occurred()) return -1;
+        if (c < 0 || c > INT32_MAX) {
+            PyErr_Format(PyExc_ValueError, "%s is %ld; expected a city, 0 to n - 1", names[k], c);
+            return -1;
+        }
+        *fields[k] = (int)c;
+    }
+    return 0;
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
     const char *kind, *algorithm, *backend, *init;
@@ -608,6 +641,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     if (set_tuning(tuning, &tuning_set) < 0) return NULL;
     params.tuning = tuning == Py_None ? NULL : &tuning_set;
     params.cuda_device = cuda_device;
+    if (set_path_params(kw, &params) < 0) return NULL;
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError, "progress must be callable");
         return NULL;
@@ -656,6 +690,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         return raise_status(&err);
     }
     PyObject *dict = result_dict(inst, &res);
+    /* An open path: no tour's optimum to compare with. */
+    if (dict && (PyDict_SetItemString(dict, "open", res.open ? Py_True : Py_False) < 0 ||
+                 (res.open && PyDict_SetItemString(dict, "optimum", Py_None) < 0)))
+        Py_CLEAR(dict);
     wt_result_free(&res);
     wt_instance_free(inst);
     if (!dict) {
@@ -796,7 +834,7 @@ static PyObject *py_cuda_available(PyObject *self, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
-    {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS, solve_doc},
     {"solve_batch", py_solve_batch, METH_VARARGS, solve_batch_doc},
     {"cuda_available", py_cuda_available, METH_NOARGS, cuda_doc},
     {NULL, NULL, 0, NULL},

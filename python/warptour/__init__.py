@@ -187,8 +187,13 @@ def _start_tour(start_tour, algorithm):
     return _np.ascontiguousarray(arr, dtype=_np.int32).tobytes()
 
 
+def _path(open_, start, end):
+    """The open path's keywords for _warptour.solve (open=, start=, end=)."""
+    return {"open": bool(open_), "start": start, "end": end}
+
+
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
-         progress_interval, cuda_device, tuning, kicks=None, start_tour=None):
+         progress_interval, cuda_device, tuning, kicks=None, start_tour=None, path=None):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
@@ -199,7 +204,7 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
     start_tour = _start_tour(start_tour, algorithm)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
-                             tuning, _sigint_watchable(), kicks, start_tour)
+                             tuning, _sigint_watchable(), kicks, start_tour, **(path or {}))
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -241,6 +246,14 @@ _DOC_COMMON = """
                 the flags, "auto"/"squares"/"gaps"/"rounds" for ms_scan.  An
                 unknown name or a value the library refuses raises ValueError
                 naming it; a tuning may change the tour a seed gives
+    open        True: a shortest Hamiltonian path instead of a tour (Result.tour
+                runs from one end to the other, Result.length leaves out the
+                closing edge, Result.open is True); "ils" (LK or local
+                descents) on the host only, other algorithms raise ValueError
+    start       None, or the city (0-based) the tour or path begins at; alone
+                on a closed tour it only rotates the tour
+    end         None, or the city (0-based) the open path ends at (implies
+                open=True)
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
                 kicks, climbs, temperature, lower_bound: 0 until a bound is
@@ -271,7 +284,7 @@ def _metric(metric, auto):
 
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
           init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-          kicks=None, start_tour=None, metric="euclidean"):
+          kicks=None, start_tour=None, metric="euclidean", open=False, start=None, end=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -291,12 +304,12 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("places" if places else "points", arr, arr.shape[0], arr.shape[1], time_limit,
                 seed, algorithm, backend, threads, init, progress, progress_interval, cuda_device,
-                tuning, kicks=kicks, start_tour=start_tour)
+                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
-                 tuning=None, kicks=None, start_tour=None):
+                 tuning=None, kicks=None, start_tour=None, open=False, start=None, end=None):
     """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
     not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
     integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
@@ -318,12 +331,12 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
         _np.fill_diagonal(arr, 0.0)
     return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
                 init, progress, progress_interval, cuda_device, tuning,
-                kicks=kicks, start_tour=start_tour)
+                kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-               kicks=None, start_tour=None, metric=None):
+               kicks=None, start_tour=None, metric=None, open=False, start=None, end=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
@@ -339,7 +352,7 @@ def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto",
     m = _metric(metric, True)
     return _run("file" if m is None else "file:" + m, _os.fspath(path), 0, 0, time_limit, seed,
                 algorithm, backend, threads, init, progress, progress_interval, cuda_device,
-                tuning, kicks=kicks, start_tour=start_tour)
+                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
 
 
 for _f in (solve, solve_matrix, solve_file):

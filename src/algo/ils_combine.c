@@ -120,7 +120,9 @@ bool ils_shake(ils_search *s, int n, int count)
             wt_ls_walk_kick(s->w, seed, kick, s->walk);
         } else {
             int p[3];
-            if (wt_ls_kick_points(seed, kick, n, p)) wt_ls_double_bridge(s->w, p[0], p[1], p[2]);
+            if (wt_ls_kick_points(seed, kick, n, p) &&
+                wt_ls_bridge_keeps_fixed(s->w, p[0], p[1], p[2]))
+                wt_ls_double_bridge(s->w, p[0], p[1], p[2]);
         }
     }
     s->st = wt_ls_descend(s->w, &s->moves, &s->err);

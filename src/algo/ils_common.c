@@ -36,6 +36,9 @@ static bool kick_and_repair(ils_search *s, int n, bool accept_equal)
     } else {
         int p[3];
         if (!wt_ls_kick_points(s->seed, s->next++, n, p)) return true;
+        /* Fixed edges: the next points of the run, a few tries. */
+        for (int tries = 0; !wt_ls_bridge_keeps_fixed(s->w, p[0], p[1], p[2]); tries++)
+            if (tries == 16 || !wt_ls_kick_points(s->seed, s->next++, n, p)) return true;
         wt_ls_double_bridge(s->w, p[0], p[1], p[2]);
     }
     s->st = wt_ls_descend(s->w, &s->moves, &s->err);

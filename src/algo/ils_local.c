@@ -136,8 +136,11 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
     /* Paths keep copies of coordinates: no segments for a matrix. */
-    bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
-    bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
+    /* Fixed edges (ctl->fixed): replicas of the whole tour only, whose
+     * engines keep them (segment engines number cities of their own). */
+    bool whole_only = ctl->fixed != NULL;
+    bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT && !whole_only;
+    bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT && !whole_only;
     if (large_lk && !two_opted && ils_list_descent_first(wt_tuning_of(ctl->params), n, T)) {
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
@@ -158,7 +161,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     const wt_tuning *tune = wt_tuning_of(ctl->params);
-    bool merged = lk && ils_merged_on(tune, n);
+    bool merged = lk && ils_merged_on(tune, n) && !whole_only;
     bool on_segments = segmentable && (n / T >= ils_segment_min(tune, lk) || large_lk);
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */

@@ -27,6 +27,7 @@
 #include "core/search_ctl.h"
 #include "backend/backend.h"
 #include "core/error.h"
+#include "core/fixed_edges.h"
 #include "core/init.h"
 #include "core/instance.h"
 
@@ -59,6 +60,9 @@ void wt_params_defaults(wt_params *p)
     p->sa_exchange = 100;
     p->sa_cpu = WT_SA_SSPM;
     p->sa_polish = true;
+    p->open = false;
+    p->start_city = -1;
+    p->end_city = -1;
 }
 
 void wt_result_free(wt_result *res)
@@ -238,16 +242,65 @@ static wt_status make_start_tour(const wt_instance *inst, wt_search_ctl *ctl, in
         wt_climb_start_tour(p->seed, 0, inst->n, tour);
         return WT_OK;
     }
+    wt_status st;
     if (!p->start_tour) {
         /* A time limit or Ctrl-C during a long build (greedy takes seconds
          * at millions of cities) cuts it short: a valid tour at once. */
         wt_init_stop stop = {ctl_stop_asked, ctl};
-        return wt_tour_init_until(inst, p->init, p->seed, p->threads, &stop, tour, cut, err);
+        st = wt_tour_init_until(inst, p->init, p->seed, p->threads, &stop, tour, cut, err);
+    } else {
+        st = wt_tour_validate(p->start_tour, inst->n, err);
+        if (st == WT_OK) memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);
     }
-    wt_status st = wt_tour_validate(p->start_tour, inst->n, err);
-    if (st != WT_OK) return st;
-    memcpy(tour, p->start_tour, (size_t)inst->n * sizeof *tour);
+    if (st != WT_OK || !ctl->fixed) return st;
+    /* Fixed edges: their chains spliced into the tour where it meets them
+     * (a tour that holds them all is only rotated). */
+    int32_t *out = malloc((size_t)inst->n * sizeof *out);
+    unsigned char *placed = malloc((size_t)inst->n);
+    if (out && placed) wt_tour_force_fixed(tour, inst->n, ctl->fixed, out, placed);
+    free(out);
+    free(placed);
+    if (!out || !placed)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the start tour");
     return WT_OK;
+}
+
+/* The shortest tour of a few cities (n <= 9) that holds the fixed edges,
+ * by trying every order from city 0 (8! at most): the engines need 8
+ * cities for a kick. */
+static void exhaustive_fixed(const wt_instance *inst, const int32_t *fixed, int32_t *tour)
+{
+    int n = inst->n, perm[9], best[9];
+    int64_t best_len = INT64_MAX;
+    for (int i = 0; i < n; i++) perm[i] = i;
+    /* Heap's algorithm over perm[1..n-1]. */
+    int c[9] = {0}, m = n - 1;
+    for (int i = 0;;) {
+        bool holds = true;
+        int64_t len = 0;
+        for (int k = 0; k < n && holds; k++) {
+            int a = perm[k], b = perm[(k + 1) % n];
+            len += wt_dist(inst, a, b);
+            for (int side = 0; side < 2; side++) {
+                int f = fixed[2 * a + side];
+                if (f >= 0 && f != b && f != perm[(k + n - 1) % n]) holds = false;
+            }
+        }
+        if (holds && len < best_len) {
+            best_len = len;
+            memcpy(best, perm, sizeof best);
+        }
+        while (i < m && c[i] >= i) c[i++] = 0;
+        if (i >= m) break;
+        int j = i % 2 == 0 ? 0 : c[i];
+        int t = perm[1 + j];
+        perm[1 + j] = perm[1 + i];
+        perm[1 + i] = t;
+        c[i]++;
+        i = 0;
+    }
+    if (best_len < INT64_MAX)
+        for (int k = 0; k < n; k++) tour[k] = best[k];
 }
 
 /* What runs where, for wt_result.device: device holds the chosen device's
@@ -558,19 +611,17 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     return wt_solve_ms_kernel(inst, params, WT_MS_KERNEL_BLOCK, res, err);
 }
 
-wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
-                             wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+/* The search of a checked params; fixed (NULL: none) the fixed edges as
+ * two cities a city, which the start tour is made to hold and the search
+ * keeps (ILS with LK or local descents on the host: the caller sees to
+ * it). */
+static wt_status solve_core(const wt_instance *inst, const wt_params *params,
+                            wt_multistart_kernel kernel, const int32_t *fixed, wt_result *res,
+                            wt_error *err)
 {
-    if (!inst || !params || !res)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: need an instance, "
-                       "parameters and a result");
-    if (kernel != WT_MS_KERNEL_BLOCK && kernel != WT_MS_KERNEL_THREAD)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: kernel %d is no "
-                       "wt_multistart_kernel", (int)kernel);
-    wt_status valid = validate_params(params, err);
-    if (valid != WT_OK) return valid;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
+    ctl.fixed = fixed;
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     /* auto keeps ILS with LK descents on the host (see auto_on_host), with
@@ -612,8 +663,10 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     wt_search_stats stats = {0};
     wt_sa_job sa = {0};
     ctl.init_length = wt_tour_length(inst, tour);
-    st = run_algorithm(&run_on, inst, tour, &ctl, kernel, concurrent ? &chosen : NULL, &stats,
-                       &sa, err);
+    if (fixed && inst->n <= 9) exhaustive_fixed(inst, fixed, tour);
+    else
+        st = run_algorithm(&run_on, inst, tour, &ctl, kernel, concurrent ? &chosen : NULL,
+                           &stats, &sa, err);
     if (st != WT_OK) {
         free(tour);
         return st;
@@ -664,4 +717,222 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     res->host = backend->host;
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
+}
+
+/* ------------------------------------------- open paths and fixed edges */
+
+/* Whether params' search keeps fixed edges: ILS with LK or local descents
+ * (the engines of ls/engine.h, whose moves and kicks never remove one), on
+ * the host; else WT_STATUS_UNSUPPORTED naming what asked for them. */
+static wt_status check_keeps_fixed(const wt_params *p, const char *what, wt_error *err)
+{
+    bool descents = p->ils_descent == WT_ILS_AUTO || p->ils_descent == WT_ILS_LK ||
+                    p->ils_descent == WT_ILS_LOCAL;
+    if (p->algorithm != WT_ALGO_ILS || !descents)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "%s: only --algorithm ils with lk or local "
+                       "descents (the default) keeps fixed edges and open paths; --algorithm "
+                       "%s%s%s cannot", what, wt_algorithm_name(p->algorithm),
+                       p->algorithm == WT_ALGO_ILS ? " --ils-descent " : "",
+                       p->algorithm == WT_ALGO_ILS ? wt_ils_descent_name(p->ils_descent) : "");
+    if (p->backend != WT_BACKEND_AUTO && p->backend != WT_BACKEND_CPU)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "%s: fixed edges and open paths are kept "
+                       "on the host only; use --backend cpu or auto, not %s", what,
+                       wt_backend_name(p->backend));
+    return WT_OK;
+}
+
+/* Rotates tour (n cities) to begin at city c, keeping its direction. */
+static void rotate_to(int32_t *tour, int n, int c)
+{
+    int at = 0;
+    while (at < n && tour[at] != c) at++;
+    if (at == 0 || at == n) return;
+    int32_t *tmp = malloc((size_t)n * sizeof *tmp);
+    if (tmp) {
+        memcpy(tmp, tour + at, (size_t)(n - at) * sizeof *tmp);
+        memcpy(tmp + n - at, tour, (size_t)at * sizeof *tmp);
+        memcpy(tour, tmp, (size_t)n * sizeof *tmp);
+        free(tmp);
+        return;
+    }
+    /* Without memory: three reversals. */
+    for (int i = 0, j = at - 1; i < j; i++, j--) { int32_t t = tour[i]; tour[i] = tour[j]; tour[j] = t; }
+    for (int i = at, j = n - 1; i < j; i++, j--) { int32_t t = tour[i]; tour[i] = tour[j]; tour[j] = t; }
+    for (int i = 0, j = n - 1; i < j; i++, j--) { int32_t t = tour[i]; tour[i] = tour[j]; tour[j] = t; }
+}
+
+/* The tour holding the edge (e s) as the path from s to e. */
+static void orient_path(int32_t *tour, int n, int s, int e)
+{
+    rotate_to(tour, n, s);
+    if (tour[1] == e) /* s e ...: the path runs the other way */
+        for (int i = 1, j = n - 1; i < j; i++, j--) {
+            int32_t t = tour[i];
+            tour[i] = tour[j];
+            tour[j] = t;
+        }
+}
+
+static bool edge_fixed(const int32_t *adj, int a, int b)
+{
+    return adj && (adj[2 * a] == b || adj[2 * a + 1] == b);
+}
+
+/* An open path's ends from a closed tour (n cities) that holds the fixed
+ * edges adj (NULL: none): the ends of its longest edge that is not fixed,
+ * or of the longer such edge at the given end (*s or *e >= 0).  false when
+ * there is none. */
+static bool ends_from_tour(const wt_instance *inst, const int32_t *tour, const int32_t *adj,
+                           int *s, int *e)
+{
+    int n = inst->n, given = *s >= 0 ? *s : *e, best_a = -1, best_b = -1;
+    int64_t best = -1;
+    for (int i = 0; i < n; i++) {
+        int a = tour[i], b = tour[(i + 1) % n];
+        if (given >= 0 && a != given && b != given) continue;
+        if (edge_fixed(adj, a, b)) continue;
+        int64_t d = wt_dist(inst, a, b);
+        if (d > best) {
+            best = d;
+            best_a = a;
+            best_b = b;
+        }
+    }
+    if (best < 0) return false;
+    if (*s >= 0) *e = best_a == *s ? best_b : best_a;
+    else if (*e >= 0) *s = best_a == *e ? best_b : best_a;
+    else {
+        *s = best_b; /* the path from the edge's second end round to its first */
+        *e = best_a;
+    }
+    return true;
+}
+
+/* Fixed edges, open paths, or both: the closed tour first where an open
+ * path's ends are to be chosen (half the time limit; the kick budget
+ * each), then the path as a tour whose closing edge (e s) is fixed. */
+static wt_status solve_constrained(const wt_instance *inst, const wt_params *params,
+                                   wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+{
+    int n = inst->n, count = inst->fixed_count;
+    bool open = params->open || params->end_city >= 0;
+    const char *what = count > 0 ? "an instance with fixed edges (FIXED_EDGES_SECTION)"
+                                 : "an open path";
+    wt_status st = check_keeps_fixed(params, what, err);
+    if (st != WT_OK) return st;
+    wt_params p = *params;
+    p.backend = WT_BACKEND_CPU; /* auto keeps them on the host */
+    if (p.ils_descent == WT_ILS_AUTO) p.ils_descent = WT_ILS_LK;
+    p.open = false;
+    p.start_city = p.end_city = -1;
+    int32_t *pairs = malloc(2 * ((size_t)count + 1) * sizeof *pairs);
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    if (!pairs || !adj) {
+        free(pairs);
+        free(adj);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the fixed edges");
+    }
+    if (count > 0) memcpy(pairs, inst->fixed, 2 * (size_t)count * sizeof *pairs);
+    wt_fixed_adjacency(pairs, count, n, adj);
+    if (!open) {
+        st = solve_core(inst, &p, kernel, adj, res, err);
+        if (st == WT_OK && params->start_city >= 0) rotate_to(res->tour, n, params->start_city);
+        free(pairs);
+        free(adj);
+        return st;
+    }
+    int s = params->start_city, e = params->end_city;
+    wt_result closed = {0};
+    double t0 = wt_now();
+    if (s < 0 || e < 0) {
+        wt_params first = p;
+        if (params->time_limit_s > 0) first.time_limit_s = params->time_limit_s / 2;
+        st = solve_core(inst, &first, kernel, count > 0 ? adj : NULL, &closed, err);
+        if (st == WT_OK && !ends_from_tour(inst, closed.tour, count > 0 ? adj : NULL, &s, &e))
+            st = wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: no edge of the tour %s%d "
+                         "is free to leave out for an open path: %s", s >= 0 || e >= 0 ?
+                         "at city " : "", (s >= 0 ? s : e >= 0 ? e : 0) + 1,
+                         "the fixed edges hold them all");
+        if (st != WT_OK) {
+            wt_result_free(&closed);
+            free(pairs);
+            free(adj);
+            return st;
+        }
+        p.start_tour = closed.tour;
+        p.init = params->init;
+        if (params->time_limit_s > 0) {
+            double left = params->time_limit_s - (wt_now() - t0);
+            p.time_limit_s = left > 1e-6 ? left : 1e-6;
+        }
+    }
+    /* The path from s to e: the tour with the edge (e s) fixed. */
+    pairs[2 * count] = e;
+    pairs[2 * count + 1] = s;
+    char why[160];
+    if (wt_fixed_edges_check(pairs, count + 1, n, why, sizeof why) >= 0) {
+        wt_result_free(&closed);
+        free(pairs);
+        free(adj);
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: no path from city %d to "
+                       "city %d holds the fixed edges: with its closing edge, %s", s + 1,
+                       e + 1, why);
+    }
+    wt_fixed_adjacency(pairs, count + 1, n, adj);
+    st = solve_core(inst, &p, kernel, adj, res, err);
+    if (st == WT_OK) {
+        orient_path(res->tour, n, s, e);
+        int64_t closing = wt_dist(inst, e, s);
+        res->open = true;
+        res->length = wt_tour_length(inst, res->tour) - closing;
+        res->length_real = wt_length_real(inst, res->length);
+        res->init_length = (closed.tour ? closed.init_length : res->init_length) - closing;
+        res->lower_bound = -1;
+        res->gap_to_bound_percent = -1;
+        if (closed.tour) {
+            res->time_s = wt_now() - t0;
+            res->init_time_s = closed.init_time_s;
+            res->init_cut = closed.init_cut;
+            res->init_made = closed.init_made;
+            res->init_given = closed.init_given;
+            res->search_time_s += closed.search_time_s;
+            res->steps += closed.steps;
+            res->ils.kicks += closed.ils.kicks;
+            res->ils.kicks_accepted += closed.ils.kicks_accepted;
+            if (closed.stop != WT_STOP_DONE) res->stop = closed.stop;
+        }
+    }
+    wt_result_free(&closed);
+    free(pairs);
+    free(adj);
+    return st;
+}
+
+wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
+                             wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+{
+    if (!inst || !params || !res)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: need an instance, "
+                       "parameters and a result");
+    if (kernel != WT_MS_KERNEL_BLOCK && kernel != WT_MS_KERNEL_THREAD)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: kernel %d is no "
+                       "wt_multistart_kernel", (int)kernel);
+    wt_status valid = validate_params(params, err);
+    if (valid != WT_OK) return valid;
+    int n = inst->n;
+    if (params->start_city < -1 || params->start_city >= n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.start_city is %d; "
+                       "expected -1 (none) or a city, 0 to %d", params->start_city, n - 1);
+    if (params->end_city < -1 || params->end_city >= n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.end_city is %d; "
+                       "expected -1 (none) or a city, 0 to %d", params->end_city, n - 1);
+    if (params->end_city >= 0 && params->end_city == params->start_city)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.start_city and "
+                       "end_city are both %d; an open path's ends are two cities",
+                       params->end_city);
+    if (inst->fixed_count > 0 || params->open || params->end_city >= 0)
+        return solve_constrained(inst, params, kernel, res, err);
+    wt_status st = solve_core(inst, params, kernel, NULL, res, err);
+    if (st == WT_OK && params->start_city >= 0) rotate_to(res->tour, n, params->start_city);
+    return st;
 }

@@ -304,6 +304,7 @@ void wt_instance_free(wt_instance *inst)
     free(inst->lat);
     free(inst->lon);
     free(inst->matrix);
+    free(inst->fixed);
     free(inst);
 }
 

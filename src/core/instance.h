@@ -45,6 +45,8 @@ struct wt_instance {
     int32_t *matrix;          /* EXPLICIT only: full n x n, row-major */
     int64_t known_optimum;    /* -1 when unknown */
     bool optimum_proven;
+    int fixed_count;          /* fixed edges (FIXED_EDGES_SECTION), checked by */
+    int32_t *fixed;           /* wt_fixed_edges_check: their ends, in pairs */
 };
 
 /* TSPLIB's nint(): add 0.5 and truncate. */

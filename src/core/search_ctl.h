@@ -42,6 +42,10 @@ typedef struct wt_search_ctl {
      * best tour reaches it has an optimal tour, and wt_ctl_report then
      * tells it to stop (ctl->stop stays as it is). */
     int64_t bound;
+    /* NULL, or the fixed edges as two cities a city (-1: none), 2n entries:
+     * edges that the searches given them (the engines of ls/engine.h, on
+     * whole tours) never remove and their kicks never cut (solve.c). */
+    const int32_t *fixed;
     /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick
      * (shown_steps: the most steps reported, so that the progress's count
      * never goes back when a phase's own count begins). */

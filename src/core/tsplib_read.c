@@ -19,8 +19,10 @@
  * CR-only line ends (wt_line_break), tabs,
  * blank lines, a missing EOF; EDGE_WEIGHT_TYPE EUC_2D, CEIL_2D, ATT, GEO,
  * MAN_2D, MAX_2D, EUC_3D and EXPLICIT with any of the nine matrix formats;
- * DISPLAY_DATA_SECTION (kept for drawing EXPLICIT instances).  Sections we do
- * not use (FIXED_EDGES_SECTION, TOUR_SECTION, ...) are skipped, and so are
+ * DISPLAY_DATA_SECTION (kept for drawing EXPLICIT instances);
+ * FIXED_EDGES_SECTION (pairs of cities, then -1; wt_instance.fixed, which
+ * the searches keep or refuse, never ignore).  Sections we do
+ * not use (TOUR_SECTION, ...) are skipped, and so are
  * unknown keywords.  The data sections need DIMENSION and EDGE_WEIGHT_TYPE
  * before them.  A missing TYPE is taken as TSP.
  */
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/fixed_edges.h"
 #include "core/textfile.h"
 
 /* ------------------------------------------------------------ characters */
@@ -254,6 +257,12 @@ typedef struct parser {
     long coords_line;       /* line of the section that filled inst->x, 0 if none */
     room room;              /* the last section checked by check_room */
     bool have_nodes, have_weights, have_display;
+    /* FIXED_EDGES_SECTION: its edges (0-based ends, in pairs) and the line
+     * of each */
+    int32_t *fixed;
+    long *fixed_lines;
+    size_t fixed_count, fixed_cap;
+    long fixed_line; /* the section's line, 0 if none */
 } parser;
 
 /* Records "src:line: message" with status st and returns st. */
@@ -1059,6 +1068,58 @@ static wt_status read_weight_section(parser *ps, const line *head)
     return WT_OK;
 }
 
+/* FIXED_EDGES_SECTION: lines of two cities (1..DIMENSION) each, ended by
+ * a line -1; the edges together are checked (wt_fixed_edges_check) and
+ * attached to the instance at the end (complete_instance). */
+static wt_status read_fixed_edges(parser *ps, const line *head)
+{
+    if (!ps->n)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "FIXED_EDGES_SECTION before DIMENSION; "
+                       "expected 'DIMENSION : <number of cities>' above it");
+    if (ps->fixed_line)
+        return fail_at(ps, WT_STATUS_PARSE, head->no, "a second FIXED_EDGES_SECTION (the "
+                       "first on line %ld); expected one", ps->fixed_line);
+    ps->fixed_line = head->no;
+    line l;
+    while (read_content_line(ps, &l)) {
+        if (text_is(l.s, l.e, "-1")) return WT_OK;
+        if (is_alpha(*l.s))
+            return fail_at(ps, WT_STATUS_PARSE, l.no, "FIXED_EDGES_SECTION (line %ld) does not "
+                           "end with -1 before %s; expected a line -1 after its edges",
+                           ps->fixed_line, found(&l).s);
+        const char *p = l.s, *ts[3], *te[3];
+        int tokens = 0;
+        while (tokens < 3 && next_token(&p, l.e, &ts[tokens], &te[tokens])) tokens++;
+        long long v[2];
+        if (tokens != 2 || !parse_integer(ts[0], te[0], &v[0]) ||
+            !parse_integer(ts[1], te[1], &v[1]))
+            return fail_at(ps, WT_STATUS_PARSE, l.no, "expected a fixed edge 'city city' (two "
+                           "cities 1 to %lld) or -1 ending FIXED_EDGES_SECTION (line %ld), "
+                           "found %s", ps->n, ps->fixed_line, found(&l).s);
+        for (int k = 0; k < 2; k++)
+            if (v[k] < 1 || v[k] > ps->n)
+                return fail_at(ps, WT_STATUS_PARSE, l.no, "fixed edge %lld-%lld: city %lld is "
+                               "not one of the cities 1 to %lld (DIMENSION)", v[0], v[1],
+                               v[k], ps->n);
+        if (ps->fixed_count == ps->fixed_cap) {
+            size_t cap = ps->fixed_cap ? 2 * ps->fixed_cap : 16;
+            int32_t *f = realloc(ps->fixed, 2 * cap * sizeof *f);
+            if (f) ps->fixed = f;
+            long *ln = f ? realloc(ps->fixed_lines, cap * sizeof *ln) : NULL;
+            if (ln) ps->fixed_lines = ln;
+            if (!f || !ln) return fail_memory(ps, l.no);
+            ps->fixed_cap = cap;
+        }
+        size_t i = ps->fixed_count++;
+        ps->fixed[2 * i] = (int32_t)(v[0] - 1);
+        ps->fixed[2 * i + 1] = (int32_t)(v[1] - 1);
+        ps->fixed_lines[i] = l.no;
+    }
+    return fail_at(ps, WT_STATUS_PARSE, ps->stop_line ? ps->stop_line : ps->lineno,
+                   "FIXED_EDGES_SECTION (line %ld) does not end with -1 before the end of the "
+                   "file; expected a line -1 after its edges", ps->fixed_line);
+}
+
 /* A section we do not use: its data lines run to -1 or to the next line
  * that starts like a keyword. */
 static void skip_section(parser *ps)
@@ -1080,6 +1141,7 @@ static wt_status on_section(parser *ps, const line *l)
     if (text_is(l->key, l->key_end, "NODE_COORD_SECTION")) return read_node_coord_section(ps, l);
     if (text_is(l->key, l->key_end, "EDGE_WEIGHT_SECTION")) return read_weight_section(ps, l);
     if (text_is(l->key, l->key_end, "DISPLAY_DATA_SECTION")) return read_display_section(ps, l);
+    if (text_is(l->key, l->key_end, "FIXED_EDGES_SECTION")) return read_fixed_edges(ps, l);
     skip_section(ps);
     return WT_OK;
 }
@@ -1172,6 +1234,17 @@ static wt_status complete_instance(parser *ps)
         inst->comment = ps->comment;
         ps->comment = NULL;
     }
+    if (ps->fixed_count > 0) {
+        char why[160];
+        int bad = wt_fixed_edges_check(ps->fixed, (int)ps->fixed_count, inst->n, why,
+                                       sizeof why);
+        if (bad >= 0)
+            return fail_at(ps, WT_STATUS_PARSE, ps->fixed_lines[bad], "fixed edge %d-%d: %s",
+                           ps->fixed[2 * bad] + 1, ps->fixed[2 * bad + 1] + 1, why);
+        inst->fixed = ps->fixed;
+        inst->fixed_count = (int)ps->fixed_count;
+        ps->fixed = NULL;
+    }
     wt_error why = {0};
     wt_status st = wt_instance_finish(inst, &why);
     if (st != WT_OK)
@@ -1200,6 +1273,8 @@ wt_status wt_instance_parse_tsplib_stream(wt_stream *in, const char *source,
     if (st == WT_OK) st = complete_instance(&ps);
     free(ps.comment);
     free(ps.name);
+    free(ps.fixed);
+    free(ps.fixed_lines);
     if (st != WT_OK) {
         wt_instance_free(ps.inst);
         return st;

@@ -125,8 +125,10 @@ wt_status wt_ls_create(const wt_instance *inst, const int32_t *tour, wt_search_c
                        inst->n);
     }
     memcpy(copy, tour, (size_t)inst->n * sizeof *copy);
-    *e = (wt_ls){.inst = inst, .t = {.n = inst->n, .order = copy, .logging = true}, .ctl = ctl,
-                 .moves = *moves};
+    *e = (wt_ls){.inst = inst,
+                 .t = {.n = inst->n, .order = copy, .logging = true,
+                       .fixed = ctl ? ctl->fixed : NULL},
+                 .ctl = ctl, .moves = *moves};
     wt_status st = ls_init(e, err);
     if (st != WT_OK) {
         free(copy);
@@ -146,7 +148,8 @@ wt_status wt_ls_clone(const wt_ls *proto, wt_ls **out, wt_error *err)
     size_t n = (size_t)q->t.n;
     wt_ls *e = calloc(1, sizeof *e);
     if (e) {
-        *e = (wt_ls){.inst = q->inst, .t = {.n = q->t.n, .logging = true}, .k = q->k,
+        *e = (wt_ls){.inst = q->inst, .t = {.n = q->t.n, .logging = true, .fixed = q->t.fixed},
+                     .k = q->k,
                      .ctl = q->ctl, .length = q->length, .nb = q->nb, .nb_shared = true,
                      .moves = q->moves};
         e->t.order = malloc(n * sizeof *e->t.order);
@@ -190,7 +193,8 @@ static bool alloc_local(wt_ls *e, const wt_instance *inst, size_t cap)
 wt_status wt_ls_create_paths(const wt_ls *proto, int cap, wt_ls **out, wt_error *err)
 {
     const wt_ls *q = proto;
-    if (!q || q->t.path || !out || cap < 4 || cap > q->t.n || q->inst->type == WT_EXPLICIT)
+    if (!q || q->t.path || q->t.fixed || !out || cap < 4 || cap > q->t.n ||
+        q->inst->type == WT_EXPLICIT)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_create_paths: bad arguments");
     size_t c = (size_t)cap;
     wt_ls *e = calloc(1, sizeof *e);

@@ -43,6 +43,17 @@ bool wt_ls_kick_points(uint64_t seed, uint64_t k, int n, int p[3])
     return true;
 }
 
+bool wt_ls_bridge_keeps_fixed(const wt_ls *e, int p1, int p2, int p3)
+{
+    const wt_ls_tour *t = &e->t;
+    if (!t->fixed) return true;
+    const int p[3] = {p1, p2, p3};
+    for (int i = 0; i < 3; i++)
+        if (wt_ls_tour_fixed_edge(t, wt_ls_tour_at(t, p[i] - 1), wt_ls_tour_at(t, p[i])))
+            return false;
+    return true;
+}
+
 void wt_ls_double_bridge(wt_ls *e, int p1, int p2, int p3)
 {
     wt_ls_tour *t = &e->t;
@@ -167,6 +178,12 @@ bool wt_ls_walk_kick_among(wt_ls *e, uint64_t seed, uint64_t kick, int steps,
                 c[j - 1] = tc;
             }
         if (key[0] == key[1] || key[1] == key[2] || key[2] == key[3]) continue;
+        if (t->fixed) { /* a cut before c[i] removes (prev c[i], c[i]) */
+            bool cuts_fixed = false;
+            for (int i = 0; i < 4; i++)
+                cuts_fixed |= wt_ls_tour_fixed_edge(t, wt_ls_tour_prev(t, c[i]), c[i]);
+            if (cuts_fixed) continue;
+        }
         if (t->list) {
             list_double_bridge(e, c);
         } else {

@@ -30,6 +30,10 @@ extern "C" {
  * of a run seeded with seed; false when n is too small to kick (n < 8). */
 bool wt_ls_kick_points(uint64_t seed, uint64_t k, int n, int p[3]);
 
+/* Whether the double bridge at positions p1 < p2 < p3 (array only) cuts
+ * none of the tour's fixed edges (wt_ls_tour.fixed). */
+bool wt_ls_bridge_keeps_fixed(const wt_ls *e, int p1, int p2, int p3);
+
 /* A B C D -> A C B D at positions 0 < p1 < p2 < p3 < n (wt_ls_kick_points:
  * B = p1..p2-1, C = p2..p3-1), queueing the six cities whose edges change
  * (not while a list is open). */

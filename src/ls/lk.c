@@ -364,7 +364,7 @@ static bool alternate_step(wt_ls *e, ls_lk *w, int t1, int t2, int64_t g0, int l
                 bool swap = side == 0;
                 if ((swap && t5 == t3) || (!swap && t5 == t2)) continue;
                 int t6 = swap == fwd ? wt_ls_tour_next(t, t5) : wt_ls_tour_prev(t, t5);
-                if (edge_set_has(&w->added, t5, t6)) continue;
+                if (edge_set_has(&w->added, t5, t6) || wt_ls_tour_fixed_edge(t, t5, t6)) continue;
                 int64_t g3 = g2 + ls_dist(e, t5, t6);
                 int64_t closed = g3 - ls_dist(e, t6, t1);
                 /* Chains go on from short segments only: the level's

@@ -48,6 +48,8 @@ bool ls_oropt_try(wt_ls *e, int c)
             if (t->path && (i == 0 || i + len >= t->n)) continue; /* would cut (n - 1, 0) */
             int s1 = wt_ls_tour_at(t, i), sl = wt_ls_tour_at(t, i + len - 1);
             int pp = wt_ls_tour_at(t, i - 1), q = wt_ls_tour_at(t, i + len);
+            if (t->fixed && (wt_ls_tour_fixed_edge(t, pp, s1) || wt_ls_tour_fixed_edge(t, sl, q)))
+                continue; /* would cut a fixed edge */
             int64_t gain = ls_dist(e, pp, s1) + ls_dist(e, sl, q) - ls_dist(e, pp, q);
             if (gain <= 0) continue;
             int other = c_last ? s1 : sl; /* the segment's far end from c */

@@ -16,7 +16,9 @@
  *
  * A path (ILS on segments of a tour) is an array whose closing edge, from
  * its last city back to its first, no move removes (wt_ls_tour_fixed_edge):
- * both ends stay at positions 0 and n - 1.
+ * both ends stay at positions 0 and n - 1.  A whole tour may have fixed
+ * edges of its own (wt_ls_tour.fixed: TSPLIB's FIXED_EDGES_SECTION, an open
+ * path's closing edge), which no move removes either.
  *
  * The log: while logging, every flip and reversal is recorded, so that
  * wt_ls_tour_undo restores the tour of the last commit exactly (positions
@@ -39,6 +41,9 @@ typedef struct wt_ls_tour {
     wt_tour_list *list; /* not NULL: the tour is this list; order and pos are stale */
     bool path;          /* the closing edge (last first) stays */
     int32_t first, last;
+    const int32_t *fixed; /* NULL, or two cities a city (-1: none): the fixed edges
+                             (wt_search_ctl.fixed), which no move removes; whole
+                             tours only, in the instance's numbering */
     bool logging;       /* flips and reversals go into the log */
     bool log_failed;    /* the log could not grow: undo is no longer exact */
     int32_t *log;       /* pairs: (from, len) of the array, or half a list flip */
@@ -79,9 +84,11 @@ static inline bool wt_ls_tour_between(const wt_ls_tour *t, int a, int b, int c)
     return wt_ls_tour_wrap(t, t->pos[b] - pa) <= wt_ls_tour_wrap(t, t->pos[c] - pa);
 }
 
-/* Whether (x y) is a path's closing edge, which no move may remove. */
+/* Whether (x y) is a path's closing edge or one of the fixed edges, which
+ * no move may remove. */
 static inline bool wt_ls_tour_fixed_edge(const wt_ls_tour *t, int x, int y)
 {
+    if (t->fixed) return t->fixed[2 * x] == y || t->fixed[2 * x + 1] == y;
     return t->path && ((x == t->last && y == t->first) || (x == t->first && y == t->last));
 }
 

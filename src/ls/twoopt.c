@@ -183,7 +183,8 @@ static int best_partner(const wt_ls *e, const tour_xy *g, int i, int threads, in
 int64_t wt_ls_long_edges(wt_ls *e, int count, int threads)
 {
     wt_ls_tour *t = &e->t;
-    if (t->path || t->n < 8 || count < 1 || !wt_is_planar(e->inst->type)) return 0;
+    if (t->path || t->fixed || t->n < 8 || count < 1 || !wt_is_planar(e->inst->type))
+        return 0;
     if (count > 64) count = 64;
     if (threads < 1) threads = 1;
     tour_xy g;

@@ -115,8 +115,9 @@ static void check_instance(const manifest *m, const char *path, const char *name
     assert_string_equal(wt_edge_weight_type_name(wt_instance_type(inst)), row->type);
     /* The optimum follows NAME.  linhp318.tsp says NAME lin318: the same
      * points plus a FIXED_EDGES_SECTION, whose optimum 41345 holds only with
-     * the fixed edge enforced.  We skip FIXED_EDGES, so for us it is plain
-     * lin318 and lin318's 42029 is the right yardstick. */
+     * the fixed edge enforced.  The instance keeps its fixed edge (only
+     * ILS with LK or local descents solves it); its NAME is lin318's, whose
+     * 42029 is the yardstick. */
     const solution *yard = find_row(m, wt_instance_name(inst));
     if (strcmp(name, "linhp318") == 0) assert_string_equal(wt_instance_name(inst), "lin318");
     else assert_string_equal(wt_instance_name(inst), name);
