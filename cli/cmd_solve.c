@@ -350,6 +350,7 @@ static int parse_option(int c, const char *arg, solve_opts *o)
         if (!cli_metric_parse(arg, &o->metric))
             return cli_usage_error("solve", "--metric is 'auto', 'euclidean' or 'haversine' "
                                    "(alias 'geo-degrees'), got '%s'", arg);
+        break;
     case OPT_OPEN: o->params.open = true; break;
     case OPT_START:
     case OPT_END:
