@@ -320,7 +320,7 @@ static void print_table(const tl_opts *o, const tl_instance *ti, int count,
     if (bounds)
         printf("# NAME lb: gap %% to the largest lower bound our runs proved (no tour is "
                "shorter: the tour is at most this far above the optimum); - where none\n");
-    char head[96];
+    char head[128]; /* "ratio A/B" of two labels */
     printf("%-22s | %7s | %7s", "instance", "t", "ref");
     for (int c = 0; c < n_cols; c++) {
         printf(" | %*s", width(cols[c].label, 9), cols[c].label);
