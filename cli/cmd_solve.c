@@ -137,7 +137,8 @@ static const char solve_help[] =
     "                    list (one city a line, 1-based, in visiting order) or csv\n"
     "                    (a header line 'city', then the same lines)\n"
     "  --svg FILE        draw the cities and the tour as an SVG picture (a file:\n"
-    "                    not '-')\n"
+    "                    not '-'); an open path without its closing edge, its start\n"
+    "                    a green circle, its end a dark square\n"
     "  --json            print the result as one JSON object on stdout\n"
     "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
     "  --quiet           print nothing but errors (no progress line, no report)\n"
@@ -680,7 +681,9 @@ static int write_outputs(const solve_opts *o, const wt_instance *inst, const wt_
             snprintf(title + k, sizeof title - (size_t)k, " (at most %.2f%% above optimum)",
                      r->gap_to_bound_percent);
         wt_error svg_err = {0};
-        if (wt_tour_write_svg(o->svg, inst, r->tour, title, &svg_err) != WT_OK) {
+        wt_status drawn = r->open ? wt_open_path_write_svg(o->svg, inst, r->tour, title, &svg_err)
+                                  : wt_tour_write_svg(o->svg, inst, r->tour, title, &svg_err);
+        if (drawn != WT_OK) {
             if (status != EXIT_OK) fprintf(stderr, "warptour: %s\n", err->message);
             *err = svg_err;
             status = EXIT_FAILURE_RUN;

@@ -350,6 +350,13 @@ wt_status wt_tour_write_tsplib(const char *path, const char *name, const char *c
 wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
                             const char *title, wt_error *err);
 
+/* As wt_tour_write_svg for an open path (wt_result.open): order runs from
+ * the path's first city to its last, drawn without the edge that would
+ * close it; the first city is marked by a green circle, the last by a dark
+ * square.  order must not be NULL (WT_STATUS_INVALID_ARGUMENT). */
+wt_status wt_open_path_write_svg(const char *path, const wt_instance *inst, const int32_t *order,
+                                 const char *title, wt_error *err);
+
 /* ------------------------------------------------------------- start tours */
 
 typedef enum wt_init_method {

@@ -7,7 +7,8 @@
  * there are few enough of them to be seen, and the tour is a run of paths
  * of at most MAX_PATH_POINTS points each (librsvg refuses a single path of
  * megabytes), with coordinates rounded to a tenth of a pixel to keep files
- * small.
+ * small.  An open path (wt_open_path_write_svg) has no closing edge, and
+ * its two ends are marked.
  */
 #include <errno.h>
 #include <math.h>
@@ -75,26 +76,47 @@ static void write_escaped(FILE *f, const char *s)
     }
 }
 
-/* The closed tour as consecutive paths in one group: each path starts where
- * the one before ended, and the last returns to the first city. */
-static void write_tour_path(FILE *f, const svg_frame *fr, const int32_t *tour, int n, double width)
+/* The tour as consecutive paths in one group, each of at most
+ * MAX_PATH_POINTS - 1 edges, each starting where the one before ended; a
+ * closed tour's last edge returns to the first city (a single path closes
+ * with 'Z'), an open path's stops at its last city. */
+static void write_tour_path(FILE *f, const svg_frame *fr, const int32_t *tour, int n, bool open,
+                            double width)
 {
     fprintf(f, "<g fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"%.3g\" "
                "stroke-linejoin=\"round\">\n", width);
-    for (int start = 0; start < n; start += MAX_PATH_POINTS - 1) {
-        int end = start + MAX_PATH_POINTS - 1; /* the point after the path's last */
-        bool last = end >= n;
-        if (last) end = n;
+    int edges = open ? n - 1 : n;
+    for (int first = 0; first < edges; first += MAX_PATH_POINTS - 1) {
+        int last = first + MAX_PATH_POINTS - 1; /* the edges first .. last-1 */
+        if (last > edges) last = edges;
+        bool close = !open && first == 0 && last == edges; /* the whole tour: 'Z' */
+        int points = close ? n : last - first + 1; /* cities tour[first ...] drawn */
         fputs("<path d=\"M", f);
-        for (int i = start; i < end; i++) {
-            fprintf(f, "%.1f %.1f%s", px(fr, tour[i]), py(fr, tour[i]), i + 1 < end ? "L" : "");
-            if ((i - start) % 8 == 7) fputc('\n', f);
+        for (int k = 0; k < points; k++) {
+            int c = tour[(first + k) % n];
+            fprintf(f, "%.1f %.1f%s", px(fr, c), py(fr, c), k + 1 < points ? "L" : "");
+            if (k % 8 == 7) fputc('\n', f);
         }
-        if (last && start == 0) fputc('Z', f);
-        else fprintf(f, "L%.1f %.1f", px(fr, tour[last ? 0 : end]), py(fr, tour[last ? 0 : end]));
+        if (close) fputc('Z', f);
         fputs("\"/>\n", f);
-        if (last) break;
     }
+    fputs("</g>\n", f);
+}
+
+/* An open path's ends, drawn over the cities: its first city a green
+ * circle, its last a dark square, each with a <title> naming it. */
+static void write_path_ends(FILE *f, const svg_frame *fr, const int32_t *tour, int n,
+                            double radius)
+{
+    double r = fmax(4.0, 2.5 * radius);
+    int a = tour[0], b = tour[n - 1];
+    fprintf(f, "<g stroke=\"white\" stroke-width=\"%.3g\">\n", r / 4);
+    fprintf(f, "<circle class=\"path-start\" cx=\"%.1f\" cy=\"%.1f\" r=\"%.3g\" "
+               "fill=\"#1e8c3a\"><title>start: city %d</title></circle>\n",
+            px(fr, a), py(fr, a), r, a + 1);
+    fprintf(f, "<rect class=\"path-end\" x=\"%.1f\" y=\"%.1f\" width=\"%.3g\" "
+               "height=\"%.3g\" fill=\"#222222\"><title>end: city %d</title></rect>\n",
+            px(fr, b) - r, py(fr, b) - r, 2 * r, 2 * r, b + 1);
     fputs("</g>\n", f);
 }
 
@@ -106,12 +128,12 @@ static void write_dots(FILE *f, const svg_frame *fr, int n, double radius)
     fputs("</g>\n", f);
 }
 
-wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
-                            const char *title, wt_error *err)
+static wt_status write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
+                           bool open, const char *title, wt_error *err)
 {
     if (!path || !path[0] || !inst)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_tour_write_svg: need a path and "
-                       "an instance");
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "%s: need a path and an instance",
+                       open ? "wt_open_path_write_svg" : "wt_tour_write_svg");
     if (tour) {
         wt_error why;
         wt_status valid = wt_tour_validate(tour, inst->n, &why);
@@ -140,11 +162,27 @@ wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int
             MARGIN, 0.73 * fr.title, 0.53 * fr.title);
     write_escaped(f, title ? title : inst->name);
     fputs("</text>\n", f);
-    if (tour) write_tour_path(f, &fr, tour, n, width);
+    if (tour) write_tour_path(f, &fr, tour, n, open, width);
     if (n <= MAX_DOTS) write_dots(f, &fr, n, radius);
+    if (tour && open) write_path_ends(f, &fr, tour, n, radius);
     fputs("</svg>\n", f);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)
         return wt_fail(err, WT_STATUS_IO, "%s: write failed: %s", path, strerror(errno));
     return WT_OK;
+}
+
+wt_status wt_tour_write_svg(const char *path, const wt_instance *inst, const int32_t *tour,
+                            const char *title, wt_error *err)
+{
+    return write_svg(path, inst, tour, false, title, err);
+}
+
+wt_status wt_open_path_write_svg(const char *path, const wt_instance *inst, const int32_t *order,
+                                 const char *title, wt_error *err)
+{
+    if (!order)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_open_path_write_svg: need the "
+                       "path's cities");
+    return write_svg(path, inst, order, true, title, err);
 }

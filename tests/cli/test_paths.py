@@ -124,6 +124,26 @@ class Paths(unittest.TestCase):
             self.assertEqual((cities[0], cities[-1]), (3, 4))
             self.assertIn(f"length    {path_length(cities)}", r.out)
 
+    def test_svg_of_a_path(self):
+        # the picture of an open path: n - 1 edges, no closing 'Z', its ends marked
+        with tempfile.TemporaryDirectory() as d:
+            svg = os.path.join(d, "p.svg")
+            r = run("solve", BERLIN, "--kicks", "50", "--start", "3", "--end", "4", "--svg", svg)
+            self.assertEqual(r.returncode, 0, r.err)
+            text = read(svg)
+            drawn = "".join(part.split('"')[0] for part in text.split(' d="')[1:])
+            self.assertEqual(drawn.count("L"), 51)
+            self.assertNotIn("Z", drawn)
+            self.assertIn("<title>start: city 3</title>", text)
+            self.assertIn("<title>end: city 4</title>", text)
+            self.assertIn("open path", text)
+            r = run("solve", BERLIN, "--kicks", "50", "--svg", svg)  # a tour: closed
+            self.assertEqual(r.returncode, 0, r.err)
+            text = read(svg)
+            drawn = "".join(part.split('"')[0] for part in text.split(' d="')[1:])
+            self.assertEqual((drawn.count("L"), drawn.count("Z")), (51, 1))
+            self.assertNotIn("path-start", text)
+
     def test_bad_ends(self):
         r = run("solve", BERLIN, "--start", "53")
         self.assertEqual(r.returncode, 2, r.err)

@@ -213,6 +213,76 @@ static void test_svg(void **state)
     wt_instance_free(inst);
 }
 
+/* The whole of an SVG file written by write(), as a string to free. */
+static char *svg_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    char *text = calloc((size_t)size + 1, 1);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    return text;
+}
+
+/* The edges drawn: the 'L's of every path's d="...", and whether one
+ * closes with 'Z' (which draws one more). */
+static int svg_edges(const char *text, bool *closed)
+{
+    int edges = 0;
+    *closed = false;
+    for (const char *d = strstr(text, " d=\""); d; d = strstr(d, " d=\"")) {
+        d += 4;
+        for (; *d != '"'; d++) {
+            if (*d == 'L') edges++;
+            if (*d == 'Z') *closed = true;
+        }
+    }
+    return edges + (*closed ? 1 : 0);
+}
+
+/* An open path is drawn without its closing edge, its ends marked; a tour
+ * keeps its closing edge; both in one path and in many (over 10,000 cities). */
+static void test_svg_open_path(void **state)
+{
+    (void)state;
+    int sizes[] = {20, 30000};
+    for (int k = 0; k < 2; k++) {
+        int n = sizes[k];
+        wt_instance *inst = wt_test_random_instance(n, 8);
+        int32_t *t = malloc((size_t)n * sizeof *t);
+        for (int i = 0; i < n; i++) t[i] = (i + 3) % n; /* from city 4 to city 3 */
+        char *path = temp_file("");
+        bool closed;
+        assert_int_equal(wt_tour_write_svg(path, inst, t, "tour", NULL), WT_OK);
+        char *text = svg_text(path);
+        assert_int_equal(svg_edges(text, &closed), n);
+        assert_null(strstr(text, "path-start"));
+        free(text);
+
+        assert_int_equal(wt_open_path_write_svg(path, inst, t, "open", NULL), WT_OK);
+        text = svg_text(path);
+        assert_int_equal(svg_edges(text, &closed), n - 1);
+        assert_false(closed);
+        assert_non_null(strstr(text, "class=\"path-start\""));
+        assert_non_null(strstr(text, "<title>start: city 4</title>"));
+        assert_non_null(strstr(text, "class=\"path-end\""));
+        char end[64];
+        snprintf(end, sizeof end, "<title>end: city %d</title>", 3);
+        assert_non_null(strstr(text, end));
+        free(text);
+        wt_error err = {0};
+        assert_int_equal(wt_open_path_write_svg(path, inst, NULL, NULL, &err),
+                         WT_STATUS_INVALID_ARGUMENT);
+        unlink(path);
+        free(path);
+        free(t);
+        wt_instance_free(inst);
+    }
+}
+
 static void test_write_checks_and_one_line_header(void **state)
 {
     (void)state;
@@ -339,6 +409,7 @@ int main(void)
         cmocka_unit_test(test_good_tour_variants),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_svg_open_path),
         cmocka_unit_test(test_write_checks_and_one_line_header),
         cmocka_unit_test(test_symlink_written_through),
         cmocka_unit_test(test_bom_case_and_name),
