@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -156,7 +157,8 @@ static const char solve_help[] =
     "units, gap to the optimum when known, else how far above optimal the tour is at\n"
     "most once a lower bound is proven; kicks or climbs, the improving moves so far;\n"
     "for sa also the temperature; inside a long 2-opt pass how much of it is\n"
-    "scanned) is shown on stderr when it is a terminal.\n"
+    "scanned) is shown on stderr when it is a terminal; an open path's shows the\n"
+    "closed tour it is cut from (\"best closed tour\": the path is that less one edge).\n"
     "Ctrl-C stops the search; the best tour is still written (exit 130); so do\n"
     "SIGTERM (exit 143: kill, timeout, batch schedulers) and SIGHUP (129).  A second\n"
     "such signal does not end the program before the tour is written (Ctrl-\\ does).\n"
@@ -242,11 +244,44 @@ typedef struct progress_state {
     bool shown; /* a progress line is on the terminal and needs clearing */
     const wt_instance *inst; /* lengths in its units (real-valued points) */
     double limit;            /* --time-limit, 0: none */
+    /* An open path is searched as closed tours (the tour its ends are
+     * chosen from, then tours holding the edge from its end back to its
+     * start), each phase with its own clock and counters: the line says
+     * "closed tour" and adds the phases up, so that time and counts never
+     * go back. */
+    bool open;
+    struct timespec t0;               /* when wt_solve was called */
+    double last_elapsed;              /* the phase's, at the last report */
+    uint64_t steps_before, kicks_before; /* the phases before this one */
+    uint64_t last_steps, last_kicks;  /* this phase's, at the last report */
 } progress_state;
 
-static int show_progress(const wt_progress *p, void *user)
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static int show_progress(const wt_progress *given, void *user)
 {
     progress_state *ps = user;
+    wt_progress q = *given, *p = &q;
+    if (ps->open) {
+        /* A phase's clock and counters start from 0: one going back is a new phase. */
+        if (p->elapsed_s < ps->last_elapsed || p->steps < ps->last_steps ||
+            p->kicks < ps->last_kicks) {
+            ps->steps_before += ps->last_steps;
+            ps->kicks_before += ps->last_kicks;
+        }
+        ps->last_elapsed = p->elapsed_s;
+        ps->last_steps = p->steps;
+        ps->last_kicks = p->kicks;
+        p->elapsed_s = seconds_since(&ps->t0);
+        p->steps += ps->steps_before;
+        p->kicks += ps->kicks_before;
+        p->lower_bound = 0; /* a bound on tours, not on the path */
+    }
     char limit[32] = ""; /* elapsed / limit */
     if (ps->limit > 0) snprintf(limit, sizeof limit, " / %g s", ps->limit);
     char best[48]; /* in the instance's units */
@@ -270,8 +305,8 @@ static int show_progress(const wt_progress *p, void *user)
     else if (p->pass_done == WT_PASS_SHARE_UNKNOWN)
         snprintf(pass, sizeof pass, "  (in a pass)");
     /* \033[K clears what a longer line before left on the terminal. */
-    fprintf(stderr, "\r\033[K[%7.1f s%s]%s best %s%s%s  moves %" PRIu64 "%s", p->elapsed_s,
-            limit, temp, best, gap, climbs, p->steps, pass);
+    fprintf(stderr, "\r\033[K[%7.1f s%s]%s best %s%s%s%s  moves %" PRIu64 "%s", p->elapsed_s,
+            limit, temp, ps->open ? "closed tour " : "", best, gap, climbs, p->steps, pass);
     fflush(stderr);
     ps->shown = true;
     return 0;
@@ -797,7 +832,8 @@ int cmd_solve(int argc, char **argv)
     status = load_start_tour(&o, inst, &start);
     bool open = o.params.open || o.params.end_city >= 0; /* the optimum is a tour's */
     progress_state ps = {.optimum = open ? -1 : wt_instance_known_optimum(inst), .inst = inst,
-                         .limit = o.params.time_limit_s > 0 ? o.params.time_limit_s : 0};
+                         .limit = o.params.time_limit_s > 0 ? o.params.time_limit_s : 0,
+                         .open = open};
     wt_result res = {0};
     if (status == EXIT_OK) {
         o.params.start_tour = start;
@@ -815,6 +851,7 @@ int cmd_solve(int argc, char **argv)
             }
         }
         o.params.stop_flag = (const volatile int *)&interrupted;
+        clock_gettime(CLOCK_MONOTONIC, &ps.t0);
         wt_error err = {0};
         if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);

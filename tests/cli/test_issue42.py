@@ -28,6 +28,31 @@ def run(*args, **kw):
     return subprocess.run([WARPTOUR, *args], capture_output=True, text=True, timeout=300, **kw)
 
 
+def progress_lines(*args):
+    """The progress lines a solve run shows on a terminal (stderr a pty),
+    and its exit status."""
+    master, slave = pty.openpty()
+    try:
+        p = subprocess.run([WARPTOUR, "solve", *args], stdout=subprocess.PIPE, stderr=slave,
+                           timeout=300)
+        os.close(slave)
+        slave = None
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if slave is not None:
+            os.close(slave)
+        os.close(master)
+    return [l for l in err.decode().replace("\r", "\n").split("\n") if "best" in l], p.returncode
+
+
 class Issue42(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -109,6 +134,25 @@ class Issue42(unittest.TestCase):
             if b:
                 self.assertGreaterEqual(float(b.group(1)), 0.0)
         self.assertEqual(moves, sorted(moves), "the moves count went back")
+
+    def test_progress_line_of_an_open_path(self):
+        # An open path is searched as closed tours, in two phases: the line
+        # says so, shows no bound on tours, and its time and counts go on.
+        lines, rc = progress_lines(self.inst, "--open", "--backend", "cpu", "--threads", "2",
+                                   "--kicks", "3000")
+        self.assertEqual(rc, 0)
+        self.assertTrue(lines)
+        seconds, moves = [], []
+        for line in lines:
+            self.assertRegex(line, r"\[ *\d+\.\d s\] best closed tour \d+")
+            self.assertNotIn("above optimal", line)
+            seconds.append(float(re.search(r"\[ *(\d+\.\d) s", line).group(1)))
+            moves.append(int(re.search(r"moves (\d+)", line).group(1)))
+        self.assertEqual(seconds, sorted(seconds), "the time went back")
+        self.assertEqual(moves, sorted(moves), "the moves count went back")
+        closed, _ = progress_lines(self.inst, "--backend", "cpu", "--threads", "2", "--kicks", "50")
+        self.assertTrue(closed)
+        self.assertNotIn("closed tour", closed[0])
 
     def test_point_file_in_its_units(self):
         svg = os.path.join(self.tmp.name, "p.svg")
