@@ -39,6 +39,11 @@ static const char batch_help[] =
     "  --count B           how many (default 1): instance i is what\n"
     "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed\n"
     "  --gen-seed S        the first generated instance's seed (default: --seed)\n"
+    "  --metric M          point files: auto (default: haversine when a header line\n"
+    "                      names lat and lon columns, else euclidean), euclidean, or\n"
+    "                      haversine (alias geo-degrees: latitude, longitude in\n"
+    "                      decimal degrees; great-circle metres on the mean Earth\n"
+    "                      radius); a note on stderr says which column is the latitude\n"
     "\n"
     "Search:\n"
     "  --time-limit T      seconds for the whole batch, start tours included (the\n"
@@ -65,7 +70,8 @@ static const char batch_help[] =
     "                      instance (name, n, length, optimum, gap_percent, kicks,\n"
     "                      status, message) and the summary\n"
     "  --json-tours        with --json: each tour too, as 1-based cities\n"
-    "  --quiet             print the summary only (errors still go to stderr)\n"
+    "  --quiet             print the summary only (errors still go to stderr; no\n"
+    "                      notes)\n"
     "  -h, --help          show this help\n"
     "\n"
     "The report prints a line an instance (index, name, cities, length, gap to the\n"
@@ -111,7 +117,7 @@ static void batch_signals(void (*handler)(int))
  * --backend, --device and --tune are solve's, from the shared table
  * (CLI_BATCH_PARAMS), stored into wt_batch_params.  Codes below the
  * shared table's. */
-enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS };
+enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS, OPT_METRIC };
 
 /* What the command line asks for. */
 typedef struct batch_opts {
@@ -119,6 +125,7 @@ typedef struct batch_opts {
     int64_t gen_n, count;
     uint64_t gen_seed;
     bool gen_seed_given, json, json_tours, quiet;
+    wt_points_metric metric; /* --metric: the point files' */
     wt_batch_params params;
 } batch_opts;
 
@@ -135,6 +142,8 @@ typedef struct batch_set {
     int count, cap;
     wt_instance **inst; /* as wt_solve_batch takes them; NULL where not read */
     batch_entry *entry;
+    wt_points_metric metric; /* how point files are read (--metric) */
+    bool note;               /* a note of the latitude column on stderr (no --quiet) */
 } batch_set;
 
 static void set_free(batch_set *s)
@@ -187,8 +196,10 @@ static bool add_file(batch_set *s, const char *path)
     wt_error err = {0};
     char name[256];
     base_name(path, name, sizeof name);
-    if (wt_instance_read(path, &inst, &err) != WT_OK)
+    wt_points_info info = {0, 0, false};
+    if (wt_instance_read_as(path, s->metric, &info, &inst, &err) != WT_OK)
         return set_add(s, NULL, name, path, &err);
+    if (s->note) cli_note_points(path, &info);
     /* Refused here in the words of the batch's documentation. */
     _Static_assert(WT_BATCH_MAX_CITIES == 100000, "the message below says 100,000");
     if (wt_instance_n(inst) > WT_BATCH_MAX_CITIES) {
@@ -337,6 +348,11 @@ static int parse_option(int c, const char *arg, batch_opts *o)
     case 'J': o->json = true; break;
     case OPT_JSON_TOURS: o->json_tours = true; break;
     case 'q': o->quiet = true; break;
+    case OPT_METRIC:
+        if (!cli_metric_parse(arg, &o->metric))
+            return cli_usage_error("solve-batch", "--metric is 'auto', 'euclidean' or "
+                                   "'haversine' (alias 'geo-degrees'), got '%s'", arg);
+        break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
         return st < 0 ? EXIT_OK : st;
@@ -357,6 +373,7 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
         {"json", no_argument, 0, 'J'},
         {"json-tours", no_argument, 0, OPT_JSON_TOURS},
         {"quiet", no_argument, 0, 'q'},
+        {"metric", required_argument, 0, OPT_METRIC},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
@@ -379,6 +396,8 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
     if (o->json_tours && !o->json)
         return cli_usage_error("solve-batch", "--json-tours goes with --json");
     if (!o->gen_seed_given) o->gen_seed = o->params.seed;
+    s->metric = o->metric;
+    s->note = !o->quiet;
     int st = EXIT_OK;
     for (int i = optind; st == EXIT_OK && i < argc; i++) st = add_input(s, argv[i]);
     if (st == EXIT_OK && o->list) st = add_list(s, o->list);

@@ -142,7 +142,8 @@ static const char solve_help[] =
     "                    a green circle, its end a dark square\n"
     "  --json            print the result as one JSON object on stdout\n"
     "  --json-tour       with --json: add \"tour\", the array of 1-based cities\n"
-    "  --quiet           print nothing but errors (no progress line, no report)\n"
+    "  --quiet           print nothing but errors (no progress line, no report, no\n"
+    "                    note of which column is the latitude)\n"
     "  --tune NAME=VALUE experimental: a kernel shape or round length of the\n"
     "                    library's wt_tuning, for measurements (docs/library.md);\n"
     "                    repeatable.  For one release the names of 0.1.0 still\n"
@@ -811,7 +812,7 @@ int cmd_solve(int argc, char **argv)
      * (seconds on a machine whose driver is not loaded yet), is seen by
      * wt_solve at its start, which then still writes a tour. */
     install_stop_handlers();
-    wt_instance *inst = cli_read_instance_as(o.instance, o.metric, &status);
+    wt_instance *inst = cli_read_instance_noted(o.instance, o.metric, !o.quiet, &status);
     if (!inst) {
         remove_stop_handlers();
         return status;

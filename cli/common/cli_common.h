@@ -83,6 +83,12 @@ wt_instance *cli_read_instance(const char *path, int *status);
  * haversine instance gets a note on stderr saying which column is the
  * latitude and why. */
 wt_instance *cli_read_instance_as(const char *path, wt_points_metric metric, int *status);
+/* The same; note false leaves that note out (--quiet). */
+wt_instance *cli_read_instance_noted(const char *path, wt_points_metric metric, bool note,
+                                     int *status);
+/* That note, for a point file read as places on the Earth (info->lat_column
+ * set; nothing otherwise), path as the user gave it. */
+void cli_note_points(const char *path, const wt_points_info *info);
 
 /* --metric's value: "auto", "euclidean", "haversine" (or its alias
  * "geo-degrees"); false for any other. */

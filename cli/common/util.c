@@ -171,7 +171,29 @@ wt_instance *cli_read_instance(const char *path, int *status)
     return cli_read_instance_as(path, WT_POINTS_AUTO, status);
 }
 
+void cli_note_points(const char *path, const wt_points_info *info)
+{
+    if (!info->lat_column) return;
+    int lat = info->lat_column, lon = 3 - lat;
+    if (info->from_header)
+        fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
+                "latitude in column %d, longitude in column %d, as the header on line %ld "
+                "names them\n", program_name, cli_source_name(path), lat, lon,
+                info->header_line);
+    else
+        fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
+                "latitude in column 1, longitude in column 2 (no header names them; a "
+                "header line 'lon,lat' says the other order)\n", program_name,
+                cli_source_name(path));
+}
+
 wt_instance *cli_read_instance_as(const char *path, wt_points_metric metric, int *status)
+{
+    return cli_read_instance_noted(path, metric, true, status);
+}
+
+wt_instance *cli_read_instance_noted(const char *path, wt_points_metric metric, bool note,
+                                     int *status)
 {
     wt_instance *inst = NULL;
     wt_points_info info = {0, 0, false};
@@ -196,18 +218,6 @@ wt_instance *cli_read_instance_as(const char *path, wt_points_metric metric, int
         *status = cli_report_error(&err);
         return NULL;
     }
-    if (info.lat_column) {
-        int lat = info.lat_column, lon = 3 - lat;
-        if (info.from_header)
-            fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
-                    "latitude in column %d, longitude in column %d, as the header on line %ld "
-                    "names them\n", program_name, cli_source_name(path), lat, lon,
-                    info.header_line);
-        else
-            fprintf(stderr, "%s: note: %s: places on the Earth (haversine, lengths in metres): "
-                    "latitude in column 1, longitude in column 2 (no header names them; a "
-                    "header line 'lon,lat' says the other order)\n", program_name,
-                    cli_source_name(path));
-    }
+    if (note) cli_note_points(path, &info);
     return inst;
 }

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """CLI tests of places on the Earth (issue 42): point files of decimal
 degrees solved under the haversine metric (--metric, a lat/lon header), the
-note of the latitude column, lengths in metres checked against a haversine
-written here, and TSPLIB GEO files of decimal degrees refused.
+note of the latitude column (silenced by --quiet), lengths in metres checked
+against a haversine written here, solve-batch's --metric, and TSPLIB GEO
+files of decimal degrees refused.
 
 Usage: test_geo.py PATH/TO/warptour   (ctest passes it)
 """
+import json
 import math
 import os
 import random
@@ -132,6 +134,47 @@ class Geo(unittest.TestCase):
         c = run("check", p, tour)
         self.assertEqual(c.returncode, 0, c.stderr)
         self.assertIn(f"length {length_of(r.stdout)} m", c.stdout)
+
+    def test_quiet_silences_the_note(self):
+        p = self.write("ll.csv", "lat,lon\n" + "".join(f"{a!r},{b!r}\n" for a, b in self.places))
+        r = run("solve", p, "--kicks", "20", "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual((r.stdout, r.stderr), ("", ""))
+        r = run("solve", p, "--kicks", "20", "--json")  # --json keeps the note on stderr
+        self.assertIn("latitude in column 1", r.stderr)
+
+    def batch(self, *args):
+        r = run("solve-batch", "--kicks", "50", "--json", "--json-tours", *args)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return json.loads(r.stdout)["instances"], r.stderr
+
+    def test_batch_metric(self):
+        plain = self.write("ll.txt", "".join(f"{a!r} {b!r}\n" for a, b in self.places))
+        header = self.write("lonlat.csv", "lon,lat\n" +
+                            "".join(f"{b!r},{a!r}\n" for a, b in self.places))
+        got, err = self.batch(plain, header, "--metric", "haversine")
+        self.assertIn("ll.txt: places on the Earth", err)
+        self.assertIn("lonlat.csv: places on the Earth", err)
+        self.assertIn("latitude in column 2", err)  # the header's order
+        for inst in got:
+            t = [c - 1 for c in inst["tour"]]
+            self.assertEqual(sorted(t), list(range(len(self.places))))
+            want = sum(metres(self.places[t[i]], self.places[t[(i + 1) % len(t)]])
+                       for i in range(len(t)))
+            self.assertEqual(inst["length"], want)
+        got, err = self.batch(plain, header, "--metric", "geo-degrees", "--quiet")
+        self.assertEqual(err, "")
+        # auto: the header file on the Earth, the plain one planar
+        got, err = self.batch(plain, header)
+        self.assertNotIn("ll.txt", err)
+        self.assertIn("lonlat.csv: places on the Earth", err)
+        self.assertLess(got[0]["length_real"], 10 ** 5)  # degrees, not metres
+        got, err = self.batch(header, "--metric", "euclidean")
+        self.assertEqual(err, "")
+        r = run("solve-batch", plain, "--metric", "spherical")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--metric", r.stderr)
+        self.assertIn("--metric M", run("solve-batch", "--help").stdout)
 
     def test_tsplib_refuses_metric(self):
         p = self.write("g.tsp", "NAME : g\nTYPE : TSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : GEO\n"
