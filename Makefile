@@ -97,7 +97,8 @@ install: all
 # builds.  Not part of `make test`: they want clang.
 FUZZ_SECONDS ?= 120
 FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
-           src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c
+           src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c \
+           src/core/fixed_edges.c
 FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
 OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c \
@@ -113,7 +114,7 @@ fuzz-readers:
 	$(BUILD)/fuzz/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
 	    -dict=tests/fuzz/tsplib.dict $(BUILD)/fuzz/corpus tests/fuzz/seeds data
 	$(BUILD)/fuzz/fuzz_points -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
-	    $(BUILD)/fuzz/corpus-points tests/fuzz/seeds-points
+	    -dict=tests/fuzz/points.dict $(BUILD)/fuzz/corpus-points tests/fuzz/seeds-points
 	ASAN_OPTIONS=allocator_may_return_null=1 $(BUILD)/fuzz/oom_tsplib \
 	    tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
 	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \

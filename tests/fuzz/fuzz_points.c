@@ -3,11 +3,15 @@
  * wt_instance_read, which tells TSPLIB from point files by the first line.
  *
  * Each input is parsed as a point file from memory (wt_instance_parse_points,
- * an exactly-sized copy so a read past the end is caught) and read from a
- * file through wt_instance_read (the file loader and the choice of reader).
+ * an exactly-sized copy so a read past the end is caught), again as places
+ * on the Earth (wt_instance_parse_points_as, WT_POINTS_HAVERSINE), and read
+ * from a file through wt_instance_read (the file loader and the choice of
+ * reader, which takes a 'lat,lon' header as places on the Earth).
  * A parsed instance must have finite coordinates and a valid identity tour
  * of non-negative length; every failure must be one non-empty line.  Built
- * by `make fuzz` (the Makefile's FUZZ_SRC), seeds in tests/fuzz/seeds-points.
+ * by `make fuzz` (the Makefile's FUZZ_SRC), seeds in tests/fuzz/seeds-points
+ * (latlon.csv, lonlat.csv: headers of places on the Earth), dictionary
+ * tests/fuzz/points.dict (the header words).
  */
 #include <math.h>
 #include <stdint.h>
@@ -52,6 +56,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(copy);
     check_failure(st, &err);
     if (inst) check_instance(inst);
+    wt_instance_free(inst);
+
+    /* The same bytes as places on the Earth: degrees in range, the
+     * latitude's column told. */
+    copy = malloc(size ? size : 1);
+    if (!copy) return 0;
+    memcpy(copy, data, size);
+    wt_points_info info = {0, 0, false};
+    inst = NULL;
+    st = wt_instance_parse_points_as(copy, size, "fuzz", WT_POINTS_HAVERSINE, &info, &inst, &err);
+    free(copy);
+    check_failure(st, &err);
+    if (inst) {
+        if (info.lat_column != 1 && info.lat_column != 2) abort();
+        check_instance(inst);
+    }
     wt_instance_free(inst);
 
     char path[256];

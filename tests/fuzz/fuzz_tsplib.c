@@ -11,8 +11,10 @@
  * Makefile's FUZZ_SRC and FUZZ_CFLAGS), not by CMake.
  *
  * tests/fuzz/seeds holds tiny instances of every EDGE_WEIGHT_TYPE and matrix
- * format, a TOUR file, and both.tsp, an instance with a TOUR_SECTION (which
- * the instance reader skips), so that tours of parsed instances are reached.
+ * format, a TOUR file, both.tsp, an instance with a TOUR_SECTION (which
+ * the instance reader skips), so that tours of parsed instances are reached,
+ * and fixed.tsp, whose FIXED_EDGES_SECTION's edges are checked (in range,
+ * the same from memory and from the file).
  * A few small files of ../shared/tsplib (burma14, gr17, bayg29, bays29,
  * their .opt.tour files) make good extra seeds.
  */
@@ -40,6 +42,19 @@ static void try_tour(const char *path, const wt_instance *inst, int n)
     }
 }
 
+/* An instance's fixed edges (FIXED_EDGES_SECTION): ends in range and
+ * distinct, the same from memory (a) and from the file (b). */
+static void check_fixed(const wt_instance *a, const wt_instance *b)
+{
+    const int32_t *pa = NULL, *pb = NULL;
+    int n = wt_instance_n(a), count = wt_instance_fixed_edges(a, &pa);
+    if (count < 0 || count > n || wt_instance_fixed_edges(b, &pb) != count) abort();
+    for (int i = 0; i < 2 * count; i++) {
+        if (pa[i] < 0 || pa[i] >= n || pa[i] != pb[i]) abort();
+        if (i % 2 && pa[i] == pa[i - 1]) abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *copy = malloc(size ? size : 1);
@@ -58,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         wt_status st2 = wt_instance_read_tsplib(path, &again, &err2);
         if (st2 != st) abort(); /* file and memory readers must agree */
         if (again && inst) {
+            check_fixed(inst, again);
             int n = wt_instance_n(inst);
             /* Touch every distance of a small instance: UBSan checks them. */
             for (int a = 0; a < n && a < 64; a++)
