@@ -870,7 +870,14 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     pairs[2 * count] = e;
     pairs[2 * count + 1] = s;
     char why[160];
-    if (wt_fixed_edges_check(pairs, count + 1, n, why, sizeof why) >= 0) {
+    int bad = wt_fixed_edges_check(pairs, count + 1, n, why, sizeof why);
+    if (bad == WT_FIXED_EDGES_NO_MEMORY) {
+        wt_result_free(&closed);
+        free(pairs);
+        free(adj);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the path's fixed edges");
+    }
+    if (bad >= 0) {
         wt_result_free(&closed);
         free(pairs);
         free(adj);

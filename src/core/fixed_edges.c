@@ -36,7 +36,7 @@ int wt_fixed_edges_check(const int32_t *pairs, int count, int n, char *why, size
         free(up);
         free(size);
         snprintf(why, why_size, "out of memory");
-        return 0;
+        return WT_FIXED_EDGES_NO_MEMORY;
     }
     for (int c = 0; c < n; c++) {
         adj[2 * c] = adj[2 * c + 1] = -1;
@@ -175,6 +175,9 @@ wt_status wt_instance_set_fixed_edges(wt_instance *inst, const int32_t *pairs, i
                        "an instance and count >= 0 pairs of cities");
     char why[160];
     int bad = wt_fixed_edges_check(pairs, count, inst->n, why, sizeof why);
+    if (bad == WT_FIXED_EDGES_NO_MEMORY)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory checking %d fixed edges",
+                       count);
     if (bad >= 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_instance_set_fixed_edges: edge %d "
                        "(%d-%d): %s", bad + 1, pairs[2 * bad] + 1, pairs[2 * bad + 1] + 1, why);

@@ -14,8 +14,11 @@
 /* Checks count edges of an n-city instance, edge i from pairs[2i] to
  * pairs[2i + 1] (0-based): both ends in 0..n-1 and distinct, no edge twice,
  * no city in more than two, no cycle but one through all n cities.
- * Returns -1 when they are fine, else the index of the first edge found
- * wrong, with why (why_size bytes, may be 0) saying what is wrong. */
+ * Returns -1 when they are fine, WT_FIXED_EDGES_NO_MEMORY when the check
+ * ran out of memory (nothing is known then), else the index of the first
+ * edge found wrong, with why (why_size bytes, may be 0) saying what is
+ * wrong. */
+#define WT_FIXED_EDGES_NO_MEMORY (-2)
 int wt_fixed_edges_check(const int32_t *pairs, int count, int n, char *why, size_t why_size);
 
 /* The adjacency of checked edges: adj[2c], adj[2c + 1] the cities joined to

@@ -1238,6 +1238,9 @@ static wt_status complete_instance(parser *ps)
         char why[160];
         int bad = wt_fixed_edges_check(ps->fixed, (int)ps->fixed_count, inst->n, why,
                                        sizeof why);
+        if (bad == WT_FIXED_EDGES_NO_MEMORY)
+            return fail_at(ps, WT_STATUS_OUT_OF_MEMORY, ps->fixed_lines[0],
+                           "out of memory checking the fixed edges");
         if (bad >= 0)
             return fail_at(ps, WT_STATUS_PARSE, ps->fixed_lines[bad], "fixed edge %d-%d: %s",
                            ps->fixed[2 * bad] + 1, ps->fixed[2 * bad + 1] + 1, why);
