@@ -28,7 +28,7 @@ static void print_text(const wt_instance *inst, const char *path)
     printf("file      %s\n", path);
     printf("name      %s\n", wt_instance_name(inst));
     if (wt_instance_comment(inst)[0]) printf("comment   %s\n", wt_instance_comment(inst));
-    printf("type      TSP, EDGE_WEIGHT_TYPE %s\n",
+    printf("type      %s, EDGE_WEIGHT_TYPE %s\n", wt_instance_is_asymmetric(inst) ? "ATSP" : "TSP",
            wt_edge_weight_type_name(wt_instance_type(inst)));
     printf("cities    %d\n", wt_instance_n(inst));
     const double *lat, *lon;
@@ -73,6 +73,7 @@ static void print_json(const wt_instance *inst, const char *path)
     cJSON_AddStringToObject(j, "edge_weight_type",
                             wt_edge_weight_type_name(wt_instance_type(inst)));
     cJSON_AddNumberToObject(j, "n", wt_instance_n(inst));
+    cJSON_AddBoolToObject(j, "asymmetric", wt_instance_is_asymmetric(inst));
     if (wt_instance_is_real(inst)) {
         double u = wt_instance_length_unit(inst);
         cJSON_AddNumberToObject(j, "length_unit", u);

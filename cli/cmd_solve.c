@@ -235,7 +235,7 @@ typedef struct solve_opts {
  * digits) for real-valued points, else the exact integer. */
 static const char *length_text(const wt_instance *inst, int64_t length, char *buf, size_t size)
 {
-    if (wt_instance_is_real(inst)) snprintf(buf, size, "%.10g", wt_length_real(inst, length));
+    if (wt_instance_is_real(inst) || wt_instance_length_unit(inst) != 1.0) snprintf(buf, size, "%.10g", wt_length_real(inst, length));
     else snprintf(buf, size, "%" PRId64, length);
     return buf;
 }
@@ -521,8 +521,11 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
                          const wt_result *r, bool written)
 {
     int64_t opt = r->open ? -1 : wt_instance_known_optimum(inst); /* a tour's optimum */
-    fprintf(out, "instance  %s (%d cities, %s)\n", wt_instance_name(inst), r->n,
-            wt_edge_weight_type_name(wt_instance_type(inst)));
+    fprintf(out, "instance  %s (%d cities, %s%s)\n", wt_instance_name(inst), r->n,
+            wt_edge_weight_type_name(wt_instance_type(inst)),
+            wt_instance_is_asymmetric(inst) ? ", asymmetric: solved as twice as many "
+                                              "symmetric cities, the tour in its direction"
+                                            : "");
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         fprintf(out, "search    multistart on %s (%s): %" PRIu64 " climbs, %" PRIu64
                 " improving moves\n", r->backend, r->device, r->multistart.climbs, r->steps);
@@ -533,7 +536,9 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
     } else {
         char init[48];
         fprintf(out, "start     %s: length %s in %.3f s%s\n",
-                o->start_tour ? "--start-tour" : wt_init_method_name(o->params.init),
+                o->start_tour                    ? "--start-tour"
+                : wt_instance_is_asymmetric(inst) ? "nearest neighbour of the directed costs"
+                                                  : wt_init_method_name(o->params.init),
                 length_text(inst, r->init_length, init, sizeof init), r->init_time_s,
                 init_cut_note(r));
         fprintf(out, "search    %s on %s (%s): %" PRIu64 " improving moves",
@@ -559,7 +564,7 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
         }
     }
     /* Real-valued points: the length in their units, then the exact integer. */
-    if (wt_instance_is_real(inst))
+    if (wt_instance_is_real(inst) || wt_instance_length_unit(inst) != 1.0)
         fprintf(out, "length    %.15g  (%" PRId64 " units of %.6g)", r->length_real, r->length,
                 wt_instance_length_unit(inst));
     else if (wt_instance_type(inst) == WT_HAVERSINE)
@@ -629,7 +634,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     const char *made = r->init_given ? "start-tour" : wt_init_method_name(r->init_made);
     cli_json_add_int64(j, "init_length", r->init_length);
     cli_json_add_int64(j, "length", r->length);
-    if (wt_instance_is_real(inst)) {
+    cJSON_AddBoolToObject(j, "asymmetric", wt_instance_is_asymmetric(inst));
+    if (wt_instance_is_real(inst) || wt_instance_length_unit(inst) != 1.0) {
         cJSON_AddNumberToObject(j, "length_real", r->length_real);
         cJSON_AddNumberToObject(j, "length_unit", wt_instance_length_unit(inst));
     }

@@ -62,7 +62,7 @@ typedef enum wt_status {
     WT_STATUS_OUT_OF_MEMORY = 2,    /* an allocation failed */
     WT_STATUS_IO = 3,               /* a file could not be opened, read or written */
     WT_STATUS_PARSE = 4,            /* a file is malformed; message names file:line */
-    WT_STATUS_UNSUPPORTED = 5,      /* well-formed but not something we solve (ATSP...) */
+    WT_STATUS_UNSUPPORTED = 5,      /* well-formed but not something we solve (HCP...) */
     WT_STATUS_INVALID_TOUR = 6,     /* a tour is not a permutation of the cities */
     WT_STATUS_NO_DEVICE = 7,        /* the requested backend is not usable here */
     WT_STATUS_DEVICE = 8,           /* a GPU call failed; message names the call */
@@ -126,10 +126,14 @@ const char *wt_edge_weight_type_name(wt_edge_weight_type type);
 
 typedef struct wt_instance wt_instance;
 
-/* Reads a TSPLIB95 TYPE: TSP file (docs/formats.md says what is accepted).  On
+/* Reads a TSPLIB95 TYPE: TSP file, or a TYPE: ATSP file (an EXPLICIT
+ * FULL_MATRIX of directed costs, its diagonal ignored: an asymmetric
+ * instance, see wt_instance_from_asymmetric_matrix); docs/formats.md says
+ * what is accepted.  Non-integer EXPLICIT weights are held in fixed point
+ * as wt_instance_from_matrix holds them.  On
  * success *out owns a new instance.  Errors: WT_STATUS_IO (cannot read),
  * WT_STATUS_PARSE (malformed: message is "path:line: what was expected"),
- * WT_STATUS_UNSUPPORTED (ATSP, HCP, unknown EDGE_WEIGHT_TYPE...),
+ * WT_STATUS_UNSUPPORTED (HCP, CVRP, unknown EDGE_WEIGHT_TYPE...),
  * WT_STATUS_TOO_LARGE, WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_instance_read_tsplib(const char *path, wt_instance **out, wt_error *err);
 
@@ -162,6 +166,27 @@ wt_status wt_instance_from_coords(const char *name, int n, wt_edge_weight_type t
  * first offending entry, WT_STATUS_TOO_LARGE, WT_STATUS_OUT_OF_MEMORY. */
 wt_status wt_instance_from_matrix(const char *name, int n, const double *d, wt_instance **out,
                                   wt_error *err);
+
+/* Builds an asymmetric instance (an ATSP) from the n x n row-major matrix
+ * d of directed costs, d[i * n + j] the cost from city i to city j
+ * (copied): finite and not negative off the diagonal, which is ignored.
+ * Integers are taken exactly (length unit 1) while n times the largest
+ * stays below INT32_MAX; any other matrix is held in fixed point as
+ * wt_instance_from_matrix does, the unit the smallest power of two that
+ * keeps n times the largest entry below 2^30 units.  n must be 3 ..
+ * WT_MAX_EXPLICIT_CITIES / 2.  The instance has n cities: wt_instance_dist
+ * (a, b) is the cost from a to b, wt_tour_length a tour's length in its
+ * direction.  wt_solve solves it as the symmetric instance of 2n cities of
+ * Jonker & Volgenant (city i and a twin joined by a fixed edge; docs/
+ * library.md), with ILS and LK or local descents on the host only, and
+ * gives back the tour in the original cities, in its direction, with its
+ * exact asymmetric length.  Errors as wt_instance_from_matrix. */
+wt_status wt_instance_from_asymmetric_matrix(const char *name, int n, const double *d,
+                                             wt_instance **out, wt_error *err);
+
+/* Whether inst is asymmetric (TYPE: ATSP, wt_instance_from_asymmetric_matrix);
+ * false for NULL. */
+bool wt_instance_is_asymmetric(const wt_instance *inst);
 
 /* Reads a point file: one point per line, "x y" or "x y z" separated by
  * blanks and/or commas (CSV), all lines with the same count; an optional

@@ -316,15 +316,18 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
         st = wt_instance_read_as(path, metric, NULL, &inst, &err);
         Py_END_ALLOW_THREADS
         Py_DECREF(bytes);
-    } else if (strcmp(kind, "matrix") == 0) {
-        if (n < 0 || n > WT_MAX_EXPLICIT_CITIES) {
-            PyErr_Format(PyExc_ValueError, "a distance matrix may have at most %d cities",
-                         WT_MAX_EXPLICIT_CITIES);
+    } else if (strcmp(kind, "matrix") == 0 || strcmp(kind, "asymmetric matrix") == 0) {
+        bool asym = kind[0] == 'a';
+        int most = asym ? WT_MAX_EXPLICIT_CITIES / 2 : WT_MAX_EXPLICIT_CITIES;
+        if (n < 0 || n > most) {
+            PyErr_Format(PyExc_ValueError, "a%s distance matrix may have at most %d cities",
+                         asym ? "n asymmetric" : "", most);
             return NULL;
         }
         if (get_doubles(source, &view, (Py_ssize_t)n * n) < 0) return NULL;
         Py_BEGIN_ALLOW_THREADS
-        st = wt_instance_from_matrix("matrix", n, view.buf, &inst, &err);
+        st = asym ? wt_instance_from_asymmetric_matrix("matrix", n, view.buf, &inst, &err)
+                  : wt_instance_from_matrix("matrix", n, view.buf, &inst, &err);
         Py_END_ALLOW_THREADS
         PyBuffer_Release(&view);
     } else if (strcmp(kind, "places") == 0 && dims == 2 && n >= 0) {
@@ -554,8 +557,9 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
         return NULL;
     }
     PyObject *d = Py_BuildValue(
-        "{s:N,s:i,s:L,s:d,s:d,s:O,s:N,s:O,s:s,s:L,s:s,s:d,s:d,s:O,s:s,s:K,s:K,s:d,s:s,s:s}",
-        "tour", tour, "n", r->n, "length_units", (long long)r->length, "length_real",
+        "{s:N,s:i,s:O,s:L,s:d,s:d,s:O,s:N,s:O,s:s,s:L,s:s,s:d,s:d,s:O,s:s,s:K,s:K,s:d,s:s,s:s}",
+        "tour", tour, "n", r->n, "asymmetric",
+        wt_instance_is_asymmetric(inst) ? Py_True : Py_False, "length_units", (long long)r->length, "length_real",
         r->length_real, "length_unit", wt_instance_length_unit(inst), "real",
         wt_instance_is_real(inst) ? Py_True : Py_False, "optimum", optimum, "optimum_proven",
         wt_instance_optimum_is_proven(inst) ? Py_True : Py_False, "edge_weight_type",

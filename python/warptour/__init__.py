@@ -309,9 +309,27 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
-                 tuning=None, kicks=None, start_tour=None, open=False, start=None, end=None):
-    """Solves the TSP of a symmetric n x n distance matrix (EXPLICIT): finite,
-    not negative, d[i][j] == d[j][i]; the diagonal is ignored.  A matrix of
+                 tuning=None, kicks=None, start_tour=None, open=False, start=None, end=None,
+                 asymmetric=None):
+    """Solves the TSP of an n x n distance matrix (EXPLICIT): finite, not
+    negative; the diagonal is ignored.
+
+    asymmetric  None (default): asymmetric exactly when some d[i][j] !=
+                d[j][i]; True: read d[i][j] as the cost from i to j even if
+                the matrix is symmetric; False: refuse an asymmetric matrix.
+                An asymmetric matrix (an ATSP) is solved as the symmetric
+                instance of 2n cities of Jonker & Volgenant (each city and a
+                twin joined by a fixed edge), by ils with lk or local
+                descents on the host only (other algorithms, backend="cuda"
+                and open paths raise RuntimeError); Result.tour is the tour
+                of the n cities in its direction, Result.length its exact
+                asymmetric length (sum of d[tour[k]][tour[k+1]] and
+                d[tour[-1]][tour[0]]), Result.asymmetric True.  Integers are
+                exact while n times the largest entry stays below 2^31 - 1;
+                any other matrix is held in fixed point so that n times the
+                largest entry stays below 2^30 units.
+
+    A symmetric matrix of
     integers (up to 2^31 - 1) is solved exactly and Result.length is an int.
     Any other is rounded to fixed point: every entry to the nearest multiple
     of 2^-k, k the largest that keeps the largest entry below 2^30 units
@@ -329,7 +347,14 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
     if (arr.diagonal() != 0).any():  # ignored: NaN, or 0.5 that would make it fixed point
         arr = arr.copy()
         _np.fill_diagonal(arr, 0.0)
-    return _run("matrix", arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
+    if asymmetric is None:
+        asymmetric = not _np.array_equal(arr, arr.T)
+    elif not asymmetric and not _np.array_equal(arr, arr.T):
+        i, j = _np.argwhere(arr != arr.T)[0]
+        raise ValueError(f"asymmetric=False but the matrix is not symmetric: d[{i}][{j}] = "
+                         f"{arr[i, j]!r}, d[{j}][{i}] = {arr[j, i]!r}")
+    kind = "asymmetric matrix" if asymmetric else "matrix"
+    return _run(kind, arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
                 init, progress, progress_interval, cuda_device, tuning,
                 kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
 

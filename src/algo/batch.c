@@ -287,6 +287,11 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
     }
     int n = inst->n;
     t->n = n;
+    if (inst->sym) {
+        fail_one(t, i, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
+                 "a batch cannot keep the fixed edges of its symmetric form; use solve");
+        return;
+    }
     if (n > WT_BATCH_MAX_CITIES) {
         char why[128];
         snprintf(why, sizeof why, "%d cities; an instance of a batch may have up to %d cities "

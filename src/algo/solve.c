@@ -591,6 +591,9 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
                        "parameters and a result");
     wt_status st = validate_params(params, err);
     if (st != WT_OK) return st;
+    /* Every asymmetric tour is a tour of the symmetric instance of the same
+     * length (atsp.c): a bound on those is a bound on it. */
+    if (inst->sym) inst = inst->sym;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     wt_alpha alpha;
@@ -915,6 +918,121 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     return st;
 }
 
+/* ------------------------------------------------------ asymmetric costs */
+
+/* The asymmetric tour (n cities) that the symmetric tour sym (2n cities:
+ * city i, its twin n + i) holds, in the tour's direction: read so that
+ * each twin comes before its city (n+i, i, n+j, j, ...: the arc i -> j).
+ * Where a twin is not beside its city (not after a search that kept the
+ * fixed edges) the cities are still taken in order: a permutation. */
+static void tour_from_sym(const int32_t *sym, int n, int32_t *tour)
+{
+    int m = 2 * n, at = 0;
+    while (at < m && sym[at] != 0) at++;
+    int next = sym[(at + 1) % m];
+    bool forward = next != n; /* city 0 after its twin, not before it */
+    for (int k = 0, c = 0; k < m && c < n; k++) {
+        int v = sym[forward ? (at + k) % m : (at - k + m) % m];
+        if (v < n) tour[c++] = v;
+    }
+}
+
+/* The symmetric tour of an asymmetric tour: n+i, i for each city i. */
+static void sym_from_tour(const int32_t *tour, int n, int32_t *sym)
+{
+    for (int k = 0; k < n; k++) {
+        sym[2 * k] = n + tour[k];
+        sym[2 * k + 1] = tour[k];
+    }
+}
+
+/* The nearest-neighbour tour of the directed costs from city 0: an
+ * asymmetric tour to start from, so that the search (which keeps its best
+ * tour) never ends on a symmetric tour with an edge of cost M. */
+static void nearest_directed(const wt_instance *inst, int32_t *tour, unsigned char *used)
+{
+    int n = inst->n;
+    memset(used, 0, (size_t)n);
+    tour[0] = 0;
+    used[0] = 1;
+    for (int k = 1; k < n; k++) {
+        int a = tour[k - 1], best = -1;
+        int64_t best_d = INT64_MAX;
+        for (int b = 0; b < n; b++)
+            if (!used[b] && wt_dist(inst, a, b) < best_d) {
+                best_d = wt_dist(inst, a, b);
+                best = b;
+            }
+        tour[k] = best;
+        used[best] = 1;
+    }
+}
+
+/* An asymmetric instance: its symmetric instance of 2n cities (atsp.c),
+ * whose n twin edges are fixed, solved from the start tour given or the
+ * directed nearest-neighbour tour, the tour read back in its direction. */
+static wt_status solve_asymmetric(const wt_instance *inst, const wt_params *params,
+                                  wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+{
+    int n = inst->n;
+    if (params->open || params->end_city >= 0)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
+                       "open paths and --end are not supported; --start rotates the tour");
+    wt_status st = check_keeps_fixed(params, "an asymmetric instance (TYPE: ATSP, solved as a "
+                                     "symmetric instance with fixed edges)", err);
+    if (st != WT_OK) return st;
+    int32_t *start = malloc((size_t)n * sizeof *start);
+    int32_t *sym = malloc(2 * (size_t)n * sizeof *sym);
+    unsigned char *used = malloc((size_t)n);
+    if (!start || !sym || !used) {
+        free(start);
+        free(sym);
+        free(used);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the start tour");
+    }
+    double t0 = wt_now();
+    if (params->start_tour) {
+        st = wt_tour_validate(params->start_tour, n, err);
+        if (st == WT_OK) memcpy(start, params->start_tour, (size_t)n * sizeof *start);
+    } else {
+        nearest_directed(inst, start, used);
+    }
+    double init_time = wt_now() - t0;
+    free(used);
+    if (st != WT_OK) {
+        free(start);
+        free(sym);
+        return st;
+    }
+    sym_from_tour(start, n, sym);
+    wt_params p = *params;
+    p.start_tour = sym;
+    p.start_city = -1;
+    wt_result r = {0};
+    st = solve_constrained(inst->sym, &p, kernel, &r, err);
+    free(sym);
+    if (st != WT_OK) {
+        free(start);
+        return st;
+    }
+    /* The result in the original cities; the start tour's buffer takes it. */
+    tour_from_sym(r.tour, n, start);
+    free(r.tour);
+    r.tour = start;
+    r.n = n;
+    r.length = wt_tour_length(inst, start);
+    r.length_real = wt_length_real(inst, r.length);
+    r.init_given = params->start_tour != NULL;
+    r.init_made = WT_INIT_NEAREST;
+    r.init_time_s += init_time;
+    r.gap_to_bound_percent = r.lower_bound > 0 ? 100.0 * (double)(r.length - r.lower_bound) /
+                                                     (double)r.lower_bound
+                                               : -1;
+    if (params->start_city >= 0) rotate_to(r.tour, n, params->start_city);
+    *res = r;
+    return WT_OK;
+}
+
 wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
                              wt_multistart_kernel kernel, wt_result *res, wt_error *err)
 {
@@ -937,6 +1055,7 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.start_city and "
                        "end_city are both %d; an open path's ends are two cities",
                        params->end_city);
+    if (inst->sym) return solve_asymmetric(inst, params, kernel, res, err);
     if (inst->fixed_count > 0 || params->open || params->end_city >= 0)
         return solve_constrained(inst, params, kernel, res, err);
     wt_status st = solve_core(inst, params, kernel, NULL, res, err);

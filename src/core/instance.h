@@ -47,6 +47,12 @@ struct wt_instance {
     bool optimum_proven;
     int fixed_count;          /* fixed edges (FIXED_EDGES_SECTION), checked by */
     int32_t *fixed;           /* wt_fixed_edges_check: their ends, in pairs */
+    /* Asymmetric (TYPE: ATSP, wt_instance_from_asymmetric_matrix): n, matrix
+     * and every public function speak of the n original cities and their
+     * directed costs (matrix[a * n + b] the cost from a to b, diagonal 0);
+     * sym is the 2n-city symmetric instance of Jonker & Volgenant that the
+     * searches solve (atsp.c), its n twin edges fixed.  NULL otherwise. */
+    struct wt_instance *sym;
 };
 
 /* TSPLIB's nint(): add 0.5 and truncate. */
@@ -163,6 +169,26 @@ static inline int64_t wt_dist(const struct wt_instance *in, int a, int b)
     }
     return 0;
 }
+
+/* Makes inst (n cities, an EXPLICIT n x n matrix read as directed costs,
+ * its diagonal ignored) asymmetric: the diagonal becomes 0 and inst->sym
+ * the 2n-city symmetric instance (atsp.c).  WT_STATUS_TOO_LARGE when 2n
+ * exceeds WT_MAX_EXPLICIT_CITIES or n times the largest cost reaches
+ * INT32_MAX; the message names no instance. */
+wt_status wt_atsp_attach(wt_instance *inst, wt_error *err);
+
+/* The exponent k that holds the n x n matrix d (diagonal ignored) in
+ * fixed point, entries times 2^k rounded to int32 (instance.c): 0 for
+ * integers whose largest (times n when asymmetric: the symmetric
+ * transformation's large cost) stays below INT32_MAX, else the largest k
+ * that keeps it below 2^30 units.  INT_MIN when an entry exceeds INT32_MAX
+ * (symmetric only). */
+int wt_matrix_unit_exp(int n, const double *d, bool asymmetric);
+
+/* Fills inst->matrix (n x n int32, diagonal 0) and inst->unit_exp from the
+ * double matrix d, as wt_matrix_unit_exp says (instance.c). */
+wt_status wt_instance_set_matrix(wt_instance *inst, const double *d, bool asymmetric,
+                                 wt_error *err);
 
 /* Looks up name/n in the built-in table of known optima (optima.c).
  * Returns -1 when absent; *proven says whether it is a proven optimum. */

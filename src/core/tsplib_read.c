@@ -1,5 +1,5 @@
 /*
- * tsplib_read.c - the TSPLIB95 reader: a TYPE: TSP file in, a wt_instance out.
+ * tsplib_read.c - the TSPLIB95 reader: a TYPE: TSP or ATSP file in, a wt_instance out.
  *
  * This is the product's input layer, so it trusts nothing it reads.  The text
  * is parsed as it arrives, line by line through a window of a few MiB
@@ -18,7 +18,10 @@
  * ../shared/tsplib/README.md): `KEY: value` lines in any order, CRLF or
  * CR-only line ends (wt_line_break), tabs,
  * blank lines, a missing EOF; EDGE_WEIGHT_TYPE EUC_2D, CEIL_2D, ATT, GEO,
- * MAN_2D, MAX_2D, EUC_3D and EXPLICIT with any of the nine matrix formats;
+ * MAN_2D, MAX_2D, EUC_3D and EXPLICIT with any of the nine matrix formats,
+ * integer weights or decimal reals (then held in fixed point as
+ * wt_instance_from_matrix holds them); TYPE ATSP with an EXPLICIT
+ * FULL_MATRIX of directed costs, its diagonal ignored (atsp.c);
  * DISPLAY_DATA_SECTION (kept for drawing EXPLICIT instances);
  * FIXED_EDGES_SECTION (pairs of cities, then -1; wt_instance.fixed, which
  * the searches keep or refuse, never ignore).  Sections we do
@@ -263,6 +266,9 @@ typedef struct parser {
     long *fixed_lines;
     size_t fixed_count, fixed_cap;
     long fixed_line; /* the section's line, 0 if none */
+    bool atsp;       /* TYPE : ATSP */
+    long atsp_line;
+    long weights_line; /* the EDGE_WEIGHT_SECTION's line, 0 if none */
 } parser;
 
 /* Records "src:line: message" with status st and returns st. */
@@ -411,23 +417,34 @@ static wt_status on_comment(parser *ps, const line *l)
     return WT_OK;
 }
 
-/* TYPE must be TSP.  si175/si535/si1032 write "TSP (M.~Hofmeister)", so a
- * parenthesised remark after TSP is let through; nothing else is. */
+/* TYPE must be TSP or ATSP (an EXPLICIT FULL_MATRIX of directed costs).
+ * si175/si535/si1032 write "TSP (M.~Hofmeister)", so a parenthesised
+ * remark after the type is let through; nothing else is. */
 static wt_status on_type(parser *ps, const line *l)
 {
-    static const char *const others[] = {"ATSP", "SOP", "HCP", "CVRP", "TOUR"};
+    static const char *const others[] = {"SOP", "HCP", "CVRP", "TOUR"};
     const char *v = l->val, *e = l->val_end, *w = v;
     while (w < e && is_word(*w)) w++;
     const char *rest = w;
     while (rest < e && is_space(*rest)) rest++;
     bool remark = rest > w && rest < e && *rest == '(' && e[-1] == ')';
     if (text_is(v, w, "TSP") && (rest == e || remark)) return WT_OK;
+    if (text_is(v, w, "ATSP") && (rest == e || remark)) {
+        if (ps->have_weights && !ps->atsp)
+            return fail_at(ps, WT_STATUS_PARSE, l->no, "TYPE ATSP after the "
+                           "EDGE_WEIGHT_SECTION (line %ld), read as a symmetric matrix; "
+                           "expected TYPE above the data", ps->weights_line);
+        ps->atsp = true;
+        ps->atsp_line = l->no;
+        return WT_OK;
+    }
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         if (text_is(v, w, others[i]))
             return fail_at(ps, WT_STATUS_UNSUPPORTED, l->no,
-                           "TYPE %s is not supported; expected TSP (symmetric TSP)", others[i]);
+                           "TYPE %s is not supported; expected TSP (symmetric TSP) or ATSP "
+                           "(asymmetric)", others[i]);
     return fail_at(ps, WT_STATUS_PARSE, l->no, "TYPE '%s' is not a TSPLIB problem type; "
-                   "expected TSP", wt_quote(v, e).s);
+                   "expected TSP or ATSP", wt_quote(v, e).s);
 }
 
 static wt_status on_dimension(parser *ps, const line *l)
@@ -904,11 +921,35 @@ typedef struct weight_reader {
     line l;          /* the line being read */
     const char *p;   /* next unread byte of l */
     long long k, count; /* weights read so far, weights needed */
-    int32_t *w;      /* the weights read */
-    size_t cap;      /* room in w */
+    int32_t *w;      /* the weights read, while all are integers */
+    size_t cap;      /* room in w or wd */
+    double *wd;      /* the weights read, once one is not an integer (w freed) */
 } weight_reader;
 
-static wt_status next_weight(weight_reader *wr, int32_t *w)
+/* Weight idx as read. */
+static double weight_at(const weight_reader *wr, size_t idx)
+{
+    return wr->wd ? wr->wd[idx] : (double)wr->w[idx];
+}
+
+/* The first weight that is not an integer: the integers so far move to wd. */
+static bool weights_to_real(weight_reader *wr)
+{
+    size_t cap = wr->cap ? wr->cap : 1;
+    double *wd = malloc(cap * sizeof *wd);
+    if (!wd) return false;
+    for (long long i = 0; i < wr->k; i++) wd[i] = wr->w[i];
+    free(wr->w);
+    wr->w = NULL;
+    wr->wd = wd;
+    wr->cap = cap;
+    return true;
+}
+
+/* The next weight; diag: it lies on the diagonal, where any number is
+ * taken (TSPLIB's ATSP files put 9999, 100000000 or -1 there) and kept
+ * as 0. */
+static wt_status next_weight(weight_reader *wr, bool diag)
 {
     parser *ps = wr->ps;
     const char *ts, *te;
@@ -925,20 +966,37 @@ static wt_status next_weight(weight_reader *wr, int32_t *w)
         wr->p = wr->l.s;
     }
     long long v;
-    if (!parse_integer(ts, te, &v) || v < 0 || v > INT32_MAX)
+    double r = 0.0;
+    bool integer = parse_integer(ts, te, &v);
+    if (integer && (diag || (v >= 0 && v <= INT32_MAX))) {
+        r = diag ? 0.0 : (double)v;
+    } else if (!integer) {
+        real_result rr = parse_real(ts, te, ps->end, &r);
+        if (rr == REAL_NO_MEMORY) return fail_memory(ps, wr->l.no);
+        if (rr != REAL_OK || (!diag && r < 0.0))
+            return fail_at(ps, WT_STATUS_PARSE, wr->l.no, "weight %lld, '%s', is not a number "
+                           ">= 0; expected non-negative weights (integers, or decimal reals "
+                           "held in fixed point)", wr->k + 1, wt_quote(ts, te).s);
+        if (diag) r = 0.0;
+        if ((r != floor(r) || r > INT32_MAX) && !wr->wd && !weights_to_real(wr))
+            return fail_memory(ps, wr->l.no);
+    } else {
         return fail_at(ps, WT_STATUS_PARSE, wr->l.no, "weight %lld, '%s', is not an integer in "
-                       "0..%d; expected non-negative integer weights", wr->k + 1,
-                       wt_quote(ts, te).s, INT32_MAX);
+                       "0..%d; expected non-negative weights up to %d", wr->k + 1,
+                       wt_quote(ts, te).s, INT32_MAX, INT32_MAX);
+    }
     if ((size_t)wr->k == wr->cap) {
         size_t cap = wr->cap ? 2 * wr->cap : 4096;
         if (cap > (size_t)wr->count) cap = (size_t)wr->count;
-        int32_t *bigger = realloc(wr->w, cap * sizeof(int32_t));
+        size_t es = wr->wd ? sizeof(double) : sizeof(int32_t);
+        void *bigger = realloc(wr->wd ? (void *)wr->wd : (void *)wr->w, cap * es);
         if (!bigger) return fail_memory(ps, wr->l.no);
-        wr->w = bigger;
+        if (wr->wd) wr->wd = bigger;
+        else wr->w = bigger;
         wr->cap = cap;
     }
-    wr->w[wr->k++] = (int32_t)v;
-    *w = (int32_t)v;
+    if (wr->wd) wr->wd[wr->k++] = r;
+    else wr->w[wr->k++] = (int32_t)r;
     return WT_OK;
 }
 
@@ -966,9 +1024,10 @@ static long long weight_count(weight_format f, long long n)
     }
 }
 
-/* Reads the listed weights, row by row of the format.  A FULL_MATRIX is
- * taken as given, so an asymmetric one (an ATSP in disguise) is refused
- * where it first shows: its entry (j,i) is weight j * n + i, read before. */
+/* Reads the listed weights, row by row of the format.  A FULL_MATRIX of
+ * TYPE TSP is taken as given, so an asymmetric one (an ATSP in disguise) is
+ * refused where it first shows: its entry (j,i) is weight j * n + i, read
+ * before. */
 static wt_status read_matrix(weight_reader *wr, int n)
 {
     weight_format f = wr->ps->format;
@@ -976,15 +1035,15 @@ static wt_status read_matrix(weight_reader *wr, int n)
         int lo, hi;
         row_span(f, i, n, &lo, &hi);
         for (int j = lo; j < hi; j++) {
-            int32_t w = 0;
-            wt_status st = next_weight(wr, &w);
+            wt_status st = next_weight(wr, i == j);
             if (st != WT_OK) return st;
             size_t ji = (size_t)j * (size_t)n + (size_t)i;
-            if (f == FMT_FULL_MATRIX && j < i && wr->w[ji] != w)
+            double w = weight_at(wr, (size_t)wr->k - 1);
+            if (f == FMT_FULL_MATRIX && !wr->ps->atsp && j < i && weight_at(wr, ji) != w)
                 return fail_at(wr->ps, WT_STATUS_PARSE, wr->l.no, "matrix is not symmetric at "
-                               "(%d,%d): %ld there but %ld at (%d,%d); expected a symmetric "
-                               "matrix for TYPE TSP", i + 1, j + 1, (long)w, (long)wr->w[ji],
-                               j + 1, i + 1);
+                               "(%d,%d): %.17g there but %.17g at (%d,%d); expected a "
+                               "symmetric matrix for TYPE TSP (TYPE : ATSP for asymmetric "
+                               "costs)", i + 1, j + 1, w, weight_at(wr, ji), j + 1, i + 1);
         }
     }
     return WT_OK;
@@ -996,24 +1055,26 @@ static wt_status read_matrix(weight_reader *wr, int n)
  * where the rows before it are listed), then the other triangle is
  * mirrored from them and an unlisted diagonal is 0.  NULL when out of
  * memory (w is then still the caller's). */
-static int32_t *expand_matrix(int32_t *w, weight_format f, int n, long long count)
+static void *expand_matrix(void *w, size_t es, weight_format f, int n, long long count)
 {
     size_t nn = (size_t)n * (size_t)n;
-    int32_t *m = realloc(w, nn * sizeof(int32_t));
+    char *m = realloc(w, nn * es);
     if (!m || f == FMT_FULL_MATRIX) return m;
     size_t at = (size_t)count;
     for (int i = n - 1; i >= 0; i--) {
         int lo, hi;
         row_span(f, i, n, &lo, &hi);
         at -= (size_t)(hi - lo);
-        memmove(m + (size_t)i * (size_t)n + (size_t)lo, m + at, (size_t)(hi - lo) * sizeof *m);
+        memmove(m + ((size_t)i * (size_t)n + (size_t)lo) * es, m + at * es,
+                (size_t)(hi - lo) * es);
     }
     for (int i = 0; i < n; i++) {
         int lo, hi;
         row_span(f, i, n, &lo, &hi);
-        int32_t *row = m + (size_t)i * (size_t)n;
-        if (i < lo || i >= hi) row[i] = 0;
-        for (int j = lo; j < hi; j++) m[(size_t)j * (size_t)n + (size_t)i] = row[j];
+        char *row = m + (size_t)i * (size_t)n * es;
+        if (i < lo || i >= hi) memset(row + (size_t)i * es, 0, es); /* 0 and 0.0 */
+        for (int j = lo; j < hi; j++)
+            memcpy(m + ((size_t)j * (size_t)n + (size_t)i) * es, row + (size_t)j * es, es);
     }
     return m;
 }
@@ -1032,6 +1093,10 @@ static wt_status check_weight_header(const parser *ps, const line *head)
         return fail_at(ps, WT_STATUS_PARSE, head->no, "EDGE_WEIGHT_SECTION without a matrix "
                        "EDGE_WEIGHT_FORMAT; expected EDGE_WEIGHT_FORMAT : " MATRIX_FORMATS
                        " above it");
+    if (ps->atsp && ps->format != FMT_FULL_MATRIX)
+        return fail_at(ps, WT_STATUS_UNSUPPORTED, ps->format_line, "EDGE_WEIGHT_FORMAT %s in "
+                       "a TYPE ATSP file; expected FULL_MATRIX (directed costs, row i the "
+                       "costs from city i)", format_names[ps->format]);
     if (ps->n > WT_MAX_EXPLICIT_CITIES)
         return fail_at(ps, WT_STATUS_TOO_LARGE, ps->n_line, "DIMENSION %lld is too large for an "
                        "EXPLICIT matrix; expected at most %d cities", ps->n,
@@ -1044,12 +1109,13 @@ static wt_status read_weight_section(parser *ps, const line *head)
     wt_status st = check_weight_header(ps, head);
     if (st != WT_OK) return st;
     ps->have_weights = true;
+    ps->weights_line = head->no;
     long long count = weight_count(ps->format, ps->n);
     st = check_room(ps, head, (unsigned long long)count, 2, "weights");
     if (st == WT_OK) st = ensure_instance(ps, head);
     if (st != WT_OK) return st;
     int n = (int)ps->n;
-    weight_reader wr = {ps, *head, head->e, 0, count, NULL, 0};
+    weight_reader wr = {ps, *head, head->e, 0, count, NULL, 0, NULL};
     st = read_matrix(&wr, n);
     const char *ts, *te;
     if (st == WT_OK && next_token(&wr.p, wr.l.e, &ts, &te))
@@ -1058,13 +1124,24 @@ static wt_status read_weight_section(parser *ps, const line *head)
                      "found '%s'", format_names[ps->format], ps->n, count,
                      wt_quote(ts, wr.l.e).s);
     if (st == WT_OK) st = check_section_ends(ps, "EDGE_WEIGHT_SECTION", "weights");
-    int32_t *m = st == WT_OK ? expand_matrix(wr.w, ps->format, n, count) : NULL;
+    void *listed = wr.wd ? (void *)wr.wd : (void *)wr.w;
+    size_t es = wr.wd ? sizeof(double) : sizeof(int32_t);
+    void *m = st == WT_OK ? expand_matrix(listed, es, ps->format, n, count) : NULL;
     if (st == WT_OK && !m) st = fail_memory(ps, head->no);
     if (st != WT_OK) {
-        free(wr.w);
+        free(listed);
         return st;
     }
-    ps->inst->matrix = m;
+    if (!wr.wd) {
+        ps->inst->matrix = m;
+        return WT_OK;
+    }
+    /* Real weights: held in fixed point, as wt_instance_from_matrix holds
+     * them. */
+    wt_error why = {0};
+    st = wt_instance_set_matrix(ps->inst, m, ps->atsp, &why);
+    free(m);
+    if (st != WT_OK) return fail_at(ps, st, head->no, "%s", why.message);
     return WT_OK;
 }
 
@@ -1234,6 +1311,13 @@ static wt_status complete_instance(parser *ps)
         inst->comment = ps->comment;
         ps->comment = NULL;
     }
+    if (ps->fixed_count > 0 && ps->atsp)
+        return fail_at(ps, WT_STATUS_UNSUPPORTED, ps->fixed_line, "FIXED_EDGES_SECTION in a "
+                       "TYPE ATSP file: fixed arcs of asymmetric instances are not supported");
+    if (ps->atsp && ps->type != WT_EXPLICIT)
+        return fail_at(ps, WT_STATUS_UNSUPPORTED, ps->type_line, "EDGE_WEIGHT_TYPE %s in a "
+                       "TYPE ATSP file; expected EXPLICIT with a FULL_MATRIX of directed costs",
+                       wt_edge_weight_type_name((wt_edge_weight_type)ps->type));
     if (ps->fixed_count > 0) {
         char why[160];
         int bad = wt_fixed_edges_check(ps->fixed, (int)ps->fixed_count, inst->n, why,
@@ -1253,6 +1337,9 @@ static wt_status complete_instance(parser *ps)
     if (st != WT_OK)
         return fail_at(ps, st, ps->coords_line ? ps->coords_line : ps->stop_line, "%s",
                        why.message);
+    /* TYPE ATSP: the 2n-city symmetric instance the searches solve. */
+    if (ps->atsp && (st = wt_atsp_attach(inst, &why)) != WT_OK)
+        return fail_at(ps, st, ps->weights_line, "%s", why.message);
     return WT_OK;
 }
 

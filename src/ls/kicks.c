@@ -167,6 +167,21 @@ bool wt_ls_walk_kick_among(wt_ls *e, uint64_t seed, uint64_t kick, int steps,
         int64_t key[4];
         c[0] = draw_city(e, &rng, cities, m);
         for (int i = 1; i < 4; i++) c[i] = walk(e, &rng, c[0], steps);
+        /* Fixed edges: a cut before c[i] that would remove (prev c[i],
+         * c[i]) moves on along the tour to the first edge that is not
+         * fixed.  Redrawing instead would never end where every city's
+         * walk reaches is bound to a fixed edge before it (an asymmetric
+         * instance's twins: its cheap edges join cities to twins, so an
+         * odd walk from a city ends at a twin whose fixed edge comes
+         * first, in one direction of the tour). */
+        bool cut_ok = true;
+        for (int i = 0; t->fixed && i < 4 && cut_ok; i++)
+            for (int moved = 0; wt_ls_tour_fixed_edge(t, wt_ls_tour_prev(t, c[i]), c[i]);) {
+                c[i] = wt_ls_tour_next(t, c[i]);
+                if (++moved >= t->n) cut_ok = false;
+                if (!cut_ok) break;
+            }
+        if (!cut_ok) continue;
         for (int i = 0; i < 4; i++) key[i] = order_key(t, c[i]);
         for (int i = 1; i < 4; i++) /* in tour order */
             for (int j = i; j > 0 && key[j] < key[j - 1]; j--) {
@@ -178,12 +193,6 @@ bool wt_ls_walk_kick_among(wt_ls *e, uint64_t seed, uint64_t kick, int steps,
                 c[j - 1] = tc;
             }
         if (key[0] == key[1] || key[1] == key[2] || key[2] == key[3]) continue;
-        if (t->fixed) { /* a cut before c[i] removes (prev c[i], c[i]) */
-            bool cuts_fixed = false;
-            for (int i = 0; i < 4; i++)
-                cuts_fixed |= wt_ls_tour_fixed_edge(t, wt_ls_tour_prev(t, c[i]), c[i]);
-            if (cuts_fixed) continue;
-        }
         if (t->list) {
             list_double_bridge(e, c);
         } else {

@@ -153,8 +153,8 @@ def test_matrix_real_fixed_point():
 def test_matrix_errors():
     d = np.ones((5, 5))
     d[1, 2] = 2
-    with pytest.raises(ValueError, match="symmetric"):
-        warptour.solve_matrix(d)
+    with pytest.raises(ValueError, match="not symmetric"):
+        warptour.solve_matrix(d, asymmetric=False)
     d[1, 2] = 1
     d[3, 4] = d[4, 3] = -1
     with pytest.raises(ValueError, match=">= 0"):

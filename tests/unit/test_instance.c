@@ -307,7 +307,7 @@ static void test_too_wide_message_leaves_name_out(void **state)
 static void test_unsupported_type(void **state)
 {
     (void)state;
-    const char *types[] = {"ATSP", "HCP", "CVRP", "SOP", "TOUR"};
+    const char *types[] = {"HCP", "CVRP", "SOP", "TOUR"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char text[200];
         int len = snprintf(text, sizeof text, "NAME : t\nTYPE : %s\nDIMENSION : 3\n", types[i]);
@@ -320,7 +320,10 @@ static void test_unsupported_type(void **state)
     EXPECT_ERROR("TYPE :\n", WT_STATUS_PARSE, "test:1:", "expected TSP");
     /* TYPE is checked wherever it stands, even after the data */
     EXPECT_ERROR("DIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n"
-                 "3 0 1\nTYPE : ATSP\n", WT_STATUS_UNSUPPORTED, "test:7:", "ATSP");
+                 "3 0 1\nTYPE : HCP\n", WT_STATUS_UNSUPPORTED, "test:7:", "HCP");
+    /* ATSP is a FULL_MATRIX of directed costs */
+    EXPECT_ERROR("DIMENSION : 3\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 1 0\n"
+                 "3 0 1\nTYPE : ATSP\n", WT_STATUS_UNSUPPORTED, "test:2:", "EXPLICIT");
 }
 
 static void test_unsupported_edge_weight_type(void **state)
@@ -502,8 +505,8 @@ static void test_explicit_bad_weights(void **state)
     (void)state;
     EXPECT_ERROR(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 -3\n4 5 6\n", WT_STATUS_PARSE,
                  "test:7:", "weight 3, '-3', is not an integer in 0..2147483647");
-    EXPECT_ERROR(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 3\n4 5.5 6\n", WT_STATUS_PARSE,
-                 "test:8:", "'5.5'");
+    EXPECT_ERROR(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 3\n4 -5.5 6\n", WT_STATUS_PARSE,
+                 "test:8:", "'-5.5'");
     EXPECT_ERROR(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 3\n4 2147483648 6\n",
                  WT_STATUS_PARSE, "test:8:", "0..2147483647");
     EXPECT_ERROR(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 3\n4 x 6\n", WT_STATUS_PARSE,
@@ -511,6 +514,58 @@ static void test_explicit_bad_weights(void **state)
     wt_instance *inst = PARSE_OK(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 2147483647\n4 5 6\n");
     assert_int_equal(wt_instance_dist(inst, 0, 3), 2147483647);
     wt_instance_free(inst);
+    /* Real weights: fixed point, as wt_instance_from_matrix holds them */
+    inst = PARSE_OK(XHEAD("UPPER_ROW") "EDGE_WEIGHT_SECTION\n1 2 3\n4 5.5 6\n");
+    double unit = wt_instance_length_unit(inst);
+    assert_true(unit < 1.0);
+    assert_true(wt_instance_dist(inst, 1, 3) * unit == 5.5);
+    assert_true(wt_instance_dist(inst, 3, 1) * unit == 5.5);
+    assert_true(wt_instance_dist(inst, 0, 1) * unit == 1.0);
+    assert_false(wt_instance_is_asymmetric(inst));
+    wt_instance_free(inst);
+}
+
+static void test_atsp(void **state)
+{
+    (void)state;
+    /* the diagonal (9999, -1) ignored; directed costs kept */
+    wt_instance *inst = PARSE_OK("NAME : a\nTYPE : ATSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : "
+                                 "EXPLICIT\nEDGE_WEIGHT_FORMAT : FULL_MATRIX\n"
+                                 "EDGE_WEIGHT_SECTION\n9999 1 7\n8 -1 2\n3 9 9999\nEOF\n");
+    assert_true(wt_instance_is_asymmetric(inst));
+    assert_int_equal(wt_instance_n(inst), 3);
+    assert_int_equal(wt_instance_dist(inst, 0, 1), 1);
+    assert_int_equal(wt_instance_dist(inst, 1, 0), 8);
+    assert_int_equal(wt_instance_dist(inst, 1, 1), 0);
+    int32_t fwd[3] = {0, 1, 2}, back[3] = {0, 2, 1};
+    assert_int_equal(wt_tour_length(inst, fwd), 1 + 2 + 3);
+    assert_int_equal(wt_tour_length(inst, back), 7 + 9 + 8);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 1;
+    p.kicks = 10;
+    wt_result r;
+    wt_error err;
+    assert_int_equal(wt_solve(inst, &p, &r, &err), WT_OK);
+    assert_int_equal(r.n, 3);
+    assert_int_equal(r.length, 6);
+    assert_int_equal(wt_tour_length(inst, r.tour), 6);
+    wt_result_free(&r);
+    p.algorithm = WT_ALGO_2OPT;
+    assert_int_equal(wt_solve(inst, &p, &r, &err), WT_STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "asymmetric"));
+    wt_instance_free(inst);
+    EXPECT_ERROR("TYPE : ATSP\nDIMENSION : 3\nEDGE_WEIGHT_TYPE : EXPLICIT\nEDGE_WEIGHT_FORMAT : "
+                 "FULL_MATRIX\nEDGE_WEIGHT_SECTION\n0 1 2\n3 0 4\n5 6 0\nFIXED_EDGES_SECTION\n"
+                 "1 2\n-1\n", WT_STATUS_UNSUPPORTED, "test:9:", "fixed arcs");
+    /* from a matrix: asymmetric accepted, the symmetric call refuses it */
+    double d[9] = {0, 1, 7, 8, 0, 2, 3, 9, 0};
+    assert_int_equal(wt_instance_from_asymmetric_matrix("m", 3, d, &inst, &err), WT_OK);
+    assert_int_equal(wt_instance_dist(inst, 2, 0), 3);
+    wt_instance_free(inst);
+    assert_int_equal(wt_instance_from_matrix("m", 3, d, &inst, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "not symmetric"));
 }
 
 static void test_explicit_asymmetric(void **state)
@@ -1020,6 +1075,7 @@ int main(void)
         cmocka_unit_test(test_explicit_without_format),
         cmocka_unit_test(test_explicit_bad_weights),
         cmocka_unit_test(test_explicit_asymmetric),
+        cmocka_unit_test(test_atsp),
         cmocka_unit_test(test_explicit_too_large),
         cmocka_unit_test(test_explicit_formats),
         cmocka_unit_test(test_dist_euc_2d),
