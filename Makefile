@@ -98,7 +98,7 @@ install: all
 FUZZ_SECONDS ?= 120
 FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
            src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c \
-           src/core/fixed_edges.c
+           src/core/fixed_edges.c src/core/atsp.c src/core/instance_matrix.c
 FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
 OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c \
