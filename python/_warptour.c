@@ -299,6 +299,7 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
     wt_error err = {0};
     wt_status st = WT_OK;
     Py_buffer view;
+    bool places = strcmp(kind, "places") == 0;
     /* "file", or "file:euclidean" / "file:haversine" with a point file's
      * metric (solve_file's metric=). */
     if (strncmp(kind, "file", 4) == 0 && (kind[4] == '\0' || kind[4] == ':')) {
@@ -330,26 +331,12 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
                   : wt_instance_from_matrix("matrix", n, view.buf, &inst, &err);
         Py_END_ALLOW_THREADS
         PyBuffer_Release(&view);
-    } else if (strcmp(kind, "places") == 0 && dims == 2 && n >= 0) {
-        /* (latitude, longitude) rows in decimal degrees: WT_HAVERSINE. */
-        if (get_doubles(source, &view, (Py_ssize_t)n * 2) < 0) return NULL;
-        double *c = malloc((size_t)(n ? n : 1) * 2 * sizeof(double));
-        if (!c) {
-            PyBuffer_Release(&view);
-            PyErr_NoMemory();
-            return NULL;
-        }
-        Py_BEGIN_ALLOW_THREADS
-        const double *pt = view.buf;
-        for (int i = 0; i < n; i++) {
-            c[i] = pt[2 * (size_t)i];
-            c[(size_t)n + (size_t)i] = pt[2 * (size_t)i + 1];
-        }
-        st = wt_instance_from_coords("places", n, WT_HAVERSINE, c, c + n, NULL, &inst, &err);
-        Py_END_ALLOW_THREADS
-        free(c);
-        PyBuffer_Release(&view);
-    } else if (strcmp(kind, "points") == 0 && (dims == 2 || dims == 3) && n >= 0) {
+    } else if (((strcmp(kind, "points") == 0 && (dims == 2 || dims == 3)) ||
+                (places && dims == 2)) && n >= 0) {
+        /* places: (latitude, longitude) rows in decimal degrees, WT_HAVERSINE. */
+        wt_edge_weight_type type = places      ? WT_HAVERSINE
+                                   : dims == 3 ? WT_EUC_3D_REAL
+                                               : WT_EUC_2D_REAL;
         if (get_doubles(source, &view, (Py_ssize_t)n * dims) < 0) return NULL;
         double *c = malloc((size_t)(n ? n : 1) * 3 * sizeof(double));
         if (!c) {
@@ -362,8 +349,8 @@ static wt_instance *make_instance(const char *kind, PyObject *source, int n, int
         for (int i = 0; i < n; i++)
             for (int k = 0; k < dims; k++)
                 c[(size_t)k * (size_t)n + (size_t)i] = pt[(size_t)i * (size_t)dims + (size_t)k];
-        st = wt_instance_from_coords("points", n, dims == 3 ? WT_EUC_3D_REAL : WT_EUC_2D_REAL,
-                                     c, c + n, dims == 3 ? c + 2 * (size_t)n : NULL, &inst, &err);
+        st = wt_instance_from_coords(places ? "places" : "points", n, type, c, c + n,
+                                     dims == 3 ? c + 2 * (size_t)n : NULL, &inst, &err);
         Py_END_ALLOW_THREADS
         free(c);
         PyBuffer_Release(&view);

@@ -110,14 +110,17 @@ static bool candidate_oropt_left(const wt_instance *inst, const int32_t *tour, c
 
 /* Descends from a random tour with LK moves and checks the result; on_list:
  * on the two-level list (wt_ls_descend_list), which makes no Or-opt
- * moves. */
-static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool on_list)
+ * moves; breadth: the step's alternatives at each level (NULL: the
+ * default's). */
+static void check_descent_on(const wt_instance *inst, uint64_t seed, bool alternate, bool on_list,
+                             const int *breadth)
 {
     int n = wt_instance_n(inst);
     int32_t *tour = malloc((size_t)n * sizeof *tour);
     wt_test_random_tour(n, seed, tour);
     wt_ls_moves m = wt_policy_ls_moves(true);
     m.alternate = alternate;
+    if (breadth) memcpy(m.breadth, breadth, sizeof m.breadth);
     wt_ls *w = NULL;
     assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
     /* A descent from the queue can leave a move whose cities it never
@@ -143,7 +146,7 @@ static void check_descent_on(const wt_instance *inst, uint64_t seed, bool altern
 
 static void check_descent(const wt_instance *inst, uint64_t seed, bool alternate)
 {
-    check_descent_on(inst, seed, alternate, false);
+    check_descent_on(inst, seed, alternate, false, NULL);
 }
 
 static void test_descent_is_locally_optimal(void **state)
@@ -168,37 +171,17 @@ static void test_descent_is_locally_optimal(void **state)
 /* The step with alternatives at all five levels (every sequential 5-opt
  * move its candidates reach, then one alternative a level): on the array
  * and on the list, every move keeps a valid tour whose kept length is its
- * exact length, and no candidate 2-opt move is left. */
+ * exact length, and no candidate 2-opt move is left (nor Or-opt move on
+ * the array). */
 static void test_five_level_step(void **state)
 {
     (void)state;
+    const int breadth[WT_LK_LEVELS] = {5, 5, 3, 3, 3};
     const int sizes[] = {9, 60, 700};
     for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
         for (int on_list = 0; on_list < 2; on_list++) {
-            int n = sizes[z];
-            wt_instance *inst = wt_test_random_instance(n, 31 + (uint64_t)z);
-            int32_t *tour = malloc((size_t)n * sizeof *tour);
-            wt_test_random_tour(n, 8 + (uint64_t)z, tour);
-            wt_ls_moves m = wt_policy_ls_moves(true);
-            const int breadth[WT_LK_LEVELS] = {5, 5, 3, 3, 3};
-            memcpy(m.breadth, breadth, sizeof breadth);
-            wt_ls *w = NULL;
-            assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
-            uint64_t moves;
-            do {
-                moves = 0;
-                wt_ls_touch_all(w);
-                if (on_list) assert_int_equal(wt_ls_descend_list(w, false, &moves, NULL), WT_OK);
-                else assert_int_equal(wt_ls_descend(w, &moves, NULL), WT_OK);
-            } while (moves > 0);
-            const int32_t *t = wt_ls_order(w);
-            assert_int_equal(wt_tour_validate(t, n, NULL), WT_OK);
-            assert_int_equal(wt_ls_length(w), wt_tour_length(inst, t));
-            int k;
-            const int32_t *nb = wt_ls_candidates(w, &k);
-            assert_false(candidate_2opt_left(inst, t, nb, k));
-            wt_ls_free(w);
-            free(tour);
+            wt_instance *inst = wt_test_random_instance(sizes[z], 31 + (uint64_t)z);
+            check_descent_on(inst, 8 + (uint64_t)z, false, on_list, breadth);
             wt_instance_free(inst);
         }
 }
@@ -214,11 +197,11 @@ static void test_list_descent(void **state)
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
         for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
             wt_instance *inst = typed(types[t], sizes[z], 31 + z);
-            check_descent_on(inst, 7 + t, false, true);
+            check_descent_on(inst, 7 + t, false, true, NULL);
             wt_instance_free(inst);
         }
     wt_instance *inst = wt_test_random_instance(5000, 4);
-    check_descent_on(inst, 1, false, true);
+    check_descent_on(inst, 1, false, true, NULL);
     int n = 5000;
     int32_t *tour = malloc((size_t)n * sizeof *tour), *first = malloc((size_t)n * sizeof *first);
     wt_test_random_tour(n, 9, tour);
