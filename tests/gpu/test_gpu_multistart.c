@@ -7,7 +7,8 @@
  * the lowest (i, j)), so where float arithmetic computes every distance
  * exactly they must end in the same tour, move for move.  Elsewhere the GPU
  * tour must be valid and 2-optimal up to the float tolerance, with its exact
- * length reported.  Also: many climbs, the climber-per-thread kernel, a GPU
+ * length reported (great-circle instances too).  Also: many climbs, the
+ * climber-per-thread kernel, a GPU
  * out of memory, and determinism.
  *
  * Built only with the CUDA backend (WT_HAVE_CUDA), labelled "gpu"; exits 77
@@ -417,6 +418,55 @@ static void test_other_distances(void **state)
     check_valid_and_optimal(clustered, 16);
 }
 
+/* Great-circle instances (WT_HAVERSINE: metres, up to 2e7): the kernels
+ * judge moves on float unit vectors, a few metres off at that scale, and
+ * every applied move is checked in double, so the tours are valid with
+ * exact lengths and 2-optimal within the float's error.  Points spread over
+ * both hemispheres and across the date line, around the poles, and within
+ * one city (short edges, where the float's error matters most). */
+enum { HAVERSINE_TOL = 32 }; /* metres: four distances of a 2-opt move, float-judged */
+
+static wt_instance *random_places(const char *name, int n, double lat0, double lat_span,
+                                  double lon0, double lon_span, uint64_t seed)
+{
+    double *lat = malloc((size_t)n * sizeof *lat), *lon = malloc((size_t)n * sizeof *lon);
+    assert_true(lat && lon);
+    uint64_t s = seed;
+    for (int i = 0; i < n; i++) {
+        lat[i] = lat0 + lat_span * (double)(parity_rng_next(&s) % 1000000) / 1e6;
+        lon[i] = lon0 + lon_span * (double)(parity_rng_next(&s) % 1000000) / 1e6;
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_from_coords(name, n, WT_HAVERSINE, lat, lon, NULL, &inst, &err) != WT_OK)
+        fail_msg("%s: %s", name, err.message);
+    free(lat);
+    free(lon);
+    return inst;
+}
+
+static void check_places(wt_instance *inst)
+{
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        wt_result g;
+        multistart(inst, gpu_backend, WT_MS_KERNEL_BLOCK, 30, seed, &g);
+        check_result(inst, &g, 30);
+        check_locally_optimal(inst, &g, HAVERSINE_TOL);
+        wt_result_free(&g);
+    }
+    wt_instance_free(inst);
+}
+
+static void test_haversine(void **state)
+{
+    (void)state;
+    check_places(random_places("world", 300, -80, 160, -180, 360, 21));
+    check_places(random_places("date-line", 200, -40, 80, 160, 40, 22)); /* lon 160 .. 200 */
+    check_places(random_places("north-pole", 150, 85, 5, -180, 360, 23));
+    check_places(random_places("south-pole", 150, -90, 5, -180, 360, 24));
+    check_places(random_places("one-city", 400, 48.80, 0.1, 2.25, 0.2, 25));
+}
+
 /* ---------------------------------------------------- determinism, memory */
 
 static void test_same_seed_same_result(void **state)
@@ -525,6 +575,7 @@ int main(void)
         MS_TEST(test_thread_kernel_matches_cpu),
         MS_TEST(test_many_climbs),
         MS_TEST(test_other_distances),
+        MS_TEST(test_haversine),
         MS_TEST(test_same_seed_same_result),
         MS_TEST(test_out_of_memory),
     };
