@@ -8,8 +8,7 @@
  * exactly they must end in the same tour, move for move.  Elsewhere the GPU
  * tour must be valid and 2-optimal up to the float tolerance, with its exact
  * length reported (great-circle instances too).  Also: many climbs, the
- * climber-per-thread kernel, a GPU
- * out of memory, and determinism.
+ * climber-per-thread kernel, a GPU out of memory, and determinism.
  *
  * Built only with the CUDA backend (WT_HAVE_CUDA), labelled "gpu"; exits 77
  * (skipped) when no GPU is usable, as on CI.  WT_TEST_GPU_AS_CPU=1 runs the
