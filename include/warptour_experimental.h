@@ -114,6 +114,12 @@ struct wt_tuning {
                                  search's changes where they clash with none
                                  taken before); else >= 1: merge, diversify
                                  after this many rounds */
+    int ils_searches;         /* ils with lk or local descents on the host: the
+                                 searches that share the kicks; 0: the default
+                                 (src/algo/policy.h): one a thread under a time
+                                 limit alone, else by the kick budget whatever
+                                 the threads; else 1..256, whatever the threads
+                                 (more than threads: they take turns) */
     /* ils with lk descents: the LK step and the kick; 0: the default
      * (src/algo/policy.h), broader and deeper from a tour's size on */
     int lk_candidates;        /* candidate cities a city; 0: the default; else

@@ -59,7 +59,7 @@ static wt_status ready(ils_search *s, int n, wt_error *err)
 }
 
 wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
-                      wt_error *err)
+                      const wt_search_ctl *ctl, wt_error *err)
 {
     const wt_instance *inst = wt_ls_instance(s[0].w);
     wt_status st = WT_OK;
@@ -72,7 +72,7 @@ wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *lengt
     for (int t = 0; t < T; t++) len[t] = s[t].best_len;
     for (int step = 1; step < T; step *= 2) {
         int pairs = (T + 2 * step - 1) / (2 * step);
-#pragma omp parallel for num_threads(pairs) schedule(static, 1)
+#pragma omp parallel for num_threads(ils_team(pairs, ctl)) schedule(static, 1)
         for (int p = 0; p < pairs; p++) {
             int t = p * 2 * step, u = t + step;
             if (u >= T) continue;

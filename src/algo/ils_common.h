@@ -49,6 +49,15 @@ typedef struct ils_search {
     wt_error err;
 } ils_search;
 
+/* The threads that run T searches: T where ctl allows that many, else
+ * ctl->threads, the searches then taking turns (a run's searches, not its
+ * threads, decide its tours: wt_policy_ils_searches). */
+static inline int ils_team(int T, const wt_search_ctl *ctl)
+{
+    int threads = ctl->threads > 0 ? ctl->threads : 1;
+    return T < threads ? T : threads;
+}
+
 /* ------------------------------------------------------- ils_common.c */
 
 /* Kicks of each search a round (WT_ILS_ROUND_KICKS, or tuning.ils_round_kicks). */
@@ -89,7 +98,8 @@ wt_status ils_replicas_open(wt_ls *whole, int64_t length, wt_search_ctl *ctl, in
                             ils_search **out, wt_error *err);
 void ils_replicas_close(ils_search *s, int T);
 /* Every search takes up search b's tour (or tour, when b < 0). */
-void ils_replicas_meet(ils_search *s, int T, int b, const int32_t *tour, int64_t length);
+void ils_replicas_meet(ils_search *s, int T, int b, const int32_t *tour, int64_t length,
+                       const wt_search_ctl *ctl);
 /* One round of the replicas, `done` kicks made before it; then all take up
  * the best, which also goes to tour and *length. */
 wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_t quota,
@@ -149,7 +159,7 @@ int ils_merge_stall(const wt_tuning *t, int T);
  * best_len) and tour (length *length), pairwise in a tree on T threads,
  * into tour and *length (never longer): partition crossover (ls/merge.h). */
 wt_status ils_combine(ils_search *s, int T, int32_t *tour, int n, int64_t *length,
-                      wt_error *err);
+                      const wt_search_ctl *ctl, wt_error *err);
 /* Merges tour (length *length) with each search's committed tour in turn
  * (search 0 first), into tour and *length: for a tour into which the
  * searches' changes already went where they clash with none (merged

@@ -58,7 +58,7 @@ wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool 
     wt_status st = wt_ls_descend(whole, &stats->steps, err);
     /* The longest edges, then a descent from the new ends. */
     for (int r = 0; st == WT_OK && r < WT_ILS_LONG_EDGE_PASSES && !two_opted &&
-                    !wt_ctl_expired(ctl) && wt_ls_long_edges(whole, WT_ILS_LONG_EDGES, T) > 0;
+                    !wt_ctl_expired(ctl) && wt_ls_long_edges(whole, WT_ILS_LONG_EDGES, ils_team(T, ctl)) > 0;
          r++)
         st = wt_ls_descend(whole, &stats->steps, err);
     if (st != WT_OK) return st;
@@ -161,11 +161,11 @@ wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance 
     }
     wt_status st = WT_OK;
     if (S == 1) {
-        st = list_descent(whole, true, T, ctl, &stats->steps, err);
+        st = list_descent(whole, true, ils_team(T, ctl), ctl, &stats->steps, err);
     } else {
-#pragma omp parallel num_threads(S)
-        {
-            int i = omp_get_thread_num();
+        /* Start 0 first on thread 0: the solving thread reports progress. */
+#pragma omp parallel for num_threads(ils_team(S, ctl)) schedule(static, 1)
+        for (int i = 0; i < S; i++) {
             if (i == 0) st = list_descent(whole, true, 1, ctl, &moves[0], err);
             else if (other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
         }

@@ -22,9 +22,10 @@
  *    WT_ILS_LK_REPLICAS_MAX cities; ils_segments.c);
  *  - replicas otherwise (ils_replicas.c).
  * The thresholds are algo/policy.h's.  A round's work depends only on the
- * tour at its start, so a run is the same for the same seed, kick budget
- * and thread count (the thread count changes the run, as it does for sa's
- * pssm), unless windows run concurrently on the GPU.
+ * tour at its start, so a run is the same for the same seed and kick
+ * budget on any thread count: T is the number of searches, which a kick
+ * budget fixes (wt_policy_ils_searches), and fewer threads take turns at
+ * them (ils_team).  Under a time limit alone T is the thread count.
  */
 #include "algo/ils_local.h"
 
@@ -126,7 +127,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
                            bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
 {
-    int n = inst->n, T = ctl->threads > 0 ? ctl->threads : 1;
+    int n = inst->n, T = wt_policy_ils_searches(wt_tuning_of(ctl->params)->ils_searches,
+                                                ctl->threads, kicks);
     wt_ls *whole = NULL;
     wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
     wt_alpha alpha = {0};

@@ -84,13 +84,13 @@ static void swap_neighbours(int32_t *a, int32_t *b)
  * cycle.  A search's changes lie around the cities its kicks started from
  * (its region), so that most go in side by side.  The tour is then written
  * from city `from`. */
-static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
+static void merge_replicas(ils_search *s, int T, int team, merge *g, int32_t *tour, int n,
                            int64_t *length, int from, wt_concurrent_windows *concurrent)
 {
     int32_t *base = g->adj + (size_t)T * 2 * (size_t)n;
     wt_tour_neighbours(tour, n, base);
     wt_tour_changes_begin(g->cycle, tour, T);
-#pragma omp parallel for num_threads(T) schedule(static, 1)
+#pragma omp parallel for num_threads(team) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         int32_t *adj = g->adj + (size_t)t * 2 * (size_t)n, *touched = g->touched + (size_t)t * n;
         g->count[t] = 0;
@@ -133,11 +133,11 @@ static void merge_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
 /* merge_replicas, then the tour merged with each replica by partition
  * crossover (ils_combine_each), which adds the gains of the changes that
  * clashed (never a longer tour), and written from city `from` again. */
-static wt_status combine_replicas(ils_search *s, int T, merge *g, int32_t *tour, int n,
+static wt_status combine_replicas(ils_search *s, int T, int team, merge *g, int32_t *tour, int n,
                                   int64_t *length, int32_t from,
                                   wt_concurrent_windows *concurrent, wt_error *err)
 {
-    merge_replicas(s, T, g, tour, n, length, from, concurrent);
+    merge_replicas(s, T, team, g, tour, n, length, from, concurrent);
     wt_status st = ils_combine_each(s, T, tour, n, length, err);
     if (st != WT_OK) return st;
     int32_t *rot = s[0].child; /* free again after the merge */
@@ -156,7 +156,7 @@ static void merged_round(ils_search *s, int T, const int32_t *tour, int n,
                          const int32_t *kick_from, int m, uint64_t quota, wt_search_ctl *ctl,
                          uint64_t done, int64_t length, bool adopt, int *halt)
 {
-#pragma omp parallel for num_threads(T) schedule(static, 1)
+#pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         ils_search *x = &s[t];
         if (adopt) wt_ls_adopt(x->w, tour, length);
@@ -216,13 +216,13 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         int64_t before = *length;
         if (T > 1 && stall > 0) {
             if (st == WT_OK)
-                st = combine_replicas(s, T, &g, tour, n, length,
+                st = combine_replicas(s, T, ils_team(T, ctl), &g, tour, n, length,
                                       tour[ils_round_offset(ctl->params->seed, r, n)],
                                       concurrent, err);
             still = *length < before ? 0 : still + 1;
             for (int t = 1; still >= stall && t < T; t++) s[t].shake = ils_shake_kicks(n);
         } else if (T > 1) {
-            merge_replicas(s, T, &g, tour, n, length,
+            merge_replicas(s, T, ils_team(T, ctl), &g, tour, n, length,
                            tour[ils_round_offset(ctl->params->seed, r, n)], concurrent);
         } else {
             memcpy(tour, wt_ls_order(s[0].w), (size_t)n * sizeof *tour);

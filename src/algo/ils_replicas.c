@@ -55,11 +55,12 @@ static int best_search(const ils_search *s, int T)
     return b;
 }
 
-void ils_replicas_meet(ils_search *s, int T, int b, const int32_t *tour, int64_t length)
+void ils_replicas_meet(ils_search *s, int T, int b, const int32_t *tour, int64_t length,
+                       const wt_search_ctl *ctl)
 {
     const int32_t *from = b < 0 ? tour : wt_ls_order(s[b].w);
     int64_t len = b < 0 ? length : s[b].best_len;
-#pragma omp parallel for num_threads(T) schedule(static, 1)
+#pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static, 1)
     for (int t = 0; t < T; t++)
         if (t != b && (b < 0 || s[t].best_len != len)) {
             wt_ls_adopt(s[t].w, from, len);
@@ -71,7 +72,7 @@ wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_
                              wt_search_ctl *ctl, uint64_t done, int64_t *length, int *halt,
                              wt_error *err)
 {
-#pragma omp parallel for num_threads(T) schedule(static, 1)
+#pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static, 1)
     for (int t = 0; t < T; t++) {
         if (s[t].shake > 0 && !ils_shake(&s[t], n, s[t].shake)) {
             ils_set_halt(halt);
@@ -87,12 +88,12 @@ wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_
             st = s[t].st;
         }
     if (st == WT_OK && ils_merge_stall(wt_tuning_of(ctl->params), T) > 0) {
-        st = ils_combine(s, T, tour, n, length, err);
-        ils_replicas_meet(s, T, -1, tour, *length);
+        st = ils_combine(s, T, tour, n, length, ctl, err);
+        ils_replicas_meet(s, T, -1, tour, *length, ctl);
         return st;
     }
     int b = best_search(s, T);
-    ils_replicas_meet(s, T, b, tour, *length);
+    ils_replicas_meet(s, T, b, tour, *length, ctl);
     *length = s[b].best_len;
     memcpy(tour, wt_ls_order(s[b].w), (size_t)n * sizeof *tour);
     return st;

@@ -138,10 +138,10 @@ wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int o
 {
     ils_search *s = k->s;
     int32_t *where = k->where;
-#pragma omp parallel for num_threads(T) schedule(static)
+#pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static)
     for (int x = 0; x < n; x++) where[tour[x]] = x;
     int turns = k->turns;
-#pragma omp parallel for num_threads(T) schedule(static, 1)
+#pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static, 1)
     for (int t = 0; t < T; t++)
         run_segments(s, t, T, turns, tour, where, n, offset, quota, ctl, *done, length, halt);
     wt_status st = WT_OK;
@@ -187,7 +187,7 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
         uint64_t on_segments = ils_kicks_of(k.s, T);
         if (replicas) {
-            ils_replicas_meet(c, T, -1, tour, *length);
+            ils_replicas_meet(c, T, -1, tour, *length, ctl);
             st = ils_replicas_round(c, T, tour, n, quota, ctl, done, length, &halt, err);
             on_replicas = ils_kicks_of(c, T);
         } else {

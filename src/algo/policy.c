@@ -22,6 +22,14 @@ uint64_t wt_policy_ils_kicks(bool full, int n)
     return n > WT_ILS_MIN_KICKS ? (uint64_t)n : WT_ILS_MIN_KICKS;
 }
 
+int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks)
+{
+    if (tuned > 0) return tuned;
+    if (kicks == 0) return threads > 0 ? threads : 1;
+    uint64_t s = kicks / WT_ILS_KICKS_A_SEARCH;
+    return s < 1 ? 1 : s > WT_ILS_BUDGET_SEARCHES_MAX ? WT_ILS_BUDGET_SEARCHES_MAX : (int)s;
+}
+
 int wt_policy_device_stall_passes(int n)
 {
     return n >= WT_DEVICE_STALL_CITIES ? WT_DEVICE_STALL_PASSES : 0;

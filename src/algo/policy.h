@@ -128,6 +128,17 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n);
 /* at least this many. */
 #define WT_ILS_SHAKE_MIN 4
 
+/* The searches that share the kicks of a host ILS run [ils_searches]:
+ * under a time limit alone, one a thread; with a kick budget, one for
+ * every WT_ILS_KICKS_A_SEARCH kicks of it, at least one, at most
+ * WT_ILS_BUDGET_SEARCHES_MAX, whatever the thread count, so that the same
+ * seed and budget give the same tour on any machine (on fewer threads the
+ * searches take turns).  Fewer, longer searches make shorter tours for
+ * the same kicks; more finish sooner on more cores. */
+#define WT_ILS_KICKS_A_SEARCH 5000
+#define WT_ILS_BUDGET_SEARCHES_MAX 16
+int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks);
+
 /* The first descent: bench/RESULTS.md, "Why 2-opt over the 50 longest edges
  * after the first descent (LK)", "Why several start tours where ties abound
  * (LK)" and "Why LK up to 250,000 cities, and the list descent above 20,000

@@ -524,6 +524,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ascent_iterations", t->ascent_iterations, 1000000},
         {"ascent_share_pct", t->ascent_share_pct, 100},
         {"ascent_period", t->ascent_period, 1000000},
+        {"ils_searches", t->ils_searches, 256},
     };
     for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++)
         if (ranges[k].value < 0 || ranges[k].value > ranges[k].most)
