@@ -103,6 +103,8 @@ int bench_sa(const bench_opts *o);
 int bench_timeline(int argc, char **argv, void (*print_header)(void));
 /* bench batch parses its own options too (argv[0] is "batch"). */
 int bench_batch(int argc, char **argv, void (*print_header)(void));
+/* So does bench ascent (argv[0] is "ascent"). */
+int bench_ascent(int argc, char **argv, void (*print_header)(void));
 
 /* ------------------------------------------------------- bench_util.c */
 

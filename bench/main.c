@@ -32,6 +32,9 @@
  *                      timeline_peers.c)
  *   batch              solve-batch on issue 25's sets (bench_batch.c, which
  *                      parses its own options)
+ *   ascent             the Held-Karp ascent of each backend on the same
+ *                      graph, time and equality (bench_ascent.c, which
+ *                      parses its own options)
  *
  * This file parses the command line, prints the header and dispatches.  It
  * alone includes the commit (WT_GIT_COMMIT, in the build folder's wt_commit.h,
@@ -54,7 +57,7 @@ static const char bench_help[] =
     "Usage: warptour-bench NAME [OPTIONS]\n"
     "\n"
     "Benchmarks (NAME): io-init, multistart, quality, pass, ls, kswap, ils, sa,\n"
-    "timeline, batch (the last two: options after the name).\n"
+    "timeline, batch, ascent (the last three: options after the name).\n"
     "Each prints the commit, the machine and the command first, then one\n"
     "'bench=NAME key=value ...' line per result, then (all but io-init) a summary\n"
     "table.  Lines starting with '#' are notes.  Every run uses fixed seeds.\n"
@@ -216,10 +219,27 @@ static const char bench_help[] =
     "  (default bench/batch; scripts/batch_refs.py), and whether the target is met.\n"
     "  Its options come after its name.\n"
     "\n"
+    "ascent FILE... [--backends LIST] [--iterations N] [--period P] [--candidates K]\n"
+    "       [--threads T] [--device N] [--seed S]\n"
+    "  The Held-Karp ascent (the bound and the alpha candidates of the LK searches)\n"
+    "  of each backend of --backends (default cpu,cuda) on the same sparse graph,\n"
+    "  for the same steps: --iterations N (default 0: until the step rule ends),\n"
+    "  first period P (default 100, the search's; 0: max(n / 2, 100)), K\n"
+    "  candidates a city (default 5).  Per instance and backend: the graph's build\n"
+    "  time, the ascent's wall time, steps, time a step, the graph's bound, the\n"
+    "  proven bound and its gap below the known optimum; per instance the proven\n"
+    "  bound's time alone (recomputed on the host), the first backend's time over\n"
+    "  each other's (ratio) and whether their pi, bounds and candidate lists are\n"
+    "  equal (equal=yes: bit for bit, as they must be).  FILE: a path, a TSPLIB name\n"
+    "  (as --instances), or uniformN (N cities, --seed S).  A backend without the\n"
+    "  ascent here is noted and left out; none left: exit 1.  Options after the\n"
+    "  name.\n"
+    "\n"
     "Options shared with 'warptour solve' (the same names, values and checks):\n"
     "--seed, --backend, --threads, --time-limit, --init, --nested, --band,\n"
     "--prune, --ils-descent, --searches, --moves, --near, and where they apply\n"
-    "(not io-init; --device not timeline, --tune not batch):\n"
+    "(not io-init; --device not timeline, --tune not batch; ascent: --seed,\n"
+    "--threads and --device only):\n"
     "  --device N        the GPU to use, as 'warptour devices' numbers them (default 0)\n"
     "  --tune NAME=VALUE experimental: a kernel shape or round length of the\n"
     "                    library's wt_tuning (docs/library.md; e.g. pass_rows=16,\n"
@@ -238,6 +258,7 @@ static const char bench_help[] =
     "  warptour-bench sa --instances rd100,eil101 --runs 1 --variants cpu-sspm,cpu-pssm\n"
     "  warptour-bench timeline pr2392.tsp --gen-uniform 100000 --at 1,10 \\\n"
     "      --peer linkern=../shared/peers/linkern\n"
+    "  warptour-bench ascent pr1002 pla85900 uniform1M --backends cpu,cuda\n"
     "  warptour-bench timeline usa13509.tsp --at 1,10,60 --peer-runs 16 \\\n"
     "      --peer linkern=../shared/peers/linkern --peer lkh=../shared/peers/lkh\n";
 
@@ -428,7 +449,7 @@ enum {
     OPT_RUNS, OPT_TPB_SWEEP, OPT_PARALLEL_RUNS, OPT_MIN_N
 };
 
-/* The shared options the benchmarks (but timeline and batch) take. */
+/* The shared options the benchmarks (but timeline, batch and ascent) take. */
 #define BENCH_PARAMS                                                                       \
     (CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_BACKEND) | CLI_PARAM(CLI_OPT_THREADS) |    \
      CLI_PARAM(CLI_OPT_TIME_LIMIT) | CLI_PARAM(CLI_OPT_INIT) | CLI_PARAM(CLI_OPT_NESTED) |  \
@@ -637,7 +658,7 @@ static int bench_defaults(bench_id which, const int *given, int n_given, const c
     return -1;
 }
 
-/* The benchmarks but timeline and batch: options, then one name. */
+/* The benchmarks but timeline, batch and ascent: options, then one name. */
 static int run_bench(int argc, char **argv)
 {
     bench_opts o = {.n = 1000000, .repeat = 3, .climbs = 100000, .interval = 0.05,
@@ -673,8 +694,8 @@ static int run_bench(int argc, char **argv)
             if (strcmp(argv[optind], bench_names[k]) == 0) which = k;
     if (which < 0)
         return cli_usage_error(NULL, "expected one benchmark name: io-init, multistart, "
-                               "quality, pass, ls, kswap, ils, sa, timeline or batch "
-                               "(timeline and batch first, before their options)");
+                               "quality, pass, ls, kswap, ils, sa, timeline, batch or "
+                               "ascent (the last three first, before their options)");
     for (int i = 0; i < n_given; i++)
         if (!(option_owners(given[i]) & FOR(which)))
             return cli_usage_error(NULL, "--%s does not apply to %s",
@@ -719,6 +740,8 @@ int main(int argc, char **argv)
         status = bench_timeline(argc - 1, argv + 1, print_header);
     else if (argc >= 2 && strcmp(argv[1], "batch") == 0)
         status = bench_batch(argc - 1, argv + 1, print_header);
+    else if (argc >= 2 && strcmp(argv[1], "ascent") == 0)
+        status = bench_ascent(argc - 1, argv + 1, print_header);
     else status = run_bench(argc, argv);
     return check_stdout(status);
 }

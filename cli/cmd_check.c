@@ -21,7 +21,8 @@ static const char check_help[] =
     "                gap_percent (and error when the tour is invalid)\n"
     "  --optimum L   known optimal length, when the built-in table lacks it\n"
     "  --bound       also prove a lower bound on every tour of INSTANCE (the\n"
-    "                Held-Karp bound of a subgradient ascent, on all cores) and\n"
+    "                Held-Karp bound of a subgradient ascent, on the GPU where\n"
+    "                one can run it, else on all cores) and\n"
     "                print how far above it the tour is at most: a gap to the\n"
     "                optimum for instances whose optimum nobody knows; Ctrl-C\n"
     "                ends the ascent with the bound it has\n"
@@ -75,9 +76,11 @@ static void on_interrupt(int sig)
     bound_interrupted = 1;
 }
 
-/* The proven bound of --bound, or -1 (none, or it failed: said on stderr). */
-static int64_t prove_bound(const wt_instance *inst, double time_limit)
+/* The proven bound of --bound, or -1 (none, or it failed: said on stderr);
+ * the device whose ascent proved it into device (empty: none). */
+static int64_t prove_bound(const wt_instance *inst, double time_limit, char device[16])
 {
+    device[0] = '\0';
     wt_params p;
     wt_params_defaults(&p);
     p.time_limit_s = time_limit;
@@ -95,11 +98,12 @@ static int64_t prove_bound(const wt_instance *inst, double time_limit)
         fprintf(stderr, "warptour: no bound: %s\n", err.message);
         return -1;
     }
+    snprintf(device, 16, "%s", b.device);
     return b.lower_bound;
 }
 
 static void print_valid(bool json, const wt_instance *inst, const char *tour_path, int64_t len,
-                        int64_t bound)
+                        int64_t bound, const char *bound_device)
 {
     int64_t opt = wt_instance_known_optimum(inst);
     double to_bound = bound > 0 ? 100.0 * (double)(len - bound) / (double)bound : -1;
@@ -116,6 +120,7 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
         if (bound > 0) {
             cli_json_add_int64(j, "lower_bound", bound);
             cJSON_AddNumberToObject(j, "gap_to_bound_percent", to_bound);
+            cJSON_AddStringToObject(j, "ascent_device", bound_device);
         }
         cli_json_print(j);
         return;
@@ -189,8 +194,9 @@ int cmd_check(int argc, char **argv)
                                                       : cli_report_error(&err);
     } else {
         warn_other_name(inst, tour_path, tour_name);
-        print_valid(json, inst, tour_path, wt_tour_length(inst, tour),
-                    bound ? prove_bound(inst, time_limit) : -1);
+        char bound_device[16] = "";
+        int64_t proven = bound ? prove_bound(inst, time_limit, bound_device) : -1;
+        print_valid(json, inst, tour_path, wt_tour_length(inst, tour), proven, bound_device);
         status = EXIT_OK;
     }
     free(tour);

@@ -554,6 +554,9 @@ static void print_report(FILE *out, const solve_opts *o, const wt_instance *inst
         if (o->params.algorithm == WT_ALGO_ILS)
             fprintf(out, "kicks     %" PRIu64 " (%" PRIu64 " kept), %.1f kicks/s\n", ils->kicks,
                     ils->kicks_accepted, kicks_per_second(r));
+        if (r->ascent.device[0])
+            fprintf(out, "ascent    on %s: %d steps in %.3f s\n",
+                    r->ascent.device, r->ascent.iterations, r->ascent.time_s);
         if (ils->gpu_time_s > 0) { /* window searches: how busy the GPU kept */
             fprintf(out, "gpu       window kernels %.3f s, %.0f%% of the search's time",
                     ils->gpu_time_s, 100.0 * ils->gpu_time_s / r->search_time_s);
@@ -680,6 +683,10 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
         /* its name of 0.1.0, kept for one release (docs/json.md) */
         cJSON_AddNumberToObject(j, "gpu_span_s", r->ils.concurrent_windows_s);
         cJSON_AddStringToObject(j, "ils_descent", wt_ils_descent_name(r->ils.descent));
+        cli_json_add_string_or_null(j, "ascent_device",
+                                    r->ascent.device[0] ? r->ascent.device : NULL);
+        cJSON_AddNumberToObject(j, "ascent_iterations", r->ascent.iterations);
+        cJSON_AddNumberToObject(j, "ascent_time_s", r->ascent.time_s);
     }
     if (o->params.algorithm == WT_ALGO_MULTISTART) {
         cli_json_add_uint64(j, "restarts", o->params.restarts);

@@ -689,6 +689,19 @@ typedef struct wt_result_ils {
                                     otherwise */
 } wt_result_ils;
 
+/* The Held-Karp ascent of ils with LK descents (its proven bound, its
+ * alpha-nearness lists; warptour_experimental.h, lk_alpha): where and how
+ * long it ran.  --backend auto and cuda run it on the GPU where one is
+ * usable and the cuda backend has the ascent, else on the host. */
+typedef struct wt_result_ascent {
+    char device[16];             /* the device whose ascent ran ("cpu", "cuda:0");
+                                    empty where none completed (no ascent for this
+                                    search, or stopped before its lists) */
+    int iterations;              /* its subgradient steps */
+    double time_s;               /* its seconds (the sparse graph, the steps, the
+                                    lists and the bound), of search_time_s */
+} wt_result_ascent;
+
 /* Simulated annealing and its polish (params.sa_polish). */
 typedef struct wt_result_sa {
     int searches;                /* searches run (TB) */
@@ -752,6 +765,7 @@ typedef struct wt_result {
                                     from its first city to its last, and length,
                                     length_real and init_length leave out the edge
                                     from the last back to the first; no lower bound */
+    wt_result_ascent ascent;     /* ils with LK descents: the bound's ascent */
 } wt_result;
 
 /* A proven lower bound on every tour of an instance (wt_lower_bound). */
@@ -762,11 +776,17 @@ typedef struct wt_bound {
     int iterations;       /* subgradient steps of the ascent */
     double time_s;        /* the whole call */
     wt_stop_reason stop;  /* WT_STOP_DONE, or why it ended early */
+    char device[16];      /* the device whose ascent ran ("cpu", "cuda:0"): as
+                             wt_result_ascent's; empty where none completed */
 } wt_bound;
 
 /* The Held-Karp bound of inst: a subgradient ascent of minimum 1-trees
  * over node penalties (the same ascent whose alpha-nearness lists the LK
- * searches take), on params->threads of the host's threads, ended early
+ * searches take), on the device wt_solve's ILS would run it on (--backend
+ * auto and cuda: the GPU's where one is usable and the cuda backend has
+ * the ascent, which falls back on the host's when the GPU refuses the
+ * instance for its memory or its metric; cpu: the host's) and
+ * params->threads of the host's threads, ended early
  * by params->time_limit_s and params->stop_flag with the best penalties so
  * far; the bound is the weight of a minimum 1-tree of the complete graph
  * under them, so it holds for every instance, optimum known or not.

@@ -503,7 +503,7 @@ static PyObject *group_dict(const wt_result *r)
     const wt_result_ils *ils = &r->ils;
     const wt_result_sa *sa = &r->sa;
     return Py_BuildValue(
-        "{s:K,s:d,s:K,s:K,s:s,s:K,s:K,s:d,s:d,s:i,s:i,s:K,s:K,s:d,s:L,s:K,s:d}",
+        "{s:K,s:d,s:K,s:K,s:s,s:K,s:K,s:d,s:d,s:i,s:i,s:K,s:K,s:d,s:L,s:K,s:d,s:z,s:i,s:d}",
         "passes", (unsigned long long)r->scan.passes, "scan_time_s", r->scan.time_s,
         "climbs", (unsigned long long)r->multistart.climbs, "best_climb",
         (unsigned long long)r->multistart.best_climb, "ils_descent",
@@ -514,7 +514,9 @@ static PyObject *group_dict(const wt_result *r)
         (unsigned long long)sa->iterations, "accepted", (unsigned long long)sa->accepted,
         "temperature_final", sa->temperature_final, "sa_unpolished_length",
         (long long)sa->unpolished_length, "polish_moves", (unsigned long long)sa->polish_moves,
-        "polish_time_s", sa->polish_time_s);
+        "polish_time_s", sa->polish_time_s, "ascent_device",
+        r->ascent.device[0] ? r->ascent.device : NULL, "ascent_iterations", r->ascent.iterations,
+        "ascent_time_s", r->ascent.time_s);
 }
 
 /* lower_bound and gap_to_bound_percent into d: None without a bound. */

@@ -52,7 +52,8 @@ class Result:
     stats         dict of the run's statistics (the C library's wt_result
                   fields, its groups flattened under the names of solve
                   --json: stop, time_s, init_length, steps, passes, kicks,
-                  concurrent_windows_s, backend, device, ...); each is also an
+                  concurrent_windows_s, backend, device, ascent_device,
+                  ascent_iterations, ascent_time_s, ...); each is also an
                   attribute
     """
 

@@ -1,13 +1,19 @@
 /*
- * alpha.c - the ascent's graph, the call of the host backend's ascent
- * slot, and the candidate lists the LK searches take from it (alpha.h).
+ * alpha.c - the ascent's graph, the choice of the device whose ascent
+ * slot runs it (the GPU's where one can, the host's as the fallback), the
+ * call, and the candidate lists the LK searches take from it (alpha.h).
+ *
+ * Every backend's slot gives the same pi, bound and lists bit for bit
+ * (backend.h, wt_ascent_job), so the device changes how many steps fit a
+ * time share, never what a given number of steps gives.
  */
 #include "algo/alpha.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "backend/backend.h"
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/neighbours.h"
@@ -50,7 +56,7 @@ static void connect_components(int32_t *graph, int n, int width, int32_t *parent
 /* The sparse graph: k quadrant (or, for a matrix, nearest) neighbours a
  * city and a spare column, connected.  NULL with *stopped when ctl
  * stopped its build. */
-static int32_t *ascent_graph(const wt_instance *inst, wt_search_ctl *ctl, int k, bool *stopped,
+static int32_t *graph_of(const wt_instance *inst, wt_search_ctl *ctl, int k, bool *stopped,
                              wt_status *st, wt_error *err)
 {
     int n = inst->n, width = k + 1, threads = ctl->threads > 0 ? ctl->threads : 1;
@@ -80,6 +86,16 @@ static int32_t *ascent_graph(const wt_instance *inst, wt_search_ctl *ctl, int k,
     return graph;
 }
 
+int32_t *wt_alpha_graph(const wt_instance *inst, wt_search_ctl *ctl, int *width, bool *stopped,
+                        wt_status *st, wt_error *err)
+{
+    int gk = WT_ALPHA_GRAPH_K < inst->n - 1 ? WT_ALPHA_GRAPH_K : inst->n - 1;
+    *width = gk + 1;
+    *stopped = false;
+    *st = WT_OK;
+    return graph_of(inst, ctl, gk, stopped, st, err);
+}
+
 /* Rows the ascent left short (a city with fewer than k graph
  * neighbours by alpha) are filled from the graph's row, so that every
  * list is full as the window searches expect. */
@@ -100,20 +116,83 @@ static void fill_rows(int32_t *cand, int k, const int32_t *graph, int width, int
     }
 }
 
-wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until, int iterations,
-                       int period, int k, wt_alpha *out, wt_error *err)
+void wt_alpha_device(const wt_params *p, wt_device *out)
+{
+    wt_device_host(out);
+    if (p->backend == WT_BACKEND_CPU) return;
+    const wt_backend *b;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++) {
+        if (b->host || !b->ascent) continue;
+        if (p->backend != WT_BACKEND_AUTO && b->kind != p->backend) continue;
+        if (p->cuda_device >= wt_backend_devices(b)) continue;
+        wt_device dev;
+        char desc[128];
+        wt_device_of(b, p->cuda_device, &dev);
+        if (wt_device_usable(&dev, desc, sizeof desc)) {
+            *out = dev;
+            return;
+        }
+    }
+}
+
+/* Whether a device's slot failed in a way the host's ascent answers: an
+ * instance or a metric the device cannot take (its memory, its kernels). */
+static bool host_answers(wt_status st)
+{
+    return st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY;
+}
+
+/* One run of dev's slot on a job whose outputs start afresh (pi all 0, as
+ * every run of the ascent starts). */
+static wt_status run_slot(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                          wt_search_ctl *ctl, wt_error *err)
+{
+    memset(job->pi, 0, (size_t)inst->n * sizeof *job->pi);
+    job->graph_bound = 0;
+    job->lower_bound = -1;
+    job->iterations_done = 0;
+    job->stopped = false;
+    return dev->backend->ascent(dev, inst, job, ctl, err);
+}
+
+/* The slot of on where it has one, else, or where it answers as
+ * host_answers says, the host's; out->device and out->fallback say which
+ * ran and why.  WT_STATUS_UNSUPPORTED from the host: no ascent. */
+static wt_status run_on_device(const wt_device *on, const wt_instance *inst, wt_ascent_job *job,
+                               wt_search_ctl *ctl, wt_alpha *out, wt_error *err)
+{
+    wt_device host;
+    wt_device_host(&host);
+    wt_status st = WT_STATUS_UNSUPPORTED;
+    if (on && !on->backend->host && on->backend->ascent) {
+        wt_error device_err = {0};
+        st = run_slot(on, inst, job, ctl, &device_err);
+        snprintf(out->device, sizeof out->device, "%s", on->name);
+        if (!host_answers(st)) {
+            if (st != WT_OK && err) *err = device_err;
+            return st;
+        }
+        snprintf(out->fallback, sizeof out->fallback, "%.127s", device_err.message);
+    }
+    if (!host.backend->ascent) return WT_STATUS_UNSUPPORTED;
+    snprintf(out->device, sizeof out->device, "%s", host.name);
+    return run_slot(&host, inst, job, ctl, err);
+}
+
+wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                       double until, int iterations, int period, int k, wt_alpha *out,
+                       wt_error *err)
 {
     *out = (wt_alpha){.lower_bound = -1};
     double t0 = wt_now();
-    wt_device host;
-    wt_device_host(&host);
     int n = inst->n;
-    if (n < 8 || k < 1 || k >= n || !host.backend->ascent) return WT_OK;
-    int gk = WT_ALPHA_GRAPH_K < n - 1 ? WT_ALPHA_GRAPH_K : n - 1;
+    if (n < 8 || k < 1 || k >= n) return WT_OK;
+    int width = 0;
     bool stopped = false;
     wt_status st = WT_OK;
-    int32_t *graph = ascent_graph(inst, ctl, gk, &stopped, &st, err);
+    int32_t *graph = wt_alpha_graph(inst, ctl, &width, &stopped, &st, err);
     if (!graph) return st;
+    double graph_s = wt_now() - t0;
     int32_t *pi = calloc((size_t)n, sizeof *pi);
     int32_t *cand = malloc((size_t)n * (size_t)k * sizeof *cand);
     if (!pi || !cand) {
@@ -122,10 +201,13 @@ wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until
         free(cand);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent");
     }
-    wt_ascent_job job = {.lower_bound = -1, .graph = graph, .graph_k = gk + 1, .iterations = iterations,
-                         .period = period,
-                         .until = until, .pi = pi, .candidates = cand, .candidates_k = k};
-    st = host.backend->ascent(&host, inst, &job, ctl, err);
+    wt_ascent_job job = {.lower_bound = -1, .graph = graph, .graph_k = width,
+                         .iterations = iterations, .period = period, .until = until, .pi = pi,
+                         .candidates = cand, .candidates_k = k};
+    wt_alpha ran = {.lower_bound = -1};
+    double t1 = wt_now();
+    st = run_on_device(on, inst, &job, ctl, &ran, err);
+    double ascent_s = wt_now() - t1;
     free(pi);
     if (st == WT_STATUS_UNSUPPORTED) { /* no ascent for this metric: the usual lists */
         job.stopped = true;
@@ -136,12 +218,26 @@ wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until
         free(cand);
         return st;
     }
-    fill_rows(cand, k, graph, gk + 1, n);
+    fill_rows(cand, k, graph, width, n);
     free(graph);
-    *out = (wt_alpha){.candidates = cand, .k = k, .lower_bound = job.lower_bound,
-                      .graph_bound = job.graph_bound, .iterations = job.iterations_done,
-                      .seconds = wt_now() - t0};
+    ran.candidates = cand;
+    ran.k = k;
+    ran.lower_bound = job.lower_bound;
+    ran.graph_bound = job.graph_bound;
+    ran.iterations = job.iterations_done;
+    ran.graph_s = graph_s;
+    ran.ascent_s = ascent_s;
+    ran.seconds = wt_now() - t0;
+    *out = ran;
     return WT_OK;
+}
+
+void wt_alpha_stats(const wt_alpha *a, wt_search_stats *stats)
+{
+    if (!a->candidates) return;
+    snprintf(stats->ascent_device, sizeof stats->ascent_device, "%s", a->device);
+    stats->ascent_iterations = a->iterations;
+    stats->ascent_s = a->seconds;
 }
 
 void wt_alpha_free(wt_alpha *a)

@@ -1,7 +1,8 @@
 /*
  * alpha.h - alpha-nearness candidates and the Held-Karp bound, as the
- * searches use them: the sparse graph, the ascent on the host's backend
- * (its ascent slot, backend/backend.h) and what it leaves.
+ * searches use them: the sparse graph, the ascent on a device (a
+ * backend's ascent slot, backend/backend.h: the GPU's where one can run
+ * it, else the host's) and what it leaves.
  *
  * LKH's candidates (Helsgaun 2000, section 4): each city's five best
  * edges by alpha-nearness, the increase of the minimum 1-tree's weight
@@ -18,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "core/search_ctl.h"
 #include "warptour.h"
 
@@ -32,19 +34,55 @@ typedef struct wt_alpha {
                              WT_ASCENT_SCALE (backend.h) */
     int iterations;       /* subgradient steps made */
     double seconds;       /* the graph, the ascent and the lists */
+    double graph_s;       /* of which the sparse graph's build */
+    double ascent_s;      /* of which the slot that ran (steps, lists, bound) */
+    char device[16];      /* the device whose slot ran ("cpu", "cuda:0"); empty
+                             when none did (stopped in the graph, no ascent) */
+    char fallback[128];   /* why the device asked for gave way to the host
+                             (its slot's message); empty when it did not */
 } wt_alpha;
 
-/* The ascent on the host's threads (ctl->threads) with at most
- * `iterations` steps (0: the backend's default), a first period of
- * `period` steps (0: the backend's default) and no step after `until`
- * (wt_now() seconds; INFINITY: none), then k candidates a city by alpha
- * into out (1 <= k < n).  When ctl stops it before the lists are complete,
+/* The device whose ascent slot a search with parameters p runs the ascent
+ * on, into *out: for --backend cpu the host's; for auto the device that
+ * p->cuda_device numbers of the first device backend of the registry with
+ * an ascent slot, where it is usable; for a device backend named by
+ * p->backend, its device of that number where it has an ascent slot and is
+ * usable; the host's otherwise (a machine without a GPU, a build without
+ * CUDA, a backend without the slot).  Asking whether a GPU is usable
+ * starts its context (backend.h, available): only a backend with the slot
+ * is asked. */
+void wt_alpha_device(const wt_params *p, wt_device *out);
+
+/* The ascent on device on (NULL: the host's) with ctl->threads host
+ * threads, at most `iterations` steps (0: the backend's default), a first
+ * period of `period` steps (0: the backend's default) and no step after
+ * `until` (wt_now() seconds; INFINITY: none), then k candidates a city by
+ * alpha into out (1 <= k < n).  Where on has no ascent slot, or its slot
+ * answers WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance
+ * too large for the GPU, a metric it lacks), the host's slot runs it from
+ * the start, under the same until (out->device says which ran,
+ * out->fallback why).  When ctl stops it before the lists are complete,
  * or the instance has no ascent (fewer than 8 cities, or a metric the
- * backend refuses), returns WT_OK with out->candidates NULL and
+ * host refuses), returns WT_OK with out->candidates NULL and
  * out->lower_bound -1: the caller searches with its usual lists.
- * WT_STATUS_OUT_OF_MEMORY and the backend's errors otherwise. */
-wt_status wt_alpha_run(const wt_instance *inst, wt_search_ctl *ctl, double until, int iterations,
-                       int period, int k, wt_alpha *out, wt_error *err);
+ * WT_STATUS_OUT_OF_MEMORY and the backends' other errors otherwise. */
+wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                       double until, int iterations, int period, int k, wt_alpha *out,
+                       wt_error *err);
 void wt_alpha_free(wt_alpha *a); /* its lists; NULL is a no-op */
+
+/* The result's figures of a completed ascent a (its device, steps and
+ * seconds) into stats; nothing where none completed. */
+void wt_alpha_stats(const wt_alpha *a, wt_search_stats *stats);
+
+/* The ascent's sparse graph of inst: min(WT_ALPHA_GRAPH_K, n - 1) quadrant
+ * (for a matrix, nearest) neighbours a city and a spare column, made
+ * connected, as n rows of *width cities (-1 after a row's last): the
+ * job's graph and graph_k (backend.h).  NULL with *stopped when ctl
+ * stopped its build, NULL with *st set on an error (out of memory).
+ * Free with free().  For benchmarks that call the ascent slots
+ * themselves (bench ascent). */
+int32_t *wt_alpha_graph(const wt_instance *inst, wt_search_ctl *ctl, int *width, bool *stopped,
+                        wt_status *st, wt_error *err);
 
 #endif

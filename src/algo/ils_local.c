@@ -100,14 +100,17 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n);
     if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
     wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
-    double now = wt_now(), share = t->ascent_share_pct ? t->ascent_share_pct / 100.0
-                                                       : WT_ASCENT_SHARE;
-    double until = isfinite(ctl->deadline) ? now + share * (ctl->deadline - now) : INFINITY;
+    wt_device dev; /* the GPU's slot where one runs it: its share and period */
+    wt_alpha_device(ctl->params, &dev);
+    wt_ascent_plan plan = wt_policy_ascent(t, dev.backend->host);
+    double now = wt_now();
+    double until = isfinite(ctl->deadline) ? now + plan.share * (ctl->deadline - now) : INFINITY;
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
-    int period = t->ascent_period ? t->ascent_period : WT_ASCENT_PERIOD;
-    wt_status st = wt_alpha_run(inst, ctl, until, t->ascent_iterations, period, k, alpha, err);
+    wt_status st = wt_alpha_run(inst, &dev, ctl, until, t->ascent_iterations, plan.period, k,
+                                alpha, err);
     if (st != WT_OK) return st;
+    wt_alpha_stats(alpha, stats);
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
     if (!alpha->candidates || use != WT_ALPHA_LISTS) return WT_OK;
     wt_ls_moves am = *m;

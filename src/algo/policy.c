@@ -48,3 +48,12 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n)
     if (tuned == 2) return WT_ALPHA_BOUND;
     return n >= WT_LK_ALPHA_MIN_CITIES ? WT_LK_ALPHA_DEFAULT : WT_ALPHA_NONE;
 }
+
+wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host)
+{
+    wt_ascent_plan plan = {on_host ? WT_ASCENT_SHARE : WT_ASCENT_DEVICE_SHARE,
+                           on_host ? WT_ASCENT_PERIOD : WT_ASCENT_DEVICE_PERIOD};
+    if (t->ascent_share_pct) plan.share = t->ascent_share_pct / 100.0;
+    if (t->ascent_period) plan.period = t->ascent_period;
+    return plan;
+}

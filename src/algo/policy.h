@@ -72,6 +72,23 @@
  * INITIAL_PERIOD of the settings it is measured with (../shared/peers),
  * a few hundred steps where Held & Karp's n / 2 takes n. */
 #define WT_ASCENT_PERIOD 100
+/* The same two on a device's ascent slot (the GPU's; alpha.h,
+ * wt_alpha_device), which makes a step many times faster than the host's
+ * threads, so that a longer ascent (a longer first period, a larger
+ * share), and with it a better bound and better lists, costs the search
+ * less.  Not measured yet: the host's values, until `warptour-bench
+ * ascent` and the timeline measure the GPU's (the tunings ascent_period
+ * and ascent_share_pct set both devices' for that). */
+#define WT_ASCENT_DEVICE_SHARE 0.1
+#define WT_ASCENT_DEVICE_PERIOD 100
+/* The search's ascent on the host (on_host) or on a device: its share of
+ * the time left at most and its first period, the tuning's where it sets
+ * them [ascent_share_pct, ascent_period]. */
+typedef struct wt_ascent_plan {
+    double share; /* of the time left after the first descent, 0..1 */
+    int period;   /* steps of the first period */
+} wt_ascent_plan;
+wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
 /* What the ascent gives LK searches [lk_alpha]. */
 typedef enum wt_alpha_use {
     WT_ALPHA_NONE,  /* no ascent (WT_TUNING_OFF, or below WT_LK_ALPHA_MIN_CITIES) */

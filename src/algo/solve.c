@@ -599,13 +599,16 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
     wt_ctl_init(&ctl, params);
     wt_alpha alpha;
     const wt_tuning *t = wt_tuning_of(params);
-    st = wt_alpha_run(inst, &ctl, INFINITY, t->ascent_iterations, t->ascent_period, 1, &alpha,
-                      err);
+    wt_device dev;
+    wt_alpha_device(params, &dev);
+    st = wt_alpha_run(inst, &dev, &ctl, INFINITY, t->ascent_iterations, t->ascent_period, 1,
+                      &alpha, err);
     wt_alpha_free(&alpha);
     if (st != WT_OK) return st;
     *out = (wt_bound){.lower_bound = alpha.lower_bound > 0 ? alpha.lower_bound : -1,
                       .iterations = alpha.iterations, .time_s = wt_now() - ctl.t_start,
                       .stop = ctl.stop};
+    snprintf(out->device, sizeof out->device, "%s", alpha.device);
     return WT_OK;
 }
 
@@ -717,6 +720,9 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     res->sa.unpolished_length = stats.unpolished_length;
     res->sa.polish_moves = stats.polish_moves;
     res->sa.polish_time_s = stats.polish_time_s;
+    snprintf(res->ascent.device, sizeof res->ascent.device, "%s", stats.ascent_device);
+    res->ascent.iterations = stats.ascent_iterations;
+    res->ascent.time_s = stats.ascent_s;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     res->host = backend->host;
     snprintf(res->device, sizeof res->device, "%s", device);

@@ -78,6 +78,9 @@ typedef struct wt_search_stats {
                                     first round's start to the end of the search */
     int64_t lower_bound;       /* ils with alpha-nearness candidates: the ascent's
                                   proven bound (algo/alpha.h); 0: none */
+    char ascent_device[16];    /* the device whose ascent ran; empty: none */
+    int ascent_iterations;     /* its subgradient steps */
+    double ascent_s;           /* its seconds, graph and lists included */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

@@ -110,6 +110,39 @@ class Bench(unittest.TestCase):
                          r"with_copies_seconds=[0-9.e+-]+ with_copies_checks_per_s=[0-9.e+]+")
         self.assertRegex(r.stdout, r"berlin52\s+\|\s+52 \|.*\|\s+20\.0 us \|\s+0\.064")
 
+    def test_bench_ascent(self):
+        # The host's ascent on a bundled instance for 60 steps: its line, the
+        # bound recomputed from its pi, and the table.  cuda beside it where
+        # this build has a GPU's ascent: bit for bit the host's (equal=yes);
+        # elsewhere a note, and cuda alone fails with exit 1.
+        r = run("ascent", BERLIN, "--backends", "cpu,cuda", "--iterations", "60",
+                "--period", "30", "--threads", "2")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("# command: warptour-bench ascent", r.stdout)
+        lines = [l for l in r.stdout.splitlines() if l.startswith("bench=ascent ")]
+        f = dict(kv.split("=", 1) for kv in lines[0].split())
+        self.assertEqual((f["instance"], f["backend"], f["iterations"]), ("berlin52", "cpu", "60"))
+        self.assertLessEqual(int(f["lower_bound"]), 7542)
+        self.assertLess(float(f["bound_gap_percent"]), 5.0)
+        self.assertIn("same_bound=yes", r.stdout)
+        self.assertRegex(r.stdout, r"\| berlin52 \| 52 \| cpu \|")
+        cuda = "no ascent on cuda" not in r.stdout
+        if cuda:
+            self.assertIn("bench=ascent-compare instance=berlin52 base=cpu other=cuda", r.stdout)
+            self.assertIn(" equal=yes", r.stdout)
+        r = run("ascent", BERLIN, "--backends", "cuda", "--iterations", "5")
+        if cuda:
+            self.assertEqual(r.returncode, 0, r.stderr)
+        else:
+            self.assertEqual(r.returncode, 1, r.stdout)
+            self.assertIn("# note: no ascent on cuda", r.stdout)
+            self.assertIn("no backend of --backends can run the ascent", r.stderr)
+        for args in (["ascent"], ["ascent", BERLIN, "--backends", "gpu"],
+                     ["ascent", BERLIN, "--iterations", "-1"]):
+            r = run(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("warptour-bench: ", r.stderr)
+
     def test_bench_quality_size_range(self):
         # --min-n and --max-n pick the bundled instances by size: only berlin52
         # (52 cities) of data/ (22, 48, 52, 280 cities) lies in 50..100.

@@ -180,6 +180,10 @@ class Cli(unittest.TestCase):
         self.assertLessEqual(j["lower_bound"], 2579)
         self.assertAlmostEqual(j["gap_to_bound_percent"],
                                100 * (j["length"] - j["lower_bound"]) / j["lower_bound"])
+        # Its ascent: on the host here, on the GPU where one has the ascent.
+        self.assertRegex(j["ascent_device"], r"^(cpu|cuda:0)$")
+        self.assertGreater(j["ascent_iterations"], 0)
+        self.assertGreater(j["ascent_time_s"], 0)
         # The limit is ILS's normal end once the first descent is done: one
         # thread and a second, so that a loaded machine still gets there.
         r = run("solve", A280, "--algorithm", "ils", "--time-limit", "1", "--threads", "1",

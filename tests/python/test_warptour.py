@@ -49,7 +49,8 @@ def test_points_2d_valid_and_real_length():
     # wt_result's groups, flat under solve --json's names
     for key in ("passes", "scan_time_s", "climbs", "best_climb", "ils_descent", "kicks",
                 "kicks_accepted", "gpu_time_s", "concurrent_windows_s", "searches",
-                "iterations", "sa_unpolished_length", "polish_moves", "polish_time_s"):
+                "iterations", "sa_unpolished_length", "polish_moves", "polish_time_s",
+                "ascent_device", "ascent_iterations", "ascent_time_s"):
         assert key in r.stats, key
     assert r.ils_descent == "lk" and r.kicks == 10000 and r.climbs == 0
 

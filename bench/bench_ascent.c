@@ -1,0 +1,426 @@
+/*
+ * bench_ascent.c - `warptour-bench ascent`: the Held-Karp ascent of each
+ * backend (backend.h, the ascent slot) on the same sparse graph, side by
+ * side, in the same run.
+ *
+ * Per instance the graph is built once on the host (algo/alpha.h,
+ * wt_alpha_graph: what wt_solve's ascent runs on), then each backend of
+ * --backends runs its slot on it for the same steps (--iterations, the
+ * first period --period), from pi = 0: wall time, steps made, the graph's
+ * bound and the proven bound, the bound's gap below the known optimum, the
+ * time a step.  Every slot must give the same pi, bounds and candidate
+ * lists bit for bit (backend.h, wt_ascent_job), so each backend's are
+ * compared with the first's ("equal: yes/no"), and the first backend's
+ * time is divided by each other's for the speed ratio.  The proven bound
+ * is recomputed on the host from the first backend's pi
+ * (core/onetree.h, wt_onetree_complete_bound) for the time of that part
+ * alone, which the slot's wall time includes.
+ *
+ * A backend without an ascent slot in this build, or without a usable
+ * device, is named in a "# note:" line and left out; when none of
+ * --backends can run, the bench fails (exit 1).  It parses its own
+ * options (argv[0] is "ascent").
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "algo/alpha.h"
+#include "algo/policy.h"
+#include "backend/backend.h"
+#include "bench.h"
+#include "core/error.h"
+#include "core/onetree.h"
+
+enum { AB_MAX_BACKENDS = 4, AB_MAX_FILES = 64 };
+
+/* The summary table's rows, one per instance and backend. */
+typedef struct ab_table {
+    char rows[AB_MAX_FILES * AB_MAX_BACKENDS][200];
+    int count;
+} ab_table;
+
+typedef struct ab_opts {
+    const char *files[AB_MAX_FILES];
+    int n_files;
+    const wt_backend *backends[AB_MAX_BACKENDS];
+    int n_backends;
+    int64_t iterations; /* 0: the backend's default (the step rule's end) */
+    int64_t period;     /* the first period; default the search's (WT_ASCENT_PERIOD) */
+    int64_t candidates; /* a city's alpha candidates */
+    int64_t threads;    /* host threads; 0: all cores */
+    int64_t device;     /* a device backend's device number */
+    uint64_t seed;      /* generated instances (uniformN) */
+} ab_opts;
+
+/* One backend's run on one instance. */
+typedef struct ab_run {
+    const wt_backend *backend;
+    wt_device dev;
+    bool ran;
+    double seconds;
+    wt_ascent_job job;
+} ab_run;
+
+/* ---------------------------------------------------------- the runs */
+
+static bool backend_named(const char *name, const wt_backend **out)
+{
+    const wt_backend *b;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++)
+        if (strcmp(b->name, name) == 0) {
+            *out = b;
+            return true;
+        }
+    return false;
+}
+
+/* Whether b can run the ascent here; if not, a "# note:" line says why. */
+static bool backend_live(const ab_opts *o, const wt_backend *b, wt_device *dev)
+{
+    wt_device_of(b, b->host ? 0 : (int)o->device, dev);
+    char desc[160];
+    bool usable = wt_device_usable(dev, desc, sizeof desc);
+    if (!b->ascent) {
+        printf("# note: no ascent on %s in this build (%s)\n", b->name,
+               usable ? "its backend has no ascent slot" : desc);
+        return false;
+    }
+    if (!usable) {
+        printf("# note: no ascent on %s: %s\n", b->name, desc);
+        return false;
+    }
+    return true;
+}
+
+static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32_t *graph,
+                          int width, ab_run *r, wt_error *err)
+{
+    int n = wt_instance_n(inst), k = (int)o->candidates < n - 1 ? (int)o->candidates : n - 1;
+    r->job = (wt_ascent_job){.graph = graph, .graph_k = width, .iterations = (int)o->iterations,
+                             .period = (int)o->period, .until = INFINITY, .lower_bound = -1,
+                             .candidates_k = k};
+    r->job.pi = calloc((size_t)n, sizeof *r->job.pi);
+    r->job.candidates = malloc((size_t)n * (size_t)k * sizeof *r->job.candidates);
+    if (!r->job.pi || !r->job.candidates)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent");
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = (int)o->threads;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    double t0 = bench_now();
+    wt_status st = r->backend->ascent(&r->dev, inst, &r->job, &ctl, err);
+    r->seconds = bench_now() - t0;
+    r->ran = st == WT_OK;
+    return st;
+}
+
+static void run_free(ab_run *r)
+{
+    free(r->job.pi);
+    free(r->job.candidates);
+    r->job.pi = NULL;
+    r->job.candidates = NULL;
+}
+
+/* One small ascent on each live backend, so that none pays for starting
+ * its threads or its GPU context in the measurements. */
+static void warm_up(const ab_opts *o, ab_run *runs, int count)
+{
+    wt_instance *inst = NULL;
+    if (wt_instance_generate(WT_GEN_UNIFORM, 200, 1, &inst, NULL) != WT_OK) return;
+    ab_opts small = *o;
+    small.iterations = 5;
+    int width;
+    bool stopped;
+    wt_status st;
+    wt_params p;
+    wt_params_defaults(&p);
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, NULL);
+    for (int b = 0; graph && b < count; b++) {
+        ab_run r = {.backend = runs[b].backend, .dev = runs[b].dev};
+        wt_error err = {0};
+        run_slot(&small, inst, graph, width, &r, &err);
+        run_free(&r);
+    }
+    free(graph);
+    wt_instance_free(inst);
+}
+
+/* ------------------------------------------------------------ printing */
+
+static const char *yes_no(bool b) { return b ? "yes" : "no"; }
+
+static bool same_ints(const int32_t *a, const int32_t *b, size_t count)
+{
+    return memcmp(a, b, count * sizeof *a) == 0;
+}
+
+/* The bound's gap below the optimum, percent; NAN without either. */
+static double bound_gap(int64_t bound, int64_t optimum)
+{
+    return bound > 0 && optimum > 0 ? 100.0 * (double)(optimum - bound) / (double)optimum : NAN;
+}
+
+static void print_run(const char *name, int n, const ab_opts *o, double graph_s, int64_t optimum,
+                      const ab_run *r, int threads, ab_table *t)
+{
+    char gap[32], per[32], lb[32], opt[32] = "unknown";
+    if (optimum > 0) snprintf(opt, sizeof opt, "%" PRId64, optimum);
+    int done = r->job.iterations_done;
+    double per_step = done > 0 ? r->seconds / done : NAN;
+    if (r->job.lower_bound > 0) snprintf(lb, sizeof lb, "%" PRId64, r->job.lower_bound);
+    else snprintf(lb, sizeof lb, "none");
+    printf("bench=ascent instance=%s n=%d backend=%s device=%s threads=%d graph_s=%.4f "
+           "iterations_asked=%" PRId64 " period=%" PRId64 " iterations=%d ascent_s=%.4f "
+           "per_iteration_ms=%s graph_bound=%.2f lower_bound=%s optimum=%s bound_gap_percent=%s\n",
+           name, n, r->backend->name, r->dev.name, threads, graph_s, o->iterations, o->period,
+           done, r->seconds, bench_fmt_num("%.4f", per_step * 1e3, per, sizeof per),
+           (double)r->job.graph_bound / WT_ASCENT_SCALE, lb, opt,
+           bench_fmt_num("%.4f", bound_gap(r->job.lower_bound, optimum), gap, sizeof gap));
+    if (t->count == AB_MAX_FILES * AB_MAX_BACKENDS) return;
+    char g[24], a[24], s[24];
+    snprintf(t->rows[t->count++], sizeof t->rows[0], "| %s | %d | %s | %s | %s | %d | %s | %s | %s |",
+             name, n, r->dev.name, bench_fmt_duration(graph_s, g, sizeof g),
+             bench_fmt_duration(r->seconds, a, sizeof a), done,
+             bench_fmt_duration(per_step, s, sizeof s), lb, gap);
+}
+
+/* The proven bound recomputed on the host from r's pi: its seconds, and
+ * whether it is r's (NAN when the instance has no complete-graph tree). */
+static double time_bound(const wt_instance *inst, const ab_run *r, int threads, bool *same)
+{
+    *same = false;
+    int64_t bound = 0;
+    bool stopped = false;
+    wt_error err = {0};
+    double t0 = bench_now();
+    wt_status st = wt_onetree_complete_bound(inst, r->job.pi, NULL, threads, NULL, &bound,
+                                             &stopped, &err);
+    double s = bench_now() - t0;
+    if (st != WT_OK || stopped) return NAN;
+    int64_t proven = (bound + WT_ASCENT_SCALE - 1) / WT_ASCENT_SCALE; /* bound > 0 here */
+    *same = proven == r->job.lower_bound;
+    return s;
+}
+
+/* Each later run against the first: time ratio and equality. */
+static void print_compare(const char *name, int n, const ab_run *runs, int count, double bound_s,
+                          bool bound_same)
+{
+    const ab_run *a = &runs[0];
+    char bs[32];
+    printf("bench=ascent-bound instance=%s backend=%s host_bound_s=%s same_bound=%s\n", name,
+           a->backend->name, bench_fmt_num("%.4f", bound_s, bs, sizeof bs),
+           isnan(bound_s) ? "n/a" : yes_no(bound_same));
+    for (int b = 1; b < count; b++) {
+        const ab_run *r = &runs[b];
+        if (!r->ran) continue;
+        bool pi = same_ints(a->job.pi, r->job.pi, (size_t)n);
+        bool cand = same_ints(a->job.candidates, r->job.candidates,
+                              (size_t)n * (size_t)a->job.candidates_k);
+        bool bounds = a->job.graph_bound == r->job.graph_bound &&
+                      a->job.lower_bound == r->job.lower_bound;
+        bool steps = a->job.iterations_done == r->job.iterations_done;
+        printf("bench=ascent-compare instance=%s base=%s other=%s base_s=%.4f other_s=%.4f "
+               "ratio=%.2f same_iterations=%s pi_equal=%s bounds_equal=%s candidates_equal=%s "
+               "equal=%s\n",
+               name, a->backend->name, r->backend->name, a->seconds, r->seconds,
+               r->seconds > 0 ? a->seconds / r->seconds : 0.0, yes_no(steps), yes_no(pi),
+               yes_no(bounds), yes_no(cand), yes_no(steps && pi && bounds && cand));
+    }
+}
+
+/* ----------------------------------------------------------- instances */
+
+static wt_instance *load(const ab_opts *o, const char *name, int *status)
+{
+    struct stat st;
+    if (stat(name, &st) == 0 && S_ISREG(st.st_mode)) return cli_read_instance(name, status);
+    bench_opts bo;
+    memset(&bo, 0, sizeof bo);
+    bo.seed = o->seed;
+    return bench_load_instance(&bo, name, WT_MAX_CITIES, status);
+}
+
+/* The runs of one instance; EXIT_OK or why not. */
+static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count, ab_table *t)
+{
+    int status;
+    wt_instance *inst = load(o, name, &status);
+    if (!inst) return status;
+    int n = wt_instance_n(inst);
+    if (n < 8) {
+        printf("# note: skipped %s: %d cities (the ascent needs 8)\n", name, n);
+        wt_instance_free(inst);
+        return EXIT_OK;
+    }
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = (int)o->threads;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    int width;
+    bool stopped;
+    wt_status st;
+    wt_error err = {0};
+    double t0 = bench_now();
+    int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+    double graph_s = bench_now() - t0;
+    if (!graph) {
+        wt_instance_free(inst);
+        return cli_report_error(&err);
+    }
+    ab_run runs[AB_MAX_BACKENDS];
+    int ran = 0;
+    status = EXIT_OK;
+    for (int b = 0; b < count && status == EXIT_OK; b++) {
+        ab_run *r = &runs[ran];
+        *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev};
+        st = run_slot(o, inst, graph, width, r, &err);
+        if (st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY) {
+            printf("# note: %s refused %s: %s\n", r->dev.name, wt_instance_name(inst),
+                   err.message);
+            run_free(r);
+            continue;
+        }
+        if (st != WT_OK) {
+            status = cli_report_error(&err);
+            run_free(r);
+            break;
+        }
+        print_run(wt_instance_name(inst), n, o, graph_s, wt_instance_known_optimum(inst), r,
+                  ctl.threads, t);
+        fflush(stdout);
+        ran++;
+    }
+    if (status == EXIT_OK && ran > 0) {
+        bool same = false;
+        double bound_s = time_bound(inst, &runs[0], ctl.threads, &same);
+        print_compare(wt_instance_name(inst), n, runs, ran, bound_s, same);
+    }
+    for (int b = 0; b < ran; b++) run_free(&runs[b]);
+    free(graph);
+    wt_instance_free(inst);
+    fflush(stdout);
+    return status;
+}
+
+/* ------------------------------------------------------------- options */
+
+static const struct option ab_longopts[] = {
+    {"backends", required_argument, 0, 'b'},   {"iterations", required_argument, 0, 'i'},
+    {"period", required_argument, 0, 'p'},     {"candidates", required_argument, 0, 'k'},
+    {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
+    {"seed", required_argument, 0, 's'},       {0, 0, 0, 0}};
+
+static int parse_backends(const char *arg, ab_opts *o)
+{
+    char buf[256];
+    if (strlen(arg) >= sizeof buf) return cli_usage_error(NULL, "ascent --backends is too long");
+    snprintf(buf, sizeof buf, "%s", arg);
+    o->n_backends = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        const wt_backend *b;
+        if (!backend_named(tok, &b))
+            return cli_usage_error(NULL, "ascent --backends takes cpu and cuda, not '%s'", tok);
+        bool twice = false;
+        for (int i = 0; i < o->n_backends; i++) twice |= o->backends[i] == b;
+        if (!twice && o->n_backends < AB_MAX_BACKENDS) o->backends[o->n_backends++] = b;
+    }
+    if (o->n_backends == 0) return cli_usage_error(NULL, "ascent --backends names none");
+    return -1;
+}
+
+static int ab_option(int c, const char *arg, ab_opts *o)
+{
+    switch (c) {
+    case 'b': return parse_backends(arg, o);
+    case 'i':
+        if (!cli_parse_int64(arg, 0, 1000000, &o->iterations))
+            return cli_usage_error(NULL, "ascent --iterations needs 0..1000000 (0: the step "
+                                   "rule's end)");
+        return -1;
+    case 'p':
+        if (!cli_parse_int64(arg, 0, 1000000, &o->period))
+            return cli_usage_error(NULL, "ascent --period needs 0..1000000 (0: max(n / 2, 100))");
+        return -1;
+    case 'k':
+        if (!cli_parse_int64(arg, 1, 16, &o->candidates))
+            return cli_usage_error(NULL, "ascent --candidates needs 1..16");
+        return -1;
+    case 'j':
+        if (!cli_parse_int64(arg, 0, WT_MAX_THREADS, &o->threads))
+            return cli_usage_error(NULL, "ascent --threads needs 0..%d (0: all cores)",
+                                   WT_MAX_THREADS);
+        return -1;
+    case 'd':
+        if (!cli_parse_int64(arg, 0, 1023, &o->device))
+            return cli_usage_error(NULL, "ascent --device needs a device number");
+        return -1;
+    case 's':
+        if (!cli_parse_uint64(arg, &o->seed))
+            return cli_usage_error(NULL, "ascent --seed needs a non-negative integer");
+        return -1;
+    }
+    return cli_usage_error(NULL, "bad option for ascent");
+}
+
+int bench_ascent(int argc, char **argv, void (*print_header)(void))
+{
+    ab_opts o = {.period = WT_ASCENT_PERIOD, .candidates = WT_LK_ALPHA_CANDIDATES, .seed = 1};
+    parse_backends("cpu,cuda", &o);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":", ab_longopts, NULL)) != -1) {
+        if (c == ':') return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
+        if (c == '?')
+            return cli_usage_error(NULL, "bad option '%s' for ascent", argv[optind - 1]);
+        int st = ab_option(c, optarg, &o);
+        if (st >= 0) return st;
+    }
+    for (int i = optind; i < argc; i++) {
+        if (o.n_files == AB_MAX_FILES)
+            return cli_usage_error(NULL, "ascent takes %d instances at most", AB_MAX_FILES);
+        o.files[o.n_files++] = argv[i];
+    }
+    if (o.n_files == 0)
+        return cli_usage_error(NULL, "ascent needs instances: files, TSPLIB names or uniformN");
+    print_header();
+    printf("# ascent: iterations %" PRId64 "%s, first period %" PRId64 "%s, %" PRId64
+           " candidates a city, seed %" PRIu64 " (uniformN)\n",
+           o.iterations, o.iterations ? "" : " (the step rule's end)", o.period,
+           o.period ? "" : " (max(n / 2, 100))", o.candidates, o.seed);
+    ab_run live[AB_MAX_BACKENDS];
+    int count = 0;
+    for (int b = 0; b < o.n_backends; b++)
+        if (backend_live(&o, o.backends[b], &live[count].dev)) live[count++].backend = o.backends[b];
+    fflush(stdout);
+    if (count == 0) {
+        fprintf(stderr, "warptour-bench: ascent: no backend of --backends can run the ascent "
+                        "here (the notes above say why)\n");
+        return EXIT_FAILURE_RUN;
+    }
+    warm_up(&o, live, count);
+    int status = EXIT_OK;
+    ab_table *t = calloc(1, sizeof *t);
+    if (!t) return EXIT_FAILURE_RUN;
+    for (int f = 0; f < o.n_files && status == EXIT_OK; f++)
+        status = bench_one(&o, o.files[f], live, count, t);
+    if (status == EXIT_OK && t->count > 0) {
+        printf("\n| instance | n | device | graph | ascent | steps | a step | lower bound | "
+               "below optimum %% |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for (int i = 0; i < t->count; i++) printf("%s\n", t->rows[i]);
+    }
+    free(t);
+    return status;
+}

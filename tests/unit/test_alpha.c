@@ -1,0 +1,171 @@
+/*
+ * test_alpha.c - where the search's Held-Karp ascent runs (algo/alpha.h):
+ * the device wt_alpha_device picks (the host's on a machine or a build
+ * without a GPU's ascent), the host's ascent in place of a device's slot
+ * that refuses an instance (UNSUPPORTED, OUT_OF_MEMORY) with the same
+ * result, a device's other errors passed on, and the share and first
+ * period by device (algo/policy.h).
+ */
+#include "test_util.h"
+
+#include <math.h>
+
+#include "algo/alpha.h"
+#include "algo/policy.h"
+#include "backend/backend.h"
+#include "core/error.h"
+#include "core/tuning.h"
+
+/* --backend cpu: the host's.  auto and cuda: a device only where its
+ * backend has an ascent slot and the device is usable (so the host's on
+ * CI, which has no GPU, and in a build whose cuda backend has no slot). */
+static void test_device_choice(void **state)
+{
+    (void)state;
+    wt_params p;
+    wt_params_defaults(&p);
+    const wt_backend_kind kinds[] = {WT_BACKEND_CPU, WT_BACKEND_AUTO, WT_BACKEND_CUDA};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        p.backend = kinds[i];
+        wt_device d;
+        wt_alpha_device(&p, &d);
+        if (kinds[i] == WT_BACKEND_CPU || d.backend->host) {
+            assert_true(d.backend->host);
+            assert_string_equal(d.name, "cpu");
+            continue;
+        }
+        char desc[128];
+        assert_non_null(d.backend->ascent);
+        assert_true(wt_device_usable(&d, desc, sizeof desc));
+    }
+    /* A device number the machine lacks: the host's. */
+    p.backend = WT_BACKEND_AUTO;
+    p.cuda_device = 1000;
+    wt_device d;
+    wt_alpha_device(&p, &d);
+    assert_true(d.backend->host);
+}
+
+/* A device backend whose ascent slot answers fake_status: a GPU that
+ * refuses the instance (or fails). */
+static wt_status fake_status;
+static int fake_calls;
+
+static bool fake_available(const wt_device *dev, char *desc, size_t size)
+{
+    (void)dev;
+    snprintf(desc, size, "fake");
+    return true;
+}
+
+static wt_status fake_ascent(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                             wt_search_ctl *ctl, wt_error *err)
+{
+    (void)dev;
+    (void)inst;
+    (void)ctl;
+    fake_calls++;
+    job->pi[0] = 12345; /* garbage the host's run must not start from */
+    job->iterations_done = 7;
+    return wt_fail(err, fake_status, "fake device: %s", wt_status_str(fake_status));
+}
+
+static const wt_backend fake_backend = {
+    .name = "fake", .kind = WT_BACKEND_CUDA, .host = false,
+    .available = fake_available, .ascent = fake_ascent};
+static const wt_backend fake_no_slot = {
+    .name = "fake", .kind = WT_BACKEND_CUDA, .host = false, .available = fake_available};
+
+static wt_status run_on(const wt_backend *b, const wt_instance *inst, wt_search_ctl *ctl,
+                        wt_alpha *out, wt_error *err)
+{
+    wt_device dev;
+    if (b) wt_device_of(b, 0, &dev);
+    return wt_alpha_run(inst, b ? &dev : NULL, ctl, INFINITY, 40, 20, 5, out, err);
+}
+
+/* UNSUPPORTED or OUT_OF_MEMORY from the device, or no slot at all: the
+ * host's ascent from pi = 0, the same lists and bound as the host's own
+ * run; another error is the caller's. */
+static void test_fallback_to_host(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(200, 3);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_error err = {0};
+    wt_alpha host;
+    assert_int_equal(run_on(NULL, inst, &ctl, &host, &err), WT_OK);
+    assert_non_null(host.candidates);
+    assert_string_equal(host.device, "cpu");
+    assert_string_equal(host.fallback, "");
+    assert_true(host.lower_bound > 0);
+    assert_int_equal(host.iterations, 40);
+
+    const wt_status refusals[] = {WT_STATUS_UNSUPPORTED, WT_STATUS_OUT_OF_MEMORY};
+    for (size_t i = 0; i < 2; i++) {
+        fake_status = refusals[i];
+        fake_calls = 0;
+        wt_alpha a;
+        assert_int_equal(run_on(&fake_backend, inst, &ctl, &a, &err), WT_OK);
+        assert_int_equal(fake_calls, 1);
+        assert_string_equal(a.device, "cpu");
+        assert_non_null(strstr(a.fallback, "fake device"));
+        assert_int_equal(a.lower_bound, host.lower_bound);
+        assert_int_equal(a.graph_bound, host.graph_bound);
+        assert_int_equal(a.iterations, host.iterations);
+        assert_memory_equal(a.candidates, host.candidates, 200 * 5 * sizeof *a.candidates);
+        wt_alpha_free(&a);
+    }
+    wt_alpha a;
+    assert_int_equal(run_on(&fake_no_slot, inst, &ctl, &a, &err), WT_OK);
+    assert_string_equal(a.device, "cpu");
+    assert_memory_equal(a.candidates, host.candidates, 200 * 5 * sizeof *a.candidates);
+    wt_alpha_free(&a);
+
+    fake_status = WT_STATUS_DEVICE;
+    assert_int_equal(run_on(&fake_backend, inst, &ctl, &a, &err), WT_STATUS_DEVICE);
+    assert_non_null(strstr(err.message, "fake device"));
+    assert_null(a.candidates);
+
+    /* The result's figures. */
+    wt_search_stats stats = {0};
+    wt_alpha_stats(&host, &stats);
+    assert_string_equal(stats.ascent_device, "cpu");
+    assert_int_equal(stats.ascent_iterations, 40);
+    assert_true(stats.ascent_s >= host.ascent_s && host.ascent_s > 0);
+    wt_alpha_free(&host);
+    wt_instance_free(inst);
+}
+
+/* The share and first period: the host's and the device's constants, each
+ * overridden by the tuning. */
+static void test_plan_by_device(void **state)
+{
+    (void)state;
+    wt_tuning t;
+    memset(&t, 0, sizeof t);
+    wt_ascent_plan h = wt_policy_ascent(&t, true), d = wt_policy_ascent(&t, false);
+    assert_true(h.share == WT_ASCENT_SHARE && h.period == WT_ASCENT_PERIOD);
+    assert_true(d.share == WT_ASCENT_DEVICE_SHARE && d.period == WT_ASCENT_DEVICE_PERIOD);
+    t.ascent_share_pct = 30;
+    t.ascent_period = 500;
+    for (int host = 0; host < 2; host++) {
+        wt_ascent_plan x = wt_policy_ascent(&t, host);
+        assert_true(fabs(x.share - 0.3) < 1e-12);
+        assert_int_equal(x.period, 500);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_choice),
+        cmocka_unit_test(test_fallback_to_host),
+        cmocka_unit_test(test_plan_by_device),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
