@@ -217,9 +217,10 @@ _DOC_COMMON = """
     time_limit  seconds (from the start, the start tour included); None: until
                 the algorithm's natural end
     seed        seed of every random choice: a run without time_limit gives
-                the same tour again for the same seed, backend, thread count
-                and kicks; a time-limited run does not repeat (how far it
-                gets depends on the machine's speed and load)
+                the same tour again for the same seed, backend and kicks (on
+                any thread count; sa's: the same thread count too); a
+                time-limited run does not repeat (how far it gets depends on
+                the machine's speed and load)
     kicks       ils: the number of kicks (a budget, for repeatable runs);
                 None: as many as time_limit allows, or without one one per
                 city, at least 10,000 (as the CLI's --kicks)

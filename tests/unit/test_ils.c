@@ -58,11 +58,15 @@ static void test_double_bridge(void **state)
     wt_instance_free(inst);
 }
 
-static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
-                          wt_ils_descent descent, int threads)
+/* searches: tuning.ils_searches (0: the default, by the kick budget). */
+static wt_result ils_searching(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
+                               wt_ils_descent descent, int threads, int searches)
 {
+    wt_tuning t = {0};
+    t.ils_searches = searches;
     wt_params p;
     wt_params_defaults(&p);
+    p.tuning = &t;
     p.threads = threads;
     p.algorithm = WT_ALGO_ILS;
     p.backend = WT_BACKEND_CPU; /* the reference; tests/gpu cover cuda */
@@ -75,6 +79,12 @@ static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks
     wt_error err = {0};
     if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
     return res;
+}
+
+static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
+                          wt_ils_descent descent, int threads)
+{
+    return ils_searching(inst, seed, kicks, swaps, descent, threads, 0);
 }
 
 static wt_result ils(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps)
@@ -189,9 +199,12 @@ static void test_ils_too_small_to_kick(void **state)
 /* Local descents (params.ils_descent = WT_ILS_LOCAL, algo/ils_local.c):
  * valid tours of exact length, no worse with more kicks, the same tour for
  * the same seed; below 8 cities the run is the full one. */
-static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks, int threads)
+/* Local descents: `searches` searches (the threads' count when 0). */
+static wt_result ils_local(const wt_instance *inst, uint64_t seed, uint64_t kicks, int threads,
+                           int searches)
 {
-    return ils_with(inst, seed, kicks, 0, WT_ILS_LOCAL, threads);
+    return ils_searching(inst, seed, kicks, 0, WT_ILS_LOCAL, threads,
+                         searches ? searches : threads);
 }
 
 static void test_ils_local_descents(void **state)
@@ -203,8 +216,8 @@ static void test_ils_local_descents(void **state)
         wt_instance *inst = wt_test_random_instance(n, 50 + (uint64_t)n);
         /* 1 thread, and 3 searches that meet every round (2000 kicks each). */
         int threads = k % 2 ? 3 : 1;
-        wt_result few = ils_local(inst, 4, 1, threads), r = ils_local(inst, 4, 9000, threads);
-        wt_result again = ils_local(inst, 4, 9000, threads);
+        wt_result few = ils_local(inst, 4, 1, threads, 0), r = ils_local(inst, 4, 9000, threads, 0);
+        wt_result again = ils_local(inst, 4, 9000, threads, 0);
         assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
         assert_int_equal(r.length, wt_tour_length(inst, r.tour));
         assert_true(r.length <= few.length);
@@ -283,8 +296,8 @@ static void test_ils_local_segments(void **state)
     (void)state;
     int n = 13000;
     wt_instance *inst = wt_test_random_instance(n, 77);
-    wt_result few = ils_local(inst, 6, 1, 2), r = ils_local(inst, 6, 30000, 2);
-    wt_result again = ils_local(inst, 6, 30000, 2);
+    wt_result few = ils_local(inst, 6, 1, 2, 0), r = ils_local(inst, 6, 30000, 2, 0);
+    wt_result again = ils_local(inst, 6, 30000, 2, 0);
     assert_int_equal(wt_tour_validate(r.tour, n, NULL), WT_OK);
     assert_int_equal(r.length, wt_tour_length(inst, r.tour));
     assert_int_equal(wt_tour_validate(few.tour, n, NULL), WT_OK);
@@ -316,6 +329,68 @@ static void test_ils_local_segments(void **state)
         if (k == 0) assert_int_equal(res.stop, WT_STOP_TIME_LIMIT);
         wt_result_free(&res);
     }
+    wt_instance_free(inst);
+}
+
+/* A kick budget fixes the searches (wt_policy_ils_searches), so the same
+ * seed and budget give the same tour on 1, 2 and 3 threads, whichever way
+ * the searches share the kicks (their thresholds lowered to a 400-city
+ * instance): replicas (local and LK descents, 3 searches), merged replicas
+ * (LK, 3 searches), segments (local and LK, 2 searches); and the default
+ * number, by the budget (12,000 kicks: 2 searches). */
+enum share { REPLICAS, MERGED, SEGMENTS };
+
+static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
+                            int threads, int searches, enum share share)
+{
+    wt_tuning t = {0};
+    t.ils_searches = searches;
+    t.lk_alpha = WT_TUNING_OFF; /* no ascent: without a time limit it runs to its end */
+    t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
+    t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
+    wt_params p;
+    wt_params_defaults(&p);
+    p.tuning = &t;
+    p.threads = threads;
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CPU;
+    p.ils_descent = descent;
+    p.init = WT_INIT_GREEDY; /* a short first descent */
+    p.seed = 5;
+    p.kicks = kicks;
+    wt_result res = {0};
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
+    return res;
+}
+
+static void same_on_threads(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
+                            int searches, enum share share)
+{
+    int n = wt_instance_n(inst);
+    wt_result one = greedy_ils(inst, kicks, descent, 1, searches, share);
+    assert_int_equal(wt_tour_validate(one.tour, n, NULL), WT_OK);
+    assert_int_equal(one.length, wt_tour_length(inst, one.tour));
+    assert_int_equal(one.ils.kicks, kicks);
+    for (int threads = 2; threads <= 3; threads++) {
+        wt_result other = greedy_ils(inst, kicks, descent, threads, searches, share);
+        assert_int_equal(other.length, one.length);
+        assert_memory_equal(other.tour, one.tour, (size_t)n * sizeof(int32_t));
+        wt_result_free(&other);
+    }
+    wt_result_free(&one);
+}
+
+static void test_ils_same_tour_on_any_threads(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(400, 91);
+    same_on_threads(inst, 3000, WT_ILS_LOCAL, 3, REPLICAS);
+    same_on_threads(inst, 600, WT_ILS_LK, 3, REPLICAS);
+    same_on_threads(inst, 600, WT_ILS_LK, 3, MERGED);
+    same_on_threads(inst, 3000, WT_ILS_LOCAL, 2, SEGMENTS);
+    same_on_threads(inst, 600, WT_ILS_LK, 2, SEGMENTS);
+    same_on_threads(inst, 12000, WT_ILS_LOCAL, 0, REPLICAS);
     wt_instance_free(inst);
 }
 
@@ -381,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_ils_too_small_to_kick),
         cmocka_unit_test(test_ils_local_descents),
         cmocka_unit_test(test_ils_local_segments),
+        cmocka_unit_test(test_ils_same_tour_on_any_threads),
         cmocka_unit_test(test_ctl_stall_rule),
         cmocka_unit_test(test_ils_local_from_2opted),
     };
