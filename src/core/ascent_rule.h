@@ -71,6 +71,10 @@ bool wt_ascent_rule_more(wt_ascent_rule *r);
  * whether its pi is the new best (the caller keeps a copy). */
 bool wt_ascent_rule_record(wt_ascent_rule *r, int64_t bound, int64_t norm);
 
+#ifdef __cplusplus
+}
+#endif
+
 /* One city's new penalty: pi + step * (7 v + 3 v_prev) / 10 (C's integer
  * division, toward 0), clamped to +-WT_ASCENT_PI_LIMIT; v_prev is the
  * previous step's degree excess (the mix damps the zigzag of plain
@@ -83,9 +87,5 @@ static inline WT_HD int32_t wt_ascent_pi_next(int32_t pi, int32_t v, int32_t v_p
     if (x < -WT_ASCENT_PI_LIMIT) x = -WT_ASCENT_PI_LIMIT;
     return (int32_t)x;
 }
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif
