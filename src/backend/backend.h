@@ -134,6 +134,12 @@ typedef struct wt_ascent_job {
                                lower_bound are then not to be used */
 } wt_ascent_job;
 
+/* The one check of an ascent job on inst, made by each backend's ascent
+ * slot (ascent_job.c): NULL arrays, k < 1, iterations < 0, a NaN until,
+ * start penalties beyond +-2^30 (INVALID_ARGUMENT), lengths the fixed
+ * point cannot take (wt_onetree_check_lengths: UNSUPPORTED). */
+wt_status wt_ascent_job_check(const wt_instance *inst, const wt_ascent_job *job, wt_error *err);
+
 /* A tour held by a backend (on the GPU: in device memory) for searches that
  * transform one tour step by step, such as Iterated Local Search.  The
  * algorithm layer drives it and sees only lengths; the tour itself leaves

@@ -56,6 +56,10 @@
 #include "core/init.h"
 #include "core/instance.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The transformed lengths' scale; backend.h's WT_ASCENT_SCALE. */
 #define WT_ONETREE_SCALE 100
 
@@ -154,5 +158,9 @@ wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, con
 wt_status wt_onetree_complete_dense(const wt_instance *inst, const int32_t *pi,
                                     const wt_init_stop *stop, int64_t *bound, bool *stopped,
                                     wt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

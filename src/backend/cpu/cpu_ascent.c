@@ -6,23 +6,11 @@
  * The subgradient ascent.  Each step takes the minimum 1-tree of the sparse
  * graph under pi (core/onetree.h) and its degree excesses v = degree - 2;
  * the bound w(pi) is a lower bound (in that graph) and v its subgradient.
- * Then
- *   pi[i] += t * (7 v[i] + 3 v_prev[i]) / 10       (integer arithmetic)
- * where v_prev is the previous step's v: the mix damps the zigzag of plain
- * subgradient steps.  The step size t starts at WT_ASCENT_SCALE (one unit
- * of length) and stays the same for a period of max(n / 2, 100) steps;
- * after each period both the period and t are halved.  During the first
- * period t doubles at every step that raises the best bound, until a step
- * does not (the initial phase).  A period whose last step raised the best
- * bound is doubled.  The ascent ends when t or the period reaches 0, when
- * every degree is 2 (the 1-tree is a tour: the bound is its length and the
- * tour optimal in the graph), after job->iterations steps (0: no such
- * cap), at job->until, or when ctl expires; pi is the best step's.
- *
- * Then the candidates: the minimum 1-tree under the best pi again, the
- * alpha-value of every graph edge, and each city's graph neighbours by
- * increasing (alpha, c_pi, city), the first candidates_k of them.  Last
- * the proven bound, the complete graph's minimum 1-tree under the best pi.
+ * The step rule and the pi update are core/ascent_rule.h's (the GPU's
+ * ascent drives the same): pi[i] += t * (7 v[i] + 3 v_prev[i]) / 10.  The
+ * ascent also ends at job->until, or when ctl expires; pi is the best
+ * step's.  Then core/ascent_finish.h: the candidates by alpha-nearness
+ * under the best pi, and the proven bound.
  *
  * Everything is integer and every tie is broken by city numbers, so the
  * result depends on the instance, the graph, the start pi and the number
@@ -34,20 +22,15 @@
 #include "backend/cpu/cpu_ascent.h"
 
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ascent_finish.h"
+#include "core/ascent_rule.h"
 #include "core/error.h"
 #include "core/onetree.h"
 
 _Static_assert(WT_ASCENT_SCALE == WT_ONETREE_SCALE, "one fixed point for the ascent");
-
-enum { MIN_PERIOD = 100 };
-
-/* Penalties stay within +-2^30: with distances times the scale up to 2^30
- * (wt_onetree_check_lengths) every c_pi fits int32 thrice over. */
-#define PI_LIMIT ((int64_t)1 << 30)
 
 typedef struct ascent_stop {
     wt_search_ctl *ctl;
@@ -61,87 +44,50 @@ static bool stop_asked(void *user)
     return s->until < INFINITY && wt_now() >= s->until;
 }
 
-static wt_status check_job(const wt_instance *inst, const wt_ascent_job *job, wt_error *err)
+/* v = degree - 2 of t; returns sum v^2. */
+static int64_t excess(const wt_onetree *t, int n, int32_t *v)
 {
-    if (!inst || !job)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL instance or job");
-    if (!job->graph || !job->pi || !job->candidates)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "ascent: the job's graph, pi and candidates must not be NULL");
-    if (job->graph_k < 1 || job->candidates_k < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "ascent: graph_k (%d) and candidates_k (%d) must be >= 1", job->graph_k,
-                       job->candidates_k);
-    if (job->iterations < 0)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: iterations %d < 0",
-                       job->iterations);
-    if (isnan(job->until))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: until is NaN");
-    wt_status st = wt_onetree_check_lengths(inst, err);
-    if (st != WT_OK) return st;
-    for (int i = 0; i < inst->n; i++)
-        if (job->pi[i] > PI_LIMIT || job->pi[i] < -PI_LIMIT)
-            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                           "ascent: start penalty pi[%d] = %d beyond +-2^30", i,
-                           (int)job->pi[i]);
-    return WT_OK;
+    int64_t norm = 0;
+    for (int i = 0; i < n; i++) {
+        v[i] = t->degree[i] - 2;
+        norm += (int64_t)v[i] * v[i];
+    }
+    return norm;
 }
 
-/* Each city's graph neighbours by (alpha, c_pi, city), the first k, by
- * insertion into the sorted row; keys: 2 k entries a thread. */
-static void list_candidates(const wt_sgraph *g, const wt_onetree *t, const int64_t *alpha,
-                            int k, int threads, const wt_init_stop *stop, int64_t *keys,
-                            int32_t *out, bool *stopped)
+/* The steps from the tree under pi (t holds it): pi and best_pi end as
+ * the last and the best step's; *best_bound the best bound. */
+static wt_status ascend(const wt_sgraph *g, wt_ascent_job *job, wt_search_ctl *ctl, int threads,
+                        const wt_init_stop *stop, wt_onetree *t, int32_t *pi, int32_t *best_pi,
+                        int32_t *v, int32_t *v_prev, int64_t *best_bound, wt_error *err)
 {
     int n = g->n;
-    for (int base = 0; base < n; base += 4096) {
-        int end = base + 4096 < n ? base + 4096 : n;
-#pragma omp parallel num_threads(threads) if (end - base > 512)
-        {
-            int64_t *ra = keys + 2 * (size_t)k * (size_t)omp_get_thread_num(), *rc = ra + k;
-#pragma omp for schedule(static)
-            for (int i = base; i < end; i++) {
-                int32_t *row = out + (size_t)i * (size_t)k;
-                int found = 0;
-                for (int64_t x = g->off[i]; x < g->off[i + 1]; x++) {
-                    int64_t e = g->adj_edge[x], a = alpha[e], c = t->key[e];
-                    int32_t j = g->adj_city[x];
-                    int at = found;
-                    while (at > 0 && (ra[at - 1] > a ||
-                                      (ra[at - 1] == a &&
-                                       (rc[at - 1] > c || (rc[at - 1] == c && row[at - 1] > j)))))
-                        at--;
-                    if (at >= k) continue;
-                    int last = found < k ? found : k - 1;
-                    for (int p = last; p > at; p--) {
-                        row[p] = row[p - 1];
-                        ra[p] = ra[p - 1];
-                        rc[p] = rc[p - 1];
-                    }
-                    row[at] = j;
-                    ra[at] = a;
-                    rc[at] = c;
-                    if (found < k) found++;
-                }
-                for (int p = found; p < k; p++) row[p] = -1;
-            }
+    size_t bytes = (size_t)n * sizeof *pi;
+    int64_t norm = excess(t, n, v);
+    memcpy(v_prev, v, (size_t)n * sizeof *v);
+    wt_ascent_rule r;
+    wt_ascent_rule_start(&r, n, job->period, job->iterations, t->bound, norm);
+    while (wt_ascent_rule_more(&r) && !stop->should_stop(stop->user)) {
+        for (int i = 0; i < n; i++) {
+            pi[i] = wt_ascent_pi_next(pi[i], v[i], v_prev[i], r.step);
+            v_prev[i] = v[i];
         }
-        if (stop && stop->should_stop(stop->user)) {
-            *stopped = true;
-            return;
-        }
+        bool cut = false; /* a step cut short is dropped */
+        wt_status st = wt_onetree_sparse(g, pi, threads, stop, t, &cut, err);
+        if (st != WT_OK) return st;
+        if (cut) break;
+        wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+        job->iterations_done = r.iterations_done + 1;
+        if (wt_ascent_rule_record(&r, t->bound, excess(t, n, v))) memcpy(best_pi, pi, bytes);
     }
-}
-
-static int64_t ceil_div(int64_t a, int64_t b)
-{
-    return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+    *best_bound = r.best_bound;
+    return WT_OK;
 }
 
 wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_ctl *ctl,
                         wt_error *err)
 {
-    wt_status st = check_job(inst, job, err);
+    wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;
     job->iterations_done = 0;
@@ -162,111 +108,34 @@ wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_c
     size_t sn = (size_t)n;
     int32_t *pi = malloc(sn * sizeof *pi), *best_pi = malloc(sn * sizeof *best_pi);
     int32_t *v = malloc(sn * sizeof *v), *v_prev = malloc(sn * sizeof *v_prev);
-    int64_t *alpha = malloc((size_t)(g.m > 0 ? g.m : 1) * sizeof *alpha);
-    int64_t *keys = malloc(2 * (size_t)job->candidates_k * (size_t)threads * sizeof *keys);
-    if (!pi || !best_pi || !v || !v_prev || !alpha || !keys) {
+    if (!pi || !best_pi || !v || !v_prev) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for an ascent of %d cities", n);
         goto out;
     }
     memcpy(pi, job->pi, sn * sizeof *pi);
     memcpy(best_pi, pi, sn * sizeof *pi);
-    bool stopped = false, have_best = false;
-    int64_t best_w = INT64_MIN;
+    job->graph_bound = INT64_MIN;
 
     /* The ascent: the first tree under the start pi, then the steps. */
+    bool stopped = false;
     st = wt_onetree_sparse(&g, pi, threads, &steps_stop, &t, &stopped, err);
     if (st != WT_OK) goto out;
     if (!stopped) {
-        have_best = true;
-        best_w = t.bound;
-        int64_t norm = 0;
-        for (int i = 0; i < n; i++) {
-            v[i] = t.degree[i] - 2;
-            v_prev[i] = v[i];
-            norm += (int64_t)v[i] * v[i];
-        }
-        int64_t step = WT_ASCENT_SCALE;
-        int period = job->period > 0            ? job->period
-                     : n / 2 > MIN_PERIOD ? n / 2
-                                          : MIN_PERIOD;
-        bool initial = true;
-        int cap = job->iterations > 0 ? job->iterations : WT_CPU_ASCENT_DEFAULT_ITERATIONS;
-        for (; period > 0 && step > 0 && norm != 0 && !stopped; period /= 2, step /= 2) {
-            for (int p = 1; p <= period && step > 0 && norm != 0; p++) {
-                if ((cap > 0 && job->iterations_done >= cap) || stop_asked(&steps_ctx)) {
-                    stopped = true;
-                    break;
-                }
-                for (int i = 0; i < n; i++) {
-                    int64_t d = step * (7 * (int64_t)v[i] + 3 * (int64_t)v_prev[i]) / 10;
-                    int64_t x = pi[i] + d;
-                    if (x > PI_LIMIT) x = PI_LIMIT;
-                    if (x < -PI_LIMIT) x = -PI_LIMIT;
-                    pi[i] = (int32_t)x;
-                    v_prev[i] = v[i];
-                }
-                bool cut = false;
-                st = wt_onetree_sparse(&g, pi, threads, &steps_stop, &t, &cut, err);
-                if (st != WT_OK) goto out;
-                if (cut) {
-                    stopped = true;
-                    break;
-                }
-                job->iterations_done++;
-                wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
-                norm = 0;
-                for (int i = 0; i < n; i++) {
-                    v[i] = t.degree[i] - 2;
-                    norm += (int64_t)v[i] * v[i];
-                }
-                if (t.bound > best_w || (norm == 0 && t.bound >= best_w)) {
-                    best_w = t.bound;
-                    memcpy(best_pi, pi, sn * sizeof *pi);
-                    if (initial && step < PI_LIMIT) step *= 2;
-                    if (p == period && period < (1 << 29)) period *= 2;
-                } else if (initial) {
-                    initial = false;
-                }
-            }
-        }
-    }
-    memcpy(job->pi, best_pi, sn * sizeof *pi);
-    job->graph_bound = have_best ? best_w : INT64_MIN;
-
-    /* The candidates under the best pi; ctl alone stops them. */
-    stopped = false;
-    st = wt_onetree_sparse(&g, best_pi, threads, &final_stop, &t, &stopped, err);
-    if (st != WT_OK) goto out;
-    if (!stopped) {
-        job->graph_bound = t.bound;
-        st = wt_onetree_alpha(&g, &t, threads, &final_stop, alpha, &stopped, err);
+        st = ascend(&g, job, ctl, threads, &steps_stop, &t, pi, best_pi, v, v_prev,
+                    &job->graph_bound, err);
         if (st != WT_OK) goto out;
     }
-    if (!stopped)
-        list_candidates(&g, &t, alpha, job->candidates_k, threads, &final_stop, keys,
-                        job->candidates, &stopped);
-    if (stopped) {
-        job->stopped = true;
-        goto out;
-    }
+    memcpy(job->pi, best_pi, sn * sizeof *pi);
 
-    /* The proven bound: the complete graph's 1-tree under the same pi. */
-    if (wt_onetree_complete_supported(inst)) {
-        int64_t bound = 0;
-        bool cut = false;
-        wt_error ignored;
-        if (wt_onetree_complete_bound(inst, best_pi, &g, threads, &final_stop, &bound, &cut,
-                                      &ignored) == WT_OK &&
-            !cut)
-            job->lower_bound = ceil_div(bound, WT_ASCENT_SCALE);
-    }
+    /* The candidates and the bound under the best pi; ctl alone stops them. */
+    st = wt_ascent_finish(inst, &g, best_pi, job->candidates_k, threads, &final_stop, &t,
+                          job->candidates, &job->graph_bound, &job->lower_bound, &stopped, err);
+    if (st == WT_OK && stopped) job->stopped = true;
 out:
     free(pi);
     free(best_pi);
     free(v);
     free(v_prev);
-    free(alpha);
-    free(keys);
     wt_onetree_free(&t);
     wt_sgraph_free(&g);
     return st;

@@ -7,10 +7,11 @@
 
 #include "backend/backend.h"
 
-/* The default subgradient steps at most when job->iterations is 0: none
- * (the step rule alone ends the ascent, as LKH's does; job->until and ctl
- * still do). */
-#define WT_CPU_ASCENT_DEFAULT_ITERATIONS 0
+#include "core/ascent_rule.h"
+
+/* The default subgradient steps at most when job->iterations is 0
+ * (core/ascent_rule.h: none, the step rule alone ends the ascent). */
+#define WT_CPU_ASCENT_DEFAULT_ITERATIONS WT_ASCENT_DEFAULT_ITERATIONS
 
 /* The ascent slot's semantics (backend.h), on ctl->threads threads (ctl
  * may be NULL: one thread, no stop).  Results do not depend on the thread

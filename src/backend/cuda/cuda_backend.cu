@@ -2,7 +2,8 @@
  * cuda_backend.cu - the CUDA backend: finding the GPU and checking it runs.
  *
  * The backend answers whether a usable GPU is present, and runs the
- * searches that have kernels (multistart.cu, session.cu, sa.cu, batch.cu);
+ * searches that have kernels (multistart.cu, session.cu, sa.cu, batch.cu,
+ * cuda_ascent.cu);
  * its devices are the CUDA devices, `cuda:0`, `cuda:1`, ...
  * "Usable" is decided by launching a tiny probe kernel, not just by counting
  * devices: a binary built for other architectures (WT_CUDA_ARCH) than the
@@ -14,6 +15,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/batch.h"
+#include "backend/cuda/cuda_ascent.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/multistart.h"
 #include "backend/cuda/sa.h"
@@ -116,5 +118,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .batch = */ cuda_batch,
     /* .batch_place = */ wt_cuda_batch_place,
     /* .windows = */ cuda_windows,
-    /* .ascent = */ nullptr,  /* the Held-Karp ascent: not implemented yet */
+    /* .ascent = */ wt_cuda_ascent, /* the Held-Karp ascent's steps (cuda_ascent.cu) */
 };

@@ -1,0 +1,558 @@
+/*
+ * cuda_ascent.cu - the Held-Karp ascent's subgradient steps on the GPU
+ * (the cuda backend's ascent slot), equal to the cpu backend's bit for bit.
+ *
+ * The host builds the sparse graph (core/onetree.h, wt_sgraph_create: its
+ * edges in (eu, ev) order) and uploads its edges; then every step runs on
+ * the GPU, and the host reads a few bytes back a step to drive the step
+ * rule (core/ascent_rule.h), the cpu backend's code:
+ *   1. keys: each edge's (c_pi + 2^31) << 31 | e, where c_pi = 100 d +
+ *      pi[u] + pi[v] lies in [-2^31, 2^32 + 2^30] (penalties within +-2^30,
+ *      scaled lengths within 2^30) and e < 2^31: the keys' order is the
+ *      total order (c_pi, edge index), and edge index order is (eu, ev)
+ *      order, that of the host's Kruskal (onetree.h): the minimum spanning
+ *      tree is the host's, edge for edge.
+ *   2. Boruvka (1926): each component's cheapest outgoing edge by a 64-bit
+ *      atomicMin of the keys of the edges that join two components; each
+ *      component hooks onto the component at that edge's other end (of two
+ *      that chose the same edge, the lower label stays a root and adds the
+ *      edge once), pointer jumping flattens the hooks; until n - 1 edges,
+ *      about log2 n rounds.  Hand-written: CUB has no "minimum of each
+ *      segment" for segments (the components) that change every round over
+ *      an unsorted edge list, and a sort of the edges by component each
+ *      round would cost far more than these atomics.
+ *   3. the special node: each leaf's second-cheapest graph edge (the
+ *      minimum key over the edges at a leaf but its tree edge: at a city,
+ *      edge index order is the other city's order, the host's tie), then
+ *      the leaf whose second edge is dearest, ties to the lower city, by
+ *      cub::DeviceReduce::Max over (cost, -city) packed in a uint64.
+ *   4. the figures: the tree's weight, sum pi and sum (degree - 2)^2 by
+ *      cub::DeviceReduce::Sum in int64, exact (integer sums do not depend
+ *      on their order), read back with the special edge's cost.
+ *   5. the pi update (wt_ascent_pi_next, the host's function), and a
+ *      device copy of pi when the rule says it is the best.
+ * Then the finish: the best pi comes back and core/ascent_finish.h runs on
+ * the host (the candidates by alpha-nearness and the proven bound), the
+ * cpu backend's code again.
+ *
+ * Memory on the GPU: 20 bytes an edge (eu, ev, 100 d as int32; the key as
+ * uint64) and 40 bytes a city (pi, best pi, v_prev, degree, two component
+ * labels, a leaf's tree edge, the tree's edge list as int32; a component's
+ * cheapest key as uint64), plus CUB's scratch.  The graph of 10 quadrant
+ * neighbours and a spare column has at most 11 n edges: at most 260 bytes a
+ * city, 2.6 GB at 10,000,000 cities.  Checked against cudaMemGetInfo
+ * before anything is allocated.
+ *
+ * Stops: job->until and ctl are polled between steps (a step is one tree:
+ * milliseconds, tens of them at ten million cities); the finish polls ctl
+ * as the host's does.
+ */
+#include <cub/device/device_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "backend/cuda/cuda_ascent.h"
+#include "backend/cuda/cuda_common.cuh"
+#include "core/ascent_finish.h"
+#include "core/ascent_rule.h"
+#include "core/onetree.h"
+#include "core/search_ctl.h"
+
+static_assert(WT_ASCENT_SCALE == WT_ONETREE_SCALE, "one fixed point for the ascent");
+
+namespace {
+
+constexpr int BLOCK = 256;
+constexpr int64_t MAX_BLOCKS = 1 << 16; /* grid-stride loops beyond */
+constexpr uint64_t NONE = ~0ull;        /* no key: no edge found */
+constexpr int EDGE_BITS = 31;
+constexpr uint64_t EDGE_MASK = (1ull << EDGE_BITS) - 1;
+constexpr int64_t COST_OFFSET = (int64_t)1 << 31; /* c_pi + it >= 0 */
+constexpr int CITY_BITS = 28;                      /* n < 2^28: wt_onetree_check_lengths */
+constexpr uint64_t CITY_MASK = (1ull << CITY_BITS) - 1;
+
+/* What a tree's kernels leave for the host; read back in one copy. */
+struct TreeFigures {
+    uint64_t leaf_key;    /* the special leaf's packed (cost + 1, -city); 0: none */
+    int64_t tree_weight;  /* c_pi of the spanning tree's edges */
+    int64_t sum_pi;
+    int64_t norm;         /* sum (degree - 2)^2 of the 1-tree */
+    int64_t special_cost; /* c_pi of the special edge */
+    int32_t special;      /* the special node; -1: no leaf has a second edge */
+    int32_t tree_edges;   /* spanning tree edges so far (Boruvka) */
+    int32_t changed;      /* a pointer jump changed a label (next to tree_edges: one copy) */
+    int32_t pad;
+};
+
+/* The ascent's device memory (d_ pointers) and stream. */
+struct DeviceAscent {
+    int n = 0;
+    int64_t m = 0;
+    cudaStream_t stream = nullptr;
+    int32_t *d_eu = nullptr, *d_ev = nullptr, *d_d100 = nullptr; /* m */
+    uint64_t *d_key = nullptr;                                   /* m */
+    int32_t *d_pi = nullptr, *d_best_pi = nullptr, *d_v_prev = nullptr, *d_degree = nullptr;
+    int32_t *d_comp = nullptr, *d_link = nullptr; /* component labels: this round's, the next */
+    int32_t *d_tree_edge = nullptr;               /* a leaf's tree edge */
+    int32_t *d_tree_list = nullptr;               /* the spanning tree's n - 1 edges */
+    uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
+    TreeFigures *d_fig = nullptr;
+    void *d_temp = nullptr; /* CUB's scratch */
+    size_t temp_bytes = 0;
+};
+
+/* ------------------------------------------------------------- kernels */
+
+__device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
+__device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
+
+static int blocks_for(int64_t count)
+{
+    int64_t b = (count + BLOCK - 1) / BLOCK;
+    return (int)(b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : b);
+}
+
+__device__ void atomic_min_key(uint64_t *at, uint64_t key)
+{
+    if (key < *at) /* a stale read is only larger: skips most atomics */
+        atomicMin((unsigned long long *)at, (unsigned long long)key);
+}
+
+static __global__ void keys_kernel(const int32_t *eu, const int32_t *ev, const int32_t *d100,
+                                   const int32_t *pi, uint64_t *key, int64_t m)
+{
+    for (int64_t e = thread_index(); e < m; e += thread_stride()) {
+        int64_t c = (int64_t)d100[e] + pi[eu[e]] + pi[ev[e]];
+        key[e] = ((uint64_t)(c + COST_OFFSET) << EDGE_BITS) | (uint64_t)e;
+    }
+}
+
+static __global__ void tree_start_kernel(int32_t *comp, int32_t *degree, int n)
+{
+    for (int64_t i = thread_index(); i < n; i += thread_stride()) {
+        comp[i] = (int32_t)i;
+        degree[i] = 0;
+    }
+}
+
+static __global__ void cheapest_kernel(const int32_t *eu, const int32_t *ev, const uint64_t *key,
+                                       const int32_t *comp, uint64_t *cheapest, int64_t m)
+{
+    for (int64_t e = thread_index(); e < m; e += thread_stride()) {
+        int32_t a = comp[eu[e]], b = comp[ev[e]];
+        if (a == b) continue;
+        uint64_t k = key[e];
+        atomic_min_key(&cheapest[a], k);
+        atomic_min_key(&cheapest[b], k);
+    }
+}
+
+/* Each root with an outgoing edge hooks onto the other end's component
+ * and adds the edge to the tree; of two roots that chose the same edge
+ * (the total order allows no other cycle), the lower stays a root and
+ * adds the edge, the higher hooks without.  link: the labels next round
+ * (before the jumps: a root's parent). */
+static __global__ void hook_kernel(const int32_t *eu, const int32_t *ev, const int32_t *comp,
+                                   const uint64_t *cheapest, int32_t *link, int32_t *degree,
+                                   int32_t *tree_edge, int32_t *tree_list, TreeFigures *fig, int n)
+{
+    for (int64_t x = thread_index(); x < n; x += thread_stride()) {
+        int32_t i = (int32_t)x, r = comp[i];
+        link[i] = r;
+        uint64_t k = cheapest[i];
+        if (r != i || k == NONE) continue;
+        int32_t e = (int32_t)(k & EDGE_MASK), u = eu[e], v = ev[e];
+        int32_t a = comp[u], b = comp[v], other = a == i ? b : a;
+        bool mutual = cheapest[other] == k;
+        if (!mutual || i < other) {
+            tree_list[atomicAdd(&fig->tree_edges, 1)] = e;
+            atomicAdd(&degree[u], 1);
+            atomicAdd(&degree[v], 1);
+            tree_edge[u] = e; /* read only at leaves, which have one tree edge */
+            tree_edge[v] = e;
+        }
+        if (!mutual || i > other) link[i] = other;
+    }
+}
+
+/* One round of pointer jumping; a label read while another thread moves
+ * it is an ancestor either way. */
+static __global__ void jump_kernel(int32_t *link, TreeFigures *fig, int n)
+{
+    for (int64_t i = thread_index(); i < n; i += thread_stride()) {
+        int32_t l = link[i], ll = link[l];
+        if (l != ll) {
+            link[i] = ll;
+            fig->changed = 1;
+        }
+    }
+}
+
+/* Each leaf's cheapest graph edge but its tree edge: its second cheapest. */
+static __global__ void second_kernel(const int32_t *eu, const int32_t *ev, const uint64_t *key,
+                                     const int32_t *degree, const int32_t *tree_edge,
+                                     uint64_t *second, int64_t m)
+{
+    for (int64_t e = thread_index(); e < m; e += thread_stride()) {
+        int32_t u = eu[e], v = ev[e];
+        if (degree[u] == 1 && tree_edge[u] != e) atomic_min_key(&second[u], key[e]);
+        if (degree[v] == 1 && tree_edge[v] != e) atomic_min_key(&second[v], key[e]);
+    }
+}
+
+/* The special node from the largest leaf key: its edge joins the tree. */
+static __global__ void special_kernel(const int32_t *eu, const int32_t *ev, const uint64_t *second,
+                                      int32_t *degree, TreeFigures *fig)
+{
+    uint64_t lk = fig->leaf_key;
+    if (lk == 0) {
+        fig->special = -1;
+        return;
+    }
+    int32_t s = (int32_t)(CITY_MASK - (lk & CITY_MASK));
+    uint64_t k = second[s];
+    int32_t e = (int32_t)(k & EDGE_MASK), to = eu[e] == s ? ev[e] : eu[e];
+    fig->special = s;
+    fig->special_cost = (int64_t)(k >> EDGE_BITS) - COST_OFFSET;
+    degree[s]++;
+    degree[to]++;
+}
+
+static __global__ void excess_kernel(const int32_t *degree, int32_t *v_prev, int n)
+{
+    for (int64_t i = thread_index(); i < n; i += thread_stride()) v_prev[i] = degree[i] - 2;
+}
+
+static __global__ void pi_kernel(int32_t *pi, const int32_t *degree, int32_t *v_prev, int64_t step,
+                                 int n)
+{
+    for (int64_t i = thread_index(); i < n; i += thread_stride()) {
+        int32_t v = degree[i] - 2;
+        pi[i] = wt_ascent_pi_next(pi[i], v, v_prev[i], step);
+        v_prev[i] = v;
+    }
+}
+
+/* ------------------------------------------------ reductions' operands */
+
+struct TreeEdgeCost {
+    const int32_t *list;
+    const uint64_t *key;
+    __host__ __device__ int64_t operator()(int i) const
+    {
+        return (int64_t)(key[list[i]] >> EDGE_BITS) - COST_OFFSET;
+    }
+};
+
+struct Widened {
+    const int32_t *a;
+    __host__ __device__ int64_t operator()(int i) const { return a[i]; }
+};
+
+struct ExcessSquared {
+    const int32_t *degree;
+    __host__ __device__ int64_t operator()(int i) const
+    {
+        int64_t v = degree[i] - 2;
+        return v * v;
+    }
+};
+
+/* (second edge's cost + 1, 2^28 - 1 - city) of a leaf with a second edge,
+ * else 0: the maximum is the dearest second edge, ties to the lower city. */
+struct LeafKey {
+    const int32_t *degree;
+    const uint64_t *second;
+    __host__ __device__ uint64_t operator()(int i) const
+    {
+        if (degree[i] != 1 || second[i] == NONE) return 0;
+        return (((second[i] >> EDGE_BITS) + 1) << CITY_BITS) | (CITY_MASK - (uint64_t)i);
+    }
+};
+
+template <typename F> thrust::transform_iterator<F, thrust::counting_iterator<int>> over(F f)
+{
+    return thrust::make_transform_iterator(thrust::counting_iterator<int>(0), f);
+}
+
+/* CUB's scratch for the four reductions: the largest of their sizes. */
+static wt_status reduce_bytes(const DeviceAscent &d, size_t *bytes, wt_error *err)
+{
+    size_t b[4] = {0, 0, 0, 0};
+    TreeFigures *f = d.d_fig;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[0], over(TreeEdgeCost{nullptr, nullptr}),
+                                              &f->tree_weight, d.n - 1, d.stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[1], over(Widened{nullptr}), &f->sum_pi,
+                                              d.n, d.stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[2], over(ExcessSquared{nullptr}),
+                                              &f->norm, d.n, d.stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Max(nullptr, b[3], over(LeafKey{nullptr, nullptr}),
+                                              &f->leaf_key, d.n, d.stream));
+    *bytes = 1;
+    for (size_t x : b)
+        if (x > *bytes) *bytes = x;
+    return WT_OK;
+}
+
+/* ------------------------------------------------------------ one tree */
+
+/* Boruvka's rounds: the minimum spanning tree under the keys into
+ * d_tree_list, d_degree and d_tree_edge. */
+static wt_status spanning_tree(DeviceAscent &d, wt_error *err)
+{
+    int n = d.n, nb = blocks_for(n), mb = blocks_for(d.m);
+    tree_start_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_comp, d.d_degree, n);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    WT_CUDA_CHECK(err, cudaMemsetAsync(&d.d_fig->tree_edges, 0, sizeof(int32_t), d.stream));
+    int joined = 0;
+    while (joined < n - 1) {
+        WT_CUDA_CHECK(err, cudaMemsetAsync(d.d_cheapest, 0xff, (size_t)n * sizeof(uint64_t),
+                                           d.stream));
+        cheapest_kernel<<<mb, BLOCK, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_key, d.d_comp,
+                                                     d.d_cheapest, d.m);
+        WT_CUDA_CHECK(err, cudaGetLastError());
+        hook_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_comp, d.d_cheapest, d.d_link,
+                                                 d.d_degree, d.d_tree_edge, d.d_tree_list,
+                                                 d.d_fig, n);
+        WT_CUDA_CHECK(err, cudaGetLastError());
+        int32_t back[2] = {0, 1}; /* tree_edges, changed */
+        while (back[1]) {
+            WT_CUDA_CHECK(err, cudaMemsetAsync(&d.d_fig->changed, 0, sizeof(int32_t), d.stream));
+            jump_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_link, d.d_fig, n);
+            WT_CUDA_CHECK(err, cudaGetLastError());
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(back, &d.d_fig->tree_edges, sizeof back,
+                                               cudaMemcpyDeviceToHost, d.stream));
+            WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+        }
+        int32_t *x = d.d_comp;
+        d.d_comp = d.d_link;
+        d.d_link = x;
+        if (back[0] == joined)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "ascent: the graph is not connected (%d components)", n - joined);
+        joined = back[0];
+    }
+    return WT_OK;
+}
+
+/* The minimum 1-tree under d_pi (onetree.h's): *bound and *norm. */
+static wt_status one_tree(DeviceAscent &d, int64_t *bound, int64_t *norm, wt_error *err)
+{
+    int n = d.n, mb = blocks_for(d.m);
+    keys_kernel<<<mb, BLOCK, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_d100, d.d_pi, d.d_key, d.m);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    wt_status st = spanning_tree(d, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(d.d_cheapest, 0xff, (size_t)n * sizeof(uint64_t), d.stream));
+    second_kernel<<<mb, BLOCK, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_key, d.d_degree, d.d_tree_edge,
+                                               d.d_cheapest, d.m);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    TreeFigures *f = d.d_fig;
+    size_t tb = d.temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Max(d.d_temp, tb, over(LeafKey{d.d_degree, d.d_cheapest}),
+                                              &f->leaf_key, n, d.stream));
+    special_kernel<<<1, 1, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_cheapest, d.d_degree, f);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    tb = d.temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(d.d_temp, tb,
+                                              over(TreeEdgeCost{d.d_tree_list, d.d_key}),
+                                              &f->tree_weight, n - 1, d.stream));
+    tb = d.temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(d.d_temp, tb, over(Widened{d.d_pi}), &f->sum_pi, n,
+                                              d.stream));
+    tb = d.temp_bytes;
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(d.d_temp, tb, over(ExcessSquared{d.d_degree}),
+                                              &f->norm, n, d.stream));
+    TreeFigures h;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, f, sizeof h, cudaMemcpyDeviceToHost, d.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+    if (h.special < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: no leaf of the graph's spanning tree has a second edge");
+    *bound = h.tree_weight + h.special_cost - 2 * h.sum_pi;
+    *norm = h.norm;
+    return WT_OK;
+}
+
+/* ------------------------------------------------------ memory, upload */
+
+static void device_close(DeviceAscent &d)
+{
+    void *ptrs[] = {d.d_eu,     d.d_ev,    d.d_d100,      d.d_key,       d.d_pi,
+                    d.d_best_pi, d.d_v_prev, d.d_degree,  d.d_comp,      d.d_link,
+                    d.d_tree_edge, d.d_tree_list, d.d_cheapest, d.d_fig, d.d_temp};
+    for (void *p : ptrs)
+        if (p) cudaFree(p);
+    if (d.stream) cudaStreamDestroy(d.stream);
+    (void)cudaGetLastError(); /* a failure while freeing is no later call's */
+    d = DeviceAscent{};
+}
+
+template <typename T> static cudaError_t alloc(T **p, int64_t count)
+{
+    return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
+}
+
+/* The device's memory for g, checked against what is free first; the
+ * edges and the start pi uploaded.  device_close frees it, also after a
+ * failure. */
+static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, DeviceAscent &d,
+                             wt_error *err)
+{
+    d.n = g->n;
+    d.m = g->m;
+    int64_t n = g->n, m = g->m;
+    WT_CUDA_CHECK(err, cudaSetDevice(device));
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, alloc(&d.d_fig, 1));
+    wt_status st = reduce_bytes(d, &d.temp_bytes, err);
+    if (st != WT_OK) return st;
+    size_t need = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
+                  (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t)) + d.temp_bytes;
+    size_t free_b = 0, total_b = 0;
+    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+    if (need > free_b)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
+                       "ascent: %d cities and %lld graph edges need %zu bytes of GPU memory; "
+                       "%zu of %zu are free",
+                       g->n, (long long)m, need, free_b, total_b);
+    WT_CUDA_CHECK(err, alloc(&d.d_eu, m));
+    WT_CUDA_CHECK(err, alloc(&d.d_ev, m));
+    WT_CUDA_CHECK(err, alloc(&d.d_d100, m));
+    WT_CUDA_CHECK(err, alloc(&d.d_key, m));
+    int32_t **city_arrays[] = {&d.d_pi,   &d.d_best_pi, &d.d_v_prev,    &d.d_degree,
+                               &d.d_comp, &d.d_link,    &d.d_tree_edge, &d.d_tree_list};
+    for (int32_t **a : city_arrays) WT_CUDA_CHECK(err, alloc(a, n));
+    WT_CUDA_CHECK(err, alloc(&d.d_cheapest, n));
+    WT_CUDA_CHECK(err, cudaMalloc(&d.d_temp, d.temp_bytes));
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_eu, g->eu, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_ev, g->ev, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_pi, pi, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice));
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_best_pi, pi, (size_t)n * sizeof(int32_t),
+                                  cudaMemcpyHostToDevice));
+    /* 100 d fits int32 (wt_sgraph_create keeps it within 2^30): half the
+     * bytes of the host's int64, narrowed in slices. */
+    const int64_t SLICE = 1 << 20;
+    int32_t *h = (int32_t *)malloc((size_t)(m < SLICE ? m : SLICE) * sizeof *h + 1);
+    if (!h) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent's upload");
+    for (int64_t base = 0; base < m; base += SLICE) {
+        int64_t end = base + SLICE < m ? base + SLICE : m;
+        for (int64_t e = base; e < end; e++) h[e - base] = (int32_t)g->d100[e];
+        cudaError_t ce = cudaMemcpy(d.d_d100 + base, h, (size_t)(end - base) * sizeof *h,
+                                    cudaMemcpyHostToDevice);
+        if (ce != cudaSuccess) {
+            free(h);
+            WT_CUDA_CHECK(err, ce);
+        }
+    }
+    free(h);
+    return WT_OK;
+}
+
+/* ----------------------------------------------------------- the steps */
+
+struct AscentStop {
+    wt_search_ctl *ctl;
+    double until; /* INFINITY: only ctl */
+};
+
+static bool stop_asked(void *user)
+{
+    const AscentStop *s = (const AscentStop *)user;
+    if (s->ctl && wt_ctl_expired(s->ctl)) return true;
+    return s->until < INFINITY && wt_now() >= s->until;
+}
+
+/* The first tree and the steps (the cpu backend's loop, cpu_ascent.c):
+ * best_pi (host, n) gets the best pi, *graph_bound its bound (INT64_MIN
+ * when a stop came before the first tree). */
+static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
+                        int32_t *best_pi, int64_t *graph_bound, wt_error *err)
+{
+    int n = d.n, nb = blocks_for(n);
+    AscentStop stop = {ctl, job->until};
+    *graph_bound = INT64_MIN;
+    if (!stop_asked(&stop)) {
+        int64_t bound = 0, norm = 0;
+        wt_status st = one_tree(d, &bound, &norm, err);
+        if (st != WT_OK) return st;
+        excess_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_degree, d.d_v_prev, n);
+        WT_CUDA_CHECK(err, cudaGetLastError());
+        wt_ascent_rule r;
+        wt_ascent_rule_start(&r, n, job->period, job->iterations, bound, norm);
+        while (wt_ascent_rule_more(&r) && !stop_asked(&stop)) {
+            pi_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_pi, d.d_degree, d.d_v_prev, r.step, n);
+            WT_CUDA_CHECK(err, cudaGetLastError());
+            st = one_tree(d, &bound, &norm, err);
+            if (st != WT_OK) return st;
+            wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+            job->iterations_done = r.iterations_done + 1;
+            if (wt_ascent_rule_record(&r, bound, norm))
+                WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
+                                                   cudaMemcpyDeviceToDevice, d.stream));
+        }
+        *graph_bound = r.best_bound;
+    }
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(best_pi, d.d_best_pi, (size_t)n * sizeof(int32_t),
+                                       cudaMemcpyDeviceToHost, d.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+    return WT_OK;
+}
+
+/* The steps on the device; its memory freed on every path. */
+static wt_status ascend_on_device(int device, const wt_sgraph *g, wt_ascent_job *job,
+                                  wt_search_ctl *ctl, wt_error *err)
+{
+    DeviceAscent d;
+    wt_status st = device_open(device, g, job->pi, d, err);
+    if (st == WT_OK) st = ascend(d, job, ctl, job->pi, &job->graph_bound, err);
+    device_close(d);
+    return st;
+}
+
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)ctl); }
+
+} // namespace
+
+extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,
+                                    wt_ascent_job *job, wt_search_ctl *ctl, wt_error *err)
+{
+    if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
+    wt_status st = wt_ascent_job_check(inst, job, err);
+    if (st != WT_OK) return st;
+    job->lower_bound = -1;
+    job->iterations_done = 0;
+    job->stopped = false;
+    int threads = ctl && ctl->threads > 0 ? ctl->threads : 1;
+    wt_sgraph g;
+    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, &g, err);
+    if (st != WT_OK) return st;
+    if (g.m > (int64_t)EDGE_MASK) {
+        st = wt_fail(err, WT_STATUS_UNSUPPORTED,
+                     "ascent: the graph has %lld edges; the GPU's ascent takes fewer than 2^31",
+                     (long long)g.m);
+        wt_sgraph_free(&g);
+        return st;
+    }
+    /* job->pi: the start pi in, the best pi out. */
+    st = ascend_on_device(dev->index, &g, job, ctl, err);
+    wt_onetree t;
+    if (st == WT_OK) st = wt_onetree_alloc(&g, &t, err);
+    if (st == WT_OK) {
+        /* The candidates and the bound under the best pi; ctl alone stops them. */
+        wt_init_stop final_stop = {ctl_stop_asked, ctl};
+        bool stopped = false;
+        st = wt_ascent_finish(inst, &g, job->pi, job->candidates_k, threads,
+                              ctl ? &final_stop : nullptr, &t, job->candidates, &job->graph_bound,
+                              &job->lower_bound, &stopped, err);
+        if (st == WT_OK && stopped) job->stopped = true;
+        wt_onetree_free(&t);
+    }
+    wt_sgraph_free(&g);
+    return st;
+}

@@ -1,0 +1,28 @@
+/*
+ * cuda_ascent.h - the CUDA backend's Held-Karp ascent slot (backend.h,
+ * wt_ascent_job): the subgradient steps on the GPU, results equal to the
+ * cpu backend's bit for bit (cuda_ascent.cu says how).
+ */
+#ifndef WT_BACKEND_CUDA_ASCENT_H
+#define WT_BACKEND_CUDA_ASCENT_H
+
+#include "backend/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The ascent slot's semantics (backend.h) on CUDA device dev->index; ctl
+ * may be NULL (one host thread for the finish, no stop).  Errors: those of
+ * the cpu slot (wt_ascent_job_check, a graph that is not connected),
+ * UNSUPPORTED (2^31 graph edges or more), OUT_OF_MEMORY (the GPU's free
+ * memory is short: the message names the bytes needed and free), DEVICE
+ * (a CUDA call failed). */
+wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                         wt_search_ctl *ctl, wt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * ascent_finish.h - the end of a Held-Karp ascent, one code for every
+ * backend's ascent slot: under the best penalties the steps found, the
+ * minimum 1-tree of the sparse graph again, the alpha-value of every graph
+ * edge, each city's candidates by alpha-nearness (Helsgaun 2000, section
+ * 4.1), and the proven bound from the complete graph's minimum 1-tree
+ * (core/onetree.h computes the trees and the alpha-values).
+ */
+#ifndef WT_CORE_ASCENT_FINISH_H
+#define WT_CORE_ASCENT_FINISH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/init.h"
+#include "core/instance.h"
+#include "core/onetree.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Under pi (n penalties), with t scratch allocated for g (wt_onetree_alloc)
+ * and up to `threads` threads:
+ *   *graph_bound: the 1-tree bound of g under pi, scaled (left as it was
+ *                 when stop came first);
+ *   candidates:   n rows of k cities, each city's graph neighbours by
+ *                 increasing (alpha, c_pi, city), -1 after a row's last;
+ *   *lower_bound: the complete graph's 1-tree bound under pi in the
+ *                 instance's unit, rounded up; left as it was where there
+ *                 is no exact complete-graph tree (or it failed).
+ * stop (NULL: never) is polled every few milliseconds; *stopped: it came
+ * before the candidates were complete (they and *lower_bound are then not
+ * to be used).  Errors: those of wt_onetree_sparse and wt_onetree_alpha,
+ * OUT_OF_MEMORY. */
+wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi, int k,
+                           int threads, const wt_init_stop *stop, wt_onetree *t,
+                           int32_t *candidates, int64_t *graph_bound, int64_t *lower_bound,
+                           bool *stopped, wt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

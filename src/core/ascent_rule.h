@@ -1,0 +1,91 @@
+/*
+ * ascent_rule.h - the step rule of the Held-Karp subgradient ascent
+ * (Held & Karp 1971; Volgenant & Jonker 1982, as Helsgaun 2000, section
+ * 4.2, describes it), one code for every backend's ascent slot.
+ *
+ * A backend computes the 1-trees (on the host or the GPU); this state
+ * machine alone decides how many steps there are, how large each is and
+ * which penalties are the best, so that the backends' sequences of steps
+ * cannot drift apart.  The loop every backend runs:
+ *
+ *   tree under the start pi -> wt_ascent_rule_start(bound, norm)
+ *   while (wt_ascent_rule_more(&r) && !stop) {
+ *       pi[i] = wt_ascent_pi_next(pi[i], v[i], v_prev[i], r.step); v_prev = v
+ *       tree under pi, v = degree - 2, norm = sum v^2
+ *       if (wt_ascent_rule_record(&r, bound, norm)) best_pi = pi
+ *   }
+ *
+ * The rule: the step size starts at WT_ONETREE_SCALE (one unit of length)
+ * and stays the same for a period of max(n / 2, 100) steps (or the job's
+ * period); after each period both the period and the step are halved.
+ * During the first period the step doubles at every step that raises the
+ * best bound, until a step does not (the initial phase).  A period whose
+ * last step raised the best bound is doubled.  The ascent ends when the
+ * step or the period reaches 0, when every degree is 2 (norm 0: the 1-tree
+ * is a tour), or after the cap of steps (0: none).
+ *
+ * Everything is integer: the same bounds and norms give the same steps.
+ */
+#ifndef WT_CORE_ASCENT_RULE_H
+#define WT_CORE_ASCENT_RULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/rng.h" /* WT_HD: the pi update runs in device code too */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Penalties stay within +-2^30: with scaled distances up to 2^30
+ * (wt_onetree_check_lengths) every c_pi fits in 33 bits. */
+#define WT_ASCENT_PI_LIMIT ((int64_t)1 << 30)
+
+/* The steps at most when a job asks for 0: none (the rule alone ends the
+ * ascent, as LKH's does; a deadline or a stop still do). */
+#define WT_ASCENT_DEFAULT_ITERATIONS 0
+
+typedef struct wt_ascent_rule {
+    int64_t step;        /* the step size t, in units of 1 / WT_ONETREE_SCALE */
+    int period;          /* steps of the current period */
+    int p;               /* the next step's place in its period, 1..period */
+    bool initial;        /* still in the initial phase (t doubles on a rise) */
+    int cap;             /* steps at most; 0: no cap */
+    int64_t best_bound;  /* the best 1-tree bound so far (scaled) */
+    int64_t norm;        /* sum of v^2 of the last tree */
+    int iterations_done; /* steps recorded */
+} wt_ascent_rule;
+
+/* Starts the rule for n cities after the tree under the start pi, whose
+ * bound and norm are given; period and iterations as wt_ascent_job's (0:
+ * the defaults). */
+void wt_ascent_rule_start(wt_ascent_rule *r, int n, int period, int iterations, int64_t bound,
+                          int64_t norm);
+
+/* Whether the rule takes another step (its size then r->step); moves to
+ * the next period when the current one is over. */
+bool wt_ascent_rule_more(wt_ascent_rule *r);
+
+/* Records the step just taken: the new tree's bound and norm.  Returns
+ * whether its pi is the new best (the caller keeps a copy). */
+bool wt_ascent_rule_record(wt_ascent_rule *r, int64_t bound, int64_t norm);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* One city's new penalty: pi + step * (7 v + 3 v_prev) / 10 (C's integer
+ * division, toward 0), clamped to +-WT_ASCENT_PI_LIMIT; v_prev is the
+ * previous step's degree excess (the mix damps the zigzag of plain
+ * subgradient steps). */
+static inline WT_HD int32_t wt_ascent_pi_next(int32_t pi, int32_t v, int32_t v_prev, int64_t step)
+{
+    int64_t d = step * (7 * (int64_t)v + 3 * (int64_t)v_prev) / 10;
+    int64_t x = pi + d;
+    if (x > WT_ASCENT_PI_LIMIT) x = WT_ASCENT_PI_LIMIT;
+    if (x < -WT_ASCENT_PI_LIMIT) x = -WT_ASCENT_PI_LIMIT;
+    return (int32_t)x;
+}
+
+#endif

@@ -1,0 +1,248 @@
+/*
+ * test_gpu_ascent.c - the Held-Karp ascent on the GPU (the cuda backend's
+ * ascent slot, backend/cuda/cuda_ascent.cu) against the host's (the cpu
+ * backend's, the reference): for the same job and the same cap of steps,
+ * every output equal bit for bit: the penalties, the graph's bound, the
+ * proven bound, the candidate lists and the steps made.
+ *
+ * The graph is the one the LKH-class search builds (algo/alpha.c): 10
+ * quadrant neighbours a city (the nearest for a matrix) and a spare column
+ * that chains the components, if several.  Instances: the shipped TSPLIB
+ * ones of every metric (EUC_2D, ATT, GEO, CEIL_2D, EXPLICIT), 20,000
+ * uniform cities, clustered ones, and points with many duplicates (equal
+ * lengths everywhere: the ties).  Also: a deadline already passed returns
+ * at once with the start penalties and their lists; a stop flag set
+ * before the call gives job.stopped.
+ *
+ * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
+ * "GPU" side on the CPU to check the test's own logic.
+ */
+#include "gpu_test.h"
+
+#include <math.h>
+
+#include "backend/backend.h"
+#include "core/search_ctl.h"
+#include "ls/engine.h"
+
+enum { GRAPH_K = 10, CAND_K = 6 };
+
+static bool gpu_is_cpu;
+
+static const wt_backend *backend_for(bool gpu)
+{
+    return wt_backend_of(gpu && !gpu_is_cpu ? WT_BACKEND_CUDA : WT_BACKEND_CPU);
+}
+
+static int find_root(int32_t *parent, int c)
+{
+    while (parent[c] != c) {
+        parent[c] = parent[parent[c]];
+        c = parent[c];
+    }
+    return c;
+}
+
+/* alpha.c's graph: k quadrant neighbours, then a spare column that chains
+ * each component's lowest city to the next's. */
+static int32_t *ascent_graph(const wt_instance *inst, int k)
+{
+    int n = wt_instance_n(inst), width = k + 1;
+    int32_t *lists = malloc((size_t)n * (size_t)k * sizeof *lists);
+    int32_t *graph = malloc((size_t)n * (size_t)width * sizeof *graph);
+    bool stopped = false;
+    wt_error err = {0};
+    if (wt_ls_quadrant_lists(inst, k, 2, NULL, lists, &stopped, &err) != WT_OK)
+        fail_msg("quadrant lists: %s", err.message);
+    for (size_t c = 0; c < (size_t)n; c++) {
+        for (size_t j = 0; j < (size_t)k; j++) graph[c * width + j] = lists[c * k + j];
+        graph[c * width + (size_t)k] = -1;
+    }
+    int32_t *parent = lists;
+    for (int c = 0; c < n; c++) parent[c] = c;
+    for (int c = 0; c < n; c++)
+        for (int j = 0; j < k; j++) {
+            int d = graph[(size_t)c * width + (size_t)j];
+            if (d < 0) break;
+            int a = find_root(parent, c), b = find_root(parent, d);
+            if (a != b) parent[a > b ? a : b] = a < b ? a : b;
+        }
+    int prev = -1;
+    for (int c = 0; c < n; c++) {
+        if (find_root(parent, c) != c) continue;
+        if (prev >= 0) graph[(size_t)prev * width + (size_t)k] = c;
+        prev = c;
+    }
+    free(lists);
+    return graph;
+}
+
+typedef struct run {
+    wt_ascent_job job;
+    wt_status status;
+    double seconds;
+} run;
+
+/* One ascent on the GPU (gpu) or the host; stop: a stop flag set before. */
+static run ascend(const wt_instance *inst, const int32_t *graph, int iterations, double until,
+                  bool stop, bool gpu)
+{
+    int n = wt_instance_n(inst);
+    run r = {0};
+    r.job = (wt_ascent_job){.graph = graph, .graph_k = GRAPH_K + 1, .iterations = iterations,
+                            .until = until, .pi = calloc((size_t)n, sizeof(int32_t)),
+                            .candidates = malloc((size_t)n * CAND_K * sizeof(int32_t)),
+                            .candidates_k = CAND_K};
+    for (int i = 0; i < n; i++) r.job.pi[i] = (int32_t)((i * 37) % 11) - 5; /* not all 0 */
+    wt_params p;
+    wt_params_defaults(&p);
+    volatile int flag = stop ? 1 : 0;
+    p.stop_flag = &flag;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    const wt_backend *b = backend_for(gpu);
+    wt_device dev;
+    wt_device_of(b, 0, &dev);
+    wt_error err = {0};
+    double t0 = now_s();
+    r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
+    r.seconds = now_s() - t0;
+    if (r.status != WT_OK) print_message("    %s ascent: %s\n", gpu ? "GPU" : "host", err.message);
+    return r;
+}
+
+static void run_free(run *r)
+{
+    free(r->job.pi);
+    free(r->job.candidates);
+}
+
+static void assert_same(const run *g, const run *c, int n)
+{
+    assert_int_equal(g->status, c->status);
+    assert_int_equal(g->job.iterations_done, c->job.iterations_done);
+    assert_true(g->job.graph_bound == c->job.graph_bound);
+    assert_true(g->job.lower_bound == c->job.lower_bound);
+    assert_int_equal(g->job.stopped, c->job.stopped);
+    assert_memory_equal(g->job.pi, c->job.pi, (size_t)n * sizeof(int32_t));
+    assert_memory_equal(g->job.candidates, c->job.candidates, (size_t)n * CAND_K * sizeof(int32_t));
+}
+
+/* The same job on both sides for each cap of steps: equal outputs. */
+static void compare(const char *what, const wt_instance *inst, const int *caps, int count)
+{
+    int n = wt_instance_n(inst);
+    int32_t *graph = ascent_graph(inst, GRAPH_K);
+    for (int i = 0; i < count; i++) {
+        run g = ascend(inst, graph, caps[i], INFINITY, false, true);
+        run c = ascend(inst, graph, caps[i], INFINITY, false, false);
+        print_message("    %s n=%d cap=%d steps=%d graph_bound=%lld lower_bound=%lld "
+                      "gpu_s=%.3f host_s=%.3f\n",
+                      what, n, caps[i], c.job.iterations_done, (long long)c.job.graph_bound,
+                      (long long)c.job.lower_bound, g.seconds, c.seconds);
+        assert_int_equal(c.status, WT_OK);
+        assert_same(&g, &c, n);
+        run_free(&g);
+        run_free(&c);
+    }
+    free(graph);
+}
+
+static wt_instance *shipped(const char *file)
+{
+    char *path = wt_test_path(wt_test_data_dir(), file);
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_read_tsplib(path, &inst, &err) != WT_OK) fail_msg("%s: %s", path, err.message);
+    free(path);
+    return inst;
+}
+
+/* The shipped instances: each metric; the whole ascent (cap 0) on the
+ * small ones. */
+static void test_shipped_instances(void **state)
+{
+    (void)state;
+    const int all[] = {0, 1, 37, 300}, capped[] = {1, 37, 300};
+    const char *small[] = {"bays29.tsp", "gr96.tsp", "att48.tsp", "a280.tsp", "pr1002.tsp"};
+    for (size_t f = 0; f < sizeof small / sizeof *small; f++) {
+        wt_instance *inst = shipped(small[f]);
+        compare(small[f], inst, all, 4);
+        wt_instance_free(inst);
+    }
+    wt_instance *pla = shipped("pla33810.tsp.gz");
+    compare("pla33810", pla, capped, 3);
+    wt_instance_free(pla);
+}
+
+/* 20,000 uniform cities, clustered ones, and duplicates. */
+static void test_generated_instances(void **state)
+{
+    (void)state;
+    const int caps[] = {1, 37, 300}, all[] = {0, 1, 37, 300};
+    wt_instance *uniform = wt_test_random_instance(20000, 3);
+    compare("uniform", uniform, caps, 3);
+    wt_instance_free(uniform);
+    wt_instance *clustered = NULL;
+    wt_error err = {0};
+    if (wt_instance_generate(WT_GEN_CLUSTERED, 10000, 5, &clustered, &err) != WT_OK)
+        fail_msg("%s", err.message);
+    compare("clustered", clustered, caps, 3);
+    wt_instance_free(clustered);
+    /* 3,000 points on a 40 x 40 grid: about two a point, every length
+     * many times over. */
+    enum { DUP = 3000 };
+    double x[DUP], y[DUP];
+    wt_rng rng;
+    wt_rng_seed(&rng, 9);
+    for (int i = 0; i < DUP; i++) {
+        x[i] = (double)wt_rng_below(&rng, 40);
+        y[i] = (double)wt_rng_below(&rng, 40);
+    }
+    wt_instance *dup = NULL;
+    if (wt_instance_from_coords("dup", DUP, WT_EUC_2D, x, y, NULL, &dup, &err) != WT_OK)
+        fail_msg("%s", err.message);
+    compare("duplicates", dup, all, 4);
+    wt_instance_free(dup);
+}
+
+/* A deadline already passed: no step, the start penalties and their lists,
+ * as on the host; a stop flag: stopped. */
+static void test_until_and_stop(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(20000, 4);
+    int n = wt_instance_n(inst);
+    int32_t *graph = ascent_graph(inst, GRAPH_K);
+    double past = now_s() - 1;
+    run g = ascend(inst, graph, 0, past, false, true);
+    run c = ascend(inst, graph, 0, past, false, false);
+    print_message("    until passed: GPU %.3f s, host %.3f s\n", g.seconds, c.seconds);
+    assert_int_equal(g.status, WT_OK);
+    assert_int_equal(g.job.iterations_done, 0);
+    assert_false(g.job.stopped);
+    for (int i = 0; i < n; i++) assert_int_equal(g.job.pi[i], (int32_t)((i * 37) % 11) - 5);
+    assert_same(&g, &c, n);
+    run_free(&g);
+    run_free(&c);
+    run s = ascend(inst, graph, 0, INFINITY, true, true);
+    assert_int_equal(s.status, WT_OK);
+    assert_true(s.job.stopped);
+    assert_int_equal(s.job.iterations_done, 0);
+    run_free(&s);
+    free(graph);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    int skip = gpu_test_begin(&gpu_is_cpu);
+    if (skip) return skip;
+    gpu_test_filters();
+    const struct CMUnitTest tests[] = {
+        GPU_TEST(test_shipped_instances),
+        GPU_TEST(test_generated_instances),
+        GPU_TEST(test_until_and_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
