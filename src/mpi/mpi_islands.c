@@ -57,8 +57,9 @@ typedef struct run {
     int32_t *best;          /* the best tour so far (every rank: the next start) */
     int64_t best_len;       /* -1 before the first meeting */
     int32_t *start;         /* this rank's start: best, kicked off the root */
-    uint64_t kicks, steps;  /* root: summed over ranks and epochs */
+    uint64_t kicks, kept, steps; /* root: summed over ranks and epochs */
     int64_t init_length;    /* root: its first epoch's start tour's length */
+    double init_time_s;     /* root: its first epoch's start tour's time */
     wt_progress_fn progress; /* the caller's, wrapped (on_progress) */
     void *progress_user;
     uint64_t my_kicks, my_steps; /* this rank's epochs before the current one */
@@ -190,7 +191,7 @@ static void epoch_params(run *r, int epoch, wt_params *q)
 /* A rank's epoch as the root learns it. */
 typedef struct epoch_report {
     int64_t length;
-    uint64_t kicks, steps;
+    uint64_t kicks, kept, steps;
     int32_t stop;
 } epoch_report;
 
@@ -249,7 +250,8 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
                       wt_error *err)
 {
     double started = MPI_Wtime();
-    epoch_report mine = {res->length, res->ils.kicks, res->steps, (int32_t)res->stop};
+    epoch_report mine = {res->length, res->ils.kicks, res->ils.kicks_accepted, res->steps,
+                         (int32_t)res->stop};
     epoch_report *reports = NULL;
     wt_status st = WT_OK;
     if (r->rank == r->root && !(reports = calloc((size_t)r->size, sizeof *reports)))
@@ -266,6 +268,7 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
         st = collect(r, m, res->tour, reports, buf, err);
         for (int k = 0; k < r->size; k++) {
             r->kicks += reports[k].kicks;
+            r->kept += reports[k].kept;
             r->steps += reports[k].steps;
         }
         *mt = decide(r, reports, started);
@@ -293,7 +296,10 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
             wt_result_free(&res);
             return st;
         }
-        if (epoch == 0) r->init_length = res.init_length;
+        if (epoch == 0) {
+            r->init_length = res.init_length;
+            r->init_time_s = res.init_time_s;
+        }
         r->kicks_left -= r->by_kicks ? q.kicks : 0;
         r->my_kicks += res.ils.kicks;
         r->my_steps += res.steps;
@@ -326,8 +332,15 @@ static wt_status finish(run *r, wt_result *last, const meeting *mt, wt_result *r
     last->init_given = r->params->start_tour != NULL;
     last->stop = (wt_stop_reason)mt->stop;
     last->time_s = MPI_Wtime() - r->t0;
+    last->init_time_s = r->init_time_s;
+    last->search_time_s = last->time_s - r->init_time_s;
     last->steps = r->steps;
     last->ils.kicks = r->kicks;
+    last->ils.kicks_accepted = r->kept;
+    char device[sizeof last->device];
+    snprintf(device, sizeof device, "%s", last->device);
+    /* The rank count in front leaves room for 100 bytes of the name. */
+    snprintf(last->device, sizeof last->device, "%d ranks: %.100s", r->size, device);
     last->lower_bound = -1;
     last->gap_to_bound_percent = -1;
     *res = *last;
