@@ -19,6 +19,7 @@
  * failure or a stop on one rank ends every rank's run at the same meeting.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

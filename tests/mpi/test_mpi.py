@@ -121,7 +121,7 @@ class Islands(unittest.TestCase):
         rc, out, err, secs, tour = self.solve(2, "--time-limit", "1.5")
         self.assertIn(rc, (0, 5), err)
         res = json.loads(out)
-        self.assertLessEqual(res["time_s"], 2.0)
+        self.assertLessEqual(res["time_s"], 3.0)  # not a further epoch (1 s)
         self.assertLess(secs, 10)  # mpirun's start and end included
         self.assertEqual(self.check(tour), res["length"])
 
