@@ -60,7 +60,9 @@ typedef struct wt_mpi_params {
     double epoch_s;        /* seconds of search between meetings, where
                               params.kicks is 0 and a time limit is set;
                               0 (default): an eighth of the time limit, at least
-                              1 s */
+                              1 s.  The first epoch lasts until its first
+                              descent ended (and one kick), the later ones at
+                              least as long as the first */
     uint64_t epoch_kicks;  /* kicks each rank makes between meetings, where
                               params.kicks is set; 0 (default): a quarter of
                               params.kicks (at least 1) */

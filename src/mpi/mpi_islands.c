@@ -53,6 +53,7 @@ typedef struct run {
     bool by_kicks;          /* params.kicks > 0: epochs of epoch_kicks kicks */
     uint64_t epoch_kicks, kicks_left;
     double epoch_s;         /* by time: an epoch's seconds; 0: one epoch */
+    double epoch_started;   /* MPI_Wtime at the current epoch's start */
     double t0, deadline;    /* MPI_Wtime; deadline INFINITY without a limit */
     double meet_s;          /* what the next meeting is expected to take */
     int32_t *best;          /* the best tour so far (every rank: the next start) */
@@ -177,10 +178,15 @@ static void epoch_params(run *r, int epoch, wt_params *q)
         q->start_tour = r->start;
     }
     q->kicks = r->by_kicks ? (r->kicks_left < r->epoch_kicks ? r->kicks_left : r->epoch_kicks) : 0;
+    /* By time, the first epoch ends with its first descent (and one kick):
+     * cut short, each later epoch would build the start's candidate lists
+     * again and redo the same descent. */
+    bool first_descent = !r->by_kicks && r->epoch_s > 0 && epoch == 0;
+    if (first_descent) q->kicks = 1;
     q->time_limit_s = 0;
     if (r->params->time_limit_s > 0) {
         double left = r->t0 + r->params->time_limit_s - MPI_Wtime() - r->meet_s;
-        if (r->epoch_s > 0 && r->epoch_s < left) left = r->epoch_s;
+        if (!first_descent && r->epoch_s > 0 && r->epoch_s < left) left = r->epoch_s;
         q->time_limit_s = fmax(left, 1e-3);
     }
     if (r->progress) {
@@ -201,6 +207,7 @@ typedef struct meeting {
     int32_t more;   /* another epoch follows */
     int32_t stop;   /* wt_stop_reason of the run so far */
     int64_t best_len;
+    double epoch_s; /* by time: the later epochs' seconds */
 } meeting;
 
 /* Root: folds tour (of length len) into r->best by partition crossover. */
@@ -233,10 +240,14 @@ static wt_status collect(run *r, wt_merge *m, const int32_t *mine, const epoch_r
 /* Root: whether another epoch follows, and the run's stop so far. */
 static meeting decide(run *r, const epoch_report *reports, double meet_started)
 {
-    meeting mt = {0, WT_STOP_DONE, r->best_len};
+    double now = MPI_Wtime();
+    /* By time, an epoch lasts at least as long as the first (a start tour,
+     * its lists and a descent): the set-up that each epoch's search
+     * repeats then takes at most half of it. */
+    if (r->epoch_s > 0) r->epoch_s = fmax(r->epoch_s, meet_started - r->epoch_started);
+    meeting mt = {0, WT_STOP_DONE, r->best_len, r->epoch_s};
     for (int k = 0; k < r->size; k++)
         if (reports[k].stop > mt.stop) mt.stop = reports[k].stop;
-    double now = MPI_Wtime();
     r->meet_s = fmax(r->meet_s, 2 * (now - meet_started));
     bool stopped = mt.stop == WT_STOP_INTERRUPTED || (r->by_kicks && mt.stop == WT_STOP_TIME_LIMIT);
     bool time_left = !(r->params->time_limit_s > 0) ||
@@ -280,6 +291,7 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
     if (rc == MPI_SUCCESS) rc = MPI_Bcast(r->best, r->n, MPI_INT32_T, r->root, r->comm);
     if (rc != MPI_SUCCESS) return wt_mpi_fail(err, rc, "MPI_Bcast");
     r->best_len = mt->best_len;
+    r->epoch_s = mt->epoch_s;
     return WT_OK;
 }
 
@@ -290,6 +302,7 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
 {
     for (int epoch = 0;; epoch++) {
         wt_params q;
+        r->epoch_started = MPI_Wtime();
         epoch_params(r, epoch, &q);
         wt_result res = {0};
         wt_status st = wt_solve(r->inst, &q, &res, err);
@@ -370,7 +383,7 @@ wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *
         MPI_Barrier(comm); /* the ranks' clocks start together */
         r.t0 = MPI_Wtime();
         wt_result last = {0};
-        meeting mt = {0, WT_STOP_DONE, -1};
+        meeting mt = {0, WT_STOP_DONE, -1, 0};
         st = epochs(&r, m, buf, &last, &mt, err);
         wt_result out = {0};
         if (st == WT_OK && r.rank == r.root) st = finish(&r, &last, &mt, &out, err);
