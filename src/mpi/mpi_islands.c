@@ -32,7 +32,7 @@
 /* Seconds a meeting is expected to take before the first one is measured:
  * a base and a cost a city a rank (a tour's transfer and merge). */
 #define MEET_BASE_S 0.05
-#define MEET_CITY_S 2e-8
+#define MEET_CITY_S 1e-7
 /* Positions a diversifying kick's three cuts lie within. */
 #define KICK_WINDOW 64
 /* The shortest epoch worth starting under a time limit. */
