@@ -20,12 +20,15 @@
 #
 # Variables: CUDA_ARCH=90 (GPU architectures, CMake syntax: "80;90", "89"),
 #            CUDA=AUTO|ON|OFF (build the CUDA backend: AUTO where nvcc is
-#            found and a GPU driver is present, ON wherever nvcc is), JOBS=N,
+#            found and a GPU driver is present, ON wherever nvcc is),
+#            MPI=AUTO|ON|OFF (mpirun support and libwarptour_mpi: AUTO where
+#            MPI is found; docs/mpi.md), JOBS=N,
 #            PREFIX=/usr/local (make install; DESTDIR is honoured too),
 #            WERROR=OFF|ON (ON: compiler warnings are errors; CI's setting).
 
 CUDA_ARCH ?= 90
 CUDA      ?= AUTO
+MPI       ?= AUTO
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD     ?= build
 ASAN_BUILD ?= build-asan
@@ -45,7 +48,7 @@ else
   WT_CUDA_WHY := make CUDA=$(CUDA)
 endif
 CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_WHY="$(WT_CUDA_WHY)" \
-              -DWT_WERROR=$(WERROR)
+              -DWT_WERROR=$(WERROR) -DWT_MPI=$(MPI)
 
 # Only deps, demo and test install packages (apt-get); plain make does not.
 # Where a goal asks for them, they come before any build (also under -j).

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi/cli_mpi.h"
 
 static const char batch_help[] =
     "Usage: warptour solve-batch [INPUT...] [OPTIONS]\n"
@@ -618,7 +619,11 @@ int cmd_batch(int argc, char **argv)
         return st < 0 ? EXIT_OK : st;
     }
     st = check_names(&o, &s);
+    /* Under mpirun, rank 0 alone writes the tours. */
+    bool speaks = cli_mpi_rank() == 0;
+    if (!speaks) o.output = NULL;
     if (st == EXIT_OK && o.output) st = prepare_output(o.output);
+    st = cli_mpi_agree(st); /* no rank searches while another failed */
     if (st != EXIT_OK) {
         set_free(&s);
         return st;
@@ -628,12 +633,13 @@ int cmd_batch(int argc, char **argv)
     batch_signals(on_batch_signal);
     wt_batch_result r;
     wt_error err = {0};
-    st = wt_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
+    st = cli_mpi_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
     if (o.params.progress) fputs("\r\033[K", stderr);
-    if (st != WT_OK) {
+    if (st != WT_OK || !speaks) {
         batch_signals(SIG_DFL);
         set_free(&s);
-        return cli_report_error(&err);
+        if (st == WT_OK) wt_batch_result_free(&r);
+        return st == WT_OK ? EXIT_OK : cli_report_error(&err);
     }
     for (int i = 0; i < r.count; i++)
         if (r.tours[i].status != WT_OK)

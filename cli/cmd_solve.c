@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi/cli_mpi.h"
 
 static const char solve_help[] =
     "Usage: warptour solve INSTANCE [OPTIONS]\n"
@@ -832,10 +833,12 @@ int cmd_solve(int argc, char **argv)
         return status;
     }
     if (o.optimum > 0) wt_instance_set_known_optimum(inst, o.optimum);
-    int hold[2];
+    int hold[2] = {-1, -1};
+    /* Under mpirun, rank 0 alone writes the files. */
+    bool speaks = cli_mpi_rank() == 0;
+    if (!speaks) o.output = o.svg = NULL;
     status = apply_path_ends(&o, inst);
     if (status == EXIT_OK) status = check_outputs(&o, inst, hold);
-    else hold[0] = hold[1] = -1;
     if (status != EXIT_OK) {
         release(hold);
         remove_stop_handlers();
@@ -845,6 +848,7 @@ int cmd_solve(int argc, char **argv)
 
     int32_t *start = NULL;
     status = load_start_tour(&o, inst, &start);
+    status = cli_mpi_agree(status); /* no rank searches while another failed */
     bool open = o.params.open || o.params.end_city >= 0; /* the optimum is a tour's */
     progress_state ps = {.optimum = open ? -1 : wt_instance_known_optimum(inst), .inst = inst,
                          .limit = o.params.time_limit_s > 0 ? o.params.time_limit_s : 0,
@@ -868,7 +872,7 @@ int cmd_solve(int argc, char **argv)
         o.params.stop_flag = (const volatile int *)&interrupted;
         clock_gettime(CLOCK_MONOTONIC, &ps.t0);
         wt_error err = {0};
-        if (wt_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
+        if (cli_mpi_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);
     }
     /* The handler stays until the tour is written: a second Ctrl-C then
@@ -876,10 +880,11 @@ int cmd_solve(int argc, char **argv)
      * written (a full disk, a folder deleted meanwhile) still has its report,
      * so the search's result is not lost; the error comes last, exit 1. */
     wt_error write_err = {0};
-    int write_status = status == EXIT_OK ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
+    int write_status =
+        status == EXIT_OK && speaks ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
     release(hold);
     remove_stop_handlers();
-    if (status == EXIT_OK) {
+    if (status == EXIT_OK && speaks) {
         const char *why = write_status != EXIT_OK ? write_err.message : NULL;
         if (o.json) {
             if (!print_json(&o, inst, &res, why)) status = EXIT_FAILURE_RUN;

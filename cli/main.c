@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi/cli_mpi.h"
 
 static const char usage_text[] =
     "warptour " WT_VERSION " - parallel local search for the symmetric TSP (GPU and CPU)\n"
@@ -33,6 +34,10 @@ static const char usage_text[] =
     "       still written; 'warptour solve --help' says when)\n"
     "  130  solve: interrupted by Ctrl-C (best tour still written)\n"
     "  143  solve: stopped by SIGTERM (best tour still written; SIGHUP: 129)\n"
+    "\n"
+    "Several processes and machines: a build with MPI runs solve and solve-batch\n"
+    "as 'mpirun -np P warptour solve ...', the ranks sharing the work and rank 0\n"
+    "writing the result (docs/mpi.md).  This build: " WT_CLI_MPI_NOTE "\n"
     "\n"
     "Example:\n"
     "  warptour solve data/berlin52.tsp --output berlin52.tour --svg berlin52.svg\n";
@@ -77,9 +82,12 @@ int main(int argc, char **argv)
         printf("warptour %s\n", WT_VERSION);
         return EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(name, commands[i].name) == 0)
-            return check_stdout(commands[i].run(argc - 1, argv + 1));
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(name, commands[i].name) != 0) continue;
+        /* Under mpirun, solve and solve-batch run on every rank (docs/mpi.md). */
+        if (!cli_mpi_start(&argc, &argv, name)) return EXIT_FAILURE_RUN;
+        return cli_mpi_finish(check_stdout(commands[i].run(argc - 1, argv + 1)));
+    }
     fprintf(stderr, "warptour: unknown command '%s'\nTry 'warptour --help'.\n", name);
     return EXIT_USAGE;
 }

@@ -5,6 +5,9 @@
 #   zlib1g-dev                    gzip-compressed instances and tours
 #   libcmocka-dev                 the unit-test framework
 #   python3                       the CLI tests
+#   libopenmpi-dev, openmpi-bin   several processes and machines (mpirun;
+#                                 optional: CMake's WT_MPI=AUTO builds
+#                                 without it where it is missing)
 #   python3-dev (headers)         the Python package's extension module
 #   numpy, pytest                 the Python package's tests, for the python3
 #                                 on PATH (the one CMake finds): pip first,
@@ -20,6 +23,8 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 pkg-config --exists libcjson 2>/dev/null || need="$need libcjson-dev"
 pkg-config --exists zlib 2>/dev/null || need="$need zlib1g-dev"
 pkg-config --exists cmocka 2>/dev/null || need="$need libcmocka-dev"
+command -v mpicc >/dev/null 2>&1 || need="$need libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || need="$need openmpi-bin"
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
         2>/dev/null || need="$need python3-dev"

@@ -326,7 +326,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         return;
     }
     t->init_length = wt_tour_length(inst, s->tour[i]);
-    s->index[i] = (uint64_t)i;
+    s->index[i] = s->from.index ? s->from.index[i] : (uint64_t)i;
     s->budget[i] = wt_batch_kicks(p, n);
 }
 
@@ -615,9 +615,9 @@ wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
                               const wt_batch_params *params, const wt_batch_from *from,
                               wt_batch_result *res, wt_error *err)
 {
-    if (!insts || !params || !from || !from->start || !res || count < 1)
+    if (!insts || !params || !from || !res || count < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_batch_solve_from: need instances "
-                       "(count >= 1), start tours, parameters and a result");
+                       "(count >= 1), parameters and a result");
     wt_status st = validate(params, err);
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);

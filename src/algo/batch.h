@@ -30,8 +30,8 @@ uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
 
 /* What wt_batch_solve_from is given besides the instances. */
 typedef struct wt_batch_from {
-    const int32_t *const *start; /* start[i]: a tour of instance i (read only),
-                                    instead of a greedy one */
+    const int32_t *const *start; /* optional: start[i], a tour of instance i
+                                    (read only), instead of a greedy one */
     const int32_t *const *nb;    /* optional: each instance's candidate lists
                                     instead of its nearest cities: nb[i] holds
                                     n rows of wt_batch_neighbours(params)
@@ -44,6 +44,11 @@ typedef struct wt_batch_from {
                                     tour (algo/windows.c), paths whose ends
                                     stay in place; run by the backends'
                                     windows slot */
+    const uint64_t *index;       /* optional: index[i], instance i's number in
+                                    a larger batch of which these are a part
+                                    (its random stream (seed, index[i])), so
+                                    that the part gets the tours the whole
+                                    would (mpi/: one rank's share); NULL: i */
     const wt_device *device;     /* optional: the device to search on (with the
                                     host for what does not fit it), chosen and
                                     checked by the caller; NULL: params.backend

@@ -4,7 +4,8 @@ circle among the library's compiled files.
 
 The layers, bottom up: core/ (instances, tours, shared infrastructure), ls/
 (the local-search engine), backend/ (the interface and its cpu/ and cuda/
-implementations), algo/ (the searches).  Each folder includes only layers
+implementations), algo/ (the searches), mpi/ (the searches over MPI ranks,
+a library of its own beside them).  Each folder includes only layers
 below it; algo/ reaches backend/ through backend/backend.h alone, and cuda/
 never includes cpu/.
 
@@ -36,6 +37,7 @@ ALLOWED = {
     "backend/cpu": {"core", "backend"},
     "backend/cuda": {"core", "backend"},
     "algo": {"core", "ls", "backend"},
+    "mpi": {"core", "ls", "algo"},
 }
 
 

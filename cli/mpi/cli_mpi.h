@@ -1,0 +1,50 @@
+/*
+ * cli_mpi.h - the warptour program as one of several MPI ranks.
+ *
+ * Under mpirun -np P (P > 1), solve and solve-batch run on every rank:
+ * each reads the instances and searches its part through the library's
+ * MPI entry points (warptour_mpi.h), and rank 0 alone prints and writes
+ * files.  The other ranks' standard output is discarded and their
+ * standard error kept aside, so that a rank that fails before the search
+ * can tell rank 0 why (cli_mpi_agree).  Built with MPI from cli_mpi.c,
+ * else from cli_mpi_absent.c, where every function behaves as one process
+ * does.  docs/mpi.md.
+ */
+#ifndef WT_CLI_MPI_H
+#define WT_CLI_MPI_H
+
+#include <stdbool.h>
+
+#include "warptour.h"
+
+/* Starts MPI when command (solve, solve-batch) runs as one of several
+ * ranks that a launcher started (Open MPI's OMPI_COMM_WORLD_SIZE or
+ * PMI_SIZE above 1); otherwise nothing happens.  false (after a message)
+ * when MPI could not start. */
+bool cli_mpi_start(int *argc, char ***argv, const char *command);
+
+/* Whether this process is one of several ranks; this rank and how many. */
+bool cli_mpi_on(void);
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+
+/* Collective (every rank calls it at the same point, or cli_mpi_finish):
+ * every rank's exit status so far; the lowest failing rank's wins, and
+ * rank 0 prints that rank's last message when it is another's.  Returns
+ * the agreed status (status itself without ranks). */
+int cli_mpi_agree(int status);
+
+/* Ends MPI after a command (agreeing first where no failure was agreed
+ * yet); returns the process's exit status: rank 0's status, 0 on the other
+ * ranks (mpirun exits with rank 0's then). */
+int cli_mpi_finish(int status);
+
+/* wt_solve and wt_solve_batch, over the ranks when cli_mpi_on (rank 0 gets
+ * the result; the others a zeroed one). */
+wt_status cli_mpi_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
+                        wt_error *err);
+wt_status cli_mpi_solve_batch(const wt_instance *const *insts, int count,
+                              const wt_batch_params *params, wt_batch_result *res,
+                              wt_error *err);
+
+#endif

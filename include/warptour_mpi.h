@@ -1,0 +1,107 @@
+/*
+ * warptour_mpi.h - warptour over several processes and machines (MPI).
+ *
+ * The entry points below take an MPI communicator and are collective: every
+ * rank of it calls the same function with the same arguments (but where
+ * said otherwise), and every rank returns the same status.  They live in
+ * libwarptour_mpi (built where CMake finds MPI: WT_MPI=AUTO or ON), beside
+ * libwarptour, so that a program without MPI never needs mpi.h; the
+ * library's conventions (warptour.h) hold here too.  docs/mpi.md says when
+ * ranks help and how to run them.
+ *
+ * Failures: a rank whose part fails makes every rank return that failure,
+ * the message beginning "rank R of P: " (the lowest failing rank's); no
+ * rank waits for one that failed.  A rank that dies (killed, crashed) is
+ * MPI's to report: Open MPI's mpirun then ends the whole job, naming the
+ * rank.  The ranks are expected to be alike (the same byte order and type
+ * sizes): tours and results travel as bytes.
+ */
+#ifndef WARPTOUR_MPI_H
+#define WARPTOUR_MPI_H
+
+#include <mpi.h>
+
+#include "warptour.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------- batches */
+
+/* The rank of comm (of size ranks) that solves instance i of a batch:
+ * i mod size, so that a batch sorted by size still spreads its large
+ * instances evenly. */
+int wt_mpi_batch_owner(int i, int size);
+
+/* wt_solve_batch over the ranks of comm: instance i is solved on rank
+ * wt_mpi_batch_owner(i, size), with params as given (each rank its own
+ * threads and GPU, params.cuda_device its own), as instance i of the whole
+ * batch: its random stream is (seed, i), so the tours are those one
+ * process gives for the same seed and kick budget.  insts[i] need only be
+ * given (non-NULL) on the rank that owns it; an owned NULL entry gets its
+ * failure as in wt_solve_batch.  params.time_limit_s bounds each rank's
+ * share (the ranks start together); params.stop_flag and the progress
+ * callback are each rank's own (a rank's instances then keep their best
+ * tours so far).  On rank root, res receives every instance's tour in the
+ * instances' order and the totals (kicks, failed, on_gpu; stop: the most
+ * severe of the ranks'; time_s: root's whole call; device: "P ranks: "
+ * and the first solving rank's device); on the other ranks res is zeroed
+ * (count 0).  Errors as wt_solve_batch's, agreed by every rank; count,
+ * root and comm must be the same on every rank
+ * (WT_STATUS_INVALID_ARGUMENT where a rank sees them wrong). */
+wt_status wt_mpi_solve_batch(MPI_Comm comm, int root, const wt_instance *const *insts, int count,
+                             const wt_batch_params *params, wt_batch_result *res, wt_error *err);
+
+/* -------------------------------------------------------- island searches */
+
+/* How wt_mpi_solve's islands meet. */
+typedef struct wt_mpi_params {
+    double epoch_s;        /* seconds of search between meetings, where
+                              params.kicks is 0 and a time limit is set;
+                              0 (default): an eighth of the time limit, at least
+                              1 s.  The first epoch lasts until its first
+                              descent ended (and one kick), the later ones at
+                              least as long as the first */
+    uint64_t epoch_kicks;  /* kicks each rank makes between meetings, where
+                              params.kicks is set; 0 (default): a quarter of
+                              params.kicks (at least 1) */
+    int root;              /* the rank that merges and returns the tour (default 0) */
+} wt_mpi_params;
+
+/* Fills p with the defaults above; NULL is a no-op. */
+void wt_mpi_params_defaults(wt_mpi_params *p);
+
+/* Island searches of one instance: every rank runs wt_solve's ILS
+ * (params.algorithm must be WT_ALGO_ILS) for an epoch from the same start
+ * tour with a seed of its own (rank 0's first epoch: params.seed).  At the
+ * end of each epoch the root gathers the ranks' tours and merges them
+ * into the best so far by partition crossover (GPX: a child never longer
+ * than the shorter parent, often shorter), which becomes every rank's next
+ * start; each rank other than the root first kicks it (a random double
+ * bridge of its own), so that the islands search apart.
+ *
+ * Epochs: with params.kicks > 0, each rank makes params.kicks kicks in all,
+ * mp->epoch_kicks an epoch, and without a time limit the run repeats
+ * exactly for the same seed, ranks and threads; with params.kicks 0 and a
+ * time limit, epochs of mp->epoch_s seconds; with neither, one epoch of
+ * wt_solve's own budget.  params.time_limit_s is the whole call's, every
+ * epoch and meeting included (the ranks start together); a rank's stop
+ * flag or progress callback ending its epoch ends the run at the next
+ * meeting (stop WT_STOP_INTERRUPTED).  The progress callback sees the whole
+ * run's elapsed time, kicks (this rank's) and best length so far.
+ *
+ * On the root, res gets the best tour with its exact length (lower_bound -1,
+ * steps and ils.kicks summed over ranks and epochs, stop the most severe of
+ * the ranks' last epochs, time_s the whole call); elsewhere res is zeroed.
+ * mp may be NULL (the defaults).  Refused with WT_STATUS_UNSUPPORTED: other
+ * algorithms than ILS, open paths (params.open, end_city) and asymmetric
+ * instances; params.start_city rotates the final tour.  Otherwise errors
+ * as wt_solve's, agreed by every rank. */
+wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *params,
+                       const wt_mpi_params *mp, wt_result *res, wt_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPTOUR_MPI_H */
