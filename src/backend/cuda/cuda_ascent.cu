@@ -16,7 +16,7 @@
  *      atomicMin of the keys of the edges that join two components; each
  *      component hooks onto the component at that edge's other end (of two
  *      that chose the same edge, the lower label stays a root and adds the
- *      edge once), pointer jumping flattens the hooks; until n - 1 edges,
+ *      edge once), each city's label walks up to its new root; until n - 1 edges,
  *      about log2 n rounds.  Hand-written: CUB has no "minimum of each
  *      segment" for segments (the components) that change every round over
  *      an unsorted edge list, and a sort of the edges by component each
@@ -85,8 +85,7 @@ struct TreeFigures {
     int64_t special_cost; /* c_pi of the special edge */
     int32_t special;      /* the special node; -1: no leaf has a second edge */
     int32_t tree_edges;   /* spanning tree edges so far (Boruvka) */
-    int32_t changed;      /* a pointer jump changed a label (next to tree_edges: one copy) */
-    int32_t pad;
+    int32_t pad[2];
 };
 
 /* The ascent's device memory (d_ pointers) and stream. */
@@ -180,16 +179,20 @@ static __global__ void hook_kernel(const int32_t *eu, const int32_t *ev, const i
     }
 }
 
-/* One round of pointer jumping; a label read while another thread moves
- * it is an ancestor either way. */
-static __global__ void jump_kernel(int32_t *link, TreeFigures *fig, int n)
+/* Every label to its root, in one launch: after the hooks the labels form
+ * a forest whose roots are the next round's components, and each thread
+ * walks its city's chain up to the root, then points the city there.
+ * Labels only ever move up the forest (to an ancestor), so a label read
+ * while another thread rewrites it, or a stale copy of it, still leads
+ * upward: the walk ends at the root.  One launch instead of rounds of
+ * pointer jumping, each of which would need the host to ask whether a
+ * label moved. */
+static __global__ void root_kernel(int32_t *link, int n)
 {
     for (int64_t i = thread_index(); i < n; i += thread_stride()) {
-        int32_t l = link[i], ll = link[l];
-        if (l != ll) {
-            link[i] = ll;
-            fig->changed = 1;
-        }
+        int32_t r = link[i];
+        for (int32_t up = link[r]; up != r; up = link[r]) r = up;
+        link[i] = r;
     }
 }
 
@@ -320,15 +323,12 @@ static wt_status spanning_tree(DeviceAscent &d, wt_error *err)
                                                  d.d_degree, d.d_tree_edge, d.d_tree_list,
                                                  d.d_fig, n);
         WT_CUDA_CHECK(err, cudaGetLastError());
-        int32_t back[2] = {0, 1}; /* tree_edges, changed */
-        while (back[1]) {
-            WT_CUDA_CHECK(err, cudaMemsetAsync(&d.d_fig->changed, 0, sizeof(int32_t), d.stream));
-            jump_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_link, d.d_fig, n);
-            WT_CUDA_CHECK(err, cudaGetLastError());
-            WT_CUDA_CHECK(err, cudaMemcpyAsync(back, &d.d_fig->tree_edges, sizeof back,
-                                               cudaMemcpyDeviceToHost, d.stream));
-            WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
-        }
+        root_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_link, n);
+        WT_CUDA_CHECK(err, cudaGetLastError());
+        int32_t back[1] = {0}; /* tree_edges */
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(back, &d.d_fig->tree_edges, sizeof back,
+                                           cudaMemcpyDeviceToHost, d.stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
         int32_t *x = d.d_comp;
         d.d_comp = d.d_link;
         d.d_link = x;
