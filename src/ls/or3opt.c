@@ -34,8 +34,12 @@
 
 /* Levels of a chain of exchanges (or_chain), and the alternatives tried
  * at its first levels (one at every deeper level). */
-enum { CHAIN_DEPTH = 6 };
-static const int chain_breadth[CHAIN_DEPTH] = {5, 3, 2, 1, 1, 1};
+enum { CHAIN_DEPTH = 10 };
+static int chain_breadth(int level)
+{
+    static const int first[] = {3, 2};
+    return level < 2 ? first[level] : 1;
+}
 
 /* The position after which the tour edge (a b) lies (array order). */
 static int cut_after(const wt_ls_tour *t, int a, int b)
@@ -261,7 +265,7 @@ static void chain_pop(or_chain *ch, wt_ls_tour *t)
 static bool chain_extend(wt_ls *e, or_chain *ch, int last, int64_t g, int level)
 {
     or_alt alt[8];
-    int count = chain_alternatives(e, ch, last, g, chain_breadth[level], alt);
+    int count = chain_alternatives(e, ch, last, g, chain_breadth(level), alt);
     for (int i = 0; i < count; i++) {
         chain_push(ch, &alt[i], &e->t);
         int64_t closed = alt[i].g - ls_dist(e, alt[i].c[5], ch->t1);
