@@ -18,16 +18,17 @@
 
 void ls_drain(wt_ls *e)
 {
-    bool lk = e->moves.lk, or3 = e->moves.or3 && !e->t.path;
+    bool lk = e->moves.lk, directed = e->moves.directed && !e->t.path;
     for (unsigned polls = 0; e->q_count > 0; polls++) {
         if (polls % LS_POLL == 0 && ls_stop(e)) return;
         int c = ls_pop(e);
+        bool positional = wt_ls_tour_positional(&e->t);
         /* LK's breadth leaves some plain 2-opt moves untried.  Or-opt moves
-         * work on positions: not on a list. */
-        if ((lk && ls_lk_try(e, c)) || ls_2opt_try(e, c) ||
-            (wt_ls_tour_positional(&e->t) && ls_oropt_try(e, c)) ||
-            (or3 && wt_ls_tour_positional(&e->t) && ls_or3_try(e, c)))
-            ls_push(e, c);
+         * and exchanges work on positions: not on a list. */
+        bool moved = directed ? positional && ls_or3_try(e, c)
+                              : (lk && ls_lk_try(e, c)) || ls_2opt_try(e, c) ||
+                                    (positional && ls_oropt_try(e, c));
+        if (moved) ls_push(e, c);
     }
 }
 

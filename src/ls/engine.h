@@ -56,10 +56,11 @@ typedef struct wt_ls_moves {
                                   every deeper level */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
-    bool or3;        /* direction-keeping 3-opt moves too (or3opt.c: segment
-                        exchanges without reversal; whole tours, on the array),
-                        the moves left where reversals cost (asymmetric
-                        instances' transformation, core/atsp.c) */
+    bool directed;   /* the descents make direction-keeping exchanges only
+                        (or3opt.c: 3-opt moves without reversal and chains of
+                        them; whole tours, on the array) instead of LK steps,
+                        2-opt and Or-opt: for instances where every reversal
+                        costs (wt_instance.directed, core/atsp.c) */
     const int32_t *given; /* NULL: the engine builds its candidate lists (nearest
                              or quadrant neighbours); else n rows of `candidates`
                              cities to use instead (an ascent's alpha-nearness

@@ -91,7 +91,7 @@ static inline bool ls_stop(wt_ls *e)
 {
     if (!e->ctl) return false;
     if (!e->stopped && e->list_reports) {
-        uint64_t moves = e->moves_2opt + e->moves_oropt + e->moves_lk;
+        uint64_t moves = e->moves_2opt + e->moves_oropt + e->moves_lk + e->moves_or3;
         e->stopped = wt_ctl_report(e->ctl, e->length, moves, false);
     } else if (!e->stopped && wt_ctl_expired(e->ctl)) {
         e->stopped = true;
