@@ -24,8 +24,11 @@ void ls_drain(wt_ls *e)
         int c = ls_pop(e);
         bool positional = wt_ls_tour_positional(&e->t);
         /* LK's breadth leaves some plain 2-opt moves untried.  Or-opt moves
-         * and exchanges work on positions: not on a list. */
-        bool moved = directed ? positional && ls_or3_try(e, c)
+         * and exchanges work on positions: not on a list.  Directed: Or-opt
+         * first (its moves without reversal are exchanges too), whose short
+         * insertions before the longer exchanges reached the optima in a
+         * third of the kicks (bench/RESULTS.md, asymmetric instances). */
+        bool moved = directed ? positional && (ls_oropt_try(e, c) || ls_or3_try(e, c))
                               : (lk && ls_lk_try(e, c)) || ls_2opt_try(e, c) ||
                                     (positional && ls_oropt_try(e, c));
         if (moved) ls_push(e, c);
