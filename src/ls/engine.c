@@ -26,8 +26,8 @@ void ls_drain(wt_ls *e)
         /* LK's breadth leaves some plain 2-opt moves untried.  Or-opt moves
          * and exchanges work on positions: not on a list.  Directed: Or-opt
          * first (its moves without reversal are exchanges too), whose short
-         * insertions before the longer exchanges reached the optima in a
-         * third of the kicks (bench/RESULTS.md, asymmetric instances). */
+         * insertions before the longer exchanges reached ftv38's optimum in
+         * a quarter of the kicks (bench/RESULTS.md, asymmetric instances). */
         bool moved = directed ? positional && (ls_oropt_try(e, c) || ls_or3_try(e, c))
                               : (lk && ls_lk_try(e, c)) || ls_2opt_try(e, c) ||
                                     (positional && ls_oropt_try(e, c));

@@ -1,6 +1,6 @@
 /*
  * ls_impl.h - the engine's state, shared by the files of src/ls: the
- * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c), the kicks
+ * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, or3opt.c), the kicks
  * (kicks.c) and the polish (polish.c).  Nothing outside src/ls includes it.
  *
  * The moves see the tour through ls/tour.h only; the rest is the

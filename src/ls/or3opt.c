@@ -24,6 +24,15 @@
  * sorted by distance end each scan early, as LK's gain criterion); the
  * first improving move is applied.  No fixed edge is removed.
  *
+ * Where no single exchange gains, a chain of them: the closing edge (t6
+ * t1) of one exchange is the first edge the next removes, so the chain is
+ * a variable-depth move whose step is the exchange, as LK's step is the
+ * flip (lk.c); up to CHAIN_DEPTH levels, the best alternatives by partial
+ * gain at the first two (3, then 2), one below, and the best closed prefix
+ * is kept.  One exchange alone leaves ftv38 and kro124p stuck a few tenths
+ * of a percent above their optima on every seed; the chains reach them
+ * (bench/RESULTS.md, "Why direction-keeping exchanges, in chains").
+ *
  * On the array the exchange of two adjacent paths is three reversals
  * (reverse each, then both), and since A C B, B A C and C B A are one
  * cyclic tour, the two adjacent paths exchanged are the shortest pair: a
