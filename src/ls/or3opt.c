@@ -42,11 +42,13 @@
 #include "ls/ls_impl.h"
 
 /* Levels of a chain of exchanges (or_chain), and the alternatives tried
- * at its first levels (one at every deeper level). */
-enum { CHAIN_DEPTH = 10 };
+ * at its first levels (one at every deeper level): 10 deep against 6 and
+ * 16, breadth 3, 2 against 5, 3, 2 and 2, 1 reached the ATSP optima
+ * soonest (bench/RESULTS.md, "Why direction-keeping exchanges"). */
+enum { CHAIN_DEPTH = 10, CHAIN_BREADTH_MAX = 3 };
 static int chain_breadth(int level)
 {
-    static const int first[] = {3, 2};
+    static const int first[] = {CHAIN_BREADTH_MAX, 2};
     return level < 2 ? first[level] : 1;
 }
 
@@ -273,7 +275,7 @@ static void chain_pop(or_chain *ch, wt_ls_tour *t)
  * for the caller to trim), else everything it did is undone. */
 static bool chain_extend(wt_ls *e, or_chain *ch, int last, int64_t g, int level)
 {
-    or_alt alt[8];
+    or_alt alt[CHAIN_BREADTH_MAX];
     int count = chain_alternatives(e, ch, last, g, chain_breadth(level), alt);
     for (int i = 0; i < count; i++) {
         chain_push(ch, &alt[i], &e->t);
