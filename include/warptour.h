@@ -941,8 +941,10 @@ wt_status wt_solve_batch(const wt_instance *const *insts, int count,
 
 /* The same for count instances of n >= 3 points each, given as a flat
  * row-major array xy of shape (count, n, 2), type WT_EUC_2D (TSPLIB
- * rounding) or WT_EUC_2D_REAL (wt_instance_from_coords; each instance gets
- * its own length unit).  An instance with a non-finite coordinate gets its
+ * rounding), WT_EUC_2D_REAL (wt_instance_from_coords; each instance gets
+ * its own length unit) or WT_HAVERSINE (rows of latitude, longitude in
+ * decimal degrees; lengths in metres).  An instance with a non-finite
+ * coordinate, or a place outside wt_instance_from_coords' ranges, gets its
  * own WT_STATUS_INVALID_ARGUMENT. */
 wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weight_type type,
                                 const wt_batch_params *params, wt_batch_result *res,

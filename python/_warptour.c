@@ -741,9 +741,10 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
 
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
-             "            progress, interval, cuda_device[, watch_sigint])\n"
+             "            progress, interval, cuda_device[, watch_sigint, places])\n"
              "            -> (dict, exception or None)\n\n"
-             "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's.");
+             "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's;\n"
+             "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE).");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -753,9 +754,10 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     int count, n, threads, cuda_device;
     unsigned long long seed, kicks;
     double time_limit, interval;
-    int watch_sigint = 0;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|p", &source, &count, &n, &seed, &time_limit, &kicks,
-                          &backend, &threads, &progress, &interval, &cuda_device, &watch_sigint))
+    int watch_sigint = 0, places = 0;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|pp", &source, &count, &n, &seed, &time_limit, &kicks,
+                          &backend, &threads, &progress, &interval, &cuda_device, &watch_sigint,
+                          &places))
         return NULL;
     wt_batch_params params;
     wt_batch_params_defaults(&params);
@@ -789,7 +791,8 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     ticker tk;
     Py_BEGIN_ALLOW_THREADS
     bool ticking = ctx.callable && ticker_start(&tk, &ctx, batch_tick, &stop, interval);
-    st = wt_solve_batch_points(view.buf, count, n, WT_EUC_2D_REAL, &params, &res, &err);
+    st = wt_solve_batch_points(view.buf, count, n, places ? WT_HAVERSINE : WT_EUC_2D_REAL, &params,
+                               &res, &err);
     if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);

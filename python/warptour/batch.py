@@ -65,10 +65,15 @@ class BatchResult:
 
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
-                progress=None, progress_interval=0.1, cuda_device=0):
+                progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean"):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
+
+    metric="haversine" (alias "geo-degrees"): places on the Earth, each row
+    (latitude, longitude) in decimal degrees, distances in great-circle
+    metres rounded to the metre, as solve(metric="haversine"); an instance
+    with a place out of range gets no tour (result.errors says why).
 
     time_limit  seconds for the whole batch; without kicks, the instances
                 share it evenly and each kicks as long as its share allows
@@ -89,7 +94,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     tour (result.errors says why); the others are solved all the same.
 """
     # solve's checks; imported here: the package imports this module
-    from . import _device, _options, _real_array, _sigint_watchable
+    from . import _device, _metric, _options, _real_array, _sigint_watchable
+    places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
         raise ValueError(f"points must be a (batch, n, 2) array, got shape {arr.shape}")
@@ -108,7 +114,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval, _device(cuda_device),
-                                   _sigint_watchable())
+                                   _sigint_watchable(), places)
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

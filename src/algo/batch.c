@@ -655,9 +655,9 @@ wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weig
     if (n < 3 || n > WT_BATCH_MAX_CITIES)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: n is %d; "
                        "expected 3..%d", n, WT_BATCH_MAX_CITIES);
-    if (type != WT_EUC_2D && type != WT_EUC_2D_REAL)
+    if (type != WT_EUC_2D && type != WT_EUC_2D_REAL && type != WT_HAVERSINE)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: type must be "
-                       "WT_EUC_2D or WT_EUC_2D_REAL");
+                       "WT_EUC_2D, WT_EUC_2D_REAL or WT_HAVERSINE");
     wt_status st = validate(params, err);
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);

@@ -134,6 +134,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
                                                 ctl->threads, kicks);
     wt_ls *whole = NULL;
     wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
+    if (inst->directed) /* an asymmetric instance's transformation */
+        moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};
     wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;

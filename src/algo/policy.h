@@ -185,6 +185,19 @@ static inline wt_ls_moves wt_policy_ls_moves(bool lk)
                          .alternate = false};
 }
 
+/* The moves on an asymmetric instance's transformation (wt_instance.
+ * directed): direction-keeping exchanges only, on WT_DIRECTED_CANDIDATES
+ * candidates unless the tuning sets lk_candidates (tuned): 12 reached the
+ * ATSP optima sooner than 8, 10 or 16 (bench/RESULTS.md, "Why
+ * direction-keeping exchanges"). */
+#define WT_DIRECTED_CANDIDATES 12
+static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
+{
+    m.directed = true;
+    m.candidates = tuned ? tuned : WT_DIRECTED_CANDIDATES;
+    return m;
+}
+
 /* ================================================ what auto picks (solve.c)
  * wt_solve's automatic choices: the descent of ILS's --ils-descent auto,
  * whether --backend auto runs it on the host alone and whether the GPU

@@ -89,6 +89,7 @@ wt_status wt_atsp_attach(wt_instance *inst, wt_error *err)
         sym->fixed[2 * i + 1] = (int32_t)(un + i);
     }
     sym->fixed_count = n;
+    sym->directed = true;
     sym->unit_exp = inst->unit_exp;
     inst->known_optimum = -1;
     inst->optimum_proven = false;

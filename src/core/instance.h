@@ -53,6 +53,11 @@ struct wt_instance {
      * sym is the 2n-city symmetric instance of Jonker & Volgenant that the
      * searches solve (atsp.c), its n twin edges fixed.  NULL otherwise. */
     struct wt_instance *sym;
+    bool directed;            /* this is such a sym: every tour that keeps its
+                                 fixed edges alternates them with real ones,
+                                 and reversing any path of it costs an edge of
+                                 cost M (atsp.c), so only moves that keep every
+                                 path's direction can shorten it */
 };
 
 /* TSPLIB's nint(): add 0.5 and truncate. */

@@ -2,11 +2,14 @@
  * engine.h - the local-search engine: a tour of its own (ls/tour.h), its
  * candidate lists, don't-look bits and undo log, running neighbour-list
  * descents of 2-opt and Or-opt moves (twoopt.c, oropt.c) or of
- * Lin-Kernighan steps (lk.c), and the kicks of ILS (kicks.h).
+ * Lin-Kernighan steps (lk.c), or where reversals cost (moves.directed)
+ * of Or-opt moves and direction-keeping exchanges (or3opt.c), and the
+ * kicks of ILS (kicks.h).
  *
  * The descent: a FIFO queue of cities whose surroundings changed (the
  * don't-look bits: a city off the queue is not looked at).  For the city
- * taken out, its moves are tried (an LK step, then 2-opt, then Or-opt); the
+ * taken out, its moves are tried (an LK step, then 2-opt, then Or-opt;
+ * directed: Or-opt, then an exchange or a chain of them); the
  * first improving one is applied and the cities whose edges it changed go
  * back into the queue.  A kick queues the cities it reconnects, so a kick
  * and its repair cost about the moves made, not O(n) (Johnson & McGeoch's
@@ -56,6 +59,11 @@ typedef struct wt_ls_moves {
                                   every deeper level */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
+    bool directed;   /* the descents make direction-keeping exchanges only
+                        (or3opt.c: 3-opt moves without reversal and chains of
+                        them; whole tours, on the array) instead of LK steps,
+                        2-opt and Or-opt: for instances where every reversal
+                        costs (wt_instance.directed, core/atsp.c) */
     const int32_t *given; /* NULL: the engine builds its candidate lists (nearest
                              or quadrant neighbours); else n rows of `candidates`
                              cities to use instead (an ascent's alpha-nearness

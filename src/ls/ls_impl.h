@@ -1,6 +1,6 @@
 /*
  * ls_impl.h - the engine's state, shared by the files of src/ls: the
- * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c), the kicks
+ * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, or3opt.c), the kicks
  * (kicks.c) and the polish (polish.c).  Nothing outside src/ls includes it.
  *
  * The moves see the tour through ls/tour.h only; the rest is the
@@ -39,7 +39,7 @@ struct wt_ls {
     wt_search_ctl *ctl;
     bool stopped;
     bool list_reports; /* a list descent reports progress through ctl */
-    uint64_t moves_2opt, moves_oropt, moves_lk; /* improving moves applied */
+    uint64_t moves_2opt, moves_oropt, moves_lk, moves_or3; /* improving moves applied */
     int64_t length;   /* the exact length, kept through every change */
     /* Segment engines only (wt_ls_create_paths): the path's cities are
      * numbered 0..n-1 in their order at adoption, with an instance of their
@@ -91,7 +91,7 @@ static inline bool ls_stop(wt_ls *e)
 {
     if (!e->ctl) return false;
     if (!e->stopped && e->list_reports) {
-        uint64_t moves = e->moves_2opt + e->moves_oropt + e->moves_lk;
+        uint64_t moves = e->moves_2opt + e->moves_oropt + e->moves_lk + e->moves_or3;
         e->stopped = wt_ctl_report(e->ctl, e->length, moves, false);
     } else if (!e->stopped && wt_ctl_expired(e->ctl)) {
         e->stopped = true;
@@ -127,6 +127,15 @@ bool ls_oropt_try(wt_ls *e, int c);
  * and its successor (both outside it), reversed if rev (array only; the
  * length is the caller's to update). */
 void ls_oropt_apply(wt_ls *e, int i, int len, int a, bool rev);
+
+/* or3opt.c: the direction-keeping 3-opt moves (segment exchanges without
+ * reversal) from city c (whole tours on the array only); true when one was
+ * applied (the length follows, its cities queued). */
+bool ls_or3_try(wt_ls *e, int c);
+/* or3opt.c: joins the three paths between the edges after positions i, j
+ * and k (distinct, any order) again as the one tour that keeps every
+ * path's direction (array only; the length is the caller's to update). */
+void ls_or3_apply(wt_ls *e, int i, int j, int k);
 
 /* lk.c: the LK step from city c; true when it shortened the tour (the
  * length follows, the cities whose edges changed are queued). */

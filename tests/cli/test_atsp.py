@@ -3,7 +3,7 @@
 item 3): TYPE: ATSP files (tests/data/atsp, TSPLIB's) are solved to tours
 of the original cities whose exact asymmetric length, recomputed here from
 the file in the tour's direction, is the one reported; the optimum within a
-kick budget where the search reaches it; the diagonal ignored; the
+kick budget (br17, ftv33, ftv47, ft53); the diagonal ignored; the
 algorithms that cannot keep the transformation's fixed edges refuse with a
 message (exit 3); a FULL_MATRIX of real weights is solved, its length in
 the matrix's units.  Kick budgets only, no time limits.
@@ -77,13 +77,15 @@ class Atsp(unittest.TestCase):
                 self.assertEqual(j["optimum"], OPTIMA[name][1])
 
     def test_optimum_within_a_kick_budget(self):
-        # The kick budget makes the runs repeatable (one thread); these
-        # three reach TSPLIB's optimum with it (ftv33 and ftv38 stay a few
-        # percent above: see the report of issue 42's item 3).
-        for name in ("br17", "ftv47", "ft53"):
+        # The kick budget makes the runs repeatable (one thread).  Each
+        # budget is over twice the most kicks the instance took to its
+        # optimum on seeds 1 to 20 (br17: the first descent; ftv33: 1024;
+        # ftv47: 2576; ft53: 448).  ftv38 (up to 19,000 kicks) is left to
+        # bench/RESULTS.md, "Asymmetric instances".
+        budgets = {"br17": 300, "ftv33": 3000, "ftv47": 6000, "ft53": 1500}
+        for name, kicks in budgets.items():
             with self.subTest(name=name):
-                j = solve_json(os.path.join(ATSP, name + ".atsp"), "--kicks", "20000",
-                               "--tune", "lk_candidates=10")
+                j = solve_json(os.path.join(ATSP, name + ".atsp"), "--kicks", str(kicks))
                 self.check_tour(name, j)
                 self.assertEqual(j["length"], OPTIMA[name][1])
 

@@ -1,6 +1,6 @@
 """Python tests of places on the Earth (issue 42): solve(points,
-metric="haversine") and solve_file(path, metric=...), lengths in metres
-against a haversine written here."""
+metric="haversine"), solve_file(path, metric=...) and solve_batch(points,
+metric="haversine"), lengths in metres against a haversine written here."""
 import math
 import os
 
@@ -70,3 +70,20 @@ def test_solve_file_metric(tmp_path):
     if os.path.exists(berlin):
         with pytest.raises(ValueError, match="point files"):
             warptour.solve_file(berlin, metric="haversine")
+
+
+def test_solve_batch_haversine():
+    batch = np.stack([places(60, 5), places(60, 6)])
+    r = warptour.solve_batch(batch, metric="haversine", kicks=200, backend="cpu", threads=2)
+    assert r.ok.all()
+    for b in range(2):
+        assert sorted(r.tours[b].tolist()) == list(range(60))
+        assert r.lengths_units[b] == tour_metres(batch[b], r.tours[b])
+        assert r.lengths[b] == r.lengths_units[b]
+    bad = batch.copy()
+    bad[1, 3, 0] = 91.0  # a latitude out of range: that instance only
+    r = warptour.solve_batch(bad, metric="geo-degrees", kicks=50, backend="cpu", threads=2)
+    assert r.ok.tolist() == [True, False]
+    assert "latitude" in r.errors[1]
+    with pytest.raises(ValueError, match="metric"):
+        warptour.solve_batch(batch, metric="manhattan")
