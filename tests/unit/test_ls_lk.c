@@ -257,7 +257,7 @@ static void test_ils_lk_list_first_descent(void **state)
     wt_instance *inst = wt_test_random_instance(21000, 8);
     wt_params p = ils_lk_params(500);
     const int64_t list_min[] = {1, WT_TUNING_OFF};
-    wt_tuning tune = {0};
+    wt_tuning tune = {.ils_searches = 2}; /* one a thread */
     p.tuning = &tune;
     for (int v = 0; v < 2; v++) {
         tune.ils_list_descent_min = list_min[v];
@@ -284,7 +284,7 @@ static void test_ils_lk_starts(void **state)
     wt_instance *inst = wt_test_random_instance(21000, 11);
     wt_params p = ils_lk_params(50);
     p.threads = 3;
-    wt_tuning tune = {0};
+    wt_tuning tune = {.ils_searches = 3}; /* one a thread, as a time limit makes them */
     p.tuning = &tune;
     wt_result on, off, fallback, given;
     tune.ils_starts = 3;
@@ -321,6 +321,7 @@ static void test_ils_lk_starts(void **state)
     p = ils_lk_params(50);
     p.threads = 3;
     tune.ils_starts = 0;
+    tune.ils_searches = 3;
     p.tuning = &tune;
     wt_result tied, three;
     assert_int_equal(wt_solve(grid, &p, &tied, NULL), WT_OK);
@@ -356,6 +357,7 @@ static void test_ils_lk_merged_replicas(void **state)
     const int threads[] = {1, 3};
     for (int v = 0; v < 2; v++) {
         p.threads = threads[v];
+        tune.ils_searches = threads[v];
         p.kicks = 1500;
         wt_result a;
         solve_twice(inst, &p, &a);
