@@ -8,6 +8,9 @@
 #                 one is usable, else on the CPU
 #   make test     install missing packages, build and run all tests, then
 #                 again under ASan + UBSan
+#   make test-load  after make test: the tests that watch the clock (time
+#                 limits, stops, signals) again while a busy loop runs on
+#                 every core (scripts/under-load.sh; CI runs it)
 #   make install  build, then install into PREFIX: the warptour program,
 #                 libwarptour (static and shared), warptour.h, the CMake
 #                 package and warptour.pc (nothing of Python: pip install .
@@ -54,7 +57,7 @@ CMAKE_FLAGS = -DWT_CUDA=$(WT_CUDA) -DWT_CUDA_ARCH="$(CUDA_ARCH)" -DWT_CUDA_OFF_W
 # Where a goal asks for them, they come before any build (also under -j).
 DEPS_FIRST := $(if $(filter deps demo test,$(MAKECMDGOALS)),deps)
 
-.PHONY: all deps configure demo test test-quick test-asan install fuzz fuzz-readers bench-check gpu-check clean
+.PHONY: all deps configure demo test test-quick test-asan test-load install fuzz fuzz-readers bench-check gpu-check clean
 
 all: | $(DEPS_FIRST)
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -85,6 +88,13 @@ test-asan: | $(DEPS_FIRST)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ctest --output-on-failure -j $(JOBS)
+
+# The tests whose runs take time limits, stops and signals, which a busy
+# machine delays: they must hold under load too (a user's first make test
+# runs on a laptop doing other work).  Uses the build make test made.
+LOAD_TESTS ?= test_batch|test_multistart|test_sa|test_windows|python_test_batch|python_test_issue39|cli_test_stops
+test-load:
+	scripts/under-load.sh $(JOBS) sh -c 'cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -R "^($(LOAD_TESTS))$$"'
 
 install: all
 	cmake --install $(BUILD) --prefix "$(PREFIX)"

@@ -87,8 +87,8 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
 
 /* After the first descent (so that a short run has its descended tour as
  * early as before): the Held-Karp ascent where the tuning and policy want
- * it, taking at most its share of the time left (all its steps without a
- * limit); its bound goes into stats and ends a search that reaches it.
+ * it, taking at most its share of the time left (without a limit, the
+ * steps wt_policy_ascent_steps allows); its bound goes into stats and ends a search that reaches it.
  * With alpha lists, the kicks' engine becomes one on the same tour with
  * the alpha-nearness candidates (*whole and *m replaced).  Stopped, or a
  * metric without an ascent: everything stays as it was. */
@@ -107,8 +107,8 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     double until = isfinite(ctl->deadline) ? now + plan.share * (ctl->deadline - now) : INFINITY;
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
-    wt_status st = wt_alpha_run(inst, &dev, ctl, until, t->ascent_iterations, plan.period, k,
-                                alpha, err);
+    int steps = wt_policy_ascent_steps(t, dev.backend->host, inst->n, isfinite(ctl->deadline));
+    wt_status st = wt_alpha_run(inst, &dev, ctl, until, steps, plan.period, k, alpha, err);
     if (st != WT_OK) return st;
     wt_alpha_stats(alpha, stats);
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;

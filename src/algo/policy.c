@@ -49,6 +49,17 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n)
     return n >= WT_LK_ALPHA_MIN_CITIES ? WT_LK_ALPHA_DEFAULT : WT_ALPHA_NONE;
 }
 
+int wt_policy_ascent_steps(const wt_tuning *t, bool on_host, int n, bool time_limited)
+{
+    if (t->ascent_iterations) return t->ascent_iterations;
+    if (time_limited) return 0;
+    long long steps = (on_host ? WT_ASCENT_CITY_STEPS : WT_ASCENT_DEVICE_CITY_STEPS) /
+                      (n > 0 ? n : 1);
+    return steps < WT_ASCENT_MIN_STEPS ? WT_ASCENT_MIN_STEPS
+           : steps > 1000000           ? 1000000
+                                       : (int)steps;
+}
+
 wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host)
 {
     wt_ascent_plan plan = {on_host ? WT_ASCENT_SHARE : WT_ASCENT_DEVICE_SHARE,

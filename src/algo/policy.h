@@ -65,7 +65,7 @@
 /* LK searches' candidates by alpha-nearness from a Held-Karp ascent
  * (algo/alpha.h) [lk_alpha]: how many a city, and the ascent's share of
  * the time left after the start tour at most [ascent_share_pct]; without
- * a time limit it runs its steps to the end. */
+ * a time limit its steps are capped (below). */
 #define WT_LK_ALPHA_CANDIDATES 5
 #define WT_ASCENT_SHARE 0.1
 /* The first period of the search's ascent [ascent_period]: LKH's
@@ -89,6 +89,19 @@ typedef struct wt_ascent_plan {
     int period;   /* steps of the first period */
 } wt_ascent_plan;
 wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
+/* Without a time limit (a kick budget) the search's ascent makes at most
+ * WT_ASCENT_CITY_STEPS / n steps on the host, WT_ASCENT_DEVICE_CITY_STEPS
+ * / n on a device (about 30 times cheaper a step: bench/RESULTS.md, "The
+ * Held-Karp ascent on the GPU"), at least WT_ASCENT_MIN_STEPS, so that it
+ * costs a share of the run rather than its step rule's whole course (which
+ * took 54 s of a 57 s default run of pla33810 on 2 threads, 19,000 steps,
+ * the kicks 4 s); a step costs O(n log n).  A count of steps, not of
+ * seconds: a kick budget's run repeats.  With a time limit: 0, no cap
+ * (the share bounds it).  The tuning's ascent_iterations caps it always. */
+#define WT_ASCENT_CITY_STEPS 20000000LL
+#define WT_ASCENT_DEVICE_CITY_STEPS 600000000LL
+#define WT_ASCENT_MIN_STEPS 10
+int wt_policy_ascent_steps(const wt_tuning *t, bool on_host, int n, bool time_limited);
 /* What the ascent gives LK searches [lk_alpha]. */
 typedef enum wt_alpha_use {
     WT_ALPHA_NONE,  /* no ascent (WT_TUNING_OFF, or below WT_LK_ALPHA_MIN_CITIES) */

@@ -114,6 +114,27 @@ static void test_lk_alpha(void **state)
     assert_int_equal(wt_policy_lk_alpha(2, 5), WT_ALPHA_BOUND);
 }
 
+/* The searches of a host ILS run: one a thread under a time limit alone,
+ * else fixed by the kick budget (the tuning's where set); the ascent's
+ * steps without a time limit: by the size, more on a device. */
+static void test_searches_and_ascent_steps(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_ils_searches(0, 7, 0), 7);
+    assert_int_equal(wt_policy_ils_searches(0, 7, 100), 1);
+    assert_int_equal(wt_policy_ils_searches(0, 1, 12000), 2);
+    assert_int_equal(wt_policy_ils_searches(0, 64, 12000), 2);
+    assert_int_equal(wt_policy_ils_searches(0, 2, 10000000), WT_ILS_BUDGET_SEARCHES_MAX);
+    assert_int_equal(wt_policy_ils_searches(5, 2, 0), 5);
+    wt_tuning t = {0};
+    assert_int_equal(wt_policy_ascent_steps(&t, true, 1000, true), 0);
+    assert_int_equal(wt_policy_ascent_steps(&t, true, 40000, false), 500);
+    assert_int_equal(wt_policy_ascent_steps(&t, false, 40000, false), 15000);
+    assert_int_equal(wt_policy_ascent_steps(&t, true, 100000000, false), WT_ASCENT_MIN_STEPS);
+    t.ascent_iterations = 77;
+    assert_int_equal(wt_policy_ascent_steps(&t, true, 40000, true), 77);
+}
+
 static void test_window_replicas(void **state)
 {
     (void)state;
@@ -133,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_device_stall),    cmocka_unit_test(test_concurrent_size),
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
         cmocka_unit_test(test_lk_alpha),
+        cmocka_unit_test(test_searches_and_ascent_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
