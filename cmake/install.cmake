@@ -1,6 +1,7 @@
 # Install rules (cmake --install, make install): libwarptour static and
 # shared, include/warptour.h and the experimental warptour_experimental.h
-# (which includes it), the warptour program when it is built (not
+# (which includes it), libwarptour_mpi and warptour_mpi.h where MPI is
+# built, the warptour program when it is built (not
 # warptour-bench, see below), a CMake
 # package (find_package(warptour CONFIG) -> warptour::warptour, the static
 # library, and warptour::warptour_shared) and a pkg-config file.  Both
@@ -19,6 +20,13 @@ install(FILES ${PROJECT_SOURCE_DIR}/include/warptour.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(TARGET warptour_cli)
   install(TARGETS warptour_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+# With MPI (WT_MPI): libwarptour_mpi and warptour_mpi.h, in the same CMake
+# package (warptour::warptour_mpi, which brings MPI::MPI_C).
+if(TARGET warptour_mpi)
+  install(TARGETS warptour_mpi EXPORT warptourTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/include/warptour_mpi.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endif()
 # warptour-bench is not installed: it is a development tool, run from a
 # checkout (its defaults are the checkout's: the TSPLIB folder beside it,
