@@ -345,7 +345,7 @@ static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_desc
 {
     wt_tuning t = {0};
     t.ils_searches = searches;
-    t.lk_alpha = WT_TUNING_OFF; /* no ascent: without a time limit it runs to its end */
+    t.lk_alpha = WT_TUNING_OFF; /* no ascent: not what this test is about */
     t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
     t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
     wt_params p;
