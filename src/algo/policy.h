@@ -93,9 +93,9 @@ wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
  * WT_ASCENT_CITY_STEPS / n steps on the host, WT_ASCENT_DEVICE_CITY_STEPS
  * / n on a device (about 30 times cheaper a step: bench/RESULTS.md, "The
  * Held-Karp ascent on the GPU"), at least WT_ASCENT_MIN_STEPS, so that it
- * costs a share of the run rather than its step rule's whole course (which
- * took 54 s of a 57 s default run of pla33810 on 2 threads, 19,000 steps,
- * the kicks 4 s); a step costs O(n log n).  A count of steps, not of
+ * costs a share of the run rather than most of it (bench/RESULTS.md, "Why
+ * the ascent's steps are capped without a time limit"); a step costs
+ * O(n log n).  A count of steps, not of
  * seconds: a kick budget's run repeats.  With a time limit: 0, no cap
  * (the share bounds it).  The tuning's ascent_iterations caps it always. */
 #define WT_ASCENT_CITY_STEPS 20000000LL

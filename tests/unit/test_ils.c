@@ -58,20 +58,20 @@ static void test_double_bridge(void **state)
     wt_instance_free(inst);
 }
 
-/* searches: tuning.ils_searches (0: the default, by the kick budget). */
-static wt_result ils_searching(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
-                               wt_ils_descent descent, int threads, int searches)
+/* ILS on the CPU (the reference; tests/gpu cover cuda) with tuning t from
+ * the given start tour method. */
+static wt_result ils_run(const wt_instance *inst, const wt_tuning *t, wt_init_method init,
+                         uint64_t seed, uint64_t kicks, int swaps, wt_ils_descent descent,
+                         int threads)
 {
-    wt_tuning t = {0};
-    t.ils_searches = searches;
     wt_params p;
     wt_params_defaults(&p);
-    p.tuning = &t;
+    p.tuning = t;
     p.threads = threads;
     p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_CPU; /* the reference; tests/gpu cover cuda */
+    p.backend = WT_BACKEND_CPU;
     p.ils_descent = descent;
-    p.init = WT_INIT_RANDOM;
+    p.init = init;
     p.seed = seed;
     p.kicks = kicks;
     p.swaps = swaps;
@@ -79,6 +79,14 @@ static wt_result ils_searching(const wt_instance *inst, uint64_t seed, uint64_t 
     wt_error err = {0};
     if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
     return res;
+}
+
+/* searches: tuning.ils_searches (0: the default, by the kick budget). */
+static wt_result ils_searching(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
+                               wt_ils_descent descent, int threads, int searches)
+{
+    wt_tuning t = {.ils_searches = searches};
+    return ils_run(inst, &t, WT_INIT_RANDOM, seed, kicks, swaps, descent, threads);
 }
 
 static wt_result ils_with(const wt_instance *inst, uint64_t seed, uint64_t kicks, int swaps,
@@ -348,20 +356,8 @@ static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_desc
     t.lk_alpha = WT_TUNING_OFF; /* no ascent: not what this test is about */
     t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
     t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
-    wt_params p;
-    wt_params_defaults(&p);
-    p.tuning = &t;
-    p.threads = threads;
-    p.algorithm = WT_ALGO_ILS;
-    p.backend = WT_BACKEND_CPU;
-    p.ils_descent = descent;
-    p.init = WT_INIT_GREEDY; /* a short first descent */
-    p.seed = 5;
-    p.kicks = kicks;
-    wt_result res = {0};
-    wt_error err = {0};
-    if (wt_solve(inst, &p, &res, &err) != WT_OK) fail_msg("ils: %s", err.message);
-    return res;
+    /* greedy: a short first descent */
+    return ils_run(inst, &t, WT_INIT_GREEDY, 5, kicks, 0, descent, threads);
 }
 
 static void same_on_threads(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
