@@ -28,6 +28,7 @@
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "warptour_experimental.h"
 #include "warptour_mpi.h"
 
 /* Seconds a meeting is expected to take before the first one is measured:
@@ -60,6 +61,7 @@ typedef struct run {
     wt_progress_fn progress; /* the caller's, wrapped (on_progress) */
     void *progress_user;
     uint64_t my_kicks, my_steps; /* this rank's epochs before the current one */
+    wt_tuning tuning;       /* the epochs' searches' (wt_mpi_no_bound) */
 } run;
 
 /* The caller's progress callback, seeing the whole run rather than the
@@ -123,6 +125,7 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     r->best_len = -1;
     r->progress = params->progress;
     r->progress_user = params->progress_user;
+    wt_mpi_no_bound(params->tuning, &r->tuning);
     r->best = malloc((size_t)r->n * sizeof *r->best);
     r->start = malloc((size_t)r->n * sizeof *r->start);
     if (!r->best || !r->start) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -140,6 +143,7 @@ static void epoch_params(run *r, int epoch, wt_params *q)
 {
     *q = *r->params;
     q->seed = epoch_seed(r->params->seed, r->rank, r->root, epoch);
+    q->tuning = &r->tuning;
     q->start_city = -1; /* the final tour is rotated once (finish) */
     if (epoch > 0) {
         memcpy(r->start, r->best, (size_t)r->n * sizeof *r->start);

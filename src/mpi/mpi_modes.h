@@ -27,6 +27,14 @@ wt_status wt_mpi_parts(MPI_Comm comm, const wt_instance *inst, const wt_params *
 bool wt_mpi_parts_can_run(const wt_instance *inst, const wt_params *params, char *why,
                           size_t why_size);
 
+/* The tuning of an epoch's searches: the caller's (NULL: the library's),
+ * without the Held-Karp ascent that LK searches run by default for their
+ * bound alone (lk_alpha 0 becomes WT_TUNING_OFF): the run's result has no
+ * bound (a path's bound is not the tour's, and an epoch's is no more than
+ * one search's), and every epoch would run it again, for seconds at a
+ * hundred thousand cities. */
+void wt_mpi_no_bound(const wt_tuning *given, wt_tuning *out);
+
 /* "P ranks, MODE: " and device (cut to fit) into out, of out_size bytes. */
 void wt_mpi_device_name(char *out, size_t out_size, int ranks, wt_mpi_mode mode,
                         const char *device);

@@ -36,6 +36,7 @@
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
 #include "mpi/mpi_path_instance.h"
+#include "warptour_experimental.h"
 
 /* Seconds a meeting is expected to take before the first one is measured:
  * a base and a cost a city (the paths' transfers, the root's checks). */
@@ -99,6 +100,7 @@ typedef struct parts {
     bool init_cut;
     wt_init_method init_made;
     wt_result mine;          /* the root's last epoch's result */
+    wt_tuning tuning;        /* the paths' searches' (wt_mpi_no_bound) */
 } parts;
 
 /* The caller's progress callback, seeing the whole run: the whole tour as
@@ -146,6 +148,7 @@ static wt_status parts_open(parts *p, MPI_Comm comm, const wt_instance *inst,
     p->meet_s = MEET_BASE_S + MEET_CITY_S * p->n;
     p->progress = params->progress;
     p->progress_user = params->progress_user;
+    wt_mpi_no_bound(params->tuning, &p->tuning);
     p->counts = calloc((size_t)p->size, sizeof *p->counts);
     p->displs = calloc((size_t)p->size, sizeof *p->displs);
     bool ok = p->counts && p->displs;
@@ -245,6 +248,7 @@ static void path_params(parts *p, int epoch, int32_t *identity, int m, wt_params
 {
     *q = *p->params;
     q->seed = epoch_seed(p->params->seed, p->rank, epoch);
+    q->tuning = &p->tuning;
     for (int i = 0; i < m; i++) identity[i] = i;
     q->start_tour = identity;
     q->open = true;

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "warptour_experimental.h"
 
 void wt_mpi_params_defaults(wt_mpi_params *p)
 {
@@ -36,6 +37,13 @@ void wt_mpi_device_name(char *out, size_t out_size, int ranks, wt_mpi_mode mode,
 {
     /* The rank count and mode in front leave room for 100 bytes of the name. */
     snprintf(out, out_size, "%d ranks, %s: %.100s", ranks, wt_mpi_mode_name(mode), device);
+}
+
+void wt_mpi_no_bound(const wt_tuning *given, wt_tuning *out)
+{
+    if (given) *out = *given;
+    else memset(out, 0, sizeof *out);
+    if (out->lk_alpha == 0) out->lk_alpha = WT_TUNING_OFF;
 }
 
 /* The refusals of warptour_mpi.h that hold for both modes, before any
