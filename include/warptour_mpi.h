@@ -66,10 +66,11 @@ typedef enum wt_mpi_mode {
 } wt_mpi_mode;
 
 /* WT_MPI_AUTO's threshold: parts from this many cities on.  A policy from
- * a measurement (docs/mpi.md, "Which mode"): below it one rank's whole
- * search still moves the tour well within a run, and islands, which also
- * reach the moves between parts, give the shorter tours. */
-#define WT_MPI_PARTS_CITIES 100000
+ * two measurements (docs/mpi.md, "Which mode"): at 200,000 cities islands
+ * gave the shorter tour (each rank got well past its first descent, and
+ * the merges of several local optima gain much), at 1,000,000 parts (no
+ * island finished its first descent); this lies between, unmeasured. */
+#define WT_MPI_PARTS_CITIES 500000
 
 /* "auto", "islands", "parts"; NULL for an out-of-range value. */
 const char *wt_mpi_mode_name(wt_mpi_mode mode);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """CLI tests of warptour under mpirun (docs/mpi.md): batches dealt to ranks
-give the tours of one process, island searches give a valid tour with its
-exact length within the time limit, SIGTERM still writes the tour, and a
-rank that fails or is killed ends the run with a message naming it instead
-of a hang.
+give the tours of one process, island searches and the parts mode give a
+valid tour with its exact length within the time limit (the same tour again
+for a kick budget), SIGTERM still writes the tour, solve's MPI options are
+refused where they cannot apply, and a rank that fails or is killed ends
+the run with a message naming it instead of a hang.
 
 Registered only in a build with MPI (tests/CMakeLists.txt).  Every mpirun
 runs in a session of its own under a timeout, so that a hang fails the test
@@ -88,7 +89,8 @@ class Batches(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(out_dir)), ["att48.tour", "berlin52.tour"])
 
 
-class Islands(unittest.TestCase):
+class OneInstance(unittest.TestCase):
+    """`solve` of one instance under mpirun."""
     INST = os.path.join(DATA, "a280.tsp")
 
     def solve(self, ranks, *args, **kw):
@@ -104,6 +106,8 @@ class Islands(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         return json.loads(out)["length"]
 
+
+class Islands(OneInstance):
     def test_kick_budget_valid_exact_and_repeats(self):
         for ranks in (2, 4):
             with self.subTest(ranks=ranks):
@@ -136,7 +140,81 @@ class Islands(unittest.TestCase):
     def test_other_algorithms_refused(self):
         rc, _, err, _, _ = self.solve(2, "--algorithm", "2opt")
         self.assertEqual(rc, 3, err)
-        self.assertIn("island searches over MPI ranks run ils", err)
+        self.assertIn("searches over MPI ranks run ils", err)
+
+    def test_auto_picks_islands_below_the_parts_threshold(self):
+        rc, out, err, _, _ = self.solve(2, "--kicks", "20", "--mpi-mode", "auto")
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(json.loads(out)["device"].startswith("2 ranks, islands: "))
+
+
+class Parts(OneInstance):
+    """The parts mode: each rank searches a path of the tour with its ends
+    fixed, the root splices them back."""
+
+    def test_kick_budget_valid_exact_repeats(self):
+        for ranks in (2, 4):
+            with self.subTest(ranks=ranks):
+                tours = []
+                for _ in range(2):
+                    rc, out, err, _, tour = self.solve(ranks, "--mpi-mode", "parts", "--kicks",
+                                                       "200", "--seed", "3", "--json-tour")
+                    self.assertEqual(rc, 0, err)
+                    res = json.loads(out)
+                    self.assertTrue(res["device"].startswith(f"{ranks} ranks, parts: "))
+                    self.assertEqual(self.check(tour), res["length"])
+                    self.assertLessEqual(res["length"], res["init_length"])
+                    self.assertEqual(res["kicks"], 200 * ranks)
+                    tours.append(res["tour"])
+                self.assertEqual(tours[0], tours[1])
+
+    def test_time_limit_honoured(self):
+        rc, out, err, secs, tour = self.solve(4, "--mpi-mode", "parts", "--time-limit", "1.5",
+                                              "--epoch", "0.3")
+        self.assertIn(rc, (0, 5), err)
+        res = json.loads(out)
+        self.assertLessEqual(res["time_s"], 3.0)
+        self.assertLess(secs, 12)
+        self.assertEqual(self.check(tour), res["length"])
+        self.assertLess(res["length"], res["init_length"])
+
+    def test_refuses_what_an_open_path_cannot_keep(self):
+        rc, _, err, _, _ = self.solve(2, "--mpi-mode", "parts", "--ils-descent", "full",
+                                      "--kicks", "10")
+        self.assertEqual(rc, 3, err)
+        self.assertIn("parts mode over MPI ranks searches its paths with lk or local", err)
+
+
+class Options(unittest.TestCase):
+    INST = os.path.join(DATA, "berlin52.tsp")
+
+    def test_one_process_refuses_them(self):
+        for opt in (["--epoch", "2"], ["--epoch-kicks=5"], ["--mpi-mode", "parts"]):
+            with self.subTest(opt=opt):
+                rc, _, err = alone("solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("is for several MPI ranks", err)
+
+    def test_bad_values(self):
+        for opt, what in ((["--mpi-mode", "ring"], "--mpi-mode is 'islands', 'parts' or"),
+                          (["--epoch", "-1"], "--epoch needs a positive number"),
+                          (["--epoch-kicks", "x"], "--epoch-kicks needs a positive whole"),
+                          (["--epoch"], "option '--epoch' needs a value")):
+            with self.subTest(opt=opt):
+                rc, _, err = alone("solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(what, err)
+
+    def test_epoch_kicks_set_the_meetings(self):
+        # A quarter of --kicks is the default: the same run as without it.
+        runs = {}
+        for extra in ((), ("--epoch-kicks", "50"), ("--epoch-kicks", "200")):
+            rc, out, err, _ = mpirun(2, "solve", self.INST, "--kicks", "200", "--seed", "4",
+                                     "--threads", "1", "--json", "--json-tour", *extra)
+            self.assertEqual(rc, 0, err)
+            runs[extra] = json.loads(out)
+        self.assertEqual(runs[()]["tour"], runs[("--epoch-kicks", "50")]["tour"])
+        self.assertEqual(runs[("--epoch-kicks", "200")]["kicks"], 400)
 
 
 class Faults(unittest.TestCase):
