@@ -85,7 +85,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(name, commands[i].name) != 0) continue;
         /* Under mpirun, solve and solve-batch run on every rank (docs/mpi.md). */
-        if (!cli_mpi_start(&argc, &argv, name)) return EXIT_FAILURE_RUN;
+        int early = cli_mpi_start(&argc, &argv, name);
+        if (early >= 0) return early;
         return cli_mpi_finish(check_stdout(commands[i].run(argc - 1, argv + 1)));
     }
     fprintf(stderr, "warptour: unknown command '%s'\nTry 'warptour --help'.\n", name);

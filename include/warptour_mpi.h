@@ -53,10 +53,31 @@ int wt_mpi_batch_owner(int i, int size);
 wt_status wt_mpi_solve_batch(MPI_Comm comm, int root, const wt_instance *const *insts, int count,
                              const wt_batch_params *params, wt_batch_result *res, wt_error *err);
 
-/* -------------------------------------------------------- island searches */
+/* ------------------------------------------------------- one instance */
 
-/* How wt_mpi_solve's islands meet. */
+/* How the ranks share the search of one instance (wt_mpi_solve). */
+typedef enum wt_mpi_mode {
+    WT_MPI_AUTO = 0,  /* parts from WT_MPI_PARTS_CITIES cities on, where the
+                         parts' searches can run and no GPU would serve the
+                         root's search (those run on the host); islands
+                         otherwise */
+    WT_MPI_ISLANDS,   /* every rank searches the whole tour; the tours merge */
+    WT_MPI_PARTS      /* every rank searches its share of the tour */
+} wt_mpi_mode;
+
+/* WT_MPI_AUTO's threshold: parts from this many cities on.  A policy from
+ * two measurements (docs/mpi.md, "Which mode"): at 200,000 cities islands
+ * gave the shorter tour (each rank got well past its first descent, and
+ * the merges of several local optima gain much), at 1,000,000 parts (no
+ * island finished its first descent); this lies between, unmeasured. */
+#define WT_MPI_PARTS_CITIES 500000
+
+/* "auto", "islands", "parts"; NULL for an out-of-range value. */
+const char *wt_mpi_mode_name(wt_mpi_mode mode);
+
+/* How wt_mpi_solve's ranks meet. */
 typedef struct wt_mpi_params {
+    wt_mpi_mode mode;      /* default WT_MPI_AUTO */
     double epoch_s;        /* seconds of search between meetings, where
                               params.kicks is 0 and a time limit is set;
                               0 (default): an eighth of the time limit, at least
@@ -72,32 +93,57 @@ typedef struct wt_mpi_params {
 /* Fills p with the defaults above; NULL is a no-op. */
 void wt_mpi_params_defaults(wt_mpi_params *p);
 
-/* Island searches of one instance: every rank runs wt_solve's ILS
- * (params.algorithm must be WT_ALGO_ILS) for an epoch from the same start
- * tour with a seed of its own (rank 0's first epoch: params.seed).  At the
- * end of each epoch the root gathers the ranks' tours and merges them
- * into the best so far by partition crossover (GPX: a child never longer
- * than the shorter parent, often shorter), which becomes every rank's next
- * start; each rank other than the root first kicks it (a random double
- * bridge of its own), so that the islands search apart.
+/* One instance searched by every rank of comm, in epochs between which the
+ * ranks meet; mp->mode says how they share it.
+ *
+ * Islands (WT_MPI_ISLANDS): every rank runs wt_solve's ILS for an epoch
+ * from the same start tour with a seed of its own (rank 0's first epoch:
+ * params.seed).  At the end of each epoch the root gathers the ranks'
+ * tours and merges them into the best so far by partition crossover (GPX:
+ * a child never longer than the shorter parent, often shorter), which
+ * becomes every rank's next start; each rank other than the root first
+ * kicks it (a random double bridge of its own), so that the islands search
+ * apart.
+ *
+ * Parts (WT_MPI_PARTS): the root holds the whole tour (params.start_tour,
+ * else params.init's start tour, built on the root); each epoch it cuts the
+ * tour into as many consecutive paths as there are ranks (fewer, of at
+ * least 8 cities each, for small instances), and each rank searches its
+ * path with both ends fixed (wt_solve's open path from its first city to
+ * its last: ILS with LK or local descents, on the host) as an instance of
+ * its own.  The root puts the paths back (each over the same cities with
+ * the same ends: the tour stays one cycle, its length changes by the
+ * paths' exact differences; a path that came back longer is not taken).
+ * The cuts move every epoch (by the golden ratio of a path's length, so
+ * that no cut lies near a recent one), so what lay across a cut is inside
+ * a path later.  The ranks' work is 1/P of the tour each, which islands
+ * cannot give, but no move joins two parts of the tour that never share a
+ * path (cities near in the plane, far apart in the tour).
  *
  * Epochs: with params.kicks > 0, each rank makes params.kicks kicks in all,
  * mp->epoch_kicks an epoch, and without a time limit the run repeats
  * exactly for the same seed, ranks and threads; with params.kicks 0 and a
- * time limit, epochs of mp->epoch_s seconds; with neither, one epoch of
- * wt_solve's own budget.  params.time_limit_s is the whole call's, every
- * epoch and meeting included (the ranks start together); a rank's stop
- * flag or progress callback ending its epoch ends the run at the next
- * meeting (stop WT_STOP_INTERRUPTED).  The progress callback sees the whole
- * run's elapsed time, kicks (this rank's) and best length so far.
+ * time limit, epochs of mp->epoch_s seconds; with neither, islands run one
+ * epoch of wt_solve's own budget, parts four (each path wt_solve's own
+ * budget for its cities).  params.time_limit_s is the whole call's, every
+ * epoch, meeting and (parts) the root's start tour included (the ranks
+ * start together); a rank's stop flag or progress callback ending its
+ * epoch ends the run at the next meeting (stop WT_STOP_INTERRUPTED).  The
+ * progress callback sees the whole run's elapsed time, kicks (this rank's)
+ * and a best length: islands the best tour so far, parts the whole tour's
+ * length as of the last meeting with this rank's path as it is now.
  *
  * On the root, res gets the best tour with its exact length (lower_bound -1,
  * steps and ils.kicks summed over ranks and epochs, stop the most severe of
- * the ranks' last epochs, time_s the whole call); elsewhere res is zeroed.
+ * the ranks' last epochs, time_s the whole call; device "P ranks, MODE: "
+ * and the root's device, MODE the mode that ran); elsewhere res is zeroed.
  * mp may be NULL (the defaults).  Refused with WT_STATUS_UNSUPPORTED: other
  * algorithms than ILS, open paths (params.open, end_city) and asymmetric
- * instances; params.start_city rotates the final tour.  Otherwise errors
- * as wt_solve's, agreed by every rank. */
+ * instances; parts also refuse what an open path's search refuses (other
+ * descents than auto, lk and local, the cuda backend) and instances with
+ * fixed edges.  params.start_city rotates the final tour.  Otherwise
+ * errors as wt_solve's, agreed by every rank; mp->mode and mp->root must
+ * be the same on every rank. */
 wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *params,
                        const wt_mpi_params *mp, wt_result *res, wt_error *err);
 

@@ -14,12 +14,14 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_mpi_opts.h"
 #include "warptour_mpi.h"
 
 static bool mpi_on;          /* MPI started, several ranks */
 static int mpi_rank, mpi_size = 1;
 static bool mpi_settled;     /* a failure was agreed: no more collectives */
 static FILE *kept_stderr;    /* ranks other than 0: their standard error */
+static cli_mpi_opts opts;    /* solve's --mpi-mode, --epoch, --epoch-kicks */
 
 /* The number of ranks a launcher announces, 1 when none. */
 static long launched_size(void)
@@ -30,6 +32,17 @@ static long launched_size(void)
         if (v && *v) return strtol(v, NULL, 10);
     }
     return 1;
+}
+
+/* This process's rank as the launcher announces it, 0 when none. */
+static long launched_rank(void)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *v = getenv(names[k]);
+        if (v && *v) return strtol(v, NULL, 10);
+    }
+    return 0;
 }
 
 /* Ranks other than 0 print nothing: their standard output goes nowhere,
@@ -44,15 +57,26 @@ static void silence(void)
     else if (!freopen("/dev/null", "w", stderr)) fclose(stderr);
 }
 
-bool cli_mpi_start(int *argc, char ***argv, const char *command)
+int cli_mpi_start(int *argc, char ***argv, const char *command)
 {
-    if (strcmp(command, "solve") != 0 && strcmp(command, "solve-batch") != 0) return true;
-    if (launched_size() <= 1) return true;
+    bool solve = strcmp(command, "solve") == 0;
+    if (!solve && strcmp(command, "solve-batch") != 0) return -1;
+    long size = launched_size();
+    bool first = launched_rank() == 0; /* every rank parses; one speaks */
+    if (solve) {
+        int st = cli_mpi_take_options(argc, *argv, first, &opts);
+        if (st >= 0) return st;
+        if (opts.given && size <= 1)
+            return first ? cli_usage_error("solve", "%s is for several MPI ranks (mpirun -np "
+                                           "P, P > 1); this is one process", opts.given)
+                         : EXIT_USAGE;
+    }
+    if (size <= 1) return -1;
     int provided = 0;
     /* The library's threads never call MPI: only the main one does. */
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "%s: MPI could not start\n", cli_program());
-        return false;
+        return EXIT_FAILURE_RUN;
     }
     /* Failures come back as codes, so a rank can say what went wrong. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -60,7 +84,7 @@ bool cli_mpi_start(int *argc, char ***argv, const char *command)
     MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
     mpi_on = mpi_size > 1;
     if (mpi_on && mpi_rank != 0) silence();
-    return true;
+    return -1;
 }
 
 bool cli_mpi_on(void) { return mpi_on; }
@@ -126,7 +150,13 @@ wt_status cli_mpi_solve(const wt_instance *inst, const wt_params *params, wt_res
                         wt_error *err)
 {
     if (!mpi_on) return wt_solve(inst, params, res, err);
-    return wt_mpi_solve(MPI_COMM_WORLD, inst, params, NULL, res, err);
+    wt_mpi_params mp;
+    wt_mpi_params_defaults(&mp);
+    mp.mode = opts.mode == CLI_MPI_PARTS ? WT_MPI_PARTS
+            : opts.mode == CLI_MPI_ISLANDS ? WT_MPI_ISLANDS : WT_MPI_AUTO;
+    mp.epoch_s = opts.epoch_s;
+    mp.epoch_kicks = opts.epoch_kicks;
+    return wt_mpi_solve(MPI_COMM_WORLD, inst, params, &mp, res, err);
 }
 
 wt_status cli_mpi_solve_batch(const wt_instance *const *insts, int count,

@@ -19,9 +19,13 @@
 
 /* Starts MPI when command (solve, solve-batch) runs as one of several
  * ranks that a launcher started (Open MPI's OMPI_COMM_WORLD_SIZE or
- * PMI_SIZE above 1); otherwise nothing happens.  false (after a message)
- * when MPI could not start. */
-bool cli_mpi_start(int *argc, char ***argv, const char *command);
+ * PMI_SIZE above 1); otherwise nothing happens.  For solve, first takes
+ * --mpi-mode, --epoch and --epoch-kicks out of the command line
+ * (cli_mpi_opts.h), which need several ranks: a usage error in one
+ * process.  Returns -1 to go on, else the exit status (after a message:
+ * rank 0's alone): EXIT_USAGE, or EXIT_FAILURE_RUN when MPI could not
+ * start. */
+int cli_mpi_start(int *argc, char ***argv, const char *command);
 
 /* Whether this process is one of several ranks; this rank and how many. */
 bool cli_mpi_on(void);

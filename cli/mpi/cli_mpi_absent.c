@@ -3,12 +3,21 @@
  */
 #include "cli_mpi.h"
 
-bool cli_mpi_start(int *argc, char ***argv, const char *command)
+#include <string.h>
+
+#include "cli_common.h"
+#include "cli_mpi_opts.h"
+
+int cli_mpi_start(int *argc, char ***argv, const char *command)
 {
-    (void)argc;
-    (void)argv;
-    (void)command;
-    return true;
+    if (strcmp(command, "solve") != 0) return -1;
+    cli_mpi_opts opts;
+    int st = cli_mpi_take_options(argc, *argv, true, &opts);
+    if (st >= 0) return st;
+    if (opts.given)
+        return cli_usage_error("solve", "%s is for several MPI ranks (mpirun -np P), and this "
+                               "build has no MPI", opts.given);
+    return -1;
 }
 
 bool cli_mpi_on(void) { return false; }

@@ -1,6 +1,6 @@
 /*
  * mpi_islands.c - island searches of one instance over the ranks of a
- * communicator (wt_mpi_solve, warptour_mpi.h).
+ * communicator (WT_MPI_ISLANDS of wt_mpi_solve, warptour_mpi.h).
  *
  * The distributed chained Lin-Kernighan of Fischer & Merz (IPDPS 2005):
  * every rank runs its own iterated local search (wt_solve's ILS) for an
@@ -27,6 +27,8 @@
 #include "core/rng.h"
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
+#include "mpi/mpi_modes.h"
+#include "warptour_experimental.h"
 #include "warptour_mpi.h"
 
 /* Seconds a meeting is expected to take before the first one is measured:
@@ -37,12 +39,6 @@
 #define KICK_WINDOW 64
 /* The shortest epoch worth starting under a time limit. */
 #define MIN_EPOCH_S 0.05
-
-void wt_mpi_params_defaults(wt_mpi_params *p)
-{
-    if (!p) return;
-    memset(p, 0, sizeof *p);
-}
 
 /* What every rank knows of the run. */
 typedef struct run {
@@ -65,6 +61,7 @@ typedef struct run {
     wt_progress_fn progress; /* the caller's, wrapped (on_progress) */
     void *progress_user;
     uint64_t my_kicks, my_steps; /* this rank's epochs before the current one */
+    wt_tuning tuning;       /* the epochs' searches' (wt_mpi_no_bound) */
 } run;
 
 /* The caller's progress callback, seeing the whole run rather than the
@@ -107,34 +104,9 @@ static void kick(int32_t *tour, int n, uint64_t seed)
     memcpy(tour + p1 + len_c, tmp, (size_t)len_b * sizeof *tour);
 }
 
-/* The refusals of warptour_mpi.h, before any search. */
-static wt_status check_args(const wt_instance *inst, const wt_params *params, wt_result *res,
-                            const wt_mpi_params *mp, int size, wt_error *err)
-{
-    if (!inst || !params || !res)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_mpi_solve: need an instance, "
-                       "parameters and a result");
-    if (params->algorithm != WT_ALGO_ILS)
-        return wt_fail(err, WT_STATUS_UNSUPPORTED, "island searches over MPI ranks run ils, "
-                       "not %s; run one rank", wt_algorithm_name(params->algorithm));
-    if (params->open || params->end_city >= 0)
-        return wt_fail(err, WT_STATUS_UNSUPPORTED, "island searches over MPI ranks cannot keep "
-                       "an open path's ends; run one rank");
-    if (wt_instance_is_asymmetric(inst))
-        return wt_fail(err, WT_STATUS_UNSUPPORTED, "island searches over MPI ranks take "
-                       "symmetric instances only; run one rank");
-    if (mp && (!(mp->epoch_s >= 0) || !isfinite(mp->epoch_s) || mp->root < 0 || mp->root >= size))
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_mpi_solve: epoch_s must be finite "
-                       "and not negative, root one of the %d ranks", size);
-    return WT_OK;
-}
-
 static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const wt_params *params,
                           const wt_mpi_params *mp, wt_error *err)
 {
-    wt_mpi_params d;
-    wt_mpi_params_defaults(&d);
-    if (!mp) mp = &d;
     memset(r, 0, sizeof *r);
     r->comm = comm;
     MPI_Comm_rank(comm, &r->rank);
@@ -153,6 +125,7 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     r->best_len = -1;
     r->progress = params->progress;
     r->progress_user = params->progress_user;
+    wt_mpi_no_bound(params->tuning, &r->tuning);
     r->best = malloc((size_t)r->n * sizeof *r->best);
     r->start = malloc((size_t)r->n * sizeof *r->start);
     if (!r->best || !r->start) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
@@ -170,6 +143,7 @@ static void epoch_params(run *r, int epoch, wt_params *q)
 {
     *q = *r->params;
     q->seed = epoch_seed(r->params->seed, r->rank, r->root, epoch);
+    q->tuning = &r->tuning;
     q->start_city = -1; /* the final tour is rotated once (finish) */
     if (epoch > 0) {
         memcpy(r->start, r->best, (size_t)r->n * sizeof *r->start);
@@ -289,14 +263,16 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
     if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) return st;
     rc = MPI_Bcast(mt, (int)sizeof *mt, MPI_BYTE, r->root, r->comm);
     if (rc == MPI_SUCCESS) rc = MPI_Bcast(r->best, r->n, MPI_INT32_T, r->root, r->comm);
-    if (rc != MPI_SUCCESS) return wt_mpi_fail(err, rc, "MPI_Bcast");
+    st = rc == MPI_SUCCESS ? WT_OK : wt_mpi_fail(err, rc, "MPI_Bcast");
+    if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) return st;
     r->best_len = mt->best_len;
     r->epoch_s = mt->epoch_s;
     return WT_OK;
 }
 
 /* The epochs, each followed by a meeting; *last gets the root's last
- * epoch's result (the others' are freed). */
+ * epoch's result (the others' are freed).  A failure is agreed by every
+ * rank when it returns. */
 static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meeting *mt,
                         wt_error *err)
 {
@@ -353,8 +329,7 @@ static wt_status finish(run *r, wt_result *last, const meeting *mt, wt_result *r
     last->ils.kicks_accepted = r->kept;
     char device[sizeof last->device];
     snprintf(device, sizeof device, "%s", last->device);
-    /* The rank count in front leaves room for 100 bytes of the name. */
-    snprintf(last->device, sizeof last->device, "%d ranks: %.100s", r->size, device);
+    wt_mpi_device_name(last->device, sizeof last->device, r->size, WT_MPI_ISLANDS, device);
     last->lower_bound = -1;
     last->gap_to_bound_percent = -1;
     *res = *last;
@@ -362,16 +337,11 @@ static wt_status finish(run *r, wt_result *last, const meeting *mt, wt_result *r
     return WT_OK;
 }
 
-wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *params,
-                       const wt_mpi_params *mp, wt_result *res, wt_error *err)
+wt_status wt_mpi_islands(MPI_Comm comm, const wt_instance *inst, const wt_params *params,
+                         const wt_mpi_params *mp, wt_result *res, wt_error *err)
 {
-    int size = 1;
-    if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_mpi_solve: not a communicator");
-    wt_status st = check_args(inst, params, res, mp, size, err);
     run r;
-    memset(&r, 0, sizeof r);
-    if (st == WT_OK) st = run_open(&r, comm, inst, params, mp, err);
+    wt_status st = run_open(&r, comm, inst, params, mp, err);
     wt_merge *m = NULL;
     int32_t *buf = NULL;
     if (st == WT_OK && r.rank == r.root) {
@@ -385,11 +355,13 @@ wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *
         wt_result last = {0};
         meeting mt = {0, WT_STOP_DONE, -1, 0};
         st = epochs(&r, m, buf, &last, &mt, err);
-        wt_result out = {0};
-        if (st == WT_OK && r.rank == r.root) st = finish(&r, &last, &mt, &out, err);
+        if (st == WT_OK) { /* else agreed already: a second agreement would name rank 0 */
+            wt_result out = {0};
+            if (r.rank == r.root) st = finish(&r, &last, &mt, &out, err);
+            if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) *res = out;
+            else wt_result_free(&out);
+        }
         wt_result_free(&last);
-        if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) *res = out;
-        else wt_result_free(&out);
     }
     wt_merge_free(m);
     free(buf);

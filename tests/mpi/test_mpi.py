@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """CLI tests of warptour under mpirun (docs/mpi.md): batches dealt to ranks
-give the tours of one process, island searches give a valid tour with its
-exact length within the time limit, SIGTERM still writes the tour, and a
-rank that fails or is killed ends the run with a message naming it instead
-of a hang.
+give the tours of one process, island searches and the parts mode give a
+valid tour with its exact length within the time limit (the same tour again
+for a kick budget), SIGTERM still writes the tour, solve's MPI options are
+refused where they cannot apply, and a rank that fails or is killed ends
+the run with a message naming it instead of a hang.
 
 Registered only in a build with MPI (tests/CMakeLists.txt).  Every mpirun
 runs in a session of its own under a timeout, so that a hang fails the test
@@ -88,7 +89,8 @@ class Batches(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(out_dir)), ["att48.tour", "berlin52.tour"])
 
 
-class Islands(unittest.TestCase):
+class OneInstance(unittest.TestCase):
+    """`solve` of one instance under mpirun."""
     INST = os.path.join(DATA, "a280.tsp")
 
     def solve(self, ranks, *args, **kw):
@@ -104,6 +106,8 @@ class Islands(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         return json.loads(out)["length"]
 
+
+class Islands(OneInstance):
     def test_kick_budget_valid_exact_and_repeats(self):
         for ranks in (2, 4):
             with self.subTest(ranks=ranks):
@@ -114,6 +118,8 @@ class Islands(unittest.TestCase):
                     res = json.loads(out)
                     self.assertEqual(self.check(tour), res["length"])
                     self.assertEqual(res["kicks"], 200 * ranks)
+                    # auto, below WT_MPI_PARTS_CITIES
+                    self.assertTrue(res["device"].startswith(f"{ranks} ranks, islands: "))
                     lengths.append(res["length"])
                 self.assertEqual(lengths[0], lengths[1])
 
@@ -136,27 +142,67 @@ class Islands(unittest.TestCase):
     def test_other_algorithms_refused(self):
         rc, _, err, _, _ = self.solve(2, "--algorithm", "2opt")
         self.assertEqual(rc, 3, err)
-        self.assertIn("island searches over MPI ranks run ils", err)
+        self.assertIn("searches over MPI ranks run ils", err)
 
 
-class Faults(unittest.TestCase):
-    def test_rank_that_fails_is_named(self):
-        wrap = 'f="$1"; shift; [ "$OMPI_COMM_WORLD_RANK" = 1 ] && f=/nonexistent.tsp; ' \
-               'exec "$0" solve "$f" "$@"'
-        rc, _, err, _ = mpirun(2, os.path.join(DATA, "berlin52.tsp"), "--kicks", "50",
-                               wrap=wrap)
-        self.assertEqual(rc, 1, err)
-        self.assertIn("warptour: rank 1 of 2: /nonexistent.tsp: cannot open", err)
+class Parts(OneInstance):
+    """The parts mode: each rank searches a path of the tour with its ends
+    fixed, the root splices them back."""
 
-    def test_rank_killed_ends_the_run(self):
-        wrap = 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then (sleep 1; kill -9 $$) & fi; ' \
-               'exec "$0" "$@"'
-        rc, _, err, secs = mpirun(2, "solve", os.path.join(DATA, "pr1002.tsp"), "--time-limit",
-                                  "40", "--threads", "1", wrap=wrap)
-        self.assertNotEqual(rc, 0)
-        self.assertRegex(err, r"process rank 1 .*signal 9")
-        self.assertLess(secs, 30)
+    def test_kick_budget_valid_exact_repeats(self):
+        tours = {}
+        for ranks, run in ((2, 0), (4, 0), (4, 1)):
+            rc, out, err, _, tour = self.solve(ranks, "--mpi-mode", "parts", "--kicks", "200",
+                                               "--seed", "3", "--json-tour")
+            self.assertEqual(rc, 0, err)
+            res = json.loads(out)
+            self.assertTrue(res["device"].startswith(f"{ranks} ranks, parts: "))
+            self.assertEqual(self.check(tour), res["length"])
+            self.assertLessEqual(res["length"], res["init_length"])
+            self.assertEqual(res["kicks"], 200 * ranks)
+            tours[ranks, run] = res["tour"]
+        self.assertEqual(tours[4, 0], tours[4, 1])
 
+    def test_time_limit_honoured(self):
+        rc, out, err, secs, tour = self.solve(4, "--mpi-mode", "parts", "--time-limit", "1.5",
+                                              "--epoch", "0.3")
+        self.assertIn(rc, (0, 5), err)
+        res = json.loads(out)
+        self.assertLessEqual(res["time_s"], 3.0)
+        self.assertLess(secs, 12)
+        self.assertEqual(self.check(tour), res["length"])
+        self.assertLess(res["length"], res["init_length"])
+
+
+class Options(unittest.TestCase):
+    INST = os.path.join(DATA, "berlin52.tsp")
+
+    def test_one_process_refuses_them(self):
+        for opt in (["--epoch", "2"], ["--epoch-kicks=5"], ["--mpi-mode", "parts"]):
+            with self.subTest(opt=opt):
+                rc, _, err = alone("solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("is for several MPI ranks", err)
+
+    def test_bad_values(self):
+        for opt, what in ((["--mpi-mode", "ring"], "--mpi-mode is 'islands', 'parts' or"),
+                          (["--epoch", "-1"], "--epoch needs a positive number"),
+                          (["--epoch-kicks", "x"], "--epoch-kicks needs a positive whole"),
+                          (["--epoch"], "option '--epoch' needs a value")):
+            with self.subTest(opt=opt):
+                rc, _, err = alone("solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(what, err)
+
+    def test_epoch_kicks_set_the_meetings(self):
+        # A quarter of --kicks is the default: the same run as without it.
+        tours = []
+        for extra in ((), ("--epoch-kicks", "50")):
+            rc, out, err, _ = mpirun(2, "solve", self.INST, "--kicks", "200", "--seed", "4",
+                                     "--threads", "1", "--json", "--json-tour", *extra)
+            self.assertEqual(rc, 0, err)
+            tours.append(json.loads(out)["tour"])
+        self.assertEqual(tours[0], tours[1])
 
 if __name__ == "__main__":
     WARPTOUR, MPIEXEC = sys.argv[1], sys.argv[2]
