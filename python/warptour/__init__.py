@@ -111,8 +111,8 @@ def _device(cuda_device):
 
 def _devices(devices):
     """devices as None, "all" or a tuple of ints, for the library to check
-    against the machine's GPUs (a number twice, negative or past the last
-    raises ValueError there)."""
+    (a number twice or negative: ValueError; past the machine's GPUs:
+    RuntimeError)."""
     if devices is None or (isinstance(devices, str) and devices == "all"):
         return devices
     if isinstance(devices, (str, bytes)):
@@ -261,8 +261,9 @@ _DOC_COMMON = """
     devices     several GPUs: "all" or a list such as [0, 1] (the first in
                 cuda_device's stead); the window searches of a large tour are
                 dealt over them, the rest runs on the first (docs/devices.md);
-                None (default): cuda_device alone.  A number twice, negative
-                or past the machine's GPUs raises ValueError
+                None (default): cuda_device alone.  A number twice or
+                negative raises ValueError, one past the machine's GPUs
+                RuntimeError
     threads     CPU threads (None: all cores)
     init        start tour: "greedy" (default), "boruvka", "nearest", "spacefill",
                 "random"

@@ -87,8 +87,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     devices     several GPUs: "all" or a list such as [0, 1] (the first in
                 cuda_device's stead): the instances are dealt over them, with
                 the same tours as on one GPU; None (default): cuda_device
-                alone.  A number twice, negative or past the machine's GPUs
-                raises ValueError
+                alone.  A number twice or negative raises ValueError, one
+                past the machine's GPUs RuntimeError
     threads     CPU threads (None: all cores)
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
