@@ -510,8 +510,8 @@ static void watch_devices(device_run *runs, int count, wt_search_ctl *ctl,
             bool over = __atomic_load_n(&runs[d].finished, __ATOMIC_ACQUIRE);
             finished += over;
             if (over && runs[d].status != WT_OK) *stop_all = 1;
-            done += load_u64(&runs[d].counters.done);
-            kicks += load_u64(&runs[d].counters.kicks);
+            done += load_u64(&runs[d].counters.done) - before->done; /* each counts on */
+            kicks += load_u64(&runs[d].counters.kicks) - before->kicks; /* from before */
         }
         if (finished == count) break;
         watch.kicks = kicks;
