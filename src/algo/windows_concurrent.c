@@ -356,7 +356,9 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
     wt_error err;
     if (wt_windows_round_run(cw->inst, rd->work, &o, &done, &err) != WT_OK) return false;
     rd->gpu_s = done.gpu_s;
-    double off = cpu ? 0 : done.wall_s - done.gpu_s; /* the CPU's search has no kernels */
+    /* The CPU's search has no kernels; several GPUs' kernel seconds add up
+     * over the same wall time. */
+    double off = cpu ? 0 : done.wall_s - done.gpu_s / cw->devices.count;
     cw->setup_s = off < 0 ? 0 : off > WT_CONCURRENT_SETUP_MAX_S ? WT_CONCURRENT_SETUP_MAX_S : off;
     find_improved_paths(cw, rd);
     return true;
