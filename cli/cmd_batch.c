@@ -56,6 +56,9 @@ static const char batch_help[] =
     "  --threads N         CPU threads (default: all cores)\n"
     "  --backend B         auto (default: the GPU when usable), cpu, cuda\n"
     "  --device D          the GPU to use (default 0; see 'warptour devices')\n"
+    "  --devices L         several GPUs: 'all' or a list such as 0,1; the instances\n"
+    "                      are dealt over them, the same tours as on one GPU\n"
+    "                      (docs/devices.md)\n"
     "  --tune NAME=VALUE   experimental: neighbours, kick_window, accept_slack (off:\n"
     "                      none), three_opt, kick_edges, gpu_threads, gpu_part_bytes\n"
     "                      (docs/batch.md)\n"
@@ -115,7 +118,7 @@ static void batch_signals(void (*handler)(int))
 }
 
 /* solve-batch's own options; --seed, --time-limit, --kicks, --threads,
- * --backend, --device and --tune are solve's, from the shared table
+ * --backend, --device, --devices and --tune are solve's, from the shared table
  * (CLI_BATCH_PARAMS), stored into wt_batch_params.  Codes below the
  * shared table's. */
 enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS, OPT_METRIC };

@@ -552,6 +552,11 @@ typedef struct wt_tuning wt_tuning;
  * wt_batch_params') says it may. */
 #define WT_TUNING_OFF (-1)
 
+/* Most GPUs a device list (wt_params.devices, wt_batch_params.devices)
+ * names, and the device_count that asks for every GPU of the machine. */
+#define WT_MAX_DEVICES 16
+#define WT_DEVICES_ALL (-1)
+
 typedef struct wt_params {
     wt_algorithm algorithm;     /* default WT_ALGO_ILS (as warptour solve) */
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO */
@@ -642,6 +647,20 @@ typedef struct wt_params {
     const wt_tuning *tuning;    /* EXPERIMENTAL (warptour_experimental.h): read, not
                                    copied, by wt_solve, so it must outlive the call;
                                    NULL: the library's tuning (default) */
+    /* Several GPUs (docs/devices.md): the window searches of one large tour
+     * (ILS with window descents, and the concurrent windows of --backend
+     * auto) deal each round's windows over the listed GPUs; everything else
+     * (the first descent, the Held-Karp ascent, sessions, multistart, sa)
+     * runs on the first of them.  Ignored with WT_BACKEND_CPU. */
+    int devices[WT_MAX_DEVICES]; /* with device_count 1..WT_MAX_DEVICES: the CUDA
+                                   devices to use, the first in cuda_device's
+                                   stead; each 0 or more, no two the same, each
+                                   below the machine's number of CUDA devices
+                                   (else WT_STATUS_NO_DEVICE naming it) */
+    int device_count;           /* 0 (default): cuda_device alone, as without a
+                                   list; 1..WT_MAX_DEVICES: devices[0..count);
+                                   WT_DEVICES_ALL: every CUDA device of the
+                                   machine, 0 first (cuda_device ignored) */
 } wt_params;
 
 /* Most CPU threads a search may ask for (params.threads): a team of more
@@ -803,7 +822,8 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
  * threads at most WT_MAX_THREADS, the sa fields as documented, the
  * tuning's as warptour_experimental.h documents them,
  * cuda_device below the number of CUDA devices where the cuda backend may
- * run, start_tour a permutation of the cities when used, start_city and
+ * run, the device list as documented (a device past the machine's:
+ * WT_STATUS_NO_DEVICE naming it), start_tour a permutation of the cities when used, start_city and
  * end_city -1 or a city, not the same city):
  * WT_STATUS_INVALID_ARGUMENT with a message naming the field, res
  * untouched.  An instance with fixed edges (wt_instance_fixed_edges) or an
@@ -893,6 +913,18 @@ typedef struct wt_batch_params {
     size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;
                                    0: the GPU's free memory decides.  A batch larger
                                    than a part runs in parts, one after another */
+    /* Several GPUs (docs/devices.md): the instances that fit a GPU are
+     * dealt over the listed GPUs, each running its share at the same time;
+     * every instance's tour is the one a single GPU (or the CPU) gives for
+     * the same seed and kick budget.  Ignored with WT_BACKEND_CPU. */
+    int devices[WT_MAX_DEVICES]; /* with device_count 1..WT_MAX_DEVICES: the CUDA
+                                   devices to use, the first in cuda_device's
+                                   stead; each 0 or more, no two the same, each
+                                   below the machine's number of CUDA devices
+                                   (else WT_STATUS_NO_DEVICE naming it) */
+    int device_count;           /* 0 (default): cuda_device alone; 1..WT_MAX_DEVICES:
+                                   devices[0..count); WT_DEVICES_ALL: every CUDA
+                                   device of the machine, 0 first */
 } wt_batch_params;
 
 /* Kicks an instance of n cities gets without a time limit or params.kicks. */
@@ -911,7 +943,7 @@ typedef struct wt_batch_tour {
     double length_real;   /* wt_length_real of length */
     int64_t init_length;  /* the start tour's exact length */
     uint64_t kicks;       /* kicks made on it */
-    bool on_gpu;          /* solved on the GPU */
+    bool on_gpu;          /* solved on a GPU (one of the list's, with several) */
 } wt_batch_tour;
 
 typedef struct wt_batch_result {
@@ -923,9 +955,11 @@ typedef struct wt_batch_result {
                                with params.kicks == 0 is the natural end) */
     uint64_t kicks;         /* all instances */
     double time_s;          /* the whole call */
-    double gpu_time_s;      /* of which the GPU's kernels ran (CUDA events; 0 on the CPU) */
+    double gpu_time_s;      /* of which the GPU's kernels ran (CUDA events; 0 on the CPU;
+                               with several GPUs the sum of their kernels' seconds) */
     char backend[16];       /* "cpu", "cuda", or "cuda+cpu" */
-    char device[128];       /* the GPU's name, or e.g. "2 CPU threads" */
+    char device[128];       /* the GPU's name, "2 GPUs: NVIDIA H200 ×2" (several),
+                               or e.g. "2 CPU threads" */
 } wt_batch_result;
 
 /* Solves insts[0..count-1] (count >= 1).  An instance that cannot be solved
@@ -933,9 +967,10 @@ typedef struct wt_batch_result {
  * its own status and message in res->tours, the others their tours; the
  * call still returns WT_OK.  Every field of params is checked first:
  * WT_STATUS_INVALID_ARGUMENT naming it, res untouched; WT_STATUS_NO_DEVICE
- * when params asks for cuda and none is usable; WT_STATUS_DEVICE when a GPU
- * call fails; WT_STATUS_OUT_OF_MEMORY when the result cannot be allocated.
- * Release res with wt_batch_result_free. */
+ * when params asks for cuda and none is usable, or when the device list
+ * names a device past the machine's or (with cuda) one not usable;
+ * WT_STATUS_DEVICE when a GPU call fails; WT_STATUS_OUT_OF_MEMORY when the
+ * result cannot be allocated.  Release res with wt_batch_result_free. */
 wt_status wt_solve_batch(const wt_instance *const *insts, int count,
                          const wt_batch_params *params, wt_batch_result *res, wt_error *err);
 

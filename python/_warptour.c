@@ -569,12 +569,13 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
              "      progress, interval, cuda_device, tuning[, watch_sigint[, kicks[, start_tour]]],\n"
-             "      *, open=False, start=None, end=None)\n"
+             "      *, open=False, start=None, end=None, devices=None)\n"
              "      -> (dict, exception or None)\n\n"
              "Internal: warptour.solve, solve_matrix and solve_file call this.  watch_sigint:\n"
              "the caller is the main thread and SIGINT's handler is Python's default one.\n"
              "kicks: wt_params.kicks (0: the default); start_tour: None or bytes of n\n"
-             "native int32 cities (wt_params.start_tour, checked by the library).");
+             "native int32 cities (wt_params.start_tour, checked by the library);\n"
+             "devices: None, 'all' or a sequence of GPU numbers (wt_params.devices).");
 
 /* The keywords open, start and end of _warptour.solve (kw may be NULL)
  * into params; -1 with an exception set when one is bad. */
@@ -608,6 +609,54 @@ static int set_path_params(PyObject *kw, wt_params *params)
     return 0;
 }
 
+/* devices (None, "all" or a sequence of ints, as warptour._devices makes
+ * it) into a device list; -1 with an exception set when it is none.  The
+ * library checks the numbers themselves (negative, twice, past the
+ * machine's). */
+static int set_devices(PyObject *v, int *devices, int *count)
+{
+    if (!v || v == Py_None) return 0;
+    if (PyUnicode_Check(v) && PyUnicode_CompareWithASCIIString(v, "all") == 0) {
+        *count = WT_DEVICES_ALL;
+        return 0;
+    }
+    PyObject *seq = PySequence_Check(v) && !PyUnicode_Check(v)
+                        ? PySequence_Fast(v, "devices must be 'all' or a sequence of ints")
+                        : NULL;
+    if (!seq) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "devices must be None, 'all' or a sequence of "
+                            "GPU numbers (ints)");
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > WT_MAX_DEVICES) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "devices lists %zd GPUs; expected 1 to %d", n,
+                     WT_MAX_DEVICES);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, i); /* borrowed */
+        if (!PyLong_Check(x) || PyBool_Check(x)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_TypeError, "devices[%zd] must be a GPU's number (an int)", i);
+            return -1;
+        }
+        long d = PyLong_AsLong(x);
+        if ((d == -1 && PyErr_Occurred()) || d < INT_MIN || d > INT_MAX) {
+            Py_DECREF(seq);
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "devices[%zd] is no GPU's number", i);
+            return -1;
+        }
+        devices[i] = (int)d;
+    }
+    *count = (int)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -635,6 +684,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
     params.tuning = tuning == Py_None ? NULL : &tuning_set;
     params.cuda_device = cuda_device;
     if (set_path_params(kw, &params) < 0) return NULL;
+    if (kw && set_devices(PyDict_GetItemString(kw, "devices"), params.devices,
+                          &params.device_count) < 0)
+        return NULL;
     if (progress != Py_None && !PyCallable_Check(progress)) {
         PyErr_SetString(PyExc_TypeError, "progress must be callable");
         return NULL;
@@ -741,10 +793,11 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
 
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
-             "            progress, interval, cuda_device[, watch_sigint, places])\n"
+             "            progress, interval, cuda_device[, watch_sigint, places, devices])\n"
              "            -> (dict, exception or None)\n\n"
              "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's;\n"
-             "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE).");
+             "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE);\n"
+             "devices: as solve's (wt_batch_params.devices).");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -755,13 +808,15 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     unsigned long long seed, kicks;
     double time_limit, interval;
     int watch_sigint = 0, places = 0;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|pp", &source, &count, &n, &seed, &time_limit, &kicks,
-                          &backend, &threads, &progress, &interval, &cuda_device, &watch_sigint,
-                          &places))
+    PyObject *devices = Py_None;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppO", &source, &count, &n, &seed, &time_limit,
+                          &kicks, &backend, &threads, &progress, &interval, &cuda_device,
+                          &watch_sigint, &places, &devices))
         return NULL;
     wt_batch_params params;
     wt_batch_params_defaults(&params);
     params.cuda_device = cuda_device;
+    if (set_devices(devices, params.devices, &params.device_count) < 0) return NULL;
     if (backend && wt_backend_parse(backend, &params.backend) != WT_OK)
         return PyErr_Format(PyExc_ValueError, "unknown backend '%s' (auto, cpu, cuda)", backend);
     if (count < 1 || n < 3 || (Py_ssize_t)count * n > PY_SSIZE_T_MAX / 16)

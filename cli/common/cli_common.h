@@ -70,6 +70,12 @@ int cli_parse_tune(const char *cmd, const char *arg, wt_tuning *t);
 int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p);
 int cli_parse_device(const char *cmd, const char *arg, int *device);
 
+/* --devices all|N,N,...: every GPU (*count WT_DEVICES_ALL), or up to
+ * WT_MAX_DEVICES GPU numbers, no two the same, into devices[0 .. *count).
+ * -1 when fine, else the exit status after a usage error for cmd that
+ * names the bad list. */
+int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count);
+
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);
 
@@ -139,6 +145,7 @@ typedef enum cli_param_opt {
     CLI_OPT_POLISH,          /* --polish: sa_polish */
     CLI_OPT_NEAR,            /* --near: sa_near */
     CLI_OPT_DEVICE,          /* --device: cuda_device */
+    CLI_OPT_DEVICES,         /* --devices all|0,1,...: devices, device_count */
     CLI_OPT_TUNE,            /* --tune NAME=VALUE: tuning (repeatable) */
     CLI_OPT_PARAM_END        /* past the last code */
 } cli_param_opt;
@@ -173,7 +180,7 @@ int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p,
 #define CLI_BATCH_PARAMS                                                                   \
     (CLI_PARAM(CLI_OPT_BACKEND) | CLI_PARAM(CLI_OPT_SEED) | CLI_PARAM(CLI_OPT_TIME_LIMIT) |  \
      CLI_PARAM(CLI_OPT_THREADS) | CLI_PARAM(CLI_OPT_KICKS) | CLI_PARAM(CLI_OPT_DEVICE) |     \
-     CLI_PARAM(CLI_OPT_TUNE))
+     CLI_PARAM(CLI_OPT_DEVICES) | CLI_PARAM(CLI_OPT_TUNE))
 
 /* Parses arg, the value of shared option code (one of CLI_BATCH_PARAMS),
  * into b, as cli_parse_param does into a wt_params.  -1 when fine, else the

@@ -17,7 +17,7 @@ static const char *const param_names[CLI_N_PARAM_OPTS] = {
     "--restarts",  "--swaps",    "--nested",  "--band",   "--prune",      "--kicks",
     "--accept",    "--ils-descent", "--searches", "--moves", "--t-start",  "--t-end",
     "--alpha",     "--sweeps",   "--exchange", "--sa-cpu", "--polish",    "--near",
-    "--device",    "--tune"};
+    "--device",    "--devices", "--tune"};
 
 bool cli_is_param(int code)
 {
@@ -218,6 +218,7 @@ int cli_parse_param(const char *cmd, int code, const char *arg, wt_params *p,
             return cli_usage_error(cmd, "--restarts needs a positive integer, got '%s'", arg);
         break;
     case CLI_OPT_DEVICE: return cli_parse_device(cmd, arg, &p->cuda_device);
+    case CLI_OPT_DEVICES: return cli_parse_devices(cmd, arg, p->devices, &p->device_count);
     case CLI_OPT_TUNE:
         if (!tuning) return cli_usage_error(cmd, "--tune does not apply here");
         p->tuning = tuning;
@@ -242,6 +243,8 @@ int cli_parse_batch_param(const char *cmd, int code, const char *arg, wt_batch_p
     p.threads = b->threads;
     p.kicks = b->kicks;
     p.cuda_device = b->cuda_device;
+    memcpy(p.devices, b->devices, sizeof p.devices);
+    p.device_count = b->device_count;
     int st = cli_parse_param(cmd, code, arg, &p, NULL);
     b->backend = p.backend;
     b->seed = p.seed;
@@ -249,5 +252,7 @@ int cli_parse_batch_param(const char *cmd, int code, const char *arg, wt_batch_p
     b->threads = p.threads;
     b->kicks = p.kicks;
     b->cuda_device = p.cuda_device;
+    memcpy(b->devices, p.devices, sizeof b->devices);
+    b->device_count = p.device_count;
     return st;
 }

@@ -127,3 +127,35 @@ int cli_parse_device(const char *cmd, const char *arg, int *device)
     *device = (int)v;
     return -1;
 }
+
+int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count)
+{
+    if (strcmp(arg, "all") == 0) {
+        *count = WT_DEVICES_ALL;
+        return -1;
+    }
+    int list[WT_MAX_DEVICES], n = 0;
+    const char *at = arg;
+    for (;;) {
+        char item[32];
+        size_t len = strcspn(at, ",");
+        int64_t v;
+        bool ok = len > 0 && len < sizeof item && n < WT_MAX_DEVICES;
+        if (ok) {
+            memcpy(item, at, len);
+            item[len] = '\0';
+            ok = cli_parse_int64(item, 0, 1 << 20, &v);
+        }
+        for (int j = 0; ok && j < n; j++) ok = list[j] != (int)v;
+        if (!ok)
+            return cli_usage_error(cmd, "--devices needs 'all' or up to %d different GPU "
+                                   "numbers separated by commas (0,1,...), got '%s'",
+                                   WT_MAX_DEVICES, arg);
+        list[n++] = (int)v;
+        if (at[len] == '\0') break;
+        at += len + 1;
+    }
+    memcpy(devices, list, (size_t)n * sizeof *list);
+    *count = n;
+    return -1;
+}

@@ -109,6 +109,26 @@ def _device(cuda_device):
     return cuda_device
 
 
+def _devices(devices):
+    """devices as None, "all" or a tuple of ints, for the library to check
+    (a number twice or negative: ValueError; past the machine's GPUs:
+    RuntimeError)."""
+    if devices is None or (isinstance(devices, str) and devices == "all"):
+        return devices
+    if isinstance(devices, (str, bytes)):
+        raise ValueError(f"devices is {devices!r}; expected 'all' or a list of GPU numbers")
+    try:
+        listed = tuple(_operator.index(d) for d in devices)
+    except TypeError:
+        raise TypeError(f"devices must be None, 'all' or a list of GPU numbers (ints), "
+                        f"got {devices!r}") from None
+    if not 1 <= len(listed) <= 16:
+        raise ValueError(f"devices lists {len(listed)} GPUs; expected 1 to 16")
+    if any(not -2**31 <= d < 2**31 for d in listed):
+        raise ValueError(f"devices is {devices!r}; expected GPU numbers (0, 1, ...)")
+    return listed
+
+
 def _integer(name, value, lo, hi, what):
     """value as an int in lo .. hi-1; TypeError for a non-integer (1.5, "2"),
     ValueError naming the parameter outside the range."""
@@ -194,7 +214,8 @@ def _path(open_, start, end):
 
 
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
-         progress_interval, cuda_device, tuning, kicks=None, start_tour=None, path=None):
+         progress_interval, cuda_device, tuning, kicks=None, start_tour=None, path=None,
+         devices=None):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
@@ -205,7 +226,8 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
     start_tour = _start_tour(start_tour, algorithm)
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
-                             tuning, _sigint_watchable(), kicks, start_tour, **(path or {}))
+                             tuning, _sigint_watchable(), kicks, start_tour, **(path or {}),
+                             devices=_devices(devices))
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -236,6 +258,12 @@ _DOC_COMMON = """
                 0); a number beyond the machine's GPUs raises ValueError where
                 the cuda backend may run (backend "auto" or "cuda" on a machine
                 with a usable GPU)
+    devices     several GPUs: "all" or a list such as [0, 1] (the first in
+                cuda_device's stead); the window searches of a large tour are
+                dealt over them, the rest runs on the first (docs/devices.md);
+                None (default): cuda_device alone.  A number twice or
+                negative raises ValueError, one past the machine's GPUs
+                RuntimeError
     threads     CPU threads (None: all cores)
     init        start tour: "greedy" (default), "boruvka", "nearest", "spacefill",
                 "random"
@@ -286,7 +314,8 @@ def _metric(metric, auto):
 
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
           init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-          kicks=None, start_tour=None, metric="euclidean", open=False, start=None, end=None):
+          kicks=None, start_tour=None, metric="euclidean", open=False, start=None, end=None,
+          devices=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -306,13 +335,14 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
     arr = _np.ascontiguousarray(arr, dtype=_np.float64)
     return _run("places" if places else "points", arr, arr.shape[0], arr.shape[1], time_limit,
                 seed, algorithm, backend, threads, init, progress, progress_interval, cuda_device,
-                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
+                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
+                devices=devices)
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
                  tuning=None, kicks=None, start_tour=None, open=False, start=None, end=None,
-                 asymmetric=None):
+                 asymmetric=None, devices=None):
     """Solves the TSP of an n x n distance matrix (EXPLICIT): finite, not
     negative; the diagonal is ignored.
 
@@ -358,12 +388,14 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
     kind = "asymmetric matrix" if asymmetric else "matrix"
     return _run(kind, arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
                 init, progress, progress_interval, cuda_device, tuning,
-                kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
+                kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
+                devices=devices)
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
-               kicks=None, start_tour=None, metric=None, open=False, start=None, end=None):
+               kicks=None, start_tour=None, metric=None, open=False, start=None, end=None,
+               devices=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
@@ -379,7 +411,8 @@ def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto",
     m = _metric(metric, True)
     return _run("file" if m is None else "file:" + m, _os.fspath(path), 0, 0, time_limit, seed,
                 algorithm, backend, threads, init, progress, progress_interval, cuda_device,
-                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end))
+                tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
+                devices=devices)
 
 
 for _f in (solve, solve_matrix, solve_file):

@@ -65,7 +65,8 @@ class BatchResult:
 
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
-                progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean"):
+                progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean",
+                devices=None):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
@@ -83,6 +84,11 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
                 time limit allows)
     backend     "auto" (the GPU when usable), "cpu", "cuda"
     cuda_device the GPU to run on, as `warptour devices` numbers them (default 0)
+    devices     several GPUs: "all" or a list such as [0, 1] (the first in
+                cuda_device's stead): the instances are dealt over them, with
+                the same tours as on one GPU; None (default): cuda_device
+                alone.  A number twice or negative raises ValueError, one
+                past the machine's GPUs RuntimeError
     threads     CPU threads (None: all cores)
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
@@ -94,7 +100,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     tour (result.errors says why); the others are solved all the same.
 """
     # solve's checks; imported here: the package imports this module
-    from . import _device, _metric, _options, _real_array, _sigint_watchable
+    from . import _device, _devices, _metric, _options, _real_array, _sigint_watchable
     places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
@@ -114,7 +120,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval, _device(cuda_device),
-                                   _sigint_watchable(), places)
+                                   _sigint_watchable(), places, _devices(devices))
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

@@ -9,15 +9,30 @@
  * others go on.  Once the time limit or a stop comes, the instances not yet
  * prepared get a start tour only (the strip tour, a fraction of
  * greedy's time, where none is given) and are not searched: they keep it.
- * The device is chosen once, at the entry (choose_device:
- * params.backend and params.cuda_device; the window search hands its own).
- * Each instance is then placed: on that device when it is not the host
- * and the instance fits there (a GPU: a group's shared memory; the
- * backend's batch_place slot), else on the host.  The device's instances
- * run first, then the host's, each side through its backend's batch slot
- * (windows slot for the windows of algo/windows.c); under a time limit the
- * device's part gets its instances' share of the time.  Lengths are
- * recomputed on the host at the end, so every reported length is exact.
+ * The devices are chosen once, at the entry (choose_devices:
+ * params.backend, params.cuda_device and params.devices; the window search
+ * hands its own).  Each instance is then placed: on one of those devices
+ * when they are not the host and the instance fits there (a GPU: a group's
+ * shared memory; each device's batch_place slot, since the GPUs of a
+ * machine may differ), else on the host.  With several devices the
+ * instances are dealt one by one to the device that fits them with the
+ * fewest cities so far (ties to the earlier in the list), and each device
+ * ranks its own (the time shares of batch_run.h).  The devices' instances
+ * run first, all devices at once, each through its backend's slot on a
+ * host thread of its own while the calling thread reports progress; then
+ * the host's, through the host's batch slot (windows slot for the windows
+ * of algo/windows.c); under a time limit the devices' part gets their
+ * instances' share of the time.  Lengths are recomputed on the host at the
+ * end, so every reported length is exact.
+ *
+ * Where an instance runs does not change its tour: the search of an
+ * instance is a function of its start tour, its lists, the job's settings
+ * and its random stream (seed, index), which is its number in the whole
+ * batch whichever device or job it lands in (batch_run.h), so a batch on
+ * several GPUs gives one GPU's tours (and the CPU's) for the same seed and
+ * kick budget.  Each device adds to counters of its own, which the calling
+ * thread sums for progress reports and the result: two devices never
+ * write the same counter.
  * An instance the stop came to before its first descent ended (or began)
  * makes the result's stop "time-limit" (or "interrupted"): the time was
  * not enough for the batch.
@@ -27,9 +42,11 @@
 #include <limits.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "algo/policy.h"
 #include "backend/backend.h"
@@ -92,6 +109,8 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
         return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
     if (p->cuda_device < 0)
         return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
+    wt_status st = wt_devices_check(p->devices, p->device_count, "wt_solve_batch", err);
+    if (st != WT_OK) return st;
     if (p->neighbours != 0 && (p->neighbours < 2 || p->neighbours > 16))
         return BAD("params.neighbours is %d; expected 0 (the default) or 2..16", p->neighbours);
     if (p->kick_window != 0 && p->kick_window < 3)
@@ -120,8 +139,12 @@ typedef struct batch_state {
     int count, k;
     wt_batch_from from;                        /* what wt_batch_solve_from was given
                                                   (start NULL: greedy start tours) */
-    const wt_device *dev;                      /* where the search runs, with the host */
-    const wt_instance **host_inst, **dev_inst; /* each instance on one side, else NULL */
+    wt_device_set devs;                        /* where the search runs, with the host */
+    const wt_instance **host_inst;             /* each instance on the host, else NULL */
+    const wt_instance **dev_inst;              /* devs.count rows of count: row d holds
+                                                  the instances device d runs, else NULL */
+    int *on_dev;                               /* count: the device of each (-1: none) */
+    int placed[WT_MAX_DEVICES];                /* instances each device runs */
     int32_t **tour, **nb;                      /* nb[i] NULL: not to be searched */
     uint64_t *index, *budget, *rank, *kicks;
     int64_t *length;                           /* -1: the first descent cut short
@@ -136,25 +159,29 @@ static void state_free(batch_state *s)
     }
     free(s->host_inst);
     free(s->dev_inst);
+    free(s->on_dev);
     free(s->tour);
     free(s->nb);
     free(s->index);
     free(s->length);
 }
 
-static bool state_alloc(batch_state *s, int count, int k)
+static bool state_alloc(batch_state *s, int count, int k, const wt_device_set *devs)
 {
     size_t c = (size_t)count;
     memset(s, 0, sizeof *s);
     s->count = count;
     s->k = k;
+    s->devs = *devs;
     s->host_inst = calloc(c, sizeof *s->host_inst);
-    s->dev_inst = calloc(c, sizeof *s->dev_inst);
+    s->dev_inst = calloc(c * (size_t)devs->count, sizeof *s->dev_inst);
+    s->on_dev = malloc(c * sizeof *s->on_dev);
     s->tour = calloc(c, sizeof *s->tour);
     s->nb = calloc(c, sizeof *s->nb);
     s->index = calloc(4 * c, sizeof *s->index); /* index, budget, rank, kicks */
     s->length = calloc(c, sizeof *s->length);
-    if (!s->host_inst || !s->dev_inst || !s->tour || !s->nb || !s->index || !s->length) {
+    if (!s->host_inst || !s->dev_inst || !s->on_dev || !s->tour || !s->nb || !s->index ||
+        !s->length) {
         state_free(s);
         return false;
     }
@@ -350,31 +377,49 @@ static void prepare_all(batch_state *s, const wt_instance *const *insts,
     }
 }
 
-/* Places every instance prepared to be searched: on s->dev when that is
- * not the host and the instance fits there; sets ranks within each side.
- * Returns the number placed on the device, or -1 when out of memory. */
+/* Which of s->host_inst device d fits, into fits (count). */
+static void device_fits(const batch_state *s, int d, const wt_batch_params *p, bool *fits)
+{
+    const wt_device *dev = &s->devs.at[d];
+    if (dev->backend->batch_place)
+        dev->backend->batch_place(dev, s->host_inst, s->count, p->gpu_threads, fits);
+    else
+        for (int i = 0; i < s->count; i++) fits[i] = true;
+}
+
+/* Places every instance prepared to be searched: on a device of s->devs
+ * when they are not the host and the instance fits one (dealt as the top
+ * of the file says); sets ranks within each device and the host.  Returns
+ * the number placed on the devices, or -1 when out of memory. */
 static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
                  const wt_batch_params *p, int *on_host)
 {
-    const wt_backend *b = s->dev->backend;
-    bool *fits = calloc((size_t)s->count, sizeof *fits);
+    int devices = s->devs.at[0].backend->host ? 0 : s->devs.count;
+    bool *fits = calloc((size_t)s->count * (size_t)(devices > 0 ? devices : 1), sizeof *fits);
     if (!fits) return -1;
-    for (int i = 0; i < s->count; i++)
+    for (int i = 0; i < s->count; i++) {
         s->host_inst[i] = t[i].status == WT_OK && s->nb[i] ? insts[i] : NULL;
-    if (!b->host && b->batch_place)
-        b->batch_place(s->dev, s->host_inst, s->count, p->gpu_threads, fits);
-    else if (!b->host)
-        for (int i = 0; i < s->count; i++) fits[i] = true;
+        s->on_dev[i] = -1;
+    }
+    for (int d = 0; d < devices; d++) device_fits(s, d, p, fits + (size_t)d * (size_t)s->count);
+    double cities[WT_MAX_DEVICES] = {0};
     int dev = 0, host = 0;
     for (int i = 0; i < s->count; i++) {
         if (!s->host_inst[i]) continue;
-        if (fits[i]) {
-            s->dev_inst[i] = s->host_inst[i];
-            s->host_inst[i] = NULL;
-            s->rank[i] = (uint64_t)dev++;
-        } else {
+        int to = -1;
+        for (int d = 0; d < devices; d++)
+            if (fits[(size_t)d * (size_t)s->count + (size_t)i] && (to < 0 || cities[d] < cities[to]))
+                to = d;
+        if (to < 0) {
             s->rank[i] = (uint64_t)host++;
+            continue;
         }
+        s->dev_inst[(size_t)to * (size_t)s->count + (size_t)i] = s->host_inst[i];
+        s->host_inst[i] = NULL;
+        s->on_dev[i] = to;
+        s->rank[i] = (uint64_t)s->placed[to]++;
+        cities[to] += s->dev_inst[(size_t)to * (size_t)s->count + (size_t)i]->n;
+        dev++;
     }
     free(fits);
     *on_host = host;
@@ -423,18 +468,133 @@ static wt_status run_slot(const batch_state *s, const wt_device *dev, const wt_b
     return s->from.fixed_ends ? b->windows(dev, job, ctl, err) : b->batch(dev, job, ctl, err);
 }
 
-/* Runs the device's part, then the host's. */
+/* One device's share of the batch, run on a host thread of its own. */
+typedef struct device_run {
+    const batch_state *s;
+    const wt_device *dev;
+    wt_batch_job job;
+    wt_search_ctl ctl;          /* the search's, with `quiet` as its params */
+    wt_params quiet;            /* no progress callback (the calling thread
+                                   reports); the stop flag: stop_all */
+    wt_batch_counters counters; /* this device's alone */
+    wt_status status;
+    wt_error err;
+    int finished;               /* set (atomic, release) once the slot returned */
+    pthread_t thread;
+    bool threaded;              /* thread runs it; else the calling thread did */
+} device_run;
+
+static void *device_thread(void *arg)
+{
+    device_run *r = arg;
+    r->status = run_slot(r->s, r->dev, &r->job, &r->ctl, &r->err);
+    __atomic_store_n(&r->finished, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static uint64_t load_u64(const uint64_t *x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
+
+/* The calling thread while the devices run: every few milliseconds the
+ * devices' counters summed into a progress report; the caller's stop
+ * (flag or callback) or a device's failure raises stop_all, which every
+ * device's search polls as its stop flag. */
+static void watch_devices(device_run *runs, int count, wt_search_ctl *ctl,
+                          const wt_batch_counters *before, volatile int *stop_all)
+{
+    wt_search_ctl watch = *ctl;
+    watch.deadline = INFINITY; /* each device keeps its own deadline */
+    for (;;) {
+        int finished = 0;
+        uint64_t done = before->done, kicks = before->kicks;
+        for (int d = 0; d < count; d++) {
+            bool over = __atomic_load_n(&runs[d].finished, __ATOMIC_ACQUIRE);
+            finished += over;
+            if (over && runs[d].status != WT_OK) *stop_all = 1;
+            done += load_u64(&runs[d].counters.done) - before->done; /* each counts on */
+            kicks += load_u64(&runs[d].counters.kicks) - before->kicks; /* from before */
+        }
+        if (finished == count) break;
+        watch.kicks = kicks;
+        if (wt_ctl_report_climbs(&watch, 0, 0, done, false)) *stop_all = 1;
+        struct timespec pause = {0, 5 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    ctl->next_report = watch.next_report;
+    if (watch.stop == WT_STOP_INTERRUPTED) ctl->stop = WT_STOP_INTERRUPTED;
+}
+
+/* Runs every device's share at once (part: the devices' search control,
+ * its deadline their share of the time); their counters added to
+ * counters, part->stop the most severe of their stops.  The first failure
+ * in the list's order is the call's. */
+static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search_ctl *part,
+                             wt_batch_counters *counters, wt_error *err)
+{
+    int count = s->devs.count;
+    device_run *runs = calloc((size_t)count, sizeof *runs);
+    if (!runs) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d devices", count);
+    volatile int stop_all = 0;
+    for (int d = 0; d < count; d++) {
+        device_run *r = &runs[d];
+        r->s = s;
+        r->dev = &s->devs.at[d];
+        r->quiet = *part->params;
+        r->quiet.progress = NULL;
+        r->quiet.stop_flag = &stop_all;
+        r->ctl = *part;
+        r->ctl.params = &r->quiet;
+        r->counters.done = counters->done; /* the host's progress counts from here */
+        r->counters.kicks = counters->kicks;
+        r->job = side_job(s, s->dev_inst + (size_t)d * (size_t)s->count, s->placed[d], p,
+                          &r->counters);
+    }
+    wt_batch_counters before = *counters;
+    for (int d = 0; d < count; d++)
+        runs[d].threaded = s->placed[d] > 0 &&
+                           pthread_create(&runs[d].thread, NULL, device_thread, &runs[d]) == 0;
+    for (int d = 0; d < count; d++) /* empty shares, or no thread to be had: here */
+        if (!runs[d].threaded) {
+            if (s->placed[d] > 0) device_thread(&runs[d]);
+            else __atomic_store_n(&runs[d].finished, 1, __ATOMIC_RELEASE);
+        }
+    watch_devices(runs, count, part, &before, &stop_all);
+    for (int d = 0; d < count; d++)
+        if (runs[d].threaded) pthread_join(runs[d].thread, NULL);
+    wt_status st = WT_OK;
+    for (int d = 0; d < count; d++) {
+        device_run *r = &runs[d];
+        counters->done += r->counters.done - before.done;
+        counters->kicks += r->counters.kicks - before.kicks;
+        counters->gpu_s += r->counters.gpu_s;
+        if (st == WT_OK && r->status != WT_OK) {
+            st = r->status;
+            if (err) *err = r->err;
+        }
+        /* An interruption is the caller's (watch_devices) or a failure's. */
+        if (r->ctl.stop == WT_STOP_TIME_LIMIT && part->stop == WT_STOP_DONE)
+            part->stop = WT_STOP_TIME_LIMIT;
+    }
+    free(runs);
+    return st;
+}
+
+/* Runs the devices' part, then the host's. */
 static wt_status run_sides(batch_state *s, const wt_batch_params *p, int on_dev, int on_host,
                            wt_search_ctl *ctl, wt_batch_counters *counters, wt_error *err)
 {
     if (on_dev > 0) {
-        wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters);
         wt_search_ctl part = *ctl;
         if (on_host > 0 && isfinite(ctl->deadline)) {
             double now = wt_now();
             part.deadline = now + (ctl->deadline - now) * on_dev / (on_dev + on_host);
         }
-        wt_status st = run_slot(s, s->dev, &job, &part, err);
+        wt_status st;
+        if (s->devs.count == 1) {
+            wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters);
+            st = run_slot(s, &s->devs.at[0], &job, &part, err);
+        } else {
+            st = run_devices(s, p, &part, counters, err);
+        }
         if (st != WT_OK) return st;
         if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline)
             ctl->stop = part.stop;
@@ -469,7 +629,7 @@ static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour 
             continue;
         }
         t[i].kicks = s->kicks[i];
-        t[i].on_gpu = s->dev_inst[i] != NULL;
+        t[i].on_gpu = s->on_dev[i] >= 0;
         res->on_gpu += t[i].on_gpu;
         res->kicks += t[i].kicks;
         cut += s->length[i] < 0;
@@ -484,7 +644,7 @@ static void pack(batch_state *s, const wt_instance *const *insts, wt_batch_tour 
     int solved = s->count - res->failed;
     wt_device host;
     wt_device_host(&host);
-    const char *on_dev = s->dev->backend->name, *on_host = host.backend->name;
+    const char *on_dev = s->devs.at[0].backend->name, *on_host = host.backend->name;
     if (res->on_gpu == 0 || res->on_gpu == solved)
         snprintf(res->backend, sizeof res->backend, "%s", res->on_gpu ? on_dev : on_host);
     else
@@ -504,9 +664,9 @@ static double finish_seconds(const wt_instance *const *insts, int count, const w
 
 /* The device that p asks for into *dev, and its description into desc:
  * the host with WT_BACKEND_CPU; with WT_BACKEND_CUDA the device that
- * params.cuda_device numbers, which must be usable; with WT_BACKEND_AUTO
- * that device of the first device backend with a batch search where it is
- * usable, else the host. */
+ * params.cuda_device numbers (the device list's first: solve_batch), which
+ * must be usable; with WT_BACKEND_AUTO that device of the first device
+ * backend with a batch search where it is usable, else the host. */
 static wt_status choose_device(const wt_batch_params *p, wt_device *dev, char *desc,
                                size_t desc_size, wt_error *err)
 {
@@ -535,12 +695,33 @@ static wt_status choose_device(const wt_batch_params *p, wt_device *dev, char *d
     return WT_OK;
 }
 
+/* The devices that p asks for into *set (choose_device's first, then the
+ * rest of the device list), and their description into desc.  A device the
+ * list names past the machine's fails the call; one that is not usable
+ * too with WT_BACKEND_CUDA, and with auto is left out. */
+static wt_status choose_devices(const wt_batch_params *p, wt_device_set *set, char *desc,
+                                size_t desc_size, wt_error *err)
+{
+    wt_device first;
+    wt_status st = wt_devices_for_backend(p->backend, p->devices, p->device_count,
+                                          "wt_solve_batch", err);
+    if (st != WT_OK) return st;
+    st = choose_device(p, &first, desc, desc_size, err);
+    if (st != WT_OK) return st;
+    return wt_devices_expand(&first, p->devices, p->device_count,
+                             p->backend != WT_BACKEND_AUTO, set, desc, desc_size, err);
+}
+
 /* The batch of count instances, some of which may have failed already
- * (t[i].status set). */
+ * (t[i].status set).  params' device list stands in for cuda_device. */
 static wt_status solve_batch(const wt_instance *const *insts, int count,
-                             const wt_batch_params *p, const wt_batch_from *from,
+                             const wt_batch_params *params, const wt_batch_from *from,
                              wt_batch_tour *t, wt_batch_result *res, wt_error *err)
 {
+    wt_batch_params listed = *params;
+    listed.cuda_device = wt_devices_first(params->devices, params->device_count,
+                                          params->cuda_device);
+    const wt_batch_params *p = &listed;
     /* The search's controller: the batch's own fields, the rest zero (no
      * algorithm of wt_solve's reads them here). */
     wt_params wp;
@@ -556,22 +737,27 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     wt_ctl_init(&ctl, &wp);
 
     char device[128] = "";
-    wt_device chosen;
-    if (from && from->device) {
-        const wt_backend *b = from->device->backend;
-        if (!(from->fixed_ends ? b->windows : b->batch))
-            return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no %s search", b->name,
-                           from->fixed_ends ? "window" : "batch");
-        snprintf(device, sizeof device, "%s", from->device->name);
+    wt_device_set chosen;
+    if (from && from->devices) {
+        chosen = *from->devices;
+        for (int d = 0; d < chosen.count; d++) {
+            const wt_backend *b = chosen.at[d].backend;
+            if (!(from->fixed_ends ? b->windows : b->batch))
+                return wt_fail(err, WT_STATUS_NO_DEVICE, "the %s backend has no %s search",
+                               b->name, from->fixed_ends ? "window" : "batch");
+        }
+        snprintf(device, sizeof device, "%s", chosen.at[0].name);
+        for (int d = 1; d < chosen.count; d++)
+            snprintf(device + strlen(device), sizeof device - strlen(device), ", %s",
+                     chosen.at[d].name);
     } else {
-        wt_status st = choose_device(p, &chosen, device, sizeof device, err);
+        wt_status st = choose_devices(p, &chosen, device, sizeof device, err);
         if (st != WT_OK) return st;
     }
     batch_state s;
-    if (!state_alloc(&s, count, wt_batch_neighbours(p)))
+    if (!state_alloc(&s, count, wt_batch_neighbours(p), &chosen))
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
     if (from) s.from = *from;
-    s.dev = from && from->device ? from->device : &chosen;
     /* The preparation and the search end early enough for the tours to
      * come back and their lengths to be recomputed within the limit. */
     double limit = ctl.deadline;

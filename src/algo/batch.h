@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "algo/devices.h"
 #include "algo/policy.h" /* the defaults: WT_BATCH_NEIGHBOURS, ... */
 #include "backend/backend.h"
 #include "warptour.h"
@@ -49,10 +50,11 @@ typedef struct wt_batch_from {
                                     (its random stream (seed, index[i])), so
                                     that the part gets the tours the whole
                                     would (mpi/: one rank's share); NULL: i */
-    const wt_device *device;     /* optional: the device to search on (with the
-                                    host for what does not fit it), chosen and
-                                    checked by the caller; NULL: params.backend
-                                    and params.cuda_device choose */
+    const wt_device_set *devices; /* optional: the devices to search on (with the
+                                    host for what fits none of them), chosen and
+                                    checked by the caller (algo/devices.h); NULL:
+                                    params.backend, params.cuda_device and
+                                    params.devices choose */
 } wt_batch_from;
 
 /* wt_solve_batch from what `from` gives. */

@@ -80,6 +80,8 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = merged,
+        .devices = p->devices, /* the rounds' windows over the list's GPUs */
+        .device_count = p->device_count,
     };
     o.candidates = wt_ls_candidates(whole, &o.candidates_k);
     return o;

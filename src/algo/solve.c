@@ -19,6 +19,7 @@
 #include "algo/batch.h"
 #include "algo/bench_hooks.h"
 #include "algo/descent.h"
+#include "algo/devices.h"
 #include "algo/ils.h"
 #include "algo/ils_local.h"
 #include "algo/policy.h"
@@ -580,8 +581,21 @@ static wt_status validate_params(const wt_params *p, wt_error *err)
         return BAD("params.progress_interval_s must be a finite number of seconds >= 0");
     if (p->cuda_device < 0)
         return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
+    st = wt_devices_check(p->devices, p->device_count, "wt_solve", err);
+    if (st != WT_OK) return st;
     return validate_tuning(wt_tuning_of(p), err);
 #undef BAD
+}
+
+/* p as out with the device list's first in cuda_device's place (the
+ * device of everything but the window searches, which deal their windows
+ * over the whole list: windows.c), once every device it lists is one of
+ * the machine's. */
+static wt_status with_device_list(const wt_params *p, wt_params *out, wt_error *err)
+{
+    *out = *p;
+    out->cuda_device = wt_devices_first(p->devices, p->device_count, p->cuda_device);
+    return wt_devices_for_backend(p->backend, p->devices, p->device_count, "wt_solve", err);
 }
 
 wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bound *out,
@@ -590,8 +604,11 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
     if (!inst || !params || !out)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_lower_bound: need an instance, "
                        "parameters and a result");
+    wt_params listed;
     wt_status st = validate_params(params, err);
+    if (st == WT_OK) st = with_device_list(params, &listed, err);
     if (st != WT_OK) return st;
+    params = &listed;
     /* Every asymmetric tour is a tour of the symmetric instance of the same
      * length (atsp.c): a bound on those is a bound on it. */
     if (inst->sym) inst = inst->sym;
@@ -1049,8 +1066,11 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     if (kernel != WT_MS_KERNEL_BLOCK && kernel != WT_MS_KERNEL_THREAD)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: kernel %d is no "
                        "wt_multistart_kernel", (int)kernel);
+    wt_params listed;
     wt_status valid = validate_params(params, err);
+    if (valid == WT_OK) valid = with_device_list(params, &listed, err);
     if (valid != WT_OK) return valid;
+    params = &listed;
     int n = inst->n;
     if (params->start_city < -1 || params->start_city >= n)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: params.start_city is %d; "

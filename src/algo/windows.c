@@ -18,8 +18,10 @@
  * backends' windows slot on the device the caller hands: on the GPU each
  * is searched by a warp or a block in shared memory, thousands at once
  * (backend/cuda/batch.cu), on the CPU one a thread (cpu_batch.c); the two
- * take the same steps.  A window's random stream is its number in the
- * round, under the round's seed, so a round is reproducible on either.
+ * take the same steps.  With several GPUs the batch deals the windows over
+ * them (algo/batch.c), all searching at once.  A window's random stream is
+ * its number in the round, under the round's seed, so a round is
+ * reproducible on either, and on any number of GPUs.
  */
 #include "algo/windows.h"
 
@@ -65,7 +67,8 @@ int wt_windows_replicas(const wt_windows_opts *o, int n)
     if (o->replicas > 0) return o->replicas;
     int windows = searched_of(o, wt_windows_count(n, o->window));
     if (windows < 1) windows = 1;
-    int r = WT_WINDOW_FILL / windows;
+    int fill = WT_WINDOW_FILL * (o->devices ? o->devices->count : 1); /* every GPU full */
+    int r = fill / windows;
     return r < 1 ? 1 : r > WT_WINDOW_MAX_REPLICAS ? WT_WINDOW_MAX_REPLICAS : r;
 }
 
@@ -285,10 +288,12 @@ wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_
     bp.stop_flag = o->stop_flag;
     wt_batch_result r;
     double t1 = wt_now();
+    wt_device_set one;
+    wt_devices_one(o->device, &one);
     wt_batch_from from = {.start = (const int32_t *const *)s.start,
                           .nb = (const int32_t *const *)s.nb,
                           .fixed_ends = true,
-                          .device = o->device};
+                          .devices = o->devices ? o->devices : &one};
     wt_status st = wt_batch_solve_from(s.runs, s.count * replicas, &bp, &from, &r, err);
     out->search_s = wt_now() - t1;
     if (st != WT_OK) {
@@ -345,6 +350,11 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
     int64_t length = wt_tour_length(inst, tour);
     double overhead = 0; /* the last round's seconds outside the batch search */
     bool timed = isfinite(ctl->deadline);
+    wt_device_set devices;
+    char names[128] = "";
+    wt_status listed = wt_devices_expand(device, p->devices, p->device_count, false, &devices,
+                                         names, sizeof names, err);
+    if (listed != WT_OK) return listed;
     for (uint64_t e = 0; n >= 8; e++) {
         if (wt_ctl_report(ctl, length, stats->steps, false)) break;
         if (!timed && e == WT_WINDOW_UNTIMED_ROUNDS) break;
@@ -355,6 +365,7 @@ wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ct
         o.offset = wt_windows_offset(p->seed, e, n);
         o.seed = p->seed ^ (e * 0x9e3779b97f4a7c15ULL);
         o.device = device;
+        o.devices = devices.count > 1 ? &devices : NULL;
         o.threads = ctl->threads;
         o.stop_flag = p->stop_flag;
         if (timed) {

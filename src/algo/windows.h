@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "algo/devices.h"
 #include "algo/policy.h" /* the defaults: WT_WINDOW_CITIES, ... */
 #include "backend/backend.h"
 #include "core/search_ctl.h"
@@ -61,6 +62,11 @@ typedef struct wt_windows_opts {
                                  takes those that do not fit it), chosen and
                                  checked by the caller: the host's device
                                  (wt_device_host) or a usable GPU */
+    const wt_device_set *devices; /* optional: several GPUs (algo/devices.h,
+                                 device the first) that the round's windows
+                                 are dealt over, all searching at once, and
+                                 that WT_WINDOW_FILL fills each; NULL: device
+                                 alone */
     int threads;              /* CPU threads; 0: all cores */
     const volatile int *stop_flag; /* optional */
 } wt_windows_opts;
@@ -114,7 +120,9 @@ int wt_windows_offset(uint64_t seed, uint64_t e, int n);
  * round gains less than handover times the tour's length a second of the
  * round: the moves left lie between windows (parts of the tour far apart
  * in it but near in the plane never share a window), for the host's
- * searches to make.
+ * searches to make.  With a device list in ctl->params (params.devices)
+ * and a GPU as device, each round's windows are dealt over the list's
+ * usable GPUs (wt_devices_expand; device is the first).
  * stats: kicks, steps (windows improved), passes (rounds), gpu_time_s. */
 wt_status wt_windows_search(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                             const wt_device *device, int window, double handover,

@@ -22,6 +22,12 @@
  * to its length, with no walk of the whole tour while the host's threads
  * wait.
  *
+ * With a device list (o.devices) the rounds' thread finds the list's
+ * usable GPUs when it starts (a probe kernel on each: not on the host's
+ * time), and each round's windows are dealt over them (windows.c, through
+ * the batch): the same round in the same time, on more GPUs.  The Held-Karp
+ * ascent and the first descent stay on the first GPU (solve.c).
+ *
  * With o.alternate a round searches every other window (the next round
  * the others) and publishes their cities, from which the host's kicks
  * keep off while it runs (wt_concurrent_host_cities): the two then search
@@ -77,6 +83,9 @@ struct wt_concurrent_windows {
     double setup_s; /* the last round's seconds off the device's kernels */
     round_buf buf[2];
     wt_device device;   /* o.device's copy */
+    int listed[WT_MAX_DEVICES], listed_count; /* o.devices' copy */
+    wt_device_set devices; /* device and the list's other usable GPUs, found
+                              by the rounds' thread when it starts */
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
     int32_t *next_pos;  /* n: each city's position in the next round's snap */
@@ -114,11 +123,12 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
 {
     *out = NULL;
     if (!inst || inst->n < 8 || !o || !o->device || !o->device->backend->windows ||
-        !(o->round_s > 0) || o->window < 8 || (o->candidates && o->candidates_k < 1))
+        !(o->round_s > 0) || o->window < 8 || (o->candidates && o->candidates_k < 1) ||
+        wt_devices_check(o->devices, o->device_count, "wt_concurrent_open", NULL) != WT_OK)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_concurrent_open: need an instance "
                        "of at least 8 cities, a device with a window search, a round of more "
-                       "than 0 s, windows of at least 8 cities and candidate lists of at "
-                       "least 1 city if any");
+                       "than 0 s, windows of at least 8 cities, candidate lists of at "
+                       "least 1 city if any and a device list as warptour.h's");
     size_t n = (size_t)inst->n;
     wt_concurrent_windows *cw = calloc(1, sizeof *cw);
     bool ok = cw && alloc_round(&cw->buf[0], n) && alloc_round(&cw->buf[1], n);
@@ -151,6 +161,11 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
     cw->o = *o;
     cw->device = *o->device;
     cw->o.device = &cw->device;
+    cw->listed_count = o->device_count;
+    if (o->device_count > 0)
+        memcpy(cw->listed, o->devices, (size_t)o->device_count * sizeof *cw->listed);
+    cw->o.devices = cw->listed;
+    wt_devices_one(&cw->device, &cw->devices);
     *out = cw;
     return WT_OK;
 }
@@ -322,6 +337,7 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
         .candidates = cw->o.candidates,
         .candidates_k = cw->o.candidates_k,
         .device = &cw->device,
+        .devices = cw->devices.count > 1 ? &cw->devices : NULL,
         /* the set-up's threads; on the CPU the rounds' one thread */
         .threads = cpu ? 1 : WT_CONCURRENT_SETUP_THREADS,
         .stop_flag = &cw->stop,
@@ -340,7 +356,9 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
     wt_error err;
     if (wt_windows_round_run(cw->inst, rd->work, &o, &done, &err) != WT_OK) return false;
     rd->gpu_s = done.gpu_s;
-    double off = cpu ? 0 : done.wall_s - done.gpu_s; /* the CPU's search has no kernels */
+    /* The CPU's search has no kernels; several GPUs' kernel seconds add up
+     * over the same wall time. */
+    double off = cpu ? 0 : done.wall_s - done.gpu_s / cw->devices.count;
     cw->setup_s = off < 0 ? 0 : off > WT_CONCURRENT_SETUP_MAX_S ? WT_CONCURRENT_SETUP_MAX_S : off;
     find_improved_paths(cw, rd);
     return true;
@@ -369,6 +387,9 @@ static bool ending(const wt_concurrent_windows *cw)
 static void *run_rounds(void *arg)
 {
     wt_concurrent_windows *cw = arg;
+    char names[128] = "";
+    (void)wt_devices_expand(&cw->device, cw->listed, cw->listed_count, false, &cw->devices,
+                            names, sizeof names, NULL); /* lenient: never fails */
     for (int i = 0;; i = 1 - i) {
         round_buf *rd = &cw->buf[i], *other = &cw->buf[1 - i];
         bool ok = search_round(cw, rd, cw->rounds_started - 1);

@@ -51,6 +51,12 @@ typedef struct wt_concurrent_opts {
     bool alternate;  /* every other window a round (the others the next), and
                         the host's kicks kept off them meanwhile
                         (wt_concurrent_host_cities); else every window */
+    const int *devices; /* optional: params.devices and params.device_count
+                           (copied at open): with device a GPU, each round's
+                           windows are dealt over the list's usable GPUs
+                           (algo/devices.h; device first), all searching at
+                           once; count 0: device alone */
+    int device_count;
 } wt_concurrent_opts;
 
 /* Concurrent windows for tours of inst (n >= 8 cities), as o says.  *out

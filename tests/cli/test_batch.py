@@ -280,6 +280,28 @@ class SolveBatch(unittest.TestCase):
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("neighbours", r.stderr)
 
+    def test_devices_option(self):
+        # --devices on solve-batch and solve: 'all' or a list of GPU
+        # numbers; a bad list is a usage error naming it.
+        inst = os.path.join(TEST_DATA, "berlin52.tsp")
+        for bad in ("0,0", "-1", "0,,1", "x", "1,2,", ",".join(str(i) for i in range(17))):
+            for r in (batch("--gen-uniform", "10", "--devices", bad),
+                      run("solve", inst, "--kicks", "5", "--devices", bad)):
+                self.assertEqual(r.returncode, 2, (bad, r.stderr))
+                self.assertIn("--devices", r.stderr)
+                self.assertIn("'" + bad + "'", r.stderr)
+        # With the CPU backend a list is taken and changes no tour.
+        plain = batch("--gen-uniform", "30", "--count", "4", "--kicks", "50")
+        for good in ("0", "1,0", "all"):
+            r = batch("--gen-uniform", "30", "--count", "4", "--kicks", "50", "--devices", good)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # the same tours and lengths; the last line has the kicks' rate
+            self.assertEqual(r.stdout.splitlines()[:-1], plain.stdout.splitlines()[:-1])
+            s = run("solve", inst, "--backend", "cpu", "--kicks", "5", "--devices", good)
+            self.assertEqual(s.returncode, 0, s.stderr)
+        for cmd in ("solve", "solve-batch"):
+            self.assertIn("--devices", run(cmd, "--help").stdout)
+
     def test_cuda_without_gpu(self):
         ok = run("devices").stdout
         if "cuda" in ok and "usable" in ok and "not" not in ok:

@@ -113,3 +113,22 @@ def test_cuda_without_gpu():
         pytest.skip("a GPU is usable here")
     with pytest.raises(RuntimeError):
         warptour.solve_batch(rand_batch(2, 10), backend="cuda")
+
+
+def test_devices():
+    """devices=: 'all' or a list of GPU numbers, on solve_batch and solve;
+    with backend="cpu" a list changes no tour; bad lists raise."""
+    pts = rand_batch(6, 40, seed=4)
+    plain = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=2)
+    for good in ([0], (1, 0), "all", range(2)):
+        r = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=2, devices=good)
+        assert np.array_equal(r.tours, plain.tours)
+        s = warptour.solve(pts[0], kicks=20, backend="cpu", threads=1, devices=good)
+        assert s.length > 0
+    for bad, exc in (([0, 0], ValueError), ([-1], ValueError), ([], ValueError),
+                     (list(range(17)), ValueError), ("gpu", ValueError), ([0.5], TypeError),
+                     (1, TypeError)):
+        with pytest.raises(exc):
+            warptour.solve_batch(pts, kicks=5, backend="cpu", devices=bad)
+        with pytest.raises(exc):
+            warptour.solve(pts[0], kicks=5, backend="cpu", devices=bad)

@@ -839,6 +839,9 @@ extern "C" void wt_cuda_batch_place(const wt_device *dev, const wt_instance *con
     if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev->index) !=
         cudaSuccess)
         (void)cudaGetLastError();
+    /* static_smem asks the current device, which with several GPUs may be
+     * another than dev (the GPUs of a machine may differ). */
+    if (cudaSetDevice(dev->index) != cudaSuccess) (void)cudaGetLastError();
     /* The kernels' static shared memory, by group size and class, asked once. */
     const int sizes[] = {32, 64, 128, 256};
     size_t fixed[4][2];
