@@ -232,6 +232,19 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * to a million cities from 45 µs a city (auto)"). */
 #define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
 
+/* The shortest time limit, in seconds, from which auto's ILS with LK
+ * descents (on the host) lets a usable GPU take part: its ascent, and
+ * concurrent windows from WT_CONCURRENT_MIN_CITIES cities
+ * [auto_device_min_ms].  Under it the run never touches the GPU: creating
+ * its context takes a few tenths of a second (0.1-0.5 s on an H100 or
+ * H200, driver and machine willing), which a run of a second or two
+ * spends before its first descent or its ascent, while a round of the
+ * windows (WT_CONCURRENT_ROUND_S) or the GPU's faster ascent has no time
+ * to give it back.  A guess to be measured (scripts/short-budgets.sh: auto
+ * against cpu at 1 s, and `--tune auto_device_min_ms=off` for auto as it
+ * was); without a time limit the GPU's ascent stays. */
+#define WT_AUTO_DEVICE_MIN_S 3.0
+
 /* Kicks of an ILS run with local or LK descents and neither a time limit nor a
  * kick count: as many as cities (linkern's default), at least this many. */
 #define WT_ILS_MIN_KICKS 10000
@@ -255,6 +268,12 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
  * city or more, local beyond. */
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s);
+
+/* Whether auto's ILS with LK descents may use a GPU under a time limit of
+ * time_limit_s seconds (<= 0: none): without a limit, and from
+ * WT_AUTO_DEVICE_MIN_S (tuned_ms milliseconds where the tuning sets
+ * auto_device_min_ms; WT_TUNING_OFF: from any limit). */
+bool wt_policy_auto_device(double time_limit_s, int tuned_ms);
 
 /* Whether the host's descents, once window descents hand over, are LK (else
  * local) on a tour of n cities: LK up to WT_AUTO_LK_MAX_CITIES. */
