@@ -101,8 +101,8 @@ struct wt_tuning {
                                  a usable GPU takes part (the ascent, concurrent
                                  windows); under it the run leaves the GPU out,
                                  its context never made; 0: the default
-                                 (src/algo/policy.h); WT_TUNING_OFF: from any
-                                 limit; else 1..3600000 */
+                                 (src/algo/policy.h: 5 s); WT_TUNING_OFF: from
+                                 any limit; else 1..3600000 */
     int ils_concurrent_round_ms; /* the concurrent windows' rounds, milliseconds; 0:
                                  the default (src/algo/policy.h); else
                                  100..60000 (their windows: ils_window's
