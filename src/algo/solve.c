@@ -124,7 +124,8 @@ static bool concurrent_windows_wanted(const wt_params *p, int n)
 {
     wt_ils_descent d = ils_descent_run(p, n);
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
-           !auto_host_only(p, n) && (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
+           !auto_host_only(p, n) && (d == WT_ILS_LK || d == WT_ILS_LOCAL) &&
+           p->time_limit_s > 0 && p->kicks == 0 &&
            wt_policy_concurrent_windows_size(n, wt_tuning_of(p)->ils_concurrent_min) &&
            p->threads != 1;
 }

@@ -2,7 +2,8 @@
  * test_policy.c - the automatic choices of algo/policy.h at their
  * boundaries: the descent auto picks, the kicks of an unbounded run, the
  * hand-over of the device's first descent, the size of concurrent windows,
- * the time limit from which auto's LK searches use a GPU, and the defaults of the batch and window searches that read the table.
+ * the time limit from which auto's LK searches use a GPU, and the defaults
+ * of the batch and window searches that read the table.
  */
 #include "test_util.h"
 
