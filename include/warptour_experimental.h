@@ -96,6 +96,13 @@ struct wt_tuning {
                                  searches of the tour while the host's threads
                                  search; 0: the default (src/algo/policy.h);
                                  WT_TUNING_OFF: never; else >= 1 */
+    int auto_device_min_ms;   /* ils with lk descents under WT_BACKEND_AUTO with a
+                                 time limit: the limit, milliseconds, from which
+                                 a usable GPU takes part (the ascent, concurrent
+                                 windows); under it the run leaves the GPU out,
+                                 its context never made; 0: the default
+                                 (src/algo/policy.h: 5 s); WT_TUNING_OFF: from
+                                 any limit; else 1..3600000 */
     int ils_concurrent_round_ms; /* the concurrent windows' rounds, milliseconds; 0:
                                  the default (src/algo/policy.h); else
                                  100..60000 (their windows: ils_window's

@@ -68,3 +68,10 @@ wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host)
     if (t->ascent_period) plan.period = t->ascent_period;
     return plan;
 }
+
+bool wt_policy_auto_device(double time_limit_s, int tuned_ms)
+{
+    if (time_limit_s <= 0 || tuned_ms == WT_TUNING_OFF) return true;
+    double from = tuned_ms > 0 ? tuned_ms / 1000.0 : WT_AUTO_DEVICE_MIN_S;
+    return time_limit_s >= from;
+}

@@ -232,6 +232,19 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * to a million cities from 45 µs a city (auto)"). */
 #define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
 
+/* The shortest time limit, in seconds, from which auto's ILS with LK
+ * descents (on the host) lets a usable GPU take part: its ascent, and
+ * concurrent windows from WT_CONCURRENT_MIN_CITIES cities
+ * [auto_device_min_ms].  Under it the run never touches the GPU: the
+ * context's creation (0.2 s of a 1 s run on the H200 machine, waited for
+ * after the start tour) and the GPU's ascent cost a short run more than
+ * the windows' rounds (WT_CONCURRENT_ROUND_S) or a faster ascent give back:
+ * auto with the GPU was behind the host alone at 1, 2 and 3 s and even
+ * with it at 5 s (bench/RESULTS.md, "Why auto leaves the GPU out under 5 s
+ * (LK)"; scripts/short-budgets.sh measures it again).  Without a time
+ * limit the GPU's ascent stays. */
+#define WT_AUTO_DEVICE_MIN_S 5.0
+
 /* Kicks of an ILS run with local or LK descents and neither a time limit nor a
  * kick count: as many as cities (linkern's default), at least this many. */
 #define WT_ILS_MIN_KICKS 10000
@@ -255,6 +268,12 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
  * city or more, local beyond. */
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s);
+
+/* Whether auto's ILS with LK descents may use a GPU under a time limit of
+ * time_limit_s seconds (<= 0: none): without a limit, and from
+ * WT_AUTO_DEVICE_MIN_S (tuned_ms milliseconds where the tuning sets
+ * auto_device_min_ms; WT_TUNING_OFF: from any limit). */
+bool wt_policy_auto_device(double time_limit_s, int tuned_ms);
 
 /* Whether the host's descents, once window descents hand over, are LK (else
  * local) on a tour of n cities: LK up to WT_AUTO_LK_MAX_CITIES. */

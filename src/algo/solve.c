@@ -103,17 +103,30 @@ static bool auto_on_host(const wt_params *p, int n)
            ils_descent_run(p, n) == WT_ILS_LK;
 }
 
+/* Whether auto's ILS with LK descents leaves the GPU out altogether: no
+ * context, no concurrent windows, the ascent on the host, under a time
+ * limit too short for the GPU's start-up to pay (wt_policy_auto_device).
+ * A run without a time limit keeps its GPU ascent: a kick budget gives
+ * the same tour as ever. */
+static bool auto_host_only(const wt_params *p, int n)
+{
+    return auto_on_host(p, n) &&
+           !wt_policy_auto_device(p->time_limit_s, wt_tuning_of(p)->auto_device_min_ms);
+}
+
 /* Whether auto's ILS with LK or local descents under a time limit has the
  * GPU, where one is usable, search windows of the tour concurrently with
  * the host's threads (windows_concurrent.h): on tours that
  * wt_policy_concurrent_windows_size admits (tuning.ils_concurrent_min), with
- * more than one thread and no kick budget.  With local descents the GPU's
- * first descent stays: only LK's runs on the host. */
+ * more than one thread, no kick budget and a limit from which the GPU
+ * pays (auto_host_only).  With local descents the GPU's first descent
+ * stays: only LK's runs on the host. */
 static bool concurrent_windows_wanted(const wt_params *p, int n)
 {
     wt_ils_descent d = ils_descent_run(p, n);
     return p->backend == WT_BACKEND_AUTO && p->algorithm == WT_ALGO_ILS &&
-           (d == WT_ILS_LK || d == WT_ILS_LOCAL) && p->time_limit_s > 0 && p->kicks == 0 &&
+           !auto_host_only(p, n) && (d == WT_ILS_LK || d == WT_ILS_LOCAL) &&
+           p->time_limit_s > 0 && p->kicks == 0 &&
            wt_policy_concurrent_windows_size(n, wt_tuning_of(p)->ils_concurrent_min) &&
            p->threads != 1;
 }
@@ -542,6 +555,10 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",
                    round_ms);
+    if (t->auto_device_min_ms != 0 && t->auto_device_min_ms != WT_TUNING_OFF &&
+        (t->auto_device_min_ms < 1 || t->auto_device_min_ms > 3600000))
+        return BAD("auto_device_min_ms is %d; expected 0 (the default), WT_TUNING_OFF or 1 to "
+                   "3600000", t->auto_device_min_ms);
     if (t->pass_prune_min < 0)
         return BAD("pass_prune_min is %d; expected 0 (the default) or more", t->pass_prune_min);
     if ((unsigned)t->ms_scan > WT_MS_SCAN_ROUNDS)
@@ -650,10 +667,13 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     /* auto keeps ILS with LK descents on the host (see auto_on_host), with
      * the GPU's concurrent window searches where wanted and a GPU is
-     * usable. */
+     * usable; under a short time limit it leaves the GPU out, the ascent's
+     * slot too (auto_host_only: the search's params are then the host's,
+     * which wt_alpha_device reads). */
     wt_params on_host = *params;
     bool concurrent_wanted = concurrent_windows_wanted(params, inst->n);
     if (auto_on_host(params, inst->n) && !concurrent_wanted) on_host.backend = WT_BACKEND_CPU;
+    if (auto_host_only(params, inst->n)) ctl.params = &on_host;
     device_choice choice = {.params = &on_host};
     pthread_t chooser;
     bool threaded = choice_during_build(&on_host) &&

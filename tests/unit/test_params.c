@@ -32,7 +32,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 42; k++) {
+    for (int k = 0; k < 44; k++) {
         wt_params p;
         wt_params_defaults(&p);
         wt_tuning t = {0};
@@ -81,6 +81,8 @@ static void test_solve_checks_every_field(void **state)
         case 39: t.ils_concurrent_min = -2; field = "ils_concurrent_min"; break;
         case 40: t.ils_concurrent_round_ms = 99; field = "ils_concurrent_round_ms"; break;
         case 41: t.ils_merge = -2; field = "ils_merge"; break;
+        case 42: t.auto_device_min_ms = -2; field = "auto_device_min_ms"; break;
+        case 43: t.auto_device_min_ms = 3600001; field = "auto_device_min_ms"; break;
         }
         refused(inst, &p, field);
     }
@@ -117,7 +119,8 @@ static void test_tuning_and_device(void **state)
     const wt_tuning t = {.ils_round_kicks = WT_TUNING_OFF, .ils_segment_min = 50,
                          .ils_replica_every = 2, .ils_list_descent_min = 9,
                          .ils_merged_min = 9, .ils_starts = 3, .ils_concurrent_min = 9,
-                         .ils_concurrent_round_ms = 500, .ils_merge = 2, .lk_candidates = 12, .lk_depth = 50,
+                         .ils_concurrent_round_ms = 500, .auto_device_min_ms = 2000,
+                         .ils_merge = 2, .lk_candidates = 12, .lk_depth = 50,
                          .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
                          .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                          .pass_piece = 1024,
@@ -248,7 +251,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 35);
+    assert_int_equal(count, 36);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),

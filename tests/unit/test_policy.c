@@ -2,13 +2,15 @@
  * test_policy.c - the automatic choices of algo/policy.h at their
  * boundaries: the descent auto picks, the kicks of an unbounded run, the
  * hand-over of the device's first descent, the size of concurrent windows,
- * and the defaults of the batch and window searches that read the table.
+ * the time limit from which auto's LK searches use a GPU, and the defaults
+ * of the batch and window searches that read the table.
  */
 #include "test_util.h"
 
 #include "algo/batch.h"
 #include "algo/policy.h"
 #include "algo/windows.h"
+#include "core/instance.h"
 
 /* auto: LK up to WT_AUTO_LK_MAX_CITIES under any limit; above, LK up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
@@ -135,6 +137,51 @@ static void test_searches_and_ascent_steps(void **state)
     assert_int_equal(wt_policy_ascent_steps(&t, true, 40000, true), 77);
 }
 
+/* auto's ILS with LK descents lets the GPU take part without a time limit
+ * and from WT_AUTO_DEVICE_MIN_S (or the tuned milliseconds) on, never
+ * under it; WT_TUNING_OFF: under any limit. */
+static void test_auto_device(void **state)
+{
+    (void)state;
+    assert_true(wt_policy_auto_device(0, 0));
+    assert_true(wt_policy_auto_device(-1, 5000));
+    assert_true(wt_policy_auto_device(WT_AUTO_DEVICE_MIN_S, 0));
+    assert_false(wt_policy_auto_device(WT_AUTO_DEVICE_MIN_S * 0.999, 0));
+    assert_false(wt_policy_auto_device(1, 0));
+    assert_true(wt_policy_auto_device(0.5, 500));
+    assert_false(wt_policy_auto_device(0.499, 500));
+    assert_false(wt_policy_auto_device(WT_AUTO_DEVICE_MIN_S, 3600000));
+    assert_true(wt_policy_auto_device(0.001, WT_TUNING_OFF));
+}
+
+/* A kick budget without a time limit is the same run whatever the limit
+ * from which the GPU takes part: the same tour and bound with the
+ * default, the longest limit and WT_TUNING_OFF (auto, LK descents). */
+static void test_kick_budget_unchanged(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(600, 11);
+    const int settings[] = {0, 3600000, WT_TUNING_OFF};
+    wt_result res[3] = {{0}};
+    for (int k = 0; k < 3; k++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        wt_tuning t = {.auto_device_min_ms = settings[k]};
+        p.tuning = &t;
+        p.kicks = 300;
+        p.threads = 2;
+        assert_int_equal(wt_solve(inst, &p, &res[k], NULL), WT_OK);
+        assert_int_equal(res[k].ils.descent, WT_ILS_LK);
+    }
+    for (int k = 1; k < 3; k++) {
+        assert_int_equal(res[k].length, res[0].length);
+        assert_int_equal(res[k].lower_bound, res[0].lower_bound);
+        assert_memory_equal(res[k].tour, res[0].tour, (size_t)inst->n * sizeof *res[0].tour);
+    }
+    for (int k = 0; k < 3; k++) wt_result_free(&res[k]);
+    wt_instance_free(inst);
+}
+
 static void test_window_replicas(void **state)
 {
     (void)state;
@@ -155,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
         cmocka_unit_test(test_lk_alpha),
         cmocka_unit_test(test_searches_and_ascent_steps),
+        cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
