@@ -1,0 +1,261 @@
+/*
+ * cuda_ascent_fused.cu - the GPU ascent's 1-tree in one cooperative kernel
+ * (cuda_ascent_fused.cuh), the same tree, special node and figures as the
+ * launch-a-phase path of cuda_ascent.cu, bit for bit.
+ *
+ * Why: at 100,000 cities a tree is a few megabytes of work, which an H200
+ * does in microseconds, but as separate launches it is about 4 log2(n) + 14
+ * of them and log2(n) + 1 host synchronisations (each Boruvka round asks
+ * how many edges it added), which cost far more than the work.  Here the
+ * grid stays resident for the whole tree and the phases are separated by
+ * grid-wide barriers (cooperative_groups::this_grid().sync(), which need
+ * every block resident: the grid is sized by the occupancy query); the
+ * host launches once and reads the figures once a step.
+ *
+ * The phases, each a grid-stride loop, a barrier after each:
+ *   start:    the pi update (wt_ascent_pi_next, the host's), the best pi's
+ *             copy when asked, every city its own component, no degree,
+ *             no cheapest edge, the figures zeroed.
+ *   a round of Boruvka (until n - 1 edges, or a round that adds none: the
+ *             graph is not connected):
+ *     cheapest: each component's cheapest outgoing key by atomicMin; the
+ *             first round, where every city is a component, also writes
+ *             the keys (pi has just changed);
+ *     hook:     as cuda_ascent.cu's hook_kernel;
+ *     root:     every label walks to its root (cuda_ascent.cu's
+ *             root_kernel says why a racing walk still ends there), and
+ *             the cheapest keys are reset for the next round.
+ *             Every thread then reads the tree's edge count, written
+ *             before the barrier, so all leave the loop together.
+ *   second:   each leaf's second cheapest graph edge.
+ *   sums:     per block the tree's weight, sum pi, sum (degree - 2)^2 and
+ *             the dearest leaf key (cub::BlockReduce), then one atomic a
+ *             block; integer sums are exact in any order.
+ *   special:  one thread: the special node and edge, the two degrees it
+ *             raises and the norm's change, (v + 1)^2 - v^2 = 2 v + 1 for
+ *             each (the edge's ends differ), which saves a barrier and a
+ *             second pass over the cities.
+ * So 3 rounds' barriers a Boruvka round and 3 more a tree.
+ */
+#include <cooperative_groups.h>
+#include <cub/block/block_reduce.cuh>
+
+#include "backend/cuda/cuda_ascent_fused.cuh"
+#include "backend/cuda/cuda_common.cuh"
+#include "core/ascent_rule.h"
+
+namespace cg = cooperative_groups;
+
+namespace wt_ascent_gpu {
+namespace {
+
+/* The kernel's one argument: the arrays of DeviceAscent and the step. */
+struct FusedArgs {
+    const int32_t *eu, *ev, *d100;
+    int64_t m;
+    int n;
+    int32_t *pi, *best_pi, *v_prev, *degree, *comp, *link, *tree_edge, *tree_list;
+    uint64_t *key, *cheapest;
+    TreeFigures *fig;
+    TreeStep s;
+};
+
+__device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
+__device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
+
+__device__ void start_phase(const FusedArgs &a)
+{
+    for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
+        int32_t i = (int32_t)x;
+        if (a.s.update_pi) {
+            int32_t v = a.degree[i] - 2, v_prev = a.s.first_step ? v : a.v_prev[i];
+            if (a.s.keep_best) a.best_pi[i] = a.pi[i];
+            a.pi[i] = wt_ascent_pi_next(a.pi[i], v, v_prev, a.s.step);
+            a.v_prev[i] = v;
+        }
+        a.degree[i] = 0;
+        a.comp[i] = i;
+        a.cheapest[i] = NONE;
+    }
+    if (thread_index() == 0) {
+        *a.fig = TreeFigures{};
+        a.fig->special = -1;
+    }
+}
+
+__device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, bool first_round)
+{
+    for (int64_t e = thread_index(); e < a.m; e += thread_stride()) {
+        int32_t u = a.eu[e], v = a.ev[e];
+        uint64_t k;
+        if (first_round) { /* every city its own component: comp[c] == c */
+            k = edge_key((int64_t)a.d100[e] + a.pi[u] + a.pi[v], e);
+            a.key[e] = k;
+        } else {
+            u = comp[u];
+            v = comp[v];
+            k = a.key[e];
+        }
+        if (u == v) continue;
+        atomic_min_key(&a.cheapest[u], k);
+        atomic_min_key(&a.cheapest[v], k);
+    }
+}
+
+/* cuda_ascent.cu's hook_kernel: of two roots that chose the same edge the
+ * lower stays a root and adds it. */
+__device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *link)
+{
+    for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
+        int32_t i = (int32_t)x, r = comp[i];
+        link[i] = r;
+        uint64_t k = a.cheapest[i];
+        if (r != i || k == NONE) continue;
+        int32_t e = (int32_t)(k & EDGE_MASK), u = a.eu[e], v = a.ev[e];
+        int32_t cu = comp[u], cv = comp[v], other = cu == i ? cv : cu;
+        bool mutual = a.cheapest[other] == k;
+        if (!mutual || i < other) {
+            a.tree_list[atomicAdd(&a.fig->tree_edges, 1)] = e;
+            atomicAdd(&a.degree[u], 1);
+            atomicAdd(&a.degree[v], 1);
+            a.tree_edge[u] = e; /* read only at leaves, which have one tree edge */
+            a.tree_edge[v] = e;
+        }
+        if (!mutual || i > other) link[i] = other;
+    }
+}
+
+/* cuda_ascent.cu's root_kernel, and the cheapest keys reset (hook, their
+ * last reader, is behind the barrier). */
+__device__ void root_phase(const FusedArgs &a, int32_t *link)
+{
+    for (int64_t i = thread_index(); i < a.n; i += thread_stride()) {
+        int32_t r = link[i];
+        for (int32_t up = link[r]; up != r; up = link[r]) r = up;
+        link[i] = r;
+        a.cheapest[i] = NONE;
+    }
+}
+
+__device__ void second_phase(const FusedArgs &a)
+{
+    for (int64_t e = thread_index(); e < a.m; e += thread_stride()) {
+        int32_t u = a.eu[e], v = a.ev[e];
+        if (a.degree[u] == 1 && a.tree_edge[u] != e) atomic_min_key(&a.cheapest[u], a.key[e]);
+        if (a.degree[v] == 1 && a.tree_edge[v] != e) atomic_min_key(&a.cheapest[v], a.key[e]);
+    }
+}
+
+struct MaxOf {
+    __device__ uint64_t operator()(uint64_t a, uint64_t b) const { return a > b ? a : b; }
+};
+
+/* tree_edges: the spanning tree's edges in tree_list (n - 1 unless the
+ * graph is not connected). */
+__device__ void sums_phase(const FusedArgs &a, int32_t tree_edges)
+{
+    int64_t weight = 0, sum_pi = 0, norm = 0;
+    uint64_t leaf = 0;
+    for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
+        int32_t i = (int32_t)x, deg = a.degree[i];
+        if (i < tree_edges) weight += key_cost(a.key[a.tree_list[i]]);
+        sum_pi += a.pi[i];
+        norm += (int64_t)(deg - 2) * (deg - 2);
+        uint64_t lk = leaf_key(deg, a.cheapest[i], i);
+        if (lk > leaf) leaf = lk;
+    }
+    using SumReduce = cub::BlockReduce<int64_t, BLOCK>;
+    using MaxReduce = cub::BlockReduce<uint64_t, BLOCK>;
+    __shared__ typename SumReduce::TempStorage sum_tmp;
+    __shared__ typename MaxReduce::TempStorage max_tmp;
+    weight = SumReduce(sum_tmp).Sum(weight);
+    __syncthreads();
+    sum_pi = SumReduce(sum_tmp).Sum(sum_pi);
+    __syncthreads();
+    norm = SumReduce(sum_tmp).Sum(norm);
+    leaf = MaxReduce(max_tmp).Reduce(leaf, MaxOf{});
+    if (threadIdx.x == 0) {
+        /* two's complement: the unsigned sum is the signed one */
+        atomicAdd((unsigned long long *)&a.fig->tree_weight, (unsigned long long)weight);
+        atomicAdd((unsigned long long *)&a.fig->sum_pi, (unsigned long long)sum_pi);
+        atomicAdd((unsigned long long *)&a.fig->norm, (unsigned long long)norm);
+        if (leaf) atomicMax((unsigned long long *)&a.fig->leaf_key, (unsigned long long)leaf);
+    }
+}
+
+/* One thread: the special node from the dearest leaf key, its edge into
+ * the degrees, the norm corrected for the two degrees it raises. */
+__device__ void special_phase(const FusedArgs &a)
+{
+    uint64_t lk = a.fig->leaf_key;
+    if (lk == 0) return; /* special stays -1 */
+    int32_t s = leaf_of(lk);
+    uint64_t k = a.cheapest[s];
+    int32_t e = (int32_t)(k & EDGE_MASK), to = a.eu[e] == s ? a.ev[e] : a.eu[e];
+    int64_t vs = a.degree[s] - 2, vt = a.degree[to] - 2;
+    a.fig->special = s;
+    a.fig->special_cost = key_cost(k);
+    a.fig->norm += (2 * vs + 1) + (2 * vt + 1);
+    a.degree[s]++;
+    a.degree[to]++;
+}
+
+static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a)
+{
+    cg::grid_group grid = cg::this_grid();
+    start_phase(a);
+    grid.sync();
+    int32_t *comp = a.comp, *link = a.link, joined = 0;
+    for (bool first = true;; first = false) {
+        cheapest_phase(a, comp, first);
+        grid.sync();
+        hook_phase(a, comp, link);
+        grid.sync();
+        root_phase(a, link);
+        grid.sync();
+        int32_t *x = comp;
+        comp = link;
+        link = x;
+        /* volatile: past L1, the count every block's hooks left */
+        int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
+        if (now == a.n - 1 || now == joined) break; /* done, or not connected */
+        joined = now;
+    }
+    second_phase(a);
+    grid.sync();
+    sums_phase(a, *(volatile int32_t *)&a.fig->tree_edges);
+    grid.sync();
+    if (thread_index() == 0) special_phase(a);
+}
+
+} // namespace
+
+wt_status fused_grid(int device, int blocks_per_sm, int64_t m, int *blocks, wt_error *err)
+{
+    *blocks = 0;
+    int coop = 0, sms = 0, fit = 0;
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
+    WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, fused_tree_kernel,
+                                                                       BLOCK, 0));
+    if (!coop || fit < 1 || sms < 1) return WT_OK;
+    int per_sm = blocks_per_sm > 0 && blocks_per_sm < fit ? blocks_per_sm : fit;
+    int64_t most = (int64_t)per_sm * sms, need = (m + BLOCK - 1) / BLOCK;
+    *blocks = (int)(need < 1 ? 1 : need < most ? need : most);
+    return WT_OK;
+}
+
+wt_status fused_tree(DeviceAscent &d, const TreeStep &s, wt_error *err)
+{
+    FusedArgs a = {d.d_eu,   d.d_ev,     d.d_d100,   d.m,           d.n,
+                   d.d_pi,   d.d_best_pi, d.d_v_prev, d.d_degree,   d.d_comp,
+                   d.d_link, d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
+                   d.d_fig,  s};
+    void *args[] = {&a};
+    WT_CUDA_CHECK(err, cudaLaunchCooperativeKernel((const void *)fused_tree_kernel,
+                                                   dim3((unsigned)d.fused_blocks), dim3(BLOCK),
+                                                   args, 0, d.stream));
+    return WT_OK;
+}
+
+} // namespace wt_ascent_gpu
