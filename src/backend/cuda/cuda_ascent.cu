@@ -31,6 +31,17 @@
  *      on their order), read back with the special edge's cost.
  *   5. the pi update (wt_ascent_pi_next, the host's function), and a
  *      device copy of pi when the rule says it is the best.
+ * Those phases run one of two ways.  Where the device can launch
+ * cooperative kernels, a step (5 and the next tree's 1 to 4) is one launch
+ * of cuda_ascent_fused.cu's kernel, phases separated by grid-wide
+ * barriers, and one read-back of the figures: 1 launch, 1 copy and 1 host
+ * synchronisation a step, 3 R + 3 barriers on the device for R Boruvka
+ * rounds.  Elsewhere (or when wt_cuda_ascent_tuning says so) the kernels
+ * below, a launch a phase: 5 R + 16 launches and copies (CUB's reductions
+ * are two launches each) and R + 1 host synchronisations a step, since
+ * the host reads the tree's edge count after each round.  Both give the
+ * same trees (a minimum spanning tree under a total order is unique) and
+ * the same integer sums.
  * Then the finish: the best pi comes back and core/ascent_finish.h runs on
  * the host (the candidates by alpha-nearness and the proven bound), the
  * cpu backend's code again.
