@@ -16,8 +16,9 @@
  * tree (cuda_ascent.h, wt_cuda_ascent_tuning): the default, one cooperative
  * kernel a tree, everywhere above; a launch a phase (the path of a device
  * without cooperative launch) and the cooperative kernel on a small grid
- * (one block an SM: every thread loops over several cities and edges)
- * compared the same way on a few instances.
+ * (one block an SM: every thread loops over several cities and edges),
+ * and the device's step rule with a few steps a launch, compared the same
+ * way on a few instances.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -257,19 +258,25 @@ static void test_until_and_stop(void **state)
     wt_instance_free(inst);
 }
 
-/* A launch a phase, and the cooperative kernel on one block an SM. */
+/* A launch a phase; the cooperative kernels on one block an SM, a step a
+ * launch (the rule's state crossing between launches every step); 7 steps
+ * a launch (launches that end inside a period). */
 static void test_tunings(void **state)
 {
     (void)state;
-    wt_cuda_ascent_tuning launches, small_grid;
+    wt_cuda_ascent_tuning launches, small_grid, seven;
     wt_cuda_ascent_tuning_defaults(&launches);
     launches.fused = false;
     wt_cuda_ascent_tuning_defaults(&small_grid);
     small_grid.blocks_per_sm = 1;
+    small_grid.steps_per_launch = 1;
+    wt_cuda_ascent_tuning_defaults(&seven);
+    seven.steps_per_launch = 7;
     const int all[] = {0, 37}, caps[] = {1, 300};
     wt_instance *pr = shipped("pr1002.tsp");
     compare_tuned("pr1002 launches", pr, all, 2, &launches);
     compare_tuned("pr1002 small grid", pr, all, 2, &small_grid);
+    compare_tuned("pr1002 7 steps a launch", pr, all, 2, &seven);
     wt_instance_free(pr);
     wt_instance *uniform = wt_test_random_instance(20000, 5);
     compare_tuned("uniform launches", uniform, caps, 2, &launches);

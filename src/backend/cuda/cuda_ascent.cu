@@ -384,6 +384,8 @@ static void device_close(DeviceAscent &d)
     for (void *p : ptrs)
         if (p) cudaFree(p);
     if (d.h_fig) cudaFreeHost(d.h_fig);
+    if (d.h_box) cudaFreeHost(d.h_box);
+    if (d.d_box) cudaFree(d.d_box);
     if (d.stream) cudaStreamDestroy(d.stream);
     (void)cudaGetLastError(); /* a failure while freeing is no later call's */
     d = DeviceAscent{};
@@ -407,6 +409,8 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, alloc(&d.d_fig, 1));
     WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_fig, sizeof *d.h_fig));
+    WT_CUDA_CHECK(err, alloc(&d.d_box, 1));
+    WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_box, sizeof *d.h_box));
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
     size_t need = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
@@ -465,36 +469,102 @@ static bool stop_asked(void *user)
     return s->until < INFINITY && wt_now() >= s->until;
 }
 
+/* The steps after the first tree, a step a loop with the rule on the
+ * host (the launch-a-phase path): *r as the rule ends or a stop leaves it;
+ * *keep_best: the last step's pi is the best and not yet kept. */
+static wt_status host_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
+                                  const AscentStop &stop, wt_ascent_rule *r, bool *keep_best,
+                                  wt_error *err)
+{
+    TreeStep s = {0, true, true, false};
+    while (wt_ascent_rule_more(r) && !stop_asked((void *)&stop)) {
+        int64_t bound = 0, norm = 0;
+        s.step = r->step;
+        wt_status st = one_tree(d, s, &bound, &norm, err);
+        if (st != WT_OK) return st;
+        wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+        job->iterations_done = r->iterations_done + 1;
+        s.keep_best = wt_ascent_rule_record(r, bound, norm);
+        s.first_step = false;
+    }
+    *keep_best = s.keep_best;
+    return WT_OK;
+}
+
+/* The next launch's steps: as many as take about LAUNCH_SECONDS at the
+ * last launch's pace (per_step seconds), so that stops are polled that
+ * often whatever a step costs; 1 to MAX_LAUNCH_STEPS. */
+static int launch_steps(double per_step)
+{
+    const double LAUNCH_SECONDS = 0.01;
+    const int MAX_LAUNCH_STEPS = 4096;
+    if (!(per_step > 0)) return MAX_LAUNCH_STEPS;
+    double k = LAUNCH_SECONDS / per_step;
+    return k < 1 ? 1 : k > MAX_LAUNCH_STEPS ? MAX_LAUNCH_STEPS : (int)k;
+}
+
+/* The steps after the first tree with the rule on the device (fused_steps,
+ * launch_steps or fixed_steps a launch), stops polled between launches. */
+static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
+                                    const AscentStop &stop, int fixed_steps, wt_ascent_rule *r,
+                                    bool *keep_best, wt_error *err)
+{
+    StepsBox &box = *d.h_box;
+    box = StepsBox{};
+    box.rule = *r;
+    box.more = wt_ascent_rule_more(&box.rule);
+    box.first_step = 1;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_box, &box, sizeof box, cudaMemcpyHostToDevice,
+                                       d.stream));
+    int steps = fixed_steps > 0 ? fixed_steps : 4; /* the first launch measures the pace */
+    while (box.more && !stop_asked((void *)&stop)) {
+        int done = box.rule.iterations_done;
+        double t0 = wt_now();
+        wt_status st = fused_steps(d, steps, err);
+        if (st != WT_OK) return st;
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(&box, d.d_box, sizeof box, cudaMemcpyDeviceToHost,
+                                           d.stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+        if (box.failed == FAILED_DISCONNECTED)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "ascent: the graph is not connected (%d components)",
+                           d.n - box.tree_edges);
+        if (box.failed)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "ascent: no leaf of the graph's spanning tree has a second edge");
+        wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+        job->iterations_done = box.rule.iterations_done;
+        int made = box.rule.iterations_done - done;
+        if (fixed_steps <= 0 && made > 0) steps = launch_steps((wt_now() - t0) / made);
+    }
+    *r = box.rule;
+    *keep_best = box.keep_best != 0;
+    return WT_OK;
+}
+
 /* The first tree and the steps (the cpu backend's loop, cpu_ascent.c):
  * best_pi (host, n) gets the best pi, *graph_bound its bound (INT64_MIN
  * when a stop came before the first tree).  The copy of a best pi waits
  * for the next step's tree (TreeStep.keep_best: its pi is still the one
  * the rule judged), or for the loop's end. */
 static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
-                        int32_t *best_pi, int64_t *graph_bound, wt_error *err)
+                        int fixed_steps, int32_t *best_pi, int64_t *graph_bound, wt_error *err)
 {
     int n = d.n;
     AscentStop stop = {ctl, job->until};
     *graph_bound = INT64_MIN;
     if (!stop_asked(&stop)) {
         int64_t bound = 0, norm = 0;
-        TreeStep s = {0, false, false, false};
-        wt_status st = one_tree(d, s, &bound, &norm, err);
+        wt_status st = one_tree(d, TreeStep{0, false, false, false}, &bound, &norm, err);
         if (st != WT_OK) return st;
         wt_ascent_rule r;
         wt_ascent_rule_start(&r, n, job->period, job->iterations, bound, norm);
-        s.first_step = true;
-        while (wt_ascent_rule_more(&r) && !stop_asked(&stop)) {
-            s.step = r.step;
-            s.update_pi = true;
-            st = one_tree(d, s, &bound, &norm, err);
-            if (st != WT_OK) return st;
-            wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
-            job->iterations_done = r.iterations_done + 1;
-            s.keep_best = wt_ascent_rule_record(&r, bound, norm);
-            s.first_step = false;
-        }
-        if (s.keep_best)
+        bool keep_best = false;
+        st = d.fused_blocks > 0
+                 ? device_ruled_steps(d, job, ctl, stop, fixed_steps, &r, &keep_best, err)
+                 : host_ruled_steps(d, job, ctl, stop, &r, &keep_best, err);
+        if (st != WT_OK) return st;
+        if (keep_best)
             WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
                                                cudaMemcpyDeviceToDevice, d.stream));
         *graph_bound = r.best_bound;
@@ -514,7 +584,8 @@ static wt_status ascend_on_device(int device, const wt_sgraph *g, wt_ascent_job 
     wt_status st = device_open(device, g, job->pi, d, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
-    if (st == WT_OK) st = ascend(d, job, ctl, job->pi, &job->graph_bound, err);
+    if (st == WT_OK)
+        st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     device_close(d);
     return st;
 }
@@ -530,6 +601,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
 {
     t->fused = true;
     t->blocks_per_sm = 0;
+    t->steps_per_launch = 0;
 }
 
 extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,
@@ -546,9 +618,10 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
 {
     if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
     if (!tuning) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL tuning");
-    if (tuning->blocks_per_sm < 0)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: blocks_per_sm %d < 0",
-                       tuning->blocks_per_sm);
+    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: blocks_per_sm %d and steps_per_launch %d must be >= 0",
+                       tuning->blocks_per_sm, tuning->steps_per_launch);
     wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;

@@ -33,12 +33,16 @@ typedef struct wt_cuda_ascent_tuning {
     int blocks_per_sm; /* the fused kernel's resident blocks an SM; 0 (the
                           default): as many as fit; more than fit: as many
                           as fit */
+    int steps_per_launch; /* the fused path's steps a launch, the step rule
+                             run on the device between them; 0 (the
+                             default): as many as take about 10 ms, so
+                             that stops are polled that often */
 } wt_cuda_ascent_tuning;
 
 void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);
 
-/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm >= 0, else
- * INVALID_ARGUMENT). */
+/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm and
+ * steps_per_launch >= 0, else INVALID_ARGUMENT). */
 wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                                wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
                                wt_error *err);

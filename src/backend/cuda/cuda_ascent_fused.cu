@@ -49,7 +49,7 @@ namespace cg = cooperative_groups;
 namespace wt_ascent_gpu {
 namespace {
 
-/* The kernel's one argument: the arrays of DeviceAscent and the step. */
+/* The kernels' arrays (DeviceAscent's). */
 struct FusedArgs {
     const int32_t *eu, *ev, *d100;
     int64_t m;
@@ -57,20 +57,19 @@ struct FusedArgs {
     int32_t *pi, *best_pi, *v_prev, *degree, *comp, *link, *tree_edge, *tree_list;
     uint64_t *key, *cheapest;
     TreeFigures *fig;
-    TreeStep s;
 };
 
 __device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
 __device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
 
-__device__ void start_phase(const FusedArgs &a)
+__device__ void start_phase(const FusedArgs &a, const TreeStep &s)
 {
     for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
         int32_t i = (int32_t)x;
-        if (a.s.update_pi) {
-            int32_t v = a.degree[i] - 2, v_prev = a.s.first_step ? v : a.v_prev[i];
-            if (a.s.keep_best) a.best_pi[i] = a.pi[i];
-            a.pi[i] = wt_ascent_pi_next(a.pi[i], v, v_prev, a.s.step);
+        if (s.update_pi) {
+            int32_t v = a.degree[i] - 2, v_prev = s.first_step ? v : a.v_prev[i];
+            if (s.keep_best) a.best_pi[i] = a.pi[i];
+            a.pi[i] = wt_ascent_pi_next(a.pi[i], v, v_prev, s.step);
             a.v_prev[i] = v;
         }
         a.degree[i] = 0;
@@ -187,23 +186,24 @@ __device__ void sums_phase(const FusedArgs &a, int32_t tree_edges)
  * the degrees, the norm corrected for the two degrees it raises. */
 __device__ void special_phase(const FusedArgs &a)
 {
-    uint64_t lk = a.fig->leaf_key;
-    if (lk == 0) return; /* special stays -1 */
+    uint64_t lk = *(volatile uint64_t *)&a.fig->leaf_key; /* the blocks' atomics */
+    if (lk == 0) return;                                   /* special stays -1 */
     int32_t s = leaf_of(lk);
     uint64_t k = a.cheapest[s];
     int32_t e = (int32_t)(k & EDGE_MASK), to = a.eu[e] == s ? a.ev[e] : a.eu[e];
     int64_t vs = a.degree[s] - 2, vt = a.degree[to] - 2;
     a.fig->special = s;
     a.fig->special_cost = key_cost(k);
-    a.fig->norm += (2 * vs + 1) + (2 * vt + 1);
+    atomicAdd((unsigned long long *)&a.fig->norm, (unsigned long long)(2 * vs + 1 + 2 * vt + 1));
     a.degree[s]++;
     a.degree[to]++;
 }
 
-static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a)
+/* Step s's pi update and the 1-tree: every phase; the special node's
+ * thread (thread 0) is the last to write, with no barrier after it. */
+__device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_group &grid)
 {
-    cg::grid_group grid = cg::this_grid();
-    start_phase(a);
+    start_phase(a, s);
     grid.sync();
     int32_t *comp = a.comp, *link = a.link, joined = 0;
     for (bool first = true;; first = false) {
@@ -228,16 +228,62 @@ static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a)
     if (thread_index() == 0) special_phase(a);
 }
 
+/* Thread 0 after a step's tree: the step rule (core/ascent_rule.h, the
+ * host's code) records the tree and says whether another step follows. */
+__device__ void rule_phase(const FusedArgs &a, StepsBox *box)
+{
+    volatile TreeFigures *f = a.fig;
+    int32_t tree_edges = f->tree_edges;
+    if (tree_edges < a.n - 1 || f->special < 0) {
+        box->failed = tree_edges < a.n - 1 ? FAILED_DISCONNECTED : FAILED_NO_SPECIAL;
+        box->tree_edges = tree_edges;
+        box->more = 0;
+        return;
+    }
+    int64_t bound = f->tree_weight + f->special_cost - 2 * f->sum_pi;
+    wt_ascent_rule r = box->rule; /* thread 0's alone while the kernel runs */
+    box->keep_best = wt_ascent_rule_record(&r, bound, f->norm);
+    box->first_step = 0;
+    box->more = wt_ascent_rule_more(&r);
+    box->rule = r;
+}
+
+static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a, TreeStep s)
+{
+    cg::grid_group grid = cg::this_grid();
+    tree_phases(a, s, grid);
+}
+
+/* Up to max_steps steps as the rule in box says; box's flags are read by
+ * every thread before the step's first barrier and written by thread 0
+ * after its last phase, so each step's readers see the previous step's
+ * rule. */
+static __global__ void __launch_bounds__(BLOCK) fused_steps_kernel(FusedArgs a, StepsBox *box,
+                                                                     int max_steps)
+{
+    cg::grid_group grid = cg::this_grid();
+    volatile StepsBox *b = box;
+    for (int k = 0; k < max_steps && b->more; k++) {
+        TreeStep s = {b->rule.step, true, b->first_step != 0, b->keep_best != 0};
+        tree_phases(a, s, grid);
+        if (thread_index() == 0) rule_phase(a, box);
+        grid.sync();
+    }
+}
+
 } // namespace
 
 wt_status fused_grid(int device, int blocks_per_sm, int64_t m, int *blocks, wt_error *err)
 {
     *blocks = 0;
-    int coop = 0, sms = 0, fit = 0;
+    int coop = 0, sms = 0, fit_tree = 0, fit_steps = 0;
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, device));
     WT_CUDA_CHECK(err, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, fused_tree_kernel,
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_tree, fused_tree_kernel,
                                                                        BLOCK, 0));
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_steps,
+                                                                       fused_steps_kernel, BLOCK, 0));
+    int fit = fit_tree < fit_steps ? fit_tree : fit_steps; /* one grid for both kernels */
     if (!coop || fit < 1 || sms < 1) return WT_OK;
     int per_sm = blocks_per_sm > 0 && blocks_per_sm < fit ? blocks_per_sm : fit;
     int64_t most = (int64_t)per_sm * sms, need = (m + BLOCK - 1) / BLOCK;
@@ -245,14 +291,31 @@ wt_status fused_grid(int device, int blocks_per_sm, int64_t m, int *blocks, wt_e
     return WT_OK;
 }
 
+static FusedArgs args_of(const DeviceAscent &d)
+{
+    return FusedArgs{d.d_eu,     d.d_ev,      d.d_d100,      d.m,       d.n,
+                     d.d_pi,     d.d_best_pi, d.d_v_prev,    d.d_degree, d.d_comp,
+                     d.d_link,   d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
+                     d.d_fig};
+}
+
 wt_status fused_tree(DeviceAscent &d, const TreeStep &s, wt_error *err)
 {
-    FusedArgs a = {d.d_eu,   d.d_ev,     d.d_d100,   d.m,           d.n,
-                   d.d_pi,   d.d_best_pi, d.d_v_prev, d.d_degree,   d.d_comp,
-                   d.d_link, d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
-                   d.d_fig,  s};
-    void *args[] = {&a};
+    FusedArgs a = args_of(d);
+    TreeStep step = s;
+    void *args[] = {&a, &step};
     WT_CUDA_CHECK(err, cudaLaunchCooperativeKernel((const void *)fused_tree_kernel,
+                                                   dim3((unsigned)d.fused_blocks), dim3(BLOCK),
+                                                   args, 0, d.stream));
+    return WT_OK;
+}
+
+wt_status fused_steps(DeviceAscent &d, int max_steps, wt_error *err)
+{
+    FusedArgs a = args_of(d);
+    StepsBox *box = d.d_box;
+    void *args[] = {&a, &box, &max_steps};
+    WT_CUDA_CHECK(err, cudaLaunchCooperativeKernel((const void *)fused_steps_kernel,
                                                    dim3((unsigned)d.fused_blocks), dim3(BLOCK),
                                                    args, 0, d.stream));
     return WT_OK;

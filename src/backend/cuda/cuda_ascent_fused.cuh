@@ -1,8 +1,9 @@
 /*
- * cuda_ascent_fused.cuh - the GPU ascent's 1-tree in one cooperative
- * kernel launch (cuda_ascent_fused.cu): the pi update, Boruvka's rounds,
- * the special node and the figures, phases separated by grid-wide
- * barriers instead of kernel launches and host round trips.
+ * cuda_ascent_fused.cuh - the GPU ascent's steps in cooperative kernel
+ * launches (cuda_ascent_fused.cu): a 1-tree (the pi update, Boruvka's
+ * rounds, the special node and the figures) in one launch, or many steps
+ * with the step rule on the device in one launch, phases separated by
+ * grid-wide barriers instead of kernel launches and host round trips.
  */
 #ifndef WT_BACKEND_CUDA_ASCENT_FUSED_CUH
 #define WT_BACKEND_CUDA_ASCENT_FUSED_CUH
@@ -24,6 +25,14 @@ wt_status fused_grid(int device, int blocks_per_sm, int64_t m, int *blocks, wt_e
  * launch of d.fused_blocks blocks, no host synchronisation.  A graph that
  * is not connected leaves d_fig->tree_edges < n - 1. */
 wt_status fused_tree(DeviceAscent &d, const TreeStep &s, wt_error *err);
+
+/* Up to max_steps steps of the ascent, each the pi update, its 1-tree and
+ * the step rule run by one device thread on d.d_box (StepsBox: the rule
+ * as the host left it, more set), queued on d.stream as one launch; the
+ * steps end early when the rule ends the ascent or a tree fails
+ * (d_box->failed).  The results equal those of a fused_tree a step with
+ * the rule on the host. */
+wt_status fused_steps(DeviceAscent &d, int max_steps, wt_error *err);
 
 } // namespace wt_ascent_gpu
 

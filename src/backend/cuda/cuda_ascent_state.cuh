@@ -12,6 +12,8 @@
 
 #include <cuda_runtime.h>
 
+#include "core/ascent_rule.h"
+
 namespace wt_ascent_gpu {
 
 constexpr int BLOCK = 256;
@@ -34,6 +36,21 @@ struct TreeFigures {
     int32_t pad[2];
 };
 
+/* The step rule's state while the fused kernel drives the steps on the
+ * device (one thread runs core/ascent_rule.h's code after each tree): the
+ * host writes it before the first launch and reads it after each. */
+struct StepsBox {
+    wt_ascent_rule rule;
+    int32_t more;       /* the rule takes another step */
+    int32_t keep_best;  /* the last step's pi is the best: kept before the next update */
+    int32_t first_step; /* the next step is the first (TreeStep.first_step) */
+    int32_t failed;     /* 0; FAILED_DISCONNECTED; FAILED_NO_SPECIAL */
+    int32_t tree_edges; /* the spanning tree's edges when the graph is not connected */
+    int32_t pad;
+};
+constexpr int32_t FAILED_DISCONNECTED = 1;
+constexpr int32_t FAILED_NO_SPECIAL = 2;
+
 /* The ascent's device memory (d_ pointers) and stream. */
 struct DeviceAscent {
     int n = 0;
@@ -48,6 +65,7 @@ struct DeviceAscent {
     uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
     TreeFigures *d_fig = nullptr;
     TreeFigures *h_fig = nullptr; /* pinned: the figures' read-back */
+    StepsBox *d_box = nullptr, *h_box = nullptr; /* the fused steps' rule; h_ pinned */
     void *d_temp = nullptr;       /* CUB's scratch */
     size_t temp_bytes = 0;
     int fused_blocks = 0; /* the cooperative kernel's grid; 0: a launch a phase */
@@ -62,6 +80,7 @@ struct TreeStep {
     bool first_step; /* the first update: v_prev is v (no earlier tree) */
     bool keep_best;  /* best pi = pi before the update */
 };
+
 
 /* Edge e's key: (c_pi + 2^31) << 31 | e, in the total order (c_pi, e). */
 __host__ __device__ __forceinline__ uint64_t edge_key(int64_t c_pi, int64_t e)
