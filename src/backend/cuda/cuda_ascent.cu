@@ -32,16 +32,18 @@
  *   5. the pi update (wt_ascent_pi_next, the host's function), and a
  *      device copy of pi when the rule says it is the best.
  * Those phases run one of two ways.  Where the device can launch
- * cooperative kernels, a step (5 and the next tree's 1 to 4) is one launch
- * of cuda_ascent_fused.cu's kernel, phases separated by grid-wide
- * barriers, and one read-back of the figures: 1 launch, 1 copy and 1 host
- * synchronisation a step, 3 R + 3 barriers on the device for R Boruvka
- * rounds.  Elsewhere (or when wt_cuda_ascent_tuning says so) the kernels
- * below, a launch a phase: 5 R + 16 launches and copies (CUB's reductions
- * are two launches each) and R + 1 host synchronisations a step, since
+ * cooperative kernels (cuda_ascent_fused.cu), the first tree is one launch
+ * and the steps run many to a launch, the step rule (the host's code) run
+ * by one device thread between them; the host polls the stops and reads
+ * the rule's state between launches of about 10 ms: 1 launch, 1 copy and
+ * 1 host synchronisation per launch, none per step, and 3 R + 4 grid-wide
+ * barriers a step on the device for R Boruvka rounds.  Elsewhere (or when
+ * wt_cuda_ascent_tuning says so) the kernels below, a launch a phase and
+ * the rule on the host: 5 R + 16 launches and copies a step (CUB's
+ * reductions are two launches each) and R + 1 host synchronisations, since
  * the host reads the tree's edge count after each round.  Both give the
- * same trees (a minimum spanning tree under a total order is unique) and
- * the same integer sums.
+ * same trees (a minimum spanning tree under a total order is unique), the
+ * same integer sums and the same rule.
  * Then the finish: the best pi comes back and core/ascent_finish.h runs on
  * the host (the candidates by alpha-nearness and the proven bound), the
  * cpu backend's code again.
@@ -54,9 +56,10 @@
  * city, 2.6 GB at 10,000,000 cities.  Checked against cudaMemGetInfo
  * before anything is allocated.
  *
- * Stops: job->until and ctl are polled between steps (a step is one tree:
- * milliseconds, tens of them at ten million cities); the finish polls ctl
- * as the host's does.
+ * Stops: job->until and ctl are polled between steps, or between launches
+ * of about 10 ms of steps on the fused path (a step is one tree:
+ * milliseconds at most, tens of them at ten million cities); the finish
+ * polls ctl as the host's does.
  */
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>

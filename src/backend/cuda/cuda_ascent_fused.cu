@@ -1,18 +1,22 @@
 /*
- * cuda_ascent_fused.cu - the GPU ascent's 1-tree in one cooperative kernel
- * (cuda_ascent_fused.cuh), the same tree, special node and figures as the
- * launch-a-phase path of cuda_ascent.cu, bit for bit.
+ * cuda_ascent_fused.cu - the GPU ascent's steps in cooperative kernels
+ * (cuda_ascent_fused.cuh): the same trees, special nodes, figures and
+ * steps as the launch-a-phase path of cuda_ascent.cu, bit for bit.
  *
  * Why: at 100,000 cities a tree is a few megabytes of work, which an H200
- * does in microseconds, but as separate launches it is about 4 log2(n) + 14
- * of them and log2(n) + 1 host synchronisations (each Boruvka round asks
- * how many edges it added), which cost far more than the work.  Here the
- * grid stays resident for the whole tree and the phases are separated by
- * grid-wide barriers (cooperative_groups::this_grid().sync(), which need
- * every block resident: the grid is sized by the occupancy query); the
- * host launches once and reads the figures once a step.
+ * does in microseconds, but as separate launches it is 5 R + 16 launches
+ * and copies and R + 1 host synchronisations for R Boruvka rounds (each
+ * round asks how many edges it added), which cost far more than the work.
+ * Here the grid stays resident and the phases are separated by grid-wide
+ * barriers (cooperative_groups::this_grid().sync(), which need every block
+ * resident: the grid is sized by the occupancy query).  fused_tree is one
+ * tree a launch (the first, whose figures start the rule on the host);
+ * fused_steps runs many steps a launch, the step rule (core/ascent_rule.h,
+ * the host's code, compiled for the device too) run by thread 0 after each
+ * tree on the StepsBox in device memory, so that the host waits for the
+ * device only once a launch.
  *
- * The phases, each a grid-stride loop, a barrier after each:
+ * A step's phases, each a grid-stride loop, a barrier after each:
  *   start:    the pi update (wt_ascent_pi_next, the host's), the best pi's
  *             copy when asked, every city its own component, no degree,
  *             no cheapest edge, the figures zeroed.
@@ -35,7 +39,10 @@
  *             raises and the norm's change, (v + 1)^2 - v^2 = 2 v + 1 for
  *             each (the edge's ends differ), which saves a barrier and a
  *             second pass over the cities.
- * So 3 rounds' barriers a Boruvka round and 3 more a tree.
+ *   rule:     (fused_steps) the same thread records the tree in the rule
+ *             and decides the next step; every thread reads that after
+ *             the barrier.
+ * So 3 barriers a Boruvka round and 4 more a step.
  */
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
