@@ -519,7 +519,7 @@ static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_sear
     box.first_step = 1;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_box, &box, sizeof box, cudaMemcpyHostToDevice,
                                        d.stream));
-    int steps = fixed_steps > 0 ? fixed_steps : 4; /* the first launch measures the pace */
+    int steps = fixed_steps > 0 ? fixed_steps : 1; /* the first launch measures the pace */
     while (box.more && !stop_asked((void *)&stop)) {
         int done = box.rule.iterations_done;
         double t0 = wt_now();
