@@ -361,8 +361,21 @@ static wt_status launched_tree(DeviceAscent &d, const TreeStep &s, wt_error *err
 static wt_status one_tree(DeviceAscent &d, const TreeStep &s, int64_t *bound, int64_t *norm,
                           wt_error *err)
 {
-    wt_status st = d.fused_blocks > 0 ? fused_tree(d, s, err) : launched_tree(d, s, err);
-    if (st != WT_OK) return st;
+    if (d.fused_blocks > 0) {
+        cudaError_t e = fused_tree(d, s);
+        if (e == cudaErrorCooperativeLaunchTooLarge) {
+            /* the occupancy query promised more than this device grants
+             * now: a launch a phase from here on (nothing ran) */
+            (void)cudaGetLastError();
+            d.fused_blocks = 0;
+        } else {
+            WT_CUDA_CHECK(err, e);
+        }
+    }
+    if (d.fused_blocks == 0) {
+        wt_status st = launched_tree(d, s, err);
+        if (st != WT_OK) return st;
+    }
     TreeFigures &h = *d.h_fig;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, d.d_fig, sizeof h, cudaMemcpyDeviceToHost, d.stream));
     WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));

@@ -306,15 +306,14 @@ static FusedArgs args_of(const DeviceAscent &d)
                      d.d_fig};
 }
 
-wt_status fused_tree(DeviceAscent &d, const TreeStep &s, wt_error *err)
+cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)
 {
     FusedArgs a = args_of(d);
     TreeStep step = s;
     void *args[] = {&a, &step};
-    WT_CUDA_CHECK(err, cudaLaunchCooperativeKernel((const void *)fused_tree_kernel,
-                                                   dim3((unsigned)d.fused_blocks), dim3(BLOCK),
-                                                   args, 0, d.stream));
-    return WT_OK;
+    return cudaLaunchCooperativeKernel((const void *)fused_tree_kernel,
+                                       dim3((unsigned)d.fused_blocks), dim3(BLOCK), args, 0,
+                                       d.stream);
 }
 
 wt_status fused_steps(DeviceAscent &d, int max_steps, wt_error *err)

@@ -22,9 +22,11 @@ wt_status fused_grid(int device, int blocks_per_sm, int64_t m, int *blocks, wt_e
 
 /* The 1-tree of step s under d's penalties into d.d_fig, d.d_degree (the
  * special edge included) and d.d_tree_edge, queued on d.stream: one
- * launch of d.fused_blocks blocks, no host synchronisation.  A graph that
- * is not connected leaves d_fig->tree_edges < n - 1. */
-wt_status fused_tree(DeviceAscent &d, const TreeStep &s, wt_error *err);
+ * launch of d.fused_blocks blocks, no host synchronisation; the launch's
+ * error (cudaErrorCooperativeLaunchTooLarge where a device shared with
+ * others, MPS for one, grants fewer resident blocks: nothing ran).  A
+ * graph that is not connected leaves d_fig->tree_edges < n - 1. */
+cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s);
 
 /* Up to max_steps steps of the ascent, each the pi update, its 1-tree and
  * the step rule run by one device thread on d.d_box (StepsBox: the rule
