@@ -14,7 +14,10 @@
  * time is divided by each other's for the speed ratio.  The proven bound
  * is recomputed on the host from the first backend's pi
  * (core/onetree.h, wt_onetree_complete_bound) for the time of that part
- * alone, which the slot's wall time includes.
+ * alone, which the slot's wall time includes.  With --step-time each
+ * backend runs once more for a single step, and the difference of the two
+ * times over the further steps is the time a step alone
+ * ("bench=ascent-step ... per_step_ms").
  *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
@@ -55,6 +58,7 @@ typedef struct ab_opts {
     int64_t threads;    /* host threads; 0: all cores */
     int64_t device;     /* a device backend's device number */
     uint64_t seed;      /* generated instances (uniformN) */
+    bool step_time;     /* each backend again for one step: the time a step alone */
 } ab_opts;
 
 /* One backend's run on one instance. */
@@ -97,11 +101,12 @@ static bool backend_live(const ab_opts *o, const wt_backend *b, wt_device *dev)
     return true;
 }
 
+/* iterations: the steps at most (0: the rule's end). */
 static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32_t *graph,
-                          int width, ab_run *r, wt_error *err)
+                          int width, int iterations, ab_run *r, wt_error *err)
 {
     int n = wt_instance_n(inst), k = (int)o->candidates < n - 1 ? (int)o->candidates : n - 1;
-    r->job = (wt_ascent_job){.graph = graph, .graph_k = width, .iterations = (int)o->iterations,
+    r->job = (wt_ascent_job){.graph = graph, .graph_k = width, .iterations = iterations,
                              .period = (int)o->period, .until = INFINITY, .lower_bound = -1,
                              .candidates_k = k};
     r->job.pi = calloc((size_t)n, sizeof *r->job.pi);
@@ -147,7 +152,7 @@ static void warm_up(const ab_opts *o, ab_run *runs, int count)
     for (int b = 0; graph && b < count; b++) {
         ab_run r = {.backend = runs[b].backend, .dev = runs[b].dev};
         wt_error err = {0};
-        run_slot(&small, inst, graph, width, &r, &err);
+        run_slot(&small, inst, graph, width, (int)small.iterations, &r, &err);
         run_free(&r);
     }
     free(graph);
@@ -191,6 +196,28 @@ static void print_run(const char *name, int n, const ab_opts *o, double graph_s,
              name, n, r->dev.name, bench_fmt_duration(graph_s, g, sizeof g),
              bench_fmt_duration(r->seconds, a, sizeof a), done,
              bench_fmt_duration(per_step, s, sizeof s), lb, gap);
+}
+
+/* --step-time: r's slot again for one step; what r's run took beyond that
+ * one-step run (the upload, the first tree, the finish), divided by its
+ * further steps, is the time a step alone. */
+static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, const int32_t *graph,
+                                 int width, const ab_run *r, wt_error *err)
+{
+    int done = r->job.iterations_done;
+    if (done < 2) return WT_OK;
+    ab_run one = {.backend = r->backend, .dev = r->dev};
+    wt_status st = run_slot(o, inst, graph, width, 1, &one, err);
+    if (st == WT_OK) {
+        char per[32];
+        double step = (r->seconds - one.seconds) / (done - 1);
+        printf("bench=ascent-step instance=%s backend=%s iterations=%d ascent_s=%.4f "
+               "one_step_s=%.4f per_step_ms=%s\n",
+               wt_instance_name(inst), r->backend->name, done, r->seconds, one.seconds,
+               bench_fmt_num("%.4f", step * 1e3, per, sizeof per));
+    }
+    run_free(&one);
+    return st;
 }
 
 /* The proven bound recomputed on the host from r's pi: its seconds, and
@@ -284,7 +311,7 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     for (int b = 0; b < count && status == EXIT_OK; b++) {
         ab_run *r = &runs[ran];
         *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev};
-        st = run_slot(o, inst, graph, width, r, &err);
+        st = run_slot(o, inst, graph, width, (int)o->iterations, r, &err);
         if (st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY) {
             printf("# note: %s refused %s: %s\n", r->dev.name, wt_instance_name(inst),
                    err.message);
@@ -298,8 +325,10 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
         }
         print_run(wt_instance_name(inst), n, o, graph_s, wt_instance_known_optimum(inst), r,
                   ctl.threads, t);
-        fflush(stdout);
         ran++;
+        if (o->step_time && print_step_time(o, inst, graph, width, r, &err) != WT_OK)
+            status = cli_report_error(&err);
+        fflush(stdout);
     }
     if (status == EXIT_OK && ran > 0) {
         bool same = false;
@@ -319,7 +348,8 @@ static const struct option ab_longopts[] = {
     {"backends", required_argument, 0, 'b'},   {"iterations", required_argument, 0, 'i'},
     {"period", required_argument, 0, 'p'},     {"candidates", required_argument, 0, 'k'},
     {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
-    {"seed", required_argument, 0, 's'},       {0, 0, 0, 0}};
+    {"seed", required_argument, 0, 's'},       {"step-time", no_argument, 0, 'T'},
+    {0, 0, 0, 0}};
 
 static int parse_backends(const char *arg, ab_opts *o)
 {
@@ -370,6 +400,7 @@ static int ab_option(int c, const char *arg, ab_opts *o)
         if (!cli_parse_uint64(arg, &o->seed))
             return cli_usage_error(NULL, "ascent --seed needs a non-negative integer");
         return -1;
+    case 'T': o->step_time = true; return -1;
     }
     return cli_usage_error(NULL, "bad option for ascent");
 }

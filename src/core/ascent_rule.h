@@ -25,6 +25,8 @@
  * is a tour), or after the cap of steps (0: none).
  *
  * Everything is integer: the same bounds and norms give the same steps.
+ * The functions are inline and WT_HD so that one code runs on the host and
+ * in the GPU's ascent kernel, which drives many steps without the host.
  */
 #ifndef WT_CORE_ASCENT_RULE_H
 #define WT_CORE_ASCENT_RULE_H
@@ -32,7 +34,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/rng.h" /* WT_HD: the pi update runs in device code too */
+#include "core/onetree.h" /* WT_ONETREE_SCALE */
+#include "core/rng.h"     /* WT_HD: the rule runs in device code too */
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,19 +60,61 @@ typedef struct wt_ascent_rule {
     int iterations_done; /* steps recorded */
 } wt_ascent_rule;
 
+/* The shortest first period when the job gives none; a period doubles
+ * only below the longest, so that int stays safe. */
+#define WT_ASCENT_MIN_PERIOD 100
+#define WT_ASCENT_MAX_PERIOD (1 << 29)
+
 /* Starts the rule for n cities after the tree under the start pi, whose
  * bound and norm are given; period and iterations as wt_ascent_job's (0:
  * the defaults). */
-void wt_ascent_rule_start(wt_ascent_rule *r, int n, int period, int iterations, int64_t bound,
-                          int64_t norm);
+static inline WT_HD void wt_ascent_rule_start(wt_ascent_rule *r, int n, int period, int iterations,
+                                              int64_t bound, int64_t norm)
+{
+    r->step = WT_ONETREE_SCALE;
+    r->period = period > 0                      ? period
+                : n / 2 > WT_ASCENT_MIN_PERIOD ? n / 2
+                                               : WT_ASCENT_MIN_PERIOD;
+    r->p = 1;
+    r->initial = true;
+    r->cap = iterations > 0 ? iterations : WT_ASCENT_DEFAULT_ITERATIONS;
+    r->best_bound = bound;
+    r->norm = norm;
+    r->iterations_done = 0;
+}
 
 /* Whether the rule takes another step (its size then r->step); moves to
  * the next period when the current one is over. */
-bool wt_ascent_rule_more(wt_ascent_rule *r);
+static inline WT_HD bool wt_ascent_rule_more(wt_ascent_rule *r)
+{
+    for (;;) {
+        if (r->period <= 0 || r->step <= 0 || r->norm == 0) return false;
+        if (r->cap > 0 && r->iterations_done >= r->cap) return false;
+        if (r->p <= r->period) return true;
+        r->period /= 2;
+        r->step /= 2;
+        r->p = 1;
+    }
+}
 
 /* Records the step just taken: the new tree's bound and norm.  Returns
  * whether its pi is the new best (the caller keeps a copy). */
-bool wt_ascent_rule_record(wt_ascent_rule *r, int64_t bound, int64_t norm);
+static inline WT_HD bool wt_ascent_rule_record(wt_ascent_rule *r, int64_t bound, int64_t norm)
+{
+    r->iterations_done++;
+    r->norm = norm;
+    /* A tour (norm 0) as good as the best ends the ascent on its pi. */
+    bool better = bound > r->best_bound || (norm == 0 && bound >= r->best_bound);
+    if (better) {
+        r->best_bound = bound;
+        if (r->initial && r->step < WT_ASCENT_PI_LIMIT) r->step *= 2;
+        if (r->p == r->period && r->period < WT_ASCENT_MAX_PERIOD) r->period *= 2;
+    } else if (r->initial) {
+        r->initial = false;
+    }
+    r->p++;
+    return better;
+}
 
 #ifdef __cplusplus
 }

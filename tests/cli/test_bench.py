@@ -112,11 +112,12 @@ class Bench(unittest.TestCase):
 
     def test_bench_ascent(self):
         # The host's ascent on a bundled instance for 60 steps: its line, the
-        # bound recomputed from its pi, and the table.  cuda beside it where
-        # this build has a GPU's ascent: bit for bit the host's (equal=yes);
-        # elsewhere a note, and cuda alone fails with exit 1.
+        # time a step alone, the bound recomputed from its pi, and the table.
+        # cuda beside it where this build has a GPU's ascent: bit for bit the
+        # host's (equal=yes); elsewhere a note, and cuda alone fails with
+        # exit 1.
         r = run("ascent", BERLIN, "--backends", "cpu,cuda", "--iterations", "60",
-                "--period", "30", "--threads", "2")
+                "--period", "30", "--threads", "2", "--step-time")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("# command: warptour-bench ascent", r.stdout)
         lines = [l for l in r.stdout.splitlines() if l.startswith("bench=ascent ")]
@@ -125,6 +126,8 @@ class Bench(unittest.TestCase):
         self.assertLessEqual(int(f["lower_bound"]), 7542)
         self.assertLess(float(f["bound_gap_percent"]), 5.0)
         self.assertIn("same_bound=yes", r.stdout)
+        self.assertRegex(r.stdout, r"bench=ascent-step instance=berlin52 backend=cpu iterations=60 "
+                         r"ascent_s=[0-9.]+ one_step_s=[0-9.]+ per_step_ms=")
         self.assertRegex(r.stdout, r"\| berlin52 \| 52 \| cpu \|")
         cuda = "no ascent on cuda" not in r.stdout
         if cuda:

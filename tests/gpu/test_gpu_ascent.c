@@ -12,7 +12,13 @@
  * uniform cities, clustered ones, and points with many duplicates (equal
  * lengths everywhere: the ties).  Also: a deadline already passed returns
  * at once with the start penalties and their lists; a stop flag set
- * before the call gives job.stopped.
+ * before the call gives job.stopped.  The GPU's two ways of computing a
+ * tree (cuda_ascent.h, wt_cuda_ascent_tuning): the default, one cooperative
+ * kernel a tree, everywhere above; a launch a phase (the path of a device
+ * without cooperative launch) and the cooperative kernel on a small grid
+ * (one block an SM: every thread loops over several cities and edges),
+ * and the device's step rule with a few steps a launch, compared the same
+ * way on a few instances.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -22,6 +28,7 @@
 #include <math.h>
 
 #include "backend/backend.h"
+#include "backend/cuda/cuda_ascent.h"
 #include "core/search_ctl.h"
 #include "ls/engine.h"
 
@@ -83,9 +90,10 @@ typedef struct run {
     double seconds;
 } run;
 
-/* One ascent on the GPU (gpu) or the host; stop: a stop flag set before. */
-static run ascend(const wt_instance *inst, const int32_t *graph, int iterations, double until,
-                  bool stop, bool gpu)
+/* One ascent on the GPU (gpu) or the host; stop: a stop flag set before;
+ * tuning: the GPU's (NULL: the backend's slot, its defaults). */
+static run ascend_tuned(const wt_instance *inst, const int32_t *graph, int iterations,
+                        double until, bool stop, bool gpu, const wt_cuda_ascent_tuning *tuning)
 {
     int n = wt_instance_n(inst);
     run r = {0};
@@ -105,10 +113,19 @@ static run ascend(const wt_instance *inst, const int32_t *graph, int iterations,
     wt_device_of(b, 0, &dev);
     wt_error err = {0};
     double t0 = now_s();
-    r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
+    if (gpu && !gpu_is_cpu && tuning)
+        r.status = wt_cuda_ascent_tuned(&dev, inst, &r.job, &ctl, tuning, &err);
+    else
+        r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
     r.seconds = now_s() - t0;
     if (r.status != WT_OK) print_message("    %s ascent: %s\n", gpu ? "GPU" : "host", err.message);
     return r;
+}
+
+static run ascend(const wt_instance *inst, const int32_t *graph, int iterations, double until,
+                  bool stop, bool gpu)
+{
+    return ascend_tuned(inst, graph, iterations, until, stop, gpu, NULL);
 }
 
 static void run_free(run *r)
@@ -128,13 +145,15 @@ static void assert_same(const run *g, const run *c, int n)
     assert_memory_equal(g->job.candidates, c->job.candidates, (size_t)n * CAND_K * sizeof(int32_t));
 }
 
-/* The same job on both sides for each cap of steps: equal outputs. */
-static void compare(const char *what, const wt_instance *inst, const int *caps, int count)
+/* The same job on both sides for each cap of steps: equal outputs; the
+ * GPU tuned by tuning (NULL: its defaults). */
+static void compare_tuned(const char *what, const wt_instance *inst, const int *caps, int count,
+                          const wt_cuda_ascent_tuning *tuning)
 {
     int n = wt_instance_n(inst);
     int32_t *graph = ascent_graph(inst, GRAPH_K);
     for (int i = 0; i < count; i++) {
-        run g = ascend(inst, graph, caps[i], INFINITY, false, true);
+        run g = ascend_tuned(inst, graph, caps[i], INFINITY, false, true, tuning);
         run c = ascend(inst, graph, caps[i], INFINITY, false, false);
         print_message("    %s n=%d cap=%d steps=%d graph_bound=%lld lower_bound=%lld "
                       "gpu_s=%.3f host_s=%.3f\n",
@@ -146,6 +165,11 @@ static void compare(const char *what, const wt_instance *inst, const int *caps, 
         run_free(&c);
     }
     free(graph);
+}
+
+static void compare(const char *what, const wt_instance *inst, const int *caps, int count)
+{
+    compare_tuned(what, inst, caps, count, NULL);
 }
 
 static wt_instance *shipped(const char *file)
@@ -234,6 +258,32 @@ static void test_until_and_stop(void **state)
     wt_instance_free(inst);
 }
 
+/* A launch a phase; the cooperative kernels on one block an SM, a step a
+ * launch (the rule's state crossing between launches every step); 7 steps
+ * a launch (launches that end inside a period). */
+static void test_tunings(void **state)
+{
+    (void)state;
+    wt_cuda_ascent_tuning launches, small_grid, seven;
+    wt_cuda_ascent_tuning_defaults(&launches);
+    launches.fused = false;
+    wt_cuda_ascent_tuning_defaults(&small_grid);
+    small_grid.blocks_per_sm = 1;
+    small_grid.steps_per_launch = 1;
+    wt_cuda_ascent_tuning_defaults(&seven);
+    seven.steps_per_launch = 7;
+    const int all[] = {0, 37}, caps[] = {1, 300};
+    wt_instance *pr = shipped("pr1002.tsp");
+    compare_tuned("pr1002 launches", pr, all, 2, &launches);
+    compare_tuned("pr1002 small grid", pr, all, 2, &small_grid);
+    compare_tuned("pr1002 7 steps a launch", pr, all, 2, &seven);
+    wt_instance_free(pr);
+    wt_instance *uniform = wt_test_random_instance(20000, 5);
+    compare_tuned("uniform launches", uniform, caps, 2, &launches);
+    compare_tuned("uniform small grid", uniform, caps, 2, &small_grid);
+    wt_instance_free(uniform);
+}
+
 int main(void)
 {
     int skip = gpu_test_begin(&gpu_is_cpu);
@@ -243,6 +293,7 @@ int main(void)
         GPU_TEST(test_shipped_instances),
         GPU_TEST(test_generated_instances),
         GPU_TEST(test_until_and_stop),
+        GPU_TEST(test_tunings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

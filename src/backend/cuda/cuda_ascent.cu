@@ -31,6 +31,19 @@
  *      on their order), read back with the special edge's cost.
  *   5. the pi update (wt_ascent_pi_next, the host's function), and a
  *      device copy of pi when the rule says it is the best.
+ * Those phases run one of two ways.  Where the device can launch
+ * cooperative kernels (cuda_ascent_fused.cu), the first tree is one launch
+ * and the steps run many to a launch, the step rule (the host's code) run
+ * by one device thread between them; the host polls the stops and reads
+ * the rule's state between launches of about 10 ms: 1 launch, 1 copy and
+ * 1 host synchronisation per launch, none per step, and 3 R + 4 grid-wide
+ * barriers a step on the device for R Boruvka rounds.  Elsewhere (or when
+ * wt_cuda_ascent_tuning says so) the kernels below, a launch a phase and
+ * the rule on the host: 5 R + 16 launches and copies a step (CUB's
+ * reductions are two launches each) and R + 1 host synchronisations, since
+ * the host reads the tree's edge count after each round.  Both give the
+ * same trees (a minimum spanning tree under a total order is unique), the
+ * same integer sums and the same rule.
  * Then the finish: the best pi comes back and core/ascent_finish.h runs on
  * the host (the candidates by alpha-nearness and the proven bound), the
  * cpu backend's code again.
@@ -43,9 +56,10 @@
  * city, 2.6 GB at 10,000,000 cities.  Checked against cudaMemGetInfo
  * before anything is allocated.
  *
- * Stops: job->until and ctl are polled between steps (a step is one tree:
- * milliseconds, tens of them at ten million cities); the finish polls ctl
- * as the host's does.
+ * Stops: job->until and ctl are polled between steps, or between launches
+ * of about 10 ms of steps on the fused path (a step is one tree:
+ * milliseconds at most, tens of them at ten million cities); the finish
+ * polls ctl as the host's does.
  */
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
@@ -57,6 +71,8 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_ascent.h"
+#include "backend/cuda/cuda_ascent_fused.cuh"
+#include "backend/cuda/cuda_ascent_state.cuh"
 #include "backend/cuda/cuda_common.cuh"
 #include "core/ascent_finish.h"
 #include "core/ascent_rule.h"
@@ -65,45 +81,10 @@
 
 static_assert(WT_ASCENT_SCALE == WT_ONETREE_SCALE, "one fixed point for the ascent");
 
+namespace wt_ascent_gpu {
 namespace {
 
-constexpr int BLOCK = 256;
 constexpr int64_t MAX_BLOCKS = 1 << 16; /* grid-stride loops beyond */
-constexpr uint64_t NONE = ~0ull;        /* no key: no edge found */
-constexpr int EDGE_BITS = 31;
-constexpr uint64_t EDGE_MASK = (1ull << EDGE_BITS) - 1;
-constexpr int64_t COST_OFFSET = (int64_t)1 << 31; /* c_pi + it >= 0 */
-constexpr int CITY_BITS = 28;                      /* n < 2^28: wt_onetree_check_lengths */
-constexpr uint64_t CITY_MASK = (1ull << CITY_BITS) - 1;
-
-/* What a tree's kernels leave for the host; read back in one copy. */
-struct TreeFigures {
-    uint64_t leaf_key;    /* the special leaf's packed (cost + 1, -city); 0: none */
-    int64_t tree_weight;  /* c_pi of the spanning tree's edges */
-    int64_t sum_pi;
-    int64_t norm;         /* sum (degree - 2)^2 of the 1-tree */
-    int64_t special_cost; /* c_pi of the special edge */
-    int32_t special;      /* the special node; -1: no leaf has a second edge */
-    int32_t tree_edges;   /* spanning tree edges so far (Boruvka) */
-    int32_t pad[2];
-};
-
-/* The ascent's device memory (d_ pointers) and stream. */
-struct DeviceAscent {
-    int n = 0;
-    int64_t m = 0;
-    cudaStream_t stream = nullptr;
-    int32_t *d_eu = nullptr, *d_ev = nullptr, *d_d100 = nullptr; /* m */
-    uint64_t *d_key = nullptr;                                   /* m */
-    int32_t *d_pi = nullptr, *d_best_pi = nullptr, *d_v_prev = nullptr, *d_degree = nullptr;
-    int32_t *d_comp = nullptr, *d_link = nullptr; /* component labels: this round's, the next */
-    int32_t *d_tree_edge = nullptr;               /* a leaf's tree edge */
-    int32_t *d_tree_list = nullptr;               /* the spanning tree's n - 1 edges */
-    uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
-    TreeFigures *d_fig = nullptr;
-    void *d_temp = nullptr; /* CUB's scratch */
-    size_t temp_bytes = 0;
-};
 
 /* ------------------------------------------------------------- kernels */
 
@@ -116,18 +97,11 @@ static int blocks_for(int64_t count)
     return (int)(b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : b);
 }
 
-__device__ void atomic_min_key(uint64_t *at, uint64_t key)
-{
-    if (key < *at) /* a stale read is only larger: skips most atomics */
-        atomicMin((unsigned long long *)at, (unsigned long long)key);
-}
-
 static __global__ void keys_kernel(const int32_t *eu, const int32_t *ev, const int32_t *d100,
                                    const int32_t *pi, uint64_t *key, int64_t m)
 {
     for (int64_t e = thread_index(); e < m; e += thread_stride()) {
-        int64_t c = (int64_t)d100[e] + pi[eu[e]] + pi[ev[e]];
-        key[e] = ((uint64_t)(c + COST_OFFSET) << EDGE_BITS) | (uint64_t)e;
+        key[e] = edge_key((int64_t)d100[e] + pi[eu[e]] + pi[ev[e]], e);
     }
 }
 
@@ -217,11 +191,11 @@ static __global__ void special_kernel(const int32_t *eu, const int32_t *ev, cons
         fig->special = -1;
         return;
     }
-    int32_t s = (int32_t)(CITY_MASK - (lk & CITY_MASK));
+    int32_t s = leaf_of(lk);
     uint64_t k = second[s];
     int32_t e = (int32_t)(k & EDGE_MASK), to = eu[e] == s ? ev[e] : eu[e];
     fig->special = s;
-    fig->special_cost = (int64_t)(k >> EDGE_BITS) - COST_OFFSET;
+    fig->special_cost = key_cost(k);
     degree[s]++;
     degree[to]++;
 }
@@ -248,7 +222,7 @@ struct TreeEdgeCost {
     const uint64_t *key;
     __host__ __device__ int64_t operator()(int i) const
     {
-        return (int64_t)(key[list[i]] >> EDGE_BITS) - COST_OFFSET;
+        return key_cost(key[list[i]]);
     }
 };
 
@@ -273,8 +247,7 @@ struct LeafKey {
     const uint64_t *second;
     __host__ __device__ uint64_t operator()(int i) const
     {
-        if (degree[i] != 1 || second[i] == NONE) return 0;
-        return (((second[i] >> EDGE_BITS) + 1) << CITY_BITS) | (CITY_MASK - (uint64_t)i);
+        return leaf_key(degree[i], second[i], i);
     }
 };
 
@@ -340,10 +313,22 @@ static wt_status spanning_tree(DeviceAscent &d, wt_error *err)
     return WT_OK;
 }
 
-/* The minimum 1-tree under d_pi (onetree.h's): *bound and *norm. */
-static wt_status one_tree(DeviceAscent &d, int64_t *bound, int64_t *norm, wt_error *err)
+/* Step s's pi update and the minimum 1-tree under the new pi (onetree.h's)
+ * into d_fig, a launch a phase. */
+static wt_status launched_tree(DeviceAscent &d, const TreeStep &s, wt_error *err)
 {
-    int n = d.n, mb = blocks_for(d.m);
+    int n = d.n, nb = blocks_for(n), mb = blocks_for(d.m);
+    if (s.keep_best)
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
+                                           cudaMemcpyDeviceToDevice, d.stream));
+    if (s.update_pi) {
+        if (s.first_step) {
+            excess_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_degree, d.d_v_prev, n);
+            WT_CUDA_CHECK(err, cudaGetLastError());
+        }
+        pi_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_pi, d.d_degree, d.d_v_prev, s.step, n);
+        WT_CUDA_CHECK(err, cudaGetLastError());
+    }
     keys_kernel<<<mb, BLOCK, 0, d.stream>>>(d.d_eu, d.d_ev, d.d_d100, d.d_pi, d.d_key, d.m);
     WT_CUDA_CHECK(err, cudaGetLastError());
     wt_status st = spanning_tree(d, err);
@@ -368,9 +353,35 @@ static wt_status one_tree(DeviceAscent &d, int64_t *bound, int64_t *norm, wt_err
     tb = d.temp_bytes;
     WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(d.d_temp, tb, over(ExcessSquared{d.d_degree}),
                                               &f->norm, n, d.stream));
-    TreeFigures h;
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, f, sizeof h, cudaMemcpyDeviceToHost, d.stream));
+    return WT_OK;
+}
+
+/* Step s and its 1-tree, by the fused kernel where the device runs it:
+ * *bound and *norm, read back with the one synchronisation of a step. */
+static wt_status one_tree(DeviceAscent &d, const TreeStep &s, int64_t *bound, int64_t *norm,
+                          wt_error *err)
+{
+    if (d.fused_blocks > 0) {
+        cudaError_t e = fused_tree(d, s);
+        if (e == cudaErrorCooperativeLaunchTooLarge) {
+            /* the occupancy query promised more than this device grants
+             * now: a launch a phase from here on (nothing ran) */
+            (void)cudaGetLastError();
+            d.fused_blocks = 0;
+        } else {
+            WT_CUDA_CHECK(err, e);
+        }
+    }
+    if (d.fused_blocks == 0) {
+        wt_status st = launched_tree(d, s, err);
+        if (st != WT_OK) return st;
+    }
+    TreeFigures &h = *d.h_fig;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&h, d.d_fig, sizeof h, cudaMemcpyDeviceToHost, d.stream));
     WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+    if (h.tree_edges < d.n - 1) /* the fused kernel's sign; launched_tree stops earlier */
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: the graph is not connected (%d components)", d.n - h.tree_edges);
     if (h.special < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: no leaf of the graph's spanning tree has a second edge");
@@ -388,6 +399,9 @@ static void device_close(DeviceAscent &d)
                     d.d_tree_edge, d.d_tree_list, d.d_cheapest, d.d_fig, d.d_temp};
     for (void *p : ptrs)
         if (p) cudaFree(p);
+    if (d.h_fig) cudaFreeHost(d.h_fig);
+    if (d.h_box) cudaFreeHost(d.h_box);
+    if (d.d_box) cudaFree(d.d_box);
     if (d.stream) cudaStreamDestroy(d.stream);
     (void)cudaGetLastError(); /* a failure while freeing is no later call's */
     d = DeviceAscent{};
@@ -410,6 +424,9 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     WT_CUDA_CHECK(err, cudaSetDevice(device));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
     WT_CUDA_CHECK(err, alloc(&d.d_fig, 1));
+    WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_fig, sizeof *d.h_fig));
+    WT_CUDA_CHECK(err, alloc(&d.d_box, 1));
+    WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_box, sizeof *d.h_box));
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
     size_t need = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
@@ -468,34 +485,104 @@ static bool stop_asked(void *user)
     return s->until < INFINITY && wt_now() >= s->until;
 }
 
+/* The steps after the first tree, a step a loop with the rule on the
+ * host (the launch-a-phase path): *r as the rule ends or a stop leaves it;
+ * *keep_best: the last step's pi is the best and not yet kept. */
+static wt_status host_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
+                                  const AscentStop &stop, wt_ascent_rule *r, bool *keep_best,
+                                  wt_error *err)
+{
+    TreeStep s = {0, true, true, false};
+    while (wt_ascent_rule_more(r) && !stop_asked((void *)&stop)) {
+        int64_t bound = 0, norm = 0;
+        s.step = r->step;
+        wt_status st = one_tree(d, s, &bound, &norm, err);
+        if (st != WT_OK) return st;
+        wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+        job->iterations_done = r->iterations_done + 1;
+        s.keep_best = wt_ascent_rule_record(r, bound, norm);
+        s.first_step = false;
+    }
+    *keep_best = s.keep_best;
+    return WT_OK;
+}
+
+/* The next launch's steps: as many as take about LAUNCH_SECONDS at the
+ * last launch's pace (per_step seconds), so that stops are polled that
+ * often whatever a step costs; 1 to MAX_LAUNCH_STEPS. */
+static int launch_steps(double per_step)
+{
+    const double LAUNCH_SECONDS = 0.01;
+    const int MAX_LAUNCH_STEPS = 4096;
+    if (!(per_step > 0)) return MAX_LAUNCH_STEPS;
+    double k = LAUNCH_SECONDS / per_step;
+    return k < 1 ? 1 : k > MAX_LAUNCH_STEPS ? MAX_LAUNCH_STEPS : (int)k;
+}
+
+/* The steps after the first tree with the rule on the device (fused_steps,
+ * launch_steps or fixed_steps a launch), stops polled between launches. */
+static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
+                                    const AscentStop &stop, int fixed_steps, wt_ascent_rule *r,
+                                    bool *keep_best, wt_error *err)
+{
+    StepsBox &box = *d.h_box;
+    box = StepsBox{};
+    box.rule = *r;
+    box.more = wt_ascent_rule_more(&box.rule);
+    box.first_step = 1;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_box, &box, sizeof box, cudaMemcpyHostToDevice,
+                                       d.stream));
+    int steps = fixed_steps > 0 ? fixed_steps : 1; /* the first launch measures the pace */
+    while (box.more && !stop_asked((void *)&stop)) {
+        int done = box.rule.iterations_done;
+        double t0 = wt_now();
+        wt_status st = fused_steps(d, steps, err);
+        if (st != WT_OK) return st;
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(&box, d.d_box, sizeof box, cudaMemcpyDeviceToHost,
+                                           d.stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+        if (box.failed == FAILED_DISCONNECTED)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "ascent: the graph is not connected (%d components)",
+                           d.n - box.tree_edges);
+        if (box.failed)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "ascent: no leaf of the graph's spanning tree has a second edge");
+        wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
+        job->iterations_done = box.rule.iterations_done;
+        int made = box.rule.iterations_done - done;
+        if (fixed_steps <= 0 && made > 0) steps = launch_steps((wt_now() - t0) / made);
+    }
+    *r = box.rule;
+    *keep_best = box.keep_best != 0;
+    return WT_OK;
+}
+
 /* The first tree and the steps (the cpu backend's loop, cpu_ascent.c):
  * best_pi (host, n) gets the best pi, *graph_bound its bound (INT64_MIN
- * when a stop came before the first tree). */
+ * when a stop came before the first tree).  The copy of a best pi waits
+ * for the next step's tree (TreeStep.keep_best: its pi is still the one
+ * the rule judged), or for the loop's end. */
 static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
-                        int32_t *best_pi, int64_t *graph_bound, wt_error *err)
+                        int fixed_steps, int32_t *best_pi, int64_t *graph_bound, wt_error *err)
 {
-    int n = d.n, nb = blocks_for(n);
+    int n = d.n;
     AscentStop stop = {ctl, job->until};
     *graph_bound = INT64_MIN;
     if (!stop_asked(&stop)) {
         int64_t bound = 0, norm = 0;
-        wt_status st = one_tree(d, &bound, &norm, err);
+        wt_status st = one_tree(d, TreeStep{0, false, false, false}, &bound, &norm, err);
         if (st != WT_OK) return st;
-        excess_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_degree, d.d_v_prev, n);
-        WT_CUDA_CHECK(err, cudaGetLastError());
         wt_ascent_rule r;
         wt_ascent_rule_start(&r, n, job->period, job->iterations, bound, norm);
-        while (wt_ascent_rule_more(&r) && !stop_asked(&stop)) {
-            pi_kernel<<<nb, BLOCK, 0, d.stream>>>(d.d_pi, d.d_degree, d.d_v_prev, r.step, n);
-            WT_CUDA_CHECK(err, cudaGetLastError());
-            st = one_tree(d, &bound, &norm, err);
-            if (st != WT_OK) return st;
-            wt_ctl_tick(ctl, WT_NOT_IN_PASS); /* the progress callback, when due */
-            job->iterations_done = r.iterations_done + 1;
-            if (wt_ascent_rule_record(&r, bound, norm))
-                WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
-                                                   cudaMemcpyDeviceToDevice, d.stream));
-        }
+        bool keep_best = false;
+        st = d.fused_blocks > 0
+                 ? device_ruled_steps(d, job, ctl, stop, fixed_steps, &r, &keep_best, err)
+                 : host_ruled_steps(d, job, ctl, stop, &r, &keep_best, err);
+        if (st != WT_OK) return st;
+        if (keep_best)
+            WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
+                                               cudaMemcpyDeviceToDevice, d.stream));
         *graph_bound = r.best_bound;
     }
     WT_CUDA_CHECK(err, cudaMemcpyAsync(best_pi, d.d_best_pi, (size_t)n * sizeof(int32_t),
@@ -506,11 +593,15 @@ static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
 
 /* The steps on the device; its memory freed on every path. */
 static wt_status ascend_on_device(int device, const wt_sgraph *g, wt_ascent_job *job,
-                                  wt_search_ctl *ctl, wt_error *err)
+                                  wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
+                                  wt_error *err)
 {
     DeviceAscent d;
     wt_status st = device_open(device, g, job->pi, d, err);
-    if (st == WT_OK) st = ascend(d, job, ctl, job->pi, &job->graph_bound, err);
+    if (st == WT_OK && tuning->fused)
+        st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
+    if (st == WT_OK)
+        st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     device_close(d);
     return st;
 }
@@ -518,11 +609,35 @@ static wt_status ascend_on_device(int device, const wt_sgraph *g, wt_ascent_job 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)ctl); }
 
 } // namespace
+} // namespace wt_ascent_gpu
+
+using namespace wt_ascent_gpu;
+
+extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
+{
+    t->fused = true;
+    t->blocks_per_sm = 0;
+    t->steps_per_launch = 0;
+}
 
 extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,
                                     wt_ascent_job *job, wt_search_ctl *ctl, wt_error *err)
 {
+    wt_cuda_ascent_tuning t;
+    wt_cuda_ascent_tuning_defaults(&t);
+    return wt_cuda_ascent_tuned(dev, inst, job, ctl, &t, err);
+}
+
+extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst,
+                                          wt_ascent_job *job, wt_search_ctl *ctl,
+                                          const wt_cuda_ascent_tuning *tuning, wt_error *err)
+{
     if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
+    if (!tuning) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL tuning");
+    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                       "ascent: blocks_per_sm %d and steps_per_launch %d must be >= 0",
+                       tuning->blocks_per_sm, tuning->steps_per_launch);
     wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;
@@ -540,7 +655,7 @@ extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *ins
         return st;
     }
     /* job->pi: the start pi in, the best pi out. */
-    st = ascend_on_device(dev->index, &g, job, ctl, err);
+    st = ascend_on_device(dev->index, &g, job, ctl, tuning, err);
     wt_onetree t;
     if (st == WT_OK) st = wt_onetree_alloc(&g, &t, err);
     if (st == WT_OK) {

@@ -6,6 +6,8 @@
 #ifndef WT_BACKEND_CUDA_ASCENT_H
 #define WT_BACKEND_CUDA_ASCENT_H
 
+#include <stdbool.h>
+
 #include "backend/backend.h"
 
 #ifdef __cplusplus
@@ -20,6 +22,30 @@ extern "C" {
  * (a CUDA call failed). */
 wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                          wt_search_ctl *ctl, wt_error *err);
+
+/* Experimental: the knobs that only tests and benchmarks turn.  Every
+ * setting gives the same results bit for bit; only the time differs. */
+typedef struct wt_cuda_ascent_tuning {
+    bool fused;        /* a tree in one cooperative kernel launch where the
+                          device can launch one (the default); false, or a
+                          device that cannot: a launch a phase and a host
+                          synchronisation a Boruvka round */
+    int blocks_per_sm; /* the fused kernel's resident blocks an SM; 0 (the
+                          default): as many as fit; more than fit: as many
+                          as fit */
+    int steps_per_launch; /* the fused path's steps a launch, the step rule
+                             run on the device between them; 0 (the
+                             default): as many as take about 10 ms, so
+                             that stops are polled that often */
+} wt_cuda_ascent_tuning;
+
+void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);
+
+/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm and
+ * steps_per_launch >= 0, else INVALID_ARGUMENT). */
+wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
+                               wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
+                               wt_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,117 @@
+/*
+ * cuda_ascent_state.cuh - what the GPU ascent's two ways of computing a
+ * 1-tree share (cuda_ascent.cu: a launch a phase; cuda_ascent_fused.cu:
+ * one cooperative kernel a tree): the device memory, the figures a tree
+ * leaves for the host, and the packing of edge keys and leaf keys whose
+ * orders make both trees the host's bit for bit (cuda_ascent.cu says why).
+ */
+#ifndef WT_BACKEND_CUDA_ASCENT_STATE_CUH
+#define WT_BACKEND_CUDA_ASCENT_STATE_CUH
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "core/ascent_rule.h"
+
+namespace wt_ascent_gpu {
+
+constexpr int BLOCK = 256;
+constexpr uint64_t NONE = ~0ull; /* no key: no edge found */
+constexpr int EDGE_BITS = 31;
+constexpr uint64_t EDGE_MASK = (1ull << EDGE_BITS) - 1;
+constexpr int64_t COST_OFFSET = (int64_t)1 << 31; /* c_pi + it >= 0 */
+constexpr int CITY_BITS = 28;                      /* n < 2^28: wt_onetree_check_lengths */
+constexpr uint64_t CITY_MASK = (1ull << CITY_BITS) - 1;
+
+/* What a tree's kernels leave for the host; read back in one copy. */
+struct TreeFigures {
+    uint64_t leaf_key;    /* the special leaf's packed (cost + 1, -city); 0: none */
+    int64_t tree_weight;  /* c_pi of the spanning tree's edges */
+    int64_t sum_pi;
+    int64_t norm;         /* sum (degree - 2)^2 of the 1-tree */
+    int64_t special_cost; /* c_pi of the special edge */
+    int32_t special;      /* the special node; -1: no leaf has a second edge */
+    int32_t tree_edges;   /* spanning tree edges so far (Boruvka) */
+    int32_t pad[2];
+};
+
+/* The step rule's state while the fused kernel drives the steps on the
+ * device (one thread runs core/ascent_rule.h's code after each tree): the
+ * host writes it before the first launch and reads it after each. */
+struct StepsBox {
+    wt_ascent_rule rule;
+    int32_t more;       /* the rule takes another step */
+    int32_t keep_best;  /* the last step's pi is the best: kept before the next update */
+    int32_t first_step; /* the next step is the first (TreeStep.first_step) */
+    int32_t failed;     /* 0; FAILED_DISCONNECTED; FAILED_NO_SPECIAL */
+    int32_t tree_edges; /* the spanning tree's edges when the graph is not connected */
+    int32_t pad;
+};
+constexpr int32_t FAILED_DISCONNECTED = 1;
+constexpr int32_t FAILED_NO_SPECIAL = 2;
+
+/* The ascent's device memory (d_ pointers) and stream. */
+struct DeviceAscent {
+    int n = 0;
+    int64_t m = 0;
+    cudaStream_t stream = nullptr;
+    int32_t *d_eu = nullptr, *d_ev = nullptr, *d_d100 = nullptr; /* m */
+    uint64_t *d_key = nullptr;                                   /* m */
+    int32_t *d_pi = nullptr, *d_best_pi = nullptr, *d_v_prev = nullptr, *d_degree = nullptr;
+    int32_t *d_comp = nullptr, *d_link = nullptr; /* component labels: this round's, the next */
+    int32_t *d_tree_edge = nullptr;               /* a leaf's tree edge */
+    int32_t *d_tree_list = nullptr;               /* the spanning tree's n - 1 edges */
+    uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
+    TreeFigures *d_fig = nullptr;
+    TreeFigures *h_fig = nullptr; /* pinned: the figures' read-back */
+    StepsBox *d_box = nullptr, *h_box = nullptr; /* the fused steps' rule; h_ pinned */
+    void *d_temp = nullptr;       /* CUB's scratch */
+    size_t temp_bytes = 0;
+    int fused_blocks = 0; /* the cooperative kernel's grid; 0: a launch a phase */
+};
+
+/* What a tree is asked for before it is computed: the pi update that
+ * leads to it (none for the first tree) and the copy of the penalties that
+ * the step rule just called the best. */
+struct TreeStep {
+    int64_t step;    /* the pi update's step size (ascent_rule.h) */
+    bool update_pi;  /* pi = wt_ascent_pi_next(pi, v, v_prev, step) first */
+    bool first_step; /* the first update: v_prev is v (no earlier tree) */
+    bool keep_best;  /* best pi = pi before the update */
+};
+
+
+/* Edge e's key: (c_pi + 2^31) << 31 | e, in the total order (c_pi, e). */
+__host__ __device__ __forceinline__ uint64_t edge_key(int64_t c_pi, int64_t e)
+{
+    return ((uint64_t)(c_pi + COST_OFFSET) << EDGE_BITS) | (uint64_t)e;
+}
+
+__host__ __device__ __forceinline__ int64_t key_cost(uint64_t key)
+{
+    return (int64_t)(key >> EDGE_BITS) - COST_OFFSET;
+}
+
+__device__ __forceinline__ void atomic_min_key(uint64_t *at, uint64_t key)
+{
+    if (key < *at) /* a stale read is only larger: skips most atomics */
+        atomicMin((unsigned long long *)at, (unsigned long long)key);
+}
+
+/* (second edge's cost + 1, 2^28 - 1 - city) of a leaf with a second edge,
+ * else 0: the maximum is the dearest second edge, ties to the lower city. */
+__host__ __device__ __forceinline__ uint64_t leaf_key(int32_t degree, uint64_t second, int i)
+{
+    if (degree != 1 || second == NONE) return 0;
+    return (((second >> EDGE_BITS) + 1) << CITY_BITS) | (CITY_MASK - (uint64_t)i);
+}
+
+__host__ __device__ __forceinline__ int32_t leaf_of(uint64_t leaf_key)
+{
+    return (int32_t)(CITY_MASK - (leaf_key & CITY_MASK));
+}
+
+} // namespace wt_ascent_gpu
+
+#endif
