@@ -25,6 +25,12 @@
  * handler, a handler of ours sets the library's stop flag, which those
  * phases poll as they poll the CLI's, and passes the signal on to Python's;
  * KeyboardInterrupt is raised once wt_solve returns with its tour.
+ *
+ * MPI (built with WT_PY_MPI, where CMake found MPI): solve's keyword comm
+ * is a communicator's Fortran handle (mpi4py's comm.py2f()), which
+ * MPI_Comm_f2c turns into the library's MPI_Comm, so the build needs no
+ * mpi4py headers; wt_mpi_solve then runs on every rank of it, and ranks
+ * other than the root return None for the result.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -40,6 +46,9 @@
 
 #include "warptour.h"
 #include "warptour_experimental.h"
+#ifdef WT_PY_MPI
+#include "warptour_mpi.h"
+#endif
 
 /* ------------------------------------------------------------- Ctrl-C */
 
@@ -566,16 +575,105 @@ static PyObject *result_dict(const wt_instance *inst, const wt_result *r)
     return d;
 }
 
+/* ------------------------------------------------------------- MPI */
+
+/* solve's MPI keywords: comm (None, or a communicator's Fortran handle)
+ * and mpi_mode ("auto", "islands", "parts"). */
+typedef struct mpi_run {
+    bool on;          /* comm given: wt_mpi_solve */
+    bool is_root;     /* this rank returns the result */
+#ifdef WT_PY_MPI
+    MPI_Comm comm;
+    wt_mpi_params mp;
+#endif
+} mpi_run;
+
+/* Reads comm and mpi_mode from kw (may be NULL) into m; -1 with an
+ * exception set when they are bad or the build has no MPI. */
+static int get_mpi_run(PyObject *kw, mpi_run *m)
+{
+    memset(m, 0, sizeof *m);
+    PyObject *comm = kw ? PyDict_GetItemString(kw, "comm") : NULL; /* borrowed */
+    PyObject *mode = kw ? PyDict_GetItemString(kw, "mpi_mode") : NULL;
+    if (!comm || comm == Py_None) {
+        if (mode && mode != Py_None) {
+            PyErr_SetString(PyExc_ValueError, "mpi_mode needs comm (an MPI communicator)");
+            return -1;
+        }
+        return 0;
+    }
+#ifdef WT_PY_MPI
+    if (!PyLong_Check(comm) || PyBool_Check(comm)) {
+        PyErr_SetString(PyExc_TypeError, "comm must be a communicator's Fortran handle (an int)");
+        return -1;
+    }
+    long handle = PyLong_AsLong(comm);
+    if (handle == -1 && PyErr_Occurred()) return -1;
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized) {
+        PyErr_SetString(PyExc_RuntimeError, "comm: MPI is not initialized (import mpi4py's MPI "
+                                            "first) or already finalized");
+        return -1;
+    }
+    wt_mpi_params_defaults(&m->mp);
+    if (mode && mode != Py_None) {
+        const char *name = PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : NULL;
+        int k = WT_MPI_AUTO;
+        while (name && wt_mpi_mode_name((wt_mpi_mode)k) &&
+               strcmp(wt_mpi_mode_name((wt_mpi_mode)k), name) != 0)
+            k++;
+        if (!name || !wt_mpi_mode_name((wt_mpi_mode)k)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "mpi_mode must be 'auto', 'islands' or "
+                                                  "'parts'");
+            return -1;
+        }
+        m->mp.mode = (wt_mpi_mode)k;
+    }
+    m->comm = MPI_Comm_f2c((MPI_Fint)handle);
+    int rank = -1;
+    if (m->comm == MPI_COMM_NULL || MPI_Comm_rank(m->comm, &rank) != MPI_SUCCESS) {
+        PyErr_SetString(PyExc_ValueError, "comm is not a valid communicator");
+        return -1;
+    }
+    m->on = true;
+    m->is_root = rank == m->mp.root;
+    return 0;
+#else
+    PyErr_SetString(PyExc_RuntimeError, "comm: this build of warptour has no MPI (it was built "
+                                        "where CMake found none, or with WT_MPI=OFF)");
+    return -1;
+#endif
+}
+
+/* wt_mpi_solve over m's communicator where m->on, else wt_solve (a build
+ * without MPI never has m->on: get_mpi_run refuses comm there). */
+static wt_status solve_on(const mpi_run *m, const wt_instance *inst, const wt_params *params,
+                          wt_result *res, wt_error *err)
+{
+#ifdef WT_PY_MPI
+    if (m->on) return wt_mpi_solve(m->comm, inst, params, &m->mp, res, err);
+#else
+    (void)m;
+#endif
+    return wt_solve(inst, params, res, err);
+}
+
 PyDoc_STRVAR(solve_doc,
              "solve(kind, source, n, dims, seed, time_limit, algorithm, backend, threads, init,\n"
              "      progress, interval, cuda_device, tuning[, watch_sigint[, kicks[, start_tour]]],\n"
-             "      *, open=False, start=None, end=None, devices=None)\n"
+             "      *, open=False, start=None, end=None, devices=None, comm=None,\n"
+             "      mpi_mode=None)\n"
              "      -> (dict, exception or None)\n\n"
              "Internal: warptour.solve, solve_matrix and solve_file call this.  watch_sigint:\n"
              "the caller is the main thread and SIGINT's handler is Python's default one.\n"
              "kicks: wt_params.kicks (0: the default); start_tour: None or bytes of n\n"
              "native int32 cities (wt_params.start_tour, checked by the library);\n"
-             "devices: None, 'all' or a sequence of GPU numbers (wt_params.devices).");
+             "devices: None, 'all' or a sequence of GPU numbers (wt_params.devices);\n"
+             "comm: None or an MPI communicator's Fortran handle (wt_mpi_solve; the\n"
+             "dict is then None on ranks other than 0), mpi_mode: its mode's name.");
 
 /* The keywords open, start and end of _warptour.solve (kw may be NULL)
  * into params; -1 with an exception set when one is bad. */
@@ -712,6 +810,11 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
     params.progress = progress_cb;
     params.progress_user = &ctx;
     params.progress_interval_s = interval;
+    mpi_run mpi;
+    if (get_mpi_run(kw, &mpi) < 0) {
+        wt_instance_free(inst);
+        return NULL;
+    }
     wt_result res;
     wt_error err = {0};
     wt_status st;
@@ -721,7 +824,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
     ticker tk;
     Py_BEGIN_ALLOW_THREADS
     bool ticking = ctx.callable && ticker_start(&tk, &ctx, solve_tick, &stop, interval);
-    st = wt_solve(inst, &params, &res, &err);
+    st = solve_on(&mpi, inst, &params, &res, &err);
     if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
     if (watching) {
@@ -733,6 +836,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
         wt_instance_free(inst);
         Py_XDECREF(ctx.exc);
         return raise_status(&err);
+    }
+    if (mpi.on && !mpi.is_root) { /* the root holds the tour */
+        wt_instance_free(inst);
+        return Py_BuildValue("(ON)", Py_None, ctx.exc ? ctx.exc : Py_NewRef(Py_None));
     }
     PyObject *dict = result_dict(inst, &res);
     /* An open path: no tour's optimum to compare with. */
@@ -900,7 +1007,13 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__warptour(void)
 {
     PyObject *m = PyModule_Create(&module);
-    if (m && PyModule_AddStringConstant(m, "version", WT_VERSION) < 0) {
+#ifdef WT_PY_MPI
+    PyObject *has_mpi = Py_True;
+#else
+    PyObject *has_mpi = Py_False;
+#endif
+    if (m && (PyModule_AddStringConstant(m, "version", WT_VERSION) < 0 ||
+              PyModule_AddObjectRef(m, "mpi", has_mpi) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

@@ -13,6 +13,9 @@
 #                                 on PATH (the one CMake finds): pip first,
 #                                 Debian's python3-numpy/-pytest where pip
 #                                 may not install (an externally managed one)
+#   mpi4py                        the Python package's MPI entry
+#                                 (solve(comm=MPI.COMM_WORLD)) and its test;
+#                                 pip first, Debian's python3-mpi4py as above
 # The CUDA toolkit (nvcc) is optional and not installed here.
 set -e
 need=""
@@ -33,8 +36,12 @@ if command -v python3 >/dev/null 2>&1; then
         python3 -m pip install --quiet numpy pytest >/dev/null 2>&1 ||
             need="$need python3-numpy python3-pytest"
     fi
+    if ! python3 -c 'import mpi4py' >/dev/null 2>&1; then
+        echo "warptour: installing mpi4py for $(command -v python3)"
+        python3 -m pip install --quiet mpi4py >/dev/null 2>&1 || need="$need python3-mpi4py"
+    fi
 else
-    need="$need python3-dev python3-numpy python3-pytest"
+    need="$need python3-dev python3-numpy python3-pytest python3-mpi4py"
 fi
 [ -z "$need" ] && exit 0
 echo "warptour: installing build dependencies:$need"

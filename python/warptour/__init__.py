@@ -26,7 +26,7 @@ from . import _warptour
 from .batch import BatchResult, solve_batch
 
 __all__ = ["solve", "solve_matrix", "solve_file", "solve_batch", "Result", "BatchResult",
-           "cuda_available", "__version__"]
+           "cuda_available", "mpi_available", "__version__"]
 __version__ = _warptour.version
 
 
@@ -96,6 +96,29 @@ def cuda_available():
     """(True, GPU name) when a CUDA GPU is usable by this build, else
     (False, why not)."""
     return _warptour.cuda_available()
+
+
+def mpi_available():
+    """Whether this build takes comm= (it was built with MPI: docs/mpi.md)."""
+    return bool(_warptour.mpi)
+
+
+def _comm(comm, mpi_mode):
+    """comm (an mpi4py communicator, or None) as its Fortran handle for the
+    extension; RuntimeError where the build has no MPI."""
+    if comm is None:
+        if mpi_mode is not None:
+            raise ValueError("mpi_mode needs comm (an MPI communicator)")
+        return None
+    if not _warptour.mpi:
+        raise RuntimeError("comm: this build of warptour has no MPI (it was built where CMake "
+                           "found none, or with WT_MPI=OFF; docs/mpi.md)")
+    if not callable(getattr(comm, "py2f", None)):
+        raise TypeError(f"comm must be an mpi4py communicator (such as MPI.COMM_WORLD), "
+                        f"got {comm!r}")
+    if mpi_mode is not None and mpi_mode not in ("auto", "islands", "parts"):
+        raise ValueError(f"mpi_mode must be 'auto', 'islands' or 'parts', got {mpi_mode!r}")
+    return comm.py2f()
 
 
 def _device(cuda_device):
@@ -215,7 +238,7 @@ def _path(open_, start, end):
 
 def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, init, progress,
          progress_interval, cuda_device, tuning, kicks=None, start_tour=None, path=None,
-         devices=None):
+         devices=None, comm=None, mpi_mode=None):
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
     if progress is not None and not callable(progress):
@@ -227,7 +250,13 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
     d, exc = _warptour.solve(kind, source, n, dims, seed, time_limit, algorithm, backend,
                              threads, init, progress, progress_interval, _device(cuda_device),
                              tuning, _sigint_watchable(), kicks, start_tour, **(path or {}),
-                             devices=_devices(devices))
+                             devices=_devices(devices), comm=_comm(comm, mpi_mode),
+                             mpi_mode=mpi_mode)
+    if d is None:  # a rank of comm other than the root
+        if exc is not None:
+            exc.result = None
+            raise exc
+        return None
     result = Result(d)
     if exc is not None:
         exc.result = result
@@ -284,6 +313,16 @@ _DOC_COMMON = """
                 on a closed tour it only rotates the tour
     end         None, or the city (0-based) the open path ends at (implies
                 open=True)
+    comm        an mpi4py communicator (MPI.COMM_WORLD): every rank of it calls
+                the same solve with the same arguments, and the ranks search
+                the instance together (docs/mpi.md: islands or parts, "ils"
+                only, closed tours only); rank 0 gets the Result, the other
+                ranks None.  With kicks and no time_limit, each rank makes
+                that many kicks and the run repeats for the same seed, ranks
+                and threads (the tour of `mpirun -np P warptour solve
+                --kicks K`).  RuntimeError where the build has no MPI
+                (mpi_available()); None (default): this process alone
+    mpi_mode    with comm: "auto" (default), "islands" or "parts"
     progress    optional callable, called about every progress_interval seconds
                 with a dict (elapsed_s, best_length, best_length_real, steps,
                 kicks, climbs, temperature, lower_bound: 0 until a bound is
@@ -315,7 +354,7 @@ def _metric(metric, auto):
 def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
           init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
           kicks=None, start_tour=None, metric="euclidean", open=False, start=None, end=None,
-          devices=None):
+          devices=None, comm=None, mpi_mode=None):
     """Solves the TSP of real-valued points: an (n, 2) or (n, 3) array-like of
     floats, n >= 3, Euclidean distances without rounding (EUC_2D_REAL,
     EUC_3D_REAL: lengths exact to about 2^-40 of the points' extent per
@@ -336,13 +375,13 @@ def solve(points, *, time_limit=None, seed=1, algorithm=None, backend="auto", th
     return _run("places" if places else "points", arr, arr.shape[0], arr.shape[1], time_limit,
                 seed, algorithm, backend, threads, init, progress, progress_interval, cuda_device,
                 tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
-                devices=devices)
+                devices=devices, comm=comm, mpi_mode=mpi_mode)
 
 
 def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                  init=None, progress=None, progress_interval=0.1, cuda_device=0,
                  tuning=None, kicks=None, start_tour=None, open=False, start=None, end=None,
-                 asymmetric=None, devices=None):
+                 asymmetric=None, devices=None, comm=None, mpi_mode=None):
     """Solves the TSP of an n x n distance matrix (EXPLICIT): finite, not
     negative; the diagonal is ignored.
 
@@ -389,13 +428,13 @@ def solve_matrix(d, *, time_limit=None, seed=1, algorithm=None, backend="auto", 
     return _run(kind, arr, arr.shape[0], 0, time_limit, seed, algorithm, backend, threads,
                 init, progress, progress_interval, cuda_device, tuning,
                 kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
-                devices=devices)
+                devices=devices, comm=comm, mpi_mode=mpi_mode)
 
 
 def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto", threads=None,
                init=None, progress=None, progress_interval=0.1, cuda_device=0, tuning=None,
                kicks=None, start_tour=None, metric=None, open=False, start=None, end=None,
-               devices=None):
+               devices=None, comm=None, mpi_mode=None):
     """Solves a TSPLIB file, or a point file (lines of "x y" or "x y z",
     blanks or commas, optional header row, '#' comments), told apart by the
     first line.  Result.optimum is known for TSPLIB instances of the built-in
@@ -412,7 +451,7 @@ def solve_file(path, *, time_limit=None, seed=1, algorithm=None, backend="auto",
     return _run("file" if m is None else "file:" + m, _os.fspath(path), 0, 0, time_limit, seed,
                 algorithm, backend, threads, init, progress, progress_interval, cuda_device,
                 tuning, kicks=kicks, start_tour=start_tour, path=_path(open, start, end),
-                devices=devices)
+                devices=devices, comm=comm, mpi_mode=mpi_mode)
 
 
 for _f in (solve, solve_matrix, solve_file):

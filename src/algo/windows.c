@@ -36,7 +36,7 @@
 #include "core/climb_start.h"
 #include "core/error.h"
 #include "core/instance.h"
-#include "core/instance_build.h"
+#include "core/instance_subset.h"
 #include "core/search_ctl.h"
 
 int wt_windows_offset(uint64_t seed, uint64_t e, int n)
@@ -70,48 +70,6 @@ int wt_windows_replicas(const wt_windows_opts *o, int n)
     int fill = WT_WINDOW_FILL * (o->devices ? o->devices->count : 1); /* every GPU full */
     int r = fill / windows;
     return r < 1 ? 1 : r > WT_WINDOW_MAX_REPLICAS ? WT_WINDOW_MAX_REPLICAS : r;
-}
-
-/* The instance of the m cities cities[0..m) of inst, in that order: the
- * same coordinates (or matrix entries), so the same distances.  NULL when
- * out of memory. */
-static wt_instance *window_instance(const wt_instance *inst, const int32_t *cities, int m)
-{
-    wt_instance *w = wt_instance_alloc("window", m, inst->type);
-    if (!w) return NULL;
-    w->real = inst->real;
-    w->unit_exp = inst->unit_exp;
-    bool ok = true;
-    if (inst->x && inst->y) {
-        ok = wt_instance_alloc_coords(w, inst->z != NULL);
-        for (int i = 0; ok && i < m; i++) {
-            w->x[i] = inst->x[cities[i]];
-            w->y[i] = inst->y[cities[i]];
-            if (inst->z) w->z[i] = inst->z[cities[i]];
-        }
-    }
-    if (ok && inst->lat) {
-        w->lat = malloc((size_t)m * sizeof *w->lat);
-        w->lon = malloc((size_t)m * sizeof *w->lon);
-        ok = w->lat && w->lon;
-        for (int i = 0; ok && i < m; i++) {
-            w->lat[i] = inst->lat[cities[i]];
-            w->lon[i] = inst->lon[cities[i]];
-        }
-    }
-    if (ok && inst->matrix) {
-        w->matrix = malloc((size_t)m * (size_t)m * sizeof *w->matrix);
-        ok = w->matrix != NULL;
-        for (int i = 0; ok && i < m; i++)
-            for (int j = 0; j < m; j++)
-                w->matrix[(size_t)i * (size_t)m + (size_t)j] =
-                    inst->matrix[(size_t)cities[i] * (size_t)inst->n + (size_t)cities[j]];
-    }
-    if (!ok) {
-        wt_instance_free(w);
-        return NULL;
-    }
-    return w;
 }
 
 /* The windows of a round: window w starts at position offset + first[w]
@@ -227,7 +185,8 @@ static bool cut(round_state *s, const wt_instance *inst, const int32_t *tour,
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (int i = 0; i < s->count; i++) {
         int w = s->which[i];
-        s->inst[i] = window_instance(inst, s->cities + s->first[w], s->first[w + 1] - s->first[w]);
+        s->inst[i] = wt_instance_subset(inst, "window", s->cities + s->first[w],
+                                        s->first[w + 1] - s->first[w]);
         for (int r = 0; r < replicas; r++)
             s->runs[(size_t)i * (size_t)replicas + (size_t)r] = s->inst[i];
         if (!s->inst[i]) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/error.h"
 #include "core/rng.h"
@@ -31,10 +32,20 @@
 #include "warptour_experimental.h"
 #include "warptour_mpi.h"
 
-/* Seconds a meeting is expected to take before the first one is measured:
- * a base and a cost a city a rank (a tour's transfer and merge). */
+/* Seconds a meeting is expected to take before the first one is measured
+ * (with a time limit in epochs of seconds, the first meeting is often the
+ * last): a base, and costs a city for each of the P - 1 tours the root
+ * merges in (GPX of n cities: about 0.12 us a city on one free core of the
+ * 2-core development VM, 1,000,000 cities, bench/RESULTS.md; this allows
+ * 2.5 times that for a loaded machine), for each of the P tours moved
+ * (gather and broadcast) and for the root's final tour (rotated, its length
+ * checked).  Ranks that share cores (more on a machine than it has cores)
+ * slow the root's merges by that share: the waiting ranks poll for the
+ * broadcast. */
 #define MEET_BASE_S 0.05
-#define MEET_CITY_S 1e-7
+#define MEET_MERGE_CITY_S 3e-7
+#define MEET_MOVE_CITY_S 2e-8
+#define MEET_FINISH_CITY_S 5e-8
 /* Positions a diversifying kick's three cuts lie within. */
 #define KICK_WINDOW 64
 /* The shortest epoch worth starting under a time limit. */
@@ -104,6 +115,29 @@ static void kick(int32_t *tour, int n, uint64_t seed)
     memcpy(tour + p1 + len_c, tmp, (size_t)len_b * sizeof *tour);
 }
 
+/* How many ranks of comm share each core of this machine, at least 1. */
+static double core_share(MPI_Comm comm)
+{
+    MPI_Comm local;
+    int here = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(local, &here);
+        MPI_Comm_free(&local);
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 && here > cores ? (double)here / (double)cores : 1.0;
+}
+
+/* The first guess of a meeting's seconds (MEET_BASE_S above), for n cities
+ * on size ranks that share each core share ways. */
+static double meet_guess_s(int n, int size, double share)
+{
+    double per_city = MEET_MERGE_CITY_S * (size - 1) + MEET_MOVE_CITY_S * size +
+                      MEET_FINISH_CITY_S;
+    return MEET_BASE_S + (double)n * per_city * share;
+}
+
 static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const wt_params *params,
                           const wt_mpi_params *mp, wt_error *err)
 {
@@ -121,7 +155,7 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     if (r->epoch_kicks == 0) r->epoch_kicks = 1;
     double limit = params->time_limit_s > 0 ? params->time_limit_s : 0;
     if (!r->by_kicks && limit > 0) r->epoch_s = mp->epoch_s > 0 ? mp->epoch_s : fmax(1, limit / 8);
-    r->meet_s = MEET_BASE_S + MEET_CITY_S * r->n * r->size;
+    r->meet_s = meet_guess_s(r->n, r->size, core_share(comm));
     r->best_len = -1;
     r->progress = params->progress;
     r->progress_user = params->progress_user;

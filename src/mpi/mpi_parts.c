@@ -5,7 +5,7 @@
  *
  * The root holds the whole tour.  Each epoch it cuts the tour into k
  * consecutive paths, one a rank, and each rank searches its path as an
- * instance of its own (mpi_path_instance.h) with both ends fixed: wt_solve's
+ * instance of its own (core/instance_subset.h) with both ends fixed: wt_solve's
  * open path from the path's first city to its last, started from the path
  * as it is, so the path that comes back is never longer.  A path with the
  * same ends over the same cities fits back where it was cut out: the tour
@@ -32,10 +32,10 @@
 
 #include "core/error.h"
 #include "core/init.h"
+#include "core/instance_subset.h"
 #include "core/rng.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
-#include "mpi/mpi_path_instance.h"
 #include "warptour_experimental.h"
 
 /* Seconds a meeting is expected to take before the first one is measured:
@@ -276,7 +276,7 @@ static wt_status search_path(parts *p, int epoch, int m, wt_result *res, wt_erro
 {
     memcpy(p->order, p->path, (size_t)m * sizeof *p->order);
     if (m < PART_MIN_CITIES) return WT_OK; /* nothing to move with both ends fixed */
-    wt_instance *sub = wt_mpi_path_instance(p->inst, p->path, m);
+    wt_instance *sub = wt_instance_subset(p->inst, "part", p->path, m);
     int32_t *identity = malloc((size_t)m * sizeof *identity);
     if (!sub || !identity) {
         wt_instance_free(sub);

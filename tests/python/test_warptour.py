@@ -390,3 +390,18 @@ def test_batch_cuda_device():
     assert r.ok.all() and r.backend == "cpu"
     with pytest.raises(ValueError, match="cuda_device is -1"):
         warptour.solve_batch(pts, kicks=50, cuda_device=-1)
+
+
+def test_comm_refused_where_it_cannot_run():
+    """comm= (docs/mpi.md): without MPI in the build a RuntimeError saying so;
+    with it, something that is no communicator is a TypeError; mpi_mode
+    alone is a ValueError."""
+    pts = np.random.default_rng(3).random((20, 2))
+    if warptour.mpi_available():
+        with pytest.raises(TypeError, match="communicator"):
+            warptour.solve(pts, kicks=5, comm=object())
+    else:
+        with pytest.raises(RuntimeError, match="no MPI"):
+            warptour.solve(pts, kicks=5, comm=object())
+    with pytest.raises(ValueError, match="mpi_mode needs comm"):
+        warptour.solve(pts, kicks=5, mpi_mode="islands")

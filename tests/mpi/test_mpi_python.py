@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The Python package's MPI entry (docs/mpi.md, "From Python"):
+warptour.solve_file(..., comm=MPI.COMM_WORLD) under `mpirun -np 2` gives
+rank 0 the tour that `mpirun -np 2 warptour solve` gives for the same kick
+budget and seed, valid and of its exact length, and the other rank None.
+
+Registered only in a build with MPI and the Python module
+(tests/python/CMakeLists.txt); skipped (exit 77) where mpi4py cannot be
+imported.  Each mpirun runs in a session of its own under a timeout, so a
+hang fails the test.  Under the sanitizers, LD_PRELOAD (the sanitizer
+runtimes) goes to the ranks through mpirun's -x, not to mpirun itself.
+
+Usage: test_mpi_python.py PATH/TO/warptour MPIEXEC   (PYTHONPATH: the module)
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+
+WARPTOUR = None
+MPIEXEC = None
+DATA = os.environ.get("WT_TEST_DATA", os.path.join(os.path.dirname(__file__), "..", "data"))
+HANG_S = 60
+INST = os.path.join(DATA, "a280.tsp")
+
+# Every rank: solve with comm, rank 0 writes the tour and the figures to
+# argv[2], every rank whether it got None to argv[2].rankR.
+RANK_SCRIPT = """
+import json, sys
+from mpi4py import MPI
+import warptour
+comm = MPI.COMM_WORLD
+r = warptour.solve_file(sys.argv[1], kicks=200, seed=3, threads=1, comm=comm)
+with open(f"{sys.argv[2]}.rank{comm.Get_rank()}", "w") as f:
+    f.write("none" if r is None else "result")
+if r is not None:
+    with open(sys.argv[2], "w") as f:
+        json.dump({"tour": [int(c) for c in r.tour], "length": int(r.length),
+                   "kicks": int(r.kicks), "device": r.device}, f)
+"""
+
+
+def mpirun(*cmd):
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    pre = []
+    for name in ("LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"):
+        if name in env:  # the ranks' (the sanitizer runtimes), not mpirun's
+            pre += ["-x", f"{name}={env.pop(name)}"]
+    full = [MPIEXEC, "-np", "2", "-x", "PYTHONPATH", *pre, *cmd]
+    p = subprocess.Popen(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=HANG_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        raise AssertionError(f"{' '.join(full)}: no end within {HANG_S} s (a hang)")
+    return p.returncode, out, err
+
+
+class PythonComm(unittest.TestCase):
+    def test_same_tour_as_the_cli(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = os.path.join(tmp, "py.json")
+            rc, _, err = mpirun(sys.executable, "-c", RANK_SCRIPT, INST, got)
+            self.assertEqual(rc, 0, err)
+            with open(got) as f:
+                py = json.load(f)
+            for rank, what in ((0, "result"), (1, "none")):
+                with open(f"{got}.rank{rank}") as f:
+                    self.assertEqual(f.read(), what)
+            tour = os.path.join(tmp, "cli.tour")
+            rc, out, err = mpirun(WARPTOUR, "solve", INST, "--kicks", "200", "--seed", "3",
+                                  "--threads", "1", "--json", "--json-tour", "--output", tour)
+            self.assertEqual(rc, 0, err)
+            cli = json.loads(out)
+            self.assertEqual(py["tour"], [c - 1 for c in cli["tour"]])
+            self.assertEqual((py["length"], py["kicks"]), (cli["length"], cli["kicks"]))
+            self.assertEqual(py["kicks"], 400)
+            self.assertTrue(py["device"].startswith("2 ranks, "), py["device"])
+            r = subprocess.run([WARPTOUR, "check", INST, tour, "--json"], capture_output=True,
+                               text=True, timeout=HANG_S)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout)["length"], py["length"])
+
+
+if __name__ == "__main__":
+    WARPTOUR, MPIEXEC = sys.argv[1], sys.argv[2]
+    del sys.argv[1:3]
+    try:
+        import mpi4py  # noqa: F401  (the ranks import it; here only whether they can)
+    except ImportError:
+        print("mpi4py is not installed (scripts/install-deps.sh installs it): skipped")
+        sys.exit(77)
+    unittest.main()
