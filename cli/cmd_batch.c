@@ -121,7 +121,16 @@ static void batch_signals(void (*handler)(int))
  * --backend, --device, --devices and --tune are solve's, from the shared table
  * (CLI_BATCH_PARAMS), stored into wt_batch_params.  Codes below the
  * shared table's. */
-enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS, OPT_METRIC };
+enum {
+    OPT_LIST = 300,
+    OPT_GEN,
+    OPT_COUNT,
+    OPT_GEN_SEED,
+    OPT_OPTIMA,
+    OPT_JSON_TOURS,
+    OPT_METRIC,
+    OPT_CANDIDATES
+};
 
 /* What the command line asks for. */
 typedef struct batch_opts {
@@ -357,6 +366,14 @@ static int parse_option(int c, const char *arg, batch_opts *o)
             return cli_usage_error("solve-batch", "--metric is 'auto', 'euclidean' or "
                                    "'haversine' (alias 'geo-degrees'), got '%s'", arg);
         break;
+    case OPT_CANDIDATES:
+        if (strcmp(arg, "auto") == 0) o->params.candidates = WT_BATCH_CANDIDATES_AUTO;
+        else if (strcmp(arg, "nearest") == 0) o->params.candidates = WT_BATCH_CANDIDATES_NEAREST;
+        else if (strcmp(arg, "alpha") == 0) o->params.candidates = WT_BATCH_CANDIDATES_ALPHA;
+        else
+            return cli_usage_error("solve-batch", "--candidates is 'auto', 'nearest' or "
+                                   "'alpha', got '%s'", arg);
+        break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
         return st < 0 ? EXIT_OK : st;
@@ -378,6 +395,7 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
         {"json-tours", no_argument, 0, OPT_JSON_TOURS},
         {"quiet", no_argument, 0, 'q'},
         {"metric", required_argument, 0, OPT_METRIC},
+        {"candidates", required_argument, 0, OPT_CANDIDATES},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];
