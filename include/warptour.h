@@ -872,9 +872,9 @@ typedef int (*wt_batch_progress_fn)(const wt_batch_progress *p, void *user);
 /* Each city's candidate cities, the cities a batch's moves join it to
  * (wt_batch_params.candidates; docs/batch.md). */
 typedef enum wt_batch_candidates {
-    WT_BATCH_CANDIDATES_AUTO = 0, /* by the instance's size: alpha from
-                                     WT_BATCH_ALPHA_FROM cities (src/algo/policy.h),
-                                     nearest below */
+    WT_BATCH_CANDIDATES_AUTO = 0, /* by the instance's size (src/algo/policy.h,
+                                     WT_BATCH_ALPHA_FROM): nearest at every size
+                                     today */
     WT_BATCH_CANDIDATES_NEAREST,  /* its nearest cities */
     WT_BATCH_CANDIDATES_ALPHA     /* its best by alpha-nearness (Helsgaun 2000): a
                                      short Held-Karp ascent of each instance on the

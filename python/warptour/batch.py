@@ -93,7 +93,7 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     candidates  the cities each city's moves join it to: "nearest", "alpha"
                 (its best by alpha-nearness, from a short Held-Karp ascent of
                 each instance on the host before the search), or "auto"
-                (default: alpha from 1,000 cities, nearest below)
+                (default: nearest, which measured as good a kick)
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
                 return stops the kicks (every instance keeps its best tour);

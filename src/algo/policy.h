@@ -373,8 +373,11 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
  * "Why 3-opt items with four-edge kicks from 1,000 cities (batch)"). */
 #define WT_BATCH_THREE_OPT_FROM 1000
 /* Candidates by alpha-nearness [candidates auto] for instances of this many
- * cities or more, nearest cities below; */
-#define WT_BATCH_ALPHA_FROM 1000
+ * cities or more, nearest cities below: none, since at equal kicks the
+ * alpha lists of a short ascent measured no better than the nearest at
+ * 100, 200 and 1,000 cities (bench/RESULTS.md, "Batches with alpha
+ * candidates"); */
+#define WT_BATCH_ALPHA_FROM (WT_BATCH_MAX_CITIES + 1)
 /* each instance's ascent: at most this many subgradient steps [alpha_steps], */
 #define WT_BATCH_ALPHA_STEPS 300
 /* its first period this long [alpha_period]. */
