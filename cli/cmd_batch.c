@@ -59,9 +59,12 @@ static const char batch_help[] =
     "  --devices L         several GPUs: 'all' or a list such as 0,1; the instances\n"
     "                      are dealt over them, the same tours as on one GPU\n"
     "                      (docs/devices.md)\n"
+    "  --candidates C      the cities a city's moves join it to: nearest, alpha (its\n"
+    "                      best by alpha-nearness: a short Held-Karp ascent of each\n"
+    "                      instance on the host first), auto (default: nearest)\n"
     "  --tune NAME=VALUE   experimental: neighbours, kick_window, accept_slack (off:\n"
-    "                      none), three_opt, kick_edges, gpu_threads, gpu_part_bytes\n"
-    "                      (docs/batch.md)\n"
+    "                      none), three_opt, kick_edges, gpu_threads, gpu_part_bytes,\n"
+    "                      alpha_steps, alpha_period (docs/batch.md)\n"
     "\n"
     "Output:\n"
     "  --output DIR        write each tour as DIR/NAME.tour (TSPLIB TOUR files; DIR is\n"
@@ -121,7 +124,16 @@ static void batch_signals(void (*handler)(int))
  * --backend, --device, --devices and --tune are solve's, from the shared table
  * (CLI_BATCH_PARAMS), stored into wt_batch_params.  Codes below the
  * shared table's. */
-enum { OPT_LIST = 300, OPT_GEN, OPT_COUNT, OPT_GEN_SEED, OPT_OPTIMA, OPT_JSON_TOURS, OPT_METRIC };
+enum {
+    OPT_LIST = 300,
+    OPT_GEN,
+    OPT_COUNT,
+    OPT_GEN_SEED,
+    OPT_OPTIMA,
+    OPT_JSON_TOURS,
+    OPT_METRIC,
+    OPT_CANDIDATES
+};
 
 /* What the command line asks for. */
 typedef struct batch_opts {
@@ -357,6 +369,14 @@ static int parse_option(int c, const char *arg, batch_opts *o)
             return cli_usage_error("solve-batch", "--metric is 'auto', 'euclidean' or "
                                    "'haversine' (alias 'geo-degrees'), got '%s'", arg);
         break;
+    case OPT_CANDIDATES:
+        if (strcmp(arg, "auto") == 0) o->params.candidates = WT_BATCH_CANDIDATES_AUTO;
+        else if (strcmp(arg, "nearest") == 0) o->params.candidates = WT_BATCH_CANDIDATES_NEAREST;
+        else if (strcmp(arg, "alpha") == 0) o->params.candidates = WT_BATCH_CANDIDATES_ALPHA;
+        else
+            return cli_usage_error("solve-batch", "--candidates is 'auto', 'nearest' or "
+                                   "'alpha', got '%s'", arg);
+        break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
         return st < 0 ? EXIT_OK : st;
@@ -378,6 +398,7 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
         {"json-tours", no_argument, 0, OPT_JSON_TOURS},
         {"quiet", no_argument, 0, 'q'},
         {"metric", required_argument, 0, OPT_METRIC},
+        {"candidates", required_argument, 0, OPT_CANDIDATES},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];

@@ -869,6 +869,22 @@ typedef struct wt_batch_progress {
  * instances not started keep their start tours). */
 typedef int (*wt_batch_progress_fn)(const wt_batch_progress *p, void *user);
 
+/* Each city's candidate cities, the cities a batch's moves join it to
+ * (wt_batch_params.candidates; docs/batch.md). */
+typedef enum wt_batch_candidates {
+    WT_BATCH_CANDIDATES_AUTO = 0, /* by the instance's size (src/algo/policy.h,
+                                     WT_BATCH_ALPHA_FROM): nearest at every size
+                                     today */
+    WT_BATCH_CANDIDATES_NEAREST,  /* its nearest cities */
+    WT_BATCH_CANDIDATES_ALPHA     /* its best by alpha-nearness (Helsgaun 2000): a
+                                     short Held-Karp ascent of each instance on the
+                                     host, one instance a thread, before the search;
+                                     nearest cities fill a row the ascent leaves
+                                     short, and instances of fewer than 8 cities,
+                                     or of a metric without an ascent, take their
+                                     nearest */
+} wt_batch_candidates;
+
 typedef struct wt_batch_params {
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO: the GPU when one is usable;
                                    on cuda, instances too large for the GPU's shared
@@ -888,6 +904,8 @@ typedef struct wt_batch_params {
     double progress_interval_s; /* default 0.5 */
     const volatile int *stop_flag; /* optional: nonzero stops the search */
     int cuda_device;            /* the GPU to run on (default 0) */
+    wt_batch_candidates candidates; /* default WT_BATCH_CANDIDATES_AUTO; the lists
+                                   are made on the host, whichever device searches */
     /* EXPERIMENTAL, for benchmarks and tests (0: the default, set in
      * src/algo/policy.h and described in docs/batch.md; the tour a seed gives
      * changes with each of them): */
@@ -913,6 +931,13 @@ typedef struct wt_batch_params {
     size_t gpu_part_bytes;      /* the most GPU memory a part of the batch takes;
                                    0: the GPU's free memory decides.  A batch larger
                                    than a part runs in parts, one after another */
+    int alpha_steps;            /* with alpha candidates: the subgradient steps of
+                                   each instance's ascent at most; 0: the default;
+                                   else 1..1000000 */
+    int alpha_period;           /* with alpha candidates: the steps of its first
+                                   period (the step rule halves the step and the
+                                   period after each); 0: the default; else
+                                   1..1000000 */
     /* Several GPUs (docs/devices.md): the instances that fit a GPU are
      * dealt over the listed GPUs, each running its share at the same time;
      * every instance's tour is the one a single GPU (or the CPU) gives for

@@ -900,11 +900,13 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
 
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
-             "            progress, interval, cuda_device[, watch_sigint, places, devices])\n"
+             "            progress, interval, cuda_device[, watch_sigint, places, devices,\n"
+             "            candidates])\n"
              "            -> (dict, exception or None)\n\n"
              "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's;\n"
              "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE);\n"
-             "devices: as solve's (wt_batch_params.devices).");
+             "devices: as solve's (wt_batch_params.devices); candidates: 'auto',\n"
+             "'nearest' or 'alpha' (wt_batch_params.candidates).");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -916,12 +918,22 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     double time_limit, interval;
     int watch_sigint = 0, places = 0;
     PyObject *devices = Py_None;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppO", &source, &count, &n, &seed, &time_limit,
+    const char *candidates = NULL;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppOz", &source, &count, &n, &seed, &time_limit,
                           &kicks, &backend, &threads, &progress, &interval, &cuda_device,
-                          &watch_sigint, &places, &devices))
+                          &watch_sigint, &places, &devices, &candidates))
         return NULL;
     wt_batch_params params;
     wt_batch_params_defaults(&params);
+    if (!candidates || strcmp(candidates, "auto") == 0)
+        params.candidates = WT_BATCH_CANDIDATES_AUTO;
+    else if (strcmp(candidates, "nearest") == 0)
+        params.candidates = WT_BATCH_CANDIDATES_NEAREST;
+    else if (strcmp(candidates, "alpha") == 0)
+        params.candidates = WT_BATCH_CANDIDATES_ALPHA;
+    else
+        return PyErr_Format(PyExc_ValueError, "candidates must be 'auto', 'nearest' or "
+                            "'alpha', got '%s'", candidates);
     params.cuda_device = cuda_device;
     if (set_devices(devices, params.devices, &params.device_count) < 0) return NULL;
     if (backend && wt_backend_parse(backend, &params.backend) != WT_OK)

@@ -35,6 +35,8 @@ static const struct tune_field batch_fields[] = {
     {"kick_edges", TUNE_INT, offsetof(wt_batch_params, kick_edges)},
     {"gpu_threads", TUNE_INT, offsetof(wt_batch_params, gpu_threads)},
     {"gpu_part_bytes", TUNE_SIZE, offsetof(wt_batch_params, gpu_part_bytes)},
+    {"alpha_steps", TUNE_INT, offsetof(wt_batch_params, alpha_steps)},
+    {"alpha_period", TUNE_INT, offsetof(wt_batch_params, alpha_period)},
 };
 
 /* Stores value (text) into field f of the struct at base; false when it
@@ -115,8 +117,8 @@ int cli_parse_batch_tune(const char *cmd, const char *arg, wt_batch_params *p)
 {
     return parse_tune_into(cmd, arg, batch_fields, sizeof batch_fields / sizeof batch_fields[0],
                            "neighbours, kick_window, accept_slack, three_opt, kick_edges, "
-                           "gpu_threads or "
-                           "gpu_part_bytes (docs/batch.md)", p);
+                           "gpu_threads, "
+                           "gpu_part_bytes, alpha_steps or alpha_period (docs/batch.md)", p);
 }
 
 int cli_parse_device(const char *cmd, const char *arg, int *device)

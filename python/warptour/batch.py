@@ -66,7 +66,7 @@ class BatchResult:
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
                 progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean",
-                devices=None):
+                devices=None, candidates="auto"):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
@@ -90,6 +90,10 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
                 alone.  A number twice or negative raises ValueError, one
                 past the machine's GPUs RuntimeError
     threads     CPU threads (None: all cores)
+    candidates  the cities each city's moves join it to: "nearest", "alpha"
+                (its best by alpha-nearness, from a short Held-Karp ascent of
+                each instance on the host before the search), or "auto"
+                (default: nearest, which measured as good a kick)
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
                 return stops the kicks (every instance keeps its best tour);
@@ -120,7 +124,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval, _device(cuda_device),
-                                   _sigint_watchable(), places, _devices(devices))
+                                   _sigint_watchable(), places, _devices(devices),
+                                   candidates)
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

@@ -48,6 +48,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "algo/alpha.h"
 #include "algo/policy.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -78,6 +79,13 @@ int wt_batch_three_opt(const wt_batch_params *p, int *from)
     if (p->three_opt == WT_TUNING_OFF) return 0;
     if (p->three_opt) return p->three_opt;
     return WT_BATCH_THREE_OPT < k ? WT_BATCH_THREE_OPT : k;
+}
+
+bool wt_batch_alpha(const wt_batch_params *p, int n, bool fixed_ends)
+{
+    if (p->candidates == WT_BATCH_CANDIDATES_AUTO)
+        return !fixed_ends && n >= WT_BATCH_ALPHA_FROM;
+    return p->candidates == WT_BATCH_CANDIDATES_ALPHA;
 }
 
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n)
@@ -111,6 +119,15 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
         return BAD("params.cuda_device is %d; expected 0 or more", p->cuda_device);
     wt_status st = wt_devices_check(p->devices, p->device_count, "wt_solve_batch", err);
     if (st != WT_OK) return st;
+    if (p->candidates != WT_BATCH_CANDIDATES_AUTO && p->candidates != WT_BATCH_CANDIDATES_NEAREST &&
+        p->candidates != WT_BATCH_CANDIDATES_ALPHA)
+        return BAD("params.candidates %d is no wt_batch_candidates", (int)p->candidates);
+    if (p->alpha_steps < 0 || p->alpha_steps > 1000000)
+        return BAD("params.alpha_steps is %d; expected 0 (the default) or 1..1000000",
+                   p->alpha_steps);
+    if (p->alpha_period < 0 || p->alpha_period > 1000000)
+        return BAD("params.alpha_period is %d; expected 0 (the default) or 1..1000000",
+                   p->alpha_period);
     if (p->neighbours != 0 && (p->neighbours < 2 || p->neighbours > 16))
         return BAD("params.neighbours is %d; expected 0 (the default) or 2..16", p->neighbours);
     if (p->kick_window != 0 && p->kick_window < 3)
@@ -213,6 +230,147 @@ static wt_status neighbour_rows(const wt_instance *inst, int k, int32_t *nb, wt_
         for (int q = k - 1; q >= 0; q--) nb[row + (size_t)q] = q < have ? nb[was + (size_t)q] : -1;
     }
     return WT_OK;
+}
+
+/* Row `row` of k cities of city c kept its first entry of each city but c,
+ * in order, then filled from `fill` (a row of k, NULL: none) with the
+ * cities not in it, then with -1. */
+static void fill_row(int32_t *row, int k, int c, const int32_t *fill)
+{
+    int have = 0;
+    for (int q = 0; q < k + (fill ? k : 0) && have < k; q++) {
+        int32_t d = q < k ? row[q] : fill[q - k];
+        bool there = d < 0 || d == c;
+        for (int x = 0; x < have && !there; x++) there = row[x] == d;
+        if (!there) row[have++] = d;
+    }
+    for (int x = have; x < k; x++) row[x] = -1;
+}
+
+/* Whether some row of nb (n rows of k) repeats a city or names its own. */
+static bool rows_repeat(const int32_t *nb, int n, int k)
+{
+    for (int c = 0; c < n; c++) {
+        const int32_t *row = nb + (size_t)c * (size_t)k;
+        for (int q = 0; q < k; q++) {
+            if (row[q] == c) return true;
+            for (int x = 0; x < q; x++)
+                if (row[q] >= 0 && row[x] == row[q]) return true;
+        }
+    }
+    return false;
+}
+
+/* The side of the square the points of a real-valued instance are scaled
+ * to for its ascent (ascent_instance). */
+#define WT_BATCH_ALPHA_SIDE 1e6
+
+/* The instance whose ascent gives inst's lists: inst, or for a real-valued
+ * plane instance (WT_EUC_2D_REAL: a length unit that puts its distances
+ * near 2^40 units, beyond the ascent's fixed point,
+ * wt_onetree_check_lengths) a copy in TSPLIB's EUC_2D with the points
+ * scaled to a square of WT_BATCH_ALPHA_SIDE: the lists need the order of
+ * the alpha-values alone, which a millionth of the extent hardly changes.
+ * *copy: the copy to free, or NULL. */
+static const wt_instance *ascent_instance(const wt_instance *inst, wt_instance **copy,
+                                          wt_status *st, wt_error *err)
+{
+    *copy = NULL;
+    *st = WT_OK;
+    const double *x, *y;
+    double lo[3], hi[3];
+    if (wt_instance_type(inst) != WT_EUC_2D_REAL || !wt_instance_coords(inst, &x, &y) ||
+        !wt_instance_bbox(inst, lo, hi))
+        return inst;
+    int n = inst->n;
+    double extent = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+    double scale = extent > 0 ? WT_BATCH_ALPHA_SIDE / extent : 1;
+    double *xy = malloc(2 * (size_t)n * sizeof *xy);
+    if (!xy) {
+        *st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
+        return NULL;
+    }
+    for (int c = 0; c < n; c++) {
+        xy[c] = (x[c] - lo[0]) * scale;
+        xy[n + c] = (y[c] - lo[1]) * scale;
+    }
+    *st = wt_instance_from_coords(inst->name, n, WT_EUC_2D, xy, xy + n, NULL, copy, err);
+    free(xy);
+    return *st == WT_OK ? *copy : NULL;
+}
+
+/* The k candidates of every city of inst by alpha-nearness into nb, as n
+ * rows of k (algo/alpha.h): a short ascent of the instance on the host's
+ * slot with one thread (the caller's threads take an instance each), of
+ * p's steps and period; where the ascent's row repeats a city (its graph
+ * had fewer than k neighbours to fill it), the repeats give way to the
+ * nearest cities not in the row.  The stop is ctl's, polled by the
+ * ascent; its progress stays with the calling thread (prepare_one), so
+ * the ascent runs on a copy that reports nothing.  A real-valued
+ * instance's ascent is its scaled copy's (ascent_instance).  *made false with nb
+ * untouched when the instance has no ascent (fewer than 8 cities, k >= n,
+ * a metric the host's slot refuses) or ctl stopped it (*stopped). */
+static wt_status alpha_rows(const wt_instance *inst, int k, const wt_batch_params *p,
+                            const wt_search_ctl *ctl, int32_t *nb, bool *made, bool *stopped,
+                            wt_error *err)
+{
+    wt_search_ctl one = *ctl;
+    one.threads = 1;
+    one.shown_best = 0; /* wt_ctl_tick is silent */
+    one.next_report = INFINITY;
+    wt_device host;
+    wt_device_host(&host);
+    int steps = p->alpha_steps ? p->alpha_steps : WT_BATCH_ALPHA_STEPS;
+    int period = p->alpha_period ? p->alpha_period : WT_BATCH_ALPHA_PERIOD;
+    wt_alpha a = {.candidates = NULL};
+    wt_instance *copy;
+    wt_status st;
+    const wt_instance *of = ascent_instance(inst, &copy, &st, err);
+    if (of) st = wt_alpha_run(of, &host, &one, INFINITY, steps, period, k, &a, err);
+    wt_instance_free(copy);
+    *made = st == WT_OK && a.candidates;
+    *stopped = st == WT_OK && !a.candidates && wt_ctl_expired(&one);
+    if (!*made) return st;
+    int n = inst->n;
+    memcpy(nb, a.candidates, (size_t)n * (size_t)k * sizeof *nb);
+    wt_alpha_free(&a);
+    if (!rows_repeat(nb, n, k)) return WT_OK;
+    int32_t *near = malloc((size_t)n * (size_t)k * sizeof *near);
+    if (!near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
+    st = neighbour_rows(inst, k, near, err);
+    for (int c = 0; st == WT_OK && c < n; c++)
+        fill_row(nb + (size_t)c * (size_t)k, k, c, near + (size_t)c * (size_t)k);
+    free(near);
+    return st;
+}
+
+/* Each city's k candidates of instance inst into nb, as p asks
+ * (wt_batch_alpha): by alpha-nearness, else (or where the instance has no
+ * ascent) its nearest.  *stopped: ctl stopped the ascent first (nb not to
+ * be used). */
+static wt_status candidate_rows(const wt_instance *inst, int k, bool fixed_ends,
+                                const wt_batch_params *p, const wt_search_ctl *ctl, int32_t *nb,
+                                bool *stopped, wt_error *err)
+{
+    *stopped = false;
+    if (wt_batch_alpha(p, inst->n, fixed_ends)) {
+        bool made = false;
+        wt_status st = alpha_rows(inst, k, p, ctl, nb, &made, stopped, err);
+        if (st != WT_OK || made || *stopped) return st;
+    }
+    return neighbour_rows(inst, k, nb, err);
+}
+
+wt_status wt_batch_lists(const wt_instance *inst, const wt_batch_params *p, int32_t *nb,
+                         wt_error *err)
+{
+    wt_params wp;
+    memset(&wp, 0, sizeof wp);
+    wp.threads = 1;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &wp);
+    bool stopped;
+    return candidate_rows(inst, wt_batch_neighbours(p), false, p, &ctl, nb, &stopped, err);
 }
 
 /* A city of a strip, by its x. */
@@ -339,6 +497,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
     else if (search)
         st = wt_tour_init_threads(inst, WT_INIT_GREEDY, p->seed, 1, s->tour[i], &e);
     search = search && !wt_ctl_expired(ctl); /* no lists after the stop either */
+    bool stopped = false;
     if (st == WT_OK && search) {
         s->nb[i] = malloc((size_t)n * (size_t)s->k * sizeof(int32_t));
         if (!s->nb[i])
@@ -346,7 +505,11 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         else if (nb_from)
             memcpy(s->nb[i], nb_from, (size_t)n * (size_t)s->k * sizeof *nb_from);
         else
-            st = neighbour_rows(inst, s->k, s->nb[i], &e);
+            st = candidate_rows(inst, s->k, s->from.fixed_ends, p, ctl, s->nb[i], &stopped, &e);
+    }
+    if (stopped) { /* no lists after the stop: the start tour stays */
+        free(s->nb[i]);
+        s->nb[i] = NULL;
     }
     if (st != WT_OK) {
         fail_one(t, i, inst, st, e.message);

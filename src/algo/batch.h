@@ -25,6 +25,19 @@ int wt_batch_neighbours(const wt_batch_params *p);
  * WT_BATCH_THREE_OPT from WT_BATCH_THREE_OPT_FROM cities). */
 int wt_batch_three_opt(const wt_batch_params *p, int *from);
 
+/* Whether an instance of n cities gets candidates by alpha-nearness
+ * (params.candidates; AUTO: from WT_BATCH_ALPHA_FROM cities, never for
+ * the paths of a search with fixed ends, the windows of algo/windows.c,
+ * which hand their own lists or take the nearest). */
+bool wt_batch_alpha(const wt_batch_params *p, int n, bool fixed_ends);
+
+/* The candidate lists instance inst of a batch with parameters p gets
+ * (not a window's), into nb: n rows of wt_batch_neighbours(p) cities, -1
+ * after a row's last, as the batch's search takes them.  One thread, no
+ * stop.  For tests. */
+wt_status wt_batch_lists(const wt_instance *inst, const wt_batch_params *p, int32_t *nb,
+                         wt_error *err);
+
 /* Kicks instance of n cities gets per params: params->kicks, or 0 (until
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n);

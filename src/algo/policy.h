@@ -372,6 +372,16 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
 /* on instances of this many cities or more; none below (bench/RESULTS.md,
  * "Why 3-opt items with four-edge kicks from 1,000 cities (batch)"). */
 #define WT_BATCH_THREE_OPT_FROM 1000
+/* Candidates by alpha-nearness [candidates auto] for instances of this many
+ * cities or more, nearest cities below: none, since at equal kicks the
+ * alpha lists of a short ascent measured no better than the nearest at
+ * 100, 200 and 1,000 cities (bench/RESULTS.md, "Batches with alpha
+ * candidates"); */
+#define WT_BATCH_ALPHA_FROM (WT_BATCH_MAX_CITIES + 1)
+/* each instance's ascent: at most this many subgradient steps [alpha_steps], */
+#define WT_BATCH_ALPHA_STEPS 300
+/* its first period this long [alpha_period]. */
+#define WT_BATCH_ALPHA_PERIOD 100
 /* Seconds a batch's search ends before its time limit, for the tours to come
  * back from the GPU and their lengths to be recomputed: this much, */
 #define WT_BATCH_FINISH_S 2e-3

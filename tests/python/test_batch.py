@@ -43,6 +43,20 @@ def test_reproducible_across_threads():
     assert not np.array_equal(a.tours, c.tours)
 
 
+def test_alpha_candidates():
+    pts = rand_batch(3, 120, seed=4)
+    a = warptour.solve_batch(pts, kicks=100, backend="cpu", threads=2, candidates="alpha")
+    b = warptour.solve_batch(pts, kicks=100, backend="cpu", threads=1, candidates="alpha")
+    c = warptour.solve_batch(pts, kicks=100, backend="cpu", threads=2, candidates="nearest")
+    assert a.ok.all() and np.array_equal(a.tours, b.tours)
+    assert not np.array_equal(a.tours, c.tours)
+    for i in range(3):
+        assert np.array_equal(np.sort(a.tours[i]), np.arange(120))
+        assert a.lengths[i] == pytest.approx(tour_length(pts[i], a.tours[i]), rel=1e-9)
+    with pytest.raises(ValueError):
+        warptour.solve_batch(pts, candidates="near")
+
+
 def test_bad_points_alone():
     pts = rand_batch(4, 30)
     pts[2, 5, 0] = np.nan

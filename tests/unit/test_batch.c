@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "algo/batch.h"
 #include "core/batch_search.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -649,6 +650,9 @@ static void test_params_checked(void **state)
     REFUSED("three_opt", p.three_opt = -3);
     REFUSED("three_opt", p.three_opt = 9);
     REFUSED("three_opt", (p.neighbours = 4, p.three_opt = 5));
+    REFUSED("candidates", p.candidates = (wt_batch_candidates)3);
+    REFUSED("alpha_steps", p.alpha_steps = -1);
+    REFUSED("alpha_period", p.alpha_period = 1000001);
 #undef REFUSED
     wt_batch_params_defaults(&p);
     assert_int_equal(wt_solve_batch(cin, 0, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
@@ -737,6 +741,95 @@ static void test_three_opt_batch(void **state)
     batch_set_free(big, 1);
 }
 
+/* Every row of nb (n rows of k): cities of the instance, not its own,
+ * none twice, -1 only after its last; returns the rows that are full. */
+static int check_rows(const int32_t *nb, int n, int k)
+{
+    int full = 0;
+    for (int c = 0; c < n; c++) {
+        const int32_t *row = nb + (size_t)c * (size_t)k;
+        int have = 0;
+        while (have < k && row[have] >= 0) have++;
+        for (int q = 0; q < k; q++) {
+            if (q >= have) {
+                assert_int_equal(row[q], -1);
+                continue;
+            }
+            assert_true(row[q] < n && row[q] != c);
+            for (int x = 0; x < q; x++) assert_int_not_equal(row[x], row[q]);
+        }
+        full += have == k;
+    }
+    return full;
+}
+
+/* Alpha lists: valid rows, full where the instance has k other cities,
+ * not the nearest cities' (the ascent reorders them), of the same length
+ * the nearest rows take for an instance too small for an ascent; with 16
+ * a city (more than the ascent's graph may give some), still full and
+ * valid (the nearest fill them). */
+static void test_alpha_lists(void **state)
+{
+    (void)state;
+    enum { N = 200 };
+    wt_instance *inst = wt_test_random_instance(N, 5);
+    wt_batch_params p = cpu_params(0, 1);
+    wt_error err = {0};
+    int32_t *alpha = malloc(N * 16 * sizeof *alpha), *near = malloc(N * 16 * sizeof *near);
+    p.candidates = WT_BATCH_CANDIDATES_ALPHA;
+    assert_int_equal(wt_batch_lists(inst, &p, alpha, &err), WT_OK);
+    assert_int_equal(check_rows(alpha, N, 8), N);
+    p.candidates = WT_BATCH_CANDIDATES_NEAREST;
+    assert_int_equal(wt_batch_lists(inst, &p, near, &err), WT_OK);
+    assert_int_equal(check_rows(near, N, 8), N);
+    assert_true(memcmp(alpha, near, N * 8 * sizeof *near) != 0);
+    p.candidates = WT_BATCH_CANDIDATES_AUTO; /* nearest below WT_BATCH_ALPHA_FROM cities */
+    assert_int_equal(wt_batch_lists(inst, &p, alpha, &err), WT_OK);
+    assert_memory_equal(alpha, near, N * 8 * sizeof *near);
+    p.candidates = WT_BATCH_CANDIDATES_ALPHA;
+    p.neighbours = 16;
+    assert_int_equal(wt_batch_lists(inst, &p, alpha, &err), WT_OK);
+    assert_int_equal(check_rows(alpha, N, 16), N);
+    wt_instance *tiny = wt_test_random_instance(6, 5);
+    p.neighbours = 0;
+    assert_int_equal(wt_batch_lists(tiny, &p, alpha, &err), WT_OK);
+    assert_int_equal(check_rows(alpha, 6, 8), 0);
+    for (int c = 0; c < 6; c++) assert_int_equal(alpha[c * 8 + 5], -1);
+    wt_instance_free(tiny);
+    wt_instance_free(inst);
+    free(alpha);
+    free(near);
+}
+
+/* A batch with alpha lists: valid tours of exact length, the same for the
+ * same seed and kicks on 1 and 2 threads, other tours than the nearest
+ * lists give. */
+static void test_alpha_batch(void **state)
+{
+    (void)state;
+    enum { COUNT = 3, N = 200 };
+    wt_instance **in = batch_uniform_set(COUNT, N, 60);
+    wt_batch_params p = cpu_params(150, 2);
+    p.candidates = WT_BATCH_CANDIDATES_ALPHA;
+    wt_batch_result a = batch_solve(in, COUNT, &p);
+    p.threads = 1;
+    wt_batch_result b = batch_solve(in, COUNT, &p);
+    p.candidates = WT_BATCH_CANDIDATES_NEAREST;
+    wt_batch_result c = batch_solve(in, COUNT, &p);
+    assert_int_equal(a.failed, 0);
+    assert_int_equal(a.stop, WT_STOP_DONE);
+    batch_check_tours(in, &a);
+    batch_assert_same(&a, &b);
+    int differ = 0;
+    for (int i = 0; i < COUNT; i++)
+        differ += memcmp(a.tours[i].tour, c.tours[i].tour, N * sizeof(int32_t)) != 0;
+    assert_true(differ > 0);
+    wt_batch_result_free(&a);
+    wt_batch_result_free(&b);
+    wt_batch_result_free(&c);
+    batch_set_free(in, COUNT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -761,6 +854,8 @@ int main(void)
         cmocka_unit_test(test_backends),
         cmocka_unit_test(test_tuning),
         cmocka_unit_test(test_three_opt_batch),
+        cmocka_unit_test(test_alpha_lists),
+        cmocka_unit_test(test_alpha_batch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
