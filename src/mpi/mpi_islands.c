@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "algo/ils_keep.h"
 #include "core/rng.h"
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
@@ -73,6 +74,8 @@ typedef struct run {
     void *progress_user;
     uint64_t my_kicks, my_steps; /* this rank's epochs before the current one */
     wt_tuning tuning;       /* the epochs' searches' (wt_mpi_no_bound) */
+    wt_ils_keep *keep;      /* this rank's searches' lists and last tour, kept from
+                               epoch to epoch (algo/ils_keep.h) */
 } run;
 
 /* The caller's progress callback, seeing the whole run rather than the
@@ -163,13 +166,14 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     r->best = malloc((size_t)r->n * sizeof *r->best);
     r->start = malloc((size_t)r->n * sizeof *r->start);
     if (!r->best || !r->start) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
-    return WT_OK;
+    return wt_ils_keep_open(r->n, &r->keep, err);
 }
 
 static void run_close(run *r)
 {
     free(r->best);
     free(r->start);
+    wt_ils_keep_free(r->keep);
 }
 
 /* The parameters of this rank's epoch. */
@@ -315,7 +319,7 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
         r->epoch_started = MPI_Wtime();
         epoch_params(r, epoch, &q);
         wt_result res = {0};
-        wt_status st = wt_solve(r->inst, &q, &res, err);
+        wt_status st = wt_solve_kept(r->inst, &q, r->keep, &res, err);
         if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) {
             wt_result_free(&res);
             return st;
