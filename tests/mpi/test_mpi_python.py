@@ -4,7 +4,9 @@ warptour.solve_file(..., comm=MPI.COMM_WORLD) under `mpirun -np 2` gives
 rank 0 the tour that `mpirun -np 2 warptour solve` gives for the same kick
 budget and seed, valid and of its exact length, and the other rank None;
 warptour.solve_batch(..., comm=) gives rank 0 the tours (and failures) of
-one process's solve_batch for the same seed and kicks, the other None.
+one process's solve_batch for the same seed and kicks, the other None;
+in the parts mode, rank 0's progress callback sees best lengths that
+never increase and end at the result's.
 
 Registered only in a build with MPI and the Python module
 (tests/python/CMakeLists.txt); skipped (exit 77) where mpi4py cannot be
@@ -66,6 +68,21 @@ if r is not None:
         json.dump({"tours": r.tours.tolist(), "lengths": r.lengths_units.tolist(),
                    "errors": {str(k): v for k, v in r.errors.items()},
                    "kicks": r.kicks.tolist(), "device": r.device}, f)
+"""
+
+# The parts mode with a progress callback: rank 0's best lengths (0, the
+# ticker's before the library's first report, left out) and the result's.
+PARTS_SCRIPT = """
+import json, sys
+from mpi4py import MPI
+import warptour
+seen = []
+r = warptour.solve_file(sys.argv[1], kicks=400, seed=2, threads=1, comm=MPI.COMM_WORLD,
+                        mpi_mode="parts", progress=lambda p: seen.append(p["best_length"]),
+                        progress_interval=1e-6)
+if r is not None:
+    with open(sys.argv[2], "w") as f:
+        json.dump({"seen": [b for b in seen if b > 0], "length": int(r.length)}, f)
 """
 
 
@@ -132,6 +149,19 @@ class PythonComm(unittest.TestCase):
             self.assertEqual(list(mpi["errors"]), ["3"])
             for key in ("tours", "lengths", "errors", "kicks"):
                 self.assertEqual(mpi[key], alone[key], key)
+
+    def test_parts_progress_never_rises_and_ends_at_the_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = os.path.join(tmp, "parts.json")
+            rc, _, err = mpirun(sys.executable, "-c", PARTS_SCRIPT, INST, got)
+            self.assertEqual(rc, 0, err)
+            with open(got) as f:
+                d = json.load(f)
+            seen = d["seen"]
+            self.assertGreater(len(seen), 2)
+            rises = [(a, b) for a, b in zip(seen, seen[1:]) if b > a]
+            self.assertEqual(rises, [])
+            self.assertEqual(seen[-1], d["length"])
 
 
 if __name__ == "__main__":
