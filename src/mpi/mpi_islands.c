@@ -12,6 +12,10 @@
  * once (a double bridge within a short stretch of the tour, at a place of
  * its own) and searches with a seed of its own, so the islands keep
  * searching apart while the root's search goes on from the best itself.
+ * Each rank's searches keep their set-up from epoch to epoch
+ * (algo/ils_keep.h, wt_solve_kept): the candidate lists of the first, and
+ * a later epoch's first descent starts only from the cities whose tour
+ * neighbours differ from the rank's last tour.
  *
  * Each meeting is a point where all ranks agree on the outcome
  * (mpi_agree.h) and on whether another epoch follows (the root decides, by
@@ -191,8 +195,8 @@ static void epoch_params(run *r, int epoch, wt_params *q)
     }
     q->kicks = r->by_kicks ? (r->kicks_left < r->epoch_kicks ? r->kicks_left : r->epoch_kicks) : 0;
     /* By time, the first epoch ends with its first descent (and one kick):
-     * cut short, each later epoch would build the start's candidate lists
-     * again and redo the same descent. */
+     * cut short, the next epoch's search (whose keep then has no finished
+     * tour) would descend from every city again. */
     bool first_descent = !r->by_kicks && r->epoch_s > 0 && epoch == 0;
     if (first_descent) q->kicks = 1;
     q->time_limit_s = 0;
@@ -254,8 +258,8 @@ static meeting decide(run *r, const epoch_report *reports, double meet_started)
 {
     double now = MPI_Wtime();
     /* By time, an epoch lasts at least as long as the first (a start tour,
-     * its lists and a descent): the set-up that each epoch's search
-     * repeats then takes at most half of it. */
+     * its lists and a descent from every city), so that the meetings, whose
+     * merges cost about as much at any epoch length, take a small share. */
     if (r->epoch_s > 0) r->epoch_s = fmax(r->epoch_s, meet_started - r->epoch_started);
     meeting mt = {0, WT_STOP_DONE, r->best_len, r->epoch_s};
     for (int k = 0; k < r->size; k++)
