@@ -103,7 +103,9 @@ void wt_mpi_params_defaults(wt_mpi_params *p);
  * a child never longer than the shorter parent, often shorter), which
  * becomes every rank's next start; each rank other than the root first
  * kicks it (a random double bridge of its own), so that the islands search
- * apart.
+ * apart.  Each rank builds its candidate lists once, in its first epoch, and
+ * a later epoch's first descent starts from the cities whose tour
+ * neighbours differ from the rank's last tour alone.
  *
  * Parts (WT_MPI_PARTS): the root holds the whole tour (params.start_tour,
  * else params.init's start tour, built on the root); each epoch it cuts the
@@ -131,7 +133,9 @@ void wt_mpi_params_defaults(wt_mpi_params *p);
  * epoch ends the run at the next meeting (stop WT_STOP_INTERRUPTED).  The
  * progress callback sees the whole run's elapsed time, kicks (this rank's)
  * and a best length: islands the best tour so far, parts the whole tour's
- * length as of the last meeting with this rank's path as it is now.
+ * length as of the last meeting with this rank's path as it is now (never
+ * rising; the root's last report, after the final meeting, is the
+ * result's length).
  *
  * On the root, res gets the best tour with its exact length (lower_bound -1,
  * steps and ils.kicks summed over ranks and epochs, stop the most severe of

@@ -588,6 +588,35 @@ typedef struct mpi_run {
 #endif
 } mpi_run;
 
+#ifdef WT_PY_MPI
+/* The communicator whose Fortran handle is comm (an int) into *out; -1
+ * with an exception set when it is none or MPI is not running. */
+static int comm_of(PyObject *comm, MPI_Comm *out)
+{
+    if (!PyLong_Check(comm) || PyBool_Check(comm)) {
+        PyErr_SetString(PyExc_TypeError, "comm must be a communicator's Fortran handle (an int)");
+        return -1;
+    }
+    long handle = PyLong_AsLong(comm);
+    if (handle == -1 && PyErr_Occurred()) return -1;
+    int initialized = 0, finalized = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (!initialized || finalized) {
+        PyErr_SetString(PyExc_RuntimeError, "comm: MPI is not initialized (import mpi4py's MPI "
+                                            "first) or already finalized");
+        return -1;
+    }
+    *out = MPI_Comm_f2c((MPI_Fint)handle);
+    int rank = -1;
+    if (*out == MPI_COMM_NULL || MPI_Comm_rank(*out, &rank) != MPI_SUCCESS) {
+        PyErr_SetString(PyExc_ValueError, "comm is not a valid communicator");
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 /* Reads comm and mpi_mode from kw (may be NULL) into m; -1 with an
  * exception set when they are bad or the build has no MPI. */
 static int get_mpi_run(PyObject *kw, mpi_run *m)
@@ -603,20 +632,7 @@ static int get_mpi_run(PyObject *kw, mpi_run *m)
         return 0;
     }
 #ifdef WT_PY_MPI
-    if (!PyLong_Check(comm) || PyBool_Check(comm)) {
-        PyErr_SetString(PyExc_TypeError, "comm must be a communicator's Fortran handle (an int)");
-        return -1;
-    }
-    long handle = PyLong_AsLong(comm);
-    if (handle == -1 && PyErr_Occurred()) return -1;
-    int initialized = 0, finalized = 0;
-    MPI_Initialized(&initialized);
-    MPI_Finalized(&finalized);
-    if (!initialized || finalized) {
-        PyErr_SetString(PyExc_RuntimeError, "comm: MPI is not initialized (import mpi4py's MPI "
-                                            "first) or already finalized");
-        return -1;
-    }
+    if (comm_of(comm, &m->comm) < 0) return -1;
     wt_mpi_params_defaults(&m->mp);
     if (mode && mode != Py_None) {
         const char *name = PyUnicode_Check(mode) ? PyUnicode_AsUTF8(mode) : NULL;
@@ -632,12 +648,8 @@ static int get_mpi_run(PyObject *kw, mpi_run *m)
         }
         m->mp.mode = (wt_mpi_mode)k;
     }
-    m->comm = MPI_Comm_f2c((MPI_Fint)handle);
     int rank = -1;
-    if (m->comm == MPI_COMM_NULL || MPI_Comm_rank(m->comm, &rank) != MPI_SUCCESS) {
-        PyErr_SetString(PyExc_ValueError, "comm is not a valid communicator");
-        return -1;
-    }
+    MPI_Comm_rank(m->comm, &rank);
     m->on = true;
     m->is_root = rank == m->mp.root;
     return 0;
@@ -898,15 +910,90 @@ static PyObject *batch_dict(const wt_batch_result *r, int n)
                          "backend", r->backend, "device", r->device);
 }
 
+#ifdef WT_PY_MPI
+/* Instance i of a points batch (named as wt_solve_batch_points names it),
+ * or NULL with its failure in e. */
+static wt_instance *batch_instance(const double *xy, int i, int n, wt_edge_weight_type type,
+                                   double *x, wt_error *e)
+{
+    const double *pt = xy + (size_t)i * (size_t)n * 2;
+    for (int c = 0; c < n; c++) {
+        x[c] = pt[2 * c];
+        x[n + c] = pt[2 * c + 1];
+    }
+    char name[32];
+    snprintf(name, sizeof name, "points%d", i);
+    wt_instance *inst = NULL;
+    return wt_instance_from_coords(name, n, type, x, x + n, NULL, &inst, e) == WT_OK ? inst
+                                                                                   : NULL;
+}
+
+/* wt_solve_batch_points over the ranks of comm (wt_mpi_solve_batch, root
+ * 0): each rank builds the instances it owns from xy, which every rank
+ * holds alike.  An owned instance whose points make none goes in as NULL;
+ * rank 0 then names its failure as wt_solve_batch_points does (batch.c's
+ * words), from its own copy of the points. */
+static wt_status mpi_batch_points(MPI_Comm comm, const double *xy, int count, int n,
+                                  wt_edge_weight_type type, const wt_batch_params *params,
+                                  wt_batch_result *res, wt_error *err)
+{
+    if (n > WT_BATCH_MAX_CITIES) /* every rank alike, as wt_solve_batch_points refuses it */
+        return wt_solve_batch_points(xy, count, n, type, params, res, err);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    wt_instance **insts = calloc((size_t)count, sizeof *insts);
+    double *x = malloc(2 * (size_t)n * sizeof *x);
+    for (int i = 0; insts && x && i < count; i++) {
+        wt_error e = {0};
+        if (wt_mpi_batch_owner(i, size) == rank) insts[i] = batch_instance(xy, i, n, type, x, &e);
+    }
+    /* Without memory, insts NULL: every rank returns the refusal. */
+    wt_status st = wt_mpi_solve_batch(comm, 0, x ? (const wt_instance *const *)insts : NULL,
+                                      count, params, res, err);
+    for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
+    free(insts);
+    for (int i = 0; st == WT_OK && x && rank == 0 && i < res->count; i++) {
+        wt_batch_tour *t = &res->tours[i];
+        if (t->status == WT_OK) continue;
+        wt_error e = {0};
+        wt_instance *inst = batch_instance(xy, i, n, type, x, &e);
+        if (inst) {
+            wt_instance_free(inst); /* it failed in the search, as it says */
+            continue;
+        }
+        t->status = e.status;
+        snprintf(t->message, sizeof t->message, "instance %d: %.160s", i, e.message);
+    }
+    free(x);
+    return st;
+}
+#endif
+
+/* The batch: over m's communicator where m->on (root 0), else this
+ * process's wt_solve_batch_points. */
+static wt_status batch_on(const mpi_run *m, const double *xy, int count, int n,
+                          wt_edge_weight_type type, const wt_batch_params *params,
+                          wt_batch_result *res, wt_error *err)
+{
+#ifdef WT_PY_MPI
+    if (m->on) return mpi_batch_points(m->comm, xy, count, n, type, params, res, err);
+#else
+    (void)m;
+#endif
+    return wt_solve_batch_points(xy, count, n, type, params, res, err);
+}
+
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
              "            progress, interval, cuda_device[, watch_sigint, places, devices,\n"
-             "            candidates])\n"
-             "            -> (dict, exception or None)\n\n"
+             "            candidates, comm]) -> (dict or None, exception or None)\n\n"
              "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's;\n"
              "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE);\n"
              "devices: as solve's (wt_batch_params.devices); candidates: 'auto',\n"
-             "'nearest' or 'alpha' (wt_batch_params.candidates).");
+             "'nearest' or 'alpha' (wt_batch_params.candidates); comm: None or an MPI\n"
+             "communicator's Fortran handle (wt_mpi_solve_batch from the points, root\n"
+             "0: the dict is then None on the other ranks).");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -917,12 +1004,28 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     unsigned long long seed, kicks;
     double time_limit, interval;
     int watch_sigint = 0, places = 0;
-    PyObject *devices = Py_None;
+    PyObject *devices = Py_None, *comm = Py_None;
     const char *candidates = NULL;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppOz", &source, &count, &n, &seed, &time_limit,
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppOzO", &source, &count, &n, &seed, &time_limit,
                           &kicks, &backend, &threads, &progress, &interval, &cuda_device,
-                          &watch_sigint, &places, &devices, &candidates))
+                          &watch_sigint, &places, &devices, &candidates, &comm))
         return NULL;
+    mpi_run mpi;
+    memset(&mpi, 0, sizeof mpi);
+    mpi.is_root = true;
+    if (comm != Py_None) {
+#ifdef WT_PY_MPI
+        int rank = 0;
+        if (comm_of(comm, &mpi.comm) < 0) return NULL;
+        MPI_Comm_rank(mpi.comm, &rank);
+        mpi.on = true;
+        mpi.is_root = rank == 0;
+#else
+        PyErr_SetString(PyExc_RuntimeError, "comm: this build of warptour has no MPI (it was "
+                                            "built where CMake found none, or with WT_MPI=OFF)");
+        return NULL;
+#endif
+    }
     wt_batch_params params;
     wt_batch_params_defaults(&params);
     if (!candidates || strcmp(candidates, "auto") == 0)
@@ -965,8 +1068,8 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     ticker tk;
     Py_BEGIN_ALLOW_THREADS
     bool ticking = ctx.callable && ticker_start(&tk, &ctx, batch_tick, &stop, interval);
-    st = wt_solve_batch_points(view.buf, count, n, places ? WT_HAVERSINE : WT_EUC_2D_REAL, &params,
-                               &res, &err);
+    st = batch_on(&mpi, view.buf, count, n, places ? WT_HAVERSINE : WT_EUC_2D_REAL, &params,
+                  &res, &err);
     if (ticking) ticker_stop(&tk);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
@@ -979,6 +1082,8 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
         Py_XDECREF(ctx.exc);
         return raise_status(&err);
     }
+    if (!mpi.is_root) /* a rank of comm other than the root */
+        return Py_BuildValue("(ON)", Py_None, ctx.exc ? ctx.exc : Py_NewRef(Py_None));
     PyObject *dict = batch_dict(&res, n);
     wt_batch_result_free(&res);
     if (!dict) {

@@ -66,7 +66,7 @@ class BatchResult:
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
                 progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean",
-                devices=None, candidates="auto"):
+                devices=None, candidates="auto", comm=None):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
@@ -89,22 +89,29 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
                 the same tours as on one GPU; None (default): cuda_device
                 alone.  A number twice or negative raises ValueError, one
                 past the machine's GPUs RuntimeError
-    threads     CPU threads (None: all cores)
+    threads     CPU threads (None: all cores; each rank's, with comm)
     candidates  the cities each city's moves join it to: "nearest", "alpha"
                 (its best by alpha-nearness, from a short Held-Karp ascent of
                 each instance on the host before the search), or "auto"
                 (default: nearest, which measured as good a kick)
+    comm        an mpi4py communicator (MPI.COMM_WORLD): every rank of it calls
+                solve_batch with the same points and options, instance i is
+                solved on rank i mod P (each rank builds only its own), and
+                rank 0 gets the whole BatchResult in the instances' order, the
+                other ranks None; the same tours as one process for the same
+                seed and kicks (docs/mpi.md; mpi_available()).  None (default):
+                this process alone
     progress    optional callable, called about every progress_interval
                 seconds with a dict (elapsed_s, done, count, kicks); a true
                 return stops the kicks (every instance keeps its best tour);
                 an exception it raises (or Ctrl-C) stops them too and is
                 raised, with the result in its ``result`` attribute
 
-    Returns a BatchResult.  An instance whose points are not finite gets no
+    Returns a BatchResult (None on the ranks of comm other than 0).  An instance whose points are not finite gets no
     tour (result.errors says why); the others are solved all the same.
 """
     # solve's checks; imported here: the package imports this module
-    from . import _device, _devices, _metric, _options, _real_array, _sigint_watchable
+    from . import _comm, _device, _devices, _metric, _options, _real_array, _sigint_watchable
     places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
@@ -125,7 +132,12 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval, _device(cuda_device),
                                    _sigint_watchable(), places, _devices(devices),
-                                   candidates)
+                                   candidates, _comm(comm, None))
+    if d is None:  # a rank of comm other than the root
+        if exc is not None:
+            exc.result = None
+            raise exc
+        return None
     result = BatchResult(d, count, n)
     if exc is not None:
         exc.result = result

@@ -31,9 +31,12 @@
 
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "algo/alpha.h"
 #include "algo/ils_common.h"
+#include "algo/ils_keep.h"
 #include "algo/policy.h"
 #include "algo/windows.h"
 #include "algo/windows_concurrent.h"
@@ -128,6 +131,45 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     return WT_OK;
 }
 
+/* A kept search's first descent (ils_keep.h): from the cities whose tour
+ * neighbours differ from the last search's tour, on the two-level list
+ * for large tours; *kept false (nothing done) where the keep has no last
+ * tour or no memory for the cities. */
+static wt_status kept_first_descent(wt_ls *whole, int32_t *tour, bool on_list,
+                                    wt_search_ctl *ctl, wt_search_stats *stats, bool *kept,
+                                    wt_error *err)
+{
+    int n = wt_ls_instance(whole)->n;
+    int32_t *cities = malloc((size_t)n * sizeof *cities);
+    int count = cities ? wt_ils_keep_changed(ctl->keep, tour, cities) : -1;
+    *kept = count >= 0;
+    if (*kept) wt_ls_touch(whole, cities, count);
+    free(cities);
+    if (!*kept) return WT_OK;
+    wt_status st = on_list ? wt_ls_descend_list(whole, true, &stats->steps, err)
+                           : wt_ls_descend(whole, &stats->steps, err);
+    if (st != WT_OK) return st;
+    wt_ls_commit(whole);
+    memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
+    return WT_OK;
+}
+
+/* The engine of the whole tour, on the keep's lists where it has them for
+ * these moves (and keeping its lists where it has none). */
+static wt_status whole_engine(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                              const wt_ls_moves *moves, wt_ls **whole, wt_error *err)
+{
+    wt_ls_moves m = *moves;
+    const int32_t *kept = m.given ? NULL : wt_ils_keep_lists(ctl->keep, m.lk, m.candidates);
+    if (kept) m.given = kept;
+    wt_status st = wt_ls_create(inst, tour, ctl, &m, whole, err);
+    if (st != WT_OK || kept || !ctl->keep || moves->given) return st;
+    int width;
+    const int32_t *nb = wt_ls_candidates(*whole, &width);
+    wt_ils_keep_set_lists(ctl->keep, m.lk, m.candidates, nb, width);
+    return WT_OK;
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
@@ -139,7 +181,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     if (inst->directed) /* an asymmetric instance's transformation */
         moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};
-    wt_status st = wt_ls_create(inst, tour, ctl, &moves, &whole, err);
+    wt_status st = whole_engine(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) return st;
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
@@ -150,7 +192,13 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool whole_only = ctl->fixed != NULL;
     bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT && !whole_only;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT && !whole_only;
-    if (large_lk && !two_opted && ils_list_descent_first(wt_tuning_of(ctl->params), n, T)) {
+    bool kept = false;
+    if (ctl->keep && !ctl->fixed)
+        st = kept_first_descent(whole, tour, large_lk, ctl, stats, &kept, err);
+    if (kept) {
+        /* descended from where the tour changed */
+    } else if (large_lk && !two_opted &&
+               ils_list_descent_first(wt_tuning_of(ctl->params), n, T)) {
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted) {
@@ -193,6 +241,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         stats->concurrent_windows_s = wt_now() - wt_concurrent_started_at(concurrent);
     wt_concurrent_close(concurrent);
     ctl->kicks = stats->kicks;
+    /* A later kept search descends from where its start differs from this
+     * tour: every city of it has been descended from, unless the first
+     * descent was cut short. */
+    if (ctl->keep) wt_ils_keep_set_last(ctl->keep, tour, st == WT_OK && at_optimum);
     /* The bookkeeping's invariant (checked in debug builds, the sanitizer
      * tests among them): the length kept is the tour's. */
     assert(st != WT_OK || length == wt_tour_length(inst, tour));

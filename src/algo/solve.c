@@ -21,6 +21,7 @@
 #include "algo/descent.h"
 #include "algo/devices.h"
 #include "algo/ils.h"
+#include "algo/ils_keep.h"
 #include "algo/ils_local.h"
 #include "algo/policy.h"
 #include "algo/windows.h"
@@ -655,14 +656,16 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
 /* The search of a checked params; fixed (NULL: none) the fixed edges as
  * two cities a city, which the start tour is made to hold and the search
  * keeps (ILS with LK or local descents on the host: the caller sees to
- * it). */
+ * it); keep (NULL: none) what the host's ILS keeps across calls
+ * (ils_keep.h). */
 static wt_status solve_core(const wt_instance *inst, const wt_params *params,
-                            wt_multistart_kernel kernel, const int32_t *fixed, wt_result *res,
-                            wt_error *err)
+                            wt_multistart_kernel kernel, const int32_t *fixed,
+                            wt_ils_keep *keep, wt_result *res, wt_error *err)
 {
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
     ctl.fixed = fixed;
+    ctl.keep = keep;
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
     if (!tour) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the tour");
     /* auto keeps ILS with LK descents on the host (see auto_on_host), with
@@ -882,7 +885,7 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     if (count > 0) memcpy(pairs, inst->fixed, 2 * (size_t)count * sizeof *pairs);
     wt_fixed_adjacency(pairs, count, n, adj);
     if (!open) {
-        st = solve_core(inst, &p, kernel, adj, res, err);
+        st = solve_core(inst, &p, kernel, adj, NULL, res, err);
         if (st == WT_OK && params->start_city >= 0) rotate_to(res->tour, n, params->start_city);
         free(pairs);
         free(adj);
@@ -894,7 +897,7 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     if (s < 0 || e < 0) {
         wt_params first = p;
         if (params->time_limit_s > 0) first.time_limit_s = params->time_limit_s / 2;
-        st = solve_core(inst, &first, kernel, count > 0 ? adj : NULL, &closed, err);
+        st = solve_core(inst, &first, kernel, count > 0 ? adj : NULL, NULL, &closed, err);
         if (st == WT_OK && !ends_from_tour(inst, closed.tour, count > 0 ? adj : NULL, &s, &e))
             st = wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: no edge of the tour %s%d "
                          "is free to leave out for an open path: %s", s >= 0 || e >= 0 ?
@@ -933,7 +936,7 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
                        e + 1, why);
     }
     wt_fixed_adjacency(pairs, count + 1, n, adj);
-    st = solve_core(inst, &p, kernel, adj, res, err);
+    st = solve_core(inst, &p, kernel, adj, NULL, res, err);
     if (st == WT_OK) {
         orient_path(res->tour, n, s, e);
         int64_t closing = wt_dist(inst, e, s);
@@ -1077,8 +1080,11 @@ static wt_status solve_asymmetric(const wt_instance *inst, const wt_params *para
     return WT_OK;
 }
 
-wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
-                             wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+/* wt_solve_ms_kernel with keep (NULL: none), which only the plain path
+ * (no asymmetric costs, fixed edges or open path) takes. */
+static wt_status solve_entry(const wt_instance *inst, const wt_params *params,
+                             wt_multistart_kernel kernel, wt_ils_keep *keep, wt_result *res,
+                             wt_error *err)
 {
     if (!inst || !params || !res)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve: need an instance, "
@@ -1105,7 +1111,22 @@ wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
     if (inst->sym) return solve_asymmetric(inst, params, kernel, res, err);
     if (inst->fixed_count > 0 || params->open || params->end_city >= 0)
         return solve_constrained(inst, params, kernel, res, err);
-    wt_status st = solve_core(inst, params, kernel, NULL, res, err);
+    wt_status st = solve_core(inst, params, kernel, NULL, keep, res, err);
     if (st == WT_OK && params->start_city >= 0) rotate_to(res->tour, n, params->start_city);
     return st;
+}
+
+wt_status wt_solve_ms_kernel(const wt_instance *inst, const wt_params *params,
+                             wt_multistart_kernel kernel, wt_result *res, wt_error *err)
+{
+    return solve_entry(inst, params, kernel, NULL, res, err);
+}
+
+wt_status wt_solve_kept(const wt_instance *inst, const wt_params *params, wt_ils_keep *keep,
+                        wt_result *res, wt_error *err)
+{
+    if (keep && inst && wt_ils_keep_n(keep) != inst->n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_kept: a keep of %d cities "
+                       "for an instance of %d", wt_ils_keep_n(keep), inst->n);
+    return solve_entry(inst, params, WT_MS_KERNEL_BLOCK, keep, res, err);
 }

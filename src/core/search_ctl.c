@@ -31,6 +31,7 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->stall_from = 0;
     ctl->bound = 0;
     ctl->fixed = NULL;
+    ctl->keep = NULL;
     ctl->shown_best = 0;
     ctl->shown_steps = ctl->shown_climbs = 0;
     ctl->steps_before = 0;

@@ -46,6 +46,9 @@ typedef struct wt_search_ctl {
      * edges that the searches given them (the engines of ls/engine.h, on
      * whole tours) never remove and their kicks never cut (solve.c). */
     const int32_t *fixed;
+    /* NULL, or what a host ILS keeps from one search to the next on the
+     * same instance (algo/ils_keep.h: wt_solve_kept). */
+    struct wt_ils_keep *keep;
     /* The figures of the last wt_ctl_report, repeated by wt_ctl_tick
      * (shown_steps: the most steps reported, so that the progress's count
      * never goes back when a phase's own count begins). */

@@ -321,6 +321,11 @@ void wt_ls_touch_all(wt_ls *e)
     for (int i = 0; i < e->t.n; i++) ls_push(e, e->t.order[i]);
 }
 
+void wt_ls_touch(wt_ls *e, const int32_t *cities, int count)
+{
+    for (int i = 0; i < count; i++) ls_push(e, cities[i]);
+}
+
 wt_status wt_ls_descend(wt_ls *e, uint64_t *moves, wt_error *err)
 {
     uint64_t before = e->moves_2opt + e->moves_oropt + e->moves_lk + e->moves_or3;

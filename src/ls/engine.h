@@ -134,6 +134,8 @@ void wt_ls_set_breadth(wt_ls *e, const int breadth[WT_LK_LEVELS]);
 const int32_t *wt_ls_candidates(const wt_ls *e, int *k);
 /* Queues every city (a first descent). */
 void wt_ls_touch_all(wt_ls *e);
+/* Queues the count cities given (a descent from where a tour changed). */
+void wt_ls_touch(wt_ls *e, const int32_t *cities, int count);
 /* Runs the queue empty, adding the moves applied to *moves (may be NULL);
  * stops early once ctl expires.  WT_STATUS_OUT_OF_MEMORY when the log could
  * not grow (undo is then no longer exact). */

@@ -12,6 +12,10 @@
  * once (a double bridge within a short stretch of the tour, at a place of
  * its own) and searches with a seed of its own, so the islands keep
  * searching apart while the root's search goes on from the best itself.
+ * Each rank's searches keep their set-up from epoch to epoch
+ * (algo/ils_keep.h, wt_solve_kept): the candidate lists of the first, and
+ * a later epoch's first descent starts only from the cities whose tour
+ * neighbours differ from the rank's last tour.
  *
  * Each meeting is a point where all ranks agree on the outcome
  * (mpi_agree.h) and on whether another epoch follows (the root decides, by
@@ -25,6 +29,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "algo/ils_keep.h"
 #include "core/rng.h"
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
@@ -73,6 +78,8 @@ typedef struct run {
     void *progress_user;
     uint64_t my_kicks, my_steps; /* this rank's epochs before the current one */
     wt_tuning tuning;       /* the epochs' searches' (wt_mpi_no_bound) */
+    wt_ils_keep *keep;      /* this rank's searches' lists and last tour, kept from
+                               epoch to epoch (algo/ils_keep.h) */
 } run;
 
 /* The caller's progress callback, seeing the whole run rather than the
@@ -163,13 +170,14 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     r->best = malloc((size_t)r->n * sizeof *r->best);
     r->start = malloc((size_t)r->n * sizeof *r->start);
     if (!r->best || !r->start) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
-    return WT_OK;
+    return wt_ils_keep_open(r->n, &r->keep, err);
 }
 
 static void run_close(run *r)
 {
     free(r->best);
     free(r->start);
+    wt_ils_keep_free(r->keep);
 }
 
 /* The parameters of this rank's epoch. */
@@ -187,8 +195,8 @@ static void epoch_params(run *r, int epoch, wt_params *q)
     }
     q->kicks = r->by_kicks ? (r->kicks_left < r->epoch_kicks ? r->kicks_left : r->epoch_kicks) : 0;
     /* By time, the first epoch ends with its first descent (and one kick):
-     * cut short, each later epoch would build the start's candidate lists
-     * again and redo the same descent. */
+     * cut short, the next epoch's search (whose keep then has no finished
+     * tour) would descend from every city again. */
     bool first_descent = !r->by_kicks && r->epoch_s > 0 && epoch == 0;
     if (first_descent) q->kicks = 1;
     q->time_limit_s = 0;
@@ -250,8 +258,8 @@ static meeting decide(run *r, const epoch_report *reports, double meet_started)
 {
     double now = MPI_Wtime();
     /* By time, an epoch lasts at least as long as the first (a start tour,
-     * its lists and a descent): the set-up that each epoch's search
-     * repeats then takes at most half of it. */
+     * its lists and a descent from every city), so that the meetings, whose
+     * merges cost about as much at any epoch length, take a small share. */
     if (r->epoch_s > 0) r->epoch_s = fmax(r->epoch_s, meet_started - r->epoch_started);
     meeting mt = {0, WT_STOP_DONE, r->best_len, r->epoch_s};
     for (int k = 0; k < r->size; k++)
@@ -315,7 +323,7 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
         r->epoch_started = MPI_Wtime();
         epoch_params(r, epoch, &q);
         wt_result res = {0};
-        wt_status st = wt_solve(r->inst, &q, &res, err);
+        wt_status st = wt_solve_kept(r->inst, &q, r->keep, &res, err);
         if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) {
             wt_result_free(&res);
             return st;

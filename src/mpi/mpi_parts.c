@@ -118,6 +118,18 @@ static int on_progress(const wt_progress *pp, void *user)
     return p->progress(&q, p->progress_user);
 }
 
+/* Root: a last report, of the result: the last meeting's splices came
+ * after the root's last path search reported, so that the caller's last
+ * report is the tour returned. */
+static void final_report(const parts *p, const wt_result *out)
+{
+    if (!p->progress) return;
+    wt_progress q = {.elapsed_s = MPI_Wtime() - p->t0, .best_length = out->length,
+                     .init_length = p->init_length, .steps = p->my_steps, .kicks = p->my_kicks,
+                     .pass_done = WT_NOT_IN_PASS};
+    (void)p->progress(&q, p->progress_user); /* the run is over: nothing left to stop */
+}
+
 /* Rank's seed for epoch: a mix of the run's seed, the rank and the epoch. */
 static uint64_t epoch_seed(uint64_t seed, int rank, int epoch)
 {
@@ -487,6 +499,7 @@ wt_status wt_mpi_parts(MPI_Comm comm, const wt_instance *inst, const wt_params *
         if (st == WT_OK) { /* else agreed already: a second agreement would name rank 0 */
             wt_result out = {0};
             if (p.rank == p.root) st = finish(&p, &mt, &out, err);
+            if (st == WT_OK && p.rank == p.root) final_report(&p, &out);
             if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) *res = out;
             else wt_result_free(&out);
         }

@@ -2,7 +2,11 @@
 """The Python package's MPI entry (docs/mpi.md, "From Python"):
 warptour.solve_file(..., comm=MPI.COMM_WORLD) under `mpirun -np 2` gives
 rank 0 the tour that `mpirun -np 2 warptour solve` gives for the same kick
-budget and seed, valid and of its exact length, and the other rank None.
+budget and seed, valid and of its exact length, and the other rank None;
+warptour.solve_batch(..., comm=) gives rank 0 the tours (and failures) of
+one process's solve_batch for the same seed and kicks, the other None;
+in the parts mode, rank 0's progress callback sees best lengths that
+never increase and end at the result's.
 
 Registered only in a build with MPI and the Python module
 (tests/python/CMakeLists.txt); skipped (exit 77) where mpi4py cannot be
@@ -40,6 +44,45 @@ if r is not None:
     with open(sys.argv[2], "w") as f:
         json.dump({"tour": [int(c) for c in r.tour], "length": int(r.length),
                    "kicks": int(r.kicks), "device": r.device}, f)
+"""
+
+# solve_batch: every rank the same points (instance 3 has a NaN), rank 0
+# the tours and failures to argv[1], every rank whether it got None to
+# argv[1].rankR; without MPI in argv (one process), the same to argv[1].
+BATCH_SCRIPT = """
+import json, sys
+import numpy as np
+import warptour
+pts = np.random.default_rng(5).random((7, 40, 2))
+pts[3, 2, 0] = np.nan
+comm = None
+if "mpi" in sys.argv:
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+r = warptour.solve_batch(pts, kicks=60, seed=4, threads=1, comm=comm)
+if comm is not None:
+    with open(f"{sys.argv[1]}.rank{comm.Get_rank()}", "w") as f:
+        f.write("none" if r is None else "result")
+if r is not None:
+    with open(sys.argv[1], "w") as f:
+        json.dump({"tours": r.tours.tolist(), "lengths": r.lengths_units.tolist(),
+                   "errors": {str(k): v for k, v in r.errors.items()},
+                   "kicks": r.kicks.tolist(), "device": r.device}, f)
+"""
+
+# The parts mode with a progress callback: rank 0's best lengths (0, the
+# ticker's before the library's first report, left out) and the result's.
+PARTS_SCRIPT = """
+import json, sys
+from mpi4py import MPI
+import warptour
+seen = []
+r = warptour.solve_file(sys.argv[1], kicks=400, seed=2, threads=1, comm=MPI.COMM_WORLD,
+                        mpi_mode="parts", progress=lambda p: seen.append(p["best_length"]),
+                        progress_interval=1e-6)
+if r is not None:
+    with open(sys.argv[2], "w") as f:
+        json.dump({"seen": [b for b in seen if b > 0], "length": int(r.length)}, f)
 """
 
 
@@ -85,6 +128,40 @@ class PythonComm(unittest.TestCase):
                                text=True, timeout=HANG_S)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual(json.loads(r.stdout)["length"], py["length"])
+
+    def test_batch_same_tours_as_one_process(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = os.path.join(tmp, "mpi.json")
+            rc, _, err = mpirun(sys.executable, "-c", BATCH_SCRIPT, got, "mpi")
+            self.assertEqual(rc, 0, err)
+            for rank, what in ((0, "result"), (1, "none")):
+                with open(f"{got}.rank{rank}") as f:
+                    self.assertEqual(f.read(), what)
+            one = os.path.join(tmp, "one.json")
+            r = subprocess.run([sys.executable, "-c", BATCH_SCRIPT, one], capture_output=True,
+                               text=True, timeout=HANG_S)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(got) as f:
+                mpi = json.load(f)
+            with open(one) as f:
+                alone = json.load(f)
+            self.assertTrue(mpi["device"].startswith("2 ranks: "), mpi["device"])
+            self.assertEqual(list(mpi["errors"]), ["3"])
+            for key in ("tours", "lengths", "errors", "kicks"):
+                self.assertEqual(mpi[key], alone[key], key)
+
+    def test_parts_progress_never_rises_and_ends_at_the_result(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            got = os.path.join(tmp, "parts.json")
+            rc, _, err = mpirun(sys.executable, "-c", PARTS_SCRIPT, INST, got)
+            self.assertEqual(rc, 0, err)
+            with open(got) as f:
+                d = json.load(f)
+            seen = d["seen"]
+            self.assertGreater(len(seen), 2)
+            rises = [(a, b) for a, b in zip(seen, seen[1:]) if b > a]
+            self.assertEqual(rises, [])
+            self.assertEqual(seen[-1], d["length"])
 
 
 if __name__ == "__main__":
