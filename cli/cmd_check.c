@@ -119,6 +119,8 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
         cli_json_add_optimum_and_gap(j, len, opt);
         if (bound > 0) {
             cli_json_add_int64(j, "lower_bound", bound);
+            if (wt_instance_is_real(inst))
+                cJSON_AddNumberToObject(j, "lower_bound_real", wt_length_real(inst, bound));
             cJSON_AddNumberToObject(j, "gap_to_bound_percent", to_bound);
             cJSON_AddStringToObject(j, "ascent_device", bound_device);
         }

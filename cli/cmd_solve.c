@@ -662,6 +662,8 @@ static bool print_json(const solve_opts *o, const wt_instance *inst, const wt_re
     cJSON_AddNumberToObject(j, "fixed_edges", wt_instance_fixed_edges(inst, NULL));
     if (r->lower_bound > 0) {
         cli_json_add_int64(j, "lower_bound", r->lower_bound);
+        if (wt_instance_is_real(inst) || wt_instance_length_unit(inst) != 1.0)
+            cJSON_AddNumberToObject(j, "lower_bound_real", wt_length_real(inst, r->lower_bound));
         cJSON_AddNumberToObject(j, "gap_to_bound_percent", r->gap_to_bound_percent);
     } else {
         cJSON_AddNullToObject(j, "lower_bound");

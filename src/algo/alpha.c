@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/neighbours.h"
+#include "core/onetree.h"
 #include "ls/engine.h"
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
@@ -179,9 +180,10 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst, wt_
     return run_slot(&host, inst, job, ctl, err);
 }
 
-wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
-                       double until, int iterations, int period, int k, wt_alpha *out,
-                       wt_error *err)
+/* wt_alpha_run on an instance the ascent takes as it is. */
+static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                          double until, int iterations, int period, int k, wt_alpha *out,
+                          wt_error *err)
 {
     *out = (wt_alpha){.lower_bound = -1};
     double t0 = wt_now();
@@ -230,6 +232,86 @@ wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_c
     ran.seconds = wt_now() - t0;
     *out = ran;
     return WT_OK;
+}
+
+/* The L1 extent of the scaled copy's points, at most: its longest
+ * distance stays within the ascent's fixed point (onetree.h,
+ * wt_onetree_check_lengths: 2^30 / WT_ASCENT_SCALE units) with room. */
+#define SCALED_EXTENT 0x1p23
+
+/* The instance whose ascent stands for inst's: inst itself, or, for a
+ * plane or space instance whose distances are too long for the ascent's
+ * fixed point (a real-valued one, whose unit puts them near 2^40 units;
+ * coordinates in the tens of millions), a copy of the same type with
+ * every coordinate times 2^-*shift, the smallest power of two that brings
+ * the L1 extent within SCALED_EXTENT.  A power of two keeps the scaling
+ * exact; the copy's distances are nint(D 2^-shift) where inst's are
+ * nint(D), D the Euclidean distance of the stored points, so its lists
+ * are inst's up to that rounding and its bound maps back (unscaled_bound).
+ * *copy: the copy to free, or NULL; NULL returned when out of memory. */
+static const wt_instance *ascent_instance(const wt_instance *inst, wt_instance **copy,
+                                          int *shift, wt_status *st, wt_error *err)
+{
+    *copy = NULL;
+    *shift = 0;
+    *st = WT_OK;
+    double lo[3], hi[3];
+    bool plane = inst->type == WT_EUC_2D || inst->type == WT_EUC_3D;
+    if (!plane || !inst->x || !inst->y || inst->n < 8 || inst->n >= (1 << 28) ||
+        wt_onetree_check_lengths(inst, NULL) == WT_OK || !wt_instance_bbox(inst, lo, hi))
+        return inst;
+    /* The points keep their place (no shift to the box's corner), so every
+     * difference of the copy is inst's times 2^-shift exactly. */
+    double extent = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
+    while (ldexp(extent, -*shift) > SCALED_EXTENT && *shift < 1000) (*shift)++;
+    int n = inst->n, dims = inst->z ? 3 : 2;
+    double *xyz = malloc((size_t)dims * (size_t)n * sizeof *xyz);
+    if (!xyz) {
+        *st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent");
+        return NULL;
+    }
+    const double *from[3] = {inst->x, inst->y, inst->z};
+    for (int d = 0; d < dims; d++)
+        for (int c = 0; c < n; c++)
+            xyz[(size_t)d * (size_t)n + (size_t)c] = ldexp(from[d][c], -*shift);
+    *st = wt_instance_from_coords(inst->name, n, inst->type, xyz, xyz + n,
+                                  dims == 3 ? xyz + 2 * (size_t)n : NULL, copy, err);
+    free(xyz);
+    return *st == WT_OK ? *copy : NULL;
+}
+
+/* A bound on inst's tours from the bound b of its copy scaled by
+ * 2^-shift (ascent_instance), or -1.  Edge by edge the copy's distance is
+ * at most (d + 1/2) 2^-shift + 1/2 for inst's d (both round the same D to
+ * the nearest integer), so every tour of inst is at least
+ * 2^shift (L' - n/2) - n/2 long, L' the copy's length of it, and L' is at
+ * least b.  0.51 instead of 1/2 covers the doubles' rounding of D (far
+ * below a hundredth of a unit at these magnitudes), and 2^-40 of the
+ * result the rounding of the product. */
+static int64_t unscaled_bound(int64_t b, int shift, int n)
+{
+    if (b <= 0) return -1;
+    double v = ldexp((double)b - 0.51 * n, shift) - 0.51 * n;
+    v -= ldexp(v, -40) + 1.0;
+    return v > 0 && v < 0x1p62 ? (int64_t)floor(v) : -1;
+}
+
+wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                       double until, int iterations, int period, int k, wt_alpha *out,
+                       wt_error *err)
+{
+    wt_instance *copy;
+    int shift;
+    wt_status st;
+    const wt_instance *of = ascent_instance(inst, &copy, &shift, &st, err);
+    if (!of) return st;
+    st = alpha_of(of, on, ctl, until, iterations, period, k, out, err);
+    wt_instance_free(copy);
+    if (st == WT_OK && copy) {
+        out->lower_bound = unscaled_bound(out->lower_bound, shift, inst->n);
+        out->graph_bound = -1; /* in the copy's unit: no figure of inst's */
+    }
+    return st;
 }
 
 void wt_alpha_stats(const wt_alpha *a, wt_search_stats *stats)

@@ -261,44 +261,6 @@ static bool rows_repeat(const int32_t *nb, int n, int k)
     return false;
 }
 
-/* The side of the square the points of a real-valued instance are scaled
- * to for its ascent (ascent_instance). */
-#define WT_BATCH_ALPHA_SIDE 1e6
-
-/* The instance whose ascent gives inst's lists: inst, or for a real-valued
- * plane instance (WT_EUC_2D_REAL: a length unit that puts its distances
- * near 2^40 units, beyond the ascent's fixed point,
- * wt_onetree_check_lengths) a copy in TSPLIB's EUC_2D with the points
- * scaled to a square of WT_BATCH_ALPHA_SIDE: the lists need the order of
- * the alpha-values alone, which a millionth of the extent hardly changes.
- * *copy: the copy to free, or NULL. */
-static const wt_instance *ascent_instance(const wt_instance *inst, wt_instance **copy,
-                                          wt_status *st, wt_error *err)
-{
-    *copy = NULL;
-    *st = WT_OK;
-    const double *x, *y;
-    double lo[3], hi[3];
-    if (wt_instance_type(inst) != WT_EUC_2D_REAL || !wt_instance_coords(inst, &x, &y) ||
-        !wt_instance_bbox(inst, lo, hi))
-        return inst;
-    int n = inst->n;
-    double extent = fmax(hi[0] - lo[0], hi[1] - lo[1]);
-    double scale = extent > 0 ? WT_BATCH_ALPHA_SIDE / extent : 1;
-    double *xy = malloc(2 * (size_t)n * sizeof *xy);
-    if (!xy) {
-        *st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory");
-        return NULL;
-    }
-    for (int c = 0; c < n; c++) {
-        xy[c] = (x[c] - lo[0]) * scale;
-        xy[n + c] = (y[c] - lo[1]) * scale;
-    }
-    *st = wt_instance_from_coords(inst->name, n, WT_EUC_2D, xy, xy + n, NULL, copy, err);
-    free(xy);
-    return *st == WT_OK ? *copy : NULL;
-}
-
 /* The k candidates of every city of inst by alpha-nearness into nb, as n
  * rows of k (algo/alpha.h): a short ascent of the instance on the host's
  * slot with one thread (the caller's threads take an instance each), of
@@ -306,8 +268,8 @@ static const wt_instance *ascent_instance(const wt_instance *inst, wt_instance *
  * had fewer than k neighbours to fill it), the repeats give way to the
  * nearest cities not in the row.  The stop is ctl's, polled by the
  * ascent; its progress stays with the calling thread (prepare_one), so
- * the ascent runs on a copy that reports nothing.  A real-valued
- * instance's ascent is its scaled copy's (ascent_instance).  *made false with nb
+ * the ascent runs on a copy that reports nothing (a real-valued
+ * instance's runs on its scaled copy: wt_alpha_run).  *made false with nb
  * untouched when the instance has no ascent (fewer than 8 cities, k >= n,
  * a metric the host's slot refuses) or ctl stopped it (*stopped). */
 static wt_status alpha_rows(const wt_instance *inst, int k, const wt_batch_params *p,
@@ -323,11 +285,7 @@ static wt_status alpha_rows(const wt_instance *inst, int k, const wt_batch_param
     int steps = p->alpha_steps ? p->alpha_steps : WT_BATCH_ALPHA_STEPS;
     int period = p->alpha_period ? p->alpha_period : WT_BATCH_ALPHA_PERIOD;
     wt_alpha a = {.candidates = NULL};
-    wt_instance *copy;
-    wt_status st;
-    const wt_instance *of = ascent_instance(inst, &copy, &st, err);
-    if (of) st = wt_alpha_run(of, &host, &one, INFINITY, steps, period, k, &a, err);
-    wt_instance_free(copy);
+    wt_status st = wt_alpha_run(inst, &host, &one, INFINITY, steps, period, k, &a, err);
     *made = st == WT_OK && a.candidates;
     *stopped = st == WT_OK && !a.candidates && wt_ctl_expired(&one);
     if (!*made) return st;
