@@ -239,6 +239,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     stats->gpu_time_s += wt_concurrent_gpu_s(concurrent);
     if (wt_concurrent_started_at(concurrent) > 0)
         stats->concurrent_windows_s = wt_now() - wt_concurrent_started_at(concurrent);
+    wt_concurrent_devices_named(concurrent, stats->windows_devices,
+                                sizeof stats->windows_devices);
     wt_concurrent_close(concurrent);
     ctl->kicks = stats->kicks;
     /* A later kept search descends from where its start differs from this

@@ -765,6 +765,10 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     res->ascent.time_s = stats.ascent_s;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     res->host = backend->host;
+    if (stats.windows_devices[0]) { /* the concurrent windows ran over several GPUs */
+        snprintf(device, sizeof device, "%s", stats.windows_devices);
+        describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
+    }
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
 }

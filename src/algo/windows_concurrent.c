@@ -86,6 +86,7 @@ struct wt_concurrent_windows {
     int listed[WT_MAX_DEVICES], listed_count; /* o.devices' copy */
     wt_device_set devices; /* device and the list's other usable GPUs, found
                               by the rounds' thread when it starts */
+    char devices_named[64]; /* devices' description once found (under lock) */
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
     int32_t *next_pos;  /* n: each city's position in the next round's snap */
@@ -390,6 +391,9 @@ static void *run_rounds(void *arg)
     char names[128] = "";
     (void)wt_devices_expand(&cw->device, cw->listed, cw->listed_count, false, &cw->devices,
                             names, sizeof names, NULL); /* lenient: never fails */
+    pthread_mutex_lock(&cw->lock);
+    if (cw->devices.count > 1) snprintf(cw->devices_named, sizeof cw->devices_named, "%s", names);
+    pthread_mutex_unlock(&cw->lock);
     for (int i = 0;; i = 1 - i) {
         round_buf *rd = &cw->buf[i], *other = &cw->buf[1 - i];
         bool ok = search_round(cw, rd, cw->rounds_started - 1);
@@ -488,6 +492,16 @@ uint64_t wt_concurrent_rounds(const wt_concurrent_windows *cw)
 }
 
 double wt_concurrent_started_at(const wt_concurrent_windows *cw) { return cw ? cw->started_at : 0; }
+
+void wt_concurrent_devices_named(wt_concurrent_windows *cw, char *out, size_t size)
+{
+    if (size == 0) return;
+    out[0] = '\0';
+    if (!cw || !cw->thread_on) return;
+    pthread_mutex_lock(&cw->lock);
+    snprintf(out, size, "%s", cw->devices_named);
+    pthread_mutex_unlock(&cw->lock);
+}
 
 void wt_concurrent_close(wt_concurrent_windows *cw)
 {

@@ -96,6 +96,11 @@ double wt_concurrent_gpu_s(const wt_concurrent_windows *cw);
 uint64_t wt_concurrent_rounds(const wt_concurrent_windows *cw);
 double wt_concurrent_started_at(const wt_concurrent_windows *cw);
 
+/* The GPUs the rounds are dealt over, as wt_devices_expand describes them
+ * ("2 GPUs: NVIDIA H200 ×2"), into out; empty where they run on one device
+ * or have not begun. */
+void wt_concurrent_devices_named(wt_concurrent_windows *cw, char *out, size_t size);
+
 /* Ends the rounds (a running one's work is lost) and frees cw; NULL is
  * fine. */
 void wt_concurrent_close(wt_concurrent_windows *cw);

@@ -145,6 +145,9 @@ static void solve_large(wt_backend_kind backend, wt_ils_descent descent, double 
     /* The concurrent rounds begin after the host's first descent: a loaded
      * host may leave them no time. */
     if (descent == WT_ILS_WINDOWS) assert_true(r.ils.gpu_time_s > 0);
+    /* Concurrent windows that ran name both GPUs. */
+    if (descent != WT_ILS_WINDOWS && r.ils.concurrent_windows_s > 0)
+        assert_non_null(strstr(r.device, "2 GPUs"));
     wt_result_free(&r);
     wt_instance_free(inst);
 }
