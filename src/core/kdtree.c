@@ -551,9 +551,12 @@ bool wt_kdtree_cheapest_supported(const wt_instance *inst)
 size_t wt_kdtree_node_slots(const wt_kdtree *tree) { return tree->n_nodes; }
 
 /* The node summaries below recurse like the build: subtrees of
- * KD_TASK_MIN points or more are tasks of their own when a team runs them,
- * each node's value a function of its points alone, so any thread count
- * gives the same arrays. */
+ * KD_SUMMARY_TASK_MIN points or more are tasks of their own when a team
+ * runs them (a summary is lighter work than a build, so smaller subtrees
+ * pay for a task), each node's value a function of its points alone, so
+ * any thread count gives the same arrays. */
+enum { KD_SUMMARY_TASK_MIN = 1 << 12 };
+
 static int32_t summarize_min(const wt_kdtree *t, const int32_t *value, int32_t *out, size_t node,
                              int lo, int hi)
 {
@@ -565,7 +568,7 @@ static int32_t summarize_min(const wt_kdtree *t, const int32_t *value, int32_t *
     } else {
         int mid = lo + (hi - lo) / 2;
         int32_t a, b;
-        if (hi - lo >= KD_TASK_MIN) {
+        if (hi - lo >= KD_SUMMARY_TASK_MIN) {
 #pragma omp task shared(a)
             a = summarize_min(t, value, out, 2 * node, lo, mid);
             b = summarize_min(t, value, out, 2 * node + 1, mid, hi);
@@ -584,7 +587,7 @@ void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int threads
                         int32_t *node_min)
 {
     if (threads < 1) threads = 1;
-#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= 2 * KD_TASK_MIN)
+#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= KD_SUMMARY_TASK_MIN)
 #pragma omp single
     summarize_min(tree, value, node_min, 1, 0, tree->m);
 }
@@ -600,7 +603,7 @@ static int32_t summarize_label(const wt_kdtree *t, const int32_t *label, int32_t
     } else {
         int mid = lo + (hi - lo) / 2;
         int32_t a, b;
-        if (hi - lo >= KD_TASK_MIN) {
+        if (hi - lo >= KD_SUMMARY_TASK_MIN) {
 #pragma omp task shared(a)
             a = summarize_label(t, label, out, 2 * node, lo, mid);
             b = summarize_label(t, label, out, 2 * node + 1, mid, hi);
@@ -619,7 +622,7 @@ void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int threa
                           int32_t *node_label)
 {
     if (threads < 1) threads = 1;
-#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= 2 * KD_TASK_MIN)
+#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= KD_SUMMARY_TASK_MIN)
 #pragma omp single
     summarize_label(tree, label, node_label, 1, 0, tree->m);
 }

@@ -18,6 +18,7 @@
  */
 #include "core/onetree.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,8 @@
 enum {
     RADIX_BITS = 16,
     POLL_EDGES = 1 << 16, /* Kruskal: edges between two polls */
-    POLL_CITIES = 4096    /* parallel loops: cities between two polls */
+    POLL_CITIES = 4096,   /* parallel loops: cities between two polls */
+    RADIX_PARALLEL_MIN = 1 << 15 /* fewer pairs: one thread sorts them */
 };
 
 /* The largest scaled edge length an ascent takes: pi and the sums of n
@@ -47,25 +49,43 @@ typedef struct kv {
 
 /* Stable LSD radix sort of a[0..m) by key, whose values are below
  * 2^bits, in as few passes of at most RADIX_BITS bits as bits needs
- * (equal widths); tmp has m entries, count 2^RADIX_BITS.  Returns the array that holds the
- * sorted pairs (a or tmp), or NULL when stop asked between two passes. */
-static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits,
+ * (equal widths); tmp has m entries.  Each of up to `threads` threads
+ * counts the digits of its own contiguous share, and the digit-major,
+ * share-minor sums of those counts place every share's keys after the
+ * earlier shares' equal digits: the same stable order for any thread
+ * count.  count: 2^RADIX_BITS entries a thread.  Returns the array that
+ * holds the sorted pairs (a or tmp), or NULL when stop asked between two
+ * passes. */
+static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits, int threads,
                       const wt_init_stop *stop)
 {
     int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
     if (passes == 0) return a;
     int width = (bits + passes - 1) / passes;
     uint64_t mask = ((uint64_t)1 << width) - 1;
+    if (threads < 1 || m < RADIX_PARALLEL_MIN) threads = 1;
     for (int pass = 0, shift = 0; pass < passes; pass++, shift += width) {
-        memset(count, 0, ((size_t)mask + 1) * sizeof *count);
-        for (int64_t i = 0; i < m; i++) count[(a[i].key >> shift) & mask]++;
-        int64_t sum = 0;
-        for (uint64_t d = 0; d <= mask; d++) {
-            int64_t c = count[d];
-            count[d] = sum;
-            sum += c;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+        {
+            int me = omp_get_thread_num(), all = omp_get_num_threads();
+            int64_t lo = m * me / all, hi = m * (me + 1) / all;
+            int64_t *mine = count + (size_t)me * ((size_t)mask + 1);
+            memset(mine, 0, ((size_t)mask + 1) * sizeof *mine);
+            for (int64_t i = lo; i < hi; i++) mine[(a[i].key >> shift) & mask]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                int64_t sum = 0;
+                for (uint64_t d = 0; d <= mask; d++)
+                    for (int t = 0; t < all; t++) {
+                        int64_t *c = count + (size_t)t * ((size_t)mask + 1) + d;
+                        int64_t here = *c;
+                        *c = sum;
+                        sum += here;
+                    }
+            }
+            for (int64_t i = lo; i < hi; i++) tmp[mine[(a[i].key >> shift) & mask]++] = a[i];
         }
-        for (int64_t i = 0; i < m; i++) tmp[count[(a[i].key >> shift) & mask]++] = a[i];
         kv *x = a;
         a = tmp;
         tmp = x;
@@ -110,7 +130,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     int64_t cap = (int64_t)n * k, m = 0;
     kv *pairs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pairs);
     kv *tmp = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *tmp);
-    int64_t *count = malloc(((size_t)1 << RADIX_BITS) * sizeof *count);
+    int64_t *count = malloc((size_t)threads * ((size_t)1 << RADIX_BITS) * sizeof *count);
     if (!pairs || !tmp || !count) {
         free(pairs);
         free(tmp);
@@ -135,7 +155,8 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
             m++;
         }
     }
-    kv *sorted = radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), NULL);
+    kv *sorted =
+        radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), threads, NULL);
     free(count);
     if (sorted != pairs) {
         free(pairs);
@@ -232,6 +253,8 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     memset(t, 0, sizeof *t);
     size_t n = (size_t)g->n, m = (size_t)(g->m > 0 ? g->m : 1);
     t->n = g->n;
+    t->m = g->m;
+    t->count_threads = 1;
     t->degree = malloc(n * sizeof *t->degree);
     t->in_tree = malloc(m);
     t->key = malloc(m * sizeof *t->key);
@@ -249,6 +272,19 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     return WT_OK;
 }
 
+/* How many threads' digit counts t->count holds once grown for up to
+ * `threads` (a sort with fewer threads gives the same order, so a failed
+ * growth only costs time). */
+static int count_room(wt_onetree *t, int threads)
+{
+    if (threads <= t->count_threads || t->m < RADIX_PARALLEL_MIN) return t->count_threads;
+    int64_t *more = realloc(t->count, (size_t)threads * ((size_t)1 << RADIX_BITS) * sizeof *more);
+    if (!more) return t->count_threads;
+    t->count = more;
+    t->count_threads = threads;
+    return threads;
+}
+
 static int32_t uf_find(int32_t *uf, int32_t x)
 {
     while (uf[x] >= 0 && uf[uf[x]] >= 0) {
@@ -256,6 +292,37 @@ static int32_t uf_find(int32_t *uf, int32_t x)
         x = uf[x];
     }
     return uf[x] >= 0 ? uf[x] : x;
+}
+
+/* A leaf and its second cheapest edge (city -1: none). */
+typedef struct leaf_pick {
+    int32_t city, to;
+    int64_t cost, edge;
+} leaf_pick;
+
+/* Leaf u's cheapest edge besides its tree edge, by (c_pi, other city);
+ * city -1 when it has none. */
+static leaf_pick second_edge(const wt_sgraph *g, const wt_onetree *t, int u)
+{
+    leaf_pick p = {.city = -1, .to = -1, .edge = -1};
+    int64_t te = t->tree_edge[u];
+    for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
+        int64_t e = g->adj_edge[x];
+        if (e == te) continue;
+        int32_t v = g->adj_city[x];
+        int64_t c = t->key[e];
+        if (p.edge < 0 || c < p.cost || (c == p.cost && v < p.to)) p = (leaf_pick){u, v, c, e};
+    }
+    return p;
+}
+
+/* Keeps in *best the dearer of the two picks, the lower city on a tie:
+ * the special node's rule, the same in any order of offers. */
+static void leaf_offer(leaf_pick *best, leaf_pick p)
+{
+    if (p.city < 0) return;
+    if (best->city < 0 || p.cost > best->cost || (p.cost == best->cost && p.city < best->city))
+        *best = p;
 }
 
 wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
@@ -286,7 +353,8 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         *stopped = true;
         return WT_OK;
     }
-    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)), stop);
+    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)),
+                   count_room(t, threads), stop);
     if (!a) {
         *stopped = true;
         return WT_OK;
@@ -325,48 +393,33 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: the graph is not connected (%d components)", n - joined);
     /* The special node: over the leaves, the dearest second edge. */
-    int32_t s = -1, s_to = -1;
-    int64_t s_cost = 0, s_edge = -1;
-    for (int base = 0; base < n; base += POLL_CITIES) {
-        int end = base + POLL_CITIES < n ? base + POLL_CITIES : n;
-        for (int u = base; u < end; u++) {
-            if (t->degree[u] != 1) continue;
-            int64_t te = t->tree_edge[u], best_e = -1;
-            int32_t best_v = -1;
-            int64_t best_c = 0;
-            for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
-                int64_t e = g->adj_edge[x];
-                if (e == te) continue;
-                int32_t v = g->adj_city[x];
-                int64_t c = t->key[e];
-                if (best_e < 0 || c < best_c || (c == best_c && v < best_v)) {
-                    best_e = e;
-                    best_v = v;
-                    best_c = c;
-                }
-            }
-            if (best_e >= 0 && (s < 0 || best_c > s_cost)) {
-                s = u;
-                s_to = best_v;
-                s_cost = best_c;
-                s_edge = best_e;
-            }
+    leaf_pick s = {.city = -1};
+    for (int base = 0; base < n; base += 16 * POLL_CITIES) {
+        int end = base + 16 * POLL_CITIES < n ? base + 16 * POLL_CITIES : n;
+#pragma omp parallel num_threads(threads) if (end - base > POLL_CITIES)
+        {
+            leaf_pick mine = {.city = -1};
+#pragma omp for schedule(static) nowait
+            for (int u = base; u < end; u++)
+                if (t->degree[u] == 1) leaf_offer(&mine, second_edge(g, t, u));
+#pragma omp critical(wt_onetree_leaf)
+            leaf_offer(&s, mine);
         }
         if (asked_stop(stop)) {
             *stopped = true;
             return WT_OK;
         }
     }
-    if (s < 0)
+    if (s.city < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: no leaf of the graph's spanning tree has a second edge");
-    t->special = s;
-    t->special_to = s_to;
-    t->special_cost = s_cost;
-    t->special_edge = s_edge;
-    t->degree[s]++;
-    t->degree[s_to]++;
-    weight += s_cost;
+    t->special = s.city;
+    t->special_to = s.to;
+    t->special_cost = s.cost;
+    t->special_edge = s.edge;
+    t->degree[s.city]++;
+    t->degree[s.to]++;
+    weight += s.cost;
     int64_t sum_pi = 0;
     for (int i = 0; i < n; i++) sum_pi += pi[i];
     t->weight = weight;

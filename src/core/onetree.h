@@ -111,7 +111,9 @@ typedef struct wt_onetree {
     void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort */
     int32_t *uf;       /* n: scratch of Kruskal */
     int32_t *tree_edge; /* n: for a leaf, its tree edge's index (scratch) */
-    int64_t *count;    /* the radix sort's counts (scratch) */
+    int64_t *count;    /* the radix sort's counts, count_threads blocks (scratch) */
+    int count_threads; /* the sort's threads count has room for */
+    int64_t m;         /* sparse: the graph's edges t was allocated for */
 } wt_onetree;
 
 /* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields). */
