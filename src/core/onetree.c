@@ -118,6 +118,153 @@ void wt_sgraph_free(wt_sgraph *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The share [*lo, *hi) of [0, count) that thread me of all takes in the
+ * two-pass compactions below (each thread counts its share, the counts'
+ * sums place the shares in order: the output of one thread). */
+static void share(int64_t count, int me, int all, int64_t *lo, int64_t *hi)
+{
+    *lo = count * me / all;
+    *hi = count * (me + 1) / all;
+}
+
+/* Row i's entries before its first negative one. */
+static int row_length(const int32_t *rows, int k, int i)
+{
+    int r = 0;
+    while (r < k && rows[(size_t)i * (size_t)k + (size_t)r] >= 0) r++;
+    return r;
+}
+
+/* The rows' edges as keys lo * n + hi, row by row, into pairs (n k room);
+ * *m their count.  Returns the first entry (row-major) out of range, or
+ * -1.  at: threads + 1 entries. */
+static int64_t row_pairs(const int32_t *rows, int n, int k, int threads, int64_t *at, kv *pairs,
+                         int64_t *m)
+{
+    int64_t bad = INT64_MAX;
+    int teams = 1;
+    at[0] = 0;
+#pragma omp parallel num_threads(threads) if ((int64_t)n * k > 65536) reduction(min : bad)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int64_t lo, hi, c = 0;
+        share(n, me, all, &lo, &hi);
+        for (int i = (int)lo; i < (int)hi; i++) {
+            int len = row_length(rows, k, i);
+            for (int r = 0; r < len; r++) {
+                int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+                if (j >= n && bad == INT64_MAX) bad = (int64_t)i * k + r;
+                c += j != i;
+            }
+        }
+        at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+        {
+            teams = all;
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        if (bad == INT64_MAX) {
+            int64_t w = at[me];
+            for (int i = (int)lo; i < (int)hi; i++) {
+                int len = row_length(rows, k, i);
+                for (int r = 0; r < len; r++) {
+                    int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+                    if (j == i || j >= n) continue;
+                    uint64_t a = (uint64_t)(i < j ? i : j), b = (uint64_t)(i < j ? j : i);
+                    pairs[w++] = (kv){a * (uint64_t)n + b, 0};
+                }
+            }
+        }
+    }
+    *m = at[teams];
+    return bad == INT64_MAX ? -1 : bad;
+}
+
+/* The distinct keys of sorted[0..m) as edges {eu, ev} into g (room for m);
+ * returns their count.  at: threads + 1 entries. */
+static int64_t unique_edges(const kv *sorted, int64_t m, int n, int threads, int64_t *at,
+                            wt_sgraph *g)
+{
+    int teams = 1;
+    at[0] = 0;
+#pragma omp parallel num_threads(threads) if (m > 65536)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int64_t lo, hi, c = 0;
+        share(m, me, all, &lo, &hi);
+        for (int64_t i = lo; i < hi; i++) c += i == 0 || sorted[i].key != sorted[i - 1].key;
+        at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+        {
+            teams = all;
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        int64_t w = at[me];
+        for (int64_t i = lo; i < hi; i++)
+            if (i == 0 || sorted[i].key != sorted[i - 1].key) {
+                g->eu[w] = (int32_t)(sorted[i].key / (uint64_t)n);
+                g->ev[w++] = (int32_t)(sorted[i].key % (uint64_t)n);
+            }
+    }
+    return at[teams];
+}
+
+/* The CSR adjacency of g's edges: city a's list holds first its edges to
+ * higher cities (e increasing: contiguous in the edge order), then those
+ * to lower ones (e increasing).  Threads scatter the second parts in any
+ * order, then each part is sorted by e: the same lists on any thread
+ * count.  first: n + 1 entries, fill: n, scratch; g->off zeroed. */
+static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
+{
+    int n = g->n;
+    int64_t m = g->m;
+    memset(first, 0, ((size_t)n + 1) * sizeof *first);
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 65536)
+    for (int64_t e = 0; e < m; e++) {
+        __atomic_fetch_add(&first[g->eu[e] + 1], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g->off[g->eu[e] + 1], 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g->off[g->ev[e] + 1], 1, __ATOMIC_RELAXED);
+    }
+    for (int i = 0; i < n; i++) {
+        first[i + 1] += first[i];
+        g->off[i + 1] += g->off[i];
+    }
+#pragma omp parallel num_threads(threads) if (m > 65536)
+    {
+#pragma omp for schedule(static)
+        for (int a = 0; a < n; a++) {
+            int64_t at = g->off[a];
+            for (int64_t e = first[a]; e < first[a + 1]; e++, at++) {
+                g->adj_city[at] = g->ev[e];
+                g->adj_edge[at] = e;
+            }
+            fill[a] = at;
+        }
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e < m; e++) {
+            int64_t at = __atomic_fetch_add(&fill[g->ev[e]], 1, __ATOMIC_RELAXED);
+            g->adj_city[at] = g->eu[e];
+            g->adj_edge[at] = e;
+        }
+#pragma omp for schedule(static)
+        for (int b = 0; b < n; b++) { /* insertion sort: a part holds a few edges */
+            int64_t lo = g->off[b] + (first[b + 1] - first[b]);
+            for (int64_t x = lo + 1; x < g->off[b + 1]; x++) {
+                int64_t e = g->adj_edge[x], y = x;
+                int32_t c = g->adj_city[x];
+                for (; y > lo && g->adj_edge[y - 1] > e; y--) {
+                    g->adj_edge[y] = g->adj_edge[y - 1];
+                    g->adj_city[y] = g->adj_city[y - 1];
+                }
+                g->adj_edge[y] = e;
+                g->adj_city[y] = c;
+            }
+        }
+    }
+}
+
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
                            wt_sgraph *g, wt_error *err)
 {
@@ -128,108 +275,72 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     if (k < 1) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph_k %d < 1", k);
     if (threads < 1) threads = 1;
     int64_t cap = (int64_t)n * k, m = 0;
+    size_t sn = (size_t)n;
     kv *pairs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pairs);
     kv *tmp = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *tmp);
     int64_t *count = malloc((size_t)threads * ((size_t)1 << RADIX_BITS) * sizeof *count);
-    if (!pairs || !tmp || !count) {
-        free(pairs);
-        free(tmp);
-        free(count);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    int64_t *at = malloc(((size_t)threads + 1) * sizeof *at);
+    int64_t *first = malloc((sn + 1) * sizeof *first), *fill = malloc(sn * sizeof *fill);
+    wt_status st = WT_OK;
+    if (!pairs || !tmp || !count || !at || !first || !fill) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
     }
-    for (int i = 0; i < n; i++) {
-        for (int r = 0; r < k; r++) {
-            int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
-            if (j < 0) break;
-            if (j >= n) {
-                free(pairs);
-                free(tmp);
-                free(count);
-                return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                               "ascent: graph row %d holds city %d of %d", i, (int)j, n);
-            }
-            if (j == i) continue;
-            uint64_t lo = (uint64_t)(i < j ? i : j), hi = (uint64_t)(i < j ? j : i);
-            pairs[m].key = lo * (uint64_t)n + hi;
-            pairs[m].val = 0;
-            m++;
-        }
+    int64_t bad = row_pairs(rows, n, k, threads, at, pairs, &m);
+    if (bad >= 0) {
+        st = wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph row %d holds city %d of %d",
+                     (int)(bad / k), (int)rows[bad], n);
+        goto out;
     }
     kv *sorted =
         radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), threads, NULL);
-    free(count);
-    if (sorted != pairs) {
-        free(pairs);
-        pairs = sorted;
-    } else {
-        free(tmp);
-    }
-    int64_t u = 0;
-    for (int64_t i = 0; i < m; i++)
-        if (i == 0 || pairs[i].key != pairs[i - 1].key) pairs[u++] = pairs[i];
-    m = u;
-    g->n = n;
-    g->m = m;
     size_t ms = (size_t)(m > 0 ? m : 1);
+    g->n = n;
     g->eu = malloc(ms * sizeof *g->eu);
     g->ev = malloc(ms * sizeof *g->ev);
+    if (!g->eu || !g->ev) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
+    }
+    m = g->m = unique_edges(sorted, m, n, threads, at, g);
+    free(pairs);
+    free(tmp);
+    pairs = tmp = NULL;
+    ms = (size_t)(m > 0 ? m : 1);
     g->d100 = malloc(ms * sizeof *g->d100);
-    g->off = calloc((size_t)n + 1, sizeof *g->off);
+    g->off = calloc(sn + 1, sizeof *g->off);
     g->adj_city = malloc(2 * ms * sizeof *g->adj_city);
     g->adj_edge = malloc(2 * ms * sizeof *g->adj_edge);
-    if (!g->eu || !g->ev || !g->d100 || !g->off || !g->adj_city || !g->adj_edge) {
-        free(pairs);
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    if (!g->d100 || !g->off || !g->adj_city || !g->adj_edge) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
     }
-    for (int64_t e = 0; e < m; e++) {
-        g->eu[e] = (int32_t)(pairs[e].key / (uint64_t)n);
-        g->ev[e] = (int32_t)(pairs[e].key % (uint64_t)n);
-    }
-    free(pairs);
-    int64_t too_long = -1;
-#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
+    int64_t too_long = INT64_MAX; /* the first edge too long, for the message */
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 65536)              \
+    reduction(min : too_long)
     for (int64_t e = 0; e < m; e++) {
         g->d100[e] = WT_ONETREE_SCALE * wt_dist(inst, g->eu[e], g->ev[e]);
-        if (g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) {
-#pragma omp atomic write
-            too_long = e;
-        }
+        if ((g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) && e < too_long) too_long = e;
     }
-    if (too_long >= 0) {
-        int64_t e = too_long;
-        int a = g->eu[e], b = g->ev[e];
-        long long d = (long long)wt_dist(inst, a, b);
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_UNSUPPORTED,
-                       "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
-                       "lengths up to %lld",
-                       a, b, d, (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+    if (too_long < INT64_MAX) {
+        int a = g->eu[too_long], b = g->ev[too_long];
+        st = wt_fail(err, WT_STATUS_UNSUPPORTED,
+                     "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
+                     "lengths up to %lld",
+                     a, b, (long long)wt_dist(inst, a, b),
+                     (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+        goto out;
     }
-    for (int64_t e = 0; e < m; e++) {
-        g->off[g->eu[e] + 1]++;
-        g->off[g->ev[e] + 1]++;
-    }
-    for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
-    int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!fill) {
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
-    }
-    memcpy(fill, g->off, ((size_t)n + 1) * sizeof *fill);
-    /* In edge order: each city's list ends up sorted by the other city. */
-    for (int64_t e = 0; e < m; e++) {
-        int a = g->eu[e], b = g->ev[e];
-        g->adj_city[fill[a]] = b;
-        g->adj_edge[fill[a]++] = e;
-    }
-    for (int64_t e = 0; e < m; e++) {
-        int a = g->eu[e], b = g->ev[e];
-        g->adj_city[fill[b]] = a;
-        g->adj_edge[fill[b]++] = e;
-    }
+    adjacency(g, threads, first, fill);
+out:
+    if (st != WT_OK) wt_sgraph_free(g);
+    free(pairs);
+    free(tmp);
+    free(count);
+    free(at);
+    free(first);
     free(fill);
-    return WT_OK;
+    return st;
 }
 
 /* ------------------------------------------------------------- 1-trees */
