@@ -62,11 +62,11 @@ static void join(int32_t *parent, int32_t a, int32_t b)
  * scratch. */
 static void connect_components(int32_t *graph, int n, int width, int threads, int32_t *parent)
 {
-#pragma omp parallel num_threads(threads) if (n > 65536)
+#pragma omp parallel num_threads(threads) if (n > 4096)
     {
 #pragma omp for schedule(static)
         for (int c = 0; c < n; c++) parent[c] = c;
-#pragma omp for schedule(static, 4096)
+#pragma omp for schedule(static, 1024)
         for (int c = 0; c < n; c++)
             for (int j = 0; j < width - 1; j++) {
                 int d = graph[(size_t)c * (size_t)width + (size_t)j];
