@@ -11,10 +11,11 @@
  * cheapest non-tree edge (its second cheapest: a leaf's tree edge is its
  * cheapest) is the dearest.
  *
- * Alpha: the tree is rooted at city 0 by a breadth-first walk; binary
- * lifting tables hold each node's 2^j-th ancestor and the dearest edge on
- * the way to it, and the dearest edge on the path between i and j is the
- * larger of the two climbs to their lowest common ancestor.
+ * Alpha: the tree is rooted at city 0 by a depth-first walk; binary
+ * lifting tables, kept in the walk's preorder, hold each node's 2^j-th
+ * ancestor and the dearest edge on the way to it, and the dearest edge on
+ * the path between i and j is the larger of the two climbs to their
+ * lowest common ancestor.
  */
 #include "core/onetree.h"
 
@@ -220,17 +221,23 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
 {
     int n = g->n;
     int64_t m = g->m;
-    memset(first, 0, ((size_t)n + 1) * sizeof *first);
-#pragma omp parallel for num_threads(threads) schedule(static) if (m > 65536)
-    for (int64_t e = 0; e < m; e++) {
-        __atomic_fetch_add(&first[g->eu[e] + 1], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&g->off[g->eu[e] + 1], 1, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&g->off[g->ev[e] + 1], 1, __ATOMIC_RELAXED);
+    /* first[a]: a's first edge as the lower end (the edges are sorted by
+     * it), from the places where eu changes; off: the lower ends' counts,
+     * then the higher ends' added. */
+#pragma omp parallel num_threads(threads) if (m > 65536)
+    {
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e <= m; e++) {
+            int from = e == 0 ? 0 : g->eu[e - 1] + 1, to = e == m ? n : g->eu[e];
+            for (int a = from; a <= to; a++) first[a] = e;
+        }
+#pragma omp for schedule(static)
+        for (int a = 0; a < n; a++) g->off[a + 1] = first[a + 1] - first[a];
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e < m; e++)
+            __atomic_fetch_add(&g->off[g->ev[e] + 1], 1, __ATOMIC_RELAXED);
     }
-    for (int i = 0; i < n; i++) {
-        first[i + 1] += first[i];
-        g->off[i + 1] += g->off[i];
-    }
+    for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
 #pragma omp parallel num_threads(threads) if (m > 65536)
     {
 #pragma omp for schedule(static)
@@ -552,14 +559,17 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
     while ((1 << levels) < n) levels++;
     size_t sn = (size_t)n;
     int32_t *parent = malloc(sn * sizeof *parent), *depth = malloc(sn * sizeof *depth);
-    int32_t *queue = malloc(sn * sizeof *queue);
+    int32_t *queue = malloc(sn * sizeof *queue), *place = malloc(sn * sizeof *place);
+    int32_t *pdepth = malloc(sn * sizeof *pdepth);
+    int64_t *key_up = malloc(sn * sizeof *key_up);
     int64_t *toff = calloc(sn + 1, sizeof *toff);
     int32_t *tadj = malloc(2 * sn * sizeof *tadj);
     int64_t *tkey = malloc(2 * sn * sizeof *tkey);
     int32_t *up = malloc((size_t)levels * sn * sizeof *up);
     int64_t *mx = malloc((size_t)levels * sn * sizeof *mx);
     wt_status st = WT_OK;
-    if (!parent || !depth || !queue || !toff || !tadj || !tkey || !up || !mx) {
+    if (!parent || !depth || !queue || !place || !pdepth || !key_up || !toff || !tadj || !tkey ||
+        !up || !mx) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for alpha-values of %d cities",
                      n);
         goto out;
@@ -581,24 +591,34 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
     }
     for (int i = n; i > 0; i--) toff[i] = toff[i - 1];
     toff[0] = 0;
+    /* Depth-first from city 0 (queue: the stack); a city's place is its
+     * rank in preorder, and the lifting tables are kept by place: a climb
+     * mostly goes a few steps up one of the tree's long chains, whose
+     * cities then sit at nearby places. */
     for (int i = 0; i < n; i++) parent[i] = -2;
-    int head = 0, tail = 0;
-    queue[tail++] = 0;
+    int top = 0, next = 0;
+    queue[top++] = 0;
     parent[0] = 0;
     depth[0] = 0;
-    up[0] = 0;
-    mx[0] = INT64_MIN;
-    while (head < tail) {
-        int u = queue[head++];
+    key_up[0] = INT64_MIN;
+    while (top > 0) {
+        int u = queue[--top];
+        place[u] = next++;
         for (int64_t x = toff[u]; x < toff[u + 1]; x++) {
             int v = tadj[x];
             if (parent[v] != -2) continue;
             parent[v] = u;
             depth[v] = depth[u] + 1;
-            up[v] = u;
-            mx[v] = tkey[x];
-            queue[tail++] = v;
+            key_up[v] = tkey[x];
+            queue[top++] = v;
         }
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 50000)
+    for (int v = 0; v < n; v++) {
+        int32_t p = place[v];
+        up[p] = place[parent[v]];
+        mx[p] = key_up[v];
+        pdepth[p] = depth[v];
     }
     if (asked_stop(stop)) {
         *stopped = true;
@@ -628,12 +648,14 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
                 alpha[e] = c - t->special_cost;
             } else {
                 int64_t best = INT64_MIN;
-                if (depth[a] < depth[b]) {
+                a = place[a];
+                b = place[b];
+                if (pdepth[a] < pdepth[b]) {
                     int s = a;
                     a = b;
                     b = s;
                 }
-                int diff = depth[a] - depth[b];
+                int diff = pdepth[a] - pdepth[b];
                 for (int j = 0; diff; j++, diff >>= 1) {
                     if (!(diff & 1)) continue;
                     size_t at = (size_t)j * sn + (size_t)a;
@@ -664,6 +686,9 @@ out:
     free(parent);
     free(depth);
     free(queue);
+    free(place);
+    free(pdepth);
+    free(key_up);
     free(toff);
     free(tadj);
     free(tkey);
