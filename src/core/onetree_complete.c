@@ -24,6 +24,12 @@
  * skips its tree neighbour.  The sparse graph, where given, seeds each
  * query with its best answer among the city's graph neighbours, which
  * prunes most boxes at once; the answers do not depend on it.
+ *
+ * The threads share every per-city pass of a round (the queries, the
+ * answers that went stale, each component's winner by a compare-and-swap
+ * under the total order, the list of cities to ask, the new labels); what
+ * stays on one thread is the joining itself, O(components) a round, since
+ * the union-find links roots only.
  */
 #include <omp.h>
 #include <stdlib.h>
