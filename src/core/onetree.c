@@ -212,6 +212,12 @@ static int64_t unique_edges(const kv *sorted, int64_t m, int n, int threads, int
     return at[teams];
 }
 
+/* *x + 1 into *x; returns the old *x; atomic where threads share x. */
+static inline int64_t bump(int64_t *x, bool shared)
+{
+    return shared ? __atomic_fetch_add(x, 1, __ATOMIC_RELAXED) : (*x)++;
+}
+
 /* The CSR adjacency of g's edges: city a's list holds first its edges to
  * higher cities (e increasing: contiguous in the edge order), then those
  * to lower ones (e increasing).  Threads scatter the second parts in any
@@ -221,10 +227,12 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
 {
     int n = g->n;
     int64_t m = g->m;
+    if (m <= 65536) threads = 1;
+    bool shared = threads > 1; /* one thread: plain increments, cheaper than atomic ones */
     /* first[a]: a's first edge as the lower end (the edges are sorted by
      * it), from the places where eu changes; off: the lower ends' counts,
      * then the higher ends' added. */
-#pragma omp parallel num_threads(threads) if (m > 65536)
+#pragma omp parallel num_threads(threads) if (shared)
     {
 #pragma omp for schedule(static)
         for (int64_t e = 0; e <= m; e++) {
@@ -234,11 +242,10 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
 #pragma omp for schedule(static)
         for (int a = 0; a < n; a++) g->off[a + 1] = first[a + 1] - first[a];
 #pragma omp for schedule(static)
-        for (int64_t e = 0; e < m; e++)
-            __atomic_fetch_add(&g->off[g->ev[e] + 1], 1, __ATOMIC_RELAXED);
+        for (int64_t e = 0; e < m; e++) bump(&g->off[g->ev[e] + 1], shared);
     }
     for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
-#pragma omp parallel num_threads(threads) if (m > 65536)
+#pragma omp parallel num_threads(threads) if (shared)
     {
 #pragma omp for schedule(static)
         for (int a = 0; a < n; a++) {
@@ -251,7 +258,7 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
         }
 #pragma omp for schedule(static)
         for (int64_t e = 0; e < m; e++) {
-            int64_t at = __atomic_fetch_add(&fill[g->ev[e]], 1, __ATOMIC_RELAXED);
+            int64_t at = bump(&fill[g->ev[e]], shared);
             g->adj_city[at] = g->eu[e];
             g->adj_edge[at] = e;
         }
