@@ -143,42 +143,40 @@ static int64_t row_pairs(const int32_t *rows, int n, int k, int threads, int64_t
                          int64_t *m)
 {
     int64_t bad = INT64_MAX;
-    int teams = 1;
     at[0] = 0;
+    at[1] = 0;
 #pragma omp parallel num_threads(threads) if ((int64_t)n * k > 65536) reduction(min : bad)
     {
         int me = omp_get_thread_num(), all = omp_get_num_threads();
-        int64_t lo, hi, c = 0;
+        int64_t lo, hi;
         share(n, me, all, &lo, &hi);
+        if (all > 1) { /* one thread writes from 0 at once */
+            int64_t c = 0;
+            for (int i = (int)lo; i < (int)hi; i++) {
+                int len = row_length(rows, k, i);
+                for (int r = 0; r < len; r++) {
+                    int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+                    c += j != i && j < n;
+                }
+            }
+            at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        int64_t w = at[me];
         for (int i = (int)lo; i < (int)hi; i++) {
             int len = row_length(rows, k, i);
             for (int r = 0; r < len; r++) {
                 int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
                 if (j >= n && bad == INT64_MAX) bad = (int64_t)i * k + r;
-                c += j != i;
+                if (j == i || j >= n) continue;
+                uint64_t a = (uint64_t)(i < j ? i : j), b = (uint64_t)(i < j ? j : i);
+                pairs[w++] = (kv){a * (uint64_t)n + b, 0};
             }
         }
-        at[me + 1] = c;
-#pragma omp barrier
-#pragma omp single
-        {
-            teams = all;
-            for (int t = 0; t < all; t++) at[t + 1] += at[t];
-        }
-        if (bad == INT64_MAX) {
-            int64_t w = at[me];
-            for (int i = (int)lo; i < (int)hi; i++) {
-                int len = row_length(rows, k, i);
-                for (int r = 0; r < len; r++) {
-                    int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
-                    if (j == i || j >= n) continue;
-                    uint64_t a = (uint64_t)(i < j ? i : j), b = (uint64_t)(i < j ? j : i);
-                    pairs[w++] = (kv){a * (uint64_t)n + b, 0};
-                }
-            }
-        }
+        if (me == all - 1) *m = w;
     }
-    *m = at[teams];
     return bad == INT64_MAX ? -1 : bad;
 }
 
@@ -187,19 +185,19 @@ static int64_t row_pairs(const int32_t *rows, int n, int k, int threads, int64_t
 static int64_t unique_edges(const kv *sorted, int64_t m, int n, int threads, int64_t *at,
                             wt_sgraph *g)
 {
-    int teams = 1;
+    int64_t count = 0;
     at[0] = 0;
 #pragma omp parallel num_threads(threads) if (m > 65536)
     {
         int me = omp_get_thread_num(), all = omp_get_num_threads();
-        int64_t lo, hi, c = 0;
+        int64_t lo, hi;
         share(m, me, all, &lo, &hi);
-        for (int64_t i = lo; i < hi; i++) c += i == 0 || sorted[i].key != sorted[i - 1].key;
-        at[me + 1] = c;
+        if (all > 1) { /* one thread writes from 0 at once */
+            int64_t c = 0;
+            for (int64_t i = lo; i < hi; i++) c += i == 0 || sorted[i].key != sorted[i - 1].key;
+            at[me + 1] = c;
 #pragma omp barrier
 #pragma omp single
-        {
-            teams = all;
             for (int t = 0; t < all; t++) at[t + 1] += at[t];
         }
         int64_t w = at[me];
@@ -208,8 +206,9 @@ static int64_t unique_edges(const kv *sorted, int64_t m, int n, int threads, int
                 g->eu[w] = (int32_t)(sorted[i].key / (uint64_t)n);
                 g->ev[w++] = (int32_t)(sorted[i].key % (uint64_t)n);
             }
+        if (me == all - 1) count = w;
     }
-    return at[teams];
+    return count;
 }
 
 /* *x + 1 into *x; returns the old *x; atomic where threads share x. */

@@ -256,13 +256,19 @@ static void graph_bar(const wt_instance *inst, const int32_t *pi, const wt_sgrap
  * the slot keeps the city whose answer is first in the total order.  The
  * answers of one component's cities are distinct edges (each leaves the
  * component at its own city), so the winner is the same in whatever
- * order the threads offer them. */
-static void offer(int32_t *slot, int u, const int64_t *bestc, const int32_t *bestv)
+ * order the threads offer them.  shared: threads offer at once (a
+ * compare-and-swap; else a plain store). */
+static void offer(int32_t *slot, int u, const int64_t *bestc, const int32_t *bestv, bool shared)
 {
-    int32_t x = __atomic_load_n(slot, __ATOMIC_RELAXED);
-    while (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x]))
+    int32_t x = shared ? __atomic_load_n(slot, __ATOMIC_RELAXED) : *slot;
+    while (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])) {
+        if (!shared) {
+            *slot = u;
+            return;
+        }
         if (__atomic_compare_exchange_n(slot, &x, u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             return;
+    }
 }
 
 /* The cities to ask this round, in the k-d tree's leaf order (each
@@ -273,21 +279,21 @@ static int round_queries(const wt_kdtree *tree, const int32_t *comp, const uint8
                          const int64_t *bestc, const int32_t *cbest, int threads, int *at,
                          int32_t *todo)
 {
-    int n = wt_kdtree_size(tree), teams = 1;
+    int n = wt_kdtree_size(tree), count = 0;
     at[0] = 0;
 #pragma omp parallel num_threads(threads) if (n > 4 * POLL_CITIES)
     {
         int me = omp_get_thread_num(), all = omp_get_num_threads();
-        int lo = (int)((int64_t)n * me / all), hi = (int)((int64_t)n * (me + 1) / all), c = 0;
-        for (int i = lo; i < hi; i++) {
-            int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
-            c += !exact[u] && (x < 0 || bestc[u] <= bestc[x]);
-        }
-        at[me + 1] = c;
+        int lo = (int)((int64_t)n * me / all), hi = (int)((int64_t)n * (me + 1) / all);
+        if (all > 1) { /* one thread writes from 0 at once */
+            int c = 0;
+            for (int i = lo; i < hi; i++) {
+                int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
+                c += !exact[u] && (x < 0 || bestc[u] <= bestc[x]);
+            }
+            at[me + 1] = c;
 #pragma omp barrier
 #pragma omp single
-        {
-            teams = all;
             for (int t = 0; t < all; t++) at[t + 1] += at[t];
         }
         int w = at[me];
@@ -295,8 +301,9 @@ static int round_queries(const wt_kdtree *tree, const int32_t *comp, const uint8
             int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
             if (!exact[u] && (x < 0 || bestc[u] <= bestc[x])) todo[w++] = u;
         }
+        if (me == all - 1) count = w;
     }
-    return at[teams];
+    return count;
 }
 
 static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
@@ -341,12 +348,13 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
      * per-city passes, which run on the threads. */
     int components = n;
     int64_t weight = 0;
+    bool shared = threads > 1 && n > 4 * POLL_CITIES; /* the per-city passes on threads */
     while (components > 1) {
         wt_kdtree_node_label(tree, comp, threads, node_label);
         /* An answer whose city is still foreign is still the answer (the
          * foreign cities only lose members); one that joined u's component
          * leaves its cost as a lower bound of u's next answer. */
-#pragma omp parallel num_threads(threads) if (n > 4 * POLL_CITIES)
+#pragma omp parallel num_threads(threads) if (shared)
         {
 #pragma omp for schedule(static)
             for (int i = 0; i < components; i++) cbest[roots[i]] = -1;
@@ -355,7 +363,7 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
                 if (exact[u] && comp[bestv[u]] == comp[u]) exact[u] = 0;
 #pragma omp for schedule(static)
             for (int u = 0; u < n; u++)
-                if (exact[u]) offer(&cbest[comp[u]], u, bestc, bestv);
+                if (exact[u]) offer(&cbest[comp[u]], u, bestc, bestv, shared);
         }
         /* Queries only where the lower bound may still beat the component's
          * best exact answer: the others cannot change its choice. */
@@ -379,8 +387,10 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
                 goto out;
             }
         }
-#pragma omp parallel for num_threads(threads) schedule(static) if (todo_n > 4 * POLL_CITIES)
-        for (int i = 0; i < todo_n; i++) offer(&cbest[comp[todo[i]]], todo[i], bestc, bestv);
+        bool todo_shared = shared && todo_n > 4 * POLL_CITIES;
+#pragma omp parallel for num_threads(threads) schedule(static) if (todo_shared)
+        for (int i = 0; i < todo_n; i++)
+            offer(&cbest[comp[todo[i]]], todo[i], bestc, bestv, todo_shared);
         /* Each component joins along its winner (an edge two components
          * chose joins them once); then every old root learns its new
          * root, and the cities their components'. */
@@ -403,7 +413,7 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
             uf[r] = find_root(uf, r);
             if (uf[r] == r) roots[kept++] = r;
         }
-#pragma omp parallel for num_threads(threads) schedule(static) if (n > 4 * POLL_CITIES)
+#pragma omp parallel for num_threads(threads) schedule(static) if (shared)
         for (int u = 0; u < n; u++) comp[u] = uf[comp[u]];
     }
     int64_t special = INT64_MIN;
