@@ -11,10 +11,11 @@
  * time a step.  Every slot must give the same pi, bounds and candidate
  * lists bit for bit (backend.h, wt_ascent_job), so each backend's are
  * compared with the first's ("equal: yes/no"), and the first backend's
- * time is divided by each other's for the speed ratio.  The proven bound
- * is recomputed on the host from the first backend's pi
- * (core/onetree.h, wt_onetree_complete_bound) for the time of that part
- * alone, which the slot's wall time includes.  With --step-time each
+ * time is divided by each other's for the speed ratio.  The host's finish
+ * (core/ascent_finish.h) is done again from the first backend's pi, part
+ * by part, for the time of each ("bench=ascent-finish": the graph's
+ * arrays, the last tree, alpha, the lists, the k-d tree, the complete
+ * graph's bound), which every slot's wall time includes.  With --step-time each
  * backend runs once more for a single step, and the difference of the two
  * times over the further steps is the time a step alone
  * ("bench=ascent-step ... per_step_ms").
@@ -36,7 +37,9 @@
 #include "algo/policy.h"
 #include "backend/backend.h"
 #include "bench.h"
+#include "core/ascent_finish.h"
 #include "core/error.h"
+#include "core/kdtree.h"
 #include "core/onetree.h"
 
 enum { AB_MAX_BACKENDS = 4, AB_MAX_FILES = 64 };
@@ -220,22 +223,65 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
     return st;
 }
 
-/* The proven bound recomputed on the host from r's pi: its seconds, and
- * whether it is r's (NAN when the instance has no complete-graph tree). */
-static double time_bound(const wt_instance *inst, const ab_run *r, int threads, bool *same)
+/* The host's finish (core/ascent_finish.h) again from r's pi, part by part:
+ * the graph's arrays (wt_sgraph_create), the last tree, the alpha-values,
+ * the candidate lists, the k-d tree the complete graph's bound builds, and
+ * that bound (its k-d tree included).  *bound_s and *same: the bound's
+ * seconds and whether it is r's (NAN when the instance has none). */
+static void time_finish(const wt_instance *inst, const int32_t *graph,
+                        int width, const ab_run *r, int threads, double *bound_s, bool *same)
 {
+    *bound_s = NAN;
     *same = false;
-    int64_t bound = 0;
-    bool stopped = false;
+    int n = wt_instance_n(inst), k = r->job.candidates_k;
     wt_error err = {0};
+    bool stopped = false;
+    wt_sgraph g;
+    wt_onetree t;
     double t0 = bench_now();
-    wt_status st = wt_onetree_complete_bound(inst, r->job.pi, NULL, threads, NULL, &bound,
-                                             &stopped, &err);
-    double s = bench_now() - t0;
-    if (st != WT_OK || stopped) return NAN;
-    int64_t proven = (bound + WT_ASCENT_SCALE - 1) / WT_ASCENT_SCALE; /* bound > 0 here */
-    *same = proven == r->job.lower_bound;
-    return s;
+    if (wt_sgraph_create(inst, graph, width, threads, &g, &err) != WT_OK) return;
+    double t1 = bench_now();
+    if (wt_onetree_alloc(&g, &t, &err) != WT_OK) {
+        wt_sgraph_free(&g);
+        return;
+    }
+    int64_t *alpha = malloc((size_t)(g.m > 0 ? g.m : 1) * sizeof *alpha);
+    int32_t *cand = malloc((size_t)n * (size_t)k * sizeof *cand);
+    double t2 = bench_now(), t3 = t2, t4 = t2, t5 = t2, t6 = t2, t7 = t2;
+    if (!alpha || !cand ||
+        wt_onetree_sparse(&g, r->job.pi, threads, NULL, &t, &stopped, &err) != WT_OK)
+        goto out;
+    t3 = bench_now();
+    if (wt_onetree_alpha(&g, &t, threads, NULL, alpha, &stopped, &err) != WT_OK) goto out;
+    t4 = bench_now();
+    if (wt_ascent_finish_lists(&g, &t, alpha, k, threads, NULL, cand, &stopped, &err) != WT_OK)
+        goto out;
+    t5 = bench_now();
+    wt_kdtree *tree = NULL;
+    if (n > WT_ONETREE_DENSE_MAX && wt_kdtree_cheapest_supported(inst) &&
+        wt_kdtree_create_threads(inst, NULL, n, threads, &tree, &err) == WT_OK)
+        wt_kdtree_free(tree);
+    t6 = bench_now();
+    int64_t bound = 0;
+    if (wt_onetree_complete_supported(inst) &&
+        wt_onetree_complete_bound(inst, r->job.pi, &g, threads, NULL, &bound, &stopped, &err) ==
+            WT_OK) {
+        t7 = bench_now();
+        *bound_s = t7 - t6;
+        int64_t proven = (bound + WT_ASCENT_SCALE - 1) / WT_ASCENT_SCALE; /* bound > 0 here */
+        *same = proven == r->job.lower_bound;
+    }
+    char bs[32];
+    printf("bench=ascent-finish instance=%s n=%d threads=%d graph_arrays_s=%.4f tree_s=%.4f "
+           "alpha_s=%.4f lists_s=%.4f kdtree_s=%.4f bound_s=%s lists_equal=%s\n",
+           wt_instance_name(inst), n, threads, t1 - t0, t3 - t2, t4 - t3, t5 - t4, t6 - t5,
+           bench_fmt_num("%.4f", *bound_s, bs, sizeof bs),
+           yes_no(same_ints(cand, r->job.candidates, (size_t)n * (size_t)k)));
+out:
+    free(alpha);
+    free(cand);
+    wt_onetree_free(&t);
+    wt_sgraph_free(&g);
 }
 
 /* Each later run against the first: time ratio and equality. */
@@ -332,7 +378,8 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     }
     if (status == EXIT_OK && ran > 0) {
         bool same = false;
-        double bound_s = time_bound(inst, &runs[0], ctl.threads, &same);
+        double bound_s;
+        time_finish(inst, graph, width, &runs[0], ctl.threads, &bound_s, &same);
         print_compare(wt_instance_name(inst), n, runs, ran, bound_s, same);
     }
     for (int b = 0; b < ran; b++) run_free(&runs[b]);

@@ -22,33 +22,62 @@
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 
-static int find_root(int32_t *parent, int c)
+/* The root of c's set in the forest of parent links.  Links only ever
+ * point from a higher city to a lower one, and the halving below only
+ * skips a link to a lower city of the same set, so threads may find and
+ * halve at once (atomic loads and stores, no lost set). */
+static int32_t find_root(int32_t *parent, int32_t c)
 {
-    while (parent[c] != c) {
-        parent[c] = parent[parent[c]];
-        c = parent[c];
+    for (;;) {
+        int32_t p = __atomic_load_n(&parent[c], __ATOMIC_RELAXED);
+        if (p == c) return c;
+        int32_t gp = __atomic_load_n(&parent[p], __ATOMIC_RELAXED);
+        if (gp != p) __atomic_store_n(&parent[c], gp, __ATOMIC_RELAXED);
+        c = gp;
     }
-    return c;
+}
+
+/* Joins the sets of a and b: the higher root is linked to the lower by a
+ * compare-and-swap, retried when another thread linked it first.  Every
+ * set's root ends as its lowest city, whatever the order of the joins. */
+static void join(int32_t *parent, int32_t a, int32_t b)
+{
+    for (;;) {
+        a = find_root(parent, a);
+        b = find_root(parent, b);
+        if (a == b) return;
+        int32_t hi = a > b ? a : b, lo = a < b ? a : b, expect = hi;
+        if (__atomic_compare_exchange_n(&parent[hi], &expect, lo, false, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED))
+            return;
+    }
 }
 
 /* Joins the graph's components, if it has several, by a chain through
  * each one's lowest city, in the spare last column of width-wide rows:
  * the ascent needs a connected graph, and quadrant neighbours leave
  * far-apart clusters unjoined only in rare layouts, so the chain's edges
- * (long, but few) matter little.  parent: n entries of scratch. */
-static void connect_components(int32_t *graph, int n, int width, int32_t *parent)
+ * (long, but few) matter little.  The components come from a union-find
+ * that up to `threads` threads fill at once: its roots are the lowest
+ * cities whatever the threads, so the chain is too.  parent: n entries of
+ * scratch. */
+static void connect_components(int32_t *graph, int n, int width, int threads, int32_t *parent)
 {
-    for (int c = 0; c < n; c++) parent[c] = c;
-    for (int c = 0; c < n; c++)
-        for (int j = 0; j < width - 1; j++) {
-            int d = graph[(size_t)c * (size_t)width + (size_t)j];
-            if (d < 0) break;
-            int a = find_root(parent, c), b = find_root(parent, d);
-            if (a != b) parent[a > b ? a : b] = a < b ? a : b;
-        }
+#pragma omp parallel num_threads(threads) if (n > 4096)
+    {
+#pragma omp for schedule(static)
+        for (int c = 0; c < n; c++) parent[c] = c;
+#pragma omp for schedule(static, 1024)
+        for (int c = 0; c < n; c++)
+            for (int j = 0; j < width - 1; j++) {
+                int d = graph[(size_t)c * (size_t)width + (size_t)j];
+                if (d < 0) break;
+                join(parent, c, d);
+            }
+    }
     int prev = -1; /* the lowest city of the last component met */
     for (int c = 0; c < n; c++) {
-        if (find_root(parent, c) != c) continue; /* roots are their component's lowest city */
+        if (parent[c] != c) continue; /* roots are their component's lowest city */
         if (prev >= 0) graph[(size_t)prev * (size_t)width + (size_t)(width - 1)] = c;
         prev = c;
     }
@@ -78,11 +107,13 @@ static int32_t *graph_of(const wt_instance *inst, wt_search_ctl *ctl, int k, boo
         free(graph);
         return NULL;
     }
-    for (size_t c = 0; c < (size_t)n; c++) {
-        for (size_t j = 0; j < (size_t)k; j++) graph[c * (size_t)width + j] = lists[c * (size_t)k + j];
-        graph[c * (size_t)width + (size_t)k] = -1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 65536)
+    for (int c = 0; c < n; c++) {
+        for (size_t j = 0; j < (size_t)k; j++)
+            graph[(size_t)c * (size_t)width + j] = lists[(size_t)c * (size_t)k + j];
+        graph[(size_t)c * (size_t)width + (size_t)k] = -1;
     }
-    connect_components(graph, n, width, lists); /* lists: the scratch now */
+    connect_components(graph, n, width, threads, lists); /* lists: the scratch now */
     free(lists);
     return graph;
 }

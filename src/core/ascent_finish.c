@@ -18,7 +18,7 @@ static bool asked_stop(const wt_init_stop *stop)
 
 /* Each city's graph neighbours by (alpha, c_pi, city), the first k, by
  * insertion into the sorted row; keys: 2 k entries a thread. */
-static void list_candidates(const wt_sgraph *g, const wt_onetree *t, const int64_t *alpha,
+static void list_rows(const wt_sgraph *g, const wt_onetree *t, const int64_t *alpha,
                             int k, int threads, const wt_init_stop *stop, int64_t *keys,
                             int32_t *out, bool *stopped)
 {
@@ -62,6 +62,21 @@ static void list_candidates(const wt_sgraph *g, const wt_onetree *t, const int64
     }
 }
 
+wt_status wt_ascent_finish_lists(const wt_sgraph *g, const wt_onetree *t, const int64_t *alpha,
+                                 int k, int threads, const wt_init_stop *stop,
+                                 int32_t *candidates, bool *stopped, wt_error *err)
+{
+    *stopped = false;
+    if (threads < 1) threads = 1;
+    int64_t *keys = malloc(2 * (size_t)k * (size_t)threads * sizeof *keys);
+    if (!keys)
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
+                       "out of memory for the candidates of an ascent of %d cities", g->n);
+    list_rows(g, t, alpha, k, threads, stop, keys, candidates, stopped);
+    free(keys);
+    return WT_OK;
+}
+
 static int64_t ceil_div(int64_t a, int64_t b)
 {
     return a >= 0 ? (a + b - 1) / b : -((-a) / b);
@@ -75,9 +90,8 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
     *stopped = false;
     if (threads < 1) threads = 1;
     int64_t *alpha = malloc((size_t)(g->m > 0 ? g->m : 1) * sizeof *alpha);
-    int64_t *keys = malloc(2 * (size_t)k * (size_t)threads * sizeof *keys);
     wt_status st = WT_OK;
-    if (!alpha || !keys) {
+    if (!alpha) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
                      "out of memory for the candidates of an ascent of %d cities", g->n);
         goto out;
@@ -87,8 +101,8 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
     *graph_bound = t->bound;
     st = wt_onetree_alpha(g, t, threads, stop, alpha, stopped, err);
     if (st != WT_OK || *stopped) goto out;
-    list_candidates(g, t, alpha, k, threads, stop, keys, candidates, stopped);
-    if (*stopped) goto out;
+    st = wt_ascent_finish_lists(g, t, alpha, k, threads, stop, candidates, stopped, err);
+    if (st != WT_OK || *stopped) goto out;
 
     /* The proven bound: the complete graph's 1-tree under the same pi; a
      * failure (a length int64 cannot sum) leaves it unknown, not an error. */
@@ -103,6 +117,5 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
     }
 out:
     free(alpha);
-    free(keys);
     return st;
 }

@@ -38,6 +38,14 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
                            int32_t *candidates, int64_t *graph_bound, int64_t *lower_bound,
                            bool *stopped, wt_error *err);
 
+/* The candidates step of wt_ascent_finish alone (benchmarks time it):
+ * from t, the minimum 1-tree of g, and alpha (wt_onetree_alpha of t), the
+ * n rows of k cities described above, by up to `threads` threads.  stop
+ * and *stopped as above.  Errors: OUT_OF_MEMORY. */
+wt_status wt_ascent_finish_lists(const wt_sgraph *g, const wt_onetree *t, const int64_t *alpha,
+                                 int k, int threads, const wt_init_stop *stop,
+                                 int32_t *candidates, bool *stopped, wt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -550,6 +550,13 @@ bool wt_kdtree_cheapest_supported(const wt_instance *inst)
 
 size_t wt_kdtree_node_slots(const wt_kdtree *tree) { return tree->n_nodes; }
 
+/* The node summaries below recurse like the build: subtrees of
+ * KD_SUMMARY_TASK_MIN points or more are tasks of their own when a team
+ * runs them (a summary is lighter work than a build, so smaller subtrees
+ * pay for a task), each node's value a function of its points alone, so
+ * any thread count gives the same arrays. */
+enum { KD_SUMMARY_TASK_MIN = 1 << 12 };
+
 static int32_t summarize_min(const wt_kdtree *t, const int32_t *value, int32_t *out, size_t node,
                              int lo, int hi)
 {
@@ -560,16 +567,28 @@ static int32_t summarize_min(const wt_kdtree *t, const int32_t *value, int32_t *
             if (value[t->pts[i].city] < m) m = value[t->pts[i].city];
     } else {
         int mid = lo + (hi - lo) / 2;
-        int32_t a = summarize_min(t, value, out, 2 * node, lo, mid);
-        int32_t b = summarize_min(t, value, out, 2 * node + 1, mid, hi);
+        int32_t a, b;
+        if (hi - lo >= KD_SUMMARY_TASK_MIN) {
+#pragma omp task shared(a)
+            a = summarize_min(t, value, out, 2 * node, lo, mid);
+            b = summarize_min(t, value, out, 2 * node + 1, mid, hi);
+#pragma omp taskwait
+        } else {
+            a = summarize_min(t, value, out, 2 * node, lo, mid);
+            b = summarize_min(t, value, out, 2 * node + 1, mid, hi);
+        }
         m = a < b ? a : b;
     }
     out[node] = m;
     return m;
 }
 
-void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int32_t *node_min)
+void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int threads,
+                        int32_t *node_min)
 {
+    if (threads < 1) threads = 1;
+#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= KD_SUMMARY_TASK_MIN)
+#pragma omp single
     summarize_min(tree, value, node_min, 1, 0, tree->m);
 }
 
@@ -583,16 +602,28 @@ static int32_t summarize_label(const wt_kdtree *t, const int32_t *label, int32_t
             if (label[t->pts[i].city] != l) l = -1;
     } else {
         int mid = lo + (hi - lo) / 2;
-        int32_t a = summarize_label(t, label, out, 2 * node, lo, mid);
-        int32_t b = summarize_label(t, label, out, 2 * node + 1, mid, hi);
+        int32_t a, b;
+        if (hi - lo >= KD_SUMMARY_TASK_MIN) {
+#pragma omp task shared(a)
+            a = summarize_label(t, label, out, 2 * node, lo, mid);
+            b = summarize_label(t, label, out, 2 * node + 1, mid, hi);
+#pragma omp taskwait
+        } else {
+            a = summarize_label(t, label, out, 2 * node, lo, mid);
+            b = summarize_label(t, label, out, 2 * node + 1, mid, hi);
+        }
         l = a == b ? a : -1;
     }
     out[node] = l;
     return l;
 }
 
-void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int32_t *node_label)
+void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int threads,
+                          int32_t *node_label)
 {
+    if (threads < 1) threads = 1;
+#pragma omp parallel num_threads(threads) if (threads > 1 && tree->m >= KD_SUMMARY_TASK_MIN)
+#pragma omp single
     summarize_label(tree, label, node_label, 1, 0, tree->m);
 }
 

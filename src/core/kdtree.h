@@ -113,12 +113,14 @@ bool wt_kdtree_cheapest_supported(const wt_instance *inst);
 size_t wt_kdtree_node_slots(const wt_kdtree *tree);
 
 /* node_min[x] = the least value[v] over the points v of node x, live or
- * not.  O(size). */
-void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int32_t *node_min);
+ * not.  O(size), by up to `threads` threads (< 1: one); the same for any. */
+void wt_kdtree_node_min(const wt_kdtree *tree, const int32_t *value, int threads,
+                        int32_t *node_min);
 
 /* node_label[x] = the label all points of node x share, or -1 when they
- * differ (labels >= 0).  O(size). */
-void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int32_t *node_label);
+ * differ (labels >= 0).  O(size), threads as above. */
+void wt_kdtree_node_label(const wt_kdtree *tree, const int32_t *label, int threads,
+                          int32_t *node_label);
 
 /* The cheapest live v != city, v != skip (skip < 0: none), with
  * label[v] != label[city] when label is not NULL (node_label then from

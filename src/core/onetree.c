@@ -11,13 +11,15 @@
  * cheapest non-tree edge (its second cheapest: a leaf's tree edge is its
  * cheapest) is the dearest.
  *
- * Alpha: the tree is rooted at city 0 by a breadth-first walk; binary
- * lifting tables hold each node's 2^j-th ancestor and the dearest edge on
- * the way to it, and the dearest edge on the path between i and j is the
- * larger of the two climbs to their lowest common ancestor.
+ * Alpha: the tree is rooted at city 0 by a depth-first walk; binary
+ * lifting tables, kept in the walk's preorder, hold each node's 2^j-th
+ * ancestor and the dearest edge on the way to it, and the dearest edge on
+ * the path between i and j is the larger of the two climbs to their
+ * lowest common ancestor.
  */
 #include "core/onetree.h"
 
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,8 @@
 enum {
     RADIX_BITS = 16,
     POLL_EDGES = 1 << 16, /* Kruskal: edges between two polls */
-    POLL_CITIES = 4096    /* parallel loops: cities between two polls */
+    POLL_CITIES = 4096,   /* parallel loops: cities between two polls */
+    RADIX_PARALLEL_MIN = 1 << 15 /* fewer pairs: one thread sorts them */
 };
 
 /* The largest scaled edge length an ascent takes: pi and the sums of n
@@ -47,25 +50,43 @@ typedef struct kv {
 
 /* Stable LSD radix sort of a[0..m) by key, whose values are below
  * 2^bits, in as few passes of at most RADIX_BITS bits as bits needs
- * (equal widths); tmp has m entries, count 2^RADIX_BITS.  Returns the array that holds the
- * sorted pairs (a or tmp), or NULL when stop asked between two passes. */
-static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits,
+ * (equal widths); tmp has m entries.  Each of up to `threads` threads
+ * counts the digits of its own contiguous share, and the digit-major,
+ * share-minor sums of those counts place every share's keys after the
+ * earlier shares' equal digits: the same stable order for any thread
+ * count.  count: 2^RADIX_BITS entries a thread.  Returns the array that
+ * holds the sorted pairs (a or tmp), or NULL when stop asked between two
+ * passes. */
+static kv *radix_sort(kv *a, kv *tmp, int64_t *count, int64_t m, int bits, int threads,
                       const wt_init_stop *stop)
 {
     int passes = (bits + RADIX_BITS - 1) / RADIX_BITS;
     if (passes == 0) return a;
     int width = (bits + passes - 1) / passes;
     uint64_t mask = ((uint64_t)1 << width) - 1;
+    if (threads < 1 || m < RADIX_PARALLEL_MIN) threads = 1;
     for (int pass = 0, shift = 0; pass < passes; pass++, shift += width) {
-        memset(count, 0, ((size_t)mask + 1) * sizeof *count);
-        for (int64_t i = 0; i < m; i++) count[(a[i].key >> shift) & mask]++;
-        int64_t sum = 0;
-        for (uint64_t d = 0; d <= mask; d++) {
-            int64_t c = count[d];
-            count[d] = sum;
-            sum += c;
+#pragma omp parallel num_threads(threads) if (threads > 1)
+        {
+            int me = omp_get_thread_num(), all = omp_get_num_threads();
+            int64_t lo = m * me / all, hi = m * (me + 1) / all;
+            int64_t *mine = count + (size_t)me * ((size_t)mask + 1);
+            memset(mine, 0, ((size_t)mask + 1) * sizeof *mine);
+            for (int64_t i = lo; i < hi; i++) mine[(a[i].key >> shift) & mask]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                int64_t sum = 0;
+                for (uint64_t d = 0; d <= mask; d++)
+                    for (int t = 0; t < all; t++) {
+                        int64_t *c = count + (size_t)t * ((size_t)mask + 1) + d;
+                        int64_t here = *c;
+                        *c = sum;
+                        sum += here;
+                    }
+            }
+            for (int64_t i = lo; i < hi; i++) tmp[mine[(a[i].key >> shift) & mask]++] = a[i];
         }
-        for (int64_t i = 0; i < m; i++) tmp[count[(a[i].key >> shift) & mask]++] = a[i];
         kv *x = a;
         a = tmp;
         tmp = x;
@@ -98,6 +119,165 @@ void wt_sgraph_free(wt_sgraph *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The share [*lo, *hi) of [0, count) that thread me of all takes in the
+ * two-pass compactions below (each thread counts its share, the counts'
+ * sums place the shares in order: the output of one thread). */
+static void share(int64_t count, int me, int all, int64_t *lo, int64_t *hi)
+{
+    *lo = count * me / all;
+    *hi = count * (me + 1) / all;
+}
+
+/* Row i's entries before its first negative one. */
+static int row_length(const int32_t *rows, int k, int i)
+{
+    int r = 0;
+    while (r < k && rows[(size_t)i * (size_t)k + (size_t)r] >= 0) r++;
+    return r;
+}
+
+/* The rows' edges as keys lo * n + hi, row by row, into pairs (n k room);
+ * *m their count.  Returns the first entry (row-major) out of range, or
+ * -1.  at: threads + 1 entries. */
+static int64_t row_pairs(const int32_t *rows, int n, int k, int threads, int64_t *at, kv *pairs,
+                         int64_t *m)
+{
+    int64_t bad = INT64_MAX;
+    at[0] = 0;
+    at[1] = 0;
+#pragma omp parallel num_threads(threads) if ((int64_t)n * k > 65536) reduction(min : bad)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int64_t lo, hi;
+        share(n, me, all, &lo, &hi);
+        if (all > 1) { /* one thread writes from 0 at once */
+            int64_t c = 0;
+            for (int i = (int)lo; i < (int)hi; i++) {
+                int len = row_length(rows, k, i);
+                for (int r = 0; r < len; r++) {
+                    int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+                    c += j != i && j < n;
+                }
+            }
+            at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        int64_t w = at[me];
+        for (int i = (int)lo; i < (int)hi; i++) {
+            int len = row_length(rows, k, i);
+            for (int r = 0; r < len; r++) {
+                int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
+                if (j >= n && bad == INT64_MAX) bad = (int64_t)i * k + r;
+                if (j == i || j >= n) continue;
+                uint64_t a = (uint64_t)(i < j ? i : j), b = (uint64_t)(i < j ? j : i);
+                pairs[w++] = (kv){a * (uint64_t)n + b, 0};
+            }
+        }
+        if (me == all - 1) *m = w;
+    }
+    return bad == INT64_MAX ? -1 : bad;
+}
+
+/* The distinct keys of sorted[0..m) as edges {eu, ev} into g (room for m);
+ * returns their count.  at: threads + 1 entries. */
+static int64_t unique_edges(const kv *sorted, int64_t m, int n, int threads, int64_t *at,
+                            wt_sgraph *g)
+{
+    int64_t count = 0;
+    at[0] = 0;
+#pragma omp parallel num_threads(threads) if (m > 65536)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int64_t lo, hi;
+        share(m, me, all, &lo, &hi);
+        if (all > 1) { /* one thread writes from 0 at once */
+            int64_t c = 0;
+            for (int64_t i = lo; i < hi; i++) c += i == 0 || sorted[i].key != sorted[i - 1].key;
+            at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        int64_t w = at[me];
+        for (int64_t i = lo; i < hi; i++)
+            if (i == 0 || sorted[i].key != sorted[i - 1].key) {
+                g->eu[w] = (int32_t)(sorted[i].key / (uint64_t)n);
+                g->ev[w++] = (int32_t)(sorted[i].key % (uint64_t)n);
+            }
+        if (me == all - 1) count = w;
+    }
+    return count;
+}
+
+/* *x + 1 into *x; returns the old *x; atomic where threads share x. */
+static inline int64_t bump(int64_t *x, bool shared)
+{
+    return shared ? __atomic_fetch_add(x, 1, __ATOMIC_RELAXED) : (*x)++;
+}
+
+/* The CSR adjacency of g's edges: city a's list holds first its edges to
+ * higher cities (e increasing: contiguous in the edge order), then those
+ * to lower ones (e increasing).  Threads scatter the second parts in any
+ * order, then each part is sorted by e: the same lists on any thread
+ * count.  first: n + 1 entries, fill: n, scratch; g->off zeroed. */
+static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
+{
+    int n = g->n;
+    int64_t m = g->m;
+    if (m <= 65536) threads = 1;
+    bool shared = threads > 1; /* one thread: plain increments, cheaper than atomic ones */
+    /* first[a]: a's first edge as the lower end (the edges are sorted by
+     * it), from the places where eu changes; off: the lower ends' counts,
+     * then the higher ends' added. */
+#pragma omp parallel num_threads(threads) if (shared)
+    {
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e <= m; e++) {
+            int from = e == 0 ? 0 : g->eu[e - 1] + 1, to = e == m ? n : g->eu[e];
+            for (int a = from; a <= to; a++) first[a] = e;
+        }
+#pragma omp for schedule(static)
+        for (int a = 0; a < n; a++) g->off[a + 1] = first[a + 1] - first[a];
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e < m; e++) bump(&g->off[g->ev[e] + 1], shared);
+    }
+    for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
+#pragma omp parallel num_threads(threads) if (shared)
+    {
+#pragma omp for schedule(static)
+        for (int a = 0; a < n; a++) {
+            int64_t at = g->off[a];
+            for (int64_t e = first[a]; e < first[a + 1]; e++, at++) {
+                g->adj_city[at] = g->ev[e];
+                g->adj_edge[at] = e;
+            }
+            fill[a] = at;
+        }
+#pragma omp for schedule(static)
+        for (int64_t e = 0; e < m; e++) {
+            int64_t at = bump(&fill[g->ev[e]], shared);
+            g->adj_city[at] = g->eu[e];
+            g->adj_edge[at] = e;
+        }
+#pragma omp for schedule(static)
+        for (int b = 0; b < n; b++) { /* insertion sort: a part holds a few edges */
+            int64_t lo = g->off[b] + (first[b + 1] - first[b]);
+            for (int64_t x = lo + 1; x < g->off[b + 1]; x++) {
+                int64_t e = g->adj_edge[x], y = x;
+                int32_t c = g->adj_city[x];
+                for (; y > lo && g->adj_edge[y - 1] > e; y--) {
+                    g->adj_edge[y] = g->adj_edge[y - 1];
+                    g->adj_city[y] = g->adj_city[y - 1];
+                }
+                g->adj_edge[y] = e;
+                g->adj_city[y] = c;
+            }
+        }
+    }
+}
+
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
                            wt_sgraph *g, wt_error *err)
 {
@@ -108,107 +288,72 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     if (k < 1) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph_k %d < 1", k);
     if (threads < 1) threads = 1;
     int64_t cap = (int64_t)n * k, m = 0;
+    size_t sn = (size_t)n;
     kv *pairs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *pairs);
     kv *tmp = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *tmp);
-    int64_t *count = malloc(((size_t)1 << RADIX_BITS) * sizeof *count);
-    if (!pairs || !tmp || !count) {
-        free(pairs);
-        free(tmp);
-        free(count);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    int64_t *count = malloc((size_t)threads * ((size_t)1 << RADIX_BITS) * sizeof *count);
+    int64_t *at = malloc(((size_t)threads + 1) * sizeof *at);
+    int64_t *first = malloc((sn + 1) * sizeof *first), *fill = malloc(sn * sizeof *fill);
+    wt_status st = WT_OK;
+    if (!pairs || !tmp || !count || !at || !first || !fill) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
     }
-    for (int i = 0; i < n; i++) {
-        for (int r = 0; r < k; r++) {
-            int32_t j = rows[(size_t)i * (size_t)k + (size_t)r];
-            if (j < 0) break;
-            if (j >= n) {
-                free(pairs);
-                free(tmp);
-                free(count);
-                return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                               "ascent: graph row %d holds city %d of %d", i, (int)j, n);
-            }
-            if (j == i) continue;
-            uint64_t lo = (uint64_t)(i < j ? i : j), hi = (uint64_t)(i < j ? j : i);
-            pairs[m].key = lo * (uint64_t)n + hi;
-            pairs[m].val = 0;
-            m++;
-        }
+    int64_t bad = row_pairs(rows, n, k, threads, at, pairs, &m);
+    if (bad >= 0) {
+        st = wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph row %d holds city %d of %d",
+                     (int)(bad / k), (int)rows[bad], n);
+        goto out;
     }
-    kv *sorted = radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), NULL);
-    free(count);
-    if (sorted != pairs) {
-        free(pairs);
-        pairs = sorted;
-    } else {
-        free(tmp);
-    }
-    int64_t u = 0;
-    for (int64_t i = 0; i < m; i++)
-        if (i == 0 || pairs[i].key != pairs[i - 1].key) pairs[u++] = pairs[i];
-    m = u;
-    g->n = n;
-    g->m = m;
+    kv *sorted =
+        radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), threads, NULL);
     size_t ms = (size_t)(m > 0 ? m : 1);
+    g->n = n;
     g->eu = malloc(ms * sizeof *g->eu);
     g->ev = malloc(ms * sizeof *g->ev);
+    if (!g->eu || !g->ev) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
+    }
+    m = g->m = unique_edges(sorted, m, n, threads, at, g);
+    free(pairs);
+    free(tmp);
+    pairs = tmp = NULL;
+    ms = (size_t)(m > 0 ? m : 1);
     g->d100 = malloc(ms * sizeof *g->d100);
-    g->off = calloc((size_t)n + 1, sizeof *g->off);
+    g->off = calloc(sn + 1, sizeof *g->off);
     g->adj_city = malloc(2 * ms * sizeof *g->adj_city);
     g->adj_edge = malloc(2 * ms * sizeof *g->adj_edge);
-    if (!g->eu || !g->ev || !g->d100 || !g->off || !g->adj_city || !g->adj_edge) {
-        free(pairs);
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+    if (!g->d100 || !g->off || !g->adj_city || !g->adj_edge) {
+        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
+        goto out;
     }
-    for (int64_t e = 0; e < m; e++) {
-        g->eu[e] = (int32_t)(pairs[e].key / (uint64_t)n);
-        g->ev[e] = (int32_t)(pairs[e].key % (uint64_t)n);
-    }
-    free(pairs);
-    int64_t too_long = -1;
-#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
+    int64_t too_long = INT64_MAX; /* the first edge too long, for the message */
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 65536)              \
+    reduction(min : too_long)
     for (int64_t e = 0; e < m; e++) {
         g->d100[e] = WT_ONETREE_SCALE * wt_dist(inst, g->eu[e], g->ev[e]);
-        if (g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) {
-#pragma omp atomic write
-            too_long = e;
-        }
+        if ((g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) && e < too_long) too_long = e;
     }
-    if (too_long >= 0) {
-        int64_t e = too_long;
-        int a = g->eu[e], b = g->ev[e];
-        long long d = (long long)wt_dist(inst, a, b);
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_UNSUPPORTED,
-                       "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
-                       "lengths up to %lld",
-                       a, b, d, (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+    if (too_long < INT64_MAX) {
+        int a = g->eu[too_long], b = g->ev[too_long];
+        st = wt_fail(err, WT_STATUS_UNSUPPORTED,
+                     "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
+                     "lengths up to %lld",
+                     a, b, (long long)wt_dist(inst, a, b),
+                     (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+        goto out;
     }
-    for (int64_t e = 0; e < m; e++) {
-        g->off[g->eu[e] + 1]++;
-        g->off[g->ev[e] + 1]++;
-    }
-    for (int i = 0; i < n; i++) g->off[i + 1] += g->off[i];
-    int64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!fill) {
-        wt_sgraph_free(g);
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a graph of %d cities", n);
-    }
-    memcpy(fill, g->off, ((size_t)n + 1) * sizeof *fill);
-    /* In edge order: each city's list ends up sorted by the other city. */
-    for (int64_t e = 0; e < m; e++) {
-        int a = g->eu[e], b = g->ev[e];
-        g->adj_city[fill[a]] = b;
-        g->adj_edge[fill[a]++] = e;
-    }
-    for (int64_t e = 0; e < m; e++) {
-        int a = g->eu[e], b = g->ev[e];
-        g->adj_city[fill[b]] = a;
-        g->adj_edge[fill[b]++] = e;
-    }
+    adjacency(g, threads, first, fill);
+out:
+    if (st != WT_OK) wt_sgraph_free(g);
+    free(pairs);
+    free(tmp);
+    free(count);
+    free(at);
+    free(first);
     free(fill);
-    return WT_OK;
+    return st;
 }
 
 /* ------------------------------------------------------------- 1-trees */
@@ -232,6 +377,8 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     memset(t, 0, sizeof *t);
     size_t n = (size_t)g->n, m = (size_t)(g->m > 0 ? g->m : 1);
     t->n = g->n;
+    t->m = g->m;
+    t->count_threads = 1;
     t->degree = malloc(n * sizeof *t->degree);
     t->in_tree = malloc(m);
     t->key = malloc(m * sizeof *t->key);
@@ -249,6 +396,19 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     return WT_OK;
 }
 
+/* How many threads' digit counts t->count holds once grown for up to
+ * `threads` (a sort with fewer threads gives the same order, so a failed
+ * growth only costs time). */
+static int count_room(wt_onetree *t, int threads)
+{
+    if (threads <= t->count_threads || t->m < RADIX_PARALLEL_MIN) return t->count_threads;
+    int64_t *more = realloc(t->count, (size_t)threads * ((size_t)1 << RADIX_BITS) * sizeof *more);
+    if (!more) return t->count_threads;
+    t->count = more;
+    t->count_threads = threads;
+    return threads;
+}
+
 static int32_t uf_find(int32_t *uf, int32_t x)
 {
     while (uf[x] >= 0 && uf[uf[x]] >= 0) {
@@ -256,6 +416,37 @@ static int32_t uf_find(int32_t *uf, int32_t x)
         x = uf[x];
     }
     return uf[x] >= 0 ? uf[x] : x;
+}
+
+/* A leaf and its second cheapest edge (city -1: none). */
+typedef struct leaf_pick {
+    int32_t city, to;
+    int64_t cost, edge;
+} leaf_pick;
+
+/* Leaf u's cheapest edge besides its tree edge, by (c_pi, other city);
+ * city -1 when it has none. */
+static leaf_pick second_edge(const wt_sgraph *g, const wt_onetree *t, int u)
+{
+    leaf_pick p = {.city = -1, .to = -1, .edge = -1};
+    int64_t te = t->tree_edge[u];
+    for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
+        int64_t e = g->adj_edge[x];
+        if (e == te) continue;
+        int32_t v = g->adj_city[x];
+        int64_t c = t->key[e];
+        if (p.edge < 0 || c < p.cost || (c == p.cost && v < p.to)) p = (leaf_pick){u, v, c, e};
+    }
+    return p;
+}
+
+/* Keeps in *best the dearer of the two picks, the lower city on a tie:
+ * the special node's rule, the same in any order of offers. */
+static void leaf_offer(leaf_pick *best, leaf_pick p)
+{
+    if (p.city < 0) return;
+    if (best->city < 0 || p.cost > best->cost || (p.cost == best->cost && p.city < best->city))
+        *best = p;
 }
 
 wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
@@ -286,7 +477,8 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         *stopped = true;
         return WT_OK;
     }
-    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)), stop);
+    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)),
+                   count_room(t, threads), stop);
     if (!a) {
         *stopped = true;
         return WT_OK;
@@ -325,48 +517,33 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: the graph is not connected (%d components)", n - joined);
     /* The special node: over the leaves, the dearest second edge. */
-    int32_t s = -1, s_to = -1;
-    int64_t s_cost = 0, s_edge = -1;
-    for (int base = 0; base < n; base += POLL_CITIES) {
-        int end = base + POLL_CITIES < n ? base + POLL_CITIES : n;
-        for (int u = base; u < end; u++) {
-            if (t->degree[u] != 1) continue;
-            int64_t te = t->tree_edge[u], best_e = -1;
-            int32_t best_v = -1;
-            int64_t best_c = 0;
-            for (int64_t x = g->off[u]; x < g->off[u + 1]; x++) {
-                int64_t e = g->adj_edge[x];
-                if (e == te) continue;
-                int32_t v = g->adj_city[x];
-                int64_t c = t->key[e];
-                if (best_e < 0 || c < best_c || (c == best_c && v < best_v)) {
-                    best_e = e;
-                    best_v = v;
-                    best_c = c;
-                }
-            }
-            if (best_e >= 0 && (s < 0 || best_c > s_cost)) {
-                s = u;
-                s_to = best_v;
-                s_cost = best_c;
-                s_edge = best_e;
-            }
+    leaf_pick s = {.city = -1};
+    for (int base = 0; base < n; base += 16 * POLL_CITIES) {
+        int end = base + 16 * POLL_CITIES < n ? base + 16 * POLL_CITIES : n;
+#pragma omp parallel num_threads(threads) if (end - base > POLL_CITIES)
+        {
+            leaf_pick mine = {.city = -1};
+#pragma omp for schedule(static) nowait
+            for (int u = base; u < end; u++)
+                if (t->degree[u] == 1) leaf_offer(&mine, second_edge(g, t, u));
+#pragma omp critical(wt_onetree_leaf)
+            leaf_offer(&s, mine);
         }
         if (asked_stop(stop)) {
             *stopped = true;
             return WT_OK;
         }
     }
-    if (s < 0)
+    if (s.city < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: no leaf of the graph's spanning tree has a second edge");
-    t->special = s;
-    t->special_to = s_to;
-    t->special_cost = s_cost;
-    t->special_edge = s_edge;
-    t->degree[s]++;
-    t->degree[s_to]++;
-    weight += s_cost;
+    t->special = s.city;
+    t->special_to = s.to;
+    t->special_cost = s.cost;
+    t->special_edge = s.edge;
+    t->degree[s.city]++;
+    t->degree[s.to]++;
+    weight += s.cost;
     int64_t sum_pi = 0;
     for (int i = 0; i < n; i++) sum_pi += pi[i];
     t->weight = weight;
@@ -388,14 +565,17 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
     while ((1 << levels) < n) levels++;
     size_t sn = (size_t)n;
     int32_t *parent = malloc(sn * sizeof *parent), *depth = malloc(sn * sizeof *depth);
-    int32_t *queue = malloc(sn * sizeof *queue);
+    int32_t *queue = malloc(sn * sizeof *queue), *place = malloc(sn * sizeof *place);
+    int32_t *pdepth = malloc(sn * sizeof *pdepth);
+    int64_t *key_up = malloc(sn * sizeof *key_up);
     int64_t *toff = calloc(sn + 1, sizeof *toff);
     int32_t *tadj = malloc(2 * sn * sizeof *tadj);
     int64_t *tkey = malloc(2 * sn * sizeof *tkey);
     int32_t *up = malloc((size_t)levels * sn * sizeof *up);
     int64_t *mx = malloc((size_t)levels * sn * sizeof *mx);
     wt_status st = WT_OK;
-    if (!parent || !depth || !queue || !toff || !tadj || !tkey || !up || !mx) {
+    if (!parent || !depth || !queue || !place || !pdepth || !key_up || !toff || !tadj || !tkey ||
+        !up || !mx) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for alpha-values of %d cities",
                      n);
         goto out;
@@ -417,24 +597,34 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
     }
     for (int i = n; i > 0; i--) toff[i] = toff[i - 1];
     toff[0] = 0;
+    /* Depth-first from city 0 (queue: the stack); a city's place is its
+     * rank in preorder, and the lifting tables are kept by place: a climb
+     * mostly goes a few steps up one of the tree's long chains, whose
+     * cities then sit at nearby places. */
     for (int i = 0; i < n; i++) parent[i] = -2;
-    int head = 0, tail = 0;
-    queue[tail++] = 0;
+    int top = 0, next = 0;
+    queue[top++] = 0;
     parent[0] = 0;
     depth[0] = 0;
-    up[0] = 0;
-    mx[0] = INT64_MIN;
-    while (head < tail) {
-        int u = queue[head++];
+    key_up[0] = INT64_MIN;
+    while (top > 0) {
+        int u = queue[--top];
+        place[u] = next++;
         for (int64_t x = toff[u]; x < toff[u + 1]; x++) {
             int v = tadj[x];
             if (parent[v] != -2) continue;
             parent[v] = u;
             depth[v] = depth[u] + 1;
-            up[v] = u;
-            mx[v] = tkey[x];
-            queue[tail++] = v;
+            key_up[v] = tkey[x];
+            queue[top++] = v;
         }
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (n > 50000)
+    for (int v = 0; v < n; v++) {
+        int32_t p = place[v];
+        up[p] = place[parent[v]];
+        mx[p] = key_up[v];
+        pdepth[p] = depth[v];
     }
     if (asked_stop(stop)) {
         *stopped = true;
@@ -464,12 +654,14 @@ wt_status wt_onetree_alpha(const wt_sgraph *g, const wt_onetree *t, int threads,
                 alpha[e] = c - t->special_cost;
             } else {
                 int64_t best = INT64_MIN;
-                if (depth[a] < depth[b]) {
+                a = place[a];
+                b = place[b];
+                if (pdepth[a] < pdepth[b]) {
                     int s = a;
                     a = b;
                     b = s;
                 }
-                int diff = depth[a] - depth[b];
+                int diff = pdepth[a] - pdepth[b];
                 for (int j = 0; diff; j++, diff >>= 1) {
                     if (!(diff & 1)) continue;
                     size_t at = (size_t)j * sn + (size_t)a;
@@ -500,6 +692,9 @@ out:
     free(parent);
     free(depth);
     free(queue);
+    free(place);
+    free(pdepth);
+    free(key_up);
     free(toff);
     free(tadj);
     free(tkey);

@@ -41,11 +41,14 @@
  *
  * Stops: the functions that take a wt_init_stop (NULL: never) poll it from
  * the calling thread only, every few milliseconds of work at most (between
- * radix passes, every 64K edges of Kruskal, every 1024-4096 cities of a
+ * radix passes, every 64K edges of Kruskal, every 1024-65536 cities of a
  * parallel loop, every 64 steps of Prim), and end with *stopped set and
  * their outputs unusable.
  *
- * No globals; nothing printed.  Threads: OpenMP, up to `threads`.
+ * No globals; nothing printed.  Threads: OpenMP, up to `threads`; every
+ * result (trees, alpha, bounds, the graph's arrays) is the same for any
+ * count: the parallel steps either write disjoint outputs or reduce under
+ * a total order.
  */
 #ifndef WT_CORE_ONETREE_H
 #define WT_CORE_ONETREE_H
@@ -111,7 +114,9 @@ typedef struct wt_onetree {
     void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort */
     int32_t *uf;       /* n: scratch of Kruskal */
     int32_t *tree_edge; /* n: for a leaf, its tree edge's index (scratch) */
-    int64_t *count;    /* the radix sort's counts (scratch) */
+    int64_t *count;    /* the radix sort's counts, count_threads blocks (scratch) */
+    int count_threads; /* the sort's threads count has room for */
+    int64_t m;         /* sparse: the graph's edges t was allocated for */
 } wt_onetree;
 
 /* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields). */

@@ -24,7 +24,14 @@
  * skips its tree neighbour.  The sparse graph, where given, seeds each
  * query with its best answer among the city's graph neighbours, which
  * prunes most boxes at once; the answers do not depend on it.
+ *
+ * The threads share every per-city pass of a round (the queries, the
+ * answers that went stale, each component's winner by a compare-and-swap
+ * under the total order, the list of cities to ask, the new labels); what
+ * stays on one thread is the joining itself, O(components) a round, since
+ * the union-find links roots only.
  */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,6 +252,60 @@ static void graph_bar(const wt_instance *inst, const int32_t *pi, const wt_sgrap
     }
 }
 
+/* Offers u's answer (bestc[u], u-bestv[u]) to its component's slot:
+ * the slot keeps the city whose answer is first in the total order.  The
+ * answers of one component's cities are distinct edges (each leaves the
+ * component at its own city), so the winner is the same in whatever
+ * order the threads offer them.  shared: threads offer at once (a
+ * compare-and-swap; else a plain store). */
+static void offer(int32_t *slot, int u, const int64_t *bestc, const int32_t *bestv, bool shared)
+{
+    int32_t x = shared ? __atomic_load_n(slot, __ATOMIC_RELAXED) : *slot;
+    while (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])) {
+        if (!shared) {
+            *slot = u;
+            return;
+        }
+        if (__atomic_compare_exchange_n(slot, &x, u, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return;
+    }
+}
+
+/* The cities to ask this round, in the k-d tree's leaf order (each
+ * thread compacts its share of the positions; the shares' counts place
+ * them): those without an exact answer whose lower bound may still beat
+ * their component's best.  Returns their count; at: threads + 1 entries. */
+static int round_queries(const wt_kdtree *tree, const int32_t *comp, const uint8_t *exact,
+                         const int64_t *bestc, const int32_t *cbest, int threads, int *at,
+                         int32_t *todo)
+{
+    int n = wt_kdtree_size(tree), count = 0;
+    at[0] = 0;
+#pragma omp parallel num_threads(threads) if (n > 4 * POLL_CITIES)
+    {
+        int me = omp_get_thread_num(), all = omp_get_num_threads();
+        int lo = (int)((int64_t)n * me / all), hi = (int)((int64_t)n * (me + 1) / all);
+        if (all > 1) { /* one thread writes from 0 at once */
+            int c = 0;
+            for (int i = lo; i < hi; i++) {
+                int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
+                c += !exact[u] && (x < 0 || bestc[u] <= bestc[x]);
+            }
+            at[me + 1] = c;
+#pragma omp barrier
+#pragma omp single
+            for (int t = 0; t < all; t++) at[t + 1] += at[t];
+        }
+        int w = at[me];
+        for (int i = lo; i < hi; i++) {
+            int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
+            if (!exact[u] && (x < 0 || bestc[u] <= bestc[x])) todo[w++] = u;
+        }
+        if (me == all - 1) count = w;
+    }
+    return count;
+}
+
 static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
                           int threads, const wt_init_stop *stop, int64_t *bound, bool *stopped,
                           wt_error *err)
@@ -262,46 +323,51 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
     int32_t *node_min = malloc(slots * sizeof *node_min);
     int32_t *node_label = malloc(slots * sizeof *node_label);
     int32_t *uf = malloc((size_t)n * sizeof *uf), *comp = malloc((size_t)n * sizeof *comp);
+    int32_t *roots = malloc((size_t)n * sizeof *roots); /* the components' roots */
     int32_t *bestv = malloc((size_t)n * sizeof *bestv);
     int64_t *bestc = malloc((size_t)n * sizeof *bestc);
     int32_t *cbest = malloc((size_t)n * sizeof *cbest); /* per root: the city whose answer wins */
     int32_t *deg = calloc((size_t)n, sizeof *deg), *nbr = malloc((size_t)n * sizeof *nbr);
     int32_t *todo = malloc((size_t)n * sizeof *todo);
+    int *at = malloc(((size_t)threads + 1) * sizeof *at);
     uint8_t *exact = malloc((size_t)n);
-    if (!node_min || !node_label || !uf || !comp || !bestv || !bestc || !cbest || !deg || !nbr ||
-        !todo || !exact) {
+    if (!node_min || !node_label || !uf || !comp || !roots || !bestv || !bestc || !cbest || !deg ||
+        !nbr || !todo || !at || !exact) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a 1-tree of %d cities", n);
         goto out;
     }
-    wt_kdtree_node_min(tree, pi, node_min);
+    wt_kdtree_node_min(tree, pi, threads, node_min);
     for (int i = 0; i < n; i++) {
-        uf[i] = i;
+        uf[i] = comp[i] = roots[i] = i;
         bestc[i] = INT64_MIN; /* no lower bound yet */
         exact[i] = 0;
     }
+    /* comp[u]: u's component's root, for every city, at each round's
+     * start; uf links only roots (a root of an earlier round to the root
+     * it joined), so a round's own work is O(components) but for the
+     * per-city passes, which run on the threads. */
     int components = n;
     int64_t weight = 0;
+    bool shared = threads > 1 && n > 4 * POLL_CITIES; /* the per-city passes on threads */
     while (components > 1) {
-        for (int i = 0; i < n; i++) comp[i] = find_root(uf, i);
-        wt_kdtree_node_label(tree, comp, node_label);
+        wt_kdtree_node_label(tree, comp, threads, node_label);
         /* An answer whose city is still foreign is still the answer (the
          * foreign cities only lose members); one that joined u's component
          * leaves its cost as a lower bound of u's next answer. */
-        for (int u = 0; u < n; u++)
-            if (exact[u] && comp[bestv[u]] == comp[u]) exact[u] = 0;
-        for (int i = 0; i < n; i++) cbest[i] = -1;
-        for (int u = 0; u < n; u++) {
-            int r = comp[u], x = cbest[r];
-            if (exact[u] && (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])))
-                cbest[r] = u;
+#pragma omp parallel num_threads(threads) if (shared)
+        {
+#pragma omp for schedule(static)
+            for (int i = 0; i < components; i++) cbest[roots[i]] = -1;
+#pragma omp for schedule(static)
+            for (int u = 0; u < n; u++)
+                if (exact[u] && comp[bestv[u]] == comp[u]) exact[u] = 0;
+#pragma omp for schedule(static)
+            for (int u = 0; u < n; u++)
+                if (exact[u]) offer(&cbest[comp[u]], u, bestc, bestv, shared);
         }
         /* Queries only where the lower bound may still beat the component's
          * best exact answer: the others cannot change its choice. */
-        int todo_n = 0;
-        for (int i = 0; i < n; i++) {
-            int u = wt_kdtree_city_at(tree, i), x = cbest[comp[u]];
-            if (!exact[u] && (x < 0 || bestc[u] <= bestc[x])) todo[todo_n++] = u;
-        }
+        int todo_n = round_queries(tree, comp, exact, bestc, cbest, threads, at, todo);
         for (int base = 0; base < todo_n; base += POLL_CITIES) {
             int end = base + POLL_CITIES < todo_n ? base + POLL_CITIES : todo_n;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
@@ -321,14 +387,17 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
                 goto out;
             }
         }
-        for (int i = 0; i < todo_n; i++) {
-            int u = todo[i], r = comp[u], x = cbest[r];
-            if (x < 0 || edge_less(bestc[u], u, bestv[u], bestc[x], x, bestv[x])) cbest[r] = u;
-        }
-        for (int r = 0; r < n; r++) {
-            if (comp[r] != r) continue;
-            int u = cbest[r], v = bestv[u];
-            int ru = find_root(uf, u), rv = find_root(uf, v);
+        bool todo_shared = shared && todo_n > 4 * POLL_CITIES;
+#pragma omp parallel for num_threads(threads) schedule(static) if (todo_shared)
+        for (int i = 0; i < todo_n; i++)
+            offer(&cbest[comp[todo[i]]], todo[i], bestc, bestv, todo_shared);
+        /* Each component joins along its winner (an edge two components
+         * chose joins them once); then every old root learns its new
+         * root, and the cities their components'. */
+        int old = components;
+        for (int i = 0; i < old; i++) {
+            int u = cbest[roots[i]], v = bestv[u];
+            int ru = find_root(uf, comp[u]), rv = find_root(uf, comp[v]);
             if (ru == rv) continue; /* the other component chose the same edge */
             uf[rv] = ru;
             weight += bestc[u];
@@ -338,6 +407,14 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
             nbr[v] = u;
             components--;
         }
+        int kept = 0;
+        for (int i = 0; i < old; i++) {
+            int r = roots[i];
+            uf[r] = find_root(uf, r);
+            if (uf[r] == r) roots[kept++] = r;
+        }
+#pragma omp parallel for num_threads(threads) schedule(static) if (shared)
+        for (int u = 0; u < n; u++) comp[u] = uf[comp[u]];
     }
     int64_t special = INT64_MIN;
     for (int base = 0; base < n; base += POLL_CITIES) {
@@ -373,6 +450,8 @@ out:
     free(deg);
     free(nbr);
     free(todo);
+    free(at);
+    free(roots);
     free(exact);
     return st;
 }

@@ -3,10 +3,11 @@
  * the device wt_alpha_device picks (the host's on a machine or a build
  * without a GPU's ascent), the host's ascent in place of a device's slot
  * that refuses an instance (UNSUPPORTED, OUT_OF_MEMORY) with the same
- * result, a device's other errors passed on, and the share and first
- * period by device (algo/policy.h), and the bound of instances whose
- * distances the ascent's fixed point cannot hold (real-valued points,
- * coordinates in the billions), from a scaled copy.
+ * result, a device's other errors passed on, the share and first period
+ * by device (algo/policy.h), the graph's clusters joined the same way
+ * on any thread count, and the bound of instances whose distances the
+ * ascent's fixed point cannot hold (real-valued points, coordinates in
+ * the billions), from a scaled copy.
  */
 #include "test_util.h"
 
@@ -256,6 +257,66 @@ static void test_bound_beyond_fixed_point(void **state)
         wt_result_free(&r);
         wt_instance_free(inst);
     }
+/* The ascent's graph of four far-apart clusters, their cities mixed in
+ * number: the same on 1, 2 and 3 threads, each cluster's lowest city
+ * chained to the next one's in the spare last column, and nothing else
+ * there. */
+static void test_graph_joins_clusters(void **state)
+{
+    (void)state;
+    enum { N = 6000, CLUSTERS = 4 };
+    wt_rng rng;
+    wt_rng_seed(&rng, 11);
+    double *x = malloc(2 * (size_t)N * sizeof *x), *y = x + N;
+    int lowest[CLUSTERS];
+    for (int c = 0; c < CLUSTERS; c++) lowest[c] = -1;
+    for (int i = 0; i < N; i++) {
+        int c = (int)wt_rng_below(&rng, CLUSTERS);
+        if (lowest[c] < 0) lowest[c] = i;
+        x[i] = 1e6 * (c & 1) + (double)wt_rng_below(&rng, 1000);
+        y[i] = 1e6 * (c >> 1) + (double)wt_rng_below(&rng, 1000);
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("clusters", N, WT_EUC_2D, x, y, NULL, &inst, &err),
+                     WT_OK);
+    free(x);
+    int32_t *graph[3] = {NULL, NULL, NULL};
+    int width = 0;
+    for (int th = 1; th <= 3; th++) {
+        wt_params p;
+        wt_params_defaults(&p);
+        p.threads = th;
+        wt_search_ctl ctl;
+        wt_ctl_init(&ctl, &p);
+        bool stopped = true;
+        wt_status st = WT_STATUS_OUT_OF_MEMORY;
+        graph[th - 1] = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+        assert_non_null(graph[th - 1]);
+        assert_int_equal(st, WT_OK);
+        assert_false(stopped);
+    }
+    for (int th = 2; th <= 3; th++)
+        assert_memory_equal(graph[th - 1], graph[0], (size_t)N * (size_t)width * sizeof(int32_t));
+    int sorted[CLUSTERS], chained = 0;
+    for (int c = 0; c < CLUSTERS; c++) { /* the lowest cities, increasing */
+        int at = c;
+        while (at > 0 && sorted[at - 1] > lowest[c]) {
+            sorted[at] = sorted[at - 1];
+            at--;
+        }
+        sorted[at] = lowest[c];
+    }
+    for (int i = 0; i < N; i++) {
+        int32_t spare = graph[0][(size_t)i * (size_t)width + (size_t)(width - 1)];
+        if (spare < 0) continue;
+        assert_int_equal(i, sorted[chained]);
+        assert_int_equal(spare, sorted[chained + 1]);
+        chained++;
+    }
+    assert_int_equal(chained, CLUSTERS - 1);
+    for (int th = 0; th < 3; th++) free(graph[th]);
+    wt_instance_free(inst);
 }
 
 int main(void)
@@ -265,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_fallback_to_host),
         cmocka_unit_test(test_plan_by_device),
         cmocka_unit_test(test_bound_beyond_fixed_point),
+        cmocka_unit_test(test_graph_joins_clusters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

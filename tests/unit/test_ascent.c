@@ -3,7 +3,8 @@
  * under it (core/onetree.h, backend/cpu/cpu_ascent.h): the sparse 1-tree
  * is a minimum 1-tree, the k-d tree's complete-graph tree is the dense
  * one, alpha-values are the tree path rule's, the bound never passes a
- * known optimum, threads do not change a result, and a stop is prompt.
+ * known optimum, threads do not change a result (the whole ascent, and the
+ * finish alone on cities with twins and ties), and a stop is prompt.
  */
 #include "test_util.h"
 
@@ -11,6 +12,7 @@
 
 #include "backend/backend.h"
 #include "backend/cpu/cpu_ascent.h"
+#include "core/ascent_finish.h"
 #include "core/instance.h"
 #include "core/onetree.h"
 #include "ls/engine.h"
@@ -379,6 +381,76 @@ static void test_threads_do_not_change_results(void **state)
     wt_instance_free(inst);
 }
 
+/* The finish alone (core/ascent_finish.h) under random penalties, on 1, 2
+ * and 3 threads: the same graph bound, proven bound and lists.  The
+ * cities sit on a 60 x 60 grid, so that most have twins (edges of length
+ * 0) and lengths tie everywhere: every choice then rests on the
+ * tie-breaks.  6,000 cities take the k-d Boruvka (above
+ * WT_ONETREE_DENSE_MAX) and a graph big enough for the parallel sort. */
+static void test_finish_same_on_any_threads(void **state)
+{
+    (void)state;
+    enum { N = 6000, K = 12, CK = 6 };
+    wt_rng rng;
+    wt_rng_seed(&rng, 77);
+    double *x = malloc(2 * (size_t)N * sizeof *x), *y = x + N;
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(10 * wt_rng_below(&rng, 60));
+        y[i] = (double)(10 * wt_rng_below(&rng, 60));
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("grid", N, WT_EUC_2D, x, y, NULL, &inst, &err),
+                     WT_OK);
+    free(x);
+    assert_true(N > WT_ONETREE_DENSE_MAX);
+    int32_t *rows = quadrant_rows(inst, K), *pi = malloc((size_t)N * sizeof *pi);
+    wt_sgraph g;
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 3, &g, &err), WT_OK);
+    assert_true(g.m >= 1 << 15);
+    int32_t *cand[3];
+    wt_onetree t[3];
+    for (int round = 0; round < 2; round++) {
+        random_pi(N, round ? 300 : 0, 5 + (uint64_t)round, pi);
+        int64_t graph_bound[3], lower_bound[3];
+        for (int th = 1; th <= 3; th++) {
+            assert_int_equal(wt_onetree_alloc(&g, &t[th - 1], &err), WT_OK);
+            cand[th - 1] = malloc((size_t)N * CK * sizeof *cand[0]);
+            bool stopped = true;
+            lower_bound[th - 1] = -1;
+            wt_status st = wt_ascent_finish(inst, &g, pi, CK, th, NULL, &t[th - 1],
+                                            cand[th - 1], &graph_bound[th - 1],
+                                            &lower_bound[th - 1], &stopped, &err);
+            if (st != WT_OK) fail_msg("finish on %d threads: %s", th, err.message);
+            assert_false(stopped);
+        }
+        assert_true(lower_bound[0] > 0);
+        for (int th = 2; th <= 3; th++) { /* the last tree itself, then the outputs */
+            assert_memory_equal(t[th - 1].in_tree, t[0].in_tree, (size_t)g.m);
+            assert_memory_equal(t[th - 1].degree, t[0].degree, (size_t)N * sizeof *t[0].degree);
+            assert_int_equal(t[th - 1].special, t[0].special);
+            assert_int_equal(t[th - 1].special_to, t[0].special_to);
+            assert_int_equal(graph_bound[th - 1], graph_bound[0]);
+            assert_int_equal(lower_bound[th - 1], lower_bound[0]);
+            assert_memory_equal(cand[th - 1], cand[0], (size_t)N * CK * sizeof *cand[0]);
+        }
+        /* the complete graph's bound: the k-d tree's, unseeded too */
+        int64_t kd = 0;
+        bool stopped = true;
+        assert_int_equal(wt_onetree_complete_kd(inst, pi, NULL, 3, NULL, &kd, &stopped, &err),
+                         WT_OK);
+        assert_int_equal((kd + WT_ONETREE_SCALE - 1) / WT_ONETREE_SCALE, lower_bound[0]);
+        for (int th = 0; th < 3; th++) {
+            free(cand[th]);
+            wt_onetree_free(&t[th]);
+        }
+    }
+    wt_sgraph_free(&g);
+    free(rows);
+    free(pi);
+    wt_instance_free(inst);
+}
+
 static void test_stops(void **state)
 {
     (void)state;
@@ -463,6 +535,7 @@ int main(void)
         cmocka_unit_test(test_complete_kd_equals_dense),
         cmocka_unit_test(test_bound_below_known_optima),
         cmocka_unit_test(test_threads_do_not_change_results),
+        cmocka_unit_test(test_finish_same_on_any_threads),
         cmocka_unit_test(test_stops),
         cmocka_unit_test(test_bad_arguments),
     };
