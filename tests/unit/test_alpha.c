@@ -257,6 +257,8 @@ static void test_bound_beyond_fixed_point(void **state)
         wt_result_free(&r);
         wt_instance_free(inst);
     }
+}
+
 /* The ascent's graph of four far-apart clusters, their cities mixed in
  * number: the same on 1, 2 and 3 threads, each cluster's lowest city
  * chained to the next one's in the spare last column, and nothing else
