@@ -194,6 +194,16 @@ class Options(unittest.TestCase):
                 self.assertEqual(rc, 2, err)
                 self.assertIn(what, err)
 
+    def test_epochs_of_a_budget_that_has_none(self):
+        # --epoch-kicks splits --kicks, --epoch a time limit without
+        # --kicks: elsewhere they would do nothing, so are refused.
+        for opt, what in ((["--time-limit", "1", "--epoch-kicks", "5"], "give --kicks too"),
+                          (["--kicks", "20", "--epoch", "1"], "give --time-limit and no")):
+            with self.subTest(opt=opt):
+                rc, _, err, _ = mpirun(2, "solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(what, err)
+
     def test_epoch_kicks_set_the_meetings(self):
         # A quarter of --kicks is the default: the same run as without it.
         tours = []
