@@ -91,6 +91,11 @@ static const char batch_help[] =
     "instances were searched (they keep their start tours); 130 Ctrl-C (tours\n"
     "still written).  Both stops are honoured within about 0.2 s.\n"
     "\n"
+    "Under 'mpirun -np P' (a build with MPI: 'warptour --help' says) every rank\n"
+    "reads the files and solves instance i where i mod P is its rank; rank 0 prints\n"
+    "the report and writes the tours, one process's for the same --seed and --kicks\n"
+    "(docs/mpi.md).\n"
+    "\n"
     "Examples:\n"
     "  warptour solve-batch --gen-uniform 100 --count 10000 --time-limit 10\n"
     "  warptour solve-batch instances/ --kicks 5000 --output tours/ --json\n";

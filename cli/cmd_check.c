@@ -99,11 +99,17 @@ static int64_t prove_bound(const wt_instance *inst, double time_limit, char devi
         return -1;
     }
     snprintf(device, 16, "%s", b.device);
+    if (b.lower_bound < 0)
+        fprintf(stderr, "warptour: no bound: %s\n",
+                wt_instance_n(inst) < 8 ? "the ascent needs 8 cities or more"
+                : b.stop != WT_STOP_DONE ? "stopped before the ascent's first tree"
+                                         : "the ascent proves none for this instance");
     return b.lower_bound;
 }
 
+/* bound: the proven bound, -1 for none (asked: --bound was given). */
 static void print_valid(bool json, const wt_instance *inst, const char *tour_path, int64_t len,
-                        int64_t bound, const char *bound_device)
+                        bool asked, int64_t bound, const char *bound_device)
 {
     int64_t opt = wt_instance_known_optimum(inst);
     double to_bound = bound > 0 ? 100.0 * (double)(len - bound) / (double)bound : -1;
@@ -123,6 +129,9 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
                 cJSON_AddNumberToObject(j, "lower_bound_real", wt_length_real(inst, bound));
             cJSON_AddNumberToObject(j, "gap_to_bound_percent", to_bound);
             cJSON_AddStringToObject(j, "ascent_device", bound_device);
+        } else if (asked) {
+            cJSON_AddNullToObject(j, "lower_bound");
+            cJSON_AddNullToObject(j, "gap_to_bound_percent");
         }
         cli_json_print(j);
         return;
@@ -138,8 +147,12 @@ static void print_valid(bool json, const wt_instance *inst, const char *tour_pat
     else
         printf("%" PRId64, len);
     if (opt > 0) printf(", optimum %" PRId64 ", gap %.2f%%", opt, cli_gap_percent(len, opt));
-    if (bound > 0)
-        printf(", lower bound %" PRId64 " (at most %.3f%% above the optimum)", bound, to_bound);
+    if (bound > 0 && wt_instance_is_real(inst))
+        printf(", lower bound %.15g", wt_length_real(inst, bound));
+    else if (bound > 0)
+        printf(", lower bound %" PRId64 "%s", bound,
+               wt_instance_type(inst) == WT_HAVERSINE ? " m" : "");
+    if (bound > 0) printf(" (at most %.3f%% above the optimum)", to_bound);
     printf("\n");
 }
 
@@ -198,7 +211,8 @@ int cmd_check(int argc, char **argv)
         warn_other_name(inst, tour_path, tour_name);
         char bound_device[16] = "";
         int64_t proven = bound ? prove_bound(inst, time_limit, bound_device) : -1;
-        print_valid(json, inst, tour_path, wt_tour_length(inst, tour), proven, bound_device);
+        print_valid(json, inst, tour_path, wt_tour_length(inst, tour), bound, proven,
+                    bound_device);
         status = EXIT_OK;
     }
     free(tour);

@@ -160,9 +160,10 @@ static const char solve_help[] =
     "  --mpi-mode M      under mpirun with several ranks (docs/mpi.md): islands (each\n"
     "                    rank the whole tour, the tours merged), parts (each rank a\n"
     "                    share of it) or auto (default: parts from 500,000 cities)\n"
-    "  --epoch S         under mpirun: seconds between the ranks' meetings (default:\n"
-    "                    an eighth of --time-limit); --epoch-kicks K: kicks (a quarter\n"
-    "                    of --kicks)\n"
+    "  --epoch S         under mpirun with --time-limit and no --kicks: seconds\n"
+    "                    between the ranks' meetings (default: an eighth of the\n"
+    "                    limit); --epoch-kicks K, with --kicks: kicks between them\n"
+    "                    (default: a quarter of --kicks)\n"
     "  -h, --help        show this help\n"
     "\n"
     "A progress line (elapsed time / --time-limit, best length in the instance's\n"
@@ -471,6 +472,8 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     if (o->params.sa_t_end > o->params.sa_t_start)
         return cli_usage_error("solve", "--t-end (%g) must not exceed --t-start (%g)",
                                o->params.sa_t_end, o->params.sa_t_start);
+    int epochs = cli_mpi_check_epochs(o->params.kicks, o->params.time_limit_s);
+    if (epochs >= 0) return epochs;
     if (optind != argc - 1)
         return cli_usage_error("solve", optind >= argc ? "missing INSTANCE"
                                                        : "expected one INSTANCE, got more");

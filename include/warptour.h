@@ -988,8 +988,9 @@ typedef struct wt_batch_result {
 } wt_batch_result;
 
 /* Solves insts[0..count-1] (count >= 1).  An instance that cannot be solved
- * (NULL, more than WT_BATCH_MAX_CITIES cities, out of memory for it) gets
- * its own status and message in res->tours, the others their tours; the
+ * (NULL, more than WT_BATCH_MAX_CITIES cities, asymmetric or with fixed
+ * edges: WT_STATUS_UNSUPPORTED, out of memory for it) gets its own status
+ * and message in res->tours, the others their tours; the
  * call still returns WT_OK.  Every field of params is checked first:
  * WT_STATUS_INVALID_ARGUMENT naming it, res untouched; WT_STATUS_NO_DEVICE
  * when params asks for cuda and none is usable, or when the device list

@@ -660,6 +660,76 @@ static int get_mpi_run(PyObject *kw, mpi_run *m)
 #endif
 }
 
+#ifdef WT_PY_MPI
+/* The exception types a rank's failure before the search is raised as on
+ * the other ranks; any other type is raised as RuntimeError there. */
+static PyObject *const *failure_type_at(int code)
+{
+    static PyObject *const *types[] = {&PyExc_RuntimeError, &PyExc_ValueError, &PyExc_OSError,
+                                       &PyExc_MemoryError, &PyExc_TypeError};
+    return types[code >= 0 && code < (int)(sizeof types / sizeof types[0]) ? code : 0];
+}
+
+/* The pending exception's type (as failure_type_at's code) and message
+ * into what, the exception left pending. */
+static void describe_failure(int *code, char *message, size_t size)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    *code = 0;
+    for (int k = 1; k < 5; k++)
+        if (type && PyErr_GivenExceptionMatches(type, *failure_type_at(k))) *code = k;
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
+    snprintf(message, size, "%s", utf8 ? utf8 : "failed before the search");
+    Py_XDECREF(text);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+}
+#endif
+
+/* Under comm, the ranks agree that every one is ready to search (its
+ * instance built: a file that one machine lacks fails there alone) before
+ * any enters wt_mpi_solve, which would wait for a rank that raised instead.
+ * ready: this rank is (else its exception is pending).  Returns 0 when all
+ * are; -1 with an exception set otherwise: this rank's own where it failed,
+ * else the lowest failing rank's, "rank R of P: ...", of the same type
+ * (RuntimeError for a type other than ValueError, OSError, MemoryError,
+ * TypeError).  Without comm, returns ready ? 0 : -1. */
+static int agree_ready(const mpi_run *m, bool ready)
+{
+#ifdef WT_PY_MPI
+    if (!m->on) return ready ? 0 : -1;
+    int rank = 0, size = 1, first = 0, rc;
+    MPI_Comm_rank(m->comm, &rank);
+    MPI_Comm_size(m->comm, &size);
+    int mine = ready ? size : rank;
+    struct {
+        int code;
+        char message[480];
+    } what = {0, ""};
+    if (!ready) describe_failure(&what.code, what.message, sizeof what.message);
+    Py_BEGIN_ALLOW_THREADS
+    rc = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, m->comm);
+    if (rc == MPI_SUCCESS && first < size)
+        rc = MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, m->comm);
+    Py_END_ALLOW_THREADS
+    if (!ready) return -1; /* this rank's own exception */
+    if (rc != MPI_SUCCESS) {
+        PyErr_SetString(PyExc_RuntimeError, "comm: the ranks could not agree that every one "
+                                            "is ready (MPI_Allreduce or MPI_Bcast failed)");
+        return -1;
+    }
+    if (first == size) return 0;
+    what.message[sizeof what.message - 1] = '\0';
+    PyErr_Format(*failure_type_at(what.code), "rank %d of %d: %s", first, size, what.message);
+    return -1;
+#else
+    (void)m;
+    return ready ? 0 : -1;
+#endif
+}
+
 /* wt_mpi_solve over m's communicator where m->on, else wt_solve (a build
  * without MPI never has m->on: get_mpi_run refuses comm there). */
 static wt_status solve_on(const mpi_run *m, const wt_instance *inst, const wt_params *params,
@@ -767,6 +837,18 @@ static int set_devices(PyObject *v, int *devices, int *count)
     return 0;
 }
 
+/* Whether start_tour (None, or bytes) has inst's number of cities; false
+ * with ValueError set otherwise. */
+static bool fits_start_tour(PyObject *start_tour, const wt_instance *inst)
+{
+    if (start_tour == Py_None) return true;
+    Py_ssize_t size = PyBytes_GET_SIZE(start_tour);
+    if (size == (Py_ssize_t)wt_instance_n(inst) * (Py_ssize_t)sizeof(int32_t)) return true;
+    PyErr_Format(PyExc_ValueError, "start_tour has %zd cities, the instance %d",
+                 size / (Py_ssize_t)sizeof(int32_t), wt_instance_n(inst));
+    return false;
+}
+
 static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
 {
     (void)self;
@@ -801,32 +883,24 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(PyExc_TypeError, "progress must be callable");
         return NULL;
     }
+    mpi_run mpi;
+    if (get_mpi_run(kw, &mpi) < 0) return NULL;
     wt_instance *inst = make_instance(kind, source, n, dims);
-    if (!inst) return NULL;
+    bool ready = inst && fits_start_tour(start_tour, inst);
+    if (agree_ready(&mpi, ready) < 0) {
+        wt_instance_free(inst);
+        return NULL;
+    }
     progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress, .inst = inst,
                         .last_call = wt_now_s()};
     params.seed = seed;
     params.time_limit_s = time_limit;
     params.threads = threads;
     params.kicks = kicks;
-    if (start_tour != Py_None) {
-        Py_ssize_t size = PyBytes_GET_SIZE(start_tour);
-        if (size != (Py_ssize_t)wt_instance_n(inst) * (Py_ssize_t)sizeof(int32_t)) {
-            PyErr_Format(PyExc_ValueError, "start_tour has %zd cities, the instance %d",
-                         size / (Py_ssize_t)sizeof(int32_t), wt_instance_n(inst));
-            wt_instance_free(inst);
-            return NULL;
-        }
-        params.start_tour = (const int32_t *)PyBytes_AS_STRING(start_tour);
-    }
+    if (start_tour != Py_None) params.start_tour = (const int32_t *)PyBytes_AS_STRING(start_tour);
     params.progress = progress_cb;
     params.progress_user = &ctx;
     params.progress_interval_s = interval;
-    mpi_run mpi;
-    if (get_mpi_run(kw, &mpi) < 0) {
-        wt_instance_free(inst);
-        return NULL;
-    }
     wt_result res;
     wt_error err = {0};
     wt_status st;

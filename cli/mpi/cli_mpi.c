@@ -87,6 +87,20 @@ int cli_mpi_start(int *argc, char ***argv, const char *command)
     return -1;
 }
 
+int cli_mpi_check_epochs(uint64_t kicks, double time_limit_s)
+{
+    bool speaks = mpi_rank == 0;
+    if (opts.epoch_kicks > 0 && kicks == 0)
+        return speaks ? cli_usage_error("solve", "--epoch-kicks splits --kicks into the ranks' "
+                                        "epochs: give --kicks too (under --time-limit alone: "
+                                        "--epoch)") : EXIT_USAGE;
+    if (opts.epoch_s > 0 && (kicks > 0 || !(time_limit_s > 0)))
+        return speaks ? cli_usage_error("solve", "--epoch splits --time-limit into the ranks' "
+                                        "epochs: give --time-limit and no --kicks (with "
+                                        "--kicks: --epoch-kicks)") : EXIT_USAGE;
+    return -1;
+}
+
 bool cli_mpi_on(void) { return mpi_on; }
 int cli_mpi_rank(void) { return mpi_rank; }
 int cli_mpi_size(void) { return mpi_size; }

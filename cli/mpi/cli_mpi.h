@@ -14,6 +14,7 @@
 #define WT_CLI_MPI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "warptour.h"
 
@@ -26,6 +27,13 @@
  * rank 0's alone): EXIT_USAGE, or EXIT_FAILURE_RUN when MPI could not
  * start. */
 int cli_mpi_start(int *argc, char ***argv, const char *command);
+
+/* Refuses --epoch and --epoch-kicks where the run's budget leaves them
+ * nothing to do (the library ignores them there): --epoch-kicks without
+ * --kicks, --epoch with --kicks or without --time-limit.  kicks and
+ * time_limit_s: solve's params (0: not given).  Returns -1 to go on, else
+ * EXIT_USAGE after a message (rank 0's alone). */
+int cli_mpi_check_epochs(uint64_t kicks, double time_limit_s);
 
 /* Whether this process is one of several ranks; this rank and how many. */
 bool cli_mpi_on(void);

@@ -20,6 +20,13 @@ int cli_mpi_start(int *argc, char ***argv, const char *command)
     return -1;
 }
 
+int cli_mpi_check_epochs(uint64_t kicks, double time_limit_s)
+{
+    (void)kicks;
+    (void)time_limit_s;
+    return -1; /* cli_mpi_start refused the options */
+}
+
 bool cli_mpi_on(void) { return false; }
 int cli_mpi_rank(void) { return 0; }
 int cli_mpi_size(void) { return 1; }

@@ -111,7 +111,8 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
     tour (result.errors says why); the others are solved all the same.
 """
     # solve's checks; imported here: the package imports this module
-    from . import _comm, _device, _devices, _metric, _options, _real_array, _sigint_watchable
+    from . import (_comm, _device, _devices, _integer, _metric, _options, _real_array,
+                   _sigint_watchable)
     places = _metric(metric, False) == "haversine"
     arr = _real_array("points", points)
     if arr.ndim != 3 or arr.shape[2] != 2:
@@ -124,9 +125,10 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
 
     time_limit, seed, threads, progress_interval = _options(time_limit, seed, threads,
                                                             progress_interval)
-    kicks = 0 if kicks is None else int(kicks)
-    if kicks < 0 or kicks >= 2**64:
-        raise ValueError(f"kicks must be a positive integer, got {kicks}")
+    kicks = 0 if kicks is None else _integer("kicks", kicks, 1, 2**64,
+                                             "a positive number of kicks")
+    if candidates is not None and not isinstance(candidates, str):
+        raise TypeError(f"candidates must be 'auto', 'nearest' or 'alpha', got {candidates!r}")
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,

@@ -424,22 +424,30 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
     if (t->status != WT_OK) return; /* failed before (wt_solve_batch_points) */
     if (omp_get_thread_num() == 0) /* the calling thread: progress, and its stop */
         (void)wt_ctl_report_climbs(ctl, 0, 0, 0, false);
+    /* Messages number an instance as the whole batch does (an MPI rank's
+     * share is a part of it). */
+    int at = s->from.index ? (int)s->from.index[i] : i;
     if (!inst) {
-        fail_one(t, i, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
+        fail_one(t, at, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
         return;
     }
     int n = inst->n;
     t->n = n;
     if (inst->sym) {
-        fail_one(t, i, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
+        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
                  "a batch cannot keep the fixed edges of its symmetric form; use solve");
+        return;
+    }
+    if (inst->fixed_count > 0) { /* no batch search keeps them */
+        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "fixed edges (FIXED_EDGES_SECTION): a "
+                 "batch cannot keep them; use solve");
         return;
     }
     if (n > WT_BATCH_MAX_CITIES) {
         char why[128];
         snprintf(why, sizeof why, "%d cities; an instance of a batch may have up to %d cities "
                  "(solve takes more)", n, WT_BATCH_MAX_CITIES);
-        fail_one(t, i, inst, WT_STATUS_TOO_LARGE, why);
+        fail_one(t, at, inst, WT_STATUS_TOO_LARGE, why);
         return;
     }
     wt_error e = {0};
@@ -470,7 +478,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         s->nb[i] = NULL;
     }
     if (st != WT_OK) {
-        fail_one(t, i, inst, st, e.message);
+        fail_one(t, at, inst, st, e.message);
         return;
     }
     t->init_length = wt_tour_length(inst, s->tour[i]);

@@ -34,6 +34,11 @@ wt_status wt_mpi_agree(MPI_Comm comm, wt_status st, wt_error *err)
     if (rank == first && err) snprintf(what.message, sizeof what.message, "%s", err->message);
     rc = MPI_Bcast(&what, (int)sizeof what, MPI_BYTE, first, comm);
     if (rc != MPI_SUCCESS) return wt_mpi_fail(err, rc, "MPI_Bcast");
-    if (size == 1) return wt_fail(err, (wt_status)what.status, "%s", what.message);
+    /* A failure agreed on before (every rank then calls again with it) is
+     * already "rank R of P: ...", R the rank that failed first. */
+    int named_rank, named_size, named = 0;
+    if (size == 1 || (sscanf(what.message, "rank %d of %d: %n", &named_rank, &named_size,
+                             &named) == 2 && named > 0 && named_size == size))
+        return wt_fail(err, (wt_status)what.status, "%s", what.message);
     return wt_fail(err, (wt_status)what.status, "rank %d of %d: %s", first, size, what.message);
 }

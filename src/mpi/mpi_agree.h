@@ -15,7 +15,9 @@
 
 /* Collective over comm: WT_OK when every rank passed WT_OK, else the lowest
  * failing rank's status, its message (from err there) copied into err on
- * every rank (err may be NULL). */
+ * every rank as "rank R of P: message" (err may be NULL); a message that
+ * already names its rank so (a failure agreed on before, passed again) is
+ * copied as it is. */
 wt_status wt_mpi_agree(MPI_Comm comm, wt_status st, wt_error *err);
 
 /* The MPI call's failure rc as a wt_status with a message naming call. */

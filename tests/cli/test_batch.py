@@ -98,18 +98,28 @@ class SolveBatch(unittest.TestCase):
 
     def test_bad_instance_alone(self):
         lst = os.path.join(self.tmp, "list.txt")
+        # Fixed edges: no batch search keeps them (refused, not dropped).
+        fixed = os.path.join(self.tmp, "fixed.tsp")
+        with open(fixed, "w") as f:
+            f.write("TYPE: TSP\nDIMENSION: 8\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n" +
+                    "".join(f"{c + 1} {10 * (c % 4)} {10 * (c // 4)}\n" for c in range(8)) +
+                    "FIXED_EDGES_SECTION\n1 8\n-1\nEOF\n")
         with open(lst, "w") as f:
-            f.write("# a list\n%s\n%s\n\n%s\n" % (os.path.join(self.folder, "berlin52.tsp"),
-                                                 self.broken,
-                                                 os.path.join(self.folder, "att48.tsp")))
+            f.write("# a list\n%s\n%s\n\n%s\n%s\n" % (os.path.join(self.folder, "berlin52.tsp"),
+                                                     self.broken,
+                                                     os.path.join(self.folder, "att48.tsp"),
+                                                     fixed))
         r = batch("--list", lst, "--kicks", "200", "--json")
         self.assertEqual(r.returncode, 3, r.stderr)
         self.assertIn("broken.tsp:", r.stderr)
         j = json.loads(r.stdout)
-        self.assertEqual([i["status"] == "ok" for i in j["instances"]], [True, False, True])
+        self.assertEqual([i["status"] == "ok" for i in j["instances"]],
+                         [True, False, True, False])
         self.assertIn("broken.tsp:", j["instances"][1]["message"])
+        self.assertIn("instance 3 (fixed): fixed edges (FIXED_EDGES_SECTION): a batch cannot "
+                      "keep them; use solve", j["instances"][3]["message"])
         self.assertEqual(j["solved"], 2)
-        self.assertEqual(j["failed"], 1)
+        self.assertEqual(j["failed"], 2)
         self.assertEqual(j["instances"][0]["length"], 7542)
         # The reader's status, not the library's word for a missing instance.
         self.assertEqual(j["instances"][1]["status"], "malformed input")

@@ -74,6 +74,11 @@ class Points(unittest.TestCase):
         reported = float(line.split()[1])
         self.assertAlmostEqual(reported, self.length(cities), places=6)
         self.assertTrue(5 < reported < 20, line)  # not TSPLIB's rounded length
+        # check --bound: the bound in the points' unit, as the length.
+        r = run("check", pts, tour, "--bound")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        bound = float(r.stdout.split("lower bound ")[1].split()[0])
+        self.assertTrue(0.9 * reported < bound <= reported, r.stdout)
 
     def test_json_and_csv_with_header(self):
         body = "x,y\n" + "".join(f"{x!r},{y!r}\n" for x, y in self.pts)
@@ -99,6 +104,13 @@ class Points(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("valid", r.stdout)
         self.assertIn(f"{5 + 12 + math.sqrt(9 + 16 + 121) + 1:.6f}"[:8], r.stdout)
+        # --bound where the ascent proves none (4 cities): said, and null.
+        r = run("check", pts, tour, "--bound", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("no bound: the ascent needs 8 cities or more", r.stderr)
+        j = json.loads(r.stdout)
+        self.assertIsNone(j["lower_bound"])
+        self.assertIsNone(j["gap_to_bound_percent"])
 
     def test_tsplib_still_tsplib(self):
         r = run("info", BERLIN)

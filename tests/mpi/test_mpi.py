@@ -82,10 +82,14 @@ class Batches(unittest.TestCase):
     def test_rank_0_writes_the_tours(self):
         with tempfile.TemporaryDirectory() as tmp:
             out_dir = os.path.join(tmp, "tours")
+            # br17 (an ATSP: refused by batches) is rank 0's second
+            # instance, the batch's third: its message numbers it so.
             rc, _, err, _ = mpirun(2, "solve-batch", os.path.join(DATA, "berlin52.tsp"),
-                                   os.path.join(DATA, "att48.tsp"), "--kicks", "200",
+                                   os.path.join(DATA, "att48.tsp"),
+                                   os.path.join(DATA, "atsp", "br17.atsp"), "--kicks", "200",
                                    "--output", out_dir, "--quiet")
-            self.assertEqual(rc, 0, err)
+            self.assertEqual(rc, 3, err)
+            self.assertIn("instance 2 (br17): an asymmetric instance", err)
             self.assertEqual(sorted(os.listdir(out_dir)), ["att48.tour", "berlin52.tour"])
 
 
@@ -191,6 +195,16 @@ class Options(unittest.TestCase):
                           (["--epoch"], "option '--epoch' needs a value")):
             with self.subTest(opt=opt):
                 rc, _, err = alone("solve", self.INST, *opt)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(what, err)
+
+    def test_epochs_of_a_budget_that_has_none(self):
+        # --epoch-kicks splits --kicks, --epoch a time limit without
+        # --kicks: elsewhere they would do nothing, so are refused.
+        for opt, what in ((["--time-limit", "1", "--epoch-kicks", "5"], "give --kicks too"),
+                          (["--kicks", "20", "--epoch", "1"], "give --time-limit and no")):
+            with self.subTest(opt=opt):
+                rc, _, err, _ = mpirun(2, "solve", self.INST, *opt)
                 self.assertEqual(rc, 2, err)
                 self.assertIn(what, err)
 

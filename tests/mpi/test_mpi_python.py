@@ -5,6 +5,8 @@ rank 0 the tour that `mpirun -np 2 warptour solve` gives for the same kick
 budget and seed, valid and of its exact length, and the other rank None;
 warptour.solve_batch(..., comm=) gives rank 0 the tours (and failures) of
 one process's solve_batch for the same seed and kicks, the other None;
+a rank that fails before the search (a file it lacks) raises its error and
+the others raise it too, naming the rank, instead of waiting for it;
 in the parts mode, rank 0's progress callback sees best lengths that
 never increase and end at the result's.
 
@@ -68,6 +70,19 @@ if r is not None:
         json.dump({"tours": r.tours.tolist(), "lengths": r.lengths_units.tolist(),
                    "errors": {str(k): v for k, v in r.errors.items()},
                    "kicks": r.kicks.tolist(), "device": r.device}, f)
+if comm is not None:  # faults: what each rank raises, to argv[1].faultsR
+    faults = []
+    # An instance file that rank 1 lacks: every rank raises, none waits.
+    inst = sys.argv[3] if comm.Get_rank() == 0 else sys.argv[3] + ".absent"
+    for call in (lambda: warptour.solve_file(inst, kicks=1, threads=1, comm=comm),
+                 lambda: warptour.solve_batch(pts, kicks=1, devices=[0, 0], comm=comm)):
+        try:
+            call()
+            faults.append("no exception")
+        except Exception as e:
+            faults.append(f"{type(e).__name__}: {e}")
+    with open(f"{sys.argv[1]}.faults{comm.Get_rank()}", "w") as f:
+        json.dump(faults, f)
 """
 
 # The parts mode with a progress callback: rank 0's best lengths (0, the
@@ -132,11 +147,25 @@ class PythonComm(unittest.TestCase):
     def test_batch_same_tours_as_one_process(self):
         with tempfile.TemporaryDirectory() as tmp:
             got = os.path.join(tmp, "mpi.json")
-            rc, _, err = mpirun(sys.executable, "-c", BATCH_SCRIPT, got, "mpi")
+            rc, _, err = mpirun(sys.executable, "-c", BATCH_SCRIPT, got, "mpi", INST)
             self.assertEqual(rc, 0, err)
             for rank, what in ((0, "result"), (1, "none")):
                 with open(f"{got}.rank{rank}") as f:
                     self.assertEqual(f.read(), what)
+            # A rank's own failure before the search: it raises its own
+            # error, the others "rank R of P: " and that error (once).
+            faults = []
+            for rank in (0, 1):
+                with open(f"{got}.faults{rank}") as f:
+                    faults.append(json.load(f))
+            absent = f"{INST}.absent: cannot open"
+            self.assertTrue(faults[1][0].startswith(f"OSError: {absent}"), faults[1][0])
+            self.assertTrue(faults[0][0].startswith(f"OSError: rank 1 of 2: {absent}"),
+                            faults[0][0])
+            for rank in (0, 1):
+                self.assertTrue(faults[rank][1].startswith("ValueError: rank 0 of 2: "
+                                                           "wt_solve_batch: params.devices"),
+                                faults[rank][1])
             one = os.path.join(tmp, "one.json")
             r = subprocess.run([sys.executable, "-c", BATCH_SCRIPT, one], capture_output=True,
                                text=True, timeout=HANG_S)

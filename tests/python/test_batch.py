@@ -55,6 +55,13 @@ def test_alpha_candidates():
         assert a.lengths[i] == pytest.approx(tour_length(pts[i], a.tours[i]), rel=1e-9)
     with pytest.raises(ValueError):
         warptour.solve_batch(pts, candidates="near")
+    with pytest.raises(TypeError, match="candidates must be 'auto'"):
+        warptour.solve_batch(pts, candidates=1)
+    # kicks as solve's: a positive whole number (2.7 was cut to 2, 0 taken)
+    with pytest.raises(TypeError, match="kicks must be an integer"):
+        warptour.solve_batch(pts, kicks=2.7)
+    with pytest.raises(ValueError, match="kicks must be a positive number"):
+        warptour.solve_batch(pts, kicks=0)
 
 
 def test_bad_points_alone():
