@@ -14,7 +14,8 @@ static const char check_help[] =
     "Usage: warptour check INSTANCE TOUR [--json] [--optimum L] [--bound [--time-limit S]]\n"
     "\n"
     "Validates that TOUR (a TSPLIB TOUR file) visits every city of INSTANCE exactly\n"
-    "once, and prints its exact TSPLIB length and the gap to the known optimum.\n"
+    "once (and keeps its FIXED_EDGES_SECTION, where it has one), and prints its\n"
+    "exact TSPLIB length and the gap to the known optimum.\n"
     "INSTANCE '-' reads standard input; gzip-compressed files are read as they are.\n"
     "\n"
     "  --json        print one JSON object: instance, n, valid, length, optimum,\n"
@@ -66,6 +67,37 @@ static int print_invalid(bool json, const wt_instance *inst, const char *tour_pa
     cli_json_add_text(j, "error", err->message);
     cli_json_print(j);
     return cli_exit_status(err->status);
+}
+
+/* Whether tour (n cities, read and valid as a permutation) holds every
+ * fixed edge of inst (FIXED_EDGES_SECTION): a tour without one is no
+ * solution of the instance.  The first missing edge into err, 1-based as
+ * the file numbers cities. */
+static bool holds_fixed_edges(const wt_instance *inst, const int32_t *tour,
+                              const char *tour_path, wt_error *err)
+{
+    const int32_t *pairs;
+    int count = wt_instance_fixed_edges(inst, &pairs), n = wt_instance_n(inst);
+    if (count <= 0) return true;
+    int32_t *pos = malloc((size_t)n * sizeof *pos);
+    if (!pos) { /* the check is skipped, never a false verdict */
+        fprintf(stderr, "warptour: out of memory: the fixed edges were not checked\n");
+        return true;
+    }
+    for (int i = 0; i < n; i++) pos[tour[i]] = i;
+    bool ok = true;
+    for (int e = 0; e < count && ok; e++) {
+        int gap = abs(pos[pairs[2 * e]] - pos[pairs[2 * e + 1]]);
+        if (gap != 1 && gap != n - 1) {
+            ok = false;
+            err->status = WT_STATUS_INVALID_TOUR;
+            snprintf(err->message, sizeof err->message,
+                     "%.200s: the tour lacks the fixed edge %d-%d of the instance's "
+                     "FIXED_EDGES_SECTION", tour_path, pairs[2 * e] + 1, pairs[2 * e + 1] + 1);
+        }
+    }
+    free(pos);
+    return ok;
 }
 
 /* Ctrl-C during --bound's ascent: ends it with the bound it has. */
@@ -207,6 +239,8 @@ int cmd_check(int argc, char **argv)
                                   sizeof tour_name, &err) != WT_OK) {
         status = err.status == WT_STATUS_INVALID_TOUR ? print_invalid(json, inst, tour_path, &err)
                                                       : cli_report_error(&err);
+    } else if (!holds_fixed_edges(inst, tour, tour_path, &err)) {
+        status = print_invalid(json, inst, tour_path, &err);
     } else {
         warn_other_name(inst, tour_path, tour_name);
         char bound_device[16] = "";

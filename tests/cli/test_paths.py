@@ -184,6 +184,24 @@ class Paths(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.err)
             self.assertIn("third fixed edge", r.err)
 
+    def test_check_wants_the_fixed_edges(self):
+        section = "FIXED_EDGES_SECTION\n" + "".join(f"{a} {b}\n" for a, b in FIXED) + "-1\n"
+        with tempfile.TemporaryDirectory() as d:
+            path = self.fixed_file(d, section)
+            lacking = os.path.join(d, "lacking.tour")  # 1..52 lacks 10-40 and 7-30
+            with open(lacking, "w") as f:
+                f.write("TYPE : TOUR\nDIMENSION : 52\nTOUR_SECTION\n" +
+                        "".join(f"{c}\n" for c in range(1, 53)) + "-1\nEOF\n")
+            r = run("check", path, lacking)
+            self.assertEqual(r.returncode, 4, r.err)
+            self.assertIn("lacks the fixed edge 10-40", r.err)
+            kept = os.path.join(d, "kept.tour")
+            r = run("solve", path, "--kicks", "50", "--output", kept, "--quiet")
+            self.assertEqual(r.returncode, 0, r.err)
+            r = run("check", path, kept, "--json")
+            self.assertEqual(r.returncode, 0, r.err)
+            self.assertTrue(json.loads(r.out)["valid"])
+
     def test_fixed_edges_parse_errors(self):
         lines = len(read(BERLIN).replace("EOF", "").rstrip().split("\n"))
         with tempfile.TemporaryDirectory() as d:
