@@ -46,6 +46,9 @@ class Result:
     lower_bound   a proven lower bound on every tour's length, in length_units
                   (the Held-Karp bound of the ascent behind the LK searches'
                   candidates), or None where none was computed
+    lower_bound_real
+                  the bound in length's units (lower_bound * length_unit where
+                  length is a float, else lower_bound), or None
     gap_to_bound_percent
                   100 * (length_units - lower_bound) / lower_bound: the tour
                   is at most this much above the optimum; or None
@@ -72,6 +75,10 @@ class Result:
             else 100.0 * (self.length_units - self.optimum) / self.optimum
         )
         self.lower_bound = d.pop("lower_bound", None)
+        self.lower_bound_real = (
+            None if self.lower_bound is None
+            else self.lower_bound * self.length_unit if real else self.lower_bound
+        )
         self.gap_to_bound_percent = d.pop("gap_to_bound_percent", None)
         self.stats = d
 

@@ -53,6 +53,10 @@ def test_points_2d_valid_and_real_length():
                 "ascent_device", "ascent_iterations", "ascent_time_s"):
         assert key in r.stats, key
     assert r.ils_descent == "lk" and r.kicks == 10000 and r.climbs == 0
+    # Real-valued points have a proven bound too, in length's units as well.
+    assert r.lower_bound is not None and 0 < r.lower_bound <= r.length_units
+    assert r.lower_bound_real == pytest.approx(r.lower_bound * r.length_unit, rel=1e-15)
+    assert 0.9 * r.length < r.lower_bound_real <= r.length
 
 
 def test_points_3d_and_lists():
