@@ -331,9 +331,10 @@ _DOC_COMMON = """
                 (mpi_available()); None (default): this process alone
     mpi_mode    with comm: "auto" (default), "islands" or "parts"
     progress    optional callable, called about every progress_interval seconds
-                with a dict (elapsed_s, best_length, best_length_real, steps,
-                kicks, climbs, temperature, lower_bound: 0 until a bound is
-                proven); a true return stops the search
+                with a dict (elapsed_s, best_length, best_length_real: 0
+                until the first tour exists, steps, kicks, climbs,
+                temperature, lower_bound: 0 until a bound is proven); a true
+                return stops the search
                 and the best tour so far is returned (stats["stop"] ==
                 "interrupted"); an exception it raises stops the search and is
                 raised, with the best tour in its ``result`` attribute, as
