@@ -86,7 +86,7 @@ struct wt_concurrent_windows {
     int listed[WT_MAX_DEVICES], listed_count; /* o.devices' copy */
     wt_device_set devices; /* device and the list's other usable GPUs, found
                               by the rounds' thread when it starts */
-    char devices_named[64]; /* devices' description once found (under lock) */
+    char devices_named[128]; /* devices' description once found (under lock) */
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
     int32_t *next_pos;  /* n: each city's position in the next round's snap */

@@ -79,7 +79,7 @@ typedef struct wt_search_stats {
                                   kernels ran (CUDA events) */
     double concurrent_windows_s; /* ils with concurrent windows: seconds from their
                                     first round's start to the end of the search */
-    char windows_devices[64];  /* ils with concurrent windows over several GPUs:
+    char windows_devices[128]; /* ils with concurrent windows over several GPUs:
                                   those GPUs ("2 GPUs: ..."); empty: one device */
     int64_t lower_bound;       /* ils with alpha-nearness candidates: the ascent's
                                   proven bound (algo/alpha.h); 0: none */
