@@ -2,12 +2,16 @@
  * onetree.c - the sparse graph, its minimum 1-trees under penalties and
  * the alpha-nearness of its edges (onetree.h says what each computes).
  *
- * The minimum spanning tree is Kruskal's: the edges, kept in (eu, ev)
- * order, are sorted by c_pi with a stable LSD radix sort (up to 16 bits a pass
- * over c_pi - min c_pi, as many passes as its range needs), so equal c_pi
- * keep the (eu, ev) order and the sort realises the total order of
- * onetree.h; a union-find (path halving, union by size) takes the edges
- * that join two components.  The special node is then the leaf whose
+ * The minimum spanning tree is Kruskal's or Boruvka's (t->mst; the same
+ * tree).  Kruskal: the edges, kept in (eu, ev) order, are sorted by c_pi
+ * with a stable LSD radix sort (up to 16 bits a pass over c_pi - min c_pi,
+ * as many passes as its range needs), so equal c_pi keep the (eu, ev)
+ * order and the sort realises the total order of onetree.h; a union-find
+ * (path halving, union by size) takes, on one thread, the edges that join
+ * two components.  Boruvka (onetree_boruvka.c): rounds on all threads and
+ * no sort, which pays where threads are many and the graph large: on one
+ * thread it is the slower (bench ascent's "bench=ascent-tree" line times
+ * both).  The special node is then the leaf whose
  * cheapest non-tree edge (its second cheapest: a leaf's tree edge is its
  * cheapest) is the dearest.
  *
@@ -513,11 +517,13 @@ static int kruskal(const wt_sgraph *g, int64_t kmin, int64_t kmax, int threads,
     return joined;
 }
 
-/* Whether t->mst asks for Boruvka on g (where its keys pack). */
-static bool takes_boruvka(const wt_onetree *t, const wt_sgraph *g, int64_t key_range)
+/* Whether t->mst asks for Boruvka on g and `threads` (where its keys pack). */
+static bool takes_boruvka(const wt_onetree *t, const wt_sgraph *g, int threads,
+                          int64_t key_range)
 {
     bool asked = t->mst == WT_ONETREE_MST_BORUVKA ||
-                 (t->mst == WT_ONETREE_MST_AUTO && g->m >= WT_ONETREE_BORUVKA_MIN_EDGES);
+                 (t->mst == WT_ONETREE_MST_AUTO && threads >= WT_ONETREE_BORUVKA_MIN_THREADS &&
+                  g->m >= WT_ONETREE_BORUVKA_MIN_EDGES);
     return asked && wt_onetree_boruvka_fits(g->m, key_range);
 }
 
@@ -540,7 +546,7 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
     }
     if (m == 0) kmin = kmax = 0;
     int64_t weight = 0;
-    int joined = takes_boruvka(t, g, kmax - kmin)
+    int joined = takes_boruvka(t, g, threads, kmax - kmin)
                      ? wt_onetree_boruvka(g, kmin, threads, stop, t, &weight, stopped)
                      : kruskal(g, kmin, kmax, threads, stop, t, &weight, stopped);
     if (*stopped) return WT_OK;

@@ -102,13 +102,21 @@ void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
 /* How wt_onetree_sparse finds the spanning tree: the same tree either
  * way (the minimum under the total order), at different costs. */
 typedef enum wt_onetree_mst {
-    WT_ONETREE_MST_AUTO = 0, /* Boruvka from WT_ONETREE_BORUVKA_MIN_EDGES edges, else Kruskal */
+    WT_ONETREE_MST_AUTO = 0, /* Boruvka from the sizes below, else Kruskal */
     WT_ONETREE_MST_KRUSKAL,  /* sort the edges, join them on one thread */
     WT_ONETREE_MST_BORUVKA   /* rounds on all threads, no sort (Kruskal where keys do not pack) */
 } wt_onetree_mst;
 
-/* From this many edges, WT_ONETREE_MST_AUTO takes Boruvka. */
-#define WT_ONETREE_BORUVKA_MIN_EDGES 0
+/* WT_ONETREE_MST_AUTO takes Boruvka from this many threads and edges.  On
+ * one thread Boruvka's rounds (about 3.7 m edge visits in all) took 1.0 to
+ * 2.3 times as long as Kruskal's sort and loop (a loaded 2-core VM, 2,000
+ * to 1,000,000 cities, the least time of 9; the larger graphs nearer 1);
+ * the rounds share out over threads where Kruskal's loop cannot.  The
+ * thread count is where the rounds should win, not yet measured on a
+ * machine of many free cores ("bench=ascent-tree" of warptour-bench
+ * ascent times both). */
+#define WT_ONETREE_BORUVKA_MIN_THREADS 4
+#define WT_ONETREE_BORUVKA_MIN_EDGES ((int64_t)1 << 17)
 
 /* A 1-tree of a graph (wt_onetree_sparse) or of the complete graph. */
 typedef struct wt_onetree {

@@ -27,9 +27,6 @@
 
 #include <omp.h>
 #include <string.h>
-#ifdef I41_DEBUG
-#include <stdio.h>
-#endif
 
 enum {
     PARALLEL_MIN_EDGES = 1 << 14, /* fewer live edges and cities: one thread */
@@ -246,14 +243,7 @@ int wt_onetree_boruvka(const wt_sgraph *g, int64_t kmin, int threads, const wt_i
     int joined = 0;
     int64_t count = g->m;
     for (bool singletons = true; joined < n - 1 && count > 0; singletons = false) {
-#ifdef I41_DEBUG
-        double t0 = omp_get_wtime();
-        int64_t c0 = count;
-#endif
         int added = round_of(&b, t, &count, singletons, place, threads, weight);
-#ifdef I41_DEBUG
-        fprintf(stderr, "round live %lld -> %lld added %d  %.3f ms\n", (long long)c0, (long long)count, added, (omp_get_wtime() - t0) * 1e3);
-#endif
         if (added == 0) break; /* no component has an outgoing edge: not connected */
         joined += added;
         if (joined < n - 1 && stop && stop->should_stop && stop->should_stop(stop->user)) {

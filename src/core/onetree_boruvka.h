@@ -22,9 +22,10 @@
 extern "C" {
 #endif
 
-/* Whether m edges whose c_pi span key_range (max - min, >= 0) fit the
- * packed 63-bit keys (c_pi - min) << bits(m - 1) | edge that Boruvka
- * compares; where not, the caller takes Kruskal. */
+/* Whether m >= 1 edges whose c_pi span key_range (max - min, >= 0) fit
+ * the packed 63-bit keys (c_pi - min) << bits(m - 1) | edge that Boruvka
+ * compares, and int32 edge indices (m <= 2^31); where not, the caller
+ * takes Kruskal. */
 bool wt_onetree_boruvka_fits(int64_t m, int64_t key_range);
 
 /* The minimum spanning forest of g under the c_pi in t->key (kmin their
