@@ -7,9 +7,9 @@
  * wt_ascent_job): c_pi(i, j) = WT_ONETREE_SCALE * d(i, j) + pi[i] + pi[j],
  * in int64.  Edges are totally ordered by (c_pi, lower city, higher city),
  * so every minimum spanning tree below is THE minimum spanning tree under
- * that order, whichever algorithm finds it (Kruskal in a sparse graph,
- * Prim or Boruvka in the complete one), and every result is a function of
- * the instance, the graph and pi alone, for any thread count.
+ * that order, whichever algorithm finds it (Kruskal or Boruvka in a
+ * sparse graph, Prim or Boruvka in the complete one), and every result is
+ * a function of the instance, the graph and pi alone, for any thread count.
  *
  * The 1-tree (Held & Karp 1970; the form Helsgaun 2000, section 4.1, and
  * Volgenant & Jonker 1982 compute): the minimum spanning tree of all n
