@@ -15,7 +15,9 @@
  * (core/ascent_finish.h) is done again from the first backend's pi, part
  * by part, for the time of each ("bench=ascent-finish": the graph's
  * arrays, the last tree, alpha, the lists, the k-d tree, the complete
- * graph's bound), which every slot's wall time includes.  With --step-time each
+ * graph's bound), which every slot's wall time includes, and the last tree
+ * by each spanning-tree method, Kruskal and Boruvka, for their times and
+ * whether they agree ("bench=ascent-tree").  With --step-time each
  * backend runs once more for a single step, and the difference of the two
  * times over the further steps is the time a step alone
  * ("bench=ascent-step ... per_step_ms").
@@ -223,6 +225,43 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
     return st;
 }
 
+/* The spanning tree's two methods (core/onetree.h, wt_onetree_mst) under
+ * pi, each the best of 5 trees: "bench=ascent-tree ... kruskal_ms
+ * boruvka_ms", and whether their 1-trees are the same (they must be). */
+static void time_tree_methods(const char *name, const wt_sgraph *g, const int32_t *pi,
+                              int threads)
+{
+    enum { REPEATS = 5 };
+    wt_onetree t[2];
+    const wt_onetree_mst method[2] = {WT_ONETREE_MST_KRUSKAL, WT_ONETREE_MST_BORUVKA};
+    double best[2] = {INFINITY, INFINITY};
+    wt_error err = {0};
+    bool ok = true, stopped = false;
+    if (wt_onetree_alloc(g, &t[0], &err) != WT_OK) return;
+    if (wt_onetree_alloc(g, &t[1], &err) != WT_OK) {
+        wt_onetree_free(&t[0]);
+        return;
+    }
+    for (int rep = 0; rep < REPEATS && ok; rep++)
+        for (int x = 0; x < 2 && ok; x++) {
+            t[x].mst = method[x];
+            double t0 = bench_now();
+            ok = wt_onetree_sparse(g, pi, threads, NULL, &t[x], &stopped, &err) == WT_OK;
+            double dt = bench_now() - t0;
+            if (dt < best[x]) best[x] = dt;
+        }
+    bool same = ok && t[0].weight == t[1].weight && t[0].special == t[1].special &&
+                t[0].special_to == t[1].special_to &&
+                memcmp(t[0].in_tree, t[1].in_tree, (size_t)g->m) == 0 &&
+                memcmp(t[0].degree, t[1].degree, (size_t)g->n * sizeof *t[0].degree) == 0;
+    if (ok)
+        printf("bench=ascent-tree instance=%s n=%d m=%" PRId64
+               " threads=%d kruskal_ms=%.3f boruvka_ms=%.3f same_tree=%s\n",
+               name, g->n, g->m, threads, best[0] * 1e3, best[1] * 1e3, yes_no(same));
+    wt_onetree_free(&t[0]);
+    wt_onetree_free(&t[1]);
+}
+
 /* The host's finish (core/ascent_finish.h) again from r's pi, part by part:
  * the graph's arrays (wt_sgraph_create), the last tree, the alpha-values,
  * the candidate lists, the k-d tree the complete graph's bound builds, and
@@ -277,6 +316,7 @@ static void time_finish(const wt_instance *inst, const int32_t *graph,
            wt_instance_name(inst), n, threads, t1 - t0, t3 - t2, t4 - t3, t5 - t4, t6 - t5,
            bench_fmt_num("%.4f", *bound_s, bs, sizeof bs),
            yes_no(same_ints(cand, r->job.candidates, (size_t)n * (size_t)k)));
+    time_tree_methods(wt_instance_name(inst), &g, r->job.pi, threads);
 out:
     free(alpha);
     free(cand);

@@ -2,12 +2,16 @@
  * onetree.c - the sparse graph, its minimum 1-trees under penalties and
  * the alpha-nearness of its edges (onetree.h says what each computes).
  *
- * The minimum spanning tree is Kruskal's: the edges, kept in (eu, ev)
- * order, are sorted by c_pi with a stable LSD radix sort (up to 16 bits a pass
- * over c_pi - min c_pi, as many passes as its range needs), so equal c_pi
- * keep the (eu, ev) order and the sort realises the total order of
- * onetree.h; a union-find (path halving, union by size) takes the edges
- * that join two components.  The special node is then the leaf whose
+ * The minimum spanning tree is Kruskal's or Boruvka's (t->mst; the same
+ * tree).  Kruskal: the edges, kept in (eu, ev) order, are sorted by c_pi
+ * with a stable LSD radix sort (up to 16 bits a pass over c_pi - min c_pi,
+ * as many passes as its range needs), so equal c_pi keep the (eu, ev)
+ * order and the sort realises the total order of onetree.h; a union-find
+ * (path halving, union by size) takes, on one thread, the edges that join
+ * two components.  Boruvka (onetree_boruvka.c): rounds on all threads and
+ * no sort, which pays where threads are many and the graph large: on one
+ * thread it is the slower (bench ascent's "bench=ascent-tree" line times
+ * both).  The special node is then the leaf whose
  * cheapest non-tree edge (its second cheapest: a leaf's tree edge is its
  * cheapest) is the dearest.
  *
@@ -24,6 +28,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/onetree_boruvka.h"
 
 enum {
     RADIX_BITS = 16,
@@ -367,6 +372,8 @@ void wt_onetree_free(wt_onetree *t)
     free(t->order);
     free(t->order_tmp);
     free(t->uf);
+    free(t->link);
+    free(t->cheapest);
     free(t->tree_edge);
     free(t->count);
     memset(t, 0, sizeof *t);
@@ -385,10 +392,13 @@ wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
     t->order = malloc(m * sizeof(kv));
     t->order_tmp = malloc(m * sizeof(kv));
     t->uf = malloc(n * sizeof *t->uf);
+    t->link = malloc(n * sizeof *t->link);
+    t->cheapest = malloc(n * sizeof *t->cheapest);
+    t->mst = WT_ONETREE_MST_AUTO;
     t->tree_edge = malloc(n * sizeof *t->tree_edge);
     t->count = malloc(((size_t)1 << RADIX_BITS) * sizeof *t->count);
     if (!t->count || !t->degree || !t->in_tree || !t->key || !t->order || !t->order_tmp || !t->uf ||
-        !t->tree_edge) {
+        !t->link || !t->cheapest || !t->tree_edge) {
         wt_onetree_free(t);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for 1-trees of %d cities",
                        g->n);
@@ -449,25 +459,16 @@ static void leaf_offer(leaf_pick *best, leaf_pick p)
         *best = p;
 }
 
-wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
-                            const wt_init_stop *stop, wt_onetree *t, bool *stopped,
-                            wt_error *err)
+/* Kruskal's spanning tree of g under the keys t->key (kmin, kmax their
+ * least and largest) into t->in_tree, t->degree, t->tree_edge and
+ * *weight: the edges by a stable radix sort, then one thread joins them.
+ * Returns the tree's edge count; *stopped when stop asked. */
+static int kruskal(const wt_sgraph *g, int64_t kmin, int64_t kmax, int threads,
+                   const wt_init_stop *stop, wt_onetree *t, int64_t *weight, bool *stopped)
 {
-    *stopped = false;
     int n = g->n;
     int64_t m = g->m;
-    if (threads < 1) threads = 1;
     kv *a = t->order;
-    int64_t kmin = INT64_MAX, kmax = INT64_MIN;
-#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)              \
-    reduction(min : kmin) reduction(max : kmax)
-    for (int64_t e = 0; e < m; e++) {
-        int64_t c = g->d100[e] + pi[g->eu[e]] + pi[g->ev[e]];
-        t->key[e] = c;
-        if (c < kmin) kmin = c;
-        if (c > kmax) kmax = c;
-    }
-    if (m == 0) kmin = kmax = 0;
 #pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)
     for (int64_t e = 0; e < m; e++) {
         a[e].key = (uint64_t)(t->key[e] - kmin);
@@ -475,13 +476,13 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
     }
     if (asked_stop(stop)) {
         *stopped = true;
-        return WT_OK;
+        return 0;
     }
     a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)),
                    count_room(t, threads), stop);
     if (!a) {
         *stopped = true;
-        return WT_OK;
+        return 0;
     }
     for (int i = 0; i < n; i++) {
         t->uf[i] = -1;
@@ -489,11 +490,11 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
     }
     memset(t->in_tree, 0, (size_t)m);
     int joined = 0;
-    int64_t weight = 0;
+    *weight = 0;
     for (int64_t i = 0; i < m && joined < n - 1; i++) {
         if ((i & (POLL_EDGES - 1)) == POLL_EDGES - 1 && asked_stop(stop)) {
             *stopped = true;
-            return WT_OK;
+            return joined;
         }
         int64_t e = a[i].val;
         int32_t ru = uf_find(t->uf, g->eu[e]), rv = uf_find(t->uf, g->ev[e]);
@@ -510,9 +511,45 @@ wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
         t->degree[g->ev[e]]++;
         t->tree_edge[g->eu[e]] = (int32_t)e;
         t->tree_edge[g->ev[e]] = (int32_t)e;
-        weight += t->key[e];
+        *weight += t->key[e];
         joined++;
     }
+    return joined;
+}
+
+/* Whether t->mst asks for Boruvka on g and `threads` (where its keys pack). */
+static bool takes_boruvka(const wt_onetree *t, const wt_sgraph *g, int threads,
+                          int64_t key_range)
+{
+    bool asked = t->mst == WT_ONETREE_MST_BORUVKA ||
+                 (t->mst == WT_ONETREE_MST_AUTO && threads >= WT_ONETREE_BORUVKA_MIN_THREADS &&
+                  g->m >= WT_ONETREE_BORUVKA_MIN_EDGES);
+    return asked && wt_onetree_boruvka_fits(g->m, key_range);
+}
+
+wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,
+                            const wt_init_stop *stop, wt_onetree *t, bool *stopped,
+                            wt_error *err)
+{
+    *stopped = false;
+    int n = g->n;
+    int64_t m = g->m;
+    if (threads < 1) threads = 1;
+    int64_t kmin = INT64_MAX, kmax = INT64_MIN;
+#pragma omp parallel for num_threads(threads) schedule(static) if (m > 100000)              \
+    reduction(min : kmin) reduction(max : kmax)
+    for (int64_t e = 0; e < m; e++) {
+        int64_t c = g->d100[e] + pi[g->eu[e]] + pi[g->ev[e]];
+        t->key[e] = c;
+        if (c < kmin) kmin = c;
+        if (c > kmax) kmax = c;
+    }
+    if (m == 0) kmin = kmax = 0;
+    int64_t weight = 0;
+    int joined = takes_boruvka(t, g, threads, kmax - kmin)
+                     ? wt_onetree_boruvka(g, kmin, threads, stop, t, &weight, stopped)
+                     : kruskal(g, kmin, kmax, threads, stop, t, &weight, stopped);
+    if (*stopped) return WT_OK;
     if (joined < n - 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: the graph is not connected (%d components)", n - joined);

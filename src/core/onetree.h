@@ -7,9 +7,9 @@
  * wt_ascent_job): c_pi(i, j) = WT_ONETREE_SCALE * d(i, j) + pi[i] + pi[j],
  * in int64.  Edges are totally ordered by (c_pi, lower city, higher city),
  * so every minimum spanning tree below is THE minimum spanning tree under
- * that order, whichever algorithm finds it (Kruskal in a sparse graph,
- * Prim or Boruvka in the complete one), and every result is a function of
- * the instance, the graph and pi alone, for any thread count.
+ * that order, whichever algorithm finds it (Kruskal or Boruvka in a
+ * sparse graph, Prim or Boruvka in the complete one), and every result is
+ * a function of the instance, the graph and pi alone, for any thread count.
  *
  * The 1-tree (Held & Karp 1970; the form Helsgaun 2000, section 4.1, and
  * Volgenant & Jonker 1982 compute): the minimum spanning tree of all n
@@ -41,7 +41,8 @@
  *
  * Stops: the functions that take a wt_init_stop (NULL: never) poll it from
  * the calling thread only, every few milliseconds of work at most (between
- * radix passes, every 64K edges of Kruskal, every 1024-65536 cities of a
+ * radix passes, every 64K edges of Kruskal, between Boruvka's rounds (each
+ * a pass over the edges still between two components), every 1024-65536 cities of a
  * parallel loop, every 64 steps of Prim), and end with *stopped set and
  * their outputs unusable.
  *
@@ -98,6 +99,25 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
                            wt_sgraph *g, wt_error *err);
 void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
 
+/* How wt_onetree_sparse finds the spanning tree: the same tree either
+ * way (the minimum under the total order), at different costs. */
+typedef enum wt_onetree_mst {
+    WT_ONETREE_MST_AUTO = 0, /* Boruvka from the sizes below, else Kruskal */
+    WT_ONETREE_MST_KRUSKAL,  /* sort the edges, join them on one thread */
+    WT_ONETREE_MST_BORUVKA   /* rounds on all threads, no sort (Kruskal where keys do not pack) */
+} wt_onetree_mst;
+
+/* WT_ONETREE_MST_AUTO takes Boruvka from this many threads and edges.  On
+ * one thread Boruvka's rounds (about 3.7 m edge visits in all) took 1.0 to
+ * 2.3 times as long as Kruskal's sort and loop (a loaded 2-core VM, 2,000
+ * to 1,000,000 cities, the least time of 9; the larger graphs nearer 1);
+ * the rounds share out over threads where Kruskal's loop cannot.  The
+ * thread count is where the rounds should win, not yet measured on a
+ * machine of many free cores ("bench=ascent-tree" of warptour-bench
+ * ascent times both). */
+#define WT_ONETREE_BORUVKA_MIN_THREADS 4
+#define WT_ONETREE_BORUVKA_MIN_EDGES ((int64_t)1 << 17)
+
 /* A 1-tree of a graph (wt_onetree_sparse) or of the complete graph. */
 typedef struct wt_onetree {
     int n;
@@ -111,8 +131,12 @@ typedef struct wt_onetree {
     /* Sparse only: */
     uint8_t *in_tree;  /* m: edge e is a tree edge */
     int64_t *key;      /* m: c_pi of every edge (scratch of the last tree) */
-    void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort */
-    int32_t *uf;       /* n: scratch of Kruskal */
+    void *order, *order_tmp; /* m (key, edge) pairs each: scratch of the sort, of
+                                Boruvka's live edge lists */
+    int32_t *uf;       /* n: scratch of Kruskal (union-find), of Boruvka (components) */
+    int32_t *link;     /* n: scratch of Boruvka (hooks) */
+    uint64_t *cheapest; /* n: scratch of Boruvka (a component's cheapest edge) */
+    wt_onetree_mst mst; /* the spanning tree's method; wt_onetree_alloc sets AUTO */
     int32_t *tree_edge; /* n: for a leaf, its tree edge's index (scratch) */
     int64_t *count;    /* the radix sort's counts, count_threads blocks (scratch) */
     int count_threads; /* the sort's threads count has room for */
@@ -123,9 +147,11 @@ typedef struct wt_onetree {
 wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err);
 void wt_onetree_free(wt_onetree *t);
 
-/* The minimum 1-tree of g under pi into t (allocated for g).  Kruskal
- * over the edges sorted by (c_pi, eu, ev) (a stable LSD radix sort of c_pi
- * over the edges in (eu, ev) order, 16 bits a pass at most).  Errors: INVALID_ARGUMENT when g is
+/* The minimum 1-tree of g under pi into t (allocated for g).  Its
+ * spanning tree by t->mst: Kruskal over the edges sorted by (c_pi, eu, ev)
+ * (a stable LSD radix sort of c_pi over the edges in (eu, ev) order, 16
+ * bits a pass at most), or Boruvka's rounds (core/onetree_boruvka.h); the
+ * same tree, degrees and special node either way.  Errors: INVALID_ARGUMENT when g is
  * not connected or no leaf of its tree has a second edge in g (no 1-tree
  * of this form).  *stopped: stop came first (t then unusable). */
 wt_status wt_onetree_sparse(const wt_sgraph *g, const int32_t *pi, int threads,

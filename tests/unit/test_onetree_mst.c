@@ -1,0 +1,184 @@
+/*
+ * test_onetree_mst.c - the sparse 1-tree's two spanning-tree methods
+ * (core/onetree.h, wt_onetree_mst; core/onetree_boruvka.h): Boruvka's
+ * rounds on 1, 2 and 3 threads give Kruskal's 1-tree exactly (edges,
+ * degrees, a leaf's tree edge, the special node and edge, weight, bound)
+ * on graphs where lengths tie everywhere, and the same error on a graph
+ * that is not connected.
+ */
+#include "test_util.h"
+
+#include "core/instance.h"
+#include "core/onetree.h"
+#include "core/onetree_boruvka.h"
+#include "ls/engine.h"
+
+static void random_pi(int n, int32_t spread, uint64_t seed, int32_t *pi)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    for (int i = 0; i < n; i++)
+        pi[i] = (int32_t)wt_rng_below(&rng, 2 * (uint64_t)spread + 1) - spread;
+}
+
+/* n cities on a side x side grid of step 10, drawn at random: most have
+ * twins (edges of length 0) and lengths tie everywhere. */
+static wt_instance *grid_instance(int n, int side, uint64_t seed)
+{
+    wt_rng rng;
+    wt_rng_seed(&rng, seed);
+    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
+    for (int i = 0; i < n; i++) {
+        x[i] = (double)(10 * wt_rng_below(&rng, (uint64_t)side));
+        y[i] = (double)(10 * wt_rng_below(&rng, (uint64_t)side));
+    }
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("grid", n, WT_EUC_2D, x, y, NULL, &inst, &err),
+                     WT_OK);
+    free(x);
+    return inst;
+}
+
+static int32_t *quadrant_rows(const wt_instance *inst, int k)
+{
+    int32_t *rows = malloc((size_t)inst->n * (size_t)k * sizeof *rows);
+    bool stopped = false;
+    wt_error err = {0};
+    if (wt_ls_quadrant_lists(inst, k, 1, NULL, rows, &stopped, &err) != WT_OK)
+        fail_msg("quadrant lists: %s", err.message);
+    return rows;
+}
+
+/* The 1-tree of g under pi by method on `threads`, into t (allocated). */
+static wt_status tree_by(const wt_sgraph *g, const int32_t *pi, wt_onetree_mst method,
+                         int threads, wt_onetree *t, wt_error *err)
+{
+    bool stopped = true;
+    t->mst = method;
+    wt_status st = wt_onetree_sparse(g, pi, threads, NULL, t, &stopped, err);
+    assert_false(stopped);
+    return st;
+}
+
+/* b is a's 1-tree in every output its consumers read. */
+static void assert_same_onetree(const wt_sgraph *g, const wt_onetree *a, const wt_onetree *b)
+{
+    assert_memory_equal(a->in_tree, b->in_tree, (size_t)g->m);
+    assert_memory_equal(a->degree, b->degree, (size_t)g->n * sizeof *a->degree);
+    assert_int_equal(a->special, b->special);
+    assert_int_equal(a->special_to, b->special_to);
+    assert_int_equal(a->special_cost, b->special_cost);
+    assert_int_equal(a->special_edge, b->special_edge);
+    assert_int_equal(a->weight, b->weight);
+    assert_int_equal(a->bound, b->bound);
+    for (int u = 0; u < g->n; u++) { /* a leaf's tree edge: its second edge's exclusion */
+        int tree_degree = a->degree[u] - (u == a->special) - (u == a->special_to);
+        if (tree_degree == 1) assert_int_equal(a->tree_edge[u], b->tree_edge[u]);
+    }
+}
+
+/* On g under pi: Kruskal on one thread, then Boruvka on 1, 2, 3 threads. */
+static void check_methods_agree(const wt_sgraph *g, const int32_t *pi)
+{
+    wt_error err = {0};
+    wt_onetree kruskal, boruvka;
+    assert_int_equal(wt_onetree_alloc(g, &kruskal, &err), WT_OK);
+    assert_int_equal(wt_onetree_alloc(g, &boruvka, &err), WT_OK);
+    assert_int_equal(tree_by(g, pi, WT_ONETREE_MST_KRUSKAL, 1, &kruskal, &err), WT_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+        assert_int_equal(tree_by(g, pi, WT_ONETREE_MST_BORUVKA, threads, &boruvka, &err), WT_OK);
+        assert_same_onetree(g, &kruskal, &boruvka);
+    }
+    wt_onetree_free(&kruskal);
+    wt_onetree_free(&boruvka);
+}
+
+static void test_boruvka_equals_kruskal(void **state)
+{
+    (void)state;
+    /* Grids with twins: 4,000 cities on 40 x 40 points give a graph big
+     * enough for the parallel rounds (the late ones run on one thread). */
+    const struct {
+        int n, side, k;
+        int32_t spread;
+    } cases[] = {{4000, 40, 10, 0}, {4000, 40, 10, 3}, {4000, 40, 10, 400}, {300, 6, 8, 2},
+                 {2000, 1000, 6, 20000}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        wt_instance *inst = grid_instance(cases[c].n, cases[c].side, 11 + c);
+        int32_t *rows = quadrant_rows(inst, cases[c].k);
+        int32_t *pi = malloc((size_t)cases[c].n * sizeof *pi);
+        random_pi(cases[c].n, cases[c].spread, 3 + c, pi);
+        wt_sgraph g;
+        wt_error err = {0};
+        assert_int_equal(wt_sgraph_create(inst, rows, cases[c].k, 2, &g, &err), WT_OK);
+        if (c == 0) assert_true(g.m >= 1 << 14); /* the parallel rounds' size */
+        check_methods_agree(&g, pi);
+        wt_sgraph_free(&g);
+        free(pi);
+        free(rows);
+        wt_instance_free(inst);
+    }
+    /* 40 cities at one point, the complete graph: every edge ties. */
+    enum { N = 40 };
+    double x[N] = {0}, y[N] = {0};
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_instance_from_coords("point", N, WT_EUC_2D, x, y, NULL, &inst, &err),
+                     WT_OK);
+    int32_t rows[N * (N - 1)], pi[N] = {0};
+    for (int i = 0; i < N; i++)
+        for (int j = 0, r = 0; j < N; j++)
+            if (j != i) rows[i * (N - 1) + r++] = j;
+    wt_sgraph g;
+    assert_int_equal(wt_sgraph_create(inst, rows, N - 1, 1, &g, &err), WT_OK);
+    check_methods_agree(&g, pi);
+    wt_sgraph_free(&g);
+    wt_instance_free(inst);
+}
+
+static void test_disconnected_same_error(void **state)
+{
+    (void)state;
+    enum { N = 60, K = 5 };
+    wt_instance *inst = wt_test_random_instance(N, 4);
+    int32_t rows[N * K], pi[N] = {0};
+    for (int i = 0; i < N; i++) /* three rings of 20 */
+        for (int j = 0; j < K; j++) rows[i * K + j] = i / 20 * 20 + (i + j + 1) % 20;
+    wt_sgraph g;
+    wt_error err = {0};
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 1, &g, &err), WT_OK);
+    wt_onetree t;
+    assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
+    const wt_onetree_mst method[2] = {WT_ONETREE_MST_KRUSKAL, WT_ONETREE_MST_BORUVKA};
+    for (int x = 0; x < 2; x++)
+        for (int threads = 1; threads <= 2; threads++) {
+            wt_error e = {0};
+            assert_int_equal(tree_by(&g, pi, method[x], threads, &t, &e),
+                             WT_STATUS_INVALID_ARGUMENT);
+            assert_non_null(strstr(e.message, "not connected (3 components)"));
+        }
+    wt_onetree_free(&t);
+    wt_sgraph_free(&g);
+    wt_instance_free(inst);
+}
+
+static void test_boruvka_fits(void **state)
+{
+    (void)state;
+    assert_true(wt_onetree_boruvka_fits(1, 0));
+    assert_true(wt_onetree_boruvka_fits((int64_t)1 << 31, ((int64_t)1 << 32) - 1));
+    assert_false(wt_onetree_boruvka_fits(((int64_t)1 << 31) + 1, 0)); /* int32 edge indices */
+    assert_false(wt_onetree_boruvka_fits((int64_t)1 << 20, (int64_t)1 << 43));
+    assert_false(wt_onetree_boruvka_fits(0, 0));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_boruvka_equals_kruskal),
+        cmocka_unit_test(test_disconnected_same_error),
+        cmocka_unit_test(test_boruvka_fits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
