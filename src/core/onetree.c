@@ -478,8 +478,9 @@ static int kruskal(const wt_sgraph *g, int64_t kmin, int64_t kmax, int threads,
         *stopped = true;
         return 0;
     }
-    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)),
-                   count_room(t, threads), stop);
+    int sort_threads = count_room(t, threads); /* may move t->count: before reading it */
+    a = radix_sort(a, t->order_tmp, t->count, m, bits_of((uint64_t)(kmax - kmin)), sort_threads,
+                   stop);
     if (!a) {
         *stopped = true;
         return 0;

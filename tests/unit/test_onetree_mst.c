@@ -90,6 +90,15 @@ static void check_methods_agree(const wt_sgraph *g, const int32_t *pi)
         assert_int_equal(tree_by(g, pi, WT_ONETREE_MST_BORUVKA, threads, &boruvka, &err), WT_OK);
         assert_same_onetree(g, &kruskal, &boruvka);
     }
+    /* Kruskal's sort on more threads than the tree had counts for: the
+     * counts grow (and move) before the sort reads them. */
+    for (int threads = 2; threads <= 3; threads++) {
+        wt_onetree more;
+        assert_int_equal(wt_onetree_alloc(g, &more, &err), WT_OK);
+        assert_int_equal(tree_by(g, pi, WT_ONETREE_MST_KRUSKAL, threads, &more, &err), WT_OK);
+        assert_same_onetree(g, &kruskal, &more);
+        wt_onetree_free(&more);
+    }
     wt_onetree_free(&kruskal);
     wt_onetree_free(&boruvka);
 }
@@ -103,7 +112,7 @@ static void test_boruvka_equals_kruskal(void **state)
         int n, side, k;
         int32_t spread;
     } cases[] = {{4000, 40, 10, 0}, {4000, 40, 10, 3}, {4000, 40, 10, 400}, {300, 6, 8, 2},
-                 {2000, 1000, 6, 20000}};
+                 {2000, 1000, 6, 20000}, {8000, 90, 10, 3}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         wt_instance *inst = grid_instance(cases[c].n, cases[c].side, 11 + c);
         int32_t *rows = quadrant_rows(inst, cases[c].k);
@@ -113,6 +122,7 @@ static void test_boruvka_equals_kruskal(void **state)
         wt_error err = {0};
         assert_int_equal(wt_sgraph_create(inst, rows, cases[c].k, 2, &g, &err), WT_OK);
         if (c == 0) assert_true(g.m >= 1 << 14); /* the parallel rounds' size */
+        if (c == 5) assert_true(g.m >= 1 << 15); /* the parallel radix sort's */
         check_methods_agree(&g, pi);
         wt_sgraph_free(&g);
         free(pi);
