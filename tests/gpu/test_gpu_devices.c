@@ -141,7 +141,7 @@ static void solve_large(wt_backend_kind backend, wt_ils_descent descent, double 
                   (long long)r.init_length, r.time_s, r.ils.gpu_time_s, r.device);
     assert_int_equal(wt_tour_validate(r.tour, r.n, NULL), WT_OK);
     assert_int_equal(r.length, wt_tour_length(inst, r.tour));
-    assert_true(r.length < r.init_length);
+    assert_true(r.length <= r.init_length); /* a time limit promises no work */
     /* The concurrent rounds begin after the host's first descent: a loaded
      * host may leave them no time. */
     if (descent == WT_ILS_WINDOWS) assert_true(r.ils.gpu_time_s > 0);

@@ -175,7 +175,7 @@ class Parts(OneInstance):
         self.assertLessEqual(res["time_s"], 3.0)
         self.assertLess(secs, 12)
         self.assertEqual(self.check(tour), res["length"])
-        self.assertLess(res["length"], res["init_length"])
+        self.assertLessEqual(res["length"], res["init_length"])  # a time limit promises no work
 
 
 class Options(unittest.TestCase):
