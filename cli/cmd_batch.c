@@ -109,7 +109,7 @@ static void on_batch_signal(int sig)
 }
 
 /* Installs handler or the default.  The handler stays for later signals
- * too (no SA_RESETHAND) until the tours are written: a second Ctrl-C, or
+ * too (no SA_RESETHAND) until the program ends: a second Ctrl-C, or
  * timeout(1)'s signal to the process group after the one to the program,
  * must not kill the program while it writes them. */
 static void batch_signals(void (*handler)(int))
@@ -673,8 +673,10 @@ int cmd_batch(int argc, char **argv)
     for (int i = 0; i < r.count; i++)
         if (r.tours[i].status != WT_OK)
             fprintf(stderr, "warptour: %s: %s\n", s.entry[i].name, failure(&s, &r, i));
+    /* The handler stays until the program ends: a second Ctrl-C that comes
+     * after the tours are written (a fast write) must not turn the exit
+     * status of the first into a death by signal. */
     int unwritten = o.output ? write_tours(&o, &s, &r) : 0;
-    batch_signals(SIG_DFL);
     bool printed = o.json ? print_json(&o, &s, &r) : (print_report(&o, &s, &r), true);
     st = printed ? batch_status(&r, unwritten) : EXIT_FAILURE_RUN;
     wt_batch_result_free(&r);
