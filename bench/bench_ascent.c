@@ -317,7 +317,7 @@ static wt_status run_stopped(const ab_opts *o, const wt_instance *inst, const in
     /* The stopper's clock starts where run_slot's does, give or take the
      * thread's start (microseconds). */
     if (!stopper_start(&s, &thread, bench_now() + o->stop_after))
-        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "ascent: no thread for --stop-after");
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the --stop-after thread");
     wt_status st = run_slot(o, inst, graph, width, (int)o->iterations, &s.flag, r, err);
     double returned = bench_now();
     stopper_end(&s, thread);

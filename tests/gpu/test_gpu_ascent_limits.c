@@ -200,9 +200,12 @@ static void test_gpu_short_of_memory(void **state)
         slot_run(wt_backend_of(WT_BACKEND_CUDA), inst, graph, width, OOM_STEPS, &job, &slot_err);
     free(job.pi);
     free(job.candidates);
-    /* (b) the search takes the host's ascent */
+    /* (b) the search takes the host's ascent: the GPU still counts as
+     * usable, so "cpu" below is the fallback's */
     p.backend = WT_BACKEND_AUTO;
     p.kicks = OOM_KICKS;
+    wt_device chosen;
+    wt_alpha_device(&p, &chosen);
     wt_result r;
     wt_status solve_st = wt_solve(inst, &p, &r, &err);
     gpu_hog_give(&hog);
@@ -210,6 +213,7 @@ static void test_gpu_short_of_memory(void **state)
     print_message("    %zu MB free; the slot: %s: %s\n", hog.left >> 20, wt_status_str(slot_st),
                   slot_err.message);
     assert_int_equal(slot_st, WT_STATUS_OUT_OF_MEMORY);
+    assert_false(chosen.backend->host);
     size_t named = bytes_named(slot_err.message);
     assert_true(named >= least);
     assert_true(named > hog.left);
