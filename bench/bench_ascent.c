@@ -22,6 +22,14 @@
  * times over the further steps is the time a step alone
  * ("bench=ascent-step ... per_step_ms").
  *
+ * With --stop-after S each backend's run is a stopped one instead: a
+ * thread sets the run's stop flag (wt_params.stop_flag, what Ctrl-C sets)
+ * S seconds after the slot was called, and "bench=ascent-stop" says how
+ * long after that the slot returned ("returned_after_stop_s": issue 41
+ * wants 0.2 s at most), how many steps it had made and whether the stop
+ * cut its lists ("stopped"); the bit-for-bit comparison and the finish's
+ * parts are left out (stopped runs differ by design).
+ *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
  * --backends can run, the bench fails (exit 1).  It parses its own
@@ -30,10 +38,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "algo/alpha.h"
 #include "algo/policy.h"
@@ -64,6 +74,8 @@ typedef struct ab_opts {
     int64_t device;     /* a device backend's device number */
     uint64_t seed;      /* generated instances (uniformN) */
     bool step_time;     /* each backend again for one step: the time a step alone */
+    double stop_after;  /* --stop-after: seconds into each run at which its stop
+                           flag is set; < 0: none (whole runs) */
 } ab_opts;
 
 /* One backend's run on one instance. */
@@ -106,9 +118,11 @@ static bool backend_live(const ab_opts *o, const wt_backend *b, wt_device *dev)
     return true;
 }
 
-/* iterations: the steps at most (0: the rule's end). */
+/* iterations: the steps at most (0: the rule's end); stop_flag: the run's
+ * (NULL: none). */
 static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32_t *graph,
-                          int width, int iterations, ab_run *r, wt_error *err)
+                          int width, int iterations, const volatile int *stop_flag, ab_run *r,
+                          wt_error *err)
 {
     int n = wt_instance_n(inst), k = (int)o->candidates < n - 1 ? (int)o->candidates : n - 1;
     r->job = (wt_ascent_job){.graph = graph, .graph_k = width, .iterations = iterations,
@@ -121,6 +135,7 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
     wt_params p;
     wt_params_defaults(&p);
     p.threads = (int)o->threads;
+    p.stop_flag = stop_flag;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     double t0 = bench_now();
@@ -157,7 +172,7 @@ static void warm_up(const ab_opts *o, ab_run *runs, int count)
     for (int b = 0; graph && b < count; b++) {
         ab_run r = {.backend = runs[b].backend, .dev = runs[b].dev};
         wt_error err = {0};
-        run_slot(&small, inst, graph, width, (int)small.iterations, &r, &err);
+        run_slot(&small, inst, graph, width, (int)small.iterations, NULL, &r, &err);
         run_free(&r);
     }
     free(graph);
@@ -212,7 +227,7 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
     int done = r->job.iterations_done;
     if (done < 2) return WT_OK;
     ab_run one = {.backend = r->backend, .dev = r->dev};
-    wt_status st = run_slot(o, inst, graph, width, 1, &one, err);
+    wt_status st = run_slot(o, inst, graph, width, 1, NULL, &one, err);
     if (st == WT_OK) {
         char per[32];
         double step = (r->seconds - one.seconds) / (done - 1);
@@ -223,6 +238,111 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
     }
     run_free(&one);
     return st;
+}
+
+/* ------------------------------------------------------ --stop-after */
+
+/* The thread that sets a run's stop flag at bench_now() == at, unless the
+ * run ended first (ended, under lock; wake wakes it then). */
+typedef struct ab_stopper {
+    pthread_mutex_t lock;
+    pthread_cond_t wake; /* on CLOCK_MONOTONIC, bench_now()'s clock */
+    bool ended;
+    double at;
+    volatile int flag; /* the run's stop flag */
+    double set_at;     /* bench_now() when flag was set; NAN: not set */
+} ab_stopper;
+
+static void *stopper_main(void *arg)
+{
+    ab_stopper *s = arg;
+    pthread_mutex_lock(&s->lock);
+    while (!s->ended) {
+        double now = bench_now();
+        if (now >= s->at) {
+            s->flag = 1;
+            s->set_at = bench_now();
+            break;
+        }
+        double at = s->at;
+        struct timespec ts = {.tv_sec = (time_t)at,
+                              .tv_nsec = (long)((at - floor(at)) * 1e9)};
+        pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static bool stopper_start(ab_stopper *s, pthread_t *thread, double at)
+{
+    *s = (ab_stopper){.at = at, .set_at = NAN};
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0) return false;
+    bool ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 &&
+              pthread_cond_init(&s->wake, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    if (!ok) return false;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        pthread_cond_destroy(&s->wake);
+        return false;
+    }
+    if (pthread_create(thread, NULL, stopper_main, s) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->wake);
+        return false;
+    }
+    return true;
+}
+
+/* Ends the thread (the run returned); *set_at as stopper_main left it. */
+static void stopper_end(ab_stopper *s, pthread_t thread)
+{
+    pthread_mutex_lock(&s->lock);
+    s->ended = true;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(thread, NULL);
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
+}
+
+/* r's slot for the whole ascent (--iterations) with its stop flag set
+ * o->stop_after seconds after the call: "bench=ascent-stop ...
+ * returned_after_stop_s", and a row of the table. */
+static wt_status run_stopped(const ab_opts *o, const wt_instance *inst, const int32_t *graph,
+                             int width, int threads, ab_run *r, ab_table *t, wt_error *err)
+{
+    ab_stopper s;
+    pthread_t thread;
+    /* The stopper's clock starts where run_slot's does, give or take the
+     * thread's start (microseconds). */
+    if (!stopper_start(&s, &thread, bench_now() + o->stop_after))
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the --stop-after thread");
+    wt_status st = run_slot(o, inst, graph, width, (int)o->iterations, &s.flag, r, err);
+    double returned = bench_now();
+    stopper_end(&s, thread);
+    if (st != WT_OK) return st;
+    const char *name = wt_instance_name(inst);
+    char after[32], lb[32] = "none";
+    bench_fmt_num("%.4f", returned - s.set_at, after, sizeof after);
+    if (r->job.lower_bound > 0) snprintf(lb, sizeof lb, "%" PRId64, r->job.lower_bound);
+    printf("bench=ascent-stop instance=%s n=%d backend=%s device=%s threads=%d "
+           "stop_after_s=%.3f flag_set=%s ascent_s=%.4f returned_after_stop_s=%s iterations=%d "
+           "stopped=%s lower_bound=%s\n",
+           name, wt_instance_n(inst), r->backend->name, r->dev.name, threads, o->stop_after,
+           yes_no(!isnan(s.set_at)), r->seconds, after, r->job.iterations_done,
+           yes_no(r->job.stopped), lb);
+    if (isnan(s.set_at))
+        printf("# note: %s's ascent of %s ended %.3f s in, before the stop\n", r->dev.name, name,
+               r->seconds);
+    if (t->count < AB_MAX_FILES * AB_MAX_BACKENDS) {
+        char a[24];
+        snprintf(t->rows[t->count++], sizeof t->rows[0], "| %s | %d | %s | %.3f s | %s | %s | %d |",
+                 name, wt_instance_n(inst), r->dev.name, o->stop_after,
+                 bench_fmt_duration(r->seconds, a, sizeof a),
+                 isnan(s.set_at) ? "not stopped" : after, r->job.iterations_done);
+    }
+    return WT_OK;
 }
 
 /* The spanning tree's two methods (core/onetree.h, wt_onetree_mst) under
@@ -397,7 +517,9 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     for (int b = 0; b < count && status == EXIT_OK; b++) {
         ab_run *r = &runs[ran];
         *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev};
-        st = run_slot(o, inst, graph, width, (int)o->iterations, r, &err);
+        st = o->stop_after >= 0
+                 ? run_stopped(o, inst, graph, width, ctl.threads, r, t, &err)
+                 : run_slot(o, inst, graph, width, (int)o->iterations, NULL, r, &err);
         if (st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY) {
             printf("# note: %s refused %s: %s\n", r->dev.name, wt_instance_name(inst),
                    err.message);
@@ -409,14 +531,15 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
             run_free(r);
             break;
         }
+        ran++;
+        if (o->stop_after >= 0) continue;
         print_run(wt_instance_name(inst), n, o, graph_s, wt_instance_known_optimum(inst), r,
                   ctl.threads, t);
-        ran++;
         if (o->step_time && print_step_time(o, inst, graph, width, r, &err) != WT_OK)
             status = cli_report_error(&err);
         fflush(stdout);
     }
-    if (status == EXIT_OK && ran > 0) {
+    if (status == EXIT_OK && ran > 0 && o->stop_after < 0) {
         bool same = false;
         double bound_s;
         time_finish(inst, graph, width, &runs[0], ctl.threads, &bound_s, &same);
@@ -436,7 +559,7 @@ static const struct option ab_longopts[] = {
     {"period", required_argument, 0, 'p'},     {"candidates", required_argument, 0, 'k'},
     {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
     {"seed", required_argument, 0, 's'},       {"step-time", no_argument, 0, 'T'},
-    {0, 0, 0, 0}};
+    {"stop-after", required_argument, 0, 'S'}, {0, 0, 0, 0}};
 
 static int parse_backends(const char *arg, ab_opts *o)
 {
@@ -488,13 +611,18 @@ static int ab_option(int c, const char *arg, ab_opts *o)
             return cli_usage_error(NULL, "ascent --seed needs a non-negative integer");
         return -1;
     case 'T': o->step_time = true; return -1;
+    case 'S':
+        if (!cli_parse_double(arg, 0, 3600, &o->stop_after))
+            return cli_usage_error(NULL, "ascent --stop-after needs 0..3600 seconds");
+        return -1;
     }
     return cli_usage_error(NULL, "bad option for ascent");
 }
 
 int bench_ascent(int argc, char **argv, void (*print_header)(void))
 {
-    ab_opts o = {.period = WT_ASCENT_PERIOD, .candidates = WT_LK_ALPHA_CANDIDATES, .seed = 1};
+    ab_opts o = {.period = WT_ASCENT_PERIOD, .candidates = WT_LK_ALPHA_CANDIDATES, .seed = 1,
+                 .stop_after = -1};
     parse_backends("cpu,cuda", &o);
     optind = 1;
     opterr = 0;
@@ -518,6 +646,8 @@ int bench_ascent(int argc, char **argv, void (*print_header)(void))
            " candidates a city, seed %" PRIu64 " (uniformN)\n",
            o.iterations, o.iterations ? "" : " (the step rule's end)", o.period,
            o.period ? "" : " (max(n / 2, 100))", o.candidates, o.seed);
+    if (o.stop_after >= 0)
+        printf("# ascent: the stop flag set %.3f s into each run\n", o.stop_after);
     ab_run live[AB_MAX_BACKENDS];
     int count = 0;
     for (int b = 0; b < o.n_backends; b++)
@@ -535,8 +665,12 @@ int bench_ascent(int argc, char **argv, void (*print_header)(void))
     for (int f = 0; f < o.n_files && status == EXIT_OK; f++)
         status = bench_one(&o, o.files[f], live, count, t);
     if (status == EXIT_OK && t->count > 0) {
-        printf("\n| instance | n | device | graph | ascent | steps | a step | lower bound | "
-               "below optimum %% |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        if (o.stop_after >= 0)
+            printf("\n| instance | n | device | stop after | returned | returned after the "
+                   "stop | steps |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        else
+            printf("\n| instance | n | device | graph | ascent | steps | a step | lower bound | "
+                   "below optimum %% |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (int i = 0; i < t->count; i++) printf("%s\n", t->rows[i]);
     }
     free(t);

@@ -140,8 +140,20 @@ class Bench(unittest.TestCase):
             self.assertEqual(r.returncode, 1, r.stdout)
             self.assertIn("# note: no ascent on cuda", r.stdout)
             self.assertIn("no backend of --backends can run the ascent", r.stderr)
+        # --stop-after: the stop flag set at once; the line says how soon
+        # the slot returned after it (or that the ascent ended first).
+        r = run("ascent", BERLIN, "--backends", "cpu", "--period", "0", "--threads", "2",
+                "--stop-after", "0")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertRegex(r.stdout, r"bench=ascent-stop instance=berlin52 n=52 backend=cpu "
+                         r"device=cpu threads=2 stop_after_s=0.000 flag_set=(yes|no) "
+                         r"ascent_s=[0-9.]+ returned_after_stop_s=([0-9.]+|-) iterations=[0-9]+ "
+                         r"stopped=(yes|no) lower_bound=")
+        self.assertRegex(r.stdout, r"\| berlin52 \| 52 \| cpu \| 0.000 s \|")
+        self.assertNotIn("bench=ascent-compare", r.stdout)
         for args in (["ascent"], ["ascent", BERLIN, "--backends", "gpu"],
-                     ["ascent", BERLIN, "--iterations", "-1"]):
+                     ["ascent", BERLIN, "--iterations", "-1"],
+                     ["ascent", BERLIN, "--stop-after", "-1"]):
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn("warptour-bench: ", r.stderr)
