@@ -108,14 +108,12 @@ typedef enum wt_onetree_mst {
 } wt_onetree_mst;
 
 /* WT_ONETREE_MST_AUTO takes Boruvka from this many threads and edges.  On
- * one thread Boruvka's rounds (about 3.7 m edge visits in all) took 1.0 to
- * 2.3 times as long as Kruskal's sort and loop (a loaded 2-core VM, 2,000
- * to 1,000,000 cities, the least time of 9; the larger graphs nearer 1);
- * the rounds share out over threads where Kruskal's loop cannot, but no
- * machine of many free cores has timed them yet ("bench=ascent-tree" of
- * warptour-bench ascent times both), so AUTO stays with Kruskal (a thread
- * count no run reaches) until one does; 4 is where they should win. */
-#define WT_ONETREE_BORUVKA_MIN_THREADS (WT_MAX_THREADS + 1)
+ * 4, 8 and 16 free cores of an H200 machine Boruvka's rounds took 0.17 to
+ * 0.68 times Kruskal's sort and loop (pla85900, a million and ten million
+ * uniform cities; bench/RESULTS.md, "The host's spanning tree"), while on
+ * one or two threads of a loaded 2-core VM they took 1.0 to 2.3 times as
+ * long: the rounds share out over threads, Kruskal's loop cannot. */
+#define WT_ONETREE_BORUVKA_MIN_THREADS 4
 #define WT_ONETREE_BORUVKA_MIN_EDGES ((int64_t)1 << 17)
 
 /* A 1-tree of a graph (wt_onetree_sparse) or of the complete graph. */
