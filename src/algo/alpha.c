@@ -174,11 +174,15 @@ static bool host_answers(wt_status st)
     return st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY;
 }
 
-/* One run of dev's slot on a job whose outputs start afresh (pi all 0, as
- * every run of the ascent starts). */
-static wt_status run_slot(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
-                          wt_search_ctl *ctl, wt_error *err)
+/* One run of dev's slot, as plan says, on a job whose outputs start
+ * afresh (pi all 0, as every run of the ascent starts). */
+static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
+                          const wt_alpha_plan *plan, wt_ascent_job *job, wt_search_ctl *ctl,
+                          wt_error *err)
 {
+    job->until = plan->until;
+    job->iterations = plan->iterations;
+    job->period = plan->period;
     memset(job->pi, 0, (size_t)inst->n * sizeof *job->pi);
     job->graph_bound = 0;
     job->lower_bound = -1;
@@ -187,18 +191,21 @@ static wt_status run_slot(const wt_device *dev, const wt_instance *inst, wt_asce
     return dev->backend->ascent(dev, inst, job, ctl, err);
 }
 
-/* The slot of on where it has one, else, or where it answers as
- * host_answers says, the host's; out->device and out->fallback say which
- * ran and why.  WT_STATUS_UNSUPPORTED from the host: no ascent. */
-static wt_status run_on_device(const wt_device *on, const wt_instance *inst, wt_ascent_job *job,
-                               wt_search_ctl *ctl, wt_alpha *out, wt_error *err)
+/* The slot of on where it has one, as plan says, else, or where it
+ * answers as host_answers says, the host's, as host_plan says;
+ * out->device and out->fallback say which ran and why.
+ * WT_STATUS_UNSUPPORTED from the host: no ascent. */
+static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
+                               const wt_alpha_plan *plan, const wt_alpha_plan *host_plan,
+                               wt_ascent_job *job, wt_search_ctl *ctl, wt_alpha *out,
+                               wt_error *err)
 {
     wt_device host;
     wt_device_host(&host);
     wt_status st = WT_STATUS_UNSUPPORTED;
     if (on && !on->backend->host && on->backend->ascent) {
         wt_error device_err = {0};
-        st = run_slot(on, inst, job, ctl, &device_err);
+        st = run_slot(on, inst, plan, job, ctl, &device_err);
         snprintf(out->device, sizeof out->device, "%s", on->name);
         if (!host_answers(st)) {
             if (st != WT_OK && err) *err = device_err;
@@ -208,13 +215,13 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst, wt_
     }
     if (!host.backend->ascent) return WT_STATUS_UNSUPPORTED;
     snprintf(out->device, sizeof out->device, "%s", host.name);
-    return run_slot(&host, inst, job, ctl, err);
+    return run_slot(&host, inst, host_plan, job, ctl, err);
 }
 
 /* wt_alpha_run on an instance the ascent takes as it is. */
 static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
-                          double until, int iterations, int period, int k, wt_alpha *out,
-                          wt_error *err)
+                          const wt_alpha_plan *plan, const wt_alpha_plan *host_plan, int k,
+                          wt_alpha *out, wt_error *err)
 {
     *out = (wt_alpha){.lower_bound = -1};
     double t0 = wt_now();
@@ -234,12 +241,11 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
         free(cand);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent");
     }
-    wt_ascent_job job = {.lower_bound = -1, .graph = graph, .graph_k = width,
-                         .iterations = iterations, .period = period, .until = until, .pi = pi,
+    wt_ascent_job job = {.lower_bound = -1, .graph = graph, .graph_k = width, .pi = pi,
                          .candidates = cand, .candidates_k = k};
     wt_alpha ran = {.lower_bound = -1};
     double t1 = wt_now();
-    st = run_on_device(on, inst, &job, ctl, &ran, err);
+    st = run_on_device(on, inst, plan, host_plan, &job, ctl, &ran, err);
     double ascent_s = wt_now() - t1;
     free(pi);
     if (st == WT_STATUS_UNSUPPORTED) { /* no ascent for this metric: the usual lists */
@@ -328,15 +334,16 @@ static int64_t unscaled_bound(int64_t b, int shift, int n)
 }
 
 wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
-                       double until, int iterations, int period, int k, wt_alpha *out,
-                       wt_error *err)
+                       const wt_alpha_plan *plan, const wt_alpha_plan *host_plan, int k,
+                       wt_alpha *out, wt_error *err)
 {
+    if (!host_plan) host_plan = plan;
     wt_instance *copy;
     int shift;
     wt_status st;
     const wt_instance *of = ascent_instance(inst, &copy, &shift, &st, err);
     if (!of) return st;
-    st = alpha_of(of, on, ctl, until, iterations, period, k, out, err);
+    st = alpha_of(of, on, ctl, plan, host_plan, k, out, err);
     wt_instance_free(copy);
     if (st == WT_OK && copy) {
         out->lower_bound = unscaled_bound(out->lower_bound, shift, inst->n);

@@ -53,21 +53,29 @@ typedef struct wt_alpha {
  * is asked. */
 void wt_alpha_device(const wt_params *p, wt_device *out);
 
+/* How long an ascent runs: at most `iterations` steps (0: the backend's
+ * default), a first period of `period` steps (0: the backend's default)
+ * and no step after `until` (wt_now() seconds; INFINITY: none). */
+typedef struct wt_alpha_plan {
+    double until;
+    int iterations;
+    int period;
+} wt_alpha_plan;
+
 /* The ascent on device on (NULL: the host's) with ctl->threads host
- * threads, at most `iterations` steps (0: the backend's default), a first
- * period of `period` steps (0: the backend's default) and no step after
- * `until` (wt_now() seconds; INFINITY: none), then k candidates a city by
- * alpha into out (1 <= k < n).  Where on has no ascent slot, or its slot
- * answers WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance
- * too large for the GPU, a metric it lacks), the host's slot runs it from
- * the start, under the same until (out->device says which ran,
- * out->fallback why).  When ctl stops it before the lists are complete,
+ * threads, as *plan says, then k candidates a city by alpha into out
+ * (1 <= k < n).  Where on has no ascent slot, or its slot answers
+ * WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance too large
+ * for the GPU, a metric it lacks), the host's slot runs it from the start
+ * as *host_plan says (NULL: *plan), since a step on the host costs about
+ * thirty on a GPU (out->device says which ran, out->fallback why).  When ctl stops it before the lists are complete,
  * or the instance has no ascent (fewer than 8 cities, or a metric the
  * host refuses), returns WT_OK with out->candidates NULL and
  * out->lower_bound -1: the caller searches with its usual lists.
  * WT_STATUS_OUT_OF_MEMORY and the backends' other errors otherwise. */
 wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
-                       double until, int iterations, int period, int k, wt_alpha *out,
+                       const wt_alpha_plan *plan, const wt_alpha_plan *host_plan, int k,
+                       wt_alpha *out,
                        wt_error *err);
 void wt_alpha_free(wt_alpha *a); /* its lists; NULL is a no-op */
 

@@ -285,7 +285,8 @@ static wt_status alpha_rows(const wt_instance *inst, int k, const wt_batch_param
     int steps = p->alpha_steps ? p->alpha_steps : WT_BATCH_ALPHA_STEPS;
     int period = p->alpha_period ? p->alpha_period : WT_BATCH_ALPHA_PERIOD;
     wt_alpha a = {.candidates = NULL};
-    wt_status st = wt_alpha_run(inst, &host, &one, INFINITY, steps, period, k, &a, err);
+    wt_alpha_plan plan = {INFINITY, steps, period};
+    wt_status st = wt_alpha_run(inst, &host, &one, &plan, NULL, k, &a, err);
     *made = st == WT_OK && a.candidates;
     *stopped = st == WT_OK && !a.candidates && wt_ctl_expired(&one);
     if (!*made) return st;

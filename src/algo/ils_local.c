@@ -90,6 +90,22 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     return o;
 }
 
+/* The search's ascent on the host or a device: its share of the time left
+ * (without a limit, the steps wt_policy_ascent_steps allows) and its first
+ * period. */
+static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host,
+                                 int n)
+{
+    wt_ascent_plan plan = wt_policy_ascent(t, on_host);
+    double now = wt_now();
+    bool timed = isfinite(ctl->deadline);
+    return (wt_alpha_plan){
+        .until = timed ? now + plan.share * (ctl->deadline - now) : INFINITY,
+        .iterations = wt_policy_ascent_steps(t, on_host, n, timed),
+        .period = plan.period,
+    };
+}
+
 /* After the first descent (so that a short run has its descended tour as
  * early as before): the Held-Karp ascent where the tuning and policy want
  * it, taking at most its share of the time left (without a limit, the
@@ -107,13 +123,11 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
     wt_device dev; /* the GPU's slot where one runs it: its share and period */
     wt_alpha_device(ctl->params, &dev);
-    wt_ascent_plan plan = wt_policy_ascent(t, dev.backend->host);
-    double now = wt_now();
-    double until = isfinite(ctl->deadline) ? now + plan.share * (ctl->deadline - now) : INFINITY;
+    wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n);
+    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n);
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
-    int steps = wt_policy_ascent_steps(t, dev.backend->host, inst->n, isfinite(ctl->deadline));
-    wt_status st = wt_alpha_run(inst, &dev, ctl, until, steps, plan.period, k, alpha, err);
+    wt_status st = wt_alpha_run(inst, &dev, ctl, &on_dev, &on_host, k, alpha, err);
     if (st != WT_OK) return st;
     wt_alpha_stats(alpha, stats);
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;

@@ -636,13 +636,19 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
     const wt_tuning *t = wt_tuning_of(params);
     wt_device dev;
     wt_alpha_device(params, &dev);
-    st = wt_alpha_run(inst, &dev, &ctl, INFINITY, t->ascent_iterations, t->ascent_period, 1,
-                      &alpha, err);
+    /* The time limit ends the steps, not the finish: the bound is the
+     * complete graph's tree under the best penalties so far (the stop flag
+     * still ends both). */
+    wt_alpha_plan plan = {ctl.deadline, t->ascent_iterations, t->ascent_period};
+    ctl.deadline = INFINITY;
+    st = wt_alpha_run(inst, &dev, &ctl, &plan, NULL, 1, &alpha, err);
     wt_alpha_free(&alpha);
     if (st != WT_OK) return st;
+    wt_stop_reason stop = ctl.stop;
+    if (stop == WT_STOP_DONE && wt_now() >= plan.until) stop = WT_STOP_TIME_LIMIT;
     *out = (wt_bound){.lower_bound = alpha.lower_bound > 0 ? alpha.lower_bound : -1,
                       .iterations = alpha.iterations, .time_s = wt_now() - ctl.t_start,
-                      .stop = ctl.stop};
+                      .stop = stop};
     snprintf(out->device, sizeof out->device, "%s", alpha.device);
     return WT_OK;
 }

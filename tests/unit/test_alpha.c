@@ -84,12 +84,16 @@ static wt_status run_on(const wt_backend *b, const wt_instance *inst, wt_search_
 {
     wt_device dev;
     if (b) wt_device_of(b, 0, &dev);
-    return wt_alpha_run(inst, b ? &dev : NULL, ctl, INFINITY, 40, 20, 5, out, err);
+    /* A device's plan of more steps than the host's: the fallback must run
+     * the host's. */
+    wt_alpha_plan on_host = {INFINITY, 40, 20}, on_device = {INFINITY, 400, 20};
+    return wt_alpha_run(inst, b ? &dev : NULL, ctl, b ? &on_device : &on_host, &on_host, 5, out,
+                        err);
 }
 
 /* UNSUPPORTED or OUT_OF_MEMORY from the device, or no slot at all: the
- * host's ascent from pi = 0, the same lists and bound as the host's own
- * run; another error is the caller's. */
+ * host's ascent from pi = 0, as the host's plan says, the same lists and
+ * bound as the host's own run; another error is the caller's. */
 static void test_fallback_to_host(void **state)
 {
     (void)state;
@@ -224,6 +228,32 @@ static int64_t bound_of(const wt_instance *inst)
     return b.lower_bound;
 }
 
+/* A time limit that ends the ascent before its first step still gives a
+ * bound: the complete graph's tree under the penalties it has (all 0). */
+static void test_bound_under_time_limit(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 5);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.threads = 2;
+    p.time_limit_s = 1e-9;
+    wt_bound b;
+    wt_error err = {0};
+    assert_int_equal(wt_lower_bound(inst, &p, &b, &err), WT_OK);
+    assert_int_equal(b.stop, WT_STOP_TIME_LIMIT);
+    assert_int_equal(b.iterations, 0);
+    assert_true(b.lower_bound > 0);
+    int64_t tree_only = b.lower_bound;
+    p.time_limit_s = 0;
+    assert_int_equal(wt_lower_bound(inst, &p, &b, &err), WT_OK);
+    assert_int_equal(b.stop, WT_STOP_DONE);
+    assert_true(b.iterations > 0);
+    assert_true(b.lower_bound >= tree_only);
+    wt_instance_free(inst);
+}
+
 /* Real-valued points (2^40 units across) and EUC_2D points billions of
  * units apart: the bound of the scaled copy, mapped back, is a bound (at
  * most the optimum, by a dynamic programme on 11 cities), and close to
@@ -328,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_fallback_to_host),
         cmocka_unit_test(test_plan_by_device),
         cmocka_unit_test(test_bound_beyond_fixed_point),
+        cmocka_unit_test(test_bound_under_time_limit),
         cmocka_unit_test(test_graph_joins_clusters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
