@@ -146,6 +146,8 @@ typedef struct batch_opts {
     int64_t gen_n, count;
     uint64_t gen_seed;
     bool gen_seed_given, json, json_tours, quiet;
+    bool device_given, devices_given; /* --device, --devices */
+    const char *alpha_tune;           /* the first --tune alpha_*: NAME=VALUE */
     wt_points_metric metric; /* --metric: the point files' */
     wt_batch_params params;
 } batch_opts;
@@ -384,10 +386,35 @@ static int parse_option(int c, const char *arg, batch_opts *o)
         break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
-        return st < 0 ? EXIT_OK : st;
+        if (st >= 0) return st;
+        if (c == CLI_OPT_DEVICE) o->device_given = true;
+        if (c == CLI_OPT_DEVICES) o->devices_given = true;
+        if (c == CLI_OPT_TUNE && !o->alpha_tune && strncmp(arg, "alpha_", 6) == 0)
+            o->alpha_tune = arg;
+        return EXIT_OK;
     }
     }
     return EXIT_OK;
+}
+
+/* Refuses what the options ask for together that no run does: -1 when
+ * they fit, else the exit status. */
+static int check_combinations(const batch_opts *o)
+{
+    if (o->count != 1 && !o->gen_n)
+        return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
+    if (o->json_tours && !o->json)
+        return cli_usage_error("solve-batch", "--json-tours goes with --json");
+    int st = cli_check_device_choice("solve-batch", o->device_given, o->devices_given);
+    if (st >= 0) return st;
+    /* The ascent runs for alpha candidates only (auto takes the nearest
+     * cities at every size): refused rather than ignored, as solve refuses
+     * an option of another algorithm. */
+    if (o->alpha_tune && o->params.candidates != WT_BATCH_CANDIDATES_ALPHA)
+        return cli_usage_error("solve-batch", "--tune %s sets the Held-Karp ascent of "
+                               "--candidates alpha, which this run does not make: give "
+                               "--candidates alpha too", o->alpha_tune);
+    return -1;
 }
 
 static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
@@ -421,10 +448,8 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
         int st = parse_option(c, optarg, o);
         if (st != EXIT_OK) return st;
     }
-    if (o->count != 1 && !o->gen_n)
-        return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
-    if (o->json_tours && !o->json)
-        return cli_usage_error("solve-batch", "--json-tours goes with --json");
+    int combined = check_combinations(o);
+    if (combined >= 0) return combined;
     if (!o->gen_seed_given) o->gen_seed = o->params.seed;
     s->metric = o->metric;
     s->note = !o->quiet;

@@ -453,6 +453,9 @@ static int parse_args(int argc, char **argv, solve_opts *o)
     }
     int owned = check_option_algorithms(o);
     if (owned >= 0) return owned;
+    int devices = cli_check_device_choice("solve", o->given[CLI_OPT_DEVICE],
+                                          o->given[CLI_OPT_DEVICES]);
+    if (devices >= 0) return devices;
     if (o->output && !o->output[0]) return cli_usage_error("solve", "--output needs a file name");
     if (o->svg && !o->svg[0]) return cli_usage_error("solve", "--svg needs a file name");
     /* Standard output carries the report or the tour, not a picture. */

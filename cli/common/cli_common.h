@@ -76,6 +76,11 @@ int cli_parse_device(const char *cmd, const char *arg, int *device);
  * names the bad list. */
 int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count);
 
+/* --device and --devices both given (device, devices: whether each was):
+ * the list names every GPU to use, the first in --device's stead, so the
+ * two together are a usage error for cmd; -1 when at most one was given. */
+int cli_check_device_choice(const char *cmd, bool device, bool devices);
+
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);
 
