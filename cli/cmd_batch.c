@@ -444,7 +444,7 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
             return -1;
         }
         if (c == '?' || c == ':')
-            return cli_usage_error("solve-batch", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("solve-batch", c, argv, optind);
         int st = parse_option(c, optarg, o);
         if (st != EXIT_OK) return st;
     }

@@ -228,7 +228,7 @@ int cmd_check(int argc, char **argv)
                 return cli_usage_error("check", "--optimum needs a positive integer, got '%s'",
                                        optarg);
         } else {
-            return cli_usage_error("check", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("check", c, argv, optind);
         }
     }
     if (argc - optind != 2) return cli_usage_error("check", "expected INSTANCE and TOUR");

@@ -45,7 +45,7 @@ int cmd_gen(int argc, char **argv)
         } else if (c == 'o') {
             output = optarg;
         } else {
-            return cli_usage_error("gen", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("gen", c, argv, optind);
         }
     }
     if (argc - optind != 2) return cli_usage_error("gen", "expected KIND and N");

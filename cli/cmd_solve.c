@@ -444,9 +444,7 @@ static int parse_args(int argc, char **argv, solve_opts *o)
             fputs(solve_help, stdout);
             return EXIT_OK;
         }
-        if (c == ':')
-            return cli_usage_error("solve", "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
+        if (c == ':' || c == '?') return cli_option_error("solve", c, argv, optind);
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
         if (c >= 0 && c < CLI_OPT_PARAM_END) o->given[c] = true;

@@ -56,6 +56,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The usage error for what getopt_long returned as c, '?' or ':' (with
+ * ":" leading its option string), for the option at argv[optind - 1]: an
+ * unknown option, or one that needs a value.  Returns EXIT_USAGE. */
+int cli_option_error(const char *cmd, int c, char **argv, int optind);
+
 /* Strict number parsing of a whole string; false on junk or overflow. */
 bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 bool cli_parse_uint64(const char *s, uint64_t *out);

@@ -104,6 +104,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_option_error(const char *cmd, int c, char **argv, int optind)
+{
+    if (c == ':') return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
 bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
     char *end;

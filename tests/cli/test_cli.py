@@ -404,6 +404,18 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.stderr, "warptour: cannot write to standard output: "
                              "No space left on device\n", args)
 
+    def test_option_without_its_value(self):
+        # Every command says which option lacks its value, and which is unknown.
+        for args in (["check", BERLIN, "x.tour", "--optimum"], ["gen", "uniform", "10", "--seed"],
+                     ["info", BERLIN, "--metric"], ["solve-batch", BERLIN, "--kicks"],
+                     ["solve", BERLIN, "--kicks"]):
+            r = run_default(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("option '%s' needs a value" % args[-1], r.stderr)
+            r = run_default(*args[:-1], "--bogus")
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("unknown option '--bogus'", r.stderr)
+
     def test_check_time_limit_goes_with_bound(self):
         # --time-limit times --bound's ascent: alone it is refused, not ignored.
         tour = self.path("b.tour")
