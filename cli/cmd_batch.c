@@ -600,8 +600,10 @@ static void print_report(const batch_opts *o, const batch_set *s, const wt_batch
     if (m.with_optimum)
         printf("mean gap %.4f%% over %d instances with a known optimum\n",
                m.gap / m.with_optimum, m.with_optimum);
-    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s (GPU kernels %.3f s), stop %s\n", r->kicks,
-           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s, r->gpu_time_s,
+    char kernels[48] = ""; /* only where some instance ran on a GPU */
+    if (r->on_gpu > 0) snprintf(kernels, sizeof kernels, " (GPU kernels %.3f s)", r->gpu_time_s);
+    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s%s, stop %s\n", r->kicks,
+           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s, kernels,
            wt_stop_reason_name(r->stop));
 }
 
