@@ -38,7 +38,8 @@ static const char batch_help[] =
     "  --list FILE         a file naming one instance file a line ('#' comments)\n"
     "  --gen-uniform N     generated instances of N cities, uniform in [0, 1000000)^2\n"
     "  --count B           how many (default 1): instance i is what\n"
-    "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed\n"
+    "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed;\n"
+    "                      N x B up to 1073741824 cities\n"
     "  --gen-seed S        the first generated instance's seed (default: --seed)\n"
     "  --metric M          point files: auto (default: haversine when a header line\n"
     "                      names lat and lon columns, else euclidean), euclidean, or\n"
@@ -403,6 +404,13 @@ static int check_combinations(const batch_opts *o)
 {
     if (o->count != 1 && !o->gen_n)
         return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
+    /* The instances are all made before the search: a set past what one
+     * instance may hold is refused before it fills the memory. */
+    _Static_assert(WT_MAX_CITIES == 1073741824, "--help says 1073741824");
+    if (o->gen_n * o->count > WT_MAX_CITIES)
+        return cli_usage_error("solve-batch", "--gen-uniform %" PRId64 " --count %" PRId64
+                               " makes %" PRId64 " cities; a generated set may have up to %d",
+                               o->gen_n, o->count, o->gen_n * o->count, WT_MAX_CITIES);
     if (o->json_tours && !o->json)
         return cli_usage_error("solve-batch", "--json-tours goes with --json");
     int st = cli_check_device_choice("solve-batch", o->device_given, o->devices_given);

@@ -313,6 +313,12 @@ class SolveBatch(unittest.TestCase):
         for cmd in ("solve", "solve-batch"):
             self.assertIn("--devices", run(cmd, "--help").stdout)
 
+    def test_generated_set_too_large(self):
+        # Refused before any instance is made (the memory would fill first).
+        r = batch("--gen-uniform", "100000", "--count", "1000000000", "--time-limit", "1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("100000000000000 cities", r.stderr)
+
     def test_device_and_devices_together(self):
         # The list names every GPU, the first in --device's stead: both
         # given is refused, whatever their order.
