@@ -60,8 +60,8 @@ typedef struct run {
     int rank, size, root, n;
     const wt_instance *inst;
     const wt_params *params;
-    wt_mpi_schedule sched;  /* the epochs' budgets (MPI_Wtime); by time without a
-                               limit: one epoch */
+    wt_mpi_schedule sched;  /* the epochs' budgets (MPI_Wtime); neither kicks nor a
+                               time limit: one epoch */
     int32_t *best;          /* the best tour so far (every rank: the next start) */
     int64_t best_len;       /* -1 before the first meeting */
     int32_t *start;         /* this rank's start: best, kicked off the root */
