@@ -38,7 +38,8 @@ static const char batch_help[] =
     "  --list FILE         a file naming one instance file a line ('#' comments)\n"
     "  --gen-uniform N     generated instances of N cities, uniform in [0, 1000000)^2\n"
     "  --count B           how many (default 1): instance i is what\n"
-    "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed\n"
+    "                      'warptour gen uniform N --seed S+i' writes, S = --gen-seed;\n"
+    "                      N x B up to 1073741824 cities\n"
     "  --gen-seed S        the first generated instance's seed (default: --seed)\n"
     "  --metric M          point files: auto (default: haversine when a header line\n"
     "                      names lat and lon columns, else euclidean), euclidean, or\n"
@@ -146,6 +147,8 @@ typedef struct batch_opts {
     int64_t gen_n, count;
     uint64_t gen_seed;
     bool gen_seed_given, json, json_tours, quiet;
+    bool device_given, devices_given; /* --device, --devices */
+    const char *alpha_tune;           /* the first --tune alpha_*: NAME=VALUE */
     wt_points_metric metric; /* --metric: the point files' */
     wt_batch_params params;
 } batch_opts;
@@ -384,10 +387,42 @@ static int parse_option(int c, const char *arg, batch_opts *o)
         break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
-        return st < 0 ? EXIT_OK : st;
+        if (st >= 0) return st;
+        if (c == CLI_OPT_DEVICE) o->device_given = true;
+        if (c == CLI_OPT_DEVICES) o->devices_given = true;
+        if (c == CLI_OPT_TUNE && !o->alpha_tune && strncmp(arg, "alpha_", 6) == 0)
+            o->alpha_tune = arg;
+        return EXIT_OK;
     }
     }
     return EXIT_OK;
+}
+
+/* Refuses what the options ask for together that no run does: -1 when
+ * they fit, else the exit status. */
+static int check_combinations(const batch_opts *o)
+{
+    if (o->count != 1 && !o->gen_n)
+        return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
+    /* The instances are all made before the search: a set past what one
+     * instance may hold is refused before it fills the memory. */
+    _Static_assert(WT_MAX_CITIES == 1073741824, "--help says 1073741824");
+    if (o->gen_n * o->count > WT_MAX_CITIES)
+        return cli_usage_error("solve-batch", "--gen-uniform %" PRId64 " --count %" PRId64
+                               " makes %" PRId64 " cities; a generated set may have up to %d",
+                               o->gen_n, o->count, o->gen_n * o->count, WT_MAX_CITIES);
+    if (o->json_tours && !o->json)
+        return cli_usage_error("solve-batch", "--json-tours goes with --json");
+    int st = cli_check_device_choice("solve-batch", o->device_given, o->devices_given);
+    if (st >= 0) return st;
+    /* The ascent runs for alpha candidates only (auto takes the nearest
+     * cities at every size): refused rather than ignored, as solve refuses
+     * an option of another algorithm. */
+    if (o->alpha_tune && o->params.candidates != WT_BATCH_CANDIDATES_ALPHA)
+        return cli_usage_error("solve-batch", "--tune %s sets the Held-Karp ascent of "
+                               "--candidates alpha, which this run does not make: give "
+                               "--candidates alpha too", o->alpha_tune);
+    return -1;
 }
 
 static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
@@ -417,14 +452,12 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
             return -1;
         }
         if (c == '?' || c == ':')
-            return cli_usage_error("solve-batch", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("solve-batch", c, argv, optind);
         int st = parse_option(c, optarg, o);
         if (st != EXIT_OK) return st;
     }
-    if (o->count != 1 && !o->gen_n)
-        return cli_usage_error("solve-batch", "--count goes with --gen-uniform");
-    if (o->json_tours && !o->json)
-        return cli_usage_error("solve-batch", "--json-tours goes with --json");
+    int combined = check_combinations(o);
+    if (combined >= 0) return combined;
     if (!o->gen_seed_given) o->gen_seed = o->params.seed;
     s->metric = o->metric;
     s->note = !o->quiet;
@@ -575,8 +608,10 @@ static void print_report(const batch_opts *o, const batch_set *s, const wt_batch
     if (m.with_optimum)
         printf("mean gap %.4f%% over %d instances with a known optimum\n",
                m.gap / m.with_optimum, m.with_optimum);
-    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s (GPU kernels %.3f s), stop %s\n", r->kicks,
-           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s, r->gpu_time_s,
+    char kernels[48] = ""; /* only where some instance ran on a GPU */
+    if (r->on_gpu > 0) snprintf(kernels, sizeof kernels, " (GPU kernels %.3f s)", r->gpu_time_s);
+    printf("kicks %" PRIu64 " (%.0f/s), wall time %.3f s%s, stop %s\n", r->kicks,
+           r->time_s > 0 ? (double)r->kicks / r->time_s : 0.0, r->time_s, kernels,
            wt_stop_reason_name(r->stop));
 }
 

@@ -25,9 +25,11 @@ static const char check_help[] =
     "                Held-Karp bound of a subgradient ascent, on the GPU where\n"
     "                one can run it, else on all cores) and\n"
     "                print how far above it the tour is at most: a gap to the\n"
-    "                optimum for instances whose optimum nobody knows; Ctrl-C\n"
-    "                ends the ascent with the bound it has\n"
-    "  --time-limit S  end the bound's ascent after S seconds (default: none)\n"
+    "                optimum for instances whose optimum nobody knows; the\n"
+    "                bound is proven at the ascent's end: Ctrl-C before it\n"
+    "                ends the ascent with none\n"
+    "  --time-limit S  end the bound's ascent after S seconds (default: none;\n"
+    "                  before its end: no bound)\n"
     CLI_METRIC_HELP
     "  -h, --help    show this help\n"
     "\n"
@@ -134,7 +136,8 @@ static int64_t prove_bound(const wt_instance *inst, double time_limit, char devi
     if (b.lower_bound < 0)
         fprintf(stderr, "warptour: no bound: %s\n",
                 wt_instance_n(inst) < 8 ? "the ascent needs 8 cities or more"
-                : b.stop != WT_STOP_DONE ? "stopped before the ascent's first tree"
+                : b.stop != WT_STOP_DONE ? "the ascent was stopped (time limit or Ctrl-C) "
+                                           "before its end, where it proves the bound"
                                          : "the ascent proves none for this instance");
     return b.lower_bound;
 }
@@ -198,7 +201,7 @@ int cmd_check(int argc, char **argv)
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     bool json = false, bound = false;
-    double time_limit = 0;
+    double time_limit = 0; /* 0: none given */
     int64_t optimum = -1;
     wt_points_metric metric = WT_POINTS_AUTO;
     optind = 1;
@@ -214,19 +217,25 @@ int cmd_check(int argc, char **argv)
             bound = true;
         } else if (c == 'T') {
             if (!cli_parse_double(optarg, 1e-9, 1e9, &time_limit))
-                return cli_usage_error("check", "--time-limit needs a positive number of seconds");
+                return cli_usage_error("check", "--time-limit needs a positive number of "
+                                       "seconds up to 1e9, got '%s'", optarg);
         } else if (c == 'M') {
             if (!cli_metric_parse(optarg, &metric))
                 return cli_usage_error("check", "--metric is 'auto', 'euclidean' or "
                                        "'haversine', got '%s'", optarg);
         } else if (c == 'O') {
             if (!cli_parse_int64(optarg, 1, INT64_MAX, &optimum))
-                return cli_usage_error("check", "--optimum needs a positive integer");
+                return cli_usage_error("check", "--optimum needs a positive integer, got '%s'",
+                                       optarg);
         } else {
-            return cli_usage_error("check", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("check", c, argv, optind);
         }
     }
     if (argc - optind != 2) return cli_usage_error("check", "expected INSTANCE and TOUR");
+    /* Refused rather than ignored, as solve refuses an option of another
+     * algorithm: a check without --bound has nothing to time. */
+    if (time_limit > 0 && !bound)
+        return cli_usage_error("check", "--time-limit ends --bound's ascent: give --bound too");
     int status;
     wt_instance *inst = cli_read_instance_as(argv[optind], metric, &status);
     if (!inst) return status;

@@ -18,7 +18,7 @@ static const char gen_help[] =
     "deviation 1000000/sqrt(N) (portcgen).  The same seed gives the same file.\n"
     "\n"
     "  --seed S       seed (default 1)\n"
-    "  --output FILE  write to FILE instead of stdout\n"
+    "  --output FILE  write to FILE instead of stdout ('-': stdout)\n"
     "  -h, --help     show this help\n"
     "\n"
     "Example:\n"
@@ -45,10 +45,12 @@ int cmd_gen(int argc, char **argv)
         } else if (c == 'o') {
             output = optarg;
         } else {
-            return cli_usage_error("gen", "bad option '%s'", argv[optind - 1]);
+            return cli_option_error("gen", c, argv, optind);
         }
     }
     if (argc - optind != 2) return cli_usage_error("gen", "expected KIND and N");
+    if (output && !output[0]) return cli_usage_error("gen", "--output needs a file name");
+    if (output && cli_is_stdin(output)) output = NULL; /* '-': standard output, as solve's */
     wt_gen_kind kind;
     if (strcmp(argv[optind], "uniform") == 0) kind = WT_GEN_UNIFORM;
     else if (strcmp(argv[optind], "clustered") == 0) kind = WT_GEN_CLUSTERED;
@@ -58,6 +60,9 @@ int cmd_gen(int argc, char **argv)
     if (!cli_parse_int64(argv[optind + 1], 3, WT_MAX_CITIES, &n))
         return cli_usage_error("gen", "N must be an integer in 3..%d", WT_MAX_CITIES);
 
+    /* A wrong path is found before a large instance is made. */
+    int writable = output ? cli_check_writable(output) : EXIT_OK;
+    if (writable != EXIT_OK) return writable;
     wt_instance *inst = NULL;
     wt_error err = {0};
     if (wt_instance_generate(kind, (int)n, seed, &inst, &err) != WT_OK)

@@ -120,7 +120,7 @@ int cmd_info(int argc, char **argv)
                                        "'haversine', got '%s'", optarg);
             continue;
         }
-        if (c != 'J') return cli_usage_error("info", "bad option '%s'", argv[optind - 1]);
+        if (c != 'J') return cli_option_error("info", c, argv, optind);
         json = true;
     }
     if (argc - optind != 1) return cli_usage_error("info", "expected one INSTANCE");

@@ -444,15 +444,16 @@ static int parse_args(int argc, char **argv, solve_opts *o)
             fputs(solve_help, stdout);
             return EXIT_OK;
         }
-        if (c == ':')
-            return cli_usage_error("solve", "option '%s' needs a value", argv[optind - 1]);
-        if (c == '?') return cli_usage_error("solve", "unknown option '%s'", argv[optind - 1]);
+        if (c == ':' || c == '?') return cli_option_error("solve", c, argv, optind);
         int st = parse_option(c, optarg, o);
         if (st >= 0) return st;
         if (c >= 0 && c < CLI_OPT_PARAM_END) o->given[c] = true;
     }
     int owned = check_option_algorithms(o);
     if (owned >= 0) return owned;
+    int devices = cli_check_device_choice("solve", o->given[CLI_OPT_DEVICE],
+                                          o->given[CLI_OPT_DEVICES]);
+    if (devices >= 0) return devices;
     if (o->output && !o->output[0]) return cli_usage_error("solve", "--output needs a file name");
     if (o->svg && !o->svg[0]) return cli_usage_error("solve", "--svg needs a file name");
     /* Standard output carries the report or the tour, not a picture. */

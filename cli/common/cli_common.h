@@ -56,6 +56,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The usage error for what getopt_long returned as c, '?' or ':' (with
+ * ":" leading its option string), for the option at argv[optind - 1]: an
+ * unknown option, or one that needs a value.  Returns EXIT_USAGE. */
+int cli_option_error(const char *cmd, int c, char **argv, int optind);
+
 /* Strict number parsing of a whole string; false on junk or overflow. */
 bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out);
 bool cli_parse_uint64(const char *s, uint64_t *out);
@@ -75,6 +80,11 @@ int cli_parse_device(const char *cmd, const char *arg, int *device);
  * -1 when fine, else the exit status after a usage error for cmd that
  * names the bad list. */
 int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count);
+
+/* --device and --devices both given (device, devices: whether each was):
+ * the list names every GPU to use, the first in --device's stead, so the
+ * two together are a usage error for cmd; -1 when at most one was given. */
+int cli_check_device_choice(const char *cmd, bool device, bool devices);
 
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);

@@ -142,7 +142,9 @@ int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count
         char item[32];
         size_t len = strcspn(at, ",");
         int64_t v;
-        bool ok = len > 0 && len < sizeof item && n < WT_MAX_DEVICES;
+        /* Digits only: no blanks, signs or empty items. */
+        bool ok = len > 0 && len < sizeof item && n < WT_MAX_DEVICES &&
+                  strspn(at, "0123456789") == len;
         if (ok) {
             memcpy(item, at, len);
             item[len] = '\0';
@@ -151,8 +153,8 @@ int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count
         for (int j = 0; ok && j < n; j++) ok = list[j] != (int)v;
         if (!ok)
             return cli_usage_error(cmd, "--devices needs 'all' or up to %d different GPU "
-                                   "numbers separated by commas (0,1,...), got '%s'",
-                                   WT_MAX_DEVICES, arg);
+                                   "numbers separated by commas, no blanks (0,1,...), got "
+                                   "'%s'", WT_MAX_DEVICES, arg);
         list[n++] = (int)v;
         if (at[len] == '\0') break;
         at += len + 1;
@@ -160,4 +162,11 @@ int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count
     memcpy(devices, list, (size_t)n * sizeof *list);
     *count = n;
     return -1;
+}
+
+int cli_check_device_choice(const char *cmd, bool device, bool devices)
+{
+    if (!device || !devices) return -1;
+    return cli_usage_error(cmd, "--device and --devices both choose the GPUs: give one (--devices "
+                           "lists every GPU to use, the first in --device's stead)");
 }

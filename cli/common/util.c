@@ -104,10 +104,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_option_error(const char *cmd, int c, char **argv, int optind)
+{
+    if (c == ':') return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+    return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
 bool cli_parse_int64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
     char *end;
     errno = 0;
+    /* strtoll would skip blanks: " 0" is no number a user meant to type. */
+    if (isspace((unsigned char)*s)) return false;
     long long v = strtoll(s, &end, 10);
     if (errno || end == s || *end || v < min || v > max) return false;
     *out = v;
@@ -130,6 +138,7 @@ bool cli_parse_double(const char *s, double min, double max, double *out)
 {
     char *end;
     errno = 0;
+    if (isspace((unsigned char)*s)) return false; /* as cli_parse_int64 */
     double v = strtod(s, &end);
     if (errno || end == s || *end || !isfinite(v) || v < min || v > max) return false;
     *out = v;

@@ -283,6 +283,15 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
     }
 }
 
+/* UNSUPPORTED where a graph of m edges is more than the 1-trees index. */
+static wt_status edges_fit(int64_t m, wt_error *err)
+{
+    if (m <= WT_ONETREE_MAX_EDGES) return WT_OK;
+    return wt_fail(err, WT_STATUS_UNSUPPORTED, "ascent: a graph of %lld edges; its 1-trees "
+                   "index edges in 32 bits, up to %lld edges", (long long)m,
+                   (long long)WT_ONETREE_MAX_EDGES);
+}
+
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
                            wt_sgraph *g, wt_error *err)
 {
@@ -324,6 +333,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     free(pairs);
     free(tmp);
     pairs = tmp = NULL;
+    if ((st = edges_fit(m, err)) != WT_OK) goto out;
     ms = (size_t)(m > 0 ? m : 1);
     g->d100 = malloc(ms * sizeof *g->d100);
     g->off = calloc(sn + 1, sizeof *g->off);
@@ -382,6 +392,8 @@ void wt_onetree_free(wt_onetree *t)
 wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
 {
     memset(t, 0, sizeof *t);
+    wt_status st = edges_fit(g->m, err);
+    if (st != WT_OK) return st;
     size_t n = (size_t)g->n, m = (size_t)(g->m > 0 ? g->m : 1);
     t->n = g->n;
     t->m = g->m;

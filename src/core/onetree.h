@@ -41,8 +41,8 @@
  *
  * Stops: the functions that take a wt_init_stop (NULL: never) poll it from
  * the calling thread only, every few milliseconds of work at most (between
- * radix passes, every 64K edges of Kruskal, between Boruvka's rounds (each
- * a pass over the edges still between two components), every 1024-65536 cities of a
+ * radix passes, every 64K edges of Kruskal, every 8K edges or cities of
+ * Boruvka's rounds and between them, every 1024-65536 cities of a
  * parallel loop, every 64 steps of Prim), and end with *stopped set and
  * their outputs unusable.
  *
@@ -78,6 +78,10 @@ extern "C" {
  * instances (2^40 units across) are refused. */
 wt_status wt_onetree_check_lengths(const wt_instance *inst, wt_error *err);
 
+/* The most edges a graph of the 1-trees may have: their trees keep an
+ * edge's index in 32 bits (wt_onetree.tree_edge, Boruvka's packed keys). */
+#define WT_ONETREE_MAX_EDGES ((int64_t)INT32_MAX + 1)
+
 /* A sparse undirected graph on n cities: m edges {eu[e], ev[e]} with
  * eu[e] < ev[e], sorted by (eu, ev), no duplicates; adjacency in CSR form;
  * the scaled distances WT_ONETREE_SCALE * d(eu, ev). */
@@ -94,7 +98,8 @@ typedef struct wt_sgraph {
 /* Builds the graph of n rows of k cities (-1 after a row's last; j in i's
  * row is the edge {i, j}; j == i is ignored).  Errors: INVALID_ARGUMENT (a
  * city out of range, k < 1), UNSUPPORTED (lengths that int64 cannot sum:
- * WT_ONETREE_SCALE * d above 2^30 for some edge), OUT_OF_MEMORY. */
+ * WT_ONETREE_SCALE * d above 2^30 for some edge; more than
+ * WT_ONETREE_MAX_EDGES distinct edges), OUT_OF_MEMORY. */
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
                            wt_sgraph *g, wt_error *err);
 void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
@@ -141,7 +146,9 @@ typedef struct wt_onetree {
     int64_t m;         /* sparse: the graph's edges t was allocated for */
 } wt_onetree;
 
-/* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields). */
+/* Room for 1-trees of g; free with wt_onetree_free (NULL-safe fields).
+ * UNSUPPORTED (nothing allocated) for a graph of more than
+ * WT_ONETREE_MAX_EDGES edges, OUT_OF_MEMORY. */
 wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err);
 void wt_onetree_free(wt_onetree *t);
 

@@ -22,6 +22,14 @@
  * Components at least halve each round, and the live edges shrink with
  * them: about log2 n rounds, the first over all m edges.  A round with no
  * outgoing edge left ends the forest (the graph is not connected).
+ *
+ * Stops: a first round over millions of edges takes longer than a stop
+ * may wait, so the calling thread (thread 0 of the rounds' teams) polls
+ * the stop every POLL_STRIDE items of each loop and raises a flag that
+ * every thread reads at the same stride and at each loop's start.  A loop
+ * that sees the flag does no more of its items, and the steps after it
+ * none: a hook skipped leaves a root's link unset, and step 3 must not
+ * walk it, so step 3 runs only where step 2 ran whole.
  */
 #include "core/onetree_boruvka.h"
 
@@ -31,7 +39,9 @@
 enum {
     PARALLEL_MIN_EDGES = 1 << 14, /* fewer live edges and cities: one thread */
     PARALLEL_MIN_CITIES = 1 << 15,
-    MAX_THREADS = 256 /* the rounds' threads at most: room for their counts on the stack */
+    MAX_THREADS = 256, /* the rounds' threads at most: room for their counts on the stack */
+    POLL_STRIDE = 1 << 13 /* a loop's items (edges, cities) between two polls of the stop:
+                             well under a millisecond */
 };
 
 #define NO_EDGE UINT64_MAX /* a component with no outgoing edge (yet) */
@@ -45,7 +55,7 @@ static int bit_width(uint64_t v)
 
 bool wt_onetree_boruvka_fits(int64_t m, int64_t key_range)
 {
-    return m >= 1 && m - 1 <= INT32_MAX && key_range >= 0 &&
+    return m >= 1 && m <= WT_ONETREE_MAX_EDGES && key_range >= 0 &&
            bit_width((uint64_t)key_range) + bit_width((uint64_t)(m - 1)) <= 63;
 }
 
@@ -87,7 +97,31 @@ typedef struct boruvka {
     int32_t *live, *kept; /* m each: the live edges; room for the next round's */
     bool listed;          /* live holds them; else they are edges 0 .. count */
     bool swap;            /* the round left them in kept */
+    const wt_init_stop *stop; /* NULL: never */
+    int halt;             /* stop asked: set by thread 0 only, read by all (atomic) */
 } boruvka;
+
+/* Whether the rounds are to end: thread 0 (me_polls) asks the stop first;
+ * every thread reads the flag. */
+static bool poll_halt(boruvka *b, bool me_polls)
+{
+    const wt_init_stop *stop = b->stop;
+    if (me_polls && stop && stop->should_stop && stop->should_stop(stop->user))
+        __atomic_store_n(&b->halt, 1, __ATOMIC_RELAXED);
+    return __atomic_load_n(&b->halt, __ATOMIC_RELAXED) != 0;
+}
+
+/* poll_halt at every POLL_STRIDE-th item (i counts a thread's items). */
+static inline bool halt_at(boruvka *b, int64_t i, int me)
+{
+    return (i & (POLL_STRIDE - 1)) == POLL_STRIDE - 1 && poll_halt(b, me == 0);
+}
+
+/* The flag as it stands (read after a barrier: the same for every thread). */
+static inline bool halted(boruvka *b)
+{
+    return __atomic_load_n(&b->halt, __ATOMIC_RELAXED) != 0;
+}
 
 /* Step 1 on thread me of all over the live edges: b->live[0 .. *count),
  * or edges 0 .. *count while !b->listed; in round 1 (`singletons`) every
@@ -103,7 +137,7 @@ static void cheapest_edges(boruvka *b, int64_t *count, bool singletons, int64_t 
     bool shared = all > 1;
     int64_t lo = *count * me / all, hi = *count * (me + 1) / all, w = lo;
     if (singletons) {
-        for (int64_t e = lo; e < hi; e++) {
+        for (int64_t e = lo; e < hi && !halt_at(b, e - lo, me); e++) {
             uint64_t k = (uint64_t)(b->key[e] - b->kmin) << b->shift | (uint64_t)e;
             min_into(&b->cheapest[g->eu[e]], k, shared);
             min_into(&b->cheapest[g->ev[e]], k, shared);
@@ -111,7 +145,7 @@ static void cheapest_edges(boruvka *b, int64_t *count, bool singletons, int64_t 
 #pragma omp barrier
         return; /* the minima final; all edges live, still unlisted */
     }
-    for (int64_t i = lo; i < hi; i++) {
+    for (int64_t i = lo; i < hi && !halt_at(b, i - lo, me); i++) {
         int32_t e = b->listed ? b->live[i] : (int32_t)i;
         int32_t ca = b->comp[g->eu[e]], cb = b->comp[g->ev[e]];
         if (ca == cb) continue;
@@ -174,7 +208,10 @@ static void find_root(boruvka *b, int32_t r, bool shared)
     store_label(&b->link[r], x, shared);
 }
 
-/* One round on up to `threads`: returns the tree edges it added. */
+/* One round on up to `threads`: returns the tree edges it added (b->halt
+ * set: the round was cut short, its outputs unusable).  Each loop starts
+ * after a barrier (cheapest_edges ends with one, each omp for too), where
+ * every thread reads the same flag. */
 static int round_of(boruvka *b, wt_onetree *t, int64_t *count, bool singletons, int64_t *place,
                     int threads, int64_t *weight)
 {
@@ -186,14 +223,23 @@ static int round_of(boruvka *b, wt_onetree *t, int64_t *count, bool singletons, 
         int me = omp_get_thread_num(), all = omp_get_num_threads();
         bool shared = all > 1;
         cheapest_edges(b, count, singletons, place, me, all); /* the minima final: hook */
+        bool skip = halted(b);
+        int64_t seen = 0; /* this thread's items, for the polls' stride */
 #pragma omp for schedule(static)
-        for (int r = 0; r < n; r++)
+        for (int r = 0; r < n; r++) {
+            if (skip || (skip = halt_at(b, seen++, me))) continue;
             if (b->comp[r] == r) hook(b, t, r, shared, &w, &added);
+        }
+        skip = halted(b); /* a hook skipped: no walk over its link */
 #pragma omp for schedule(static)
-        for (int r = 0; r < n; r++)
+        for (int r = 0; r < n; r++) {
+            if (skip || (skip = halt_at(b, seen++, me))) continue;
             if (b->comp[r] == r) find_root(b, r, shared);
+        }
+        skip = halted(b);
 #pragma omp for schedule(static) nowait
         for (int i = 0; i < n; i++) {
+            if (skip || (skip = halt_at(b, seen++, me))) continue;
             int32_t c = b->link[b->comp[i]];
             b->comp[i] = c;
             if (c == i) b->cheapest[i] = NO_EDGE;
@@ -229,6 +275,7 @@ int wt_onetree_boruvka(const wt_sgraph *g, int64_t kmin, int threads, const wt_i
         .live = t->order, /* room for m (key, edge) pairs: for m indices */
         .kept = t->order_tmp,
         .listed = false,
+        .stop = stop,
     };
     int64_t place[MAX_THREADS + 1];
     if (threads > MAX_THREADS) threads = MAX_THREADS;
@@ -244,9 +291,13 @@ int wt_onetree_boruvka(const wt_sgraph *g, int64_t kmin, int threads, const wt_i
     int64_t count = g->m;
     for (bool singletons = true; joined < n - 1 && count > 0; singletons = false) {
         int added = round_of(&b, t, &count, singletons, place, threads, weight);
+        if (halted(&b)) { /* before the count: a round cut short adds few or none */
+            *stopped = true;
+            break;
+        }
         if (added == 0) break; /* no component has an outgoing edge: not connected */
         joined += added;
-        if (joined < n - 1 && stop && stop->should_stop && stop->should_stop(stop->user)) {
+        if (joined < n - 1 && poll_halt(&b, true)) {
             *stopped = true;
             break;
         }

@@ -34,9 +34,10 @@ bool wt_onetree_boruvka_fits(int64_t m, int64_t key_range);
  * forest edge, wherever it has exactly one) and *weight (the forest's
  * c_pi); returns its edge count, n - 1 when g is connected.  Scratch:
  * t->uf, t->link, t->cheapest, t->order, t->order_tmp.  stop (NULL: never)
- * is polled from the calling thread between rounds (one pass over the
- * edges still between two components, about log2 n rounds); when it asks,
- * *stopped is set and the outputs are unusable.  Threads: up to `threads`;
+ * is polled from the calling thread every few thousand edges or cities of
+ * a round's loops and between rounds; when it asks, *stopped is set and
+ * the outputs are unusable (a stop already asked: none of the first round
+ * past its first few thousand edges).  Threads: up to `threads`;
  * the same outputs for any count. */
 int wt_onetree_boruvka(const wt_sgraph *g, int64_t kmin, int threads, const wt_init_stop *stop,
                        wt_onetree *t, int64_t *weight, bool *stopped);

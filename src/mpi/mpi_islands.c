@@ -22,7 +22,6 @@
  * the kicks left, the time left and whether any rank was stopped), so a
  * failure or a stop on one rank ends every rank's run at the same meeting.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +33,7 @@
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "mpi/mpi_schedule.h"
 #include "warptour_experimental.h"
 #include "warptour_mpi.h"
 
@@ -53,8 +53,6 @@
 #define MEET_FINISH_CITY_S 5e-8
 /* Positions a diversifying kick's three cuts lie within. */
 #define KICK_WINDOW 64
-/* The shortest epoch worth starting under a time limit. */
-#define MIN_EPOCH_S 0.05
 
 /* What every rank knows of the run. */
 typedef struct run {
@@ -62,12 +60,8 @@ typedef struct run {
     int rank, size, root, n;
     const wt_instance *inst;
     const wt_params *params;
-    bool by_kicks;          /* params.kicks > 0: epochs of epoch_kicks kicks */
-    uint64_t epoch_kicks, kicks_left;
-    double epoch_s;         /* by time: an epoch's seconds; 0: one epoch */
-    double epoch_started;   /* MPI_Wtime at the current epoch's start */
-    double t0, deadline;    /* MPI_Wtime; deadline INFINITY without a limit */
-    double meet_s;          /* what the next meeting is expected to take */
+    wt_mpi_schedule sched;  /* the epochs' budgets (MPI_Wtime); neither kicks nor a
+                               time limit: one epoch */
     int32_t *best;          /* the best tour so far (every rank: the next start) */
     int64_t best_len;       /* -1 before the first meeting */
     int32_t *start;         /* this rank's start: best, kicked off the root */
@@ -88,7 +82,7 @@ static int on_progress(const wt_progress *p, void *user)
 {
     const run *r = user;
     wt_progress q = *p;
-    q.elapsed_s = MPI_Wtime() - r->t0;
+    q.elapsed_s = MPI_Wtime() - r->sched.t0;
     q.kicks += r->my_kicks;
     q.steps += r->my_steps;
     if (r->best_len >= 0 && r->best_len < q.best_length) q.best_length = r->best_len;
@@ -98,9 +92,7 @@ static int on_progress(const wt_progress *p, void *user)
 /* Rank's seed for epoch: params.seed for the root's first, else a mix. */
 static uint64_t epoch_seed(uint64_t seed, int rank, int root, int epoch)
 {
-    if (rank == root && epoch == 0) return seed;
-    uint64_t s = seed ^ ((uint64_t)(unsigned)rank << 40) ^ (uint64_t)(unsigned)epoch;
-    return wt_splitmix64(&s);
+    return rank == root && epoch == 0 ? seed : wt_mpi_epoch_seed(seed, rank, epoch);
 }
 
 /* A double bridge (A B C D -> A C B D) with its three cuts within
@@ -156,13 +148,8 @@ static wt_status run_open(run *r, MPI_Comm comm, const wt_instance *inst, const 
     r->inst = inst;
     r->params = params;
     r->n = wt_instance_n(inst);
-    r->by_kicks = params->kicks > 0;
-    r->kicks_left = params->kicks;
-    r->epoch_kicks = mp->epoch_kicks ? mp->epoch_kicks : params->kicks / 4;
-    if (r->epoch_kicks == 0) r->epoch_kicks = 1;
-    double limit = params->time_limit_s > 0 ? params->time_limit_s : 0;
-    if (!r->by_kicks && limit > 0) r->epoch_s = mp->epoch_s > 0 ? mp->epoch_s : fmax(1, limit / 8);
-    r->meet_s = meet_guess_s(r->n, r->size, core_share(comm));
+    wt_mpi_schedule_open(&r->sched, params, mp, meet_guess_s(r->n, r->size, core_share(comm)),
+                         1);
     r->best_len = -1;
     r->progress = params->progress;
     r->progress_user = params->progress_user;
@@ -193,18 +180,10 @@ static void epoch_params(run *r, int epoch, wt_params *q)
             kick(r->start, r->n, q->seed);
         q->start_tour = r->start;
     }
-    q->kicks = r->by_kicks ? (r->kicks_left < r->epoch_kicks ? r->kicks_left : r->epoch_kicks) : 0;
-    /* By time, the first epoch ends with its first descent (and one kick):
-     * cut short, the next epoch's search (whose keep then has no finished
-     * tour) would descend from every city again. */
-    bool first_descent = !r->by_kicks && r->epoch_s > 0 && epoch == 0;
-    if (first_descent) q->kicks = 1;
-    q->time_limit_s = 0;
-    if (r->params->time_limit_s > 0) {
-        double left = r->t0 + r->params->time_limit_s - MPI_Wtime() - r->meet_s;
-        if (!first_descent && r->epoch_s > 0 && r->epoch_s < left) left = r->epoch_s;
-        q->time_limit_s = fmax(left, 1e-3);
-    }
+    /* By time the first epoch ends with its first descent: cut short, the
+     * next epoch's search (whose keep then has no finished tour) would
+     * descend from every city again. */
+    wt_mpi_schedule_epoch(&r->sched, epoch, MPI_Wtime(), &q->kicks, &q->time_limit_s);
     if (r->progress) {
         q->progress = on_progress;
         q->progress_user = r;
@@ -253,23 +232,17 @@ static wt_status collect(run *r, wt_merge *m, const int32_t *mine, const epoch_r
     return st;
 }
 
-/* Root: whether another epoch follows, and the run's stop so far. */
+/* Root: whether another epoch follows, and the run's stop so far.  By
+ * time, an epoch lasts at least as long as the first (a start tour, its
+ * lists and a descent from every city), so that the meetings, whose merges
+ * cost about as much at any epoch length, take a small share. */
 static meeting decide(run *r, const epoch_report *reports, double meet_started)
 {
-    double now = MPI_Wtime();
-    /* By time, an epoch lasts at least as long as the first (a start tour,
-     * its lists and a descent from every city), so that the meetings, whose
-     * merges cost about as much at any epoch length, take a small share. */
-    if (r->epoch_s > 0) r->epoch_s = fmax(r->epoch_s, meet_started - r->epoch_started);
-    meeting mt = {0, WT_STOP_DONE, r->best_len, r->epoch_s};
+    meeting mt = {0, WT_STOP_DONE, r->best_len, 0};
     for (int k = 0; k < r->size; k++)
         if (reports[k].stop > mt.stop) mt.stop = reports[k].stop;
-    r->meet_s = fmax(r->meet_s, 2 * (now - meet_started));
-    bool stopped = mt.stop == WT_STOP_INTERRUPTED || (r->by_kicks && mt.stop == WT_STOP_TIME_LIMIT);
-    bool time_left = !(r->params->time_limit_s > 0) ||
-                     r->t0 + r->params->time_limit_s - now - r->meet_s > MIN_EPOCH_S;
-    bool work_left = r->by_kicks ? r->kicks_left > 0 : r->epoch_s > 0;
-    mt.more = !stopped && time_left && work_left;
+    mt.more = wt_mpi_schedule_decide(&r->sched, mt.stop, meet_started, MPI_Wtime());
+    mt.epoch_s = r->sched.epoch_s;
     return mt;
 }
 
@@ -308,7 +281,7 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
     st = rc == MPI_SUCCESS ? WT_OK : wt_mpi_fail(err, rc, "MPI_Bcast");
     if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) return st;
     r->best_len = mt->best_len;
-    r->epoch_s = mt->epoch_s;
+    r->sched.epoch_s = mt->epoch_s;
     return WT_OK;
 }
 
@@ -320,7 +293,7 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
 {
     for (int epoch = 0;; epoch++) {
         wt_params q;
-        r->epoch_started = MPI_Wtime();
+        r->sched.epoch_started = MPI_Wtime();
         epoch_params(r, epoch, &q);
         wt_result res = {0};
         wt_status st = wt_solve_kept(r->inst, &q, r->keep, &res, err);
@@ -332,7 +305,7 @@ static wt_status epochs(run *r, wt_merge *m, int32_t *buf, wt_result *last, meet
             r->init_length = res.init_length;
             r->init_time_s = res.init_time_s;
         }
-        r->kicks_left -= r->by_kicks ? q.kicks : 0;
+        wt_mpi_schedule_spent(&r->sched);
         r->my_kicks += res.ils.kicks;
         r->my_steps += res.steps;
         st = meet(r, m, &res, buf, mt, err);
@@ -363,7 +336,7 @@ static wt_status finish(run *r, wt_result *last, const meeting *mt, wt_result *r
     last->init_length = r->init_length;
     last->init_given = r->params->start_tour != NULL;
     last->stop = (wt_stop_reason)mt->stop;
-    last->time_s = MPI_Wtime() - r->t0;
+    last->time_s = MPI_Wtime() - r->sched.t0;
     last->init_time_s = r->init_time_s;
     last->search_time_s = last->time_s - r->init_time_s;
     last->steps = r->steps;
@@ -393,7 +366,7 @@ wt_status wt_mpi_islands(MPI_Comm comm, const wt_instance *inst, const wt_params
     }
     if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) {
         MPI_Barrier(comm); /* the ranks' clocks start together */
-        r.t0 = MPI_Wtime();
+        r.sched.t0 = MPI_Wtime();
         wt_result last = {0};
         meeting mt = {0, WT_STOP_DONE, -1, 0};
         st = epochs(&r, m, buf, &last, &mt, err);

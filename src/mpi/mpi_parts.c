@@ -22,8 +22,8 @@
  *
  * Each meeting is a point where all ranks agree on the outcome
  * (mpi_agree.h) and on whether another epoch follows (the root decides),
- * as in the island searches (mpi_islands.c), whose epoch budgets this
- * mode shares.
+ * as in the island searches (mpi_islands.c), with the same epoch budgets
+ * (mpi_schedule.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,17 +33,15 @@
 #include "core/error.h"
 #include "core/init.h"
 #include "core/instance_subset.h"
-#include "core/rng.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "mpi/mpi_schedule.h"
 #include "warptour_experimental.h"
 
 /* Seconds a meeting is expected to take before the first one is measured:
  * a base and a cost a city (the paths' transfers, the root's checks). */
 #define MEET_BASE_S 0.05
 #define MEET_CITY_S 1e-7
-/* The shortest epoch worth starting under a time limit. */
-#define MIN_EPOCH_S 0.05
 /* The fewest cities a path: smaller instances get fewer paths than ranks. */
 #define PART_MIN_CITIES 8
 /* Epochs without a kick budget or a time limit. */
@@ -73,12 +71,7 @@ typedef struct parts {
     int k;                   /* paths an epoch: ranks root, root + 1, ... (mod size) */
     const wt_instance *inst;
     const wt_params *params;
-    bool by_kicks;           /* params.kicks > 0: epochs of epoch_kicks kicks */
-    uint64_t epoch_kicks, kicks_left;
-    int untimed_left;        /* neither kicks nor a time limit: epochs left */
-    double epoch_s;          /* by time: an epoch's seconds */
-    double epoch_started;    /* MPI_Wtime at the current epoch's start */
-    double t0, meet_s;
+    wt_mpi_schedule sched;   /* the epochs' budgets (MPI_Wtime) */
     int *counts, *displs;    /* by rank: its path's cities and first position in
                                 the cut tour (0, 0 for a rank without a path) */
     int64_t length;          /* the whole tour's, as of the last meeting */
@@ -109,7 +102,7 @@ static int on_progress(const wt_progress *pp, void *user)
 {
     const parts *p = user;
     wt_progress q = *pp;
-    q.elapsed_s = MPI_Wtime() - p->t0;
+    q.elapsed_s = MPI_Wtime() - p->sched.t0;
     q.kicks += p->my_kicks;
     q.steps += p->my_steps;
     q.best_length = p->length + (pp->best_length - p->path_closed);
@@ -124,17 +117,10 @@ static int on_progress(const wt_progress *pp, void *user)
 static void final_report(const parts *p, const wt_result *out)
 {
     if (!p->progress) return;
-    wt_progress q = {.elapsed_s = MPI_Wtime() - p->t0, .best_length = out->length,
+    wt_progress q = {.elapsed_s = MPI_Wtime() - p->sched.t0, .best_length = out->length,
                      .init_length = p->init_length, .steps = p->my_steps, .kicks = p->my_kicks,
                      .pass_done = WT_NOT_IN_PASS};
     (void)p->progress(&q, p->progress_user); /* the run is over: nothing left to stop */
-}
-
-/* Rank's seed for epoch: a mix of the run's seed, the rank and the epoch. */
-static uint64_t epoch_seed(uint64_t seed, int rank, int epoch)
-{
-    uint64_t s = seed ^ ((uint64_t)(unsigned)rank << 40) ^ (uint64_t)(unsigned)epoch;
-    return wt_splitmix64(&s);
 }
 
 static wt_status parts_open(parts *p, MPI_Comm comm, const wt_instance *inst,
@@ -150,14 +136,8 @@ static wt_status parts_open(parts *p, MPI_Comm comm, const wt_instance *inst,
     p->n = wt_instance_n(inst);
     int most = p->n / PART_MIN_CITIES;
     p->k = most < 1 ? 1 : most < p->size ? most : p->size;
-    p->by_kicks = params->kicks > 0;
-    p->kicks_left = params->kicks;
-    p->epoch_kicks = mp->epoch_kicks ? mp->epoch_kicks : params->kicks / 4;
-    if (p->epoch_kicks == 0) p->epoch_kicks = 1;
-    double limit = params->time_limit_s > 0 ? params->time_limit_s : 0;
-    if (!p->by_kicks && limit > 0) p->epoch_s = mp->epoch_s > 0 ? mp->epoch_s : fmax(1, limit / 8);
-    p->untimed_left = !p->by_kicks && !(limit > 0) ? UNTIMED_EPOCHS : 0;
-    p->meet_s = MEET_BASE_S + MEET_CITY_S * p->n;
+    wt_mpi_schedule_open(&p->sched, params, mp, MEET_BASE_S + MEET_CITY_S * p->n,
+                         UNTIMED_EPOCHS);
     p->progress = params->progress;
     p->progress_user = params->progress_user;
     wt_mpi_no_bound(params->tuning, &p->tuning);
@@ -208,7 +188,8 @@ static bool init_should_stop(void *user)
     const parts *p = user;
     const wt_params *q = p->params;
     if (q->stop_flag && *q->stop_flag) return true;
-    return q->time_limit_s > 0 && MPI_Wtime() > p->t0 + q->time_limit_s - p->meet_s;
+    return q->time_limit_s > 0 &&
+           MPI_Wtime() > p->sched.t0 + q->time_limit_s - p->sched.meet_s;
 }
 
 /* Root: the whole start tour, params.start_tour or params.init's. */
@@ -259,25 +240,16 @@ static void cut_tour(parts *p, int epoch)
 static void path_params(parts *p, int epoch, int32_t *identity, int m, wt_params *q)
 {
     *q = *p->params;
-    q->seed = epoch_seed(p->params->seed, p->rank, epoch);
+    q->seed = wt_mpi_epoch_seed(p->params->seed, p->rank, epoch);
     q->tuning = &p->tuning;
     for (int i = 0; i < m; i++) identity[i] = i;
     q->start_tour = identity;
     q->open = true;
     q->start_city = 0;
     q->end_city = m - 1;
-    q->kicks = p->by_kicks ? (p->kicks_left < p->epoch_kicks ? p->kicks_left : p->epoch_kicks) : 0;
-    /* By time, the first epoch ends with its paths' first descents (and one
-     * kick): the later ones then start from local optima, and each lasts at
-     * least as long (decide), so their set-up stays a small part of it. */
-    bool first_descent = !p->by_kicks && p->epoch_s > 0 && epoch == 0;
-    if (first_descent) q->kicks = 1;
-    q->time_limit_s = 0;
-    if (p->params->time_limit_s > 0) {
-        double left = p->t0 + p->params->time_limit_s - MPI_Wtime() - p->meet_s;
-        if (!first_descent && p->epoch_s > 0 && p->epoch_s < left) left = p->epoch_s;
-        q->time_limit_s = fmax(left, 1e-3);
-    }
+    /* By time the first epoch ends with its paths' first descents: the
+     * later ones then start from local optima. */
+    wt_mpi_schedule_epoch(&p->sched, epoch, MPI_Wtime(), &q->kicks, &q->time_limit_s);
     q->progress = p->progress ? on_progress : NULL;
     q->progress_user = p->progress ? p : NULL;
 }
@@ -353,17 +325,11 @@ typedef struct meeting {
 /* Root: whether another epoch follows, and the run's stop so far. */
 static meeting decide(parts *p, const epoch_report *reports, double meet_started)
 {
-    double now = MPI_Wtime();
-    if (p->epoch_s > 0) p->epoch_s = fmax(p->epoch_s, meet_started - p->epoch_started);
-    meeting mt = {0, WT_STOP_DONE, p->length, p->init_length, p->epoch_s};
+    meeting mt = {0, WT_STOP_DONE, p->length, p->init_length, 0};
     for (int r = 0; r < p->size; r++)
         if (reports[r].stop > mt.stop) mt.stop = reports[r].stop;
-    p->meet_s = fmax(p->meet_s, 2 * (now - meet_started));
-    bool stopped = mt.stop == WT_STOP_INTERRUPTED || (p->by_kicks && mt.stop == WT_STOP_TIME_LIMIT);
-    bool time_left = !(p->params->time_limit_s > 0) ||
-                     p->t0 + p->params->time_limit_s - now - p->meet_s > MIN_EPOCH_S;
-    bool work_left = p->by_kicks ? p->kicks_left > 0 : p->epoch_s > 0 || p->untimed_left > 0;
-    mt.more = !stopped && time_left && work_left;
+    mt.more = wt_mpi_schedule_decide(&p->sched, mt.stop, meet_started, MPI_Wtime());
+    mt.epoch_s = p->sched.epoch_s;
     return mt;
 }
 
@@ -399,7 +365,7 @@ static wt_status meet(parts *p, int epoch, const wt_result *res, meeting *mt, wt
     st = rc == MPI_SUCCESS ? WT_OK : wt_mpi_fail(err, rc, "MPI_Bcast");
     if ((st = wt_mpi_agree(p->comm, st, err)) != WT_OK) return st;
     p->length = mt->length;
-    p->epoch_s = mt->epoch_s;
+    p->sched.epoch_s = mt->epoch_s;
     return WT_OK;
 }
 
@@ -408,7 +374,7 @@ static wt_status meet(parts *p, int epoch, const wt_result *res, meeting *mt, wt
 static wt_status epochs(parts *p, meeting *mt, wt_error *err)
 {
     for (int epoch = 0;; epoch++) {
-        p->epoch_started = MPI_Wtime();
+        p->sched.epoch_started = MPI_Wtime();
         if (p->rank == p->root) cut_tour(p, epoch);
         int m = p->counts[p->rank];
         int rc = MPI_Scatterv(p->cut, p->counts, p->displs, MPI_INT32_T, p->path, m,
@@ -420,9 +386,7 @@ static wt_status epochs(parts *p, meeting *mt, wt_error *err)
             wt_result_free(&res);
             return st;
         }
-        p->kicks_left -= p->by_kicks ? (p->kicks_left < p->epoch_kicks ? p->kicks_left
-                                                                      : p->epoch_kicks) : 0;
-        if (p->untimed_left > 0) p->untimed_left--;
+        wt_mpi_schedule_spent(&p->sched);
         p->my_kicks += res.ils.kicks;
         p->my_steps += res.steps;
         st = meet(p, epoch, &res, mt, err);
@@ -455,7 +419,7 @@ static wt_status finish(parts *p, const meeting *mt, wt_result *res, wt_error *e
     out.length_real = wt_length_real(p->inst, p->length);
     out.init_length = p->init_length;
     out.stop = (wt_stop_reason)mt->stop;
-    out.time_s = MPI_Wtime() - p->t0;
+    out.time_s = MPI_Wtime() - p->sched.t0;
     out.init_time_s = p->init_time_s;
     out.init_cut = p->init_cut;
     out.init_made = p->init_made;
@@ -482,8 +446,8 @@ wt_status wt_mpi_parts(MPI_Comm comm, const wt_instance *inst, const wt_params *
     wt_status st = parts_open(&p, comm, inst, params, mp, err);
     if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) {
         MPI_Barrier(comm); /* the ranks' clocks start together */
-        p.t0 = MPI_Wtime();
-        meeting mt = {1, WT_STOP_DONE, -1, -1, p.epoch_s};
+        p.sched.t0 = MPI_Wtime();
+        meeting mt = {1, WT_STOP_DONE, -1, -1, p.sched.epoch_s};
         if (p.rank == p.root) {
             st = start_tour(&p, err);
             mt.length = p.length;

@@ -294,7 +294,8 @@ class SolveBatch(unittest.TestCase):
         # --devices on solve-batch and solve: 'all' or a list of GPU
         # numbers; a bad list is a usage error naming it.
         inst = os.path.join(TEST_DATA, "berlin52.tsp")
-        for bad in ("0,0", "-1", "0,,1", "x", "1,2,", ",".join(str(i) for i in range(17))):
+        for bad in ("0,0", "-1", "0,,1", "x", "1,2,", ",".join(str(i) for i in range(17)),
+                    " 0", "0, 1", "", "+1"):
             for r in (batch("--gen-uniform", "10", "--devices", bad),
                       run("solve", inst, "--kicks", "5", "--devices", bad)):
                 self.assertEqual(r.returncode, 2, (bad, r.stderr))
@@ -311,6 +312,36 @@ class SolveBatch(unittest.TestCase):
             self.assertEqual(s.returncode, 0, s.stderr)
         for cmd in ("solve", "solve-batch"):
             self.assertIn("--devices", run(cmd, "--help").stdout)
+
+    def test_generated_set_too_large(self):
+        # Refused before any instance is made (the memory would fill first).
+        r = batch("--gen-uniform", "100000", "--count", "1000000000", "--time-limit", "1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("100000000000000 cities", r.stderr)
+
+    def test_device_and_devices_together(self):
+        # The list names every GPU, the first in --device's stead: both
+        # given is refused, whatever their order.
+        inst = os.path.join(TEST_DATA, "berlin52.tsp")
+        for r in (batch("--gen-uniform", "10", "--device", "1", "--devices", "0,1"),
+                  batch("--gen-uniform", "10", "--devices", "0", "--device", "0"),
+                  run("solve", inst, "--kicks", "5", "--devices", "0,1", "--device", "1")):
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("--device and --devices", r.stderr)
+        r = run("solve", inst, "--device", " 1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("' 1'", r.stderr)
+
+    def test_alpha_tuning_needs_alpha_candidates(self):
+        # The ascent's knobs without the ascent are refused, naming them.
+        for cand in ((), ("--candidates", "nearest"), ("--candidates", "auto")):
+            r = batch("--gen-uniform", "10", "--kicks", "5", *cand, "--tune", "alpha_steps=5")
+            self.assertEqual(r.returncode, 2, (cand, r.stderr))
+            self.assertIn("alpha_steps=5", r.stderr)
+            self.assertIn("--candidates alpha", r.stderr)
+        r = batch("--gen-uniform", "10", "--kicks", "5", "--tune", "alpha_period=5",
+                  "--candidates", "alpha", "--quiet")
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_cuda_without_gpu(self):
         ok = run("devices").stdout

@@ -404,6 +404,29 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.stderr, "warptour: cannot write to standard output: "
                              "No space left on device\n", args)
 
+    def test_option_without_its_value(self):
+        # Every command says which option lacks its value, and which is unknown.
+        for args in (["check", BERLIN, "x.tour", "--optimum"], ["gen", "uniform", "10", "--seed"],
+                     ["info", BERLIN, "--metric"], ["solve-batch", BERLIN, "--kicks"],
+                     ["solve", BERLIN, "--kicks"]):
+            r = run_default(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("option '%s' needs a value" % args[-1], r.stderr)
+            r = run_default(*args[:-1], "--bogus")
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn("unknown option '--bogus'", r.stderr)
+
+    def test_check_time_limit_goes_with_bound(self):
+        # --time-limit times --bound's ascent: alone it is refused, not ignored.
+        tour = self.path("b.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", tour).returncode, 0)
+        r = run("check", BERLIN, tour, "--time-limit", "5")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--bound", r.stderr)
+        r = run("check", BERLIN, tour, "--time-limit", "60", "--bound")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("lower bound", r.stdout)
+
     def test_gen_is_reproducible_and_readable(self):
         a, b = self.path("a.tsp"), self.path("b.tsp")
         for kind in ["uniform", "clustered"]:
@@ -416,6 +439,16 @@ class Cli(unittest.TestCase):
             self.assertEqual(j["edge_weight_type"], "EUC_2D")
         r = run("gen", "uniform", "10", "--seed", "3")
         self.assertIn("NODE_COORD_SECTION", r.stdout)
+        # '-' is standard output, as for solve's --output (no file named '-')
+        dash = run("gen", "uniform", "10", "--seed", "3", "--output", "-", cwd=self.tmp.name)
+        self.assertEqual((dash.returncode, dash.stdout), (0, r.stdout))
+        self.assertFalse(os.path.exists(self.path("-")))
+        # a path that cannot be written is found before the instance is made
+        for bad, code in (("", 2), (self.tmp.name, 1), (self.path("no/such.tsp"), 1)):
+            r = run("gen", "uniform", "10", "--output", bad)
+            self.assertEqual(r.returncode, code, (bad, r.stderr))
+            self.assertEqual(r.stdout, "")
+            self.assertTrue(r.stderr.strip(), bad)
 
     def test_json_is_utf8_whatever_the_file_says(self):
         # A Latin-1 name and comment (bytes that are not UTF-8) come out as U+FFFD.

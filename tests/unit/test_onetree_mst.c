@@ -4,7 +4,9 @@
  * rounds on 1, 2 and 3 threads give Kruskal's 1-tree exactly (edges,
  * degrees, a leaf's tree edge, the special node and edge, weight, bound)
  * on graphs where lengths tie everywhere, and the same error on a graph
- * that is not connected.
+ * that is not connected; a stop lands inside a round (a stop polled
+ * but never asking changes no tree); graphs past the edges the trees
+ * index are refused.
  */
 #include "test_util.h"
 
@@ -183,12 +185,94 @@ static void test_boruvka_fits(void **state)
     assert_false(wt_onetree_boruvka_fits(0, 0));
 }
 
+/* A stop that asks from its `at`-th poll on (0: never), counting polls. */
+typedef struct counted_stop {
+    int polls, at;
+} counted_stop;
+
+static bool counted_should_stop(void *user)
+{
+    counted_stop *c = user;
+    c->polls++;
+    return c->at > 0 && c->polls >= c->at;
+}
+
+static void test_boruvka_stops_inside_a_round(void **state)
+{
+    (void)state;
+    /* 8,000 cities, k 10: a first round of tens of thousands of edges. */
+    enum { N = 8000, K = 10 };
+    wt_instance *inst = grid_instance(N, 90, 5);
+    int32_t *rows = quadrant_rows(inst, K);
+    int32_t *pi = calloc(N, sizeof *pi);
+    wt_sgraph g;
+    wt_error err = {0};
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 2, &g, &err), WT_OK);
+    assert_true(g.m >= 1 << 15);
+    wt_onetree kruskal, t;
+    assert_int_equal(wt_onetree_alloc(&g, &kruskal, &err), WT_OK);
+    assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
+    assert_int_equal(tree_by(&g, pi, WT_ONETREE_MST_KRUSKAL, 1, &kruskal, &err), WT_OK);
+    t.mst = WT_ONETREE_MST_BORUVKA;
+    for (int threads = 1; threads <= 3; threads++) {
+        /* Polled, never asking: Kruskal's tree. */
+        counted_stop never = {0, 0};
+        wt_init_stop stop = {counted_should_stop, &never};
+        bool stopped = true;
+        assert_int_equal(wt_onetree_sparse(&g, pi, threads, &stop, &t, &stopped, &err), WT_OK);
+        assert_false(stopped);
+        assert_same_onetree(&g, &kruskal, &t);
+        /* Asked from the first poll on: stopped within the first round's
+         * first step, before any edge joined the tree. */
+        counted_stop now = {0, 1};
+        stop.user = &now;
+        assert_int_equal(wt_onetree_sparse(&g, pi, threads, &stop, &t, &stopped, &err), WT_OK);
+        assert_true(stopped);
+        assert_int_equal(now.polls, 1);
+        for (int64_t e = 0; e < g.m; e++) assert_int_equal(t.in_tree[e], 0);
+        /* Asked at later polls: cut short anywhere, never past its end. */
+        for (int at = 2; at <= never.polls; at += 3) {
+            counted_stop later = {0, at};
+            stop.user = &later;
+            assert_int_equal(wt_onetree_sparse(&g, pi, threads, &stop, &t, &stopped, &err),
+                             WT_OK);
+            assert_true(stopped);
+            assert_int_equal(later.polls, at);
+        }
+    }
+    wt_onetree_free(&kruskal);
+    wt_onetree_free(&t);
+    wt_sgraph_free(&g);
+    free(pi);
+    free(rows);
+    wt_instance_free(inst);
+}
+
+static void test_edge_limit(void **state)
+{
+    (void)state;
+    /* A graph past the limit is refused before anything is allocated: its
+     * arrays are never read (none here). */
+    wt_sgraph g = {.n = 4, .m = WT_ONETREE_MAX_EDGES + 1};
+    wt_onetree t;
+    wt_error err = {0};
+    assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "2147483649 edges"));
+    assert_null(t.in_tree);
+    wt_onetree_free(&t);
+    /* Kruskal's limit is Boruvka's: both keep 32-bit edge indices. */
+    assert_true(wt_onetree_boruvka_fits(WT_ONETREE_MAX_EDGES, 0));
+    assert_false(wt_onetree_boruvka_fits(WT_ONETREE_MAX_EDGES + 1, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_boruvka_equals_kruskal),
         cmocka_unit_test(test_disconnected_same_error),
         cmocka_unit_test(test_boruvka_fits),
+        cmocka_unit_test(test_boruvka_stops_inside_a_round),
+        cmocka_unit_test(test_edge_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
