@@ -25,11 +25,11 @@ static const char check_help[] =
     "                Held-Karp bound of a subgradient ascent, on the GPU where\n"
     "                one can run it, else on all cores) and\n"
     "                print how far above it the tour is at most: a gap to the\n"
-    "                optimum for instances whose optimum nobody knows; the\n"
-    "                bound is proven at the ascent's end: Ctrl-C before it\n"
-    "                ends the ascent with none\n"
-    "  --time-limit S  end the bound's ascent after S seconds (default: none;\n"
-    "                  before its end: no bound)\n"
+    "                optimum for instances whose optimum nobody knows;\n"
+    "                Ctrl-C during the ascent ends it with no bound\n"
+    "  --time-limit S  end the bound's ascent steps after S seconds (default:\n"
+    "                  none); the bound is then proven from the penalties they\n"
+    "                  reached, by one more tree after the limit\n"
     CLI_METRIC_HELP
     "  -h, --help    show this help\n"
     "\n"
@@ -136,8 +136,8 @@ static int64_t prove_bound(const wt_instance *inst, double time_limit, char devi
     if (b.lower_bound < 0)
         fprintf(stderr, "warptour: no bound: %s\n",
                 wt_instance_n(inst) < 8 ? "the ascent needs 8 cities or more"
-                : b.stop != WT_STOP_DONE ? "the ascent was stopped (time limit or Ctrl-C) "
-                                           "before its end, where it proves the bound"
+                : b.stop != WT_STOP_DONE ? "the ascent was interrupted before its last "
+                                           "tree, which proves the bound"
                                          : "the ascent proves none for this instance");
     return b.lower_bound;
 }

@@ -426,6 +426,12 @@ class Cli(unittest.TestCase):
         r = run("check", BERLIN, tour, "--time-limit", "60", "--bound")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("lower bound", r.stdout)
+        # A limit that ends the ascent before its first step still proves a
+        # bound: the last tree is made from the penalties reached.
+        r = run("check", BERLIN, tour, "--time-limit", "1e-9", "--bound", "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        bound = json.loads(r.stdout)["lower_bound"]
+        self.assertTrue(0 < bound <= 7542, r.stdout)
 
     def test_gen_is_reproducible_and_readable(self):
         a, b = self.path("a.tsp"), self.path("b.tsp")
