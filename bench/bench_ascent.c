@@ -398,7 +398,7 @@ static void time_finish(const wt_instance *inst, const int32_t *graph,
     wt_sgraph g;
     wt_onetree t;
     double t0 = bench_now();
-    if (wt_sgraph_create(inst, graph, width, threads, &g, &err) != WT_OK) return;
+    if (wt_sgraph_create(inst, graph, width, threads, NULL, &g, &stopped, &err) != WT_OK) return;
     double t1 = bench_now();
     if (wt_onetree_alloc(&g, &t, &err) != WT_OK) {
         wt_sgraph_free(&g);

@@ -293,11 +293,13 @@ static wt_status edges_fit(int64_t m, wt_error *err)
 }
 
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
-                           wt_sgraph *g, wt_error *err)
+                           const wt_init_stop *stop, wt_sgraph *g, bool *stopped,
+                           wt_error *err)
 {
-    if (!inst || !rows || !g)
+    if (!inst || !rows || !g || !stopped)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_sgraph_create: NULL argument");
     memset(g, 0, sizeof *g);
+    *stopped = false;
     int n = inst->n;
     if (k < 1) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph_k %d < 1", k);
     if (threads < 1) threads = 1;
@@ -319,8 +321,10 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
                      (int)(bad / k), (int)rows[bad], n);
         goto out;
     }
+    if ((*stopped = asked_stop(stop))) goto out;
     kv *sorted =
-        radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), threads, NULL);
+        radix_sort(pairs, tmp, count, m, bits_of((uint64_t)n * (uint64_t)n), threads, stop);
+    if ((*stopped = !sorted || asked_stop(stop))) goto out;
     size_t ms = (size_t)(m > 0 ? m : 1);
     g->n = n;
     g->eu = malloc(ms * sizeof *g->eu);
@@ -334,6 +338,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     free(tmp);
     pairs = tmp = NULL;
     if ((st = edges_fit(m, err)) != WT_OK) goto out;
+    if ((*stopped = asked_stop(stop))) goto out;
     ms = (size_t)(m > 0 ? m : 1);
     g->d100 = malloc(ms * sizeof *g->d100);
     g->off = calloc(sn + 1, sizeof *g->off);
@@ -359,9 +364,10 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
                      (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
         goto out;
     }
+    if ((*stopped = asked_stop(stop))) goto out;
     adjacency(g, threads, first, fill);
 out:
-    if (st != WT_OK) wt_sgraph_free(g);
+    if (st != WT_OK || *stopped) wt_sgraph_free(g);
     free(pairs);
     free(tmp);
     free(count);

@@ -99,9 +99,12 @@ typedef struct wt_sgraph {
  * row is the edge {i, j}; j == i is ignored).  Errors: INVALID_ARGUMENT (a
  * city out of range, k < 1), UNSUPPORTED (lengths that int64 cannot sum:
  * WT_ONETREE_SCALE * d above 2^30 for some edge; more than
- * WT_ONETREE_MAX_EDGES distinct edges), OUT_OF_MEMORY. */
+ * WT_ONETREE_MAX_EDGES distinct edges), OUT_OF_MEMORY.  stop (NULL: none)
+ * is polled between its phases and the sort's passes (tens of ms apart at
+ * a million cities): asked, it returns WT_OK with *stopped and no graph. */
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
-                           wt_sgraph *g, wt_error *err);
+                           const wt_init_stop *stop, wt_sgraph *g, bool *stopped,
+                           wt_error *err);
 void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
 
 /* How wt_onetree_sparse finds the spanning tree: the same tree either

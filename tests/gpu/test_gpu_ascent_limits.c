@@ -38,6 +38,9 @@
 #include "gpu_hog.h"
 #include "warptour_experimental.h"
 
+/* wt_sgraph_create's stop flag, for the calls without a stop. */
+static bool sg_stopped;
+
 static bool gpu_is_cpu;
 
 static void check_tour(const wt_instance *inst, const wt_result *r)
@@ -119,7 +122,7 @@ static size_t least_need(const wt_instance *inst, const int32_t *graph, int widt
 {
     wt_sgraph g;
     wt_error err = {0};
-    if (wt_sgraph_create(inst, graph, width, 4, &g, &err) != WT_OK) fail_msg("%s", err.message);
+    if (wt_sgraph_create(inst, graph, width, 4, NULL, &g, &sg_stopped, &err) != WT_OK) fail_msg("%s", err.message);
     size_t need = (size_t)g.m * 20 + (size_t)g.n * 40;
     wt_sgraph_free(&g);
     return need;

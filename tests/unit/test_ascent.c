@@ -17,6 +17,9 @@
 #include "core/onetree.h"
 #include "ls/engine.h"
 
+/* wt_sgraph_create's stop flag, for the calls without a stop. */
+static bool sg_stopped;
+
 static int64_t cpi(const wt_instance *inst, const int32_t *pi, int a, int b)
 {
     return 100 * wt_dist(inst, a, b) + pi[a] + pi[b];
@@ -118,7 +121,7 @@ static void check_sparse_onetree(const wt_instance *inst, const int32_t *rows, i
     wt_onetree t;
     wt_error err = {0};
     bool stopped = true;
-    assert_int_equal(wt_sgraph_create(inst, rows, k, 1, &g, &err), WT_OK);
+    assert_int_equal(wt_sgraph_create(inst, rows, k, 1, NULL, &g, &sg_stopped, &err), WT_OK);
     assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
     assert_int_equal(wt_onetree_sparse(&g, pi, 1, NULL, &t, &stopped, &err), WT_OK);
     assert_false(stopped);
@@ -194,7 +197,7 @@ static void test_alpha_matches_brute_force(void **state)
         wt_onetree t;
         wt_error err = {0};
         bool stopped = true;
-        assert_int_equal(wt_sgraph_create(inst, rows, k, 1, &g, &err), WT_OK);
+        assert_int_equal(wt_sgraph_create(inst, rows, k, 1, NULL, &g, &sg_stopped, &err), WT_OK);
         assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
         assert_int_equal(wt_onetree_sparse(&g, pi, 1, NULL, &t, &stopped, &err), WT_OK);
         int64_t *alpha = malloc((size_t)g.m * sizeof *alpha);
@@ -249,7 +252,7 @@ static void test_complete_kd_equals_dense(void **state)
         int32_t *pi = malloc((size_t)n * sizeof *pi), *rows = quadrant_rows(inst, 5);
         wt_sgraph g;
         wt_error err = {0};
-        assert_int_equal(wt_sgraph_create(inst, rows, 5, 1, &g, &err), WT_OK);
+        assert_int_equal(wt_sgraph_create(inst, rows, 5, 1, NULL, &g, &sg_stopped, &err), WT_OK);
         for (int round = 0; round < 2; round++) {
             random_pi(n, round ? 8000 : 0, c * 10 + (uint64_t)round, pi);
             int64_t dense = 0, kd = 0, kd2 = 0;
@@ -406,7 +409,7 @@ static void test_finish_same_on_any_threads(void **state)
     assert_true(N > WT_ONETREE_DENSE_MAX);
     int32_t *rows = quadrant_rows(inst, K), *pi = malloc((size_t)N * sizeof *pi);
     wt_sgraph g;
-    assert_int_equal(wt_sgraph_create(inst, rows, K, 3, &g, &err), WT_OK);
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 3, NULL, &g, &sg_stopped, &err), WT_OK);
     assert_true(g.m >= 1 << 15);
     int32_t *cand[3];
     wt_onetree t[3];

@@ -15,6 +15,9 @@
 #include "core/onetree_boruvka.h"
 #include "ls/engine.h"
 
+/* wt_sgraph_create's stop flag, for the calls without a stop. */
+static bool sg_stopped;
+
 static void random_pi(int n, int32_t spread, uint64_t seed, int32_t *pi)
 {
     wt_rng rng;
@@ -122,7 +125,7 @@ static void test_boruvka_equals_kruskal(void **state)
         random_pi(cases[c].n, cases[c].spread, 3 + c, pi);
         wt_sgraph g;
         wt_error err = {0};
-        assert_int_equal(wt_sgraph_create(inst, rows, cases[c].k, 2, &g, &err), WT_OK);
+        assert_int_equal(wt_sgraph_create(inst, rows, cases[c].k, 2, NULL, &g, &sg_stopped, &err), WT_OK);
         if (c == 0) assert_true(g.m >= 1 << 14); /* the parallel rounds' size */
         if (c == 5) assert_true(g.m >= 1 << 15); /* the parallel radix sort's */
         check_methods_agree(&g, pi);
@@ -143,9 +146,56 @@ static void test_boruvka_equals_kruskal(void **state)
         for (int j = 0, r = 0; j < N; j++)
             if (j != i) rows[i * (N - 1) + r++] = j;
     wt_sgraph g;
-    assert_int_equal(wt_sgraph_create(inst, rows, N - 1, 1, &g, &err), WT_OK);
+    assert_int_equal(wt_sgraph_create(inst, rows, N - 1, 1, NULL, &g, &sg_stopped, &err), WT_OK);
     check_methods_agree(&g, pi);
     wt_sgraph_free(&g);
+    wt_instance_free(inst);
+}
+
+static bool stop_at_poll(void *user)
+{
+    int *polls_left = user;
+    return (*polls_left)-- <= 0;
+}
+
+/* The graph's set-up polls its stop between phases: a stop asked at any
+ * poll leaves no graph (and stopped); never asked, the same graph. */
+static void test_graph_setup_stops(void **state)
+{
+    (void)state;
+    enum { N = 3000, K = 8 };
+    wt_instance *inst = wt_test_random_instance(N, 6);
+    int32_t *rows = malloc(sizeof(int32_t) * N * K);
+    assert_non_null(rows);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < K; j++) rows[i * K + j] = (i + j * 37 + 1) % N;
+    wt_sgraph ref, g;
+    wt_error err = {0};
+    bool stopped = true;
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 2, NULL, &ref, &stopped, &err), WT_OK);
+    assert_false(stopped);
+    int polls = 0, never = 1 << 30;
+    for (int at = 0; at < 64; at++) {
+        polls = at;
+        wt_init_stop stop = {stop_at_poll, &polls};
+        assert_int_equal(wt_sgraph_create(inst, rows, K, 2, &stop, &g, &stopped, &err), WT_OK);
+        if (!stopped) { /* past the last poll: the whole graph */
+            assert_int_equal(g.m, ref.m);
+            assert_memory_equal(g.d100, ref.d100, (size_t)g.m * sizeof *g.d100);
+            wt_sgraph_free(&g);
+            break;
+        }
+        assert_int_equal(g.m, 0);
+        assert_null(g.eu);
+    }
+    assert_false(stopped);
+    wt_init_stop no_stop = {stop_at_poll, &never};
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 2, &no_stop, &g, &stopped, &err), WT_OK);
+    assert_false(stopped);
+    assert_int_equal(g.m, ref.m);
+    wt_sgraph_free(&g);
+    wt_sgraph_free(&ref);
+    free(rows);
     wt_instance_free(inst);
 }
 
@@ -159,7 +209,7 @@ static void test_disconnected_same_error(void **state)
         for (int j = 0; j < K; j++) rows[i * K + j] = i / 20 * 20 + (i + j + 1) % 20;
     wt_sgraph g;
     wt_error err = {0};
-    assert_int_equal(wt_sgraph_create(inst, rows, K, 1, &g, &err), WT_OK);
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 1, NULL, &g, &sg_stopped, &err), WT_OK);
     wt_onetree t;
     assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
     const wt_onetree_mst method[2] = {WT_ONETREE_MST_KRUSKAL, WT_ONETREE_MST_BORUVKA};
@@ -207,7 +257,7 @@ static void test_boruvka_stops_inside_a_round(void **state)
     int32_t *pi = calloc(N, sizeof *pi);
     wt_sgraph g;
     wt_error err = {0};
-    assert_int_equal(wt_sgraph_create(inst, rows, K, 2, &g, &err), WT_OK);
+    assert_int_equal(wt_sgraph_create(inst, rows, K, 2, NULL, &g, &sg_stopped, &err), WT_OK);
     assert_true(g.m >= 1 << 15);
     wt_onetree kruskal, t;
     assert_int_equal(wt_onetree_alloc(&g, &kruskal, &err), WT_OK);
@@ -269,6 +319,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_boruvka_equals_kruskal),
+        cmocka_unit_test(test_graph_setup_stops),
         cmocka_unit_test(test_disconnected_same_error),
         cmocka_unit_test(test_boruvka_fits),
         cmocka_unit_test(test_boruvka_stops_inside_a_round),

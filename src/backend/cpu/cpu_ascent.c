@@ -97,8 +97,13 @@ wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_c
     wt_init_stop steps_stop = {stop_asked, &steps_ctx}, final_stop = {stop_asked, &final_ctx};
 
     wt_sgraph g;
-    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, &g, err);
-    if (st != WT_OK) return st;
+    bool graph_stopped = false; /* by ctl only: the steps' until leaves the set-up be */
+    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, &final_stop, &g, &graph_stopped,
+                          err);
+    if (st != WT_OK || graph_stopped) {
+        job->stopped = graph_stopped;
+        return st;
+    }
     wt_onetree t;
     st = wt_onetree_alloc(&g, &t, err);
     if (st != WT_OK) {

@@ -645,8 +645,14 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
     job->stopped = false;
     int threads = ctl && ctl->threads > 0 ? ctl->threads : 1;
     wt_sgraph g;
-    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, &g, err);
-    if (st != WT_OK) return st;
+    wt_init_stop graph_stop = {ctl_stop_asked, ctl};
+    bool graph_stopped = false;
+    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, ctl ? &graph_stop : nullptr, &g,
+                          &graph_stopped, err);
+    if (st != WT_OK || graph_stopped) {
+        job->stopped = graph_stopped;
+        return st;
+    }
     if (g.m > (int64_t)EDGE_MASK) {
         st = wt_fail(err, WT_STATUS_UNSUPPORTED,
                      "ascent: the graph has %lld edges; the GPU's ascent takes fewer than 2^31",
