@@ -152,7 +152,7 @@ static void gpu_ascent_matches_host(int n, uint64_t seed)
     if (gs != WT_OK) fail_msg("the GPU's ascent: %s", err.message);
     assert_int_equal(slot_run(wt_backend_of(WT_BACKEND_CPU), inst, graph, width, 30, &c, &err),
                      WT_OK);
-    int n = wt_instance_n(inst), differ = 0, first = -1;
+    int differ = 0, first = -1;
     for (int i = 0; i < n; i++)
         if (g.pi[i] != c.pi[i] && differ++ == 0) first = i;
     print_message("    %d cities: steps %d / %d, graph bound %lld / %lld, bound %lld / %lld, "
