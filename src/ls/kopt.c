@@ -82,6 +82,7 @@ struct ls_kopt {
     int k;            /* edges a basic move removes at most (3..KOPT_MAX) */
     int submoves;     /* non-gaining basic moves before one that gains, at most */
     bool fwd;         /* the orientation: t2 follows t1 by next */
+    bool want_best;   /* a submove may follow: keep the best closed move */
     int32_t t[2 * KOPT_MAX + 1]; /* the move searched, t[1..] */
     kopt_move found;  /* the gaining move (found.j > 0) */
     kopt_move best;   /* the best closed move of k edges that does not gain */
@@ -324,7 +325,7 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
         keep(&w->found, w, j, g);
         return true;
     }
-    if (j == w->k && g > w->best.g && feasible(e, w, j)) keep(&w->best, w, j, g);
+    if (w->want_best && j == w->k && g > w->best.g && feasible(e, w, j)) keep(&w->best, w, j, g);
     return false;
 }
 
@@ -502,6 +503,7 @@ static int64_t step(wt_ls *e, ls_kopt *w, int t1, int t2)
         w->t[2] = t2;
         w->found.j = w->best.j = 0;
         w->best.g = 0;
+        w->want_best = sub < w->submoves;
         if (search(e, w, 1, g)) {
             if (make_move(e, w, &w->found)) {
                 note_submove(w, &w->found);
