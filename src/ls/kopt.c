@@ -63,6 +63,10 @@ enum { KOPT_STATES = 384 };
  * permutation of four is at most five. */
 enum { KOPT_FLIPS = 8 };
 
+/* Slots of the filter over the cities of a step's submoves: a power of
+ * two. */
+enum { KOPT_FILTER = 1024 };
+
 /* The shortest reversal sequences for signed permutations of m segments:
  * state s (kopt_rank) is reached from parent[s] by reversing positions
  * from[s]..to[s]; dist[s] reversals from the identity. */
@@ -90,6 +94,10 @@ struct ls_kopt {
      * added and removed (pairs), cities touched. */
     int32_t *flips, *added, *removed, *touched;
     int n_flips, n_added, n_removed, n_touched;
+    /* Counts of the touched cities by their low bits: an edge whose ends
+     * are not both counted is none of the submoves' edges, which spares
+     * the scan of their lists (searched for every candidate). */
+    uint16_t filter[KOPT_FILTER];
     kopt_plan plans[KOPT_MAX]; /* by segments that move, 1..KOPT_MAX - 1 */
 };
 
@@ -204,8 +212,10 @@ static bool before(const wt_ls *e, const ls_kopt *w, int x, int y)
     return w->fwd ? wt_ls_tour_between(t, t2, x, y) : wt_ls_tour_between(t, y, x, t2);
 }
 
-static bool pair_in(const int32_t *pairs, int count, int a, int b)
+/* Whether (a b) is one of count pairs of the submoves' edges. */
+static bool pair_in(const ls_kopt *w, const int32_t *pairs, int count, int a, int b)
 {
+    if (!w->filter[a & (KOPT_FILTER - 1)] || !w->filter[b & (KOPT_FILTER - 1)]) return false;
     for (int i = 0; i < 2 * count; i += 2)
         if ((pairs[i] == a && pairs[i + 1] == b) || (pairs[i] == b && pairs[i + 1] == a))
             return true;
@@ -318,7 +328,7 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
     const wt_ls_tour *t = &e->t;
     int t1 = w->t[1], last = w->t[2 * j];
     if (last == wt_ls_tour_next(t, t1) || last == wt_ls_tour_prev(t, t1) ||
-        added_in_move(w, j, last, t1) || pair_in(w->removed, w->n_removed, last, t1))
+        added_in_move(w, j, last, t1) || pair_in(w, w->removed, w->n_removed, last, t1))
         return false;
     int64_t gain = g - ls_dist(e, last, t1);
     if (gain > 0 && feasible(e, w, j)) {
@@ -346,13 +356,13 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
             continue;
         }
         if (c == prev || c == next || added_in_move(w, i, from, c) ||
-            pair_in(w->removed, w->n_removed, from, c))
+            pair_in(w, w->removed, w->n_removed, from, c))
             continue;
         w->t[2 * i + 1] = c;
         for (int side = 0; side < 2; side++) {
             int d = side == 0 ? wt_ls_tour_next(t, c) : wt_ls_tour_prev(t, c);
             if (wt_ls_tour_fixed_edge(t, c, d) || removed_in_move(w, i, c, d) ||
-                pair_in(w->added, w->n_added, c, d))
+                pair_in(w, w->added, w->n_added, c, d))
                 continue;
             w->t[2 * i + 2] = d;
             int64_t g2 = g1 + ls_dist(e, c, d);
@@ -479,7 +489,10 @@ static void note_submove(ls_kopt *w, const kopt_move *m)
             ad[1] = m->t[2 * r + 1];
         }
     }
-    for (int x = 1; x <= 2 * m->j; x++) w->touched[w->n_touched++] = m->t[x];
+    for (int x = 1; x <= 2 * m->j; x++) {
+        w->touched[w->n_touched++] = m->t[x];
+        w->filter[m->t[x] & (KOPT_FILTER - 1)]++;
+    }
 }
 
 /* Undoes the step's flips, last first. */
@@ -495,6 +508,7 @@ static void undo_flips(wt_ls *e, ls_kopt *w)
  * w->submoves non-gaining ones before it; the gain (0: the tour as it was). */
 static int64_t step(wt_ls *e, ls_kopt *w, int t1, int t2)
 {
+    for (int x = 0; x < w->n_touched; x++) w->filter[w->touched[x] & (KOPT_FILTER - 1)]--;
     w->n_flips = w->n_added = w->n_removed = w->n_touched = 0;
     int64_t g = ls_dist(e, t1, t2);
     for (int sub = 0;; sub++) {
