@@ -78,6 +78,7 @@ typedef struct kopt_plan {
 /* A closed move: t[1..2j] (j removed edges), closed by (t2j t1). */
 typedef struct kopt_move {
     int32_t t[2 * KOPT_MAX + 1];
+    bool lo_first[KOPT_MAX]; /* t[2r+2] follows t[2r+1] in the orientation */
     int j;
     int64_t g; /* G before the closing edge; the gain is g - d(t2j, t1) */
 } kopt_move;
@@ -88,6 +89,7 @@ struct ls_kopt {
     bool fwd;         /* the orientation: t2 follows t1 by next */
     bool want_best;   /* a submove may follow: keep the best closed move */
     int32_t t[2 * KOPT_MAX + 1]; /* the move searched, t[1..] */
+    bool lo_first[KOPT_MAX];     /* as kopt_move's, known from the side taken */
     kopt_move found;  /* the gaining move (found.j > 0) */
     kopt_move best;   /* the best closed move of k edges that does not gain */
     /* The step's submoves made: their flips (four cities each), edges
@@ -192,11 +194,6 @@ void ls_kopt_free(wt_ls *e)
 
 /* ------------------------------------------------------------ the tour */
 
-static int succ(const wt_ls *e, const ls_kopt *w, int c)
-{
-    return w->fwd ? wt_ls_tour_next(&e->t, c) : wt_ls_tour_prev(&e->t, c);
-}
-
 /* Whether x comes before y on the oriented tour from t2 (x != y, neither
  * t1). */
 static bool before(const wt_ls *e, const ls_kopt *w, int x, int y)
@@ -238,7 +235,7 @@ static void segments_of(const wt_ls *e, const ls_kopt *w, int j, kopt_segments *
     const int32_t *t = w->t;
     int lo[KOPT_MAX], hi[KOPT_MAX]; /* indices into t of each edge's ends */
     for (int r = 0; r < j; r++) {
-        bool first_lo = r == 0 || succ(e, w, t[2 * r + 1]) == t[2 * r + 2];
+        bool first_lo = r == 0 || w->lo_first[r];
         lo[r] = first_lo ? 2 * r + 1 : 2 * r + 2;
         hi[r] = first_lo ? 2 * r + 2 : 2 * r + 1;
     }
@@ -316,6 +313,7 @@ static bool removed_in_move(const ls_kopt *w, int i, int a, int b)
 static void keep(kopt_move *m, const ls_kopt *w, int j, int64_t g)
 {
     memcpy(m->t, w->t, (size_t)(2 * j + 1) * sizeof m->t[0]);
+    memcpy(m->lo_first, w->lo_first, sizeof m->lo_first);
     m->j = j;
     m->g = g;
 }
@@ -365,6 +363,7 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
                 pair_in(w, w->added, w->n_added, c, d))
                 continue;
             w->t[2 * i + 2] = d;
+            w->lo_first[i] = (side == 0) == w->fwd;
             int64_t g2 = g1 + ls_dist(e, c, d);
             if (try_close(e, w, i + 1, g2)) return true;
             if (i + 1 < w->k && search(e, w, i + 1, g2)) return true;
@@ -429,6 +428,7 @@ static bool make_move(wt_ls *e, ls_kopt *w, const kopt_move *m)
 {
     int j = m->j;
     memcpy(w->t, m->t, (size_t)(2 * j + 1) * sizeof w->t[0]);
+    memcpy(w->lo_first, m->lo_first, sizeof w->lo_first);
     kopt_segments s;
     segments_of(e, w, j, &s);
     int still = 0;
