@@ -135,12 +135,10 @@ static void kopt_plan_build(kopt_plan *p, int m)
 {
     int8_t queue[KOPT_STATES][KOPT_MAX];
     memset(p->dist, -1, sizeof p->dist);
-    int head = 0, tail = 0;
     for (int i = 0; i < m; i++) queue[0][i] = (int8_t)(i + 1);
-    int root = kopt_rank(queue[0], m);
+    int root = kopt_rank(queue[0], m), head = 0, tail = 1;
     p->dist[root] = 0;
     p->parent[root] = (int16_t)root;
-    tail = 1;
     while (head < tail) {
         const int8_t *a = queue[head++];
         int from_rank = kopt_rank(a, m);
@@ -421,6 +419,44 @@ static int plan_reversals(const kopt_plan *p, const int8_t *perm, int m, unsigne
     return count;
 }
 
+/* The new tour of the move (segments s, feasible) as a signed permutation
+ * of the j - 1 segments after the one held still (label q: segment (still
+ * + q) % j), into perm; the labels of one-city segments as bits of
+ * *single (bit q - 1 for label q). */
+static void move_permutation(const kopt_move *m, const kopt_segments *s, int still,
+                             int8_t *perm, unsigned *single)
+{
+    int j = m->j, walk[KOPT_MAX + 1], sign[KOPT_MAX + 1];
+    walk_segments(s, j, still, walk, sign);
+    *single = 0;
+    for (int x = 1; x < j; x++) {
+        perm[x - 1] = (int8_t)(sign[x] * ((walk[x] - still + j) % j));
+        int seg = (still + x) % j;
+        if (m->t[s->start[seg]] == m->t[s->end[seg]]) *single |= 1u << (x - 1);
+    }
+}
+
+/* Makes the reversals ops[0..count) of runs of segments as flips: cur is
+ * the arrangement as they go, label 0 (the segment held still, never
+ * turned) at position 0. */
+static void flip_runs(wt_ls *e, ls_kopt *w, const kopt_move *m, const kopt_segments *s,
+                      int still, const int *ops, int count)
+{
+    int j = m->j;
+    int8_t cur[KOPT_MAX];
+    for (int q = 0; q < j; q++) cur[q] = (int8_t)q;
+    for (int x = 0; x < count; x++) {
+        int a = ops[2 * x] + 1, b = ops[2 * x + 1] + 1, after = (b + 1) % j;
+        int8_t pa = cur[a - 1], pb = cur[after];
+        int left = seg_last(m, s, (still + abs(pa)) % j, pa >= 0 ? 1 : -1);
+        int right = seg_first(m, s, (still + abs(pb)) % j, pb >= 0 ? 1 : -1);
+        int fa = seg_first(m, s, (still + abs(cur[a])) % j, cur[a] > 0 ? 1 : -1);
+        int lb = seg_last(m, s, (still + abs(cur[b])) % j, cur[b] > 0 ? 1 : -1);
+        kopt_flip(e, w, left, fa, lb, right);
+        kopt_reverse(cur + 1, a - 1, b - 1);
+    }
+}
+
 /* Makes the closed move m (feasible) by flips; false when every segment
  * is one city (a tour of j cities: nothing to hold still), the tour then
  * as it was. */
@@ -434,43 +470,12 @@ static bool make_move(wt_ls *e, ls_kopt *w, const kopt_move *m)
     int still = 0;
     while (still < j && m->t[s.start[still]] == m->t[s.end[still]]) still++;
     if (still == j) return false;
-    int walk[KOPT_MAX + 1], sign[KOPT_MAX + 1];
-    walk_segments(&s, j, still, walk, sign);
-    /* Segments renumbered from the one held still: label q is segment
-     * (still + q) % j; perm is the new order after it. */
-    int mv = j - 1;
     int8_t perm[KOPT_MAX];
-    unsigned single = 0;
-    for (int x = 1; x < j; x++) {
-        int label = (walk[x] - still + j) % j;
-        perm[x - 1] = (int8_t)(sign[x] * label);
-    }
-    for (int q = 1; q < j; q++) {
-        int seg = (still + q) % j;
-        if (m->t[s.start[seg]] == m->t[s.end[seg]]) single |= 1u << (q - 1);
-    }
+    unsigned single;
+    move_permutation(m, &s, still, perm, &single);
     int ops[2 * KOPT_FLIPS];
-    int count = plan_reversals(&w->plans[mv], perm, mv, single, ops);
-    /* The arrangement as the flips go: position 0 the still segment. */
-    int8_t cur[KOPT_MAX + 1];
-    for (int q = 0; q < j; q++) cur[q] = (int8_t)q;
-    cur[0] = 0;
-    for (int x = 0; x < count; x++) {
-        int a = ops[2 * x] + 1, b = ops[2 * x + 1] + 1;
-        int pa = cur[a - 1], pb = cur[(b + 1) % j];
-        int left_q = (still + abs(pa)) % j, right_q = (still + abs(pb)) % j;
-        int fa_q = (still + abs(cur[a])) % j, lb_q = (still + abs(cur[b])) % j;
-        /* Label 0 (the still segment) is never turned: its sign is +. */
-        int left = seg_last(m, &s, left_q, a - 1 == 0 || pa > 0 ? 1 : -1);
-        int right = seg_first(m, &s, right_q, (b + 1) % j == 0 || pb > 0 ? 1 : -1);
-        int fa = seg_first(m, &s, fa_q, cur[a] > 0 ? 1 : -1);
-        int lb = seg_last(m, &s, lb_q, cur[b] > 0 ? 1 : -1);
-        kopt_flip(e, w, left, fa, lb, right);
-        int8_t tail[KOPT_MAX];
-        memcpy(tail, cur + 1, (size_t)mv);
-        kopt_reverse(tail, a - 1, b - 1);
-        memcpy(cur + 1, tail, (size_t)mv);
-    }
+    int count = plan_reversals(&w->plans[j - 1], perm, j - 1, single, ops);
+    flip_runs(e, w, m, &s, still, ops, count);
     return true;
 }
 
