@@ -2,9 +2,9 @@
  * kopt.c - the LK step whose basic move is a sequential k-opt move
  * (wt_ls_moves.kopt = 3, 4 or 5), after Helsgaun 2000 ("An effective
  * implementation of the Lin-Kernighan traveling salesman heuristic", EJOR
- * 126, section 4.3: LKH's 5-opt basic move) and Helsgaun 2009 ("General
- * k-opt submoves for the Lin-Kernighan TSP heuristic", Math. Prog. Comp. 1,
- * sections 3 and 5: the feasibility test, the submoves).
+ * 126: LKH's sequential 5-opt basic move) and Helsgaun 2009 ("General
+ * k-opt submoves for the Lin-Kernighan TSP heuristic", Math. Prog. Comp. 1:
+ * the feasibility test of a k-opt move by sorting its t's, the submoves).
  *
  * The basic move.  From t1 and t2, a tour neighbour of t1, the edge (t1 t2)
  * is removed; then, level by level, t(2i+1) is a candidate of t(2i) and
@@ -20,7 +20,7 @@
  * added twice, a removed edge never removed twice or fixed
  * (wt_ls_tour_fixed_edge), so the t's describe a real exchange of i edges.
  *
- * The feasibility test (Helsgaun 2009, section 5.3, in a form of our own):
+ * The feasibility test (Helsgaun 2009's, in a form of our own):
  * the removed edges cut the tour into i segments.  Orient the tour so that
  * t2 follows t1; each removed edge has one end, lo, that the other follows,
  * and distinct edges have distinct lo's.  Sorting the edges by the position
@@ -33,7 +33,7 @@
  * direction the new tour passes the segments: a signed permutation.
  *
  * Making a move: the signed permutation is sorted by reversals of runs of
- * segments, each a flip (ls/tour.h) with the first segment held still (one
+ * segments, each a flip (ls/tour.h), with one segment held still (one
  * of more than one city, so that no flip is empty).  The shortest sequence
  * of reversals for every signed permutation of up to k - 1 segments is found
  * once per engine by a breadth-first search (at most 384 permutations of
