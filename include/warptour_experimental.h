@@ -142,6 +142,15 @@ struct wt_tuning {
     int lk_breadth5;          /* at level 5; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
                                  0: the default; else 1..1000 */
+    int lk_kopt;              /* the LK step's basic move: 0: the default, the
+                                 flip chain (src/ls/lk.c); 3, 4, 5: a sequential
+                                 k-opt move of up to this many edges, searched
+                                 exhaustively over the candidates (LKH's step,
+                                 src/ls/kopt.c) */
+    int lk_kopt_submoves;     /* with lk_kopt: non-gaining k-opt moves a step
+                                 makes before one that gains, at most; 0: the
+                                 default (src/algo/policy.h); WT_TUNING_OFF:
+                                 none; else 1..10 */
     int lk_alpha;             /* the Held-Karp ascent after the first descent: 1:
                                  its proven bound, and its candidates by
                                  alpha-nearness for the kicks (five a city;

@@ -60,6 +60,9 @@ static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
+    m.kopt = t->lk_kopt;
+    if (t->lk_kopt_submoves)
+        m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
                                    t->lk_breadth4, t->lk_breadth5};
     for (int i = 0; i < WT_LK_LEVELS; i++)

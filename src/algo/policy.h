@@ -52,6 +52,9 @@
 /* ... and at levels 4, 5 [lk_breadth4, lk_breadth5]. */
 #define WT_LK_BREADTH4 1
 #define WT_LK_BREADTH5 1
+/* The k-opt step (lk_kopt, off by default): non-gaining basic moves before
+ * one that gains, at most [lk_kopt_submoves]. */
+#define WT_LK_KOPT_SUBMOVES 5
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
@@ -195,7 +198,7 @@ static inline wt_ls_moves wt_policy_ls_moves(bool lk)
                          .depth = WT_LK_DEPTH,
                          .breadth = {WT_LK_BREADTH1, WT_LK_BREADTH2, WT_LK_BREADTH3,
                                      WT_LK_BREADTH4, WT_LK_BREADTH5},
-                         .alternate = false};
+                         .kopt_submoves = WT_LK_KOPT_SUBMOVES, .alternate = false};
 }
 
 /* The moves on an asymmetric instance's transformation (wt_instance.

@@ -118,7 +118,10 @@ wt_status wt_ls_create(const wt_instance *inst, const int32_t *tour, wt_search_c
                        const wt_ls_moves *moves, wt_ls **out, wt_error *err)
 {
     bool lk_ok = moves && (!moves->lk || (moves->depth >= 1 && moves->breadth[0] >= 1 &&
-                                          moves->breadth[1] >= 1 && moves->breadth[2] >= 1));
+                                          moves->breadth[1] >= 1 && moves->breadth[2] >= 1 &&
+                                          (moves->kopt == 0 ||
+                                           (moves->kopt >= 3 && moves->kopt <= 5)) &&
+                                          moves->kopt_submoves >= 0));
     if (!inst || !tour || !out || inst->n < 4 || !lk_ok || moves->candidates < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_create: bad arguments");
     wt_ls *e = calloc(1, sizeof *e);

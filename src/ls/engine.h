@@ -2,7 +2,7 @@
  * engine.h - the local-search engine: a tour of its own (ls/tour.h), its
  * candidate lists, don't-look bits and undo log, running neighbour-list
  * descents of 2-opt and Or-opt moves (twoopt.c, oropt.c) or of
- * Lin-Kernighan steps (lk.c), or where reversals cost (moves.directed)
+ * Lin-Kernighan steps (lk.c, or kopt.c's of k-opt basic moves), or where reversals cost (moves.directed)
  * of Or-opt moves and direction-keeping exchanges (or3opt.c), and the
  * kicks of ILS (kicks.h).
  *
@@ -57,6 +57,11 @@ typedef struct wt_ls_moves {
     int breadth[WT_LK_LEVELS]; /* lk: alternatives tried at levels 1..5 (>= 1 at
                                   levels 1..3; 0 at levels 4, 5 is one); one at
                                   every deeper level */
+    int kopt;        /* lk: 0: the step is the flip chain (lk.c); 3, 4, 5: its
+                        basic move is a sequential k-opt move of up to this
+                        many edges (kopt.c, LKH's step) */
+    int kopt_submoves; /* lk, kopt: non-gaining basic moves a step makes
+                          before one that gains, at most (>= 0) */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
     bool directed;   /* the descents make direction-keeping exchanges only

@@ -108,6 +108,7 @@ struct ls_lk {
 
 bool ls_lk_create(wt_ls *e)
 {
+    if (e->moves.kopt && !ls_kopt_create(e)) return false;
     size_t d = (size_t)e->moves.depth;
     ls_lk *w = calloc(1, sizeof *w);
     if (!w) return false;
@@ -129,6 +130,7 @@ bool ls_lk_create(wt_ls *e)
 
 void ls_lk_free(wt_ls *e)
 {
+    ls_kopt_free(e);
     ls_lk *w = e->lk;
     if (!w) return;
     free(w->flips);
@@ -386,6 +388,7 @@ static bool alternate_step(wt_ls *e, ls_lk *w, int t1, int t2, int64_t g0, int l
 
 bool ls_lk_try(wt_ls *e, int t1)
 {
+    if (e->kopt) return ls_kopt_try(e, t1);
     ls_lk *w = e->lk;
     const wt_ls_tour *t = &e->t;
     for (int alt = 0; alt < (e->moves.alternate && wt_ls_tour_positional(&e->t) ? 2 : 1); alt++)

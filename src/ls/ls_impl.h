@@ -1,6 +1,6 @@
 /*
  * ls_impl.h - the engine's state, shared by the files of src/ls: the
- * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, or3opt.c), the kicks
+ * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, kopt.c, or3opt.c), the kicks
  * (kicks.c) and the polish (polish.c).  Nothing outside src/ls includes it.
  *
  * The moves see the tour through ls/tour.h only; the rest is the
@@ -23,6 +23,7 @@
 enum { LS_POLL = 64 };
 
 typedef struct ls_lk ls_lk;
+typedef struct ls_kopt ls_kopt;
 
 struct wt_ls {
     const wt_instance *inst;
@@ -33,6 +34,7 @@ struct wt_ls {
     bool nb_shared;   /* nb belongs to the engine this one was cloned from */
     wt_ls_moves moves; /* which moves the descent makes */
     ls_lk *lk;        /* the LK step's scratch (moves.lk only) */
+    ls_kopt *kopt;    /* the k-opt step's scratch (moves.kopt only) */
     int32_t *queue;   /* ring of n cities */
     uint8_t *queued;  /* city is in the queue */
     int q_head, q_count;
@@ -144,6 +146,13 @@ bool ls_lk_try(wt_ls *e, int c);
  * memory. */
 bool ls_lk_create(wt_ls *e);
 void ls_lk_free(wt_ls *e);
+/* kopt.c: the LK step whose basic move is a sequential k-opt move
+ * (moves.kopt), from city c; true when it shortened the tour (the length
+ * follows, the cities whose edges changed are queued). */
+bool ls_kopt_try(wt_ls *e, int c);
+/* kopt.c: its scratch (moves.kopt); false when out of memory. */
+bool ls_kopt_create(wt_ls *e);
+void ls_kopt_free(wt_ls *e);
 /* lk.c: the candidate lists of the LK moves (k = moves.candidates a city):
  * quadrant neighbours for planar coordinates when moves.quadrant, else the
  * k nearest; built as wt_neighbour_lists_until, which stop can end

@@ -121,7 +121,8 @@ static void test_tuning_and_device(void **state)
                          .ils_merged_min = 9, .ils_starts = 3, .ils_concurrent_min = 9,
                          .ils_concurrent_round_ms = 500, .auto_device_min_ms = 2000,
                          .ils_merge = 2, .lk_candidates = 12, .lk_depth = 50,
-                         .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2,
+                         .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2, .lk_kopt = 5,
+                         .lk_kopt_submoves = 3,
                          .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                          .pass_piece = 1024,
                          .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
@@ -251,7 +252,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 36);
+    assert_int_equal(count, 38);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),

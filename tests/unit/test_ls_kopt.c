@@ -1,0 +1,300 @@
+/*
+ * test_ls_kopt.c - the LK step whose basic move is a sequential k-opt move
+ * (ls/kopt.c, wt_ls_moves.kopt).
+ *
+ * Every step is made one at a time (ls_kopt_try, through the engine's
+ * internals) and checked against oracles that share no code with src/ls:
+ * the tour stays a permutation, the length the engine keeps equals the
+ * tour's recomputed length (so every claimed gain was the exact change),
+ * fixed edges and a path's ends stay; on the array and on the two-level
+ * list, for k = 3, 4, 5, with and without submoves.  Steps from every city
+ * until none moves leave no sequential 3-opt move (2-opt included) over the
+ * candidates that the gain criterion admits: checked by brute force, each
+ * candidate move's result built edge by edge.  ILS with the step gives the
+ * same tour twice for one seed and kick budget.
+ */
+#include "test_util.h"
+
+#include "algo/policy.h"
+#include "core/fixed_edges.h"
+#include "core/instance.h"
+#include "core/search_ctl.h"
+#include "core/tuning.h"
+#include "ls/engine.h"
+#include "ls/ls_impl.h"
+
+static int64_t d(const wt_instance *inst, int a, int b) { return wt_instance_dist(inst, a, b); }
+
+static wt_ls_moves kopt_moves(int k, int submoves)
+{
+    wt_ls_moves m = wt_policy_ls_moves(true);
+    m.kopt = k;
+    m.kopt_submoves = submoves;
+    return m;
+}
+
+/* The engine's tour as it is now (from the list when one is open). */
+static void current(const wt_ls *w, int32_t *out) { wt_ls_walk(w, out); }
+
+/* Whether every fixed edge (adj, two cities a city) is in the tour. */
+static bool holds(const int32_t *tour, int n, const int32_t *adj)
+{
+    return !adj || wt_tour_holds_fixed(tour, n, adj);
+}
+
+/* Steps from every city, each checked, until a round moves nothing; the
+ * steps that moved. */
+static int steps_checked(wt_ls *w, const int32_t *adj)
+{
+    const wt_instance *inst = w->inst;
+    int n = w->t.n, moved = 0;
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    int first = w->t.path ? w->t.order[0] : -1, last = w->t.path ? w->t.order[n - 1] : -1;
+    for (bool again = true; again;) {
+        again = false;
+        for (int c = 0; c < n; c++) {
+            int64_t before = w->length;
+            if (!ls_kopt_try(w, c)) {
+                assert_int_equal(w->length, before);
+                continue;
+            }
+            again = true;
+            moved++;
+            assert_true(w->length < before);
+            current(w, tour);
+            assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+            assert_int_equal(w->length, wt_tour_length(inst, tour));
+            assert_true(holds(tour, n, adj));
+            if (first >= 0) { /* a path: its ends stay at its two ends */
+                assert_int_equal(w->t.order[0], first);
+                assert_int_equal(w->t.order[n - 1], last);
+            }
+        }
+    }
+    free(tour);
+    w->q_count = 0;
+    memset(w->queued, 0, (size_t)n);
+    return moved;
+}
+
+/* Fixed edges: every seventh edge of the tour. */
+static int32_t *every_seventh(const int32_t *tour, int n)
+{
+    int count = n / 7;
+    int32_t *pairs = malloc(2 * (size_t)count * sizeof *pairs);
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    for (int i = 0; i < count; i++) {
+        pairs[2 * i] = tour[7 * i];
+        pairs[2 * i + 1] = tour[7 * i + 1];
+    }
+    wt_fixed_adjacency(pairs, count, n, adj);
+    free(pairs);
+    return adj;
+}
+
+static void test_moves_exact(void **state)
+{
+    (void)state;
+    const int sizes[] = {50, 120, 300};
+    for (int z = 0; z < 3; z++)
+        for (int k = 3; k <= 5; k++)
+            for (int variant = 0; variant < 4; variant++) {
+                int n = sizes[z];
+                bool list = variant & 1, fixed = variant & 2;
+                wt_instance *inst = wt_test_random_instance(n, 100 + (uint64_t)(z * 10 + k));
+                int32_t *tour = malloc((size_t)n * sizeof *tour);
+                wt_test_random_tour(n, (uint64_t)(7 * z + k + variant), tour);
+                int32_t *adj = fixed ? every_seventh(tour, n) : NULL;
+                wt_params params;
+                wt_params_defaults(&params);
+                wt_search_ctl ctl;
+                wt_ctl_init(&ctl, &params);
+                ctl.fixed = adj;
+                wt_ls_moves m = kopt_moves(k, variant == 1 ? 0 : 2);
+                wt_ls *w = NULL;
+                assert_int_equal(wt_ls_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
+                if (list) assert_int_equal(wt_ls_list_open(w, NULL), WT_OK);
+                assert_true(steps_checked(w, adj) > n / 10);
+                wt_ls_free(w);
+                free(adj);
+                free(tour);
+                wt_instance_free(inst);
+            }
+}
+
+/* On a segment engine's path (the closing edge stays). */
+static void test_moves_exact_on_paths(void **state)
+{
+    (void)state;
+    int n = 400, m = 250;
+    wt_instance *inst = wt_test_random_instance(n, 31);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
+    wt_test_random_tour(n, 5, tour);
+    for (int i = 0; i < n; i++) where[tour[i]] = i;
+    wt_ls_moves mv = kopt_moves(5, 2);
+    wt_ls *whole = NULL, *w = NULL;
+    assert_int_equal(wt_ls_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
+    assert_int_equal(wt_ls_create_paths(whole, m, &w, NULL), WT_OK);
+    wt_ls_adopt_path(w, tour, where, n, n - 100, m); /* wraps around position 0 */
+    assert_true(steps_checked(w, NULL) > 20);
+    wt_ls_free(w);
+    wt_ls_free(whole);
+    free(where);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* ---------------------------------------- the 3-opt oracle, edge by edge */
+
+/* Whether removing the edges (r[2i] r[2i+1]) from tour and adding (a[2i]
+ * a[2i+1]), count of each, gives one cycle through all n cities. */
+static bool one_cycle(const int32_t *tour, int n, const int *r, const int *a, int count)
+{
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    for (int i = 0; i < n; i++) {
+        adj[2 * tour[i]] = tour[(i + n - 1) % n];
+        adj[2 * tour[i] + 1] = tour[(i + 1) % n];
+    }
+    bool ok = true;
+    for (int e = 0; e < count && ok; e++) /* remove */
+        for (int s = 0; s < 2; s++) {
+            int x = r[2 * e + s], y = r[2 * e + 1 - s];
+            if (adj[2 * x] == y) adj[2 * x] = -1;
+            else if (adj[2 * x + 1] == y) adj[2 * x + 1] = -1;
+            else ok = false;
+        }
+    for (int e = 0; e < count && ok; e++) /* add */
+        for (int s = 0; s < 2; s++) {
+            int x = a[2 * e + s], y = a[2 * e + 1 - s];
+            if (adj[2 * x] == -1) adj[2 * x] = y;
+            else if (adj[2 * x + 1] == -1) adj[2 * x + 1] = y;
+            else ok = false;
+        }
+    int seen = 0;
+    for (int prev = -1, c = 0; ok;) {
+        seen++;
+        int next = adj[2 * c] != prev ? adj[2 * c] : adj[2 * c + 1];
+        if (adj[2 * c] == adj[2 * c + 1]) next = adj[2 * c]; /* a 2-cycle */
+        prev = c;
+        c = next;
+        if (c == 0 || seen > n) break;
+    }
+    free(adj);
+    return ok && seen == n;
+}
+
+static bool tour_edge(const int32_t *pos, const int32_t *tour, int n, int a, int b)
+{
+    return tour[(pos[a] + 1) % n] == b || tour[(pos[a] + n - 1) % n] == b;
+}
+
+/* Whether some sequential 2- or 3-opt move over the candidates gains, its
+ * partial gains positive (what the step searches). */
+static bool gaining_3opt_left(const wt_instance *inst, const int32_t *tour, const int32_t *nb,
+                              int k)
+{
+    int n = wt_instance_n(inst);
+    int32_t *pos = malloc((size_t)n * sizeof *pos);
+    for (int i = 0; i < n; i++) pos[tour[i]] = i;
+    bool found = false;
+    for (int t1 = 0; t1 < n && !found; t1++)
+        for (int s2 = -1; s2 <= 1 && !found; s2 += 2) {
+            int t2 = tour[(pos[t1] + s2 + n) % n];
+            for (int x = 0; x < k && !found; x++) {
+                int t3 = nb[(size_t)t2 * (size_t)k + (size_t)x];
+                int64_t g1 = d(inst, t1, t2) - d(inst, t2, t3);
+                if (t3 < 0 || g1 <= 0 || tour_edge(pos, tour, n, t2, t3)) continue;
+                for (int s4 = -1; s4 <= 1 && !found; s4 += 2) {
+                    int t4 = tour[(pos[t3] + s4 + n) % n];
+                    if ((t3 == t1 && t4 == t2) || (t3 == t2 && t4 == t1)) continue;
+                    int64_t g2 = g1 + d(inst, t3, t4);
+                    int r2[4] = {t1, t2, t3, t4}, a2[4] = {t2, t3, t4, t1};
+                    if (!tour_edge(pos, tour, n, t4, t1) && g2 - d(inst, t4, t1) > 0 &&
+                        one_cycle(tour, n, r2, a2, 2))
+                        found = true;
+                    for (int y = 0; y < k && !found; y++) {
+                        int t5 = nb[(size_t)t4 * (size_t)k + (size_t)y];
+                        if (t5 < 0 || g2 - d(inst, t4, t5) <= 0) continue;
+                        if (tour_edge(pos, tour, n, t4, t5)) continue;
+                        for (int s6 = -1; s6 <= 1 && !found; s6 += 2) {
+                            int t6 = tour[(pos[t5] + s6 + n) % n];
+                            int r3[6] = {t1, t2, t3, t4, t5, t6}, a3[6] = {t2, t3, t4, t5, t6, t1};
+                            int64_t gain = g2 - d(inst, t4, t5) + d(inst, t5, t6) - d(inst, t6, t1);
+                            if (gain > 0 && !tour_edge(pos, tour, n, t6, t1) &&
+                                one_cycle(tour, n, r3, a3, 3))
+                                found = true;
+                        }
+                    }
+                }
+            }
+        }
+    free(pos);
+    return found;
+}
+
+/* The oracle has moves to find: a descent of 2-opt and Or-opt moves leaves
+ * some on every instance here; the k-opt steps leave none. */
+static void test_steps_leave_no_3opt_move(void **state)
+{
+    (void)state;
+    for (int seed = 1; seed <= 3; seed++) {
+        int n = 100 + 50 * seed;
+        wt_instance *inst = wt_test_random_instance(n, 200 + (uint64_t)seed);
+        int32_t *tour = malloc((size_t)n * sizeof *tour);
+        wt_test_random_tour(n, (uint64_t)seed, tour);
+        wt_ls_moves m = kopt_moves(5, 2), local = wt_policy_ls_moves(false);
+        wt_ls *w = NULL, *plain = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &m, &w, NULL), WT_OK);
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &local, &plain, NULL), WT_OK);
+        wt_ls_touch_all(plain);
+        assert_int_equal(wt_ls_descend(plain, NULL, NULL), WT_OK);
+        int k;
+        const int32_t *nb = wt_ls_candidates(w, &k);
+        assert_true(gaining_3opt_left(inst, wt_ls_order(plain), nb, k));
+        steps_checked(w, NULL);
+        assert_false(gaining_3opt_left(inst, wt_ls_order(w), nb, k));
+        wt_ls_free(plain);
+        wt_ls_free(w);
+        free(tour);
+        wt_instance_free(inst);
+    }
+}
+
+/* ILS with the 5-opt step: one seed and kick budget, one tour. */
+static void test_ils_same_tour_twice(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(600, 9);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 300;
+    p.threads = 2;
+    p.seed = 3;
+    wt_tuning tune = {.lk_kopt = 5, .lk_alpha = WT_TUNING_OFF};
+    p.tuning = &tune;
+    wt_result a, b;
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+    assert_true(a.length < a.init_length);
+    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    wt_instance_free(inst);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_moves_exact),
+        cmocka_unit_test(test_moves_exact_on_paths),
+        cmocka_unit_test(test_steps_leave_no_3opt_move),
+        cmocka_unit_test(test_ils_same_tour_twice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
