@@ -27,6 +27,7 @@
 
 #include <math.h>
 
+#include "algo/alpha.h"
 #include "backend/backend.h"
 #include "backend/cuda/cuda_ascent.h"
 #include "core/search_ctl.h"
@@ -258,6 +259,88 @@ static void test_until_and_stop(void **state)
     wt_instance_free(inst);
 }
 
+/* One ascent of `steps` steps, first period `period`, from pi = 0 over the
+ * search's own graph (wt_alpha_graph), on the GPU (tuned, NULL: defaults)
+ * or the host. */
+static run ascend_search_graph(const wt_instance *inst, const int32_t *graph, int width, int steps,
+                               int period, bool gpu, const wt_cuda_ascent_tuning *tuning)
+{
+    int n = wt_instance_n(inst);
+    run r = {0};
+    r.job = (wt_ascent_job){.graph = graph, .graph_k = width, .iterations = steps,
+                            .period = period, .until = INFINITY, .lower_bound = -1,
+                            .pi = calloc((size_t)n, sizeof(int32_t)),
+                            .candidates = malloc((size_t)n * CAND_K * sizeof(int32_t)),
+                            .candidates_k = CAND_K};
+    wt_params p;
+    wt_params_defaults(&p);
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    const wt_backend *b = backend_for(gpu);
+    wt_device dev;
+    wt_device_of(b, 0, &dev);
+    wt_error err = {0};
+    if (gpu && !gpu_is_cpu && tuning)
+        r.status = wt_cuda_ascent_tuned(&dev, inst, &r.job, &ctl, tuning, &err);
+    else
+        r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
+    if (r.status != WT_OK) print_message("    ascent: %s\n", err.message);
+    return r;
+}
+
+/* The search's graph (the quadrant lists and their joins of
+ * wt_alpha_graph), pi from 0, a first period of 100 and of n / 2, 30
+ * steps: the GPU (three runs fused, one a launch a phase) equal to the
+ * host, run after run. */
+static void test_search_graph_repeatable(void **state)
+{
+    (void)state;
+    const int sizes[] = {2000, 5000, 20000};
+    const uint64_t seeds[] = {24, 23, 5};
+    wt_cuda_ascent_tuning launches;
+    wt_cuda_ascent_tuning_defaults(&launches);
+    launches.fused = false;
+    int differ = 0;
+    for (int s = 0; s < 3; s++) {
+        wt_instance *inst = wt_test_random_instance(sizes[s], seeds[s]);
+        int n = wt_instance_n(inst), width = 0;
+        wt_params p;
+        wt_params_defaults(&p);
+        wt_search_ctl ctl;
+        wt_ctl_init(&ctl, &p);
+        bool stopped = false;
+        wt_status st = WT_OK;
+        wt_error err = {0};
+        int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+        if (!graph) fail_msg("graph: %s", err.message);
+        const int periods[] = {100, 0};
+        for (int q = 0; q < 2; q++) {
+            run c = ascend_search_graph(inst, graph, width, 30, periods[q], false, NULL);
+            for (int r = 0; r < 4; r++) {
+                run g = ascend_search_graph(inst, graph, width, 30, periods[q], true,
+                                            r == 3 ? &launches : NULL);
+                int pis = 0;
+                for (int i = 0; i < n; i++) pis += g.job.pi[i] != c.job.pi[i];
+                bool same = pis == 0 && g.job.graph_bound == c.job.graph_bound &&
+                            g.job.lower_bound == c.job.lower_bound &&
+                            g.job.iterations_done == c.job.iterations_done;
+                print_message("    n=%d period=%d run %d (%s): steps %d/%d graph bound %lld/%lld "
+                              "%d penalties differ%s\n",
+                              n, periods[q], r, r == 3 ? "launches" : "fused",
+                              g.job.iterations_done, c.job.iterations_done,
+                              (long long)g.job.graph_bound, (long long)c.job.graph_bound, pis,
+                              same ? "" : "  <-- DIFFERS");
+                differ += !same;
+                run_free(&g);
+            }
+            run_free(&c);
+        }
+        free(graph);
+        wt_instance_free(inst);
+    }
+    assert_int_equal(differ, 0);
+}
+
 /* A launch a phase; the cooperative kernels on one block an SM, a step a
  * launch (the rule's state crossing between launches every step); 7 steps
  * a launch (launches that end inside a period). */
@@ -294,6 +377,7 @@ int main(void)
         GPU_TEST(test_generated_instances),
         GPU_TEST(test_until_and_stop),
         GPU_TEST(test_tunings),
+        GPU_TEST(test_search_graph_repeatable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
