@@ -16,6 +16,7 @@ enum { GPU_HOG_MAX = 4096 };
 
 typedef struct gpu_hog {
     void *block[GPU_HOG_MAX];
+    size_t bytes[GPU_HOG_MAX];
     int count;
     size_t left; /* device bytes free once filled; (size_t)-1 unknown */
 } gpu_hog;
@@ -32,7 +33,7 @@ static void gpu_hog_take(gpu_hog *h, size_t leave)
             chunk /= 2;
             continue;
         }
-        if (cudaMalloc(&h->block[h->count], chunk) == cudaSuccess) h->count++;
+        if (cudaMalloc(&h->block[h->count], chunk) == cudaSuccess) h->bytes[h->count++] = chunk;
         else chunk /= 2;
     }
     (void)cudaGetLastError(); /* failed cudaMalloc calls leave an error behind */
