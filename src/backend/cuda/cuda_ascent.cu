@@ -468,6 +468,10 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
         }
     }
     free(h);
+    /* cudaMemcpy from pageable memory may return before its DMA lands, and
+     * d.stream (non-blocking) is not ordered after the legacy stream's
+     * copies: the kernels must not start before the uploads end. */
+    WT_CUDA_CHECK(err, cudaDeviceSynchronize());
     return WT_OK;
 }
 

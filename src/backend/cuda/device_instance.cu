@@ -62,6 +62,14 @@ wt_status dev_instance_upload(const wt_instance *inst, DevInstBuffers *buf, wt_e
     buf->inst.n = inst->n;
     buf->inst.type = inst->type;
     wt_status st = upload_all(inst, buf, err);
+    /* cudaMemcpy from pageable memory may return before its DMA lands, and
+     * the contexts' streams (non-blocking) are not ordered after the legacy
+     * stream's copies: no kernel may read the instance before they end. */
+    cudaError_t e = st == WT_OK ? cudaDeviceSynchronize() : cudaSuccess;
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        st = wt_fail(err, WT_STATUS_DEVICE, "the instance's upload: %s", cudaGetErrorString(e));
+    }
     if (st != WT_OK) dev_instance_free(buf);
     return st;
 }
