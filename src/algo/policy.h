@@ -54,7 +54,7 @@
 #define WT_LK_BREADTH5 1
 /* The k-opt step (lk_kopt, off by default): non-gaining basic moves before
  * one that gains, at most [lk_kopt_submoves]. */
-#define WT_LK_KOPT_SUBMOVES 5
+#define WT_LK_KOPT_SUBMOVES 50
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */

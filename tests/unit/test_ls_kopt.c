@@ -11,7 +11,8 @@
  * until none moves leave no sequential 3-opt move (2-opt included) over the
  * candidates that the gain criterion admits: checked by brute force, each
  * candidate move's result built edge by edge.  ILS with the step gives the
- * same tour twice for one seed and kick budget.
+ * same tour twice for one seed and kick budget, on quadrant neighbours and
+ * on alpha lists (whose ascent runs before the first descent).
  */
 #include "test_util.h"
 
@@ -110,7 +111,10 @@ static void test_moves_exact(void **state)
                 wt_search_ctl ctl;
                 wt_ctl_init(&ctl, &params);
                 ctl.fixed = adj;
-                wt_ls_moves m = kopt_moves(k, variant == 1 ? 0 : 2);
+                /* Long chains of submoves too (the default's), on the list
+                 * with fixed edges. */
+                int sub = variant == 1 ? 0 : variant == 3 ? WT_LK_KOPT_SUBMOVES : 2;
+                wt_ls_moves m = kopt_moves(k, sub);
                 wt_ls *w = NULL;
                 assert_int_equal(wt_ls_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
                 if (list) assert_int_equal(wt_ls_list_open(w, NULL), WT_OK);
@@ -288,6 +292,39 @@ static void test_ils_same_tour_twice(void **state)
     wt_instance_free(inst);
 }
 
+/* The 5-opt step on alpha lists, whose ascent runs before the first
+ * descent: a valid tour of exact length, above the ascent's bound, the
+ * same on 1 and 2 threads for one seed and kick budget. */
+static void test_ils_alpha_lists_first(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(500, 12);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 200;
+    p.seed = 5;
+    wt_tuning tune = {.lk_kopt = 5, .lk_alpha = 1};
+    p.tuning = &tune;
+    wt_result a, b;
+    wt_error err = {0};
+    p.threads = 1;
+    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+    assert_true(a.ascent.iterations > 0);
+    assert_true(a.lower_bound > 0 && a.lower_bound <= a.length);
+    assert_true(a.length < a.init_length);
+    p.threads = 2;
+    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -295,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_moves_exact_on_paths),
         cmocka_unit_test(test_steps_leave_no_3opt_move),
         cmocka_unit_test(test_ils_same_tour_twice),
+        cmocka_unit_test(test_ils_alpha_lists_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
