@@ -135,6 +135,12 @@ static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, wt_ls_m
         m->given = alpha->candidates;
         m->candidates = alpha->k;
         m->quadrant = false;
+        /* The k-opt step's gains under the ascent's penalties, as LKH's
+         * (bench/RESULTS.md, "The k-opt step against the flip chain (LK)"). */
+        if (m->kopt && alpha->pi) {
+            m->pi = alpha->pi;
+            m->pi_scale = WT_ASCENT_SCALE;
+        }
     }
     return WT_OK;
 }
