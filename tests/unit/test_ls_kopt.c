@@ -7,7 +7,8 @@
  * the tour stays a permutation, the length the engine keeps equals the
  * tour's recomputed length (so every claimed gain was the exact change),
  * fixed edges and a path's ends stay; on the array and on the two-level
- * list, for k = 3, 4, 5, with and without submoves.  Steps from every city
+ * list, for k = 3, 4, 5, with and without submoves, and under node
+ * penalties (LKH's pi-transformed distances).  Steps from every city
  * until none moves leave no sequential 3-opt move (2-opt included) over the
  * candidates that the gain criterion admits: checked by brute force, each
  * candidate move's result built edge by edge.  ILS with the step gives the
@@ -143,6 +144,42 @@ static void test_moves_exact_on_paths(void **state)
     assert_true(steps_checked(w, NULL) > 20);
     wt_ls_free(w);
     wt_ls_free(whole);
+    free(where);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* Under node penalties (an ascent's, moves.pi): the gains the step
+ * measures are pi_scale times the changes of length plus penalties that
+ * cancel, so every step still shortens the tour by what the engine
+ * counts; on the array, on the list and on a segment engine's path, whose
+ * cities are numbered along it. */
+static void test_moves_exact_with_penalties(void **state)
+{
+    (void)state;
+    int n = 300, m = 200;
+    wt_instance *inst = wt_test_random_instance(n, 41);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
+    int32_t *pi = malloc((size_t)n * sizeof *pi);
+    for (int i = 0; i < n; i++) pi[i] = (int32_t)((i * 7919) % 2001) - 1000;
+    for (int variant = 0; variant < 3; variant++) {
+        wt_test_random_tour(n, (uint64_t)(11 + variant), tour);
+        for (int i = 0; i < n; i++) where[tour[i]] = i;
+        wt_ls_moves mv = kopt_moves(5, WT_LK_KOPT_SUBMOVES);
+        mv.pi = pi;
+        mv.pi_scale = 100;
+        wt_ls *whole = NULL, *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
+        if (variant == 1) assert_int_equal(wt_ls_list_open(whole, NULL), WT_OK);
+        if (variant == 2) {
+            assert_int_equal(wt_ls_create_paths(whole, m, &w, NULL), WT_OK);
+            wt_ls_adopt_path(w, tour, where, n, n - 50, m);
+        }
+        assert_true(steps_checked(w ? w : whole, NULL) > m / 10);
+        wt_ls_free(w);
+        wt_ls_free(whole);
+    }
+    free(pi);
     free(where);
     free(tour);
     wt_instance_free(inst);
@@ -330,6 +367,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_exact),
         cmocka_unit_test(test_moves_exact_on_paths),
+        cmocka_unit_test(test_moves_exact_with_penalties),
         cmocka_unit_test(test_steps_leave_no_3opt_move),
         cmocka_unit_test(test_ils_same_tour_twice),
         cmocka_unit_test(test_ils_alpha_lists_first),
