@@ -247,12 +247,12 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
     double t1 = wt_now();
     st = run_on_device(on, inst, plan, host_plan, &job, ctl, &ran, err);
     double ascent_s = wt_now() - t1;
-    free(pi);
     if (st == WT_STATUS_UNSUPPORTED) { /* no ascent for this metric: the usual lists */
         job.stopped = true;
         st = WT_OK;
     }
     if (st != WT_OK || job.stopped) {
+        free(pi);
         free(graph);
         free(cand);
         return st;
@@ -260,6 +260,7 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
     fill_rows(cand, k, graph, width, n);
     free(graph);
     ran.candidates = cand;
+    ran.pi = pi;
     ran.k = k;
     ran.lower_bound = job.lower_bound;
     ran.graph_bound = job.graph_bound;
@@ -348,6 +349,8 @@ wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_c
     if (st == WT_OK && copy) {
         out->lower_bound = unscaled_bound(out->lower_bound, shift, inst->n);
         out->graph_bound = -1; /* in the copy's unit: no figure of inst's */
+        free(out->pi);        /* the copy's distances' penalties */
+        out->pi = NULL;
     }
     return st;
 }
@@ -365,4 +368,6 @@ void wt_alpha_free(wt_alpha *a)
     if (!a) return;
     free(a->candidates);
     a->candidates = NULL;
+    free(a->pi);
+    a->pi = NULL;
 }

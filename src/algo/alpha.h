@@ -28,6 +28,9 @@
 
 typedef struct wt_alpha {
     int32_t *candidates;  /* n rows of k cities by increasing alpha (full rows) */
+    int32_t *pi;          /* n: the penalties the lists were made under, in
+                             1 / WT_ASCENT_SCALE of a length unit (backend.h);
+                             NULL where the ascent ran on a scaled copy */
     int k;
     int64_t lower_bound;  /* proven, or -1 */
     int64_t graph_bound;  /* the ascent's best bound in its graph, scaled by
@@ -77,7 +80,7 @@ wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_c
                        const wt_alpha_plan *plan, const wt_alpha_plan *host_plan, int k,
                        wt_alpha *out,
                        wt_error *err);
-void wt_alpha_free(wt_alpha *a); /* its lists; NULL is a no-op */
+void wt_alpha_free(wt_alpha *a); /* its lists and penalties; NULL is a no-op */
 
 /* The result's figures of a completed ascent a (its device, steps and
  * seconds) into stats; nothing where none completed. */

@@ -109,21 +109,18 @@ static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, b
     };
 }
 
-/* After the first descent (so that a short run has its descended tour as
- * early as before): the Held-Karp ascent where the tuning and policy want
- * it, taking at most its share of the time left (without a limit, the
- * steps wt_policy_ascent_steps allows); its bound goes into stats and ends a search that reaches it.
- * With alpha lists, the kicks' engine becomes one on the same tour with
- * the alpha-nearness candidates (*whole and *m replaced).  Stopped, or a
- * metric without an ascent: everything stays as it was. */
-static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *tour,
-                                      wt_search_ctl *ctl, wt_ls_moves *m, wt_alpha *alpha,
-                                      wt_search_stats *stats, wt_ls **whole, wt_error *err)
+/* The Held-Karp ascent where the tuning and policy want it, taking at most
+ * its share of the time left (without a limit, the steps
+ * wt_policy_ascent_steps allows); its bound goes into stats and ends a
+ * search that reaches it.  With alpha lists, *m becomes the moves on the
+ * alpha-nearness candidates (alpha's).  Stopped, or a metric without an
+ * ascent: everything stays as it was (alpha->candidates NULL). */
+static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, wt_ls_moves *m,
+                            wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
     wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n);
     if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
-    wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
     wt_device dev; /* the GPU's slot where one runs it: its share and period */
     wt_alpha_device(ctl->params, &dev);
     wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n);
@@ -134,11 +131,50 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     if (st != WT_OK) return st;
     wt_alpha_stats(alpha, stats);
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
-    if (!alpha->candidates || use != WT_ALPHA_LISTS) return WT_OK;
+    if (alpha->candidates && use == WT_ALPHA_LISTS) {
+        m->given = alpha->candidates;
+        m->candidates = alpha->k;
+        m->quadrant = false;
+        /* The k-opt step's gains under the ascent's penalties, as LKH's
+         * (bench/RESULTS.md, "The k-opt step against the flip chain (LK)"). */
+        if (m->kopt && alpha->pi) {
+            m->pi = alpha->pi;
+            m->pi_scale = WT_ASCENT_SCALE;
+        }
+    }
+    return WT_OK;
+}
+
+/* Whether the ascent runs before the first descent, whose LK steps then
+ * take the alpha lists too: for the k-opt step on alpha lists, where the
+ * first descent on them ends far shorter than on quadrant neighbours
+ * (bench/RESULTS.md, "The k-opt step against the flip chain (LK)"), so
+ * that the kicks start from a better tour for the ascent's time.  A kept
+ * search (ctl->keep) descends from where its tour changed, with its
+ * lists; an asymmetric instance's transformation keeps its moves. */
+static bool ascent_first(const wt_instance *inst, const wt_search_ctl *ctl,
+                         const wt_ls_moves *m)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    return m->lk && m->kopt && !ctl->keep && !inst->directed &&
+           wt_policy_lk_alpha(t->lk_alpha, inst->n) == WT_ALPHA_LISTS;
+}
+
+/* After the first descent (so that a short run has its descended tour as
+ * early as before): the ascent (run_ascent), its bound reported; with
+ * alpha lists, the kicks' engine becomes one on the same tour with the
+ * alpha-nearness candidates (*whole and *m replaced). */
+static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *tour,
+                                      wt_search_ctl *ctl, wt_ls_moves *m, wt_alpha *alpha,
+                                      wt_search_stats *stats, wt_ls **whole, wt_error *err)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    if (!m->lk || wt_policy_lk_alpha(t->lk_alpha, inst->n) == WT_ALPHA_NONE || wt_ctl_expired(ctl))
+        return WT_OK;
+    wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
     wt_ls_moves am = *m;
-    am.given = alpha->candidates;
-    am.candidates = alpha->k;
-    am.quadrant = false;
+    wt_status st = run_ascent(inst, ctl, &am, alpha, stats, err);
+    if (st != WT_OK || am.given == m->given) return st;
     wt_ls *w = NULL;
     st = wt_ls_create(inst, tour, ctl, &am, &w, err);
     if (st != WT_OK) return st;
@@ -198,8 +234,13 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     if (inst->directed) /* an asymmetric instance's transformation */
         moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};
-    wt_status st = whole_engine(inst, tour, ctl, &moves, &whole, err);
-    if (st != WT_OK) return st;
+    bool alpha_first = ascent_first(inst, ctl, &moves);
+    wt_status st = alpha_first ? run_ascent(inst, ctl, &moves, &alpha, stats, err) : WT_OK;
+    if (st == WT_OK) st = whole_engine(inst, tour, ctl, &moves, &whole, err);
+    if (st != WT_OK) {
+        wt_alpha_free(&alpha);
+        return st;
+    }
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
@@ -226,7 +267,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
                                    stats, err);
     }
-    if (st == WT_OK)
+    if (st == WT_OK && !alpha_first)
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);

@@ -53,8 +53,10 @@
 #define WT_LK_BREADTH4 1
 #define WT_LK_BREADTH5 1
 /* The k-opt step (lk_kopt, off by default): non-gaining basic moves before
- * one that gains, at most [lk_kopt_submoves]. */
-#define WT_LK_KOPT_SUBMOVES 5
+ * one that gains, at most [lk_kopt_submoves]: long chains, as LKH's, which
+ * only the gain criterion ends (bench/RESULTS.md, "Why the k-opt step
+ * stalled on pr2392"). */
+#define WT_LK_KOPT_SUBMOVES 50
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */

@@ -121,7 +121,8 @@ wt_status wt_ls_create(const wt_instance *inst, const int32_t *tour, wt_search_c
                                           moves->breadth[1] >= 1 && moves->breadth[2] >= 1 &&
                                           (moves->kopt == 0 ||
                                            (moves->kopt >= 3 && moves->kopt <= 5)) &&
-                                          moves->kopt_submoves >= 0));
+                                          moves->kopt_submoves >= 0 &&
+                                          (!moves->pi || moves->pi_scale >= 1)));
     if (!inst || !tour || !out || inst->n < 4 || !lk_ok || moves->candidates < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_create: bad arguments");
     wt_ls *e = calloc(1, sizeof *e);

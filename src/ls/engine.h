@@ -74,6 +74,13 @@ typedef struct wt_ls_moves {
                              cities to use instead (an ascent's alpha-nearness
                              lists), -1 after a shorter row's last, read only:
                              they must outlive the engine and its clones */
+    const int32_t *pi; /* kopt: NULL, or n node penalties (an ascent's, by the
+                          instance's city numbers) under which the k-opt step
+                          measures its gains: pi_scale d(a, b) + pi[a] + pi[b]
+                          (LKH's pi-transformed distances; a closed move's
+                          gain is pi_scale times its gain in d); read only,
+                          outliving the engine and its clones */
+    int pi_scale;      /* kopt with pi: the distances' factor, >= 1 */
 } wt_ls_moves;
 
 typedef struct wt_ls wt_ls;

@@ -7,11 +7,13 @@
  * the tour stays a permutation, the length the engine keeps equals the
  * tour's recomputed length (so every claimed gain was the exact change),
  * fixed edges and a path's ends stay; on the array and on the two-level
- * list, for k = 3, 4, 5, with and without submoves.  Steps from every city
+ * list, for k = 3, 4, 5, with and without submoves, and under node
+ * penalties (LKH's pi-transformed distances).  Steps from every city
  * until none moves leave no sequential 3-opt move (2-opt included) over the
  * candidates that the gain criterion admits: checked by brute force, each
  * candidate move's result built edge by edge.  ILS with the step gives the
- * same tour twice for one seed and kick budget.
+ * same tour twice for one seed and kick budget, on quadrant neighbours and
+ * on alpha lists (whose ascent runs before the first descent).
  */
 #include "test_util.h"
 
@@ -110,7 +112,10 @@ static void test_moves_exact(void **state)
                 wt_search_ctl ctl;
                 wt_ctl_init(&ctl, &params);
                 ctl.fixed = adj;
-                wt_ls_moves m = kopt_moves(k, variant == 1 ? 0 : 2);
+                /* Long chains of submoves too (the default's), on the list
+                 * with fixed edges. */
+                int sub = variant == 1 ? 0 : variant == 3 ? WT_LK_KOPT_SUBMOVES : 2;
+                wt_ls_moves m = kopt_moves(k, sub);
                 wt_ls *w = NULL;
                 assert_int_equal(wt_ls_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
                 if (list) assert_int_equal(wt_ls_list_open(w, NULL), WT_OK);
@@ -139,6 +144,42 @@ static void test_moves_exact_on_paths(void **state)
     assert_true(steps_checked(w, NULL) > 20);
     wt_ls_free(w);
     wt_ls_free(whole);
+    free(where);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* Under node penalties (an ascent's, moves.pi): the gains the step
+ * measures are pi_scale times the changes of length plus penalties that
+ * cancel, so every step still shortens the tour by what the engine
+ * counts; on the array, on the list and on a segment engine's path, whose
+ * cities are numbered along it. */
+static void test_moves_exact_with_penalties(void **state)
+{
+    (void)state;
+    int n = 300, m = 200;
+    wt_instance *inst = wt_test_random_instance(n, 41);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
+    int32_t *pi = malloc((size_t)n * sizeof *pi);
+    for (int i = 0; i < n; i++) pi[i] = (int32_t)((i * 7919) % 2001) - 1000;
+    for (int variant = 0; variant < 3; variant++) {
+        wt_test_random_tour(n, (uint64_t)(11 + variant), tour);
+        for (int i = 0; i < n; i++) where[tour[i]] = i;
+        wt_ls_moves mv = kopt_moves(5, WT_LK_KOPT_SUBMOVES);
+        mv.pi = pi;
+        mv.pi_scale = 100;
+        wt_ls *whole = NULL, *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
+        if (variant == 1) assert_int_equal(wt_ls_list_open(whole, NULL), WT_OK);
+        if (variant == 2) {
+            assert_int_equal(wt_ls_create_paths(whole, m, &w, NULL), WT_OK);
+            wt_ls_adopt_path(w, tour, where, n, n - 50, m);
+        }
+        assert_true(steps_checked(w ? w : whole, NULL) > m / 10);
+        wt_ls_free(w);
+        wt_ls_free(whole);
+    }
+    free(pi);
     free(where);
     free(tour);
     wt_instance_free(inst);
@@ -288,13 +329,48 @@ static void test_ils_same_tour_twice(void **state)
     wt_instance_free(inst);
 }
 
+/* The 5-opt step on alpha lists, whose ascent runs before the first
+ * descent: a valid tour of exact length, above the ascent's bound, the
+ * same on 1 and 2 threads for one seed and kick budget. */
+static void test_ils_alpha_lists_first(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(500, 12);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 200;
+    p.seed = 5;
+    wt_tuning tune = {.lk_kopt = 5, .lk_alpha = 1};
+    p.tuning = &tune;
+    wt_result a, b;
+    wt_error err = {0};
+    p.threads = 1;
+    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+    assert_true(a.ascent.iterations > 0);
+    assert_true(a.lower_bound > 0 && a.lower_bound <= a.length);
+    assert_true(a.length < a.init_length);
+    p.threads = 2;
+    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+    wt_result_free(&a);
+    wt_result_free(&b);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_exact),
         cmocka_unit_test(test_moves_exact_on_paths),
+        cmocka_unit_test(test_moves_exact_with_penalties),
         cmocka_unit_test(test_steps_leave_no_3opt_move),
         cmocka_unit_test(test_ils_same_tour_twice),
+        cmocka_unit_test(test_ils_alpha_lists_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
