@@ -150,7 +150,7 @@ struct wt_tuning {
     int lk_kopt_submoves;     /* with lk_kopt: non-gaining k-opt moves a step
                                  makes before one that gains, at most; 0: the
                                  default (src/algo/policy.h); WT_TUNING_OFF:
-                                 none; else 1..10 */
+                                 none; else 1..100 */
     int lk_alpha;             /* the Held-Karp ascent after the first descent: 1:
                                  its proven bound, and its candidates by
                                  alpha-nearness for the kicks (five a city;

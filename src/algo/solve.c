@@ -553,8 +553,8 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         return BAD("lk_kopt is %d; expected 0 (the default: the flip chain) or 3 to 5",
                    t->lk_kopt);
     if (t->lk_kopt_submoves != 0 && t->lk_kopt_submoves != WT_TUNING_OFF &&
-        (t->lk_kopt_submoves < 1 || t->lk_kopt_submoves > 10))
-        return BAD("lk_kopt_submoves is %d; expected 0 (the default), WT_TUNING_OFF or 1 to 10",
+        (t->lk_kopt_submoves < 1 || t->lk_kopt_submoves > 100))
+        return BAD("lk_kopt_submoves is %d; expected 0 (the default), WT_TUNING_OFF or 1 to 100",
                    t->lk_kopt_submoves);
     if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1 && t->lk_alpha != 2)
         return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF, 1 or 2",
