@@ -71,15 +71,15 @@ typedef struct wt_alpha_plan {
  * WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance too large
  * for the GPU, a metric it lacks), the host's slot runs it from the start
  * as *host_plan says (NULL: *plan), since a step on the host costs about
- * thirty on a GPU (out->device says which ran, out->fallback why).  When ctl stops it before the lists are complete,
- * or the instance has no ascent (fewer than 8 cities, or a metric the
- * host refuses), returns WT_OK with out->candidates NULL and
- * out->lower_bound -1: the caller searches with its usual lists.
- * WT_STATUS_OUT_OF_MEMORY and the backends' other errors otherwise. */
+ * thirty on a GPU (out->device says which ran, out->fallback why).  When
+ * ctl stops it before the lists are complete, or the instance has no
+ * ascent (fewer than 8 cities, or a metric the host refuses), returns
+ * WT_OK with out->candidates NULL and out->lower_bound -1: the caller
+ * searches with its usual lists.  WT_STATUS_OUT_OF_MEMORY and the
+ * backends' other errors otherwise. */
 wt_status wt_alpha_run(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
                        const wt_alpha_plan *plan, const wt_alpha_plan *host_plan, int k,
-                       wt_alpha *out,
-                       wt_error *err);
+                       wt_alpha *out, wt_error *err);
 void wt_alpha_free(wt_alpha *a); /* its lists and penalties; NULL is a no-op */
 
 /* The result's figures of a completed ascent a (its device, steps and

@@ -92,18 +92,12 @@ typedef struct run {
     double seconds;
 } run;
 
-/* One ascent on the GPU (gpu) or the host; stop: a stop flag set before;
- * tuning: the GPU's (NULL: the backend's slot, its defaults). */
-static run ascend_tuned(const wt_instance *inst, const int32_t *graph, int iterations,
-                        double until, bool stop, bool gpu, const wt_cuda_ascent_tuning *tuning)
+/* r->job, prepared, on the GPU (gpu) or the host: r->status and seconds;
+ * stop: a stop flag set before; tuning: the GPU's (NULL: the backend's
+ * slot, its defaults). */
+static void run_job(run *r, const wt_instance *inst, bool stop, bool gpu,
+                    const wt_cuda_ascent_tuning *tuning)
 {
-    int n = wt_instance_n(inst);
-    run r = {0};
-    r.job = (wt_ascent_job){.graph = graph, .graph_k = GRAPH_K + 1, .iterations = iterations,
-                            .until = until, .pi = calloc((size_t)n, sizeof(int32_t)),
-                            .candidates = malloc((size_t)n * CAND_K * sizeof(int32_t)),
-                            .candidates_k = CAND_K};
-    for (int i = 0; i < n; i++) r.job.pi[i] = (int32_t)((i * 37) % 11) - 5; /* not all 0 */
     wt_params p;
     wt_params_defaults(&p);
     volatile int flag = stop ? 1 : 0;
@@ -116,11 +110,26 @@ static run ascend_tuned(const wt_instance *inst, const int32_t *graph, int itera
     wt_error err = {0};
     double t0 = now_s();
     if (gpu && !gpu_is_cpu && tuning)
-        r.status = wt_cuda_ascent_tuned(&dev, inst, &r.job, &ctl, tuning, &err);
+        r->status = wt_cuda_ascent_tuned(&dev, inst, &r->job, &ctl, tuning, &err);
     else
-        r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
-    r.seconds = now_s() - t0;
-    if (r.status != WT_OK) print_message("    %s ascent: %s\n", gpu ? "GPU" : "host", err.message);
+        r->status = b->ascent(&dev, inst, &r->job, &ctl, &err);
+    r->seconds = now_s() - t0;
+    if (r->status != WT_OK)
+        print_message("    %s ascent: %s\n", gpu ? "GPU" : "host", err.message);
+}
+
+/* One ascent on the test's graph from a start pi that is not all 0. */
+static run ascend_tuned(const wt_instance *inst, const int32_t *graph, int iterations,
+                        double until, bool stop, bool gpu, const wt_cuda_ascent_tuning *tuning)
+{
+    int n = wt_instance_n(inst);
+    run r = {0};
+    r.job = (wt_ascent_job){.graph = graph, .graph_k = GRAPH_K + 1, .iterations = iterations,
+                            .until = until, .pi = calloc((size_t)n, sizeof(int32_t)),
+                            .candidates = malloc((size_t)n * CAND_K * sizeof(int32_t)),
+                            .candidates_k = CAND_K};
+    for (int i = 0; i < n; i++) r.job.pi[i] = (int32_t)((i * 37) % 11) - 5; /* not all 0 */
+    run_job(&r, inst, stop, gpu, tuning);
     return r;
 }
 
@@ -273,19 +282,7 @@ static run ascend_search_graph(const wt_instance *inst, const int32_t *graph, in
                             .pi = calloc((size_t)n, sizeof(int32_t)),
                             .candidates = malloc((size_t)n * CAND_K * sizeof(int32_t)),
                             .candidates_k = CAND_K};
-    wt_params p;
-    wt_params_defaults(&p);
-    wt_search_ctl ctl;
-    wt_ctl_init(&ctl, &p);
-    const wt_backend *b = backend_for(gpu);
-    wt_device dev;
-    wt_device_of(b, 0, &dev);
-    wt_error err = {0};
-    if (gpu && !gpu_is_cpu && tuning)
-        r.status = wt_cuda_ascent_tuned(&dev, inst, &r.job, &ctl, tuning, &err);
-    else
-        r.status = b->ascent(&dev, inst, &r.job, &ctl, &err);
-    if (r.status != WT_OK) print_message("    ascent: %s\n", err.message);
+    run_job(&r, inst, false, gpu, tuning);
     return r;
 }
 
