@@ -890,15 +890,16 @@ int cmd_solve(int argc, char **argv)
         if (cli_mpi_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);
     }
-    /* The handler stays until the tour is written: a second Ctrl-C then
-     * cannot leave a half-written tour file behind.  A tour that cannot be
+    /* The handler stays until the program ends: a second Ctrl-C then
+     * cannot leave a half-written tour file behind, nor, after a fast
+     * write, turn the first's exit status into a death by signal (as in
+     * solve-batch).  A tour that cannot be
      * written (a full disk, a folder deleted meanwhile) still has its report,
      * so the search's result is not lost; the error comes last, exit 1. */
     wt_error write_err = {0};
     int write_status =
         status == EXIT_OK && speaks ? write_outputs(&o, inst, &res, &write_err) : EXIT_OK;
     release(hold);
-    remove_stop_handlers();
     if (status == EXIT_OK && speaks) {
         const char *why = write_status != EXIT_OK ? write_err.message : NULL;
         if (o.json) {
