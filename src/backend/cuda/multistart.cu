@@ -95,6 +95,9 @@ wt_status prepare(const wt_instance *inst, int device, MsResources &r, wt_error 
     init.best_len = LLONG_MAX;
     init.best_climb = ULLONG_MAX;
     WT_CUDA_CHECK(err, cudaMemcpy(r.d_run, &init, sizeof init, cudaMemcpyHostToDevice));
+    /* a pageable cudaMemcpy may return before its DMA lands, and the
+     * context's streams (non-blocking) do not wait for the legacy stream */
+    WT_CUDA_CHECK(err, cudaDeviceSynchronize());
     WT_CUDA_CHECK(err, cudaMallocHost(&r.h_run, sizeof(MsRun)));
     *r.h_run = init;
     return WT_OK;
