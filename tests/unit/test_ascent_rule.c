@@ -2,7 +2,7 @@
  * test_ascent_rule.c - the Held-Karp ascent's step rule and pi update
  * (core/ascent_rule.h), the code the host's and the GPU's ascents share:
  * integer rounding toward 0, the clamp, the initial phase and its
- * patience, the periods and their longest.
+ * patience, the periods, their longest and their stall.
  */
 #include "test_util.h"
 
@@ -122,6 +122,28 @@ static void test_rule_period_stays_within_the_first(void **state)
     assert_true(steps[4] == 800);                    /* then halves with the period */
 }
 
+/* A long period whose steps stop raising the bound ends after
+ * WT_ASCENT_STALL of them (the step halves sooner); a period shorter than
+ * that runs whole. */
+static void test_rule_stalled_period_ends(void **state)
+{
+    (void)state;
+    int64_t steps[2048];
+    wt_ascent_rule r;
+    wt_ascent_rule_start(&r, 1000, 1000, 0, 0, 4);
+    int count = run_rule(&r, NULL, 0, steps, 2048);
+    /* 10 steps of the initial phase at 100, then 200 a period at 100, 50
+     * and 25 (periods of 1000, 500, 250 cut short), then whole periods of
+     * 125, 62, 31, 15 at 12, 6, 3, 1. */
+    assert_int_equal(WT_ASCENT_PATIENCE, 10);
+    assert_int_equal(WT_ASCENT_STALL, 200);
+    assert_int_equal(count, 10 + 3 * 200 + 125 + 62 + 31 + 15);
+    assert_true(steps[209] == 100 && steps[210] == 50);
+    assert_true(steps[409] == 50 && steps[410] == 25);
+    assert_true(steps[609] == 25 && steps[610] == 12);
+    assert_true(steps[734] == 12 && steps[735] == 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +151,7 @@ int main(void)
         cmocka_unit_test(test_rule_steps),
         cmocka_unit_test(test_rule_patience),
         cmocka_unit_test(test_rule_period_stays_within_the_first),
+        cmocka_unit_test(test_rule_stalled_period_ends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
