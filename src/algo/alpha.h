@@ -78,7 +78,8 @@ typedef struct wt_alpha_plan {
 } wt_alpha_plan;
 
 /* The ascent on device on (NULL: the host's) with ctl->threads host
- * threads, as *plan says, then k candidates a city by alpha into out
+ * threads, as *plan says (and the graph's repair, above, within what is
+ * left of the plan), then k candidates a city by alpha into out
  * (1 <= k < n).  Where on has no ascent slot, or its slot answers
  * WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance too large
  * for the GPU, a metric it lacks), the host's slot runs it from the start
