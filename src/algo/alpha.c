@@ -175,15 +175,18 @@ static bool host_answers(wt_status st)
 }
 
 /* One run of dev's slot, as plan says, on a job whose outputs start
- * afresh (pi all 0, as every run of the ascent starts). */
+ * afresh, from the penalties start (NULL: all 0, as an ascent starts). */
 static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
-                          const wt_alpha_plan *plan, wt_ascent_job *job, wt_search_ctl *ctl,
-                          wt_error *err)
+                          const wt_alpha_plan *plan, const int32_t *start, wt_ascent_job *job,
+                          wt_search_ctl *ctl, wt_error *err)
 {
     job->until = plan->until;
     job->iterations = plan->iterations;
     job->period = plan->period;
-    memset(job->pi, 0, (size_t)inst->n * sizeof *job->pi);
+    if (start)
+        memcpy(job->pi, start, (size_t)inst->n * sizeof *job->pi);
+    else
+        memset(job->pi, 0, (size_t)inst->n * sizeof *job->pi);
     job->graph_bound = 0;
     job->lower_bound = -1;
     job->iterations_done = 0;
@@ -197,15 +200,15 @@ static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
  * WT_STATUS_UNSUPPORTED from the host: no ascent. */
 static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
                                const wt_alpha_plan *plan, const wt_alpha_plan *host_plan,
-                               wt_ascent_job *job, wt_search_ctl *ctl, wt_alpha *out,
-                               wt_error *err)
+                               const int32_t *start, wt_ascent_job *job, wt_search_ctl *ctl,
+                               wt_alpha *out, wt_error *err)
 {
     wt_device host;
     wt_device_host(&host);
     wt_status st = WT_STATUS_UNSUPPORTED;
     if (on && !on->backend->host && on->backend->ascent) {
         wt_error device_err = {0};
-        st = run_slot(on, inst, plan, job, ctl, &device_err);
+        st = run_slot(on, inst, plan, start, job, ctl, &device_err);
         snprintf(out->device, sizeof out->device, "%s", on->name);
         if (!host_answers(st)) {
             if (st != WT_OK && err) *err = device_err;
@@ -215,7 +218,150 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
     }
     if (!host.backend->ascent) return WT_STATUS_UNSUPPORTED;
     snprintf(out->device, sizeof out->device, "%s", host.name);
-    return run_slot(&host, inst, host_plan, job, ctl, err);
+    return run_slot(&host, inst, host_plan, start, job, ctl, err);
+}
+
+/* Whether row i of rows (width wide) holds city j before its first
+ * negative entry (where wt_sgraph_create stops reading it). */
+static bool row_holds(const int32_t *rows, int width, int i, int j)
+{
+    const int32_t *row = rows + (size_t)i * (size_t)width;
+    for (int x = 0; x < width && row[x] >= 0; x++)
+        if (row[x] == j) return true;
+    return false;
+}
+
+/* graph's n rows (width wide) with the edges of ends (n - 1 pairs) that
+ * neither end's row holds, each in the row of the end with fewer added so
+ * far: n rows of *out_width, *added the edges added.  NULL where none is
+ * missing, where a row would more than double, or out of memory (the
+ * repair is then left out).  The rows'
+ * order does not matter: the graph is the set of their edges. */
+static int32_t *repaired_rows(const int32_t *graph, int n, int width, const int32_t *ends,
+                              int *out_width, int *added)
+{
+    int32_t *extra = calloc((size_t)n, sizeof *extra);
+    int32_t *owner = malloc((size_t)(n - 1) * sizeof *owner); /* the row, or -1: held */
+    int32_t *rows = NULL;
+    int most = 0, count = 0;
+    if (!extra || !owner) goto out;
+    for (size_t e = 0; e < (size_t)(n - 1); e++) {
+        int u = ends[2 * e], v = ends[2 * e + 1];
+        owner[e] = -1;
+        if (row_holds(graph, width, u, v) || row_holds(graph, width, v, u)) continue;
+        int at = extra[v] < extra[u] ? v : u;
+        owner[e] = at;
+        if (++extra[at] > most) most = extra[at];
+        count++;
+    }
+    if (count == 0 || most > width) goto out; /* at most twice the graph's rows */
+    int w2 = width + most;
+    rows = malloc((size_t)n * (size_t)w2 * sizeof *rows);
+    if (!rows) goto out;
+    for (size_t i = 0; i < (size_t)n; i++) {
+        int32_t *row = rows + i * (size_t)w2;
+        const int32_t *old = graph + i * (size_t)width;
+        int len = 0;
+        for (; len < width && old[len] >= 0; len++) row[len] = old[len];
+        extra[i] = len; /* now the row's next free place */
+        for (int x = len; x < w2; x++) row[x] = -1;
+    }
+    for (size_t e = 0; e < (size_t)(n - 1); e++) {
+        int at = owner[e];
+        if (at < 0) continue;
+        rows[(size_t)at * (size_t)w2 + (size_t)extra[at]++] = ends[2 * e] == at ? ends[2 * e + 1]
+                                                                               : ends[2 * e];
+    }
+    *out_width = w2;
+    *added = count;
+out:
+    free(extra);
+    free(owner);
+    return rows;
+}
+
+/* Whether the ascent's graph lacks edges that matter: its best 1-tree
+ * weighs more than the complete graph's under the same penalties by over
+ * a WT_ALPHA_REPAIR_SHARE-th. */
+static bool graph_too_sparse(const wt_ascent_job *job)
+{
+    if (job->lower_bound < 0 || job->graph_bound <= 0) return false;
+    int64_t loss = job->graph_bound - job->lower_bound * WT_ASCENT_SCALE;
+    return loss > job->graph_bound / WT_ALPHA_REPAIR_SHARE;
+}
+
+/* p less the steps done; false when it has none left. */
+static bool rest_of(wt_alpha_plan *p, int done)
+{
+    if (p->iterations <= 0) return true; /* no cap */
+    if (done >= p->iterations) return false;
+    p->iterations -= done;
+    return true;
+}
+
+/* The graph's repair, after a completed run `job` on *graph (n rows of
+ * *width) whose graph graph_too_sparse finds lacking: the edges of the
+ * complete graph's minimum spanning tree under the run's best penalties
+ * that the graph lacks are added to it, and the slot that ran (ran) runs
+ * again from those penalties, within what is left of the plans.  When the
+ * second run completes, *graph, *width and job's penalties, lists, graph
+ * bound and steps become its (the proven bound the higher of the two) and
+ * ran->repair_edges the edges added; otherwise everything stays the
+ * first run's.  Errors: the second run's. */
+static wt_status repair(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                        const wt_alpha_plan *plan, const wt_alpha_plan *host_plan,
+                        int32_t **graph, int *width, wt_ascent_job *job, wt_alpha *ran,
+                        wt_error *err)
+{
+    int n = inst->n;
+    bool tried_device = on && !on->backend->host && on->backend->ascent;
+    bool on_host = !tried_device || ran->fallback[0];
+    wt_alpha_plan again = *plan, host_again = *host_plan;
+    if (!graph_too_sparse(job) || !rest_of(&again, job->iterations_done) ||
+        !rest_of(&host_again, job->iterations_done) ||
+        wt_now() >= (on_host ? host_again.until : again.until))
+        return WT_OK;
+    int32_t *ends = malloc(2 * (size_t)(n - 1) * sizeof *ends);
+    if (!ends) return WT_OK;
+    int64_t tree_bound = 0;
+    bool stopped = false;
+    wt_error ignored;
+    wt_init_stop stop = {ctl_stop_asked, ctl};
+    int threads = ctl->threads > 0 ? ctl->threads : 1;
+    wt_status st = wt_onetree_complete_tree(inst, job->pi, NULL, threads, &stop, &tree_bound,
+                                            ends, &stopped, &ignored);
+    int w2 = 0, added = 0;
+    int32_t *g2 = st == WT_OK && !stopped
+                      ? repaired_rows(*graph, n, *width, ends, &w2, &added)
+                      : NULL;
+    free(ends);
+    int32_t *pi2 = g2 ? malloc((size_t)n * sizeof *pi2) : NULL;
+    int32_t *cand2 = pi2 ? malloc((size_t)n * (size_t)job->candidates_k * sizeof *cand2) : NULL;
+    if (!cand2) { /* nothing missing, stopped, or out of memory: the first run's */
+        free(g2);
+        free(pi2);
+        return WT_OK;
+    }
+    wt_ascent_job job2 = {.lower_bound = -1, .graph = g2, .graph_k = w2, .pi = pi2,
+                          .candidates = cand2, .candidates_k = job->candidates_k};
+    st = run_on_device(on_host ? NULL : on, inst, &again, &host_again, job->pi, &job2, ctl,
+                       ran, err);
+    if (st == WT_OK && !job2.stopped) {
+        memcpy(job->pi, pi2, (size_t)n * sizeof *pi2);
+        memcpy(job->candidates, cand2, (size_t)n * (size_t)job->candidates_k * sizeof *cand2);
+        if (job2.lower_bound > job->lower_bound) job->lower_bound = job2.lower_bound;
+        job->graph_bound = job2.graph_bound;
+        job->iterations_done += job2.iterations_done;
+        free(*graph);
+        *graph = g2;
+        *width = w2;
+        g2 = NULL;
+        ran->repair_edges = added;
+    }
+    free(g2);
+    free(pi2);
+    free(cand2);
+    return st;
 }
 
 /* wt_alpha_run on an instance the ascent takes as it is. */
@@ -245,12 +391,14 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
                          .candidates = cand, .candidates_k = k};
     wt_alpha ran = {.lower_bound = -1};
     double t1 = wt_now();
-    st = run_on_device(on, inst, plan, host_plan, &job, ctl, &ran, err);
-    double ascent_s = wt_now() - t1;
+    st = run_on_device(on, inst, plan, host_plan, NULL, &job, ctl, &ran, err);
     if (st == WT_STATUS_UNSUPPORTED) { /* no ascent for this metric: the usual lists */
         job.stopped = true;
         st = WT_OK;
     }
+    if (st == WT_OK && !job.stopped)
+        st = repair(inst, on, ctl, plan, host_plan, &graph, &width, &job, &ran, err);
+    double ascent_s = wt_now() - t1;
     if (st != WT_OK || job.stopped) {
         free(pi);
         free(graph);

@@ -26,6 +26,17 @@
 /* Quadrant neighbours a city in the ascent's graph. */
 #define WT_ALPHA_GRAPH_K 10
 
+/* The graph's repair (wt_alpha_run): where the ascent's best 1-tree of
+ * the graph weighs more than the complete graph's under the same
+ * penalties by over a WT_ALPHA_REPAIR_SHARE-th, the graph lacks edges
+ * that the complete graph's tree takes (rl1889; pla33810, whose missing
+ * edges join cities of a row beside a dense block), and the ascent raises the graph's bound by
+ * penalties that lower the proven one (bench/RESULTS.md, "The ascent's
+ * graph repair").  The complete tree's missing edges are then added and
+ * the ascent runs once more from its best penalties, within what is left
+ * of its plan. */
+#define WT_ALPHA_REPAIR_SHARE 2000
+
 typedef struct wt_alpha {
     int32_t *candidates;  /* n rows of k cities by increasing alpha (full rows) */
     int32_t *pi;          /* n: the penalties the lists were made under, in
@@ -35,7 +46,8 @@ typedef struct wt_alpha {
     int64_t lower_bound;  /* proven, or -1 */
     int64_t graph_bound;  /* the ascent's best bound in its graph, scaled by
                              WT_ASCENT_SCALE (backend.h) */
-    int iterations;       /* subgradient steps made */
+    int iterations;       /* subgradient steps made (both runs, with a repair) */
+    int repair_edges;     /* edges the graph's repair added; 0: none ran */
     double seconds;       /* the graph, the ascent and the lists */
     double graph_s;       /* of which the sparse graph's build */
     double ascent_s;      /* of which the slot that ran (steps, lists, bound) */
@@ -66,7 +78,8 @@ typedef struct wt_alpha_plan {
 } wt_alpha_plan;
 
 /* The ascent on device on (NULL: the host's) with ctl->threads host
- * threads, as *plan says, then k candidates a city by alpha into out
+ * threads, as *plan says (and the graph's repair, above, within what is
+ * left of the plan), then k candidates a city by alpha into out
  * (1 <= k < n).  Where on has no ascent slot, or its slot answers
  * WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance too large
  * for the GPU, a metric it lacks), the host's slot runs it from the start

@@ -19,10 +19,28 @@
  * and stays the same for a period of max(n / 2, 100) steps (or the job's
  * period); after each period both the period and the step are halved.
  * During the first period the step doubles at every step that raises the
- * best bound, until a step does not (the initial phase).  A period whose
- * last step raised the best bound is doubled.  The ascent ends when the
+ * best bound (the initial phase).  The phase ends after
+ * WT_ASCENT_PATIENCE steps in a row that do not raise it, and the first
+ * period then starts again at the step reached; or, at the latest, with
+ * the first period.  A period whose last step raised the best bound is
+ * doubled, up to the first period's length; a period ends early after
+ * WT_ASCENT_STALL steps in a row that do not raise the best bound (only
+ * periods longer than that: Held & Karp's n / 2).  The ascent ends when the
  * step or the period reaches 0, when every degree is 2 (norm 0: the 1-tree
  * is a tour), or after the cap of steps (0: none).
+ *
+ * Why patience, not the first step that fails (Volgenant & Jonker's phase
+ * as Helsgaun 2000 describes it): at pi = 0 an instance with many equal
+ * lengths (pla85900's cities on lines) has many minimum 1-trees, and a
+ * small step can change the tree without raising the bound.  Ending the
+ * phase there left the step at one unit of length, a thousandth of
+ * pla85900's edges: its bound crept up for 12,700 steps (0.60% below the
+ * optimum) where the doubled step reaches 0.60% in 261.  Why the period
+ * stays within the first's length: the rule's steps stay a few times the
+ * first period.  Why a stalled period ends: a step the doubling found
+ * raises the bound fast at first, then only zigzags; kept for a period of
+ * n / 2 steps it left pla33810 3.4% below its optimum after 60 s where
+ * halving sooner gives 0.9% (bench/RESULTS.md, "The ascent's step rule").
  *
  * Everything is integer: the same bounds and norms give the same steps.
  * The functions are inline and WT_HD so that one code runs on the host and
@@ -52,18 +70,25 @@ extern "C" {
 typedef struct wt_ascent_rule {
     int64_t step;        /* the step size t, in units of 1 / WT_ONETREE_SCALE */
     int period;          /* steps of the current period */
+    int first_period;    /* steps of the first: the longest a period doubles to */
     int p;               /* the next step's place in its period, 1..period */
     bool initial;        /* still in the initial phase (t doubles on a rise) */
+    int misses;          /* steps in a row of this period (or of the initial
+                            phase) that did not raise the best bound */
     int cap;             /* steps at most; 0: no cap */
     int64_t best_bound;  /* the best 1-tree bound so far (scaled) */
     int64_t norm;        /* sum of v^2 of the last tree */
     int iterations_done; /* steps recorded */
 } wt_ascent_rule;
 
-/* The shortest first period when the job gives none; a period doubles
- * only below the longest, so that int stays safe. */
+/* The shortest first period when the job gives none. */
 #define WT_ASCENT_MIN_PERIOD 100
-#define WT_ASCENT_MAX_PERIOD (1 << 29)
+
+/* Steps in a row that do not raise the best bound which end the initial
+ * phase, and which end a period (bench/RESULTS.md, "The ascent's step
+ * rule"). */
+#define WT_ASCENT_PATIENCE 10
+#define WT_ASCENT_STALL 200
 
 /* Starts the rule for n cities after the tree under the start pi, whose
  * bound and norm are given; period and iterations as wt_ascent_job's (0:
@@ -75,8 +100,10 @@ static inline WT_HD void wt_ascent_rule_start(wt_ascent_rule *r, int n, int peri
     r->period = period > 0                      ? period
                 : n / 2 > WT_ASCENT_MIN_PERIOD ? n / 2
                                                : WT_ASCENT_MIN_PERIOD;
+    r->first_period = r->period;
     r->p = 1;
     r->initial = true;
+    r->misses = 0;
     r->cap = iterations > 0 ? iterations : WT_ASCENT_DEFAULT_ITERATIONS;
     r->best_bound = bound;
     r->norm = norm;
@@ -94,6 +121,8 @@ static inline WT_HD bool wt_ascent_rule_more(wt_ascent_rule *r)
         r->period /= 2;
         r->step /= 2;
         r->p = 1;
+        r->initial = false;
+        r->misses = 0;
     }
 }
 
@@ -107,10 +136,18 @@ static inline WT_HD bool wt_ascent_rule_record(wt_ascent_rule *r, int64_t bound,
     bool better = bound > r->best_bound || (norm == 0 && bound >= r->best_bound);
     if (better) {
         r->best_bound = bound;
+        r->misses = 0;
         if (r->initial && r->step < WT_ASCENT_PI_LIMIT) r->step *= 2;
-        if (r->p == r->period && r->period < WT_ASCENT_MAX_PERIOD) r->period *= 2;
+        if (r->p == r->period)
+            r->period = r->period > r->first_period / 2 ? r->first_period : 2 * r->period;
     } else if (r->initial) {
-        r->initial = false;
+        if (++r->misses >= WT_ASCENT_PATIENCE) {
+            r->initial = false;
+            r->misses = 0;
+            r->p = 0; /* the first period again, at the step the phase reached */
+        }
+    } else if (++r->misses >= WT_ASCENT_STALL) {
+        r->p = r->period; /* the period ends with this step */
     }
     r->p++;
     return better;

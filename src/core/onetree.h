@@ -185,6 +185,16 @@ wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
                                     const wt_sgraph *g, int threads, const wt_init_stop *stop,
                                     int64_t *bound, bool *stopped, wt_error *err);
 
+/* wt_onetree_complete_bound, and the edges of that 1-tree's spanning
+ * tree (the minimum of the complete graph under pi in the total order):
+ * n - 1 pairs of cities into ends (2 (n - 1) entries, not NULL), in the
+ * order the tree took them.  For the ascent's graph repair (algo/alpha.c):
+ * the edges a sparse graph lacks.  Errors as wt_onetree_complete_bound's;
+ * ends is unusable after an error or a stop. */
+wt_status wt_onetree_complete_tree(const wt_instance *inst, const int32_t *pi,
+                                   const wt_sgraph *g, int threads, const wt_init_stop *stop,
+                                   int64_t *bound, int32_t *ends, bool *stopped, wt_error *err);
+
 /* The same by the k-d tree's Boruvka whatever n (types of
  * wt_kdtree_cheapest_supported; else UNSUPPORTED): the path
  * wt_onetree_complete_bound takes above WT_ONETREE_DENSE_MAX cities. */

@@ -137,8 +137,8 @@ bool wt_onetree_complete_supported(const wt_instance *inst)
 /* ----------------------------------------------------------- dense Prim */
 
 static wt_status dense_bound(const wt_instance *inst, const int32_t *pi,
-                             const wt_init_stop *stop, int64_t *bound, bool *stopped,
-                             wt_error *err)
+                             const wt_init_stop *stop, int64_t *bound, int32_t *ends,
+                             bool *stopped, wt_error *err)
 {
     int n = inst->n;
     int64_t *bestc = malloc((size_t)n * sizeof *bestc);
@@ -173,6 +173,10 @@ static wt_status dense_bound(const wt_instance *inst, const int32_t *pi,
         deg[v]++;
         nbr[u] = v;
         nbr[v] = u;
+        if (ends) {
+            ends[2 * (size_t)(step - 1)] = u;
+            ends[2 * (size_t)(step - 1) + 1] = v;
+        }
         for (int w = 1; w < n; w++) {
             if (in[w]) continue;
             int64_t c = cpi(inst, pi, v, w);
@@ -220,7 +224,7 @@ wt_status wt_onetree_complete_dense(const wt_instance *inst, const int32_t *pi,
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "a 1-tree needs 3 cities or more");
     wt_status st = check_range(inst, pi, err);
     if (st != WT_OK) return st;
-    return dense_bound(inst, pi, stop, bound, stopped, err);
+    return dense_bound(inst, pi, stop, bound, NULL, stopped, err);
 }
 
 /* ------------------------------------------------------ Boruvka, k-d tree */
@@ -307,8 +311,8 @@ static int round_queries(const wt_kdtree *tree, const int32_t *comp, const uint8
 }
 
 static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
-                          int threads, const wt_init_stop *stop, int64_t *bound, bool *stopped,
-                          wt_error *err)
+                          int threads, const wt_init_stop *stop, int64_t *bound, int32_t *ends,
+                          bool *stopped, wt_error *err)
 {
     int n = inst->n;
     if (g && g->n != n) g = NULL;
@@ -405,6 +409,11 @@ static wt_status kd_bound(const wt_instance *inst, const int32_t *pi, const wt_s
             deg[v]++;
             nbr[u] = v;
             nbr[v] = u;
+            if (ends) {
+                size_t e = (size_t)(n - components); /* the tree's edges so far */
+                ends[2 * e] = u;
+                ends[2 * e + 1] = v;
+            }
             components--;
         }
         int kept = 0;
@@ -456,9 +465,11 @@ out:
     return st;
 }
 
-wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
-                                    const wt_sgraph *g, int threads, const wt_init_stop *stop,
-                                    int64_t *bound, bool *stopped, wt_error *err)
+/* wt_onetree_complete_bound, and the tree's edges into ends where it is
+ * not NULL. */
+static wt_status complete_tree(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
+                               int threads, const wt_init_stop *stop, int64_t *bound,
+                               int32_t *ends, bool *stopped, wt_error *err)
 {
     if (!inst || !pi || !bound || !stopped)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_onetree_complete_bound: NULL argument");
@@ -471,8 +482,24 @@ wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
     if (st != WT_OK) return st;
     if (threads < 1) threads = 1;
     if (inst->type == WT_EXPLICIT || inst->n <= WT_ONETREE_DENSE_MAX)
-        return dense_bound(inst, pi, stop, bound, stopped, err);
-    return kd_bound(inst, pi, g, threads, stop, bound, stopped, err);
+        return dense_bound(inst, pi, stop, bound, ends, stopped, err);
+    return kd_bound(inst, pi, g, threads, stop, bound, ends, stopped, err);
+}
+
+wt_status wt_onetree_complete_bound(const wt_instance *inst, const int32_t *pi,
+                                    const wt_sgraph *g, int threads, const wt_init_stop *stop,
+                                    int64_t *bound, bool *stopped, wt_error *err)
+{
+    return complete_tree(inst, pi, g, threads, stop, bound, NULL, stopped, err);
+}
+
+wt_status wt_onetree_complete_tree(const wt_instance *inst, const int32_t *pi,
+                                   const wt_sgraph *g, int threads, const wt_init_stop *stop,
+                                   int64_t *bound, int32_t *ends, bool *stopped, wt_error *err)
+{
+    if (!ends)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_onetree_complete_tree: NULL ends");
+    return complete_tree(inst, pi, g, threads, stop, bound, ends, stopped, err);
 }
 
 wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, const wt_sgraph *g,
@@ -487,5 +514,5 @@ wt_status wt_onetree_complete_kd(const wt_instance *inst, const int32_t *pi, con
                        inst->name);
     wt_status st = check_range(inst, pi, err);
     if (st != WT_OK) return st;
-    return kd_bound(inst, pi, g, threads < 1 ? 1 : threads, stop, bound, stopped, err);
+    return kd_bound(inst, pi, g, threads < 1 ? 1 : threads, stop, bound, NULL, stopped, err);
 }

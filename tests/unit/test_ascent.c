@@ -2,7 +2,7 @@
  * test_ascent.c - the Held-Karp ascent of the cpu backend and the 1-trees
  * under it (core/onetree.h, backend/cpu/cpu_ascent.h): the sparse 1-tree
  * is a minimum 1-tree, the k-d tree's complete-graph tree is the dense
- * one, alpha-values are the tree path rule's, the bound never passes a
+ * one, the complete tree's edges span the cities, alpha-values are the tree path rule's, the bound never passes a
  * known optimum, threads do not change a result (the whole ascent, and the
  * finish alone on cities with twins and ties), and a stop is prompt.
  */
@@ -276,6 +276,66 @@ static void test_complete_kd_equals_dense(void **state)
     }
 }
 
+static int32_t uf_root(int32_t *uf, int32_t x)
+{
+    while (uf[x] != x) x = uf[x] = uf[uf[x]];
+    return x;
+}
+
+/* wt_onetree_complete_tree, by dense Prim (1,500 cities) and by the k-d
+ * tree (6,000): the bound of wt_onetree_complete_bound, and n - 1 edges
+ * that span every city without a cycle, no heavier than the quadrant
+ * graph's spanning tree under the same penalties. */
+static void test_complete_tree_edges(void **state)
+{
+    (void)state;
+    const int sizes[] = {1500, 6000};
+    for (size_t c = 0; c < 2; c++) {
+        int n = sizes[c];
+        wt_instance *inst = wt_test_random_instance(n, 60 + c);
+        int32_t *pi = malloc((size_t)n * sizeof *pi), *rows = quadrant_rows(inst, 5);
+        int32_t *ends = malloc(2 * (size_t)(n - 1) * sizeof *ends);
+        int32_t *uf = malloc((size_t)n * sizeof *uf);
+        random_pi(n, 8000, 70 + c, pi);
+        wt_error err = {0};
+        bool stopped = true;
+        int64_t bound = 0, tree_bound = 1;
+        assert_int_equal(wt_onetree_complete_bound(inst, pi, NULL, 2, NULL, &bound, &stopped, &err),
+                         WT_OK);
+        assert_int_equal(wt_onetree_complete_tree(inst, pi, NULL, 2, NULL, &tree_bound, ends,
+                                                  &stopped, &err),
+                         WT_OK);
+        assert_false(stopped);
+        assert_int_equal(tree_bound, bound);
+        for (int i = 0; i < n; i++) uf[i] = i;
+        int64_t weight = 0;
+        for (size_t e = 0; e < (size_t)(n - 1); e++) {
+            int a = ends[2 * e], b = ends[2 * e + 1];
+            assert_true(a >= 0 && a < n && b >= 0 && b < n);
+            int ra = uf_root(uf, a), rb = uf_root(uf, b);
+            assert_true(ra != rb); /* no cycle: n - 1 such edges span all */
+            uf[ra] = rb;
+            weight += WT_ONETREE_SCALE * wt_dist(inst, a, b) + pi[a] + pi[b];
+        }
+        wt_sgraph g;
+        wt_onetree t;
+        assert_int_equal(wt_sgraph_create(inst, rows, 5, 1, NULL, &g, &sg_stopped, &err), WT_OK);
+        assert_int_equal(wt_onetree_alloc(&g, &t, &err), WT_OK);
+        assert_int_equal(wt_onetree_sparse(&g, pi, 1, NULL, &t, &stopped, &err), WT_OK);
+        assert_true(weight <= t.weight - t.special_cost);
+        assert_int_equal(wt_onetree_complete_tree(inst, pi, NULL, 1, NULL, &tree_bound, NULL,
+                                                  &stopped, &err),
+                         WT_STATUS_INVALID_ARGUMENT);
+        wt_onetree_free(&t);
+        wt_sgraph_free(&g);
+        free(pi);
+        free(rows);
+        free(ends);
+        free(uf);
+        wt_instance_free(inst);
+    }
+}
+
 /* The ascent of job on inst with its graph of rows (k a row), threads. */
 static wt_status run_ascent(const wt_instance *inst, wt_ascent_job *job, int threads,
                             double deadline, const volatile int *flag, wt_error *err)
@@ -536,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_sparse_onetree_is_minimum),
         cmocka_unit_test(test_alpha_matches_brute_force),
         cmocka_unit_test(test_complete_kd_equals_dense),
+        cmocka_unit_test(test_complete_tree_edges),
         cmocka_unit_test(test_bound_below_known_optima),
         cmocka_unit_test(test_threads_do_not_change_results),
         cmocka_unit_test(test_finish_same_on_any_threads),
