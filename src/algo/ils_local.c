@@ -63,7 +63,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
-    m.kopt = wt_policy_lk_kopt(t->lk_kopt, n, inst->directed, p->time_limit_s);
+    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s);
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
@@ -276,6 +276,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     }
     if (st == WT_OK && !alpha_first)
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
+    else if (st == WT_OK && !wt_ctl_expired(ctl)) /* the descended tour, as shown after it */
+        wt_ctl_report(ctl, wt_ls_length(whole), stats->steps, true);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;

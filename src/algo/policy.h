@@ -75,14 +75,18 @@
  * ends (bench/RESULTS.md, "Why the k-opt step stalled on pr2392"). */
 #define WT_LK_KOPT_SUBMOVES 50
 /* The basic move of LK searches on n cities under a time limit of
- * time_limit_s seconds (<= 0: none), lk_kopt as the tuning sets it (0:
- * the default, WT_TUNING_OFF: the flip chain, 3 to 5: that k-opt move),
- * for an asymmetric instance's transformation where directed: 0 for the
- * flip chain, else the k of the k-opt move.  The default: the flip chain
- * where directed or under a limit shorter than WT_LK_KOPT_S_PER_CITY
- * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) a
- * city, else WT_LK_KOPT_DEFAULT. */
-int wt_policy_lk_kopt(int tuned, int n, bool directed, double time_limit_s);
+ * time_limit_s seconds (<= 0: none), as the tuning t sets lk_kopt (0: the
+ * default, WT_TUNING_OFF: the flip chain, 3 to 5: that k-opt move), for
+ * an asymmetric instance's transformation where directed: 0 for the flip
+ * chain, else the k of the k-opt move.  The default: WT_LK_KOPT_DEFAULT,
+ * with the alpha lists it is measured on; the flip chain where the tuning
+ * takes the lists away (lk_alpha WT_TUNING_OFF or 2: on quadrant
+ * neighbours the 5-opt step made a third of the flip chain's kicks and
+ * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
+ * chain (LK)"), where directed, and under a limit shorter than
+ * WT_LK_KOPT_S_PER_CITY (WT_LK_KOPT_LARGE_S_PER_CITY above
+ * WT_ILS_LK_REPLICAS_MAX cities) a city. */
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */

@@ -29,9 +29,8 @@ bool wt_mpi_parts_can_run(const wt_instance *inst, const wt_params *params, char
 
 /* The tuning of an epoch's searches: the caller's (NULL: the library's),
  * without the Held-Karp ascent that LK searches run by default (lk_alpha
- * 0 becomes WT_TUNING_OFF) and so with the flip chain, whose lists need
- * none, where the default would take the k-opt step on the ascent's
- * alpha lists (lk_kopt 0 becomes WT_TUNING_OFF): the run's result has no
+ * 0 becomes WT_TUNING_OFF, and with it the default step the flip chain,
+ * src/algo/policy.h): the run's result has no
  * bound (a path's bound is not the tour's, and an epoch's is no more than
  * one search's), and every epoch would run it again, for seconds at a
  * hundred thousand cities. */

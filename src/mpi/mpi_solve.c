@@ -44,7 +44,6 @@ void wt_mpi_no_bound(const wt_tuning *given, wt_tuning *out)
     if (given) *out = *given;
     else memset(out, 0, sizeof *out);
     if (out->lk_alpha == 0) out->lk_alpha = WT_TUNING_OFF;
-    if (out->lk_kopt == 0) out->lk_kopt = WT_TUNING_OFF; /* the k-opt step's lists are the ascent's */
 }
 
 /* The refusals of warptour_mpi.h that hold for both modes, before any

@@ -104,29 +104,36 @@ static void test_batch_defaults(void **state)
 /* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
 /* The LK step: by default the k-opt step, the flip chain for an
- * asymmetric instance's transformation and under a time limit shorter
- * than WT_LK_KOPT_S_PER_CITY a city (WT_LK_KOPT_LARGE_S_PER_CITY above
- * WT_ILS_LK_REPLICAS_MAX cities); the flip chain when the tuning turns
- * it off, the k it asks otherwise; the ascent before the first descent
- * takes WT_LK_ALPHA_FIRST_SHARE of the time up to WT_ILS_LK_REPLICAS_MAX
- * cities on the host, unless the tuning sets a share. */
+ * asymmetric instance's transformation, without the alpha lists and under
+ * a time limit shorter than WT_LK_KOPT_S_PER_CITY a city
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities); the
+ * flip chain when the tuning turns it off, the k it asks otherwise; the
+ * ascent before the first descent takes WT_LK_ALPHA_FIRST_SHARE of the
+ * time up to WT_ILS_LK_REPLICAS_MAX cities on the host, unless the tuning
+ * sets a share. */
+static int kopt(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s)
+{
+    wt_tuning t = {.lk_kopt = lk_kopt, .lk_alpha = lk_alpha};
+    return wt_policy_lk_kopt(&t, n, directed, time_limit_s);
+}
+
 static void test_lk_kopt(void **state)
 {
     (void)state;
     const int small = WT_ILS_LK_REPLICAS_MAX, large = WT_ILS_LK_REPLICAS_MAX + 1;
-    assert_int_equal(wt_policy_lk_kopt(0, 1000, false, 0), WT_LK_KOPT_DEFAULT);
-    assert_int_equal(wt_policy_lk_kopt(0, 1000, true, 0), 0);
-    assert_int_equal(wt_policy_lk_kopt(0, small, false, WT_LK_KOPT_S_PER_CITY * small),
+    assert_int_equal(kopt(0, 0, 1000, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 1, 1000, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 2, 1000, false, 0), 0);
+    assert_int_equal(kopt(0, WT_TUNING_OFF, 1000, false, 0), 0);
+    assert_int_equal(kopt(0, 0, 1000, true, 0), 0);
+    assert_int_equal(kopt(0, 0, small, false, WT_LK_KOPT_S_PER_CITY * small), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, small, false, 0.99 * WT_LK_KOPT_S_PER_CITY * small), 0);
+    assert_int_equal(kopt(0, 0, large, false, WT_LK_KOPT_LARGE_S_PER_CITY * large),
                      WT_LK_KOPT_DEFAULT);
-    assert_int_equal(wt_policy_lk_kopt(0, small, false, 0.99 * WT_LK_KOPT_S_PER_CITY * small),
-                     0);
-    assert_int_equal(wt_policy_lk_kopt(0, large, false, WT_LK_KOPT_LARGE_S_PER_CITY * large),
-                     WT_LK_KOPT_DEFAULT);
-    assert_int_equal(
-        wt_policy_lk_kopt(0, large, false, 0.99 * WT_LK_KOPT_LARGE_S_PER_CITY * large), 0);
-    assert_int_equal(wt_policy_lk_kopt(WT_TUNING_OFF, 1000, false, 0), 0);
-    assert_int_equal(wt_policy_lk_kopt(3, 1000, false, 0), 3);
-    assert_int_equal(wt_policy_lk_kopt(4, 1000, true, 1e-3), 4);
+    assert_int_equal(kopt(0, 0, large, false, 0.99 * WT_LK_KOPT_LARGE_S_PER_CITY * large), 0);
+    assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
+    assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
+    assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
 
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
