@@ -49,7 +49,8 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? WT_LK_KOPT_LARGE_S_PER_CITY
                                                    : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
-    return no_lists || directed || short_limit ? 0 : WT_LK_KOPT_DEFAULT;
+    bool small = n < WT_LK_KOPT_MIN_CITIES;
+    return no_lists || directed || small || short_limit ? 0 : WT_LK_KOPT_DEFAULT;
 }
 
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt)

@@ -61,6 +61,12 @@
  * (ls/lk.c), which asymmetric instances' transformations keep (their
  * moves are direction-keeping exchanges, which no step changes). */
 #define WT_LK_KOPT_DEFAULT 5
+/* Tours from which the default takes the k-opt step, the flip chain below:
+ * from 200 to 1,000 cities neither was shorter at 0.2, 0.5 and 1 s, and
+ * with a kick budget both ended at the same tours, the 5-opt step's kicks
+ * costing 1.5 to 2.5 times as much (bench/RESULTS.md, "The 5-opt step on
+ * alpha lists as the default (LK)"). */
+#define WT_LK_KOPT_MIN_CITIES 1000
 /* Under a time limit, the default takes the k-opt step from this many
  * seconds a city of the limit, the flip chain below: the ascent and the
  * k-opt step's first descent must end within the limit, and below it (one
@@ -83,7 +89,8 @@
  * takes the lists away (lk_alpha WT_TUNING_OFF or 2: on quadrant
  * neighbours the 5-opt step made a third of the flip chain's kicks and
  * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
- * chain (LK)"), where directed, and under a limit shorter than
+ * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities and
+ * under a limit shorter than
  * WT_LK_KOPT_S_PER_CITY (WT_LK_KOPT_LARGE_S_PER_CITY above
  * WT_ILS_LK_REPLICAS_MAX cities) a city. */
 int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s);

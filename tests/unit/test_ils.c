@@ -11,6 +11,7 @@
 
 #include "algo/ils.h"
 #include "algo/ils_local.h"
+#include "algo/policy.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_session.h"
 #include "ls/kicks.h"
@@ -345,8 +346,9 @@ static void test_ils_local_segments(void **state)
  * the searches share the kicks (their thresholds lowered to a 400-city
  * instance): replicas (local and LK descents, 3 searches), merged replicas
  * (LK, 3 searches), segments (local and LK, 2 searches), LK with the flip
- * chain (no ascent) and with the default (the ascent, whose steps a kick
- * budget caps, then the 5-opt step on its alpha lists); and the default
+ * chain (no ascent) and with the default step of larger tours (the ascent,
+ * whose steps a kick budget caps, then the 5-opt step on its alpha lists);
+ * and the default
  * number, by the budget (12,000 kicks: 2 searches). */
 enum share { REPLICAS, MERGED, SEGMENTS };
 enum step { FLIP_CHAIN, DEFAULT_STEP };
@@ -357,6 +359,8 @@ static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_desc
     wt_tuning t = {0};
     t.ils_searches = searches;
     if (step == FLIP_CHAIN) t.lk_alpha = WT_TUNING_OFF; /* no ascent, so the flip chain */
+    /* the default's step from WT_LK_KOPT_MIN_CITIES cities, on its lists */
+    if (step == DEFAULT_STEP) t.lk_kopt = WT_LK_KOPT_DEFAULT;
     t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
     t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
     /* greedy: a short first descent */

@@ -104,7 +104,8 @@ static void test_batch_defaults(void **state)
 /* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
 /* The LK step: by default the k-opt step, the flip chain for an
- * asymmetric instance's transformation, without the alpha lists and under
+ * asymmetric instance's transformation, without the alpha lists, below
+ * WT_LK_KOPT_MIN_CITIES cities and under
  * a time limit shorter than WT_LK_KOPT_S_PER_CITY a city
  * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities); the
  * flip chain when the tuning turns it off, the k it asks otherwise; the
@@ -121,7 +122,8 @@ static void test_lk_kopt(void **state)
 {
     (void)state;
     const int small = WT_ILS_LK_REPLICAS_MAX, large = WT_ILS_LK_REPLICAS_MAX + 1;
-    assert_int_equal(kopt(0, 0, 1000, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, WT_LK_KOPT_MIN_CITIES, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, WT_LK_KOPT_MIN_CITIES - 1, false, 0), 0);
     assert_int_equal(kopt(0, 1, 1000, false, 0), WT_LK_KOPT_DEFAULT);
     assert_int_equal(kopt(0, 2, 1000, false, 0), 0);
     assert_int_equal(kopt(0, WT_TUNING_OFF, 1000, false, 0), 0);
