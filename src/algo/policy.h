@@ -63,9 +63,9 @@
 #define WT_LK_KOPT_DEFAULT 5
 /* Tours from which the default takes the k-opt step, the flip chain below:
  * from 200 to 1,000 cities neither was shorter at 0.2, 0.5 and 1 s, and
- * with a kick budget both ended at the same tours, the 5-opt step's kicks
- * costing 1.5 to 2.5 times as much (bench/RESULTS.md, "The 5-opt step on
- * alpha lists as the default (LK)"). */
+ * with a kick budget both ended at the same tours up to 500 cities, the
+ * 5-opt step's kicks costing 1.5 to 2.5 times as much (bench/RESULTS.md,
+ * "The 5-opt step on alpha lists as the default (LK)"). */
 #define WT_LK_KOPT_MIN_CITIES 1000
 /* Under a time limit, the default takes the k-opt step from this many
  * seconds a city of the limit, the flip chain below: the ascent and the
