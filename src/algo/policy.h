@@ -90,9 +90,9 @@
  * neighbours the 5-opt step made a third of the flip chain's kicks and
  * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
  * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities and
- * under a limit shorter than
- * WT_LK_KOPT_S_PER_CITY (WT_LK_KOPT_LARGE_S_PER_CITY above
- * WT_ILS_LK_REPLICAS_MAX cities) a city. */
+ * under a limit shorter than WT_LK_KOPT_S_PER_CITY
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) a
+ * city. */
 int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
