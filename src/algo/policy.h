@@ -135,7 +135,7 @@ wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
  * step's every descent takes (ils_local.c): on the host, up to
  * WT_ILS_LK_REPLICAS_MAX cities, this share of the time left at most, so
  * that a short run's lists come from an ascent of a hundred steps or more
- * (usa13509 at 1 s, one thread: about 120 steps against 47 at
+ * (usa13509 at 1 s, one thread: about 200 steps against 47-49 at
  * WT_ASCENT_SHARE; bench/RESULTS.md, "The 5-opt step on alpha lists as
  * the default (LK)"); a longer run's ascent ends by its own rule before. */
 #define WT_LK_ALPHA_FIRST_SHARE 0.3
