@@ -171,8 +171,14 @@ typedef enum wt_alpha_use {
  * than on eight quadrant neighbours (bench/RESULTS.md, "Why merging
  * meetings and alpha lists are off by default"). */
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
-/* Steps of the random walks that place an LK search's kicks [lk_walk]. */
+/* Steps of the random walks that place an LK search's kicks [lk_walk], */
 #define WT_ILS_LK_WALK_STEPS 25
+/* and with the k-opt step: kicks that reach further, which it undoes less
+ * often (most of its kicked tours came back at the kept length; 1 s, one
+ * thread, pr2392, brd14051, usa13509, d18512: shorter in the mean of
+ * three seeds on all four, and at 10 s no longer: bench/RESULTS.md, "The
+ * 5-opt step on alpha lists as the default (LK)"). */
+#define WT_ILS_LK_KOPT_WALK_STEPS 50
 
 /* How the threads share the kicks: bench/RESULTS.md, "Why segments from 6,000
  * cities a thread (local descents)", "Why a replica round every 4 below 30,000
