@@ -141,7 +141,8 @@ struct wt_tuning {
     int lk_breadth4;          /* at level 4; 0: the default; else 1..12 */
     int lk_breadth5;          /* at level 5; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
-                                 0: the default; else 1..1000 */
+                                 0: the default (longer with the k-opt step);
+                                 else 1..1000 */
     int lk_kopt;              /* the LK step's basic move: 0: the default
                                  (src/algo/policy.h): the 5-opt move on the
                                  alpha lists (lk_alpha), the flip chain below
