@@ -141,22 +141,32 @@ struct wt_tuning {
     int lk_breadth4;          /* at level 4; 0: the default; else 1..12 */
     int lk_breadth5;          /* at level 5; 0: the default; else 1..12 */
     int lk_walk;              /* steps of the random walks that place a kick's cuts;
-                                 0: the default; else 1..1000 */
-    int lk_kopt;              /* the LK step's basic move: 0: the default, the
-                                 flip chain (src/ls/lk.c); 3, 4, 5: a sequential
-                                 k-opt move of up to this many edges, searched
-                                 exhaustively over the candidates (LKH's step,
-                                 src/ls/kopt.c) */
-    int lk_kopt_submoves;     /* with lk_kopt: non-gaining k-opt moves a step
+                                 0: the default (longer with the k-opt step);
+                                 else 1..1000 */
+    int lk_kopt;              /* the LK step's basic move: 0: the default
+                                 (src/algo/policy.h): the 5-opt move on the
+                                 alpha lists (lk_alpha), the flip chain below
+                                 1,000 cities, under short time limits, without
+                                 the lists and for asymmetric instances;
+                                 WT_TUNING_OFF: the flip chain (src/ls/lk.c);
+                                 3, 4, 5: a sequential k-opt move of up to this
+                                 many edges, searched exhaustively over the
+                                 candidates (LKH's step, src/ls/kopt.c) */
+    int lk_kopt_submoves;     /* the k-opt step: non-gaining k-opt moves a step
                                  makes before one that gains, at most; 0: the
                                  default (src/algo/policy.h); WT_TUNING_OFF:
                                  none; else 1..100 */
-    int lk_alpha;             /* the Held-Karp ascent after the first descent: 1:
-                                 its proven bound, and its candidates by
-                                 alpha-nearness for the kicks (five a city;
-                                 lk_candidates sets how many); 2: its bound only
-                                 (quadrant neighbours); WT_TUNING_OFF: no ascent;
-                                 0: the default (src/algo/policy.h) */
+    int lk_alpha;             /* the Held-Karp ascent: 1: its proven bound, and
+                                 its candidates by alpha-nearness (five a city;
+                                 lk_candidates sets how many), with the k-opt
+                                 step for every descent (the ascent first), with
+                                 the flip chain for the kicks (the ascent after
+                                 the first descent); 2: its bound only (quadrant
+                                 neighbours; the ascent after the first descent);
+                                 WT_TUNING_OFF: no ascent; 0: the default
+                                 (src/algo/policy.h): 1 with the k-opt step, 2
+                                 with the flip chain.  2 and WT_TUNING_OFF make
+                                 lk_kopt's default the flip chain */
     int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
                                  default (src/algo/policy.h); else 1..1000000 */
     int ascent_period;        /* steps of the ascent's first period (its step rule

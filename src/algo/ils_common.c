@@ -146,9 +146,10 @@ void ils_searches_free(ils_search *s, int T)
 
 ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
 {
+    const wt_ls_moves *m = wt_ls_moves_of(proto);
     int steps = wt_tuning_of(ctl->params)->lk_walk;
-    if (steps == 0) steps = WT_ILS_LK_WALK_STEPS;
-    int walk = wt_ls_moves_of(proto)->lk ? steps : 0;
+    if (steps == 0) steps = m->kopt ? WT_ILS_LK_KOPT_WALK_STEPS : WT_ILS_LK_WALK_STEPS;
+    int walk = m->lk ? steps : 0;
     ils_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);

@@ -44,9 +44,12 @@
 #include "ls/engine.h"
 
 /* The descents' moves: the defaults (for LK from WT_ILS_LK_DEEP_MIN cities
- * the deeper kick repairs), less what the tuning sets for LK. */
-static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
+ * the deeper kick repairs, the basic move by wt_policy_lk_kopt), less what
+ * the tuning sets for LK. */
+static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *inst)
 {
+    const wt_tuning *t = wt_tuning_of(p);
+    int n = inst->n;
     wt_ls_moves m = wt_policy_ls_moves(lk);
     if (!lk) return m;
     if (n >= WT_ILS_LK_DEEP_MIN) {
@@ -60,7 +63,7 @@ static wt_ls_moves search_moves(bool lk, const wt_tuning *t, int n)
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
-    m.kopt = t->lk_kopt;
+    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s);
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
@@ -93,13 +96,14 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     return o;
 }
 
-/* The search's ascent on the host or a device: its share of the time left
- * (without a limit, the steps wt_policy_ascent_steps allows) and its first
- * period. */
+/* The search's ascent on the host or a device, before the first descent
+ * (first) or after it: its share of the time left (without a limit, the
+ * steps wt_policy_ascent_steps allows) and its first period. */
 static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host,
-                                 int n)
+                                 int n, bool first)
 {
-    wt_ascent_plan plan = wt_policy_ascent(t, on_host);
+    wt_ascent_plan plan = first ? wt_policy_ascent_first(t, on_host, n)
+                                : wt_policy_ascent(t, on_host);
     double now = wt_now();
     bool timed = isfinite(ctl->deadline);
     return (wt_alpha_plan){
@@ -109,22 +113,23 @@ static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, b
     };
 }
 
-/* The Held-Karp ascent where the tuning and policy want it, taking at most
- * its share of the time left (without a limit, the steps
- * wt_policy_ascent_steps allows); its bound goes into stats and ends a
- * search that reaches it.  With alpha lists, *m becomes the moves on the
+/* The Held-Karp ascent where the tuning and policy want it, before the
+ * first descent (first) or after it, taking at most its share of the time
+ * left (without a limit, the steps wt_policy_ascent_steps allows); its
+ * bound goes into stats and ends a search that reaches it.  With alpha lists, *m becomes the moves on the
  * alpha-nearness candidates (alpha's).  Stopped, or a metric without an
  * ascent: everything stays as it was (alpha->candidates NULL). */
-static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, wt_ls_moves *m,
-                            wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
+static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, bool first,
+                            wt_ls_moves *m, wt_alpha *alpha, wt_search_stats *stats,
+                            wt_error *err)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
-    wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n);
+    wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt);
     if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
     wt_device dev; /* the GPU's slot where one runs it: its share and period */
     wt_alpha_device(ctl->params, &dev);
-    wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n);
-    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n);
+    wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n, first);
+    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, first);
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
     wt_status st = wt_alpha_run(inst, &dev, ctl, &on_dev, &on_host, k, alpha, err);
@@ -157,7 +162,7 @@ static bool ascent_first(const wt_instance *inst, const wt_search_ctl *ctl,
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
     return m->lk && m->kopt && !ctl->keep && !inst->directed &&
-           wt_policy_lk_alpha(t->lk_alpha, inst->n) == WT_ALPHA_LISTS;
+           wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt) == WT_ALPHA_LISTS;
 }
 
 /* After the first descent (so that a short run has its descended tour as
@@ -169,11 +174,12 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
                                       wt_search_stats *stats, wt_ls **whole, wt_error *err)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
-    if (!m->lk || wt_policy_lk_alpha(t->lk_alpha, inst->n) == WT_ALPHA_NONE || wt_ctl_expired(ctl))
+    if (!m->lk || wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt) == WT_ALPHA_NONE ||
+        wt_ctl_expired(ctl))
         return WT_OK;
     wt_ctl_report(ctl, wt_ls_length(*whole), stats->steps, true); /* the descended tour */
     wt_ls_moves am = *m;
-    wt_status st = run_ascent(inst, ctl, &am, alpha, stats, err);
+    wt_status st = run_ascent(inst, ctl, false, &am, alpha, stats, err);
     if (st != WT_OK || am.given == m->given) return st;
     wt_ls *w = NULL;
     st = wt_ls_create(inst, tour, ctl, &am, &w, err);
@@ -230,12 +236,12 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     int n = inst->n, T = wt_policy_ils_searches(wt_tuning_of(ctl->params)->ils_searches,
                                                 ctl->threads, kicks);
     wt_ls *whole = NULL;
-    wt_ls_moves moves = search_moves(lk, wt_tuning_of(ctl->params), n);
+    wt_ls_moves moves = search_moves(lk, ctl->params, inst);
     if (inst->directed) /* an asymmetric instance's transformation */
         moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};
     bool alpha_first = ascent_first(inst, ctl, &moves);
-    wt_status st = alpha_first ? run_ascent(inst, ctl, &moves, &alpha, stats, err) : WT_OK;
+    wt_status st = alpha_first ? run_ascent(inst, ctl, true, &moves, &alpha, stats, err) : WT_OK;
     if (st == WT_OK) st = whole_engine(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) {
         wt_alpha_free(&alpha);
@@ -269,6 +275,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     }
     if (st == WT_OK && !alpha_first)
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
+    else if (st == WT_OK && !wt_ctl_expired(ctl)) /* the descended tour, as shown after it */
+        wt_ctl_report(ctl, wt_ls_length(whole), stats->steps, true);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;

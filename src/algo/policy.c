@@ -41,12 +41,25 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
-wt_alpha_use wt_policy_lk_alpha(int tuned, int n)
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s)
+{
+    if (t->lk_kopt == WT_TUNING_OFF) return 0;
+    if (t->lk_kopt) return t->lk_kopt;
+    bool no_lists = t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2;
+    double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? WT_LK_KOPT_LARGE_S_PER_CITY
+                                                   : WT_LK_KOPT_S_PER_CITY;
+    bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
+    bool small = n < WT_LK_KOPT_MIN_CITIES;
+    return no_lists || directed || small || short_limit ? 0 : WT_LK_KOPT_DEFAULT;
+}
+
+wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt)
 {
     if (tuned == WT_TUNING_OFF) return WT_ALPHA_NONE;
     if (tuned == 1) return WT_ALPHA_LISTS;
     if (tuned == 2) return WT_ALPHA_BOUND;
-    return n >= WT_LK_ALPHA_MIN_CITIES ? WT_LK_ALPHA_DEFAULT : WT_ALPHA_NONE;
+    if (n < WT_LK_ALPHA_MIN_CITIES) return WT_ALPHA_NONE;
+    return kopt ? WT_ALPHA_LISTS : WT_ALPHA_BOUND;
 }
 
 int wt_policy_ascent_steps(const wt_tuning *t, bool on_host, int n, bool time_limited)
@@ -74,4 +87,12 @@ bool wt_policy_auto_device(double time_limit_s, int tuned_ms)
     if (time_limit_s <= 0 || tuned_ms == WT_TUNING_OFF) return true;
     double from = tuned_ms > 0 ? tuned_ms / 1000.0 : WT_AUTO_DEVICE_MIN_S;
     return time_limit_s >= from;
+}
+
+wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n)
+{
+    wt_ascent_plan plan = wt_policy_ascent(t, on_host);
+    if (on_host && !t->ascent_share_pct && n <= WT_ILS_LK_REPLICAS_MAX)
+        plan.share = WT_LK_ALPHA_FIRST_SHARE;
+    return plan;
 }

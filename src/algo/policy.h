@@ -52,11 +52,48 @@
 /* ... and at levels 4, 5 [lk_breadth4, lk_breadth5]. */
 #define WT_LK_BREADTH4 1
 #define WT_LK_BREADTH5 1
-/* The k-opt step (lk_kopt, off by default): non-gaining basic moves before
- * one that gains, at most [lk_kopt_submoves]: long chains, as LKH's, which
- * only the gain criterion ends (bench/RESULTS.md, "Why the k-opt step
- * stalled on pr2392"). */
+/* The LK step's basic move by default [lk_kopt]: LKH's sequential 5-opt
+ * move (ls/kopt.c) on the ascent's alpha-nearness lists (WT_ALPHA_LISTS
+ * below, the ascent before the first descent, the gains under its
+ * penalties), shorter than the flip chain on its lists at 1, 10 and 30 s
+ * (bench/RESULTS.md, "Why the k-opt step stalled on pr2392" and "The
+ * 5-opt step on alpha lists as the default (LK)"); 0 is the flip chain
+ * (ls/lk.c), which asymmetric instances' transformations keep (their
+ * moves are direction-keeping exchanges, which no step changes). */
+#define WT_LK_KOPT_DEFAULT 5
+/* Tours from which the default takes the k-opt step, the flip chain below:
+ * from 200 to 1,000 cities neither was shorter at 0.2, 0.5 and 1 s, and
+ * with a kick budget both ended at the same tours up to 500 cities, the
+ * 5-opt step's kicks costing 1.5 to 2.5 times as much (bench/RESULTS.md,
+ * "The 5-opt step on alpha lists as the default (LK)"). */
+#define WT_LK_KOPT_MIN_CITIES 1000
+/* Under a time limit, the default takes the k-opt step from this many
+ * seconds a city of the limit, the flip chain below: the ascent and the
+ * k-opt step's first descent must end within the limit, and below it (one
+ * thread, bench/RESULTS.md, "The 5-opt step on alpha lists as the default
+ * (LK)") they did not, where the flip chain's first descent did; */
+#define WT_LK_KOPT_S_PER_CITY 50e-6
+/* above WT_ILS_LK_REPLICAS_MAX cities, where the first descent runs on
+ * lists or segments, slower a city, from this many. */
+#define WT_LK_KOPT_LARGE_S_PER_CITY 80e-6
+/* The k-opt step's non-gaining basic moves before one that gains, at most
+ * [lk_kopt_submoves]: long chains, as LKH's, which only the gain criterion
+ * ends (bench/RESULTS.md, "Why the k-opt step stalled on pr2392"). */
 #define WT_LK_KOPT_SUBMOVES 50
+/* The basic move of LK searches on n cities under a time limit of
+ * time_limit_s seconds (<= 0: none), as the tuning t sets lk_kopt (0: the
+ * default, WT_TUNING_OFF: the flip chain, 3 to 5: that k-opt move), for
+ * an asymmetric instance's transformation where directed: 0 for the flip
+ * chain, else the k of the k-opt move.  The default: WT_LK_KOPT_DEFAULT,
+ * with the alpha lists it is measured on; the flip chain where the tuning
+ * takes the lists away (lk_alpha WT_TUNING_OFF or 2: on quadrant
+ * neighbours the 5-opt step made a third of the flip chain's kicks and
+ * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
+ * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities and
+ * under a limit shorter than WT_LK_KOPT_S_PER_CITY
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) a
+ * city. */
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
@@ -94,6 +131,17 @@ typedef struct wt_ascent_plan {
     int period;   /* steps of the first period */
 } wt_ascent_plan;
 wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
+/* The ascent that runs before the first descent, whose lists the k-opt
+ * step's every descent takes (ils_local.c): on the host, up to
+ * WT_ILS_LK_REPLICAS_MAX cities, this share of the time left at most, so
+ * that a short run's lists come from an ascent of a hundred steps or more
+ * (usa13509 at 1 s, one thread: about 200 steps against 47-49 at
+ * WT_ASCENT_SHARE; bench/RESULTS.md, "The 5-opt step on alpha lists as
+ * the default (LK)"); a longer run's ascent ends by its own rule before. */
+#define WT_LK_ALPHA_FIRST_SHARE 0.3
+/* Its plan on a tour of n cities: wt_policy_ascent's, with the share
+ * above where it applies and the tuning sets none. */
+wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n);
 /* Without a time limit (a kick budget) the search's ascent makes at most
  * WT_ASCENT_CITY_STEPS / n steps on the host, WT_ASCENT_DEVICE_CITY_STEPS
  * / n on a device (about 30 times cheaper a step: bench/RESULTS.md, "The
@@ -115,14 +163,22 @@ typedef enum wt_alpha_use {
 } wt_alpha_use;
 /* Tours from which LK searches run the ascent by default. */
 #define WT_LK_ALPHA_MIN_CITIES 8
-/* What the default takes (bench/RESULTS.md, "Why merging meetings and
- * alpha lists are off by default"). */
-#define WT_LK_ALPHA_DEFAULT WT_ALPHA_BOUND
-/* What LK searches on n cities take, lk_alpha as the tuning sets it
- * (0: the default, WT_TUNING_OFF: none, 1: lists, 2: the bound only). */
-wt_alpha_use wt_policy_lk_alpha(int tuned, int n);
-/* Steps of the random walks that place an LK search's kicks [lk_walk]. */
+/* What LK searches on n cities take, lk_alpha as the tuning sets it (0:
+ * the default, WT_TUNING_OFF: none, 1: lists, 2: the bound only), with
+ * the basic move kopt (wt_policy_lk_kopt): by default the lists with the
+ * k-opt step, which pays on them as LKH's does, the bound only with the
+ * flip chain, which on five alpha candidates reaches fewer good moves
+ * than on eight quadrant neighbours (bench/RESULTS.md, "Why merging
+ * meetings and alpha lists are off by default"). */
+wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
+/* Steps of the random walks that place an LK search's kicks [lk_walk], */
 #define WT_ILS_LK_WALK_STEPS 25
+/* and with the k-opt step: kicks that reach further, which it undoes less
+ * often (most of its kicked tours came back at the kept length; 1 s, one
+ * thread, pr2392, brd14051, usa13509, d18512: shorter in the mean of
+ * three seeds on all four, and at 10 s no longer: bench/RESULTS.md, "The
+ * 5-opt step on alpha lists as the default (LK)"). */
+#define WT_ILS_LK_KOPT_WALK_STEPS 50
 
 /* How the threads share the kicks: bench/RESULTS.md, "Why segments from 6,000
  * cities a thread (local descents)", "Why a replica round every 4 below 30,000

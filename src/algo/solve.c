@@ -549,8 +549,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
         return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
                    t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
-    if (t->lk_kopt != 0 && (t->lk_kopt < 3 || t->lk_kopt > 5))
-        return BAD("lk_kopt is %d; expected 0 (the default: the flip chain) or 3 to 5",
+    if (t->lk_kopt != 0 && t->lk_kopt != WT_TUNING_OFF && (t->lk_kopt < 3 || t->lk_kopt > 5))
+        return BAD("lk_kopt is %d; expected 0 (the default), WT_TUNING_OFF (the flip chain) or "
+                   "3 to 5",
                    t->lk_kopt);
     if (t->lk_kopt_submoves != 0 && t->lk_kopt_submoves != WT_TUNING_OFF &&
         (t->lk_kopt_submoves < 1 || t->lk_kopt_submoves > 100))

@@ -28,8 +28,9 @@ bool wt_mpi_parts_can_run(const wt_instance *inst, const wt_params *params, char
                           size_t why_size);
 
 /* The tuning of an epoch's searches: the caller's (NULL: the library's),
- * without the Held-Karp ascent that LK searches run by default for their
- * bound alone (lk_alpha 0 becomes WT_TUNING_OFF): the run's result has no
+ * without the Held-Karp ascent that LK searches run by default (lk_alpha
+ * 0 becomes WT_TUNING_OFF, and with it the default step the flip chain,
+ * src/algo/policy.h): the run's result has no
  * bound (a path's bound is not the tour's, and an epoch's is no more than
  * one search's), and every epoch would run it again, for seconds at a
  * hundred thousand cities. */

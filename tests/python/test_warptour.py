@@ -310,7 +310,7 @@ EVERY_FIELD = {"ils_round_kicks": "off", "ils_segment_min": 50, "ils_window": 8,
                "pass_block": 256, "pass_piece": 1024,
                "pass_period": 4, "pass_float_loop": True, "pass_unchained": True,
                "pass_prune_min": 1, "ms_block": 64, "ms_tc": 4, "ms_scan": "rounds",
-               "ms_gap_c": 10}
+               "ms_gap_c": 10, "lk_kopt": 3}
 
 
 def test_tuning_defaults_and_every_field():

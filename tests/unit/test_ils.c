@@ -11,6 +11,7 @@
 
 #include "algo/ils.h"
 #include "algo/ils_local.h"
+#include "algo/policy.h"
 #include "backend/cpu/cpu_2opt.h"
 #include "backend/cpu/cpu_session.h"
 #include "ls/kicks.h"
@@ -344,16 +345,22 @@ static void test_ils_local_segments(void **state)
  * seed and budget give the same tour on 1, 2 and 3 threads, whichever way
  * the searches share the kicks (their thresholds lowered to a 400-city
  * instance): replicas (local and LK descents, 3 searches), merged replicas
- * (LK, 3 searches), segments (local and LK, 2 searches); and the default
+ * (LK, 3 searches), segments (local and LK, 2 searches), LK with the flip
+ * chain (no ascent) and with the default step of larger tours (the ascent,
+ * whose steps a kick budget caps, then the 5-opt step on its alpha lists);
+ * and the default
  * number, by the budget (12,000 kicks: 2 searches). */
 enum share { REPLICAS, MERGED, SEGMENTS };
+enum step { FLIP_CHAIN, DEFAULT_STEP };
 
 static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
-                            int threads, int searches, enum share share)
+                            int threads, int searches, enum share share, enum step step)
 {
     wt_tuning t = {0};
     t.ils_searches = searches;
-    t.lk_alpha = WT_TUNING_OFF; /* no ascent: not what this test is about */
+    if (step == FLIP_CHAIN) t.lk_alpha = WT_TUNING_OFF; /* no ascent, so the flip chain */
+    /* the default's step from WT_LK_KOPT_MIN_CITIES cities, on its lists */
+    if (step == DEFAULT_STEP) t.lk_kopt = WT_LK_KOPT_DEFAULT;
     t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
     t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
     /* greedy: a short first descent */
@@ -361,15 +368,15 @@ static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_desc
 }
 
 static void same_on_threads(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
-                            int searches, enum share share)
+                            int searches, enum share share, enum step step)
 {
     int n = wt_instance_n(inst);
-    wt_result one = greedy_ils(inst, kicks, descent, 1, searches, share);
+    wt_result one = greedy_ils(inst, kicks, descent, 1, searches, share, step);
     assert_int_equal(wt_tour_validate(one.tour, n, NULL), WT_OK);
     assert_int_equal(one.length, wt_tour_length(inst, one.tour));
     assert_int_equal(one.ils.kicks, kicks);
     for (int threads = 2; threads <= 3; threads++) {
-        wt_result other = greedy_ils(inst, kicks, descent, threads, searches, share);
+        wt_result other = greedy_ils(inst, kicks, descent, threads, searches, share, step);
         assert_int_equal(other.length, one.length);
         assert_memory_equal(other.tour, one.tour, (size_t)n * sizeof(int32_t));
         wt_result_free(&other);
@@ -381,12 +388,15 @@ static void test_ils_same_tour_on_any_threads(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(400, 91);
-    same_on_threads(inst, 3000, WT_ILS_LOCAL, 3, REPLICAS);
-    same_on_threads(inst, 600, WT_ILS_LK, 3, REPLICAS);
-    same_on_threads(inst, 600, WT_ILS_LK, 3, MERGED);
-    same_on_threads(inst, 3000, WT_ILS_LOCAL, 2, SEGMENTS);
-    same_on_threads(inst, 600, WT_ILS_LK, 2, SEGMENTS);
-    same_on_threads(inst, 12000, WT_ILS_LOCAL, 0, REPLICAS);
+    same_on_threads(inst, 3000, WT_ILS_LOCAL, 3, REPLICAS, FLIP_CHAIN);
+    for (enum step step = FLIP_CHAIN; step <= DEFAULT_STEP; step++) {
+        uint64_t kicks = step == FLIP_CHAIN ? 600 : 300; /* 5-opt kicks cost more */
+        same_on_threads(inst, kicks, WT_ILS_LK, 3, REPLICAS, step);
+        same_on_threads(inst, kicks, WT_ILS_LK, 3, MERGED, step);
+        same_on_threads(inst, kicks, WT_ILS_LK, 2, SEGMENTS, step);
+    }
+    same_on_threads(inst, 3000, WT_ILS_LOCAL, 2, SEGMENTS, FLIP_CHAIN);
+    same_on_threads(inst, 12000, WT_ILS_LOCAL, 0, REPLICAS, FLIP_CHAIN);
     wt_instance_free(inst);
 }
 

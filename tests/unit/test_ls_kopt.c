@@ -13,7 +13,8 @@
  * candidates that the gain criterion admits: checked by brute force, each
  * candidate move's result built edge by edge.  ILS with the step gives the
  * same tour twice for one seed and kick budget, on quadrant neighbours and
- * on alpha lists (whose ascent runs before the first descent).
+ * on alpha lists (whose ascent runs before the first descent), and is the
+ * default from WT_LK_KOPT_MIN_CITIES cities.
  */
 #include "test_util.h"
 
@@ -362,6 +363,51 @@ static void test_ils_alpha_lists_first(void **state)
     wt_instance_free(inst);
 }
 
+/* One solve of ILS with LK descents on inst, 100 kicks, one thread, with
+ * tuning t (NULL: the library's); its tour into *out. */
+static void lk_solve(const wt_instance *inst, const wt_tuning *t, wt_result *out)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.ils_descent = WT_ILS_LK;
+    p.backend = WT_BACKEND_CPU;
+    p.kicks = 100;
+    p.threads = 1;
+    p.seed = 2;
+    p.tuning = t;
+    wt_error err = {0};
+    if (wt_solve(inst, &p, out, &err) != WT_OK) fail_msg("solve: %s", err.message);
+}
+
+/* The default step from WT_LK_KOPT_MIN_CITIES cities is the 5-opt step on
+ * alpha lists (the same tour as lk_kopt 5 and lk_alpha 1 asked for), and
+ * lk_kopt off the flip chain with the ascent's bound alone (the same tour
+ * as lk_alpha 2, which takes the lists away and with them the k-opt
+ * step); the two differ. */
+static void test_default_step(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(WT_LK_KOPT_MIN_CITIES, 4);
+    const wt_tuning lkh = {.lk_kopt = 5, .lk_alpha = 1}, off = {.lk_kopt = WT_TUNING_OFF},
+                    bound = {.lk_alpha = 2};
+    wt_result def, asked, flip, bound_only;
+    lk_solve(inst, NULL, &def);
+    lk_solve(inst, &lkh, &asked);
+    lk_solve(inst, &off, &flip);
+    lk_solve(inst, &bound, &bound_only);
+    size_t bytes = (size_t)inst->n * sizeof *def.tour;
+    assert_memory_equal(def.tour, asked.tour, bytes);
+    assert_memory_equal(flip.tour, bound_only.tour, bytes);
+    assert_true(memcmp(def.tour, flip.tour, bytes) != 0);
+    assert_true(def.lower_bound > 0 && flip.lower_bound > 0);
+    wt_result_free(&def);
+    wt_result_free(&asked);
+    wt_result_free(&flip);
+    wt_result_free(&bound_only);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_steps_leave_no_3opt_move),
         cmocka_unit_test(test_ils_same_tour_twice),
         cmocka_unit_test(test_ils_alpha_lists_first),
+        cmocka_unit_test(test_default_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

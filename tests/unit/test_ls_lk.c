@@ -284,7 +284,9 @@ static void test_ils_lk_starts(void **state)
     wt_instance *inst = wt_test_random_instance(21000, 11);
     wt_params p = ils_lk_params(50);
     p.threads = 3;
-    wt_tuning tune = {.ils_searches = 3}; /* one a thread, as a time limit makes them */
+    /* one a thread, as a time limit makes them; the flip chain, cheaper a
+     * descent (the default step's list descent: test_ils_lk_list_first_descent) */
+    wt_tuning tune = {.ils_searches = 3, .lk_kopt = WT_TUNING_OFF};
     p.tuning = &tune;
     wt_result on, off, fallback, given;
     tune.ils_starts = 3;
@@ -349,11 +351,15 @@ static void test_ils_lk_merged_replicas(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(21000, 9);
     wt_params p = ils_lk_params(1); /* about the first descent alone */
+    /* the flip chain, cheaper a kick (merged replicas with the default
+     * step: test_ils.c, test_ils_same_tour_on_any_threads) */
+    wt_tuning tune = {.lk_kopt = WT_TUNING_OFF};
+    p.tuning = &tune;
     wt_result none;
     p.threads = 1;
     assert_int_equal(wt_solve(inst, &p, &none, NULL), WT_OK);
-    wt_tuning tune = {.ils_merged_min = 1, .ils_round_kicks = 100};
-    p.tuning = &tune;
+    tune.ils_merged_min = 1;
+    tune.ils_round_kicks = 100;
     const int threads[] = {1, 3};
     for (int v = 0; v < 2; v++) {
         p.threads = threads[v];

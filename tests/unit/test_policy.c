@@ -103,17 +103,61 @@ static void test_batch_defaults(void **state)
 
 /* A round's searches: replicas to fill WT_WINDOW_FILL, between 1 and
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
-/* The ascent: from WT_LK_ALPHA_MIN_CITIES by default (what the default
- * takes), never when the tuning turns it off, lists or the bound alone
- * when it asks. */
+/* The LK step: by default the k-opt step, the flip chain for an
+ * asymmetric instance's transformation, without the alpha lists, below
+ * WT_LK_KOPT_MIN_CITIES cities and under
+ * a time limit shorter than WT_LK_KOPT_S_PER_CITY a city
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities); the
+ * flip chain when the tuning turns it off, the k it asks otherwise; the
+ * ascent before the first descent takes WT_LK_ALPHA_FIRST_SHARE of the
+ * time up to WT_ILS_LK_REPLICAS_MAX cities on the host, unless the tuning
+ * sets a share. */
+static int kopt(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s)
+{
+    wt_tuning t = {.lk_kopt = lk_kopt, .lk_alpha = lk_alpha};
+    return wt_policy_lk_kopt(&t, n, directed, time_limit_s);
+}
+
+static void test_lk_kopt(void **state)
+{
+    (void)state;
+    const int small = WT_ILS_LK_REPLICAS_MAX, large = WT_ILS_LK_REPLICAS_MAX + 1;
+    assert_int_equal(kopt(0, 0, WT_LK_KOPT_MIN_CITIES, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, WT_LK_KOPT_MIN_CITIES - 1, false, 0), 0);
+    assert_int_equal(kopt(0, 1, 1000, false, 0), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 2, 1000, false, 0), 0);
+    assert_int_equal(kopt(0, WT_TUNING_OFF, 1000, false, 0), 0);
+    assert_int_equal(kopt(0, 0, 1000, true, 0), 0);
+    assert_int_equal(kopt(0, 0, small, false, WT_LK_KOPT_S_PER_CITY * small), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, small, false, 0.99 * WT_LK_KOPT_S_PER_CITY * small), 0);
+    assert_int_equal(kopt(0, 0, large, false, WT_LK_KOPT_LARGE_S_PER_CITY * large),
+                     WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt(0, 0, large, false, 0.99 * WT_LK_KOPT_LARGE_S_PER_CITY * large), 0);
+    assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
+    assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
+    assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
+
+    wt_tuning t = {0};
+    assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
+    assert_true(wt_policy_ascent_first(&t, true, large).share == wt_policy_ascent(&t, true).share);
+    assert_true(wt_policy_ascent_first(&t, false, small).share ==
+                wt_policy_ascent(&t, false).share);
+    t.ascent_share_pct = 7;
+    assert_true(wt_policy_ascent_first(&t, true, small).share == 0.07);
+}
+
+/* The ascent: from WT_LK_ALPHA_MIN_CITIES by default, its lists with the
+ * k-opt step, its bound alone with the flip chain; never when the tuning
+ * turns it off, lists or the bound alone when it asks, whatever the step. */
 static void test_lk_alpha(void **state)
 {
     (void)state;
-    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1), WT_ALPHA_NONE);
-    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES), WT_LK_ALPHA_DEFAULT);
-    assert_int_equal(wt_policy_lk_alpha(WT_TUNING_OFF, 100000), WT_ALPHA_NONE);
-    assert_int_equal(wt_policy_lk_alpha(1, 5), WT_ALPHA_LISTS);
-    assert_int_equal(wt_policy_lk_alpha(2, 5), WT_ALPHA_BOUND);
+    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1, 5), WT_ALPHA_NONE);
+    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES, 5), WT_ALPHA_LISTS);
+    assert_int_equal(wt_policy_lk_alpha(0, WT_LK_ALPHA_MIN_CITIES, 0), WT_ALPHA_BOUND);
+    assert_int_equal(wt_policy_lk_alpha(WT_TUNING_OFF, 100000, 5), WT_ALPHA_NONE);
+    assert_int_equal(wt_policy_lk_alpha(1, 5, 0), WT_ALPHA_LISTS);
+    assert_int_equal(wt_policy_lk_alpha(2, 5, 5), WT_ALPHA_BOUND);
 }
 
 /* The searches of a host ILS run: one a thread under a time limit alone,
@@ -200,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_auto_descent),    cmocka_unit_test(test_unbounded_kicks),
         cmocka_unit_test(test_device_stall),    cmocka_unit_test(test_concurrent_size),
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
+        cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
