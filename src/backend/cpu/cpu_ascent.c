@@ -112,7 +112,8 @@ wt_status wt_cpu_ascent(const wt_instance *inst, wt_ascent_job *job, wt_search_c
     }
     size_t sn = (size_t)n;
     int32_t *pi = malloc(sn * sizeof *pi), *best_pi = malloc(sn * sizeof *best_pi);
-    int32_t *v = malloc(sn * sizeof *v), *v_prev = malloc(sn * sizeof *v_prev);
+    /* zeroed: GCC 13 cannot see that excess() writes v before it is copied */
+    int32_t *v = calloc(sn, sizeof *v), *v_prev = calloc(sn, sizeof *v_prev);
     if (!pi || !best_pi || !v || !v_prev) {
         st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for an ascent of %d cities", n);
         goto out;
