@@ -43,10 +43,10 @@
 #include "core/instance.h"
 #include "ls/engine.h"
 
-/* The descents' moves: the defaults (for LK from WT_ILS_LK_DEEP_MIN cities
- * the deeper kick repairs, the basic move by wt_policy_lk_kopt), less what
- * the tuning sets for LK. */
-static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *inst)
+/* The descents' moves on `threads` threads: the defaults (for LK from
+ * WT_ILS_LK_DEEP_MIN cities the deeper kick repairs, the basic move by
+ * wt_policy_lk_kopt), less what the tuning sets for LK. */
+static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *inst, int threads)
 {
     const wt_tuning *t = wt_tuning_of(p);
     int n = inst->n;
@@ -63,7 +63,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
-    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s);
+    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s, threads);
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
@@ -236,7 +236,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     int n = inst->n, T = wt_policy_ils_searches(wt_tuning_of(ctl->params)->ils_searches,
                                                 ctl->threads, kicks);
     wt_ls *whole = NULL;
-    wt_ls_moves moves = search_moves(lk, ctl->params, inst);
+    wt_ls_moves moves = search_moves(lk, ctl->params, inst, ctl->threads);
     if (inst->directed) /* an asymmetric instance's transformation */
         moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};

@@ -41,7 +41,7 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
-int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s)
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads)
 {
     if (t->lk_kopt == WT_TUNING_OFF) return 0;
     if (t->lk_kopt) return t->lk_kopt;
@@ -49,8 +49,10 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? WT_LK_KOPT_LARGE_S_PER_CITY
                                                    : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
+    bool rich_limit = time_limit_s > 0 &&
+                      (threads > 1 ? threads : 1) * time_limit_s >= WT_LK_KOPT_MAX_THREAD_S_PER_CITY * n;
     bool small = n < WT_LK_KOPT_MIN_CITIES;
-    return no_lists || directed || small || short_limit ? 0 : WT_LK_KOPT_DEFAULT;
+    return no_lists || directed || small || short_limit || rich_limit ? 0 : WT_LK_KOPT_DEFAULT;
 }
 
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt)

@@ -76,6 +76,16 @@
 /* above WT_ILS_LK_REPLICAS_MAX cities, where the first descent runs on
  * lists or segments, slower a city, from this many. */
 #define WT_LK_KOPT_LARGE_S_PER_CITY 80e-6
+/* Under a time limit, the default takes the flip chain from this many
+ * thread-seconds a city (threads times the limit, over n), the k-opt step
+ * below: where the budget allows many kicks a city the k-opt step on five
+ * alpha candidates stalls at a longer tour than the flip chain reaches.
+ * H200 machine, 16 threads (bench/RESULTS.md, "The k-opt step on 16
+ * cores"): pr2392 at 10 s (67 ms a city) 0.245% against the flip chain's
+ * 0.011%, and at 60 s 0.126% against 0.006%; at 10 s on usa13509, d18512,
+ * brd14051 and 10,000 uniform cities (9 to 16 ms a city) the k-opt step
+ * was as short or shorter, as on one thread at 1 s and 10 s. */
+#define WT_LK_KOPT_MAX_THREAD_S_PER_CITY 30e-3
 /* The k-opt step's non-gaining basic moves before one that gains, at most
  * [lk_kopt_submoves]: long chains, as LKH's, which only the gain criterion
  * ends (bench/RESULTS.md, "Why the k-opt step stalled on pr2392"). */
@@ -89,11 +99,12 @@
  * takes the lists away (lk_alpha WT_TUNING_OFF or 2: on quadrant
  * neighbours the 5-opt step made a third of the flip chain's kicks and
  * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
- * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities and
+ * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities,
  * under a limit shorter than WT_LK_KOPT_S_PER_CITY
  * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) a
- * city. */
-int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s);
+ * city, and where `threads` threads under the limit have
+ * WT_LK_KOPT_MAX_THREAD_S_PER_CITY a city or more. */
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */

@@ -105,17 +105,25 @@ static void test_batch_defaults(void **state)
  * WT_WINDOW_MAX_REPLICAS, unless asked. */
 /* The LK step: by default the k-opt step, the flip chain for an
  * asymmetric instance's transformation, without the alpha lists, below
- * WT_LK_KOPT_MIN_CITIES cities and under
+ * WT_LK_KOPT_MIN_CITIES cities, under
  * a time limit shorter than WT_LK_KOPT_S_PER_CITY a city
- * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities); the
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) and
+ * where the threads' seconds reach WT_LK_KOPT_MAX_THREAD_S_PER_CITY a
+ * city; the
  * flip chain when the tuning turns it off, the k it asks otherwise; the
  * ascent before the first descent takes WT_LK_ALPHA_FIRST_SHARE of the
  * time up to WT_ILS_LK_REPLICAS_MAX cities on the host, unless the tuning
  * sets a share. */
-static int kopt(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s)
+static int kopt_on(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s,
+                   int threads)
 {
     wt_tuning t = {.lk_kopt = lk_kopt, .lk_alpha = lk_alpha};
-    return wt_policy_lk_kopt(&t, n, directed, time_limit_s);
+    return wt_policy_lk_kopt(&t, n, directed, time_limit_s, threads);
+}
+
+static int kopt(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s)
+{
+    return kopt_on(lk_kopt, lk_alpha, n, directed, time_limit_s, 1);
 }
 
 static void test_lk_kopt(void **state)
@@ -136,6 +144,13 @@ static void test_lk_kopt(void **state)
     assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
     assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
     assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
+    /* many thread-seconds a city: the flip chain; a kick budget never */
+    const double rich = WT_LK_KOPT_MAX_THREAD_S_PER_CITY * small;
+    assert_int_equal(kopt_on(0, 0, small, false, 0.99 * rich / 16, 16), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt_on(0, 0, small, false, rich / 16, 16), 0);
+    assert_int_equal(kopt_on(0, 0, small, false, rich, 1), 0);
+    assert_int_equal(kopt_on(0, 0, small, false, 0, 16), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt_on(5, 0, small, false, rich, 16), 5);
 
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
