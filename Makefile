@@ -76,6 +76,13 @@ demo: all
 
 test: test-quick test-asan
 
+# OpenMP's threads sleep while they wait: spinning, two test programs side
+# by side on two cores (ctest -j 2) slow each other's parallel regions
+# several times over (test_ls_lk: about 42 s passive, 100-250 s spinning on
+# a loaded 2-core machine).  Only the tests' runs: the library, the
+# demo and every user keep the runtime's default.
+test-quick test-asan test-load: export OMP_WAIT_POLICY ?= passive
+
 test-quick: all
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
