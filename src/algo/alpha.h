@@ -30,8 +30,8 @@
  * the graph weighs more than the complete graph's under the same
  * penalties by over a WT_ALPHA_REPAIR_SHARE-th, the graph lacks edges
  * that the complete graph's tree takes (rl1889; pla33810, whose missing
- * edges join cities of a row beside a dense block), and the ascent raises the graph's bound by
- * penalties that lower the proven one (bench/RESULTS.md, "The ascent's
+ * edges join cities of a row beside a dense block), and the ascent raises
+ * the graph's bound by penalties that lower the proven one (bench/RESULTS.md, "The ascent's
  * graph repair").  The complete tree's missing edges are then added and
  * the ascent runs once more from its best penalties, within what is left
  * of its plan. */

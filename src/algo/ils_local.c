@@ -116,9 +116,10 @@ static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, b
 /* The Held-Karp ascent where the tuning and policy want it, before the
  * first descent (first) or after it, taking at most its share of the time
  * left (without a limit, the steps wt_policy_ascent_steps allows); its
- * bound goes into stats and ends a search that reaches it.  With alpha lists, *m becomes the moves on the
- * alpha-nearness candidates (alpha's).  Stopped, or a metric without an
- * ascent: everything stays as it was (alpha->candidates NULL). */
+ * bound goes into stats and ends a search that reaches it.  With alpha
+ * lists, *m becomes the moves on the alpha-nearness candidates (alpha's).
+ * Stopped, or a metric without an ascent: everything stays as it was
+ * (alpha->candidates NULL). */
 static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, bool first,
                             wt_ls_moves *m, wt_alpha *alpha, wt_search_stats *stats,
                             wt_error *err)

@@ -302,21 +302,29 @@ static void test_steps_leave_no_3opt_move(void **state)
     }
 }
 
-/* ILS with the 5-opt step: one seed and kick budget, one tour. */
-static void test_ils_same_tour_twice(void **state)
+/* ILS with LK descents on the cpu backend, kicks kicks on threads
+ * threads from seed, with tuning t (NULL: the library's). */
+static wt_params lk_params(const wt_tuning *t, uint64_t kicks, int threads, uint64_t seed)
 {
-    (void)state;
-    wt_instance *inst = wt_test_random_instance(600, 9);
     wt_params p;
     wt_params_defaults(&p);
     p.algorithm = WT_ALGO_ILS;
     p.ils_descent = WT_ILS_LK;
     p.backend = WT_BACKEND_CPU;
-    p.kicks = 300;
-    p.threads = 2;
-    p.seed = 3;
-    wt_tuning tune = {.lk_kopt = 5, .lk_alpha = WT_TUNING_OFF};
-    p.tuning = &tune;
+    p.kicks = kicks;
+    p.threads = threads;
+    p.seed = seed;
+    p.tuning = t;
+    return p;
+}
+
+/* ILS with the 5-opt step: one seed and kick budget, one tour. */
+static void test_ils_same_tour_twice(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(600, 9);
+    const wt_tuning tune = {.lk_kopt = 5, .lk_alpha = WT_TUNING_OFF};
+    wt_params p = lk_params(&tune, 300, 2, 3);
     wt_result a, b;
     wt_error err = {0};
     if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
@@ -337,18 +345,10 @@ static void test_ils_alpha_lists_first(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(500, 12);
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.ils_descent = WT_ILS_LK;
-    p.backend = WT_BACKEND_CPU;
-    p.kicks = 200;
-    p.seed = 5;
-    wt_tuning tune = {.lk_kopt = 5, .lk_alpha = 1};
-    p.tuning = &tune;
+    const wt_tuning tune = {.lk_kopt = 5, .lk_alpha = 1};
+    wt_params p = lk_params(&tune, 200, 1, 5);
     wt_result a, b;
     wt_error err = {0};
-    p.threads = 1;
     if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
     assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
     assert_int_equal(a.length, wt_tour_length(inst, a.tour));
@@ -367,15 +367,7 @@ static void test_ils_alpha_lists_first(void **state)
  * tuning t (NULL: the library's); its tour into *out. */
 static void lk_solve(const wt_instance *inst, const wt_tuning *t, wt_result *out)
 {
-    wt_params p;
-    wt_params_defaults(&p);
-    p.algorithm = WT_ALGO_ILS;
-    p.ils_descent = WT_ILS_LK;
-    p.backend = WT_BACKEND_CPU;
-    p.kicks = 100;
-    p.threads = 1;
-    p.seed = 2;
-    p.tuning = t;
+    wt_params p = lk_params(t, 100, 1, 2);
     wt_error err = {0};
     if (wt_solve(inst, &p, out, &err) != WT_OK) fail_msg("solve: %s", err.message);
 }
