@@ -59,18 +59,21 @@
  * Memory on the GPU: 20 bytes an edge (eu, ev, 100 d as int32; the key as
  * uint64) and 40 bytes a city (pi, best pi, v_prev, degree, two component
  * labels, a leaf's tree edge, the tree's edge list as int32; a component's
- * cheapest key as uint64), plus CUB's scratch; with the finish on the GPU
+ * cheapest key as uint64), plus CUB's scratch (with the finish, its sort of the
+ * edges: about 8 bytes an edge more); with the finish on the GPU
  * (cuda_ascent_finish.cuh, DeviceFinish) 20 bytes more an edge (its alpha
  * as int64; the edges sorted by their higher end, with their indices and
- * an index sequence as int32) and 84 + 12 L + 4 k bytes more a city for
+ * an index sequence as int32) and 80 + 12 L + 4 k bytes more a city for
  * L = ceil(log2 n) lifting levels (an ancestor as int32 and a path maximum
  * as int64 a level) and rows of k candidates (eight int32 arrays of the
  * tree's 2 (n - 1) arcs, a city's depth, its first arc and two offsets).
  * The graph of 10 quadrant neighbours and a spare column has at most 11 n
  * edges: at most 260 bytes a city for the steps, 2.6 GB at 10,000,000
- * cities, and 260 + 220 + 84 + 12 * 24 + 4 k = 852 + 4 k bytes a city with
- * the finish, 8.9 GB at 10,000,000 cities and k = 10.  Checked against
- * cudaMemGetInfo before anything is allocated.
+ * cities, and 260 + 220 + 80 + 12 * 24 + 4 k = 848 + 4 k bytes a city with
+ * the finish, 8.7 GB at 10,000,000 cities and the search's k = 5.
+ * Checked against cudaMemGetInfo before anything is allocated: where the
+ * steps fit but not the finish, the finish runs on the host; where the
+ * steps do not fit, OUT_OF_MEMORY names the steps' bytes.
  *
  * Stops: job->until and ctl are polled between steps, or between launches
  * of about 10 ms of steps on the fused path (a step is one tree:
@@ -433,11 +436,13 @@ template <typename T> static cudaError_t alloc(T **p, int64_t count)
     return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
 }
 
-/* The device's memory for g, and f's for rows of k candidates (k 0: no
+/* The device's memory for g, and f's for rows of *k candidates (*k 0: no
  * finish on the GPU), checked against what is free first; the edges and
- * the start pi uploaded.  device_close and finish_close free them, also
- * after a failure. */
-static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, int k,
+ * the start pi uploaded.  Where the steps fit but not the finish beside
+ * them, *k becomes 0: the steps run on the GPU and the finish on the host,
+ * rather than the whole ascent on the host.  device_close and
+ * finish_close free them, also after a failure. */
+static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, int *k,
                              DeviceAscent &d, DeviceFinish &f, wt_error *err)
 {
     d.n = g->n;
@@ -451,18 +456,24 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_box, sizeof *d.h_box));
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
-    size_t finish = 0;
-    if (k > 0) {
+    size_t steps = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
+                   (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t));
+    size_t need = steps + d.temp_bytes;
+    size_t free_b = 0, total_b = 0;
+    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+    if (*k > 0) {
         size_t finish_temp = 0;
         st = finish_temp_bytes(g->n, m, d.stream, &finish_temp, err);
         if (st != WT_OK) return st;
-        if (finish_temp > d.temp_bytes) d.temp_bytes = finish_temp; /* one scratch for all */
-        finish = finish_bytes(g->n, m, k);
+        size_t temp = finish_temp > d.temp_bytes ? finish_temp : d.temp_bytes; /* one scratch */
+        size_t with_finish = steps + temp + finish_bytes(g->n, m, *k);
+        if (with_finish <= free_b) {
+            d.temp_bytes = temp;
+            need = with_finish;
+        } else {
+            *k = 0;
+        }
     }
-    size_t need = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
-                  (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t)) + d.temp_bytes + finish;
-    size_t free_b = 0, total_b = 0;
-    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
     if (need > free_b)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
                        "ascent: %d cities and %lld graph edges need %zu bytes of GPU memory; "
@@ -477,8 +488,8 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     for (int32_t **a : city_arrays) WT_CUDA_CHECK(err, alloc(a, n));
     WT_CUDA_CHECK(err, alloc(&d.d_cheapest, n));
     WT_CUDA_CHECK(err, cudaMalloc(&d.d_temp, d.temp_bytes));
-    if (k > 0) {
-        st = finish_open(f, g->n, m, k, err);
+    if (*k > 0) {
+        st = finish_open(f, g->n, m, *k, err);
         if (st != WT_OK) return st;
     }
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_eu, g->eu, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
@@ -713,22 +724,27 @@ static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, const wt_ins
     return WT_OK;
 }
 
-/* The steps on the device, and the finish there when tuning says so; its
- * memory freed on every path. */
+/* The steps on the device, and the finish there when tuning says so and
+ * its memory fits (*finished: it ran there); the memory freed on every
+ * path. */
 static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_sgraph *g,
                                   wt_ascent_job *job, wt_search_ctl *ctl, int threads,
-                                  const wt_cuda_ascent_tuning *tuning, wt_error *err)
+                                  const wt_cuda_ascent_tuning *tuning, bool *finished,
+                                  wt_error *err)
 {
     DeviceAscent d;
     DeviceFinish f;
     int k = tuning->finish_on_gpu ? job->candidates_k : 0;
-    wt_status st = device_open(device, g, job->pi, k, d, f, err);
+    *finished = false;
+    wt_status st = device_open(device, g, job->pi, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
-    if (st == WT_OK && tuning->finish_on_gpu)
+    if (st == WT_OK && k > 0) {
         st = finish_on_device(d, f, inst, g, job, ctl, threads, err);
+        *finished = true;
+    }
     finish_close(f);
     device_close(d);
     return st;
@@ -788,9 +804,10 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
         return st;
     }
     /* job->pi: the start pi in, the best pi out. */
-    st = ascend_on_device(dev->index, inst, &g, job, ctl, threads, tuning, err);
+    bool finished = false;
+    st = ascend_on_device(dev->index, inst, &g, job, ctl, threads, tuning, &finished, err);
     wt_onetree t;
-    bool host_finish = st == WT_OK && !tuning->finish_on_gpu;
+    bool host_finish = st == WT_OK && !finished;
     if (host_finish) st = wt_onetree_alloc(&g, &t, err);
     if (host_finish && st == WT_OK) {
         /* The candidates and the bound under the best pi; ctl alone stops them. */

@@ -277,8 +277,8 @@ wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes
                                     stream));
     WT_CUDA_CHECK(err, sort_by_city(nullptr, b[1], nullptr, nullptr, nullptr, nullptr, m, bits,
                                     stream));
-    WT_CUDA_CHECK(err, cub::DeviceScan::InclusiveSum(nullptr, b[2], (const int32_t *)nullptr,
-                                                     (int32_t *)nullptr, (int)arcs, stream));
+    int32_t *none = nullptr; /* the types of root_tree's call: the same scratch size */
+    WT_CUDA_CHECK(err, cub::DeviceScan::InclusiveSum(nullptr, b[2], none, none, (int)arcs, stream));
     *bytes = 1;
     for (size_t x : b)
         if (x > *bytes) *bytes = x;
