@@ -35,8 +35,6 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
-#include <cstring>
-
 #include "backend/cuda/cuda_ascent_finish.cuh"
 #include "backend/cuda/cuda_ascent_finish_steps.h"
 #include "backend/cuda/cuda_common.cuh"
