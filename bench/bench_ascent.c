@@ -30,6 +30,13 @@
  * cut its lists ("stopped"); the bit-for-bit comparison and the finish's
  * parts are left out (stopped runs differ by design).
  *
+ * --finish says where a GPU's slot does its finish (the last tree,
+ * alpha-values, lists and the complete graph's bound from the best pi):
+ * gpu (its default: on the GPU, the bound on host threads beside it), host
+ * (wt_cuda_ascent_tuning.finish_on_gpu false: all on the host, as before
+ * the GPU's finish), or both: each GPU backend runs twice, the second
+ * named "BACKEND+host-finish", and both are compared with the first run.
+ *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
  * --backends can run, the bench fails (exit 1).  It parses its own
@@ -53,12 +60,18 @@
 #include "core/error.h"
 #include "core/kdtree.h"
 #include "core/onetree.h"
+#ifdef WT_HAVE_CUDA
+#include "backend/cuda/cuda_ascent.h"
+#endif
 
-enum { AB_MAX_BACKENDS = 4, AB_MAX_FILES = 64 };
+enum { AB_MAX_BACKENDS = 4, AB_MAX_FILES = 64, AB_MAX_RUNS = 2 * AB_MAX_BACKENDS };
+
+/* --finish: where a GPU's slot does its finish. */
+typedef enum ab_finish { AB_FINISH_GPU, AB_FINISH_HOST, AB_FINISH_BOTH } ab_finish;
 
 /* The summary table's rows, one per instance and backend. */
 typedef struct ab_table {
-    char rows[AB_MAX_FILES * AB_MAX_BACKENDS][200];
+    char rows[AB_MAX_FILES * AB_MAX_RUNS][200];
     int count;
 } ab_table;
 
@@ -76,18 +89,33 @@ typedef struct ab_opts {
     bool step_time;     /* each backend again for one step: the time a step alone */
     double stop_after;  /* --stop-after: seconds into each run at which its stop
                            flag is set; < 0: none (whole runs) */
+    ab_finish finish;   /* --finish */
 } ab_opts;
 
 /* One backend's run on one instance. */
 typedef struct ab_run {
     const wt_backend *backend;
     wt_device dev;
+    bool host_finish; /* a GPU's slot with its finish on the host */
     bool ran;
     double seconds;
     wt_ascent_job job;
 } ab_run;
 
 /* ---------------------------------------------------------- the runs */
+
+typedef struct ab_name {
+    char s[64];
+} ab_name;
+
+/* The run's name in the output: the backend's, "+host-finish" after it
+ * for a GPU's slot with its finish on the host. */
+static ab_name run_name(const ab_run *r)
+{
+    ab_name name;
+    snprintf(name.s, sizeof name.s, "%s%s", r->backend->name, r->host_finish ? "+host-finish" : "");
+    return name;
+}
 
 static bool backend_named(const char *name, const wt_backend **out)
 {
@@ -139,7 +167,16 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
     double t0 = bench_now();
-    wt_status st = r->backend->ascent(&r->dev, inst, &r->job, &ctl, err);
+    wt_status st;
+#ifdef WT_HAVE_CUDA
+    if (r->host_finish) {
+        wt_cuda_ascent_tuning tuning;
+        wt_cuda_ascent_tuning_defaults(&tuning);
+        tuning.finish_on_gpu = false;
+        st = wt_cuda_ascent_tuned(&r->dev, inst, &r->job, &ctl, &tuning, err);
+    } else
+#endif
+        st = r->backend->ascent(&r->dev, inst, &r->job, &ctl, err);
     r->seconds = bench_now() - t0;
     r->ran = st == WT_OK;
     return st;
@@ -206,11 +243,11 @@ static void print_run(const char *name, int n, const ab_opts *o, double graph_s,
     printf("bench=ascent instance=%s n=%d backend=%s device=%s threads=%d graph_s=%.4f "
            "iterations_asked=%" PRId64 " period=%" PRId64 " iterations=%d ascent_s=%.4f "
            "per_iteration_ms=%s graph_bound=%.2f lower_bound=%s optimum=%s bound_gap_percent=%s\n",
-           name, n, r->backend->name, r->dev.name, threads, graph_s, o->iterations, o->period,
+           name, n, run_name(r).s, r->dev.name, threads, graph_s, o->iterations, o->period,
            done, r->seconds, bench_fmt_num("%.4f", per_step * 1e3, per, sizeof per),
            (double)r->job.graph_bound / WT_ASCENT_SCALE, lb, opt,
            bench_fmt_num("%.4f", bound_gap(r->job.lower_bound, optimum), gap, sizeof gap));
-    if (t->count == AB_MAX_FILES * AB_MAX_BACKENDS) return;
+    if (t->count == AB_MAX_FILES * AB_MAX_RUNS) return;
     char g[24], a[24], s[24];
     snprintf(t->rows[t->count++], sizeof t->rows[0], "| %s | %d | %s | %s | %s | %d | %s | %s | %s |",
              name, n, r->dev.name, bench_fmt_duration(graph_s, g, sizeof g),
@@ -226,14 +263,14 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
 {
     int done = r->job.iterations_done;
     if (done < 2) return WT_OK;
-    ab_run one = {.backend = r->backend, .dev = r->dev};
+    ab_run one = {.backend = r->backend, .dev = r->dev, .host_finish = r->host_finish};
     wt_status st = run_slot(o, inst, graph, width, 1, NULL, &one, err);
     if (st == WT_OK) {
         char per[32];
         double step = (r->seconds - one.seconds) / (done - 1);
         printf("bench=ascent-step instance=%s backend=%s iterations=%d ascent_s=%.4f "
                "one_step_s=%.4f per_step_ms=%s\n",
-               wt_instance_name(inst), r->backend->name, done, r->seconds, one.seconds,
+               wt_instance_name(inst), run_name(r).s, done, r->seconds, one.seconds,
                bench_fmt_num("%.4f", step * 1e3, per, sizeof per));
     }
     run_free(&one);
@@ -329,13 +366,13 @@ static wt_status run_stopped(const ab_opts *o, const wt_instance *inst, const in
     printf("bench=ascent-stop instance=%s n=%d backend=%s device=%s threads=%d "
            "stop_after_s=%.3f flag_set=%s ascent_s=%.4f returned_after_stop_s=%s iterations=%d "
            "stopped=%s lower_bound=%s\n",
-           name, wt_instance_n(inst), r->backend->name, r->dev.name, threads, o->stop_after,
+           name, wt_instance_n(inst), run_name(r).s, r->dev.name, threads, o->stop_after,
            yes_no(!isnan(s.set_at)), r->seconds, after, r->job.iterations_done,
            yes_no(r->job.stopped), lb);
     if (isnan(s.set_at))
         printf("# note: %s's ascent of %s ended %.3f s in, before the stop\n", r->dev.name, name,
                r->seconds);
-    if (t->count < AB_MAX_FILES * AB_MAX_BACKENDS) {
+    if (t->count < AB_MAX_FILES * AB_MAX_RUNS) {
         char a[24];
         snprintf(t->rows[t->count++], sizeof t->rows[0], "| %s | %d | %s | %.3f s | %s | %s | %d |",
                  name, wt_instance_n(inst), r->dev.name, o->stop_after,
@@ -451,7 +488,7 @@ static void print_compare(const char *name, int n, const ab_run *runs, int count
     const ab_run *a = &runs[0];
     char bs[32];
     printf("bench=ascent-bound instance=%s backend=%s host_bound_s=%s same_bound=%s\n", name,
-           a->backend->name, bench_fmt_num("%.4f", bound_s, bs, sizeof bs),
+           run_name(a).s, bench_fmt_num("%.4f", bound_s, bs, sizeof bs),
            isnan(bound_s) ? "n/a" : yes_no(bound_same));
     for (int b = 1; b < count; b++) {
         const ab_run *r = &runs[b];
@@ -465,7 +502,7 @@ static void print_compare(const char *name, int n, const ab_run *runs, int count
         printf("bench=ascent-compare instance=%s base=%s other=%s base_s=%.4f other_s=%.4f "
                "ratio=%.2f same_iterations=%s pi_equal=%s bounds_equal=%s candidates_equal=%s "
                "equal=%s\n",
-               name, a->backend->name, r->backend->name, a->seconds, r->seconds,
+               name, run_name(a).s, run_name(r).s, a->seconds, r->seconds,
                r->seconds > 0 ? a->seconds / r->seconds : 0.0, yes_no(steps), yes_no(pi),
                yes_no(bounds), yes_no(cand), yes_no(steps && pi && bounds && cand));
     }
@@ -511,12 +548,13 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
         wt_instance_free(inst);
         return cli_report_error(&err);
     }
-    ab_run runs[AB_MAX_BACKENDS];
+    ab_run runs[AB_MAX_RUNS];
     int ran = 0;
     status = EXIT_OK;
     for (int b = 0; b < count && status == EXIT_OK; b++) {
         ab_run *r = &runs[ran];
-        *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev};
+        *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev,
+                      .host_finish = live[b].host_finish};
         st = o->stop_after >= 0
                  ? run_stopped(o, inst, graph, width, ctl.threads, r, t, &err)
                  : run_slot(o, inst, graph, width, (int)o->iterations, NULL, r, &err);
@@ -559,7 +597,8 @@ static const struct option ab_longopts[] = {
     {"period", required_argument, 0, 'p'},     {"candidates", required_argument, 0, 'k'},
     {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
     {"seed", required_argument, 0, 's'},       {"step-time", no_argument, 0, 'T'},
-    {"stop-after", required_argument, 0, 'S'}, {0, 0, 0, 0}};
+    {"stop-after", required_argument, 0, 'S'}, {"finish", required_argument, 0, 'F'},
+    {0, 0, 0, 0}};
 
 static int parse_backends(const char *arg, ab_opts *o)
 {
@@ -611,6 +650,12 @@ static int ab_option(int c, const char *arg, ab_opts *o)
             return cli_usage_error(NULL, "ascent --seed needs a non-negative integer");
         return -1;
     case 'T': o->step_time = true; return -1;
+    case 'F':
+        if (strcmp(arg, "gpu") == 0) o->finish = AB_FINISH_GPU;
+        else if (strcmp(arg, "host") == 0) o->finish = AB_FINISH_HOST;
+        else if (strcmp(arg, "both") == 0) o->finish = AB_FINISH_BOTH;
+        else return cli_usage_error(NULL, "ascent --finish takes gpu, host or both");
+        return -1;
     case 'S':
         if (!cli_parse_double(arg, 0, 3600, &o->stop_after))
             return cli_usage_error(NULL, "ascent --stop-after needs 0..3600 seconds");
@@ -648,10 +693,18 @@ int bench_ascent(int argc, char **argv, void (*print_header)(void))
            o.period ? "" : " (max(n / 2, 100))", o.candidates, o.seed);
     if (o.stop_after >= 0)
         printf("# ascent: the stop flag set %.3f s into each run\n", o.stop_after);
-    ab_run live[AB_MAX_BACKENDS];
+    ab_run live[AB_MAX_RUNS];
     int count = 0;
-    for (int b = 0; b < o.n_backends; b++)
-        if (backend_live(&o, o.backends[b], &live[count].dev)) live[count++].backend = o.backends[b];
+    for (int b = 0; b < o.n_backends; b++) {
+        wt_device dev;
+        if (!backend_live(&o, o.backends[b], &dev)) continue;
+        const wt_backend *be = o.backends[b];
+        /* a GPU's slot once or twice as --finish says; the host's once */
+        if (be->host || o.finish != AB_FINISH_HOST)
+            live[count++] = (ab_run){.backend = be, .dev = dev};
+        if (!be->host && o.finish != AB_FINISH_GPU)
+            live[count++] = (ab_run){.backend = be, .dev = dev, .host_finish = true};
+    }
     fflush(stdout);
     if (count == 0) {
         fprintf(stderr, "warptour-bench: ascent: no backend of --backends can run the ascent "

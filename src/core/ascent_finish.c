@@ -82,6 +82,21 @@ static int64_t ceil_div(int64_t a, int64_t b)
     return a >= 0 ? (a + b - 1) / b : -((-a) / b);
 }
 
+/* The proven bound: the complete graph's 1-tree under the same pi; a
+ * failure (a length int64 cannot sum) leaves it unknown, not an error. */
+void wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
+                            int threads, const wt_init_stop *stop, int64_t *lower_bound)
+{
+    if (!wt_onetree_complete_supported(inst)) return;
+    int64_t bound = 0;
+    bool cut = false;
+    wt_error ignored;
+    if (wt_onetree_complete_bound(inst, pi, g, threads < 1 ? 1 : threads, stop, &bound, &cut,
+                                  &ignored) == WT_OK &&
+        !cut)
+        *lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
+}
+
 wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi, int k,
                            int threads, const wt_init_stop *stop, wt_onetree *t,
                            int32_t *candidates, int64_t *graph_bound, int64_t *lower_bound,
@@ -104,17 +119,7 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
     st = wt_ascent_finish_lists(g, t, alpha, k, threads, stop, candidates, stopped, err);
     if (st != WT_OK || *stopped) goto out;
 
-    /* The proven bound: the complete graph's 1-tree under the same pi; a
-     * failure (a length int64 cannot sum) leaves it unknown, not an error. */
-    if (wt_onetree_complete_supported(inst)) {
-        int64_t bound = 0;
-        bool cut = false;
-        wt_error ignored;
-        if (wt_onetree_complete_bound(inst, pi, g, threads, stop, &bound, &cut, &ignored) ==
-                WT_OK &&
-            !cut)
-            *lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
-    }
+    wt_ascent_finish_bound(inst, g, pi, threads, stop, lower_bound);
 out:
     free(alpha);
     return st;

@@ -46,6 +46,15 @@ wt_status wt_ascent_finish_lists(const wt_sgraph *g, const wt_onetree *t, const 
                                  int k, int threads, const wt_init_stop *stop,
                                  int32_t *candidates, bool *stopped, wt_error *err);
 
+/* The proven bound step of wt_ascent_finish alone (the GPU's finish runs
+ * it on a host thread beside its own steps): *lower_bound, the complete
+ * graph's 1-tree bound of inst under pi (g seeds its queries; it does not
+ * change the result), in the instance's unit, rounded up; left as it was
+ * where wt_onetree_complete_supported is false, the bound fails or stop
+ * (NULL: never) came first.  Up to `threads` threads. */
+void wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
+                            int threads, const wt_init_stop *stop, int64_t *lower_bound);
+
 #ifdef __cplusplus
 }
 #endif

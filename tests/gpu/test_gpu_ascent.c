@@ -18,7 +18,10 @@
  * without cooperative launch) and the cooperative kernel on a small grid
  * (one block an SM: every thread loops over several cities and edges),
  * and the device's step rule with a few steps a launch, compared the same
- * way on a few instances.
+ * way on a few instances.  The finish (the last tree, alpha-values, lists
+ * and bounds under the best pi): on the GPU (the default) everywhere
+ * above, and on the host (wt_cuda_ascent_tuning.finish_on_gpu false, the
+ * fallback) beside it on 100, 5,000 and 100,000 uniform cities.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -381,6 +384,42 @@ static void test_tunings(void **state)
     wt_instance_free(uniform);
 }
 
+/* Both finishes, the GPU's (the default) and the host's, against one run
+ * of the host's slot on 100, 5,000 and 100,000 uniform cities: the whole
+ * ascent on the smaller two, a cap of steps on all three. */
+static void test_finish_paths(void **state)
+{
+    (void)state;
+    wt_cuda_ascent_tuning on_gpu, on_host;
+    wt_cuda_ascent_tuning_defaults(&on_gpu);
+    wt_cuda_ascent_tuning_defaults(&on_host);
+    on_host.finish_on_gpu = false;
+    const int sizes[] = {100, 5000, 100000};
+    for (int s = 0; s < 3; s++) {
+        wt_instance *inst = wt_test_random_instance(sizes[s], 41 + (uint64_t)s);
+        int n = wt_instance_n(inst);
+        int32_t *graph = ascent_graph(inst, GRAPH_K);
+        const int caps[] = {sizes[s] < 100000 ? 0 : 1, 37};
+        for (int i = 0; i < 2; i++) {
+            run c = ascend(inst, graph, caps[i], INFINITY, false, false);
+            run g = ascend_tuned(inst, graph, caps[i], INFINITY, false, true, &on_gpu);
+            run h = ascend_tuned(inst, graph, caps[i], INFINITY, false, true, &on_host);
+            print_message("    finish paths n=%d cap=%d steps=%d lower_bound=%lld: host %.3f s, "
+                          "GPU with its finish %.3f s, GPU with the host's finish %.3f s\n",
+                          n, caps[i], c.job.iterations_done, (long long)c.job.lower_bound,
+                          c.seconds, g.seconds, h.seconds);
+            assert_int_equal(c.status, WT_OK);
+            assert_same(&g, &c, n);
+            assert_same(&h, &c, n);
+            run_free(&c);
+            run_free(&g);
+            run_free(&h);
+        }
+        free(graph);
+        wt_instance_free(inst);
+    }
+}
+
 int main(void)
 {
     int skip = gpu_test_begin(&gpu_is_cpu);
@@ -392,6 +431,7 @@ int main(void)
         GPU_TEST(test_until_and_stop),
         GPU_TEST(test_tunings),
         GPU_TEST(test_search_graph_repeatable),
+        GPU_TEST(test_finish_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,7 +120,8 @@ static int32_t *graph_of(const wt_instance *inst, int *width)
 }
 
 /* The least the GPU's ascent asks for graph (cuda_ascent.cu, device_open:
- * 20 bytes an edge and 40 a city, CUB's scratch besides). */
+ * 20 bytes an edge and 40 a city for the steps, CUB's scratch besides; a
+ * refusal names the steps' bytes, the finish's left to the host then). */
 static size_t least_need(const wt_instance *inst, const int32_t *graph, int width)
 {
     wt_sgraph g;

@@ -44,33 +44,57 @@
  * the host reads the tree's edge count after each round.  Both give the
  * same trees (a minimum spanning tree under a total order is unique), the
  * same integer sums and the same rule.
- * Then the finish: the best pi comes back and core/ascent_finish.h runs on
- * the host (the candidates by alpha-nearness and the proven bound), the
- * cpu backend's code again.
+ * Then the finish, the host's results (core/ascent_finish.h) under the
+ * best pi: the best pi comes back to the host, and
+ *   - on the GPU (wt_cuda_ascent_tuning.finish_on_gpu, the default): the
+ *     minimum 1-tree under the best pi (one_tree again: its bound is the
+ *     graph's), then cuda_ascent_finish.cu: the alpha-value of every graph
+ *     edge and each city's candidates by (alpha, c_pi, city); meanwhile a
+ *     host thread computes the complete graph's bound from the best pi
+ *     (wt_ascent_finish_bound, the host's k-d Boruvka or dense Prim), so
+ *     the finish takes the longer of the two, not their sum;
+ *   - or all of it on the host after the steps (wt_ascent_finish), the cpu
+ *     backend's code: the fallback, and the reference the test compares.
  *
  * Memory on the GPU: 20 bytes an edge (eu, ev, 100 d as int32; the key as
  * uint64) and 40 bytes a city (pi, best pi, v_prev, degree, two component
  * labels, a leaf's tree edge, the tree's edge list as int32; a component's
- * cheapest key as uint64), plus CUB's scratch.  The graph of 10 quadrant
- * neighbours and a spare column has at most 11 n edges: at most 260 bytes a
- * city, 2.6 GB at 10,000,000 cities.  Checked against cudaMemGetInfo
- * before anything is allocated.
+ * cheapest key as uint64), plus CUB's scratch (with the finish, its sort of the
+ * edges: about 8 bytes an edge more); with the finish on the GPU
+ * (cuda_ascent_finish.cuh, DeviceFinish) 20 bytes more an edge (its alpha
+ * as int64; the edges sorted by their higher end, with their indices and
+ * an index sequence as int32) and 80 + 12 L + 4 k bytes more a city for
+ * L = ceil(log2 n) lifting levels (an ancestor as int32 and a path maximum
+ * as int64 a level) and rows of k candidates (eight int32 arrays of the
+ * tree's 2 (n - 1) arcs, a city's depth, its first arc and two offsets).
+ * The graph of 10 quadrant neighbours and a spare column has at most 11 n
+ * edges: at most 260 bytes a city for the steps, 2.6 GB at 10,000,000
+ * cities, and 260 + 220 + 80 + 12 * 24 + 4 k = 848 + 4 k bytes a city with
+ * the finish, 8.7 GB at 10,000,000 cities and the search's k = 5.
+ * Checked against cudaMemGetInfo before anything is allocated: where the
+ * steps fit but not the finish, the finish runs on the host; where the
+ * steps do not fit, OUT_OF_MEMORY names the steps' bytes.
  *
  * Stops: job->until and ctl are polled between steps, or between launches
  * of about 10 ms of steps on the fused path (a step is one tree:
  * milliseconds at most, tens of them at ten million cities); the finish
- * polls ctl as the host's does.
+ * polls ctl as the host's does (on the GPU: between its tree, its
+ * alpha-values and its lists; the bound's thread polls it as the host's).
  */
 #include <cub/device/device_reduce.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <pthread.h>
+
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include "backend/cuda/cuda_ascent.h"
+#include "backend/cuda/cuda_ascent_finish.cuh"
 #include "backend/cuda/cuda_ascent_fused.cuh"
 #include "backend/cuda/cuda_ascent_state.cuh"
 #include "backend/cuda/cuda_common.cuh"
@@ -412,11 +436,14 @@ template <typename T> static cudaError_t alloc(T **p, int64_t count)
     return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
 }
 
-/* The device's memory for g, checked against what is free first; the
- * edges and the start pi uploaded.  device_close frees it, also after a
- * failure. */
-static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, DeviceAscent &d,
-                             wt_error *err)
+/* The device's memory for g, and f's for rows of *k candidates (*k 0: no
+ * finish on the GPU), checked against what is free first; the edges and
+ * the start pi uploaded.  Where the steps fit but not the finish beside
+ * them, *k becomes 0: the steps run on the GPU and the finish on the host,
+ * rather than the whole ascent on the host.  device_close and
+ * finish_close free them, also after a failure. */
+static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, int *k,
+                             DeviceAscent &d, DeviceFinish &f, wt_error *err)
 {
     d.n = g->n;
     d.m = g->m;
@@ -429,10 +456,24 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_box, sizeof *d.h_box));
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
-    size_t need = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
-                  (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t)) + d.temp_bytes;
+    size_t steps = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
+                   (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t));
+    size_t need = steps + d.temp_bytes;
     size_t free_b = 0, total_b = 0;
     WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+    if (*k > 0) {
+        size_t finish_temp = 0;
+        st = finish_temp_bytes(g->n, m, d.stream, &finish_temp, err);
+        if (st != WT_OK) return st;
+        size_t temp = finish_temp > d.temp_bytes ? finish_temp : d.temp_bytes; /* one scratch */
+        size_t with_finish = steps + temp + finish_bytes(g->n, m, *k);
+        if (with_finish <= free_b) {
+            d.temp_bytes = temp;
+            need = with_finish;
+        } else {
+            *k = 0;
+        }
+    }
     if (need > free_b)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
                        "ascent: %d cities and %lld graph edges need %zu bytes of GPU memory; "
@@ -447,6 +488,10 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     for (int32_t **a : city_arrays) WT_CUDA_CHECK(err, alloc(a, n));
     WT_CUDA_CHECK(err, alloc(&d.d_cheapest, n));
     WT_CUDA_CHECK(err, cudaMalloc(&d.d_temp, d.temp_bytes));
+    if (*k > 0) {
+        st = finish_open(f, g->n, m, *k, err);
+        if (st != WT_OK) return st;
+    }
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_eu, g->eu, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_ev, g->ev, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_pi, pi, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice));
@@ -595,22 +640,115 @@ static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
     return WT_OK;
 }
 
-/* The steps on the device; its memory freed on every path. */
-static wt_status ascend_on_device(int device, const wt_sgraph *g, wt_ascent_job *job,
-                                  wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
+static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)ctl); }
+
+/* ---------------------------------------------------------- the finish */
+
+/* The complete graph's bound on a host thread beside the GPU's finish. */
+struct BoundRun {
+    const wt_instance *inst;
+    const wt_sgraph *g;
+    const int32_t *pi;
+    int threads;
+    wt_search_ctl *ctl;         /* NULL: no stop but abandon */
+    std::atomic<bool> abandon;  /* the GPU's finish failed or stopped: the bound is not wanted */
+    int64_t lower_bound;        /* -1 until computed */
+};
+
+static bool bound_stop_asked(void *user)
+{
+    BoundRun *b = (BoundRun *)user;
+    return b->abandon.load(std::memory_order_relaxed) || (b->ctl && wt_ctl_expired(b->ctl));
+}
+
+static void *bound_thread(void *user)
+{
+    BoundRun *b = (BoundRun *)user;
+    wt_init_stop stop = {bound_stop_asked, b};
+    wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
+    return nullptr;
+}
+
+/* The GPU's part of the finish: the minimum 1-tree under the best pi
+ * (d_best_pi) into job->graph_bound, then the candidates into
+ * job->candidates; *stopped as wt_ascent_finish's. */
+static wt_status finish_steps(DeviceAscent &d, DeviceFinish &f, wt_ascent_job *job,
+                              wt_search_ctl *ctl, bool *stopped, wt_error *err)
+{
+    *stopped = false;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_pi, d.d_best_pi, (size_t)d.n * sizeof(int32_t),
+                                       cudaMemcpyDeviceToDevice, d.stream));
+    int64_t bound = 0, norm = 0;
+    wt_status st = one_tree(d, TreeStep{0, false, false, false}, &bound, &norm, err);
+    if (st != WT_OK) return st;
+    if (ctl && wt_ctl_expired(ctl)) {
+        *stopped = true;
+        return WT_OK;
+    }
+    job->graph_bound = bound;
+    return finish_candidates(d, f, d.h_fig->special, ctl ? ctl_stop_asked : nullptr, ctl,
+                             job->candidates, stopped, err);
+}
+
+/* The finish with the GPU's part and the host's bound side by side (the
+ * bound on this thread after the GPU's part where no thread starts).  The
+ * bound is kept only when the candidates are complete, as on the host. */
+static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, const wt_instance *inst,
+                                  const wt_sgraph *g, wt_ascent_job *job, wt_search_ctl *ctl,
+                                  int threads, wt_error *err)
+{
+    BoundRun b;
+    b.inst = inst;
+    b.g = g;
+    b.pi = job->pi;
+    b.threads = threads;
+    b.ctl = ctl;
+    b.abandon.store(false);
+    b.lower_bound = -1;
+    bool wanted = wt_onetree_complete_supported(inst);
+    pthread_t thread{};
+    bool started = wanted && pthread_create(&thread, nullptr, bound_thread, &b) == 0;
+    bool stopped = false;
+    wt_status st = finish_steps(d, f, job, ctl, &stopped, err);
+    if (started) {
+        if (st != WT_OK || stopped) b.abandon.store(true);
+        pthread_join(thread, nullptr);
+    } else if (wanted && st == WT_OK && !stopped) {
+        bound_thread(&b);
+    }
+    if (st != WT_OK) return st;
+    if (stopped)
+        job->stopped = true;
+    else
+        job->lower_bound = b.lower_bound;
+    return WT_OK;
+}
+
+/* The steps on the device, and the finish there when tuning says so and
+ * its memory fits (*finished: it ran there); the memory freed on every
+ * path. */
+static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_sgraph *g,
+                                  wt_ascent_job *job, wt_search_ctl *ctl, int threads,
+                                  const wt_cuda_ascent_tuning *tuning, bool *finished,
                                   wt_error *err)
 {
     DeviceAscent d;
-    wt_status st = device_open(device, g, job->pi, d, err);
+    DeviceFinish f;
+    int k = tuning->finish_on_gpu ? job->candidates_k : 0;
+    *finished = false;
+    wt_status st = device_open(device, g, job->pi, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
+    if (st == WT_OK && k > 0) {
+        st = finish_on_device(d, f, inst, g, job, ctl, threads, err);
+        *finished = true;
+    }
+    finish_close(f);
     device_close(d);
     return st;
 }
-
-static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)ctl); }
 
 } // namespace
 } // namespace wt_ascent_gpu
@@ -622,6 +760,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->fused = true;
     t->blocks_per_sm = 0;
     t->steps_per_launch = 0;
+    t->finish_on_gpu = true;
 }
 
 extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,
@@ -665,10 +804,12 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
         return st;
     }
     /* job->pi: the start pi in, the best pi out. */
-    st = ascend_on_device(dev->index, &g, job, ctl, tuning, err);
+    bool finished = false;
+    st = ascend_on_device(dev->index, inst, &g, job, ctl, threads, tuning, &finished, err);
     wt_onetree t;
-    if (st == WT_OK) st = wt_onetree_alloc(&g, &t, err);
-    if (st == WT_OK) {
+    bool host_finish = st == WT_OK && !finished;
+    if (host_finish) st = wt_onetree_alloc(&g, &t, err);
+    if (host_finish && st == WT_OK) {
         /* The candidates and the bound under the best pi; ctl alone stops them. */
         wt_init_stop final_stop = {ctl_stop_asked, ctl};
         bool stopped = false;
