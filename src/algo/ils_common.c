@@ -17,7 +17,6 @@
 #include "ls/kicks.h"
 
 /* Kicks between looks at the clock and the progress callback. */
-enum { ILS_POLL = 64 };
 
 uint64_t ils_round_kicks(const wt_tuning *t)
 {

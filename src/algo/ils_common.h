@@ -39,7 +39,8 @@ typedef struct ils_search {
     int region_m;          /* (that many; region NULL: any city) */
     double until;          /* > 0: no kick after this time (wt_now), so that what
                               follows the round ends by the deadline */
-    double kicked;         /* merged replicas: when its last round's kicks ended */
+    double kicked;         /* merged replicas: when its last round's kicks ended, */
+    double kick_s;         /* and their seconds a kick */
     uint64_t kicks, kept, moves;
     wt_merge *merger;  /* merging meetings (ils_combine.c): its scratch, */
     int32_t *child;    /* and its child's n cities (NULL until first needed) */
@@ -48,6 +49,9 @@ typedef struct ils_search {
     wt_status st;
     wt_error err;
 } ils_search;
+
+/* Kicks of a search between its looks at the clock and the stop flag. */
+enum { ILS_POLL = 64 };
 
 /* The threads that run T searches: T where ctl allows that many, else
  * ctl->threads, the searches then taking turns (a run's searches, not its
