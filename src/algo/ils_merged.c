@@ -3,19 +3,16 @@
  * own copy of the whole tour held as a two-level list (wt_ls_list_open),
  * where a flip costs O(sqrt n) wherever its ends lie and a kick's repair
  * can reach the whole tour, as in Applegate, Cook & Rohe's chained LK.
- * With T > 1 each search kicks from the cities of its own region, and
- * after every round the replicas' changes are merged into one tour
- * (merge_replicas).  A search's changes go in whole or not at all, so two
- * searches whose changes touch one city lose the smaller one's round: the
- * regions are runs of the cities in Hilbert-curve order (compact in the
- * plane, where a kick's repair reaches), less a margin at each end, and
- * the curve's cut moves every round; on a matrix, runs of the tour.
- * LK searches take this way from WT_ILS_MERGED_MIN cities.
+ * With T > 1 each search kicks from the cities of its own part of the
+ * tour, and after every round the replicas' changes are merged into one
+ * tour (merge_replicas); the parts move with the tour's rotation, drawn
+ * from the seed every round.  LK searches take this way from
+ * WT_ILS_MERGED_MIN cities.
  *
- * With tuning.ils_merge the tour is then merged with each replica by
- * partition crossover (ils_combine.c, combine_replicas), which adds the
- * gains of the changes that clashed, in the places where they form
- * feasible partitions, and after rounds without a shorter tour the
+ * With tuning.ils_merge (the default) the tour is then merged with each
+ * replica by partition crossover (ils_combine.c, combine_replicas), which
+ * adds the gains of the changes that clashed, in the places where they
+ * form feasible partitions, and after rounds without a shorter tour the
  * searches but the first start their rounds with a diversification in
  * their parts.
  *
@@ -31,8 +28,6 @@
 #include "algo/policy.h"
 #include "core/error.h"
 #include "core/tour_changes.h"
-#include "core/init.h"
-#include "core/instance.h"
 #include "core/tour_ops.h"
 
 bool ils_merged_on(const wt_tuning *t, int n)
@@ -169,9 +164,6 @@ static void merged_round(ils_search *s, int T, const int32_t *tour, int n,
         if (adopt) wt_ls_adopt(x->w, tour, length);
         x->best_len = x->shown = length;
         long long lo = (long long)t * m / T, hi = (long long)(t + 1) * m / T;
-        long long margin = T > 1 ? (hi - lo) * WT_ILS_MERGED_REGION_MARGIN_PCT / 100 : 0;
-        lo += margin;
-        hi -= margin;
         x->region = T > 1 ? kick_from + lo : NULL;
         x->region_m = (int)(hi - lo);
         x->st = wt_ls_list_open(x->w, &x->err);
@@ -185,60 +177,6 @@ static void merged_round(ils_search *s, int T, const int32_t *tour, int n,
         x->kick_s = x->kicks > k0 ? (x->kicked - t0) / (double)(x->kicks - k0) : 0;
         wt_ls_list_close(x->w); /* committed or undone after every kick */
     }
-}
-
-/* Where the searches' kicks start. */
-typedef struct regions {
-    int32_t *curve; /* the n cities in Hilbert-curve order; NULL: the tour's order */
-    int32_t *from;  /* n: a round's kick cities */
-    uint8_t *host;  /* n: with concurrent windows, the cities outside them */
-} regions;
-
-static void regions_close(regions *g)
-{
-    free(g->curve);
-    free(g->from);
-    free(g->host);
-}
-
-/* The curve where the instance has coordinates and there is memory for
- * it (else the regions are runs of the tour). */
-static void regions_open(regions *g, const wt_instance *inst, uint64_t seed, int team)
-{
-    int n = inst->n;
-    *g = (regions){NULL, NULL, NULL};
-    if (inst->type == WT_EXPLICIT) return;
-    g->curve = malloc((size_t)n * sizeof *g->curve);
-    g->from = malloc((size_t)n * sizeof *g->from);
-    g->host = calloc((size_t)n, 1);
-    wt_error e;
-    if (!g->curve || !g->from || !g->host ||
-        wt_tour_init_threads(inst, WT_INIT_SPACEFILL, seed, team, g->curve, &e) != WT_OK) {
-        regions_close(g);
-        *g = (regions){NULL, NULL, NULL};
-    }
-}
-
-/* A round's kick cities (*m of them): the curve's cities from `offset`
- * on, around, or where the GPU searches windows (host_m > 0 cities outside
- * them, in host_cities), those of them; on a matrix the tour or
- * host_cities. */
-static const int32_t *round_regions(regions *g, const int32_t *tour, int n, int offset,
-                                    const int32_t *host_cities, int host_m, int *m)
-{
-    if (!g->curve) {
-        *m = host_m > 0 ? host_m : n;
-        return host_m > 0 ? host_cities : tour;
-    }
-    for (int i = 0; i < host_m; i++) g->host[host_cities[i]] = 1;
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        int32_t c = g->curve[(offset + i) % n];
-        if (host_m == 0 || g->host[c]) g->from[k++] = c;
-    }
-    for (int i = 0; i < host_m; i++) g->host[host_cities[i]] = 0;
-    *m = k;
-    return g->from;
 }
 
 wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
@@ -259,8 +197,6 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     int halt = 0;
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = concurrent ? malloc((size_t)n * sizeof *free_cities) : NULL;
-    regions reg;
-    regions_open(&reg, wt_ls_instance(whole), ctl->params->seed, ils_team(T, ctl));
     double tail = 0; /* the last round's seconds from its last search's last kick to its
                         merge's end, and its searches' kicks between looks at the clock:
                         the last round's kicks end that much earlier */
@@ -273,12 +209,8 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
         int m = free_cities ? wt_concurrent_host_cities(concurrent, tour, free_cities) : 0;
         double until = kicks == 0 ? ctl->deadline - WT_ILS_MERGED_TAIL_MARGIN * tail : 0;
         for (int t = 0; t < T; t++) s[t].until = until;
-        int kick_m;
-        const int32_t *kick_from =
-            round_regions(&reg, tour, n, ils_round_offset(ctl->params->seed, r, n),
-                          free_cities, m >= T ? m : 0, &kick_m);
-        if (kick_m < T) kick_from = round_regions(&reg, tour, n, 0, NULL, 0, &kick_m);
-        merged_round(s, T, tour, n, kick_from, kick_m, quota, ctl, done, *length, r > 1, &halt);
+        merged_round(s, T, tour, n, m >= T ? free_cities : tour, m >= T ? m : n, quota, ctl,
+                     done, *length, r > 1, &halt);
         for (int t = 0; t < T; t++)
             if (s[t].st != WT_OK) {
                 *err = s[t].err;
@@ -300,6 +232,10 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
             memcpy(tour, wt_ls_order(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
         }
+        /* Every search stops at `until`, within a poll's kicks: the last
+         * round's searches end together, so the tail is its merge and a
+         * poll, not the spread of a full round's searches (the slowest
+         * search's surplus, which left short runs a single round). */
         double last = s[0].kicked, kick_s = s[0].kick_s;
         for (int t = 1; t < T; t++) {
             last = s[t].kicked > last ? s[t].kicked : last;
@@ -311,7 +247,6 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, true);
     ils_add_stats(stats, s, T);
     free(free_cities);
-    regions_close(&reg);
     close_merge(&g);
     ils_replicas_close(s, T);
     return st;

@@ -202,11 +202,6 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
 #define WT_ILS_MERGED_ROUND_KICKS 250
 /* Merged replicas stop kicking this many last rounds' tails before the deadline. */
 #define WT_ILS_MERGED_TAIL_MARGIN 1.2
-/* Percent of each merged replica's region at either end of its run of the
- * Hilbert curve from which it does not kick, so that its repairs and its
- * neighbours' seldom touch one city (ils_merged.c; bench/RESULTS.md, "Why
- * merged replicas kick from regions of the Hilbert curve"). */
-#define WT_ILS_MERGED_REGION_MARGIN_PCT 10
 
 /* Cities a thread from which 2-opt + Or-opt searches kick segments [ils_segment_min]. */
 #define WT_ILS_SEGMENT_MIN 6000
