@@ -50,9 +50,6 @@ typedef struct ils_search {
     wt_error err;
 } ils_search;
 
-/* Kicks of a search between its looks at the clock and the stop flag. */
-enum { ILS_POLL = 64 };
-
 /* The threads that run T searches: T where ctl allows that many, else
  * ctl->threads, the searches then taking turns (a run's searches, not its
  * threads, decide its tours: wt_policy_ils_searches). */

@@ -198,8 +198,8 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     /* Out of memory for it: the kicks go anywhere. */
     int32_t *free_cities = concurrent ? malloc((size_t)n * sizeof *free_cities) : NULL;
     double tail = 0; /* the last round's seconds from its last search's last kick to its
-                        merge's end, and its searches' kicks between looks at the clock:
-                        the last round's kicks end that much earlier */
+                        merge's end, and a kick (the slowest search's mean): the last
+                        round's kicks end that much earlier */
     int stall = ils_merge_stall(tune, T), still = 0; /* rounds without a shorter tour */
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
@@ -232,16 +232,16 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
             memcpy(tour, wt_ls_order(s[0].w), (size_t)n * sizeof *tour);
             *length = s[0].best_len;
         }
-        /* Every search stops at `until`, within a poll's kicks: the last
-         * round's searches end together, so the tail is its merge and a
-         * poll, not the spread of a full round's searches (the slowest
-         * search's surplus, which left short runs a single round). */
+        /* Every search stops at `until`, within a kick: the last round's
+         * searches end together, so the tail is its merge and a kick, not
+         * the spread of a full round's searches (the slowest search's
+         * surplus, which left short runs a single round). */
         double last = s[0].kicked, kick_s = s[0].kick_s;
         for (int t = 1; t < T; t++) {
             last = s[t].kicked > last ? s[t].kicked : last;
             kick_s = s[t].kick_s > kick_s ? s[t].kick_s : kick_s;
         }
-        tail = wt_now() - last + ILS_POLL * kick_s;
+        tail = wt_now() - last + kick_s;
     }
     /* The last round's improved paths: its windows end at the deadline too. */
     if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, true);

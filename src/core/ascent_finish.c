@@ -84,10 +84,10 @@ static int64_t ceil_div(int64_t a, int64_t b)
 
 /* The proven bound: the complete graph's 1-tree under the same pi; a
  * failure (a length int64 cannot sum) leaves it unknown, not an error. */
-void wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
+bool wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
                             int threads, const wt_init_stop *stop, int64_t *lower_bound)
 {
-    if (!wt_onetree_complete_supported(inst)) return;
+    if (!wt_onetree_complete_supported(inst)) return false;
     int64_t bound = 0;
     bool cut = false;
     wt_error ignored;
@@ -95,6 +95,7 @@ void wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const i
                                   &ignored) == WT_OK &&
         !cut)
         *lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
+    return cut;
 }
 
 wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi, int k,
@@ -119,7 +120,7 @@ wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const in
     st = wt_ascent_finish_lists(g, t, alpha, k, threads, stop, candidates, stopped, err);
     if (st != WT_OK || *stopped) goto out;
 
-    wt_ascent_finish_bound(inst, g, pi, threads, stop, lower_bound);
+    *stopped = wt_ascent_finish_bound(inst, g, pi, threads, stop, lower_bound);
 out:
     free(alpha);
     return st;

@@ -30,8 +30,10 @@ extern "C" {
  *                 instance's unit, rounded up; left as it was where there
  *                 is no exact complete-graph tree (or it failed).
  * stop (NULL: never) is polled every few milliseconds; *stopped: it came
- * before the candidates were complete (they and *lower_bound are then not
- * to be used).  Errors: those of wt_onetree_sparse and wt_onetree_alpha,
+ * before the candidates and the bound were complete (they are then not to
+ * be used: a stop is the run's end, and the ascent's result is left out
+ * whichever of its parts the stop cut, so that a stop inside the ascent
+ * ends the run alike on every backend).  Errors: those of wt_onetree_sparse and wt_onetree_alpha,
  * OUT_OF_MEMORY. */
 wt_status wt_ascent_finish(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi, int k,
                            int threads, const wt_init_stop *stop, wt_onetree *t,
@@ -51,8 +53,9 @@ wt_status wt_ascent_finish_lists(const wt_sgraph *g, const wt_onetree *t, const 
  * graph's 1-tree bound of inst under pi (g seeds its queries; it does not
  * change the result), in the instance's unit, rounded up; left as it was
  * where wt_onetree_complete_supported is false, the bound fails or stop
- * (NULL: never) came first.  Up to `threads` threads. */
-void wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
+ * (NULL: never) came first.  Up to `threads` threads.  Returns whether stop
+ * came first. */
+bool wt_ascent_finish_bound(const wt_instance *inst, const wt_sgraph *g, const int32_t *pi,
                             int threads, const wt_init_stop *stop, int64_t *lower_bound);
 
 #ifdef __cplusplus

@@ -653,6 +653,7 @@ struct BoundRun {
     wt_search_ctl *ctl;         /* NULL: no stop but abandon */
     std::atomic<bool> abandon;  /* the GPU's finish failed or stopped: the bound is not wanted */
     int64_t lower_bound;        /* -1 until computed */
+    bool cut;                   /* a stop came before it was computed */
 };
 
 static bool bound_stop_asked(void *user)
@@ -665,7 +666,7 @@ static void *bound_thread(void *user)
 {
     BoundRun *b = (BoundRun *)user;
     wt_init_stop stop = {bound_stop_asked, b};
-    wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
+    b->cut = wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
     return nullptr;
 }
 
@@ -705,6 +706,7 @@ static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, const wt_ins
     b.ctl = ctl;
     b.abandon.store(false);
     b.lower_bound = -1;
+    b.cut = false;
     bool wanted = wt_onetree_complete_supported(inst);
     pthread_t thread{};
     bool started = wanted && pthread_create(&thread, nullptr, bound_thread, &b) == 0;
@@ -717,7 +719,7 @@ static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, const wt_ins
         bound_thread(&b);
     }
     if (st != WT_OK) return st;
-    if (stopped)
+    if (stopped || b.cut) /* as the host's finish: a stop cut one of its parts */
         job->stopped = true;
     else
         job->lower_bound = b.lower_bound;
