@@ -38,6 +38,21 @@ bool wt_batch_alpha(const wt_batch_params *p, int n, bool fixed_ends);
 wt_status wt_batch_lists(const wt_instance *inst, const wt_batch_params *p, int32_t *nb,
                          wt_error *err);
 
+/* The host's LK ILS (wt_batch_params.search; batch_lk.h) under auto: for
+ * instances of this many cities or more, */
+#define WT_BATCH_LK_FROM 1000
+/* whose share of the time limit gives them at least this many of the
+ * host's core-seconds a city: time limit x threads / instances >= n x this
+ * (bench/RESULTS.md, "Batches: the host's LK ILS"). */
+#define WT_BATCH_LK_CORE_S_PER_CITY 1e-3
+
+/* Whether instance of n cities of a batch of count instances, searched on
+ * `threads` host threads, gets the host's LK ILS (params.search; AUTO:
+ * from WT_BATCH_LK_FROM cities under a time limit whose share gives each
+ * instance WT_BATCH_LK_CORE_S_PER_CITY core-seconds a city; never for the
+ * paths of a search with fixed ends, the windows of algo/windows.c). */
+bool wt_batch_lk(const wt_batch_params *p, int n, int count, int threads, bool fixed_ends);
+
 /* Kicks instance of n cities gets per params: params->kicks, or 0 (until
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
