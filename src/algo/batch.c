@@ -830,8 +830,8 @@ static wt_search_ctl share_of(const wt_search_ctl *ctl, int part, int of)
 
 /* Runs the devices' part, then the host's; with instances for the host's
  * LK ILS (on_lk), the devices' part (twins included) runs alongside
- * those, until the deadline, and the host's batch search runs after them
- * in the rest of the host's time. */
+ * those, in their share of the time, and the host's batch search runs
+ * after them in the rest. */
 static wt_status run_sides(batch_state *s, const wt_instance *const *insts,
                            const wt_batch_params *p, int on_dev, int on_lk, int on_host,
                            wt_search_ctl *ctl, wt_batch_counters *counters, wt_error *err)
@@ -840,8 +840,9 @@ static wt_status run_sides(batch_state *s, const wt_instance *const *insts,
     wt_search_ctl lk_ctl = share_of(ctl, on_lk, on_lk + on_host);
     if (on_dev > 0) {
         /* Without instances of the host's LK ILS the devices go first, with
-         * their share of the time (the host's batch search after them). */
-        wt_search_ctl part = on_lk > 0 ? *ctl : share_of(ctl, on_dev, on_dev + on_host);
+         * their share of the time, else alongside the LK ILS with its share;
+         * the host's batch search after them. */
+        wt_search_ctl part = on_lk > 0 ? lk_ctl : share_of(ctl, on_dev, on_dev + on_host);
         wt_status st;
         if (s->devs.count == 1 && on_lk == 0) {
             wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters, true);

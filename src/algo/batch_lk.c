@@ -141,6 +141,9 @@ wt_status wt_batch_lk_run(const wt_batch_job *job, wt_search_ctl *ctl, wt_error 
             job->counters->done++;
         }
     }
+    /* A stop flag an instance's own search saw first is the batch's stop. */
+    const volatile int *flag = ctl->params->stop_flag;
+    if (flag && *flag) ctl->stop = WT_STOP_INTERRUPTED;
     if (failed_at < job->count) {
         if (err) *err = first;
         return first.status != WT_OK ? first.status : WT_STATUS_OUT_OF_MEMORY;
