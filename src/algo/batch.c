@@ -600,7 +600,6 @@ static int place(batch_state *s, const wt_instance *const *insts, const wt_batch
         if (on_lk) {
             s->lk_inst[i] = s->host_inst[i];
             s->rank[i] = (uint64_t)lk++;
-            s->budget[i] = p->kicks; /* 0: wt_solve's own, or the time share */
             if (to >= 0 && !add_twin(s, i, to)) oom = true;
         } else if (to < 0) {
             s->rank[i] = (uint64_t)host++;

@@ -98,6 +98,12 @@ static wt_status solve_one(const wt_batch_job *job, int q, double until, lk_thre
     bool whole = res.stop == WT_STOP_DONE || res.ils.kicks > 0;
     job->length[q] = whole ? res.length : -1;
     job->kicks[q] = res.ils.kicks;
+    /* The batch's deadline cut a kick budget short, or a stop came: the
+     * batch's stop (a time share's end is the natural one). */
+    int done = WT_STOP_DONE;
+    if (res.stop == WT_STOP_INTERRUPTED || (res.stop == WT_STOP_TIME_LIMIT && job->budget[q] > 0))
+        __atomic_compare_exchange_n((int *)&t->ctl->stop, &done, (int)res.stop, false,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 #pragma omp atomic
     job->counters->kicks += res.ils.kicks;
     wt_result_free(&res);
