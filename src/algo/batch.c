@@ -1,6 +1,8 @@
 /*
- * batch.c - wt_solve_batch() and wt_solve_batch_points(): many instances,
- * each solved by an Iterated Local Search of its own (core/batch_search.h).
+ * batch.c - the search of a batch (wt_solve_batch, wt_solve_batch_points:
+ * batch_solve.c; wt_batch_solve_from): many instances, each solved by an
+ * Iterated Local Search of its own (core/batch_search.h, or the host's LK
+ * ILS of batch_lk.c through wt_batch_from.lk).
  *
  * The call checks its parameters, then prepares every instance on the
  * host's threads: the greedy start tour and each city's k nearest cities,
@@ -49,7 +51,6 @@
 #include <time.h>
 
 #include "algo/alpha.h"
-#include "algo/batch_lk.h"
 #include "algo/policy.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -111,8 +112,7 @@ void wt_batch_result_free(wt_batch_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* Checks every field of p against warptour.h; the message names the field. */
-static wt_status validate(const wt_batch_params *p, wt_error *err)
+wt_status wt_batch_params_check(const wt_batch_params *p, wt_error *err)
 {
 #define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: " __VA_ARGS__)
     if (!wt_backend_name(p->backend))
@@ -244,8 +244,7 @@ static bool state_alloc(batch_state *s, int count, int k, const wt_device_set *d
     return true;
 }
 
-/* Records why instance i has no tour. */
-static void fail_one(wt_batch_tour *t, int i, const wt_instance *inst, wt_status st,
+void wt_batch_tour_fail(wt_batch_tour *t, int i, const wt_instance *inst, wt_status st,
                      const char *why)
 {
     t->status = st;
@@ -465,18 +464,18 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
      * share is a part of it). */
     int at = s->from.index ? (int)s->from.index[i] : i;
     if (!inst) {
-        fail_one(t, at, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
+        wt_batch_tour_fail(t, at, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
         return;
     }
     int n = inst->n;
     t->n = n;
     if (inst->sym) {
-        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
                  "a batch cannot keep the fixed edges of its symmetric form; use solve");
         return;
     }
     if (inst->fixed_count > 0) { /* no batch search keeps them */
-        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "fixed edges (FIXED_EDGES_SECTION): a "
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_UNSUPPORTED, "fixed edges (FIXED_EDGES_SECTION): a "
                  "batch cannot keep them; use solve");
         return;
     }
@@ -484,7 +483,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         char why[128];
         snprintf(why, sizeof why, "%d cities; an instance of a batch may have up to %d cities "
                  "(solve takes more)", n, WT_BATCH_MAX_CITIES);
-        fail_one(t, at, inst, WT_STATUS_TOO_LARGE, why);
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_TOO_LARGE, why);
         return;
     }
     wt_error e = {0};
@@ -515,7 +514,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         s->nb[i] = NULL;
     }
     if (st != WT_OK) {
-        fail_one(t, at, inst, st, e.message);
+        wt_batch_tour_fail(t, at, inst, st, e.message);
         return;
     }
     t->init_length = wt_tour_length(inst, s->tour[i]);
@@ -592,7 +591,8 @@ static int place(batch_state *s, const wt_instance *const *insts, const wt_batch
     bool oom = false;
     for (int i = 0; i < s->count && !oom; i++) {
         if (!s->host_inst[i]) continue;
-        bool on_lk = wt_batch_lk(p, s->host_inst[i]->n, searched, threads, s->from.fixed_ends);
+        bool on_lk = s->from.lk &&
+                     wt_batch_lk(p, s->host_inst[i]->n, searched, threads, s->from.fixed_ends);
         int to = -1;
         for (int d = 0; d < devices && (!on_lk || p->search == WT_BATCH_SEARCH_AUTO); d++)
             if (fits[(size_t)d * (size_t)s->count + (size_t)i] && (to < 0 || cities[d] < cities[to]))
@@ -765,7 +765,7 @@ static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search
         }
     /* The host's LK searches report the progress meanwhile (their own
      * counts); a stop that ends them ends the devices' search too. */
-    wt_status st = lk ? wt_batch_lk_run(lk, lk_ctl, err) : WT_OK;
+    wt_status st = lk ? s->from.lk(lk, lk_ctl, err) : WT_OK;
     if (st != WT_OK || (lk && lk_ctl->stop == WT_STOP_INTERRUPTED)) stop_all = 1;
     watch_devices(runs, count, part, &before, &stop_all);
     for (int d = 0; d < count; d++)
@@ -855,7 +855,7 @@ static wt_status run_sides(batch_state *s, const wt_instance *const *insts,
             ctl->stop = part.stop;
         ctl->next_report = part.next_report;
     } else if (on_lk > 0) {
-        wt_status st = wt_batch_lk_run(&lk, &lk_ctl, err);
+        wt_status st = s->from.lk(&lk, &lk_ctl, err);
         if (st != WT_OK) return st;
         ctl->next_report = lk_ctl.next_report;
     }
@@ -975,9 +975,9 @@ static wt_status choose_devices(const wt_batch_params *p, wt_device_set *set, ch
 
 /* The batch of count instances, some of which may have failed already
  * (t[i].status set).  params' device list stands in for cuda_device. */
-static wt_status solve_batch(const wt_instance *const *insts, int count,
-                             const wt_batch_params *params, const wt_batch_from *from,
-                             wt_batch_tour *t, wt_batch_result *res, wt_error *err)
+wt_status wt_batch_solve_tours(const wt_instance *const *insts, int count,
+                               const wt_batch_params *params, const wt_batch_from *from,
+                               wt_batch_tour *t, wt_batch_result *res, wt_error *err)
 {
     wt_batch_params listed = *params;
     listed.cuda_device = wt_devices_first(params->devices, params->device_count,
@@ -1044,21 +1044,6 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     return st;
 }
 
-wt_status wt_solve_batch(const wt_instance *const *insts, int count,
-                         const wt_batch_params *params, wt_batch_result *res, wt_error *err)
-{
-    if (!insts || !params || !res || count < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: need instances "
-                       "(count >= 1), parameters and a result");
-    wt_status st = validate(params, err);
-    if (st != WT_OK) return st;
-    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
-    if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, NULL, t, res, err);
-    if (st != WT_OK) free(t);
-    return st;
-}
-
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
                               const wt_batch_params *params, const wt_batch_from *from,
                               wt_batch_result *res, wt_error *err)
@@ -1066,66 +1051,12 @@ wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
     if (!insts || !params || !from || !res || count < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_batch_solve_from: need instances "
                        "(count >= 1), parameters and a result");
-    wt_status st = validate(params, err);
+    wt_status st = wt_batch_params_check(params, err);
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, from, t, res, err);
+    st = wt_batch_solve_tours(insts, count, params, from, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
 
-/* Instance i of a points batch, or its failure in t. */
-static wt_instance *points_instance(const double *xy, int i, int n, wt_edge_weight_type type,
-                                    double *x, wt_batch_tour *t)
-{
-    const double *pt = xy + (size_t)i * (size_t)n * 2;
-    for (int c = 0; c < n; c++) {
-        x[c] = pt[2 * c];
-        x[n + c] = pt[2 * c + 1];
-    }
-    char name[32];
-    snprintf(name, sizeof name, "points%d", i);
-    wt_instance *inst = NULL;
-    wt_error e = {0};
-    wt_status st = wt_instance_from_coords(name, n, type, x, x + n, NULL, &inst, &e);
-    if (st != WT_OK) fail_one(t, i, NULL, st, e.message);
-    return inst;
-}
-
-wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weight_type type,
-                                const wt_batch_params *params, wt_batch_result *res,
-                                wt_error *err)
-{
-    if (!xy || !params || !res || count < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: need points "
-                       "(count >= 1), parameters and a result");
-    if (n < 3 || n > WT_BATCH_MAX_CITIES)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: n is %d; "
-                       "expected 3..%d", n, WT_BATCH_MAX_CITIES);
-    if (type != WT_EUC_2D && type != WT_EUC_2D_REAL && type != WT_HAVERSINE)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: type must be "
-                       "WT_EUC_2D, WT_EUC_2D_REAL or WT_HAVERSINE");
-    wt_status st = validate(params, err);
-    if (st != WT_OK) return st;
-    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
-    wt_instance **insts = calloc((size_t)count, sizeof *insts);
-    int threads = params->threads > 0 ? params->threads : omp_get_num_procs();
-    bool oom = !t || !insts;
-#pragma omp parallel num_threads(threads) if (!oom)
-    {
-        double *x = malloc(2 * (size_t)n * sizeof *x);
-#pragma omp for schedule(dynamic, 16)
-        for (int i = 0; i < count; i++) {
-            if (x) insts[i] = points_instance(xy, i, n, type, x, &t[i]);
-            else fail_one(&t[i], i, NULL, WT_STATUS_OUT_OF_MEMORY, "out of memory");
-        }
-        free(x);
-    }
-    st = oom ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count)
-             : solve_batch((const wt_instance *const *)insts, count, params, NULL, t, res, err);
-    for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
-    free(insts);
-    if (st != WT_OK) free(t);
-    return st;
-}

@@ -6,7 +6,7 @@
 #ifndef WT_ALGO_BATCH_LK_H
 #define WT_ALGO_BATCH_LK_H
 
-#include "backend/batch_run.h"
+#include "backend/backend.h"
 
 /* Solves every instance of job with a non-NULL entry by wt_solve's ILS
  * with LK descents on the host, one thread an instance, up to ctl->threads

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "algo/batch.h"
+#include "algo/batch_lk.h"
 #include "core/batch_search.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -462,13 +463,10 @@ static int stop_at_once(const wt_batch_progress *pr, void *user)
     return 1;
 }
 
-/* The stop flag and the progress callback stop the kicks; every tour is
- * still valid. */
-static void test_stops(void **state)
+/* The stop flag and the progress callback stop a batch of six instances
+ * with parameters p: stop "interrupted", every tour still valid. */
+static void check_stops(wt_instance **in, wt_batch_params p)
 {
-    (void)state;
-    wt_instance **in = batch_uniform_set(6, 200, 21);
-    wt_batch_params p = cpu_params(100000000, 2);
     volatile int flag = 1;
     p.stop_flag = &flag;
     wt_batch_result r = batch_solve(in, 6, &p);
@@ -488,6 +486,14 @@ static void test_stops(void **state)
     assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
     batch_check_tours(in, &r);
     wt_batch_result_free(&r);
+}
+
+/* The stop flag and the progress callback stop the kicks. */
+static void test_stops(void **state)
+{
+    (void)state;
+    wt_instance **in = batch_uniform_set(6, 200, 21);
+    check_stops(in, cpu_params(100000000, 2));
     batch_set_free(in, 6);
 }
 
@@ -885,32 +891,12 @@ static void test_lk_batch(void **state)
     batch_set_free(in, COUNT);
 }
 
-/* The stop flag and the progress callback end the LK searches: valid
- * tours, stop "interrupted". */
+/* The stop flag and the progress callback end the LK searches too. */
 static void test_lk_stops(void **state)
 {
     (void)state;
     wt_instance **in = batch_uniform_set(6, 200, 70);
-    wt_batch_params p = lk_params(100000000, 2);
-    volatile int flag = 1;
-    p.stop_flag = &flag;
-    wt_batch_result r = batch_solve(in, 6, &p);
-    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
-    assert_int_equal(r.kicks, 0);
-    batch_check_tours(in, &r);
-    wt_batch_result_free(&r);
-    int calls = 0;
-    p.stop_flag = NULL;
-    p.progress = stop_at_once;
-    p.progress_user = &calls;
-    p.progress_interval_s = 0.01;
-    double t0 = seconds();
-    r = batch_solve(in, 6, &p);
-    assert_true(seconds() - t0 < 5.0);
-    assert_true(calls >= 1);
-    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
-    batch_check_tours(in, &r);
-    wt_batch_result_free(&r);
+    check_stops(in, lk_params(100000000, 2));
     batch_set_free(in, 6);
 }
 
@@ -925,7 +911,7 @@ static void test_lk_not_for_windows(void **state)
     int32_t *start = malloc(N * sizeof *start);
     for (int c = 0; c < N; c++) start[c] = c;
     const int32_t *starts[COUNT] = {start, start};
-    wt_batch_from from = {.start = starts, .fixed_ends = true};
+    wt_batch_from from = {.start = starts, .fixed_ends = true, .lk = wt_batch_lk_run};
     wt_batch_result r[2];
     for (int s = 0; s < 2; s++) {
         wt_batch_params p = cpu_params(40, 2);
