@@ -698,17 +698,19 @@ static void *device_thread(void *arg)
 static uint64_t load_u64(const uint64_t *x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
 
 /* The calling thread while the devices run: every few milliseconds the
- * devices' counters summed into a progress report; the caller's stop
+ * devices' counts since `before` added to base's (the host's so far) in a
+ * progress report; the caller's stop
  * (flag or callback) or a device's failure raises stop_all, which every
  * device's search polls as its stop flag. */
 static void watch_devices(device_run *runs, int count, wt_search_ctl *ctl,
-                          const wt_batch_counters *before, volatile int *stop_all)
+                          const wt_batch_counters *before, const wt_batch_counters *base,
+                          volatile int *stop_all)
 {
     wt_search_ctl watch = *ctl;
     watch.deadline = INFINITY; /* each device keeps its own deadline */
     for (;;) {
         int finished = 0;
-        uint64_t done = before->done, kicks = before->kicks;
+        uint64_t done = base->done, kicks = base->kicks; /* and the devices' since before */
         for (int d = 0; d < count; d++) {
             bool over = __atomic_load_n(&runs[d].finished, __ATOMIC_ACQUIRE);
             finished += over;
@@ -767,7 +769,7 @@ static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search
      * counts); a stop that ends them ends the devices' search too. */
     wt_status st = lk ? s->from.lk(lk, lk_ctl, err) : WT_OK;
     if (st != WT_OK || (lk && lk_ctl->stop == WT_STOP_INTERRUPTED)) stop_all = 1;
-    watch_devices(runs, count, part, &before, &stop_all);
+    watch_devices(runs, count, part, &before, counters, &stop_all);
     for (int d = 0; d < count; d++)
         if (runs[d].threaded) pthread_join(runs[d].thread, NULL);
     for (int d = 0; d < count; d++) {
