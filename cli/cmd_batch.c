@@ -29,7 +29,9 @@ static const char batch_help[] =
     "own (2-opt and Or-opt moves to the 8 nearest cities, and sequential 3-opt\n"
     "moves from 1000 cities; random double-bridge kicks; exact integer lengths):\n"
     "one instance a thread block or warp on the GPU, one a thread on the CPU, the\n"
-    "same tours on both for the same seed and kicks.\n"
+    "same tours on both for the same seed and kicks.  Under a time limit, the\n"
+    "host's LK search of 'warptour solve' instead, one thread an instance (with a\n"
+    "GPU, the GPU's search on the same instances too: each keeps the shorter).\n"
     "For large instances use 'warptour solve'.\n"
     "\n"
     "Input (any mix):\n"
@@ -60,6 +62,10 @@ static const char batch_help[] =
     "  --devices L         several GPUs: 'all' or a list such as 0,1; the instances\n"
     "                      are dealt over them, the same tours as on one GPU\n"
     "                      (docs/devices.md)\n"
+    "  --search S          auto (default: LK under a time limit of at least 1e-5\n"
+    "                      core-seconds a city an instance, else batch), batch (the\n"
+    "                      search above), lk (the host's LK search alone, every\n"
+    "                      instance; --kicks counts its kicks)\n"
     "  --candidates C      the cities a city's moves join it to: nearest, alpha (its\n"
     "                      best by alpha-nearness: a short Held-Karp ascent of each\n"
     "                      instance on the host first), auto (default: nearest)\n"
@@ -138,7 +144,8 @@ enum {
     OPT_OPTIMA,
     OPT_JSON_TOURS,
     OPT_METRIC,
-    OPT_CANDIDATES
+    OPT_CANDIDATES,
+    OPT_SEARCH
 };
 
 /* What the command line asks for. */
@@ -385,6 +392,14 @@ static int parse_option(int c, const char *arg, batch_opts *o)
             return cli_usage_error("solve-batch", "--candidates is 'auto', 'nearest' or "
                                    "'alpha', got '%s'", arg);
         break;
+    case OPT_SEARCH:
+        if (strcmp(arg, "auto") == 0) o->params.search = WT_BATCH_SEARCH_AUTO;
+        else if (strcmp(arg, "batch") == 0) o->params.search = WT_BATCH_SEARCH_BATCH;
+        else if (strcmp(arg, "lk") == 0) o->params.search = WT_BATCH_SEARCH_LK;
+        else
+            return cli_usage_error("solve-batch", "--search is 'auto', 'batch' or 'lk', "
+                                   "got '%s'", arg);
+        break;
     default: {
         int st = cli_parse_batch_param("solve-batch", c, arg, &o->params);
         if (st >= 0) return st;
@@ -439,6 +454,7 @@ static int parse_args(int argc, char **argv, batch_opts *o, batch_set *s)
         {"quiet", no_argument, 0, 'q'},
         {"metric", required_argument, 0, OPT_METRIC},
         {"candidates", required_argument, 0, OPT_CANDIDATES},
+        {"search", required_argument, 0, OPT_SEARCH},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     struct option longopts[sizeof own / sizeof own[0] + CLI_N_PARAM_OPTS];

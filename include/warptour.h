@@ -887,6 +887,28 @@ typedef enum wt_batch_candidates {
                                      nearest */
 } wt_batch_candidates;
 
+/* The search each instance of a batch gets (wt_batch_params.search;
+ * docs/batch.md). */
+typedef enum wt_batch_search {
+    WT_BATCH_SEARCH_AUTO = 0, /* lk for the instances whose share of a time limit
+                                 gives them enough of the host's core-seconds
+                                 (src/algo/batch.h: WT_BATCH_LK_FROM,
+                                 WT_BATCH_LK_CORE_S_PER_CITY), the batch search
+                                 for the others and without a time limit; with a
+                                 usable GPU, the GPU's batch search runs on the lk
+                                 instances at the same time, and each keeps the
+                                 shorter tour */
+    WT_BATCH_SEARCH_BATCH,    /* the batch search: 2-opt, Or-opt and 3-opt moves to
+                                 each city's candidates, kicks (on the GPU, or one
+                                 instance a host thread) */
+    WT_BATCH_SEARCH_LK        /* the host's ILS with LK descents (wt_solve's, one
+                                 thread an instance: a Held-Karp ascent's alpha
+                                 candidates, LK moves, double bridges) for every
+                                 instance, on the host alone; kicks counts its
+                                 kicks, and a seed and kick budget give the same
+                                 tours on any thread count */
+} wt_batch_search;
+
 typedef struct wt_batch_params {
     wt_backend_kind backend;    /* default WT_BACKEND_AUTO: the GPU when one is usable;
                                    on cuda, instances too large for the GPU's shared
@@ -908,6 +930,7 @@ typedef struct wt_batch_params {
     int cuda_device;            /* the GPU to run on (default 0) */
     wt_batch_candidates candidates; /* default WT_BATCH_CANDIDATES_AUTO; the lists
                                    are made on the host, whichever device searches */
+    wt_batch_search search;     /* default WT_BATCH_SEARCH_AUTO */
     /* EXPERIMENTAL, for benchmarks and tests (0: the default, set in
      * src/algo/policy.h and described in docs/batch.md; the tour a seed gives
      * changes with each of them): */

@@ -1,6 +1,8 @@
 /*
- * batch.c - wt_solve_batch() and wt_solve_batch_points(): many instances,
- * each solved by an Iterated Local Search of its own (core/batch_search.h).
+ * batch.c - the search of a batch (wt_solve_batch, wt_solve_batch_points:
+ * batch_solve.c; wt_batch_solve_from): many instances, each solved by an
+ * Iterated Local Search of its own (core/batch_search.h, or the host's LK
+ * ILS of batch_lk.c through wt_batch_from.lk).
  *
  * The call checks its parameters, then prepares every instance on the
  * host's threads: the greedy start tour and each city's k nearest cities,
@@ -88,6 +90,14 @@ bool wt_batch_alpha(const wt_batch_params *p, int n, bool fixed_ends)
     return p->candidates == WT_BATCH_CANDIDATES_ALPHA;
 }
 
+bool wt_batch_lk(const wt_batch_params *p, int n, int count, int threads, bool fixed_ends)
+{
+    if (fixed_ends || p->search == WT_BATCH_SEARCH_BATCH) return false;
+    if (p->search == WT_BATCH_SEARCH_LK) return true;
+    return n >= WT_BATCH_LK_FROM && p->time_limit_s > 0 &&
+           p->time_limit_s * threads >= (double)count * n * WT_BATCH_LK_CORE_S_PER_CITY;
+}
+
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n)
 {
     if (p->kicks > 0) return p->kicks;
@@ -102,8 +112,7 @@ void wt_batch_result_free(wt_batch_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* Checks every field of p against warptour.h; the message names the field. */
-static wt_status validate(const wt_batch_params *p, wt_error *err)
+wt_status wt_batch_params_check(const wt_batch_params *p, wt_error *err)
 {
 #define BAD(...) wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: " __VA_ARGS__)
     if (!wt_backend_name(p->backend))
@@ -122,6 +131,9 @@ static wt_status validate(const wt_batch_params *p, wt_error *err)
     if (p->candidates != WT_BATCH_CANDIDATES_AUTO && p->candidates != WT_BATCH_CANDIDATES_NEAREST &&
         p->candidates != WT_BATCH_CANDIDATES_ALPHA)
         return BAD("params.candidates %d is no wt_batch_candidates", (int)p->candidates);
+    if (p->search != WT_BATCH_SEARCH_AUTO && p->search != WT_BATCH_SEARCH_BATCH &&
+        p->search != WT_BATCH_SEARCH_LK)
+        return BAD("params.search %d is no wt_batch_search", (int)p->search);
     if (p->alpha_steps < 0 || p->alpha_steps > 1000000)
         return BAD("params.alpha_steps is %d; expected 0 (the default) or 1..1000000",
                    p->alpha_steps);
@@ -160,10 +172,21 @@ typedef struct batch_state {
     const wt_instance **host_inst;             /* each instance on the host, else NULL */
     const wt_instance **dev_inst;              /* devs.count rows of count: row d holds
                                                   the instances device d runs, else NULL */
+    const wt_instance **lk_inst;               /* each instance the host's LK ILS
+                                                  searches, else NULL (batch_lk.h) */
+    int32_t **twin;                            /* count: where an instance of lk_inst
+                                                  runs on a device too, the device's
+                                                  tour (a copy of the start tour),
+                                                  else NULL */
+    int32_t **dev_tour;                        /* count: the device's tours (twin, else
+                                                  tour), with twins */
+    int64_t *dev_length;                       /* count: their lengths, and */
+    uint64_t *dev_kicks;                       /* their kicks, with twins */
     int *on_dev;                               /* count: the device of each (-1: none) */
     int placed[WT_MAX_DEVICES];                /* instances each device runs */
     int32_t **tour, **nb;                      /* nb[i] NULL: not to be searched */
     uint64_t *index, *budget, *rank, *kicks;
+    uint64_t *dev_rank;                        /* the ranks of the devices' instances */
     int64_t *length;                           /* -1: the first descent cut short
                                                   or never begun (batch_run.h) */
 } batch_state;
@@ -173,8 +196,14 @@ static void state_free(batch_state *s)
     for (int i = 0; s->nb && i < s->count; i++) {
         free(s->tour[i]);
         free(s->nb[i]);
+        if (s->twin) free(s->twin[i]);
     }
     free(s->host_inst);
+    free(s->lk_inst);
+    free(s->twin);
+    free(s->dev_tour);
+    free(s->dev_length);
+    free(s->dev_kicks);
     free(s->dev_inst);
     free(s->on_dev);
     free(s->tour);
@@ -191,25 +220,31 @@ static bool state_alloc(batch_state *s, int count, int k, const wt_device_set *d
     s->k = k;
     s->devs = *devs;
     s->host_inst = calloc(c, sizeof *s->host_inst);
+    s->lk_inst = calloc(c, sizeof *s->lk_inst);
+    s->twin = calloc(c, sizeof *s->twin);
+    s->dev_tour = calloc(c, sizeof *s->dev_tour);
+    s->dev_length = calloc(c, sizeof *s->dev_length);
+    s->dev_kicks = calloc(c, sizeof *s->dev_kicks);
     s->dev_inst = calloc(c * (size_t)devs->count, sizeof *s->dev_inst);
     s->on_dev = malloc(c * sizeof *s->on_dev);
     s->tour = calloc(c, sizeof *s->tour);
     s->nb = calloc(c, sizeof *s->nb);
-    s->index = calloc(4 * c, sizeof *s->index); /* index, budget, rank, kicks */
+    s->index = calloc(5 * c, sizeof *s->index); /* index, budget, rank, kicks, dev_rank */
     s->length = calloc(c, sizeof *s->length);
     if (!s->host_inst || !s->dev_inst || !s->on_dev || !s->tour || !s->nb || !s->index ||
-        !s->length) {
+        !s->length || !s->lk_inst || !s->twin || !s->dev_tour || !s->dev_length ||
+        !s->dev_kicks) {
         state_free(s);
         return false;
     }
     s->budget = s->index + c;
     s->rank = s->budget + c;
     s->kicks = s->rank + c;
+    s->dev_rank = s->kicks + c;
     return true;
 }
 
-/* Records why instance i has no tour. */
-static void fail_one(wt_batch_tour *t, int i, const wt_instance *inst, wt_status st,
+void wt_batch_tour_fail(wt_batch_tour *t, int i, const wt_instance *inst, wt_status st,
                      const char *why)
 {
     t->status = st;
@@ -429,18 +464,18 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
      * share is a part of it). */
     int at = s->from.index ? (int)s->from.index[i] : i;
     if (!inst) {
-        fail_one(t, at, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
+        wt_batch_tour_fail(t, at, NULL, WT_STATUS_INVALID_ARGUMENT, "no instance (NULL)");
         return;
     }
     int n = inst->n;
     t->n = n;
     if (inst->sym) {
-        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_UNSUPPORTED, "an asymmetric instance (TYPE: ATSP): "
                  "a batch cannot keep the fixed edges of its symmetric form; use solve");
         return;
     }
     if (inst->fixed_count > 0) { /* no batch search keeps them */
-        fail_one(t, at, inst, WT_STATUS_UNSUPPORTED, "fixed edges (FIXED_EDGES_SECTION): a "
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_UNSUPPORTED, "fixed edges (FIXED_EDGES_SECTION): a "
                  "batch cannot keep them; use solve");
         return;
     }
@@ -448,7 +483,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         char why[128];
         snprintf(why, sizeof why, "%d cities; an instance of a batch may have up to %d cities "
                  "(solve takes more)", n, WT_BATCH_MAX_CITIES);
-        fail_one(t, at, inst, WT_STATUS_TOO_LARGE, why);
+        wt_batch_tour_fail(t, at, inst, WT_STATUS_TOO_LARGE, why);
         return;
     }
     wt_error e = {0};
@@ -479,7 +514,7 @@ static void prepare_one(batch_state *s, const wt_instance *inst, int i,
         s->nb[i] = NULL;
     }
     if (st != WT_OK) {
-        fail_one(t, at, inst, st, e.message);
+        wt_batch_tour_fail(t, at, inst, st, e.message);
         return;
     }
     t->init_length = wt_tour_length(inst, s->tour[i]);
@@ -517,43 +552,75 @@ static void device_fits(const batch_state *s, int d, const wt_batch_params *p, b
         for (int i = 0; i < s->count; i++) fits[i] = true;
 }
 
-/* Places every instance prepared to be searched: on a device of s->devs
- * when they are not the host and the instance fits one (dealt as the top
- * of the file says); sets ranks within each device and the host.  Returns
- * the number placed on the devices, or -1 when out of memory. */
+/* Instance i, which the host's LK ILS searches, on device d too: the
+ * device searches a copy of its start tour (false: out of memory). */
+static bool add_twin(batch_state *s, int i, int d)
+{
+    size_t bytes = (size_t)s->host_inst[i]->n * sizeof(int32_t);
+    s->twin[i] = malloc(bytes);
+    if (!s->twin[i]) return false;
+    memcpy(s->twin[i], s->tour[i], bytes);
+    s->dev_inst[(size_t)d * (size_t)s->count + (size_t)i] = s->host_inst[i];
+    return true;
+}
+
+/* Places every instance prepared to be searched: on the host's LK ILS
+ * where wt_batch_lk says (with auto, on a device of s->devs too where one
+ * fits it: twins), else on a device when they are not the host and the
+ * instance fits one (dealt as the top of the file says), else on the
+ * host's batch search; sets ranks within each device, the host's LK and
+ * the host's batch search.  Returns the number placed on the devices
+ * (twins included), or -1 when out of memory; into *on_lk and *on_host
+ * the host's. */
 static int place(batch_state *s, const wt_instance *const *insts, const wt_batch_tour *t,
-                 const wt_batch_params *p, int *on_host)
+                 const wt_batch_params *p, int threads, int *on_lk, int *on_host)
 {
     int devices = s->devs.at[0].backend->host ? 0 : s->devs.count;
     bool *fits = calloc((size_t)s->count * (size_t)(devices > 0 ? devices : 1), sizeof *fits);
     if (!fits) return -1;
+    int searched = 0;
     for (int i = 0; i < s->count; i++) {
         s->host_inst[i] = t[i].status == WT_OK && s->nb[i] ? insts[i] : NULL;
         s->on_dev[i] = -1;
+        s->dev_tour[i] = s->tour[i];
+        searched += s->host_inst[i] != NULL;
     }
     for (int d = 0; d < devices; d++) device_fits(s, d, p, fits + (size_t)d * (size_t)s->count);
     double cities[WT_MAX_DEVICES] = {0};
-    int dev = 0, host = 0;
-    for (int i = 0; i < s->count; i++) {
+    int dev = 0, host = 0, lk = 0;
+    bool oom = false;
+    for (int i = 0; i < s->count && !oom; i++) {
         if (!s->host_inst[i]) continue;
+        bool on_lk = s->from.lk &&
+                     wt_batch_lk(p, s->host_inst[i]->n, searched, threads, s->from.fixed_ends);
         int to = -1;
-        for (int d = 0; d < devices; d++)
+        for (int d = 0; d < devices && (!on_lk || p->search == WT_BATCH_SEARCH_AUTO); d++)
             if (fits[(size_t)d * (size_t)s->count + (size_t)i] && (to < 0 || cities[d] < cities[to]))
                 to = d;
-        if (to < 0) {
+        if (on_lk) {
+            s->lk_inst[i] = s->host_inst[i];
+            s->rank[i] = (uint64_t)lk++;
+            if (to >= 0 && !add_twin(s, i, to)) oom = true;
+        } else if (to < 0) {
             s->rank[i] = (uint64_t)host++;
             continue;
+        } else {
+            s->dev_inst[(size_t)to * (size_t)s->count + (size_t)i] = s->host_inst[i];
         }
-        s->dev_inst[(size_t)to * (size_t)s->count + (size_t)i] = s->host_inst[i];
+        if (to >= 0) {
+            s->on_dev[i] = to;
+            s->dev_rank[i] = (uint64_t)s->placed[to]++;
+            cities[to] += s->host_inst[i]->n;
+            dev++;
+        }
         s->host_inst[i] = NULL;
-        s->on_dev[i] = to;
-        s->rank[i] = (uint64_t)s->placed[to]++;
-        cities[to] += s->dev_inst[(size_t)to * (size_t)s->count + (size_t)i]->n;
-        dev++;
     }
+    for (int i = 0; i < s->count; i++)
+        if (s->twin[i]) s->dev_tour[i] = s->twin[i];
     free(fits);
+    *on_lk = lk;
     *on_host = host;
-    return dev;
+    return oom ? -1 : dev;
 }
 
 /* The user's callback, behind search_ctl's. */
@@ -565,19 +632,25 @@ typedef struct progress_relay {
 static int relay_progress(const wt_progress *p, void *user)
 {
     const progress_relay *r = user;
-    wt_batch_progress bp = {p->elapsed_s, (int)p->climbs, r->count, p->kicks};
+    /* An instance that both the host's LK ILS and a device search counts
+     * on each side: done never passes the count. */
+    int done = p->climbs < (uint64_t)r->count ? (int)p->climbs : r->count;
+    wt_batch_progress bp = {p->elapsed_s, done, r->count, p->kicks};
     return r->params->progress(&bp, r->params->progress_user);
 }
 
-/* The job of one side: the instances in inst, the rest NULL. */
+/* The job of one side: the instances in inst, the rest NULL; on a device
+ * (`device`) with the devices' tours, ranks, lengths and kicks. */
 static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int ranked,
-                             const wt_batch_params *p, wt_batch_counters *counters)
+                             const wt_batch_params *p, wt_batch_counters *counters, bool device)
 {
     int from, breadth = wt_batch_three_opt(p, &from);
     return (wt_batch_job){
-        .count = s->count, .inst = inst, .tour = s->tour, .nb = (const int32_t *const *)s->nb,
-        .index = s->index, .budget = s->budget, .rank = s->rank, .length = s->length,
-        .kicks = s->kicks, .k = s->k, .breadth = breadth, .breadth_from = from,
+        .count = s->count, .inst = inst, .tour = device ? s->dev_tour : s->tour,
+        .nb = (const int32_t *const *)s->nb, .index = s->index, .budget = s->budget,
+        .rank = device ? s->dev_rank : s->rank, .length = device ? s->dev_length : s->length,
+        .kicks = device ? s->dev_kicks : s->kicks, .k = s->k, .breadth = breadth,
+        .breadth_from = from,
         .kick_edges = p->kick_edges,
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
@@ -625,17 +698,19 @@ static void *device_thread(void *arg)
 static uint64_t load_u64(const uint64_t *x) { return __atomic_load_n(x, __ATOMIC_RELAXED); }
 
 /* The calling thread while the devices run: every few milliseconds the
- * devices' counters summed into a progress report; the caller's stop
+ * devices' counts since `before` added to base's (the host's so far) in a
+ * progress report; the caller's stop
  * (flag or callback) or a device's failure raises stop_all, which every
  * device's search polls as its stop flag. */
 static void watch_devices(device_run *runs, int count, wt_search_ctl *ctl,
-                          const wt_batch_counters *before, volatile int *stop_all)
+                          const wt_batch_counters *before, const wt_batch_counters *base,
+                          volatile int *stop_all)
 {
     wt_search_ctl watch = *ctl;
     watch.deadline = INFINITY; /* each device keeps its own deadline */
     for (;;) {
         int finished = 0;
-        uint64_t done = before->done, kicks = before->kicks;
+        uint64_t done = base->done, kicks = base->kicks; /* and the devices' since before */
         for (int d = 0; d < count; d++) {
             bool over = __atomic_load_n(&runs[d].finished, __ATOMIC_ACQUIRE);
             finished += over;
@@ -654,10 +729,13 @@ static void watch_devices(device_run *runs, int count, wt_search_ctl *ctl,
 }
 
 /* Runs every device's share at once (part: the devices' search control,
- * its deadline their share of the time); their counters added to
- * counters, part->stop the most severe of their stops.  The first failure
- * in the list's order is the call's. */
+ * its deadline their share of the time), and meanwhile on the calling
+ * thread the host's LK job lk (NULL: none) under lk_ctl; the devices'
+ * counters added to counters, part->stop the most severe of their stops.
+ * The first failure, the host's LK job's, then in the list's order, is
+ * the call's. */
 static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search_ctl *part,
+                             const wt_batch_job *lk, wt_search_ctl *lk_ctl,
                              wt_batch_counters *counters, wt_error *err)
 {
     int count = s->devs.count;
@@ -676,7 +754,7 @@ static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search
         r->counters.done = counters->done; /* the host's progress counts from here */
         r->counters.kicks = counters->kicks;
         r->job = side_job(s, s->dev_inst + (size_t)d * (size_t)s->count, s->placed[d], p,
-                          &r->counters);
+                          &r->counters, true);
     }
     wt_batch_counters before = *counters;
     for (int d = 0; d < count; d++)
@@ -687,10 +765,13 @@ static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search
             if (s->placed[d] > 0) device_thread(&runs[d]);
             else __atomic_store_n(&runs[d].finished, 1, __ATOMIC_RELEASE);
         }
-    watch_devices(runs, count, part, &before, &stop_all);
+    /* The host's LK searches report the progress meanwhile (their own
+     * counts); a stop that ends them ends the devices' search too. */
+    wt_status st = lk ? s->from.lk(lk, lk_ctl, err) : WT_OK;
+    if (st != WT_OK || (lk && lk_ctl->stop == WT_STOP_INTERRUPTED)) stop_all = 1;
+    watch_devices(runs, count, part, &before, counters, &stop_all);
     for (int d = 0; d < count; d++)
         if (runs[d].threaded) pthread_join(runs[d].thread, NULL);
-    wt_status st = WT_OK;
     for (int d = 0; d < count; d++) {
         device_run *r = &runs[d];
         counters->done += r->counters.done - before.done;
@@ -708,32 +789,84 @@ static wt_status run_devices(batch_state *s, const wt_batch_params *p, wt_search
     return st;
 }
 
-/* Runs the devices' part, then the host's. */
-static wt_status run_sides(batch_state *s, const wt_batch_params *p, int on_dev, int on_host,
+/* Each instance the devices ran takes the device's length and kicks; a
+ * twin (an instance the host's LK ILS searched too) keeps the shorter of
+ * the two tours (the host's on a tie), its length -1 only where neither
+ * side's first descent ended, and the kicks of both. */
+static void take_devices(batch_state *s, const wt_instance *const *insts)
+{
+    for (int i = 0; i < s->count; i++) {
+        if (s->on_dev[i] < 0) continue;
+        if (!s->twin[i]) {
+            s->length[i] = s->dev_length[i];
+            s->kicks[i] = s->dev_kicks[i];
+            continue;
+        }
+        int64_t on_host = wt_tour_length(insts[i], s->tour[i]);
+        int64_t on_dev = wt_tour_length(insts[i], s->twin[i]);
+        bool whole = s->length[i] >= 0 || s->dev_length[i] >= 0;
+        s->kicks[i] += s->dev_kicks[i];
+        if (on_dev < on_host) {
+            int32_t *kept = s->tour[i];
+            s->tour[i] = s->twin[i];
+            s->twin[i] = kept;
+        } else {
+            s->on_dev[i] = -1; /* the host's tour: not the GPU's */
+        }
+        s->length[i] = whole ? (on_dev < on_host ? on_dev : on_host) : -1;
+    }
+}
+
+/* The host's part of ctl's time for `part` of its `of` instances: until
+ * the deadline where part is all, else that share of the time left. */
+static wt_search_ctl share_of(const wt_search_ctl *ctl, int part, int of)
+{
+    wt_search_ctl share = *ctl;
+    if (part < of && isfinite(ctl->deadline)) {
+        double now = wt_now();
+        share.deadline = now + (ctl->deadline - now) * part / of;
+    }
+    return share;
+}
+
+/* Runs the devices' part, then the host's; with instances for the host's
+ * LK ILS (on_lk), the devices' part (twins included) runs alongside
+ * those, in their share of the time, and the host's batch search runs
+ * after them in the rest. */
+static wt_status run_sides(batch_state *s, const wt_instance *const *insts,
+                           const wt_batch_params *p, int on_dev, int on_lk, int on_host,
                            wt_search_ctl *ctl, wt_batch_counters *counters, wt_error *err)
 {
+    wt_batch_job lk = side_job(s, s->lk_inst, on_lk, p, counters, false);
+    wt_search_ctl lk_ctl = share_of(ctl, on_lk, on_lk + on_host);
     if (on_dev > 0) {
-        wt_search_ctl part = *ctl;
-        if (on_host > 0 && isfinite(ctl->deadline)) {
-            double now = wt_now();
-            part.deadline = now + (ctl->deadline - now) * on_dev / (on_dev + on_host);
-        }
+        /* Without instances of the host's LK ILS the devices go first, with
+         * their share of the time, else alongside the LK ILS with its share;
+         * the host's batch search after them. */
+        wt_search_ctl part = on_lk > 0 ? lk_ctl : share_of(ctl, on_dev, on_dev + on_host);
         wt_status st;
-        if (s->devs.count == 1) {
-            wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters);
+        if (s->devs.count == 1 && on_lk == 0) {
+            wt_batch_job job = side_job(s, s->dev_inst, on_dev, p, counters, true);
             st = run_slot(s, &s->devs.at[0], &job, &part, err);
         } else {
-            st = run_devices(s, p, &part, counters, err);
+            st = run_devices(s, p, &part, on_lk > 0 ? &lk : NULL, &lk_ctl, counters, err);
         }
         if (st != WT_OK) return st;
+        take_devices(s, insts);
         if (part.stop == WT_STOP_INTERRUPTED || part.deadline == ctl->deadline)
             ctl->stop = part.stop;
         ctl->next_report = part.next_report;
+    } else if (on_lk > 0) {
+        wt_status st = s->from.lk(&lk, &lk_ctl, err);
+        if (st != WT_OK) return st;
+        ctl->next_report = lk_ctl.next_report;
     }
+    if (on_lk > 0 && (lk_ctl.stop == WT_STOP_INTERRUPTED || lk_ctl.deadline == ctl->deadline))
+        ctl->stop = lk_ctl.stop == WT_STOP_DONE ? ctl->stop : lk_ctl.stop;
     if (on_host == 0) return WT_OK;
     wt_device host;
     wt_device_host(&host);
-    wt_batch_job job = side_job(s, s->host_inst, on_host, p, counters);
+    wt_batch_job job = side_job(s, s->host_inst, on_host, p, counters, false);
     return run_slot(s, &host, &job, ctl, err);
 }
 
@@ -844,9 +977,9 @@ static wt_status choose_devices(const wt_batch_params *p, wt_device_set *set, ch
 
 /* The batch of count instances, some of which may have failed already
  * (t[i].status set).  params' device list stands in for cuda_device. */
-static wt_status solve_batch(const wt_instance *const *insts, int count,
-                             const wt_batch_params *params, const wt_batch_from *from,
-                             wt_batch_tour *t, wt_batch_result *res, wt_error *err)
+wt_status wt_batch_solve_tours(const wt_instance *const *insts, int count,
+                               const wt_batch_params *params, const wt_batch_from *from,
+                               wt_batch_tour *t, wt_batch_result *res, wt_error *err)
 {
     wt_batch_params listed = *params;
     listed.cuda_device = wt_devices_first(params->devices, params->device_count,
@@ -893,12 +1026,13 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     double limit = ctl.deadline;
     ctl.deadline -= finish_seconds(insts, count, t);
     prepare_all(&s, insts, p, &ctl, t);
-    int on_host = 0, on_dev = place(&s, insts, t, p, &on_host);
-    for (int i = 0; i < count; i++) s.length[i] = -1; /* set by the first descents */
+    int on_lk = 0, on_host = 0, on_dev = place(&s, insts, t, p, ctl.threads, &on_lk, &on_host);
+    for (int i = 0; i < count; i++) /* set by the first descents */
+        s.length[i] = s.dev_length[i] = -1;
     wt_batch_counters counters = {0, 0, 0};
     wt_status st = on_dev < 0
                        ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch")
-                       : run_sides(&s, p, on_dev, on_host, &ctl, &counters, err);
+                       : run_sides(&s, insts, p, on_dev, on_lk, on_host, &ctl, &counters, err);
     ctl.deadline = limit;
     if (st == WT_OK) {
         pack(&s, insts, t, p, &ctl, res);
@@ -912,21 +1046,6 @@ static wt_status solve_batch(const wt_instance *const *insts, int count,
     return st;
 }
 
-wt_status wt_solve_batch(const wt_instance *const *insts, int count,
-                         const wt_batch_params *params, wt_batch_result *res, wt_error *err)
-{
-    if (!insts || !params || !res || count < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch: need instances "
-                       "(count >= 1), parameters and a result");
-    wt_status st = validate(params, err);
-    if (st != WT_OK) return st;
-    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
-    if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, NULL, t, res, err);
-    if (st != WT_OK) free(t);
-    return st;
-}
-
 wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
                               const wt_batch_params *params, const wt_batch_from *from,
                               wt_batch_result *res, wt_error *err)
@@ -934,66 +1053,12 @@ wt_status wt_batch_solve_from(const wt_instance *const *insts, int count,
     if (!insts || !params || !from || !res || count < 1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_batch_solve_from: need instances "
                        "(count >= 1), parameters and a result");
-    wt_status st = validate(params, err);
+    wt_status st = wt_batch_params_check(params, err);
     if (st != WT_OK) return st;
     wt_batch_tour *t = calloc((size_t)count, sizeof *t);
     if (!t) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count);
-    st = solve_batch(insts, count, params, from, t, res, err);
+    st = wt_batch_solve_tours(insts, count, params, from, t, res, err);
     if (st != WT_OK) free(t);
     return st;
 }
 
-/* Instance i of a points batch, or its failure in t. */
-static wt_instance *points_instance(const double *xy, int i, int n, wt_edge_weight_type type,
-                                    double *x, wt_batch_tour *t)
-{
-    const double *pt = xy + (size_t)i * (size_t)n * 2;
-    for (int c = 0; c < n; c++) {
-        x[c] = pt[2 * c];
-        x[n + c] = pt[2 * c + 1];
-    }
-    char name[32];
-    snprintf(name, sizeof name, "points%d", i);
-    wt_instance *inst = NULL;
-    wt_error e = {0};
-    wt_status st = wt_instance_from_coords(name, n, type, x, x + n, NULL, &inst, &e);
-    if (st != WT_OK) fail_one(t, i, NULL, st, e.message);
-    return inst;
-}
-
-wt_status wt_solve_batch_points(const double *xy, int count, int n, wt_edge_weight_type type,
-                                const wt_batch_params *params, wt_batch_result *res,
-                                wt_error *err)
-{
-    if (!xy || !params || !res || count < 1)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: need points "
-                       "(count >= 1), parameters and a result");
-    if (n < 3 || n > WT_BATCH_MAX_CITIES)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: n is %d; "
-                       "expected 3..%d", n, WT_BATCH_MAX_CITIES);
-    if (type != WT_EUC_2D && type != WT_EUC_2D_REAL && type != WT_HAVERSINE)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_solve_batch_points: type must be "
-                       "WT_EUC_2D, WT_EUC_2D_REAL or WT_HAVERSINE");
-    wt_status st = validate(params, err);
-    if (st != WT_OK) return st;
-    wt_batch_tour *t = calloc((size_t)count, sizeof *t);
-    wt_instance **insts = calloc((size_t)count, sizeof *insts);
-    int threads = params->threads > 0 ? params->threads : omp_get_num_procs();
-    bool oom = !t || !insts;
-#pragma omp parallel num_threads(threads) if (!oom)
-    {
-        double *x = malloc(2 * (size_t)n * sizeof *x);
-#pragma omp for schedule(dynamic, 16)
-        for (int i = 0; i < count; i++) {
-            if (x) insts[i] = points_instance(xy, i, n, type, x, &t[i]);
-            else fail_one(&t[i], i, NULL, WT_STATUS_OUT_OF_MEMORY, "out of memory");
-        }
-        free(x);
-    }
-    st = oom ? wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a batch of %d", count)
-             : solve_batch((const wt_instance *const *)insts, count, params, NULL, t, res, err);
-    for (int i = 0; insts && i < count; i++) wt_instance_free(insts[i]);
-    free(insts);
-    if (st != WT_OK) free(t);
-    return st;
-}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "algo/batch.h"
+#include "algo/batch_lk.h"
 #include "core/error.h"
 #include "mpi/mpi_agree.h"
 #include "warptour_mpi.h"
@@ -264,7 +265,7 @@ static wt_status solve_share(const share *sh, const wt_batch_params *params, pac
     wt_batch_result r = {0};
     wt_status st = WT_OK;
     if (sh->count > 0) {
-        wt_batch_from from = {.index = sh->index};
+        wt_batch_from from = {.index = sh->index, .lk = wt_batch_lk_run};
         st = wt_batch_solve_from(sh->inst, sh->count, params, &from, &r, err);
     }
     if (st == WT_OK) st = pack_share(&r, sh->count, p, err);

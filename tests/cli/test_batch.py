@@ -183,6 +183,21 @@ class SolveBatch(unittest.TestCase):
             self.assertLessEqual(inst["length"], inst["init_length"])
             self.assertIsNone(inst["optimum"])
 
+    def test_search(self):
+        # --search lk (the host's LK ILS) and batch: valid tours, each
+        # instance its --kicks, and not the same tours.
+        tours = {}
+        for search in ("lk", "batch"):
+            r = batch("--gen-uniform", "60", "--count", "2", "--kicks", "50", "--threads", "2",
+                      "--search", search, "--json", "--json-tours")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            j = json.loads(r.stdout)
+            self.assertEqual(j["kicks"], 100)
+            for inst in j["instances"]:
+                self.assertEqual(sorted(inst["tour"]), list(range(1, 61)))
+            tours[search] = [i["tour"] for i in j["instances"]]
+        self.assertNotEqual(tours["lk"], tours["batch"])
+
     def test_optima_file(self):
         opt = os.path.join(self.tmp, "optima.tsv")
         r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "500", "--json")
@@ -282,6 +297,7 @@ class SolveBatch(unittest.TestCase):
                      ("--gen-uniform", "10", "--json-tours"),
                      ("--gen-uniform", "10", "--tune", "x=1"),
                      ("--gen-uniform", "10", "--time-limit", "0"),
+                     ("--gen-uniform", "10", "--search", "2opt"),
                      ("--gen-uniform", "10", "--bogus")):
             r = batch(*args)
             self.assertEqual(r.returncode, 2, (args, r.stdout, r.stderr))

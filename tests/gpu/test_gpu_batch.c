@@ -30,6 +30,7 @@ static wt_batch_params params(wt_backend_kind backend, uint64_t kicks)
     p.backend = backend == WT_BACKEND_CUDA && gpu_is_cpu ? WT_BACKEND_CPU : backend;
     p.kicks = kicks;
     p.threads = 4;
+    p.search = WT_BATCH_SEARCH_BATCH; /* under time limits too: the GPU's search alone */
     return p;
 }
 
@@ -246,6 +247,43 @@ static void test_stop_flag(void **state)
     batch_set_free(in, 200);
 }
 
+/* auto under a time limit: the host's LK ILS, with the GPU's batch search
+ * on the same instances beside it; every tour valid and exact, the limit
+ * kept, the progress never going back. */
+static int progress_forward(const wt_batch_progress *pr, void *user)
+{
+    uint64_t *last = user;
+    assert_true(pr->kicks >= last[0] && (uint64_t)pr->done >= last[1]);
+    assert_true(pr->done <= pr->count);
+    last[0] = pr->kicks;
+    last[1] = (uint64_t)pr->done;
+    return 0;
+}
+
+static void test_beside_the_hosts_lk(void **state)
+{
+    (void)state;
+    enum { COUNT = 64 };
+    wt_instance **in = batch_uniform_set(COUNT, 300, 11);
+    wt_batch_params p = params(WT_BACKEND_CUDA, 0);
+    p.search = WT_BATCH_SEARCH_AUTO;
+    p.time_limit_s = 1.5;
+    p.progress_interval_s = 0.05;
+    uint64_t last[2] = {0, 0};
+    p.progress = progress_forward;
+    p.progress_user = last;
+    double t0 = now_s();
+    wt_batch_result r = batch_solve(in, COUNT, &p);
+    double took = now_s() - t0;
+    print_message("    %.3f s, %llu kicks, %d of %d tours the GPU's, %s\n", took,
+                  (unsigned long long)r.kicks, r.on_gpu, COUNT, r.backend);
+    check_valid(in, &r);
+    assert_true(took < 2.0);
+    assert_int_equal(r.stop, WT_STOP_DONE);
+    wt_batch_result_free(&r);
+    batch_set_free(in, COUNT);
+}
+
 int main(void)
 {
     int st = gpu_test_begin(&gpu_is_cpu);
@@ -256,7 +294,7 @@ int main(void)
         GPU_TEST(test_equal_tours_by_type),     GPU_TEST(test_geo_valid),
         GPU_TEST(test_parts),                   GPU_TEST(test_mixed_sides),
         GPU_TEST(test_ten_thousand_time_limit), GPU_TEST(test_stop_flag),
-        GPU_TEST(test_equal_tours_three_opt),
+        GPU_TEST(test_equal_tours_three_opt),   GPU_TEST(test_beside_the_hosts_lk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

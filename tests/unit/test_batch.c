@@ -9,7 +9,10 @@
  * the same seed whatever the thread count and whatever else the batch
  * holds; instances that cannot be solved reported one by one with the
  * others' tours intact; a time limit, the stop flag and the progress
- * callback honoured; every parameter checked.
+ * callback honoured; every parameter checked.  The host's LK ILS
+ * (algo/batch_lk.c): valid tours with exact lengths, the same on any
+ * thread count for a kick budget, the stops honoured, never for the
+ * windows' paths, and auto's choice.
  */
 #include "batch_test_util.h"
 
@@ -18,6 +21,7 @@
 #include <time.h>
 
 #include "algo/batch.h"
+#include "algo/batch_lk.h"
 #include "core/batch_search.h"
 #include "core/init.h"
 #include "core/instance.h"
@@ -459,13 +463,10 @@ static int stop_at_once(const wt_batch_progress *pr, void *user)
     return 1;
 }
 
-/* The stop flag and the progress callback stop the kicks; every tour is
- * still valid. */
-static void test_stops(void **state)
+/* The stop flag and the progress callback stop a batch of six instances
+ * with parameters p: stop "interrupted", every tour still valid. */
+static void check_stops(wt_instance **in, wt_batch_params p)
 {
-    (void)state;
-    wt_instance **in = batch_uniform_set(6, 200, 21);
-    wt_batch_params p = cpu_params(100000000, 2);
     volatile int flag = 1;
     p.stop_flag = &flag;
     wt_batch_result r = batch_solve(in, 6, &p);
@@ -485,6 +486,14 @@ static void test_stops(void **state)
     assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
     batch_check_tours(in, &r);
     wt_batch_result_free(&r);
+}
+
+/* The stop flag and the progress callback stop the kicks. */
+static void test_stops(void **state)
+{
+    (void)state;
+    wt_instance **in = batch_uniform_set(6, 200, 21);
+    check_stops(in, cpu_params(100000000, 2));
     batch_set_free(in, 6);
 }
 
@@ -589,6 +598,7 @@ static void test_time_limit_cuts_a_first_descent(void **state)
     (void)state;
     wt_instance *in = wt_test_random_instance(WT_BATCH_MAX_CITIES, 2);
     wt_batch_params p = cpu_params(0, 2);
+    p.search = WT_BATCH_SEARCH_BATCH; /* its descents' polls */
     p.time_limit_s = 1.0;
     double t0 = seconds();
     wt_batch_result r = batch_solve(&in, 1, &p);
@@ -653,6 +663,7 @@ static void test_params_checked(void **state)
     REFUSED("candidates", p.candidates = (wt_batch_candidates)3);
     REFUSED("alpha_steps", p.alpha_steps = -1);
     REFUSED("alpha_period", p.alpha_period = 1000001);
+    REFUSED("search", p.search = (wt_batch_search)3);
 #undef REFUSED
     wt_batch_params_defaults(&p);
     assert_int_equal(wt_solve_batch(cin, 0, &p, &r, &err), WT_STATUS_INVALID_ARGUMENT);
@@ -830,6 +841,124 @@ static void test_alpha_batch(void **state)
     batch_set_free(in, COUNT);
 }
 
+/* ------------------------------------------------- the host's LK ILS */
+
+static wt_batch_params lk_params(uint64_t kicks, int threads)
+{
+    wt_batch_params p = cpu_params(kicks, threads);
+    p.search = WT_BATCH_SEARCH_LK;
+    return p;
+}
+
+/* Valid tours with exact lengths, shorter than greedy's, each with its
+ * budget of kicks; the same tours on 1 and 2 threads; another seed, other
+ * tours.  Tiny instances (no kick below 8 cities) and a TSPLIB one too. */
+static void test_lk_batch(void **state)
+{
+    (void)state;
+    enum { COUNT = 5 };
+    wt_instance **in = batch_uniform_set(COUNT, 200, 60);
+    wt_instance_free(in[3]);
+    in[3] = wt_test_random_instance(5, 1);
+    wt_instance_free(in[4]);
+    char *path = wt_test_path(wt_test_data_dir(), "berlin52.tsp");
+    wt_error err = {0};
+    if (wt_instance_read(path, &in[4], &err) != WT_OK) fail_msg("%s", err.message);
+    free(path);
+    wt_batch_params p = lk_params(30, 1);
+    wt_batch_result one = batch_solve(in, COUNT, &p);
+    p.threads = 2;
+    wt_batch_result two = batch_solve(in, COUNT, &p);
+    assert_int_equal(one.failed, 0);
+    assert_int_equal(one.stop, WT_STOP_DONE);
+    assert_string_equal(one.backend, "cpu");
+    batch_check_tours(in, &one);
+    batch_assert_same(&one, &two);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(one.tours[i].kicks, 30);
+        assert_true(one.tours[i].length < one.tours[i].init_length);
+    }
+    assert_int_equal(one.tours[4].length, 7542); /* berlin52's optimum */
+    p.seed = 2;
+    wt_batch_result other = batch_solve(in, 3, &p);
+    int differ = 0;
+    for (int i = 0; i < 3; i++)
+        differ += memcmp(one.tours[i].tour, other.tours[i].tour, 200 * sizeof(int32_t)) != 0;
+    assert_true(differ > 0);
+    wt_batch_result_free(&one);
+    wt_batch_result_free(&two);
+    wt_batch_result_free(&other);
+    batch_set_free(in, COUNT);
+}
+
+/* The stop flag and the progress callback end the LK searches too. */
+static void test_lk_stops(void **state)
+{
+    (void)state;
+    wt_instance **in = batch_uniform_set(6, 200, 70);
+    check_stops(in, lk_params(100000000, 2));
+    batch_set_free(in, 6);
+}
+
+/* The windows' paths (fixed ends, algo/windows.c) keep the batch search
+ * whatever params.search says: the same paths as with the batch search,
+ * ends in place. */
+static void test_lk_not_for_windows(void **state)
+{
+    (void)state;
+    enum { COUNT = 2, N = 300 };
+    wt_instance **in = batch_uniform_set(COUNT, N, 80);
+    int32_t *start = malloc(N * sizeof *start);
+    for (int c = 0; c < N; c++) start[c] = c;
+    const int32_t *starts[COUNT] = {start, start};
+    wt_batch_from from = {.start = starts, .fixed_ends = true, .lk = wt_batch_lk_run};
+    wt_batch_result r[2];
+    for (int s = 0; s < 2; s++) {
+        wt_batch_params p = cpu_params(40, 2);
+        p.search = s ? WT_BATCH_SEARCH_LK : WT_BATCH_SEARCH_BATCH;
+        wt_error err = {0};
+        assert_int_equal(wt_batch_solve_from((const wt_instance *const *)in, COUNT, &p, &from,
+                                             &r[s], &err),
+                         WT_OK);
+    }
+    batch_assert_same(&r[0], &r[1]);
+    for (int i = 0; i < COUNT; i++) { /* the path still joins 0 and N - 1 */
+        const int32_t *t = r[1].tours[i].tour;
+        int at = 0;
+        while (t[at] != 0) at++;
+        assert_true(t[(at + 1) % N] == N - 1 || t[(at + N - 1) % N] == N - 1);
+    }
+    wt_batch_result_free(&r[0]);
+    wt_batch_result_free(&r[1]);
+    free(start);
+    batch_set_free(in, COUNT);
+}
+
+/* auto: the LK ILS from WT_BATCH_LK_FROM cities, under a time limit that
+ * gives each instance its core-seconds, never for the windows; lk and
+ * batch as asked (lk not for the windows either). */
+static void test_lk_choice(void **state)
+{
+    (void)state;
+    wt_batch_params p;
+    wt_batch_params_defaults(&p);
+    int n = 1000;
+    double enough = n * WT_BATCH_LK_CORE_S_PER_CITY; /* core-seconds an instance */
+    assert_false(wt_batch_lk(&p, n, 128, 16, false)); /* no time limit: kicks */
+    p.time_limit_s = enough * 128 / 16 * 1.001; /* a little more: no rounding decides */
+    assert_true(wt_batch_lk(&p, n, 128, 16, false));
+    assert_false(wt_batch_lk(&p, n, 129, 16, false));
+    assert_false(wt_batch_lk(&p, n, 128, 15, false));
+    assert_false(wt_batch_lk(&p, WT_BATCH_LK_FROM - 1, 1, 16, false));
+    assert_false(wt_batch_lk(&p, n, 128, 16, true));
+    p.search = WT_BATCH_SEARCH_BATCH;
+    assert_false(wt_batch_lk(&p, n, 128, 16, false));
+    p.search = WT_BATCH_SEARCH_LK;
+    p.time_limit_s = 0;
+    assert_true(wt_batch_lk(&p, 10, 100000, 1, false));
+    assert_false(wt_batch_lk(&p, n, 1, 16, true));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -856,6 +985,10 @@ int main(void)
         cmocka_unit_test(test_three_opt_batch),
         cmocka_unit_test(test_alpha_lists),
         cmocka_unit_test(test_alpha_batch),
+        cmocka_unit_test(test_lk_batch),
+        cmocka_unit_test(test_lk_stops),
+        cmocka_unit_test(test_lk_not_for_windows),
+        cmocka_unit_test(test_lk_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
