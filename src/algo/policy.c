@@ -98,3 +98,26 @@ wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n)
         plan.share = WT_LK_ALPHA_FIRST_SHARE;
     return plan;
 }
+
+/* Whether a run of `threads` threads on n cities under a limit of
+ * time_limit_s seconds is short for the kicks' repairs (policy.h). */
+static bool short_kick_run(int n, double time_limit_s, int threads)
+{
+    double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
+    return time_limit_s > 0 && thread_s < WT_LK_KICK_SHORT_THREAD_S_PER_CITY * n;
+}
+
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
+                                 int threads)
+{
+    if (!kopt || tuned == WT_TUNING_OFF) return descent_k;
+    if (!tuned && !short_kick_run(n, time_limit_s, threads)) return descent_k;
+    int k = tuned > 0 ? tuned : WT_LK_KOPT_KICK_CANDIDATES;
+    return k < descent_k ? k : descent_k;
+}
+
+bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int threads)
+{
+    if (tuned == WT_TUNING_OFF) return false;
+    return tuned > 0 || !tied || !short_kick_run(n, time_limit_s, threads);
+}
