@@ -121,3 +121,14 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
     if (tuned == WT_TUNING_OFF) return false;
     return tuned > 0 || !tied || !short_kick_run(n, time_limit_s, threads);
 }
+
+uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, uint64_t most,
+                               bool tuned)
+{
+    uint64_t least = WT_ILS_TIMED_FIRST_ROUND_KICKS < most ? WT_ILS_TIMED_FIRST_ROUND_KICKS : most;
+    if (tuned || limit_s <= 0) return most;
+    if (round == 0) return least;
+    double slice = WT_ILS_TIMED_ROUND_SHARE * limit_s;
+    uint64_t next = round_s < slice / 2 ? 2 * round : round_s > slice ? round / 2 : round;
+    return next < least ? least : next > most ? most : next;
+}

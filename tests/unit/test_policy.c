@@ -212,6 +212,28 @@ static void test_lk_kicks(void **state)
     assert_false(wt_policy_lk_kick_pi(WT_TUNING_OFF, false, n, 0, 1));
 }
 
+/* Rounds under a time limit alone: the first of WT_ILS_TIMED_FIRST_ROUND_KICKS,
+ * then twice as long after one shorter than half of the limit's
+ * WT_ILS_TIMED_ROUND_SHARE, half as long after one longer than it, the
+ * same between, always within [first, most]; with a kick budget, or where
+ * the tuning sets the rounds, most. */
+static void test_timed_rounds(void **state)
+{
+    (void)state;
+    const uint64_t first = WT_ILS_TIMED_FIRST_ROUND_KICKS, most = 2000;
+    const double limit = 10, slice = WT_ILS_TIMED_ROUND_SHARE * limit;
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(first, 0.49 * slice, limit, most, false), 2 * first);
+    assert_int_equal(wt_policy_timed_round(first, 0.51 * slice, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(4 * first, 1.01 * slice, limit, most, false),
+                     2 * first);
+    assert_int_equal(wt_policy_timed_round(first, 2 * slice, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(most, 0, limit, most, false), most);
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, first / 2, false), first / 2);
+    assert_int_equal(wt_policy_timed_round(0, 0, 0, most, false), most);
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, most, true), most);
+}
+
 /* The searches of a host ILS run: one a thread under a time limit alone,
  * else fixed by the kick budget (the tuning's where set); the ascent's
  * steps without a time limit: by the size, more on a device. */
@@ -298,7 +320,7 @@ int main(void)
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
         cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
-        cmocka_unit_test(test_lk_kicks),
+        cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_timed_rounds),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
     };
