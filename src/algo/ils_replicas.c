@@ -110,9 +110,11 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     int halt = 0, stall = ils_merge_stall(wt_tuning_of(ctl->params), T), still = 0;
     const wt_tuning *tune = wt_tuning_of(ctl->params);
     uint64_t done = 0, most = ils_round_kicks(tune), round = 0;
-    /* Under a time limit alone the rounds grow from short ones, which
-     * share the best tour often (policy.h). */
-    double limit = kicks == 0 ? ctl->params->time_limit_s : 0, round_s = 0;
+    /* Under a time limit alone the rounds on a tour of up to
+     * WT_ILS_LK_REPLICAS_MAX cities grow from short ones, which share the
+     * best tour often (policy.h). */
+    double limit = kicks == 0 && n <= WT_ILS_LK_REPLICAS_MAX ? ctl->params->time_limit_s : 0,
+           round_s = 0;
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
         round = wt_policy_timed_round(round, round_s, limit, most, tune->ils_round_kicks != 0);
         uint64_t quota = (uint64_t)T * round;

@@ -228,17 +228,19 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
  * kicks (LK)". */
 /* Kicks of each search a round of replicas, the least of segments [ils_round_kicks]. */
 #define WT_ILS_ROUND_KICKS 2000
-/* Under a time limit alone, the rounds of replicas and of segments start
- * at this many kicks a search and double after every round that took
- * less than half of WT_ILS_TIMED_ROUND_SHARE of the limit, up to their
- * kicks with a budget (WT_ILS_ROUND_KICKS, or half a segment's cities if
- * more); a round that took more than that share halves the next: at 1 s
- * on two threads (segments of about 500 cities from 1,000 cities), rounds
- * of 2,000 kicks a search ended within the first one or two and left
- * pr1002, d1291 and rl1889 0.551 / 0.344 / 0.409% above the optimum, where
- * one thread reached 0.174 / 0.167 / 0.309%; rounds of 200 kicks 0.168 /
- * 0.197 / 0.321% (bench/RESULTS.md, "At 1 s against linkern").  A kick
- * budget's rounds stay as they were, so that its run repeats. */
+/* Under a time limit alone, on tours of up to WT_ILS_LK_REPLICAS_MAX
+ * cities (larger ones were not measured), the rounds of replicas and of
+ * segments start at this many kicks a search and double after every round
+ * that took less than half of WT_ILS_TIMED_ROUND_SHARE of the limit, up to
+ * their kicks with a budget (WT_ILS_ROUND_KICKS, or half a segment's
+ * cities if more); a round that took more than that share halves the
+ * next.  At 1 s on two threads (segments of about 500 cities from 1,000
+ * cities, passive OpenMP waits), rounds of 2,000 kicks a search ended
+ * within the first one or two and left pr1002, d1291 and rl1889 0.551 /
+ * 0.344 / 0.409% above the optimum, where one thread reached 0.174 / 0.167
+ * / 0.309%; rounds of 200 kicks 0.168 / 0.197 / 0.321% (bench/RESULTS.md,
+ * "At 1 s against linkern").  A kick budget's rounds stay as they were,
+ * so that its run repeats. */
 #define WT_ILS_TIMED_FIRST_ROUND_KICKS 100
 #define WT_ILS_TIMED_ROUND_SHARE 0.05
 /* The kicks a search of the next such round under a time limit of limit_s
