@@ -190,7 +190,7 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * [lk_kick_candidates]: the step searches every candidate at every level,
  * so one fewer makes a repair two to three times cheaper, and where a run
  * has few kicks a city more kicks gained more than each one's broader
- * repair (1 s, one thread, from 1,000 to 18,512 cities); with more time
+ * repair (1 s, one thread, from 2,103 to 14,051 cities); with more time
  * each repair's breadth pays (10 s, two threads, usa13509, d18512 and
  * brd14051: 0.010-0.015 points longer on four candidates).
  * bench/RESULTS.md, "At 1 s against linkern". */
