@@ -156,6 +156,18 @@ struct wt_tuning {
                                  makes before one that gains, at most; 0: the
                                  default (src/algo/policy.h); WT_TUNING_OFF:
                                  none; else 1..100 */
+    int lk_kick_candidates;   /* the k-opt step on alpha lists: candidates a
+                                 city when a kick is repaired (the best by
+                                 alpha; the first descent takes them all); 0:
+                                 the default (src/algo/policy.h);
+                                 WT_TUNING_OFF: all; else 1..16, at most
+                                 all */
+    int lk_kick_pi;           /* the k-opt step on alpha lists: whether a kick's
+                                 repair measures gains under the ascent's
+                                 penalties, as the first descent does; 0: the
+                                 default (src/algo/policy.h: not where most
+                                 cities' two nearest lie at one length); 1:
+                                 always; WT_TUNING_OFF: never */
     int lk_alpha;             /* the Held-Karp ascent: 1: its proven bound, and
                                  its candidates by alpha-nearness (five a city;
                                  lk_candidates sets how many), with the k-opt

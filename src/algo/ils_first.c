@@ -21,6 +21,7 @@
 #include "algo/ils_common.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,24 +89,39 @@ static wt_status list_descent(wt_ls *w, bool report, int threads, wt_search_ctl 
     return st;
 }
 
-/* Whether at least WT_ILS_TIED_SHARE percent of the cities have their two
- * nearest candidates at one length (grids of lines), where the chain keeps
- * much of its start tour and other start tours pay. */
-static bool mostly_tied(const wt_ls *w, const wt_instance *inst)
+/* The two shortest edges from city c to the k cities of row (entries
+ * below 0 ended it): *d1 <= *d2, both INT64_MAX where it has fewer. */
+static void two_shortest(const wt_instance *inst, int c, const int32_t *row, int k, int64_t *d1,
+                         int64_t *d2)
+{
+    *d1 = *d2 = INT64_MAX;
+    for (int j = 0; j < k && row[j] >= 0; j++) {
+        int64_t d = wt_dist(inst, c, row[j]);
+        if (d < *d1) {
+            *d2 = *d1;
+            *d1 = d;
+        } else if (d < *d2) {
+            *d2 = d;
+        }
+    }
+}
+
+bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst)
 {
     int k, n = inst->n;
     const int32_t *nb = wt_ls_candidates(w, &k);
     long long tied = 0;
     for (int c = 0; k >= 2 && c < n; c++) {
-        const int32_t *row = nb + (size_t)c * (size_t)k;
-        tied += row[1] >= 0 && wt_dist(inst, c, row[0]) == wt_dist(inst, c, row[1]);
+        int64_t d1, d2;
+        two_shortest(inst, c, nb + (size_t)c * (size_t)k, k, &d1, &d2);
+        tied += d2 != INT64_MAX && d1 == d2;
     }
     return tied * 100 >= (long long)WT_ILS_TIED_SHARE * n;
 }
 
 /* Start tours whose list descents run side by side, one a thread, the
  * shortest result kept: the given start tour and S - 1 Quick-Boruvka tours
- * swept at evenly spaced angles (wt_tour_init_sweep), where mostly_tied;
+ * swept at evenly spaced angles (wt_tour_init_sweep), where ils_mostly_tied;
  * a start tour the caller gave is kept as given.  tuning.ils_starts: 0,
  * that default (one a thread, at most WT_ILS_STARTS_MAX); else at most
  * that many starts, tied or not, and one a thread. */
@@ -116,7 +132,7 @@ static int start_count(const wt_ls *whole, const wt_search_ctl *ctl, const wt_in
     if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > WT_ILS_STARTS_MAX_CITIES)
         return 1;
     if (want > 0) return want < T ? want : T;
-    if (!mostly_tied(whole, inst)) return 1;
+    if (!ils_mostly_tied(whole, inst)) return 1;
     return T < WT_ILS_STARTS_MAX ? T : WT_ILS_STARTS_MAX;
 }
 

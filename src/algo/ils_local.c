@@ -40,6 +40,7 @@
 #include "algo/policy.h"
 #include "algo/windows.h"
 #include "algo/windows_concurrent.h"
+#include "core/error.h"
 #include "core/instance.h"
 #include "ls/engine.h"
 
@@ -191,6 +192,46 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
     return WT_OK;
 }
 
+/* The kicks' engine of the k-opt step on alpha lists, after its first
+ * descent (on all of *m's candidates, under the ascent's penalties): on
+ * the first wt_policy_lk_kick_candidates of each row, and without the
+ * penalties where wt_policy_lk_kick_pi says so (bench/RESULTS.md, "At 1 s
+ * against linkern").  *lists: the rows it takes (to free after the
+ * search), NULL where *whole and *m stay as they are. */
+static wt_status kick_engine(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
+                             wt_ls_moves *m, wt_ls **whole, int32_t **lists, wt_error *err)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    int n = inst->n, width = m->candidates;
+    *lists = NULL;
+    if (!m->kopt || !m->given) return WT_OK;
+    double limit = ctl->params->time_limit_s;
+    int k = wt_policy_lk_kick_candidates(t->lk_kick_candidates, width, m->kopt, n, limit,
+                                         ctl->threads);
+    bool pi = m->pi && wt_policy_lk_kick_pi(t->lk_kick_pi, ils_mostly_tied(*whole, inst), n,
+                                            limit, ctl->threads);
+    if (k == width && pi == (m->pi != NULL)) return WT_OK;
+    int32_t *rows = malloc((size_t)n * (size_t)k * sizeof *rows);
+    if (!rows) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the kicks' lists");
+    for (size_t c = 0; c < (size_t)n; c++)
+        memcpy(rows + c * (size_t)k, m->given + c * (size_t)width, (size_t)k * sizeof *rows);
+    wt_ls_moves km = *m;
+    km.given = rows;
+    km.candidates = k;
+    if (!pi) km.pi = NULL;
+    wt_ls *w = NULL;
+    wt_status st = wt_ls_create(inst, tour, ctl, &km, &w, err);
+    if (st != WT_OK) {
+        free(rows);
+        return st;
+    }
+    wt_ls_free(*whole);
+    *whole = w;
+    *m = km;
+    *lists = rows;
+    return WT_OK;
+}
+
 /* A kept search's first descent (ils_keep.h): from the cities whose tour
  * neighbours differ from the last search's tour, on the two-level list
  * for large tours; *kept false (nothing done) where the keep has no last
@@ -278,6 +319,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
     else if (st == WT_OK && !wt_ctl_expired(ctl)) /* the descended tour, as shown after it */
         wt_ctl_report(ctl, wt_ls_length(whole), stats->steps, true);
+    int32_t *kick_lists = NULL;
+    if (st == WT_OK && alpha_first)
+        st = kick_engine(inst, tour, ctl, &moves, &whole, &kick_lists, err);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;
@@ -320,6 +364,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
     wt_ls_free(whole);
+    free(kick_lists);
     wt_alpha_free(&alpha);
     return st;
 }

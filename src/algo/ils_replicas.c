@@ -1,9 +1,10 @@
 /*
  * ils_replicas.c - ILS on replicas: each of the T searches an engine of
  * its own on a copy of the whole tour, with its own stream of kicks, run
- * in rounds of ils_round_kicks kicks each; at the end of a round every
- * search takes up the best tour among them (ties to the lowest search),
- * as Lam et al.'s searches meet at their exchanges.
+ * in rounds of ils_round_kicks kicks each (under a time limit alone,
+ * rounds that grow up to that: wt_policy_timed_round); at the end of a
+ * round every search takes up the best tour among them (ties to the
+ * lowest search), as Lam et al.'s searches meet at their exchanges.
  *
  * With tuning.ils_merge (the default) the meeting merges the searches'
  * tours instead (ils_combine.c): the tour all take up is no longer than
@@ -107,12 +108,21 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     wt_status st = ils_replicas_open(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
     int halt = 0, stall = ils_merge_stall(wt_tuning_of(ctl->params), T), still = 0;
-    uint64_t done = 0, round = ils_round_kicks(wt_tuning_of(ctl->params));
+    const wt_tuning *tune = wt_tuning_of(ctl->params);
+    uint64_t done = 0, most = ils_round_kicks(tune), round = 0;
+    /* Under a time limit alone the rounds on a tour of up to
+     * WT_ILS_LK_REPLICAS_MAX cities grow from short ones, which share the
+     * best tour often (policy.h). */
+    double limit = kicks == 0 && n <= WT_ILS_LK_REPLICAS_MAX ? ctl->params->time_limit_s : 0,
+           round_s = 0;
     while (st == WT_OK && !halt && (kicks == 0 || done < kicks)) {
+        round = wt_policy_timed_round(round, round_s, limit, most, tune->ils_round_kicks != 0);
         uint64_t quota = (uint64_t)T * round;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
         int64_t before = *length;
+        double t0 = wt_now();
         st = ils_replicas_round(s, T, tour, n, quota, ctl, done, length, &halt, err);
+        round_s = wt_now() - t0;
         done = ils_kicks_of(s, T);
         /* Rounds without a shorter tour: the next diversifies. */
         still = *length < before ? 0 : still + 1;

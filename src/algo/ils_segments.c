@@ -181,10 +181,21 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     if (concurrent) wt_concurrent_start(concurrent, tour, ctl->deadline);
     uint64_t done = 0, per = segment_round_kicks(tune, (n + T - 1) / T), on_replicas = 0;
     int halt = 0;
+    /* Under a time limit alone the rounds of a tour that replicas may copy
+     * grow from short ones (policy.h). */
+    double limit = kicks == 0 && !large_lk && n <= WT_ILS_LK_REPLICAS_MAX
+                       ? ctl->params->time_limit_s
+                       : 0,
+           round_s = 0;
+    uint64_t round = 0;
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
         bool replicas = every > 0 && r % (uint64_t)every == 0;
-        uint64_t quota = (uint64_t)T * (replicas ? ils_round_kicks(tune) : per);
+        round = wt_policy_timed_round(round, round_s, limit,
+                                      replicas ? ils_round_kicks(tune) : per,
+                                      tune->ils_round_kicks != 0);
+        uint64_t quota = (uint64_t)T * round;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;
+        double t0 = wt_now();
         uint64_t on_segments = ils_kicks_of(k.s, T);
         if (replicas) {
             ils_replicas_meet(c, T, -1, tour, *length, ctl);
@@ -196,6 +207,7 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
             st = ils_segments_round(&k, T, tour, n, offset, quota, ctl, &d, length, &halt, err);
             on_segments = d;
         }
+        round_s = wt_now() - t0;
         done = on_segments + on_replicas;
         if (concurrent && st == WT_OK) ils_splice_windows(concurrent, tour, length, false);
     }

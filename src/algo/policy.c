@@ -98,3 +98,37 @@ wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n)
         plan.share = WT_LK_ALPHA_FIRST_SHARE;
     return plan;
 }
+
+/* Whether a run of `threads` threads on n cities under a limit of
+ * time_limit_s seconds is short for the kicks' repairs (policy.h). */
+static bool short_kick_run(int n, double time_limit_s, int threads)
+{
+    double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
+    return time_limit_s > 0 && thread_s < WT_LK_KICK_SHORT_THREAD_S_PER_CITY * n;
+}
+
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
+                                 int threads)
+{
+    if (!kopt || tuned == WT_TUNING_OFF) return descent_k;
+    if (!tuned && !short_kick_run(n, time_limit_s, threads)) return descent_k;
+    int k = tuned > 0 ? tuned : WT_LK_KOPT_KICK_CANDIDATES;
+    return k < descent_k ? k : descent_k;
+}
+
+bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int threads)
+{
+    if (tuned == WT_TUNING_OFF) return false;
+    return tuned > 0 || !tied || !short_kick_run(n, time_limit_s, threads);
+}
+
+uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, uint64_t most,
+                               bool tuned)
+{
+    uint64_t least = WT_ILS_TIMED_FIRST_ROUND_KICKS < most ? WT_ILS_TIMED_FIRST_ROUND_KICKS : most;
+    if (tuned || limit_s <= 0) return most;
+    if (round == 0) return least;
+    double slice = WT_ILS_TIMED_ROUND_SHARE * limit_s;
+    uint64_t next = round_s < slice / 2 ? 2 * round : round_s > slice ? round / 2 : round;
+    return next < least ? least : next > most ? most : next;
+}

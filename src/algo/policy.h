@@ -182,6 +182,36 @@ typedef enum wt_alpha_use {
  * than on eight quadrant neighbours (bench/RESULTS.md, "Why merging
  * meetings and alpha lists are off by default"). */
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
+/* Short runs of the k-opt step on alpha lists (under a time limit of less
+ * than WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city: threads
+ * times the limit, over n) repair their kicks on the first
+ * WT_LK_KOPT_KICK_CANDIDATES of each city's alpha candidates (the best by
+ * alpha), the first descent on all WT_LK_ALPHA_CANDIDATES
+ * [lk_kick_candidates]: the step searches every candidate at every level,
+ * so one fewer makes a repair two to three times cheaper, and where a run
+ * has few kicks a city more kicks gained more than each one's broader
+ * repair (1 s, one thread, from 2,103 to 14,051 cities); with more time
+ * each repair's breadth pays (10 s, two threads, usa13509, d18512 and
+ * brd14051: 0.010-0.015 points longer on four candidates).
+ * bench/RESULTS.md, "At 1 s against linkern". */
+#define WT_LK_KOPT_KICK_CANDIDATES 4
+#define WT_LK_KICK_SHORT_THREAD_S_PER_CITY 500e-6
+/* The candidates a city of the k-opt step's kick repairs on n cities under
+ * a time limit of time_limit_s seconds (<= 0: none) on `threads` threads,
+ * the first descent's being descent_k: WT_LK_KOPT_KICK_CANDIDATES in a
+ * short run (above), else descent_k; tuned as lk_kick_candidates sets it
+ * (0: that default, WT_TUNING_OFF: descent_k, else that many in any run),
+ * at most descent_k; descent_k for the flip chain (kopt 0). */
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
+                                 int threads);
+/* Whether the k-opt step's kick repairs measure gains under the ascent's
+ * penalties, as its first descent does [lk_kick_pi]: not in a short run
+ * (above) where ties abound (WT_ILS_TIED_SHARE below: lines of equally
+ * spaced cities), where the penalties made a repair several times as
+ * costly for no shorter tour (pla7397 at 1 s, one thread: about 180 kicks
+ * against 1,000, 0.86% against 0.58%; bench/RESULTS.md, "At 1 s against
+ * linkern"); tuned: 0 that default, 1 always, WT_TUNING_OFF never. */
+bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int threads);
 /* Steps of the random walks that place an LK search's kicks [lk_walk], */
 #define WT_ILS_LK_WALK_STEPS 25
 /* and with the k-opt step: kicks that reach further, which it undoes less
@@ -198,6 +228,29 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * kicks (LK)". */
 /* Kicks of each search a round of replicas, the least of segments [ils_round_kicks]. */
 #define WT_ILS_ROUND_KICKS 2000
+/* Under a time limit alone, on tours of up to WT_ILS_LK_REPLICAS_MAX
+ * cities (larger ones were not measured), the rounds of replicas and of
+ * segments start at this many kicks a search and double after every round
+ * that took less than half of WT_ILS_TIMED_ROUND_SHARE of the limit, up to
+ * their kicks with a budget (WT_ILS_ROUND_KICKS, or half a segment's
+ * cities if more); a round that took more than that share halves the
+ * next.  At 1 s on two threads (segments of about 500 cities from 1,000
+ * cities, passive OpenMP waits), rounds of 2,000 kicks a search ended
+ * within the first one or two and left pr1002, d1291 and rl1889 0.551 /
+ * 0.344 / 0.409% above the optimum, where one thread reached 0.174 / 0.167
+ * / 0.309%; rounds of 200 kicks 0.168 / 0.197 / 0.321% (bench/RESULTS.md,
+ * "At 1 s against linkern").  A kick budget's rounds stay as they were,
+ * so that its run repeats. */
+#define WT_ILS_TIMED_FIRST_ROUND_KICKS 100
+#define WT_ILS_TIMED_ROUND_SHARE 0.05
+/* The kicks a search of the next such round under a time limit of limit_s
+ * seconds (<= 0: none, a kick budget), after a round of `round` kicks a
+ * search that took round_s seconds (round 0: none yet): as above, within
+ * [WT_ILS_TIMED_FIRST_ROUND_KICKS, most], most being the round's kicks with
+ * a budget; most without a limit or where the tuning sets the rounds'
+ * kicks (tuned: ils_round_kicks). */
+uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, uint64_t most,
+                               bool tuned);
 /* Kicks of each search a round of merged replicas [ils_round_kicks]. */
 #define WT_ILS_MERGED_ROUND_KICKS 250
 /* Merged replicas stop kicking this many last rounds' tails before the deadline. */

@@ -557,6 +557,13 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         (t->lk_kopt_submoves < 1 || t->lk_kopt_submoves > 100))
         return BAD("lk_kopt_submoves is %d; expected 0 (the default), WT_TUNING_OFF or 1 to 100",
                    t->lk_kopt_submoves);
+    if (t->lk_kick_candidates != 0 && t->lk_kick_candidates != WT_TUNING_OFF &&
+        (t->lk_kick_candidates < 1 || t->lk_kick_candidates > 16))
+        return BAD("lk_kick_candidates is %d; expected 0 (the default), WT_TUNING_OFF or 1 to 16",
+                   t->lk_kick_candidates);
+    if (t->lk_kick_pi != 0 && t->lk_kick_pi != WT_TUNING_OFF && t->lk_kick_pi != 1)
+        return BAD("lk_kick_pi is %d; expected 0 (the default), WT_TUNING_OFF or 1",
+                   t->lk_kick_pi);
     if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1 && t->lk_alpha != 2)
         return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF, 1 or 2",
                    t->lk_alpha);

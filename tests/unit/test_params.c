@@ -32,7 +32,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 44; k++) {
+    for (int k = 0; k < 46; k++) {
         wt_params p;
         wt_params_defaults(&p);
         wt_tuning t = {0};
@@ -83,6 +83,8 @@ static void test_solve_checks_every_field(void **state)
         case 41: t.ils_merge = -2; field = "ils_merge"; break;
         case 42: t.auto_device_min_ms = -2; field = "auto_device_min_ms"; break;
         case 43: t.auto_device_min_ms = 3600001; field = "auto_device_min_ms"; break;
+        case 44: t.lk_kick_candidates = 17; field = "lk_kick_candidates"; break;
+        case 45: t.lk_kick_pi = 2; field = "lk_kick_pi"; break;
         }
         refused(inst, &p, field);
     }
@@ -122,7 +124,7 @@ static void test_tuning_and_device(void **state)
                          .ils_concurrent_round_ms = 500, .auto_device_min_ms = 2000,
                          .ils_merge = 2, .lk_candidates = 12, .lk_depth = 50,
                          .lk_breadth1 = 5, .lk_breadth2 = 3, .lk_breadth3 = 2, .lk_kopt = 5,
-                         .lk_kopt_submoves = 3,
+                         .lk_kopt_submoves = 3, .lk_kick_candidates = 3, .lk_kick_pi = 1,
                          .lk_walk = 50, .pass_rows = 16, .pass_block = 256,
                          .pass_piece = 1024,
                          .pass_period = 4, .pass_float_loop = true, .pass_unchained = true,
@@ -252,7 +254,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 38);
+    assert_int_equal(count, 40);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),

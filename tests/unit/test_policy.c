@@ -175,6 +175,65 @@ static void test_lk_alpha(void **state)
     assert_int_equal(wt_policy_lk_alpha(2, 5, 5), WT_ALPHA_BOUND);
 }
 
+/* The k-opt step's kick repairs in a short run (under
+ * WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city): on
+ * WT_LK_KOPT_KICK_CANDIDATES of the first descent's candidates, never more
+ * than it has; in a longer run or with a kick budget all of them; all when
+ * the tuning turns the rule off, the tuning's count in any run where it
+ * sets one; the flip chain's lists untouched.  Gains under the penalties
+ * except in a short run where ties abound, unless the tuning says always
+ * or never. */
+static void test_lk_kicks(void **state)
+{
+    (void)state;
+    const int k = WT_LK_ALPHA_CANDIDATES, n = 10000;
+    const double edge = WT_LK_KICK_SHORT_THREAD_S_PER_CITY * n; /* thread-seconds */
+    const double shorter = 0.99 * edge;
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, shorter, 1),
+                     WT_LK_KOPT_KICK_CANDIDATES);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, shorter / 2, 2),
+                     WT_LK_KOPT_KICK_CANDIDATES);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, edge, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, edge / 2, 2), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, 0, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, WT_LK_KOPT_KICK_CANDIDATES - 1, 5, n,
+                                                  shorter, 1),
+                     WT_LK_KOPT_KICK_CANDIDATES - 1);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 0, n, shorter, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(3, k, 0, n, shorter, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(WT_TUNING_OFF, k, 5, n, shorter, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(3, k, 5, n, 0, 1), 3);
+    assert_int_equal(wt_policy_lk_kick_candidates(16, k, 5, n, shorter, 1), k);
+    assert_true(wt_policy_lk_kick_pi(0, false, n, shorter, 1));
+    assert_false(wt_policy_lk_kick_pi(0, true, n, shorter, 1));
+    assert_true(wt_policy_lk_kick_pi(0, true, n, edge, 1));
+    assert_true(wt_policy_lk_kick_pi(0, true, n, 0, 1));
+    assert_true(wt_policy_lk_kick_pi(1, true, n, shorter, 1));
+    assert_false(wt_policy_lk_kick_pi(WT_TUNING_OFF, false, n, 0, 1));
+}
+
+/* Rounds under a time limit alone: the first of WT_ILS_TIMED_FIRST_ROUND_KICKS,
+ * then twice as long after one shorter than half of the limit's
+ * WT_ILS_TIMED_ROUND_SHARE, half as long after one longer than it, the
+ * same between, always within [first, most]; with a kick budget, or where
+ * the tuning sets the rounds, most. */
+static void test_timed_rounds(void **state)
+{
+    (void)state;
+    const uint64_t first = WT_ILS_TIMED_FIRST_ROUND_KICKS, most = 2000;
+    const double limit = 10, slice = WT_ILS_TIMED_ROUND_SHARE * limit;
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(first, 0.49 * slice, limit, most, false), 2 * first);
+    assert_int_equal(wt_policy_timed_round(first, 0.51 * slice, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(4 * first, 1.01 * slice, limit, most, false),
+                     2 * first);
+    assert_int_equal(wt_policy_timed_round(first, 2 * slice, limit, most, false), first);
+    assert_int_equal(wt_policy_timed_round(most, 0, limit, most, false), most);
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, first / 2, false), first / 2);
+    assert_int_equal(wt_policy_timed_round(0, 0, 0, most, false), most);
+    assert_int_equal(wt_policy_timed_round(0, 0, limit, most, true), most);
+}
+
 /* The searches of a host ILS run: one a thread under a time limit alone,
  * else fixed by the kick budget (the tuning's where set); the ascent's
  * steps without a time limit: by the size, more on a device. */
@@ -261,6 +320,7 @@ int main(void)
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
         cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
+        cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_timed_rounds),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
     };
