@@ -50,7 +50,8 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
                                                    : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
     double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
-    bool rich_limit = time_limit_s > 0 && thread_s >= WT_LK_KOPT_MAX_THREAD_S_PER_CITY * n;
+    bool rich_limit = time_limit_s > 0 && n < WT_LK_KOPT_RICH_MAX_CITIES &&
+                      thread_s >= WT_LK_KOPT_MAX_THREAD_S_PER_CITY * n;
     bool small = n < WT_LK_KOPT_MIN_CITIES;
     return no_lists || directed || small || short_limit || rich_limit ? 0 : WT_LK_KOPT_DEFAULT;
 }

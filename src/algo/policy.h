@@ -84,8 +84,12 @@
  * cores"): pr2392 at 10 s (67 ms a city) 0.245% against the flip chain's
  * 0.011%, and at 60 s 0.126% against 0.006%; at 10 s on usa13509, d18512,
  * brd14051 and 10,000 uniform cities (9 to 16 ms a city) the k-opt step
- * was as short or shorter, as on one thread at 1 s and 10 s. */
+ * was as short or shorter, as on one thread at 1 s and 10 s; */
 #define WT_LK_KOPT_MAX_THREAD_S_PER_CITY 30e-3
+/* below this many cities: on usa13509 at 60 s (71 ms a city) the k-opt step
+ * was the shorter, 0.088% against the flip chain's 0.136% (bench/RESULTS.md,
+ * "The k-opt step on 16 cores"). */
+#define WT_LK_KOPT_RICH_MAX_CITIES 5000
 /* The k-opt step's non-gaining basic moves before one that gains, at most
  * [lk_kopt_submoves]: long chains, as LKH's, which only the gain criterion
  * ends (bench/RESULTS.md, "Why the k-opt step stalled on pr2392"). */

@@ -109,7 +109,7 @@ static void test_batch_defaults(void **state)
  * a time limit shorter than WT_LK_KOPT_S_PER_CITY a city
  * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) and
  * where the threads' seconds reach WT_LK_KOPT_MAX_THREAD_S_PER_CITY a
- * city; the
+ * city below WT_LK_KOPT_RICH_MAX_CITIES cities; the
  * flip chain when the tuning turns it off, the k it asks otherwise; the
  * ascent before the first descent takes WT_LK_ALPHA_FIRST_SHARE of the
  * time up to WT_ILS_LK_REPLICAS_MAX cities on the host, unless the tuning
@@ -144,13 +144,18 @@ static void test_lk_kopt(void **state)
     assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
     assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
     assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
-    /* many thread-seconds a city: the flip chain; a kick budget never */
-    const double rich = WT_LK_KOPT_MAX_THREAD_S_PER_CITY * small;
-    assert_int_equal(kopt_on(0, 0, small, false, 0.99 * rich / 16, 16), WT_LK_KOPT_DEFAULT);
-    assert_int_equal(kopt_on(0, 0, small, false, rich / 16, 16), 0);
-    assert_int_equal(kopt_on(0, 0, small, false, rich, 1), 0);
-    assert_int_equal(kopt_on(0, 0, small, false, 0, 16), WT_LK_KOPT_DEFAULT);
-    assert_int_equal(kopt_on(5, 0, small, false, rich, 16), 5);
+    /* many thread-seconds a city below WT_LK_KOPT_RICH_MAX_CITIES cities:
+     * the flip chain; a kick budget never */
+    const int few = WT_LK_KOPT_RICH_MAX_CITIES - 1;
+    const double rich = WT_LK_KOPT_MAX_THREAD_S_PER_CITY * few;
+    assert_int_equal(kopt_on(0, 0, few, false, 0.99 * rich / 16, 16), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt_on(0, 0, few, false, rich / 16, 16), 0);
+    assert_int_equal(kopt_on(0, 0, few, false, rich, 1), 0);
+    assert_int_equal(kopt_on(0, 0, few, false, 0, 16), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt_on(5, 0, few, false, rich, 16), 5);
+    const double rich_small = WT_LK_KOPT_MAX_THREAD_S_PER_CITY * small;
+    assert_int_equal(kopt_on(0, 0, few + 1, false, rich_small, 1), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(kopt_on(0, 0, small, false, rich_small / 16, 16), WT_LK_KOPT_DEFAULT);
 
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
