@@ -79,7 +79,10 @@ static const char batch_help[] =
     "                      extension, or the generated instance's name; two inputs\n"
     "                      of one NAME (x.tsp and x.tsp.gz) are refused (exit 2)\n"
     "  --optima FILE       known lengths, lines 'NAME LENGTH' (more columns are\n"
-    "                      ignored): gaps for instances the built-in table lacks\n"
+    "                      ignored; a '# name n length' header line takes the\n"
+    "                      length from the column it names, as in\n"
+    "                      bench/batch/refs-N.tsv): gaps for instances the\n"
+    "                      built-in table lacks\n"
     "  --json              print one JSON object instead of the report: every\n"
     "                      instance (name, n, length, optimum, gap_percent, kicks,\n"
     "                      status, message) and the summary\n"
@@ -335,8 +338,21 @@ static int add_generated(batch_set *s, const batch_opts *o)
     return EXIT_OK;
 }
 
+/* The column (0: the name's) a "# name ... length ..." header line names
+ * for the length, else -1. */
+static int length_column(const char *header)
+{
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", header + 1); /* past the '#' */
+    int col = 0;
+    for (char *tok = strtok(copy, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"), col++)
+        if (strcmp(tok, "length") == 0) return col;
+    return -1;
+}
+
 /* Reads --optima: "NAME LENGTH" lines set the optimum of the instances of
- * that name. */
+ * that name; a "# name n length ..." header line (bench/batch/refs-N.tsv)
+ * moves the length to the column it names. */
 static int read_optima(batch_set *s, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -344,10 +360,19 @@ static int read_optima(batch_set *s, const char *path)
         fprintf(stderr, "warptour: %s: cannot open: %s\n", path, strerror(errno));
         return EXIT_FAILURE_RUN;
     }
-    char line[1024], name[512];
-    long long length;
+    char line[1024];
+    int col = 1;
     while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#' || sscanf(line, "%511s %lld", name, &length) != 2) continue;
+        if (line[0] == '#') {
+            int named = length_column(line);
+            if (named > 0) col = named;
+            continue;
+        }
+        char *name = strtok(line, " \t\r\n"), *tok = name;
+        for (int c = 0; tok && c < col; c++) tok = strtok(NULL, " \t\r\n");
+        char *end = NULL;
+        long long length = tok ? strtoll(tok, &end, 10) : 0;
+        if (!name || !tok || end == tok || *end != '\0') continue;
         for (int i = 0; i < s->count; i++)
             if (s->inst[i] && strcmp(wt_instance_name(s->inst[i]), name) == 0)
                 wt_instance_set_known_optimum(s->inst[i], length);

@@ -209,6 +209,16 @@ class SolveBatch(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("gap 0.0000%", r.stdout)
         self.assertIn("mean gap", r.stdout)
+        # bench/batch/refs-N.tsv's layout: the header names the length's column.
+        with open(opt, "w") as f:
+            f.write("# name\tn\tlength\tsource (a note)\nuniform-30-s1\t30\t%d\tlinkern\n"
+                    % lengths[0])
+        r = batch("--gen-uniform", "30", "--count", "2", "--kicks", "500", "--optima", opt,
+                  "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        first = json.loads(r.stdout)["instances"][0]
+        self.assertEqual(first["optimum"], lengths[0])
+        self.assertEqual(first["gap_percent"], 0)
 
     def test_time_limit(self):
         t0 = time.monotonic()
