@@ -1061,13 +1061,14 @@ static wt_status batch_on(const mpi_run *m, const double *xy, int count, int n,
 PyDoc_STRVAR(solve_batch_doc,
              "solve_batch(points, count, n, seed, time_limit, kicks, backend, threads,\n"
              "            progress, interval, cuda_device[, watch_sigint, places, devices,\n"
-             "            candidates, comm]) -> (dict or None, exception or None)\n\n"
+             "            candidates, comm, search]) -> (dict or None, exception or None)\n\n"
              "Internal: warptour.solve_batch calls this.  watch_sigint: as solve's;\n"
              "places: (latitude, longitude) rows in decimal degrees (WT_HAVERSINE);\n"
              "devices: as solve's (wt_batch_params.devices); candidates: 'auto',\n"
              "'nearest' or 'alpha' (wt_batch_params.candidates); comm: None or an MPI\n"
              "communicator's Fortran handle (wt_mpi_solve_batch from the points, root\n"
-             "0: the dict is then None on the other ranks).");
+             "0: the dict is then None on the other ranks); search: 'auto', 'batch'\n"
+             "or 'lk' (wt_batch_params.search).");
 
 static PyObject *py_solve_batch(PyObject *self, PyObject *args)
 {
@@ -1079,10 +1080,10 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     double time_limit, interval;
     int watch_sigint = 0, places = 0;
     PyObject *devices = Py_None, *comm = Py_None;
-    const char *candidates = NULL;
-    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppOzO", &source, &count, &n, &seed, &time_limit,
+    const char *candidates = NULL, *search = NULL;
+    if (!PyArg_ParseTuple(args, "OiiKdKziOdi|ppOzOz", &source, &count, &n, &seed, &time_limit,
                           &kicks, &backend, &threads, &progress, &interval, &cuda_device,
-                          &watch_sigint, &places, &devices, &candidates, &comm))
+                          &watch_sigint, &places, &devices, &candidates, &comm, &search))
         return NULL;
     mpi_run mpi;
     memset(&mpi, 0, sizeof mpi);
@@ -1111,6 +1112,15 @@ static PyObject *py_solve_batch(PyObject *self, PyObject *args)
     else
         return PyErr_Format(PyExc_ValueError, "candidates must be 'auto', 'nearest' or "
                             "'alpha', got '%s'", candidates);
+    if (!search || strcmp(search, "auto") == 0)
+        params.search = WT_BATCH_SEARCH_AUTO;
+    else if (strcmp(search, "batch") == 0)
+        params.search = WT_BATCH_SEARCH_BATCH;
+    else if (strcmp(search, "lk") == 0)
+        params.search = WT_BATCH_SEARCH_LK;
+    else
+        return PyErr_Format(PyExc_ValueError, "search must be 'auto', 'batch' or 'lk', got "
+                            "'%s'", search);
     params.cuda_device = cuda_device;
     if (set_devices(devices, params.devices, &params.device_count) < 0) return NULL;
     if (backend && wt_backend_parse(backend, &params.backend) != WT_OK)

@@ -66,7 +66,7 @@ class BatchResult:
 
 def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", threads=None,
                 progress=None, progress_interval=0.1, cuda_device=0, metric="euclidean",
-                devices=None, candidates="auto", comm=None):
+                devices=None, candidates="auto", comm=None, search="auto"):
     """Solves B instances of n real-valued points each, given as a (B, n, 2)
     array-like of floats (n >= 3; Euclidean distances without rounding, each
     instance in its own length unit, as solve()).
@@ -94,6 +94,13 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
                 (its best by alpha-nearness, from a short Held-Karp ascent of
                 each instance on the host before the search), or "auto"
                 (default: nearest, which measured as good a kick)
+    search      each instance's search: "lk" (solve()'s ILS with LK descents on
+                the host, one thread an instance), "batch" (the batch search:
+                2-opt, Or-opt and 3-opt moves and kicks, on the GPU or the host's
+                threads) or "auto" (default: lk where a time limit gives each
+                instance enough of the host's time, with a GPU's batch search
+                beside it on the same instances, each keeping the shorter tour;
+                the batch search otherwise: docs/batch.md)
     comm        an mpi4py communicator (MPI.COMM_WORLD): every rank of it calls
                 solve_batch with the same points and options, instance i is
                 solved on rank i mod P (each rank builds only its own), and
@@ -129,12 +136,14 @@ def solve_batch(points, *, time_limit=None, seed=1, kicks=None, backend="auto", 
                                              "a positive number of kicks")
     if candidates is not None and not isinstance(candidates, str):
         raise TypeError(f"candidates must be 'auto', 'nearest' or 'alpha', got {candidates!r}")
+    if search is not None and not isinstance(search, str):
+        raise TypeError(f"search must be 'auto', 'batch' or 'lk', got {search!r}")
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable")
     d, exc = _warptour.solve_batch(arr, count, n, seed, time_limit, kicks, backend, threads,
                                    progress, progress_interval, _device(cuda_device),
                                    _sigint_watchable(), places, _devices(devices),
-                                   candidates, _comm(comm, None))
+                                   candidates, _comm(comm, None), search)
     if d is None:  # a rank of comm other than the root
         if exc is not None:
             exc.result = None

@@ -1,7 +1,7 @@
 """warptour.solve_batch: (batch, n, 2) arrays to (batch, n) tours and their
 lengths; reproducibility across thread counts, an instance of bad points
 reported alone, bad shapes refused, time limits, the progress callback and
-its exceptions.  The CPU backend, so the tours are the same on any machine."""
+its exceptions, the searches (search="lk", "batch").  The CPU backend, so the tours are the same on any machine."""
 import time
 
 import numpy as np
@@ -62,6 +62,22 @@ def test_alpha_candidates():
         warptour.solve_batch(pts, kicks=2.7)
     with pytest.raises(ValueError, match="kicks must be a positive number"):
         warptour.solve_batch(pts, kicks=0)
+
+
+def test_lk_search():
+    pts = rand_batch(3, 60, seed=5)
+    a = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=2, search="lk")
+    b = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=1, search="lk")
+    c = warptour.solve_batch(pts, kicks=50, backend="cpu", threads=2, search="batch")
+    assert a.ok.all() and np.array_equal(a.tours, b.tours)
+    assert not np.array_equal(a.tours, c.tours)
+    for i in range(3):
+        assert np.array_equal(np.sort(a.tours[i]), np.arange(60))
+        assert a.lengths[i] == pytest.approx(tour_length(pts[i], a.tours[i]), rel=1e-9)
+    with pytest.raises(ValueError, match="search must be 'auto'"):
+        warptour.solve_batch(pts, search="2opt")
+    with pytest.raises(TypeError, match="search must be 'auto'"):
+        warptour.solve_batch(pts, search=1)
 
 
 def test_bad_points_alone():
