@@ -233,9 +233,10 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
             *length = s[0].best_len;
         }
         /* Every search stops at `until`, within a kick: the last round's
-         * searches end together, so the tail is its merge and a kick, not
-         * the spread of a full round's searches (the slowest search's
-         * surplus, which left short runs a single round). */
+         * searches end together, so the tail is its merge and a kick.  The
+         * spread of a round that ran its full quota (its slowest search's
+         * surplus) is no part of it: counted in, it would end a short run
+         * a whole round early. */
         double last = s[0].kicked, kick_s = s[0].kick_s;
         for (int t = 1; t < T; t++) {
             last = s[t].kicked > last ? s[t].kicked : last;
