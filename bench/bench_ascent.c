@@ -36,6 +36,9 @@
  * (wt_cuda_ascent_tuning.finish_on_gpu false: all on the host, as before
  * the GPU's finish), or both: each GPU backend runs twice, the second
  * named "BACKEND+host-finish", and both are compared with the first run.
+ * --gpu-steps runs each GPU backend once more for each variant of its
+ * Boruvka rounds (wt_cuda_ascent_tuning.compact, .tail_edges), named
+ * "+plain" or "+tailN" ("compact": tail0), compared with the first run.
  *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
@@ -64,7 +67,20 @@
 #include "backend/cuda/cuda_ascent.h"
 #endif
 
-enum { AB_MAX_BACKENDS = 4, AB_MAX_FILES = 64, AB_MAX_RUNS = 2 * AB_MAX_BACKENDS };
+enum {
+    AB_MAX_BACKENDS = 4,
+    AB_MAX_FILES = 64,
+    AB_MAX_STEPS = 6, /* --gpu-steps variants */
+    AB_MAX_RUNS = 2 * AB_MAX_BACKENDS + AB_MAX_STEPS
+};
+
+/* A --gpu-steps variant: how the fused path's Boruvka rounds read the
+ * graph (wt_cuda_ascent_tuning.compact and .tail_edges). */
+typedef struct ab_steps {
+    bool set;       /* false: the slot's defaults */
+    bool compact;   /* the edges still between components listed */
+    int tail_edges; /* compact: one block's rounds from this many */
+} ab_steps;
 
 /* --finish: where a GPU's slot does its finish. */
 typedef enum ab_finish { AB_FINISH_GPU, AB_FINISH_HOST, AB_FINISH_BOTH } ab_finish;
@@ -90,6 +106,8 @@ typedef struct ab_opts {
     double stop_after;  /* --stop-after: seconds into each run at which its stop
                            flag is set; < 0: none (whole runs) */
     ab_finish finish;   /* --finish */
+    ab_steps steps[AB_MAX_STEPS]; /* --gpu-steps: a GPU's slot once for each */
+    int n_steps;
 } ab_opts;
 
 /* One backend's run on one instance. */
@@ -97,6 +115,7 @@ typedef struct ab_run {
     const wt_backend *backend;
     wt_device dev;
     bool host_finish; /* a GPU's slot with its finish on the host */
+    ab_steps steps;   /* a GPU's slot with these steps */
     bool ran;
     double seconds;
     wt_ascent_job job;
@@ -112,9 +131,21 @@ typedef struct ab_name {
  * for a GPU's slot with its finish on the host. */
 static ab_name run_name(const ab_run *r)
 {
-    ab_name name;
-    snprintf(name.s, sizeof name.s, "%s%s", r->backend->name, r->host_finish ? "+host-finish" : "");
+    ab_name name, steps = {""};
+    if (r->steps.set && !r->steps.compact)
+        snprintf(steps.s, sizeof steps.s, "+plain");
+    else if (r->steps.set)
+        snprintf(steps.s, sizeof steps.s, "+tail%d", r->steps.tail_edges);
+    snprintf(name.s, sizeof name.s, "%s%s%s", r->backend->name,
+             r->host_finish ? "+host-finish" : "", steps.s);
     return name;
+}
+
+/* A run of r's backend, device and settings, not yet run. */
+static ab_run run_like(const ab_run *r)
+{
+    return (ab_run){.backend = r->backend, .dev = r->dev, .host_finish = r->host_finish,
+                    .steps = r->steps};
 }
 
 static bool backend_named(const char *name, const wt_backend **out)
@@ -169,10 +200,14 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
     double t0 = bench_now();
     wt_status st;
 #ifdef WT_HAVE_CUDA
-    if (r->host_finish) {
+    if (r->host_finish || r->steps.set) {
         wt_cuda_ascent_tuning tuning;
         wt_cuda_ascent_tuning_defaults(&tuning);
-        tuning.finish_on_gpu = false;
+        tuning.finish_on_gpu = !r->host_finish;
+        if (r->steps.set) {
+            tuning.compact = r->steps.compact;
+            tuning.tail_edges = r->steps.tail_edges;
+        }
         st = wt_cuda_ascent_tuned(&r->dev, inst, &r->job, &ctl, &tuning, err);
     } else
 #endif
@@ -263,7 +298,7 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
 {
     int done = r->job.iterations_done;
     if (done < 2) return WT_OK;
-    ab_run one = {.backend = r->backend, .dev = r->dev, .host_finish = r->host_finish};
+    ab_run one = run_like(r);
     wt_status st = run_slot(o, inst, graph, width, 1, NULL, &one, err);
     if (st == WT_OK) {
         char per[32];
@@ -553,8 +588,7 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     status = EXIT_OK;
     for (int b = 0; b < count && status == EXIT_OK; b++) {
         ab_run *r = &runs[ran];
-        *r = (ab_run){.backend = live[b].backend, .dev = live[b].dev,
-                      .host_finish = live[b].host_finish};
+        *r = run_like(&live[b]);
         st = o->stop_after >= 0
                  ? run_stopped(o, inst, graph, width, ctl.threads, r, t, &err)
                  : run_slot(o, inst, graph, width, (int)o->iterations, NULL, r, &err);
@@ -598,6 +632,7 @@ static const struct option ab_longopts[] = {
     {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
     {"seed", required_argument, 0, 's'},       {"step-time", no_argument, 0, 'T'},
     {"stop-after", required_argument, 0, 'S'}, {"finish", required_argument, 0, 'F'},
+    {"gpu-steps", required_argument, 0, 'G'},
     {0, 0, 0, 0}};
 
 static int parse_backends(const char *arg, ab_opts *o)
@@ -616,6 +651,34 @@ static int parse_backends(const char *arg, ab_opts *o)
         if (!twice && o->n_backends < AB_MAX_BACKENDS) o->backends[o->n_backends++] = b;
     }
     if (o->n_backends == 0) return cli_usage_error(NULL, "ascent --backends names none");
+    return -1;
+}
+
+/* --gpu-steps plain,compact,tailN,...: "plain" every round on the graph,
+ * "compact" the listed edges with no tail, "tailN" with one block's
+ * rounds from N listed edges. */
+static int parse_steps(const char *arg, ab_opts *o)
+{
+    char buf[256];
+    if (strlen(arg) >= sizeof buf) return cli_usage_error(NULL, "ascent --gpu-steps is too long");
+    snprintf(buf, sizeof buf, "%s", arg);
+    o->n_steps = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        ab_steps v = {.set = true, .compact = true};
+        int64_t tail = 0;
+        if (strcmp(tok, "plain") == 0) v.compact = false;
+        else if (strcmp(tok, "compact") == 0) v.tail_edges = 0;
+        else if (strncmp(tok, "tail", 4) == 0 && cli_parse_int64(tok + 4, 1, 1 << 24, &tail))
+            v.tail_edges = (int)tail;
+        else
+            return cli_usage_error(NULL, "ascent --gpu-steps takes plain, compact or tailN "
+                                   "(N 1..16777216), not '%s'", tok);
+        if (o->n_steps == AB_MAX_STEPS)
+            return cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most",
+                                   AB_MAX_STEPS);
+        o->steps[o->n_steps++] = v;
+    }
     return -1;
 }
 
@@ -656,6 +719,7 @@ static int ab_option(int c, const char *arg, ab_opts *o)
         else if (strcmp(arg, "both") == 0) o->finish = AB_FINISH_BOTH;
         else return cli_usage_error(NULL, "ascent --finish takes gpu, host or both");
         return -1;
+    case 'G': return parse_steps(arg, o);
     case 'S':
         if (!cli_parse_double(arg, 0, 3600, &o->stop_after))
             return cli_usage_error(NULL, "ascent --stop-after needs 0..3600 seconds");
@@ -704,6 +768,8 @@ int bench_ascent(int argc, char **argv, void (*print_header)(void))
             live[count++] = (ab_run){.backend = be, .dev = dev};
         if (!be->host && o.finish != AB_FINISH_GPU)
             live[count++] = (ab_run){.backend = be, .dev = dev, .host_finish = true};
+        for (int v = 0; !be->host && v < o.n_steps; v++)
+            live[count++] = (ab_run){.backend = be, .dev = dev, .steps = o.steps[v]};
     }
     fflush(stdout);
     if (count == 0) {

@@ -360,10 +360,22 @@ static void test_search_graph_repeatable(void **state)
 
 /* A launch a phase; the cooperative kernels on one block an SM, a step a
  * launch (the rule's state crossing between launches every step); 7 steps
- * a launch (launches that end inside a period). */
+ * a launch (launches that end inside a period); Boruvka's rounds on the
+ * whole graph each (plain), on the listed edges without a tail, and with
+ * one block's tail from the second round on (every list short enough) and
+ * from 64 edges. */
 static void test_tunings(void **state)
 {
     (void)state;
+    wt_cuda_ascent_tuning plain, no_tail, early_tail, late_tail;
+    wt_cuda_ascent_tuning_defaults(&plain);
+    plain.compact = false;
+    wt_cuda_ascent_tuning_defaults(&no_tail);
+    no_tail.tail_edges = 0;
+    wt_cuda_ascent_tuning_defaults(&early_tail);
+    early_tail.tail_edges = 1 << 24;
+    wt_cuda_ascent_tuning_defaults(&late_tail);
+    late_tail.tail_edges = 64;
     wt_cuda_ascent_tuning launches, small_grid, seven;
     wt_cuda_ascent_tuning_defaults(&launches);
     launches.fused = false;
@@ -377,10 +389,16 @@ static void test_tunings(void **state)
     compare_tuned("pr1002 launches", pr, all, 2, &launches);
     compare_tuned("pr1002 small grid", pr, all, 2, &small_grid);
     compare_tuned("pr1002 7 steps a launch", pr, all, 2, &seven);
+    compare_tuned("pr1002 plain rounds", pr, all, 2, &plain);
+    compare_tuned("pr1002 early tail", pr, all, 2, &early_tail);
     wt_instance_free(pr);
     wt_instance *uniform = wt_test_random_instance(20000, 5);
     compare_tuned("uniform launches", uniform, caps, 2, &launches);
     compare_tuned("uniform small grid", uniform, caps, 2, &small_grid);
+    compare_tuned("uniform plain rounds", uniform, caps, 2, &plain);
+    compare_tuned("uniform no tail", uniform, caps, 2, &no_tail);
+    compare_tuned("uniform early tail", uniform, caps, 2, &early_tail);
+    compare_tuned("uniform late tail", uniform, caps, 2, &late_tail);
     wt_instance_free(uniform);
 }
 
@@ -420,6 +438,40 @@ static void test_finish_paths(void **state)
     }
 }
 
+/* A graph of two components (each half of the cities joined to its next
+ * four in a ring of its half): the GPU, each way of its rounds, refuses it
+ * as the host does. */
+static void test_disconnected(void **state)
+{
+    (void)state;
+    enum { N = 200, HALF = N / 2, WIDTH = GRAPH_K + 1 };
+    wt_instance *inst = wt_test_random_instance(N, 9);
+    int32_t *graph = malloc((size_t)N * WIDTH * sizeof *graph);
+    for (int c = 0; c < N; c++) {
+        int base = c < HALF ? 0 : HALF;
+        for (int j = 0; j < WIDTH; j++)
+            graph[c * WIDTH + j] = j < 4 ? base + (c - base + 1 + j) % HALF : -1;
+    }
+    wt_cuda_ascent_tuning plain, early_tail, launches;
+    wt_cuda_ascent_tuning_defaults(&plain);
+    plain.compact = false;
+    wt_cuda_ascent_tuning_defaults(&early_tail);
+    early_tail.tail_edges = 1 << 24;
+    wt_cuda_ascent_tuning_defaults(&launches);
+    launches.fused = false;
+    const wt_cuda_ascent_tuning *tunings[] = {NULL, &plain, &early_tail, &launches};
+    run c = ascend(inst, graph, 5, INFINITY, false, false);
+    assert_int_equal(c.status, WT_STATUS_INVALID_ARGUMENT);
+    for (int t = 0; t < 4; t++) {
+        run g = ascend_tuned(inst, graph, 5, INFINITY, false, true, tunings[t]);
+        assert_int_equal(g.status, c.status);
+        run_free(&g);
+    }
+    run_free(&c);
+    free(graph);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     int skip = gpu_test_begin(&gpu_is_cpu);
@@ -432,6 +484,7 @@ int main(void)
         GPU_TEST(test_tunings),
         GPU_TEST(test_search_graph_repeatable),
         GPU_TEST(test_finish_paths),
+        GPU_TEST(test_disconnected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,18 +108,10 @@ static_assert(WT_ASCENT_SCALE == WT_ONETREE_SCALE, "one fixed point for the asce
 namespace wt_ascent_gpu {
 namespace {
 
-constexpr int64_t MAX_BLOCKS = 1 << 16; /* grid-stride loops beyond */
+/* wt_cuda_ascent_tuning.tail_edges' default. */
+constexpr int TAIL_EDGES = 4096;
 
 /* ------------------------------------------------------------- kernels */
-
-__device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
-__device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
-
-static int blocks_for(int64_t count)
-{
-    int64_t b = (count + BLOCK - 1) / BLOCK;
-    return (int)(b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : b);
-}
 
 static __global__ void keys_kernel(const int32_t *eu, const int32_t *ev, const int32_t *d100,
                                    const int32_t *pi, uint64_t *key, int64_t m)
@@ -423,6 +415,8 @@ static void device_close(DeviceAscent &d)
                     d.d_tree_edge, d.d_tree_list, d.d_cheapest, d.d_fig, d.d_temp};
     for (void *p : ptrs)
         if (p) cudaFree(p);
+    for (LiveEdge *list : d.d_live)
+        if (list) cudaFree(list);
     if (d.h_fig) cudaFreeHost(d.h_fig);
     if (d.h_box) cudaFreeHost(d.h_box);
     if (d.d_box) cudaFree(d.d_box);
@@ -434,6 +428,20 @@ static void device_close(DeviceAscent &d)
 template <typename T> static cudaError_t alloc(T **p, int64_t count)
 {
     return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
+}
+
+/* The fused path's two edge lists (d.compact) where the GPU's free memory
+ * takes them beside everything else; without them the rounds read the
+ * whole graph, with the same trees. */
+static wt_status lists_open(DeviceAscent &d, int tail_edges, wt_error *err)
+{
+    size_t bytes = 2 * (size_t)(d.m > 0 ? d.m : 1) * sizeof(LiveEdge), free_b = 0, total_b = 0;
+    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+    if (bytes > free_b) return WT_OK;
+    for (LiveEdge *&list : d.d_live) WT_CUDA_CHECK(err, alloc(&list, d.m));
+    d.compact = true;
+    d.tail_edges = tail_edges;
+    return WT_OK;
 }
 
 /* The device's memory for g, and f's for rows of *k candidates (*k 0: no
@@ -741,6 +749,8 @@ static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_
     wt_status st = device_open(device, g, job->pi, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
+    if (st == WT_OK && d.fused_blocks > 0 && tuning->compact)
+        st = lists_open(d, tuning->tail_edges, err);
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     if (st == WT_OK && k > 0) {
@@ -763,6 +773,8 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->blocks_per_sm = 0;
     t->steps_per_launch = 0;
     t->finish_on_gpu = true;
+    t->compact = true;
+    t->tail_edges = TAIL_EDGES;
 }
 
 extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,
@@ -779,10 +791,11 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
 {
     if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
     if (!tuning) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL tuning");
-    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0)
+    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0 || tuning->tail_edges < 0)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "ascent: blocks_per_sm %d and steps_per_launch %d must be >= 0",
-                       tuning->blocks_per_sm, tuning->steps_per_launch);
+                       "ascent: blocks_per_sm %d, steps_per_launch %d and tail_edges %d must be "
+                       ">= 0",
+                       tuning->blocks_per_sm, tuning->steps_per_launch, tuning->tail_edges);
     wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;

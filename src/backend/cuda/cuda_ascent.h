@@ -43,12 +43,20 @@ typedef struct wt_cuda_ascent_tuning {
                            GPU's free memory takes the steps but not the
                            finish); false: all of it on the host, after the
                            steps (core/ascent_finish.h) */
+    bool compact;       /* the fused path's Boruvka rounds after the second
+                           read a list of the edges still between two
+                           components (the default, where the GPU's free
+                           memory takes the lists' 32 bytes an edge);
+                           false: every round reads the whole graph */
+    int tail_edges;     /* compact: once the list has at most this many
+                           edges, one block does the remaining rounds; 0:
+                           never */
 } wt_cuda_ascent_tuning;
 
 void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);
 
-/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm and
- * steps_per_launch >= 0, else INVALID_ARGUMENT). */
+/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm, steps_per_launch
+ * and tail_edges >= 0, else INVALID_ARGUMENT). */
 wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                                wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
                                wt_error *err);

@@ -42,17 +42,6 @@
 namespace wt_ascent_gpu {
 namespace {
 
-constexpr int64_t MAX_BLOCKS = 1 << 16; /* grid-stride loops beyond */
-
-__device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
-__device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
-
-static int blocks_for(int64_t count)
-{
-    int64_t b = (count + BLOCK - 1) / BLOCK;
-    return (int)(b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : b);
-}
-
 /* Pointer-jumping rounds for `arcs`: the least R with 2^R >= arcs. */
 static int rank_rounds(int64_t arcs)
 {

@@ -24,13 +24,20 @@
  *             graph is not connected):
  *     cheapest: each component's cheapest outgoing key by atomicMin; the
  *             first round, where every city is a component, also writes
- *             the keys (pi has just changed);
+ *             the keys (pi has just changed); compacting (the default),
+ *             the second round lists the edges still between two
+ *             components, and each later round reads only the last
+ *             round's list and lists what it still finds between two;
  *     hook:     as cuda_ascent.cu's hook_kernel;
  *     root:     every label walks to its root (cuda_ascent.cu's
  *             root_kernel says why a racing walk still ends there), and
  *             the cheapest keys are reset for the next round.
  *             Every thread then reads the tree's edge count, written
  *             before the barrier, so all leave the loop together.
+ *   tail:     once the list holds at most tail_edges edges, block 0 alone
+ *             does the remaining rounds on it (tail_rounds), with block
+ *             barriers, while the other blocks wait at the next grid-wide
+ *             barrier.
  *   second:   each leaf's second cheapest graph edge.
  *   sums:     per block the tree's weight, sum pi, sum (degree - 2)^2 and
  *             the dearest leaf key (cub::BlockReduce), then one atomic a
@@ -42,7 +49,8 @@
  *   rule:     (fused_steps) the same thread records the tree in the rule
  *             and decides the next step; every thread reads that after
  *             the barrier.
- * So 3 barriers a Boruvka round and 4 more a step.
+ * So 3 barriers a Boruvka round before the tail and 4 (5 with a tail)
+ * more a step.
  */
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
@@ -64,10 +72,11 @@ struct FusedArgs {
     int32_t *pi, *best_pi, *v_prev, *degree, *comp, *link, *tree_edge, *tree_list;
     uint64_t *key, *cheapest;
     TreeFigures *fig;
+    LiveEdge *live[2]; /* compact: the edges still between components */
+    bool compact;      /* later rounds read live, not the graph */
+    int tail_edges;    /* compact: one block's rounds from this many listed edges */
 };
 
-__device__ int64_t thread_index() { return blockIdx.x * (int64_t)blockDim.x + threadIdx.x; }
-__device__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
 
 __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
 {
@@ -89,12 +98,43 @@ __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
     }
 }
 
-__device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, bool first_round)
+/* Appends an edge to list out: a warp's appends take one atomic. */
+__device__ void append_live(LiveEdge *out, int32_t *count, uint64_t k, int32_t u, int32_t v)
 {
+    cg::coalesced_group g = cg::coalesced_threads();
+    int32_t base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(count, (int32_t)g.size());
+    base = g.shfl(base, 0) + (int32_t)g.thread_rank();
+    out[base] = LiveEdge{k, u, v};
+}
+
+/* Round r's cheapest keys.  Round 0 (every city its own component) reads
+ * the graph and writes the keys (pi has just changed); round 1 reads the
+ * graph and, when compacting, lists the edges still between components in
+ * live[0]; round r > 1, when compacting, reads list r & 1 and keeps its
+ * edges still between components in the other: an edge inside a
+ * component stays inside, so each round reads only what can still join,
+ * a fraction of the graph after a few rounds. */
+__device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, int round)
+{
+    if (round > 1 && a.compact) {
+        int in = round & 1;
+        const LiveEdge *src = a.live[in];
+        int32_t count = *(volatile int32_t *)&a.fig->live[in]; /* the last round's appends */
+        for (int64_t x = thread_index(); x < count; x += thread_stride()) {
+            LiveEdge l = src[x];
+            int32_t u = comp[l.u], v = comp[l.v];
+            if (u == v) continue;
+            atomic_min_key(&a.cheapest[u], l.key);
+            atomic_min_key(&a.cheapest[v], l.key);
+            append_live(a.live[in ^ 1], &a.fig->live[in ^ 1], l.key, u, v);
+        }
+        return;
+    }
     for (int64_t e = thread_index(); e < a.m; e += thread_stride()) {
         int32_t u = a.eu[e], v = a.ev[e];
         uint64_t k;
-        if (first_round) { /* every city its own component: comp[c] == c */
+        if (round == 0) { /* every city its own component: comp[c] == c */
             k = edge_key((int64_t)a.d100[e] + a.pi[u] + a.pi[v], e);
             a.key[e] = k;
         } else {
@@ -105,13 +145,17 @@ __device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, bool fir
         if (u == v) continue;
         atomic_min_key(&a.cheapest[u], k);
         atomic_min_key(&a.cheapest[v], k);
+        if (round == 1 && a.compact) append_live(a.live[0], &a.fig->live[0], k, u, v);
     }
 }
 
 /* cuda_ascent.cu's hook_kernel: of two roots that chose the same edge the
  * lower stays a root and adds it. */
-__device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *link)
+__device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *link, int round)
 {
+    /* the list this round read is the next round's to fill (its readers
+     * are behind the barrier) */
+    if (round > 1 && a.compact && thread_index() == 0) a.fig->live[round & 1] = 0;
     for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
         int32_t i = (int32_t)x, r = comp[i];
         link[i] = r;
@@ -140,6 +184,79 @@ __device__ void root_phase(const FusedArgs &a, int32_t *link)
         for (int32_t up = link[r]; up != r; up = link[r]) r = up;
         link[i] = r;
         a.cheapest[i] = NONE;
+    }
+}
+
+/* The tail's hook of component c, at one end of listed edge l whose other
+ * end is component other (both roots this round): hook_phase's rule. */
+__device__ void tail_hook(const FusedArgs &a, int32_t *comp, uint64_t k, int32_t c, int32_t other)
+{
+    if (a.cheapest[c] != k) return; /* c chose another edge */
+    bool mutual = a.cheapest[other] == k;
+    if (!mutual || c < other) {
+        int32_t e = (int32_t)(k & EDGE_MASK), u = a.eu[e], v = a.ev[e];
+        a.tree_list[atomicAdd(&a.fig->tree_edges, 1)] = e;
+        atomicAdd(&a.degree[u], 1);
+        atomicAdd(&a.degree[v], 1);
+        a.tree_edge[u] = e;
+        a.tree_edge[v] = e;
+    }
+    if (!mutual || c > other) comp[c] = other;
+}
+
+/* Label c's walk to its root, as root_phase's. */
+__device__ void tail_root(int32_t *comp, int32_t c)
+{
+    int32_t r = comp[c];
+    for (int32_t up = comp[r]; up != r; up = comp[r]) r = up;
+    comp[c] = r;
+}
+
+/* Boruvka's last rounds in the calling block alone, on the few edges of
+ * list `in` still between components (their labels those of comp's roots
+ * one round ago), with block barriers instead of grid-wide ones, which
+ * cost a microsecond or more each: the rounds' work is too small to
+ * spread.  Only the labels on the list are kept up: comp's other entries
+ * go stale, and nothing reads them after the tree.  joined: the tree's
+ * edges before. */
+__device__ void tail_rounds(const FusedArgs &a, int32_t *comp, int in, int32_t joined)
+{
+    __shared__ int32_t kept;
+    LiveEdge *src = a.live[in], *dst = a.live[in ^ 1];
+    int32_t count = *(volatile int32_t *)&a.fig->live[in];
+    for (;;) {
+        if (threadIdx.x == 0) kept = 0;
+        __syncthreads();
+        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
+            LiveEdge l = src[x];
+            int32_t u = comp[l.u], v = comp[l.v];
+            if (u == v) continue;
+            atomic_min_key(&a.cheapest[u], l.key);
+            atomic_min_key(&a.cheapest[v], l.key);
+            dst[atomicAdd(&kept, 1)] = LiveEdge{l.key, u, v};
+        }
+        __syncthreads();
+        count = kept;
+        LiveEdge *read = dst;
+        dst = src;
+        src = read;
+        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
+            LiveEdge l = src[x];
+            tail_hook(a, comp, l.key, l.u, l.v);
+            tail_hook(a, comp, l.key, l.v, l.u);
+        }
+        __syncthreads();
+        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
+            LiveEdge l = src[x];
+            tail_root(comp, l.u);
+            tail_root(comp, l.v);
+            a.cheapest[l.u] = NONE; /* the hooks, their last readers, are done */
+            a.cheapest[l.v] = NONE;
+        }
+        __syncthreads();
+        int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
+        if (now == a.n - 1 || now == joined) return; /* done, or not connected */
+        joined = now;
     }
 }
 
@@ -213,10 +330,10 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
     start_phase(a, s);
     grid.sync();
     int32_t *comp = a.comp, *link = a.link, joined = 0;
-    for (bool first = true;; first = false) {
-        cheapest_phase(a, comp, first);
+    for (int round = 0;; round++) {
+        cheapest_phase(a, comp, round);
         grid.sync();
-        hook_phase(a, comp, link);
+        hook_phase(a, comp, link, round);
         grid.sync();
         root_phase(a, link);
         grid.sync();
@@ -227,6 +344,13 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
         int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
         if (now == a.n - 1 || now == joined) break; /* done, or not connected */
         joined = now;
+        int written = (round & 1) ^ 1; /* the list this round filled (round > 0) */
+        if (round > 0 && a.compact && a.tail_edges > 0 &&
+            *(volatile int32_t *)&a.fig->live[written] <= a.tail_edges) {
+            if (blockIdx.x == 0) tail_rounds(a, comp, written, joined);
+            grid.sync();
+            break;
+        }
     }
     second_phase(a);
     grid.sync();
@@ -303,7 +427,7 @@ static FusedArgs args_of(const DeviceAscent &d)
     return FusedArgs{d.d_eu,     d.d_ev,      d.d_d100,      d.m,       d.n,
                      d.d_pi,     d.d_best_pi, d.d_v_prev,    d.d_degree, d.d_comp,
                      d.d_link,   d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
-                     d.d_fig};
+                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.tail_edges};
 }
 
 cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)

@@ -17,6 +17,22 @@
 namespace wt_ascent_gpu {
 
 constexpr int BLOCK = 256;
+constexpr int64_t MAX_BLOCKS = 1 << 16; /* launched kernels: grid-stride loops beyond */
+
+/* A grid-stride loop's start and stride. */
+__device__ __forceinline__ int64_t thread_index()
+{
+    return blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
+
+/* The blocks of BLOCK threads a launch over count items takes, at most
+ * MAX_BLOCKS. */
+inline int blocks_for(int64_t count)
+{
+    int64_t b = (count + BLOCK - 1) / BLOCK;
+    return (int)(b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : b);
+}
 constexpr uint64_t NONE = ~0ull; /* no key: no edge found */
 constexpr int EDGE_BITS = 31;
 constexpr uint64_t EDGE_MASK = (1ull << EDGE_BITS) - 1;
@@ -33,7 +49,15 @@ struct TreeFigures {
     int64_t special_cost; /* c_pi of the special edge */
     int32_t special;      /* the special node; -1: no leaf has a second edge */
     int32_t tree_edges;   /* spanning tree edges so far (Boruvka) */
-    int32_t pad[2];
+    int32_t live[2];      /* the fused path's two edge lists' lengths (LiveEdge) */
+};
+
+/* An edge between two components on the fused path's lists: its key and
+ * the labels of its ends' components when it was listed (a label's
+ * component label is its root's after every later round, as a city's). */
+struct alignas(16) LiveEdge {
+    uint64_t key;
+    int32_t u, v;
 };
 
 /* The step rule's state while the fused kernel drives the steps on the
@@ -63,6 +87,9 @@ struct DeviceAscent {
     int32_t *d_tree_edge = nullptr;               /* a leaf's tree edge */
     int32_t *d_tree_list = nullptr;               /* the spanning tree's n - 1 edges */
     uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
+    LiveEdge *d_live[2] = {nullptr, nullptr}; /* m each: the fused path's edge lists */
+    bool compact = false; /* the fused path's rounds read d_live (allocated) */
+    int tail_edges = 0;   /* one block's rounds from this many listed edges; 0: none */
     TreeFigures *d_fig = nullptr;
     TreeFigures *h_fig = nullptr; /* pinned: the figures' read-back */
     StepsBox *d_box = nullptr, *h_box = nullptr; /* the fused steps' rule; h_ pinned */
