@@ -39,6 +39,8 @@
  * --gpu-steps runs each GPU backend once more for each variant of its
  * Boruvka rounds (wt_cuda_ascent_tuning.compact, .tail_edges), named
  * "+plain" or "+tailN" ("compact": tail0), compared with the first run.
+ * --gpu-profile prints each GPU run's fused phases, device time a tree
+ * ("bench=ascent-phases", wt_cuda_ascent_profile).
  *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
@@ -108,6 +110,7 @@ typedef struct ab_opts {
     ab_finish finish;   /* --finish */
     ab_steps steps[AB_MAX_STEPS]; /* --gpu-steps: a GPU's slot once for each */
     int n_steps;
+    bool gpu_profile;   /* --gpu-profile: a GPU's phase times after each run */
 } ab_opts;
 
 /* One backend's run on one instance. */
@@ -116,6 +119,9 @@ typedef struct ab_run {
     wt_device dev;
     bool host_finish; /* a GPU's slot with its finish on the host */
     ab_steps steps;   /* a GPU's slot with these steps */
+#ifdef WT_HAVE_CUDA
+    wt_cuda_ascent_profile profile; /* --gpu-profile */
+#endif
     bool ran;
     double seconds;
     wt_ascent_job job;
@@ -200,10 +206,11 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
     double t0 = bench_now();
     wt_status st;
 #ifdef WT_HAVE_CUDA
-    if (r->host_finish || r->steps.set) {
+    if (!r->backend->host && (r->host_finish || r->steps.set || o->gpu_profile)) {
         wt_cuda_ascent_tuning tuning;
         wt_cuda_ascent_tuning_defaults(&tuning);
         tuning.finish_on_gpu = !r->host_finish;
+        if (o->gpu_profile) tuning.profile = &r->profile;
         if (r->steps.set) {
             tuning.compact = r->steps.compact;
             tuning.tail_edges = r->steps.tail_edges;
@@ -310,6 +317,25 @@ static wt_status print_step_time(const ab_opts *o, const wt_instance *inst, cons
     }
     run_free(&one);
     return st;
+}
+
+/* --gpu-profile: r's fused phases, ms a tree, and its rounds a tree. */
+static void print_profile(const char *name, const ab_run *r)
+{
+#ifdef WT_HAVE_CUDA
+    const wt_cuda_ascent_profile *p = &r->profile;
+    if (r->backend->host || p->trees == 0) return;
+    double per = 1e3 / (double)p->trees;
+    printf("bench=ascent-phases instance=%s backend=%s trees=%lld rounds_per_tree=%.2f "
+           "start_ms=%.4f cheapest_ms=%.4f hook_ms=%.4f root_ms=%.4f tail_ms=%.4f "
+           "second_ms=%.4f sums_ms=%.4f rule_ms=%.4f\n",
+           name, run_name(r).s, p->trees, (double)p->rounds / (double)p->trees,
+           p->start_s * per, p->cheapest_s * per, p->hook_s * per, p->root_s * per,
+           p->tail_s * per, p->second_s * per, p->sums_s * per, p->rule_s * per);
+#else
+    (void)name;
+    (void)r;
+#endif
 }
 
 /* ------------------------------------------------------ --stop-after */
@@ -607,6 +633,7 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
         if (o->stop_after >= 0) continue;
         print_run(wt_instance_name(inst), n, o, graph_s, wt_instance_known_optimum(inst), r,
                   ctl.threads, t);
+        if (o->gpu_profile) print_profile(wt_instance_name(inst), r);
         if (o->step_time && print_step_time(o, inst, graph, width, r, &err) != WT_OK)
             status = cli_report_error(&err);
         fflush(stdout);
@@ -632,7 +659,7 @@ static const struct option ab_longopts[] = {
     {"threads", required_argument, 0, 'j'},    {"device", required_argument, 0, 'd'},
     {"seed", required_argument, 0, 's'},       {"step-time", no_argument, 0, 'T'},
     {"stop-after", required_argument, 0, 'S'}, {"finish", required_argument, 0, 'F'},
-    {"gpu-steps", required_argument, 0, 'G'},
+    {"gpu-steps", required_argument, 0, 'G'}, {"gpu-profile", no_argument, 0, 'P'},
     {0, 0, 0, 0}};
 
 static int parse_backends(const char *arg, ab_opts *o)
@@ -720,6 +747,7 @@ static int ab_option(int c, const char *arg, ab_opts *o)
         else return cli_usage_error(NULL, "ascent --finish takes gpu, host or both");
         return -1;
     case 'G': return parse_steps(arg, o);
+    case 'P': o->gpu_profile = true; return -1;
     case 'S':
         if (!cli_parse_double(arg, 0, 3600, &o->stop_after))
             return cli_usage_error(NULL, "ascent --stop-after needs 0..3600 seconds");

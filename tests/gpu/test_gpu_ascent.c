@@ -363,7 +363,7 @@ static void test_search_graph_repeatable(void **state)
  * a launch (launches that end inside a period); Boruvka's rounds on the
  * whole graph each (plain), on the listed edges without a tail, and with
  * one block's tail from the second round on (every list short enough) and
- * from 64 edges. */
+ * from 64 edges; the phase clock on (wt_cuda_ascent_profile). */
 static void test_tunings(void **state)
 {
     (void)state;
@@ -399,6 +399,16 @@ static void test_tunings(void **state)
     compare_tuned("uniform no tail", uniform, caps, 2, &no_tail);
     compare_tuned("uniform early tail", uniform, caps, 2, &early_tail);
     compare_tuned("uniform late tail", uniform, caps, 2, &late_tail);
+    wt_cuda_ascent_profile profile;
+    wt_cuda_ascent_tuning profiled;
+    wt_cuda_ascent_tuning_defaults(&profiled);
+    profiled.profile = &profile;
+    compare_tuned("uniform profiled", uniform, caps, 2, &profiled);
+    if (!gpu_is_cpu) { /* the last run's: 300 steps and the finish's tree */
+        assert_true(profile.trees >= 300);
+        assert_true(profile.rounds >= profile.trees);
+        assert_true(profile.cheapest_s > 0);
+    }
     wt_instance_free(uniform);
 }
 

@@ -16,7 +16,7 @@
  *      atomicMin of the keys of the edges that join two components; each
  *      component hooks onto the component at that edge's other end (of two
  *      that chose the same edge, the lower label stays a root and adds the
- *      edge once), each city's label walks up to its new root; until n - 1 edges,
+ *      edge once), each city's label jumps up to its new root; until n - 1 edges,
  *      about log2 n rounds.  Hand-written: CUB has no "minimum of each
  *      segment" for segments (the components) that change every round over
  *      an unsorted edge list, and a sort of the edges by component each
@@ -169,21 +169,12 @@ static __global__ void hook_kernel(const int32_t *eu, const int32_t *ev, const i
     }
 }
 
-/* Every label to its root, in one launch: after the hooks the labels form
- * a forest whose roots are the next round's components, and each thread
- * walks its city's chain up to the root, then points the city there.
- * Labels only ever move up the forest (to an ancestor), so a label read
- * while another thread rewrites it, or a stale copy of it, still leads
- * upward: the walk ends at the root.  One launch instead of rounds of
- * pointer jumping, each of which would need the host to ask whether a
+/* Every label to its root (jump_to_root), in one launch instead of rounds
+ * of pointer jumping, each of which would need the host to ask whether a
  * label moved. */
 static __global__ void root_kernel(int32_t *link, int n)
 {
-    for (int64_t i = thread_index(); i < n; i += thread_stride()) {
-        int32_t r = link[i];
-        for (int32_t up = link[r]; up != r; up = link[r]) r = up;
-        link[i] = r;
-    }
+    for (int64_t i = thread_index(); i < n; i += thread_stride()) jump_to_root(link, i);
 }
 
 /* Each leaf's cheapest graph edge but its tree edge: its second cheapest. */
@@ -417,6 +408,7 @@ static void device_close(DeviceAscent &d)
         if (p) cudaFree(p);
     for (LiveEdge *list : d.d_live)
         if (list) cudaFree(list);
+    if (d.d_prof) cudaFree(d.d_prof);
     if (d.h_fig) cudaFreeHost(d.h_fig);
     if (d.h_box) cudaFreeHost(d.h_box);
     if (d.d_box) cudaFree(d.d_box);
@@ -428,6 +420,31 @@ static void device_close(DeviceAscent &d)
 template <typename T> static cudaError_t alloc(T **p, int64_t count)
 {
     return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
+}
+
+/* The phase clock's slots, zeroed. */
+static wt_status profile_open(DeviceAscent &d, wt_error *err)
+{
+    WT_CUDA_CHECK(err, alloc(&d.d_prof, PROF_SLOTS));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(d.d_prof, 0, PROF_SLOTS * sizeof(uint64_t), d.stream));
+    return WT_OK;
+}
+
+/* The phase clock into *p (zero where the fused path did not run). */
+static wt_status profile_read(DeviceAscent &d, wt_cuda_ascent_profile *p, wt_error *err)
+{
+    uint64_t slot[PROF_SLOTS] = {0};
+    if (d.d_prof) {
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(slot, d.d_prof, sizeof slot, cudaMemcpyDeviceToHost,
+                                           d.stream));
+        WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+    }
+    double *phase[PROF_PHASES] = {&p->start_s,  &p->cheapest_s, &p->hook_s, &p->root_s,
+                                  &p->tail_s,   &p->second_s,   &p->sums_s, &p->rule_s};
+    for (int i = 0; i < PROF_PHASES; i++) *phase[i] = (double)slot[i] * 1e-9;
+    p->rounds = (long long)slot[PROF_ROUNDS];
+    p->trees = (long long)slot[PROF_TREES];
+    return WT_OK;
 }
 
 /* The fused path's two edge lists (d.compact) where the GPU's free memory
@@ -751,12 +768,14 @@ static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
     if (st == WT_OK && d.fused_blocks > 0 && tuning->compact)
         st = lists_open(d, tuning->tail_edges, err);
+    if (st == WT_OK && d.fused_blocks > 0 && tuning->profile) st = profile_open(d, err);
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     if (st == WT_OK && k > 0) {
         st = finish_on_device(d, f, inst, g, job, ctl, threads, err);
         *finished = true;
     }
+    if (st == WT_OK && tuning->profile) st = profile_read(d, tuning->profile, err);
     finish_close(f);
     device_close(d);
     return st;
@@ -775,6 +794,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->finish_on_gpu = true;
     t->compact = true;
     t->tail_edges = TAIL_EDGES;
+    t->profile = nullptr;
 }
 
 extern "C" wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst,

@@ -23,6 +23,15 @@ extern "C" {
 wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                          wt_search_ctl *ctl, wt_error *err);
 
+/* The fused path's device time by phase (cuda_ascent_fused.cu names
+ * them), read by one thread's clock between the grid-wide barriers and
+ * summed over every tree of the ascent, its finish's included. */
+typedef struct wt_cuda_ascent_profile {
+    double start_s, cheapest_s, hook_s, root_s, tail_s, second_s, sums_s, rule_s;
+    long long rounds; /* Boruvka rounds, the tail's included */
+    long long trees;
+} wt_cuda_ascent_profile;
+
 /* Experimental: the knobs that only tests and benchmarks turn.  Every
  * setting gives the same results bit for bit; only the time differs. */
 typedef struct wt_cuda_ascent_tuning {
@@ -51,6 +60,9 @@ typedef struct wt_cuda_ascent_tuning {
     int tail_edges;     /* compact: once the list has at most this many
                            edges, one block does the remaining rounds; 0:
                            never */
+    wt_cuda_ascent_profile *profile; /* NULL (the default); else filled
+                           with the fused path's phase times (zero where
+                           the fused path did not run) */
 } wt_cuda_ascent_tuning;
 
 void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);

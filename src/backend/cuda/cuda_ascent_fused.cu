@@ -29,9 +29,9 @@
  *             components, and each later round reads only the last
  *             round's list and lists what it still finds between two;
  *     hook:     as cuda_ascent.cu's hook_kernel;
- *     root:     every label walks to its root (cuda_ascent.cu's
- *             root_kernel says why a racing walk still ends there), and
- *             the cheapest keys are reset for the next round.
+ *     root:     every label jumps to its root (jump_to_root in
+ *             cuda_ascent_state.cuh says why racing jumps still end
+ *             there), and the cheapest keys are reset for the next round.
  *             Every thread then reads the tree's edge count, written
  *             before the barrier, so all leave the loop together.
  *   tail:     once the list holds at most tail_edges edges, block 0 alone
@@ -75,7 +75,42 @@ struct FusedArgs {
     LiveEdge *live[2]; /* compact: the edges still between components */
     bool compact;      /* later rounds read live, not the graph */
     int tail_edges;    /* compact: one block's rounds from this many listed edges */
+    uint64_t *prof;    /* PROF_SLOTS, or NULL: no phase clock */
 };
+
+/* Thread 0's phase clock: each phase's time, from the last barrier's exit
+ * to the next one's, added to its slot. */
+struct PhaseClock {
+    uint64_t *prof; /* NULL on every other thread, or when off */
+    uint64_t t;
+};
+
+__device__ __forceinline__ uint64_t global_ns()
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ PhaseClock clock_start(const FusedArgs &a)
+{
+    PhaseClock c = {thread_index() == 0 ? a.prof : nullptr, 0};
+    if (c.prof) c.t = global_ns();
+    return c;
+}
+
+__device__ __forceinline__ void clock_phase(PhaseClock &c, int slot)
+{
+    if (!c.prof) return;
+    uint64_t t = global_ns();
+    c.prof[slot] += t - c.t;
+    c.t = t;
+}
+
+__device__ __forceinline__ void clock_count(PhaseClock &c, int slot)
+{
+    if (c.prof) c.prof[slot]++;
+}
 
 
 __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
@@ -180,9 +215,7 @@ __device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *lin
 __device__ void root_phase(const FusedArgs &a, int32_t *link)
 {
     for (int64_t i = thread_index(); i < a.n; i += thread_stride()) {
-        int32_t r = link[i];
-        for (int32_t up = link[r]; up != r; up = link[r]) r = up;
-        link[i] = r;
+        jump_to_root(link, i);
         a.cheapest[i] = NONE;
     }
 }
@@ -204,13 +237,6 @@ __device__ void tail_hook(const FusedArgs &a, int32_t *comp, uint64_t k, int32_t
     if (!mutual || c > other) comp[c] = other;
 }
 
-/* Label c's walk to its root, as root_phase's. */
-__device__ void tail_root(int32_t *comp, int32_t c)
-{
-    int32_t r = comp[c];
-    for (int32_t up = comp[r]; up != r; up = comp[r]) r = up;
-    comp[c] = r;
-}
 
 /* Boruvka's last rounds in the calling block alone, on the few edges of
  * list `in` still between components (their labels those of comp's roots
@@ -219,7 +245,8 @@ __device__ void tail_root(int32_t *comp, int32_t c)
  * spread.  Only the labels on the list are kept up: comp's other entries
  * go stale, and nothing reads them after the tree.  joined: the tree's
  * edges before. */
-__device__ void tail_rounds(const FusedArgs &a, int32_t *comp, int in, int32_t joined)
+__device__ void tail_rounds(const FusedArgs &a, int32_t *comp, int in, int32_t joined,
+                            PhaseClock &clock)
 {
     __shared__ int32_t kept;
     LiveEdge *src = a.live[in], *dst = a.live[in ^ 1];
@@ -248,12 +275,13 @@ __device__ void tail_rounds(const FusedArgs &a, int32_t *comp, int in, int32_t j
         __syncthreads();
         for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
             LiveEdge l = src[x];
-            tail_root(comp, l.u);
-            tail_root(comp, l.v);
+            jump_to_root(comp, l.u);
+            jump_to_root(comp, l.v);
             a.cheapest[l.u] = NONE; /* the hooks, their last readers, are done */
             a.cheapest[l.v] = NONE;
         }
         __syncthreads();
+        clock_count(clock, PROF_ROUNDS);
         int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
         if (now == a.n - 1 || now == joined) return; /* done, or not connected */
         joined = now;
@@ -325,18 +353,25 @@ __device__ void special_phase(const FusedArgs &a)
 
 /* Step s's pi update and the 1-tree: every phase; the special node's
  * thread (thread 0) is the last to write, with no barrier after it. */
-__device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_group &grid)
+__device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_group &grid,
+                            PhaseClock &clock)
 {
     start_phase(a, s);
     grid.sync();
+    clock_phase(clock, PROF_START);
+    clock_count(clock, PROF_TREES);
     int32_t *comp = a.comp, *link = a.link, joined = 0;
     for (int round = 0;; round++) {
+        clock_count(clock, PROF_ROUNDS);
         cheapest_phase(a, comp, round);
         grid.sync();
+        clock_phase(clock, PROF_CHEAPEST);
         hook_phase(a, comp, link, round);
         grid.sync();
+        clock_phase(clock, PROF_HOOK);
         root_phase(a, link);
         grid.sync();
+        clock_phase(clock, PROF_ROOT);
         int32_t *x = comp;
         comp = link;
         link = x;
@@ -347,16 +382,19 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
         int written = (round & 1) ^ 1; /* the list this round filled (round > 0) */
         if (round > 0 && a.compact && a.tail_edges > 0 &&
             *(volatile int32_t *)&a.fig->live[written] <= a.tail_edges) {
-            if (blockIdx.x == 0) tail_rounds(a, comp, written, joined);
+            if (blockIdx.x == 0) tail_rounds(a, comp, written, joined, clock);
             grid.sync();
+            clock_phase(clock, PROF_TAIL);
             break;
         }
     }
     second_phase(a);
     grid.sync();
+    clock_phase(clock, PROF_SECOND);
     sums_phase(a, *(volatile int32_t *)&a.fig->tree_edges);
     grid.sync();
     if (thread_index() == 0) special_phase(a);
+    clock_phase(clock, PROF_SUMS);
 }
 
 /* Thread 0 after a step's tree: the step rule (core/ascent_rule.h, the
@@ -382,7 +420,8 @@ __device__ void rule_phase(const FusedArgs &a, StepsBox *box)
 static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a, TreeStep s)
 {
     cg::grid_group grid = cg::this_grid();
-    tree_phases(a, s, grid);
+    PhaseClock clock = clock_start(a);
+    tree_phases(a, s, grid, clock);
 }
 
 /* Up to max_steps steps as the rule in box says; box's flags are read by
@@ -394,11 +433,13 @@ static __global__ void __launch_bounds__(BLOCK) fused_steps_kernel(FusedArgs a, 
 {
     cg::grid_group grid = cg::this_grid();
     volatile StepsBox *b = box;
+    PhaseClock clock = clock_start(a);
     for (int k = 0; k < max_steps && b->more; k++) {
         TreeStep s = {b->rule.step, true, b->first_step != 0, b->keep_best != 0};
-        tree_phases(a, s, grid);
+        tree_phases(a, s, grid, clock);
         if (thread_index() == 0) rule_phase(a, box);
         grid.sync();
+        clock_phase(clock, PROF_RULE);
     }
 }
 
@@ -427,7 +468,8 @@ static FusedArgs args_of(const DeviceAscent &d)
     return FusedArgs{d.d_eu,     d.d_ev,      d.d_d100,      d.m,       d.n,
                      d.d_pi,     d.d_best_pi, d.d_v_prev,    d.d_degree, d.d_comp,
                      d.d_link,   d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
-                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.tail_edges};
+                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.tail_edges,
+                     d.d_prof};
 }
 
 cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)

@@ -26,6 +26,25 @@ __device__ __forceinline__ int64_t thread_index()
 }
 __device__ __forceinline__ int64_t thread_stride() { return (int64_t)gridDim.x * blockDim.x; }
 
+/* Label i up to its root, after a round's hooks have made the labels a
+ * forest whose roots are the next round's components: pointer jumping,
+ * each step pointing i at what its target points at now.  The targets'
+ * threads jump at the same time, so a chain of d labels takes about
+ * log2 d steps, not the d of a walk (chains of hundreds where ties make
+ * each city hook onto its lowest neighbour, as on pla85900).  Labels only
+ * ever move up the forest, so one read while another thread rewrites it
+ * still leads upward, and the jumps end at the root; the reads and writes
+ * go through L2 (ld/st.cg), where the other SMs' jumps are seen, not
+ * through this SM's L1. */
+__device__ __forceinline__ void jump_to_root(int32_t *link, int64_t i)
+{
+    int32_t p = __ldcg(&link[i]);
+    for (int32_t up = __ldcg(&link[p]); up != p; up = __ldcg(&link[p])) {
+        p = up;
+        __stcg(&link[i], p);
+    }
+}
+
 /* The blocks of BLOCK threads a launch over count items takes, at most
  * MAX_BLOCKS. */
 inline int blocks_for(int64_t count)
@@ -75,6 +94,13 @@ struct StepsBox {
 constexpr int32_t FAILED_DISCONNECTED = 1;
 constexpr int32_t FAILED_NO_SPECIAL = 2;
 
+/* The fused path's phase clock (wt_cuda_ascent_profile): device time
+ * summed per phase in ns, then the Boruvka rounds and the trees. */
+enum ProfileSlot {
+    PROF_START, PROF_CHEAPEST, PROF_HOOK, PROF_ROOT, PROF_TAIL, PROF_SECOND, PROF_SUMS,
+    PROF_RULE, PROF_PHASES, PROF_ROUNDS = PROF_PHASES, PROF_TREES, PROF_SLOTS
+};
+
 /* The ascent's device memory (d_ pointers) and stream. */
 struct DeviceAscent {
     int n = 0;
@@ -90,6 +116,7 @@ struct DeviceAscent {
     LiveEdge *d_live[2] = {nullptr, nullptr}; /* m each: the fused path's edge lists */
     bool compact = false; /* the fused path's rounds read d_live (allocated) */
     int tail_edges = 0;   /* one block's rounds from this many listed edges; 0: none */
+    uint64_t *d_prof = nullptr; /* PROF_SLOTS: the fused path's phase clock; NULL: off */
     TreeFigures *d_fig = nullptr;
     TreeFigures *h_fig = nullptr; /* pinned: the figures' read-back */
     StepsBox *d_box = nullptr, *h_box = nullptr; /* the fused steps' rule; h_ pinned */
