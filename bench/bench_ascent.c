@@ -37,8 +37,8 @@
  * the GPU's finish), or both: each GPU backend runs twice, the second
  * named "BACKEND+host-finish", and both are compared with the first run.
  * --gpu-steps runs each GPU backend once more for each variant of its
- * Boruvka rounds (wt_cuda_ascent_tuning.compact, .tail_edges), named
- * "+plain" or "+tailN" ("compact": tail0), compared with the first run.
+ * Boruvka rounds (wt_cuda_ascent_tuning.compact_edges), named "+plain" or
+ * "+compact", compared with the first run.
  * --gpu-profile prints each GPU run's fused phases, device time a tree
  * ("bench=ascent-phases", wt_cuda_ascent_profile).
  *
@@ -77,11 +77,10 @@ enum {
 };
 
 /* A --gpu-steps variant: how the fused path's Boruvka rounds read the
- * graph (wt_cuda_ascent_tuning.compact and .tail_edges). */
+ * graph (wt_cuda_ascent_tuning.compact_edges). */
 typedef struct ab_steps {
-    bool set;       /* false: the slot's defaults */
-    bool compact;   /* the edges still between components listed */
-    int tail_edges; /* compact: one block's rounds from this many */
+    bool set;     /* false: the slot's defaults */
+    bool compact; /* the edges still between components listed, at any size */
 } ab_steps;
 
 /* --finish: where a GPU's slot does its finish. */
@@ -138,10 +137,7 @@ typedef struct ab_name {
 static ab_name run_name(const ab_run *r)
 {
     ab_name name, steps = {""};
-    if (r->steps.set && !r->steps.compact)
-        snprintf(steps.s, sizeof steps.s, "+plain");
-    else if (r->steps.set)
-        snprintf(steps.s, sizeof steps.s, "+tail%d", r->steps.tail_edges);
+    if (r->steps.set) snprintf(steps.s, sizeof steps.s, r->steps.compact ? "+compact" : "+plain");
     snprintf(name.s, sizeof name.s, "%s%s%s", r->backend->name,
              r->host_finish ? "+host-finish" : "", steps.s);
     return name;
@@ -211,10 +207,7 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
         wt_cuda_ascent_tuning_defaults(&tuning);
         tuning.finish_on_gpu = !r->host_finish;
         if (o->gpu_profile) tuning.profile = &r->profile;
-        if (r->steps.set) {
-            tuning.compact = r->steps.compact;
-            tuning.tail_edges = r->steps.tail_edges;
-        }
+        if (r->steps.set) tuning.compact_edges = r->steps.compact ? 0 : -1;
         st = wt_cuda_ascent_tuned(&r->dev, inst, &r->job, &ctl, &tuning, err);
     } else
 #endif
@@ -327,11 +320,11 @@ static void print_profile(const char *name, const ab_run *r)
     if (r->backend->host || p->trees == 0) return;
     double per = 1e3 / (double)p->trees;
     printf("bench=ascent-phases instance=%s backend=%s trees=%lld rounds_per_tree=%.2f "
-           "start_ms=%.4f cheapest_ms=%.4f hook_ms=%.4f root_ms=%.4f tail_ms=%.4f "
-           "second_ms=%.4f sums_ms=%.4f rule_ms=%.4f\n",
+           "start_ms=%.4f cheapest_ms=%.4f hook_ms=%.4f root_ms=%.4f second_ms=%.4f "
+           "sums_ms=%.4f rule_ms=%.4f\n",
            name, run_name(r).s, p->trees, (double)p->rounds / (double)p->trees,
            p->start_s * per, p->cheapest_s * per, p->hook_s * per, p->root_s * per,
-           p->tail_s * per, p->second_s * per, p->sums_s * per, p->rule_s * per);
+           p->second_s * per, p->sums_s * per, p->rule_s * per);
 #else
     (void)name;
     (void)r;
@@ -681,9 +674,8 @@ static int parse_backends(const char *arg, ab_opts *o)
     return -1;
 }
 
-/* --gpu-steps plain,compact,tailN,...: "plain" every round on the graph,
- * "compact" the listed edges with no tail, "tailN" with one block's
- * rounds from N listed edges. */
+/* --gpu-steps plain,compact: "plain" every round on the whole graph,
+ * "compact" the later rounds on the listed edges, at any size. */
 static int parse_steps(const char *arg, ab_opts *o)
 {
     char buf[256];
@@ -692,19 +684,14 @@ static int parse_steps(const char *arg, ab_opts *o)
     o->n_steps = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
-        ab_steps v = {.set = true, .compact = true};
-        int64_t tail = 0;
-        if (strcmp(tok, "plain") == 0) v.compact = false;
-        else if (strcmp(tok, "compact") == 0) v.tail_edges = 0;
-        else if (strncmp(tok, "tail", 4) == 0 && cli_parse_int64(tok + 4, 1, 1 << 24, &tail))
-            v.tail_edges = (int)tail;
-        else
-            return cli_usage_error(NULL, "ascent --gpu-steps takes plain, compact or tailN "
-                                   "(N 1..16777216), not '%s'", tok);
+        bool plain = strcmp(tok, "plain") == 0;
+        if (!plain && strcmp(tok, "compact") != 0)
+            return cli_usage_error(NULL, "ascent --gpu-steps takes plain and compact, not '%s'",
+                                   tok);
         if (o->n_steps == AB_MAX_STEPS)
             return cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most",
                                    AB_MAX_STEPS);
-        o->steps[o->n_steps++] = v;
+        o->steps[o->n_steps++] = (ab_steps){.set = true, .compact = !plain};
     }
     return -1;
 }

@@ -361,21 +361,17 @@ static void test_search_graph_repeatable(void **state)
 /* A launch a phase; the cooperative kernels on one block an SM, a step a
  * launch (the rule's state crossing between launches every step); 7 steps
  * a launch (launches that end inside a period); Boruvka's rounds on the
- * whole graph each (plain), on the listed edges without a tail, and with
- * one block's tail from the second round on (every list short enough) and
- * from 64 edges; the phase clock on (wt_cuda_ascent_profile). */
+ * whole graph each (plain) and on the listed edges (compact, which the
+ * default takes only for larger graphs); the phase clock on
+ * (wt_cuda_ascent_profile). */
 static void test_tunings(void **state)
 {
     (void)state;
-    wt_cuda_ascent_tuning plain, no_tail, early_tail, late_tail;
+    wt_cuda_ascent_tuning plain, compact;
     wt_cuda_ascent_tuning_defaults(&plain);
-    plain.compact = false;
-    wt_cuda_ascent_tuning_defaults(&no_tail);
-    no_tail.tail_edges = 0;
-    wt_cuda_ascent_tuning_defaults(&early_tail);
-    early_tail.tail_edges = 1 << 24;
-    wt_cuda_ascent_tuning_defaults(&late_tail);
-    late_tail.tail_edges = 64;
+    plain.compact_edges = -1;
+    wt_cuda_ascent_tuning_defaults(&compact);
+    compact.compact_edges = 0;
     wt_cuda_ascent_tuning launches, small_grid, seven;
     wt_cuda_ascent_tuning_defaults(&launches);
     launches.fused = false;
@@ -390,15 +386,13 @@ static void test_tunings(void **state)
     compare_tuned("pr1002 small grid", pr, all, 2, &small_grid);
     compare_tuned("pr1002 7 steps a launch", pr, all, 2, &seven);
     compare_tuned("pr1002 plain rounds", pr, all, 2, &plain);
-    compare_tuned("pr1002 early tail", pr, all, 2, &early_tail);
+    compare_tuned("pr1002 compact rounds", pr, all, 2, &compact);
     wt_instance_free(pr);
     wt_instance *uniform = wt_test_random_instance(20000, 5);
     compare_tuned("uniform launches", uniform, caps, 2, &launches);
     compare_tuned("uniform small grid", uniform, caps, 2, &small_grid);
     compare_tuned("uniform plain rounds", uniform, caps, 2, &plain);
-    compare_tuned("uniform no tail", uniform, caps, 2, &no_tail);
-    compare_tuned("uniform early tail", uniform, caps, 2, &early_tail);
-    compare_tuned("uniform late tail", uniform, caps, 2, &late_tail);
+    compare_tuned("uniform compact rounds", uniform, caps, 2, &compact);
     wt_cuda_ascent_profile profile;
     wt_cuda_ascent_tuning profiled;
     wt_cuda_ascent_tuning_defaults(&profiled);
@@ -462,17 +456,15 @@ static void test_disconnected(void **state)
         for (int j = 0; j < WIDTH; j++)
             graph[c * WIDTH + j] = j < 4 ? base + (c - base + 1 + j) % HALF : -1;
     }
-    wt_cuda_ascent_tuning plain, early_tail, launches;
-    wt_cuda_ascent_tuning_defaults(&plain);
-    plain.compact = false;
-    wt_cuda_ascent_tuning_defaults(&early_tail);
-    early_tail.tail_edges = 1 << 24;
+    wt_cuda_ascent_tuning compact, launches;
+    wt_cuda_ascent_tuning_defaults(&compact);
+    compact.compact_edges = 0;
     wt_cuda_ascent_tuning_defaults(&launches);
     launches.fused = false;
-    const wt_cuda_ascent_tuning *tunings[] = {NULL, &plain, &early_tail, &launches};
+    const wt_cuda_ascent_tuning *tunings[] = {NULL, &compact, &launches};
     run c = ascend(inst, graph, 5, INFINITY, false, false);
     assert_int_equal(c.status, WT_STATUS_INVALID_ARGUMENT);
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < 3; t++) {
         run g = ascend_tuned(inst, graph, 5, INFINITY, false, true, tunings[t]);
         assert_int_equal(g.status, c.status);
         run_free(&g);

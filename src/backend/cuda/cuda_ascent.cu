@@ -73,7 +73,10 @@
  * the finish, 8.7 GB at 10,000,000 cities and the search's k = 5.
  * Checked against cudaMemGetInfo before anything is allocated: where the
  * steps fit but not the finish, the finish runs on the host; where the
- * steps do not fit, OUT_OF_MEMORY names the steps' bytes.
+ * steps do not fit, OUT_OF_MEMORY names the steps' bytes.  From
+ * COMPACT_EDGES graph edges the fused path's two edge lists take 32 bytes
+ * an edge more where the memory left takes them (at ten million cities
+ * 1.9 GB), else the rounds read the whole graph.
  *
  * Stops: job->until and ctl are polled between steps, or between launches
  * of about 10 ms of steps on the fused path (a step is one tree:
@@ -108,8 +111,12 @@ static_assert(WT_ASCENT_SCALE == WT_ONETREE_SCALE, "one fixed point for the asce
 namespace wt_ascent_gpu {
 namespace {
 
-/* wt_cuda_ascent_tuning.tail_edges' default. */
-constexpr int TAIL_EDGES = 4096;
+/* wt_cuda_ascent_tuning.compact_edges' default: the graph's edges from
+ * which the fused path's rounds read lists.  The lists' writes cost more
+ * than they save at a million cities (5.9 million edges: 5.4 ms a step
+ * against 5.2 without, H200) and less at ten million (59 million edges:
+ * 42.7 ms against 44.2); between, not measured. */
+constexpr long long COMPACT_EDGES = 1ll << 24;
 
 /* ------------------------------------------------------------- kernels */
 
@@ -159,7 +166,7 @@ static __global__ void hook_kernel(const int32_t *eu, const int32_t *ev, const i
         int32_t a = comp[u], b = comp[v], other = a == i ? b : a;
         bool mutual = cheapest[other] == k;
         if (!mutual || i < other) {
-            tree_list[atomicAdd(&fig->tree_edges, 1)] = e;
+            tree_list[warp_slot(&fig->tree_edges)] = e;
             atomicAdd(&degree[u], 1);
             atomicAdd(&degree[v], 1);
             tree_edge[u] = e; /* read only at leaves, which have one tree edge */
@@ -440,7 +447,7 @@ static wt_status profile_read(DeviceAscent &d, wt_cuda_ascent_profile *p, wt_err
         WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
     }
     double *phase[PROF_PHASES] = {&p->start_s,  &p->cheapest_s, &p->hook_s, &p->root_s,
-                                  &p->tail_s,   &p->second_s,   &p->sums_s, &p->rule_s};
+                                  &p->second_s, &p->sums_s,     &p->rule_s};
     for (int i = 0; i < PROF_PHASES; i++) *phase[i] = (double)slot[i] * 1e-9;
     p->rounds = (long long)slot[PROF_ROUNDS];
     p->trees = (long long)slot[PROF_TREES];
@@ -450,14 +457,13 @@ static wt_status profile_read(DeviceAscent &d, wt_cuda_ascent_profile *p, wt_err
 /* The fused path's two edge lists (d.compact) where the GPU's free memory
  * takes them beside everything else; without them the rounds read the
  * whole graph, with the same trees. */
-static wt_status lists_open(DeviceAscent &d, int tail_edges, wt_error *err)
+static wt_status lists_open(DeviceAscent &d, wt_error *err)
 {
     size_t bytes = 2 * (size_t)(d.m > 0 ? d.m : 1) * sizeof(LiveEdge), free_b = 0, total_b = 0;
     WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
     if (bytes > free_b) return WT_OK;
     for (LiveEdge *&list : d.d_live) WT_CUDA_CHECK(err, alloc(&list, d.m));
     d.compact = true;
-    d.tail_edges = tail_edges;
     return WT_OK;
 }
 
@@ -766,8 +772,9 @@ static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_
     wt_status st = device_open(device, g, job->pi, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
-    if (st == WT_OK && d.fused_blocks > 0 && tuning->compact)
-        st = lists_open(d, tuning->tail_edges, err);
+    if (st == WT_OK && d.fused_blocks > 0 && tuning->compact_edges >= 0 &&
+        g->m >= tuning->compact_edges)
+        st = lists_open(d, err);
     if (st == WT_OK && d.fused_blocks > 0 && tuning->profile) st = profile_open(d, err);
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
@@ -792,8 +799,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->blocks_per_sm = 0;
     t->steps_per_launch = 0;
     t->finish_on_gpu = true;
-    t->compact = true;
-    t->tail_edges = TAIL_EDGES;
+    t->compact_edges = COMPACT_EDGES;
     t->profile = nullptr;
 }
 
@@ -811,11 +817,11 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
 {
     if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
     if (!tuning) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL tuning");
-    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0 || tuning->tail_edges < 0)
+    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0 || tuning->compact_edges < -1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
-                       "ascent: blocks_per_sm %d, steps_per_launch %d and tail_edges %d must be "
-                       ">= 0",
-                       tuning->blocks_per_sm, tuning->steps_per_launch, tuning->tail_edges);
+                       "ascent: blocks_per_sm %d and steps_per_launch %d must be >= 0, "
+                       "compact_edges %lld >= -1",
+                       tuning->blocks_per_sm, tuning->steps_per_launch, tuning->compact_edges);
     wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;

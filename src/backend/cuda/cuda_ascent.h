@@ -27,8 +27,8 @@ wt_status wt_cuda_ascent(const wt_device *dev, const wt_instance *inst, wt_ascen
  * them), read by one thread's clock between the grid-wide barriers and
  * summed over every tree of the ascent, its finish's included. */
 typedef struct wt_cuda_ascent_profile {
-    double start_s, cheapest_s, hook_s, root_s, tail_s, second_s, sums_s, rule_s;
-    long long rounds; /* Boruvka rounds, the tail's included */
+    double start_s, cheapest_s, hook_s, root_s, second_s, sums_s, rule_s;
+    long long rounds; /* Boruvka rounds */
     long long trees;
 } wt_cuda_ascent_profile;
 
@@ -52,14 +52,12 @@ typedef struct wt_cuda_ascent_tuning {
                            GPU's free memory takes the steps but not the
                            finish); false: all of it on the host, after the
                            steps (core/ascent_finish.h) */
-    bool compact;       /* the fused path's Boruvka rounds after the second
-                           read a list of the edges still between two
-                           components (the default, where the GPU's free
-                           memory takes the lists' 32 bytes an edge);
-                           false: every round reads the whole graph */
-    int tail_edges;     /* compact: once the list has at most this many
-                           edges, one block does the remaining rounds; 0:
-                           never */
+    long long compact_edges; /* from this many graph edges (the default:
+                           2^24), the fused path's Boruvka rounds after the
+                           second read a list of the edges still between
+                           two components, where the GPU's free memory
+                           takes the lists' 32 bytes an edge; 0: always;
+                           -1: never, every round reads the whole graph */
     wt_cuda_ascent_profile *profile; /* NULL (the default); else filled
                            with the fused path's phase times (zero where
                            the fused path did not run) */
@@ -67,8 +65,8 @@ typedef struct wt_cuda_ascent_tuning {
 
 void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);
 
-/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm, steps_per_launch
- * and tail_edges >= 0, else INVALID_ARGUMENT). */
+/* wt_cuda_ascent with tuning (not NULL; blocks_per_sm and
+ * steps_per_launch >= 0, compact_edges >= -1, else INVALID_ARGUMENT). */
 wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                                wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
                                wt_error *err);

@@ -24,7 +24,8 @@
  *             graph is not connected):
  *     cheapest: each component's cheapest outgoing key by atomicMin; the
  *             first round, where every city is a component, also writes
- *             the keys (pi has just changed); compacting (the default),
+ *             the keys (pi has just changed); compacting (from
+ *             COMPACT_EDGES edges, cuda_ascent.cu),
  *             the second round lists the edges still between two
  *             components, and each later round reads only the last
  *             round's list and lists what it still finds between two;
@@ -34,10 +35,6 @@
  *             there), and the cheapest keys are reset for the next round.
  *             Every thread then reads the tree's edge count, written
  *             before the barrier, so all leave the loop together.
- *   tail:     once the list holds at most tail_edges edges, block 0 alone
- *             does the remaining rounds on it (tail_rounds), with block
- *             barriers, while the other blocks wait at the next grid-wide
- *             barrier.
  *   second:   each leaf's second cheapest graph edge.
  *   sums:     per block the tree's weight, sum pi, sum (degree - 2)^2 and
  *             the dearest leaf key (cub::BlockReduce), then one atomic a
@@ -49,8 +46,7 @@
  *   rule:     (fused_steps) the same thread records the tree in the rule
  *             and decides the next step; every thread reads that after
  *             the barrier.
- * So 3 barriers a Boruvka round before the tail and 4 (5 with a tail)
- * more a step.
+ * So 3 barriers a Boruvka round and 4 more a step.
  */
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
@@ -74,7 +70,6 @@ struct FusedArgs {
     TreeFigures *fig;
     LiveEdge *live[2]; /* compact: the edges still between components */
     bool compact;      /* later rounds read live, not the graph */
-    int tail_edges;    /* compact: one block's rounds from this many listed edges */
     uint64_t *prof;    /* PROF_SLOTS, or NULL: no phase clock */
 };
 
@@ -136,11 +131,7 @@ __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
 /* Appends an edge to list out: a warp's appends take one atomic. */
 __device__ void append_live(LiveEdge *out, int32_t *count, uint64_t k, int32_t u, int32_t v)
 {
-    cg::coalesced_group g = cg::coalesced_threads();
-    int32_t base = 0;
-    if (g.thread_rank() == 0) base = atomicAdd(count, (int32_t)g.size());
-    base = g.shfl(base, 0) + (int32_t)g.thread_rank();
-    out[base] = LiveEdge{k, u, v};
+    out[warp_slot(count)] = LiveEdge{k, u, v};
 }
 
 /* Round r's cheapest keys.  Round 0 (every city its own component) reads
@@ -200,7 +191,7 @@ __device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *lin
         int32_t cu = comp[u], cv = comp[v], other = cu == i ? cv : cu;
         bool mutual = a.cheapest[other] == k;
         if (!mutual || i < other) {
-            a.tree_list[atomicAdd(&a.fig->tree_edges, 1)] = e;
+            a.tree_list[warp_slot(&a.fig->tree_edges)] = e;
             atomicAdd(&a.degree[u], 1);
             atomicAdd(&a.degree[v], 1);
             a.tree_edge[u] = e; /* read only at leaves, which have one tree edge */
@@ -217,74 +208,6 @@ __device__ void root_phase(const FusedArgs &a, int32_t *link)
     for (int64_t i = thread_index(); i < a.n; i += thread_stride()) {
         jump_to_root(link, i);
         a.cheapest[i] = NONE;
-    }
-}
-
-/* The tail's hook of component c, at one end of listed edge l whose other
- * end is component other (both roots this round): hook_phase's rule. */
-__device__ void tail_hook(const FusedArgs &a, int32_t *comp, uint64_t k, int32_t c, int32_t other)
-{
-    if (a.cheapest[c] != k) return; /* c chose another edge */
-    bool mutual = a.cheapest[other] == k;
-    if (!mutual || c < other) {
-        int32_t e = (int32_t)(k & EDGE_MASK), u = a.eu[e], v = a.ev[e];
-        a.tree_list[atomicAdd(&a.fig->tree_edges, 1)] = e;
-        atomicAdd(&a.degree[u], 1);
-        atomicAdd(&a.degree[v], 1);
-        a.tree_edge[u] = e;
-        a.tree_edge[v] = e;
-    }
-    if (!mutual || c > other) comp[c] = other;
-}
-
-
-/* Boruvka's last rounds in the calling block alone, on the few edges of
- * list `in` still between components (their labels those of comp's roots
- * one round ago), with block barriers instead of grid-wide ones, which
- * cost a microsecond or more each: the rounds' work is too small to
- * spread.  Only the labels on the list are kept up: comp's other entries
- * go stale, and nothing reads them after the tree.  joined: the tree's
- * edges before. */
-__device__ void tail_rounds(const FusedArgs &a, int32_t *comp, int in, int32_t joined,
-                            PhaseClock &clock)
-{
-    __shared__ int32_t kept;
-    LiveEdge *src = a.live[in], *dst = a.live[in ^ 1];
-    int32_t count = *(volatile int32_t *)&a.fig->live[in];
-    for (;;) {
-        if (threadIdx.x == 0) kept = 0;
-        __syncthreads();
-        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
-            LiveEdge l = src[x];
-            int32_t u = comp[l.u], v = comp[l.v];
-            if (u == v) continue;
-            atomic_min_key(&a.cheapest[u], l.key);
-            atomic_min_key(&a.cheapest[v], l.key);
-            dst[atomicAdd(&kept, 1)] = LiveEdge{l.key, u, v};
-        }
-        __syncthreads();
-        count = kept;
-        LiveEdge *read = dst;
-        dst = src;
-        src = read;
-        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
-            LiveEdge l = src[x];
-            tail_hook(a, comp, l.key, l.u, l.v);
-            tail_hook(a, comp, l.key, l.v, l.u);
-        }
-        __syncthreads();
-        for (int32_t x = threadIdx.x; x < count; x += blockDim.x) {
-            LiveEdge l = src[x];
-            jump_to_root(comp, l.u);
-            jump_to_root(comp, l.v);
-            a.cheapest[l.u] = NONE; /* the hooks, their last readers, are done */
-            a.cheapest[l.v] = NONE;
-        }
-        __syncthreads();
-        clock_count(clock, PROF_ROUNDS);
-        int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
-        if (now == a.n - 1 || now == joined) return; /* done, or not connected */
-        joined = now;
     }
 }
 
@@ -379,14 +302,6 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
         int32_t now = *(volatile int32_t *)&a.fig->tree_edges;
         if (now == a.n - 1 || now == joined) break; /* done, or not connected */
         joined = now;
-        int written = (round & 1) ^ 1; /* the list this round filled (round > 0) */
-        if (round > 0 && a.compact && a.tail_edges > 0 &&
-            *(volatile int32_t *)&a.fig->live[written] <= a.tail_edges) {
-            if (blockIdx.x == 0) tail_rounds(a, comp, written, joined, clock);
-            grid.sync();
-            clock_phase(clock, PROF_TAIL);
-            break;
-        }
     }
     second_phase(a);
     grid.sync();
@@ -468,8 +383,7 @@ static FusedArgs args_of(const DeviceAscent &d)
     return FusedArgs{d.d_eu,     d.d_ev,      d.d_d100,      d.m,       d.n,
                      d.d_pi,     d.d_best_pi, d.d_v_prev,    d.d_degree, d.d_comp,
                      d.d_link,   d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
-                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.tail_edges,
-                     d.d_prof};
+                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.d_prof};
 }
 
 cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "core/ascent_rule.h"
@@ -43,6 +44,19 @@ __device__ __forceinline__ void jump_to_root(int32_t *link, int64_t i)
         p = up;
         __stcg(&link[i], p);
     }
+}
+
+/* The next free slot of a list whose length is *count, for each calling
+ * thread: one atomic for the warp's threads that call it together, not one
+ * each, since every appending thread of the grid hits the same counter
+ * (the tree's edges: half a million appends in a million cities' first
+ * Boruvka round, which one address takes one at a time). */
+__device__ __forceinline__ int32_t warp_slot(int32_t *count)
+{
+    cooperative_groups::coalesced_group g = cooperative_groups::coalesced_threads();
+    int32_t base = 0;
+    if (g.thread_rank() == 0) base = atomicAdd(count, (int32_t)g.size());
+    return g.shfl(base, 0) + (int32_t)g.thread_rank();
 }
 
 /* The blocks of BLOCK threads a launch over count items takes, at most
@@ -97,7 +111,7 @@ constexpr int32_t FAILED_NO_SPECIAL = 2;
 /* The fused path's phase clock (wt_cuda_ascent_profile): device time
  * summed per phase in ns, then the Boruvka rounds and the trees. */
 enum ProfileSlot {
-    PROF_START, PROF_CHEAPEST, PROF_HOOK, PROF_ROOT, PROF_TAIL, PROF_SECOND, PROF_SUMS,
+    PROF_START, PROF_CHEAPEST, PROF_HOOK, PROF_ROOT, PROF_SECOND, PROF_SUMS,
     PROF_RULE, PROF_PHASES, PROF_ROUNDS = PROF_PHASES, PROF_TREES, PROF_SLOTS
 };
 
@@ -115,7 +129,6 @@ struct DeviceAscent {
     uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
     LiveEdge *d_live[2] = {nullptr, nullptr}; /* m each: the fused path's edge lists */
     bool compact = false; /* the fused path's rounds read d_live (allocated) */
-    int tail_edges = 0;   /* one block's rounds from this many listed edges; 0: none */
     uint64_t *d_prof = nullptr; /* PROF_SLOTS: the fused path's phase clock; NULL: off */
     TreeFigures *d_fig = nullptr;
     TreeFigures *h_fig = nullptr; /* pinned: the figures' read-back */
