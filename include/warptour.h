@@ -806,7 +806,10 @@ typedef struct wt_bound {
  * the ascent, which falls back on the host's when the GPU refuses the
  * instance for its memory or its metric; cpu: the host's) and
  * params->threads of the host's threads.  params->time_limit_s ends its
- * steps early, with the best penalties so far: the bound is the weight of
+ * steps early, with the best penalties so far (where the tuning sets no
+ * period or steps, a short ascent first, then one whose first period fits
+ * the time left, and the higher bound: algo/policy.h,
+ * wt_policy_bound_period): the bound is the weight of
  * a minimum 1-tree of the complete graph under them (that last tree is
  * made after the limit: about 3 s at a million cities on 16 threads), so
  * it holds for every instance, optimum known or not; params->stop_flag

@@ -133,3 +133,11 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
     uint64_t next = round_s < slice / 2 ? 2 * round : round_s > slice ? round / 2 : round;
     return next < least ? least : next > most ? most : next;
 }
+
+int wt_policy_bound_period(int n, double seconds_left, double step_s)
+{
+    if (!(seconds_left > 0) || !(step_s > 0)) return 0;
+    double period = seconds_left / step_s / WT_BOUND_STEPS_PER_PERIOD;
+    int most = n / 2 > WT_ASCENT_PERIOD ? n / 2 : WT_ASCENT_PERIOD;
+    return period >= most ? most : (int)period;
+}

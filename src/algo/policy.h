@@ -523,4 +523,18 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
 /* and this much more a city. */
 #define WT_BATCH_FINISH_S_PER_CITY 20e-9
 
+/* wt_lower_bound under a time limit that its tuning leaves the ascent to
+ * (solve.c): Held & Karp's first period of max(n / 2, 100) steps ends far
+ * below its bound when the limit cuts it (rl11849 at 1 s on one thread:
+ * 2.8% below the optimum, against 1.2% with WT_ASCENT_PERIOD), so an
+ * ascent of WT_ASCENT_PERIOD comes first, then one from pi = 0 whose first
+ * period is the longest whose schedule fits the time left (seconds_left,
+ * at step_s a step, the first ascent's), at most max(n / 2, 100); the
+ * higher bound is kept.  A first period of P takes about
+ * WT_BOUND_STEPS_PER_PERIOD P steps: on rl11849, 3.2 P for 100, 2.5 P
+ * for 1,000, 0.8 P for n / 2 (bench/RESULTS.md, "check --bound under a
+ * time limit").  At most WT_ASCENT_PERIOD: no second ascent. */
+#define WT_BOUND_STEPS_PER_PERIOD 3.0
+int wt_policy_bound_period(int n, double seconds_left, double step_s);
+
 #endif

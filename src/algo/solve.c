@@ -631,6 +631,24 @@ static wt_status with_device_list(const wt_params *p, wt_params *out, wt_error *
     return wt_devices_for_backend(p->backend, p->devices, p->device_count, "wt_solve", err);
 }
 
+/* One ascent of wt_lower_bound as *plan says into *out: its steps added,
+ * its bound and device kept where it proves a higher bound than *out's. */
+static wt_status bound_run(const wt_instance *inst, const wt_device *dev, wt_search_ctl *ctl,
+                           const wt_alpha_plan *plan, wt_bound *out, wt_error *err)
+{
+    wt_alpha alpha;
+    wt_status st = wt_alpha_run(inst, dev, ctl, plan, NULL, 1, &alpha, err);
+    if (st == WT_OK) {
+        out->iterations += alpha.iterations;
+        if (alpha.lower_bound > 0 && alpha.lower_bound > out->lower_bound) {
+            out->lower_bound = alpha.lower_bound;
+            snprintf(out->device, sizeof out->device, "%s", alpha.device);
+        }
+    }
+    wt_alpha_free(&alpha);
+    return st;
+}
+
 wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bound *out,
                          wt_error *err)
 {
@@ -647,24 +665,28 @@ wt_status wt_lower_bound(const wt_instance *inst, const wt_params *params, wt_bo
     if (inst->sym) inst = inst->sym;
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
-    wt_alpha alpha;
     const wt_tuning *t = wt_tuning_of(params);
     wt_device dev;
     wt_alpha_device(params, &dev);
     /* The time limit ends the steps, not the finish: the bound is the
      * complete graph's tree under the best penalties so far (the stop flag
      * still ends both). */
-    wt_alpha_plan plan = {ctl.deadline, t->ascent_iterations, t->ascent_period};
+    double until = ctl.deadline;
     ctl.deadline = INFINITY;
-    st = wt_alpha_run(inst, &dev, &ctl, &plan, NULL, 1, &alpha, err);
-    wt_alpha_free(&alpha);
+    bool ladder = isfinite(until) && t->ascent_period == 0 && t->ascent_iterations == 0;
+    wt_alpha_plan plan = {until, t->ascent_iterations, ladder ? WT_ASCENT_PERIOD : t->ascent_period};
+    *out = (wt_bound){.lower_bound = -1, .stop = WT_STOP_DONE};
+    double t0 = wt_now();
+    st = bound_run(inst, &dev, &ctl, &plan, out, err);
+    if (st == WT_OK && ladder && ctl.stop == WT_STOP_DONE && out->iterations > 0) {
+        plan.period = wt_policy_bound_period(inst->n, until - wt_now(),
+                                             (wt_now() - t0) / out->iterations);
+        if (plan.period > WT_ASCENT_PERIOD) st = bound_run(inst, &dev, &ctl, &plan, out, err);
+    }
     if (st != WT_OK) return st;
-    wt_stop_reason stop = ctl.stop;
-    if (stop == WT_STOP_DONE && wt_now() >= plan.until) stop = WT_STOP_TIME_LIMIT;
-    *out = (wt_bound){.lower_bound = alpha.lower_bound > 0 ? alpha.lower_bound : -1,
-                      .iterations = alpha.iterations, .time_s = wt_now() - ctl.t_start,
-                      .stop = stop};
-    snprintf(out->device, sizeof out->device, "%s", alpha.device);
+    out->stop = ctl.stop;
+    if (out->stop == WT_STOP_DONE && wt_now() >= until) out->stop = WT_STOP_TIME_LIMIT;
+    out->time_s = wt_now() - ctl.t_start;
     return WT_OK;
 }
 

@@ -255,6 +255,40 @@ static void test_bound_under_time_limit(void **state)
     wt_instance_free(inst);
 }
 
+/* Under a time limit the tuning leaves the period to, an ascent of the
+ * search's period, then one of the longest first period the time left
+ * fits (wt_policy_bound_period), the higher bound kept: with time to
+ * spare, the better of the two ascents run alone, their steps summed. */
+static void test_bound_ladder(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_bound_period(11849, 0, 1e-3), 0);
+    assert_int_equal(wt_policy_bound_period(11849, 1, 0), 0);
+    assert_int_equal(wt_policy_bound_period(11849, 3.0, 1e-3), 1000);
+    assert_int_equal(wt_policy_bound_period(11849, 1e6, 1e-3), 5924);
+    assert_int_equal(wt_policy_bound_period(50, 1e6, 1e-3), WT_ASCENT_PERIOD);
+    wt_instance *inst = wt_test_random_instance(1500, 8);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.backend = WT_BACKEND_CPU;
+    p.threads = 1;
+    wt_bound whole, first, ladder;
+    wt_error err = {0};
+    assert_int_equal(wt_lower_bound(inst, &p, &whole, &err), WT_OK); /* period n / 2 */
+    struct wt_tuning t = {0};
+    t.ascent_period = WT_ASCENT_PERIOD;
+    p.tuning = &t;
+    assert_int_equal(wt_lower_bound(inst, &p, &first, &err), WT_OK);
+    p.tuning = NULL;
+    p.time_limit_s = 1e6;
+    assert_int_equal(wt_lower_bound(inst, &p, &ladder, &err), WT_OK);
+    assert_int_equal(ladder.stop, WT_STOP_DONE);
+    assert_int_equal(ladder.iterations, whole.iterations + first.iterations);
+    assert_true(ladder.lower_bound ==
+                (whole.lower_bound > first.lower_bound ? whole.lower_bound : first.lower_bound));
+    wt_instance_free(inst);
+}
+
 /* Real-valued points (2^40 units across) and EUC_2D points billions of
  * units apart: the bound of the scaled copy, mapped back, is a bound (at
  * most the optimum, by a dynamic programme on 11 cities), and close to
@@ -412,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_plan_by_device),
         cmocka_unit_test(test_bound_beyond_fixed_point),
         cmocka_unit_test(test_bound_under_time_limit),
+        cmocka_unit_test(test_bound_ladder),
         cmocka_unit_test(test_graph_joins_clusters),
         cmocka_unit_test(test_graph_repair),
     };
