@@ -25,10 +25,10 @@
  *     cheapest: each component's cheapest outgoing key by atomicMin; the
  *             first round, where every city is a component, also writes
  *             the keys (pi has just changed); compacting (from
- *             COMPACT_EDGES edges, cuda_ascent.cu),
- *             the second round lists the edges still between two
- *             components, and each later round reads only the last
- *             round's list and lists what it still finds between two;
+ *             COMPACT_EDGES graph edges, cuda_ascent.cu), the second
+ *             round lists the edges still between two components, and
+ *             each later round reads only the last round's list and lists
+ *             what it still finds between two;
  *     hook:     as cuda_ascent.cu's hook_kernel;
  *     root:     every label jumps to its root (jump_to_root in
  *             cuda_ascent_state.cuh says why racing jumps still end
@@ -46,7 +46,9 @@
  *   rule:     (fused_steps) the same thread records the tree in the rule
  *             and decides the next step; every thread reads that after
  *             the barrier.
- * So 3 barriers a Boruvka round and 4 more a step.
+ * So 3 barriers a Boruvka round and 4 more a step.  With
+ * wt_cuda_ascent_tuning.profile, thread 0 reads the global timer after
+ * each barrier and adds each phase's time to its slot (PhaseClock).
  */
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
@@ -106,7 +108,6 @@ __device__ __forceinline__ void clock_count(PhaseClock &c, int slot)
 {
     if (c.prof) c.prof[slot]++;
 }
-
 
 __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
 {
