@@ -136,10 +136,10 @@ typedef struct ab_name {
  * for a GPU's slot with its finish on the host. */
 static ab_name run_name(const ab_run *r)
 {
-    ab_name name, steps = {""};
-    if (r->steps.set) snprintf(steps.s, sizeof steps.s, r->steps.compact ? "+compact" : "+plain");
+    ab_name name;
+    const char *steps = !r->steps.set ? "" : r->steps.compact ? "+compact" : "+plain";
     snprintf(name.s, sizeof name.s, "%s%s%s", r->backend->name,
-             r->host_finish ? "+host-finish" : "", steps.s);
+             r->host_finish ? "+host-finish" : "", steps);
     return name;
 }
 
