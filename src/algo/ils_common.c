@@ -14,6 +14,7 @@
 #include "algo/policy.h"
 #include "core/climb_start.h"
 #include "core/error.h"
+#include "core/instance.h"
 #include "ls/kicks.h"
 
 /* Kicks between looks at the clock and the progress callback. */
@@ -154,9 +155,13 @@ void ils_searches_free(ils_search *s, int T)
 ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
 {
     const wt_ls_moves *m = wt_ls_moves_of(proto);
-    int steps = wt_tuning_of(ctl->params)->lk_walk;
-    if (steps == 0) steps = m->kopt ? WT_ILS_LK_KOPT_WALK_STEPS : WT_ILS_LK_WALK_STEPS;
-    int walk = m->lk ? steps : 0;
+    const wt_instance *inst = wt_ls_instance(proto);
+    int tuned = wt_tuning_of(ctl->params)->lk_walk;
+    /* Ties are counted only where the rule asks for them (an O(n k) pass). */
+    bool tied = m->lk && m->kopt && !tuned && ils_mostly_tied(proto, inst);
+    int walk = m->lk ? wt_policy_lk_walk(tuned, m->kopt, tied, inst->n,
+                                         ctl->params->time_limit_s, ctl->threads)
+                     : 0;
     ils_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);

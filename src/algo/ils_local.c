@@ -206,10 +206,10 @@ static wt_status kick_engine(const wt_instance *inst, const int32_t *tour, wt_se
     *lists = NULL;
     if (!m->kopt || !m->given) return WT_OK;
     double limit = ctl->params->time_limit_s;
-    int k = wt_policy_lk_kick_candidates(t->lk_kick_candidates, width, m->kopt, n, limit,
+    bool tied = ils_mostly_tied(*whole, inst);
+    int k = wt_policy_lk_kick_candidates(t->lk_kick_candidates, width, m->kopt, tied, n, limit,
                                          ctl->threads);
-    bool pi = m->pi && wt_policy_lk_kick_pi(t->lk_kick_pi, ils_mostly_tied(*whole, inst), n,
-                                            limit, ctl->threads);
+    bool pi = m->pi && wt_policy_lk_kick_pi(t->lk_kick_pi, tied, n, limit, ctl->threads);
     if (k == width && pi == (m->pi != NULL)) return WT_OK;
     int32_t *rows = malloc((size_t)n * (size_t)k * sizeof *rows);
     if (!rows) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the kicks' lists");

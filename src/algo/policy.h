@@ -206,17 +206,29 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * bench/RESULTS.md, "At 1 s against linkern". */
 #define WT_LK_KOPT_KICK_CANDIDATES 4
 #define WT_LK_KICK_SHORT_THREAD_S_PER_CITY 500e-6
+/* Where ties abound (WT_ILS_TIED_SHARE below) a run is short for these
+ * rules, and for the penalties' and the walks' below, up to this many
+ * thread-seconds a city: the tied rules together (four candidates, no
+ * penalties, walks of WT_ILS_LK_TIED_WALK_STEPS) kept paying there.
+ * d2103 on two threads at 1 s (0.95 ms a city; seeds 1-6, mean gap):
+ * 0.242% against 0.689% under the rules of untied runs; at 1 s on one
+ * thread d1291, fl1577 and u1817 (0.55-0.77 ms a city; seeds 1-4):
+ * 0.048 / 0.052 / 0.284% against 0.126 / 0.349 / 0.339%, fl1400 even
+ * (0.559 / 0.541%); d2103 at 20,000 kicks (about 2.7 ms a city) no
+ * shorter either way (bench/RESULTS.md, "At 1 s against linkern"). */
+#define WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY 2e-3
 /* The candidates a city of the k-opt step's kick repairs on n cities under
  * a time limit of time_limit_s seconds (<= 0: none) on `threads` threads,
- * the first descent's being descent_k: WT_LK_KOPT_KICK_CANDIDATES in a
- * short run (above), else descent_k; tuned as lk_kick_candidates sets it
- * (0: that default, WT_TUNING_OFF: descent_k, else that many in any run),
- * at most descent_k; descent_k for the flip chain (kopt 0). */
-int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
-                                 int threads);
+ * the first descent's being descent_k, tied as ils_mostly_tied finds the
+ * kicks' lists: WT_LK_KOPT_KICK_CANDIDATES in a short run (above), else
+ * descent_k; tuned as lk_kick_candidates sets it (0: that default,
+ * WT_TUNING_OFF: descent_k, else that many in any run), at most
+ * descent_k; descent_k for the flip chain (kopt 0). */
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, bool tied, int n,
+                                 double time_limit_s, int threads);
 /* Whether the k-opt step's kick repairs measure gains under the ascent's
  * penalties, as its first descent does [lk_kick_pi]: not in a short run
- * (above) where ties abound (WT_ILS_TIED_SHARE below: lines of equally
+ * (above, tied) where ties abound (WT_ILS_TIED_SHARE below: lines of equally
  * spaced cities), where the penalties made a repair several times as
  * costly for no shorter tour (pla7397 at 1 s, one thread: about 180 kicks
  * against 1,000, 0.86% against 0.58%; bench/RESULTS.md, "At 1 s against
@@ -230,6 +242,27 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
  * three seeds on all four, and at 10 s no longer: bench/RESULTS.md, "The
  * 5-opt step on alpha lists as the default (LK)"). */
 #define WT_ILS_LK_KOPT_WALK_STEPS 50
+/* and in the k-opt step's short runs where ties abound (the runs whose
+ * kicks drop the penalties by default, wt_policy_lk_kick_pi): kicks that reach
+ * further still.  On lines of equally spaced cities most of a city's
+ * alpha candidates lie on its line, a walk of 50 steps ends a few cities
+ * from its start, and the repair puts most such kicks back as they were;
+ * d2103 at 1 s on one thread (seeds 1-8, mean gap): 1.03% with walks of
+ * 50 steps, 0.51% with 100, 0.47% with 200, 0.21% with 400 and 1,000
+ * (linkern's 1 s tour: 0.21%); d1291, fl1577, fl1400 and u1817 shorter
+ * too (bench/RESULTS.md, "At 1 s against linkern (LK)").  Under a kick
+ * budget, whose repairs keep the penalties and all candidates, such a
+ * kick cost six times as much (d2103, 20,000 kicks): the rule stays with
+ * the short runs. */
+#define WT_ILS_LK_TIED_WALK_STEPS 400
+/* The steps of an LK search's kick walks on n cities under a time limit
+ * of time_limit_s seconds (<= 0: none) on `threads` threads, with the
+ * basic move kopt (0: the flip chain), tied as ils_mostly_tied finds the
+ * kicks' lists: WT_ILS_LK_TIED_WALK_STEPS for the k-opt step where tied
+ * in a short run (WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY), else
+ * WT_ILS_LK_KOPT_WALK_STEPS for the k-opt step, WT_ILS_LK_WALK_STEPS for
+ * the flip chain; tuned (lk_walk) where set. */
+int wt_policy_lk_walk(int tuned, int kopt, bool tied, int n, double time_limit_s, int threads);
 
 /* How the threads share the kicks: bench/RESULTS.md, "Why segments from 6,000
  * cities a thread (local descents)", "Why a replica round every 4 below 30,000
