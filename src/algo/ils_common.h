@@ -142,8 +142,9 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
 
 /* ------------------------------------------------------- ils_merged.c */
 
-/* Whether LK searches kick merged replicas on a tour of n cities. */
-bool ils_merged_on(const wt_tuning *t, int n);
+/* Whether LK searches kick merged replicas on a tour of n cities, in a
+ * tied short run (wt_policy_lk_tied_short) or not. */
+bool ils_merged_on(const wt_tuning *t, int n, bool tied_short);
 /* The kicks of T searches on merged replicas; concurrent (NULL, or with
  * T > 1): concurrent windows, whose improved paths go in at the merges. */
 wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,

@@ -126,12 +126,18 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
     return tuned > 0 || !tied || !short_kick_run(true, n, time_limit_s, threads);
 }
 
+bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads)
+{
+    return kopt && tied && short_kick_run(true, n, time_limit_s, threads);
+}
+
 int wt_policy_lk_walk(int tuned, int kopt, bool tied, int n, double time_limit_s, int threads)
 {
     if (tuned) return tuned;
     if (!kopt) return WT_ILS_LK_WALK_STEPS;
-    return tied && short_kick_run(true, n, time_limit_s, threads) ? WT_ILS_LK_TIED_WALK_STEPS
-                                                                  : WT_ILS_LK_KOPT_WALK_STEPS;
+    return wt_policy_lk_tied_short(kopt, tied, n, time_limit_s, threads)
+               ? WT_ILS_LK_TIED_WALK_STEPS
+               : WT_ILS_LK_KOPT_WALK_STEPS;
 }
 
 uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, uint64_t most,

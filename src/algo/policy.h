@@ -311,8 +311,22 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
 /* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
 #define WT_ILS_REPLICA_EVERY 4
-/* Tours from which LK searches kick merged replicas [ils_merged_min]. */
+/* Tours from which LK searches kick merged replicas [ils_merged_min], */
 #define WT_ILS_MERGED_MIN 2000
+/* but not the k-opt step's short runs where ties abound (below), whose
+ * searches kick segments or replicas as on smaller tours, unless the
+ * tuning sets ils_merged_min: their kicks' long walks
+ * (WT_ILS_LK_TIED_WALK_STEPS) leave a search's region of the tour.  At
+ * 1 s on two threads (seeds 1-8, mean gap; two runs of d2103): d2103
+ * 0.164 / 0.108% against 0.264 / 0.261%, pla7397 0.436% against 0.491%;
+ * on one thread even (d2103 0.233 / 0.211%; bench/RESULTS.md, "At 1 s
+ * against linkern"). */
+/* Whether an LK search with the basic move kopt (0: the flip chain) on n
+ * cities under a time limit of time_limit_s seconds (<= 0: none) on
+ * `threads` threads, tied as ils_mostly_tied finds its lists, is such a
+ * run: the k-opt step, tied, and under
+ * WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a city. */
+bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads);
 /* The merging meetings of replicas and merged replicas (ils_combine.c,
  * issue 40): rounds without a shorter tour after which all searches but
  * the first start their rounds with a diversification [ils_merge], */

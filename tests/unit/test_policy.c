@@ -229,6 +229,23 @@ static void test_lk_kicks(void **state)
     assert_false(wt_policy_lk_kick_pi(WT_TUNING_OFF, false, n, 0, 1));
 }
 
+/* A tied short run: the k-opt step where ties abound, under a time limit of
+ * less than WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a
+ * city; never the flip chain, untied tours or a kick budget. */
+static void test_lk_tied_short(void **state)
+{
+    (void)state;
+    const int n = 10000;
+    const double edge = WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY * n;
+    assert_true(wt_policy_lk_tied_short(5, true, n, 0.99 * edge, 1));
+    assert_true(wt_policy_lk_tied_short(5, true, n, 0.99 * edge / 4, 4));
+    assert_false(wt_policy_lk_tied_short(5, true, n, edge, 1));
+    assert_false(wt_policy_lk_tied_short(5, true, n, edge / 4, 4));
+    assert_false(wt_policy_lk_tied_short(5, true, n, 0, 1));
+    assert_false(wt_policy_lk_tied_short(5, false, n, 0.1 * edge, 1));
+    assert_false(wt_policy_lk_tied_short(0, true, n, 0.1 * edge, 1));
+}
+
 /* The kicks' walks: WT_ILS_LK_WALK_STEPS for the flip chain,
  * WT_ILS_LK_KOPT_WALK_STEPS for the k-opt step, and
  * WT_ILS_LK_TIED_WALK_STEPS for it in a short run where ties abound (under
@@ -362,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
         cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_lk_walk),
+        cmocka_unit_test(test_lk_tied_short),
         cmocka_unit_test(test_timed_rounds),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
