@@ -215,7 +215,8 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * thread d1291, fl1577 and u1817 (0.55-0.77 ms a city; seeds 1-4):
  * 0.048 / 0.052 / 0.284% against 0.126 / 0.349 / 0.339%, fl1400 even
  * (0.559 / 0.541%); d2103 at 20,000 kicks (about 2.7 ms a city) no
- * shorter either way (bench/RESULTS.md, "At 1 s against linkern"). */
+ * shorter either way (bench/RESULTS.md, "Short runs where ties abound
+ * (LK)"). */
 #define WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY 2e-3
 /* The candidates a city of the k-opt step's kick repairs on n cities under
  * a time limit of time_limit_s seconds (<= 0: none) on `threads` threads,
@@ -250,7 +251,7 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
  * d2103 at 1 s on one thread (seeds 1-8, mean gap): 1.03% with walks of
  * 50 steps, 0.51% with 100, 0.47% with 200, 0.21% with 400 and 1,000
  * (linkern's 1 s tour: 0.21%); d1291, fl1577, fl1400 and u1817 shorter
- * too (bench/RESULTS.md, "At 1 s against linkern (LK)").  Under a kick
+ * too (bench/RESULTS.md, "Short runs where ties abound (LK)").  Under a kick
  * budget, whose repairs keep the penalties and all candidates, such a
  * kick cost six times as much (d2103, 20,000 kicks): the rule stays with
  * the short runs. */
@@ -318,9 +319,10 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
  * tuning sets ils_merged_min: their kicks' long walks
  * (WT_ILS_LK_TIED_WALK_STEPS) leave a search's region of the tour.  At
  * 1 s on two threads (seeds 1-8, mean gap; two runs of d2103): d2103
- * 0.164 / 0.108% against 0.264 / 0.261%, pla7397 0.436% against 0.491%;
- * on one thread even (d2103 0.233 / 0.211%; bench/RESULTS.md, "At 1 s
- * against linkern"). */
+ * 0.164 / 0.108% against 0.264 / 0.261%; pla7397 within its seeds'
+ * spread (0.436% against 0.491%, the other way in a later run); on one
+ * thread even (d2103 0.233 / 0.211%; bench/RESULTS.md, "Short runs where
+ * ties abound (LK)"). */
 /* Whether an LK search with the basic move kopt (0: the flip chain) on n
  * cities under a time limit of time_limit_s seconds (<= 0: none) on
  * `threads` threads, tied as ils_mostly_tied finds its lists, is such a
