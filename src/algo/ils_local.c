@@ -25,7 +25,8 @@
  * tour at its start, so a run is the same for the same seed and kick
  * budget on any thread count: T is the number of searches, which a kick
  * budget fixes (wt_policy_ils_searches), and fewer threads take turns at
- * them (ils_team).  Under a time limit alone T is the thread count.
+ * them (ils_team).  Under a time limit alone T is the thread count, and
+ * the kicks' searches may be more (wt_policy_ils_kick_searches).
  */
 #include "algo/ils_local.h"
 
@@ -325,6 +326,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool tied = st == WT_OK && moves.kopt && ils_mostly_tied(whole, inst);
     bool tied_short = wt_policy_lk_tied_short(moves.kopt, tied, n, ctl->params->time_limit_s,
                                               ctl->threads);
+    /* The kicks' searches: T, or more in a tied short run (policy.h). */
+    int S = wt_policy_ils_kick_searches(T, wt_tuning_of(ctl->params)->ils_searches, kicks,
+                                        tied_short);
+    if (S > T) segmentable = inst->type != WT_EXPLICIT && !whole_only;
     int32_t *kick_lists = NULL;
     if (st == WT_OK && alpha_first)
         st = kick_engine(inst, tour, ctl, tied, &moves, &whole, &kick_lists, err);
@@ -336,22 +341,22 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     const wt_tuning *tune = wt_tuning_of(ctl->params);
     bool merged = lk && ils_merged_on(tune, n, tied_short) && !whole_only;
-    bool on_segments = segmentable && (n / T >= ils_segment_min(tune, lk) || large_lk);
+    bool on_segments = segmentable && (n / S >= ils_segment_min(tune, lk) || large_lk);
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */
     wt_concurrent_windows *concurrent = NULL;
     wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, merged);
-    if (!halt && on && kicks == 0 && T > 1 &&
+    if (!halt && on && kicks == 0 && S > 1 &&
         (merged || on_segments))
         st = wt_concurrent_open(inst, &bo, &concurrent, err);
     if (!halt && st == WT_OK) {
         if (merged)
-            st = ils_kick_merged(whole, tour, n, ctl, T, kicks, concurrent, &length, stats, err);
+            st = ils_kick_merged(whole, tour, n, ctl, S, kicks, concurrent, &length, stats, err);
         else if (on_segments)
-            st = ils_kick_segments(whole, tour, n, ctl, T, kicks, large_lk, concurrent, &length,
+            st = ils_kick_segments(whole, tour, n, ctl, S, kicks, large_lk, concurrent, &length,
                                    stats, err);
         else
-            st = ils_kick_replicas(whole, tour, n, ctl, T, kicks, &length, stats, err);
+            st = ils_kick_replicas(whole, tour, n, ctl, S, kicks, &length, stats, err);
     }
     stats->gpu_time_s += wt_concurrent_gpu_s(concurrent);
     if (wt_concurrent_started_at(concurrent) > 0)

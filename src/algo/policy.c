@@ -30,6 +30,12 @@ int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks)
     return s < 1 ? 1 : s > WT_ILS_BUDGET_SEARCHES_MAX ? WT_ILS_BUDGET_SEARCHES_MAX : (int)s;
 }
 
+int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_short)
+{
+    if (tuned > 0 || kicks > 0 || !tied_short) return T;
+    return T < WT_ILS_TIED_SHORT_SEARCHES ? WT_ILS_TIED_SHORT_SEARCHES : T;
+}
+
 int wt_policy_device_stall_passes(int n)
 {
     return n >= WT_DEVICE_STALL_CITIES ? WT_DEVICE_STALL_PASSES : 0;

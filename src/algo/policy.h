@@ -352,6 +352,21 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
 #define WT_ILS_KICKS_A_SEARCH 5000
 #define WT_ILS_BUDGET_SEARCHES_MAX 16
 int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks);
+/* Under a time limit alone, a tied short run (wt_policy_lk_tied_short)
+ * kicks with this many searches at least, taking turns where the threads
+ * are fewer: on one thread two searches kick segments of the tour (from
+ * 1,000 cities, WT_ILS_LK_SEGMENT_MIN a search) where one search kicked
+ * the whole.  d2103 at 1 s on one thread (seeds 1-8, mean gap): 0.113%
+ * against 0.233%, every seed within 0.21% (linkern's 1 s tours: 0.199 to
+ * 0.222%); pla7397 and u2152 even (0.650 / 0.664%, seeds 1-16; 0.429 /
+ * 0.412%, seeds 1-8); on two threads the searches kick segments already
+ * (bench/RESULTS.md, "Short runs where ties abound (LK)"). */
+#define WT_ILS_TIED_SHORT_SEARCHES 2
+/* The searches that kick after the first descent, T = wt_policy_ils_searches
+ * searches having run it: T, or WT_ILS_TIED_SHORT_SEARCHES at least in a
+ * tied short run (tied_short) under a time limit alone (kicks 0) where
+ * the tuning sets no ils_searches (tuned 0). */
+int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_short);
 
 /* The first descent: bench/RESULTS.md, "Why 2-opt over the 50 longest edges
  * after the first descent (LK)", "Why several start tours where ties abound

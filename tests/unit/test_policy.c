@@ -246,6 +246,22 @@ static void test_lk_tied_short(void **state)
     assert_false(wt_policy_lk_tied_short(0, true, n, 0.1 * edge, 1));
 }
 
+/* The kicks' searches: the first descent's T, or at least
+ * WT_ILS_TIED_SHORT_SEARCHES in a tied short run under a time limit alone
+ * where the tuning sets none; a kick budget's searches stay as they are,
+ * so that its run repeats. */
+static void test_kick_searches(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 0, true), WT_ILS_TIED_SHORT_SEARCHES);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 0, false), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 3000, true), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 1, 0, true), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(16, 0, 0, true), 16);
+    assert_int_equal(wt_policy_ils_kick_searches(WT_ILS_TIED_SHORT_SEARCHES, 0, 0, true),
+                     WT_ILS_TIED_SHORT_SEARCHES);
+}
+
 /* The kicks' walks: WT_ILS_LK_WALK_STEPS for the flip chain,
  * WT_ILS_LK_KOPT_WALK_STEPS for the k-opt step, and
  * WT_ILS_LK_TIED_WALK_STEPS for it in a short run where ties abound (under
@@ -379,7 +395,7 @@ int main(void)
         cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
         cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_lk_walk),
-        cmocka_unit_test(test_lk_tied_short),
+        cmocka_unit_test(test_lk_tied_short),   cmocka_unit_test(test_kick_searches),
         cmocka_unit_test(test_timed_rounds),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
