@@ -191,7 +191,8 @@ ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_e
     /* Ties, counted on the kicks' lists only where the rule asks for them
      * (an O(n k) pass): on the tied instances measured (75-88% of their
      * cities) the count on the first descent's lists agrees. */
-    bool tied = m->lk && m->kopt && !tuned && ils_mostly_tied(proto, inst);
+    bool tied = m->lk && m->kopt && !tuned && ctl->params->time_limit_s > 0 &&
+                ils_mostly_tied(proto, inst);
     int walk = m->lk ? wt_policy_lk_walk(tuned, m->kopt, tied, inst->n,
                                          ctl->params->time_limit_s, ctl->threads)
                      : 0;
