@@ -112,8 +112,9 @@ wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n)
 static bool short_kick_run(bool tied, int n, double time_limit_s, int threads)
 {
     double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
-    double per_city = tied ? WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY
-                           : WT_LK_KICK_SHORT_THREAD_S_PER_CITY;
+    bool tied_rule = tied && n <= WT_ILS_LK_REPLICAS_MAX;
+    double per_city = tied_rule ? WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY
+                                : WT_LK_KICK_SHORT_THREAD_S_PER_CITY;
     return time_limit_s > 0 && thread_s < per_city * n;
 }
 
@@ -134,7 +135,8 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
 
 bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads)
 {
-    return kopt && tied && short_kick_run(true, n, time_limit_s, threads);
+    return kopt && tied && n <= WT_ILS_LK_REPLICAS_MAX &&
+           short_kick_run(true, n, time_limit_s, threads);
 }
 
 int wt_policy_lk_walk(int tuned, int kopt, bool tied, int n, double time_limit_s, int threads)

@@ -215,9 +215,15 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * thread d1291, fl1577 and u1817 (0.55-0.77 ms a city; seeds 1-4):
  * 0.048 / 0.052 / 0.284% against 0.126 / 0.349 / 0.339%, fl1400 even
  * (0.559 / 0.541%); d2103 at 20,000 kicks (about 2.7 ms a city) no
- * shorter either way (bench/RESULTS.md, "Short runs where ties abound
- * (LK)"). */
-#define WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY 2e-3
+ * shorter either way; at 8 s on two threads (the rules forced by the
+ * tuning, seeds 1-3) d2103 (7.6 ms a city) 0.087% against 0.152-0.154%
+ * and pla7397 (2.2 ms) 0.019 / 0.441 / 0.220% against 0.117 / 0.758 /
+ * 0.246%, fl1577 (10 ms) and u2152 (7.4 ms) even, seed for seed one
+ * each way; so 10 ms, which a 1 s run on 16 threads reaches from 1,600
+ * cities (bench/RESULTS.md, "Short runs where ties abound (LK)").  Up to
+ * WT_ILS_LK_REPLICAS_MAX cities: larger tied tours (pla33810, pla85900)
+ * were not measured with these rules and keep those of untied ones. */
+#define WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY 10e-3
 /* The candidates a city of the k-opt step's kick repairs on n cities under
  * a time limit of time_limit_s seconds (<= 0: none) on `threads` threads,
  * the first descent's being descent_k, tied as ils_mostly_tied finds the
@@ -326,8 +332,8 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 /* Whether an LK search with the basic move kopt (0: the flip chain) on n
  * cities under a time limit of time_limit_s seconds (<= 0: none) on
  * `threads` threads, tied as ils_mostly_tied finds its lists, is such a
- * run: the k-opt step, tied, and under
- * WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a city. */
+ * run: the k-opt step, tied, up to WT_ILS_LK_REPLICAS_MAX cities, and
+ * under WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a city. */
 bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads);
 /* The merging meetings of replicas and merged replicas (ils_combine.c,
  * issue 40): rounds without a shorter tour after which all searches but

@@ -244,6 +244,20 @@ static void test_lk_tied_short(void **state)
     assert_false(wt_policy_lk_tied_short(5, true, n, 0, 1));
     assert_false(wt_policy_lk_tied_short(5, false, n, 0.1 * edge, 1));
     assert_false(wt_policy_lk_tied_short(0, true, n, 0.1 * edge, 1));
+    /* Above WT_ILS_LK_REPLICAS_MAX cities: never, and the kicks' rules
+     * of untied runs. */
+    const int big = WT_ILS_LK_REPLICAS_MAX + 1;
+    const double big_short = 0.99 * WT_LK_KICK_SHORT_THREAD_S_PER_CITY * big;
+    const double big_between = 2 * WT_LK_KICK_SHORT_THREAD_S_PER_CITY * big;
+    assert_true(wt_policy_lk_tied_short(5, true, WT_ILS_LK_REPLICAS_MAX, 0.1, 1));
+    assert_false(wt_policy_lk_tied_short(5, true, big, big_short, 1));
+    assert_int_equal(wt_policy_lk_kick_candidates(0, 5, 5, true, big, big_short, 1),
+                     WT_LK_KOPT_KICK_CANDIDATES);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, 5, 5, true, big, big_between, 1), 5);
+    assert_false(wt_policy_lk_kick_pi(0, true, big, big_short, 1));
+    assert_true(wt_policy_lk_kick_pi(0, true, big, big_between, 1));
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, big, big_short, 1),
+                     WT_ILS_LK_KOPT_WALK_STEPS);
 }
 
 /* The kicks' searches: the first descent's T, or at least
