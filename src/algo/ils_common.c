@@ -1,6 +1,7 @@
 /*
  * ils_common.c - what the host's ILS drivers share (ils_common.h): the
- * searches, a kick and its repair, a round of kicks on one thread.
+ * searches, a kick and its repair, a round of kicks on one thread, and the
+ * count of ties that picks the rules of tied instances.
  *
  * A kick queues only the cities it reconnects and the engine's descent
  * runs from those (the don't-look bits of all others stay set), so a kick
@@ -14,6 +15,7 @@
 #include "algo/policy.h"
 #include "core/climb_start.h"
 #include "core/error.h"
+#include "core/instance.h"
 #include "ls/kicks.h"
 
 /* Kicks between looks at the clock and the progress callback. */
@@ -25,6 +27,36 @@ uint64_t ils_round_kicks(const wt_tuning *t)
     if (t->ils_round_kicks == WT_TUNING_OFF || t->ils_round_kicks > (1LL << 40))
         return 1ULL << 40; /* never; T * k must fit */
     return (uint64_t)t->ils_round_kicks;
+}
+
+/* The two shortest edges from city c to the k cities of row (entries
+ * below 0 ended it): *d1 <= *d2, both INT64_MAX where it has fewer. */
+static void two_shortest(const wt_instance *inst, int c, const int32_t *row, int k, int64_t *d1,
+                         int64_t *d2)
+{
+    *d1 = *d2 = INT64_MAX;
+    for (int j = 0; j < k && row[j] >= 0; j++) {
+        int64_t d = wt_dist(inst, c, row[j]);
+        if (d < *d1) {
+            *d2 = *d1;
+            *d1 = d;
+        } else if (d < *d2) {
+            *d2 = d;
+        }
+    }
+}
+
+bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst)
+{
+    int k, n = inst->n;
+    const int32_t *nb = wt_ls_candidates(w, &k);
+    long long tied = 0;
+    for (int c = 0; k >= 2 && c < n; c++) {
+        int64_t d1, d2;
+        two_shortest(inst, c, nb + (size_t)c * (size_t)k, k, &d1, &d2);
+        tied += d2 != INT64_MAX && d1 == d2;
+    }
+    return tied * 100 >= (long long)WT_ILS_TIED_SHARE * n;
 }
 
 /* One kick and its repair; keeps or undoes it.  false when a descent failed. */
@@ -154,9 +186,16 @@ void ils_searches_free(ils_search *s, int T)
 ils_search *ils_searches_new(const wt_ls *proto, wt_search_ctl *ctl, int T, wt_error *err)
 {
     const wt_ls_moves *m = wt_ls_moves_of(proto);
-    int steps = wt_tuning_of(ctl->params)->lk_walk;
-    if (steps == 0) steps = m->kopt ? WT_ILS_LK_KOPT_WALK_STEPS : WT_ILS_LK_WALK_STEPS;
-    int walk = m->lk ? steps : 0;
+    const wt_instance *inst = wt_ls_instance(proto);
+    int tuned = wt_tuning_of(ctl->params)->lk_walk;
+    /* Ties, counted on the kicks' lists only where the rule asks for them
+     * (an O(n k) pass): on the tied instances measured (75-88% of their
+     * cities) the count on the first descent's lists agrees. */
+    bool tied = m->lk && m->kopt && !tuned && ctl->params->time_limit_s > 0 &&
+                ils_mostly_tied(proto, inst);
+    int walk = m->lk ? wt_policy_lk_walk(tuned, m->kopt, tied, inst->n,
+                                         ctl->params->time_limit_s, ctl->threads)
+                     : 0;
     ils_search *s = calloc((size_t)T, sizeof *s);
     if (!s) {
         wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);

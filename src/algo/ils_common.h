@@ -91,6 +91,14 @@ int ils_round_offset(uint64_t seed, uint64_t r, int n);
 void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_t *length,
                         bool wait);
 
+/* Whether at least WT_ILS_TIED_SHARE percent of the cities have their two
+ * nearest candidates (in w's lists) at one length: grids of lines, where
+ * the chain keeps much of its start tour, other start tours pay
+ * (ils_list_first_descent), and the k-opt step's gains under the ascent's
+ * penalties cost its kicks more than they give (wt_policy_lk_kick_pi), and
+ * short runs take the tied rules (wt_policy_lk_tied_short). */
+bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst);
+
 /* ----------------------------------------------------- ils_replicas.c */
 
 /* The replicas of whole's tour (length `length`); whole becomes search 0
@@ -142,8 +150,9 @@ wt_status ils_kick_segments(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
 
 /* ------------------------------------------------------- ils_merged.c */
 
-/* Whether LK searches kick merged replicas on a tour of n cities. */
-bool ils_merged_on(const wt_tuning *t, int n);
+/* Whether LK searches kick merged replicas on a tour of n cities, in a
+ * tied short run (wt_policy_lk_tied_short) or not. */
+bool ils_merged_on(const wt_tuning *t, int n, bool tied_short);
 /* The kicks of T searches on merged replicas; concurrent (NULL, or with
  * T > 1): concurrent windows, whose improved paths go in at the merges. */
 wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl, int T,
@@ -188,12 +197,6 @@ bool ils_list_descent_first(const wt_tuning *t, int n, int T);
 wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                  wt_error *err);
-/* Whether at least WT_ILS_TIED_SHARE percent of the cities have their two
- * nearest candidates (in w's lists) at one length: grids of lines, where
- * the chain keeps much of its start tour, other start tours pay
- * (ils_list_first_descent), and the k-opt step's gains under the ascent's
- * penalties cost its kicks more than they give (wt_policy_lk_kick_pi). */
-bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst);
 /* The 2-opt + Or-opt first descent of a large tour that LK searches take
  * up next (into tour). */
 wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,

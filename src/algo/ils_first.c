@@ -89,36 +89,6 @@ static wt_status list_descent(wt_ls *w, bool report, int threads, wt_search_ctl 
     return st;
 }
 
-/* The two shortest edges from city c to the k cities of row (entries
- * below 0 ended it): *d1 <= *d2, both INT64_MAX where it has fewer. */
-static void two_shortest(const wt_instance *inst, int c, const int32_t *row, int k, int64_t *d1,
-                         int64_t *d2)
-{
-    *d1 = *d2 = INT64_MAX;
-    for (int j = 0; j < k && row[j] >= 0; j++) {
-        int64_t d = wt_dist(inst, c, row[j]);
-        if (d < *d1) {
-            *d2 = *d1;
-            *d1 = d;
-        } else if (d < *d2) {
-            *d2 = d;
-        }
-    }
-}
-
-bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst)
-{
-    int k, n = inst->n;
-    const int32_t *nb = wt_ls_candidates(w, &k);
-    long long tied = 0;
-    for (int c = 0; k >= 2 && c < n; c++) {
-        int64_t d1, d2;
-        two_shortest(inst, c, nb + (size_t)c * (size_t)k, k, &d1, &d2);
-        tied += d2 != INT64_MAX && d1 == d2;
-    }
-    return tied * 100 >= (long long)WT_ILS_TIED_SHARE * n;
-}
-
 /* Start tours whose list descents run side by side, one a thread, the
  * shortest result kept: the given start tour and S - 1 Quick-Boruvka tours
  * swept at evenly spaced angles (wt_tour_init_sweep), where ils_mostly_tied;

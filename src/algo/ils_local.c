@@ -25,7 +25,8 @@
  * tour at its start, so a run is the same for the same seed and kick
  * budget on any thread count: T is the number of searches, which a kick
  * budget fixes (wt_policy_ils_searches), and fewer threads take turns at
- * them (ils_team).  Under a time limit alone T is the thread count.
+ * them (ils_team).  Under a time limit alone T is the thread count, and
+ * the kicks' searches may be more (wt_policy_ils_kick_searches).
  */
 #include "algo/ils_local.h"
 
@@ -196,20 +197,21 @@ static wt_status ascent_after_descent(const wt_instance *inst, const int32_t *to
  * descent (on all of *m's candidates, under the ascent's penalties): on
  * the first wt_policy_lk_kick_candidates of each row, and without the
  * penalties where wt_policy_lk_kick_pi says so (bench/RESULTS.md, "At 1 s
- * against linkern").  *lists: the rows it takes (to free after the
- * search), NULL where *whole and *m stay as they are. */
+ * against linkern"); tied: as ils_mostly_tied finds the first descent's
+ * lists.  *lists: the rows it takes (to free after the search), NULL
+ * where *whole and *m stay as they are. */
 static wt_status kick_engine(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                             wt_ls_moves *m, wt_ls **whole, int32_t **lists, wt_error *err)
+                             bool tied, wt_ls_moves *m, wt_ls **whole, int32_t **lists,
+                             wt_error *err)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
     int n = inst->n, width = m->candidates;
     *lists = NULL;
     if (!m->kopt || !m->given) return WT_OK;
     double limit = ctl->params->time_limit_s;
-    int k = wt_policy_lk_kick_candidates(t->lk_kick_candidates, width, m->kopt, n, limit,
+    int k = wt_policy_lk_kick_candidates(t->lk_kick_candidates, width, m->kopt, tied, n, limit,
                                          ctl->threads);
-    bool pi = m->pi && wt_policy_lk_kick_pi(t->lk_kick_pi, ils_mostly_tied(*whole, inst), n,
-                                            limit, ctl->threads);
+    bool pi = m->pi && wt_policy_lk_kick_pi(t->lk_kick_pi, tied, n, limit, ctl->threads);
     if (k == width && pi == (m->pi != NULL)) return WT_OK;
     int32_t *rows = malloc((size_t)n * (size_t)k * sizeof *rows);
     if (!rows) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the kicks' lists");
@@ -319,9 +321,18 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
     else if (st == WT_OK && !wt_ctl_expired(ctl)) /* the descended tour, as shown after it */
         wt_ctl_report(ctl, wt_ls_length(whole), stats->steps, true);
+    /* Ties, counted on the first descent's lists, for the k-opt step's
+     * short-run rules (policy.h). */
+    bool tied = st == WT_OK && moves.kopt && ils_mostly_tied(whole, inst);
+    bool tied_short = wt_policy_lk_tied_short(moves.kopt, tied, n, ctl->params->time_limit_s,
+                                              ctl->threads);
+    /* The kicks' searches: T, or more in a tied short run (policy.h). */
+    int S = wt_policy_ils_kick_searches(T, wt_tuning_of(ctl->params)->ils_searches, kicks,
+                                        tied_short);
+    if (S > T) segmentable = inst->type != WT_EXPLICIT && !whole_only;
     int32_t *kick_lists = NULL;
     if (st == WT_OK && alpha_first)
-        st = kick_engine(inst, tour, ctl, &moves, &whole, &kick_lists, err);
+        st = kick_engine(inst, tour, ctl, tied, &moves, &whole, &kick_lists, err);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;
@@ -329,23 +340,23 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     const wt_tuning *tune = wt_tuning_of(ctl->params);
-    bool merged = lk && ils_merged_on(tune, n) && !whole_only;
-    bool on_segments = segmentable && (n / T >= ils_segment_min(tune, lk) || large_lk);
+    bool merged = lk && ils_merged_on(tune, n, tied_short) && !whole_only;
+    bool on_segments = segmentable && (n / S >= ils_segment_min(tune, lk) || large_lk);
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */
     wt_concurrent_windows *concurrent = NULL;
     wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, merged);
-    if (!halt && on && kicks == 0 && T > 1 &&
+    if (!halt && on && kicks == 0 && S > 1 &&
         (merged || on_segments))
         st = wt_concurrent_open(inst, &bo, &concurrent, err);
     if (!halt && st == WT_OK) {
         if (merged)
-            st = ils_kick_merged(whole, tour, n, ctl, T, kicks, concurrent, &length, stats, err);
+            st = ils_kick_merged(whole, tour, n, ctl, S, kicks, concurrent, &length, stats, err);
         else if (on_segments)
-            st = ils_kick_segments(whole, tour, n, ctl, T, kicks, large_lk, concurrent, &length,
+            st = ils_kick_segments(whole, tour, n, ctl, S, kicks, large_lk, concurrent, &length,
                                    stats, err);
         else
-            st = ils_kick_replicas(whole, tour, n, ctl, T, kicks, &length, stats, err);
+            st = ils_kick_replicas(whole, tour, n, ctl, S, kicks, &length, stats, err);
     }
     stats->gpu_time_s += wt_concurrent_gpu_s(concurrent);
     if (wt_concurrent_started_at(concurrent) > 0)

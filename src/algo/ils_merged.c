@@ -30,10 +30,11 @@
 #include "core/tour_changes.h"
 #include "core/tour_ops.h"
 
-bool ils_merged_on(const wt_tuning *t, int n)
+bool ils_merged_on(const wt_tuning *t, int n, bool tied_short)
 {
     if (t->ils_merged_min == WT_TUNING_OFF) return false;
-    return n >= (t->ils_merged_min ? t->ils_merged_min : WT_ILS_MERGED_MIN);
+    if (t->ils_merged_min) return n >= t->ils_merged_min;
+    return !tied_short && n >= WT_ILS_MERGED_MIN;
 }
 
 /* The replicas' tours and the scratch of their merge. */

@@ -30,6 +30,12 @@ int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks)
     return s < 1 ? 1 : s > WT_ILS_BUDGET_SEARCHES_MAX ? WT_ILS_BUDGET_SEARCHES_MAX : (int)s;
 }
 
+int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_short)
+{
+    if (tuned > 0 || kicks > 0 || !tied_short) return T;
+    return T < WT_ILS_TIED_SHORT_SEARCHES ? WT_ILS_TIED_SHORT_SEARCHES : T;
+}
+
 int wt_policy_device_stall_passes(int n)
 {
     return n >= WT_DEVICE_STALL_CITIES ? WT_DEVICE_STALL_PASSES : 0;
@@ -101,18 +107,22 @@ wt_ascent_plan wt_policy_ascent_first(const wt_tuning *t, bool on_host, int n)
 }
 
 /* Whether a run of `threads` threads on n cities under a limit of
- * time_limit_s seconds is short for the kicks' repairs (policy.h). */
-static bool short_kick_run(int n, double time_limit_s, int threads)
+ * time_limit_s seconds is short for the kicks' repairs (policy.h), tied
+ * or not. */
+static bool short_kick_run(bool tied, int n, double time_limit_s, int threads)
 {
     double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
-    return time_limit_s > 0 && thread_s < WT_LK_KICK_SHORT_THREAD_S_PER_CITY * n;
+    bool tied_rule = tied && n <= WT_ILS_LK_REPLICAS_MAX;
+    double per_city = tied_rule ? WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY
+                                : WT_LK_KICK_SHORT_THREAD_S_PER_CITY;
+    return time_limit_s > 0 && thread_s < per_city * n;
 }
 
-int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
-                                 int threads)
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, bool tied, int n,
+                                 double time_limit_s, int threads)
 {
     if (!kopt || tuned == WT_TUNING_OFF) return descent_k;
-    if (!tuned && !short_kick_run(n, time_limit_s, threads)) return descent_k;
+    if (!tuned && !short_kick_run(tied, n, time_limit_s, threads)) return descent_k;
     int k = tuned > 0 ? tuned : WT_LK_KOPT_KICK_CANDIDATES;
     return k < descent_k ? k : descent_k;
 }
@@ -120,7 +130,22 @@ int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, doub
 bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int threads)
 {
     if (tuned == WT_TUNING_OFF) return false;
-    return tuned > 0 || !tied || !short_kick_run(n, time_limit_s, threads);
+    return tuned > 0 || !tied || !short_kick_run(true, n, time_limit_s, threads);
+}
+
+bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads)
+{
+    return kopt && tied && n <= WT_ILS_LK_REPLICAS_MAX &&
+           short_kick_run(true, n, time_limit_s, threads);
+}
+
+int wt_policy_lk_walk(int tuned, int kopt, bool tied, int n, double time_limit_s, int threads)
+{
+    if (tuned) return tuned;
+    if (!kopt) return WT_ILS_LK_WALK_STEPS;
+    return wt_policy_lk_tied_short(kopt, tied, n, time_limit_s, threads)
+               ? WT_ILS_LK_TIED_WALK_STEPS
+               : WT_ILS_LK_KOPT_WALK_STEPS;
 }
 
 uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, uint64_t most,

@@ -206,17 +206,36 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
  * bench/RESULTS.md, "At 1 s against linkern". */
 #define WT_LK_KOPT_KICK_CANDIDATES 4
 #define WT_LK_KICK_SHORT_THREAD_S_PER_CITY 500e-6
+/* Where ties abound (WT_ILS_TIED_SHARE below) a run is short for these
+ * rules, and for the penalties' and the walks' below, up to this many
+ * thread-seconds a city: the tied rules together (four candidates, no
+ * penalties, walks of WT_ILS_LK_TIED_WALK_STEPS) kept paying there.
+ * d2103 on two threads at 1 s (0.95 ms a city; seeds 1-6, mean gap):
+ * 0.242% against 0.689% under the rules of untied runs; at 1 s on one
+ * thread d1291, fl1577 and u1817 (0.55-0.77 ms a city; seeds 1-4):
+ * 0.048 / 0.052 / 0.284% against 0.126 / 0.349 / 0.339%, fl1400 even
+ * (0.559 / 0.541%); d2103 at 20,000 kicks (about 2.7 ms a city) no
+ * shorter either way; at 8 s on two threads (the rules forced by the
+ * tuning, seeds 1-3) d2103 (7.6 ms a city) 0.087% against 0.152-0.154%
+ * and pla7397 (2.2 ms) 0.019 / 0.441 / 0.220% against 0.117 / 0.758 /
+ * 0.246%, fl1577 (10 ms) and u2152 (7.4 ms) even, seed for seed one
+ * each way; so 10 ms, which a 1 s run on 16 threads reaches from 1,600
+ * cities (bench/RESULTS.md, "Short runs where ties abound (LK)").  Up to
+ * WT_ILS_LK_REPLICAS_MAX cities: larger tied tours (pla33810, pla85900)
+ * were not measured with these rules and keep those of untied ones. */
+#define WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY 10e-3
 /* The candidates a city of the k-opt step's kick repairs on n cities under
  * a time limit of time_limit_s seconds (<= 0: none) on `threads` threads,
- * the first descent's being descent_k: WT_LK_KOPT_KICK_CANDIDATES in a
- * short run (above), else descent_k; tuned as lk_kick_candidates sets it
- * (0: that default, WT_TUNING_OFF: descent_k, else that many in any run),
- * at most descent_k; descent_k for the flip chain (kopt 0). */
-int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, int n, double time_limit_s,
-                                 int threads);
+ * the first descent's being descent_k, tied as ils_mostly_tied finds the
+ * kicks' lists: WT_LK_KOPT_KICK_CANDIDATES in a short run (above), else
+ * descent_k; tuned as lk_kick_candidates sets it (0: that default,
+ * WT_TUNING_OFF: descent_k, else that many in any run), at most
+ * descent_k; descent_k for the flip chain (kopt 0). */
+int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, bool tied, int n,
+                                 double time_limit_s, int threads);
 /* Whether the k-opt step's kick repairs measure gains under the ascent's
  * penalties, as its first descent does [lk_kick_pi]: not in a short run
- * (above) where ties abound (WT_ILS_TIED_SHARE below: lines of equally
+ * (above, tied) where ties abound (WT_ILS_TIED_SHARE below: lines of equally
  * spaced cities), where the penalties made a repair several times as
  * costly for no shorter tour (pla7397 at 1 s, one thread: about 180 kicks
  * against 1,000, 0.86% against 0.58%; bench/RESULTS.md, "At 1 s against
@@ -230,6 +249,27 @@ bool wt_policy_lk_kick_pi(int tuned, bool tied, int n, double time_limit_s, int 
  * three seeds on all four, and at 10 s no longer: bench/RESULTS.md, "The
  * 5-opt step on alpha lists as the default (LK)"). */
 #define WT_ILS_LK_KOPT_WALK_STEPS 50
+/* and in the k-opt step's short runs where ties abound (the runs whose
+ * kicks drop the penalties by default, wt_policy_lk_kick_pi): kicks that reach
+ * further still.  On lines of equally spaced cities most of a city's
+ * alpha candidates lie on its line, a walk of 50 steps ends a few cities
+ * from its start, and the repair puts most such kicks back as they were;
+ * d2103 at 1 s on one thread (seeds 1-8, mean gap): 1.03% with walks of
+ * 50 steps, 0.51% with 100, 0.47% with 200, 0.21% with 400 and 1,000
+ * (linkern's 1 s tour: 0.21%); d1291, fl1577, fl1400 and u1817 shorter
+ * too (bench/RESULTS.md, "Short runs where ties abound (LK)").  Under a kick
+ * budget, whose repairs keep the penalties and all candidates, such a
+ * kick cost six times as much (d2103, 20,000 kicks): the rule stays with
+ * the short runs. */
+#define WT_ILS_LK_TIED_WALK_STEPS 400
+/* The steps of an LK search's kick walks on n cities under a time limit
+ * of time_limit_s seconds (<= 0: none) on `threads` threads, with the
+ * basic move kopt (0: the flip chain), tied as ils_mostly_tied finds the
+ * kicks' lists: WT_ILS_LK_TIED_WALK_STEPS for the k-opt step where tied
+ * in a short run (WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY), else
+ * WT_ILS_LK_KOPT_WALK_STEPS for the k-opt step, WT_ILS_LK_WALK_STEPS for
+ * the flip chain; tuned (lk_walk) where set. */
+int wt_policy_lk_walk(int tuned, int kopt, bool tied, int n, double time_limit_s, int threads);
 
 /* How the threads share the kicks: bench/RESULTS.md, "Why segments from 6,000
  * cities a thread (local descents)", "Why a replica round every 4 below 30,000
@@ -278,8 +318,23 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
 /* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
 #define WT_ILS_REPLICA_EVERY 4
-/* Tours from which LK searches kick merged replicas [ils_merged_min]. */
+/* Tours from which LK searches kick merged replicas [ils_merged_min], */
 #define WT_ILS_MERGED_MIN 2000
+/* but not the k-opt step's short runs where ties abound (below), whose
+ * searches kick segments or replicas as on smaller tours, unless the
+ * tuning sets ils_merged_min: their kicks' long walks
+ * (WT_ILS_LK_TIED_WALK_STEPS) leave a search's region of the tour.  At
+ * 1 s on two threads (seeds 1-8, mean gap; two runs of d2103): d2103
+ * 0.164 / 0.108% against 0.264 / 0.261%; pla7397 within its seeds'
+ * spread (0.436% against 0.491%, the other way in a later run); on one
+ * thread even (d2103 0.233 / 0.211%; bench/RESULTS.md, "Short runs where
+ * ties abound (LK)"). */
+/* Whether an LK search with the basic move kopt (0: the flip chain) on n
+ * cities under a time limit of time_limit_s seconds (<= 0: none) on
+ * `threads` threads, tied as ils_mostly_tied finds its lists, is such a
+ * run: the k-opt step, tied, up to WT_ILS_LK_REPLICAS_MAX cities, and
+ * under WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a city. */
+bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, int threads);
 /* The merging meetings of replicas and merged replicas (ils_combine.c,
  * issue 40): rounds without a shorter tour after which all searches but
  * the first start their rounds with a diversification [ils_merge], */
@@ -303,6 +358,21 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_KICKS_A_SEARCH 5000
 #define WT_ILS_BUDGET_SEARCHES_MAX 16
 int wt_policy_ils_searches(int tuned, int threads, uint64_t kicks);
+/* Under a time limit alone, a tied short run (wt_policy_lk_tied_short)
+ * kicks with this many searches at least, taking turns where the threads
+ * are fewer: on one thread two searches kick segments of the tour (from
+ * 1,000 cities, WT_ILS_LK_SEGMENT_MIN a search) where one search kicked
+ * the whole.  d2103 at 1 s on one thread (seeds 1-8, mean gap): 0.113%
+ * against 0.233%, every seed within 0.21% (linkern's 1 s tours: 0.199 to
+ * 0.222%); pla7397 and u2152 even (0.650 / 0.664%, seeds 1-16; 0.429 /
+ * 0.412%, seeds 1-8); on two threads the searches kick segments already
+ * (bench/RESULTS.md, "Short runs where ties abound (LK)"). */
+#define WT_ILS_TIED_SHORT_SEARCHES 2
+/* The searches that kick after the first descent, T = wt_policy_ils_searches
+ * searches having run it: T, or WT_ILS_TIED_SHORT_SEARCHES at least in a
+ * tied short run (tied_short) under a time limit alone (kicks 0) where
+ * the tuning sets no ils_searches (tuned 0). */
+int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_short);
 
 /* The first descent: bench/RESULTS.md, "Why 2-opt over the 50 longest edges
  * after the first descent (LK)", "Why several start tours where ties abound

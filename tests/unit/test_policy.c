@@ -181,7 +181,8 @@ static void test_lk_alpha(void **state)
 }
 
 /* The k-opt step's kick repairs in a short run (under
- * WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city): on
+ * WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city, or where ties
+ * abound WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY): on
  * WT_LK_KOPT_KICK_CANDIDATES of the first descent's candidates, never more
  * than it has; in a longer run or with a kick budget all of them; all when
  * the tuning turns the rule off, the tuning's count in any run where it
@@ -194,27 +195,109 @@ static void test_lk_kicks(void **state)
     const int k = WT_LK_ALPHA_CANDIDATES, n = 10000;
     const double edge = WT_LK_KICK_SHORT_THREAD_S_PER_CITY * n; /* thread-seconds */
     const double shorter = 0.99 * edge;
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, shorter, 1),
-                     WT_LK_KOPT_KICK_CANDIDATES);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, shorter / 2, 2),
-                     WT_LK_KOPT_KICK_CANDIDATES);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, edge, 1), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, edge / 2, 2), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, n, 0, 1), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, WT_LK_KOPT_KICK_CANDIDATES - 1, 5, n,
-                                                  shorter, 1),
-                     WT_LK_KOPT_KICK_CANDIDATES - 1);
-    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 0, n, shorter, 1), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(3, k, 0, n, shorter, 1), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(WT_TUNING_OFF, k, 5, n, shorter, 1), k);
-    assert_int_equal(wt_policy_lk_kick_candidates(3, k, 5, n, 0, 1), 3);
-    assert_int_equal(wt_policy_lk_kick_candidates(16, k, 5, n, shorter, 1), k);
+    const double tied_edge = WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY * n;
+    const double tied_shorter = 0.99 * tied_edge;
+    const int four = WT_LK_KOPT_KICK_CANDIDATES;
+    for (int tied = 0; tied < 2; tied++) { /* short for both */
+        assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, tied, n, shorter, 1), four);
+        assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, tied, n, shorter / 2, 2), four);
+        assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, tied, n, 0, 1), k);
+        assert_int_equal(wt_policy_lk_kick_candidates(0, four - 1, 5, tied, n, shorter, 1),
+                         four - 1);
+        assert_int_equal(wt_policy_lk_kick_candidates(0, k, 0, tied, n, shorter, 1), k);
+        assert_int_equal(wt_policy_lk_kick_candidates(3, k, 0, tied, n, shorter, 1), k);
+        assert_int_equal(wt_policy_lk_kick_candidates(WT_TUNING_OFF, k, 5, tied, n, shorter, 1),
+                         k);
+        assert_int_equal(wt_policy_lk_kick_candidates(3, k, 5, tied, n, 0, 1), 3);
+        assert_int_equal(wt_policy_lk_kick_candidates(16, k, 5, tied, n, shorter, 1), k);
+    }
+    /* Between the two bounds a run is short only where tied. */
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, false, n, edge, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, false, n, edge / 2, 2), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, true, n, edge, 1), four);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, true, n, tied_shorter / 2, 2), four);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, true, n, tied_edge, 1), k);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, k, 5, true, n, tied_edge / 2, 2), k);
     assert_true(wt_policy_lk_kick_pi(0, false, n, shorter, 1));
     assert_false(wt_policy_lk_kick_pi(0, true, n, shorter, 1));
-    assert_true(wt_policy_lk_kick_pi(0, true, n, edge, 1));
+    assert_false(wt_policy_lk_kick_pi(0, true, n, tied_shorter, 1));
+    assert_true(wt_policy_lk_kick_pi(0, true, n, tied_edge, 1));
+    assert_false(wt_policy_lk_kick_pi(0, true, n, tied_shorter / 2, 2));
+    assert_true(wt_policy_lk_kick_pi(0, true, n, tied_edge / 2, 2));
     assert_true(wt_policy_lk_kick_pi(0, true, n, 0, 1));
     assert_true(wt_policy_lk_kick_pi(1, true, n, shorter, 1));
     assert_false(wt_policy_lk_kick_pi(WT_TUNING_OFF, false, n, 0, 1));
+}
+
+/* A tied short run: the k-opt step where ties abound, under a time limit of
+ * less than WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a
+ * city; never the flip chain, untied tours or a kick budget. */
+static void test_lk_tied_short(void **state)
+{
+    (void)state;
+    const int n = 10000;
+    const double edge = WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY * n;
+    assert_true(wt_policy_lk_tied_short(5, true, n, 0.99 * edge, 1));
+    assert_true(wt_policy_lk_tied_short(5, true, n, 0.99 * edge / 4, 4));
+    assert_false(wt_policy_lk_tied_short(5, true, n, edge, 1));
+    assert_false(wt_policy_lk_tied_short(5, true, n, edge / 4, 4));
+    assert_false(wt_policy_lk_tied_short(5, true, n, 0, 1));
+    assert_false(wt_policy_lk_tied_short(5, false, n, 0.1 * edge, 1));
+    assert_false(wt_policy_lk_tied_short(0, true, n, 0.1 * edge, 1));
+    /* Above WT_ILS_LK_REPLICAS_MAX cities: never, and the kicks' rules
+     * of untied runs. */
+    const int big = WT_ILS_LK_REPLICAS_MAX + 1;
+    const double big_short = 0.99 * WT_LK_KICK_SHORT_THREAD_S_PER_CITY * big;
+    const double big_between = 2 * WT_LK_KICK_SHORT_THREAD_S_PER_CITY * big;
+    assert_true(wt_policy_lk_tied_short(5, true, WT_ILS_LK_REPLICAS_MAX, 0.1, 1));
+    assert_false(wt_policy_lk_tied_short(5, true, big, big_short, 1));
+    assert_int_equal(wt_policy_lk_kick_candidates(0, 5, 5, true, big, big_short, 1),
+                     WT_LK_KOPT_KICK_CANDIDATES);
+    assert_int_equal(wt_policy_lk_kick_candidates(0, 5, 5, true, big, big_between, 1), 5);
+    assert_false(wt_policy_lk_kick_pi(0, true, big, big_short, 1));
+    assert_true(wt_policy_lk_kick_pi(0, true, big, big_between, 1));
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, big, big_short, 1),
+                     WT_ILS_LK_KOPT_WALK_STEPS);
+}
+
+/* The kicks' searches: the first descent's T, or at least
+ * WT_ILS_TIED_SHORT_SEARCHES in a tied short run under a time limit alone
+ * where the tuning sets none; a kick budget's searches stay as they are,
+ * so that its run repeats. */
+static void test_kick_searches(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 0, true), WT_ILS_TIED_SHORT_SEARCHES);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 0, false), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 0, 3000, true), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(1, 1, 0, true), 1);
+    assert_int_equal(wt_policy_ils_kick_searches(16, 0, 0, true), 16);
+    assert_int_equal(wt_policy_ils_kick_searches(WT_ILS_TIED_SHORT_SEARCHES, 0, 0, true),
+                     WT_ILS_TIED_SHORT_SEARCHES);
+}
+
+/* The kicks' walks: WT_ILS_LK_WALK_STEPS for the flip chain,
+ * WT_ILS_LK_KOPT_WALK_STEPS for the k-opt step, and
+ * WT_ILS_LK_TIED_WALK_STEPS for it in a short run where ties abound (under
+ * WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY thread-seconds a city); the
+ * tuning's steps wherever it sets them. */
+static void test_lk_walk(void **state)
+{
+    (void)state;
+    const int n = 10000;
+    const double tied_edge = WT_LK_KICK_SHORT_TIED_THREAD_S_PER_CITY * n;
+    const double shorter = 0.99 * tied_edge;
+    assert_int_equal(wt_policy_lk_walk(0, 0, true, n, shorter, 1), WT_ILS_LK_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, false, n, shorter, 1), WT_ILS_LK_KOPT_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, n, shorter, 1), WT_ILS_LK_TIED_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, n, shorter / 2, 2),
+                     WT_ILS_LK_TIED_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, n, tied_edge, 1), WT_ILS_LK_KOPT_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, n, tied_edge / 2, 2),
+                     WT_ILS_LK_KOPT_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(0, 5, true, n, 0, 1), WT_ILS_LK_KOPT_WALK_STEPS);
+    assert_int_equal(wt_policy_lk_walk(7, 5, true, n, shorter, 1), 7);
+    assert_int_equal(wt_policy_lk_walk(7, 0, false, n, 0, 1), 7);
 }
 
 /* Rounds under a time limit alone: the first of WT_ILS_TIMED_FIRST_ROUND_KICKS,
@@ -325,7 +408,9 @@ int main(void)
         cmocka_unit_test(test_batch_defaults),  cmocka_unit_test(test_window_replicas),
         cmocka_unit_test(test_lk_kopt),
         cmocka_unit_test(test_lk_alpha),
-        cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_timed_rounds),
+        cmocka_unit_test(test_lk_kicks),        cmocka_unit_test(test_lk_walk),
+        cmocka_unit_test(test_lk_tied_short),   cmocka_unit_test(test_kick_searches),
+        cmocka_unit_test(test_timed_rounds),
         cmocka_unit_test(test_searches_and_ascent_steps),
         cmocka_unit_test(test_auto_device),     cmocka_unit_test(test_kick_budget_unchanged),
     };
