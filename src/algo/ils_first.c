@@ -16,7 +16,9 @@
  * Large tours with LK descents (above WT_ILS_LK_REPLICAS_MAX cities): by
  * default the list descent, LK on the whole tour held as a two-level list
  * on one thread, from one or more start tours side by side; else a 2-opt +
- * Or-opt first descent, then LK on segments.
+ * Or-opt first descent, then LK on segments.  The k-opt step's short runs
+ * where ties abound (wt_policy_lk_tied_short) also descend from one start
+ * tour a search side by side, on the array (ils_tied_first_descent).
  */
 #include "algo/ils_common.h"
 
@@ -89,7 +91,31 @@ static wt_status list_descent(wt_ls *w, bool report, int threads, wt_search_ctl 
     return st;
 }
 
-/* Start tours whose list descents run side by side, one a thread, the
+/* The first descent of a tour held as an array, from every city, then the
+ * longest edges' moves, committed: ils_first_descent's on one thread. */
+static wt_status array_descent(wt_ls *w, int threads, wt_search_ctl *ctl, uint64_t *moves,
+                               wt_error *err)
+{
+    wt_ls_touch_all(w);
+    wt_status st = wt_ls_descend(w, moves, err);
+    for (int r = 0; st == WT_OK && r < WT_ILS_LONG_EDGE_PASSES && !wt_ctl_expired(ctl) &&
+                    wt_ls_long_edges(w, WT_ILS_LONG_EDGES, threads) > 0;
+         r++)
+        st = wt_ls_descend(w, moves, err);
+    if (st == WT_OK) wt_ls_commit(w);
+    return st;
+}
+
+/* A start's descent: the list descent (list) or the array's; report: the
+ * solving thread's, through ctl (the array's does not report). */
+static wt_status start_descent(wt_ls *w, bool list, bool report, int threads, wt_search_ctl *ctl,
+                               uint64_t *moves, wt_error *err)
+{
+    return list ? list_descent(w, report, threads, ctl, moves, err)
+                : array_descent(w, threads, ctl, moves, err);
+}
+
+/* Start tours whose first descents run side by side, one a thread, the
  * shortest result kept: the given start tour and S - 1 Quick-Boruvka tours
  * swept at evenly spaced angles (wt_tour_init_sweep), where ils_mostly_tied;
  * a start tour the caller gave is kept as given.  tuning.ils_starts: 0,
@@ -109,10 +135,10 @@ static int start_count(const wt_ls *whole, const wt_search_ctl *ctl, const wt_in
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 
 /* Start i of S > 1 (i >= 1) in *w, a clone of the solving engine: the
- * sweep's tour and its list descent.  Where it fails (out of memory), *w
- * is freed and NULL: that start is left out. */
-static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, wt_search_ctl *ctl,
-                        uint64_t *moves)
+ * sweep's tour and its descent (list: the list descent).  Where it fails
+ * (out of memory), *w is freed and NULL: that start is left out. */
+static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, bool list,
+                        wt_search_ctl *ctl, uint64_t *moves)
 {
     const double two_pi = 6.283185307179586;
     wt_error e;
@@ -123,7 +149,7 @@ static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, wt_sea
         st = wt_tour_init_sweep(inst, two_pi * (i - 1) / (S - 1), 1, &stop, tour, NULL, &e);
     if (st == WT_OK) {
         wt_ls_adopt(*w, tour, wt_tour_length(inst, tour));
-        st = list_descent(*w, false, 1, ctl, moves, &e);
+        st = start_descent(*w, list, false, 1, ctl, moves, &e);
     }
     free(tour);
     if (st != WT_OK) {
@@ -132,10 +158,12 @@ static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, wt_sea
     }
 }
 
-/* Ties: the given start, then the lowest angle. */
-wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
-                                 wt_search_ctl *ctl, int T, wt_search_stats *stats,
-                                 wt_error *err)
+/* The first descents from start_count's start tours side by side (list:
+ * list descents), whole ending on the shortest, copied into tour; ties:
+ * the given start, then the lowest angle. */
+static wt_status starts_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                      wt_search_ctl *ctl, int T, bool list,
+                                      wt_search_stats *stats, wt_error *err)
 {
     int n = inst->n, S = start_count(whole, ctl, inst, T);
     wt_ls **other = calloc((size_t)S, sizeof *other);
@@ -147,13 +175,13 @@ wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance 
     }
     wt_status st = WT_OK;
     if (S == 1) {
-        st = list_descent(whole, true, ils_team(T, ctl), ctl, &stats->steps, err);
+        st = start_descent(whole, list, true, ils_team(T, ctl), ctl, &stats->steps, err);
     } else {
         /* Start 0 first on thread 0: the solving thread reports progress. */
 #pragma omp parallel for num_threads(ils_team(S, ctl)) schedule(static, 1)
         for (int i = 0; i < S; i++) {
-            if (i == 0) st = list_descent(whole, true, 1, ctl, &moves[0], err);
-            else if (other[i]) other_start(&other[i], inst, i, S, ctl, &moves[i]);
+            if (i == 0) st = start_descent(whole, list, true, 1, ctl, &moves[0], err);
+            else if (other[i]) other_start(&other[i], inst, i, S, list, ctl, &moves[i]);
         }
         int best = 0;
         int64_t best_len = wt_ls_length(whole);
@@ -173,6 +201,20 @@ wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance 
     if (st != WT_OK) return st;
     memcpy(tour, wt_ls_order(whole), (size_t)n * sizeof *tour);
     return WT_OK;
+}
+
+wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                 wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                 wt_error *err)
+{
+    return starts_first_descent(whole, tour, inst, ctl, T, true, stats, err);
+}
+
+wt_status ils_tied_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                 wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                 wt_error *err)
+{
+    return starts_first_descent(whole, tour, inst, ctl, T, false, stats, err);
 }
 
 /* Its descent of the whole tour removes the start tour's long edges, which

@@ -273,6 +273,20 @@ static wt_status whole_engine(const wt_instance *inst, const int32_t *tour, wt_s
     return WT_OK;
 }
 
+/* Whether the first descent runs from one start tour a search
+ * (ils_tied_first_descent): the k-opt step's short runs where ties abound
+ * (wt_policy_lk_tied_short), with T > 1 searches, neither a large tour
+ * nor a 2-opted one (other_first: those descend their own ways), no fixed
+ * edges. */
+static bool tied_starts(const wt_ls *whole, const wt_instance *inst, const wt_search_ctl *ctl,
+                        const wt_ls_moves *moves, bool other_first, int T)
+{
+    if (T < 2 || other_first || ctl->fixed || !moves->kopt) return false;
+    bool tied = ils_mostly_tied(whole, inst);
+    return wt_policy_lk_tied_short(moves->kopt, tied, inst->n, ctl->params->time_limit_s,
+                                   ctl->threads);
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
@@ -313,7 +327,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = ils_plain_first_descent(inst, tour, ctl, T, stats, err);
             if (st == WT_OK) wt_ls_adopt(whole, tour, wt_tour_length(inst, tour));
         }
-        if (st == WT_OK)
+        if (st == WT_OK && tied_starts(whole, inst, ctl, &moves, large_lk || two_opted, T))
+            st = ils_tied_first_descent(whole, tour, inst, ctl, T, stats, err);
+        else if (st == WT_OK)
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
                                    stats, err);
     }

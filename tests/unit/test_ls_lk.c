@@ -342,6 +342,54 @@ static void test_ils_lk_starts(void **state)
     wt_instance_free(grid);
 }
 
+/* The k-opt step's short runs where ties abound (a time limit under 10 ms
+ * of thread time a city: wt_policy_lk_tied_short) descend first from one
+ * start tour a search, side by side on the array, the shortest kept: on a
+ * grid of 2,500 cities, 3 threads, 8 s and 20 kicks (the kicks end it
+ * long before the limit), a valid tour of exact length; where neither run
+ * was cut by the limit, the default's is the run of 3 starts
+ * (tuning.ils_starts), whose steps count every start's descent, more than
+ * with the starts off. */
+static void test_ils_lk_tied_starts(void **state)
+{
+    (void)state;
+    enum { SIDE = 50 };
+    double x[SIDE * SIDE], y[SIDE * SIDE];
+    for (int i = 0; i < SIDE * SIDE; i++) {
+        x[i] = 10.0 * (i % SIDE);
+        y[i] = 10.0 * (i / SIDE);
+    }
+    wt_instance *grid = NULL;
+    assert_int_equal(
+        wt_instance_from_coords("grid", SIDE * SIDE, WT_EUC_2D, x, y, NULL, &grid, NULL), WT_OK);
+    wt_params p = ils_lk_params(20);
+    p.threads = 3;
+    p.time_limit_s = 8;
+    wt_tuning tune = {.ils_searches = 3};
+    p.tuning = &tune;
+    wt_result starts, three, alone;
+    assert_int_equal(wt_solve(grid, &p, &starts, NULL), WT_OK);
+    tune.ils_starts = 3;
+    assert_int_equal(wt_solve(grid, &p, &three, NULL), WT_OK);
+    tune.ils_starts = WT_TUNING_OFF;
+    assert_int_equal(wt_solve(grid, &p, &alone, NULL), WT_OK);
+    const wt_result *all[] = {&starts, &three, &alone};
+    bool cut = false;
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(wt_tour_validate(all[i]->tour, all[i]->n, NULL), WT_OK);
+        assert_int_equal(all[i]->length, wt_tour_length(grid, all[i]->tour));
+        cut |= all[i]->stop != WT_STOP_DONE;
+    }
+    if (!cut) {
+        assert_memory_equal(starts.tour, three.tour, (size_t)SIDE * SIDE * sizeof *starts.tour);
+        assert_true(starts.steps > alone.steps);
+    }
+    wt_result_free(&starts);
+    wt_result_free(&three);
+    wt_result_free(&alone);
+    wt_instance_free(grid);
+}
+
 /* ILS with LK above 20,000 cities kicking merged replicas on lists
  * (tuning.ils_merged_min): one search, and three whose changes are merged
  * every round (short rounds, so that several merges run); valid, exact,
@@ -611,6 +659,7 @@ int main(void)
         cmocka_unit_test(test_five_level_step),
         cmocka_unit_test(test_ils_lk_list_first_descent),
         cmocka_unit_test(test_ils_lk_starts),
+        cmocka_unit_test(test_ils_lk_tied_starts),
         cmocka_unit_test(test_ils_lk_merged_replicas),
         cmocka_unit_test(test_ils_lk_broad_repairs),
         cmocka_unit_test(test_kicks_undo_exactly),
