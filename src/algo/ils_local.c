@@ -275,13 +275,15 @@ static wt_status whole_engine(const wt_instance *inst, const int32_t *tour, wt_s
 
 /* Whether the first descent runs from one start tour a search
  * (ils_tied_first_descent): the k-opt step's short runs where ties abound
- * (wt_policy_lk_tied_short), with T > 1 searches, neither a large tour
- * nor a 2-opted one (other_first: those descend their own ways), no fixed
- * edges. */
+ * (wt_policy_lk_tied_short), with 2 to WT_ILS_TIED_STARTS_SEARCHES_MAX
+ * searches, neither a large tour nor a 2-opted one (other_first: those
+ * descend their own ways), no fixed edges. */
 static bool tied_starts(const wt_ls *whole, const wt_instance *inst, const wt_search_ctl *ctl,
                         const wt_ls_moves *moves, bool other_first, int T)
 {
-    if (T < 2 || other_first || ctl->fixed || !moves->kopt) return false;
+    if (T < 2 || T > WT_ILS_TIED_STARTS_SEARCHES_MAX || other_first || ctl->fixed ||
+        !moves->kopt)
+        return false;
     bool tied = ils_mostly_tied(whole, inst);
     return wt_policy_lk_tied_short(moves->kopt, tied, inst->n, ctl->params->time_limit_s,
                                    ctl->threads);

@@ -390,6 +390,18 @@ int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_shor
 #define WT_ILS_TIED_SHARE 45
 /* Most start tours of the first list descent by default. */
 #define WT_ILS_STARTS_MAX 16
+/* The k-opt step's short runs where ties abound (wt_policy_lk_tied_short)
+ * descend first from one start tour a search side by side, the shortest
+ * kept (ils_tied_first_descent), with at most this many searches.  On two
+ * threads at 1 s (development VM, seeds 1-6, mean gap) pla7397 0.411%
+ * against 0.489% from the greedy start alone, d2103 0.070% against
+ * 0.175%, fl3795 even (1.500 / 1.466%), fl1577 and d1291 the same tours.
+ * On 16 threads (H200 machine, seeds 1-3) the sixteen descents side by
+ * side cost the kicks more than they gave: d2103 0.199% against 0.126%,
+ * fl3795 1.46 against 1.30%, pla7397 no kick and 0.1 s over its 1 s (u2152
+ * 0.074 against 0.328%, the one gain) (bench/RESULTS.md, "Short runs where
+ * ties abound (LK)"). */
+#define WT_ILS_TIED_STARTS_SEARCHES_MAX 2
 
 /* The moves of the engine's descents by default: 2-opt and Or-opt on
  * WT_POLISH_NEIGHBOURS candidates, or (lk) the LK step above. */
