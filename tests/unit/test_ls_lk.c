@@ -270,6 +270,24 @@ static void test_ils_lk_list_first_descent(void **state)
     wt_instance_free(inst);
 }
 
+/* A square grid of side x side cities 10 apart (every city's nearest
+ * tied). */
+static wt_instance *grid_instance(int side)
+{
+    int n = side * side;
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    for (int i = 0; i < n; i++) {
+        x[i] = 10.0 * (i % side);
+        y[i] = 10.0 * (i / side);
+    }
+    wt_instance *grid = NULL;
+    assert_int_equal(wt_instance_from_coords("grid", n, WT_EUC_2D, x, y, NULL, &grid, NULL),
+                     WT_OK);
+    free(x);
+    free(y);
+    return grid;
+}
+
 /* Above 20,000 cities the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
@@ -310,16 +328,7 @@ static void test_ils_lk_starts(void **state)
     wt_instance_free(inst);
 
     enum { SIDE = 150 }; /* 22,500 cities */
-    double *x = malloc(SIDE * SIDE * sizeof *x), *y = malloc(SIDE * SIDE * sizeof *y);
-    for (int i = 0; i < SIDE * SIDE; i++) {
-        x[i] = 10.0 * (i % SIDE);
-        y[i] = 10.0 * (i / SIDE);
-    }
-    wt_instance *grid = NULL;
-    assert_int_equal(
-        wt_instance_from_coords("grid", SIDE * SIDE, WT_EUC_2D, x, y, NULL, &grid, NULL), WT_OK);
-    free(x);
-    free(y);
+    wt_instance *grid = grid_instance(SIDE);
     p = ils_lk_params(50);
     p.threads = 3;
     tune.ils_starts = 0;
@@ -354,14 +363,7 @@ static void test_ils_lk_tied_starts(void **state)
 {
     (void)state;
     enum { SIDE = 50 };
-    double x[SIDE * SIDE], y[SIDE * SIDE];
-    for (int i = 0; i < SIDE * SIDE; i++) {
-        x[i] = 10.0 * (i % SIDE);
-        y[i] = 10.0 * (i / SIDE);
-    }
-    wt_instance *grid = NULL;
-    assert_int_equal(
-        wt_instance_from_coords("grid", SIDE * SIDE, WT_EUC_2D, x, y, NULL, &grid, NULL), WT_OK);
+    wt_instance *grid = grid_instance(SIDE);
     wt_params p = ils_lk_params(20);
     p.threads = 2;
     p.time_limit_s = 8;
