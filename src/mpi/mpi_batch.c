@@ -17,6 +17,7 @@
 #include "algo/batch_lk.h"
 #include "core/error.h"
 #include "mpi/mpi_agree.h"
+#include "mpi/mpi_share.h"
 #include "warptour_mpi.h"
 
 int wt_mpi_batch_owner(int i, int size) { return size > 0 ? i % size : 0; }
@@ -288,8 +289,14 @@ wt_status wt_mpi_solve_batch(MPI_Comm comm, int root, const wt_instance *const *
                      "parameters and a result");
     share sh = {0, NULL, NULL};
     packed p = {0};
-    if (st == WT_OK) st = share_of(insts, count, rank, size, &sh, err);
-    if (st == WT_OK) st = solve_share(&sh, params, &p, err);
+    wt_mpi_place place = wt_mpi_place_of(comm);
+    wt_batch_params mine = {0};
+    if (st == WT_OK) {
+        mine = *params;
+        wt_mpi_share_apply(place, &mine.threads, &mine.cuda_device, mine.device_count);
+        st = share_of(insts, count, rank, size, &sh, err);
+    }
+    if (st == WT_OK) st = solve_share(&sh, &mine, &p, err);
     share_free(&sh);
     gathered g = {0};
     if ((st = wt_mpi_agree(comm, st, err)) == WT_OK)

@@ -33,6 +33,7 @@
 #include "ls/merge.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "mpi/mpi_share.h"
 #include "mpi/mpi_schedule.h"
 #include "warptour_experimental.h"
 #include "warptour_mpi.h"
@@ -117,13 +118,7 @@ static void kick(int32_t *tour, int n, uint64_t seed)
 /* How many ranks of comm share each core of this machine, at least 1. */
 static double core_share(MPI_Comm comm)
 {
-    MPI_Comm local;
-    int here = 1;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local) ==
-        MPI_SUCCESS) {
-        MPI_Comm_size(local, &here);
-        MPI_Comm_free(&local);
-    }
+    int here = wt_mpi_place_of(comm).here;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     return cores > 0 && here > cores ? (double)here / (double)cores : 1.0;
 }

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "mpi/mpi_agree.h"
 #include "mpi/mpi_modes.h"
+#include "mpi/mpi_share.h"
 #include "warptour_experimental.h"
 
 void wt_mpi_params_defaults(wt_mpi_params *p)
@@ -103,6 +104,13 @@ wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *
     wt_mpi_params_defaults(&d);
     if (!mp) mp = &d;
     wt_status st = check_args(inst, params, res, mp, size, err);
+    wt_mpi_place place = wt_mpi_place_of(comm);
+    wt_params mine;
+    if (st == WT_OK) {
+        mine = *params;
+        wt_mpi_share_apply(place, &mine.threads, &mine.cuda_device, mine.device_count);
+        params = &mine;
+    }
     int mode = WT_MPI_ISLANDS;
     if (st == WT_OK && rank == mp->root) {
         char why[160] = "";

@@ -149,6 +149,26 @@ class Islands(OneInstance):
         self.assertIn("searches over MPI ranks run ils", err)
 
 
+class SharedMachine(unittest.TestCase):
+    """Ranks on one machine split its cores (warptour_mpi.h, "One machine,
+    several ranks"): all cores asked for, each of P ranks takes cores / P
+    threads; a thread count given is kept."""
+    INST = os.path.join(DATA, "a280.tsp")
+
+    def device(self, *args):
+        rc, out, err, _ = mpirun(2, "solve", self.INST, "--kicks", "50", "--json", *args)
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)["device"]
+
+    def test_cores_split_between_the_ranks(self):
+        each = max(1, (os.cpu_count() or 1) // 2)
+        plural = "thread" if each == 1 else "threads"
+        self.assertIn(f" {each} {plural},", self.device())
+
+    def test_threads_given_are_kept(self):
+        self.assertIn(" 3 threads,", self.device("--threads", "3"))
+
+
 class Parts(OneInstance):
     """The parts mode: each rank searches a path of the tour with its ends
     fixed, the root splices them back."""
