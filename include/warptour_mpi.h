@@ -15,6 +15,14 @@
  * MPI's to report: Open MPI's mpirun then ends the whole job, naming the
  * rank.  The ranks are expected to be alike (the same byte order and type
  * sizes): tours and results travel as bytes.
+ *
+ * One machine, several ranks: mpirun gives every rank the same arguments,
+ * so each entry point shares a machine out among the ranks of comm that run
+ * on it.  Of S such ranks, the one of local index L (MPI's shared-memory
+ * split) runs threads 0 (all cores) as cores / S threads (at least 1), and,
+ * where the parameters name no device list (device_count 0), on GPU
+ * (cuda_device + L) mod the machine's GPUs: one GPU a rank.  A thread count
+ * or a device list given is kept as given.
  */
 #ifndef WARPTOUR_MPI_H
 #define WARPTOUR_MPI_H
