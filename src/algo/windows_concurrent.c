@@ -497,7 +497,7 @@ void wt_concurrent_devices_named(wt_concurrent_windows *cw, char *out, size_t si
 {
     if (size == 0) return;
     out[0] = '\0';
-    if (!cw || !cw->thread_on) return;
+    if (!cw || cw->started_at == 0) return; /* named by the rounds' thread, even once joined */
     pthread_mutex_lock(&cw->lock);
     snprintf(out, size, "%s", cw->devices_named);
     pthread_mutex_unlock(&cw->lock);

@@ -20,6 +20,7 @@
 #include "algo/batch.h"
 #include "algo/devices.h"
 #include "algo/windows.h"
+#include "algo/windows_concurrent.h"
 #include "core/error.h"
 #include "core/instance.h"
 
@@ -340,6 +341,40 @@ static void test_windows_dealt_over_two(void **state)
     wt_instance_free(inst);
 }
 
+/* Concurrent windows over a list of two: the rounds' windows go to both,
+ * and the GPUs are named after the last round was waited for (the final
+ * splice joins the rounds' thread before the result is described). */
+static void test_concurrent_names_both(void **state)
+{
+    (void)state;
+    int n = 3000, list[2] = {0, 1};
+    wt_instance *inst = wt_test_random_instance(n, 12);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    wt_test_random_tour(n, 5, tour);
+    wt_device_set two = fake_set(2);
+    wt_concurrent_opts o = {.device = &two.at[0], .seed = 2, .round_s = 0.2, .window = 100,
+                            .devices = list, .device_count = 2};
+    wt_concurrent_windows *cw = NULL;
+    wt_error err = {0};
+    reset_fakes();
+    assert_int_equal(wt_concurrent_open(inst, &o, &cw, &err), WT_OK);
+    wt_concurrent_start(cw, tour, wt_now() + 0.5);
+    int64_t gain = 0;
+    while (wt_concurrent_rounds(cw) == 0 && wt_concurrent_running(cw))
+        (void)wt_concurrent_splice(cw, tour, false, &gain);
+    (void)wt_concurrent_splice(cw, tour, true, &gain);
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    char named[128];
+    wt_concurrent_devices_named(cw, named, sizeof named);
+    assert_non_null(strstr(named, "2 GPUs"));
+    bool on1 = false;
+    for (int i = 0; i < MAX_INSTANCES; i++) on1 |= ran_on[i] == 1;
+    assert_true(on1);
+    wt_concurrent_close(cw);
+    free(tour);
+    wt_instance_free(inst);
+}
+
 /* The set a list makes: the first, then the others in the list's order;
  * a device past the machine's refused by name, an unusable one left out
  * (or refused when strict); the description names them. */
@@ -395,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_batch_places_by_device),
         cmocka_unit_test(test_batch_device_fails),
         cmocka_unit_test(test_windows_dealt_over_two),
+        cmocka_unit_test(test_concurrent_names_both),
         cmocka_unit_test(test_expand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
