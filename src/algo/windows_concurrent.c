@@ -389,6 +389,8 @@ static void *run_rounds(void *arg)
 {
     wt_concurrent_windows *cw = arg;
     char names[128] = "";
+    if (cw->listed_count != 0) /* the set's description begins with this device's */
+        (void)wt_device_usable(&cw->device, names, sizeof names);
     (void)wt_devices_expand(&cw->device, cw->listed, cw->listed_count, false, &cw->devices,
                             names, sizeof names, NULL); /* lenient: never fails */
     pthread_mutex_lock(&cw->lock);
