@@ -134,7 +134,8 @@ static const char solve_help[] =
     "                    the same seed and backend give the same tour (on any\n"
     "                    --threads; sa: the same --threads too)\n"
     "  --time-limit SEC  stop after SEC seconds with the best tour so far (exit status\n"
-    "                    5 when it cut the search short: below)\n"
+    "                    5 when it cut the search short: below); reading the\n"
+    "                    instance counts, writing the tour comes after\n"
     "  --threads N       CPU threads (default: all cores)\n"
     "  --optimum L       known optimal length, for the gap (the built-in table knows\n"
     "                    all TSPLIB instances)\n"
@@ -265,7 +266,8 @@ typedef struct progress_state {
      * "closed tour" and adds the phases up, so that time and counts never
      * go back. */
     bool open;
-    struct timespec t0;               /* when wt_solve was called */
+    struct timespec t0;               /* when the instance's reading began */
+    double before_s;                  /* seconds from t0 to wt_solve's call */
     double last_elapsed;              /* the phase's, at the last report */
     uint64_t steps_before, kicks_before; /* the phases before this one */
     uint64_t last_steps, last_kicks;  /* this phase's, at the last report */
@@ -278,10 +280,27 @@ static double seconds_since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
 
+/* The time limit left to the search once the instance is read (t_read:
+ * before reading; under mpirun the slowest rank's reading counts for all,
+ * so that every rank searches to the same limit), at least a millisecond
+ * (a valid tour is still made); ps's clock then starts at t_read, so that
+ * the progress line counts against the whole limit. */
+static void limit_after_reading(wt_params *p, const struct timespec *t_read, progress_state *ps)
+{
+    double read_s = cli_mpi_max(seconds_since(t_read));
+    ps->t0 = *t_read;
+    ps->before_s = read_s;
+    if (!(p->time_limit_s > 0)) return;
+    double left = p->time_limit_s - read_s;
+    p->time_limit_s = left > 1e-3 ? left : 1e-3;
+}
+
 static int show_progress(const wt_progress *given, void *user)
 {
     progress_state *ps = user;
     wt_progress q = *given, *p = &q;
+    double search_s = given->elapsed_s;
+    p->elapsed_s += ps->before_s; /* the library counts from its call */
     if (ps->open) {
         /* A phase's clock and counters start from 0: one going back is a new phase. */
         if (p->elapsed_s < ps->last_elapsed || p->steps < ps->last_steps ||
@@ -311,7 +330,7 @@ static int show_progress(const wt_progress *given, void *user)
     if (p->climbs) snprintf(climbs, sizeof climbs, "  climbs %" PRIu64, p->climbs);
     if (p->kicks)
         snprintf(climbs, sizeof climbs, "  kicks %" PRIu64 " (%.0f/s)", p->kicks,
-                 p->elapsed_s > 0 ? (double)p->kicks / p->elapsed_s : 0.0);
+                 search_s > 0 ? (double)p->kicks / search_s : 0.0);
     char temp[32] = "";
     if (p->temperature > 0) snprintf(temp, sizeof temp, " T %.4g", p->temperature);
     char pass[32] = ""; /* inside a long pass: how far it got, when known */
@@ -844,6 +863,8 @@ int cmd_solve(int argc, char **argv)
      * (seconds on a machine whose driver is not loaded yet), is seen by
      * wt_solve at its start, which then still writes a tour. */
     install_stop_handlers();
+    struct timespec t_read; /* --time-limit counts from here: reading is the user's wait too */
+    clock_gettime(CLOCK_MONOTONIC, &t_read);
     wt_instance *inst = cli_read_instance_noted(o.instance, o.metric, !o.quiet, &status);
     if (!inst) {
         remove_stop_handlers();
@@ -873,6 +894,7 @@ int cmd_solve(int argc, char **argv)
     wt_result res = {0};
     if (status == EXIT_OK) {
         o.params.start_tour = start;
+        limit_after_reading(&o.params, &t_read, &ps);
         if (!o.quiet && !o.json && isatty(STDERR_FILENO)) {
             o.params.progress = show_progress;
             o.params.progress_user = &ps;
@@ -887,7 +909,6 @@ int cmd_solve(int argc, char **argv)
             }
         }
         o.params.stop_flag = (const volatile int *)&interrupted;
-        clock_gettime(CLOCK_MONOTONIC, &ps.t0);
         wt_error err = {0};
         if (cli_mpi_solve(inst, &o.params, &res, &err) != WT_OK) status = cli_report_error(&err);
         if (ps.shown) fputc('\n', stderr);

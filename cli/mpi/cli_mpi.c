@@ -160,6 +160,17 @@ int cli_mpi_finish(int status)
     return mpi_rank == 0 ? status : 0;
 }
 
+double cli_mpi_max(double v)
+{
+    double most = v;
+    if (mpi_on && MPI_Allreduce(&v, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
+        fprintf(stderr, "%s: rank %d: the ranks could not agree (MPI_Allreduce failed)\n",
+                cli_program(), mpi_rank);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE_RUN);
+    }
+    return most;
+}
+
 wt_status cli_mpi_solve(const wt_instance *inst, const wt_params *params, wt_result *res,
                         wt_error *err)
 {

@@ -46,6 +46,9 @@ int cli_mpi_size(void);
  * the agreed status (status itself without ranks). */
 int cli_mpi_agree(int status);
 
+/* The largest of the ranks' values of v (collective); v in one process. */
+double cli_mpi_max(double v);
+
 /* Ends MPI after a command (agreeing first where no failure was agreed
  * yet); returns the process's exit status: rank 0's status, 0 on the other
  * ranks (mpirun exits with rank 0's then). */

@@ -31,6 +31,7 @@ bool cli_mpi_on(void) { return false; }
 int cli_mpi_rank(void) { return 0; }
 int cli_mpi_size(void) { return 1; }
 int cli_mpi_agree(int status) { return status; }
+double cli_mpi_max(double v) { return v; }
 int cli_mpi_finish(int status) { return status; }
 
 wt_status cli_mpi_solve(const wt_instance *inst, const wt_params *params, wt_result *res,

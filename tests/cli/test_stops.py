@@ -188,6 +188,31 @@ class GreedyStartOfAMillion(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
 
+class ReadingCounts(unittest.TestCase):
+    def test_time_limit_counts_the_reading(self):
+        # The instance (5,000 cities, no known optimum) arrives on standard
+        # input 1.5 s late: a 1 s limit is spent by the time it is read, so
+        # the search gets what is left (a millisecond) and still writes a
+        # valid tour, instead of a second more from when reading ended.
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        inst, tour = os.path.join(tmp.name, "u5k.tsp"), os.path.join(tmp.name, "late.tour")
+        r = run("gen", "uniform", "5000", "--seed", "3", "--output", inst)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(inst) as f:
+            text = f.read()
+        p = subprocess.Popen([WARPTOUR, "solve", "-", "--time-limit", "1", "--output", tour,
+                              "--json", "--backend", "cpu"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        out, err = p.communicate(text, timeout=120)
+        self.assertEqual(p.returncode, 5, err)  # cut short by the limit
+        res = json.loads(out)
+        self.assertEqual(res["stop"], "time-limit")
+        self.assertLess(res["time_s"], 0.9)  # the search's own seconds: not a whole second
+        r = run("check", inst, tour)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
 if __name__ == "__main__":
     if len(sys.argv) < 2:
         sys.exit("usage: test_stops.py PATH/TO/warptour")
