@@ -121,6 +121,12 @@ static wt_status add_device(const wt_device *first, int index, bool strict, wt_d
     return WT_OK;
 }
 
+int wt_devices_cuda_count(void)
+{
+    const wt_backend *cuda = wt_backend_of(WT_BACKEND_CUDA);
+    return cuda ? wt_backend_devices(cuda) : 0;
+}
+
 wt_status wt_devices_expand(const wt_device *first, const int *devices, int count, bool strict,
                             wt_device_set *out, char *desc, size_t desc_size, wt_error *err)
 {

@@ -32,6 +32,10 @@ typedef struct wt_device_set {
  * WT_STATUS_INVALID_ARGUMENT naming the field ("who: params.devices[1] ..."). */
 wt_status wt_devices_check(const int *devices, int count, const char *who, wt_error *err);
 
+/* How many CUDA GPUs the machine has, by the driver's count (no context
+ * is made on any): 0 without any, or in a build without CUDA. */
+int wt_devices_cuda_count(void);
+
 /* The CUDA device that stands in for cuda_device: the list's first, 0 for
  * every device, cuda_device without a list. */
 int wt_devices_first(const int *devices, int count, int cuda_device);

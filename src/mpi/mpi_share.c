@@ -4,7 +4,7 @@
  */
 #include <unistd.h>
 
-#include "backend/backend.h"
+#include "algo/devices.h"
 #include "mpi/mpi_share.h"
 #include "warptour.h"
 
@@ -37,17 +37,10 @@ int wt_mpi_share_device(int cuda_device, wt_mpi_place place, int gpus)
     return (int)(((long)cuda_device + place.local) % gpus);
 }
 
-int wt_mpi_machine_gpus(void)
-{
-    /* The driver's count: no context is made on any GPU here. */
-    const wt_backend *cuda = wt_backend_of(WT_BACKEND_CUDA);
-    return cuda ? wt_backend_devices(cuda) : 0;
-}
-
 void wt_mpi_share_apply(wt_mpi_place place, int *threads, int *cuda_device, int device_count)
 {
     if (place.here <= 1) return;
     *threads = wt_mpi_share_threads(*threads, place, sysconf(_SC_NPROCESSORS_ONLN));
     if (device_count == 0) *cuda_device = wt_mpi_share_device(*cuda_device, place,
-                                                              wt_mpi_machine_gpus());
+                                                              wt_devices_cuda_count());
 }

@@ -35,9 +35,6 @@ int wt_mpi_share_threads(int threads, wt_mpi_place place, long cores);
  * gpus < 2. */
 int wt_mpi_share_device(int cuda_device, wt_mpi_place place, int gpus);
 
-/* The machine's CUDA GPUs, as wt_device_list lists them. */
-int wt_mpi_machine_gpus(void);
-
 /* The share of this machine (place) applied to one rank's fields: threads
  * and, where device_count is 0, cuda_device. */
 void wt_mpi_share_apply(wt_mpi_place place, int *threads, int *cuda_device, int device_count);
