@@ -599,6 +599,14 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
 #define WT_BATCH_ALPHA_STEPS 300
 /* its first period this long [alpha_period]. */
 #define WT_BATCH_ALPHA_PERIOD 100
+/* Seconds a solve's search ends before its time limit a city, for what
+ * follows a stop and cannot be cut short (a search's set-up begun just
+ * before the deadline, the final tour's assembly and length, freeing the
+ * search's memory): measured after the deadline at 50 ns a city on 10
+ * million cities on the development VM's host search and on 100 million
+ * with the GPU (bench/RESULTS.md, "A hundred million cities"). */
+#define WT_SOLVE_FINISH_S_PER_CITY 50e-9
+
 /* Seconds a batch's search ends before its time limit, for the tours to come
  * back from the GPU and their lengths to be recomputed: this much, */
 #define WT_BATCH_FINISH_S 2e-3

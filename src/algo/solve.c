@@ -707,6 +707,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
 {
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, params);
+    wt_ctl_finish_before(&ctl, WT_SOLVE_FINISH_S_PER_CITY * inst->n);
     ctl.fixed = fixed;
     ctl.keep = keep;
     int32_t *tour = malloc((size_t)inst->n * sizeof *tour);

@@ -37,6 +37,13 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->steps_before = 0;
 }
 
+void wt_ctl_finish_before(wt_search_ctl *ctl, double finish_s)
+{
+    double limit = ctl->params->time_limit_s;
+    if (!(limit > 0) || !(finish_s > 0)) return;
+    ctl->deadline -= finish_s < limit / 2 ? finish_s : limit / 2;
+}
+
 /* The stall rule of search_ctl.h, one report further. */
 static bool stalled(wt_search_ctl *ctl, int64_t best_length)
 {

@@ -93,6 +93,11 @@ double wt_now(void);
 
 void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params);
 
+/* Moves ctl's deadline (where it has one) finish_s seconds earlier, for the
+ * work that follows a stop (at most half the limit, so that a search still
+ * gets the other half). */
+void wt_ctl_finish_before(wt_search_ctl *ctl, double finish_s);
+
 /* True once the deadline passed or the stop flag is set; records the reason.
  * Safe to call from several threads (it writes only the same values). */
 bool wt_ctl_expired(wt_search_ctl *ctl);
