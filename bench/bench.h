@@ -4,8 +4,9 @@
  * main.c parses the command line into one bench_opts, prints the
  * header (commit, machine, command) and calls the benchmark; each benchmark
  * lives in its own bench_NAME.c and reads only its own options.
- * bench_util.c holds what several of them use: the clock, finding TSPLIB
- * files, the instance lists of --instances, the 2-opt runs of pass, ls and
+ * bench_util.c holds what several of them use: the clock, splitting the
+ * comma-separated values of list options, finding TSPLIB files, the
+ * instance lists of --instances, the 2-opt runs of pass, ls and
  * kswap, duration formatting, and the published figures printed beside
  * ours.  bench/README.md describes every benchmark.
  */
@@ -114,6 +115,26 @@ double bench_now(void);
 /* wt_params_defaults with the benchmarks' shared options: --device and
  * --tune. */
 void bench_params_defaults(const bench_opts *o, wt_params *p);
+
+/* Takes one item of a comma-separated list: true when it is good (and
+ * kept), false to refuse it and stop the list there. */
+typedef bool bench_take_fn(const char *item, void *user);
+
+/* What bench_each_listed returns when it does not get through the list. */
+enum {
+    BENCH_LIST_TOO_LONG = -1, /* list does not fit in buf; take was never called */
+    BENCH_LIST_REFUSED = -2   /* take refused an item; a message is take's or the caller's */
+};
+
+/* Copies list, an option's comma-separated value, into buf (size bytes),
+ * cuts it at the commas and hands the items in order to take(item, user);
+ * empty items are skipped (",a,,b," is a and b).  The items point into buf,
+ * so a caller may keep them as long as buf lives.  Returns how many items
+ * were taken (0 for an empty list or commas only), else BENCH_LIST_TOO_LONG
+ * (buf untouched) or BENCH_LIST_REFUSED.  Prints nothing: the messages are
+ * the callers'. */
+int bench_each_listed(const char *list, char *buf, size_t size, bench_take_fn *take,
+                      void *user);
 
 /* Finds file (or, when file is NULL, the folder itself) in the TSPLIB
  * folders searched in order: $WT_TSPLIB_DIR, ../shared/tsplib (the shared

@@ -655,45 +655,63 @@ static const struct option ab_longopts[] = {
     {"gpu-steps", required_argument, 0, 'G'}, {"gpu-profile", no_argument, 0, 'P'},
     {0, 0, 0, 0}};
 
-static int parse_backends(const char *arg, ab_opts *o)
+/* Hands the items of the list option's value arg (at most 255 characters)
+ * to take, which prints the usage error of an item it refuses; -1 when
+ * every item was taken, else EXIT_USAGE. */
+static int ab_listed(const char *arg, const char *option, bench_take_fn *take, ab_opts *o)
 {
     char buf[256];
-    if (strlen(arg) >= sizeof buf) return cli_usage_error(NULL, "ascent --backends is too long");
-    snprintf(buf, sizeof buf, "%s", arg);
-    o->n_backends = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        const wt_backend *b;
-        if (!backend_named(tok, &b))
-            return cli_usage_error(NULL, "ascent --backends takes cpu and cuda, not '%s'", tok);
-        bool twice = false;
-        for (int i = 0; i < o->n_backends; i++) twice |= o->backends[i] == b;
-        if (!twice && o->n_backends < AB_MAX_BACKENDS) o->backends[o->n_backends++] = b;
+    int taken = bench_each_listed(arg, buf, sizeof buf, take, o);
+    if (taken == BENCH_LIST_TOO_LONG)
+        return cli_usage_error(NULL, "ascent %s is too long", option);
+    return taken == BENCH_LIST_REFUSED ? EXIT_USAGE : -1;
+}
+
+static bool take_backend(const char *name, void *user)
+{
+    ab_opts *o = user;
+    const wt_backend *b;
+    if (!backend_named(name, &b)) {
+        cli_usage_error(NULL, "ascent --backends takes cpu and cuda, not '%s'", name);
+        return false;
     }
+    bool twice = false;
+    for (int i = 0; i < o->n_backends; i++) twice |= o->backends[i] == b;
+    if (!twice && o->n_backends < AB_MAX_BACKENDS) o->backends[o->n_backends++] = b;
+    return true;
+}
+
+static int parse_backends(const char *arg, ab_opts *o)
+{
+    o->n_backends = 0;
+    int status = ab_listed(arg, "--backends", take_backend, o);
+    if (status >= 0) return status;
     if (o->n_backends == 0) return cli_usage_error(NULL, "ascent --backends names none");
     return -1;
 }
 
 /* --gpu-steps plain,compact: "plain" every round on the whole graph,
  * "compact" the later rounds on the listed edges, at any size. */
+static bool take_steps(const char *name, void *user)
+{
+    ab_opts *o = user;
+    bool plain = strcmp(name, "plain") == 0;
+    if (!plain && strcmp(name, "compact") != 0) {
+        cli_usage_error(NULL, "ascent --gpu-steps takes plain and compact, not '%s'", name);
+        return false;
+    }
+    if (o->n_steps == AB_MAX_STEPS) {
+        cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most", AB_MAX_STEPS);
+        return false;
+    }
+    o->steps[o->n_steps++] = (ab_steps){.set = true, .compact = !plain};
+    return true;
+}
+
 static int parse_steps(const char *arg, ab_opts *o)
 {
-    char buf[256];
-    if (strlen(arg) >= sizeof buf) return cli_usage_error(NULL, "ascent --gpu-steps is too long");
-    snprintf(buf, sizeof buf, "%s", arg);
     o->n_steps = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        bool plain = strcmp(tok, "plain") == 0;
-        if (!plain && strcmp(tok, "compact") != 0)
-            return cli_usage_error(NULL, "ascent --gpu-steps takes plain and compact, not '%s'",
-                                   tok);
-        if (o->n_steps == AB_MAX_STEPS)
-            return cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most",
-                                   AB_MAX_STEPS);
-        o->steps[o->n_steps++] = (ab_steps){.set = true, .compact = !plain};
-    }
-    return -1;
+    return ab_listed(arg, "--gpu-steps", take_steps, o);
 }
 
 static int ab_option(int c, const char *arg, ab_opts *o)

@@ -534,64 +534,70 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static bool take_at(const char *item, void *user)
+{
+    tl_opts *o = user;
+    if (o->n_at == TL_MAX_AT || !cli_parse_double(item, 0.001, 86400, &o->at[o->n_at]))
+        return false;
+    o->n_at++;
+    return true;
+}
+
 static bool parse_at(const char *s, tl_opts *o)
 {
     char buf[512];
-    if (strlen(s) >= sizeof buf) return false;
-    snprintf(buf, sizeof buf, "%s", s);
     o->n_at = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (o->n_at == TL_MAX_AT || !cli_parse_double(tok, 0.001, 86400, &o->at[o->n_at]))
-            return false;
-        o->n_at++;
-    }
+    if (bench_each_listed(s, buf, sizeof buf, take_at, o) <= 0) return false;
     qsort(o->at, (size_t)o->n_at, sizeof o->at[0], cmp_double);
-    return o->n_at > 0;
+    return true;
+}
+
+static bool take_backend(const char *item, void *user)
+{
+    tl_opts *o = user;
+    if (o->n_backends == TL_MAX_BACKENDS ||
+        wt_backend_parse(item, &o->backends[o->n_backends]) != WT_OK)
+        return false;
+    o->n_backends++;
+    return true;
 }
 
 static bool parse_backends(const char *s, tl_opts *o)
 {
     char buf[256];
-    if (strlen(s) >= sizeof buf) return false;
-    snprintf(buf, sizeof buf, "%s", s);
     o->n_backends = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (o->n_backends == TL_MAX_BACKENDS ||
-            wt_backend_parse(tok, &o->backends[o->n_backends]) != WT_OK)
-            return false;
-        o->n_backends++;
-    }
-    return o->n_backends > 0;
+    return bench_each_listed(s, buf, sizeof buf, take_backend, o) > 0;
+}
+
+static bool take_peer_runs(const char *item, void *user)
+{
+    tl_opts *o = user;
+    int64_t v;
+    if (o->n_peer_runs == TL_MAX_PEER_RUNS || !cli_parse_int64(item, 1, TL_MAX_PEER_PROCS, &v))
+        return false;
+    o->peer_runs[o->n_peer_runs++] = (int)v;
+    return true;
 }
 
 static bool parse_peer_runs(const char *s, tl_opts *o)
 {
     char buf[256];
-    if (strlen(s) >= sizeof buf) return false;
-    snprintf(buf, sizeof buf, "%s", s);
     o->n_peer_runs = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        int64_t v;
-        if (o->n_peer_runs == TL_MAX_PEER_RUNS || !cli_parse_int64(tok, 1, TL_MAX_PEER_PROCS, &v))
-            return false;
-        o->peer_runs[o->n_peer_runs++] = (int)v;
-    }
-    return o->n_peer_runs > 0;
+    return bench_each_listed(s, buf, sizeof buf, take_peer_runs, o) > 0;
 }
 
+static bool take_path(const char *item, void *user)
+{
+    tl_opts *o = user;
+    if (o->n_paths == TL_MAX_INSTANCES) return false;
+    o->paths[o->n_paths++] = item;
+    return true;
+}
+
+/* --instances: the paths are kept in store. */
 static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
 {
-    if (strlen(s) >= size) return false;
-    snprintf(store, size, "%s", s);
-    for (char *save = NULL, *tok = strtok_r(store, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (o->n_paths == TL_MAX_INSTANCES) return false;
-        o->paths[o->n_paths++] = tok;
-    }
-    return true;
+    return bench_each_listed(s, store, size, take_path, o) >= 0;
 }
 
 /* timeline's own options; --algorithm, --ils-descent, --threads, --seed,

@@ -1,10 +1,11 @@
 /*
  * bench_util.c - helpers the benchmarks of warptour-bench share.
  *
- * Finding TSPLIB files, reading or generating the instances that
- * --instances names, the 2-opt runs of bench pass, ls and kswap with their
- * cuda/cpu variants, formatting for the tables, and the figures of Rocki &
- * Suda's Table II that pass and ls print beside ours.
+ * Splitting the values of list options, finding TSPLIB files, reading or
+ * generating the instances that --instances names, the 2-opt runs of bench
+ * pass, ls and kswap with their cuda/cpu variants, formatting for the
+ * tables, and the figures of Rocki & Suda's Table II that pass and ls print
+ * beside ours.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -30,6 +31,21 @@ void bench_params_defaults(const bench_opts *o, wt_params *p)
     p->algorithm = WT_ALGO_2OPT; /* the default is ils */
     p->cuda_device = o->device;
     p->tuning = &o->tuning;
+}
+
+int bench_each_listed(const char *list, char *buf, size_t size, bench_take_fn *take,
+                      void *user)
+{
+    size_t len = strlen(list);
+    if (len >= size) return BENCH_LIST_TOO_LONG;
+    memcpy(buf, list, len + 1);
+    int taken = 0;
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        if (!take(item, user)) return BENCH_LIST_REFUSED;
+        taken++;
+    }
+    return taken;
 }
 
 bool bench_find_tsplib(const char *file, char *out, size_t size)

@@ -344,53 +344,47 @@ static void print_header(void)
 
 /* ------------------------------------------------------------ arguments */
 
-/* Calls each comma-separated item of s (at most 1023 characters; empty
- * items are skipped) with item(tok, i, ctx); false when s is too long, has
- * no item or more than max, or item refuses one. */
-static bool split_list(const char *s, int max, bool (*item)(const char *, int, void *),
-                       void *ctx, int *count)
+/* Hands each item of the list s (at most 1023 characters) to take; false
+ * when s is too long, names no item, or take refuses one. */
+static bool each_listed(const char *s, bench_take_fn *take, void *user)
 {
     char buf[1024];
-    if (strlen(s) >= sizeof buf) return false;
-    snprintf(buf, sizeof buf, "%s", s);
-    int n = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (n == max || !item(tok, n, ctx)) return false;
-        n++;
-    }
-    *count = n;
-    return n > 0;
+    return bench_each_listed(s, buf, sizeof buf, take, user) > 0;
 }
 
-static bool size_item(const char *tok, int i, void *ctx)
+static bool take_size(const char *item, void *user)
 {
-    return cli_parse_int64(tok, 5, WT_MAX_CITIES, &((bench_opts *)ctx)->sizes[i]);
+    bench_opts *o = user;
+    if (o->n_sizes == BENCH_MAX_LIST) return false;
+    if (!cli_parse_int64(item, 5, WT_MAX_CITIES, &o->sizes[o->n_sizes])) return false;
+    o->n_sizes++;
+    return true;
 }
 
 /* Parses "a,b,c" into sizes; false on junk, sizes < 5 or too many. */
 static bool parse_sizes(const char *s, bench_opts *o)
 {
     o->n_sizes = 0;
-    int n = 0;
-    if (!split_list(s, BENCH_MAX_LIST, size_item, o, &n)) return false;
-    o->n_sizes = n;
-    return true;
+    return each_listed(s, take_size, o);
 }
 
-/* Names of --variants for a benchmark, and how many. */
+/* Names of --variants for a benchmark, and how many; on[] the ones given. */
 typedef struct name_set {
     const char *const *names;
     int count;
     bool *on;
+    int given; /* items of the list so far, repeats included */
 } name_set;
 
-static bool name_item(const char *tok, int i, void *ctx)
+enum { MAX_NAMES_GIVEN = 32 }; /* items of a list of names, repeats included */
+
+static bool take_name(const char *item, void *user)
 {
-    (void)i;
-    name_set *set = ctx;
+    name_set *set = user;
+    if (set->given == MAX_NAMES_GIVEN) return false;
+    set->given++;
     for (int v = 0; v < set->count; v++)
-        if (strcmp(tok, set->names[v]) == 0) {
+        if (strcmp(item, set->names[v]) == 0) {
             set->on[v] = true;
             return true;
         }
@@ -400,23 +394,29 @@ static bool name_item(const char *tok, int i, void *ctx)
 static bool parse_names(const char *s, const char *const *names, int count, bool *on)
 {
     for (int v = 0; v < count; v++) on[v] = false;
-    name_set set = {names, count, on};
-    int n;
-    return split_list(s, 32, name_item, &set, &n);
+    name_set set = {names, count, on, 0};
+    return each_listed(s, take_name, &set);
 }
 
 static const char *const ms_variant_names[MS_N_VARIANTS] = {"cuda", "cuda-thread", "cpu"};
 static const char *const start_names[KS_N_STARTS] = {"random", "greedy"};
 static const char *const sa_variant_names[SA_N_VARIANTS] = {"cuda", "cpu-sspm", "cpu-pssm"};
 
+/* The ks of --swaps or --ks read so far. */
+typedef struct k_list {
+    int *ks;
+    int n;
+} k_list;
+
 /* A k of --swaps or --ks: a positive integer or "all" (0). */
-static bool k_item(const char *tok, int i, void *ctx)
+static bool take_k(const char *item, void *user)
 {
-    int *ks = ctx;
+    k_list *list = user;
     int64_t v;
-    if (strcmp(tok, "all") == 0) v = 0;
-    else if (!cli_parse_int64(tok, 1, 1 << 30, &v)) return false;
-    ks[i] = (int)v;
+    if (list->n == BENCH_MAX_LIST) return false;
+    if (strcmp(item, "all") == 0) v = 0;
+    else if (!cli_parse_int64(item, 1, 1 << 30, &v)) return false;
+    list->ks[list->n++] = (int)v;
     return true;
 }
 
@@ -429,29 +429,29 @@ static int cmp_k(const void *a, const void *b)
 
 static bool parse_ks(const char *s, int *ks, int *count)
 {
-    int n = 0;
-    if (!split_list(s, BENCH_MAX_LIST, k_item, ks, &n)) return false;
-    qsort(ks, (size_t)n, sizeof *ks, cmp_k);
+    k_list list = {ks, 0};
+    if (!each_listed(s, take_k, &list)) return false;
+    qsort(ks, (size_t)list.n, sizeof *ks, cmp_k);
     int kept = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < list.n; i++)
         if (kept == 0 || ks[kept - 1] != ks[i]) ks[kept++] = ks[i];
     *count = kept;
     return true;
 }
 
-/* --instances: the names are copied into o->names_buf. */
+static bool take_instance(const char *item, void *user)
+{
+    bench_opts *o = user;
+    if (o->n_instances == BENCH_MAX_LIST) return false;
+    o->instances[o->n_instances++] = item;
+    return true;
+}
+
+/* --instances: the names are kept in o->names_buf. */
 static bool parse_instances(const char *s, bench_opts *o)
 {
-    size_t len = strlen(s);
-    if (len >= sizeof o->names_buf) return false;
-    memcpy(o->names_buf, s, len + 1);
     o->n_instances = 0;
-    for (char *save = NULL, *tok = strtok_r(o->names_buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (o->n_instances == BENCH_MAX_LIST) return false;
-        o->instances[o->n_instances++] = tok;
-    }
-    return o->n_instances > 0;
+    return bench_each_listed(s, o->names_buf, sizeof o->names_buf, take_instance, o) > 0;
 }
 
 /* The benchmarks' own options without a one-letter form; the ones that set

@@ -37,7 +37,13 @@ class Bench(unittest.TestCase):
                            (["ls", "--time-limit", "-1"], "--time-limit needs a positive"),
                            (["ils", "--ils-descent", "deep"], "--ils-descent is"),
                            (["ils", "--svg", "x.svg"], "bad option '--svg'"),
-                           (["kswap", "--nested", "maybe"], "--nested is 'on' or 'off'")]:
+                           (["kswap", "--nested", "maybe"], "--nested is 'on' or 'off'"),
+                           # list options: a bad item, too many items, too long a list
+                           (["ls", "--swaps", "1,x"], "--swaps needs a comma-separated list"),
+                           (["pass", "--instances", ",".join(["a"] * 65)],
+                            "--instances needs a comma-separated list of at most 64 names"),
+                           (["ascent", BERLIN, "--gpu-steps", ",".join(["plain"] * 50)],
+                            "ascent --gpu-steps is too long")]:
             r = run(*args)
             self.assertEqual(r.returncode, 2, args)
             self.assertIn("warptour-bench: ", r.stderr, args)
