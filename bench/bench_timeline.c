@@ -594,10 +594,14 @@ static bool take_path(const char *item, void *user)
     return true;
 }
 
-/* --instances: the paths are kept in store. */
-static bool add_paths(const char *s, tl_opts *o, char *store, size_t size)
+/* --instances (repeatable): the paths are kept in store after those of the
+ * earlier ones, *used bytes of it. */
+static bool add_paths(const char *s, tl_opts *o, char *store, size_t size, size_t *used)
 {
-    return bench_each_listed(s, store, size, take_path, o) >= 0;
+    if (*used >= size || bench_each_listed(s, store + *used, size - *used, take_path, o) < 0)
+        return false;
+    *used += strlen(s) + 1;
+    return true;
 }
 
 /* timeline's own options; --algorithm, --ils-descent, --threads, --seed,
@@ -622,7 +626,7 @@ static const struct option tl_own_opts[] = {
 /* Parses one of timeline's own options into o, or a shared one into
  * shared; -1 when fine, else an exit status. */
 static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char *store,
-                     size_t size)
+                     size_t size, size_t *used)
 {
     int64_t v;
     switch (c) {
@@ -651,7 +655,7 @@ static int tl_option(int c, const char *arg, tl_opts *o, wt_params *shared, char
                                    TL_MAX_PEER_PROCS, arg);
         break;
     case TL_INSTANCES:
-        if (!add_paths(arg, o, store, size))
+        if (!add_paths(arg, o, store, size, used))
             return cli_usage_error(NULL, "--instances: at most %d paths", TL_MAX_INSTANCES);
         break;
     case TL_GEN:
@@ -690,6 +694,7 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
                       TL_PARAMS);
     parse_at("1,10,60", &o);
     char store[4096];
+    size_t store_used = 0;
     optind = 1;
     opterr = 0;
     int c;
@@ -697,7 +702,7 @@ int bench_timeline(int argc, char **argv, void (*print_header)(void))
         if (c == ':') return cli_usage_error(NULL, "option '%s' needs a value", argv[optind - 1]);
         if (c == '?') return cli_usage_error(NULL, "bad option '%s' for timeline",
                                              argv[optind - 1]);
-        int st = tl_option(c, optarg, &o, &shared, store, sizeof store);
+        int st = tl_option(c, optarg, &o, &shared, store, sizeof store, &store_used);
         if (st >= 0) return st;
     }
     o.algorithm = shared.algorithm;

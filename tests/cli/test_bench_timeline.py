@@ -181,6 +181,15 @@ class Timeline(unittest.TestCase):
                                    r"\(stopped by the bench\)")
         self.assertIn("backend=linkern t=0.1 length=7800", r.stdout)
 
+    def test_instances_repeated(self):
+        # Each --instances adds its paths to the earlier ones' (the store
+        # is shared: a later list must not overwrite the earlier paths).
+        r = run("timeline", "--instances", BERLIN, "--instances", os.path.join(DATA, "att48.tsp"),
+                "--at", "0.05", "--backends", "cpu", "--threads", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("instance=berlin52 ", r.stdout)
+        self.assertIn("instance=att48 ", r.stdout)
+
     def test_lkh_from_a_parameter_file(self):
         lkh = self.script("lkh", FAKE_LKH)
         r = run("timeline", BERLIN, "--at", "0.2,0.6", "--backends", "cpu", "--threads", "1",
