@@ -20,6 +20,16 @@ if [ "$(ls .deb/*.deb 2>/dev/null | wc -l)" -lt 6 ]; then
     (cd .deb && apt-get download libcjson1 libcjson-dev libcmocka0 libcmocka-dev zlib1g \
         zlib1g-dev >/dev/null)
 fi
+# Open MPI 4.1 and the libraries it loads, for MPI runs on the GPU machine,
+# whose image has no MPI: scripts/gpu-mpi-env.sh unpacks them there (7 MB).
+mkdir -p gpu-data/ompi-deb
+if [ "$(ls gpu-data/ompi-deb/*.deb 2>/dev/null | wc -l)" -lt 21 ]; then
+    (cd gpu-data/ompi-deb && apt-get download openmpi-bin openmpi-common libopenmpi3 \
+        libopenmpi-dev libpmix2 libevent-2.1-7 libevent-core-2.1-7 libevent-pthreads-2.1-7 \
+        libhwloc15 libhwloc-plugins libfabric1 libibverbs1 ibverbs-providers librdmacm1 \
+        libucx0 libpsm2-2 libpsm-infinipath1 libnuma1 libmunge2 libnl-3-200 \
+        libnl-route-3-200 >/dev/null)
+fi
 commit=$(git describe --always --dirty --abbrev=10 2>/dev/null || echo unknown)
 echo "$commit" >gpu-data/COMMIT
 echo "commit $commit recorded in gpu-data/COMMIT"
