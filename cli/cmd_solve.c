@@ -290,9 +290,7 @@ static void limit_after_reading(wt_params *p, const struct timespec *t_read, pro
     double read_s = cli_mpi_max(seconds_since(t_read));
     ps->t0 = *t_read;
     ps->before_s = read_s;
-    if (!(p->time_limit_s > 0)) return;
-    double left = p->time_limit_s - read_s;
-    p->time_limit_s = left > 1e-3 ? left : 1e-3;
+    p->time_limit_s = cli_limit_left(p->time_limit_s, read_s);
 }
 
 static int show_progress(const wt_progress *given, void *user)

@@ -86,6 +86,15 @@ int cli_parse_devices(const char *cmd, const char *arg, int *devices, int *count
  * two together are a usage error for cmd; -1 when at most one was given. */
 int cli_check_device_choice(const char *cmd, bool device, bool devices);
 
+/* Monotonic seconds (CLOCK_MONOTONIC), for the commands' own clocks. */
+double cli_now(void);
+
+/* What is left of a time limit (limit_s, 0 or less: none) after spent_s
+ * seconds of the command's own (reading the input): limit_s - spent_s, at
+ * least a millisecond, so that a spent limit still gets its valid tours;
+ * no limit stays none. */
+double cli_limit_left(double limit_s, double spent_s);
+
 /* Gap in percent of length over optimum; only when optimum > 0. */
 double cli_gap_percent(int64_t length, int64_t optimum);
 

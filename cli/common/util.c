@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_common.h"
@@ -143,6 +144,20 @@ bool cli_parse_double(const char *s, double min, double max, double *out)
     if (errno || end == s || *end || !isfinite(v) || v < min || v > max) return false;
     *out = v;
     return true;
+}
+
+double cli_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+double cli_limit_left(double limit_s, double spent_s)
+{
+    if (!(limit_s > 0)) return limit_s;
+    double left = limit_s - spent_s;
+    return left > 1e-3 ? left : 1e-3;
 }
 
 double cli_gap_percent(int64_t length, int64_t optimum)

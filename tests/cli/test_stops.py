@@ -212,6 +212,27 @@ class ReadingCounts(unittest.TestCase):
         self.assertLess(res["time_s"], 0.9)  # the search's own seconds: not a whole second
         r = run("check", inst, tour)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+    def test_batch_time_limit_counts_the_reading(self):
+        # solve-batch likewise: one of its instances is a pipe whose text
+        # comes 1.5 s late, under a 1 s limit.
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        src, fifo = os.path.join(tmp.name, "u500.tsp"), os.path.join(tmp.name, "late.tsp")
+        r = run("gen", "uniform", "500", "--seed", "4", "--output", src)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        os.mkfifo(fifo)
+        p = subprocess.Popen([WARPTOUR, "solve-batch", src, fifo, "--time-limit", "1",
+                              "--json", "--backend", "cpu"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        with open(src) as f, open(fifo, "w") as w:
+            w.write(f.read())
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 5, err)
+        res = json.loads(out)
+        self.assertEqual(res["stop"], "time-limit")
+        self.assertLess(res["time_s"], 0.9)
+
 
 if __name__ == "__main__":
     if len(sys.argv) < 2:
