@@ -125,7 +125,9 @@ static int start_count(const wt_ls *whole, const wt_search_ctl *ctl, const wt_in
                        int T)
 {
     int want = wt_tuning_of(ctl->params)->ils_starts;
-    if (want == WT_TUNING_OFF || ctl->params->start_tour || inst->n > WT_ILS_STARTS_MAX_CITIES)
+    /* Other starts would not hold the fixed edges (the given one was made to). */
+    if (want == WT_TUNING_OFF || ctl->params->start_tour || ctl->fixed ||
+        inst->n > WT_ILS_STARTS_MAX_CITIES)
         return 1;
     if (want > 0) return want < T ? want : T;
     if (!ils_mostly_tied(whole, inst)) return 1;

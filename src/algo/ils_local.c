@@ -311,11 +311,11 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
     /* Paths keep copies of coordinates: no segments for a matrix. */
-    /* Fixed edges (ctl->fixed): replicas of the whole tour only, whose
-     * engines keep them (segment engines number cities of their own). */
-    bool whole_only = ctl->fixed != NULL;
-    bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT && !whole_only;
-    bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT && !whole_only;
+    /* Fixed edges (ctl->fixed): the whole tour's engines and the segments'
+     * keep them (a segment in its own numbering); merged replicas do not
+     * (below). */
+    bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
+    bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     bool kept = false;
     if (ctl->keep && !ctl->fixed)
         st = kept_first_descent(whole, tour, large_lk, ctl, stats, &kept, err);
@@ -347,7 +347,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* The kicks' searches: T, or more in a tied short run (policy.h). */
     int S = wt_policy_ils_kick_searches(T, wt_tuning_of(ctl->params)->ils_searches, kicks,
                                         tied_short);
-    if (S > T) segmentable = inst->type != WT_EXPLICIT && !whole_only;
+    if (S > T) segmentable = inst->type != WT_EXPLICIT;
     int32_t *kick_lists = NULL;
     if (st == WT_OK && alpha_first)
         st = kick_engine(inst, tour, ctl, tied, &moves, &whole, &kick_lists, err);
@@ -358,7 +358,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool halt = st != WT_OK || wt_ctl_report(ctl, length, stats->steps, false);
     bool at_optimum = ctl->stop == WT_STOP_DONE; /* the first descent was not cut short */
     const wt_tuning *tune = wt_tuning_of(ctl->params);
-    bool merged = lk && ils_merged_on(tune, n, tied_short) && !whole_only;
+    bool merged = lk && ils_merged_on(tune, n, tied_short) && !ctl->fixed;
     bool on_segments = segmentable && (n / S >= ils_segment_min(tune, lk) || large_lk);
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */

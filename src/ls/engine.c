@@ -51,6 +51,7 @@ void ls_release(wt_ls *e)
     ls_lk_free(e);
     wt_ls_tour_release(&e->t);
     free(e->ids);
+    free(e->local_fixed);
     free_local(&e->local);
     free(e->t.pos);
     if (!e->nb_shared) free(e->nb);
@@ -202,7 +203,7 @@ static bool alloc_local(wt_ls *e, const wt_instance *inst, size_t cap)
 wt_status wt_ls_create_paths(const wt_ls *proto, int cap, wt_ls **out, wt_error *err)
 {
     const wt_ls *q = proto;
-    if (!q || q->t.path || q->t.fixed || !out || cap < 4 || cap > q->t.n ||
+    if (!q || q->t.path || !out || cap < 4 || cap > q->t.n ||
         q->inst->type == WT_EXPLICIT)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_create_paths: bad arguments");
     size_t c = (size_t)cap;
@@ -216,8 +217,11 @@ wt_status wt_ls_create_paths(const wt_ls *proto, int cap, wt_ls **out, wt_error 
         e->queued = calloc(c, sizeof *e->queued);
         e->nb = malloc(c * (size_t)q->k * sizeof *e->nb);
         e->ids = malloc(c * sizeof *e->ids);
+        e->src_fixed = q->t.fixed;
+        if (q->t.fixed) e->t.fixed = e->local_fixed = malloc(2 * c * sizeof *e->local_fixed);
     }
     if (!e || !e->t.order || !e->t.pos || !e->queue || !e->queued || !e->nb || !e->ids ||
+        (e->src_fixed && !e->local_fixed) ||
         !alloc_local(e, q->inst, c) || (q->moves.lk && !ls_lk_create(e))) {
         wt_ls_free(e);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "local search: out of memory for %d cities",
@@ -242,6 +246,21 @@ static void copy_city(wt_ls *e, int i, int c)
     }
 }
 
+/* The fixed edges among the path's m cities (ids), in its numbering: a
+ * city's fixed partner is its neighbour on the path, since the whole tour
+ * holds every fixed edge; the ends' partners off the path are left out
+ * (their edges are not the path's, and its ends stay where they are). */
+static void local_fixed_edges(wt_ls *e, int m)
+{
+    for (int i = 0; i < m; i++)
+        for (int side = 0; side < 2; side++) {
+            int32_t f = e->src_fixed[2 * (size_t)e->ids[i] + side], at = -1;
+            if (f >= 0 && i > 0 && e->ids[i - 1] == f) at = i - 1;
+            if (f >= 0 && i + 1 < m && e->ids[i + 1] == f) at = i + 1;
+            e->local_fixed[2 * i + side] = at;
+        }
+}
+
 void wt_ls_adopt_path(wt_ls *e, const int32_t *tour, const int32_t *where, int n, int start,
                       int m)
 {
@@ -255,6 +274,7 @@ void wt_ls_adopt_path(wt_ls *e, const int32_t *tour, const int32_t *where, int n
         t->order[i] = t->pos[i] = i;
         copy_city(e, i, tour[x]);
     }
+    if (e->src_fixed) local_fixed_edges(e, m);
     /* The proto's lists, each city by its place on the path (order kept). */
     for (int i = 0; i < m; i++) {
         const int32_t *from = e->proto_nb + (size_t)e->ids[i] * (size_t)e->k;

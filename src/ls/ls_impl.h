@@ -55,6 +55,11 @@ struct wt_ls {
     const wt_instance *src;  /* the whole instance */
     const int32_t *proto_nb; /* its lists */
     int32_t *ids;
+    /* The whole tour's fixed edges (the proto's t.fixed; NULL: none) and
+     * this path's, in its own numbering: t.fixed, beside the path's
+     * closing edge. */
+    const int32_t *src_fixed;
+    int32_t *local_fixed;
 };
 
 static inline int64_t ls_dist(const wt_ls *e, int a, int b) { return wt_dist(e->inst, a, b); }

@@ -18,7 +18,8 @@
  * its last city back to its first, no move removes (wt_ls_tour_fixed_edge):
  * both ends stay at positions 0 and n - 1.  A whole tour may have fixed
  * edges of its own (wt_ls_tour.fixed: TSPLIB's FIXED_EDGES_SECTION, an open
- * path's closing edge), which no move removes either.
+ * path's closing edge), which no move removes either; so may a path (a
+ * segment of such a tour: its fixed edges in its own numbering).
  *
  * The log: while logging, every flip and reversal is recorded, so that
  * wt_ls_tour_undo restores the tour of the last commit exactly (positions
@@ -42,8 +43,8 @@ typedef struct wt_ls_tour {
     bool path;          /* the closing edge (last first) stays */
     int32_t first, last;
     const int32_t *fixed; /* NULL, or two cities a city (-1: none): the fixed edges
-                             (wt_search_ctl.fixed), which no move removes; whole
-                             tours only, in the instance's numbering */
+                             (wt_search_ctl.fixed), which no move removes; in the
+                             instance's numbering, or a path's own */
     bool logging;       /* flips and reversals go into the log */
     bool log_failed;    /* the log could not grow: undo is no longer exact */
     int32_t *log;       /* pairs: (from, len) of the array, or half a list flip */
@@ -88,7 +89,7 @@ static inline bool wt_ls_tour_between(const wt_ls_tour *t, int a, int b, int c)
  * no move may remove. */
 static inline bool wt_ls_tour_fixed_edge(const wt_ls_tour *t, int x, int y)
 {
-    if (t->fixed) return t->fixed[2 * x] == y || t->fixed[2 * x + 1] == y;
+    if (t->fixed && (t->fixed[2 * x] == y || t->fixed[2 * x + 1] == y)) return true;
     return t->path && ((x == t->last && y == t->first) || (x == t->first && y == t->last));
 }
 

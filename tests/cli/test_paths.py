@@ -184,6 +184,40 @@ class Paths(unittest.TestCase):
             self.assertEqual(r.returncode, 2, r.err)
             self.assertIn("third fixed edge", r.err)
 
+    def test_fixed_edges_on_segments(self):
+        # 3,000 cities, two searches (a kick budget alone runs one): the
+        # first descent and the kicks run on segments of the tour (from 500
+        # cities a thread), whose engines keep the fixed edges in their own
+        # numbering, an open path's search too.
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "u3k.tsp")
+            r = run("gen", "uniform", "3000", "--seed", "5", "--output", src)
+            self.assertEqual(r.returncode, 0, r.err)
+            fixed = [(a, a + 1500) for a in range(1, 1501, 7)]  # far apart in a good tour
+            text = read(src).replace("EOF", "").rstrip() + "\nFIXED_EDGES_SECTION\n"
+            text += "".join(f"{a} {b}\n" for a, b in fixed) + "-1\nEOF\n"
+            path = os.path.join(d, "fixed3k.tsp")
+            with open(path, "w") as f:
+                f.write(text)
+            pts = coords(src)
+
+            def length(t, open_):
+                n = len(t)
+                return sum(int(math.dist(pts[t[i]], pts[t[(i + 1) % n]]) + 0.5)
+                           for i in range(n - 1 if open_ else n))
+
+            for args in ([], ["--start", "10", "--end", "20"]):
+                r = run("solve", path, "--kicks", "600", "--threads", "2", "--backend", "cpu",
+                        "--tune", "ils_searches=2", "--json", "--json-tour", *args)
+                self.assertEqual(r.returncode, 0, r.err)
+                j = json.loads(r.out)
+                self.assertEqual(sorted(j["tour"]), list(range(1, 3001)))
+                for a, b in fixed:
+                    self.assertTrue(neighbours(j["tour"], a, b, j["open"]), (args, a, b))
+                self.assertEqual(j["length"], length(j["tour"], j["open"]))
+                if args:
+                    self.assertEqual((j["tour"][0], j["tour"][-1]), (10, 20))
+
     def test_check_wants_the_fixed_edges(self):
         section = "FIXED_EDGES_SECTION\n" + "".join(f"{a} {b}\n" for a, b in FIXED) + "-1\n"
         with tempfile.TemporaryDirectory() as d:
