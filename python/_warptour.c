@@ -730,6 +730,25 @@ static int agree_ready(const mpi_run *m, bool ready)
 #endif
 }
 
+/* The largest of the ranks' v with comm (collective), v without: the
+ * slowest rank's seconds, so that every rank searches to the same limit.
+ * On a failure of MPI's, v. */
+static double slowest(const mpi_run *m, double v)
+{
+#ifdef WT_PY_MPI
+    if (!m->on) return v;
+    double most = v;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = MPI_Allreduce(&v, &most, 1, MPI_DOUBLE, MPI_MAX, m->comm);
+    Py_END_ALLOW_THREADS
+    return rc == MPI_SUCCESS ? most : v;
+#else
+    (void)m;
+    return v;
+#endif
+}
+
 /* wt_mpi_solve over m's communicator where m->on, else wt_solve (a build
  * without MPI never has m->on: get_mpi_run refuses comm there). */
 static wt_status solve_on(const mpi_run *m, const wt_instance *inst, const wt_params *params,
@@ -885,16 +904,20 @@ static PyObject *py_solve(PyObject *self, PyObject *args, PyObject *kw)
     }
     mpi_run mpi;
     if (get_mpi_run(kw, &mpi) < 0) return NULL;
+    double t_build = wt_now_s(); /* time_limit counts the instance's reading or build */
     wt_instance *inst = make_instance(kind, source, n, dims);
     bool ready = inst && fits_start_tour(start_tour, inst);
     if (agree_ready(&mpi, ready) < 0) {
         wt_instance_free(inst);
         return NULL;
     }
+    double built_s = slowest(&mpi, wt_now_s() - t_build);
     progress_ctx ctx = {.callable = progress == Py_None ? NULL : progress, .inst = inst,
                         .last_call = wt_now_s()};
     params.seed = seed;
     params.time_limit_s = time_limit;
+    if (time_limit > 0) /* at least a millisecond: a spent limit still gets its tour */
+        params.time_limit_s = time_limit - built_s > 1e-3 ? time_limit - built_s : 1e-3;
     params.threads = threads;
     params.kicks = kicks;
     if (start_tour != Py_None) params.start_tour = (const int32_t *)PyBytes_AS_STRING(start_tour);

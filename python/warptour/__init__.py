@@ -272,8 +272,9 @@ def _run(kind, source, n, dims, time_limit, seed, algorithm, backend, threads, i
 
 
 _DOC_COMMON = """
-    time_limit  seconds (from the start, the start tour included); None: until
-                the algorithm's natural end
+    time_limit  seconds from the call, the instance's reading (solve_file) or
+                build and the start tour included; None: until the
+                algorithm's natural end
     seed        seed of every random choice: a run without time_limit gives
                 the same tour again for the same seed, backend and kicks (on
                 any thread count; sa's: the same thread count too); a

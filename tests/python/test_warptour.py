@@ -135,6 +135,30 @@ def test_time_limit_honoured():
 # ------------------------------------------------------------ matrices
 
 
+def test_time_limit_counts_the_reading(tmp_path):
+    # solve_file's instance arrives through a pipe 1.5 s late under a 1 s
+    # limit: the search gets what is left (a millisecond), not a second
+    # more, and still returns a valid tour.
+    pts = rand_points(3000, seed=8) * 1000
+    fifo = tmp_path / "late.tsp"
+    os.mkfifo(fifo)
+    text = "TYPE : TSP\nDIMENSION : 3000\nEDGE_WEIGHT_TYPE : EUC_2D\nNODE_COORD_SECTION\n"
+    text += "".join(f"{i + 1} {x:.3f} {y:.3f}\n" for i, (x, y) in enumerate(pts)) + "EOF\n"
+
+    def write_late():
+        time.sleep(1.5)
+        with open(fifo, "w") as f:
+            f.write(text)
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    r = warptour.solve_file(fifo, time_limit=1, backend="cpu")
+    writer.join()
+    assert is_perm(r.tour, 3000)
+    assert r.stop == "time-limit"
+    assert r.time_s < 0.9  # the search's own seconds
+
+
 def test_matrix_integer_exact():
     pts = rand_points(40, seed=3) * 1000
     d = np.rint(np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2))
