@@ -266,29 +266,22 @@ typedef struct progress_state {
      * "closed tour" and adds the phases up, so that time and counts never
      * go back. */
     bool open;
-    struct timespec t0;               /* when the instance's reading began */
+    double t0;                        /* when the instance's reading began (cli_now) */
     double before_s;                  /* seconds from t0 to wt_solve's call */
     double last_elapsed;              /* the phase's, at the last report */
     uint64_t steps_before, kicks_before; /* the phases before this one */
     uint64_t last_steps, last_kicks;  /* this phase's, at the last report */
 } progress_state;
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
 /* The time limit left to the search once the instance is read (t_read:
  * before reading; under mpirun the slowest rank's reading counts for all,
  * so that every rank searches to the same limit), at least a millisecond
  * (a valid tour is still made); ps's clock then starts at t_read, so that
  * the progress line counts against the whole limit. */
-static void limit_after_reading(wt_params *p, const struct timespec *t_read, progress_state *ps)
+static void limit_after_reading(wt_params *p, double t_read, progress_state *ps)
 {
-    double read_s = cli_mpi_max(seconds_since(t_read));
-    ps->t0 = *t_read;
+    double read_s = cli_mpi_max(cli_now() - t_read);
+    ps->t0 = t_read;
     ps->before_s = read_s;
     p->time_limit_s = cli_limit_left(p->time_limit_s, read_s);
 }
@@ -309,7 +302,7 @@ static int show_progress(const wt_progress *given, void *user)
         ps->last_elapsed = p->elapsed_s;
         ps->last_steps = p->steps;
         ps->last_kicks = p->kicks;
-        p->elapsed_s = seconds_since(&ps->t0);
+        p->elapsed_s = cli_now() - ps->t0;
         p->steps += ps->steps_before;
         p->kicks += ps->kicks_before;
         p->lower_bound = 0; /* a bound on tours, not on the path */
@@ -861,8 +854,7 @@ int cmd_solve(int argc, char **argv)
      * (seconds on a machine whose driver is not loaded yet), is seen by
      * wt_solve at its start, which then still writes a tour. */
     install_stop_handlers();
-    struct timespec t_read; /* --time-limit counts from here: reading is the user's wait too */
-    clock_gettime(CLOCK_MONOTONIC, &t_read);
+    double t_read = cli_now(); /* --time-limit counts from here: reading is the user's wait too */
     wt_instance *inst = cli_read_instance_noted(o.instance, o.metric, !o.quiet, &status);
     if (!inst) {
         remove_stop_handlers();
@@ -892,7 +884,7 @@ int cmd_solve(int argc, char **argv)
     wt_result res = {0};
     if (status == EXIT_OK) {
         o.params.start_tour = start;
-        limit_after_reading(&o.params, &t_read, &ps);
+        limit_after_reading(&o.params, t_read, &ps);
         if (!o.quiet && !o.json && isatty(STDERR_FILENO)) {
             o.params.progress = show_progress;
             o.params.progress_user = &ps;

@@ -23,7 +23,8 @@ wt_mpi_place wt_mpi_place_of(MPI_Comm comm)
     return p;
 }
 
-int wt_mpi_share_threads(int threads, wt_mpi_place place, long cores)
+/* threads asked (0: all cores) on a machine of cores cores. */
+static int share_threads(int threads, wt_mpi_place place, long cores)
 {
     if (threads > 0 || place.here <= 1) return threads;
     long each = cores / place.here;
@@ -31,7 +32,8 @@ int wt_mpi_share_threads(int threads, wt_mpi_place place, long cores)
     return each >= 1 ? (int)each : 1;
 }
 
-int wt_mpi_share_device(int cuda_device, wt_mpi_place place, int gpus)
+/* cuda_device without a device list, on a machine of gpus GPUs. */
+static int share_device(int cuda_device, wt_mpi_place place, int gpus)
 {
     if (gpus < 2 || cuda_device < 0) return cuda_device;
     return (int)(((long)cuda_device + place.local) % gpus);
@@ -40,7 +42,7 @@ int wt_mpi_share_device(int cuda_device, wt_mpi_place place, int gpus)
 void wt_mpi_share_apply(wt_mpi_place place, int *threads, int *cuda_device, int device_count)
 {
     if (place.here <= 1) return;
-    *threads = wt_mpi_share_threads(*threads, place, sysconf(_SC_NPROCESSORS_ONLN));
-    if (device_count == 0) *cuda_device = wt_mpi_share_device(*cuda_device, place,
-                                                              wt_devices_cuda_count());
+    *threads = share_threads(*threads, place, sysconf(_SC_NPROCESSORS_ONLN));
+    if (device_count == 0)
+        *cuda_device = share_device(*cuda_device, place, wt_devices_cuda_count());
 }

@@ -25,18 +25,10 @@ typedef struct wt_mpi_place {
  * split); 0 of 1 where MPI cannot say.  Collective over comm. */
 wt_mpi_place wt_mpi_place_of(MPI_Comm comm);
 
-/* The threads of a rank at place for threads asked (0: all cores) on a
- * machine of cores cores: threads when given, else cores / here, at
- * least 1. */
-int wt_mpi_share_threads(int threads, wt_mpi_place place, long cores);
-
-/* The GPU of a rank at place for cuda_device without a device list, on a
- * machine of gpus GPUs: (cuda_device + local) mod gpus; cuda_device when
- * gpus < 2. */
-int wt_mpi_share_device(int cuda_device, wt_mpi_place place, int gpus);
-
 /* The share of this machine (place) applied to one rank's fields: threads
- * and, where device_count is 0, cuda_device. */
+ * (0: all cores) becomes cores / here, at least 1; where device_count is 0,
+ * cuda_device becomes (cuda_device + local) mod the machine's GPUs (kept
+ * with fewer than two).  Nothing changes for a rank alone on its machine. */
 void wt_mpi_share_apply(wt_mpi_place place, int *threads, int *cuda_device, int device_count);
 
 #endif
