@@ -16,6 +16,7 @@
 #include "core/climb_start.h"
 #include "core/error.h"
 #include "core/instance.h"
+#include "core/kdtree.h"
 #include "ls/kicks.h"
 
 /* Kicks between looks at the clock and the progress callback. */
@@ -57,6 +58,25 @@ bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst)
         tied += d2 != INT64_MAX && d1 == d2;
     }
     return tied * 100 >= (long long)WT_ILS_TIED_SHARE * n;
+}
+
+bool ils_instance_tied(const wt_instance *inst, int threads)
+{
+    int n = inst->n;
+    wt_kdtree *tree = NULL;
+    if (n < 3 || wt_kdtree_create_threads(inst, NULL, n, threads, &tree, NULL) != WT_OK)
+        return false;
+    int m = n < WT_ILS_TIED_SAMPLE ? n : WT_ILS_TIED_SAMPLE;
+    long long tied = 0;
+    for (int i = 0; i < m; i++) {
+        int c = (int)((long long)i * n / m);
+        int32_t nb[2];
+        double d[2];
+        if (wt_kdtree_knn(tree, c, 2, nb, d) == 2)
+            tied += wt_dist(inst, c, nb[0]) == wt_dist(inst, c, nb[1]);
+    }
+    wt_kdtree_free(tree);
+    return tied * 100 >= (long long)WT_ILS_TIED_SHARE * m;
 }
 
 /* One kick and its repair; keeps or undoes it.  false when a descent failed. */

@@ -98,6 +98,11 @@ void ils_splice_windows(wt_concurrent_windows *concurrent, int32_t *tour, int64_
  * penalties cost its kicks more than they give (wt_policy_lk_kick_pi), and
  * short runs take the tied rules (wt_policy_lk_tied_short). */
 bool ils_mostly_tied(const wt_ls *w, const wt_instance *inst);
+/* The same share measured on the instance before any list exists: the
+ * two nearest cities of up to WT_ILS_TIED_SAMPLE cities spread over the
+ * numbering, found in a k-d tree of all cities built by `threads`
+ * threads.  false for a matrix (no tree) or where memory runs out. */
+bool ils_instance_tied(const wt_instance *inst, int threads);
 
 /* ----------------------------------------------------- ils_replicas.c */
 

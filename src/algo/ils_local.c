@@ -47,7 +47,8 @@
 
 /* The descents' moves on `threads` threads: the defaults (for LK from
  * WT_ILS_LK_DEEP_MIN cities the deeper kick repairs, the basic move by
- * wt_policy_lk_kopt), less what the tuning sets for LK. */
+ * wt_policy_lk_kopt, the flip chain on mostly tied instances above
+ * WT_LK_KOPT_TIED_MAX_CITIES), less what the tuning sets for LK. */
 static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *inst, int threads)
 {
     const wt_tuning *t = wt_tuning_of(p);
@@ -66,6 +67,8 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
     m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s, threads);
+    if (m.kopt && wt_policy_lk_kopt_tied_off(t->lk_kopt, n) && ils_instance_tied(inst, threads))
+        m.kopt = 0;
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,

@@ -62,6 +62,11 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     return no_lists || directed || small || short_limit || rich_limit ? 0 : WT_LK_KOPT_DEFAULT;
 }
 
+bool wt_policy_lk_kopt_tied_off(int tuned, int n)
+{
+    return tuned == 0 && n > WT_LK_KOPT_TIED_MAX_CITIES;
+}
+
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt)
 {
     if (tuned == WT_TUNING_OFF) return WT_ALPHA_NONE;

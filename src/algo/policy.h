@@ -115,6 +115,16 @@
  * city, and where `threads` threads under the limit have
  * WT_LK_KOPT_MAX_THREAD_S_PER_CITY a city or more. */
 int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads);
+/* Above this many cities, where ties abound (the instance's own measure,
+ * ils_instance_tied), the default basic move is the flip chain: on
+ * pla85900 (66% of the cities with their two nearest at one length) the
+ * 5-opt step's descents and kicks cost 2.6 times the flip chain's, and it
+ * lost at 10 and 60 s on 16 threads and at 10 s on 2 (bench/RESULTS.md,
+ * "The 5-opt step where ties abound"). */
+#define WT_LK_KOPT_TIED_MAX_CITIES WT_ILS_LK_REPLICAS_MAX
+/* Whether a run of n cities whose lk_kopt is tuned as `tuned` takes the
+ * flip chain where the instance is mostly tied (above). */
+bool wt_policy_lk_kopt_tied_off(int tuned, int n);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
@@ -388,6 +398,8 @@ int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_shor
 #define WT_ILS_STARTS_MAX_CITIES 250000
 /* Percentage of cities with two equidistant nearest from which other starts run. */
 #define WT_ILS_TIED_SHARE 45
+/* Cities whose two nearest ils_instance_tied looks at. */
+#define WT_ILS_TIED_SAMPLE 4096
 /* Most start tours of the first list descent by default. */
 #define WT_ILS_STARTS_MAX 16
 /* The k-opt step's short runs where ties abound (wt_policy_lk_tied_short)
