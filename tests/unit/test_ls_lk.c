@@ -11,6 +11,9 @@
  */
 #include "test_util.h"
 
+#include <math.h>
+
+#include "algo/ils_common.h"
 #include "algo/policy.h"
 #include "core/instance.h"
 #include "core/rng.h"
@@ -351,6 +354,64 @@ static void test_ils_lk_starts(void **state)
     wt_instance_free(grid);
 }
 
+/* n cities on the points of a square lattice 10 apart, each point taken
+ * with probability 2/3 (seed): most cities have two nearest at one length,
+ * and the holes leave the search work to do. */
+static wt_instance *holed_grid_instance(int n, uint64_t seed)
+{
+    int side = (int)ceil(sqrt(1.5 * n)) + 1;
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    wt_rng r;
+    wt_rng_seed(&r, seed);
+    int m = 0;
+    for (int i = 0; m < n; i = (i + 1) % (side * side))
+        if (wt_rng_below(&r, 3) < 2) {
+            x[m] = 10.0 * (i % side);
+            y[m++] = 10.0 * (i / side);
+        }
+    wt_instance *inst = NULL;
+    assert_int_equal(wt_instance_from_coords("holed", n, WT_EUC_2D, x, y, NULL, &inst, NULL),
+                     WT_OK);
+    free(x);
+    free(y);
+    return inst;
+}
+
+/* Mostly tied instances above WT_LK_KOPT_TIED_MAX_CITIES take the flip
+ * chain by default: ils_instance_tied finds a holed grid tied and uniform
+ * random points not; on a holed grid just above that size the default run
+ * (20 kicks, two threads) gives the tour of the flip chain asked for, and
+ * on one of 1,600 cities (below it) the 5-opt step's. */
+static void test_ils_lk_tied_flip_chain(void **state)
+{
+    (void)state;
+    wt_instance *grid = holed_grid_instance(WT_LK_KOPT_TIED_MAX_CITIES + 1, 5);
+    wt_instance *small = holed_grid_instance(1600, 5);
+    wt_instance *uniform = wt_test_random_instance(WT_LK_KOPT_TIED_MAX_CITIES + 1, 3);
+    assert_true(ils_instance_tied(grid, 2));
+    assert_true(ils_instance_tied(small, 1));
+    assert_false(ils_instance_tied(uniform, 2));
+    wt_instance_free(uniform);
+    wt_instance *sides[] = {grid, small};
+    for (int i = 0; i < 2; i++) {
+        wt_params p = ils_lk_params(20);
+        wt_tuning tune = {0};
+        p.tuning = &tune;
+        wt_result by_default, flip;
+        assert_int_equal(wt_solve(sides[i], &p, &by_default, NULL), WT_OK);
+        tune.lk_kopt = i == 0 ? WT_TUNING_OFF : WT_LK_KOPT_DEFAULT;
+        assert_int_equal(wt_solve(sides[i], &p, &flip, NULL), WT_OK);
+        int n = sides[i]->n;
+        assert_int_equal(wt_tour_validate(by_default.tour, n, NULL), WT_OK);
+        assert_int_equal(by_default.length, wt_tour_length(sides[i], by_default.tour));
+        assert_memory_equal(by_default.tour, flip.tour, (size_t)n * sizeof *flip.tour);
+        wt_result_free(&by_default);
+        wt_result_free(&flip);
+    }
+    wt_instance_free(grid);
+    wt_instance_free(small);
+}
+
 /* The k-opt step's short runs where ties abound (a time limit under 10 ms
  * of thread time a city: wt_policy_lk_tied_short) descend first from one
  * start tour a search (up to WT_ILS_TIED_STARTS_SEARCHES_MAX), side by
@@ -662,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_ils_lk_list_first_descent),
         cmocka_unit_test(test_ils_lk_starts),
         cmocka_unit_test(test_ils_lk_tied_starts),
+        cmocka_unit_test(test_ils_lk_tied_flip_chain),
         cmocka_unit_test(test_ils_lk_merged_replicas),
         cmocka_unit_test(test_ils_lk_broad_repairs),
         cmocka_unit_test(test_kicks_undo_exactly),

@@ -157,6 +157,13 @@ static void test_lk_kopt(void **state)
     assert_int_equal(kopt_on(0, 0, few + 1, false, rich_small, 1), WT_LK_KOPT_DEFAULT);
     assert_int_equal(kopt_on(0, 0, small, false, rich_small / 16, 16), WT_LK_KOPT_DEFAULT);
 
+    /* mostly tied (the caller's measure) above WT_LK_KOPT_TIED_MAX_CITIES:
+     * the flip chain, unless the tuning asks for a step */
+    assert_false(wt_policy_lk_kopt_tied_off(0, WT_LK_KOPT_TIED_MAX_CITIES));
+    assert_true(wt_policy_lk_kopt_tied_off(0, WT_LK_KOPT_TIED_MAX_CITIES + 1));
+    assert_false(wt_policy_lk_kopt_tied_off(5, WT_LK_KOPT_TIED_MAX_CITIES + 1));
+    assert_false(wt_policy_lk_kopt_tied_off(WT_TUNING_OFF, WT_LK_KOPT_TIED_MAX_CITIES + 1));
+
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
     assert_true(wt_policy_ascent_first(&t, true, large).share == wt_policy_ascent(&t, true).share);
