@@ -754,7 +754,9 @@ typedef struct wt_result {
                                     appended the cities not yet chained in Hilbert-curve
                                     order */
     wt_init_method init_made;    /* the heuristic whose tour the start tour is: params.init,
-                                    or WT_INIT_SPACEFILL where greedy gave way;
+                                    or WT_INIT_SPACEFILL where greedy gave way, or
+                                    WT_INIT_BORUVKA where ils's first descent kept one of
+                                    the other start tours it tried (tuning.ils_starts);
                                     multistart: WT_INIT_RANDOM (its climbs' start tours);
                                     meaningless when init_given */
     bool init_given;             /* the start tour was params.start_tour */

@@ -195,7 +195,10 @@ static wt_status starts_first_descent(wt_ls *whole, int32_t *tour, const wt_inst
             }
         }
         stats->steps += moves[0];
-        if (st == WT_OK && best > 0) wt_ls_adopt(whole, wt_ls_order(other[best]), best_len);
+        if (st == WT_OK && best > 0) {
+            wt_ls_adopt(whole, wt_ls_order(other[best]), best_len);
+            stats->start_swept = true;
+        }
         for (int i = 1; i < S; i++) wt_ls_free(other[i]);
     }
     free(other);

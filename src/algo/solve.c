@@ -780,6 +780,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     /* Multistart's climbs start from random tours (make_start_tour). */
     res->init_given = params->start_tour && params->algorithm != WT_ALGO_MULTISTART;
     res->init_made = params->algorithm == WT_ALGO_MULTISTART ? WT_INIT_RANDOM
+                     : stats.start_swept                 ? WT_INIT_BORUVKA
                      : init_cut == WT_INIT_CUT_SPACEFILL ? WT_INIT_SPACEFILL
                                                          : params->init;
     res->search_time_s = wt_now() - search_start - stats.polish_time_s;

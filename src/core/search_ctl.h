@@ -86,6 +86,8 @@ typedef struct wt_search_stats {
     char ascent_device[16];    /* the device whose ascent ran; empty: none */
     int ascent_iterations;     /* its subgradient steps */
     double ascent_s;           /* its seconds, graph and lists included */
+    bool start_swept;          /* ils: the first descent kept one of the other start
+                                  tours, a Quick-Boruvka sweep (algo/ils_first.c) */
 } wt_search_stats;
 
 /* Monotonic clock in seconds. */

@@ -291,6 +291,29 @@ static wt_instance *grid_instance(int side)
     return grid;
 }
 
+/* n cities on the points of a square lattice 10 apart, each point taken
+ * with probability 2/3 (seed): most cities have two nearest at one length,
+ * and the holes leave the search work to do. */
+static wt_instance *holed_grid_instance(int n, uint64_t seed)
+{
+    int side = (int)ceil(sqrt(1.5 * n)) + 1;
+    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
+    wt_rng r;
+    wt_rng_seed(&r, seed);
+    int m = 0;
+    for (int i = 0; m < n; i = (i + 1) % (side * side))
+        if (wt_rng_below(&r, 3) < 2) {
+            x[m] = 10.0 * (i % side);
+            y[m++] = 10.0 * (i / side);
+        }
+    wt_instance *inst = NULL;
+    assert_int_equal(wt_instance_from_coords("holed", n, WT_EUC_2D, x, y, NULL, &inst, NULL),
+                     WT_OK);
+    free(x);
+    free(y);
+    return inst;
+}
+
 /* Above 20,000 cities the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
@@ -298,7 +321,8 @@ static wt_instance *grid_instance(int side)
  * ties) the default run is the configured start's alone, as with the
  * sweeps off or a start tour given (the greedy tour); on a grid (all
  * tied) it is the run of one start a thread, whose steps count the moves
- * of every start's descent. */
+ * of every start's descent; where a sweep's descent is kept, the result
+ * says so (init_made). */
 static void test_ils_lk_starts(void **state)
 {
     (void)state;
@@ -348,33 +372,29 @@ static void test_ils_lk_starts(void **state)
     wt_result alone;
     assert_int_equal(wt_solve(grid, &p, &alone, NULL), WT_OK);
     assert_true(tied.steps > alone.steps);
+    assert_int_equal(three.init_made, WT_INIT_GREEDY); /* the greedy start kept */
     wt_result_free(&tied);
     wt_result_free(&three);
     wt_result_free(&alone);
     wt_instance_free(grid);
-}
 
-/* n cities on the points of a square lattice 10 apart, each point taken
- * with probability 2/3 (seed): most cities have two nearest at one length,
- * and the holes leave the search work to do. */
-static wt_instance *holed_grid_instance(int n, uint64_t seed)
-{
-    int side = (int)ceil(sqrt(1.5 * n)) + 1;
-    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
-    wt_rng r;
-    wt_rng_seed(&r, seed);
-    int m = 0;
-    for (int i = 0; m < n; i = (i + 1) % (side * side))
-        if (wt_rng_below(&r, 3) < 2) {
-            x[m] = 10.0 * (i % side);
-            y[m++] = 10.0 * (i / side);
-        }
-    wt_instance *inst = NULL;
-    assert_int_equal(wt_instance_from_coords("holed", n, WT_EUC_2D, x, y, NULL, &inst, NULL),
-                     WT_OK);
-    free(x);
-    free(y);
-    return inst;
+    /* Where a sweep's descent ends shortest (a holed grid, eight starts),
+     * the result names Quick-Boruvka as its start tour's heuristic. */
+    wt_instance *holed = holed_grid_instance(21000, 6);
+    p = ils_lk_params(20);
+    p.threads = 3;
+    wt_tuning eight = {.ils_starts = 8, .ils_searches = 8};
+    p.tuning = &eight;
+    wt_result swept, greedy;
+    assert_int_equal(wt_solve(holed, &p, &swept, NULL), WT_OK);
+    eight.ils_starts = WT_TUNING_OFF;
+    assert_int_equal(wt_solve(holed, &p, &greedy, NULL), WT_OK);
+    assert_int_equal(swept.init_made, WT_INIT_BORUVKA);
+    assert_int_equal(greedy.init_made, WT_INIT_GREEDY);
+    assert_true(swept.length < greedy.length);
+    wt_result_free(&swept);
+    wt_result_free(&greedy);
+    wt_instance_free(holed);
 }
 
 /* Mostly tied instances above WT_LK_KOPT_TIED_MAX_CITIES take the flip
