@@ -179,6 +179,13 @@ struct wt_tuning {
                                  (src/algo/policy.h): 1 with the k-opt step, 2
                                  with the flip chain.  2 and WT_TUNING_OFF make
                                  lk_kopt's default the flip chain */
+    int lk_alpha_start;       /* where the ascent runs before the first descent
+                                 (the k-opt step on the alpha lists), no
+                                 params.start_tour and no fixed edges: 1: the
+                                 start tour remade after it, greedy over the
+                                 alpha candidates' edges by pi-transformed length;
+                                 0: the default (src/algo/policy.h: not);
+                                 WT_TUNING_OFF: not */
     int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
                                  default (src/algo/policy.h); else 1..1000000 */
     int ascent_period;        /* steps of the ascent's first period (its step rule

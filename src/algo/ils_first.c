@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/alpha.h"
 #include "algo/policy.h"
 #include "core/error.h"
 #include "core/init.h"
@@ -233,5 +234,54 @@ wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_sea
     if (st != WT_OK) return st;
     st = ils_first_descent(plain, tour, T > 1, false, false, inst->n, ctl, T, stats, err);
     wt_ls_free(plain);
+    return st;
+}
+
+/* A candidate edge of the alpha lists: its pi-transformed length (the
+ * ascent's scale) and its cities, lower first, packed as greedy takes
+ * them. */
+typedef struct keyed_pair {
+    int64_t key;
+    uint64_t pair;
+} keyed_pair;
+
+static int keyed_pair_cmp(const void *a, const void *b)
+{
+    const keyed_pair *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->pair > y->pair) - (x->pair < y->pair);
+}
+
+wt_status ils_alpha_start_tour(const wt_instance *inst, const wt_alpha *alpha, wt_search_ctl *ctl,
+                               int32_t *tour, wt_error *err)
+{
+    int n = inst->n, k = alpha->k;
+    size_t m = (size_t)n * (size_t)k, count = 0;
+    keyed_pair *edges = malloc(m * sizeof *edges);
+    uint64_t *pairs = malloc(m * sizeof *pairs);
+    if (!edges || !pairs) {
+        free(edges);
+        free(pairs);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the alpha start tour");
+    }
+    for (int c = 0; c < n; c++)
+        for (int j = 0; j < k; j++) {
+            int b = alpha->candidates[(size_t)c * (size_t)k + (size_t)j];
+            if (b < 0 || b == c) continue;
+            int lo = c < b ? c : b, hi = c < b ? b : c;
+            int64_t key = wt_dist(inst, lo, hi) * WT_ASCENT_SCALE;
+            if (alpha->pi) key += (int64_t)alpha->pi[lo] + alpha->pi[hi];
+            edges[count++] = (keyed_pair){key, (uint64_t)lo << 32 | (uint64_t)hi};
+        }
+    qsort(edges, count, sizeof *edges, keyed_pair_cmp);
+    size_t distinct = 0;
+    for (size_t e = 0; e < count; e++)
+        if (e == 0 || edges[e].pair != edges[e - 1].pair) pairs[distinct++] = edges[e].pair;
+    free(edges);
+    wt_init_stop stop = {ctl_stop_asked, ctl};
+    wt_init_cut cut = WT_INIT_WHOLE;
+    wt_status st = wt_tour_init_greedy_pairs(inst, pairs, distinct, ctl->params->seed,
+                                             ctl->threads, &stop, tour, &cut, err);
+    free(pairs);
     return st;
 }

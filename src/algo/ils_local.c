@@ -171,6 +171,15 @@ static bool ascent_first(const wt_instance *inst, const wt_search_ctl *ctl,
            wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt) == WT_ALPHA_LISTS;
 }
 
+/* Whether the start tour is remade from the alpha lists of an ascent run
+ * first (tuning.lk_alpha_start): not for a given start tour, which the
+ * caller asked for, nor with fixed edges, which greedy would not hold. */
+static bool alpha_start(const wt_search_ctl *ctl)
+{
+    return wt_tuning_of(ctl->params)->lk_alpha_start == 1 && !ctl->params->start_tour &&
+           !ctl->fixed;
+}
+
 /* After the first descent (so that a short run has its descended tour as
  * early as before): the ascent (run_ascent), its bound reported; with
  * alpha lists, the kicks' engine becomes one on the same tour with the
@@ -305,6 +314,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_alpha alpha = {0};
     bool alpha_first = ascent_first(inst, ctl, &moves);
     wt_status st = alpha_first ? run_ascent(inst, ctl, true, &moves, &alpha, stats, err) : WT_OK;
+    if (st == WT_OK && alpha.candidates && alpha_start(ctl))
+        st = ils_alpha_start_tour(inst, &alpha, ctl, tour, err);
     if (st == WT_OK) st = whole_engine(inst, tour, ctl, &moves, &whole, err);
     if (st != WT_OK) {
         wt_alpha_free(&alpha);

@@ -567,6 +567,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->lk_alpha != 0 && t->lk_alpha != WT_TUNING_OFF && t->lk_alpha != 1 && t->lk_alpha != 2)
         return BAD("lk_alpha is %d; expected 0 (the default), WT_TUNING_OFF, 1 or 2",
                    t->lk_alpha);
+    if (t->lk_alpha_start != 0 && t->lk_alpha_start != WT_TUNING_OFF && t->lk_alpha_start != 1)
+        return BAD("lk_alpha_start is %d; expected 0 (the default), WT_TUNING_OFF or 1",
+                   t->lk_alpha_start);
     int round_ms = t->ils_concurrent_round_ms;
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",

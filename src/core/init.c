@@ -887,6 +887,26 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
                            err);
 }
 
+wt_status wt_tour_init_greedy_pairs(const wt_instance *inst, const uint64_t *pairs, size_t m,
+                                    uint64_t seed, int threads, const wt_init_stop *stop,
+                                    int32_t *tour, wt_init_cut *cut, wt_error *err)
+{
+    int n = inst->n;
+    wt_init_cut ignored;
+    if (!cut) cut = &ignored;
+    *cut = WT_INIT_WHOLE;
+    for (size_t e = 0; e < m; e++)
+        if ((pairs[e] >> 32) >= (uint64_t)n || (pairs[e] & 0xffffffffu) >= (uint64_t)n)
+            return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
+                           "greedy over given edges: edge %zu has a city out of range", e);
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
+    bool stopped = stop_asked(stop);
+    if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
+    return tour_from_paths(inst, WT_INIT_GREEDY, adj, st, stopped, seed, threads, stop, tour, cut,
+                           err);
+}
+
 /* ----------------------------------------------------------- Quick-Boruvka */
 
 /* The two nearest live cities to city (exact distance, then lower number),

@@ -54,4 +54,15 @@ wt_status wt_tour_init_sweep(const wt_instance *inst, double angle, int threads,
                              const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
                              wt_error *err);
 
+/* A greedy tour (WT_INIT_GREEDY's matching and chaining) over the m edges
+ * of pairs, given in the order to take them: edge e joins cities
+ * pairs[e] >> 32 and pairs[e] & 0xffffffff (both below inst's n); an edge
+ * is kept where both ends have degree < 2 and it closes no cycle, and the
+ * paths left are chained as greedy's.  For start tours from other
+ * candidate sets (algo/ils_local.c: the alpha lists).  Polls stop and
+ * reports a cut as wt_tour_init_until. */
+wt_status wt_tour_init_greedy_pairs(const wt_instance *inst, const uint64_t *pairs, size_t m,
+                                    uint64_t seed, int threads, const wt_init_stop *stop,
+                                    int32_t *tour, wt_init_cut *cut, wt_error *err);
+
 #endif

@@ -702,6 +702,36 @@ static void test_ils_lk_solve(void **state)
     wt_instance_free(inst);
 }
 
+/* The start tour remade from the alpha lists (tuning.lk_alpha_start): a
+ * valid tour of exact length, the same twice, not the default's; a given
+ * start tour is kept as given (the same tour with it or without). */
+static void test_ils_lk_alpha_start(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 23);
+    wt_params p = ils_lk_params(200);
+    wt_tuning tune = {0};
+    p.tuning = &tune;
+    wt_result by_default, remade, given, given_remade;
+    assert_int_equal(wt_solve(inst, &p, &by_default, NULL), WT_OK);
+    tune.lk_alpha_start = 1;
+    solve_twice(inst, &p, &remade);
+    assert_memory_not_equal(remade.tour, by_default.tour, 3000 * sizeof *remade.tour);
+    int32_t *start = malloc(3000 * sizeof *start);
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, p.seed, start, NULL), WT_OK);
+    p.start_tour = start;
+    assert_int_equal(wt_solve(inst, &p, &given_remade, NULL), WT_OK);
+    tune.lk_alpha_start = 0;
+    assert_int_equal(wt_solve(inst, &p, &given, NULL), WT_OK);
+    assert_memory_equal(given.tour, given_remade.tour, 3000 * sizeof *given.tour);
+    free(start);
+    wt_result_free(&by_default);
+    wt_result_free(&remade);
+    wt_result_free(&given);
+    wt_result_free(&given_remade);
+    wt_instance_free(inst);
+}
+
 /* A stop that comes while the candidate lists are built leaves an engine
  * without moves: its descent keeps the tour as it is, exactly. */
 static void test_stop_during_set_up(void **state)
@@ -750,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_list_kicks_undo_exactly),
         cmocka_unit_test(test_paths_keep_their_ends),
         cmocka_unit_test(test_ils_lk_solve),
+        cmocka_unit_test(test_ils_lk_alpha_start),
         cmocka_unit_test(test_stop_during_set_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
