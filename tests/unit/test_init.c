@@ -787,6 +787,35 @@ static void test_time_limit_while_building(void **state)
     wt_instance_free(inst);
 }
 
+/* Greedy over given edges (wt_tour_init_greedy_pairs): on a 2 x 3 grid the
+ * edges in the order given make the paths, a closing or third edge is
+ * skipped, and the paths are chained into one valid tour; an edge with a
+ * city out of range is refused. */
+static void test_greedy_pairs(void **state)
+{
+    (void)state;
+    /* 0 1 2 / 3 4 5, 10 apart */
+    const double x[] = {0, 10, 20, 0, 10, 20}, y[] = {0, 0, 0, 10, 10, 10};
+    wt_instance *inst = NULL;
+    assert_int_equal(wt_instance_from_coords("g", 6, WT_EUC_2D, x, y, NULL, &inst, NULL), WT_OK);
+#define PAIR(a, b) ((uint64_t)(a) << 32 | (uint64_t)(b))
+    /* 0-1, 1-2, 1-4 (1 already full), 3-4, 4-5, 0-3, 2-5 (closes) */
+    const uint64_t pairs[] = {PAIR(0, 1), PAIR(1, 2), PAIR(1, 4), PAIR(3, 4),
+                              PAIR(4, 5), PAIR(0, 3), PAIR(2, 5)};
+    int32_t tour[6];
+    assert_int_equal(wt_tour_init_greedy_pairs(inst, pairs, 7, 1, 1, NULL, tour, NULL, NULL),
+                     WT_OK);
+    assert_int_equal(wt_tour_validate(tour, 6, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, tour), 60); /* 0 1 2 5 4 3 */
+    const uint64_t bad[] = {PAIR(0, 6)};
+    wt_error err = {0};
+    assert_int_equal(wt_tour_init_greedy_pairs(inst, bad, 1, 1, 1, NULL, tour, NULL, &err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "out of range"));
+#undef PAIR
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +838,7 @@ int main(void)
         cmocka_unit_test(test_stop_while_building),
         cmocka_unit_test(test_stop_while_sorting_records),
         cmocka_unit_test(test_time_limit_while_building),
+        cmocka_unit_test(test_greedy_pairs),
     };
     return cmocka_run_group_tests_name("init", tests, NULL, NULL);
 }
