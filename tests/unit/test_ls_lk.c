@@ -273,45 +273,41 @@ static void test_ils_lk_list_first_descent(void **state)
     wt_instance_free(inst);
 }
 
-/* A square grid of side x side cities 10 apart (every city's nearest
- * tied). */
-static wt_instance *grid_instance(int side)
+/* n cities on the points of a square lattice of side x side points 10
+ * apart, in order, each point taken (holed) with probability 2/3 drawn
+ * from seed, else every one. */
+static wt_instance *lattice_instance(const char *name, int n, int side, bool holed,
+                                     uint64_t seed)
 {
-    int n = side * side;
-    double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
-    for (int i = 0; i < n; i++) {
-        x[i] = 10.0 * (i % side);
-        y[i] = 10.0 * (i / side);
-    }
-    wt_instance *grid = NULL;
-    assert_int_equal(wt_instance_from_coords("grid", n, WT_EUC_2D, x, y, NULL, &grid, NULL),
-                     WT_OK);
-    free(x);
-    free(y);
-    return grid;
-}
-
-/* n cities on the points of a square lattice 10 apart, each point taken
- * with probability 2/3 (seed): most cities have two nearest at one length,
- * and the holes leave the search work to do. */
-static wt_instance *holed_grid_instance(int n, uint64_t seed)
-{
-    int side = (int)ceil(sqrt(1.5 * n)) + 1;
     double *x = malloc((size_t)n * sizeof *x), *y = malloc((size_t)n * sizeof *y);
     wt_rng r;
     wt_rng_seed(&r, seed);
     int m = 0;
     for (int i = 0; m < n; i = (i + 1) % (side * side))
-        if (wt_rng_below(&r, 3) < 2) {
+        if (!holed || wt_rng_below(&r, 3) < 2) {
             x[m] = 10.0 * (i % side);
             y[m++] = 10.0 * (i / side);
         }
     wt_instance *inst = NULL;
-    assert_int_equal(wt_instance_from_coords("holed", n, WT_EUC_2D, x, y, NULL, &inst, NULL),
+    assert_int_equal(wt_instance_from_coords(name, n, WT_EUC_2D, x, y, NULL, &inst, NULL),
                      WT_OK);
     free(x);
     free(y);
     return inst;
+}
+
+/* A square grid of side x side cities 10 apart (every city's nearest
+ * tied). */
+static wt_instance *grid_instance(int side)
+{
+    return lattice_instance("grid", side * side, side, false, 0);
+}
+
+/* n cities on a lattice with holes: most cities have two nearest at one
+ * length, and the holes leave the search work to do. */
+static wt_instance *holed_grid_instance(int n, uint64_t seed)
+{
+    return lattice_instance("holed", n, (int)ceil(sqrt(1.5 * n)) + 1, true, seed);
 }
 
 /* Above 20,000 cities the first list descent can also run from
