@@ -107,7 +107,7 @@ bool ils_instance_tied(const wt_instance *inst, int threads);
 /* The start tour remade from the ascent's alpha lists (ils_first.c): greedy
  * over their edges by pi-transformed length, the paths left chained as
  * greedy's (core/init.h, wt_tour_init_greedy_pairs), into tour; a stop
- * during it leaves the spacefill tour (as a cut greedy). */
+ * during it leaves tour as it was. */
 struct wt_alpha;
 wt_status ils_alpha_start_tour(const wt_instance *inst, const struct wt_alpha *alpha,
                                wt_search_ctl *ctl, int32_t *tour, wt_error *err);

@@ -278,10 +278,17 @@ wt_status ils_alpha_start_tour(const wt_instance *inst, const wt_alpha *alpha, w
     for (size_t e = 0; e < count; e++)
         if (e == 0 || edges[e].pair != edges[e - 1].pair) pairs[distinct++] = edges[e].pair;
     free(edges);
+    /* Into a copy: a stop during it leaves the start tour as it was, not
+     * the spacefill tour of a cut greedy. */
+    int32_t *remade = malloc((size_t)n * sizeof *remade);
     wt_init_stop stop = {ctl_stop_asked, ctl};
     wt_init_cut cut = WT_INIT_WHOLE;
-    wt_status st = wt_tour_init_greedy_pairs(inst, pairs, distinct, ctl->params->seed,
-                                             ctl->threads, &stop, tour, &cut, err);
+    wt_status st = remade ? wt_tour_init_greedy_pairs(inst, pairs, distinct, ctl->params->seed,
+                                                      ctl->threads, &stop, remade, &cut, err)
+                          : wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
+                                    "out of memory for the alpha start tour");
+    if (st == WT_OK && cut == WT_INIT_WHOLE) memcpy(tour, remade, (size_t)n * sizeof *tour);
+    free(remade);
     free(pairs);
     return st;
 }
