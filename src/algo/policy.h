@@ -493,6 +493,13 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
 /* when together they shorten the tour by less than this share of it. */
 #define WT_DEVICE_STALL_GAIN 1e-4
 
+/* Tours from which the device's first descent, given several GPUs, runs as
+ * one region of the plane a GPU side by side, the regions then joined and
+ * the whole descended for the seams (algo/descent_split.h; bench/RESULTS.md,
+ * "Ten million cities on one and two GPUs"): a million cities a GPU at
+ * least, where a region's descent takes seconds. */
+#define WT_DESCENT_SPLIT_CITIES 2000000
+
 /* The descent ILS runs after each kick: asked, or for WT_ILS_AUTO the one
  * auto takes on a tour of n cities under a time limit of time_limit_s seconds
  * (<= 0: none): LK up to WT_AUTO_LK_MAX_CITIES, up to

@@ -19,6 +19,7 @@
 #include "algo/batch.h"
 #include "algo/bench_hooks.h"
 #include "algo/descent.h"
+#include "algo/descent_split.h"
 #include "algo/devices.h"
 #include "algo/ils.h"
 #include "algo/ils_keep.h"
@@ -404,12 +405,13 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
          * WT_DEVICE_STALL_GAIN): the last passes gain little for their
          * time, and what is left the host's segments find on every thread
          * (bench/RESULTS.md, "Why the GPU's first descent hands over on a
-         * stall"). */
+         * stall").  With several GPUs a large tour's descent splits over
+         * them (algo/descent_split.h). */
         wt_search_ctl device = *ctl;
         device.stall_steps = wt_policy_device_stall_passes(inst->n);
         device.stall_gain = WT_DEVICE_STALL_GAIN;
         device.stall_count = 0;
-        wt_status st = wt_twoopt_descend(dev, inst, tour, &device, stats, err);
+        wt_status st = wt_descent_first(dev, inst, tour, &device, stats, err);
         ctl->stop = device.stop;
         ctl->next_report = device.next_report;
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;

@@ -8,7 +8,11 @@
  * add up and never go back, and the stop flag stops both.  One large
  * tour: a solve of 200,000 uniform cities with window descents (8 s), and
  * with --backend auto's concurrent windows (20 s), over GPUs 0 and 1 gives
- * a valid tour of exact length, the windows' kernels having run.
+ * a valid tour of exact length, the windows' kernels having run.  The
+ * first descent split over GPUs 0 and 1 (algo/descent_split.h): the same
+ * valid tour every run, shorter than the start and about as short as one
+ * GPU's whole descent; a solve of 2,000,000 cities (where the split
+ * begins) over both, valid and exact.
  *
  * Skipped (exit 77) without a usable GPU, and with a message when fewer
  * than two are usable.
@@ -16,6 +20,12 @@
 #include "gpu_test.h"
 
 #include "batch_test_util.h"
+
+#include "algo/descent.h"
+#include "algo/descent_split.h"
+#include "algo/policy.h"
+#include "core/instance.h"
+#include "core/search_ctl.h"
 
 static wt_batch_params on_gpus(int count, uint64_t kicks)
 {
@@ -165,6 +175,82 @@ static void test_large_concurrent(void **state)
     solve_large(WT_BACKEND_AUTO, WT_ILS_AUTO, 20.0);
 }
 
+/* The descent of inst's greedy tour on `count` GPUs: split where count > 1,
+ * else the whole on GPU 0. */
+static int32_t *descend_on(const wt_instance *inst, int count, double *seconds)
+{
+    int32_t *tour = malloc((size_t)inst->n * sizeof *tour);
+    wt_error err = {0};
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, 1, tour, &err), WT_OK);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 8;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_search_stats stats = {0};
+    wt_device_set set = {.count = count};
+    for (int d = 0; d < count; d++) wt_device_of(wt_backend_of(WT_BACKEND_CUDA), d, &set.at[d]);
+    double t0 = now_s();
+    wt_status st = count > 1 ? wt_descent_split(&set, inst, tour, &ctl, &stats, &err)
+                             : wt_twoopt_descend(&set.at[0], inst, tour, &ctl, &stats, &err);
+    *seconds = now_s() - t0;
+    if (st != WT_OK) fail_msg("descent on %d GPUs: %s", count, err.message);
+    assert_int_equal(wt_tour_validate(tour, inst->n, NULL), WT_OK);
+    return tour;
+}
+
+static void test_split_first_descent(void **state)
+{
+    (void)state;
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_generate(WT_GEN_UNIFORM, 300000, 2, &inst, &err) != WT_OK)
+        fail_msg("generate: %s", err.message);
+    int32_t *start = malloc((size_t)inst->n * sizeof *start);
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, 1, start, &err), WT_OK);
+    double s1, s2, s3;
+    int32_t *one = descend_on(inst, 1, &s1), *a = descend_on(inst, 2, &s2),
+            *b = descend_on(inst, 2, &s3);
+    int64_t l0 = wt_tour_length(inst, start), l1 = wt_tour_length(inst, one),
+            l2 = wt_tour_length(inst, a);
+    print_message("    300,000 cities from %lld: one GPU %lld in %.2f s, split over two %lld in "
+                  "%.2f s and %.2f s\n", (long long)l0, (long long)l1, s1, (long long)l2, s2, s3);
+    assert_memory_equal(a, b, (size_t)inst->n * sizeof *a);
+    assert_true(l2 < l0);
+    assert_true((double)l2 <= 1.01 * (double)l1);
+    free(start);
+    free(one);
+    free(a);
+    free(b);
+    wt_instance_free(inst);
+}
+
+/* A solve where the first descent splits: valid and exact. */
+static void test_split_solve(void **state)
+{
+    (void)state;
+    wt_instance *inst = NULL;
+    wt_error err = {0};
+    if (wt_instance_generate(WT_GEN_UNIFORM, WT_DESCENT_SPLIT_CITIES, 3, &inst, &err) != WT_OK)
+        fail_msg("generate: %s", err.message);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.time_limit_s = 30;
+    p.device_count = 2;
+    p.devices[0] = 0;
+    p.devices[1] = 1;
+    wt_result r;
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("wt_solve: %s", err.message);
+    print_message("    %d cities: length %lld from %lld, %.2f s, %llu kicks, %s\n", inst->n,
+                  (long long)r.length, (long long)r.init_length, r.time_s,
+                  (unsigned long long)r.ils.kicks, r.device);
+    assert_int_equal(wt_tour_validate(r.tour, r.n, NULL), WT_OK);
+    assert_int_equal(r.length, wt_tour_length(inst, r.tour));
+    assert_true(r.length < r.init_length);
+    wt_result_free(&r);
+    wt_instance_free(inst);
+}
+
 /* How many GPUs are usable. */
 static int usable_gpus(void)
 {
@@ -189,7 +275,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_batch_same_as_one_gpu), GPU_TEST(test_batch_time_limit_progress),
         GPU_TEST(test_batch_stop_flag),       GPU_TEST(test_large_windows),
-        GPU_TEST(test_large_concurrent),
+        GPU_TEST(test_large_concurrent),      GPU_TEST(test_split_first_descent),
+        GPU_TEST(test_split_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
