@@ -19,9 +19,13 @@
 #include "core/instance_subset.h"
 #include "core/kdtree.h"
 
-/* Neighbours of a city of the region being joined among the cities of the
- * regions before it, each tried for the joining exchange. */
+/* Neighbours of a city of one tour among the cities of the other, each
+ * tried for the exchange that joins the two; */
 enum { JOIN_NEIGHBOURS = 6 };
+/* the cities of each side nearest the cut between them that the join
+ * looks at: the cheapest exchange lies where the two tours meet, and a join
+ * that read every city would take seconds at a hundred million. */
+enum { JOIN_BAND = 1 << 16 };
 
 bool wt_descent_split_wanted(const wt_instance *inst, const int32_t *fixed)
 {
@@ -260,27 +264,101 @@ static bool join_better(const join_move *m, const join_move *best)
     return m->dv < best->dv;
 }
 
-/* The best exchange that joins the tour tour[a..a+b) to the tour
- * tour[0..a), over the near neighbours among tour[0..a) of each city of
- * tour[a..a+b) (where: each city's position). */
-static wt_status best_join(const wt_instance *inst, const int32_t *tour, int a, int b,
-                           const int32_t *where, int threads, join_move *out, wt_error *err)
+/* Scratch of the joins: where (n entries) each city of cities_a lies in
+ * the pair of tours joined; near_a, near_b (JOIN_BAND each): the places of
+ * each side's cities nearest the cut, cities_a (JOIN_BAND) the first
+ * side's cities there; keys (n); order (n): the joined tour being written. */
+typedef struct join_space {
+    int32_t *where, *near_a, *near_b, *cities_a, *order;
+    double *keys;
+} join_space;
+
+/* The cut that separates the cities of tour[0..a) from those of
+ * tour[a..a+b): an axis on which one side lies at or below the other, and
+ * the coordinate between them; false where none does. */
+static bool cut_between(const wt_instance *inst, const int32_t *tour, int a, int b, int *axis,
+                        double *at)
 {
+    double lo[2][2], hi[2][2];
+    for (int side = 0; side < 2; side++) {
+        const int32_t *c = side ? tour + a : tour;
+        int m = side ? b : a;
+        for (int ax = 0; ax < 2; ax++) {
+            lo[side][ax] = INFINITY;
+            hi[side][ax] = -INFINITY;
+            for (int i = 0; i < m; i++) {
+                double v = coord(inst, ax, c[i]);
+                lo[side][ax] = v < lo[side][ax] ? v : lo[side][ax];
+                hi[side][ax] = v > hi[side][ax] ? v : hi[side][ax];
+            }
+        }
+    }
+    for (int ax = 0; ax < 2; ax++)
+        for (int side = 0; side < 2; side++)
+            if (hi[side][ax] <= lo[!side][ax]) {
+                *axis = ax;
+                *at = (hi[side][ax] + lo[!side][ax]) / 2;
+                return true;
+            }
+    return false;
+}
+
+/* The places (at most JOIN_BAND, in order) in cities[0..m) of the cities
+ * nearest the cut (axis, at), into near, each plus offset; how many.
+ * With no cut (axis < 0): the first JOIN_BAND. */
+static int near_cut(const wt_instance *inst, const int32_t *cities, int m, int offset, int axis,
+                    double at, int32_t *near, double *keys)
+{
+    int k = 0;
+    if (m <= JOIN_BAND || axis < 0) {
+        for (; k < m && k < JOIN_BAND; k++) near[k] = offset + k;
+        return k;
+    }
+    for (int i = 0; i < m; i++) keys[i] = fabs(coord(inst, axis, cities[i]) - at);
+    double limit = select_kth(keys, m, JOIN_BAND - 1);
+    int closer = 0;
+    for (int i = 0; i < m; i++) closer += fabs(coord(inst, axis, cities[i]) - at) < limit;
+    int on_limit = JOIN_BAND - closer; /* cities at the limit taken, in order */
+    for (int i = 0; i < m; i++) {
+        double d = fabs(coord(inst, axis, cities[i]) - at);
+        if (d < limit || (d == limit && on_limit-- > 0)) near[k++] = offset + i;
+    }
+    return k;
+}
+
+/* The best exchange that joins the tour tour[a..a+b) to the tour
+ * tour[0..a), over the near neighbours among the cities of tour[0..a)
+ * nearest their cut of each city of tour[a..a+b) nearest it: where the two
+ * tours meet, which is where the cheapest exchange lies. */
+static wt_status best_join(const wt_instance *inst, const int32_t *tour, int a, int b,
+                           join_space *sp, int threads, join_move *out, wt_error *err)
+{
+    int axis = -1;
+    double at = 0;
+    if (!cut_between(inst, tour, a, b, &axis, &at)) axis = -1;
+    int ka = near_cut(inst, tour, a, 0, axis, at, sp->near_a, sp->keys);
+    int kb = near_cut(inst, tour + a, b, a, axis, at, sp->near_b, sp->keys);
+    for (int k = 0; k < ka; k++) { /* the tree's cities, and where they lie */
+        sp->cities_a[k] = tour[sp->near_a[k]];
+        sp->where[sp->cities_a[k]] = sp->near_a[k];
+    }
     wt_kdtree *tree = NULL;
-    wt_status st = wt_kdtree_create_threads(inst, tour, a, threads, &tree, err);
+    wt_status st = wt_kdtree_create_threads(inst, sp->cities_a, ka, threads, &tree, err);
     if (st != WT_OK) return st;
     join_move best = {.gain = INT64_MIN, .j = -1};
+    const int32_t *where = sp->where, *near_b = sp->near_b;
 #pragma omp parallel num_threads(threads)
     {
         join_move mine = {.gain = INT64_MIN, .j = -1};
         int32_t near[JOIN_NEIGHBOURS];
         double dist[JOIN_NEIGHBOURS];
 #pragma omp for schedule(static)
-        for (int j = a; j < a + b; j++) {
+        for (int q = 0; q < kb; q++) {
+            int j = near_b[q];
             int32_t u = tour[j];
             int found = wt_kdtree_knn(tree, u, JOIN_NEIGHBOURS, near, dist);
-            for (int q = 0; q < found; q++) {
-                int32_t v = near[q];
+            for (int f = 0; f < found; f++) {
+                int32_t v = near[f];
                 int i = where[v];
                 for (int du = -1; du <= 1; du += 2)
                     for (int dv = -1; dv <= 1; dv += 2) {
@@ -302,41 +380,59 @@ static wt_status best_join(const wt_instance *inst, const int32_t *tour, int a, 
 }
 
 /* Joins the tour tour[a..a+b) to the tour tour[0..a) into one tour in
- * tour[0..a+b), by the best exchange of best_join; where and scratch: n
- * and a + b entries. */
+ * tour[0..a+b), by the best exchange of best_join. */
 static wt_status join_tours(const wt_instance *inst, int32_t *tour, int a, int b, int threads,
-                            int32_t *where, int32_t *scratch, wt_error *err)
+                            join_space *sp, wt_error *err)
 {
-    for (int i = 0; i < a + b; i++) where[tour[i]] = i;
     join_move m;
-    wt_status st = best_join(inst, tour, a, b, where, threads, &m, err);
+    wt_status st = best_join(inst, tour, a, b, sp, threads, &m, err);
     if (st != WT_OK) return st;
     int k = 0;
     /* The tour before, from v's neighbour away from v to v; then u, away
      * from u's neighbour, to it; the neighbours' edge closes the tour. */
-    for (int t = 1; t <= a; t++) scratch[k++] = tour[((m.i + m.dv * t) % a + a) % a];
+    for (int t = 1; t <= a; t++) sp->order[k++] = tour[((m.i + m.dv * t) % a + a) % a];
     int ju = m.j - a;
-    for (int t = 0; t < b; t++) scratch[k++] = tour[a + ((ju - m.du * t) % b + b) % b];
-    memcpy(tour, scratch, (size_t)(a + b) * sizeof *tour);
+    for (int t = 0; t < b; t++) sp->order[k++] = tour[a + ((ju - m.du * t) % b + b) % b];
+    memcpy(tour, sp->order, (size_t)(a + b) * sizeof *tour);
     return WT_OK;
 }
 
-/* Joins the regions' tours (out, regions at starts) into one, region by
- * region in order. */
+/* Joins the tours of regions p0 .. p1 - 1 (out, regions at starts) into
+ * one, as wt_descent_split_regions cut them: each half's first, then the
+ * two halves across their cut. */
+static wt_status join_range(const wt_instance *inst, int32_t *out, const int *starts, int p0,
+                            int p1, int threads, join_space *sp, wt_error *err)
+{
+    if (p1 - p0 < 2) return WT_OK;
+    int mid = p0 + (p1 - p0) / 2;
+    wt_status st = join_range(inst, out, starts, p0, mid, threads, sp, err);
+    if (st == WT_OK) st = join_range(inst, out, starts, mid, p1, threads, sp, err);
+    if (st != WT_OK) return st;
+    return join_tours(inst, out + starts[p0], starts[mid] - starts[p0], starts[p1] - starts[mid],
+                      threads, sp, err);
+}
+
+/* Joins the regions' tours (out, regions at starts) into one. */
 static wt_status join_regions(const wt_instance *inst, int32_t *out, const int *starts, int parts,
                               int threads, wt_error *err)
 {
-    int n = inst->n;
-    int32_t *where = malloc((size_t)n * sizeof *where);
-    int32_t *scratch = malloc((size_t)n * sizeof *scratch);
-    wt_status st = where && scratch ? WT_OK
-                                    : wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
-                                              "out of memory joining %d regions", parts);
-    for (int r = 1; r < parts && st == WT_OK; r++)
-        st = join_tours(inst, out, starts[r], starts[r + 1] - starts[r], threads, where, scratch,
-                        err);
-    free(where);
-    free(scratch);
+    size_t n = (size_t)inst->n;
+    join_space sp = {.where = malloc(n * sizeof *sp.where),
+                     .near_a = malloc(JOIN_BAND * sizeof *sp.near_a),
+                     .near_b = malloc(JOIN_BAND * sizeof *sp.near_b),
+                     .cities_a = malloc(JOIN_BAND * sizeof *sp.cities_a),
+                     .order = malloc(n * sizeof *sp.order),
+                     .keys = malloc(n * sizeof *sp.keys)};
+    wt_status st = sp.where && sp.near_a && sp.near_b && sp.cities_a && sp.order && sp.keys
+                       ? join_range(inst, out, starts, 0, parts, threads, &sp, err)
+                       : wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory joining %d regions",
+                                 parts);
+    free(sp.where);
+    free(sp.near_a);
+    free(sp.near_b);
+    free(sp.cities_a);
+    free(sp.order);
+    free(sp.keys);
     return st;
 }
 

@@ -152,6 +152,24 @@ static void test_split_descent(void **state)
     wt_instance_free(inst);
 }
 
+/* Regions larger than the join's band (its cities nearest the cut): the
+ * joins still give a valid tour, shorter than the start. */
+static void test_split_large_regions(void **state)
+{
+    (void)state;
+    enum { N = 140000 };
+    wt_instance *inst = wt_test_random_instance(N, 13);
+    int32_t *start = malloc(N * sizeof *start), *tour = malloc(N * sizeof *tour);
+    wt_error err = {0};
+    assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, 1, start, &err), WT_OK);
+    assert_int_equal(split_run(inst, 2, 2, tour, NULL, NULL), WT_OK);
+    assert_int_equal(wt_tour_validate(tour, N, &err), WT_OK);
+    assert_true(wt_tour_length(inst, tour) < wt_tour_length(inst, start));
+    free(start);
+    free(tour);
+    wt_instance_free(inst);
+}
+
 static void test_split_stopped(void **state)
 {
     (void)state;
@@ -229,6 +247,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regions),
         cmocka_unit_test(test_split_descent),
+        cmocka_unit_test(test_split_large_regions),
         cmocka_unit_test(test_split_stopped),
         cmocka_unit_test(test_split_interrupted_in_regions),
         cmocka_unit_test(test_wanted),
