@@ -46,7 +46,8 @@
 #include "ls/engine.h"
 
 /* The descents' moves on `threads` threads: the defaults (for LK from
- * WT_ILS_LK_DEEP_MIN cities the deeper kick repairs, the basic move by
+ * WT_ILS_LK_DEEP_MIN cities the deeper kick repairs, as deep as
+ * wt_policy_lk_deep_depth says, the basic move by
  * wt_policy_lk_kopt, the flip chain on mostly tied instances above
  * WT_LK_KOPT_TIED_MAX_CITIES), less what the tuning sets for LK. */
 static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *inst, int threads)
@@ -57,7 +58,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     if (!lk) return m;
     if (n >= WT_ILS_LK_DEEP_MIN) {
         m.candidates = WT_ILS_LK_DEEP_CANDIDATES;
-        m.depth = WT_ILS_LK_DEEP_DEPTH;
+        m.depth = wt_policy_lk_deep_depth(threads, p->time_limit_s);
         m.breadth[0] = WT_ILS_LK_DEEP_BREADTH1;
         m.breadth[1] = WT_ILS_LK_DEEP_BREADTH2;
         m.breadth[2] = WT_ILS_LK_DEEP_BREADTH3;

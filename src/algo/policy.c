@@ -62,6 +62,12 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     return no_lists || directed || small || short_limit || rich_limit ? 0 : WT_LK_KOPT_DEFAULT;
 }
 
+int wt_policy_lk_deep_depth(int threads, double time_limit_s)
+{
+    bool few = time_limit_s > 0 && threads < WT_ILS_LK_DEEP_DEPTH_MIN_THREADS;
+    return few ? WT_LK_DEPTH : WT_ILS_LK_DEEP_DEPTH;
+}
+
 bool wt_policy_lk_kopt_tied_off(int tuned, int n)
 {
     return tuned == 0 && n > WT_LK_KOPT_TIED_MAX_CITIES;

@@ -132,6 +132,21 @@ bool wt_policy_lk_kopt_tied_off(int tuned, int n);
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
 #define WT_ILS_LK_DEEP_CANDIDATES 12
 #define WT_ILS_LK_DEEP_DEPTH 50
+/* Under a time limit on fewer threads than this, the deeper step's flip
+ * chain keeps WT_LK_DEPTH (wt_policy_lk_deep_depth): on two threads chains
+ * 25 deep made half as many kicks again and won everywhere measured
+ * (development VM, 10 s: pla85900 0.389 / 0.388 / 0.399% against 0.484 /
+ * 0.486 / 0.502%, seeds 1-3; ara238025 1.611 against 1.662%, venus140K
+ * 0.357 against 0.428%; 60 s: pla85900 0.266 / 0.266% against 0.301 /
+ * 0.321%, seeds 1-2), where sixteen threads took the deeper step, depth 50
+ * with it, at 10 and 60 s (bench/RESULTS.md, "Why broader kick repairs
+ * from 50,000 cities (LK)"; depth alone was not measured there; between 2
+ * and 16 threads nothing was).  A kick budget keeps depth 50 on any thread
+ * count, so that its tour does not depend on the threads. */
+#define WT_ILS_LK_DEEP_DEPTH_MIN_THREADS 8
+/* The deeper step's depth for a search on `threads` threads under a time
+ * limit of time_limit_s seconds (0: none): above. */
+int wt_policy_lk_deep_depth(int threads, double time_limit_s);
 #define WT_ILS_LK_DEEP_BREADTH1 5
 #define WT_ILS_LK_DEEP_BREADTH2 3
 #define WT_ILS_LK_DEEP_BREADTH3 2

@@ -162,6 +162,14 @@ static void test_lk_kopt(void **state)
     assert_false(wt_policy_lk_kopt_tied_off(0, WT_LK_KOPT_TIED_MAX_CITIES));
     assert_true(wt_policy_lk_kopt_tied_off(0, WT_LK_KOPT_TIED_MAX_CITIES + 1));
     assert_false(wt_policy_lk_kopt_tied_off(5, WT_LK_KOPT_TIED_MAX_CITIES + 1));
+    /* The deeper step's depth: shallower on few threads under a limit. */
+    assert_int_equal(wt_policy_lk_deep_depth(2, 10), WT_LK_DEPTH);
+    int few_threads = WT_ILS_LK_DEEP_DEPTH_MIN_THREADS - 1;
+    assert_int_equal(wt_policy_lk_deep_depth(few_threads, 60), WT_LK_DEPTH);
+    assert_int_equal(wt_policy_lk_deep_depth(WT_ILS_LK_DEEP_DEPTH_MIN_THREADS, 10),
+                     WT_ILS_LK_DEEP_DEPTH);
+    assert_int_equal(wt_policy_lk_deep_depth(16, 10), WT_ILS_LK_DEEP_DEPTH);
+    assert_int_equal(wt_policy_lk_deep_depth(2, 0), WT_ILS_LK_DEEP_DEPTH); /* a kick budget */
     assert_false(wt_policy_lk_kopt_tied_off(WT_TUNING_OFF, WT_LK_KOPT_TIED_MAX_CITIES + 1));
 
     wt_tuning t = {0};
