@@ -76,21 +76,25 @@ static double coord(const wt_instance *inst, int axis, int32_t c)
 
 /* Cuts cities[0..m) at the median of their wider side into the first k
  * (those below the cut, and of those on it the first in order) and the
- * rest, each in the order they came. */
+ * rest, each in the order they came; where, into *c. */
 static void cut(const wt_instance *inst, int32_t *cities, int m, int k, double *keys,
-                int32_t *scratch)
+                int32_t *scratch, int threads, wt_descent_cut *c)
 {
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-    for (int i = 0; i < m; i++)
-        for (int a = 0; a < 2; a++) {
-            double v = coord(inst, a, cities[i]);
-            lo[a] = v < lo[a] ? v : lo[a];
-            hi[a] = v > hi[a] ? v : hi[a];
-        }
-    int axis = hi[1] - lo[1] > hi[0] - lo[0];
+    double lo0 = INFINITY, lo1 = INFINITY, hi0 = -INFINITY, hi1 = -INFINITY;
+#pragma omp parallel for num_threads(threads) reduction(min : lo0, lo1) reduction(max : hi0, hi1)
+    for (int i = 0; i < m; i++) {
+        double x = coord(inst, 0, cities[i]), y = coord(inst, 1, cities[i]);
+        lo0 = x < lo0 ? x : lo0;
+        hi0 = x > hi0 ? x : hi0;
+        lo1 = y < lo1 ? y : lo1;
+        hi1 = y > hi1 ? y : hi1;
+    }
+    int axis = hi1 - lo1 > hi0 - lo0;
+#pragma omp parallel for num_threads(threads)
     for (int i = 0; i < m; i++) keys[i] = coord(inst, axis, cities[i]);
     double at = select_kth(keys, m, k);
     int below = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : below)
     for (int i = 0; i < m; i++) below += coord(inst, axis, cities[i]) < at;
     int on_left = k - below, left = 0, right = k; /* cities on the cut that go left */
     for (int i = 0; i < m; i++) {
@@ -99,20 +103,22 @@ static void cut(const wt_instance *inst, int32_t *cities, int m, int k, double *
         scratch[goes_left ? left++ : right++] = cities[i];
     }
     memcpy(cities, scratch, (size_t)m * sizeof *cities);
+    *c = (wt_descent_cut){.axis = axis, .at = at};
 }
 
 void wt_descent_split_regions(const wt_instance *inst, int32_t *cities, int m, int parts,
-                              int *starts, double *keys, int32_t *scratch)
+                              int threads, int *starts, wt_descent_cut *cuts, double *keys,
+                              int32_t *scratch)
 {
     starts[0] = 0;
     starts[parts] = m;
     if (parts == 1) return;
     int first = parts / 2;
     int k = (int)((int64_t)m * first / parts);
-    cut(inst, cities, m, k, keys, scratch);
-    wt_descent_split_regions(inst, cities, k, first, starts, keys, scratch);
-    wt_descent_split_regions(inst, cities + k, m - k, parts - first, starts + first, keys,
-                             scratch);
+    cut(inst, cities, m, k, keys, scratch, threads > 0 ? threads : 1, &cuts[first]);
+    wt_descent_split_regions(inst, cities, k, first, threads, starts, cuts, keys, scratch);
+    wt_descent_split_regions(inst, cities + k, m - k, parts - first, threads, starts + first,
+                             cuts + first, keys, scratch);
     for (int r = first; r <= parts; r++) starts[r] += k;
 }
 
@@ -267,56 +273,30 @@ static bool join_better(const join_move *m, const join_move *best)
 /* Scratch of the joins: where (n entries) each city of cities_a lies in
  * the pair of tours joined; near_a, near_b (JOIN_BAND each): the places of
  * each side's cities nearest the cut, cities_a (JOIN_BAND) the first
- * side's cities there; keys (n); order (n): the joined tour being written. */
+ * side's cities there; keys (n, the caller's); order (n): the joined tour
+ * being written. */
 typedef struct join_space {
     int32_t *where, *near_a, *near_b, *cities_a, *order;
     double *keys;
 } join_space;
 
-/* The cut that separates the cities of tour[0..a) from those of
- * tour[a..a+b): an axis on which one side lies at or below the other, and
- * the coordinate between them; false where none does. */
-static bool cut_between(const wt_instance *inst, const int32_t *tour, int a, int b, int *axis,
-                        double *at)
-{
-    double lo[2][2], hi[2][2];
-    for (int side = 0; side < 2; side++) {
-        const int32_t *c = side ? tour + a : tour;
-        int m = side ? b : a;
-        for (int ax = 0; ax < 2; ax++) {
-            lo[side][ax] = INFINITY;
-            hi[side][ax] = -INFINITY;
-            for (int i = 0; i < m; i++) {
-                double v = coord(inst, ax, c[i]);
-                lo[side][ax] = v < lo[side][ax] ? v : lo[side][ax];
-                hi[side][ax] = v > hi[side][ax] ? v : hi[side][ax];
-            }
-        }
-    }
-    for (int ax = 0; ax < 2; ax++)
-        for (int side = 0; side < 2; side++)
-            if (hi[side][ax] <= lo[!side][ax]) {
-                *axis = ax;
-                *at = (hi[side][ax] + lo[!side][ax]) / 2;
-                return true;
-            }
-    return false;
-}
-
 /* The places (at most JOIN_BAND, in order) in cities[0..m) of the cities
- * nearest the cut (axis, at), into near, each plus offset; how many.
- * With no cut (axis < 0): the first JOIN_BAND. */
-static int near_cut(const wt_instance *inst, const int32_t *cities, int m, int offset, int axis,
-                    double at, int32_t *near, double *keys)
+ * nearest the cut c, into near, each plus offset; how many. */
+static int near_cut(const wt_instance *inst, const int32_t *cities, int m, int offset,
+                    const wt_descent_cut *c, int threads, int32_t *near, double *keys)
 {
     int k = 0;
-    if (m <= JOIN_BAND || axis < 0) {
-        for (; k < m && k < JOIN_BAND; k++) near[k] = offset + k;
+    if (m <= JOIN_BAND) {
+        for (; k < m; k++) near[k] = offset + k;
         return k;
     }
+    int axis = c->axis;
+    double at = c->at;
+#pragma omp parallel for num_threads(threads)
     for (int i = 0; i < m; i++) keys[i] = fabs(coord(inst, axis, cities[i]) - at);
     double limit = select_kth(keys, m, JOIN_BAND - 1);
     int closer = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : closer)
     for (int i = 0; i < m; i++) closer += fabs(coord(inst, axis, cities[i]) - at) < limit;
     int on_limit = JOIN_BAND - closer; /* cities at the limit taken, in order */
     for (int i = 0; i < m; i++) {
@@ -331,13 +311,11 @@ static int near_cut(const wt_instance *inst, const int32_t *cities, int m, int o
  * nearest their cut of each city of tour[a..a+b) nearest it: where the two
  * tours meet, which is where the cheapest exchange lies. */
 static wt_status best_join(const wt_instance *inst, const int32_t *tour, int a, int b,
-                           join_space *sp, int threads, join_move *out, wt_error *err)
+                           const wt_descent_cut *c, join_space *sp, int threads,
+                           join_move *out, wt_error *err)
 {
-    int axis = -1;
-    double at = 0;
-    if (!cut_between(inst, tour, a, b, &axis, &at)) axis = -1;
-    int ka = near_cut(inst, tour, a, 0, axis, at, sp->near_a, sp->keys);
-    int kb = near_cut(inst, tour + a, b, a, axis, at, sp->near_b, sp->keys);
+    int ka = near_cut(inst, tour, a, 0, c, threads, sp->near_a, sp->keys);
+    int kb = near_cut(inst, tour + a, b, a, c, threads, sp->near_b, sp->keys);
     for (int k = 0; k < ka; k++) { /* the tree's cities, and where they lie */
         sp->cities_a[k] = tour[sp->near_a[k]];
         sp->where[sp->cities_a[k]] = sp->near_a[k];
@@ -381,11 +359,11 @@ static wt_status best_join(const wt_instance *inst, const int32_t *tour, int a, 
 
 /* Joins the tour tour[a..a+b) to the tour tour[0..a) into one tour in
  * tour[0..a+b), by the best exchange of best_join. */
-static wt_status join_tours(const wt_instance *inst, int32_t *tour, int a, int b, int threads,
-                            join_space *sp, wt_error *err)
+static wt_status join_tours(const wt_instance *inst, int32_t *tour, int a, int b,
+                            const wt_descent_cut *c, int threads, join_space *sp, wt_error *err)
 {
     join_move m;
-    wt_status st = best_join(inst, tour, a, b, sp, threads, &m, err);
+    wt_status st = best_join(inst, tour, a, b, c, sp, threads, &m, err);
     if (st != WT_OK) return st;
     int k = 0;
     /* The tour before, from v's neighbour away from v to v; then u, away
@@ -400,21 +378,23 @@ static wt_status join_tours(const wt_instance *inst, int32_t *tour, int a, int b
 /* Joins the tours of regions p0 .. p1 - 1 (out, regions at starts) into
  * one, as wt_descent_split_regions cut them: each half's first, then the
  * two halves across their cut. */
-static wt_status join_range(const wt_instance *inst, int32_t *out, const int *starts, int p0,
-                            int p1, int threads, join_space *sp, wt_error *err)
+static wt_status join_range(const wt_instance *inst, int32_t *out, const int *starts,
+                            const wt_descent_cut *cuts, int p0, int p1, int threads,
+                            join_space *sp, wt_error *err)
 {
     if (p1 - p0 < 2) return WT_OK;
     int mid = p0 + (p1 - p0) / 2;
-    wt_status st = join_range(inst, out, starts, p0, mid, threads, sp, err);
-    if (st == WT_OK) st = join_range(inst, out, starts, mid, p1, threads, sp, err);
+    wt_status st = join_range(inst, out, starts, cuts, p0, mid, threads, sp, err);
+    if (st == WT_OK) st = join_range(inst, out, starts, cuts, mid, p1, threads, sp, err);
     if (st != WT_OK) return st;
     return join_tours(inst, out + starts[p0], starts[mid] - starts[p0], starts[p1] - starts[mid],
-                      threads, sp, err);
+                      &cuts[mid], threads, sp, err);
 }
 
 /* Joins the regions' tours (out, regions at starts) into one. */
-static wt_status join_regions(const wt_instance *inst, int32_t *out, const int *starts, int parts,
-                              int threads, wt_error *err)
+static wt_status join_regions(const wt_instance *inst, int32_t *out, const int *starts,
+                              const wt_descent_cut *cuts, int parts, double *keys, int threads,
+                              wt_error *err)
 {
     size_t n = (size_t)inst->n;
     join_space sp = {.where = malloc(n * sizeof *sp.where),
@@ -422,9 +402,9 @@ static wt_status join_regions(const wt_instance *inst, int32_t *out, const int *
                      .near_b = malloc(JOIN_BAND * sizeof *sp.near_b),
                      .cities_a = malloc(JOIN_BAND * sizeof *sp.cities_a),
                      .order = malloc(n * sizeof *sp.order),
-                     .keys = malloc(n * sizeof *sp.keys)};
-    wt_status st = sp.where && sp.near_a && sp.near_b && sp.cities_a && sp.order && sp.keys
-                       ? join_range(inst, out, starts, 0, parts, threads, &sp, err)
+                     .keys = keys};
+    wt_status st = sp.where && sp.near_a && sp.near_b && sp.cities_a && sp.order
+                       ? join_range(inst, out, starts, cuts, 0, parts, threads, &sp, err)
                        : wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory joining %d regions",
                                  parts);
     free(sp.where);
@@ -432,34 +412,43 @@ static wt_status join_regions(const wt_instance *inst, int32_t *out, const int *
     free(sp.near_b);
     free(sp.cities_a);
     free(sp.order);
-    free(sp.keys);
     return st;
 }
 
 /* ---------------------------------------------------------- the descent */
 
+/* The length of tour, on `threads` threads: at a hundred million cities one
+ * thread's sum takes seconds. */
+static int64_t length_of(const wt_instance *inst, const int32_t *tour, int threads)
+{
+    int n = inst->n;
+    int64_t sum = 0;
+#pragma omp parallel for num_threads(threads) reduction(+ : sum)
+    for (int i = 0; i < n; i++) sum += wt_dist(inst, tour[i], tour[i + 1 < n ? i + 1 : 0]);
+    return sum;
+}
+
 wt_status wt_descent_split(const wt_device_set *set, const wt_instance *inst, int32_t *tour,
                            wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err)
 {
     if (wt_ctl_expired(ctl)) return WT_OK;
-    int n = inst->n, parts = set->count;
-    int64_t length = wt_tour_length(inst, tour);
+    int n = inst->n, parts = set->count, threads = ctl->threads;
+    int64_t length = length_of(inst, tour, threads);
     int32_t *cities = malloc((size_t)n * sizeof *cities);
     int32_t *out = malloc((size_t)n * sizeof *out);
     double *keys = malloc((size_t)n * sizeof *keys);
     int *starts = malloc((size_t)(parts + 1) * sizeof *starts);
-    wt_status st = cities && out && keys && starts
+    wt_descent_cut *cuts = malloc((size_t)parts * sizeof *cuts);
+    wt_status st = cities && out && keys && starts && cuts
                        ? WT_OK
                        : wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
                                  "out of memory splitting a descent of %d cities", n);
     if (st == WT_OK) {
         memcpy(cities, tour, (size_t)n * sizeof *cities);
-        wt_descent_split_regions(inst, cities, n, parts, starts, keys, out);
-        free(keys);
-        keys = NULL;
+        wt_descent_split_regions(inst, cities, n, parts, threads, starts, cuts, keys, out);
         st = descend_regions(set, inst, cities, starts, out, ctl, length, stats, err);
     }
-    if (st == WT_OK) st = join_regions(inst, out, starts, parts, ctl->threads, err);
+    if (st == WT_OK) st = join_regions(inst, out, starts, cuts, parts, keys, threads, err);
     if (st == WT_OK && !wt_ctl_expired(ctl)) {
         /* The seams: the whole on the first device, under the stall rule. */
         ctl->stall_count = 0;
@@ -467,12 +456,13 @@ wt_status wt_descent_split(const wt_device_set *set, const wt_instance *inst, in
     }
     /* A stop before the seams are mended may leave the joined tour longer
      * than the start tour: the start tour is kept then. */
-    if (st == WT_OK && wt_tour_length(inst, out) < length)
+    if (st == WT_OK && length_of(inst, out, threads) < length)
         memcpy(tour, out, (size_t)n * sizeof *tour);
     free(cities);
     free(out);
     free(keys);
     free(starts);
+    free(cuts);
     return st;
 }
 

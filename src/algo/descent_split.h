@@ -42,14 +42,24 @@ wt_status wt_descent_first(const wt_device *dev, const wt_instance *inst, int32_
 wt_status wt_descent_split(const wt_device_set *set, const wt_instance *inst, int32_t *tour,
                            wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err);
 
+/* Where regions are cut: the axis (0: x, 1: y) and the coordinate; cities
+ * on it lie on either side. */
+typedef struct wt_descent_cut {
+    int axis;
+    double at;
+} wt_descent_cut;
+
 /* The regions of the split: cities[0..m) reordered in place so that region
  * r is cities[starts[r] .. starts[r + 1]) (starts: parts + 1 entries,
  * starts[0] = 0, starts[parts] = m), each region in the order the cities
  * came (their start tour's), regions of m / parts cities give or take one,
  * every region's cities on one side of each cut that separates it from
- * another.  keys: m doubles of scratch; scratch: m cities of it.  parts
- * 1 .. m. */
+ * another.  The cuts are a bisection: cuts[r] (cuts: parts entries, 1 .. parts
+ * - 1 written) separates regions [r0, r) from [r, r1) for the part [r0, r1)
+ * that was cut at r (r0 + (r1 - r0) / 2 = r).  keys: m doubles of scratch;
+ * scratch: m cities of it; threads >= 1.  parts 1 .. m. */
 void wt_descent_split_regions(const wt_instance *inst, int32_t *cities, int m, int parts,
-                              int *starts, double *keys, int32_t *scratch);
+                              int threads, int *starts, wt_descent_cut *cuts, double *keys,
+                              int32_t *scratch);
 
 #endif

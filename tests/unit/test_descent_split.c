@@ -72,8 +72,9 @@ static void test_regions(void **state)
     for (int i = 0; i < M; i++) pos[order[i]] = i;
     for (int parts = 1; parts <= 5; parts++) {
         int starts[6];
+        wt_descent_cut cuts[5];
         memcpy(cities, order, sizeof cities);
-        wt_descent_split_regions(inst, cities, M, parts, starts, keys, scratch);
+        wt_descent_split_regions(inst, cities, M, parts, 2, starts, cuts, keys, scratch);
         assert_int_equal(starts[0], 0);
         assert_int_equal(starts[parts], M);
         wt_error err = {0};
@@ -84,7 +85,13 @@ static void test_regions(void **state)
             for (int i = starts[r] + 1; i < starts[r + 1]; i++) /* the order kept */
                 assert_true(pos[cities[i]] > pos[cities[i - 1]]);
         }
-        if (parts == 2) assert_true(apart(inst, cities, 0, starts[1], starts[1], M));
+        if (parts == 2) {
+            assert_true(apart(inst, cities, 0, starts[1], starts[1], M));
+            const double *along = cuts[1].axis ? inst->y : inst->x; /* the cut between them */
+            for (int i = 0; i < M; i++)
+                assert_true(i < starts[1] ? along[cities[i]] <= cuts[1].at
+                                          : along[cities[i]] >= cuts[1].at);
+        }
     }
     wt_instance_free(inst);
 }
