@@ -649,9 +649,11 @@ typedef struct wt_params {
                                    NULL: the library's tuning (default) */
     /* Several GPUs (docs/devices.md): the window searches of one large tour
      * (ILS with window descents, and the concurrent windows of --backend
-     * auto) deal each round's windows over the listed GPUs; everything else
-     * (the first descent, the Held-Karp ascent, sessions, multistart, sa)
-     * runs on the first of them.  Ignored with WT_BACKEND_CPU. */
+     * auto) deal each round's windows over the listed GPUs, and the GPU's
+     * first descent of a tour of 2,000,000 cities or more runs as one region
+     * of the plane a GPU; everything else (smaller first descents, the
+     * Held-Karp ascent, sessions, multistart, sa) runs on the first of them.
+     * Ignored with WT_BACKEND_CPU. */
     int devices[WT_MAX_DEVICES]; /* with device_count 1..WT_MAX_DEVICES: the CUDA
                                    devices to use, the first in cuda_device's
                                    stead; each 0 or more, no two the same, each

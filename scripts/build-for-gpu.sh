@@ -9,7 +9,13 @@ set -eu -o pipefail
 cd "$(dirname "$0")/.."
 mkdir -p gpu-data
 cmake -S . -B build-gpu -DWT_CUDA=ON -DWT_CUDA_ARCH="${CUDA_ARCH:-90}" >/dev/null
-cmake --build build-gpu -j "$(nproc)" 2>&1 | grep -iE "warning|error" || true
+# A failed build packs nothing: a stale binary must not travel as the new one.
+if ! cmake --build build-gpu -j "$(nproc)" >build-gpu/build.log 2>&1; then
+    grep -iE "warning|error" build-gpu/build.log
+    echo "the build failed (build-gpu/build.log); nothing packed" >&2
+    exit 1
+fi
+grep -iE "warning" build-gpu/build.log || true
 git describe --always --dirty --abbrev=10 >gpu-data/prebuilt.commit
 (cd build-gpu && tar cf - warptour warptour-bench wt-limit-* tests/test_gpu_* tests/test_sa tests/test_ils) | xz -T1 -9 >gpu-data/prebuilt.tar.xz
 echo "gpu-data/prebuilt.tar.xz: $(du -h gpu-data/prebuilt.tar.xz | cut -f1), commit $(cat gpu-data/prebuilt.commit)"

@@ -297,7 +297,9 @@ _DOC_COMMON = """
                 with a usable GPU)
     devices     several GPUs: "all" or a list such as [0, 1] (the first in
                 cuda_device's stead); the window searches of a large tour are
-                dealt over them, the rest runs on the first (docs/devices.md);
+                dealt over them, and from 2,000,000 cities its first descent
+                (a region of the plane a GPU); the rest runs on the first
+                (docs/devices.md);
                 None (default): cuda_device alone.  A number twice or
                 negative raises ValueError, one past the machine's GPUs
                 RuntimeError
