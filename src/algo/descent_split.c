@@ -173,6 +173,9 @@ static void watch_regions(region_run *runs, int parts, wt_search_ctl *ctl, int64
     watch.stall_steps = 0;
     watch.bound = 0;
     for (;;) {
+        /* Reported before the regions are looked at: a caller's stop is
+         * heard even when they end first. */
+        if (wt_ctl_report(&watch, length, ctl->shown_steps, false)) *stop_all = 1;
         int finished = 0;
         for (int r = 0; r < parts; r++) {
             bool over = __atomic_load_n(&runs[r].finished, __ATOMIC_ACQUIRE);
@@ -180,7 +183,6 @@ static void watch_regions(region_run *runs, int parts, wt_search_ctl *ctl, int64
             if (over && runs[r].status != WT_OK) *stop_all = 1;
         }
         if (finished == parts) break;
-        if (wt_ctl_report(&watch, length, ctl->shown_steps, false)) *stop_all = 1;
         struct timespec pause = {0, 5 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }

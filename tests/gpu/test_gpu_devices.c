@@ -246,7 +246,7 @@ static void test_split_solve(void **state)
                   (unsigned long long)r.ils.kicks, r.device);
     assert_int_equal(wt_tour_validate(r.tour, r.n, NULL), WT_OK);
     assert_int_equal(r.length, wt_tour_length(inst, r.tour));
-    assert_true(r.length < r.init_length);
+    assert_true(r.length <= r.init_length); /* a time limit promises no work */
     wt_result_free(&r);
     wt_instance_free(inst);
 }
