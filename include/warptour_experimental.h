@@ -156,6 +156,11 @@ struct wt_tuning {
                                  makes before one that gains, at most; 0: the
                                  default (src/algo/policy.h); WT_TUNING_OFF:
                                  none; else 1..100 */
+    int lk_nonseq;            /* the k-opt step: 1: where it finds nothing from a
+                                 city, an improving double bridge (a
+                                 non-sequential 4-opt move, src/ls/kopt.c); 0:
+                                 the default (src/algo/policy.h: none);
+                                 WT_TUNING_OFF: none */
     int lk_kick_candidates;   /* the k-opt step on alpha lists: candidates a
                                  city when a kick is repaired (the best by
                                  alpha; the first descent takes them all); 0:

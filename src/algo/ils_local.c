@@ -70,6 +70,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s, threads);
     if (m.kopt && wt_policy_lk_kopt_tied_off(t->lk_kopt, n) && ils_instance_tied(inst, threads))
         m.kopt = 0;
+    m.nonseq = m.kopt && (t->lk_nonseq ? t->lk_nonseq == 1 : WT_LK_NONSEQ_DEFAULT);
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,

@@ -370,6 +370,10 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
  * "Why merging meetings and alpha lists are off by default"), else
  * WT_ILS_MERGE_STALL. */
 #define WT_ILS_MERGE_DEFAULT 0
+
+/* Whether the k-opt step looks for an improving double bridge where it
+ * finds nothing [lk_nonseq] (src/ls/kopt.c): 0, not. */
+#define WT_LK_NONSEQ_DEFAULT 0
 /* whose kicks, all kept, are one for every this many cities, */
 #define WT_ILS_SHAKE_CITIES 500
 /* at least this many. */

@@ -62,6 +62,12 @@ typedef struct wt_ls_moves {
                         many edges (kopt.c, LKH's step) */
     int kopt_submoves; /* lk, kopt: non-gaining basic moves a step makes
                           before one that gains, at most (>= 0) */
+    bool nonseq;     /* lk, kopt: where the k-opt step finds nothing from a
+                        city, an improving double bridge (a non-sequential
+                        4-opt move: two 2-opt halves, each of which alone
+                        would split the tour; Helsgaun 2009's
+                        non-sequential moves), its first added edge from the
+                        candidates */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
     bool directed;   /* the descents make direction-keeping exchanges only

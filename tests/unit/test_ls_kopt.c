@@ -14,7 +14,9 @@
  * candidate move's result built edge by edge.  ILS with the step gives the
  * same tour twice for one seed and kick budget, on quadrant neighbours and
  * on alpha lists (whose ascent runs before the first descent), and is the
- * default from WT_LK_KOPT_MIN_CITIES cities.
+ * default from WT_LK_KOPT_MIN_CITIES cities.  With double bridges
+ * (moves.nonseq) the steps stay exact, and leave none that the search
+ * reaches (an oracle built edge by edge).
  */
 #include "test_util.h"
 
@@ -302,6 +304,146 @@ static void test_steps_leave_no_3opt_move(void **state)
     }
 }
 
+/* --------------------------------------------- double bridges (nonseq) */
+
+/* With double bridges (moves.nonseq) every step keeps a valid tour of
+ * the exact length, fixed edges and a path's ends: on the array, on the
+ * list with fixed edges, on a path, under penalties. */
+static void test_double_bridges_exact(void **state)
+{
+    (void)state;
+    int n = 300, m = 200;
+    wt_instance *inst = wt_test_random_instance(n, 57);
+    int32_t *tour = malloc((size_t)n * sizeof *tour), *where = malloc((size_t)n * sizeof *where);
+    int32_t *pi = malloc((size_t)n * sizeof *pi);
+    for (int i = 0; i < n; i++) pi[i] = (int32_t)((i * 104729) % 1001) - 500;
+    for (int variant = 0; variant < 4; variant++) {
+        wt_test_random_tour(n, (uint64_t)(21 + variant), tour);
+        for (int i = 0; i < n; i++) where[tour[i]] = i;
+        int32_t *adj = variant == 1 ? every_seventh(tour, n) : NULL;
+        wt_params params;
+        wt_params_defaults(&params);
+        wt_search_ctl ctl;
+        wt_ctl_init(&ctl, &params);
+        ctl.fixed = adj;
+        wt_ls_moves mv = kopt_moves(5, WT_LK_KOPT_SUBMOVES);
+        mv.nonseq = true;
+        if (variant == 3) {
+            mv.pi = pi;
+            mv.pi_scale = 100;
+        }
+        wt_ls *whole = NULL, *w = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, &ctl, &mv, &whole, NULL), WT_OK);
+        if (variant == 1) assert_int_equal(wt_ls_list_open(whole, NULL), WT_OK);
+        if (variant == 2) {
+            assert_int_equal(wt_ls_create_paths(whole, m, &w, NULL), WT_OK);
+            wt_ls_adopt_path(w, tour, where, n, n - 50, m);
+        }
+        assert_true(steps_checked(w ? w : whole, adj) > m / 10);
+        wt_ls_free(w);
+        wt_ls_free(whole);
+        free(adj);
+    }
+    free(pi);
+    free(where);
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* The oracle of the double bridges the step searches on a tour of at most
+ * 2 NONSEQ_SCAN + 1 cities (kopt.c; every city of the smaller cycle
+ * scanned), built edge by edge: some (t1 t2), t3 a candidate of t2 (t1
+ * t2 longer than t2 t3, t3 no neighbour of t2), t4 after t3 in the
+ * orientation where t2 follows t1; the smaller cycle (X = t2 .. t3 on a
+ * tie) holds p, q its tour neighbour there, r a candidate of q in the
+ * other cycle with the partial gain positive, s a tour neighbour of r;
+ * removing (t1 t2) (t3 t4) (p q) (r s) and adding (t2 t3) (t4 t1) (q r)
+ * (s p) gains and gives one cycle. */
+static bool gaining_double_bridge_left(const wt_instance *inst, const int32_t *tour,
+                                       const int32_t *nb, int k)
+{
+    int n = wt_instance_n(inst);
+    int32_t *pos = malloc((size_t)n * sizeof *pos);
+    for (int i = 0; i < n; i++) pos[tour[i]] = i;
+    bool found = false;
+    for (int p1 = 0; p1 < n && !found; p1++)
+        for (int dir = 1; dir >= -1 && !found; dir -= 2) {
+            int t1 = tour[p1], t2 = tour[(p1 + dir + n) % n];
+            for (int x = 0; x < k && !found; x++) {
+                int t3 = nb[(size_t)t2 * (size_t)k + (size_t)x];
+                if (t3 < 0 || t3 == t1 || tour_edge(pos, tour, n, t2, t3)) continue;
+                int64_t g1 = d(inst, t1, t2) - d(inst, t2, t3);
+                int t4 = tour[(pos[t3] + dir + n) % n];
+                if (g1 <= 0 || t4 == t1 || tour_edge(pos, tour, n, t4, t1)) continue;
+                int64_t g = g1 + d(inst, t3, t4) - d(inst, t4, t1);
+                /* steps from t2 to t3 in the orientation: X's size less one */
+                int lx = ((pos[t3] - pos[t2]) * dir + n) % n + 1, ly = n - lx;
+                bool in_x = lx <= ly;
+                for (int q1 = 0; q1 < n && !found; q1++) {
+                    int p = tour[q1];
+                    int off = ((pos[p] - pos[t2]) * dir + n) % n; /* from t2 */
+                    if ((off < lx) != in_x) continue;
+                    for (int side = -1; side <= 1 && !found; side += 2) {
+                        int q = tour[(pos[p] + side + n) % n];
+                        int offq = ((pos[q] - pos[t2]) * dir + n) % n;
+                        if ((offq < lx) != in_x) continue; /* across a first-half edge */
+                        for (int y = 0; y < k && !found; y++) {
+                            int r = nb[(size_t)q * (size_t)k + (size_t)y];
+                            if (r < 0) continue;
+                            int offr = ((pos[r] - pos[t2]) * dir + n) % n;
+                            int64_t gr = g + d(inst, p, q) - d(inst, q, r);
+                            if (gr <= 0 || (offr < lx) == in_x) continue;
+                            for (int side2 = -1; side2 <= 1 && !found; side2 += 2) {
+                                int s = tour[(pos[r] + side2 + n) % n];
+                                int offs = ((pos[s] - pos[t2]) * dir + n) % n;
+                                if ((offs < lx) != (offr < lx)) continue;
+                                int rm[8] = {t1, t2, t3, t4, p, q, r, s};
+                                int ad[8] = {t2, t3, t4, t1, q, r, s, p};
+                                if (gr + d(inst, r, s) - d(inst, s, p) > 0 &&
+                                    one_cycle(tour, n, rm, ad, 4))
+                                    found = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    free(pos);
+    return found;
+}
+
+/* Steps from every city until none moves, of the 3-opt step without and
+ * with double bridges: the oracle finds gaining double bridges left by
+ * the sequential steps (on three of the six instances), none left by the
+ * steps with them. */
+static void test_double_bridges_leave_none(void **state)
+{
+    (void)state;
+    int left = 0;
+    for (int seed = 1; seed <= 6; seed++) {
+        int n = 70 + 5 * seed;
+        wt_instance *inst = wt_test_random_instance(n, 400 + (uint64_t)seed);
+        int32_t *tour = malloc((size_t)n * sizeof *tour);
+        wt_test_random_tour(n, (uint64_t)seed, tour);
+        wt_ls_moves seq = kopt_moves(3, 0), both = seq;
+        both.nonseq = true;
+        wt_ls *a = NULL, *b = NULL;
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &seq, &a, NULL), WT_OK);
+        assert_int_equal(wt_ls_create(inst, tour, NULL, &both, &b, NULL), WT_OK);
+        int k;
+        const int32_t *nb = wt_ls_candidates(b, &k);
+        steps_checked(a, NULL);
+        left += gaining_double_bridge_left(inst, wt_ls_order(a), nb, k);
+        steps_checked(b, NULL);
+        assert_false(gaining_double_bridge_left(inst, wt_ls_order(b), nb, k));
+        wt_ls_free(a);
+        wt_ls_free(b);
+        free(tour);
+        wt_instance_free(inst);
+    }
+    assert_true(left > 0);
+}
+
 /* ILS with LK descents on the cpu backend, kicks kicks on threads
  * threads from seed, with tuning t (NULL: the library's). */
 static wt_params lk_params(const wt_tuning *t, uint64_t kicks, int threads, uint64_t seed)
@@ -318,23 +460,27 @@ static wt_params lk_params(const wt_tuning *t, uint64_t kicks, int threads, uint
     return p;
 }
 
-/* ILS with the 5-opt step: one seed and kick budget, one tour. */
+/* ILS with the 5-opt step, without and with double bridges: one seed and
+ * kick budget, one tour. */
 static void test_ils_same_tour_twice(void **state)
 {
     (void)state;
     wt_instance *inst = wt_test_random_instance(600, 9);
-    const wt_tuning tune = {.lk_kopt = 5, .lk_alpha = WT_TUNING_OFF};
-    wt_params p = lk_params(&tune, 300, 2, 3);
-    wt_result a, b;
-    wt_error err = {0};
-    if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
-    assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
-    assert_int_equal(a.length, wt_tour_length(inst, a.tour));
-    assert_true(a.length < a.init_length);
-    assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
-    assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
-    wt_result_free(&a);
-    wt_result_free(&b);
+    for (int nonseq = 0; nonseq < 2; nonseq++) {
+        const wt_tuning tune = {.lk_kopt = 5, .lk_alpha = WT_TUNING_OFF,
+                                .lk_nonseq = nonseq ? 1 : 0};
+        wt_params p = lk_params(&tune, 300, 2, 3);
+        wt_result a, b;
+        wt_error err = {0};
+        if (wt_solve(inst, &p, &a, &err) != WT_OK) fail_msg("solve: %s", err.message);
+        assert_int_equal(wt_tour_validate(a.tour, a.n, NULL), WT_OK);
+        assert_int_equal(a.length, wt_tour_length(inst, a.tour));
+        assert_true(a.length < a.init_length);
+        assert_int_equal(wt_solve(inst, &p, &b, NULL), WT_OK);
+        assert_memory_equal(a.tour, b.tour, (size_t)a.n * sizeof *a.tour);
+        wt_result_free(&a);
+        wt_result_free(&b);
+    }
     wt_instance_free(inst);
 }
 
@@ -407,6 +553,8 @@ int main(void)
         cmocka_unit_test(test_moves_exact_on_paths),
         cmocka_unit_test(test_moves_exact_with_penalties),
         cmocka_unit_test(test_steps_leave_no_3opt_move),
+        cmocka_unit_test(test_double_bridges_exact),
+        cmocka_unit_test(test_double_bridges_leave_none),
         cmocka_unit_test(test_ils_same_tour_twice),
         cmocka_unit_test(test_ils_alpha_lists_first),
         cmocka_unit_test(test_default_step),
