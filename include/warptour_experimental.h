@@ -156,6 +156,15 @@ struct wt_tuning {
                                  makes before one that gains, at most; 0: the
                                  default (src/algo/policy.h); WT_TUNING_OFF:
                                  none; else 1..100 */
+    int lk_kopt_chains;       /* the k-opt step's chains of submoves: 1: restricted
+                                 as LKH's in every descent (only each
+                                 submove's last removed edge must be new to
+                                 the chain; src/ls/kopt.c); 2: so in the
+                                 first descent, Lin & Kernighan's in the
+                                 kicks' repairs; WT_TUNING_OFF: Lin &
+                                 Kernighan's everywhere (no edge the chain
+                                 added removed, none removed added again); 0:
+                                 the default (src/algo/policy.h) */
     int lk_nonseq;            /* the k-opt step: 1: where it finds nothing from a
                                  city, an improving double bridge (a
                                  non-sequential 4-opt move, src/ls/kopt.c); 0:

@@ -71,6 +71,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     if (m.kopt && wt_policy_lk_kopt_tied_off(t->lk_kopt, n) && ils_instance_tied(inst, threads))
         m.kopt = 0;
     m.nonseq = m.kopt && (t->lk_nonseq ? t->lk_nonseq == 1 : WT_LK_NONSEQ_DEFAULT);
+    m.kopt_lkh_chains = wt_policy_lk_kopt_chains(t->lk_kopt_chains, true, n, p->time_limit_s);
     if (t->lk_kopt_submoves)
         m.kopt_submoves = t->lk_kopt_submoves == WT_TUNING_OFF ? 0 : t->lk_kopt_submoves;
     const int set[WT_LK_LEVELS] = {t->lk_breadth1, t->lk_breadth2, t->lk_breadth3,
@@ -365,9 +366,12 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
                                         tied_short);
     if (S > T) segmentable = inst->type != WT_EXPLICIT;
     int32_t *kick_lists = NULL;
+    moves.kopt_lkh_chains = wt_policy_lk_kopt_chains(wt_tuning_of(ctl->params)->lk_kopt_chains,
+                                                     false, n, ctl->params->time_limit_s);
     if (st == WT_OK && alpha_first)
         st = kick_engine(inst, tour, ctl, tied, &moves, &whole, &kick_lists, err);
     if (lk) wt_ls_set_breadth(whole, moves.breadth); /* the kicks' */
+    wt_ls_set_kopt_chains(whole, moves.kopt_lkh_chains);
     int64_t length = wt_ls_length(whole);
     ctl->kicks = 0;
     ctl->steps_before = stats->steps; /* the kicks' reports count on from here */

@@ -371,6 +371,29 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
  * WT_ILS_MERGE_STALL. */
 #define WT_ILS_MERGE_DEFAULT 0
 
+/* The k-opt step's chains of submoves [lk_kopt_chains] (src/ls/kopt.c):
+ * by default restricted as LKH's (longer, slower steps to shorter tours)
+ * in the first descent of a tour of at most WT_LK_KOPT_CHAINS_MAX_CITIES
+ * cities, without a time limit or under one of at least
+ * WT_LK_KOPT_CHAINS_S_PER_CITY seconds a city, and as Lin & Kernighan's in
+ * the kicks' repairs (bench/RESULTS.md, "Trials and double bridges against
+ * LKH-3's LK"): the first descent of usa13509 then takes about 180 µs a
+ * city on one thread of the development VM, four times the other's, and
+ * pla33810's did not end within 10 s on two threads. */
+#define WT_LK_KOPT_CHAINS_MAX_CITIES 20000
+#define WT_LK_KOPT_CHAINS_S_PER_CITY 500e-6
+
+/* Whether the first descent's (first) or the kicks' k-opt steps on a tour
+ * of n cities under a time limit of limit_s (0: none) chain their
+ * submoves as LKH's (tuning.lk_kopt_chains, as tuned: 1 both, 2 the first
+ * descent's, WT_TUNING_OFF neither). */
+static inline bool wt_policy_lk_kopt_chains(int tuned, bool first, int n, double limit_s)
+{
+    if (tuned) return tuned == 1 || (tuned == 2 && first);
+    return first && n <= WT_LK_KOPT_CHAINS_MAX_CITIES &&
+           (limit_s <= 0 || limit_s >= WT_LK_KOPT_CHAINS_S_PER_CITY * n);
+}
+
 /* Whether the k-opt step looks for an improving double bridge where it
  * finds nothing [lk_nonseq] (src/ls/kopt.c): 0, not. */
 #define WT_LK_NONSEQ_DEFAULT 0

@@ -551,6 +551,10 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         (t->ils_window_3opt < 1 || t->ils_window_3opt > WT_BATCH_NEIGHBOURS))
         return BAD("ils_window_3opt is %d; expected 0 (the default), WT_TUNING_OFF or 1..%d",
                    t->ils_window_3opt, WT_BATCH_NEIGHBOURS);
+    if (t->lk_kopt_chains != 0 && t->lk_kopt_chains != WT_TUNING_OFF &&
+        (t->lk_kopt_chains < 1 || t->lk_kopt_chains > 2))
+        return BAD("lk_kopt_chains is %d; expected 0 (the default), WT_TUNING_OFF, 1 or 2",
+                   t->lk_kopt_chains);
     if (t->lk_nonseq != 0 && t->lk_nonseq != WT_TUNING_OFF && t->lk_nonseq != 1)
         return BAD("lk_nonseq is %d; expected 0 (the default), WT_TUNING_OFF or 1", t->lk_nonseq);
     if (t->lk_kopt != 0 && t->lk_kopt != WT_TUNING_OFF && (t->lk_kopt < 3 || t->lk_kopt > 5))

@@ -44,6 +44,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(lk_walk, WT_TUNING_INT),
     FIELD(lk_kopt, WT_TUNING_INT),
     FIELD(lk_kopt_submoves, WT_TUNING_INT),
+    FIELD(lk_kopt_chains, WT_TUNING_INT),
     FIELD(lk_nonseq, WT_TUNING_INT),
     FIELD(lk_kick_candidates, WT_TUNING_INT),
     FIELD(lk_kick_pi, WT_TUNING_INT),

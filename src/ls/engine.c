@@ -328,6 +328,8 @@ void wt_ls_set_breadth(wt_ls *e, const int breadth[WT_LK_LEVELS])
     for (int i = 0; i < WT_LK_LEVELS; i++) e->moves.breadth[i] = breadth[i];
 }
 
+void wt_ls_set_kopt_chains(wt_ls *e, bool lkh) { e->moves.kopt_lkh_chains = lkh; }
+
 const wt_ls_moves *wt_ls_moves_of(const wt_ls *e) { return &e->moves; }
 
 const wt_instance *wt_ls_instance(const wt_ls *e) { return e->src ? e->src : e->inst; }

@@ -62,6 +62,12 @@ typedef struct wt_ls_moves {
                         many edges (kopt.c, LKH's step) */
     int kopt_submoves; /* lk, kopt: non-gaining basic moves a step makes
                           before one that gains, at most (>= 0) */
+    bool kopt_lkh_chains; /* lk, kopt: the chain of submoves restricted as LKH's
+                        (only each submove's last removed edge must be one
+                        the chain neither added nor removed before) instead
+                        of as Lin & Kernighan's (no edge the chain added is
+                        removed, none it removed added again): longer,
+                        slower steps that reach shorter tours (kopt.c) */
     bool nonseq;     /* lk, kopt: where the k-opt step finds nothing from a
                         city, an improving double bridge (a non-sequential
                         4-opt move: two 2-opt halves, each of which alone
@@ -147,6 +153,9 @@ const wt_instance *wt_ls_instance(const wt_ls *e);
 /* Sets the LK step's breadth (moves.breadth, values >= 1) for the
  * descents from now on; clones and segment engines made later take it. */
 void wt_ls_set_breadth(wt_ls *e, const int breadth[WT_LK_LEVELS]);
+/* Sets moves.kopt_lkh_chains for the descents from now on; clones and
+ * segment engines made later take it. */
+void wt_ls_set_kopt_chains(wt_ls *e, bool lkh);
 /* Its candidate lists: *k cities a city (in a segment engine's numbering;
  * -1 ends a shorter list). */
 const int32_t *wt_ls_candidates(const wt_ls *e, int *k);

@@ -46,9 +46,16 @@
  * G before closing) is made anyway if G is positive, and the search goes on
  * from t1 and t(2k), the edge (t2k t1) counted as removed again: LKH's
  * sequence of basic moves.  At most `kopt_submoves` such moves precede one
- * that gains; edges they added are not removed again, edges they removed
- * not added again (Lin & Kernighan's restrictions, over the whole step);
- * when none gains the step's flips are undone.
+ * that gains; when none gains the step's flips are undone.  What the
+ * earlier submoves' edges allow: by default (Lin & Kernighan's
+ * restrictions, over the whole step) edges they added are not removed
+ * again, edges they removed not added again; with moves.kopt_lkh_chains
+ * (LKH's) only the last edge each submove removes must be one the chain
+ * neither added nor removed before, which is what ends LKH's chains, and
+ * every other edge is free.  LKH's chains are longer and reach shorter
+ * tours: usa13509's first 5-opt descent from greedy ends 0.36% above the
+ * optimum instead of 0.51%, in 2.4 s instead of 0.5 s (bench/RESULTS.md,
+ * "Trials and double bridges against LKH-3's LK").
  *
  * Gains under node penalties (moves.pi, an ascent's): as in LKH, whose
  * costs after its ascent are the pi-transformed distances d(a, b) + pi(a)
@@ -353,6 +360,22 @@ static void keep(kopt_move *m, const ls_kopt *w, int j, int64_t g)
     m->g = g;
 }
 
+/* Whether the chain's earlier submoves let the step remove (a b) and add
+ * (c d) (either pair may be -1: not asked).  Lin & Kernighan's rule (the
+ * default): no edge they added is removed, none they removed added again.
+ * LKH's (moves.kopt_lkh_chains): these hold only for the last edge a
+ * submove removes (kept_last), which ends the chain's loops as its
+ * exclusions do (Helsgaun 2000); the other edges are free. */
+static bool chain_allows(const wt_ls *e, const ls_kopt *w, int a, int b, int c, int d,
+                         bool kept_last)
+{
+    if (e->moves.kopt_lkh_chains && !kept_last) return true;
+    if (a >= 0 && (pair_in(w, w->added, w->n_added, a, b) ||
+                   (kept_last && pair_in(w, w->removed, w->n_removed, a, b))))
+        return false;
+    return c < 0 || !pair_in(w, w->removed, w->n_removed, c, d);
+}
+
 /* Notes the move t[1..2j] closed by (t2j t1): true when it gains (kept in
  * found); one of k edges that does not gain is kept in best when its G is
  * the highest yet. */
@@ -361,14 +384,17 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
     const wt_ls_tour *t = &e->t;
     int t1 = w->t[1], last = w->t[2 * j];
     if (last == wt_ls_tour_next(t, t1) || last == wt_ls_tour_prev(t, t1) ||
-        added_in_move(w, j, last, t1) || pair_in(w, w->removed, w->n_removed, last, t1))
+        added_in_move(w, j, last, t1) || !chain_allows(e, w, -1, -1, last, t1, false))
         return false;
     int64_t gain = g - kdist(e, last, t1);
     if (gain > 0 && feasible(e, w, j)) {
         keep(&w->found, w, j, g);
         return true;
     }
-    if (w->want_best && j == w->k && g > w->best.g && feasible(e, w, j)) keep(&w->best, w, j, g);
+    if (w->want_best && j == w->k && g > w->best.g &&
+        chain_allows(e, w, w->t[2 * j - 1], last, -1, -1, e->moves.kopt_lkh_chains) &&
+        feasible(e, w, j))
+        keep(&w->best, w, j, g);
     return false;
 }
 
@@ -389,13 +415,13 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
             continue;
         }
         if (c == prev || c == next || added_in_move(w, i, from, c) ||
-            pair_in(w, w->removed, w->n_removed, from, c))
+            !chain_allows(e, w, -1, -1, from, c, false))
             continue;
         w->t[2 * i + 1] = c;
         for (int side = 0; side < 2; side++) {
             int d = side == 0 ? wt_ls_tour_next(t, c) : wt_ls_tour_prev(t, c);
             if (wt_ls_tour_fixed_edge(t, c, d) || removed_in_move(w, i, c, d) ||
-                pair_in(w, w->added, w->n_added, c, d))
+                !chain_allows(e, w, c, d, -1, -1, false))
                 continue;
             w->t[2 * i + 2] = d;
             w->lo_first[i] = (side == 0) == w->fwd;

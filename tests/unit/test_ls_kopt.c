@@ -7,8 +7,9 @@
  * the tour stays a permutation, the length the engine keeps equals the
  * tour's recomputed length (so every claimed gain was the exact change),
  * fixed edges and a path's ends stay; on the array and on the two-level
- * list, for k = 3, 4, 5, with and without submoves, and under node
- * penalties (LKH's pi-transformed distances).  Steps from every city
+ * list, for k = 3, 4, 5, with and without submoves, their chains restricted
+ * as Lin & Kernighan's and as LKH's, and under node penalties (LKH's
+ * pi-transformed distances).  Steps from every city
  * until none moves leave no sequential 3-opt move (2-opt included) over the
  * candidates that the gain criterion admits: checked by brute force, each
  * candidate move's result built edge by edge.  ILS with the step gives the
@@ -103,9 +104,9 @@ static void test_moves_exact(void **state)
     const int sizes[] = {50, 120, 300};
     for (int z = 0; z < 3; z++)
         for (int k = 3; k <= 5; k++)
-            for (int variant = 0; variant < 4; variant++) {
+            for (int variant = 0; variant < 8; variant++) {
                 int n = sizes[z];
-                bool list = variant & 1, fixed = variant & 2;
+                bool list = variant & 1, fixed = variant & 2, lkh_chains = variant & 4;
                 wt_instance *inst = wt_test_random_instance(n, 100 + (uint64_t)(z * 10 + k));
                 int32_t *tour = malloc((size_t)n * sizeof *tour);
                 wt_test_random_tour(n, (uint64_t)(7 * z + k + variant), tour);
@@ -117,8 +118,9 @@ static void test_moves_exact(void **state)
                 ctl.fixed = adj;
                 /* Long chains of submoves too (the default's), on the list
                  * with fixed edges. */
-                int sub = variant == 1 ? 0 : variant == 3 ? WT_LK_KOPT_SUBMOVES : 2;
+                int sub = (variant & 3) == 1 ? 0 : (variant & 3) == 3 ? WT_LK_KOPT_SUBMOVES : 2;
                 wt_ls_moves m = kopt_moves(k, sub);
+                m.kopt_lkh_chains = lkh_chains;
                 wt_ls *w = NULL;
                 assert_int_equal(wt_ls_create(inst, tour, &ctl, &m, &w, NULL), WT_OK);
                 if (list) assert_int_equal(wt_ls_list_open(w, NULL), WT_OK);
@@ -171,6 +173,7 @@ static void test_moves_exact_with_penalties(void **state)
         wt_ls_moves mv = kopt_moves(5, WT_LK_KOPT_SUBMOVES);
         mv.pi = pi;
         mv.pi_scale = 100;
+        mv.kopt_lkh_chains = variant != 0;
         wt_ls *whole = NULL, *w = NULL;
         assert_int_equal(wt_ls_create(inst, tour, NULL, &mv, &whole, NULL), WT_OK);
         if (variant == 1) assert_int_equal(wt_ls_list_open(whole, NULL), WT_OK);
@@ -275,6 +278,7 @@ static bool gaining_3opt_left(const wt_instance *inst, const int32_t *tour, cons
     free(pos);
     return found;
 }
+
 
 /* The oracle has moves to find: a descent of 2-opt and Or-opt moves leaves
  * some on every instance here; the k-opt steps leave none. */

@@ -171,6 +171,18 @@ static void test_lk_kopt(void **state)
     assert_int_equal(wt_policy_lk_deep_depth(16, 10), WT_ILS_LK_DEEP_DEPTH);
     assert_int_equal(wt_policy_lk_deep_depth(2, 0), WT_ILS_LK_DEEP_DEPTH); /* a kick budget */
     assert_false(wt_policy_lk_kopt_tied_off(WT_TUNING_OFF, WT_LK_KOPT_TIED_MAX_CITIES + 1));
+    /* LKH's chains: the first descent's, on tours up to a size, given time */
+    int most = WT_LK_KOPT_CHAINS_MAX_CITIES;
+    double enough = WT_LK_KOPT_CHAINS_S_PER_CITY * most;
+    assert_true(wt_policy_lk_kopt_chains(0, true, most, enough));
+    assert_true(wt_policy_lk_kopt_chains(0, true, most, 0)); /* a kick budget */
+    assert_false(wt_policy_lk_kopt_chains(0, true, most, 0.99 * enough));
+    assert_false(wt_policy_lk_kopt_chains(0, true, most + 1, 0));
+    assert_false(wt_policy_lk_kopt_chains(0, false, most, enough));
+    assert_true(wt_policy_lk_kopt_chains(1, false, most + 1, 1));
+    assert_true(wt_policy_lk_kopt_chains(2, true, most + 1, 1));
+    assert_false(wt_policy_lk_kopt_chains(2, false, most, 0));
+    assert_false(wt_policy_lk_kopt_chains(WT_TUNING_OFF, true, most, 0));
 
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
