@@ -55,7 +55,7 @@
  * every other edge is free.  LKH's chains are longer and reach shorter
  * tours: usa13509's first 5-opt descent from greedy ends 0.36% above the
  * optimum instead of 0.51%, in 2.4 s instead of 0.5 s (bench/RESULTS.md,
- * "Trials and double bridges against LKH-3's LK").
+ * "LKH-3's LK against ours").
  *
  * Gains under node penalties (moves.pi, an ascent's): as in LKH, whose
  * costs after its ascent are the pi-transformed distances d(a, b) + pi(a)
