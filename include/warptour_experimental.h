@@ -167,7 +167,7 @@ struct wt_tuning {
                                  the default (src/algo/policy.h) */
     int lk_nonseq;            /* the k-opt step: 1: where it finds nothing from a
                                  city, an improving double bridge (a
-                                 non-sequential 4-opt move, src/ls/kopt.c); 0:
+                                 non-sequential 4-opt move, src/ls/kopt_nonseq.c); 0:
                                  the default (src/algo/policy.h: none);
                                  WT_TUNING_OFF: none */
     int lk_kick_candidates;   /* the k-opt step on alpha lists: candidates a

@@ -72,8 +72,8 @@ typedef struct wt_ls_moves {
                         city, an improving double bridge (a non-sequential
                         4-opt move: two 2-opt halves, each of which alone
                         would split the tour; Helsgaun 2009's
-                        non-sequential moves), its first added edge from the
-                        candidates */
+                        non-sequential moves; kopt_nonseq.c), its first
+                        added edge from the candidates */
     bool alternate;  /* lk: Lin & Kernighan's alternate step (a sequential 3-opt
                         move) where the standard step finds nothing, at any level */
     bool directed;   /* the descents make direction-keeping exchanges only

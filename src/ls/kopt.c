@@ -211,29 +211,6 @@ void ls_kopt_free(wt_ls *e)
 
 /* ------------------------------------------------------- the distances */
 
-/* The length under which the step measures gains: d(a, b), or with node
- * penalties (moves.pi) pi_scale d(a, b) + pi[a] + pi[b].  Every city of a
- * closed move ends one removed and one added edge, so its penalty cancels
- * in the move's gain, which is pi_scale times the change of length; the
- * partial gains, and with them the gain criterion and the submoves' choice,
- * are LKH's. */
-static int64_t kdist(const wt_ls *e, int a, int b)
-{
-    const int32_t *pi = e->moves.pi;
-    if (!pi) return ls_dist(e, a, b);
-    /* A segment engine numbers its cities along its path. */
-    int ia = e->ids ? e->ids[a] : a, ib = e->ids ? e->ids[b] : b;
-    return (int64_t)e->moves.pi_scale * ls_dist(e, a, b) + pi[ia] + pi[ib];
-}
-
-/* The change of length of a closed step whose gain under kdist is g. */
-static int64_t real_gain(const wt_ls *e, int64_t g)
-{
-    if (!e->moves.pi) return g;
-    assert(g % e->moves.pi_scale == 0);
-    return g / e->moves.pi_scale;
-}
-
 /* ------------------------------------------------------------ the tour */
 
 /* Whether x comes before y on the oriented tour from t2 (x != y, neither
@@ -386,7 +363,7 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
     if (last == wt_ls_tour_next(t, t1) || last == wt_ls_tour_prev(t, t1) ||
         added_in_move(w, j, last, t1) || !chain_allows(e, w, -1, -1, last, t1, false))
         return false;
-    int64_t gain = g - kdist(e, last, t1);
+    int64_t gain = g - ls_pi_dist(e, last, t1);
     if (gain > 0 && feasible(e, w, j)) {
         keep(&w->found, w, j, g);
         return true;
@@ -409,7 +386,7 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
     for (int x = 0; x < e->k; x++) {
         int c = nb[x];
         if (c < 0) break; /* a path's list ends early */
-        int64_t g1 = g - kdist(e, from, c);
+        int64_t g1 = g - ls_pi_dist(e, from, c);
         if (g1 <= 0) {
             if (ls_by_distance(e)) break;
             continue;
@@ -425,7 +402,7 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
                 continue;
             w->t[2 * i + 2] = d;
             w->lo_first[i] = (side == 0) == w->fwd;
-            int64_t g2 = g1 + kdist(e, c, d);
+            int64_t g2 = g1 + ls_pi_dist(e, c, d);
             if (try_close(e, w, i + 1, g2)) return true;
             if (i + 1 < w->k && search(e, w, i + 1, g2)) return true;
         }
@@ -578,7 +555,7 @@ static int64_t step(wt_ls *e, ls_kopt *w, int t1, int t2)
 {
     for (int x = 0; x < w->n_touched; x++) w->filter[w->touched[x] & (KOPT_FILTER - 1)]--;
     w->n_flips = w->n_added = w->n_removed = w->n_touched = 0;
-    int64_t g = kdist(e, t1, t2);
+    int64_t g = ls_pi_dist(e, t1, t2);
     for (int sub = 0;; sub++) {
         w->fwd = wt_ls_tour_next(&e->t, t1) == t2;
         w->t[1] = t1;
@@ -589,7 +566,7 @@ static int64_t step(wt_ls *e, ls_kopt *w, int t1, int t2)
         if (search(e, w, 1, g)) {
             if (make_move(e, w, &w->found)) {
                 note_submove(w, &w->found);
-                return real_gain(e, w->found.g - kdist(e, w->found.t[2 * w->found.j], t1));
+                return ls_pi_gain(e, w->found.g - ls_pi_dist(e, w->found.t[2 * w->found.j], t1));
             }
             break;
         }
@@ -600,191 +577,6 @@ static int64_t step(wt_ls *e, ls_kopt *w, int t1, int t2)
     }
     undo_flips(e, w);
     return 0;
-}
-
-/* ------------------------------------------------ non-sequential moves */
-
-/* Most cities of the smaller cycle whose every edge the double bridge's
- * second half tries; beyond, only the cities among the first half's
- * candidates. */
-enum { NONSEQ_SCAN = 50 };
-
-/* A double bridge: the first half removes (t1 t2) and (t3 t4) and adds
- * (t2 t3) and (t4 t1), which splits the tour into the cycle X (t2 .. t3 in
- * the orientation, closed by (t3 t2)) and the cycle Y (t4 .. t1); the
- * second half removes (p q) of one cycle and (r s) of the other and adds
- * (q r) and (s p), which joins them into one tour. */
-typedef struct nonseq_move {
-    int t1, t2, t3, t4, p, q, r, s;
-    int64_t gain; /* under kdist */
-} nonseq_move;
-
-static int next_o(const wt_ls *e, const ls_kopt *w, int c)
-{
-    return w->fwd ? wt_ls_tour_next(&e->t, c) : wt_ls_tour_prev(&e->t, c);
-}
-
-static int prev_o(const wt_ls *e, const ls_kopt *w, int c)
-{
-    return w->fwd ? wt_ls_tour_prev(&e->t, c) : wt_ls_tour_next(&e->t, c);
-}
-
-/* Whether c lies on the path from a to b in the orientation. */
-static bool on_path(const wt_ls *e, const ls_kopt *w, int a, int c, int b)
-{
-    return w->fwd ? wt_ls_tour_between(&e->t, a, c, b) : wt_ls_tour_between(&e->t, b, c, a);
-}
-
-/* Cities of the path from a to b in the orientation, or cap + 1 when more. */
-static int span_upto(const wt_ls *e, const ls_kopt *w, int a, int b, int cap)
-{
-    const wt_ls_tour *t = &e->t;
-    if (wt_ls_tour_positional(t)) {
-        int len = wt_ls_tour_wrap(t, w->fwd ? t->pos[b] - t->pos[a] : t->pos[a] - t->pos[b]) + 1;
-        return len <= cap ? len : cap + 1;
-    }
-    int len = 1;
-    for (int c = a; c != b; c = next_o(e, w, c))
-        if (++len > cap) return cap + 1;
-    return len;
-}
-
-/* Whether (a b) is one of the first half's removed edges. */
-static bool first_half_removed(const nonseq_move *m, int a, int b)
-{
-    return (a == m->t1 && b == m->t2) || (a == m->t2 && b == m->t1) ||
-           (a == m->t3 && b == m->t4) || (a == m->t4 && b == m->t3);
-}
-
-/* The second half from p (in X when in_x): true with *m complete when
- * the whole move gains, m->gain holding the first half's G on entry. */
-static bool second_half(const wt_ls *e, const ls_kopt *w, nonseq_move *m, int p, bool in_x)
-{
-    const wt_ls_tour *t = &e->t;
-    int first = in_x ? m->t2 : m->t4, last = in_x ? m->t3 : m->t1;
-    int o_first = in_x ? m->t4 : m->t2, o_last = in_x ? m->t1 : m->t3;
-    for (int side = 0; side < 2; side++) {
-        if (p == (side == 0 ? last : first)) continue;
-        int q = side == 0 ? next_o(e, w, p) : prev_o(e, w, p);
-        if (wt_ls_tour_fixed_edge(t, p, q)) continue;
-        int64_t gq = m->gain + kdist(e, p, q);
-        const int32_t *nb = e->nb + (size_t)q * (size_t)e->k;
-        for (int x = 0; x < e->k; x++) {
-            int r = nb[x];
-            if (r < 0) break;
-            int64_t g = gq - kdist(e, q, r);
-            if (g <= 0) {
-                if (ls_by_distance(e)) break;
-                continue;
-            }
-            if (first_half_removed(m, q, r) || !on_path(e, w, o_first, r, o_last)) continue;
-            for (int side2 = 0; side2 < 2; side2++) {
-                int s = side2 == 0 ? next_o(e, w, r) : prev_o(e, w, r);
-                if (first_half_removed(m, r, s) || first_half_removed(m, s, p) ||
-                    wt_ls_tour_fixed_edge(t, r, s))
-                    continue;
-                int64_t gain = g + kdist(e, r, s) - kdist(e, s, p);
-                if (gain > 0) {
-                    m->p = p;
-                    m->q = q;
-                    m->r = r;
-                    m->s = s;
-                    m->gain = gain;
-                    return true;
-                }
-            }
-        }
-    }
-    return false;
-}
-
-/* The second halves of the first half in *m: from every city of the
- * smaller cycle where it has at most NONSEQ_SCAN, else from the
- * candidates of t1 .. t4. */
-static bool second_halves(const wt_ls *e, const ls_kopt *w, nonseq_move *m)
-{
-    int lx = span_upto(e, w, m->t2, m->t3, NONSEQ_SCAN);
-    int ly = span_upto(e, w, m->t4, m->t1, NONSEQ_SCAN);
-    if (lx <= NONSEQ_SCAN || ly <= NONSEQ_SCAN) {
-        bool in_x = lx <= ly;
-        int last = in_x ? m->t3 : m->t1;
-        for (int p = in_x ? m->t2 : m->t4;; p = next_o(e, w, p)) {
-            if (second_half(e, w, m, p, in_x)) return true;
-            if (p == last) return false;
-        }
-    }
-    const int ts[4] = {m->t1, m->t2, m->t3, m->t4};
-    for (int i = 0; i < 4; i++) {
-        const int32_t *nb = e->nb + (size_t)ts[i] * (size_t)e->k;
-        for (int x = 0; x < e->k && nb[x] >= 0; x++) {
-            int p = nb[x];
-            if (second_half(e, w, m, p, on_path(e, w, m->t2, p, m->t3))) return true;
-        }
-    }
-    return false;
-}
-
-/* An improving double bridge from t1 (first improvement) into *m. */
-static bool find_double_bridge(const wt_ls *e, ls_kopt *w, int t1, nonseq_move *m)
-{
-    const wt_ls_tour *t = &e->t;
-    for (int dir = 0; dir < 2; dir++) {
-        int t2 = dir == 0 ? wt_ls_tour_next(t, t1) : wt_ls_tour_prev(t, t1);
-        if (wt_ls_tour_fixed_edge(t, t1, t2)) continue;
-        w->fwd = dir == 0;
-        int prev2 = prev_o(e, w, t2), next2 = next_o(e, w, t2);
-        int64_t g0 = kdist(e, t1, t2);
-        const int32_t *nb = e->nb + (size_t)t2 * (size_t)e->k;
-        for (int x = 0; x < e->k; x++) {
-            int t3 = nb[x];
-            if (t3 < 0) break;
-            int64_t g1 = g0 - kdist(e, t2, t3);
-            if (g1 <= 0) {
-                if (ls_by_distance(e)) break;
-                continue;
-            }
-            if (t3 == prev2 || t3 == next2) continue;
-            int t4 = next_o(e, w, t3);
-            if (t4 == t1 || next_o(e, w, t4) == t1 || wt_ls_tour_fixed_edge(t, t3, t4)) continue;
-            *m = (nonseq_move){.t1 = t1, .t2 = t2, .t3 = t3, .t4 = t4};
-            m->gain = g1 + kdist(e, t3, t4) - kdist(e, t4, t1);
-            if (second_halves(e, w, m)) return true;
-        }
-    }
-    return false;
-}
-
-/* Makes the double bridge m (found in the orientation w->fwd): with X cut
- * into X1 X2 and Y into Y1 Y2 by the second half's edges, the tour X1 X2
- * Y1 Y2 becomes X1 Y1' Y2' X2 (reversed) or X1 Y2 Y1 X2, as the second
- * half's added edges say: two or three flips. */
-static void make_double_bridge(wt_ls *e, ls_kopt *w, const nonseq_move *m)
-{
-    bool p_in_x = on_path(e, w, m->t2, m->p, m->t3);
-    int xa = p_in_x ? m->p : m->r, xb = p_in_x ? m->q : m->s;
-    int ya = p_in_x ? m->r : m->p, yb = p_in_x ? m->s : m->q;
-    bool x_fwd = next_o(e, w, xa) == xb, y_fwd = next_o(e, w, ya) == yb;
-    int x_e = x_fwd ? xa : xb, x_s = x_fwd ? xb : xa;
-    int y_e = y_fwd ? ya : yb, y_s = y_fwd ? yb : ya;
-    /* (q r) is (x_e y_s) or (x_s y_e): no reversal. */
-    bool straight = (m->q == x_e && m->r == y_s) || (m->q == y_s && m->r == x_e) ||
-                    (m->q == x_s && m->r == y_e) || (m->q == y_e && m->r == x_s);
-    wt_ls_tour *t = &e->t;
-    wt_ls_tour_flip(t, x_e, x_s, y_e, y_s); /* X1 Y1' X2' Y2 */
-    wt_ls_tour_flip(t, m->t4, m->t3, m->t1, m->t2); /* X1 Y1' Y2' X2 */
-    if (straight) wt_ls_tour_flip(t, x_e, y_e, y_s, x_s); /* X1 Y2 Y1 X2 */
-}
-
-/* The non-sequential step from t1 (moves.nonseq): an improving double
- * bridge, made; its gain (0: none). */
-static int64_t nonseq_step(wt_ls *e, ls_kopt *w, int t1)
-{
-    nonseq_move m;
-    if (!find_double_bridge(e, w, t1, &m)) return 0;
-    make_double_bridge(e, w, &m);
-    const int touched[8] = {m.t1, m.t2, m.t3, m.t4, m.p, m.q, m.r, m.s};
-    for (int i = 0; i < 8; i++) ls_push(e, touched[i]);
-    return real_gain(e, m.gain);
 }
 
 bool ls_kopt_try(wt_ls *e, int t1)
@@ -801,7 +593,7 @@ bool ls_kopt_try(wt_ls *e, int t1)
         for (int x = 0; x < w->n_touched; x++) ls_push(e, w->touched[x]);
         return true;
     }
-    int64_t gain = e->moves.nonseq ? nonseq_step(e, w, t1) : 0;
+    int64_t gain = e->moves.nonseq ? ls_double_bridge(e, t1) : 0;
     if (gain <= 0) return false;
     e->length -= gain;
     e->moves_lk++;

@@ -1,6 +1,6 @@
 /*
  * ls_impl.h - the engine's state, shared by the files of src/ls: the
- * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, kopt.c, or3opt.c), the kicks
+ * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, kopt.c, kopt_nonseq.c, or3opt.c), the kicks
  * (kicks.c) and the polish (polish.c).  Nothing outside src/ls includes it.
  *
  * The moves see the tour through ls/tour.h only; the rest is the
@@ -11,6 +11,7 @@
 #ifndef WT_LS_LS_IMPL_H
 #define WT_LS_LS_IMPL_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -63,6 +64,29 @@ struct wt_ls {
 };
 
 static inline int64_t ls_dist(const wt_ls *e, int a, int b) { return wt_dist(e->inst, a, b); }
+/* The length under which the k-opt steps measure gains: d(a, b), or with
+ * node penalties (moves.pi) pi_scale d(a, b) + pi[a] + pi[b].  Every city
+ * of a closed move ends one removed and one added edge, so its penalty
+ * cancels in the move's gain, which is pi_scale times the change of
+ * length; the partial gains, and with them the gain criterion and the
+ * submoves' choice, are LKH's. */
+static inline int64_t ls_pi_dist(const wt_ls *e, int a, int b)
+{
+    const int32_t *pi = e->moves.pi;
+    if (!pi) return ls_dist(e, a, b);
+    /* A segment engine numbers its cities along its path. */
+    int ia = e->ids ? e->ids[a] : a, ib = e->ids ? e->ids[b] : b;
+    return (int64_t)e->moves.pi_scale * ls_dist(e, a, b) + pi[ia] + pi[ib];
+}
+
+/* The change of length of a closed move whose gain under ls_pi_dist is g. */
+static inline int64_t ls_pi_gain(const wt_ls *e, int64_t g)
+{
+    if (!e->moves.pi) return g;
+    assert(g % e->moves.pi_scale == 0);
+    return g / e->moves.pi_scale;
+}
+
 /* Whether the candidate lists are sorted by distance (the built ones), so
  * that a scan may end at the first candidate too far to gain; given lists
  * (alpha-nearness) are not, and are scanned to their end. */
@@ -155,6 +179,10 @@ void ls_lk_free(wt_ls *e);
  * (moves.kopt), from city c; true when it shortened the tour (the length
  * follows, the cities whose edges changed are queued). */
 bool ls_kopt_try(wt_ls *e, int c);
+/* kopt_nonseq.c: an improving double bridge from city t1 (moves.nonseq,
+ * where the k-opt step found nothing), made and its cities queued; its
+ * gain (0: none found, the tour as it was). */
+int64_t ls_double_bridge(wt_ls *e, int t1);
 /* kopt.c: its scratch (moves.kopt); false when out of memory. */
 bool ls_kopt_create(wt_ls *e);
 void ls_kopt_free(wt_ls *e);
