@@ -376,9 +376,10 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
  * in the first descent of a tour of at most WT_LK_KOPT_CHAINS_MAX_CITIES
  * cities, without a time limit or under one of at least
  * WT_LK_KOPT_CHAINS_S_PER_CITY seconds a city, and as Lin & Kernighan's in
- * the kicks' repairs (bench/RESULTS.md, "LKH-3's LK against ours"): the first descent of usa13509 then takes about 180 µs a
- * city on one thread of the development VM, four times the other's, and
- * pla33810's did not end within 10 s on two threads. */
+ * the kicks' repairs (bench/RESULTS.md, "LKH-3's LK against ours"): the
+ * first descent of usa13509 then takes about 180 µs a city on one thread
+ * of the development VM, four times the other's, and pla33810's did not
+ * end within 10 s on two threads. */
 #define WT_LK_KOPT_CHAINS_MAX_CITIES 20000
 #define WT_LK_KOPT_CHAINS_S_PER_CITY 500e-6
 
@@ -394,7 +395,7 @@ static inline bool wt_policy_lk_kopt_chains(int tuned, bool first, int n, double
 }
 
 /* Whether the k-opt step looks for an improving double bridge where it
- * finds nothing [lk_nonseq] (src/ls/kopt.c): 0, not. */
+ * finds nothing [lk_nonseq] (src/ls/kopt_nonseq.c): 0, not. */
 #define WT_LK_NONSEQ_DEFAULT 0
 /* whose kicks, all kept, are one for every this many cities, */
 #define WT_ILS_SHAKE_CITIES 500

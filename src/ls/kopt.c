@@ -68,7 +68,6 @@
  * closed move's gain is the same either way (every t ends one removed and
  * one added edge), so the tour's length is kept exact (kdist, real_gain).
  */
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,8 +208,6 @@ void ls_kopt_free(wt_ls *e)
     e->kopt = NULL;
 }
 
-/* ------------------------------------------------------- the distances */
-
 /* ------------------------------------------------------------ the tour */
 
 /* Whether x comes before y on the oriented tour from t2 (x != y, neither
@@ -337,20 +334,26 @@ static void keep(kopt_move *m, const ls_kopt *w, int j, int64_t g)
     m->g = g;
 }
 
-/* Whether the chain's earlier submoves let the step remove (a b) and add
- * (c d) (either pair may be -1: not asked).  Lin & Kernighan's rule (the
+/* What the chain's earlier submoves allow.  Lin & Kernighan's rule (the
  * default): no edge they added is removed, none they removed added again.
- * LKH's (moves.kopt_lkh_chains): these hold only for the last edge a
- * submove removes (kept_last), which ends the chain's loops as its
- * exclusions do (Helsgaun 2000); the other edges are free. */
-static bool chain_allows(const wt_ls *e, const ls_kopt *w, int a, int b, int c, int d,
-                         bool kept_last)
+ * LKH's (moves.kopt_lkh_chains): only the last edge a submove removes must
+ * be one the chain neither added nor removed, which ends the chain's loops
+ * as LKH's exclusions do (Helsgaun 2000); every other edge is free. */
+static bool may_add(const wt_ls *e, const ls_kopt *w, int a, int b)
 {
-    if (e->moves.kopt_lkh_chains && !kept_last) return true;
-    if (a >= 0 && (pair_in(w, w->added, w->n_added, a, b) ||
-                   (kept_last && pair_in(w, w->removed, w->n_removed, a, b))))
-        return false;
-    return c < 0 || !pair_in(w, w->removed, w->n_removed, c, d);
+    return e->moves.kopt_lkh_chains || !pair_in(w, w->removed, w->n_removed, a, b);
+}
+
+static bool may_remove(const wt_ls *e, const ls_kopt *w, int a, int b)
+{
+    return e->moves.kopt_lkh_chains || !pair_in(w, w->added, w->n_added, a, b);
+}
+
+/* (a b) as the last edge a submove removes. */
+static bool may_remove_last(const wt_ls *e, const ls_kopt *w, int a, int b)
+{
+    if (!e->moves.kopt_lkh_chains) return may_remove(e, w, a, b);
+    return !pair_in(w, w->added, w->n_added, a, b) && !pair_in(w, w->removed, w->n_removed, a, b);
 }
 
 /* Notes the move t[1..2j] closed by (t2j t1): true when it gains (kept in
@@ -361,7 +364,7 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
     const wt_ls_tour *t = &e->t;
     int t1 = w->t[1], last = w->t[2 * j];
     if (last == wt_ls_tour_next(t, t1) || last == wt_ls_tour_prev(t, t1) ||
-        added_in_move(w, j, last, t1) || !chain_allows(e, w, -1, -1, last, t1, false))
+        added_in_move(w, j, last, t1) || !may_add(e, w, last, t1))
         return false;
     int64_t gain = g - ls_pi_dist(e, last, t1);
     if (gain > 0 && feasible(e, w, j)) {
@@ -369,7 +372,7 @@ static bool try_close(const wt_ls *e, ls_kopt *w, int j, int64_t g)
         return true;
     }
     if (w->want_best && j == w->k && g > w->best.g &&
-        chain_allows(e, w, w->t[2 * j - 1], last, -1, -1, e->moves.kopt_lkh_chains) &&
+        may_remove_last(e, w, w->t[2 * j - 1], last) &&
         feasible(e, w, j))
         keep(&w->best, w, j, g);
     return false;
@@ -392,13 +395,13 @@ static bool search(const wt_ls *e, ls_kopt *w, int i, int64_t g)
             continue;
         }
         if (c == prev || c == next || added_in_move(w, i, from, c) ||
-            !chain_allows(e, w, -1, -1, from, c, false))
+            !may_add(e, w, from, c))
             continue;
         w->t[2 * i + 1] = c;
         for (int side = 0; side < 2; side++) {
             int d = side == 0 ? wt_ls_tour_next(t, c) : wt_ls_tour_prev(t, c);
             if (wt_ls_tour_fixed_edge(t, c, d) || removed_in_move(w, i, c, d) ||
-                !chain_allows(e, w, c, d, -1, -1, false))
+                !may_remove(e, w, c, d))
                 continue;
             w->t[2 * i + 2] = d;
             w->lo_first[i] = (side == 0) == w->fwd;

@@ -1,7 +1,8 @@
 /*
  * ls_impl.h - the engine's state, shared by the files of src/ls: the
- * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, kopt.c, kopt_nonseq.c, or3opt.c), the kicks
- * (kicks.c) and the polish (polish.c).  Nothing outside src/ls includes it.
+ * engine (engine.c), its moves (twoopt.c, oropt.c, lk.c, kopt.c,
+ * kopt_nonseq.c, or3opt.c), the kicks (kicks.c) and the polish
+ * (polish.c).  Nothing outside src/ls includes it.
  *
  * The moves see the tour through ls/tour.h only; the rest is the
  * engine's: distances, candidate lists, the queue of cities to look at
