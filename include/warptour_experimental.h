@@ -80,16 +80,20 @@ struct wt_tuning {
                                  segments or replicas on arrays; 0: the default
                                  (src/algo/policy.h); WT_TUNING_OFF: never; else
                                  >= 1 */
-    int ils_starts;           /* lk descents whose first descent is a list descent,
-                                 on tours up to a size (src/algo/policy.h), no
-                                 params.start_tour: start tours whose first
-                                 descents run side by side, the shortest kept
-                                 (the configured one and Quick-Boruvka sweeps);
-                                 0: the default (src/algo/policy.h): several, at
-                                 most one a thread, where many cities have their
-                                 two nearest at one length, else the configured
-                                 one only; WT_TUNING_OFF: the configured one
-                                 only; else >= 1, at most one a thread */
+    int ils_starts;           /* lk descents, no params.start_tour: start tours
+                                 whose first descents run side by side (the
+                                 configured one and Quick-Boruvka sweeps); where
+                                 the first descent is a list descent, on tours up
+                                 to a size (src/algo/policy.h), the shortest
+                                 kept, else (on the array) their tours merged;
+                                 0: the default (src/algo/policy.h): list
+                                 descents several, at most one a thread, where
+                                 many cities have their two nearest at one
+                                 length; on the array one a search where the
+                                 k-opt step chains as LKH's, from a size; else
+                                 the configured one only; WT_TUNING_OFF: the
+                                 configured one only; else >= 1, at most one a
+                                 thread (a search on the array) */
     int64_t ils_concurrent_min; /* lk or local descents under --backend auto with a
                                  time limit and more than one thread: cities from
                                  which a usable GPU runs concurrent windows, window

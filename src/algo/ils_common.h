@@ -221,6 +221,15 @@ wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance 
 wt_status ils_tied_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                  wt_error *err);
+/* The first descent from S start tours side by side, one a search: the
+ * configured one (tour, whole's) and S - 1 Quick-Boruvka tours swept at
+ * evenly spaced angles, each descended from every city; their tours
+ * merged by partition crossover, shortest first, into whole (so never
+ * longer than the shortest of them), and the merged tour descended from
+ * every city again; tour becomes whole's. */
+wt_status ils_merged_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                   wt_search_ctl *ctl, int S, wt_search_stats *stats,
+                                   wt_error *err);
 /* The 2-opt + Or-opt first descent of a large tour that LK searches take
  * up next (into tour). */
 wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,

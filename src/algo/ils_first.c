@@ -161,14 +161,67 @@ static void other_start(wt_ls **w, const wt_instance *inst, int i, int S, bool l
     }
 }
 
+/* Start i's engine: whole for 0, else other[i] (NULL where left out). */
+static wt_ls *start_engine(wt_ls *whole, wt_ls **other, int i)
+{
+    return i == 0 ? whole : other[i];
+}
+
+/* The S descended start tours (whole's and other's, some NULL) merged,
+ * shortest first (ties: the lower start), by partition crossover into
+ * whole, whose merged tour is then descended from every city again. */
+static wt_status merge_starts(wt_ls *whole, wt_ls **other, int S, uint64_t *moves,
+                              wt_error *err)
+{
+    const wt_instance *inst = wt_ls_instance(whole);
+    int n = inst->n;
+    wt_merge *merger = NULL;
+    int32_t *child = malloc((size_t)n * sizeof *child);
+    bool *merged = calloc((size_t)S, sizeof *merged);
+    wt_status st = child && merged ? wt_merge_open(n, &merger, err)
+                                   : wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
+                                             "out of memory for merging the start tours");
+    int64_t len = 0;
+    for (int round = 0; round < S && st == WT_OK; round++) {
+        int next = -1; /* the shortest start not merged yet */
+        for (int i = 0; i < S; i++) {
+            const wt_ls *w = start_engine(whole, other, i);
+            if (w && !merged[i] &&
+                (next < 0 || wt_ls_length(w) < wt_ls_length(start_engine(whole, other, next))))
+                next = i;
+        }
+        if (next < 0) break;
+        merged[next] = true;
+        const wt_ls *w = start_engine(whole, other, next);
+        if (round == 0) {
+            memcpy(child, wt_ls_order(w), (size_t)n * sizeof *child);
+            len = wt_ls_length(w);
+        } else {
+            st = wt_merge_tours(merger, inst, child, len, wt_ls_order(w), wt_ls_length(w), child,
+                                &len, NULL, err);
+        }
+    }
+    if (st == WT_OK) {
+        wt_ls_adopt(whole, child, len);
+        wt_ls_touch_all(whole);
+        st = wt_ls_descend(whole, moves, err);
+        if (st == WT_OK) wt_ls_commit(whole);
+    }
+    wt_merge_free(merger);
+    free(merged);
+    free(child);
+    return st;
+}
+
 /* The first descents from start_count's start tours side by side (list:
  * list descents), whole ending on the shortest, copied into tour; ties:
- * the given start, then the lowest angle. */
+ * the given start, then the lowest angle.  merge: from T start tours,
+ * whole ending on their merge (merge_starts). */
 static wt_status starts_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
-                                      wt_search_ctl *ctl, int T, bool list,
+                                      wt_search_ctl *ctl, int T, bool list, bool merge,
                                       wt_search_stats *stats, wt_error *err)
 {
-    int n = inst->n, S = start_count(whole, ctl, inst, T);
+    int n = inst->n, S = merge ? T : start_count(whole, ctl, inst, T);
     wt_ls **other = calloc((size_t)S, sizeof *other);
     uint64_t *moves = calloc((size_t)S, sizeof *moves);
     if (!other || !moves) S = 1; /* the given start alone */
@@ -196,6 +249,10 @@ static wt_status starts_first_descent(wt_ls *whole, int32_t *tour, const wt_inst
             }
         }
         stats->steps += moves[0];
+        if (st == WT_OK && merge) {
+            st = merge_starts(whole, other, S, &stats->steps, err);
+            best = 0;
+        }
         if (st == WT_OK && best > 0) {
             wt_ls_adopt(whole, wt_ls_order(other[best]), best_len);
             stats->start_swept = true;
@@ -213,14 +270,21 @@ wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance 
                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                  wt_error *err)
 {
-    return starts_first_descent(whole, tour, inst, ctl, T, true, stats, err);
+    return starts_first_descent(whole, tour, inst, ctl, T, true, false, stats, err);
 }
 
 wt_status ils_tied_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
                                  wt_error *err)
 {
-    return starts_first_descent(whole, tour, inst, ctl, T, false, stats, err);
+    return starts_first_descent(whole, tour, inst, ctl, T, false, false, stats, err);
+}
+
+wt_status ils_merged_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,
+                                   wt_search_ctl *ctl, int S, wt_search_stats *stats,
+                                   wt_error *err)
+{
+    return starts_first_descent(whole, tour, inst, ctl, S, false, true, stats, err);
 }
 
 /* Its descent of the whole tour removes the start tour's long edges, which

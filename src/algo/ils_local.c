@@ -304,6 +304,22 @@ static bool tied_starts(const wt_ls *whole, const wt_instance *inst, const wt_se
                                    ctl->threads);
 }
 
+/* How many start tours the first descent runs from side by side and
+ * merges (ils_merged_first_descent; 1: the one start alone): the policy's
+ * count for LK descents on the array (other_first: neither a large tour
+ * nor a 2-opted one, which descend their own ways), from points (the
+ * sweeps' start tours), no start tour given and no fixed edges, which
+ * the sweeps would not hold. */
+static int merged_starts(const wt_instance *inst, const wt_search_ctl *ctl,
+                         const wt_ls_moves *m, bool other_first, int T)
+{
+    if (!m->lk || other_first || ctl->fixed || ctl->params->start_tour ||
+        inst->type == WT_EXPLICIT || inst->directed)
+        return 1;
+    return wt_policy_ils_merged_starts(wt_tuning_of(ctl->params)->ils_starts,
+                                       m->kopt && m->kopt_lkh_chains, inst->n, T);
+}
+
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
                            bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
                            wt_search_stats *stats, wt_error *err)
@@ -334,6 +350,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     bool kept = false;
+    int starts = 1;
     if (ctl->keep && !ctl->fixed)
         st = kept_first_descent(whole, tour, large_lk, ctl, stats, &kept, err);
     if (kept) {
@@ -348,6 +365,9 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         }
         if (st == WT_OK && tied_starts(whole, inst, ctl, &moves, large_lk || two_opted, T))
             st = ils_tied_first_descent(whole, tour, inst, ctl, T, stats, err);
+        else if (st == WT_OK && (starts = merged_starts(inst, ctl, &moves,
+                                                        large_lk || two_opted, T)) > 1)
+            st = ils_merged_first_descent(whole, tour, inst, ctl, starts, stats, err);
         else if (st == WT_OK)
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
                                    stats, err);

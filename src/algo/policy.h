@@ -459,6 +459,32 @@ int wt_policy_ils_kick_searches(int T, int tuned, uint64_t kicks, bool tied_shor
  * ties abound (LK)"). */
 #define WT_ILS_TIED_STARTS_SEARCHES_MAX 2
 
+/* The array's first descent of a tour from this many cities whose k-opt
+ * step chains its submoves as LKH's (wt_policy_lk_kopt_chains) runs from
+ * one start tour a search side by side, and their tours are merged
+ * (ils_merged_first_descent): the threads would otherwise wait for one
+ * thread's descent.  On 16 threads (H200 machine, cpu backend, seeds 1-2)
+ * at 10 s usa13509 0.060% against 0.064-0.107%, rl11849 0.11-0.12%
+ * against 0.33-0.35%, brd14051 0.030% against 0.033-0.234%, d18512
+ * 0.046-0.063% against 0.038-0.052%; at 60 s usa13509 0.041 against
+ * 0.086%.  pr2392 (two starts as the other 2,392-city runs) was far
+ * worse: 0.27-0.31% against 0.01-0.19% (bench/RESULTS.md, "Merged start
+ * tours"). */
+#define WT_ILS_MERGED_STARTS_MIN 5000
+
+/* How many start tours the array's first descent of a tour of n cities
+ * merges with T searches: tuned as tuning.ils_starts (0 the default,
+ * WT_TUNING_OFF none, else at most that many and one a search); chains:
+ * the first descent's k-opt step chains as LKH's.  1: the one start
+ * alone. */
+static inline int wt_policy_ils_merged_starts(int tuned, bool chains, int n, int T)
+{
+    if (tuned == WT_TUNING_OFF || T < 2) return 1;
+    if (tuned > 0) return tuned < T ? tuned : T;
+    if (!chains || n < WT_ILS_MERGED_STARTS_MIN) return 1;
+    return T < WT_ILS_STARTS_MAX ? T : WT_ILS_STARTS_MAX;
+}
+
 /* The moves of the engine's descents by default: 2-opt and Or-opt on
  * WT_POLISH_NEIGHBOURS candidates, or (lk) the LK step above. */
 static inline wt_ls_moves wt_policy_ls_moves(bool lk)

@@ -310,6 +310,34 @@ static wt_instance *holed_grid_instance(int n, uint64_t seed)
     return lattice_instance("holed", n, (int)ceil(sqrt(1.5 * n)) + 1, true, seed);
 }
 
+/* The array's first descent from merged start tours (tuning.ils_starts
+ * forces them on a small tour): valid, exact, the same tour twice and on
+ * one thread as on three (the searches, not the threads, make the run);
+ * the other starts' descents count in its steps, and it is a run of its
+ * own, not the one start's. */
+static void test_ils_lk_merged_starts(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(1200, 17);
+    wt_params p = ils_lk_params(200);
+    p.threads = 3;
+    wt_tuning tune = {.ils_searches = 3, .ils_starts = 3};
+    p.tuning = &tune;
+    wt_result merged, one_thread, alone;
+    solve_twice(inst, &p, &merged);
+    p.threads = 1;
+    assert_int_equal(wt_solve(inst, &p, &one_thread, NULL), WT_OK);
+    assert_memory_equal(merged.tour, one_thread.tour, (size_t)inst->n * sizeof *merged.tour);
+    tune.ils_starts = WT_TUNING_OFF;
+    solve_twice(inst, &p, &alone);
+    assert_true(merged.steps > alone.steps);
+    assert_memory_not_equal(merged.tour, alone.tour, (size_t)inst->n * sizeof *merged.tour);
+    wt_result_free(&merged);
+    wt_result_free(&one_thread);
+    wt_result_free(&alone);
+    wt_instance_free(inst);
+}
+
 /* Above 20,000 cities the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
@@ -767,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_list_descent),
         cmocka_unit_test(test_five_level_step),
         cmocka_unit_test(test_ils_lk_list_first_descent),
+        cmocka_unit_test(test_ils_lk_merged_starts),
         cmocka_unit_test(test_ils_lk_starts),
         cmocka_unit_test(test_ils_lk_tied_starts),
         cmocka_unit_test(test_ils_lk_tied_flip_chain),

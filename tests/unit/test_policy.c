@@ -184,6 +184,18 @@ static void test_lk_kopt(void **state)
     assert_false(wt_policy_lk_kopt_chains(2, false, most, 0));
     assert_false(wt_policy_lk_kopt_chains(WT_TUNING_OFF, true, most, 0));
 
+    /* Merged start tours: one a search, at most WT_ILS_STARTS_MAX, from a
+     * size where the first descent chains as LKH's; a tuned count forces */
+    int from = WT_ILS_MERGED_STARTS_MIN;
+    assert_int_equal(wt_policy_ils_merged_starts(0, true, from, 16), 16);
+    assert_int_equal(wt_policy_ils_merged_starts(0, true, from, 64), WT_ILS_STARTS_MAX);
+    assert_int_equal(wt_policy_ils_merged_starts(0, true, from, 1), 1);
+    assert_int_equal(wt_policy_ils_merged_starts(0, true, from - 1, 16), 1);
+    assert_int_equal(wt_policy_ils_merged_starts(0, false, from, 16), 1);
+    assert_int_equal(wt_policy_ils_merged_starts(WT_TUNING_OFF, true, from, 16), 1);
+    assert_int_equal(wt_policy_ils_merged_starts(3, false, 100, 16), 3);
+    assert_int_equal(wt_policy_ils_merged_starts(3, false, 100, 2), 2);
+
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
     assert_true(wt_policy_ascent_first(&t, true, large).share == wt_policy_ascent(&t, true).share);
