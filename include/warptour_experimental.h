@@ -119,7 +119,9 @@ struct wt_tuning {
                                  searches but the first start their rounds from
                                  it with a diversification (kicks at random
                                  places, all kept); 0: the default (src/algo/
-                                 policy.h: no merging, as WT_TUNING_OFF);
+                                 policy.h: merged replicas merge, diversifying
+                                 after 3 rounds, on tours up to a size with at
+                                 least 8 searches; else as WT_TUNING_OFF);
                                  WT_TUNING_OFF: the meetings of before (all
                                  take the best; merged replicas take each
                                  search's changes where they clash with none

@@ -31,10 +31,9 @@
 #include "core/error.h"
 #include "ls/kicks.h"
 
-int ils_merge_stall(const wt_tuning *t, int T)
+int ils_merge_stall(const wt_tuning *t, int T, int n, bool merged)
 {
-    if (T < 2 || t->ils_merge == WT_TUNING_OFF) return 0;
-    return t->ils_merge ? t->ils_merge : WT_ILS_MERGE_DEFAULT;
+    return wt_policy_ils_merge_stall(t->ils_merge, T, n, merged);
 }
 
 int ils_shake_kicks(int n)

@@ -366,10 +366,30 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
  * issue 40): rounds without a shorter tour after which all searches but
  * the first start their rounds with a diversification [ils_merge], */
 #define WT_ILS_MERGE_STALL 3
-/* What the default does [ils_merge]: 0, no merging (bench/RESULTS.md,
- * "Why merging meetings and alpha lists are off by default"), else
- * WT_ILS_MERGE_STALL. */
-#define WT_ILS_MERGE_DEFAULT 0
+/* By default the meetings of merged replicas merge on tours of up to
+ * WT_ILS_MERGE_MAX_CITIES cities with at least WT_ILS_MERGE_MIN_SEARCHES
+ * searches: on 16 threads (H200 machine, seed 1, auto) at 60 s usa13509
+ * 0.0088% against 0.0387%, d18512 0.0215 against 0.0298%, brd14051 0.0166
+ * against 0.0202%, pr2392 the optimum against 0.0058%, u10k 0.02% shorter;
+ * at 10 s pr2392 the optimum against 0.011%, the others within 0.01%.  On
+ * two threads it was no better (10 s: 5 of 8 runs a little longer), nor
+ * on pla85900 at 60 s in an earlier measurement (0.156-0.161% against
+ * 0.132%) (bench/RESULTS.md, "Merging meetings on 16 threads"). */
+#define WT_ILS_MERGE_MAX_CITIES 20000
+#define WT_ILS_MERGE_MIN_SEARCHES 8
+
+/* The rounds without a shorter tour after which the meetings of T
+ * searches on a tour of n cities diversify, merging (0: they do not
+ * merge; tuned as tuning.ils_merge); merged: merged replicas' meetings
+ * (else replicas'). */
+static inline int wt_policy_ils_merge_stall(int tuned, int T, int n, bool merged)
+{
+    if (T < 2 || tuned == WT_TUNING_OFF) return 0;
+    if (tuned) return tuned;
+    return merged && n <= WT_ILS_MERGE_MAX_CITIES && T >= WT_ILS_MERGE_MIN_SEARCHES
+               ? WT_ILS_MERGE_STALL
+               : 0;
+}
 
 /* The k-opt step's chains of submoves [lk_kopt_chains] (src/ls/kopt.c):
  * by default restricted as LKH's (longer, slower steps to shorter tours)

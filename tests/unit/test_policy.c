@@ -196,6 +196,17 @@ static void test_lk_kopt(void **state)
     assert_int_equal(wt_policy_ils_merged_starts(3, false, 100, 16), 3);
     assert_int_equal(wt_policy_ils_merged_starts(3, false, 100, 2), 2);
 
+    /* Merging meetings: merged replicas' on tours up to a size with enough
+     * searches; a tuned stall forces them, off or one search never */
+    int many = WT_ILS_MERGE_MIN_SEARCHES, big = WT_ILS_MERGE_MAX_CITIES;
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, true), WT_ILS_MERGE_STALL);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many - 1, big, true), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big + 1, true), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, false), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(5, 2, big + 1, false), 5);
+    assert_int_equal(wt_policy_ils_merge_stall(5, 1, 100, true), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(WT_TUNING_OFF, many, big, true), 0);
+
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
     assert_true(wt_policy_ascent_first(&t, true, large).share == wt_policy_ascent(&t, true).share);
