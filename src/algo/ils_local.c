@@ -105,13 +105,15 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
 }
 
 /* The search's ascent on the host or a device, before the first descent
- * (first) or after it: its share of the time left (without a limit, the
- * steps wt_policy_ascent_steps allows) and its first period. */
+ * (first) or after it (bound_only: for its bound alone): its share of the
+ * time left (without a limit, the steps wt_policy_ascent_steps allows)
+ * and its first period. */
 static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host,
-                                 int n, bool first)
+                                 int n, bool first, bool bound_only)
 {
     wt_ascent_plan plan = first ? wt_policy_ascent_first(t, on_host, n)
-                                : wt_policy_ascent(t, on_host);
+                                : wt_policy_ascent_after(t, on_host, bound_only, n,
+                                                         ctl->params->time_limit_s, ctl->threads);
     double now = wt_now();
     bool timed = isfinite(ctl->deadline);
     return (wt_alpha_plan){
@@ -137,8 +139,9 @@ static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, bool fi
     if (!m->lk || use == WT_ALPHA_NONE || wt_ctl_expired(ctl)) return WT_OK;
     wt_device dev; /* the GPU's slot where one runs it: its share and period */
     wt_alpha_device(ctl->params, &dev);
-    wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n, first);
-    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, first);
+    bool bound_only = use == WT_ALPHA_BOUND;
+    wt_alpha_plan on_dev = ascent_plan(t, ctl, dev.backend->host, inst->n, first, bound_only);
+    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, first, bound_only);
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
     wt_status st = wt_alpha_run(inst, &dev, ctl, &on_dev, &on_host, k, alpha, err);

@@ -129,6 +129,16 @@ static bool short_kick_run(bool tied, int n, double time_limit_s, int threads)
     return time_limit_s > 0 && thread_s < per_city * n;
 }
 
+wt_ascent_plan wt_policy_ascent_after(const wt_tuning *t, bool on_host, bool bound_only, int n,
+                                      double time_limit_s, int threads)
+{
+    wt_ascent_plan plan = wt_policy_ascent(t, on_host);
+    if (on_host && bound_only && !t->ascent_share_pct &&
+        short_kick_run(false, n, time_limit_s, threads))
+        plan.share = WT_ASCENT_BOUND_SHORT_SHARE;
+    return plan;
+}
+
 int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, bool tied, int n,
                                  double time_limit_s, int threads)
 {

@@ -179,6 +179,20 @@ typedef struct wt_ascent_plan {
     int period;   /* steps of the first period */
 } wt_ascent_plan;
 wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
+/* The host's ascent after the first descent whose bound alone the search
+ * takes (WT_ALPHA_BOUND) in a short run for its size (under
+ * WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city) takes this
+ * share at most: its bound gains little from more steps there, and the
+ * kicks lose the time.  pla85900, 2 threads, 10 s (development VM, seeds
+ * 1-2): 0.374 / 0.377% against 0.413 / 0.399% at WT_ASCENT_SHARE, the
+ * bound 2.244 / 2.231% below the tour against 2.236 / 2.223%
+ * (bench/RESULTS.md, "Two cores against one linkern core"). */
+#define WT_ASCENT_BOUND_SHORT_SHARE 0.03
+/* Its plan after the first descent: wt_policy_ascent's, with the share
+ * above where it applies (on_host, bound_only, a short run for n cities
+ * on `threads` threads under time_limit_s) and the tuning sets none. */
+wt_ascent_plan wt_policy_ascent_after(const wt_tuning *t, bool on_host, bool bound_only, int n,
+                                      double time_limit_s, int threads);
 /* The ascent that runs before the first descent, whose lists the k-opt
  * step's every descent takes (ils_local.c): on the host, up to
  * WT_ILS_LK_REPLICAS_MAX cities, this share of the time left at most, so

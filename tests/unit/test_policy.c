@@ -212,8 +212,23 @@ static void test_lk_kopt(void **state)
     assert_true(wt_policy_ascent_first(&t, true, large).share == wt_policy_ascent(&t, true).share);
     assert_true(wt_policy_ascent_first(&t, false, small).share ==
                 wt_policy_ascent(&t, false).share);
+    /* After the first descent: a bound-only ascent on the host in a short
+     * run takes the smaller share; lists, a device, time enough or a tuned
+     * share keep theirs */
+    int cities = 85900;
+    double shortish = 0.5 * WT_LK_KICK_SHORT_THREAD_S_PER_CITY * cities / 2; /* 2 threads */
+    assert_true(wt_policy_ascent_after(&t, true, true, cities, shortish, 2).share ==
+                WT_ASCENT_BOUND_SHORT_SHARE);
+    assert_true(wt_policy_ascent_after(&t, true, false, cities, shortish, 2).share ==
+                WT_ASCENT_SHARE);
+    assert_true(wt_policy_ascent_after(&t, false, true, cities, shortish, 2).share ==
+                WT_ASCENT_DEVICE_SHARE);
+    assert_true(wt_policy_ascent_after(&t, true, true, cities, 4 * shortish, 2).share ==
+                WT_ASCENT_SHARE);
+    assert_true(wt_policy_ascent_after(&t, true, true, cities, 0, 2).share == WT_ASCENT_SHARE);
     t.ascent_share_pct = 7;
     assert_true(wt_policy_ascent_first(&t, true, small).share == 0.07);
+    assert_true(wt_policy_ascent_after(&t, true, true, cities, shortish, 2).share == 0.07);
 }
 
 /* The ascent: from WT_LK_ALPHA_MIN_CITIES by default, its lists with the
