@@ -13,6 +13,11 @@
  * shorter edge to replace with, are then revisited over all pairs
  * (wt_ls_long_edges).
  *
+ * Where the whole tour's descent would take seconds on one thread (the
+ * k-opt step chaining as LKH's, wt_policy_ils_merged_starts), each search
+ * descends from a start tour of its own instead, and their tours are
+ * merged (ils_merged_first_descent).
+ *
  * Large tours with LK descents (above WT_ILS_LK_REPLICAS_MAX cities): by
  * default the list descent, LK on the whole tour held as a two-level list
  * on one thread, from one or more start tours side by side; else a 2-opt +

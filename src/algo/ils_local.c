@@ -353,7 +353,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     bool kept = false;
-    int starts = 1;
+    int starts = merged_starts(inst, ctl, &moves, large_lk || two_opted, T);
     if (ctl->keep && !ctl->fixed)
         st = kept_first_descent(whole, tour, large_lk, ctl, stats, &kept, err);
     if (kept) {
@@ -368,8 +368,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         }
         if (st == WT_OK && tied_starts(whole, inst, ctl, &moves, large_lk || two_opted, T))
             st = ils_tied_first_descent(whole, tour, inst, ctl, T, stats, err);
-        else if (st == WT_OK && (starts = merged_starts(inst, ctl, &moves,
-                                                        large_lk || two_opted, T)) > 1)
+        else if (st == WT_OK && starts > 1)
             st = ils_merged_first_descent(whole, tour, inst, ctl, starts, stats, err);
         else if (st == WT_OK)
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
