@@ -31,9 +31,10 @@
 #include "core/error.h"
 #include "ls/kicks.h"
 
-int ils_merge_stall(const wt_tuning *t, int T, int n, bool merged)
+int ils_merge_stall(const wt_search_ctl *ctl, int T, int n, bool merged)
 {
-    return wt_policy_ils_merge_stall(t->ils_merge, T, n, merged);
+    return wt_policy_ils_merge_stall(wt_tuning_of(ctl->params)->ils_merge, T, n, merged,
+                                     ctl->params->time_limit_s, ctl->threads);
 }
 
 int ils_shake_kicks(int n)

@@ -177,7 +177,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
 /* Rounds without a shorter tour after which the merging meetings of T
  * searches on a tour of n cities diversify (merged: merged replicas'),
  * or 0 where the meetings do not merge (wt_policy_ils_merge_stall). */
-int ils_merge_stall(const wt_tuning *t, int T, int n, bool merged);
+int ils_merge_stall(const wt_search_ctl *ctl, int T, int n, bool merged);
 /* Merges the tours of the T searches (their committed tours, of lengths
  * best_len) and tour (length *length), pairwise in a tree on T threads,
  * into tour and *length (never longer): partition crossover (ls/merge.h). */

@@ -201,7 +201,7 @@ wt_status ils_kick_merged(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *ctl
     double tail = 0; /* the last round's seconds from its last search's last kick to its
                         merge's end, and a kick (the slowest search's mean): the last
                         round's kicks end that much earlier */
-    int stall = ils_merge_stall(tune, T, n, true), still = 0; /* rounds without a shorter tour */
+    int stall = ils_merge_stall(ctl, T, n, true), still = 0; /* rounds without a shorter tour */
     for (uint64_t r = 1; st == WT_OK && !halt && (kicks == 0 || done < kicks); r++) {
         uint64_t quota = T == 1 ? UINT64_MAX : (uint64_t)T * per;
         if (kicks > 0 && kicks - done < quota) quota = kicks - done;

@@ -88,7 +88,7 @@ wt_status ils_replicas_round(ils_search *s, int T, int32_t *tour, int n, uint64_
             *err = s[t].err;
             st = s[t].st;
         }
-    if (st == WT_OK && ils_merge_stall(wt_tuning_of(ctl->params), T, n, false) > 0) {
+    if (st == WT_OK && ils_merge_stall(ctl, T, n, false) > 0) {
         st = ils_combine(s, T, tour, n, length, ctl, err);
         ils_replicas_meet(s, T, -1, tour, *length, ctl);
         return st;
@@ -107,7 +107,7 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
     ils_search *s = NULL;
     wt_status st = ils_replicas_open(whole, *length, ctl, T, &s, err);
     if (st != WT_OK) return st;
-    int halt = 0, stall = ils_merge_stall(wt_tuning_of(ctl->params), T, n, false), still = 0;
+    int halt = 0, stall = ils_merge_stall(ctl, T, n, false), still = 0;
     const wt_tuning *tune = wt_tuning_of(ctl->params);
     uint64_t done = 0, most = ils_round_kicks(tune), round = 0;
     /* Under a time limit alone the rounds on a tour of up to

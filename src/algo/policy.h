@@ -382,25 +382,34 @@ bool wt_policy_lk_tied_short(int kopt, bool tied, int n, double time_limit_s, in
 #define WT_ILS_MERGE_STALL 3
 /* By default the meetings of merged replicas merge on tours of up to
  * WT_ILS_MERGE_MAX_CITIES cities with at least WT_ILS_MERGE_MIN_SEARCHES
- * searches: on 16 threads (H200 machine, seed 1, auto) at 60 s usa13509
+ * searches, without a time limit or under one of at least
+ * WT_ILS_MERGE_THREAD_S_PER_CITY thread-seconds a city: on 16 threads
+ * (H200 machine, seed 1, auto) at 60 s (52-400 ms a city) usa13509
  * 0.0088% against 0.0387%, d18512 0.0215 against 0.0298%, brd14051 0.0166
  * against 0.0202%, pr2392 the optimum against 0.0058%, u10k 0.02% shorter;
- * at 10 s pr2392 the optimum against 0.011%, the others within 0.01%.  On
- * two threads it was no better (10 s: 5 of 8 runs a little longer), nor
- * on pla85900 at 60 s in an earlier measurement (0.156-0.161% against
- * 0.132%) (bench/RESULTS.md, "Merging meetings on 16 threads"). */
+ * at 10 s pr2392 (67 ms a city) the optimum against 0.011%, but usa13509,
+ * d18512 and u10k (9-16 ms a city) up to 0.01% longer (brd14051 0.003%
+ * shorter).  On two threads no better (10 s: 5 of 8 runs a little
+ * longer), nor on pla85900 at 60 s in an earlier measurement (0.156-0.161%
+ * against 0.132%) (bench/RESULTS.md, "Merging meetings on 16 threads"). */
 #define WT_ILS_MERGE_MAX_CITIES 20000
 #define WT_ILS_MERGE_MIN_SEARCHES 8
+#define WT_ILS_MERGE_THREAD_S_PER_CITY 20e-3
 
 /* The rounds without a shorter tour after which the meetings of T
  * searches on a tour of n cities diversify, merging (0: they do not
  * merge; tuned as tuning.ils_merge); merged: merged replicas' meetings
- * (else replicas'). */
-static inline int wt_policy_ils_merge_stall(int tuned, int T, int n, bool merged)
+ * (else replicas'); under a time limit of time_limit_s (<= 0: none) on
+ * `threads` threads. */
+static inline int wt_policy_ils_merge_stall(int tuned, int T, int n, bool merged,
+                                            double time_limit_s, int threads)
 {
     if (T < 2 || tuned == WT_TUNING_OFF) return 0;
     if (tuned) return tuned;
-    return merged && n <= WT_ILS_MERGE_MAX_CITIES && T >= WT_ILS_MERGE_MIN_SEARCHES
+    double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
+    bool time_enough = time_limit_s <= 0 || thread_s >= WT_ILS_MERGE_THREAD_S_PER_CITY * n;
+    return merged && n <= WT_ILS_MERGE_MAX_CITIES && T >= WT_ILS_MERGE_MIN_SEARCHES &&
+                   time_enough
                ? WT_ILS_MERGE_STALL
                : 0;
 }

@@ -199,13 +199,16 @@ static void test_lk_kopt(void **state)
     /* Merging meetings: merged replicas' on tours up to a size with enough
      * searches; a tuned stall forces them, off or one search never */
     int many = WT_ILS_MERGE_MIN_SEARCHES, big = WT_ILS_MERGE_MAX_CITIES;
-    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, true), WT_ILS_MERGE_STALL);
-    assert_int_equal(wt_policy_ils_merge_stall(0, many - 1, big, true), 0);
-    assert_int_equal(wt_policy_ils_merge_stall(0, many, big + 1, true), 0);
-    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, false), 0);
-    assert_int_equal(wt_policy_ils_merge_stall(5, 2, big + 1, false), 5);
-    assert_int_equal(wt_policy_ils_merge_stall(5, 1, 100, true), 0);
-    assert_int_equal(wt_policy_ils_merge_stall(WT_TUNING_OFF, many, big, true), 0);
+    double ample = WT_ILS_MERGE_THREAD_S_PER_CITY * big / 16; /* on 16 threads */
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, true, ample, 16), WT_ILS_MERGE_STALL);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, true, 0, 16), WT_ILS_MERGE_STALL);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, true, 0.9 * ample, 16), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many - 1, big, true, ample, 16), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big + 1, true, 0, 16), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(0, many, big, false, ample, 16), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(5, 2, big + 1, false, 1, 2), 5);
+    assert_int_equal(wt_policy_ils_merge_stall(5, 1, 100, true, 0, 1), 0);
+    assert_int_equal(wt_policy_ils_merge_stall(WT_TUNING_OFF, many, big, true, 0, 16), 0);
 
     wt_tuning t = {0};
     assert_true(wt_policy_ascent_first(&t, true, small).share == WT_LK_ALPHA_FIRST_SHARE);
