@@ -4,7 +4,10 @@
  * side, in the same run.
  *
  * Per instance the graph is built once on the host (algo/alpha.h,
- * wt_alpha_graph: what wt_solve's ascent runs on), then each backend of
+ * wt_alpha_graph: what wt_solve's ascent runs on), and again by each
+ * device backend's candidate lists where it has them (backend.h,
+ * neighbours: "bench=ascent-graph", its time against the host's and
+ * whether the graphs are equal edge for edge), then each backend of
  * --backends runs its slot on it for the same steps (--iterations, the
  * first period --period), from pi = 0: wall time, steps made, the graph's
  * bound and the proven bound, the bound's gap below the known optimum, the
@@ -240,7 +243,7 @@ static void warm_up(const ab_opts *o, ab_run *runs, int count)
     wt_params_defaults(&p);
     wt_search_ctl ctl;
     wt_ctl_init(&ctl, &p);
-    int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, NULL);
+    int32_t *graph = wt_alpha_graph(inst, NULL, &ctl, &width, NULL, &stopped, &st, NULL);
     for (int b = 0; graph && b < count; b++) {
         ab_run r = {.backend = runs[b].backend, .dev = runs[b].dev};
         wt_error err = {0};
@@ -574,6 +577,36 @@ static wt_instance *load(const ab_opts *o, const char *name, int *status)
     return bench_load_instance(&bo, name, WT_MAX_CITIES, status);
 }
 
+/* The graph built again with dev's candidate lists (backend.h, the
+ * neighbours slot), where it has the slot: its time against the host's
+ * (host_s) and whether it is the host's graph, edge for edge
+ * ("bench=ascent-graph"); a refusal is a "# note:" line. */
+static void time_graph_on(const wt_instance *inst, const wt_device *dev, wt_search_ctl *ctl,
+                          const int32_t *host_graph, int host_width, double host_s)
+{
+    if (dev->backend->host || !dev->backend->neighbours) return;
+    int width;
+    bool on_device = false, stopped = false;
+    wt_status st;
+    wt_error err = {0};
+    double t0 = bench_now();
+    int32_t *graph = wt_alpha_graph(inst, dev, ctl, &width, &on_device, &stopped, &st, &err);
+    double graph_s = bench_now() - t0;
+    if (!graph || !on_device) {
+        printf("# note: %s built no graph of %s: %s\n", dev->name, wt_instance_name(inst),
+               graph ? "its lists were refused, the host listed" : err.message);
+        free(graph);
+        return;
+    }
+    bool same = width == host_width &&
+                same_ints(graph, host_graph, (size_t)wt_instance_n(inst) * (size_t)width);
+    printf("bench=ascent-graph instance=%s n=%d device=%s graph_s=%.4f host_graph_s=%.4f "
+           "speedup=%.1f equal=%s\n",
+           wt_instance_name(inst), wt_instance_n(inst), dev->name, graph_s, host_s,
+           graph_s > 0 ? host_s / graph_s : 0.0, yes_no(same));
+    free(graph);
+}
+
 /* The runs of one instance; EXIT_OK or why not. */
 static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count, ab_table *t)
 {
@@ -596,12 +629,13 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     wt_status st;
     wt_error err = {0};
     double t0 = bench_now();
-    int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+    int32_t *graph = wt_alpha_graph(inst, NULL, &ctl, &width, NULL, &stopped, &st, &err);
     double graph_s = bench_now() - t0;
     if (!graph) {
         wt_instance_free(inst);
         return cli_report_error(&err);
     }
+    for (int b = 0; b < count; b++) time_graph_on(inst, &live[b].dev, &ctl, graph, width, graph_s);
     ab_run runs[AB_MAX_RUNS];
     int ran = 0;
     status = EXIT_OK;

@@ -18,7 +18,6 @@
 #include "core/instance.h"
 #include "core/neighbours.h"
 #include "core/onetree.h"
-#include "ls/engine.h"
 
 static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired(ctl); }
 
@@ -83,11 +82,49 @@ static void connect_components(int32_t *graph, int n, int width, int threads, in
     }
 }
 
+/* Whether a device's slot failed in a way the host answers: an
+ * instance or a metric the device cannot take (its memory, its kernels). */
+static bool host_answers(wt_status st)
+{
+    return st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY;
+}
+
+/* Whether dev lists candidates in place of the host: a device backend
+ * with the slot (backend.h, neighbours). */
+static bool lists_on(const wt_device *dev)
+{
+    return dev && !dev->backend->host && dev->backend->neighbours;
+}
+
+/* k quadrant (for a matrix, nearest) neighbours a city into lists: on
+ * device on where it lists them (*on_device), else, or where it answers
+ * as host_answers says, on the host's threads; the same lists either way. */
+static wt_status lists_of(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                          int k, int32_t *lists, bool *on_device, bool *stopped, wt_error *err)
+{
+    int threads = ctl->threads > 0 ? ctl->threads : 1;
+    *on_device = false;
+    if (lists_on(on) && inst->type != WT_EXPLICIT) {
+        wt_error device_err = {0};
+        wt_status st = on->backend->neighbours(on, inst, k, true, lists, ctl, stopped,
+                                               &device_err);
+        *on_device = st == WT_OK;
+        if (!host_answers(st)) {
+            if (st != WT_OK && err) *err = device_err;
+            return st;
+        }
+    }
+    wt_init_stop stop = {ctl_stop_asked, ctl};
+    return inst->type == WT_EXPLICIT
+               ? wt_neighbour_lists_until(inst, k, threads, &stop, lists, stopped, err)
+               : wt_quadrant_lists_until(inst, k, threads, &stop, lists, stopped, err);
+}
+
 /* The sparse graph: k quadrant (or, for a matrix, nearest) neighbours a
- * city and a spare column, connected.  NULL with *stopped when ctl
- * stopped its build. */
-static int32_t *graph_of(const wt_instance *inst, wt_search_ctl *ctl, int k, bool *stopped,
-                             wt_status *st, wt_error *err)
+ * city (lists_of) and a spare column, connected.  NULL with *stopped when
+ * ctl stopped its build. */
+static int32_t *graph_of(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl, int k,
+                         bool *on_device, bool *stopped, wt_status *st, wt_error *err)
 {
     int n = inst->n, width = k + 1, threads = ctl->threads > 0 ? ctl->threads : 1;
     int32_t *lists = malloc((size_t)n * (size_t)k * sizeof *lists);
@@ -98,10 +135,7 @@ static int32_t *graph_of(const wt_instance *inst, wt_search_ctl *ctl, int k, boo
         *st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent's graph");
         return NULL;
     }
-    wt_init_stop stop = {ctl_stop_asked, ctl};
-    *st = inst->type == WT_EXPLICIT
-              ? wt_neighbour_lists_until(inst, k, threads, &stop, lists, stopped, err)
-              : wt_ls_quadrant_lists(inst, k, threads, &stop, lists, stopped, err);
+    *st = lists_of(inst, on, ctl, k, lists, on_device, stopped, err);
     if (*st != WT_OK || *stopped) {
         free(lists);
         free(graph);
@@ -118,14 +152,15 @@ static int32_t *graph_of(const wt_instance *inst, wt_search_ctl *ctl, int k, boo
     return graph;
 }
 
-int32_t *wt_alpha_graph(const wt_instance *inst, wt_search_ctl *ctl, int *width, bool *stopped,
-                        wt_status *st, wt_error *err)
+int32_t *wt_alpha_graph(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                        int *width, bool *on_device, bool *stopped, wt_status *st, wt_error *err)
 {
     int gk = WT_ALPHA_GRAPH_K < inst->n - 1 ? WT_ALPHA_GRAPH_K : inst->n - 1;
+    bool ignored;
     *width = gk + 1;
     *stopped = false;
     *st = WT_OK;
-    return graph_of(inst, ctl, gk, stopped, st, err);
+    return graph_of(inst, on, ctl, gk, on_device ? on_device : &ignored, stopped, st, err);
 }
 
 /* Rows the ascent left short (a city with fewer than k graph
@@ -165,13 +200,6 @@ void wt_alpha_device(const wt_params *p, wt_device *out)
             return;
         }
     }
-}
-
-/* Whether a device's slot failed in a way the host's ascent answers: an
- * instance or a metric the device cannot take (its memory, its kernels). */
-static bool host_answers(wt_status st)
-{
-    return st == WT_STATUS_UNSUPPORTED || st == WT_STATUS_OUT_OF_MEMORY;
 }
 
 /* One run of dev's slot, as plan says, on a job whose outputs start
@@ -376,7 +404,8 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
     int width = 0;
     bool stopped = false;
     wt_status st = WT_OK;
-    int32_t *graph = wt_alpha_graph(inst, ctl, &width, &stopped, &st, err);
+    bool graph_on_device = false;
+    int32_t *graph = wt_alpha_graph(inst, on, ctl, &width, &graph_on_device, &stopped, &st, err);
     if (!graph) return st;
     double graph_s = wt_now() - t0;
     int32_t *pi = calloc((size_t)n, sizeof *pi);
@@ -414,6 +443,7 @@ static wt_status alpha_of(const wt_instance *inst, const wt_device *on, wt_searc
     ran.graph_bound = job.graph_bound;
     ran.iterations = job.iterations_done;
     ran.graph_s = graph_s;
+    ran.graph_on_device = graph_on_device;
     ran.ascent_s = ascent_s;
     ran.seconds = wt_now() - t0;
     *out = ran;

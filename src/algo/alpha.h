@@ -50,6 +50,8 @@ typedef struct wt_alpha {
     int repair_edges;     /* edges the graph's repair added; 0: none ran */
     double seconds;       /* the graph, the ascent and the lists */
     double graph_s;       /* of which the sparse graph's build */
+    bool graph_on_device; /* the graph's lists came from the device's slot
+                             (backend.h, neighbours), not the host's */
     double ascent_s;      /* of which the slot that ran (steps, lists, bound) */
     char device[16];      /* the device whose slot ran ("cpu", "cuda:0"); empty
                              when none did (stopped in the graph, no ascent) */
@@ -102,11 +104,15 @@ void wt_alpha_stats(const wt_alpha *a, wt_search_stats *stats);
 /* The ascent's sparse graph of inst: min(WT_ALPHA_GRAPH_K, n - 1) quadrant
  * (for a matrix, nearest) neighbours a city and a spare column, made
  * connected, as n rows of *width cities (-1 after a row's last): the
- * job's graph and graph_k (backend.h).  NULL with *stopped when ctl
- * stopped its build, NULL with *st set on an error (out of memory).
- * Free with free().  For benchmarks that call the ascent slots
+ * job's graph and graph_k (backend.h).  The lists come from device on's
+ * neighbours slot where it has one (*on_device, when on_device is not
+ * NULL), or where that slot answers UNSUPPORTED or OUT_OF_MEMORY (or on
+ * is NULL) from the host's threads: the same graph either way.  NULL with
+ * *stopped when ctl stopped its build, NULL with *st set on an error (out
+ * of memory, the device's).  Free with free().  wt_alpha_run builds its
+ * graph so; for benchmarks and tests that call the ascent slots
  * themselves (bench ascent). */
-int32_t *wt_alpha_graph(const wt_instance *inst, wt_search_ctl *ctl, int *width, bool *stopped,
-                        wt_status *st, wt_error *err);
+int32_t *wt_alpha_graph(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                        int *width, bool *on_device, bool *stopped, wt_status *st, wt_error *err);
 
 #endif

@@ -281,6 +281,17 @@ typedef struct wt_backend {
      * search checks for NULL before it calls. */
     wt_status (*ascent)(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                         wt_search_ctl *ctl, wt_error *err);
+
+    /* Optional.  Candidate lists on dev: k cities a city of inst into nb (n
+     * rows of k), equal bit for bit to core/neighbours.h's
+     * wt_quadrant_lists_until (quadrant) or wt_neighbour_lists_until (not).
+     * *stopped where ctl stopped it first (nb then unusable).
+     * WT_STATUS_UNSUPPORTED where dev does not take inst (its metric, or a
+     * layout it would list slowly), WT_STATUS_OUT_OF_MEMORY where dev's
+     * memory does not: the host's lists answer then.  The ascent's sparse
+     * graph (algo/alpha.c) takes it where the ascent runs on dev. */
+    wt_status (*neighbours)(const wt_device *dev, const wt_instance *inst, int k, bool quadrant,
+                            int32_t *nb, wt_search_ctl *ctl, bool *stopped, wt_error *err);
 } wt_backend;
 
 /* ------------------------------------------------ registry (registry.c) */

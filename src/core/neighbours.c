@@ -106,3 +106,64 @@ wt_status wt_neighbour_lists_until(const wt_instance *inst, int k, int threads,
     *stopped = flag != 0;
     return WT_OK;
 }
+
+bool wt_quadrant_planar(const wt_instance *inst)
+{
+    switch (inst->type) {
+    case WT_EUC_2D:
+    case WT_CEIL_2D:
+    case WT_ATT:
+    case WT_MAN_2D:
+    case WT_MAX_2D:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void wt_quadrant_pick(const wt_instance *inst, int c, const int32_t *row, int wide, int k,
+                      int32_t *out)
+{
+    int per = k / 4 > 0 ? k / 4 : 1, in_q[4] = {0, 0, 0, 0}, taken = 0;
+    uint8_t chosen[WT_QUADRANT_WIDE_MAX] = {0};
+    for (int x = 0; x < wide && taken < k; x++) {
+        int d = row[x];
+        int q = (inst->x[d] < inst->x[c]) + 2 * (inst->y[d] < inst->y[c]);
+        if (in_q[q] < per) {
+            in_q[q]++;
+            chosen[x] = 1;
+            taken++;
+        }
+    }
+    for (int x = 0; x < wide && taken < k; x++)
+        if (!chosen[x]) {
+            chosen[x] = 1;
+            taken++;
+        }
+    int m = 0;
+    for (int x = 0; x < wide && m < k; x++)
+        if (chosen[x]) out[m++] = row[x];
+    while (m < k) out[m++] = -1;
+}
+
+wt_status wt_quadrant_lists_until(const wt_instance *inst, int k, int threads,
+                                  const wt_init_stop *stop, int32_t *nb, bool *stopped,
+                                  wt_error *err)
+{
+    if (!inst || !nb || !stopped || k < 1 || k >= inst->n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "quadrant lists: bad arguments");
+    int n = inst->n, wide = wt_quadrant_wide(n, k);
+    if (!wt_quadrant_planar(inst) || wide <= k)
+        return wt_neighbour_lists_until(inst, k, threads, stop, nb, stopped, err);
+    int32_t *near = malloc((size_t)n * (size_t)wide * sizeof *near);
+    if (!near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for candidate lists");
+    wt_status st = wt_neighbour_lists_until(inst, wide, threads, stop, near, stopped, err);
+    if (st == WT_OK && !*stopped) {
+#pragma omp parallel for num_threads(threads > 0 ? threads : 1) schedule(static, 4096)
+        for (int c = 0; c < n; c++)
+            wt_quadrant_pick(inst, c, near + (size_t)c * (size_t)wide, wide, k,
+                             nb + (size_t)c * (size_t)k);
+    }
+    free(near);
+    return st;
+}

@@ -44,6 +44,43 @@ wt_status wt_neighbour_lists_until(const wt_instance *inst, int k, int threads,
                                    const wt_init_stop *stop, int32_t *nb, bool *stopped,
                                    wt_error *err);
 
+/* The quadrant neighbours of Johnson & McGeoch: among each city's `wide`
+ * nearest (wt_quadrant_wide), the nearest k / 4 (at least 1) of each
+ * quadrant around it (by the signs of dx and dy: quadrant 0..3 is
+ * (x_d < x_c) + 2 (y_d < y_c)), then the nearest others up to k; a row
+ * in nearest-first order.  Lists for the LK moves and the ascent's
+ * sparse graph: they join a city to every side, which keeps the graph
+ * of clustered instances connected where the k nearest would not. */
+#define WT_QUADRANT_WIDE_FACTOR 3
+#define WT_QUADRANT_WIDE_MAX 255
+
+/* Whether inst's quadrant lists are quadrant neighbours: planar
+ * coordinates (EUC_2D, CEIL_2D, ATT, MAN_2D, MAX_2D). */
+bool wt_quadrant_planar(const wt_instance *inst);
+
+/* The nearest cities a row of k quadrant neighbours is chosen among for n
+ * cities: min(3 k, n - 1, 255).  Where it is not above k, the quadrant
+ * lists are the k nearest. */
+static inline int wt_quadrant_wide(int n, int k)
+{
+    int wide = WT_QUADRANT_WIDE_FACTOR * k;
+    if (wide > n - 1) wide = n - 1;
+    return wide < WT_QUADRANT_WIDE_MAX ? wide : WT_QUADRANT_WIDE_MAX;
+}
+
+/* Row c's k quadrant neighbours (out: k entries, -1 after the last) from
+ * row (c's `wide` nearest, nearest first). */
+void wt_quadrant_pick(const wt_instance *inst, int c, const int32_t *row, int wide, int k,
+                      int32_t *out);
+
+/* k quadrant neighbours a city into nb (n rows of k) for planar
+ * instances with wt_quadrant_wide(n, k) > k; the k nearest otherwise
+ * (wt_neighbour_lists_until).  Stops and errors as
+ * wt_neighbour_lists_until. */
+wt_status wt_quadrant_lists_until(const wt_instance *inst, int k, int threads,
+                                  const wt_init_stop *stop, int32_t *nb, bool *stopped,
+                                  wt_error *err);
+
 #ifdef __cplusplus
 }
 #endif

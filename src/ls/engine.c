@@ -396,14 +396,3 @@ void wt_ls_undo(wt_ls *e, int64_t length)
     e->length = length;
     ls_clear_queue(e); /* nothing is left to look at */
 }
-
-wt_status wt_ls_quadrant_lists(const wt_instance *inst, int k, int threads,
-                               const wt_init_stop *stop, int32_t *nb, bool *stopped,
-                               wt_error *err)
-{
-    if (!inst || !nb || !stopped || k < 1 || k >= inst->n)
-        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_ls_quadrant_lists: bad arguments");
-    wt_ls_moves m = {.lk = true, .candidates = k, .quadrant = true};
-    *stopped = false;
-    return ls_lk_candidates(inst, &m, k, threads, stop, nb, stopped, err);
-}

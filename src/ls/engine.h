@@ -97,14 +97,6 @@ typedef struct wt_ls_moves {
 
 typedef struct wt_ls wt_ls;
 
-/* Quadrant neighbours (the LK's lists where coordinates are planar; the
- * nearest cities otherwise): k cities a city into nb (n * k entries), as
- * wt_neighbour_lists_until builds them and with its stop (NULL: none) and
- * *stopped.  The sparse graph of a Held-Karp ascent. */
-wt_status wt_ls_quadrant_lists(const wt_instance *inst, int k, int threads,
-                               const wt_init_stop *stop, int32_t *nb, bool *stopped,
-                               wt_error *err);
-
 /* An engine on a copy of tour, making the moves of *moves (not NULL).
  * The candidate lists are built on ctl->threads threads; a stop of ctl
  * while they are built leaves an engine without candidates, whose descents

@@ -418,70 +418,9 @@ bool ls_lk_try(wt_ls *e, int t1)
 
 /* ------------------------------------------------------ candidate lists */
 
-static bool planar(const wt_instance *inst)
-{
-    switch (inst->type) {
-    case WT_EUC_2D:
-    case WT_CEIL_2D:
-    case WT_ATT:
-    case WT_MAN_2D:
-    case WT_MAX_2D:
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Quadrant of d around c: 0..3 by the signs of dx and dy. */
-static int quadrant(const wt_instance *inst, int c, int d)
-{
-    return (inst->x[d] < inst->x[c]) + 2 * (inst->y[d] < inst->y[c]);
-}
-
-/* From each city's `wide` nearest (row), its k candidates: the nearest
- * k / 4 of each quadrant, then the nearest others up to k, nearest first
- * (Johnson & McGeoch's quadrant neighbours, among the wide nearest). */
-static void pick_quadrants(const wt_instance *inst, int c, const int32_t *row, int wide, int k,
-                           int32_t *out)
-{
-    int per = k / 4 > 0 ? k / 4 : 1, in_q[4] = {0, 0, 0, 0}, taken = 0;
-    uint8_t chosen[256] = {0};
-    for (int x = 0; x < wide && taken < k; x++) {
-        int q = quadrant(inst, c, row[x]);
-        if (in_q[q] < per) {
-            in_q[q]++;
-            chosen[x] = 1;
-            taken++;
-        }
-    }
-    for (int x = 0; x < wide && taken < k; x++)
-        if (!chosen[x]) {
-            chosen[x] = 1;
-            taken++;
-        }
-    int m = 0;
-    for (int x = 0; x < wide && m < k; x++)
-        if (chosen[x]) out[m++] = row[x];
-    while (m < k) out[m++] = -1;
-}
-
 wt_status ls_lk_candidates(const wt_instance *inst, const wt_ls_moves *m, int k, int threads,
                         const wt_init_stop *stop, int32_t *nb, bool *stopped, wt_error *err)
 {
-    int n = inst->n, wide = 3 * k;
-    if (wide > n - 1) wide = n - 1;
-    if (wide > 255) wide = 255;
-    if (!m->quadrant || !planar(inst) || wide <= k)
-        return wt_neighbour_lists_until(inst, k, threads, stop, nb, stopped, err);
-    int32_t *near = malloc((size_t)n * (size_t)wide * sizeof *near);
-    if (!near) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for candidate lists");
-    wt_status st = wt_neighbour_lists_until(inst, wide, threads, stop, near, stopped, err);
-    if (st == WT_OK && !*stopped) {
-#pragma omp parallel for num_threads(threads > 0 ? threads : 1) schedule(static, 4096)
-        for (int c = 0; c < n; c++)
-            pick_quadrants(inst, c, near + (size_t)c * (size_t)wide, wide, k,
-                           nb + (size_t)c * (size_t)k);
-    }
-    free(near);
-    return st;
+    return m->quadrant ? wt_quadrant_lists_until(inst, k, threads, stop, nb, stopped, err)
+                       : wt_neighbour_lists_until(inst, k, threads, stop, nb, stopped, err);
 }

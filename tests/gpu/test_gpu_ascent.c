@@ -34,8 +34,8 @@
 #include "algo/alpha.h"
 #include "backend/backend.h"
 #include "backend/cuda/cuda_ascent.h"
+#include "core/neighbours.h"
 #include "core/search_ctl.h"
-#include "ls/engine.h"
 
 enum { GRAPH_K = 10, CAND_K = 6 };
 
@@ -64,7 +64,7 @@ static int32_t *ascent_graph(const wt_instance *inst, int k)
     int32_t *graph = malloc((size_t)n * (size_t)width * sizeof *graph);
     bool stopped = false;
     wt_error err = {0};
-    if (wt_ls_quadrant_lists(inst, k, 2, NULL, lists, &stopped, &err) != WT_OK)
+    if (wt_quadrant_lists_until(inst, k, 2, NULL, lists, &stopped, &err) != WT_OK)
         fail_msg("quadrant lists: %s", err.message);
     for (size_t c = 0; c < (size_t)n; c++) {
         for (size_t j = 0; j < (size_t)k; j++) graph[c * width + j] = lists[c * k + j];
@@ -327,7 +327,7 @@ static void test_search_graph_repeatable(void **state)
         bool stopped = false;
         wt_status st = WT_OK;
         wt_error err = {0};
-        int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+        int32_t *graph = wt_alpha_graph(inst, NULL, &ctl, &width, NULL, &stopped, &st, &err);
         if (!graph) fail_msg("graph: %s", err.message);
         const int periods[] = {100, 0};
         for (int q = 0; q < 2; q++) {

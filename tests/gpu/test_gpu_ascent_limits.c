@@ -114,7 +114,7 @@ static int32_t *graph_of(const wt_instance *inst, int *width)
     bool stopped = false;
     wt_status st = WT_OK;
     wt_error err = {0};
-    int32_t *graph = wt_alpha_graph(inst, &ctl, width, &stopped, &st, &err);
+    int32_t *graph = wt_alpha_graph(inst, NULL, &ctl, width, NULL, &stopped, &st, &err);
     if (!graph) fail_msg("the ascent's graph: %s", err.message);
     return graph;
 }

@@ -7,8 +7,9 @@
  * by device (algo/policy.h), the graph's clusters joined the same way
  * on any thread count, and the bound of instances whose distances the
  * ascent's fixed point cannot hold (real-valued points, coordinates in
- * the billions), from a scaled copy, and the graph's repair where its
- * quadrant graph is too sparse.
+ * the billions), from a scaled copy, the graph's repair where its
+ * quadrant graph is too sparse, and its lists from a device's slot
+ * (backend.h, neighbours) with the host's in place of a refusal.
  */
 #include "test_util.h"
 
@@ -18,6 +19,7 @@
 #include "algo/policy.h"
 #include "backend/backend.h"
 #include "core/error.h"
+#include "core/neighbours.h"
 #include "core/tuning.h"
 
 /* --backend cpu: the host's.  auto and cuda: a device only where its
@@ -79,6 +81,31 @@ static const wt_backend fake_backend = {
     .available = fake_available, .ascent = fake_ascent};
 static const wt_backend fake_no_slot = {
     .name = "fake", .kind = WT_BACKEND_CUDA, .host = false, .available = fake_available};
+
+/* A device whose neighbours slot answers fake_lists_status, with the
+ * host's quadrant lists where that is WT_OK (a GPU's lists equal the
+ * host's, backend.h). */
+static wt_status fake_lists_status;
+static int fake_lists_calls;
+
+static wt_status fake_neighbours(const wt_device *dev, const wt_instance *inst, int k,
+                                 bool quadrant, int32_t *nb, wt_search_ctl *ctl, bool *stopped,
+                                 wt_error *err)
+{
+    (void)dev;
+    (void)ctl;
+    fake_lists_calls++;
+    assert_true(quadrant);
+    if (fake_lists_status != WT_OK) {
+        nb[0] = -7; /* garbage the host's lists must overwrite */
+        return wt_fail(err, fake_lists_status, "fake lists: %s", wt_status_str(fake_lists_status));
+    }
+    return wt_quadrant_lists_until(inst, k, 1, NULL, nb, stopped, err);
+}
+
+static const wt_backend fake_lister = {
+    .name = "fake", .kind = WT_BACKEND_CUDA, .host = false,
+    .available = fake_available, .neighbours = fake_neighbours};
 
 static wt_status run_on(const wt_backend *b, const wt_instance *inst, wt_search_ctl *ctl,
                         wt_alpha *out, wt_error *err)
@@ -358,7 +385,7 @@ static void test_graph_joins_clusters(void **state)
         wt_ctl_init(&ctl, &p);
         bool stopped = true;
         wt_status st = WT_STATUS_OUT_OF_MEMORY;
-        graph[th - 1] = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+        graph[th - 1] = wt_alpha_graph(inst, NULL, &ctl, &width, NULL, &stopped, &st, &err);
         assert_non_null(graph[th - 1]);
         assert_int_equal(st, WT_OK);
         assert_false(stopped);
@@ -414,7 +441,7 @@ static void test_graph_repair(void **state)
     int width = 0;
     bool stopped = false;
     wt_status st = WT_OK;
-    int32_t *graph = wt_alpha_graph(inst, &ctl, &width, &stopped, &st, &err);
+    int32_t *graph = wt_alpha_graph(inst, NULL, &ctl, &width, NULL, &stopped, &st, &err);
     assert_non_null(graph);
     int32_t *pi = calloc((size_t)n, sizeof *pi), *cand = malloc((size_t)n * 5 * sizeof *cand);
     wt_ascent_job job = {.graph = graph, .graph_k = width, .period = 100, .until = INFINITY,
@@ -438,6 +465,62 @@ static void test_graph_repair(void **state)
     wt_instance_free(inst);
 }
 
+/* The ascent's graph from a device's candidate lists where its slot gives
+ * them; the host's lists where it refuses (UNSUPPORTED, OUT_OF_MEMORY) or
+ * has no slot, the same graph every way; its other errors passed on. */
+static void test_graph_lists_on_device(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 9);
+    int n = wt_instance_n(inst);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    int hw = 0, w = 0;
+    bool stopped = true, on_device = true;
+    wt_status st = WT_STATUS_DEVICE;
+    wt_error err = {0};
+    int32_t *host = wt_alpha_graph(inst, NULL, &ctl, &hw, &on_device, &stopped, &st, &err);
+    assert_non_null(host);
+    assert_int_equal(st, WT_OK);
+    assert_false(stopped);
+    assert_false(on_device);
+    const wt_backend *backends[] = {&fake_lister, &fake_lister, &fake_lister, &fake_no_slot};
+    const wt_status answers[] = {WT_OK, WT_STATUS_UNSUPPORTED, WT_STATUS_OUT_OF_MEMORY, WT_OK};
+    for (size_t i = 0; i < 4; i++) {
+        wt_device dev;
+        wt_device_of(backends[i], 0, &dev);
+        fake_lists_status = answers[i];
+        fake_lists_calls = 0;
+        int32_t *g = wt_alpha_graph(inst, &dev, &ctl, &w, &on_device, &stopped, &st, &err);
+        assert_non_null(g);
+        assert_int_equal(st, WT_OK);
+        assert_int_equal(fake_lists_calls, backends[i] == &fake_lister ? 1 : 0);
+        assert_int_equal(on_device, i == 0);
+        assert_int_equal(w, hw);
+        assert_memory_equal(g, host, (size_t)n * (size_t)w * sizeof *g);
+        free(g);
+    }
+    wt_device dev;
+    wt_device_of(&fake_lister, 0, &dev);
+    fake_lists_status = WT_STATUS_DEVICE;
+    assert_null(wt_alpha_graph(inst, &dev, &ctl, &w, &on_device, &stopped, &st, &err));
+    assert_int_equal(st, WT_STATUS_DEVICE);
+    assert_non_null(strstr(err.message, "fake lists"));
+    /* wt_alpha_run reports where its graph's lists came from */
+    fake_lists_status = WT_OK;
+    wt_alpha_plan plan = {INFINITY, 20, 10};
+    wt_alpha a;
+    assert_int_equal(wt_alpha_run(inst, &dev, &ctl, &plan, NULL, 5, &a, &err), WT_OK);
+    assert_true(a.graph_on_device);
+    assert_string_equal(a.device, "cpu"); /* the fake has no ascent slot */
+    wt_alpha_free(&a);
+    free(host);
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_bound_ladder),
         cmocka_unit_test(test_graph_joins_clusters),
         cmocka_unit_test(test_graph_repair),
+        cmocka_unit_test(test_graph_lists_on_device),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

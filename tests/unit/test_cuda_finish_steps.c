@@ -14,8 +14,8 @@
 #include "backend/cuda/cuda_ascent_finish_steps.h"
 #include "core/ascent_finish.h"
 #include "core/instance.h"
+#include "core/neighbours.h"
 #include "core/onetree.h"
-#include "ls/engine.h"
 
 /* A stable sort of count (key, value) pairs by key in [0, keys): a
  * counting sort, as stable as CUB's radix sort. */
@@ -139,7 +139,7 @@ static void compare_on(const char *what, const wt_instance *inst, int32_t spread
     wt_error err = {0};
     bool stopped = false;
     int32_t *rows = malloc((size_t)n * GRAPH_K * sizeof *rows);
-    if (wt_ls_quadrant_lists(inst, GRAPH_K, 1, NULL, rows, &stopped, &err) != WT_OK)
+    if (wt_quadrant_lists_until(inst, GRAPH_K, 1, NULL, rows, &stopped, &err) != WT_OK)
         fail_msg("quadrant lists: %s", err.message);
     wt_sgraph g;
     if (wt_sgraph_create(inst, rows, GRAPH_K, 1, NULL, &g, &stopped, &err) != WT_OK)

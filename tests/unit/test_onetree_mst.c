@@ -11,9 +11,9 @@
 #include "test_util.h"
 
 #include "core/instance.h"
+#include "core/neighbours.h"
 #include "core/onetree.h"
 #include "core/onetree_boruvka.h"
-#include "ls/engine.h"
 
 /* wt_sgraph_create's stop flag, for the calls without a stop. */
 static bool sg_stopped;
@@ -50,7 +50,7 @@ static int32_t *quadrant_rows(const wt_instance *inst, int k)
     int32_t *rows = malloc((size_t)inst->n * (size_t)k * sizeof *rows);
     bool stopped = false;
     wt_error err = {0};
-    if (wt_ls_quadrant_lists(inst, k, 1, NULL, rows, &stopped, &err) != WT_OK)
+    if (wt_quadrant_lists_until(inst, k, 1, NULL, rows, &stopped, &err) != WT_OK)
         fail_msg("quadrant lists: %s", err.message);
     return rows;
 }

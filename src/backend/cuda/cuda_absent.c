@@ -38,6 +38,7 @@ const wt_backend wt_backend_cuda = {
     .batch_place = NULL,
     .windows = NULL,
     .ascent = NULL,
+    .neighbours = NULL,
 };
 
 wt_status wt_cuda_2opt_scan(const wt_instance *inst, const int32_t *tour, int band,

@@ -3,7 +3,7 @@
  *
  * The backend answers whether a usable GPU is present, and runs the
  * searches that have kernels (multistart.cu, session.cu, sa.cu, batch.cu,
- * cuda_ascent.cu);
+ * cuda_ascent.cu, cuda_neighbours.cu);
  * its devices are the CUDA devices, `cuda:0`, `cuda:1`, ...
  * "Usable" is decided by launching a tiny probe kernel, not just by counting
  * devices: a binary built for other architectures (WT_CUDA_ARCH) than the
@@ -17,6 +17,7 @@
 #include "backend/cuda/batch.h"
 #include "backend/cuda/cuda_ascent.h"
 #include "backend/cuda/cuda_common.cuh"
+#include "backend/cuda/cuda_neighbours.h"
 #include "backend/cuda/multistart.h"
 #include "backend/cuda/sa.h"
 #include "backend/cuda/session.h"
@@ -119,4 +120,5 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .batch_place = */ wt_cuda_batch_place,
     /* .windows = */ cuda_windows,
     /* .ascent = */ wt_cuda_ascent, /* the Held-Karp ascent's steps (cuda_ascent.cu) */
+    /* .neighbours = */ wt_cuda_neighbours, /* candidate lists by a grid (cuda_neighbours.cu) */
 };
