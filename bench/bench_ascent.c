@@ -70,6 +70,7 @@
 #include "core/onetree.h"
 #ifdef WT_HAVE_CUDA
 #include "backend/cuda/cuda_ascent.h"
+#include "backend/cuda/cuda_bound.h"
 #endif
 
 enum {
@@ -481,6 +482,40 @@ static void time_tree_methods(const char *name, const wt_sgraph *g, const int32_
  * the candidate lists, the k-d tree the complete graph's bound builds, and
  * that bound (its k-d tree included).  *bound_s and *same: the bound's
  * seconds and whether it is r's (NAN when the instance has none). */
+/* The complete graph's bound on the GPU (cuda_bound.h) from pi, where
+ * this build and machine have one: its time against the host's (host_s)
+ * and whether it equals the host's bound (host_bound; -1: none)
+ * ("bench=ascent-gpu-bound"); a refusal is a "# note:" line. */
+static void time_gpu_bound(const wt_instance *inst, const int32_t *pi, int64_t host_bound,
+                           double host_s)
+{
+#ifdef WT_HAVE_CUDA
+    char desc[128];
+    if (!wt_cuda_available(desc, sizeof desc)) return;
+    int64_t bound = 0;
+    bool stopped = false;
+    wt_error err = {0};
+    double t0 = bench_now();
+    wt_status st = wt_cuda_complete_bound(0, inst, pi, NULL, &bound, &stopped, &err);
+    double gpu_s = bench_now() - t0;
+    if (st != WT_OK) {
+        printf("# note: no bound of %s on the GPU: %s\n", wt_instance_name(inst), err.message);
+        return;
+    }
+    char hs[32];
+    printf("bench=ascent-gpu-bound instance=%s n=%d gpu_bound_s=%.4f host_bound_s=%s "
+           "equal=%s\n",
+           wt_instance_name(inst), wt_instance_n(inst), gpu_s,
+           bench_fmt_num("%.4f", host_s, hs, sizeof hs),
+           host_bound < 0 ? "n/a" : yes_no(bound == host_bound));
+#else
+    (void)inst;
+    (void)pi;
+    (void)host_bound;
+    (void)host_s;
+#endif
+}
+
 static void time_finish(const wt_instance *inst, const int32_t *graph,
                         int width, const ab_run *r, int threads, double *bound_s, bool *same)
 {
@@ -524,6 +559,7 @@ static void time_finish(const wt_instance *inst, const int32_t *graph,
         int64_t proven = (bound + WT_ASCENT_SCALE - 1) / WT_ASCENT_SCALE; /* bound > 0 here */
         *same = proven == r->job.lower_bound;
     }
+    time_gpu_bound(inst, r->job.pi, isnan(*bound_s) ? -1 : bound, *bound_s);
     char bs[32];
     printf("bench=ascent-finish instance=%s n=%d threads=%d graph_arrays_s=%.4f tree_s=%.4f "
            "alpha_s=%.4f lists_s=%.4f kdtree_s=%.4f bound_s=%s lists_equal=%s\n",

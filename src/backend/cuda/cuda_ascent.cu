@@ -50,9 +50,12 @@
  *     minimum 1-tree under the best pi (one_tree again: its bound is the
  *     graph's), then cuda_ascent_finish.cu: the alpha-value of every graph
  *     edge and each city's candidates by (alpha, c_pi, city); meanwhile a
- *     host thread computes the complete graph's bound from the best pi
- *     (wt_ascent_finish_bound, the host's k-d Boruvka or dense Prim), so
- *     the finish takes the longer of the two, not their sum;
+ *     host thread has the complete graph's bound computed from the best
+ *     pi: above WT_ONETREE_DENSE_MAX cities on the GPU, on a stream of its
+ *     own (cuda_bound.cu, wt_cuda_ascent_tuning.bound_on_gpu), where the
+ *     GPU takes the instance, else on the host (wt_ascent_finish_bound,
+ *     the k-d Boruvka or dense Prim), so the finish takes the longer of
+ *     the two, not their sum;
  *   - or all of it on the host after the steps (wt_ascent_finish), the cpu
  *     backend's code: the fallback, and the reference the test compares.
  *
@@ -97,6 +100,7 @@
 #include <cstring>
 
 #include "backend/cuda/cuda_ascent.h"
+#include "backend/cuda/cuda_bound.h"
 #include "backend/cuda/cuda_ascent_finish.cuh"
 #include "backend/cuda/cuda_ascent_fused.cuh"
 #include "backend/cuda/cuda_ascent_state.cuh"
@@ -675,8 +679,11 @@ static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)c
 
 /* ---------------------------------------------------------- the finish */
 
-/* The complete graph's bound on a host thread beside the GPU's finish. */
+/* The complete graph's bound on a host thread beside the GPU's finish:
+ * on the GPU (cuda_bound.cu) where bound_on_gpu and the GPU takes the
+ * instance, else the host's (wt_ascent_finish_bound). */
 struct BoundRun {
+    int device;                 /* the GPU's bound: its device; -1: the host's */
     const wt_instance *inst;
     const wt_sgraph *g;
     const int32_t *pi;
@@ -693,10 +700,25 @@ static bool bound_stop_asked(void *user)
     return b->abandon.load(std::memory_order_relaxed) || (b->ctl && wt_ctl_expired(b->ctl));
 }
 
+/* ceil(a / b) for b > 0: the bound in the instance's unit, rounded up
+ * as the host's finish rounds it (tour lengths are integers). */
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
 static void *bound_thread(void *user)
 {
     BoundRun *b = (BoundRun *)user;
     wt_init_stop stop = {bound_stop_asked, b};
+    if (b->device >= 0) {
+        int64_t bound = 0;
+        bool cut = false;
+        wt_error ignored;
+        if (wt_cuda_complete_bound(b->device, b->inst, b->pi, &stop, &bound, &cut, &ignored) ==
+            WT_OK) {
+            b->cut = cut;
+            if (!cut) b->lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
+            return nullptr;
+        }
+    }
     b->cut = wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
     return nullptr;
 }
@@ -725,11 +747,13 @@ static wt_status finish_steps(DeviceAscent &d, DeviceFinish &f, wt_ascent_job *j
 /* The finish with the GPU's part and the host's bound side by side (the
  * bound on this thread after the GPU's part where no thread starts).  The
  * bound is kept only when the candidates are complete, as on the host. */
-static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, const wt_instance *inst,
-                                  const wt_sgraph *g, wt_ascent_job *job, wt_search_ctl *ctl,
-                                  int threads, wt_error *err)
+static wt_status finish_on_device(int device, DeviceAscent &d, DeviceFinish &f,
+                                  const wt_instance *inst, const wt_sgraph *g, wt_ascent_job *job,
+                                  wt_search_ctl *ctl, int threads, bool bound_on_gpu,
+                                  wt_error *err)
 {
     BoundRun b;
+    b.device = bound_on_gpu && inst->n > WT_ONETREE_DENSE_MAX ? device : -1;
     b.inst = inst;
     b.g = g;
     b.pi = job->pi;
@@ -779,7 +803,8 @@ static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     if (st == WT_OK && k > 0) {
-        st = finish_on_device(d, f, inst, g, job, ctl, threads, err);
+        st = finish_on_device(device, d, f, inst, g, job, ctl, threads, tuning->bound_on_gpu,
+                              err);
         *finished = true;
     }
     if (st == WT_OK && tuning->profile) st = profile_read(d, tuning->profile, err);
@@ -799,6 +824,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->blocks_per_sm = 0;
     t->steps_per_launch = 0;
     t->finish_on_gpu = true;
+    t->bound_on_gpu = true;
     t->compact_edges = COMPACT_EDGES;
     t->profile = nullptr;
 }

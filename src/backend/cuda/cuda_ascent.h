@@ -52,6 +52,10 @@ typedef struct wt_cuda_ascent_tuning {
                            GPU's free memory takes the steps but not the
                            finish); false: all of it on the host, after the
                            steps (core/ascent_finish.h) */
+    bool bound_on_gpu; /* the complete graph's bound beside the GPU's finish
+                          computed on the GPU too (cuda_bound.h) where it
+                          takes the instance (the default); false: on the
+                          host's threads */
     long long compact_edges; /* from this many graph edges (the default:
                            2^24), the fused path's Boruvka rounds after the
                            second read a list of the edges still between

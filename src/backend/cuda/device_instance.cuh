@@ -271,6 +271,34 @@ struct MetricExplicit {
     }
 };
 
+/* Exact distance of a planar type from the differences dx, dy, bit for
+ * bit the host's wt_dist_planar; nondecreasing in |dx| and |dy|, so that
+ * gaps give a lower bound of every distance across them. */
+__device__ __forceinline__ int64_t dev_planar_dist(wt_edge_weight_type type, double dx, double dy)
+{
+    double s;
+    switch (type) {
+    case WT_EUC_2D:
+    case WT_CEIL_2D:
+    case WT_ATT:
+        s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
+        if (type == WT_EUC_2D) return (int64_t)__dadd_rn(sqrt(s), 0.5);
+        if (type == WT_CEIL_2D) return (int64_t)ceil(sqrt(s));
+        {
+            double r = sqrt(__ddiv_rn(s, 10.0));
+            int64_t t = (int64_t)__dadd_rn(r, 0.5);
+            return (double)t < r ? t + 1 : t;
+        }
+    case WT_MAN_2D: return (int64_t)__dadd_rn(__dadd_rn(fabs(dx), fabs(dy)), 0.5);
+    case WT_MAX_2D: {
+        int64_t ddx = (int64_t)__dadd_rn(fabs(dx), 0.5);
+        int64_t ddy = (int64_t)__dadd_rn(fabs(dy), 0.5);
+        return ddx > ddy ? ddx : ddy;
+    }
+    default: return 0;
+    }
+}
+
 /* Exact TSPLIB distance, bit-for-bit the host's wt_dist except GEO and
  * HAVERSINE, whose cos/acos and asin may differ from the host's libm in
  * the last bit. */
@@ -281,24 +309,9 @@ __device__ __forceinline__ int64_t dev_exact_dist(const DevInst &I, int a, int b
     case WT_EUC_2D:
     case WT_CEIL_2D:
     case WT_ATT:
-        dx = __dsub_rn(I.xd[a], I.xd[b]);
-        dy = __dsub_rn(I.yd[a], I.yd[b]);
-        s = __dadd_rn(__dmul_rn(dx, dx), __dmul_rn(dy, dy));
-        if (I.type == WT_EUC_2D) return (int64_t)__dadd_rn(sqrt(s), 0.5);
-        if (I.type == WT_CEIL_2D) return (int64_t)ceil(sqrt(s));
-        {
-            double r = sqrt(__ddiv_rn(s, 10.0));
-            int64_t t = (int64_t)__dadd_rn(r, 0.5);
-            return (double)t < r ? t + 1 : t;
-        }
     case WT_MAN_2D:
-        return (int64_t)__dadd_rn(__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])),
-                                            fabs(__dsub_rn(I.yd[a], I.yd[b]))), 0.5);
-    case WT_MAX_2D: {
-        int64_t ddx = (int64_t)__dadd_rn(fabs(__dsub_rn(I.xd[a], I.xd[b])), 0.5);
-        int64_t ddy = (int64_t)__dadd_rn(fabs(__dsub_rn(I.yd[a], I.yd[b])), 0.5);
-        return ddx > ddy ? ddx : ddy;
-    }
+    case WT_MAX_2D:
+        return dev_planar_dist(I.type, __dsub_rn(I.xd[a], I.xd[b]), __dsub_rn(I.yd[a], I.yd[b]));
     case WT_EUC_3D:
         dx = __dsub_rn(I.xd[a], I.xd[b]);
         dy = __dsub_rn(I.yd[a], I.yd[b]);
