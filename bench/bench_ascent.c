@@ -41,7 +41,9 @@
  * named "BACKEND+host-finish", and both are compared with the first run.
  * --gpu-steps runs each GPU backend once more for each variant of its
  * Boruvka rounds (wt_cuda_ascent_tuning.compact_edges), named "+plain" or
- * "+compact", compared with the first run.
+ * "+compact", or of its fused kernel's blocks an SM
+ * (wt_cuda_ascent_tuning.blocks_per_sm), named "+blocksN", compared with
+ * the first run.
  * --gpu-profile prints each GPU run's fused phases, device time a tree
  * ("bench=ascent-phases", wt_cuda_ascent_profile).
  *
@@ -81,10 +83,13 @@ enum {
 };
 
 /* A --gpu-steps variant: how the fused path's Boruvka rounds read the
- * graph (wt_cuda_ascent_tuning.compact_edges). */
+ * graph (wt_cuda_ascent_tuning.compact_edges), or its blocks an SM
+ * (wt_cuda_ascent_tuning.blocks_per_sm). */
 typedef struct ab_steps {
-    bool set;     /* false: the slot's defaults */
-    bool compact; /* the edges still between components listed, at any size */
+    bool set;       /* false: the slot's defaults */
+    bool edges_set; /* compact says how the rounds read the graph */
+    bool compact;   /* the edges still between components listed, at any size */
+    int blocks;     /* > 0: the fused kernel's blocks an SM */
 } ab_steps;
 
 /* --finish: where a GPU's slot does its finish. */
@@ -141,7 +146,9 @@ typedef struct ab_name {
 static ab_name run_name(const ab_run *r)
 {
     ab_name name;
-    const char *steps = !r->steps.set ? "" : r->steps.compact ? "+compact" : "+plain";
+    char steps[24] = "";
+    if (r->steps.edges_set) snprintf(steps, sizeof steps, r->steps.compact ? "+compact" : "+plain");
+    if (r->steps.blocks > 0) snprintf(steps, sizeof steps, "+blocks%d", r->steps.blocks);
     snprintf(name.s, sizeof name.s, "%s%s%s", r->backend->name,
              r->host_finish ? "+host-finish" : "", steps);
     return name;
@@ -211,7 +218,8 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
         wt_cuda_ascent_tuning_defaults(&tuning);
         tuning.finish_on_gpu = !r->host_finish;
         if (o->gpu_profile) tuning.profile = &r->profile;
-        if (r->steps.set) tuning.compact_edges = r->steps.compact ? 0 : -1;
+        if (r->steps.edges_set) tuning.compact_edges = r->steps.compact ? 0 : -1;
+        if (r->steps.blocks > 0) tuning.blocks_per_sm = r->steps.blocks;
         st = wt_cuda_ascent_tuned(&r->dev, inst, &r->job, &ctl, &tuning, err);
     } else
 #endif
@@ -760,21 +768,28 @@ static int parse_backends(const char *arg, ab_opts *o)
     return -1;
 }
 
-/* --gpu-steps plain,compact: "plain" every round on the whole graph,
- * "compact" the later rounds on the listed edges, at any size. */
+/* --gpu-steps plain,compact,blocksN: "plain" every round on the whole
+ * graph, "compact" the later rounds on the listed edges, at any size,
+ * "blocksN" the fused kernel at N blocks an SM (1 to 64). */
 static bool take_steps(const char *name, void *user)
 {
     ab_opts *o = user;
     bool plain = strcmp(name, "plain") == 0;
-    if (!plain && strcmp(name, "compact") != 0) {
-        cli_usage_error(NULL, "ascent --gpu-steps takes plain and compact, not '%s'", name);
+    int64_t blocks = 0;
+    if (strncmp(name, "blocks", 6) == 0 && !cli_parse_int64(name + 6, 1, 64, &blocks)) blocks = -1;
+    if (blocks < 0 || (!plain && blocks == 0 && strcmp(name, "compact") != 0)) {
+        cli_usage_error(NULL, "ascent --gpu-steps takes plain, compact and blocksN (N 1..64), "
+                              "not '%s'",
+                        name);
         return false;
     }
     if (o->n_steps == AB_MAX_STEPS) {
         cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most", AB_MAX_STEPS);
         return false;
     }
-    o->steps[o->n_steps++] = (ab_steps){.set = true, .compact = !plain};
+    o->steps[o->n_steps++] = blocks > 0 ? (ab_steps){.set = true, .blocks = (int)blocks}
+                                        : (ab_steps){.set = true, .edges_set = true,
+                                                     .compact = !plain};
     return true;
 }
 
