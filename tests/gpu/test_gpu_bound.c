@@ -14,6 +14,7 @@
  * Skipped (exit 77) without a usable GPU.
  */
 #include "gpu_test.h"
+#include "grid_instances.h"
 
 #include <math.h>
 
@@ -31,24 +32,6 @@ static wt_instance *generated(wt_gen_kind kind, int n, uint64_t seed)
     wt_instance *inst = NULL;
     wt_error err = {0};
     if (wt_instance_generate(kind, n, seed, &inst, &err) != WT_OK) fail_msg("%s", err.message);
-    return inst;
-}
-
-/* n points of type on a 1,000 x 1,000 lattice (ties everywhere). */
-static wt_instance *lattice(wt_edge_weight_type type, int n, uint64_t seed)
-{
-    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
-    wt_rng rng;
-    wt_rng_seed(&rng, seed);
-    for (int i = 0; i < n; i++) {
-        x[i] = (double)wt_rng_below(&rng, 1000);
-        y[i] = (double)wt_rng_below(&rng, 1000);
-    }
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    if (wt_instance_from_coords("lattice", n, type, x, y, NULL, &inst, &err) != WT_OK)
-        fail_msg("%s", err.message);
-    free(x);
     return inst;
 }
 
@@ -111,28 +94,17 @@ static void test_types_and_ties(void **state)
     (void)state;
     const wt_edge_weight_type types[] = {WT_EUC_2D, WT_CEIL_2D, WT_ATT, WT_MAN_2D, WT_MAX_2D};
     for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
-        wt_instance *inst = lattice(types[t], 60000, 3 + t);
+        wt_instance *inst = grid_test_lattice(types[t], 60000, 3 + t);
         int32_t *pi = penalties(60000, t % 2 ? 300 : 0, 11);
         assert_int_equal(bound_matches(inst, pi), WT_OK);
         free(pi);
         wt_instance_free(inst);
     }
     int n = 30000;
-    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
-    wt_rng rng;
-    wt_rng_seed(&rng, 5);
-    for (int i = 0; i < n; i++) {
-        x[i] = wt_rng_uniform(&rng) * 3.7;
-        y[i] = wt_rng_uniform(&rng) * 0.9 - 12.25;
-    }
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    assert_int_equal(wt_instance_from_coords("real", n, WT_EUC_2D_REAL, x, y, NULL, &inst, &err),
-                     WT_OK);
+    wt_instance *inst = grid_test_real(n, 5);
     int32_t *pi = penalties(n, 1000, 2);
     assert_int_equal(bound_matches(inst, pi), WT_OK);
     free(pi);
-    free(x);
     wt_instance_free(inst);
 }
 
@@ -149,22 +121,14 @@ static void test_refusals_and_stop(void **state)
     int32_t *pi = penalties(6000, 0, 1);
     assert_int_equal(bound_matches(inst, pi), WT_STATUS_UNSUPPORTED);
     wt_instance_free(inst);
-    int n = 6000;
-    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
-    for (int i = 0; i < n; i++) {
-        x[i] = (double)(i % 2) * 1000.0;
-        y[i] = (double)(i / 2 % 2) * 1000.0;
-    }
-    wt_error err = {0};
-    assert_int_equal(wt_instance_from_coords("four", n, WT_EUC_2D, x, y, NULL, &inst, &err),
-                     WT_OK);
+    inst = grid_test_four_points(6000);
     assert_int_equal(bound_matches(inst, pi), WT_STATUS_UNSUPPORTED);
     wt_instance_free(inst);
-    free(x);
     inst = generated(WT_GEN_UNIFORM, 6000, 1);
     wt_init_stop stop = {stop_now, NULL};
     int64_t bound = -5;
     bool stopped = false;
+    wt_error err = {0};
     assert_int_equal(wt_cuda_complete_bound(0, inst, pi, &stop, &bound, &stopped, &err), WT_OK);
     assert_true(stopped);
     free(pi);
@@ -177,7 +141,7 @@ static void test_ascent_bound(void **state)
 {
     (void)state;
     wt_instance *insts[] = {generated(WT_GEN_UNIFORM, 100000, 3),
-                            lattice(WT_ATT, 20000, 9)};
+                            grid_test_lattice(WT_ATT, 20000, 9)};
     wt_params p;
     wt_params_defaults(&p);
     p.threads = 4;

@@ -16,6 +16,7 @@
  * Skipped (exit 77) without a usable GPU (the slot is the GPU's alone).
  */
 #include "gpu_test.h"
+#include "grid_instances.h"
 
 #include "algo/alpha.h"
 #include "backend/backend.h"
@@ -107,22 +108,10 @@ static void test_metrics_and_ties(void **state)
             assert_int_equal(lists_match(inst, 8, false, NULL, NULL), WT_OK);
             wt_instance_free(inst);
         }
-    int n = 20000;
-    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
-    wt_rng rng;
-    wt_rng_seed(&rng, 3);
-    for (int i = 0; i < n; i++) {
-        x[i] = wt_rng_uniform(&rng) * 3.7;
-        y[i] = wt_rng_uniform(&rng) * 0.9 - 12.25;
-    }
-    wt_instance *inst = NULL;
-    wt_error err = {0};
-    assert_int_equal(wt_instance_from_coords("real", n, WT_EUC_2D_REAL, x, y, NULL, &inst, &err),
-                     WT_OK);
+    wt_instance *inst = grid_test_real(20000, 3);
     assert_int_equal(lists_match(inst, 10, true, NULL, NULL), WT_OK);
     assert_int_equal(lists_match(inst, 64, false, NULL, NULL), WT_OK);
     wt_instance_free(inst);
-    free(x);
 }
 
 /* The slot's refusals: rows from more than 64 nearest, a metric without
@@ -137,17 +126,8 @@ static void test_refusals(void **state)
     inst = wt_test_typed_instance(WT_GEO, 500, 1);
     assert_int_equal(lists_match(inst, 8, true, NULL, NULL), WT_STATUS_UNSUPPORTED);
     wt_instance_free(inst);
-    int n = 4000;
-    double *x = malloc(2 * (size_t)n * sizeof *x), *y = x + n;
-    for (int i = 0; i < n; i++) {
-        x[i] = (double)(i % 2) * 1000.0;
-        y[i] = (double)(i / 2 % 2) * 1000.0;
-    }
-    wt_error err = {0};
-    assert_int_equal(wt_instance_from_coords("four", n, WT_EUC_2D, x, y, NULL, &inst, &err),
-                     WT_OK);
+    inst = grid_test_four_points(4000);
     assert_int_equal(lists_match(inst, 10, true, NULL, NULL), WT_STATUS_UNSUPPORTED);
-    free(x);
     wt_instance_free(inst);
 }
 
