@@ -37,7 +37,7 @@
  * sort and scan, cuda_grid.cu).  The distances are the host's formulas in
  * the same IEEE operations (dev_planar_dist), so every cost is the host's.
  *
- * Memory on the GPU: the grid's (48 bytes a city, 8 a cell) and 64 bytes
+ * Memory on the GPU: the grid's (48 bytes a city, 8 a cell) and 68 bytes
  * a city (penalties, components, answers, winners, hooks, degrees) and 8
  * a cell (labels, least penalties); checked against cudaMemGetInfo first.
  */
