@@ -1,7 +1,9 @@
 /*
- * alpha.c - the ascent's graph, the choice of the device whose ascent
- * slot runs it (the GPU's where one can, the host's as the fallback), the
- * call, and the candidate lists the LK searches take from it (alpha.h).
+ * alpha.c - the ascent's graph (its neighbour lists from the device's
+ * neighbours slot where it has one, else the host's), the choice of the
+ * device whose ascent slot runs it (the GPU's where one can, the host's as
+ * the fallback), the call, and the candidate lists the LK searches take
+ * from it (alpha.h).
  *
  * Every backend's slot gives the same pi, bound and lists bit for bit
  * (backend.h, wt_ascent_job), so the device changes how many steps fit a
