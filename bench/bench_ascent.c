@@ -485,17 +485,12 @@ static void time_tree_methods(const char *name, const wt_sgraph *g, const int32_
     wt_onetree_free(&t[1]);
 }
 
-/* The host's finish (core/ascent_finish.h) again from r's pi, part by part:
- * the graph's arrays (wt_sgraph_create), the last tree, the alpha-values,
- * the candidate lists, the k-d tree the complete graph's bound builds, and
- * that bound (its k-d tree included).  *bound_s and *same: the bound's
- * seconds and whether it is r's (NAN when the instance has none). */
-/* The complete graph's bound on the GPU (cuda_bound.h) from pi, where
+/* The complete graph's bound on GPU `gpu` (cuda_bound.h) from pi, where
  * this build and machine have one: its time against the host's (host_s)
  * and whether it equals the host's bound (host_bound; -1: none)
  * ("bench=ascent-gpu-bound"); a refusal is a "# note:" line. */
-static void time_gpu_bound(const wt_instance *inst, const int32_t *pi, int64_t host_bound,
-                           double host_s)
+static void time_gpu_bound(const wt_instance *inst, int gpu, const int32_t *pi,
+                           int64_t host_bound, double host_s)
 {
 #ifdef WT_HAVE_CUDA
     char desc[128];
@@ -504,7 +499,7 @@ static void time_gpu_bound(const wt_instance *inst, const int32_t *pi, int64_t h
     bool stopped = false;
     wt_error err = {0};
     double t0 = bench_now();
-    wt_status st = wt_cuda_complete_bound(0, inst, pi, NULL, &bound, &stopped, &err);
+    wt_status st = wt_cuda_complete_bound(gpu, inst, pi, NULL, &bound, &stopped, &err);
     double gpu_s = bench_now() - t0;
     if (st != WT_OK) {
         printf("# note: no bound of %s on the GPU: %s\n", wt_instance_name(inst), err.message);
@@ -518,14 +513,21 @@ static void time_gpu_bound(const wt_instance *inst, const int32_t *pi, int64_t h
            host_bound < 0 ? "n/a" : yes_no(bound == host_bound));
 #else
     (void)inst;
+    (void)gpu;
     (void)pi;
     (void)host_bound;
     (void)host_s;
 #endif
 }
 
-static void time_finish(const wt_instance *inst, const int32_t *graph,
-                        int width, const ab_run *r, int threads, double *bound_s, bool *same)
+/* The host's finish (core/ascent_finish.h) again from r's pi, part by part:
+ * the graph's arrays (wt_sgraph_create), the last tree, the alpha-values,
+ * the candidate lists, the k-d tree the complete graph's bound builds, and
+ * that bound (its k-d tree included).  *bound_s and *same: the bound's
+ * seconds and whether it is r's (NAN when the instance has none).  Then
+ * the same bound on GPU `gpu` (time_gpu_bound). */
+static void time_finish(const wt_instance *inst, const int32_t *graph, int width,
+                        const ab_run *r, int threads, int gpu, double *bound_s, bool *same)
 {
     *bound_s = NAN;
     *same = false;
@@ -567,7 +569,7 @@ static void time_finish(const wt_instance *inst, const int32_t *graph,
         int64_t proven = (bound + WT_ASCENT_SCALE - 1) / WT_ASCENT_SCALE; /* bound > 0 here */
         *same = proven == r->job.lower_bound;
     }
-    time_gpu_bound(inst, r->job.pi, isnan(*bound_s) ? -1 : bound, *bound_s);
+    time_gpu_bound(inst, gpu, r->job.pi, isnan(*bound_s) ? -1 : bound, *bound_s);
     char bs[32];
     printf("bench=ascent-finish instance=%s n=%d threads=%d graph_arrays_s=%.4f tree_s=%.4f "
            "alpha_s=%.4f lists_s=%.4f kdtree_s=%.4f bound_s=%s lists_equal=%s\n",
@@ -712,7 +714,7 @@ static int bench_one(const ab_opts *o, const char *name, ab_run *live, int count
     if (status == EXIT_OK && ran > 0 && o->stop_after < 0) {
         bool same = false;
         double bound_s;
-        time_finish(inst, graph, width, &runs[0], ctl.threads, &bound_s, &same);
+        time_finish(inst, graph, width, &runs[0], ctl.threads, (int)o->device, &bound_s, &same);
         print_compare(wt_instance_name(inst), n, runs, ran, bound_s, same);
     }
     for (int b = 0; b < ran; b++) run_free(&runs[b]);

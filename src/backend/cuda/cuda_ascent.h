@@ -47,8 +47,8 @@ typedef struct wt_cuda_ascent_tuning {
                              default): as many as take about 10 ms, so
                              that stops are polled that often */
     bool finish_on_gpu; /* the finish (cuda_ascent.cu says what) on the GPU,
-                           the complete graph's bound on host threads beside
-                           it (the default; on the host after all where the
+                           the complete graph's bound beside it (bound_on_gpu
+                           says where; the default; on the host after all where the
                            GPU's free memory takes the steps but not the
                            finish); false: all of it on the host, after the
                            steps (core/ascent_finish.h) */

@@ -125,9 +125,7 @@ __device__ int64_t ring_search(const Search &s, const Bound &b, int p, int skip,
     uint64_t best_k = UINT64_MAX;
     int best_q = -1;
     const int cell = s.skey[p], cx = cell % s.g.gx, cy = cell / s.g.gx;
-    const int far_x = cx > s.g.gx - 1 - cx ? cx : s.g.gx - 1 - cx;
-    const int far_y = cy > s.g.gy - 1 - cy ? cy : s.g.gy - 1 - cy;
-    const int last = far_x > far_y ? far_x : far_y;
+    const int last = wt_grid::last_ring(s.g, cx, cy);
     int64_t left = NONE;
     for (int r = 0;; r++) {
         int64_t limit = best;
@@ -135,42 +133,27 @@ __device__ int64_t ring_search(const Search &s, const Bound &b, int p, int skip,
             int64_t shared = *(volatile long long *)bar;
             if (shared < limit) limit = shared;
         }
-        for (int y = cy - r; y <= cy + r; y++) {
-            if (y < 0 || y >= s.g.gy) continue;
-            bool edge_row = y == cy - r || y == cy + r;
-            for (int x = cx - r; x <= cx + r; x += edge_row ? 1 : 2 * r) {
-                if (x >= 0 && x < s.g.gx) {
-                    int c = y * s.g.gx + x, label = b.cell_label[c];
-                    if (label == CELL_EMPTY || (own >= 0 && label == own)) goto next_cell;
-                    {
-                        int64_t floor_c =
-                            WT_ONETREE_SCALE * dev_planar_dist(s.type, wt_grid::cells_gap(s.g, x - cx),
-                                                               wt_grid::cells_gap(s.g, y - cy)) +
-                            b.pi[p] + b.cell_min_pi[c];
-                        if (floor_c > limit) goto next_cell;
-                    }
-                    for (int j = s.start[c]; j < s.start[c + 1]; j++) {
-                        if (j == p || j == skip || (own >= 0 && b.comp[j] == own)) continue;
-                        int64_t e = cost_of(s, b, p, j);
-                        if (e > limit) continue; /* neither its best nor its component's */
-                        uint64_t k = pair_of(s, p, j);
-                        if (edge_less(e, k, best, best_k)) {
-                            best = e;
-                            best_k = k;
-                            best_q = j;
-                            if (bar && e < limit) {
-                                atomicMin(bar, (long long)e);
-                                limit = e;
-                            } else if (e < limit) {
-                                limit = e;
-                            }
-                        }
-                    }
-                }
-            next_cell:
-                if (r == 0) break;
+        wt_grid::ring_cells(s.g, cx, cy, r, [&](int c, int dx, int dy) {
+            int label = b.cell_label[c];
+            if (label == CELL_EMPTY || (own >= 0 && label == own)) return;
+            int64_t cell_floor =
+                WT_ONETREE_SCALE * dev_planar_dist(s.type, wt_grid::cells_gap(s.g, dx),
+                                                   wt_grid::cells_gap(s.g, dy)) +
+                b.pi[p] + b.cell_min_pi[c];
+            if (cell_floor > limit) return;
+            for (int j = s.start[c]; j < s.start[c + 1]; j++) {
+                if (j == p || j == skip || (own >= 0 && b.comp[j] == own)) continue;
+                int64_t e = cost_of(s, b, p, j);
+                if (e > limit) continue; /* neither its best nor its component's */
+                uint64_t k = pair_of(s, p, j);
+                if (!edge_less(e, k, best, best_k)) continue;
+                best = e;
+                best_k = k;
+                best_q = j;
+                if (bar && e < limit) atomicMin(bar, (long long)e);
+                if (e < limit) limit = e;
             }
-        }
+        });
         if (bar) {
             int64_t shared = *(volatile long long *)bar;
             if (shared < limit) limit = shared;

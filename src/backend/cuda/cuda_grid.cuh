@@ -51,6 +51,30 @@ __device__ __forceinline__ double cells_gap(const Grid &g, int cells)
     return gap > 0 ? gap : 0;
 }
 
+/* The last ring worth reading around cell (cx, cy): the farthest the grid
+ * reaches from it, in cells along x or y. */
+__device__ __forceinline__ int last_ring(const Grid &g, int cx, int cy)
+{
+    int far_x = cx > g.gx - 1 - cx ? cx : g.gx - 1 - cx;
+    int far_y = cy > g.gy - 1 - cy ? cy : g.gy - 1 - cy;
+    return far_x > far_y ? far_x : far_y;
+}
+
+/* visit(c, dx, dy) for every cell c of the grid r cells away from (cx, cy)
+ * along x or y (ring 0: the cell itself), (dx, dy) its offset. */
+template <typename Visit>
+__device__ __forceinline__ void ring_cells(const Grid &g, int cx, int cy, int r, Visit &&visit)
+{
+    for (int y = cy - r; y <= cy + r; y++) {
+        if (y < 0 || y >= g.gy) continue;
+        int step = (y == cy - r || y == cy + r) ? 1 : 2 * r; /* a side row, or its ends */
+        for (int x = cx - r; x <= cx + r; x += step > 0 ? step : 1) {
+            if (x >= 0 && x < g.gx) visit(y * g.gx + x, x - cx, y - cy);
+            if (r == 0) return;
+        }
+    }
+}
+
 /* The device arrays of a grid, by sorted place: the cities (scity), their
  * coordinates (sx, sy) and cells (skey); start: cells + 1 first places. */
 struct GridBuffers {

@@ -102,28 +102,18 @@ __global__ void query_kernel(const double *sx, const double *sy, const int32_t *
     const int32_t self = scity[i];
     const double qx = sx[i], qy = sy[i];
     const int cell = skey[i], cx = cell % g.gx, cy = cell / g.gx;
-    const int far_x = cx > g.gx - 1 - cx ? cx : g.gx - 1 - cx;
-    const int far_y = cy > g.gy - 1 - cy ? cy : g.gy - 1 - cy;
-    const int last_ring = far_x > far_y ? far_x : far_y;
+    const int last = wt_grid::last_ring(g, cx, cy);
     const double delta = wt_grid::GRID_DELTA * g.side;
-    for (int r = 0; r <= last_ring; r++) {
-        for (int y = cy - r; y <= cy + r; y++) {
-            if (y < 0 || y >= g.gy) continue;
-            bool edge_row = y == cy - r || y == cy + r;
-            for (int x = cx - r; x <= cx + r; x += edge_row ? 1 : 2 * r) {
-                if (x >= 0 && x < g.gx) {
-                    int c = y * g.gx + x;
-                    for (int j = start[c]; j < start[c + 1]; j++) {
-                        int32_t p = scity[j];
-                        if (p == self) continue;
-                        double px = sx[j], py = sy[j];
-                        uint8_t q = (uint8_t)((px < qx) + 2 * (py < qy));
-                        offer(bd, bc, bq, &found, wide, embed_dist(m, qx, qy, px, py), p, q);
-                    }
-                }
-                if (r == 0) break;
+    for (int r = 0; r <= last; r++) {
+        wt_grid::ring_cells(g, cx, cy, r, [&](int c, int, int) {
+            for (int j = start[c]; j < start[c + 1]; j++) {
+                int32_t p = scity[j];
+                if (p == self) continue;
+                double px = sx[j], py = sy[j];
+                uint8_t q = (uint8_t)((px < qx) + 2 * (py < qy));
+                offer(bd, bc, bq, &found, wide, embed_dist(m, qx, qy, px, py), p, q);
             }
-        }
+        });
         double gap = r * g.side - 2 * delta;
         if (found == wide && gap > 0 && gap_dist(m, gap) > bd[wide - 1]) break;
     }
