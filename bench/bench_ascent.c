@@ -45,7 +45,8 @@
  * (wt_cuda_ascent_tuning.blocks_per_sm), named "+blocksN", compared with
  * the first run.
  * --gpu-profile prints each GPU run's fused phases, device time a tree
- * ("bench=ascent-phases", wt_cuda_ascent_profile).
+ * ("bench=ascent-phases", wt_cuda_ascent_profile), and its slot's wall
+ * clock by part ("bench=ascent-slot-parts").
  *
  * A backend without an ascent slot in this build, or without a usable
  * device, is named in a "# note:" line and left out; when none of
@@ -337,6 +338,12 @@ static void print_profile(const char *name, const ab_run *r)
            name, run_name(r).s, p->trees, (double)p->rounds / (double)p->trees,
            p->start_s * per, p->cheapest_s * per, p->hook_s * per, p->root_s * per,
            p->second_s * per, p->sums_s * per, p->rule_s * per);
+    printf("bench=ascent-slot-parts instance=%s backend=%s slot_ms=%.2f graph_ms=%.2f "
+           "open_ms=%.2f steps_ms=%.2f finish_ms=%.2f bound_wait_ms=%.2f bound_ms=%.2f "
+           "close_ms=%.2f\n",
+           name, run_name(r).s, r->seconds * 1e3, p->graph_s * 1e3, p->open_s * 1e3,
+           p->steps_s * 1e3, p->finish_s * 1e3, p->bound_wait_s * 1e3, p->bound_s * 1e3,
+           p->close_s * 1e3);
 #else
     (void)name;
     (void)r;

@@ -39,7 +39,6 @@ enum {
 
 /* The largest scaled edge length an ascent takes: pi and the sums of n
  * c_pi then stay far inside int32 and int64. */
-#define ONETREE_D100_MAX ((int64_t)1 << 30)
 
 static bool asked_stop(const wt_init_stop *stop)
 {
@@ -283,13 +282,27 @@ static void adjacency(wt_sgraph *g, int threads, int64_t *first, int64_t *fill)
     }
 }
 
-/* UNSUPPORTED where a graph of m edges is more than the 1-trees index. */
-static wt_status edges_fit(int64_t m, wt_error *err)
+wt_status wt_sgraph_edges_fit(int64_t m, wt_error *err)
 {
     if (m <= WT_ONETREE_MAX_EDGES) return WT_OK;
     return wt_fail(err, WT_STATUS_UNSUPPORTED, "ascent: a graph of %lld edges; its 1-trees "
                    "index edges in 32 bits, up to %lld edges", (long long)m,
                    (long long)WT_ONETREE_MAX_EDGES);
+}
+
+wt_status wt_sgraph_bad_row(const int32_t *rows, int k, int64_t bad, int n, wt_error *err)
+{
+    return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph row %d holds city %d of %d",
+                   (int)(bad / k), (int)rows[bad], n);
+}
+
+wt_status wt_sgraph_too_long(const wt_instance *inst, int a, int b, wt_error *err)
+{
+    return wt_fail(err, WT_STATUS_UNSUPPORTED,
+                   "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
+                   "lengths up to %lld",
+                   a, b, (long long)wt_dist(inst, a, b),
+                   (long long)(WT_ONETREE_D100_MAX / WT_ONETREE_SCALE));
 }
 
 wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, int threads,
@@ -317,8 +330,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     }
     int64_t bad = row_pairs(rows, n, k, threads, at, pairs, &m);
     if (bad >= 0) {
-        st = wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: graph row %d holds city %d of %d",
-                     (int)(bad / k), (int)rows[bad], n);
+        st = wt_sgraph_bad_row(rows, k, bad, n, err);
         goto out;
     }
     if ((*stopped = asked_stop(stop))) goto out;
@@ -337,7 +349,7 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     free(pairs);
     free(tmp);
     pairs = tmp = NULL;
-    if ((st = edges_fit(m, err)) != WT_OK) goto out;
+    if ((st = wt_sgraph_edges_fit(m, err)) != WT_OK) goto out;
     if ((*stopped = asked_stop(stop))) goto out;
     ms = (size_t)(m > 0 ? m : 1);
     g->d100 = malloc(ms * sizeof *g->d100);
@@ -353,15 +365,10 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
     reduction(min : too_long)
     for (int64_t e = 0; e < m; e++) {
         g->d100[e] = WT_ONETREE_SCALE * wt_dist(inst, g->eu[e], g->ev[e]);
-        if ((g->d100[e] > ONETREE_D100_MAX || g->d100[e] < 0) && e < too_long) too_long = e;
+        if ((g->d100[e] > WT_ONETREE_D100_MAX || g->d100[e] < 0) && e < too_long) too_long = e;
     }
     if (too_long < INT64_MAX) {
-        int a = g->eu[too_long], b = g->ev[too_long];
-        st = wt_fail(err, WT_STATUS_UNSUPPORTED,
-                     "ascent: the edge %d-%d is %lld long; the fixed-point penalties take "
-                     "lengths up to %lld",
-                     a, b, (long long)wt_dist(inst, a, b),
-                     (long long)(ONETREE_D100_MAX / WT_ONETREE_SCALE));
+        st = wt_sgraph_too_long(inst, g->eu[too_long], g->ev[too_long], err);
         goto out;
     }
     if ((*stopped = asked_stop(stop))) goto out;
@@ -398,7 +405,7 @@ void wt_onetree_free(wt_onetree *t)
 wt_status wt_onetree_alloc(const wt_sgraph *g, wt_onetree *t, wt_error *err)
 {
     memset(t, 0, sizeof *t);
-    wt_status st = edges_fit(g->m, err);
+    wt_status st = wt_sgraph_edges_fit(g->m, err);
     if (st != WT_OK) return st;
     size_t n = (size_t)g->n, m = (size_t)(g->m > 0 ? g->m : 1);
     t->n = g->n;

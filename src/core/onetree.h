@@ -107,6 +107,19 @@ wt_status wt_sgraph_create(const wt_instance *inst, const int32_t *rows, int k, 
                            wt_error *err);
 void wt_sgraph_free(wt_sgraph *g); /* NULL or a zeroed graph: no-op */
 
+/* The most WT_ONETREE_SCALE * d a graph edge may have (lengths that int64
+ * sums and int32 penalties hold). */
+#define WT_ONETREE_D100_MAX ((int64_t)1 << 30)
+
+/* wt_sgraph_create's errors, for builders of the same graph elsewhere (a
+ * GPU's): INVALID_ARGUMENT for entry `bad` (row-major) of rows, n rows
+ * of k, whose city is out of range; UNSUPPORTED for the edge {a, b} too
+ * long for WT_ONETREE_D100_MAX; UNSUPPORTED for m edges beyond
+ * WT_ONETREE_MAX_EDGES (WT_OK when m fits). */
+wt_status wt_sgraph_bad_row(const int32_t *rows, int k, int64_t bad, int n, wt_error *err);
+wt_status wt_sgraph_too_long(const wt_instance *inst, int a, int b, wt_error *err);
+wt_status wt_sgraph_edges_fit(int64_t m, wt_error *err);
+
 /* How wt_onetree_sparse finds the spanning tree: the same tree either
  * way (the minimum under the total order), at different costs. */
 typedef enum wt_onetree_mst {

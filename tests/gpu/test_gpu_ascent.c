@@ -21,7 +21,10 @@
  * way on a few instances.  The finish (the last tree, alpha-values, lists
  * and bounds under the best pi): on the GPU (the default) everywhere
  * above, and on the host (wt_cuda_ascent_tuning.finish_on_gpu false, the
- * fallback) beside it on 100, 5,000 and 100,000 uniform cities.
+ * fallback) beside it on 100, 5,000 and 100,000 uniform cities.  The
+ * graph's edges: built on the GPU (the default) everywhere above, and on
+ * the host (graph_on_gpu false) beside it; rows with repeats, the row's
+ * own city and garbage after its end; a bad row's error, as the host's.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -442,6 +445,65 @@ static void test_finish_paths(void **state)
     }
 }
 
+/* The graph's edges built on the GPU (the default for planar points)
+ * against the host's (wt_cuda_ascent_tuning.graph_on_gpu false) and the
+ * host's slot: rows with repeats, the row's own city, and entries after a
+ * row's end (-1) that lie out of range and must be ignored: equal outputs;
+ * a city out of range before a row's end: the host's error, message and
+ * all. */
+static void test_graph_rows(void **state)
+{
+    (void)state;
+    wt_cuda_ascent_tuning on_host;
+    wt_cuda_ascent_tuning_defaults(&on_host);
+    on_host.graph_on_gpu = false;
+    wt_instance *inst = wt_test_random_instance(3000, 17);
+    int n = wt_instance_n(inst), width = GRAPH_K + 1;
+    const int caps[] = {0, 25};
+    compare_tuned("graph on the host", inst, caps, 2, &on_host);
+    int32_t *graph = ascent_graph(inst, GRAPH_K);
+    for (int c = 0; c < n; c += 7) {
+        int32_t *row = graph + (size_t)c * width;
+        row[GRAPH_K - 1] = row[0];     /* a repeat */
+        row[GRAPH_K - 2] = c;          /* its own city */
+        if (row[GRAPH_K] < 0) {        /* no spare edge: an end, then garbage */
+            row[GRAPH_K - 3] = -1;
+            row[GRAPH_K] = n + 5;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        run c = ascend(inst, graph, caps[i], INFINITY, false, false);
+        run g = ascend_tuned(inst, graph, caps[i], INFINITY, false, true, NULL);
+        assert_int_equal(c.status, WT_OK);
+        assert_same(&g, &c, n);
+        run_free(&c);
+        run_free(&g);
+    }
+    graph[(size_t)1234 * width + 2] = n + 3; /* out of range, before the row's end */
+    wt_params p;
+    wt_params_defaults(&p);
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_error host_err = {0}, gpu_err = {0};
+    run c = ascend(inst, graph, 5, INFINITY, false, false);
+    run g = ascend(inst, graph, 5, INFINITY, false, true);
+    assert_int_equal(c.status, WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(g.status, c.status);
+    wt_device host_dev, gpu_dev;
+    wt_device_of(backend_for(false), 0, &host_dev);
+    wt_device_of(backend_for(true), 0, &gpu_dev);
+    assert_int_equal(backend_for(false)->ascent(&host_dev, inst, &c.job, &ctl, &host_err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_int_equal(backend_for(true)->ascent(&gpu_dev, inst, &g.job, &ctl, &gpu_err),
+                     WT_STATUS_INVALID_ARGUMENT);
+    assert_string_equal(gpu_err.message, host_err.message);
+    assert_non_null(strstr(host_err.message, "row 1234 holds city"));
+    run_free(&c);
+    run_free(&g);
+    free(graph);
+    wt_instance_free(inst);
+}
+
 /* A graph of two components (each half of the cities joined to its next
  * four in a ring of its half): the GPU, each way of its rounds, refuses it
  * as the host does. */
@@ -486,6 +548,7 @@ int main(void)
         GPU_TEST(test_tunings),
         GPU_TEST(test_search_graph_repeatable),
         GPU_TEST(test_finish_paths),
+        GPU_TEST(test_graph_rows),
         GPU_TEST(test_disconnected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,10 +2,11 @@
  * cuda_ascent.cu - the Held-Karp ascent's subgradient steps on the GPU
  * (the cuda backend's ascent slot), equal to the cpu backend's bit for bit.
  *
- * The host builds the sparse graph (core/onetree.h, wt_sgraph_create: its
- * edges in (eu, ev) order) and uploads its edges; then every step runs on
- * the GPU, and the host reads a few bytes back a step to drive the step
- * rule (core/ascent_rule.h), the cpu backend's code:
+ * The sparse graph's edges in (eu, ev) order, those of core/onetree.h's
+ * wt_sgraph_create: built on the GPU from the job's rows for planar points
+ * (cuda_ascent_graph.cu), else by the host and uploaded; then every step
+ * runs on the GPU, and the host reads a few bytes back a step to drive the
+ * step rule (core/ascent_rule.h), the cpu backend's code:
  *   1. keys: each edge's (c_pi + 2^31) << 31 | e, where c_pi = 100 d +
  *      pi[u] + pi[v] lies in [-2^31, 2^32 + 2^30] (penalties within +-2^30,
  *      scaled lengths within 2^30) and e < 2^31: the keys' order is the
@@ -74,6 +75,10 @@
  * edges: at most 260 bytes a city for the steps, 2.6 GB at 10,000,000
  * cities, and 260 + 220 + 80 + 12 * 24 + 4 k = 848 + 4 k bytes a city with
  * the finish, 8.7 GB at 10,000,000 cities and the search's k = 5.
+ * Building the graph on the GPU takes 20 bytes a row entry (the rows, two
+ * key buffers) and 16 a city more until the edges are in place (none
+ * where the host builds it; the GPU's free memory short for it: the
+ * host's).
  * Checked against cudaMemGetInfo before anything is allocated: where the
  * steps fit but not the finish, the finish runs on the host; where the
  * steps do not fit, OUT_OF_MEMORY names the steps' bytes.  From
@@ -102,9 +107,11 @@
 #include "backend/cuda/cuda_ascent.h"
 #include "backend/cuda/cuda_bound.h"
 #include "backend/cuda/cuda_ascent_finish.cuh"
+#include "backend/cuda/cuda_ascent_graph.cuh"
 #include "backend/cuda/cuda_ascent_fused.cuh"
 #include "backend/cuda/cuda_ascent_state.cuh"
 #include "backend/cuda/cuda_common.cuh"
+#include "backend/cuda/device_arena.cuh"
 #include "core/ascent_finish.h"
 #include "core/ascent_rule.h"
 #include "core/onetree.h"
@@ -278,15 +285,16 @@ template <typename F> thrust::transform_iterator<F, thrust::counting_iterator<in
 static wt_status reduce_bytes(const DeviceAscent &d, size_t *bytes, wt_error *err)
 {
     size_t b[4] = {0, 0, 0, 0};
-    TreeFigures *f = d.d_fig;
+    int64_t *sum = nullptr; /* the queries' output types; nothing is written */
+    uint64_t *max = nullptr;
     WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[0], over(TreeEdgeCost{nullptr, nullptr}),
-                                              &f->tree_weight, d.n - 1, d.stream));
-    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[1], over(Widened{nullptr}), &f->sum_pi,
+                                              sum, d.n - 1, d.stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[1], over(Widened{nullptr}), sum, d.n,
+                                              d.stream));
+    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[2], over(ExcessSquared{nullptr}), sum,
                                               d.n, d.stream));
-    WT_CUDA_CHECK(err, cub::DeviceReduce::Sum(nullptr, b[2], over(ExcessSquared{nullptr}),
-                                              &f->norm, d.n, d.stream));
     WT_CUDA_CHECK(err, cub::DeviceReduce::Max(nullptr, b[3], over(LeafKey{nullptr, nullptr}),
-                                              &f->leaf_key, d.n, d.stream));
+                                              max, d.n, d.stream));
     *bytes = 1;
     for (size_t x : b)
         if (x > *bytes) *bytes = x;
@@ -412,17 +420,11 @@ static wt_status one_tree(DeviceAscent &d, const TreeStep &s, int64_t *bound, in
 
 static void device_close(DeviceAscent &d)
 {
-    void *ptrs[] = {d.d_eu,     d.d_ev,    d.d_d100,      d.d_key,       d.d_pi,
-                    d.d_best_pi, d.d_v_prev, d.d_degree,  d.d_comp,      d.d_link,
-                    d.d_tree_edge, d.d_tree_list, d.d_cheapest, d.d_fig, d.d_temp};
-    for (void *p : ptrs)
-        if (p) cudaFree(p);
     for (LiveEdge *list : d.d_live)
         if (list) cudaFree(list);
     if (d.d_prof) cudaFree(d.d_prof);
-    if (d.h_fig) cudaFreeHost(d.h_fig);
-    if (d.h_box) cudaFreeHost(d.h_box);
-    if (d.d_box) cudaFree(d.d_box);
+    if (d.d_block) cudaFree(d.d_block);
+    if (d.h_block) cudaFreeHost(d.h_block);
     if (d.stream) cudaStreamDestroy(d.stream);
     (void)cudaGetLastError(); /* a failure while freeing is no later call's */
     d = DeviceAscent{};
@@ -471,67 +473,106 @@ static wt_status lists_open(DeviceAscent &d, wt_error *err)
     return WT_OK;
 }
 
+/* The ascent's graph: built on the GPU (keys: cuda_ascent_graph.cuh; the
+ * host's wt_sgraph made only where the host finishes), or the host's
+ * (host), uploaded. */
+struct Graph {
+    const wt_instance *inst;
+    int n;
+    int64_t m;
+    const GraphKeys *keys; /* NULL: host */
+    const wt_sgraph *host; /* NULL: keys */
+};
+
+static wt_status upload_edges(const wt_sgraph &g, DeviceAscent &d, wt_error *err);
+
+/* What the host reads back, in one pinned allocation. */
+struct PinnedFigures {
+    TreeFigures fig;
+    StepsBox box;
+};
+
+/* The steps' arrays for g into plan (CUB's scratch not yet). */
+static void steps_plan(DeviceAscent &d, wt_cuda::ArenaPlan &plan)
+{
+    int64_t n = d.n, m = d.m;
+    plan.add(&d.d_eu, m);
+    plan.add(&d.d_ev, m);
+    plan.add(&d.d_d100, m);
+    plan.add(&d.d_key, m);
+    int32_t **city_arrays[] = {&d.d_pi,   &d.d_best_pi, &d.d_v_prev,    &d.d_degree,
+                               &d.d_comp, &d.d_link,    &d.d_tree_edge, &d.d_tree_list};
+    for (int32_t **a : city_arrays) plan.add(a, n);
+    plan.add(&d.d_cheapest, n);
+    plan.add(&d.d_fig, 1);
+    plan.add(&d.d_box, 1);
+}
+
 /* The device's memory for g, and f's for rows of *k candidates (*k 0: no
- * finish on the GPU), checked against what is free first; the edges and
- * the start pi uploaded.  Where the steps fit but not the finish beside
- * them, *k becomes 0: the steps run on the GPU and the finish on the host,
- * rather than the whole ascent on the host.  device_close and
- * finish_close free them, also after a failure. */
-static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, int *k,
+ * finish on the GPU), in one block (device_arena.cuh) checked against
+ * what is free first; the edges and the start pi uploaded.  Where the
+ * steps fit but not the finish beside them, *k becomes 0: the steps run
+ * on the GPU and the finish on the host, rather than the whole ascent on
+ * the host.  device_close frees it, also after a failure. */
+static wt_status device_open(int device, const Graph &g, const int32_t *pi, int *k,
                              DeviceAscent &d, DeviceFinish &f, wt_error *err)
 {
-    d.n = g->n;
-    d.m = g->m;
-    int64_t n = g->n, m = g->m;
+    d.n = g.n;
+    d.m = g.m;
+    int64_t n = g.n, m = g.m;
     WT_CUDA_CHECK(err, cudaSetDevice(device));
     WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
-    WT_CUDA_CHECK(err, alloc(&d.d_fig, 1));
-    WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_fig, sizeof *d.h_fig));
-    WT_CUDA_CHECK(err, alloc(&d.d_box, 1));
-    WT_CUDA_CHECK(err, cudaMallocHost((void **)&d.h_box, sizeof *d.h_box));
+    WT_CUDA_CHECK(err, cudaMallocHost(&d.h_block, sizeof(PinnedFigures)));
+    d.h_fig = &((PinnedFigures *)d.h_block)->fig;
+    d.h_box = &((PinnedFigures *)d.h_block)->box;
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
-    size_t steps = (size_t)m * (3 * sizeof(int32_t) + sizeof(uint64_t)) +
-                   (size_t)n * (8 * sizeof(int32_t) + sizeof(uint64_t));
-    size_t need = steps + d.temp_bytes;
+    wt_cuda::ArenaPlan plan;
+    steps_plan(d, plan);
     size_t free_b = 0, total_b = 0;
     WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
     if (*k > 0) {
         size_t finish_temp = 0;
-        st = finish_temp_bytes(g->n, m, d.stream, &finish_temp, err);
+        st = finish_temp_bytes(g.n, m, d.stream, &finish_temp, err);
         if (st != WT_OK) return st;
         size_t temp = finish_temp > d.temp_bytes ? finish_temp : d.temp_bytes; /* one scratch */
-        size_t with_finish = steps + temp + finish_bytes(g->n, m, *k);
-        if (with_finish <= free_b) {
+        wt_cuda::ArenaPlan with = plan;
+        finish_plan(f, g.n, m, *k, with);
+        with.add_bytes(&d.d_temp, temp);
+        if (with.bytes() <= free_b) {
             d.temp_bytes = temp;
-            need = with_finish;
+            plan = with;
         } else {
             *k = 0;
+            f = DeviceFinish{};
         }
     }
-    if (need > free_b)
+    if (*k == 0) plan.add_bytes(&d.d_temp, d.temp_bytes);
+    if (plan.bytes() > free_b)
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
                        "ascent: %d cities and %lld graph edges need %zu bytes of GPU memory; "
                        "%zu of %zu are free",
-                       g->n, (long long)m, need, free_b, total_b);
-    WT_CUDA_CHECK(err, alloc(&d.d_eu, m));
-    WT_CUDA_CHECK(err, alloc(&d.d_ev, m));
-    WT_CUDA_CHECK(err, alloc(&d.d_d100, m));
-    WT_CUDA_CHECK(err, alloc(&d.d_key, m));
-    int32_t **city_arrays[] = {&d.d_pi,   &d.d_best_pi, &d.d_v_prev,    &d.d_degree,
-                               &d.d_comp, &d.d_link,    &d.d_tree_edge, &d.d_tree_list};
-    for (int32_t **a : city_arrays) WT_CUDA_CHECK(err, alloc(a, n));
-    WT_CUDA_CHECK(err, alloc(&d.d_cheapest, n));
-    WT_CUDA_CHECK(err, cudaMalloc(&d.d_temp, d.temp_bytes));
-    if (*k > 0) {
-        st = finish_open(f, g->n, m, *k, err);
-        if (st != WT_OK) return st;
-    }
-    WT_CUDA_CHECK(err, cudaMemcpy(d.d_eu, g->eu, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
-    WT_CUDA_CHECK(err, cudaMemcpy(d.d_ev, g->ev, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
+                       g.n, (long long)m, plan.bytes(), free_b, total_b);
+    WT_CUDA_CHECK(err, plan.allocate(&d.d_block));
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_pi, pi, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice));
     WT_CUDA_CHECK(err, cudaMemcpy(d.d_best_pi, pi, (size_t)n * sizeof(int32_t),
                                   cudaMemcpyHostToDevice));
+    st = g.keys ? graph_edges(g.inst, *g.keys, d.d_eu, d.d_ev, d.d_d100, d.stream, err)
+                : upload_edges(*g.host, d, err);
+    if (st != WT_OK) return st;
+    /* cudaMemcpy from pageable memory may return before its DMA lands, and
+     * d.stream (non-blocking) is not ordered after the legacy stream's
+     * copies: the kernels must not start before the uploads end. */
+    WT_CUDA_CHECK(err, cudaDeviceSynchronize());
+    return WT_OK;
+}
+
+/* The host graph's edges into d (its ends and 100 d, narrowed to int32). */
+static wt_status upload_edges(const wt_sgraph &g, DeviceAscent &d, wt_error *err)
+{
+    int64_t m = g.m;
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_eu, g.eu, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
+    WT_CUDA_CHECK(err, cudaMemcpy(d.d_ev, g.ev, (size_t)m * sizeof(int32_t), cudaMemcpyHostToDevice));
     /* 100 d fits int32 (wt_sgraph_create keeps it within 2^30): half the
      * bytes of the host's int64, narrowed in slices. */
     const int64_t SLICE = 1 << 20;
@@ -539,7 +580,7 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
     if (!h) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for the ascent's upload");
     for (int64_t base = 0; base < m; base += SLICE) {
         int64_t end = base + SLICE < m ? base + SLICE : m;
-        for (int64_t e = base; e < end; e++) h[e - base] = (int32_t)g->d100[e];
+        for (int64_t e = base; e < end; e++) h[e - base] = (int32_t)g.d100[e];
         cudaError_t ce = cudaMemcpy(d.d_d100 + base, h, (size_t)(end - base) * sizeof *h,
                                     cudaMemcpyHostToDevice);
         if (ce != cudaSuccess) {
@@ -548,10 +589,6 @@ static wt_status device_open(int device, const wt_sgraph *g, const int32_t *pi, 
         }
     }
     free(h);
-    /* cudaMemcpy from pageable memory may return before its DMA lands, and
-     * d.stream (non-blocking) is not ordered after the legacy stream's
-     * copies: the kernels must not start before the uploads end. */
-    WT_CUDA_CHECK(err, cudaDeviceSynchronize());
     return WT_OK;
 }
 
@@ -692,6 +729,7 @@ struct BoundRun {
     std::atomic<bool> abandon;  /* the GPU's finish failed or stopped: the bound is not wanted */
     int64_t lower_bound;        /* -1 until computed */
     bool cut;                   /* a stop came before it was computed */
+    double seconds;             /* the thread's wall clock */
 };
 
 static bool bound_stop_asked(void *user)
@@ -707,6 +745,7 @@ static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b 
 static void *bound_thread(void *user)
 {
     BoundRun *b = (BoundRun *)user;
+    double t0 = wt_now();
     wt_init_stop stop = {bound_stop_asked, b};
     if (b->device >= 0) {
         int64_t bound = 0;
@@ -716,10 +755,12 @@ static void *bound_thread(void *user)
             WT_OK) {
             b->cut = cut;
             if (!cut) b->lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
+            b->seconds = wt_now() - t0;
             return nullptr;
         }
     }
     b->cut = wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
+    b->seconds = wt_now() - t0;
     return nullptr;
 }
 
@@ -750,7 +791,7 @@ static wt_status finish_steps(DeviceAscent &d, DeviceFinish &f, wt_ascent_job *j
 static wt_status finish_on_device(int device, DeviceAscent &d, DeviceFinish &f,
                                   const wt_instance *inst, const wt_sgraph *g, wt_ascent_job *job,
                                   wt_search_ctl *ctl, int threads, bool bound_on_gpu,
-                                  wt_error *err)
+                                  wt_cuda_ascent_profile *prof, wt_error *err)
 {
     BoundRun b;
     b.device = bound_on_gpu && inst->n > WT_ONETREE_DENSE_MAX ? device : -1;
@@ -762,16 +803,24 @@ static wt_status finish_on_device(int device, DeviceAscent &d, DeviceFinish &f,
     b.abandon.store(false);
     b.lower_bound = -1;
     b.cut = false;
+    b.seconds = 0;
     bool wanted = wt_onetree_complete_supported(inst);
     pthread_t thread{};
     bool started = wanted && pthread_create(&thread, nullptr, bound_thread, &b) == 0;
     bool stopped = false;
+    double t0 = wt_now();
     wt_status st = finish_steps(d, f, job, ctl, &stopped, err);
+    double t1 = wt_now();
     if (started) {
         if (st != WT_OK || stopped) b.abandon.store(true);
         pthread_join(thread, nullptr);
     } else if (wanted && st == WT_OK && !stopped) {
         bound_thread(&b);
+    }
+    if (prof) {
+        prof->finish_s = t1 - t0;
+        prof->bound_wait_s = wt_now() - t1;
+        prof->bound_s = b.seconds;
     }
     if (st != WT_OK) return st;
     if (stopped || b.cut) /* as the host's finish: a stop cut one of its parts */
@@ -784,32 +833,105 @@ static wt_status finish_on_device(int device, DeviceAscent &d, DeviceFinish &f,
 /* The steps on the device, and the finish there when tuning says so and
  * its memory fits (*finished: it ran there); the memory freed on every
  * path. */
-static wt_status ascend_on_device(int device, const wt_instance *inst, const wt_sgraph *g,
-                                  wt_ascent_job *job, wt_search_ctl *ctl, int threads,
+static wt_status ascend_on_device(int device, const Graph &g, wt_ascent_job *job,
+                                  wt_search_ctl *ctl, int threads,
                                   const wt_cuda_ascent_tuning *tuning, bool *finished,
                                   wt_error *err)
 {
     DeviceAscent d;
     DeviceFinish f;
+    wt_cuda_ascent_profile *prof = tuning->profile;
     int k = tuning->finish_on_gpu ? job->candidates_k : 0;
     *finished = false;
+    double t0 = wt_now();
     wt_status st = device_open(device, g, job->pi, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
-        st = fused_grid(device, tuning->blocks_per_sm, g->m, &d.fused_blocks, err);
+        st = fused_grid(device, tuning->blocks_per_sm, g.m, &d.fused_blocks, err);
     if (st == WT_OK && d.fused_blocks > 0 && tuning->compact_edges >= 0 &&
-        g->m >= tuning->compact_edges)
+        g.m >= tuning->compact_edges)
         st = lists_open(d, err);
-    if (st == WT_OK && d.fused_blocks > 0 && tuning->profile) st = profile_open(d, err);
+    if (st == WT_OK && d.fused_blocks > 0 && prof) st = profile_open(d, err);
+    double t1 = wt_now();
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
+    double t2 = wt_now();
     if (st == WT_OK && k > 0) {
-        st = finish_on_device(device, d, f, inst, g, job, ctl, threads, tuning->bound_on_gpu,
-                              err);
+        st = finish_on_device(device, d, f, g.inst, g.host, job, ctl, threads,
+                              tuning->bound_on_gpu, prof, err);
         *finished = true;
     }
-    if (st == WT_OK && tuning->profile) st = profile_read(d, tuning->profile, err);
-    finish_close(f);
+    if (st == WT_OK && prof) st = profile_read(d, prof, err);
+    double t3 = wt_now();
     device_close(d);
+    if (prof) {
+        prof->open_s = t1 - t0;
+        prof->steps_s = t2 - t1;
+        prof->close_s = wt_now() - t3;
+    }
+    return st;
+}
+
+/* The host's graph of the job's rows into *g (*stopped where ctl stopped
+ * its build). */
+static wt_status host_graph(const wt_instance *inst, const wt_ascent_job *job, wt_search_ctl *ctl,
+                            int threads, wt_sgraph *g, bool *stopped, wt_error *err)
+{
+    wt_init_stop graph_stop = {ctl_stop_asked, ctl};
+    return wt_sgraph_create(inst, job->graph, job->graph_k, threads, ctl ? &graph_stop : nullptr,
+                            g, stopped, err);
+}
+
+/* The ascent's graph: its keys on the GPU where tuning allows and the
+ * GPU builds it and has the memory (*on_gpu), else the host's in *g;
+ * job->stopped where ctl stopped the host's build. */
+static wt_status make_graph(int device, const wt_instance *inst, wt_ascent_job *job,
+                            wt_search_ctl *ctl, int threads, bool allowed, wt_sgraph *g,
+                            GraphKeys &keys, bool *on_gpu, wt_error *err)
+{
+    *on_gpu = false;
+    if (allowed && graph_on_gpu(inst)) {
+        cudaStream_t s = nullptr;
+        WT_CUDA_CHECK(err, cudaSetDevice(device));
+        WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        wt_status st = graph_keys(inst, job->graph, job->graph_k, s, keys, err);
+        cudaStreamDestroy(s);
+        if (st == WT_OK) {
+            *on_gpu = true;
+            return WT_OK;
+        }
+        graph_keys_free(keys);
+        if (st != WT_STATUS_OUT_OF_MEMORY) return st;
+    }
+    bool stopped = false;
+    wt_status st = host_graph(inst, job, ctl, threads, g, &stopped, err);
+    job->stopped = stopped;
+    return st;
+}
+
+/* The finish on the host (wt_ascent_finish) where the GPU did not run it:
+ * the host's graph built first where the GPU built its own. */
+static wt_status host_finish(const wt_instance *inst, wt_ascent_job *job, wt_search_ctl *ctl,
+                             int threads, wt_sgraph *g, wt_error *err)
+{
+    if (!g->eu) {
+        bool stopped = false;
+        wt_status st = host_graph(inst, job, ctl, threads, g, &stopped, err);
+        if (st != WT_OK || stopped) {
+            job->stopped = stopped;
+            return st;
+        }
+    }
+    wt_onetree t;
+    wt_status st = wt_onetree_alloc(g, &t, err);
+    if (st != WT_OK) return st;
+    /* The candidates and the bound under the best pi; ctl alone stops them. */
+    wt_init_stop final_stop = {ctl_stop_asked, ctl};
+    bool stopped = false;
+    st = wt_ascent_finish(inst, g, job->pi, job->candidates_k, threads,
+                          ctl ? &final_stop : nullptr, &t, job->candidates, &job->graph_bound,
+                          &job->lower_bound, &stopped, err);
+    if (st == WT_OK && stopped) job->stopped = true;
+    wt_onetree_free(&t);
     return st;
 }
 
@@ -825,6 +947,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->steps_per_launch = 0;
     t->finish_on_gpu = true;
     t->bound_on_gpu = true;
+    t->graph_on_gpu = true;
     t->compact_edges = COMPACT_EDGES;
     t->profile = nullptr;
 }
@@ -854,38 +977,29 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
     job->iterations_done = 0;
     job->stopped = false;
     int threads = ctl && ctl->threads > 0 ? ctl->threads : 1;
-    wt_sgraph g;
-    wt_init_stop graph_stop = {ctl_stop_asked, ctl};
-    bool graph_stopped = false;
-    st = wt_sgraph_create(inst, job->graph, job->graph_k, threads, ctl ? &graph_stop : nullptr, &g,
-                          &graph_stopped, err);
-    if (st != WT_OK || graph_stopped) {
-        job->stopped = graph_stopped;
-        return st;
-    }
-    if (g.m > (int64_t)EDGE_MASK) {
+    if (tuning->profile) *tuning->profile = wt_cuda_ascent_profile{};
+    double t0 = wt_now();
+    wt_sgraph g = {};
+    GraphKeys keys;
+    bool on_gpu = false;
+    st = make_graph(dev->index, inst, job, ctl, threads, tuning->graph_on_gpu, &g, keys, &on_gpu,
+                    err);
+    if (st != WT_OK || job->stopped) return st;
+    if (tuning->profile) tuning->profile->graph_s = wt_now() - t0;
+    Graph graph = {inst, inst->n, on_gpu ? keys.m : g.m, on_gpu ? &keys : nullptr,
+                   on_gpu ? nullptr : &g};
+    if (graph.m > (int64_t)EDGE_MASK) {
         st = wt_fail(err, WT_STATUS_UNSUPPORTED,
                      "ascent: the graph has %lld edges; the GPU's ascent takes fewer than 2^31",
-                     (long long)g.m);
-        wt_sgraph_free(&g);
-        return st;
+                     (long long)graph.m);
+    } else {
+        /* job->pi: the start pi in, the best pi out. */
+        bool finished = false;
+        st = ascend_on_device(dev->index, graph, job, ctl, threads, tuning, &finished, err);
+        graph_keys_free(keys);
+        if (st == WT_OK && !finished) st = host_finish(inst, job, ctl, threads, &g, err);
     }
-    /* job->pi: the start pi in, the best pi out. */
-    bool finished = false;
-    st = ascend_on_device(dev->index, inst, &g, job, ctl, threads, tuning, &finished, err);
-    wt_onetree t;
-    bool host_finish = st == WT_OK && !finished;
-    if (host_finish) st = wt_onetree_alloc(&g, &t, err);
-    if (host_finish && st == WT_OK) {
-        /* The candidates and the bound under the best pi; ctl alone stops them. */
-        wt_init_stop final_stop = {ctl_stop_asked, ctl};
-        bool stopped = false;
-        st = wt_ascent_finish(inst, &g, job->pi, job->candidates_k, threads,
-                              ctl ? &final_stop : nullptr, &t, job->candidates, &job->graph_bound,
-                              &job->lower_bound, &stopped, err);
-        if (st == WT_OK && stopped) job->stopped = true;
-        wt_onetree_free(&t);
-    }
+    graph_keys_free(keys);
     wt_sgraph_free(&g);
     return st;
 }

@@ -30,6 +30,12 @@ typedef struct wt_cuda_ascent_profile {
     double start_s, cheapest_s, hook_s, root_s, second_s, sums_s, rule_s;
     long long rounds; /* Boruvka rounds */
     long long trees;
+    /* The slot's wall clock by part, on the calling thread: the sparse
+     * graph's arrays (wt_sgraph_create), the device's memory and uploads,
+     * the first tree and the steps, the GPU's finish (its tree and the
+     * candidates), the wait for the bound's thread after it, and the
+     * memory freed.  bound_s: the bound thread's own time. */
+    double graph_s, open_s, steps_s, finish_s, bound_wait_s, close_s, bound_s;
 } wt_cuda_ascent_profile;
 
 /* Experimental: the knobs that only tests and benchmarks turn.  Every
@@ -56,6 +62,10 @@ typedef struct wt_cuda_ascent_tuning {
                           computed on the GPU too (cuda_bound.h) where it
                           takes the instance (the default); false: on the
                           host's threads */
+    bool graph_on_gpu; /* the sparse graph's edges built on the GPU from the
+                          job's rows where the points are planar and the
+                          GPU's free memory takes them (the default); false:
+                          on the host (core/onetree.h), uploaded */
     long long compact_edges; /* from this many graph edges (the default:
                            2^24), the fused path's Boruvka rounds after the
                            second read a list of the edges still between

@@ -239,11 +239,6 @@ static wt_status poll(cudaStream_t s, bool (*stop)(void *), void *user, bool *st
     return WT_OK;
 }
 
-template <typename T> static cudaError_t alloc(T **p, int64_t count)
-{
-    return cudaMalloc((void **)p, (size_t)(count > 0 ? count : 1) * sizeof(T));
-}
-
 } // namespace
 
 size_t finish_bytes(int n, int64_t m, int k)
@@ -272,7 +267,7 @@ wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes
     return WT_OK;
 }
 
-wt_status finish_open(DeviceFinish &f, int n, int64_t m, int k, wt_error *err)
+void finish_plan(DeviceFinish &f, int n, int64_t m, int k, wt_cuda::ArenaPlan &plan)
 {
     f.n = n;
     f.m = m;
@@ -281,31 +276,18 @@ wt_status finish_open(DeviceFinish &f, int n, int64_t m, int k, wt_error *err)
     f.arcs = 2 * ((int64_t)n - 1);
     int32_t **arc_arrays[] = {&f.d_src,     &f.d_arc,     &f.d_s_src,   &f.d_s_arc,
                               &f.d_succ[0], &f.d_succ[1], &f.d_dist[0], &f.d_dist[1]};
-    for (int32_t **a : arc_arrays) WT_CUDA_CHECK(err, alloc(a, f.arcs));
-    WT_CUDA_CHECK(err, alloc(&f.d_first, n));
-    WT_CUDA_CHECK(err, alloc(&f.d_depth, n));
-    WT_CUDA_CHECK(err, alloc(&f.d_up, (int64_t)f.levels * n));
-    WT_CUDA_CHECK(err, alloc(&f.d_mx, (int64_t)f.levels * n));
-    WT_CUDA_CHECK(err, alloc(&f.d_alpha, m));
-    WT_CUDA_CHECK(err, alloc(&f.d_seq, m));
-    WT_CUDA_CHECK(err, alloc(&f.d_in_city, m));
-    WT_CUDA_CHECK(err, alloc(&f.d_in_edge, m));
-    WT_CUDA_CHECK(err, alloc(&f.d_out_off, (int64_t)n + 1));
-    WT_CUDA_CHECK(err, alloc(&f.d_in_off, (int64_t)n + 1));
-    WT_CUDA_CHECK(err, alloc(&f.d_cand, (int64_t)n * k));
-    return WT_OK;
-}
-
-void finish_close(DeviceFinish &f)
-{
-    void *ptrs[] = {f.d_src,    f.d_arc,    f.d_s_src,   f.d_s_arc,  f.d_succ[0], f.d_succ[1],
-                    f.d_dist[0], f.d_dist[1], f.d_first,  f.d_depth,  f.d_up,      f.d_mx,
-                    f.d_alpha,  f.d_seq,    f.d_in_city, f.d_in_edge, f.d_out_off, f.d_in_off,
-                    f.d_cand};
-    for (void *p : ptrs)
-        if (p) cudaFree(p);
-    (void)cudaGetLastError(); /* a failure while freeing is no later call's */
-    f = DeviceFinish{};
+    for (int32_t **a : arc_arrays) plan.add(a, f.arcs);
+    plan.add(&f.d_first, n);
+    plan.add(&f.d_depth, n);
+    plan.add(&f.d_up, (int64_t)f.levels * n);
+    plan.add(&f.d_mx, (int64_t)f.levels * n);
+    plan.add(&f.d_alpha, m);
+    plan.add(&f.d_seq, m);
+    plan.add(&f.d_in_city, m);
+    plan.add(&f.d_in_edge, m);
+    plan.add(&f.d_out_off, (int64_t)n + 1);
+    plan.add(&f.d_in_off, (int64_t)n + 1);
+    plan.add(&f.d_cand, (int64_t)n * k);
 }
 
 wt_status finish_candidates(DeviceAscent &d, DeviceFinish &f, int32_t special,

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "backend/cuda/cuda_ascent_state.cuh"
+#include "backend/cuda/device_arena.cuh"
 #include "core/error.h"
 
 namespace wt_ascent_gpu {
@@ -35,16 +36,16 @@ struct DeviceFinish {
     int32_t *d_cand = nullptr;    /* n k */
 };
 
-/* The bytes finish_open allocates for n cities, m edges and rows of k. */
+/* The bytes finish_plan adds for n cities, m edges and rows of k. */
 size_t finish_bytes(int n, int64_t m, int k);
 
 /* CUB's scratch that the finish needs on stream (its two sorts and its
  * scan): *bytes. */
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err);
 
-/* f's memory (finish_close frees it, also after a failure). */
-wt_status finish_open(DeviceFinish &f, int n, int64_t m, int k, wt_error *err);
-void finish_close(DeviceFinish &f);
+/* f's arrays for n cities, m edges and rows of k, added to plan: they
+ * live in the owner's block (DeviceAscent's). */
+void finish_plan(DeviceFinish &f, int n, int64_t m, int k, wt_cuda::ArenaPlan &plan);
 
 /* From the minimum 1-tree that d's last tree left (d_tree_list, d_key,
  * d_cheapest: the special node's second edge; the tree under the penalties

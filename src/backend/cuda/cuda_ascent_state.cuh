@@ -135,6 +135,9 @@ struct DeviceAscent {
     StepsBox *d_box = nullptr, *h_box = nullptr; /* the fused steps' rule; h_ pinned */
     void *d_temp = nullptr;       /* CUB's scratch */
     size_t temp_bytes = 0;
+    void *d_block = nullptr; /* one allocation (device_arena.cuh) for every d_ array above
+                                but d_live and d_prof, and for the finish's */
+    void *h_block = nullptr; /* one pinned allocation for h_fig and h_box */
     int fused_blocks = 0; /* the cooperative kernel's grid; 0: a launch a phase */
 };
 

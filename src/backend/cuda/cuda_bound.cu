@@ -37,7 +37,7 @@
  * sort and scan, cuda_grid.cu).  The distances are the host's formulas in
  * the same IEEE operations (dev_planar_dist), so every cost is the host's.
  *
- * Memory on the GPU: the grid's (48 bytes a city, 8 a cell) and 68 bytes
+ * Memory on the GPU: the grid's (48 bytes a city, 8 a cell) and 72 bytes
  * a city (penalties, components, answers, winners, hooks, degrees) and 8
  * a cell (labels, least penalties); checked against cudaMemGetInfo first.
  */
@@ -46,6 +46,7 @@
 #include "backend/cuda/cuda_bound.h"
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/cuda_grid.cuh"
+#include "backend/cuda/device_arena.cuh"
 #include "backend/cuda/device_instance.cuh"
 #include "core/onetree.h"
 
@@ -71,6 +72,8 @@ struct Bound {
     int64_t *best_c = nullptr, *reached = nullptr, *comp_cost = nullptr;
     uint64_t *comp_pair = nullptr;
     long long *figs = nullptr; /* weight, special, roots, undecided */
+    int32_t *pi_in = nullptr;  /* the penalties as given, in the instance's numbering */
+    void *block = nullptr;     /* the one allocation of the arrays above */
     long long h_figs[4] = {0, 0, 0, 0};
 };
 
@@ -323,34 +326,29 @@ __global__ void start_kernel(const int32_t *pi, const int32_t *scity, Bound b)
     b.deg[p] = 0;
 }
 
-template <typename T> cudaError_t alloc(T **p, size_t count)
-{
-    return cudaMalloc((void **)p, (count > 0 ? count : 1) * sizeof(T));
-}
-
+/* b's arrays in one block (device_arena.cuh). */
 wt_status bound_open(Bound &b, int n, int cells, wt_error *err)
 {
     b.n = n;
     b.cells = cells;
-    int32_t **city32[] = {&b.pi,  &b.comp,    &b.best_v,  &b.win_u, &b.win_v,
-                          &b.hook, &b.root_of, &b.deg,    &b.nbr};
-    for (int32_t **a : city32) WT_CUDA_CHECK(err, alloc(a, n));
+    wt_cuda::ArenaPlan plan;
+    int32_t **city32[] = {&b.pi,  &b.comp,    &b.best_v, &b.win_u, &b.win_v,
+                          &b.hook, &b.root_of, &b.deg,    &b.nbr,   &b.pi_in};
+    for (int32_t **a : city32) plan.add(a, n);
     int64_t **city64[] = {&b.best_c, &b.reached, &b.comp_cost};
-    for (int64_t **a : city64) WT_CUDA_CHECK(err, alloc(a, n));
-    WT_CUDA_CHECK(err, alloc(&b.comp_pair, n));
-    WT_CUDA_CHECK(err, alloc(&b.cell_label, cells));
-    WT_CUDA_CHECK(err, alloc(&b.cell_min_pi, cells));
-    WT_CUDA_CHECK(err, alloc(&b.figs, 4));
+    for (int64_t **a : city64) plan.add(a, n);
+    plan.add(&b.comp_pair, n);
+    plan.add(&b.cell_label, cells);
+    plan.add(&b.cell_min_pi, cells);
+    plan.add(&b.figs, 4);
+    WT_CUDA_CHECK(err, plan.allocate(&b.block));
     return WT_OK;
 }
 
 void bound_close(Bound &b)
 {
-    void *all[] = {b.pi,      b.comp,   b.best_v,    b.win_u,     b.win_v,
-                   b.hook,    b.root_of, b.deg,      b.nbr,       b.cell_label,
-                   b.cell_min_pi, b.best_c, b.reached, b.comp_cost, b.comp_pair,
-                   b.figs};
-    for (void *p : all) cudaFree(p);
+    if (b.block) cudaFree(b.block);
+    b.block = nullptr;
 }
 
 wt_status read_figs(Bound &b, cudaStream_t st, wt_error *err)
@@ -392,8 +390,7 @@ wt_status round(const Search &s, Bound &b, cudaStream_t st, long long *roots, wt
 bool asked(const wt_init_stop *stop) { return stop && stop->should_stop && stop->should_stop(stop->user); }
 
 wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_stop *stop,
-                   GridBuffers &gb, Bound &b, int32_t *d_pi_in, int64_t *bound, bool *stopped,
-                   wt_error *err)
+                   GridBuffers &gb, Bound &b, int64_t *bound, bool *stopped, wt_error *err)
 {
     int n = inst->n, blocks = (n + THREADS - 1) / THREADS;
     int cells = gb.g.gx * gb.g.gy;
@@ -407,11 +404,11 @@ wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_sto
         sum_pi += pi[i];
     }
     Search s{gb.sx, gb.sy, gb.scity, gb.skey, gb.start, gb.g, inst->type, min_pi};
-    WT_CUDA_CHECK(err, cudaMemcpyAsync(d_pi_in, pi, (size_t)n * sizeof(int32_t),
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(b.pi_in, pi, (size_t)n * sizeof(int32_t),
                                        cudaMemcpyHostToDevice, st));
     long long init[4] = {0, INT64_MIN, 0, 0};
     WT_CUDA_CHECK(err, cudaMemcpyAsync(b.figs, init, sizeof init, cudaMemcpyHostToDevice, st));
-    start_kernel<<<blocks, THREADS, 0, st>>>(d_pi_in, gb.scity, b);
+    start_kernel<<<blocks, THREADS, 0, st>>>(b.pi_in, gb.scity, b);
     cells_kernel<<<(cells + THREADS - 1) / THREADS, THREADS, 0, st>>>(s, b, true);
     WT_CUDA_CHECK(err, cudaGetLastError());
     for (long long roots = n; roots > 1;) {
@@ -454,10 +451,9 @@ extern "C" wt_status wt_cuda_complete_bound(int device, const wt_instance *inst,
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "complete bound: no grid fits the points' extent");
     int n = inst->n;
-    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 68 + cells * 8;
+    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 72 + cells * 8;
     GridBuffers gb;
     Bound b;
-    int32_t *d_pi_in = nullptr;
     wt_status st = WT_OK;
     if (cudaSetDevice(device) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -468,12 +464,7 @@ extern "C" wt_status wt_cuda_complete_bound(int device, const wt_instance *inst,
         st = wt_fail(err, WT_STATUS_UNSUPPORTED,
                      "complete bound: a grid cell holds %d cities (more than %d)", gb.most,
                      WT_CUDA_BOUND_CELL_MAX);
-    if (st == WT_OK && cudaMalloc((void **)&d_pi_in, (size_t)n * sizeof(int32_t)) != cudaSuccess) {
-        (void)cudaGetLastError();
-        st = wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "complete bound: out of GPU memory");
-    }
-    if (st == WT_OK) st = bound_on(inst, pi, stop, gb, b, d_pi_in, bound, stopped, err);
-    cudaFree(d_pi_in);
+    if (st == WT_OK) st = bound_on(inst, pi, stop, gb, b, bound, stopped, err);
     bound_close(b);
     wt_grid::grid_close(gb);
     return st;

@@ -10,6 +10,7 @@
 
 #include "backend/cuda/cuda_common.cuh"
 #include "backend/cuda/cuda_grid.cuh"
+#include "backend/cuda/device_arena.cuh"
 
 namespace wt_grid {
 namespace {
@@ -59,24 +60,20 @@ wt_status temp_bytes(int n, const Grid &g, size_t *bytes, wt_error *err)
     return WT_OK;
 }
 
-template <typename T> cudaError_t alloc(T **p, size_t count)
-{
-    return cudaMalloc((void **)p, (count > 0 ? count : 1) * sizeof(T));
-}
-
+/* The grid's arrays in one block (device_arena.cuh). */
 wt_status allocate(int n, const Grid &g, size_t temp, GridBuffers &b, wt_error *err)
 {
-    size_t cells = (size_t)g.gx * (size_t)g.gy;
-    WT_CUDA_CHECK(err, alloc(&b.x, n));
-    WT_CUDA_CHECK(err, alloc(&b.y, n));
-    WT_CUDA_CHECK(err, alloc(&b.sx, n));
-    WT_CUDA_CHECK(err, alloc(&b.sy, n));
+    int64_t cells = (int64_t)g.gx * g.gy;
+    wt_cuda::ArenaPlan plan;
+    double **coords[] = {&b.x, &b.y, &b.sx, &b.sy};
+    for (double **a : coords) plan.add(a, n);
     int32_t **city_arrays[] = {&b.key, &b.skey, &b.city, &b.scity};
-    for (int32_t **a : city_arrays) WT_CUDA_CHECK(err, alloc(a, n));
-    WT_CUDA_CHECK(err, alloc(&b.count, cells + 1));
-    WT_CUDA_CHECK(err, alloc(&b.start, cells + 1));
-    WT_CUDA_CHECK(err, alloc(&b.d_most, 1));
-    WT_CUDA_CHECK(err, cudaMalloc(&b.temp, temp > 0 ? temp : 1));
+    for (int32_t **a : city_arrays) plan.add(a, n);
+    plan.add(&b.count, cells + 1);
+    plan.add(&b.start, cells + 1);
+    plan.add(&b.d_most, 1);
+    plan.add_bytes(&b.temp, temp);
+    WT_CUDA_CHECK(err, plan.allocate(&b.block));
     return WT_OK;
 }
 
@@ -148,9 +145,7 @@ wt_status grid_open(const wt_instance *inst, const Grid &g, size_t extra, const 
 
 void grid_close(GridBuffers &b)
 {
-    void *all[] = {b.x, b.y, b.sx, b.sy, b.key, b.skey, b.city, b.scity, b.count, b.start,
-                   b.d_most, b.temp};
-    for (void *p : all) cudaFree(p);
+    if (b.block) cudaFree(b.block);
     if (b.stream) cudaStreamDestroy(b.stream);
     b = GridBuffers{};
 }

@@ -84,6 +84,7 @@ struct GridBuffers {
     int32_t *key = nullptr, *skey = nullptr, *city = nullptr, *scity = nullptr;
     int32_t *count = nullptr, *start = nullptr, *d_most = nullptr;
     void *temp = nullptr;
+    void *block = nullptr;         /* the one allocation of the arrays above */
     cudaStream_t stream = nullptr; /* its own: other work on the device goes on */
 };
 
