@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "algo/alpha.h"
+#include "algo/alpha_beside.h"
 #include "algo/ils_common.h"
 #include "algo/ils_keep.h"
 #include "algo/policy.h"
@@ -175,6 +176,36 @@ static bool ascent_first(const wt_instance *inst, const wt_search_ctl *ctl,
     const wt_tuning *t = wt_tuning_of(ctl->params);
     return m->lk && m->kopt && !ctl->keep && !inst->directed &&
            wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt) == WT_ALPHA_LISTS;
+}
+
+/* Host threads that the bound's ascent beside the search takes for its
+ * graph (the GPU does the rest), and for the host's ascent where the GPU
+ * refuses it: a few, beside the search's. */
+#define BESIDE_THREADS 4
+
+/* The bound's ascent beside the search (algo/alpha_beside.h), where the
+ * search wants the bound alone (LK's WT_ALPHA_BOUND, local descents) and
+ * a GPU runs the ascent: it starts before the first descent, which the
+ * host's threads run meanwhile.  NULL where it does not run: an LK search
+ * then runs the ascent on the host after its first descent
+ * (ascent_after_descent). */
+static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl,
+                                     const wt_ls_moves *m)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    if (inst->directed || wt_ctl_expired(ctl)) return NULL;
+    wt_alpha_use use = m->lk ? wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt)
+                             : wt_policy_local_alpha(t->lk_alpha, inst->n);
+    if (use != WT_ALPHA_BOUND) return NULL;
+    wt_device dev;
+    wt_alpha_device(ctl->params, &dev);
+    if (dev.backend->host) return NULL;
+    wt_alpha_plan on_dev = ascent_plan(t, ctl, false, inst->n, false, true);
+    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, false, true);
+    int threads = ctl->threads < BESIDE_THREADS ? ctl->threads : BESIDE_THREADS;
+    wt_alpha_beside *b = NULL;
+    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, &on_host, threads, &b);
+    return b;
 }
 
 /* Whether the start tour is remade from the alpha lists of an ascent run
@@ -343,6 +374,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         wt_alpha_free(&alpha);
         return st;
     }
+    wt_alpha_beside *beside = alpha_first ? NULL : bound_beside(inst, ctl, &moves);
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
@@ -374,7 +406,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
             st = ils_first_descent(whole, tour, segmentable, two_opted, large_lk, n, ctl, T,
                                    stats, err);
     }
-    if (st == WT_OK && !alpha_first)
+    if (st == WT_OK && !alpha_first && !beside)
         st = ascent_after_descent(inst, tour, ctl, &moves, &alpha, stats, &whole, err);
     else if (st == WT_OK && !wt_ctl_expired(ctl)) /* the descended tour, as shown after it */
         wt_ctl_report(ctl, wt_ls_length(whole), stats->steps, true);
@@ -434,6 +466,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     assert(st != WT_OK || length == wt_tour_length(inst, tour));
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
+    wt_alpha_beside_end(beside, true, stats);
     wt_ls_free(whole);
     free(kick_lists);
     wt_alpha_free(&alpha);

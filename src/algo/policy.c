@@ -82,6 +82,12 @@ wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt)
     return kopt ? WT_ALPHA_LISTS : WT_ALPHA_BOUND;
 }
 
+wt_alpha_use wt_policy_local_alpha(int tuned, int n)
+{
+    if (tuned == WT_TUNING_OFF || n < WT_LK_ALPHA_MIN_CITIES) return WT_ALPHA_NONE;
+    return WT_ALPHA_BOUND;
+}
+
 int wt_policy_ascent_steps(const wt_tuning *t, bool on_host, int n, bool time_limited)
 {
     if (t->ascent_iterations) return t->ascent_iterations;

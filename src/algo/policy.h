@@ -233,6 +233,11 @@ typedef enum wt_alpha_use {
  * than on eight quadrant neighbours (bench/RESULTS.md, "Why merging
  * meetings and alpha lists are off by default"). */
 wt_alpha_use wt_policy_lk_alpha(int tuned, int n, int kopt);
+/* What local (2-opt and Or-opt) searches on n cities take, lk_alpha as
+ * above: the bound only, where a GPU runs the ascent beside them
+ * (algo/alpha_beside.h; never its lists, which these moves do not take),
+ * none from WT_TUNING_OFF or below WT_LK_ALPHA_MIN_CITIES. */
+wt_alpha_use wt_policy_local_alpha(int tuned, int n);
 /* Short runs of the k-opt step on alpha lists (under a time limit of less
  * than WT_LK_KICK_SHORT_THREAD_S_PER_CITY thread-seconds a city: threads
  * times the limit, over n) repair their kicks on the first

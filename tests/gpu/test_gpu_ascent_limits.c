@@ -5,15 +5,19 @@
  *     cuda backend's ascent slot refuses the instance with
  *     WT_STATUS_OUT_OF_MEMORY and a message naming the bytes it needs,
  *     more than are free; wt_solve with --backend auto then runs the
- *     host's ascent instead (algo/alpha.c): a valid tour and the bound of
- *     the cpu backend's ascent for the same steps.  Once the memory is
+ *     host's ascent instead (algo/alpha.c, beside the search:
+ *     algo/alpha_beside.h): a valid tour and the bound of the cpu
+ *     backend's ascent for the same steps.  Once the memory is
  *     back, the GPU's ascent runs again, equal to the host's;
- *   - a stop inside the ascent (400,000 cities): the stop flag set from
- *     another thread a second after the ascent began, and a time limit
- *     landing in it (the ascent's share of the time raised to all of it):
- *     a valid tour, no kick after, and a result that says the ascent did
- *     not complete (no lower bound, no ascent device); under a limit with
- *     the ascent's usual share it ends early with its bound;
+ *   - a stop inside the ascent (400,000 cities, the lists asked for, so
+ *     that the search waits for it after its first descent): the stop
+ *     flag set from another thread a second after the ascent began, and a
+ *     time limit landing in it (the ascent's share of the time raised to
+ *     all of it): a valid tour, no kick after, and a result that says the
+ *     ascent did not complete (no lower bound, no ascent device); the
+ *     flip chain's ascent for its bound alone, beside the search, under
+ *     the stop flag: a valid tour, a bound only where one completed; under
+ *     a limit with the ascent's usual share it ends early with its bound;
  *   - a million cities under a 10 s limit (--backend auto, as a user runs
  *     it): a valid tour; and the bound of the GPU's ascent of the million
  *     within a 10 s limit (wt_lower_bound, the search's first period).
@@ -54,8 +58,10 @@ static bool on_gpu(const char *device) { return strncmp(device, "cuda", 4) == 0;
 
 /* ILS with LK descents (the search that runs the ascent), --backend auto
  * (cpu with WT_TEST_GPU_AS_CPU=1), the GPU taking part from any limit.
- * The flip chain: its ascent runs after the first descent, whose forced
- * report marks where the ascent begins (the k-opt step's runs before). */
+ * The flip chain: its ascent for the bound alone runs beside the search
+ * from the start (algo/alpha_beside.h); with the lists asked for
+ * (lk_alpha 1) after the first descent, whose forced report marks where
+ * the ascent begins (the k-opt step's runs before). */
 static void lk_params(wt_params *p, wt_tuning *t)
 {
     wt_params_defaults(p);
@@ -335,8 +341,11 @@ static void test_stop_in_ascent(void **state)
     wt_tuning t;
 
     /* The stop flag, a second into an ascent that would not end by itself
-     * for minutes (a kick budget, no time limit). */
+     * for minutes (a kick budget, no time limit).  The lists asked for
+     * (lk_alpha 1): the search waits for that ascent after its first
+     * descent (the flip chain's bound alone runs beside, below). */
     lk_params(&p, &t);
+    t.lk_alpha = 1;
     t.ascent_iterations = 1000000;
     t.ascent_period = 1000000;
     p.kicks = 1000;
@@ -361,6 +370,7 @@ static void test_stop_in_ascent(void **state)
      * (5.6 against 6.1 s on an H200), and with 3.4 s for this ascent (its
      * steps halve down to 0 after stalls) a run there ended "done". */
     lk_params(&p, &t);
+    t.lk_alpha = 1;
     t.ascent_iterations = 1000000;
     t.ascent_period = 1000000;
     t.ascent_share_pct = 100;
@@ -378,8 +388,30 @@ static void test_stop_in_ascent(void **state)
     else print_message("    the limit came before the ascent this time: not a stop inside it\n");
     wt_result_free(&r);
 
+    /* The flip chain's bound alone, its ascent beside the search from the
+     * start (algo/alpha_beside.h), the stop flag a second after the first
+     * descent: the run ends as promptly, with a valid tour, and a bound
+     * only where the ascent completed one. */
+    lk_params(&p, &t);
+    t.ascent_iterations = 1000000;
+    t.ascent_period = 1000000;
+    p.kicks = 1000;
+    watch b = {.delay = STOP_DELAY_S};
+    r = watched_solve(inst, &p, &b, true, &wall);
+    flagged = atomic_load(&b.flagged);
+    print_message("    beside, stop flag: the run returned %.3f s after the flag (%.2f s in all, "
+                  "%s; ascent on %s, %d steps, bound %lld)\n",
+                  flagged > 0 ? b.returned - flagged : NAN, wall, wt_stop_reason_name(r.stop),
+                  r.ascent.device, r.ascent.iterations, (long long)r.lower_bound);
+    check_tour(inst, &r);
+    assert_true(flagged > 0);
+    assert_int_equal(r.stop, WT_STOP_INTERRUPTED);
+    assert_true(r.lower_bound == -1 || (r.lower_bound > 0 && r.lower_bound <= r.length));
+    wt_result_free(&r);
+
     /* The ascent's usual share of a limit: it ends early at its share,
-     * with its bound, and the kicks go on to the limit. */
+     * with its bound, and the kicks go on to the limit (beside the search,
+     * the flip chain's). */
     lk_params(&p, &t);
     p.time_limit_s = ceil(descent_s) + 4;
     watch s = {.delay = 0};

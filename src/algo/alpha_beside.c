@@ -1,0 +1,79 @@
+/*
+ * alpha_beside.c - the bound's ascent in a thread beside the search
+ * (alpha_beside.h).
+ */
+#include "algo/alpha_beside.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+#include "core/instance.h"
+
+/* Rows of candidates the slot makes beside the bound (unused here; the
+ * slot's finish makes them anyway). */
+#define BESIDE_CANDIDATES 5
+
+struct wt_alpha_beside {
+    const wt_instance *inst;
+    wt_device dev;
+    wt_params params; /* the search's, with this ascent's stop flag and no progress */
+    wt_search_ctl ctl;
+    wt_alpha_plan plan, host_plan;
+    volatile int stop;
+    pthread_t thread;
+    wt_alpha alpha;
+    wt_status status;
+    wt_error err;
+};
+
+static void *beside_main(void *user)
+{
+    wt_alpha_beside *b = user;
+    int k = BESIDE_CANDIDATES < b->inst->n - 1 ? BESIDE_CANDIDATES : b->inst->n - 1;
+    b->status = wt_alpha_run(b->inst, &b->dev, &b->ctl, &b->plan, &b->host_plan, k, &b->alpha,
+                             &b->err);
+    return NULL;
+}
+
+void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
+                           const wt_search_ctl *ctl, const wt_alpha_plan *plan,
+                           const wt_alpha_plan *host_plan, int threads, wt_alpha_beside **out)
+{
+    *out = NULL;
+    wt_alpha_beside *b = calloc(1, sizeof *b);
+    if (!b) return;
+    b->inst = inst;
+    b->dev = *dev;
+    b->params = *ctl->params;
+    b->params.progress = NULL;
+    b->params.progress_user = NULL;
+    b->params.stop_flag = &b->stop;
+    b->params.threads = threads > 0 ? threads : 1;
+    wt_ctl_init(&b->ctl, &b->params);
+    b->ctl.t_start = ctl->t_start;
+    b->ctl.deadline = ctl->deadline;
+    b->ctl.next_report = INFINITY;
+    b->plan = *plan;
+    b->host_plan = *host_plan;
+    b->alpha.lower_bound = -1;
+    if (pthread_create(&b->thread, NULL, beside_main, b) != 0) {
+        free(b);
+        return;
+    }
+    *out = b;
+}
+
+void wt_alpha_beside_end(wt_alpha_beside *b, bool stop, wt_search_stats *stats)
+{
+    if (!b) return;
+    if (stop) b->stop = 1;
+    pthread_join(b->thread, NULL);
+    if (b->status == WT_OK && b->alpha.candidates) {
+        wt_alpha_stats(&b->alpha, stats);
+        if (b->alpha.lower_bound > 0) stats->lower_bound = b->alpha.lower_bound;
+    }
+    wt_alpha_free(&b->alpha);
+    free(b);
+}

@@ -1,0 +1,44 @@
+/*
+ * alpha_beside.h - the Held-Karp ascent for its bound alone, on a GPU's
+ * ascent slot in a thread of its own while the search goes on.
+ *
+ * Where the search keeps its own lists and wants only the proven bound
+ * (WT_ALPHA_BOUND, and the local descents of large tours), waiting for
+ * the ascent would idle every host thread for its length (1.3 s at a
+ * million cities on the GPU), and the GPU sits idle while the host's
+ * first descent runs.  Here the ascent runs beside: one host thread
+ * drives the GPU's slot (it mostly waits on the device), with its own
+ * search control, so that it never calls the search's progress callback;
+ * it stops at the search's deadline, or when the search ends and asks it
+ * to (the search's stop flag ends the search, which then asks).  Its
+ * candidate lists are not used.  Where the GPU's slot refuses the
+ * instance (too little free memory), the host's ascent runs in its place
+ * on the thread's few host threads, as wt_alpha_run falls back.
+ */
+#ifndef WT_ALGO_ALPHA_BESIDE_H
+#define WT_ALGO_ALPHA_BESIDE_H
+
+#include "algo/alpha.h"
+#include "backend/backend.h"
+#include "core/search_ctl.h"
+
+typedef struct wt_alpha_beside wt_alpha_beside;
+
+/* Starts the ascent of inst on device dev (a GPU's, not the host's) as
+ * *plan says (*host_plan on the host, where the GPU refuses it), with
+ * `threads` host threads for its graph, stopping at ctl's deadline at the
+ * latest; *out the running ascent, or
+ * NULL where it could not start (no memory, no thread): the search then
+ * has no bound.  inst, dev and ctl->params must outlive it. */
+void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
+                           const wt_search_ctl *ctl, const wt_alpha_plan *plan,
+                           const wt_alpha_plan *host_plan, int threads, wt_alpha_beside **out);
+
+/* Stops the ascent where it still runs (stop; else lets it end by its
+ * plan, its deadline or the search's stop flag), waits for its thread, and
+ * puts what it completed into stats (its bound, device, steps and seconds;
+ * nothing where it was stopped before its bound or failed); frees it.
+ * NULL is a no-op. */
+void wt_alpha_beside_end(wt_alpha_beside *b, bool stop, wt_search_stats *stats);
+
+#endif
