@@ -9,13 +9,17 @@
  * ascent's fixed point cannot hold (real-valued points, coordinates in
  * the billions), from a scaled copy, the graph's repair where its
  * quadrant graph is too sparse, and its lists from a device's slot
- * (backend.h, neighbours) with the host's in place of a refusal.
+ * (backend.h, neighbours) with the host's in place of a refusal; the
+ * bound's ascent beside a search (algo/alpha_beside.h): the bound of the
+ * same plan in place, the host's where the device refuses, a prompt stop,
+ * and the local descents' policy.
  */
 #include "test_util.h"
 
 #include <math.h>
 
 #include "algo/alpha.h"
+#include "algo/alpha_beside.h"
 #include "algo/policy.h"
 #include "backend/backend.h"
 #include "core/error.h"
@@ -53,7 +57,7 @@ static void test_device_choice(void **state)
 }
 
 /* A device backend whose ascent slot answers fake_status: a GPU that
- * refuses the instance (or fails). */
+ * refuses the instance (or fails); WT_OK: the host's slot runs it. */
 static wt_status fake_status;
 static int fake_calls;
 
@@ -68,9 +72,12 @@ static wt_status fake_ascent(const wt_device *dev, const wt_instance *inst, wt_a
                              wt_search_ctl *ctl, wt_error *err)
 {
     (void)dev;
-    (void)inst;
-    (void)ctl;
     fake_calls++;
+    if (fake_status == WT_OK) {
+        wt_device host;
+        wt_device_host(&host);
+        return host.backend->ascent(&host, inst, job, ctl, err);
+    }
     job->pi[0] = 12345; /* garbage the host's run must not start from */
     job->iterations_done = 7;
     return wt_fail(err, fake_status, "fake device: %s", wt_status_str(fake_status));
@@ -521,6 +528,118 @@ static void test_graph_lists_on_device(void **state)
     wt_instance_free(inst);
 }
 
+/* ------------------------------------- the bound's ascent beside a search */
+
+/* The ascent beside (algo/alpha_beside.h) on the fake device of n cities
+ * (seed), as plan and host_plan say, stopped at once (stop) or left to
+ * end; what it left in *stats. */
+static void beside_run(const wt_instance *inst, const wt_alpha_plan *plan,
+                       const wt_alpha_plan *host_plan, bool stop, wt_search_stats *stats)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_device dev;
+    wt_device_of(&fake_backend, 0, &dev);
+    fake_calls = 0;
+    wt_alpha_beside *b = NULL;
+    wt_alpha_beside_start(inst, &dev, &ctl, plan, host_plan, 2, &b);
+    assert_non_null(b);
+    *stats = (wt_search_stats){0};
+    wt_alpha_beside_end(b, stop, stats);
+}
+
+/* The same plan's ascent in place on device dev (NULL: the host). */
+static wt_alpha in_place(const wt_instance *inst, const wt_backend *b, const wt_alpha_plan *plan)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_device dev;
+    if (b) wt_device_of(b, 0, &dev);
+    wt_alpha a;
+    wt_error err = {0};
+    assert_int_equal(wt_alpha_run(inst, b ? &dev : NULL, &ctl, plan, NULL, 5, &a, &err), WT_OK);
+    assert_true(a.lower_bound > 0);
+    return a;
+}
+
+/* Left to end by its plan on a device (the fake's slot is the host's):
+ * the bound, device and steps of the same plan run in place. */
+static void test_beside_as_in_place(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(1500, 4);
+    fake_status = WT_OK;
+    wt_alpha_plan plan = {INFINITY, 60, 20};
+    wt_alpha ref = in_place(inst, &fake_backend, &plan);
+    wt_search_stats stats;
+    beside_run(inst, &plan, &plan, false, &stats);
+    assert_int_equal(stats.lower_bound, ref.lower_bound);
+    assert_string_equal(stats.ascent_device, ref.device);
+    assert_int_equal(stats.ascent_iterations, ref.iterations);
+    assert_true(stats.ascent_s > 0);
+    wt_alpha_free(&ref);
+    wt_instance_free(inst);
+}
+
+/* A device that refuses the instance: the host's ascent in its place, as
+ * the host's plan says (fewer steps here): the host's own run of it. */
+static void test_beside_refused_runs_the_host(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(500, 5);
+    wt_alpha_plan plan = {INFINITY, 300, 10}, host_plan = {INFINITY, 30, 10};
+    wt_alpha ref = in_place(inst, NULL, &host_plan);
+    const wt_status refusals[] = {WT_STATUS_UNSUPPORTED, WT_STATUS_OUT_OF_MEMORY};
+    for (size_t i = 0; i < 2; i++) {
+        fake_status = refusals[i];
+        wt_search_stats stats;
+        beside_run(inst, &plan, &host_plan, false, &stats);
+        assert_int_equal(fake_calls, 1);
+        assert_int_equal(stats.lower_bound, ref.lower_bound);
+        assert_string_equal(stats.ascent_device, "cpu");
+        assert_int_equal(stats.ascent_iterations, ref.iterations);
+    }
+    wt_alpha_free(&ref);
+    wt_instance_free(inst);
+}
+
+/* A stop right after the start ends it (no hang over a plan of a million
+ * steps); whatever bound it reports is no longer than a tour. */
+static void test_beside_stopped(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(3000, 6);
+    int n = wt_instance_n(inst);
+    fake_status = WT_OK;
+    wt_alpha_plan plan = {INFINITY, 1000000, 100000};
+    wt_search_stats stats;
+    beside_run(inst, &plan, &plan, true, &stats);
+    int32_t *tour = malloc((size_t)n * sizeof *tour);
+    assert_non_null(tour);
+    for (int i = 0; i < n; i++) tour[i] = i;
+    assert_true(stats.lower_bound >= 0);
+    assert_true(stats.lower_bound <= wt_tour_length(inst, tour));
+    free(tour);
+    wt_instance_free(inst);
+}
+
+/* The local descents take the bound, never the lists; lk_alpha off and
+ * tiny tours take none. */
+static void test_local_policy(void **state)
+{
+    (void)state;
+    assert_int_equal(wt_policy_local_alpha(0, 1000), WT_ALPHA_BOUND);
+    assert_int_equal(wt_policy_local_alpha(1, 1000), WT_ALPHA_BOUND);
+    assert_int_equal(wt_policy_local_alpha(WT_TUNING_OFF, 1000), WT_ALPHA_NONE);
+    assert_int_equal(wt_policy_local_alpha(0, WT_LK_ALPHA_MIN_CITIES - 1), WT_ALPHA_NONE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -533,6 +652,10 @@ int main(void)
         cmocka_unit_test(test_graph_joins_clusters),
         cmocka_unit_test(test_graph_repair),
         cmocka_unit_test(test_graph_lists_on_device),
+        cmocka_unit_test(test_beside_as_in_place),
+        cmocka_unit_test(test_beside_refused_runs_the_host),
+        cmocka_unit_test(test_beside_stopped),
+        cmocka_unit_test(test_local_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
