@@ -105,16 +105,12 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
     return o;
 }
 
-/* The search's ascent on the host or a device, before the first descent
- * (first) or after it (bound_only: for its bound alone): its share of the
- * time left (without a limit, the steps wt_policy_ascent_steps allows)
- * and its first period. */
-static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host,
-                                 int n, bool first, bool bound_only)
+/* An ascent on the host or a device as plan says: its share of the time
+ * left (without a limit, the steps wt_policy_ascent_steps allows) and its
+ * first period. */
+static wt_alpha_plan plan_of(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host, int n,
+                             wt_ascent_plan plan)
 {
-    wt_ascent_plan plan = first ? wt_policy_ascent_first(t, on_host, n)
-                                : wt_policy_ascent_after(t, on_host, bound_only, n,
-                                                         ctl->params->time_limit_s, ctl->threads);
     double now = wt_now();
     bool timed = isfinite(ctl->deadline);
     return (wt_alpha_plan){
@@ -122,6 +118,17 @@ static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, b
         .iterations = wt_policy_ascent_steps(t, on_host, n, timed),
         .period = plan.period,
     };
+}
+
+/* The search's ascent before the first descent (first) or after it
+ * (bound_only: for its bound alone). */
+static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, bool on_host,
+                                 int n, bool first, bool bound_only)
+{
+    wt_ascent_plan plan = first ? wt_policy_ascent_first(t, on_host, n)
+                                : wt_policy_ascent_after(t, on_host, bound_only, n,
+                                                         ctl->params->time_limit_s, ctl->threads);
+    return plan_of(t, ctl, on_host, n, plan);
 }
 
 /* The Held-Karp ascent where the tuning and policy want it, before the
@@ -200,7 +207,7 @@ static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl
     wt_device dev;
     wt_alpha_device(ctl->params, &dev);
     if (dev.backend->host) return NULL;
-    wt_alpha_plan on_dev = ascent_plan(t, ctl, false, inst->n, false, true);
+    wt_alpha_plan on_dev = plan_of(t, ctl, false, inst->n, wt_policy_ascent_beside(t));
     wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, false, true);
     int threads = ctl->threads < BESIDE_THREADS ? ctl->threads : BESIDE_THREADS;
     wt_alpha_beside *b = NULL;

@@ -145,6 +145,13 @@ wt_ascent_plan wt_policy_ascent_after(const wt_tuning *t, bool on_host, bool bou
     return plan;
 }
 
+wt_ascent_plan wt_policy_ascent_beside(const wt_tuning *t)
+{
+    wt_ascent_plan plan = wt_policy_ascent(t, false);
+    if (!t->ascent_share_pct) plan.share = WT_ASCENT_BESIDE_SHARE;
+    return plan;
+}
+
 int wt_policy_lk_kick_candidates(int tuned, int descent_k, int kopt, bool tied, int n,
                                  double time_limit_s, int threads)
 {

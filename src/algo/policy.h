@@ -193,6 +193,18 @@ wt_ascent_plan wt_policy_ascent(const wt_tuning *t, bool on_host);
  * on `threads` threads under time_limit_s) and the tuning sets none. */
 wt_ascent_plan wt_policy_ascent_after(const wt_tuning *t, bool on_host, bool bound_only, int n,
                                       double time_limit_s, int threads);
+/* The GPU's ascent for the bound alone beside the search
+ * (algo/alpha_beside.h), which no host thread waits for, takes this share
+ * of the time left at most: a million cities' local descents at 10 s
+ * (H200, seed 1, one run each) ended 1.182% above BHH with 151 steps at
+ * the device's 10% (bound 4.41% below the tour), 1.219% at 30% (338
+ * steps, 1.84%), 1.199% at 60% (the whole ascent, 667 steps, 1.77%): the
+ * tours alike within a run's spread, the bound far better
+ * (bench/RESULTS.md, "The bound's ascent beside the search"). */
+#define WT_ASCENT_BESIDE_SHARE 0.6
+/* Its plan: WT_ASCENT_BESIDE_SHARE and the device's first period, the
+ * tuning's where it sets them. */
+wt_ascent_plan wt_policy_ascent_beside(const wt_tuning *t);
 /* The ascent that runs before the first descent, whose lists the k-opt
  * step's every descent takes (ils_local.c): on the host, up to
  * WT_ILS_LK_REPLICAS_MAX cities, this share of the time left at most, so

@@ -229,9 +229,13 @@ static void test_lk_kopt(void **state)
     assert_true(wt_policy_ascent_after(&t, true, true, cities, 4 * shortish, 2).share ==
                 WT_ASCENT_SHARE);
     assert_true(wt_policy_ascent_after(&t, true, true, cities, 0, 2).share == WT_ASCENT_SHARE);
+    /* Beside the search on a GPU: its own share, the device's period */
+    assert_true(wt_policy_ascent_beside(&t).share == WT_ASCENT_BESIDE_SHARE);
+    assert_int_equal(wt_policy_ascent_beside(&t).period, wt_policy_ascent(&t, false).period);
     t.ascent_share_pct = 7;
     assert_true(wt_policy_ascent_first(&t, true, small).share == 0.07);
     assert_true(wt_policy_ascent_after(&t, true, true, cities, shortish, 2).share == 0.07);
+    assert_true(wt_policy_ascent_beside(&t).share == 0.07);
 }
 
 /* The ascent: from WT_LK_ALPHA_MIN_CITIES by default, its lists with the
