@@ -246,7 +246,7 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
         }
         snprintf(out->fallback, sizeof out->fallback, "%.127s", device_err.message);
     }
-    if (!host.backend->ascent) return WT_STATUS_UNSUPPORTED;
+    if (!host.backend->ascent || host_plan->iterations < 0) return WT_STATUS_UNSUPPORTED;
     snprintf(out->device, sizeof out->device, "%s", host.name);
     return run_slot(&host, inst, host_plan, start, job, ctl, err);
 }

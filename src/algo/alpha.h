@@ -86,7 +86,9 @@ typedef struct wt_alpha_plan {
  * WT_STATUS_UNSUPPORTED or WT_STATUS_OUT_OF_MEMORY (an instance too large
  * for the GPU, a metric it lacks), the host's slot runs it from the start
  * as *host_plan says (NULL: *plan), since a step on the host costs about
- * thirty on a GPU (out->device says which ran, out->fallback why).  When
+ * thirty on a GPU (out->device says which ran, out->fallback why); a
+ * *host_plan of negative iterations asks for no host ascent (no lists and
+ * no bound where the device refuses, as for a metric without one).  When
  * ctl stops it before the lists are complete, or the instance has no
  * ascent (fewer than 8 cities, or a metric the host refuses), returns
  * WT_OK with out->candidates NULL and out->lower_bound -1: the caller

@@ -56,7 +56,8 @@ void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
     b->ctl.deadline = ctl->deadline;
     b->ctl.next_report = INFINITY;
     b->plan = *plan;
-    b->host_plan = *host_plan;
+    /* negative iterations: no host ascent (alpha.h) */
+    b->host_plan = host_plan ? *host_plan : (wt_alpha_plan){.until = plan->until, .iterations = -1};
     b->alpha.lower_bound = -1;
     if (pthread_create(&b->thread, NULL, beside_main, b) != 0) {
         free(b);

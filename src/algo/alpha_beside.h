@@ -13,7 +13,8 @@
  * to (the search's stop flag ends the search, which then asks).  Its
  * candidate lists are not used.  Where the GPU's slot refuses the
  * instance (too little free memory), the host's ascent runs in its place
- * on the thread's few host threads, as wt_alpha_run falls back.
+ * on the thread's few host threads, as wt_alpha_run falls back, where the
+ * caller gives a host plan; without one, no bound.
  */
 #ifndef WT_ALGO_ALPHA_BESIDE_H
 #define WT_ALGO_ALPHA_BESIDE_H
@@ -25,7 +26,8 @@
 typedef struct wt_alpha_beside wt_alpha_beside;
 
 /* Starts the ascent of inst on device dev (a GPU's, not the host's) as
- * *plan says (*host_plan on the host, where the GPU refuses it), with
+ * *plan says (*host_plan on the host, where the GPU refuses it; NULL:
+ * none), with
  * `threads` host threads for its graph, stopping at ctl's deadline at the
  * latest; *out the running ascent, or
  * NULL where it could not start (no memory, no thread): the search then

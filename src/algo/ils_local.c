@@ -191,11 +191,12 @@ static bool ascent_first(const wt_instance *inst, const wt_search_ctl *ctl,
 #define BESIDE_THREADS 4
 
 /* The bound's ascent beside the search (algo/alpha_beside.h), where the
- * search wants the bound alone (LK's WT_ALPHA_BOUND, local descents) and
- * a GPU runs the ascent: it starts before the first descent, which the
- * host's threads run meanwhile.  NULL where it does not run: an LK search
- * then runs the ascent on the host after its first descent
- * (ascent_after_descent). */
+ * search wants the bound alone (LK's WT_ALPHA_BOUND, local descents up to
+ * WT_ASCENT_BESIDE_LOCAL_MAX_CITIES) and a GPU runs the ascent: it starts
+ * before the first descent, which the host's threads run meanwhile; where
+ * the GPU refuses it, LK's takes the host's (local descents: no bound).
+ * NULL where it does not run: an LK search then runs the ascent on the
+ * host after its first descent (ascent_after_descent). */
 static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl,
                                      const wt_ls_moves *m)
 {
@@ -203,7 +204,8 @@ static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl
     if (inst->directed || wt_ctl_expired(ctl)) return NULL;
     wt_alpha_use use = m->lk ? wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt)
                              : wt_policy_local_alpha(t->lk_alpha, inst->n);
-    if (use != WT_ALPHA_BOUND) return NULL;
+    if (use != WT_ALPHA_BOUND || (!m->lk && inst->n > WT_ASCENT_BESIDE_LOCAL_MAX_CITIES))
+        return NULL;
     wt_device dev;
     wt_alpha_device(ctl->params, &dev);
     if (dev.backend->host) return NULL;
@@ -211,7 +213,7 @@ static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl
     wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, false, true);
     int threads = ctl->threads < BESIDE_THREADS ? ctl->threads : BESIDE_THREADS;
     wt_alpha_beside *b = NULL;
-    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, &on_host, threads, &b);
+    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, m->lk ? &on_host : NULL, threads, &b);
     return b;
 }
 

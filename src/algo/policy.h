@@ -205,6 +205,14 @@ wt_ascent_plan wt_policy_ascent_after(const wt_tuning *t, bool on_host, bool bou
 /* Its plan: WT_ASCENT_BESIDE_SHARE and the device's first period, the
  * tuning's where it sets them. */
 wt_ascent_plan wt_policy_ascent_beside(const wt_tuning *t);
+/* The largest tour whose local descents run it beside them: its GPU memory
+ * (about 1.1 kB a city with the graph's build, cuda_ascent.cu) is taken
+ * while the GPU's own descent and windows run, which would find the device
+ * short of memory at ten million cities on a smaller GPU; up to here it is
+ * 2.2 GB at most.  Where the GPU refuses it, local descents take no host
+ * ascent in its place (they ran none before): the flip chain's LK runs
+ * do, as they did after their first descent. */
+#define WT_ASCENT_BESIDE_LOCAL_MAX_CITIES 2000000
 /* The ascent that runs before the first descent, whose lists the k-opt
  * step's every descent takes (ils_local.c): on the host, up to
  * WT_ILS_LK_REPLICAS_MAX cities, this share of the time left at most, so

@@ -530,9 +530,9 @@ static void test_graph_lists_on_device(void **state)
 
 /* ------------------------------------- the bound's ascent beside a search */
 
-/* The ascent beside (algo/alpha_beside.h) on the fake device of n cities
- * (seed), as plan and host_plan say, stopped at once (stop) or left to
- * end; what it left in *stats. */
+/* The ascent beside (algo/alpha_beside.h) on the fake device, as plan
+ * and host_plan (NULL: none) say, stopped at once (stop) or left to end;
+ * what it left in *stats. */
 static void beside_run(const wt_instance *inst, const wt_alpha_plan *plan,
                        const wt_alpha_plan *host_plan, bool stop, wt_search_stats *stats)
 {
@@ -588,7 +588,8 @@ static void test_beside_as_in_place(void **state)
 }
 
 /* A device that refuses the instance: the host's ascent in its place, as
- * the host's plan says (fewer steps here): the host's own run of it. */
+ * the host's plan says (fewer steps here): the host's own run of it;
+ * without a host plan, no ascent at all (no bound, no device). */
 static void test_beside_refused_runs_the_host(void **state)
 {
     (void)state;
@@ -604,6 +605,11 @@ static void test_beside_refused_runs_the_host(void **state)
         assert_int_equal(stats.lower_bound, ref.lower_bound);
         assert_string_equal(stats.ascent_device, "cpu");
         assert_int_equal(stats.ascent_iterations, ref.iterations);
+        beside_run(inst, &plan, NULL, false, &stats);
+        assert_int_equal(fake_calls, 1);
+        assert_int_equal(stats.lower_bound, 0);
+        assert_string_equal(stats.ascent_device, "");
+        assert_int_equal(stats.ascent_iterations, 0);
     }
     wt_alpha_free(&ref);
     wt_instance_free(inst);
