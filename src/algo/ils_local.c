@@ -475,7 +475,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     assert(st != WT_OK || length == wt_tour_length(inst, tour));
     /* As ils.c: kicking until the time limit ends normally there. */
     if (kicks == 0 && at_optimum && ctl->stop == WT_STOP_TIME_LIMIT) ctl->stop = WT_STOP_DONE;
-    wt_alpha_beside_end(beside, true, stats);
+    /* Without a time limit the kicks' end does not cut the ascent short
+     * (its steps are capped then): the same bound for the same run.  A
+     * limit or a stop ends it with the search. */
+    wt_alpha_beside_end(beside, isfinite(ctl->deadline) || ctl->stop != WT_STOP_DONE, stats);
     wt_ls_free(whole);
     free(kick_lists);
     wt_alpha_free(&alpha);
