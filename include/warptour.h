@@ -528,7 +528,9 @@ typedef struct wt_progress {
                                cannot tell (the GPU); WT_NOT_IN_PASS otherwise */
     int64_t lower_bound;    /* a proven lower bound on every tour's length, once
                                the search has one (ils with LK descents, after
-                               its ascent: wt_result.lower_bound); 0: none yet */
+                               its ascent; with local descents beside a GPU,
+                               once its ascent ends: wt_result.lower_bound);
+                               0: none yet */
 } wt_progress;
 
 #define WT_NOT_IN_PASS (-1.0)

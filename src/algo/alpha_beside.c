@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -26,6 +27,7 @@ struct wt_alpha_beside {
     wt_alpha alpha;
     wt_status status;
     wt_error err;
+    _Atomic int64_t bound; /* alpha.lower_bound once the thread has it; 0 before */
 };
 
 static void *beside_main(void *user)
@@ -34,7 +36,14 @@ static void *beside_main(void *user)
     int k = BESIDE_CANDIDATES < b->inst->n - 1 ? BESIDE_CANDIDATES : b->inst->n - 1;
     b->status = wt_alpha_run(b->inst, &b->dev, &b->ctl, &b->plan, &b->host_plan, k, &b->alpha,
                              &b->err);
+    if (b->status == WT_OK && b->alpha.candidates && b->alpha.lower_bound > 0)
+        atomic_store(&b->bound, b->alpha.lower_bound);
     return NULL;
+}
+
+int64_t wt_alpha_beside_bound(const void *b)
+{
+    return b ? atomic_load(&((wt_alpha_beside *)b)->bound) : 0;
 }
 
 void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
@@ -59,6 +68,7 @@ void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
     /* negative iterations: no host ascent (alpha.h) */
     b->host_plan = host_plan ? *host_plan : (wt_alpha_plan){.until = plan->until, .iterations = -1};
     b->alpha.lower_bound = -1;
+    atomic_init(&b->bound, 0);
     if (pthread_create(&b->thread, NULL, beside_main, b) != 0) {
         free(b);
         return;

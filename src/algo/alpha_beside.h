@@ -36,6 +36,10 @@ void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
                            const wt_search_ctl *ctl, const wt_alpha_plan *plan,
                            const wt_alpha_plan *host_plan, int threads, wt_alpha_beside **out);
 
+/* The bound b has proven so far (0: none yet), from any thread: a
+ * wt_search_ctl.bound_source for the search's reports. */
+int64_t wt_alpha_beside_bound(const void *b);
+
 /* Stops the ascent where it still runs (stop; else lets it end by its
  * plan, its deadline or the search's stop flag), waits for its thread, and
  * puts what it completed into stats (its bound, device, steps and seconds;

@@ -384,6 +384,10 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         return st;
     }
     wt_alpha_beside *beside = alpha_first ? NULL : bound_beside(inst, ctl, &moves);
+    if (beside) { /* its bound in the reports (and the stop at it) once proven */
+        ctl->bound_source = wt_alpha_beside_bound;
+        ctl->bound_user = beside;
+    }
     /* The first descent with the default breadth: a broader one is slower
      * from a start tour and pays only in the kicks' repairs. */
     if (lk) wt_ls_set_breadth(whole, wt_policy_ls_moves(true).breadth);
@@ -478,6 +482,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Without a time limit the kicks' end does not cut the ascent short
      * (its steps are capped then): the same bound for the same run.  A
      * limit or a stop ends it with the search. */
+    ctl->bound_source = NULL;
+    ctl->bound_user = NULL;
     wt_alpha_beside_end(beside, isfinite(ctl->deadline) || ctl->stop != WT_STOP_DONE, stats);
     wt_ls_free(whole);
     free(kick_lists);

@@ -30,6 +30,8 @@ void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
     ctl->stall_count = 0;
     ctl->stall_from = 0;
     ctl->bound = 0;
+    ctl->bound_source = NULL;
+    ctl->bound_user = NULL;
     ctl->fixed = NULL;
     ctl->keep = NULL;
     ctl->shown_best = 0;
@@ -120,6 +122,10 @@ bool wt_ctl_report_climbs(wt_search_ctl *ctl, int64_t best_length, uint64_t step
     ctl->shown_best = best_length;
     if (steps > ctl->shown_steps) ctl->shown_steps = steps;
     ctl->shown_climbs = climbs;
+    if (ctl->bound_source) {
+        int64_t b = ctl->bound_source(ctl->bound_user);
+        if (b > ctl->bound) ctl->bound = b;
+    }
     report(ctl, WT_NOT_IN_PASS, force);
     return wt_ctl_expired(ctl) || stalled(ctl, best_length) ||
            (ctl->bound > 0 && best_length <= ctl->bound);

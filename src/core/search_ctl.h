@@ -42,6 +42,11 @@ typedef struct wt_search_ctl {
      * best tour reaches it has an optimal tour, and wt_ctl_report then
      * tells it to stop (ctl->stop stays as it is). */
     int64_t bound;
+    /* NULL, or where a bound proven beside the search appears while it
+     * runs (algo/alpha_beside.h): wt_ctl_report asks it, on the solving
+     * thread, and raises bound to its answer (0: none yet). */
+    int64_t (*bound_source)(const void *user);
+    const void *bound_user;
     /* NULL, or the fixed edges as two cities a city (-1: none), 2n entries:
      * edges that the searches given them (the engines of ls/engine.h, on
      * whole tours) never remove and their kicks never cut (solve.c). */

@@ -12,11 +12,12 @@
  * (backend.h, neighbours) with the host's in place of a refusal; the
  * bound's ascent beside a search (algo/alpha_beside.h): the bound of the
  * same plan in place, the host's where the device refuses, a prompt stop,
- * and the local descents' policy.
+ * its bound in the search's reports, and the local descents' policy.
  */
 #include "test_util.h"
 
 #include <math.h>
+#include <time.h>
 
 #include "algo/alpha.h"
 #include "algo/alpha_beside.h"
@@ -635,6 +636,40 @@ static void test_beside_stopped(void **state)
     wt_instance_free(inst);
 }
 
+/* Its bound appears to the search's reports once proven (the one it ends
+ * with), and a report of a tour at that bound ends the search. */
+static void test_beside_bound_in_reports(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(1500, 7);
+    fake_status = WT_OK;
+    wt_alpha_plan plan = {INFINITY, 60, 20};
+    wt_alpha ref = in_place(inst, &fake_backend, &plan);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.threads = 2;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &p);
+    wt_device dev;
+    wt_device_of(&fake_backend, 0, &dev);
+    wt_alpha_beside *b = NULL;
+    wt_alpha_beside_start(inst, &dev, &ctl, &plan, &plan, 2, &b);
+    assert_non_null(b);
+    ctl.bound_source = wt_alpha_beside_bound;
+    ctl.bound_user = b;
+    const struct timespec ms = {0, 1000000};
+    for (int i = 0; i < 600000 && wt_alpha_beside_bound(b) == 0; i++) nanosleep(&ms, NULL);
+    int64_t far = 10 * ref.lower_bound;
+    assert_false(wt_ctl_report(&ctl, far, 1, false));
+    assert_true(ctl.bound == ref.lower_bound);
+    assert_true(wt_ctl_report(&ctl, ref.lower_bound, 2, false)); /* a tour at the bound: optimal */
+    wt_search_stats stats = {0};
+    wt_alpha_beside_end(b, false, &stats);
+    assert_int_equal(stats.lower_bound, ref.lower_bound);
+    wt_alpha_free(&ref);
+    wt_instance_free(inst);
+}
+
 /* The local descents take the bound, never the lists; lk_alpha off and
  * tiny tours take none. */
 static void test_local_policy(void **state)
@@ -661,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_beside_as_in_place),
         cmocka_unit_test(test_beside_refused_runs_the_host),
         cmocka_unit_test(test_beside_stopped),
+        cmocka_unit_test(test_beside_bound_in_reports),
         cmocka_unit_test(test_local_policy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
