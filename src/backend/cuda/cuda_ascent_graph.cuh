@@ -3,9 +3,9 @@
  * the job's rows: the edges of core/onetree.h's wt_sgraph_create, in its
  * order and with its scaled lengths, bit for bit.
  *
- * On the host the graph's arrays cost the ascent's slot more than its
- * steps at scale (0.34 s of 16 threads at a million cities, mostly the
- * first touch of a few hundred megabytes; 9 ms on pla85900): here the
+ * On the host the graph's arrays cost the ascent's slot as much as half
+ * its steps at scale (0.34 s on 16 threads at a million cities against
+ * 0.44 s for 300 steps; 9 ms on pla85900, H200 machine): here the
  * rows are uploaded, each entry becomes a key lo * n + hi (n^2 for an
  * entry that is none: past a row's end or the row's own city), CUB sorts
  * the keys and keeps the distinct ones (DeviceRadixSort, DeviceSelect::
