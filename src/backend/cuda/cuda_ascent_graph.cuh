@@ -3,7 +3,7 @@
  * the job's rows: the edges of core/onetree.h's wt_sgraph_create, in its
  * order and with its scaled lengths, bit for bit.
  *
- * On the host the graph's arrays cost the ascent's slot as much as half
+ * On the host the graph's arrays cost the ascent's slot nearly as much as
  * its steps at scale (0.34 s on 16 threads at a million cities against
  * 0.44 s for 300 steps; 9 ms on pla85900, H200 machine): here the
  * rows are uploaded, each entry becomes a key lo * n + hi (n^2 for an
