@@ -531,35 +531,47 @@ static void test_graph_lists_on_device(void **state)
 
 /* ------------------------------------- the bound's ascent beside a search */
 
-/* The ascent beside (algo/alpha_beside.h) on the fake device, as plan
- * and host_plan (NULL: none) say, stopped at once (stop) or left to end;
- * what it left in *stats. */
-static void beside_run(const wt_instance *inst, const wt_alpha_plan *plan,
-                       const wt_alpha_plan *host_plan, bool stop, wt_search_stats *stats)
+/* A search's parameters and control on two threads. */
+static void two_threads(wt_params *p, wt_search_ctl *ctl)
 {
-    wt_params p;
-    wt_params_defaults(&p);
-    p.threads = 2;
-    wt_search_ctl ctl;
-    wt_ctl_init(&ctl, &p);
+    wt_params_defaults(p);
+    p->threads = 2;
+    wt_ctl_init(ctl, p);
+}
+
+/* The ascent beside (algo/alpha_beside.h) started on the fake device for
+ * the search ctl, as plan and host_plan (NULL: none) say. */
+static wt_alpha_beside *beside_on_fake(const wt_instance *inst, const wt_search_ctl *ctl,
+                                       const wt_alpha_plan *plan, const wt_alpha_plan *host_plan)
+{
     wt_device dev;
     wt_device_of(&fake_backend, 0, &dev);
     fake_calls = 0;
     wt_alpha_beside *b = NULL;
-    wt_alpha_beside_start(inst, &dev, &ctl, plan, host_plan, 2, &b);
+    wt_alpha_beside_start(inst, &dev, ctl, plan, host_plan, 2, &b);
     assert_non_null(b);
+    return b;
+}
+
+/* That ascent stopped at once (stop) or left to end; what it left in
+ * *stats. */
+static void beside_run(const wt_instance *inst, const wt_alpha_plan *plan,
+                       const wt_alpha_plan *host_plan, bool stop, wt_search_stats *stats)
+{
+    wt_params p;
+    wt_search_ctl ctl;
+    two_threads(&p, &ctl);
+    wt_alpha_beside *b = beside_on_fake(inst, &ctl, plan, host_plan);
     *stats = (wt_search_stats){0};
     wt_alpha_beside_end(b, stop, stats);
 }
 
-/* The same plan's ascent in place on device dev (NULL: the host). */
+/* The same plan's ascent in place on backend b's device (NULL: the host). */
 static wt_alpha in_place(const wt_instance *inst, const wt_backend *b, const wt_alpha_plan *plan)
 {
     wt_params p;
-    wt_params_defaults(&p);
-    p.threads = 2;
     wt_search_ctl ctl;
-    wt_ctl_init(&ctl, &p);
+    two_threads(&p, &ctl);
     wt_device dev;
     if (b) wt_device_of(b, 0, &dev);
     wt_alpha a;
@@ -646,15 +658,9 @@ static void test_beside_bound_in_reports(void **state)
     wt_alpha_plan plan = {INFINITY, 60, 20};
     wt_alpha ref = in_place(inst, &fake_backend, &plan);
     wt_params p;
-    wt_params_defaults(&p);
-    p.threads = 2;
     wt_search_ctl ctl;
-    wt_ctl_init(&ctl, &p);
-    wt_device dev;
-    wt_device_of(&fake_backend, 0, &dev);
-    wt_alpha_beside *b = NULL;
-    wt_alpha_beside_start(inst, &dev, &ctl, &plan, &plan, 2, &b);
-    assert_non_null(b);
+    two_threads(&p, &ctl);
+    wt_alpha_beside *b = beside_on_fake(inst, &ctl, &plan, &plan);
     ctl.bound_source = wt_alpha_beside_bound;
     ctl.bound_user = b;
     const struct timespec ms = {0, 1000000};

@@ -241,15 +241,6 @@ static wt_status poll(cudaStream_t s, bool (*stop)(void *), void *user, bool *st
 
 } // namespace
 
-size_t finish_bytes(int n, int64_t m, int k)
-{
-    size_t sn = (size_t)n, arcs = 2 * (sn - 1), levels = (size_t)wt_fin_levels(n);
-    return arcs * 8 * sizeof(int32_t) + sn * 2 * sizeof(int32_t) +
-           levels * sn * (sizeof(int32_t) + sizeof(int64_t)) +
-           (size_t)m * (sizeof(int64_t) + 3 * sizeof(int32_t)) + (sn + 1) * 2 * sizeof(int32_t) +
-           sn * (size_t)k * sizeof(int32_t);
-}
-
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err)
 {
     size_t b[3] = {0, 0, 0};

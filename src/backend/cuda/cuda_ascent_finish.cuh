@@ -36,9 +36,6 @@ struct DeviceFinish {
     int32_t *d_cand = nullptr;    /* n k */
 };
 
-/* The bytes finish_plan adds for n cities, m edges and rows of k. */
-size_t finish_bytes(int n, int64_t m, int k);
-
 /* CUB's scratch that the finish needs on stream (its two sorts and its
  * scan): *bytes. */
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err);
