@@ -9,6 +9,7 @@
  *     host's) for every planar type, and real-valued points;
  *   - the refusals (a metric without planar coordinates, every city on
  *     one of four points) and a stop before the first round;
+ *   - a bound prepared once and computed under several penalties;
  *   - the ascent slot's proven bound with the bound on the GPU and on the
  *     host (wt_cuda_ascent_tuning.bound_on_gpu), equal.
  * Skipped (exit 77) without a usable GPU.
@@ -135,6 +136,47 @@ static void test_refusals_and_stop(void **state)
     wt_instance_free(inst);
 }
 
+/* A bound prepared once (wt_cuda_bound_open) and computed under three
+ * penalties in turn: the host's bound each time; a stop as the whole
+ * call's. */
+static void test_prepared(void **state)
+{
+    (void)state;
+    int n = 50000;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, n, 3);
+    wt_cuda_bound *b = NULL;
+    wt_error err = {0};
+    assert_int_equal(wt_cuda_bound_open(0, inst, &b, &err), WT_OK);
+    assert_non_null(b);
+    const int spreads[] = {20000, 0, 400000};
+    for (size_t p = 0; p < 3; p++) {
+        int32_t *pi = penalties(n, spreads[p], 21 + p);
+        int64_t gpu = 0, host = 1;
+        bool stopped = true;
+        assert_int_equal(wt_cuda_bound_compute(b, pi, NULL, &gpu, &stopped, &err), WT_OK);
+        assert_false(stopped);
+        assert_int_equal(wt_onetree_complete_bound(inst, pi, NULL, 4, NULL, &host, &stopped, &err),
+                         WT_OK);
+        assert_int_equal(gpu, host);
+        free(pi);
+    }
+    int32_t *pi = penalties(n, 0, 1);
+    wt_init_stop stop = {stop_now, NULL};
+    int64_t bound = -5;
+    bool stopped = false;
+    assert_int_equal(wt_cuda_bound_compute(b, pi, &stop, &bound, &stopped, &err), WT_OK);
+    assert_true(stopped);
+    wt_cuda_bound_close(b);
+    wt_cuda_bound_close(NULL);
+    wt_instance *geo = wt_test_typed_instance(WT_GEO, 6000, 1);
+    b = (wt_cuda_bound *)&err; /* open sets NULL on a refusal */
+    assert_int_equal(wt_cuda_bound_open(0, geo, &b, &err), WT_STATUS_UNSUPPORTED);
+    assert_null(b);
+    free(pi);
+    wt_instance_free(geo);
+    wt_instance_free(inst);
+}
+
 /* The ascent slot on the GPU with the bound on the GPU and on the host:
  * the same proven bound (and everything else). */
 static void test_ascent_bound(void **state)
@@ -192,6 +234,7 @@ int main(void)
         GPU_TEST(test_generated),
         GPU_TEST(test_types_and_ties),
         GPU_TEST(test_refusals_and_stop),
+        GPU_TEST(test_prepared),
         GPU_TEST(test_ascent_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,7 +56,9 @@
  *     own (cuda_bound.cu, wt_cuda_ascent_tuning.bound_on_gpu), where the
  *     GPU takes the instance, else on the host (wt_ascent_finish_bound,
  *     the k-d Boruvka or dense Prim), so the finish takes the longer of
- *     the two, not their sum;
+ *     the two, not their sum; the thread starts with the steps and builds
+ *     the GPU bound's grid while they run, so that only its rounds wait
+ *     for the best pi;
  *   - or all of it on the host after the steps (wt_ascent_finish), the cpu
  *     backend's code: the fallback, and the reference the test compares.
  *
@@ -99,6 +101,8 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -718,18 +722,28 @@ static bool ctl_stop_asked(void *ctl) { return wt_ctl_expired((wt_search_ctl *)c
 
 /* The complete graph's bound on a host thread beside the GPU's finish:
  * on the GPU (cuda_bound.cu) where bound_on_gpu and the GPU takes the
- * instance, else the host's (wt_ascent_finish_bound). */
+ * instance, else the host's (wt_ascent_finish_bound).  The thread starts
+ * with the slot and prepares the GPU's bound (its grid, its arrays, its
+ * kernels) while the steps run; it computes once the best pi is there
+ * (pi_ready), or ends at `abandon`.  Meanwhile it loads the finish's
+ * kernels too. */
 struct BoundRun {
-    int device;                 /* the GPU's bound: its device; -1: the host's */
-    const wt_instance *inst;
-    const wt_sgraph *g;
-    const int32_t *pi;
-    int threads;
-    wt_search_ctl *ctl;         /* NULL: no stop but abandon */
-    std::atomic<bool> abandon;  /* the GPU's finish failed or stopped: the bound is not wanted */
-    int64_t lower_bound;        /* -1 until computed */
-    bool cut;                   /* a stop came before it was computed */
-    double seconds;             /* the thread's wall clock */
+    int device = -1;            /* the GPU's bound: its device; -1: the host's */
+    int finish_device = 0;      /* the GPU's finish, whose kernels the thread loads */
+    const wt_instance *inst = nullptr;
+    const wt_sgraph *g = nullptr;
+    const int32_t *pi = nullptr;
+    int threads = 1;
+    wt_search_ctl *ctl = nullptr;    /* NULL: no stop but abandon */
+    std::atomic<bool> abandon{false}; /* no bound wanted: the finish failed, stopped or ran on the host */
+    std::mutex lock;
+    std::condition_variable wake;    /* pi_ready or abandon */
+    bool pi_ready = false;
+    int64_t lower_bound = -1;        /* -1 until computed */
+    bool cut = false;                /* a stop came before it was computed */
+    double seconds = 0;              /* the bound's own wall clock, from pi_ready */
+    pthread_t thread{};
+    bool started = false;
 };
 
 static bool bound_stop_asked(void *user)
@@ -742,26 +756,85 @@ static bool bound_stop_asked(void *user)
  * as the host's finish rounds it (tour lengths are integers). */
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-static void *bound_thread(void *user)
+/* The bound under b->pi: the prepared GPU bound's (NULL: none), else,
+ * where it fails, the host's. */
+static void bound_compute(BoundRun *b, wt_cuda_bound *prepared)
 {
-    BoundRun *b = (BoundRun *)user;
     double t0 = wt_now();
     wt_init_stop stop = {bound_stop_asked, b};
-    if (b->device >= 0) {
+    if (prepared) {
         int64_t bound = 0;
         bool cut = false;
         wt_error ignored;
-        if (wt_cuda_complete_bound(b->device, b->inst, b->pi, &stop, &bound, &cut, &ignored) ==
-            WT_OK) {
+        if (wt_cuda_bound_compute(prepared, b->pi, &stop, &bound, &cut, &ignored) == WT_OK) {
             b->cut = cut;
             if (!cut) b->lower_bound = ceil_div(bound, WT_ONETREE_SCALE);
             b->seconds = wt_now() - t0;
-            return nullptr;
+            return;
         }
     }
     b->cut = wt_ascent_finish_bound(b->inst, b->g, b->pi, b->threads, &stop, &b->lower_bound);
     b->seconds = wt_now() - t0;
+}
+
+static void *bound_thread(void *user)
+{
+    BoundRun *b = (BoundRun *)user;
+    wt_cuda_bound *prepared = nullptr;
+    wt_error ignored;
+    if (b->device >= 0 && wt_cuda_bound_open(b->device, b->inst, &prepared, &ignored) != WT_OK)
+        prepared = nullptr;
+    if (cudaSetDevice(b->finish_device) == cudaSuccess) finish_load_kernels();
+    (void)cudaGetLastError();
+    {
+        std::unique_lock<std::mutex> hold(b->lock);
+        b->wake.wait(hold, [b] { return b->pi_ready || b->abandon.load(); });
+    }
+    if (!b->abandon.load()) bound_compute(b, prepared);
+    wt_cuda_bound_close(prepared);
     return nullptr;
+}
+
+/* Starts the bound's thread for the finish on the GPU (none where the
+ * instance has no complete bound; where no thread starts, bound_finish
+ * computes it on the caller's). */
+static void bound_start(BoundRun &b, int device, const wt_instance *inst, const wt_sgraph *g,
+                        const int32_t *pi, int threads, wt_search_ctl *ctl, bool bound_on_gpu)
+{
+    b.device = bound_on_gpu && inst->n > WT_ONETREE_DENSE_MAX ? device : -1;
+    b.finish_device = device;
+    b.inst = inst;
+    b.g = g;
+    b.pi = pi;
+    b.threads = threads;
+    b.ctl = ctl;
+    if (wt_onetree_complete_supported(inst))
+        b.started = pthread_create(&b.thread, nullptr, bound_thread, &b) == 0;
+}
+
+/* The best pi is in b.pi: the thread computes the bound. */
+static void bound_release(BoundRun &b)
+{
+    std::lock_guard<std::mutex> hold(b.lock);
+    b.pi_ready = true;
+    b.wake.notify_one();
+}
+
+/* Ends the thread: with `wanted` it has computed the bound (or, with no
+ * thread, the bound is computed here); without, it stops. */
+static void bound_finish(BoundRun &b, bool wanted)
+{
+    if (!b.started) {
+        if (wanted && wt_onetree_complete_supported(b.inst)) bound_compute(&b, nullptr);
+        return;
+    }
+    if (!wanted) {
+        std::lock_guard<std::mutex> hold(b.lock);
+        b.abandon.store(true);
+        b.wake.notify_one();
+    }
+    pthread_join(b.thread, nullptr);
+    b.started = false;
 }
 
 /* The GPU's part of the finish: the minimum 1-tree under the best pi
@@ -785,38 +858,19 @@ static wt_status finish_steps(DeviceAscent &d, DeviceFinish &f, wt_ascent_job *j
                              job->candidates, stopped, err);
 }
 
-/* The finish with the GPU's part and the host's bound side by side (the
- * bound on this thread after the GPU's part where no thread starts).  The
- * bound is kept only when the candidates are complete, as on the host. */
-static wt_status finish_on_device(int device, DeviceAscent &d, DeviceFinish &f,
-                                  const wt_instance *inst, const wt_sgraph *g, wt_ascent_job *job,
-                                  wt_search_ctl *ctl, int threads, bool bound_on_gpu,
-                                  wt_cuda_ascent_profile *prof, wt_error *err)
+/* The finish with the GPU's part and the bound's thread side by side.
+ * The bound is kept only when the candidates are complete, as on the
+ * host. */
+static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, wt_ascent_job *job,
+                                  wt_search_ctl *ctl, BoundRun &b, wt_cuda_ascent_profile *prof,
+                                  wt_error *err)
 {
-    BoundRun b;
-    b.device = bound_on_gpu && inst->n > WT_ONETREE_DENSE_MAX ? device : -1;
-    b.inst = inst;
-    b.g = g;
-    b.pi = job->pi;
-    b.threads = threads;
-    b.ctl = ctl;
-    b.abandon.store(false);
-    b.lower_bound = -1;
-    b.cut = false;
-    b.seconds = 0;
-    bool wanted = wt_onetree_complete_supported(inst);
-    pthread_t thread{};
-    bool started = wanted && pthread_create(&thread, nullptr, bound_thread, &b) == 0;
+    bound_release(b);
     bool stopped = false;
     double t0 = wt_now();
     wt_status st = finish_steps(d, f, job, ctl, &stopped, err);
     double t1 = wt_now();
-    if (started) {
-        if (st != WT_OK || stopped) b.abandon.store(true);
-        pthread_join(thread, nullptr);
-    } else if (wanted && st == WT_OK && !stopped) {
-        bound_thread(&b);
-    }
+    bound_finish(b, st == WT_OK && !stopped);
     if (prof) {
         prof->finish_s = t1 - t0;
         prof->bound_wait_s = wt_now() - t1;
@@ -851,15 +905,19 @@ static wt_status ascend_on_device(int device, const Graph &g, wt_ascent_job *job
         g.m >= tuning->compact_edges)
         st = lists_open(d, err);
     if (st == WT_OK && d.fused_blocks > 0 && prof) st = profile_open(d, err);
+    /* After the slot's memory, so that the bound's never takes it. */
+    BoundRun b;
+    if (st == WT_OK && k > 0)
+        bound_start(b, device, g.inst, g.host, job->pi, threads, ctl, tuning->bound_on_gpu);
     double t1 = wt_now();
     if (st == WT_OK)
         st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
     double t2 = wt_now();
     if (st == WT_OK && k > 0) {
-        st = finish_on_device(device, d, f, g.inst, g.host, job, ctl, threads,
-                              tuning->bound_on_gpu, prof, err);
+        st = finish_on_device(d, f, job, ctl, b, prof, err);
         *finished = true;
     }
+    bound_finish(b, false); /* the finish did not run here: its thread ends */
     if (st == WT_OK && prof) st = profile_read(d, prof, err);
     double t3 = wt_now();
     device_close(d);

@@ -34,7 +34,8 @@ typedef struct wt_cuda_ascent_profile {
      * graph's arrays (wt_sgraph_create), the device's memory and uploads,
      * the first tree and the steps, the GPU's finish (its tree and the
      * candidates), the wait for the bound's thread after it, and the
-     * memory freed.  bound_s: the bound thread's own time. */
+     * memory freed.  bound_s: the bound's own time from the best pi (its
+     * grid and memory were prepared during the steps). */
     double graph_s, open_s, steps_s, finish_s, bound_wait_s, close_s, bound_s;
 } wt_cuda_ascent_profile;
 

@@ -241,6 +241,19 @@ static wt_status poll(cudaStream_t s, bool (*stop)(void *), void *user, bool *st
 
 } // namespace
 
+void finish_load_kernels()
+{
+    const void *kernels[] = {(const void *)cost_kernel,       (const void *)arc_keys_kernel,
+                             (const void *)arc_place_kernel,  (const void *)tour_next_kernel,
+                             (const void *)rank_round_kernel, (const void *)orient_kernel,
+                             (const void *)depth_kernel,      (const void *)lift_kernel,
+                             (const void *)alpha_kernel,      (const void *)sequence_kernel,
+                             (const void *)offsets_kernel,    (const void *)list_kernel};
+    cudaFuncAttributes a;
+    for (const void *k : kernels) (void)cudaFuncGetAttributes(&a, k);
+    (void)cudaGetLastError();
+}
+
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err)
 {
     size_t b[3] = {0, 0, 0};

@@ -36,6 +36,11 @@ struct DeviceFinish {
     int32_t *d_cand = nullptr;    /* n k */
 };
 
+/* Loads the finish's own kernels on the current device (CUDA loads a
+ * kernel at its first launch otherwise, on the finish's time): for a
+ * thread that waits beside the steps. */
+void finish_load_kernels();
+
 /* CUB's scratch that the finish needs on stream (its two sorts and its
  * scan): *bytes. */
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err);

@@ -42,6 +42,7 @@
  * a cell (labels, least penalties); checked against cudaMemGetInfo first.
  */
 #include <cstdint>
+#include <new>
 
 #include "backend/cuda/cuda_bound.h"
 #include "backend/cuda/cuda_common.cuh"
@@ -389,14 +390,27 @@ wt_status round(const Search &s, Bound &b, cudaStream_t st, long long *roots, wt
 
 bool asked(const wt_init_stop *stop) { return stop && stop->should_stop && stop->should_stop(stop->user); }
 
+/* The kernels of a bound loaded now (CUDA loads a kernel lazily, at its
+ * first launch, which would fall on the rounds' time). */
+void load_kernels()
+{
+    const void *kernels[] = {(const void *)cells_kernel,   (const void *)round_start_kernel,
+                             (const void *)cheapest_kernel, (const void *)undecided_kernel,
+                             (const void *)pair_kernel,     (const void *)winner_kernel,
+                             (const void *)hook_kernel,     (const void *)join_kernel,
+                             (const void *)jump_kernel,     (const void *)relabel_kernel,
+                             (const void *)special_kernel,  (const void *)start_kernel};
+    cudaFuncAttributes a;
+    for (const void *k : kernels) (void)cudaFuncGetAttributes(&a, k);
+    (void)cudaGetLastError();
+}
+
 wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_stop *stop,
                    GridBuffers &gb, Bound &b, int64_t *bound, bool *stopped, wt_error *err)
 {
     int n = inst->n, blocks = (n + THREADS - 1) / THREADS;
     int cells = gb.g.gx * gb.g.gy;
     cudaStream_t st = gb.stream;
-    wt_status status = bound_open(b, n, cells, err);
-    if (status != WT_OK) return status;
     int32_t min_pi = pi[0];
     int64_t sum_pi = 0;
     for (int i = 0; i < n; i++) {
@@ -411,6 +425,7 @@ wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_sto
     start_kernel<<<blocks, THREADS, 0, st>>>(b.pi_in, gb.scity, b);
     cells_kernel<<<(cells + THREADS - 1) / THREADS, THREADS, 0, st>>>(s, b, true);
     WT_CUDA_CHECK(err, cudaGetLastError());
+    wt_status status = WT_OK;
     for (long long roots = n; roots > 1;) {
         if (asked(stop)) {
             *stopped = true;
@@ -436,13 +451,20 @@ wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_sto
 
 } // namespace
 
-extern "C" wt_status wt_cuda_complete_bound(int device, const wt_instance *inst,
-                                            const int32_t *pi, const wt_init_stop *stop,
-                                            int64_t *bound, bool *stopped, wt_error *err)
+/* The prepared bound of cuda_bound.h: the grid and the arrays. */
+struct wt_cuda_bound {
+    int device = 0;
+    const wt_instance *inst = nullptr;
+    GridBuffers gb;
+    Bound b;
+};
+
+extern "C" wt_status wt_cuda_bound_open(int device, const wt_instance *inst, wt_cuda_bound **out,
+                                        wt_error *err)
 {
-    if (!inst || !pi || !bound || !stopped || inst->n < 3)
+    if (!inst || !out || inst->n < 3)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "complete bound: bad arguments");
-    *stopped = false;
+    *out = nullptr;
     if (!wt_is_planar(inst->type) || !inst->x || !inst->y)
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "complete bound: the GPU takes planar coordinates only");
@@ -450,22 +472,64 @@ extern "C" wt_status wt_cuda_complete_bound(int device, const wt_instance *inst,
     if (!wt_grid::grid_of(inst, &g))
         return wt_fail(err, WT_STATUS_UNSUPPORTED,
                        "complete bound: no grid fits the points' extent");
-    int n = inst->n;
-    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 72 + cells * 8;
-    GridBuffers gb;
-    Bound b;
-    wt_status st = WT_OK;
     if (cudaSetDevice(device) != cudaSuccess) {
         (void)cudaGetLastError();
         return wt_fail(err, WT_STATUS_DEVICE, "complete bound: no CUDA device %d", device);
     }
-    st = wt_grid::grid_open(inst, g, extra, "complete bound", gb, err);
-    if (st == WT_OK && gb.most > WT_CUDA_BOUND_CELL_MAX)
+    wt_cuda_bound *h = new (std::nothrow) wt_cuda_bound;
+    if (!h) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "complete bound: out of host memory");
+    h->device = device;
+    h->inst = inst;
+    int n = inst->n;
+    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 72 + cells * 8;
+    wt_status st = wt_grid::grid_open(inst, g, extra, "complete bound", h->gb, err);
+    if (st == WT_OK && h->gb.most > WT_CUDA_BOUND_CELL_MAX)
         st = wt_fail(err, WT_STATUS_UNSUPPORTED,
-                     "complete bound: a grid cell holds %d cities (more than %d)", gb.most,
+                     "complete bound: a grid cell holds %d cities (more than %d)", h->gb.most,
                      WT_CUDA_BOUND_CELL_MAX);
-    if (st == WT_OK) st = bound_on(inst, pi, stop, gb, b, bound, stopped, err);
-    bound_close(b);
-    wt_grid::grid_close(gb);
+    if (st == WT_OK) st = bound_open(h->b, n, (int)cells, err);
+    if (st != WT_OK) {
+        wt_cuda_bound_close(h);
+        return st;
+    }
+    load_kernels();
+    *out = h;
+    return WT_OK;
+}
+
+extern "C" wt_status wt_cuda_bound_compute(wt_cuda_bound *h, const int32_t *pi,
+                                           const wt_init_stop *stop, int64_t *bound,
+                                           bool *stopped, wt_error *err)
+{
+    if (!h || !pi || !bound || !stopped)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "complete bound: bad arguments");
+    *stopped = false;
+    if (cudaSetDevice(h->device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return wt_fail(err, WT_STATUS_DEVICE, "complete bound: no CUDA device %d", h->device);
+    }
+    return bound_on(h->inst, pi, stop, h->gb, h->b, bound, stopped, err);
+}
+
+extern "C" void wt_cuda_bound_close(wt_cuda_bound *h)
+{
+    if (!h) return;
+    (void)cudaSetDevice(h->device);
+    bound_close(h->b);
+    wt_grid::grid_close(h->gb);
+    delete h;
+}
+
+extern "C" wt_status wt_cuda_complete_bound(int device, const wt_instance *inst,
+                                            const int32_t *pi, const wt_init_stop *stop,
+                                            int64_t *bound, bool *stopped, wt_error *err)
+{
+    if (!inst || !pi || !bound || !stopped || inst->n < 3)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "complete bound: bad arguments");
+    *stopped = false;
+    wt_cuda_bound *h = nullptr;
+    wt_status st = wt_cuda_bound_open(device, inst, &h, err);
+    if (st == WT_OK) st = wt_cuda_bound_compute(h, pi, stop, bound, stopped, err);
+    wt_cuda_bound_close(h);
     return st;
 }

@@ -36,6 +36,21 @@ wt_status wt_cuda_complete_bound(int device, const wt_instance *inst, const int3
                                  const wt_init_stop *stop, int64_t *bound, bool *stopped,
                                  wt_error *err);
 
+/* The same bound in two parts, for a caller that knows the instance
+ * before its penalties (the ascent slot, whose steps make them): open
+ * builds the grid and allocates the arrays on `device` (and loads the
+ * kernels), so that each compute under given penalties costs Boruvka's
+ * rounds alone.  open's errors are wt_cuda_complete_bound's but for the
+ * rings (*out NULL after an error); compute's are the rest, a stop as
+ * wt_cuda_complete_bound's; compute may run any number of times, from one
+ * thread at a time; close (NULL: a no-op) frees everything. */
+typedef struct wt_cuda_bound wt_cuda_bound;
+wt_status wt_cuda_bound_open(int device, const wt_instance *inst, wt_cuda_bound **out,
+                             wt_error *err);
+wt_status wt_cuda_bound_compute(wt_cuda_bound *b, const int32_t *pi, const wt_init_stop *stop,
+                                int64_t *bound, bool *stopped, wt_error *err);
+void wt_cuda_bound_close(wt_cuda_bound *b);
+
 #ifdef __cplusplus
 }
 #endif
