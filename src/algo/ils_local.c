@@ -83,10 +83,11 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
 }
 
 /* The concurrent windows as the tuning sets them, on the GPU or (tests)
- * the host, their lists cut from whole's; every other window a round
- * with merged replicas (the segments' kicks have places of their own). */
+ * the host, their lists cut from whole's, their size by the host's
+ * descents (lk or local); every other window a round with merged
+ * replicas (the segments' kicks have places of their own). */
 static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *p, int n,
-                                          const wt_ls *whole, bool merged)
+                                          const wt_ls *whole, bool lk, bool merged)
 {
     const wt_tuning *t = wt_tuning_of(p);
     int three_opt = n > WT_CONCURRENT_THREE_OPT_ABOVE ? WT_CONCURRENT_THREE_OPT : 0;
@@ -95,7 +96,7 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .seed = p->seed,
         .round_s = t->ils_concurrent_round_ms ? t->ils_concurrent_round_ms / 1000.0
                                               : WT_CONCURRENT_ROUND_S,
-        .window = t->ils_window ? t->ils_window : WT_WINDOW_CITIES,
+        .window = wt_policy_concurrent_window(t->ils_window, lk),
         .three_opt = t->ils_window_3opt ? t->ils_window_3opt : three_opt,
         .alternate = merged,
         .devices = p->devices, /* the rounds' windows over the list's GPUs */
@@ -450,7 +451,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */
     wt_concurrent_windows *concurrent = NULL;
-    wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, merged);
+    wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, lk, merged);
     if (!halt && on && kicks == 0 && S > 1 &&
         (merged || on_segments))
         st = wt_concurrent_open(inst, &bo, &concurrent, err);

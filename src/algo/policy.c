@@ -47,6 +47,12 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
+int wt_policy_concurrent_window(int tuned, bool lk)
+{
+    if (tuned) return tuned;
+    return lk ? WT_WINDOW_CITIES : WT_CONCURRENT_LOCAL_WINDOW;
+}
+
 int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads)
 {
     if (t->lk_kopt == WT_TUNING_OFF) return 0;

@@ -730,6 +730,16 @@ int wt_policy_device_stall_passes(int n);
  * WT_TUNING_OFF: never. */
 bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
 
+/* Cities a concurrent window beside the host's local descents (2-opt and
+ * Or-opt: tours too large for LK in the time); beside LK descents
+ * WT_WINDOW_CITIES (bench/RESULTS.md, "Why windows of 500 cities beside
+ * local descents"). */
+#define WT_CONCURRENT_LOCAL_WINDOW 500
+
+/* The concurrent windows' cities: tuned (tuning.ils_window) where set,
+ * else by the host's descents, lk or local. */
+int wt_policy_concurrent_window(int tuned, bool lk);
+
 /* ====================================== batches (batch.c, solve-batch)
  * wt_solve_batch's defaults for its experimental fields (warptour.h,
  * wt_batch_params; the field in brackets, 0 keeps the value), which the

@@ -69,7 +69,7 @@ static void test_device_stall(void **state)
 }
 
 /* Concurrent windows from WT_CONCURRENT_MIN_CITIES cities, or the tuned
- * size; never with WT_TUNING_OFF. */
+ * size; never with WT_TUNING_OFF; their cities by the host's descents. */
 static void test_concurrent_size(void **state)
 {
     (void)state;
@@ -78,6 +78,11 @@ static void test_concurrent_size(void **state)
     assert_false(wt_policy_concurrent_windows_size(499, 500));
     assert_true(wt_policy_concurrent_windows_size(500, 500));
     assert_false(wt_policy_concurrent_windows_size(WT_MAX_CITIES, WT_TUNING_OFF));
+    /* A window's cities: by the host's descents, or as tuned. */
+    assert_int_equal(wt_policy_concurrent_window(0, true), WT_WINDOW_CITIES);
+    assert_int_equal(wt_policy_concurrent_window(0, false), WT_CONCURRENT_LOCAL_WINDOW);
+    assert_int_equal(wt_policy_concurrent_window(2000, false), 2000);
+    assert_int_equal(wt_policy_concurrent_window(700, true), 700);
 }
 
 /* The batch search's defaults: WT_BATCH_NEIGHBOURS, and 3-opt items of
