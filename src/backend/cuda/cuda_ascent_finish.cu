@@ -249,9 +249,7 @@ void finish_load_kernels()
                              (const void *)depth_kernel,      (const void *)lift_kernel,
                              (const void *)alpha_kernel,      (const void *)sequence_kernel,
                              (const void *)offsets_kernel,    (const void *)list_kernel};
-    cudaFuncAttributes a;
-    for (const void *k : kernels) (void)cudaFuncGetAttributes(&a, k);
-    (void)cudaGetLastError();
+    wt_cuda_load_kernels(kernels, sizeof kernels / sizeof *kernels);
 }
 
 wt_status finish_temp_bytes(int n, int64_t m, cudaStream_t stream, size_t *bytes, wt_error *err)

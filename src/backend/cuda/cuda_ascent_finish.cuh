@@ -36,9 +36,8 @@ struct DeviceFinish {
     int32_t *d_cand = nullptr;    /* n k */
 };
 
-/* Loads the finish's own kernels on the current device (CUDA loads a
- * kernel at its first launch otherwise, on the finish's time): for a
- * thread that waits beside the steps. */
+/* Loads the finish's own kernels on the current device
+ * (wt_cuda_load_kernels): for a thread that waits beside the steps. */
 void finish_load_kernels();
 
 /* CUB's scratch that the finish needs on stream (its two sorts and its

@@ -390,8 +390,7 @@ wt_status round(const Search &s, Bound &b, cudaStream_t st, long long *roots, wt
 
 bool asked(const wt_init_stop *stop) { return stop && stop->should_stop && stop->should_stop(stop->user); }
 
-/* The kernels of a bound loaded now (CUDA loads a kernel lazily, at its
- * first launch, which would fall on the rounds' time). */
+/* The bound's kernels loaded now (wt_cuda_load_kernels). */
 void load_kernels()
 {
     const void *kernels[] = {(const void *)cells_kernel,   (const void *)round_start_kernel,
@@ -400,9 +399,7 @@ void load_kernels()
                              (const void *)hook_kernel,     (const void *)join_kernel,
                              (const void *)jump_kernel,     (const void *)relabel_kernel,
                              (const void *)special_kernel,  (const void *)start_kernel};
-    cudaFuncAttributes a;
-    for (const void *k : kernels) (void)cudaFuncGetAttributes(&a, k);
-    (void)cudaGetLastError();
+    wt_cuda_load_kernels(kernels, sizeof kernels / sizeof *kernels);
 }
 
 wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_stop *stop,

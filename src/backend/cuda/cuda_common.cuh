@@ -22,4 +22,15 @@
         }                                                                               \
     } while (0)
 
+/* Loads kernels on the current device now: CUDA loads a kernel lazily, at
+ * its first launch, which would fall on the time of the work that first
+ * launches it.  For a thread that waits beside other work anyway.  Errors
+ * are dropped: a kernel not loaded now loads at its launch. */
+static inline void wt_cuda_load_kernels(const void *const *kernels, size_t count)
+{
+    cudaFuncAttributes a;
+    for (size_t i = 0; i < count; i++) (void)cudaFuncGetAttributes(&a, kernels[i]);
+    (void)cudaGetLastError();
+}
+
 #endif
