@@ -14,11 +14,7 @@
  *      pi and the cell's least pi) cannot beat the best it knows: its own,
  *      or its component's best so far, which every city publishes by a
  *      64-bit atomicMin of the cost as it finds it.  It stops once no
- *      farther ring can beat that: the distance across the rings read, its
- *      own pi and the least pi of the cells beyond them, by the rows and
- *      columns of cells outside the square read (the least pi of all
- *      would let a few deep penalties anywhere keep every city reading
- *      ring after ring).  A first pass reads up to NEAR_RINGS
+ *      farther ring can beat that.  A first pass reads up to NEAR_RINGS
  *      rings, so that the components' bests are known before the cities
  *      far inside a component, which the first pass left undecided, read
  *      up to FAR_RINGS in a second; a city still undecided then (a
@@ -42,14 +38,11 @@
  * the same IEEE operations (dev_planar_dist), so every cost is the host's.
  *
  * Memory on the GPU: the grid's (48 bytes a city, 8 a cell) and 72 bytes
- * a city (penalties, components, answers, winners, hooks, degrees), 8 a
- * cell (labels, least penalties) and 12 a row or column of cells (their
- * least penalties); checked against cudaMemGetInfo first.
+ * a city (penalties, components, answers, winners, hooks, degrees) and 8
+ * a cell (labels, least penalties); checked against cudaMemGetInfo first.
  */
 #include <cstdint>
 #include <new>
-
-#include <cub/block/block_scan.cuh>
 
 #include "backend/cuda/cuda_bound.h"
 #include "backend/cuda/cuda_common.cuh"
@@ -77,10 +70,6 @@ struct Bound {
     int32_t *pi = nullptr, *comp = nullptr, *best_v = nullptr, *win_u = nullptr;
     int32_t *win_v = nullptr, *hook = nullptr, *root_of = nullptr, *deg = nullptr;
     int32_t *nbr = nullptr, *cell_label = nullptr, *cell_min_pi = nullptr;
-    /* The least penalty of each row and column of cells, and of the rows
-     * (columns) up to and from each: the rings' floors (least_beyond). */
-    int32_t *row_min = nullptr, *col_min = nullptr, *row_pre = nullptr, *row_suf = nullptr;
-    int32_t *col_pre = nullptr, *col_suf = nullptr;
     int64_t *best_c = nullptr, *reached = nullptr, *comp_cost = nullptr;
     uint64_t *comp_pair = nullptr;
     long long *figs = nullptr; /* weight, special, roots, undecided */
@@ -97,6 +86,7 @@ struct Search {
     const int32_t *scity, *skey, *start;
     Grid g;
     wt_edge_weight_type type;
+    int32_t min_pi; /* the least penalty of all */
 };
 
 __device__ __forceinline__ int64_t cost_of(const Search &s, const Bound &b, int p, int q)
@@ -118,33 +108,12 @@ __device__ __forceinline__ bool edge_less(int64_t c1, uint64_t k1, int64_t c2, u
     return c1 < c2 || (c1 == c2 && k1 < k2);
 }
 
-/* The least penalty of the cells more than r cells from (cx, cy) along x
- * or y: each lies in a row below or above the band of rows cy - r ..
- * cy + r, or in a column left or right of cx - r .. cx + r (the columns'
- * least taken over all rows: a superset, so still a floor).  INT32_MAX:
- * no city lies there. */
-__device__ __forceinline__ int32_t least_beyond(const Search &s, const Bound &b, int cx, int cy,
-                                                int r)
+/* The least cost of an edge from p to a city r + 1 cells away or more. */
+__device__ __forceinline__ int64_t ring_floor(const Search &s, const Bound &b, int p, int r)
 {
-    int32_t m = INT32_MAX;
-    if (cy - r - 1 >= 0) m = min(m, b.row_pre[cy - r - 1]);
-    if (cy + r + 1 < s.g.gy) m = min(m, b.row_suf[cy + r + 1]);
-    if (cx - r - 1 >= 0) m = min(m, b.col_pre[cx - r - 1]);
-    if (cx + r + 1 < s.g.gx) m = min(m, b.col_suf[cx + r + 1]);
-    return m;
-}
-
-/* The least cost of an edge from p (in cell (cx, cy)) to a city r + 1
- * cells away or more: the distance across r cells and the least penalty
- * out there; NONE where no city lies out there. */
-__device__ __forceinline__ int64_t ring_floor(const Search &s, const Bound &b, int p, int cx,
-                                              int cy, int r)
-{
-    int32_t least = least_beyond(s, b, cx, cy, r);
-    if (least == INT32_MAX) return NONE;
     double gap = r * s.g.side - 2 * wt_grid::GRID_DELTA * s.g.side;
     int64_t d = gap > 0 ? dev_planar_dist(s.type, gap, 0.0) : 0;
-    return WT_ONETREE_SCALE * d + b.pi[p] + least;
+    return WT_ONETREE_SCALE * d + b.pi[p] + s.min_pi;
 }
 
 /* The ring search of sorted place p for its cheapest edge by the order,
@@ -193,8 +162,8 @@ __device__ int64_t ring_search(const Search &s, const Bound &b, int p, int skip,
             int64_t shared = *(volatile long long *)bar;
             if (shared < limit) limit = shared;
         }
-        int64_t floor_r = ring_floor(s, b, p, cx, cy, r);
-        if (r >= last || floor_r == NONE || floor_r > limit) break; /* decided */
+        int64_t floor_r = ring_floor(s, b, p, r);
+        if (r >= last || floor_r > limit) break; /* decided */
         if (r + 1 >= rings) {
             left = floor_r;
             break;
@@ -225,56 +194,6 @@ __global__ void cells_kernel(Search s, Bound b, bool min_pi)
     }
     b.cell_label[c] = label;
     if (min_pi) b.cell_min_pi[c] = least;
-}
-
-/* Each row's and each column's least penalty (a thread a line). */
-__global__ void lines_kernel(Grid g, Bound b)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int32_t least = INT32_MAX;
-    if (i < g.gy) {
-        for (int x = 0; x < g.gx; x++) least = min(least, b.cell_min_pi[i * g.gx + x]);
-        b.row_min[i] = least;
-    } else if (i < g.gy + g.gx) {
-        int x = i - g.gy;
-        for (int y = 0; y < g.gy; y++) least = min(least, b.cell_min_pi[y * g.gx + x]);
-        b.col_min[x] = least;
-    }
-}
-
-constexpr int LINE_THREADS = 1024;
-using LineScan = cub::BlockScan<int32_t, LINE_THREADS>;
-
-struct Least {
-    __device__ int32_t operator()(int32_t a, int32_t c) const { return a < c ? a : c; }
-};
-
-/* out[j]: the least of in over 0 .. j, or (from_end) over j .. len - 1;
- * one block, a run of lines a thread. */
-__device__ void least_scan(const int32_t *in, int32_t *out, int len, bool from_end,
-                           LineScan::TempStorage &temp)
-{
-    int per = (len + LINE_THREADS - 1) / LINE_THREADS, lo = threadIdx.x * per;
-    int hi = lo + per < len ? lo + per : len;
-    int32_t run = INT32_MAX;
-    for (int j = lo; j < hi; j++) run = min(run, in[from_end ? len - 1 - j : j]);
-    int32_t before;
-    LineScan(temp).ExclusiveScan(run, before, INT32_MAX, Least());
-    __syncthreads(); /* temp serves the next scan */
-    for (int j = lo; j < hi; j++) {
-        int at = from_end ? len - 1 - j : j;
-        before = min(before, in[at]);
-        out[at] = before;
-    }
-}
-
-__global__ void line_scans_kernel(Grid g, Bound b)
-{
-    __shared__ LineScan::TempStorage temp;
-    least_scan(b.row_min, b.row_pre, g.gy, false, temp);
-    least_scan(b.row_min, b.row_suf, g.gy, true, temp);
-    least_scan(b.col_min, b.col_pre, g.gx, false, temp);
-    least_scan(b.col_min, b.col_suf, g.gx, true, temp);
 }
 
 __global__ void round_start_kernel(Bound b)
@@ -409,9 +328,8 @@ __global__ void start_kernel(const int32_t *pi, const int32_t *scity, Bound b)
 }
 
 /* b's arrays in one block (device_arena.cuh). */
-wt_status bound_open(Bound &b, int n, int gx, int gy, wt_error *err)
+wt_status bound_open(Bound &b, int n, int cells, wt_error *err)
 {
-    int cells = gx * gy;
     b.n = n;
     b.cells = cells;
     wt_cuda::ArenaPlan plan;
@@ -423,10 +341,6 @@ wt_status bound_open(Bound &b, int n, int gx, int gy, wt_error *err)
     plan.add(&b.comp_pair, n);
     plan.add(&b.cell_label, cells);
     plan.add(&b.cell_min_pi, cells);
-    int32_t **rows[] = {&b.row_min, &b.row_pre, &b.row_suf};
-    int32_t **cols[] = {&b.col_min, &b.col_pre, &b.col_suf};
-    for (int32_t **a : rows) plan.add(a, gy);
-    for (int32_t **a : cols) plan.add(a, gx);
     plan.add(&b.figs, 4);
     WT_CUDA_CHECK(err, plan.allocate(&b.block));
     return WT_OK;
@@ -484,8 +398,7 @@ void load_kernels()
                              (const void *)pair_kernel,     (const void *)winner_kernel,
                              (const void *)hook_kernel,     (const void *)join_kernel,
                              (const void *)jump_kernel,     (const void *)relabel_kernel,
-                             (const void *)special_kernel,  (const void *)start_kernel,
-                             (const void *)lines_kernel,    (const void *)line_scans_kernel};
+                             (const void *)special_kernel,  (const void *)start_kernel};
     wt_cuda_load_kernels(kernels, sizeof kernels / sizeof *kernels);
 }
 
@@ -495,18 +408,19 @@ wt_status bound_on(const wt_instance *inst, const int32_t *pi, const wt_init_sto
     int n = inst->n, blocks = (n + THREADS - 1) / THREADS;
     int cells = gb.g.gx * gb.g.gy;
     cudaStream_t st = gb.stream;
+    int32_t min_pi = pi[0];
     int64_t sum_pi = 0;
-    for (int i = 0; i < n; i++) sum_pi += pi[i];
-    Search s{gb.sx, gb.sy, gb.scity, gb.skey, gb.start, gb.g, inst->type};
+    for (int i = 0; i < n; i++) {
+        if (pi[i] < min_pi) min_pi = pi[i];
+        sum_pi += pi[i];
+    }
+    Search s{gb.sx, gb.sy, gb.scity, gb.skey, gb.start, gb.g, inst->type, min_pi};
     WT_CUDA_CHECK(err, cudaMemcpyAsync(b.pi_in, pi, (size_t)n * sizeof(int32_t),
                                        cudaMemcpyHostToDevice, st));
     long long init[4] = {0, INT64_MIN, 0, 0};
     WT_CUDA_CHECK(err, cudaMemcpyAsync(b.figs, init, sizeof init, cudaMemcpyHostToDevice, st));
     start_kernel<<<blocks, THREADS, 0, st>>>(b.pi_in, gb.scity, b);
     cells_kernel<<<(cells + THREADS - 1) / THREADS, THREADS, 0, st>>>(s, b, true);
-    int lines = gb.g.gx + gb.g.gy;
-    lines_kernel<<<(lines + THREADS - 1) / THREADS, THREADS, 0, st>>>(gb.g, b);
-    line_scans_kernel<<<1, LINE_THREADS, 0, st>>>(gb.g, b);
     WT_CUDA_CHECK(err, cudaGetLastError());
     wt_status status = WT_OK;
     for (long long roots = n; roots > 1;) {
@@ -564,14 +478,13 @@ extern "C" wt_status wt_cuda_bound_open(int device, const wt_instance *inst, wt_
     h->device = device;
     h->inst = inst;
     int n = inst->n;
-    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 72 + cells * 8 +
-                                                  ((size_t)g.gx + g.gy + 512) * 12;
+    size_t cells = (size_t)g.gx * (size_t)g.gy, extra = (size_t)n * 72 + cells * 8;
     wt_status st = wt_grid::grid_open(inst, g, extra, "complete bound", h->gb, err);
     if (st == WT_OK && h->gb.most > WT_CUDA_BOUND_CELL_MAX)
         st = wt_fail(err, WT_STATUS_UNSUPPORTED,
                      "complete bound: a grid cell holds %d cities (more than %d)", h->gb.most,
                      WT_CUDA_BOUND_CELL_MAX);
-    if (st == WT_OK) st = bound_open(h->b, n, g.gx, g.gy, err);
+    if (st == WT_OK) st = bound_open(h->b, n, (int)cells, err);
     if (st != WT_OK) {
         wt_cuda_bound_close(h);
         return st;
