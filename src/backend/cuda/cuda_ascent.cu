@@ -735,7 +735,8 @@ struct BoundRun {
     const int32_t *pi = nullptr;
     int threads = 1;
     wt_search_ctl *ctl = nullptr;    /* NULL: no stop but abandon */
-    std::atomic<bool> abandon{false}; /* no bound wanted: the finish failed, stopped or ran on the host */
+    std::atomic<bool> abandon{false}; /* no bound wanted (the finish failed, stopped, or
+                                         ran on the host) */
     std::mutex lock;
     std::condition_variable wake;    /* pi_ready or abandon */
     bool pi_ready = false;
