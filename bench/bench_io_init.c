@@ -1,7 +1,8 @@
 /*
  * bench_io_init.c - `warptour-bench io-init`: reading a TSPLIB file of n
- * cities and building each start tour (single thread, as the start tours
- * are).
+ * cities, building each start tour (single thread, as the start tours
+ * are) and the local searches' candidate lists (core/neighbours.h: the 10
+ * nearest cities a city, the 8 quadrant neighbours; single thread too).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,6 +10,31 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "core/neighbours.h"
+
+/* Best-of-repeat seconds of the lists of inst: k nearest (quadrant false)
+ * or quadrant neighbours a city, one thread. */
+static int time_lists(const wt_instance *inst, int k, bool quadrant, int repeat, double *best)
+{
+    int32_t *nb = malloc((size_t)wt_instance_n(inst) * (size_t)k * sizeof *nb);
+    if (!nb) return EXIT_FAILURE_RUN;
+    *best = 1e300;
+    for (int r = 0; r < repeat; r++) {
+        bool stopped = false;
+        wt_error err = {0};
+        double t0 = bench_now();
+        wt_status st = quadrant ? wt_quadrant_lists_until(inst, k, 1, NULL, nb, &stopped, &err)
+                                : wt_neighbour_lists_until(inst, k, 1, NULL, nb, &stopped, &err);
+        double dt = bench_now() - t0;
+        if (st != WT_OK) {
+            free(nb);
+            return cli_report_error(&err);
+        }
+        if (dt < *best) *best = dt;
+    }
+    free(nb);
+    return EXIT_OK;
+}
 
 /* Best-of-repeat seconds to read path; keeps the last instance in *out. */
 static int time_read(const char *path, int repeat, double *best, wt_instance **out)
@@ -68,6 +94,14 @@ int bench_io_init(const bench_opts *o)
     }
     if (!tour) status = EXIT_FAILURE_RUN;
     free(tour);
+    const struct { const char *name; int k; bool quadrant; } lists[] = {{"nearest10", 10, false},
+                                                                         {"quadrant8", 8, true}};
+    for (size_t l = 0; status == EXIT_OK && n > 10 && l < sizeof lists / sizeof lists[0]; l++) {
+        status = time_lists(inst, lists[l].k, lists[l].quadrant, repeat, &best);
+        if (status == EXIT_OK)
+            printf("bench=io-init n=%" PRId64 " step=lists-%s seconds=%.4f\n", n, lists[l].name,
+                   best);
+    }
     wt_instance_free(inst);
     return status;
 }
