@@ -85,9 +85,12 @@ wt_status wt_neighbour_lists_until(const wt_instance *inst, int k, int threads,
         wt_kdtree_free(tree);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for neighbour lists");
     }
-    /* Each answer depends on its city alone, so any split gives the same
-     * lists.  Thread 0 is the calling thread: it alone polls the stop, at
-     * each of its blocks, and the others see the flag it raises. */
+    /* Each answer depends on its city alone, so any split and any order
+     * give the same lists: the cities in the tree's leaf order, so that a
+     * block's queries walk the same few branches (in the instance's order
+     * a random layout sends each query to another corner of the tree).
+     * Thread 0 is the calling thread: it alone polls the stop, at each of
+     * its blocks, and the others see the flag it raises. */
     int n = inst->n, blocks = (n + NB_BLOCK - 1) / NB_BLOCK, flag = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
     for (int b = 0; b < blocks; b++) {
@@ -98,8 +101,10 @@ wt_status wt_neighbour_lists_until(const wt_instance *inst, int k, int threads,
         }
         double *d = dist + (size_t)omp_get_thread_num() * (size_t)k;
         int end = (b + 1) * NB_BLOCK < n ? (b + 1) * NB_BLOCK : n;
-        for (int c = b * NB_BLOCK; c < end; c++) /* finds k: k < n */
+        for (int i = b * NB_BLOCK; i < end; i++) { /* finds k: k < n */
+            int c = wt_kdtree_city_at(tree, i);
             (void)wt_kdtree_knn(tree, c, k, nb + (size_t)c * (size_t)k, d);
+        }
     }
     free(dist);
     wt_kdtree_free(tree);
