@@ -659,10 +659,12 @@ static size_t sort_edges_records(const candidates *c, weighted_edge *edges,
 
 /* The distinct candidate edges in greedy order, as packed pairs in a new
  * array *pairs_out of *count_out entries; none (NULL, 0) when the stop came
- * while they were found. */
+ * while they were found.  *owner_out (NULL where not asked): a new array
+ * of the candidates' rows' cities (the k-d tree's leaf order: cities near
+ * each other in space are near each other in it), or NULL with none. */
 static wt_status sorted_candidate_edges(const wt_instance *inst, int k, int threads,
                                         const wt_init_stop *stop, uint64_t **pairs_out,
-                                        size_t *count_out, wt_error *err)
+                                        size_t *count_out, int32_t **owner_out, wt_error *err)
 {
     size_t m = (size_t)inst->n * (size_t)k;
     uint64_t *keys = malloc(m * sizeof *keys);
@@ -691,6 +693,10 @@ static wt_status sorted_candidate_edges(const wt_instance *inst, int k, int thre
     size_t count = fits ? sort_edges_radix(&c, id_bits, scratch, stop)
                         : sort_edges_records(&c, scratch, (weighted_edge *)scratch + m, stop);
     free(scratch);
+    if (owner_out) {
+        *owner_out = c.owner;
+        c.owner = NULL;
+    }
     candidates_free(&c);
     if (count == SIZE_MAX) { /* stopped while sorted */
         free(keys);
@@ -790,6 +796,47 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
     return WT_OK;
 }
 
+/* match_edges over the cities renumbered by place (owner[r]: the city at
+ * place r), adj back in the cities' numbers: the same paths, since every
+ * join depends on degrees and on which path a city lies on, not on the
+ * numbers.  With places near each other for cities near each other (the
+ * k-d tree's leaf order), an edge's two ends and their paths' records
+ * share cache lines, where the instance's numbering may scatter them (a
+ * random layout: a miss or two an end on millions of cities).  pairs
+ * are renumbered in place. */
+static wt_status match_edges_by_place(int n, uint64_t *pairs, size_t m, const int32_t *owner,
+                                      int threads, const wt_init_stop *stop, int32_t *adj,
+                                      bool *stopped)
+{
+    int32_t *place = malloc((size_t)n * sizeof *place);
+    int32_t *adj_place = malloc(2 * (size_t)n * sizeof *adj_place);
+    if (!place || !adj_place) {
+        free(place);
+        free(adj_place);
+        return WT_STATUS_OUT_OF_MEMORY;
+    }
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(static)
+        for (int r = 0; r < n; r++) place[owner[r]] = r;
+#pragma omp for schedule(static)
+        for (size_t e = 0; e < m; e++)
+            pairs[e] = pack_pair(place[pairs[e] >> 32], place[pairs[e] & 0xffffffffu]);
+    }
+    wt_status st = match_edges(n, pairs, m, stop, adj_place, stopped);
+    if (st == WT_OK && !*stopped) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int r = 0; r < n; r++)
+            for (int j = 0; j < 2; j++) {
+                int32_t q = adj_place[2 * (size_t)r + (size_t)j];
+                adj[2 * (size_t)owner[r] + (size_t)j] = q >= 0 ? owner[q] : -1;
+            }
+    }
+    free(place);
+    free(adj_place);
+    return st;
+}
+
 /* Lists the path endpoints (cities of degree < 2, a lone city once) and,
  * for each, the far end of its path; -1 when asked to stop (polled every
  * CHAIN_POLL cities: on large instances the walk is one of greedy's long
@@ -873,16 +920,21 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
     int n = inst->n;
     int k = n - 1 < GREEDY_K ? n - 1 : GREEDY_K;
     uint64_t *pairs = NULL;
+    int32_t *owner = NULL;
     size_t m = 0;
     int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
     wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
     bool stopped = stop_asked(stop);
     if (st == WT_OK && k > 0 && !stopped) {
-        st = sorted_candidate_edges(inst, k, threads, stop, &pairs, &m, err);
+        st = sorted_candidate_edges(inst, k, threads, stop, &pairs, &m, &owner, err);
         if (st == WT_OK) stopped = !pairs || stop_asked(stop); /* none: cut while found */
     }
-    if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
+    if (st == WT_OK && !stopped)
+        st = owner ? match_edges_by_place(n, pairs, m, owner, threads > 0 ? threads : 1, stop,
+                                          adj, &stopped)
+                   : match_edges(n, pairs, m, stop, adj, &stopped);
     free(pairs);
+    free(owner);
     return tour_from_paths(inst, WT_INIT_GREEDY, adj, st, stopped, seed, threads, stop, tour, cut,
                            err);
 }
