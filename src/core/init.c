@@ -287,12 +287,30 @@ static int live_set_nearest(const live_set *s, int city)
 
 /* ------------------------------------------------------- chaining the paths */
 
-/* Paths over the cities, as greedy matching leaves them: adj[2c] and
- * adj[2c+1] are the neighbours of c on its path, -1 where it has none.  With
- * adj NULL every city is a path of its own: the nearest-neighbour tour. */
+/* How the matching numbered the cities: owner[q] the city at place q,
+ * place[c] the place of city c; both NULL: by the cities' own numbers. */
+typedef struct numbering {
+    const int32_t *owner, *place;
+} numbering;
+
+static inline int place_of(const numbering *num, int city)
+{
+    return num->place ? num->place[city] : city;
+}
+
+static inline int city_of(const numbering *num, int place)
+{
+    return num->owner ? num->owner[place] : place;
+}
+
+/* Paths over the cities, as greedy matching leaves them: adj[2q] and
+ * adj[2q+1] are the neighbours of the city at place q on its path (places
+ * of num), -1 where it has none.  With adj NULL every city is a path of
+ * its own: the nearest-neighbour tour. */
 typedef struct paths {
     const int32_t *adj;
-    const int32_t *ends;      /* the endpoints (NULL: all cities) */
+    numbering num;
+    const int32_t *ends;      /* the endpoints, cities (NULL: all cities) */
     int n_ends;
     const int32_t *other_end; /* per endpoint, the far end of its path */
 } paths;
@@ -306,12 +324,12 @@ static int append_path(const paths *p, int start, int32_t *tour, int k)
         return k + 1;
     }
     int prev = -1;
-    for (int c = start; c >= 0;) {
-        tour[k++] = c;
-        int a0 = p->adj[2 * c], a1 = p->adj[2 * c + 1];
+    for (int q = place_of(&p->num, start); q >= 0;) {
+        tour[k++] = city_of(&p->num, q);
+        int a0 = p->adj[2 * q], a1 = p->adj[2 * q + 1];
         int next = a0 != prev ? a0 : a1;
-        prev = c;
-        c = next;
+        prev = q;
+        q = next;
     }
     return k;
 }
@@ -796,25 +814,17 @@ static wt_status match_edges(int n, const uint64_t *pairs, size_t m, const wt_in
     return WT_OK;
 }
 
-/* match_edges over the cities renumbered by place (owner[r]: the city at
- * place r), adj back in the cities' numbers: the same paths, since every
- * join depends on degrees and on which path a city lies on, not on the
- * numbers.  With places near each other for cities near each other (the
- * k-d tree's leaf order), an edge's two ends and their paths' records
- * share cache lines, where the instance's numbering may scatter them (a
- * random layout: a miss or two an end on millions of cities).  pairs
- * are renumbered in place. */
-static wt_status match_edges_by_place(int n, uint64_t *pairs, size_t m, const int32_t *owner,
-                                      int threads, const wt_init_stop *stop, int32_t *adj,
-                                      bool *stopped)
+/* The cities renumbered by place for the matching (owner[r]: the city at
+ * place r) into place, and pairs (in place) with them.  With places near
+ * each other for cities near each other (the k-d tree's leaf order), an
+ * edge's two ends and their paths' records share cache lines, where the
+ * instance's numbering may scatter them (a random layout: a miss or two
+ * an end on millions of cities); the matching keeps the same edges, since
+ * every join depends on degrees and on which path a city lies on, not on
+ * the numbers. */
+static void renumber_by_place(int n, uint64_t *pairs, size_t m, const int32_t *owner,
+                              int threads, int32_t *place)
 {
-    int32_t *place = malloc((size_t)n * sizeof *place);
-    int32_t *adj_place = malloc(2 * (size_t)n * sizeof *adj_place);
-    if (!place || !adj_place) {
-        free(place);
-        free(adj_place);
-        return WT_STATUS_OUT_OF_MEMORY;
-    }
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(static)
@@ -823,18 +833,6 @@ static wt_status match_edges_by_place(int n, uint64_t *pairs, size_t m, const in
         for (size_t e = 0; e < m; e++)
             pairs[e] = pack_pair(place[pairs[e] >> 32], place[pairs[e] & 0xffffffffu]);
     }
-    wt_status st = match_edges(n, pairs, m, stop, adj_place, stopped);
-    if (st == WT_OK && !*stopped) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (int r = 0; r < n; r++)
-            for (int j = 0; j < 2; j++) {
-                int32_t q = adj_place[2 * (size_t)r + (size_t)j];
-                adj[2 * (size_t)owner[r] + (size_t)j] = q >= 0 ? owner[q] : -1;
-            }
-    }
-    free(place);
-    free(adj_place);
-    return st;
 }
 
 /* Lists the path endpoints (cities of degree < 2, a lone city once) and,
@@ -842,22 +840,24 @@ static wt_status match_edges_by_place(int n, uint64_t *pairs, size_t m, const in
  * CHAIN_POLL cities: on large instances the walk is one of greedy's long
  * phases, bench/RESULTS.md, "Why a time limit cuts greedy to the spacefill
  * tour"). */
-static int find_path_ends(int n, const int32_t *adj, const wt_init_stop *stop, int32_t *ends,
-                          int32_t *other_end)
+static int find_path_ends(int n, const int32_t *adj, const numbering *num,
+                          const wt_init_stop *stop, int32_t *ends, int32_t *other_end)
 {
     int n_ends = 0;
     for (int i = 0; i < n; i++) other_end[i] = -1;
     for (int c = 0; c < n; c++) {
         if (c % CHAIN_POLL == 0 && c > 0 && stop_asked(stop)) return -1;
-        if (adj[2 * c + 1] >= 0 || other_end[c] >= 0) continue;
-        int prev = -1, x = c;
+        int q = place_of(num, c);
+        if (adj[2 * q + 1] >= 0 || other_end[c] >= 0) continue;
+        int prev = -1;
         for (;;) {
-            int a0 = adj[2 * x], a1 = adj[2 * x + 1];
+            int a0 = adj[2 * q], a1 = adj[2 * q + 1];
             int next = a0 != prev ? a0 : a1;
             if (next < 0) break;
-            prev = x;
-            x = next;
+            prev = q;
+            q = next;
         }
+        int x = city_of(num, q);
         other_end[c] = x;
         other_end[x] = c;
         ends[n_ends++] = c;
@@ -866,8 +866,8 @@ static int find_path_ends(int n, const int32_t *adj, const wt_init_stop *stop, i
     return n_ends;
 }
 
-static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint64_t seed,
-                              int threads, const wt_init_stop *stop, int32_t *tour,
+static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, const numbering *num,
+                              uint64_t seed, int threads, const wt_init_stop *stop, int32_t *tour,
                               wt_init_cut *cut, wt_error *err)
 {
     int n = inst->n;
@@ -878,8 +878,8 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
         free(other_end);
         return WT_STATUS_OUT_OF_MEMORY;
     }
-    paths p = {.adj = adj, .ends = ends, .other_end = other_end};
-    p.n_ends = find_path_ends(n, adj, stop, ends, other_end);
+    paths p = {.adj = adj, .num = *num, .ends = ends, .other_end = other_end};
+    p.n_ends = find_path_ends(n, adj, num, stop, ends, other_end);
     wt_status st = WT_OK;
     if (p.n_ends < 0) *cut = WT_INIT_CUT_SPACEFILL;
     else st = chain_paths(inst, &p, seed, threads, stop, tour, cut, err);
@@ -891,21 +891,21 @@ static wt_status greedy_chain(const wt_instance *inst, const int32_t *adj, uint6
 static wt_status init_spacefill(const wt_instance *inst, int threads, int32_t *tour,
                                 wt_error *err);
 
-/* The tour from the paths in adj (freed here) that `method` matched, st
- * its status so far.  Stopped before the paths were all made: the
+/* The tour from the paths in adj (freed here; its places by num) that
+ * `method` matched, st its status so far.  Stopped before the paths were all made: the
  * spacefill tour, a sort away (joining part-made paths gave longer tours).
  * Stopped later, greedy_chain gives up too (chain_paths says why). */
 static wt_status tour_from_paths(const wt_instance *inst, wt_init_method method, int32_t *adj,
-                                 wt_status st, bool stopped, uint64_t seed, int threads,
-                                 const wt_init_stop *stop, int32_t *tour, wt_init_cut *cut,
-                                 wt_error *err)
+                                 const numbering *num, wt_status st, bool stopped, uint64_t seed,
+                                 int threads, const wt_init_stop *stop, int32_t *tour,
+                                 wt_init_cut *cut, wt_error *err)
 {
     if (st == WT_OK && stopped) {
         free(adj);
         *cut = WT_INIT_CUT_SPACEFILL;
         return init_spacefill(inst, threads, tour, err);
     }
-    if (st == WT_OK) st = greedy_chain(inst, adj, seed, threads, stop, tour, cut, err);
+    if (st == WT_OK) st = greedy_chain(inst, adj, num, seed, threads, stop, tour, cut, err);
     free(adj);
     if (st == WT_OK && *cut == WT_INIT_CUT_SPACEFILL)
         return init_spacefill(inst, threads, tour, err);
@@ -929,14 +929,20 @@ static wt_status init_greedy(const wt_instance *inst, uint64_t seed, int threads
         st = sorted_candidate_edges(inst, k, threads, stop, &pairs, &m, &owner, err);
         if (st == WT_OK) stopped = !pairs || stop_asked(stop); /* none: cut while found */
     }
-    if (st == WT_OK && !stopped)
-        st = owner ? match_edges_by_place(n, pairs, m, owner, threads > 0 ? threads : 1, stop,
-                                          adj, &stopped)
-                   : match_edges(n, pairs, m, stop, adj, &stopped);
+    int32_t *place = NULL; /* the matching's numbering: by place where owner came */
+    if (st == WT_OK && !stopped && owner) {
+        place = malloc((size_t)n * sizeof *place);
+        if (place) renumber_by_place(n, pairs, m, owner, threads > 0 ? threads : 1, place);
+        else st = WT_STATUS_OUT_OF_MEMORY;
+    }
+    if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
     free(pairs);
+    numbering num = {place ? owner : NULL, place};
+    st = tour_from_paths(inst, WT_INIT_GREEDY, adj, &num, st, stopped, seed, threads, stop, tour,
+                         cut, err);
     free(owner);
-    return tour_from_paths(inst, WT_INIT_GREEDY, adj, st, stopped, seed, threads, stop, tour, cut,
-                           err);
+    free(place);
+    return st;
 }
 
 wt_status wt_tour_init_greedy_pairs(const wt_instance *inst, const uint64_t *pairs, size_t m,
@@ -955,8 +961,9 @@ wt_status wt_tour_init_greedy_pairs(const wt_instance *inst, const uint64_t *pai
     wt_status st = adj ? WT_OK : WT_STATUS_OUT_OF_MEMORY;
     bool stopped = stop_asked(stop);
     if (st == WT_OK && !stopped) st = match_edges(n, pairs, m, stop, adj, &stopped);
-    return tour_from_paths(inst, WT_INIT_GREEDY, adj, st, stopped, seed, threads, stop, tour, cut,
-                           err);
+    numbering by_city = {NULL, NULL};
+    return tour_from_paths(inst, WT_INIT_GREEDY, adj, &by_city, st, stopped, seed, threads, stop,
+                           tour, cut, err);
 }
 
 /* ----------------------------------------------------------- Quick-Boruvka */
@@ -1112,8 +1119,9 @@ static wt_status init_boruvka(const wt_instance *inst, uint64_t seed, int thread
         }
     }
     free(dist);
-    return tour_from_paths(inst, WT_INIT_BORUVKA, adj, st, stopped, seed, threads, stop, tour, cut,
-                           err);
+    numbering by_city = {NULL, NULL};
+    return tour_from_paths(inst, WT_INIT_BORUVKA, adj, &by_city, st, stopped, seed, threads, stop,
+                           tour, cut, err);
 }
 
 /* --------------------------------------------------------------- spacefill */
