@@ -111,6 +111,11 @@ struct wt_tuning {
                                  the default (src/algo/policy.h); else
                                  100..60000 (their windows: ils_window's
                                  cities) */
+    int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
+                                 not yet spliced into the host's tour, at most
+                                 (then the rounds wait for the host's next
+                                 merge); 0: the default (src/algo/policy.h);
+                                 else 1..64 */
     int ils_merge;            /* replicas and merged replicas, more than one
                                  thread: at each meeting the searches' tours are
                                  merged by partition crossover into one no

@@ -101,6 +101,7 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .alternate = merged,
         .devices = p->devices, /* the rounds' windows over the list's GPUs */
         .device_count = p->device_count,
+        .ahead = t->ils_concurrent_ahead,
     };
     o.candidates = wt_ls_candidates(whole, &o.candidates_k);
     return o;

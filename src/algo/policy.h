@@ -719,6 +719,13 @@ int wt_policy_device_stall_passes(int n);
  * (bench/RESULTS.md, "Splices, set-up threads and merges (concurrent
  * windows)"). */
 #define WT_CONCURRENT_SETUP_THREADS 4
+/* Rounds searched and not yet spliced into the host's tour, at most
+ * [ils_concurrent_ahead]: the host's rounds on segments of millions of
+ * cities take several seconds, and the GPU would wait for them
+ * (bench/RESULTS.md, "Why rounds ahead of the host's merges (concurrent
+ * windows)"). */
+#define WT_CONCURRENT_AHEAD 8
+#define WT_CONCURRENT_AHEAD_MAX 64
 /* Most seconds a round's set-up adds to its length. */
 #define WT_CONCURRENT_SETUP_MAX_S 10.0
 /* Fewest seconds before the deadline (besides a set-up as long as the last

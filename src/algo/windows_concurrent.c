@@ -33,12 +33,16 @@
  * keep off while it runs (wt_concurrent_host_cities): the two then search
  * different places, rather than the same ones twice.
  *
- * So that the device does not wait for the host's next merge between
- * rounds, the thread starts the next round at once, from the tour of the
- * host's last merge (published at every splice) with the finished round's
- * improved paths spliced in; the host splices those into its own tour at
- * its next merge.  A round waits only where the host has not yet spliced
- * the one before it.
+ * So that the device does not wait for the host's merges, the thread
+ * starts the next round at once: from the last round's start with its
+ * improved paths spliced in where the host has not spliced since, else
+ * from the tour of the host's last splice (published at every splice) with
+ * the improved paths of every round it has not yet spliced.  The rounds'
+ * improved paths are kept (their cities, not whole tours) until the host
+ * splices them, the older round's first, at its next merge; a round waits
+ * only where o.ahead rounds already wait for it, which happens where the
+ * host's merges come several rounds apart (its rounds on segments of
+ * millions of cities take seconds).
  */
 #include "algo/windows_concurrent.h"
 
@@ -51,12 +55,13 @@
 #include "core/error.h"
 #include "core/instance.h"
 
-/* An improved path: the path at positions from .. to (counted from the
- * round's offset) of work replaces snap's; from and to kept their cities. */
+/* An improved path of a round: cities[first .. first + inner + 1] of its
+ * record, in their new order; its two ends kept their places, and its inner
+ * cities are the ones of the path it replaces. */
 typedef struct improved_path {
-    int from, to;
-    int64_t gain; /* against snap's path */
-    int64_t len;  /* of work's path */
+    size_t first;
+    int inner;
+    int64_t len; /* of the new order, end to end */
 } improved_path;
 
 /* Stamps of the inner cities of one improved path at a time (n entries). */
@@ -65,32 +70,39 @@ typedef struct marks {
     uint32_t now;
 } marks;
 
-/* One round's tours and improved paths; two of them take turns. */
-typedef struct round_buf {
-    int32_t *snap, *work; /* n each: the tour at the round's start, its windows' result */
+/* A searched round's improved paths, kept until the host splices them. */
+typedef struct round_paths {
     improved_path *paths;
-    int count, offset;
-    bool ready; /* searched, improved paths found, not yet spliced */
+    int count, paths_cap;
+    int32_t *cities;
+    size_t used, cities_cap;
     double gpu_s;
-} round_buf;
+} round_paths;
 
 struct wt_concurrent_windows {
     const wt_instance *inst;
     int n;
     wt_concurrent_opts o;
-    uint64_t rounds_started, rounds_spliced;
+    int ahead; /* rounds searched and not yet spliced, at most (the records) */
+    round_paths *rec; /* ahead records: round j's in rec[j % ahead] */
+    /* Rounds started, searched (their paths recorded) and spliced: the
+     * records of rounds spliced .. done - 1 wait for the host's splice. */
+    uint64_t rounds_started, rounds_done, rounds_spliced;
+    uint64_t publishes, publishes_seen; /* the host's splices; as of snap's start */
     double deadline, started_at;
     double setup_s; /* the last round's seconds off the device's kernels */
-    round_buf buf[2];
     wt_device device;   /* o.device's copy */
     int listed[WT_MAX_DEVICES], listed_count; /* o.devices' copy */
     wt_device_set devices; /* device and the list's other usable GPUs, found
                               by the rounds' thread when it starts */
     char devices_named[128]; /* devices' description once found (under lock) */
+    /* The rounds' thread's: the tour the next round starts from, its
+     * positions, the round's copy of it and the round's offset. */
+    int32_t *snap, *snap_pos, *work;
+    int offset;
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
-    int32_t *next_pos;  /* n: each city's position in the next round's snap */
-    marks host_marks, thread_marks; /* for the splices, for the next round's start */
+    marks host_marks, thread_marks; /* for the host's splices, for snap's */
     uint8_t *owned[2];  /* n each, with o.alternate: the cities of the running
                            round's windows (owned[0]), the next round's made
                            in owned[1] */
@@ -104,19 +116,19 @@ struct wt_concurrent_windows {
     double gpu_s;
 };
 
-static void free_round(round_buf *rd)
+static void free_records(wt_concurrent_windows *cw)
 {
-    free(rd->snap);
-    free(rd->work);
-    free(rd->paths);
+    for (int i = 0; cw->rec && i < cw->ahead; i++) {
+        free(cw->rec[i].paths);
+        free(cw->rec[i].cities);
+    }
+    free(cw->rec);
 }
 
-static bool alloc_round(round_buf *rd, size_t n)
+/* The rounds that may wait for the host's splices: tuned, else the policy's. */
+static int rounds_ahead(int tuned)
 {
-    rd->snap = malloc(n * sizeof *rd->snap);
-    rd->work = malloc(n * sizeof *rd->work);
-    rd->paths = malloc((n / 2 + 1) * sizeof *rd->paths);
-    return rd->snap && rd->work && rd->paths;
+    return tuned > 0 ? tuned : WT_CONCURRENT_AHEAD;
 }
 
 wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *o,
@@ -125,23 +137,29 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
     *out = NULL;
     if (!inst || inst->n < 8 || !o || !o->device || !o->device->backend->windows ||
         !(o->round_s > 0) || o->window < 8 || (o->candidates && o->candidates_k < 1) ||
+        o->ahead < 0 || o->ahead > WT_CONCURRENT_AHEAD_MAX ||
         wt_devices_check(o->devices, o->device_count, "wt_concurrent_open", NULL) != WT_OK)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_concurrent_open: need an instance "
                        "of at least 8 cities, a device with a window search, a round of more "
                        "than 0 s, windows of at least 8 cities, candidate lists of at "
-                       "least 1 city if any and a device list as warptour.h's");
+                       "least 1 city if any, rounds ahead of the host's splices 0 to %d and "
+                       "a device list as warptour.h's", WT_CONCURRENT_AHEAD_MAX);
     size_t n = (size_t)inst->n;
     wt_concurrent_windows *cw = calloc(1, sizeof *cw);
-    bool ok = cw && alloc_round(&cw->buf[0], n) && alloc_round(&cw->buf[1], n);
+    bool ok = cw != NULL;
     if (ok) {
+        cw->ahead = rounds_ahead(o->ahead);
+        cw->rec = calloc((size_t)cw->ahead, sizeof *cw->rec);
+        cw->snap = malloc(n * sizeof *cw->snap);
+        cw->snap_pos = malloc(n * sizeof *cw->snap_pos);
+        cw->work = malloc(n * sizeof *cw->work);
         cw->pos = malloc(n * sizeof *cw->pos);
         cw->host_pos = malloc(n * sizeof *cw->host_pos);
-        cw->next_pos = malloc(n * sizeof *cw->next_pos);
         cw->published = malloc(n * sizeof *cw->published);
         cw->host_marks.stamp = calloc(n, sizeof *cw->host_marks.stamp);
         cw->thread_marks.stamp = calloc(n, sizeof *cw->thread_marks.stamp);
-        ok = cw->pos && cw->host_pos && cw->next_pos && cw->published && cw->host_marks.stamp &&
-             cw->thread_marks.stamp;
+        ok = cw->rec && cw->snap && cw->snap_pos && cw->work && cw->pos && cw->host_pos &&
+             cw->published && cw->host_marks.stamp && cw->thread_marks.stamp;
         for (int i = 0; ok && o->alternate && i < 2; i++)
             ok = (cw->owned[i] = malloc(n)) != NULL;
     }
@@ -171,45 +189,71 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
     return WT_OK;
 }
 
-/* City at position q of t (a round's snap or work), counted from its offset. */
-static int32_t at(const wt_concurrent_windows *cw, const round_buf *rd, const int32_t *t, int q)
+/* City at position q of t (the round's snap or work), counted from its offset. */
+static int32_t at(const wt_concurrent_windows *cw, const int32_t *t, int q)
 {
-    return t[(rd->offset + q) % cw->n];
+    return t[(cw->offset + q) % cw->n];
 }
 
-static int64_t path_length(const wt_concurrent_windows *cw, const round_buf *rd,
-                           const int32_t *t, int from, int to)
+static int64_t path_length(const wt_concurrent_windows *cw, const int32_t *t, int from, int to)
 {
     int64_t len = 0;
-    for (int q = from; q < to; q++)
-        len += wt_dist(cw->inst, at(cw, rd, t, q), at(cw, rd, t, q + 1));
+    for (int q = from; q < to; q++) len += wt_dist(cw->inst, at(cw, t, q), at(cw, t, q + 1));
     return len;
 }
 
-/* The improved paths of rd's work against its snap (see the top of the file);
- * position 0 is a window's first city and n - 1 a window's last, which
- * keep their places. */
-static void find_improved_paths(wt_concurrent_windows *cw, round_buf *rd)
+/* Appends work's path at positions from .. to (from the offset) to rec;
+ * false where memory ran out. */
+static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int from, int to,
+                        int64_t len)
+{
+    size_t need = rec->used + (size_t)(to - from + 1);
+    if (rec->count == rec->paths_cap) {
+        int cap = rec->paths_cap ? 2 * rec->paths_cap : 1024;
+        improved_path *grown = realloc(rec->paths, (size_t)cap * sizeof *grown);
+        if (!grown) return false;
+        rec->paths = grown;
+        rec->paths_cap = cap;
+    }
+    if (need > rec->cities_cap) {
+        size_t cap = rec->cities_cap ? 2 * rec->cities_cap : 16384;
+        while (cap < need) cap *= 2;
+        int32_t *grown = realloc(rec->cities, cap * sizeof *grown);
+        if (!grown) return false;
+        rec->cities = grown;
+        rec->cities_cap = cap;
+    }
+    rec->paths[rec->count++] = (improved_path){rec->used, to - from - 1, len};
+    for (int q = from; q <= to; q++) rec->cities[rec->used++] = at(cw, cw->work, q);
+    return true;
+}
+
+/* The improved paths of the round's work against snap (see the top of the
+ * file) into rec; position 0 is a window's first city and n - 1 a window's
+ * last, which keep their places.  False where memory ran out. */
+static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
 {
     int n = cw->n;
-    const int32_t *snap = rd->snap, *work = rd->work;
-    rd->count = 0;
-    for (int q = 0; q < n; q++) cw->pos[at(cw, rd, snap, q)] = q;
+    const int32_t *snap = cw->snap, *work = cw->work;
+    rec->count = 0;
+    rec->used = 0;
+    for (int q = 0; q < n; q++) cw->pos[at(cw, snap, q)] = q;
     for (int q = 1; q < n - 1; q++) {
-        if (at(cw, rd, work, q) == at(cw, rd, snap, q)) continue;
-        int a = q, last = a, far = cw->pos[at(cw, rd, work, a)];
+        if (at(cw, work, q) == at(cw, snap, q)) continue;
+        int a = q, last = a, far = cw->pos[at(cw, work, a)];
         while (last + 1 < n - 1 &&
-               !(far == last && at(cw, rd, work, last + 1) == at(cw, rd, snap, last + 1))) {
+               !(far == last && at(cw, work, last + 1) == at(cw, snap, last + 1))) {
             last++;
-            int p = cw->pos[at(cw, rd, work, last)];
+            int p = cw->pos[at(cw, work, last)];
             if (p > far) far = p;
         }
-        if (!(far == last && at(cw, rd, work, last + 1) == at(cw, rd, snap, last + 1))) return;
-        int64_t len = path_length(cw, rd, work, a - 1, last + 1);
-        int64_t gain = path_length(cw, rd, snap, a - 1, last + 1) - len;
-        if (gain > 0) rd->paths[rd->count++] = (improved_path){a - 1, last + 1, gain, len};
+        if (!(far == last && at(cw, work, last + 1) == at(cw, snap, last + 1))) return true;
+        int64_t len = path_length(cw, work, a - 1, last + 1);
+        int64_t gain = path_length(cw, snap, a - 1, last + 1) - len;
+        if (gain > 0 && !record_path(cw, rec, a - 1, last + 1, len)) return false;
         q = last + 1;
     }
+    return true;
 }
 
 /* A new stamp for m's cities (all stamps cleared when they run out). */
@@ -244,36 +288,37 @@ static int64_t walk_inside(const wt_concurrent_windows *cw, const int32_t *t, co
     return len + wt_dist(cw->inst, prev, v);
 }
 
-/* Splices p into tour t (n cities, pos its positions) where its inner
- * cities lie between its ends as one path of t, longer than p: those
+/* Splices p (of rec) into tour t (n cities, pos its positions) where its
+ * inner cities lie between its ends as one path of t, longer than p: those
  * positions take p's cities.  Returns the exact gain, 0 where p was not
  * spliced. */
-static int64_t splice_path(const wt_concurrent_windows *cw, const round_buf *rd,
+static int64_t splice_path(const wt_concurrent_windows *cw, const round_paths *rec,
                            const improved_path *p, int32_t *t, int32_t *pos, marks *m)
 {
-    int n = cw->n, inner = p->to - p->from - 1;
-    int32_t u = at(cw, rd, rd->snap, p->from), v = at(cw, rd, rd->snap, p->to);
+    const int32_t *c = rec->cities + p->first;
+    int n = cw->n, inner = p->inner;
+    int32_t u = c[0], v = c[inner + 1];
     next_stamp(m, n);
-    for (int q = p->from + 1; q < p->to; q++) m->stamp[at(cw, rd, rd->snap, q)] = m->now;
+    for (int i = 1; i <= inner; i++) m->stamp[c[i]] = m->now;
     int pu = pos[u], dir = 1;
     int64_t was = walk_inside(cw, t, m, pu, dir, v, inner);
     if (was < 0) was = walk_inside(cw, t, m, pu, dir = -1, v, inner);
     if (was <= p->len) return 0;
     for (int i = 1; i <= inner; i++) {
         int q = wrap(pu + dir * i, n);
-        t[q] = at(cw, rd, rd->work, p->from + i);
+        t[q] = c[i];
         pos[t[q]] = q;
     }
     return was - p->len;
 }
 
-/* Splices rd's improved paths into tour t (n cities, pos its positions),
+/* Splices rec's improved paths into tour t (n cities, pos its positions),
  * each where it fits and gains; their gain. */
-static int64_t splice_paths(const wt_concurrent_windows *cw, const round_buf *rd, int32_t *t,
-                            int32_t *pos, marks *m)
+static int64_t splice_paths(const wt_concurrent_windows *cw, const round_paths *rec,
+                            int32_t *t, int32_t *pos, marks *m)
 {
     int64_t sum = 0;
-    for (int i = 0; i < rd->count; i++) sum += splice_path(cw, rd, &rd->paths[i], t, pos, m);
+    for (int i = 0; i < rec->count; i++) sum += splice_path(cw, rec, &rec->paths[i], t, pos, m);
     return sum;
 }
 
@@ -282,10 +327,9 @@ static void fill_positions(const int32_t *t, int n, int32_t *pos)
     for (int q = 0; q < n; q++) pos[t[q]] = q;
 }
 
-/* The cities of the windows that o searches in rd's snap become the owned
- * ones (for the host's kicks to keep off). */
-static void own_windows(wt_concurrent_windows *cw, const round_buf *rd,
-                        const wt_windows_opts *o)
+/* The cities of the windows that o searches in snap become the owned ones
+ * (for the host's kicks to keep off). */
+static void own_windows(wt_concurrent_windows *cw, const wt_windows_opts *o)
 {
     int n = cw->n, all = wt_windows_count(n, o->window);
     uint8_t *mine = cw->owned[1];
@@ -293,7 +337,7 @@ static void own_windows(wt_concurrent_windows *cw, const round_buf *rd,
     for (int w = 0; w < all; w++) {
         if (!wt_windows_searched(o, w)) continue;
         for (int q = wt_windows_first(n, all, w); q < wt_windows_first(n, all, w + 1); q++)
-            mine[at(cw, rd, rd->snap, q)] = 1;
+            mine[at(cw, cw->snap, q)] = 1;
     }
     pthread_mutex_lock(&cw->lock);
     cw->owned[1] = cw->owned[0];
@@ -314,16 +358,16 @@ int wt_concurrent_host_cities(wt_concurrent_windows *cw, const int32_t *tour, in
     return m;
 }
 
-/* Searches rd's work from its snap (set by the caller) for the round's
- * length, or until the deadline; false where the search failed.  The
- * batch's time limit includes its set-up (cutting the windows and their
- * lists, the copies to and from the GPU), so a round whose set-up (as
- * long as the last one's) would leave the GPU less than half its length
- * lasts that much longer (WT_CONCURRENT_SETUP_MAX_S at most).  Longer
- * rounds than that gave longer tours: their improved paths meet more of
- * the host's changes (bench/RESULTS.md, "Why rounds of 1 s and windows of
- * 1,000 cities (concurrent windows)"). */
-static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t number)
+/* Searches the round's work from snap for the round's length, or until
+ * the deadline, and records its improved paths in rec; false where the
+ * search failed.  The batch's time limit includes its set-up (cutting the
+ * windows and their lists, the copies to and from the GPU), so a round
+ * whose set-up (as long as the last one's) would leave the GPU less than
+ * half its length lasts that much longer (WT_CONCURRENT_SETUP_MAX_S at
+ * most).  Longer rounds than that gave longer tours: their improved paths
+ * meet more of the host's changes (bench/RESULTS.md, "Why rounds of 1 s and
+ * windows of 1,000 cities (concurrent windows)"). */
+static bool search_round(wt_concurrent_windows *cw, round_paths *rec, uint64_t number)
 {
     double left = cw->deadline - wt_now(), want = cw->setup_s + cw->o.round_s / 2;
     if (want < cw->o.round_s) want = cw->o.round_s;
@@ -343,37 +387,26 @@ static bool search_round(wt_concurrent_windows *cw, round_buf *rd, uint64_t numb
         .threads = cpu ? 1 : WT_CONCURRENT_SETUP_THREADS,
         .stop_flag = &cw->stop,
     };
-    rd->offset = o.offset;
-    rd->count = 0;
-    rd->gpu_s = 0;
-    memcpy(rd->work, rd->snap, (size_t)cw->n * sizeof *rd->work);
+    cw->offset = o.offset;
+    rec->count = 0;
+    rec->used = 0;
+    rec->gpu_s = 0;
+    memcpy(cw->work, cw->snap, (size_t)cw->n * sizeof *cw->work);
     if (!(o.time_limit_s > 0)) return true; /* the deadline came meanwhile */
     if (cw->o.alternate) {
         o.stride = 2;
         o.phase = (int)(number % 2);
-        own_windows(cw, rd, &o);
+        own_windows(cw, &o);
     }
     wt_windows_round done;
     wt_error err;
-    if (wt_windows_round_run(cw->inst, rd->work, &o, &done, &err) != WT_OK) return false;
-    rd->gpu_s = done.gpu_s;
+    if (wt_windows_round_run(cw->inst, cw->work, &o, &done, &err) != WT_OK) return false;
+    rec->gpu_s = done.gpu_s;
     /* The CPU's search has no kernels; several GPUs' kernel seconds add up
      * over the same wall time. */
     double off = cpu ? 0 : done.wall_s - done.gpu_s / cw->devices.count;
     cw->setup_s = off < 0 ? 0 : off > WT_CONCURRENT_SETUP_MAX_S ? WT_CONCURRENT_SETUP_MAX_S : off;
-    find_improved_paths(cw, rd);
-    return true;
-}
-
-/* The next round's start: the tour of the host's last splice with rd's
- * improved paths spliced in. */
-static void next_start(wt_concurrent_windows *cw, const round_buf *rd, int32_t *snap)
-{
-    pthread_mutex_lock(&cw->lock);
-    memcpy(snap, cw->published, (size_t)cw->n * sizeof *snap);
-    pthread_mutex_unlock(&cw->lock);
-    fill_positions(snap, cw->n, cw->next_pos);
-    splice_paths(cw, rd, snap, cw->next_pos, &cw->thread_marks);
+    return find_improved_paths(cw, rec);
 }
 
 /* Whether the thread should start no further round (under the lock): not
@@ -383,6 +416,33 @@ static bool ending(const wt_concurrent_windows *cw)
 {
     return cw->stop || cw->failed ||
            cw->deadline - wt_now() < WT_CONCURRENT_MIN_LEFT_S + cw->setup_s;
+}
+
+/* The next round's start after round `done` (recorded, counted in
+ * rounds_done), under the lock on entry and on return: where the host has
+ * not spliced since snap's start, snap with the round's improved paths
+ * spliced in (they fit it all); else the tour of the host's last splice
+ * with every round's improved paths that it has not spliced, the older
+ * first.  Records are written by this thread alone, so those it splices
+ * stay as they are while the lock is let go. */
+static void next_start(wt_concurrent_windows *cw, const round_paths *done)
+{
+    int n = cw->n;
+    if (cw->publishes == cw->publishes_seen) {
+        pthread_mutex_unlock(&cw->lock);
+        splice_paths(cw, done, cw->snap, cw->snap_pos, &cw->thread_marks);
+        pthread_mutex_lock(&cw->lock);
+        return;
+    }
+    memcpy(cw->snap, cw->published, (size_t)n * sizeof *cw->snap);
+    cw->publishes_seen = cw->publishes;
+    uint64_t from = cw->rounds_spliced, to = cw->rounds_done;
+    pthread_mutex_unlock(&cw->lock);
+    fill_positions(cw->snap, n, cw->snap_pos);
+    for (uint64_t j = from; j < to; j++)
+        splice_paths(cw, &cw->rec[j % (uint64_t)cw->ahead], cw->snap, cw->snap_pos,
+                     &cw->thread_marks);
+    pthread_mutex_lock(&cw->lock);
 }
 
 static void *run_rounds(void *arg)
@@ -396,23 +456,25 @@ static void *run_rounds(void *arg)
     pthread_mutex_lock(&cw->lock);
     if (cw->devices.count > 1) snprintf(cw->devices_named, sizeof cw->devices_named, "%s", names);
     pthread_mutex_unlock(&cw->lock);
-    for (int i = 0;; i = 1 - i) {
-        round_buf *rd = &cw->buf[i], *other = &cw->buf[1 - i];
-        bool ok = search_round(cw, rd, cw->rounds_started - 1);
+    fill_positions(cw->snap, cw->n, cw->snap_pos);
+    for (uint64_t round = 0;; round++) {
+        /* The record is free: rounds start only while fewer than ahead wait. */
+        round_paths *rec = &cw->rec[round % (uint64_t)cw->ahead];
+        bool ok = search_round(cw, rec, round);
         pthread_mutex_lock(&cw->lock);
         if (ok)
-            rd->ready = true;
+            cw->rounds_done++;
         else
             cw->failed = true;
         pthread_cond_broadcast(&cw->changed);
-        /* The next round's buffers are the one before's: spliced first. */
-        while (other->ready && !ending(cw)) pthread_cond_wait(&cw->changed, &cw->lock);
+        if (ok) next_start(cw, rec);
+        while (cw->rounds_done - cw->rounds_spliced >= (uint64_t)cw->ahead && !ending(cw))
+            pthread_cond_wait(&cw->changed, &cw->lock);
         bool end = ending(cw);
         if (!end) cw->rounds_started++;
         if (end) cw->owning = false; /* the host's kicks may go anywhere again */
         pthread_mutex_unlock(&cw->lock);
         if (end) return NULL;
-        next_start(cw, rd, other->snap);
     }
 }
 
@@ -422,7 +484,7 @@ void wt_concurrent_start(wt_concurrent_windows *cw, const int32_t *tour, double 
     if (deadline - wt_now() < WT_CONCURRENT_MIN_LEFT_S) return;
     size_t n = (size_t)cw->n;
     cw->deadline = deadline;
-    memcpy(cw->buf[0].snap, tour, n * sizeof *tour);
+    memcpy(cw->snap, tour, n * sizeof *tour);
     memcpy(cw->published, tour, n * sizeof *tour);
     cw->stop = 0;
     cw->rounds_started = 1;
@@ -438,23 +500,9 @@ bool wt_concurrent_running(wt_concurrent_windows *cw)
 {
     if (!cw || cw->started_at == 0) return false;
     pthread_mutex_lock(&cw->lock);
-    bool ready = cw->buf[0].ready || cw->buf[1].ready;
+    bool ready = cw->rounds_done > cw->rounds_spliced;
     pthread_mutex_unlock(&cw->lock);
     return cw->thread_on || ready;
-}
-
-/* The ready rounds, the older first. */
-static int ready_order(wt_concurrent_windows *cw, round_buf **order)
-{
-    int k = 0;
-    /* Round j (from 0) ran in buf[j % 2]; the older of two ready ones is
-     * the one after the newest started. */
-    int newest = (int)((cw->rounds_started - 1) % 2);
-    for (int i = 1; i <= 2; i++) {
-        round_buf *rd = &cw->buf[(newest + i) % 2];
-        if (rd->ready) order[k++] = rd;
-    }
-    return k;
 }
 
 bool wt_concurrent_splice(wt_concurrent_windows *cw, int32_t *tour, bool wait, int64_t *gain)
@@ -469,21 +517,21 @@ bool wt_concurrent_splice(wt_concurrent_windows *cw, int32_t *tour, bool wait, i
         cw->thread_on = false;
     }
     pthread_mutex_lock(&cw->lock);
-    round_buf *order[2];
-    int k = cw->failed ? 0 : ready_order(cw, order);
+    uint64_t from = cw->rounds_spliced, to = cw->failed ? from : cw->rounds_done;
     int64_t sum = 0;
-    if (k > 0) fill_positions(tour, cw->n, cw->host_pos);
-    for (int i = 0; i < k; i++) {
-        sum += splice_paths(cw, order[i], tour, cw->host_pos, &cw->host_marks);
-        order[i]->ready = false;
-        cw->gpu_s += order[i]->gpu_s;
-        cw->rounds_spliced++;
+    if (to > from) fill_positions(tour, cw->n, cw->host_pos);
+    for (uint64_t j = from; j < to; j++) {
+        const round_paths *rec = &cw->rec[j % (uint64_t)cw->ahead];
+        sum += splice_paths(cw, rec, tour, cw->host_pos, &cw->host_marks);
+        cw->gpu_s += rec->gpu_s;
     }
+    cw->rounds_spliced = to;
     memcpy(cw->published, tour, (size_t)cw->n * sizeof *tour);
+    cw->publishes++;
     pthread_cond_broadcast(&cw->changed);
     pthread_mutex_unlock(&cw->lock);
     *gain += sum;
-    return k > 0;
+    return to > from;
 }
 
 double wt_concurrent_gpu_s(const wt_concurrent_windows *cw) { return cw ? cw->gpu_s : 0; }
@@ -519,15 +567,16 @@ void wt_concurrent_close(wt_concurrent_windows *cw)
         pthread_cond_destroy(&cw->changed);
         pthread_mutex_destroy(&cw->lock);
     }
-    free_round(&cw->buf[0]);
-    free_round(&cw->buf[1]);
+    free_records(cw);
+    free(cw->snap);
+    free(cw->snap_pos);
+    free(cw->work);
     free(cw->pos);
     free(cw->owned[0]);
     free(cw->owned[1]);
     free(cw->host_marks.stamp);
     free(cw->thread_marks.stamp);
     free(cw->host_pos);
-    free(cw->next_pos);
     free(cw->published);
     free(cw);
 }

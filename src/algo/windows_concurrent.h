@@ -12,9 +12,10 @@
  * each where its inner cities still lie between its two ends as one path
  * (in any order) longer than the improved one.  The next round starts as
  * soon as one ends, from the tour of the host's last merge with the
- * finished round's improved paths spliced in.  So the device never waits
- * for the host's merges, nor they for it, and a splice never undoes the
- * host's work: an improved path is dropped where the two met.
+ * improved paths of the rounds it has not spliced yet.  So the device waits
+ * for the host's merges only where several rounds wait for them (o.ahead),
+ * they never for it, and a splice never undoes the host's work: an improved
+ * path is dropped where the two met.
  *
  * A round's work depends on when it starts, so runs with concurrent
  * windows are not reproducible; the caller uses them under a time limit
@@ -57,6 +58,10 @@ typedef struct wt_concurrent_opts {
                            (algo/devices.h; device first), all searching at
                            once; count 0: device alone */
     int device_count;
+    int ahead;       /* rounds searched and not yet spliced by the host, at
+                        most, after which the rounds wait for its splice: 0
+                        the default (WT_CONCURRENT_AHEAD), else 1 to
+                        WT_CONCURRENT_AHEAD_MAX */
 } wt_concurrent_opts;
 
 /* Concurrent windows for tours of inst (n >= 8 cities), as o says.  *out

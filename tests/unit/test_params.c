@@ -32,7 +32,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 48; k++) {
+    for (int k = 0; k < 49; k++) {
         wt_params p;
         wt_params_defaults(&p);
         wt_tuning t = {0};
@@ -87,6 +87,7 @@ static void test_solve_checks_every_field(void **state)
         case 45: t.lk_kick_pi = 2; field = "lk_kick_pi"; break;
         case 46: t.lk_nonseq = 2; field = "lk_nonseq"; break;
         case 47: t.lk_kopt_chains = 3; field = "lk_kopt_chains"; break;
+        case 48: t.ils_concurrent_ahead = 65; field = "ils_concurrent_ahead"; break;
         }
         refused(inst, &p, field);
     }

@@ -393,10 +393,12 @@ static void test_concurrent_improved_paths(void **state)
     wt_instance *inst = wt_test_random_instance(100, 1);
     int32_t cand[100] = {0};
     wt_concurrent_opts bad[] = {concurrent_cpu(1, 0.0, 1000), concurrent_cpu(1, 1.0, 7),
-                            concurrent_cpu(1, 1.0, 1000), concurrent_cpu(1, 1.0, 1000)};
+                                concurrent_cpu(1, 1.0, 1000), concurrent_cpu(1, 1.0, 1000),
+                                concurrent_cpu(1, 1.0, 1000)};
     bad[2].device = NULL;
     bad[3].candidates = cand; /* without candidates_k */
-    for (int k = 0; k < 4; k++) {
+    bad[4].ahead = WT_CONCURRENT_AHEAD_MAX + 1;
+    for (int k = 0; k < 5; k++) {
         b = (wt_concurrent_windows *)&b;
         assert_int_equal(wt_concurrent_open(inst, &bad[k], &b, NULL), WT_STATUS_INVALID_ARGUMENT);
         assert_null(b);
@@ -476,6 +478,67 @@ static void test_concurrent_rounds_one_after_another(void **state)
     wt_instance_free(inst);
 }
 
+/* Rounds of 0.1 s beside a stand-in for the host that splices every 0.45 s
+ * and reverses a segment of its tour after each splice: with `ahead` rounds
+ * allowed to wait for a splice, the rounds go on meanwhile, each from the
+ * last with its improved paths, and a splice takes in up to `ahead` of them
+ * (all where they fit), the tour one cycle of exact length throughout.
+ * Returns the most rounds one splice took in. */
+static uint64_t rounds_between_splices(int ahead)
+{
+    int n = 5000;
+    wt_instance *inst = wt_test_random_instance(n, 10);
+    int32_t *tour = greedy(inst);
+    int64_t length = wt_tour_length(inst, tour), gained = 0;
+    wt_concurrent_windows *b = NULL;
+    wt_concurrent_opts o = concurrent_cpu(6, 0.1, WT_WINDOW_CITIES);
+    o.ahead = ahead;
+    assert_int_equal(wt_concurrent_open(inst, &o, &b, NULL), WT_OK);
+    double deadline = wt_now() + 20;
+    wt_concurrent_start(b, tour, deadline);
+    uint64_t most = 0;
+    for (int merge = 0; merge < 4 && wt_now() < deadline; merge++) {
+        for (double until = wt_now() + 0.45; wt_now() < until;) {}
+        uint64_t before = wt_concurrent_rounds(b);
+        int64_t gain = 0;
+        if (wt_concurrent_splice(b, tour, false, &gain)) length -= gain;
+        gained += gain;
+        uint64_t took = wt_concurrent_rounds(b) - before;
+        if (took > most) most = took;
+        assert_true(took <= (uint64_t)(ahead ? ahead : WT_CONCURRENT_AHEAD));
+        assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+        assert_int_equal(wt_tour_length(inst, tour), length);
+        for (int x = 100 + 300 * merge, y = x + 40; x < y; x++, y--) { /* the host's move */
+            int32_t c = tour[x];
+            tour[x] = tour[y];
+            tour[y] = c;
+        }
+        length = wt_tour_length(inst, tour);
+    }
+    int64_t gain = 0;
+    if (wt_concurrent_splice(b, tour, true, &gain)) length -= gain;
+    assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, tour), length);
+    assert_true(gained + gain > 0);
+    wt_concurrent_close(b);
+    free(tour);
+    wt_instance_free(inst);
+    return most;
+}
+
+static void test_concurrent_rounds_ahead(void **state)
+{
+    (void)state;
+    uint64_t one = rounds_between_splices(1), three = rounds_between_splices(3);
+    uint64_t by_default = rounds_between_splices(0);
+    print_message("    most rounds a splice took in: %llu with 1 ahead, %llu with 3, %llu by "
+                  "default\n", (unsigned long long)one, (unsigned long long)three,
+                  (unsigned long long)by_default);
+    assert_int_equal(one, 1);
+    assert_true(three >= 2);
+    assert_true(by_default >= 2);
+}
+
 /* ILS on two threads for 1.5 s with concurrent windows on a host thread, lk:
  * with LK descents (the improved paths go in at the merged replicas' merges),
  * else with local ones on segments of 1000 cities (at the segments' rounds):
@@ -529,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_concurrent_improved_paths),
         cmocka_unit_test(test_concurrent_rounds_one_after_another),
+        cmocka_unit_test(test_concurrent_rounds_ahead),
         cmocka_unit_test(test_concurrent_in_ils),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
