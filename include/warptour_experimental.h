@@ -111,6 +111,11 @@ struct wt_tuning {
                                  the default (src/algo/policy.h); else
                                  100..60000 (their windows: ils_window's
                                  cities) */
+    int ils_window_resident;  /* the concurrent windows on a GPU: 0, the default,
+                                 keep the instance and its candidate lists on
+                                 the GPU and make each round's windows there;
+                                 WT_TUNING_OFF: cut them into instances on the
+                                 host each round */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

@@ -639,27 +639,39 @@ static int relay_progress(const wt_progress *p, void *user)
     return r->params->progress(&bp, r->params->progress_user);
 }
 
-/* The job of one side: the instances in inst, the rest NULL; on a device
- * (`device`) with the devices' tours, ranks, lengths and kicks. */
-static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int ranked,
-                             const wt_batch_params *p, wt_batch_counters *counters, bool device)
+wt_batch_job wt_batch_settings(const wt_batch_params *p, wt_batch_counters *counters)
 {
     int from, breadth = wt_batch_three_opt(p, &from);
     return (wt_batch_job){
-        .count = s->count, .inst = inst, .tour = device ? s->dev_tour : s->tour,
-        .nb = (const int32_t *const *)s->nb, .index = s->index, .budget = s->budget,
-        .rank = device ? s->dev_rank : s->rank, .length = device ? s->dev_length : s->length,
-        .kicks = device ? s->dev_kicks : s->kicks, .k = s->k, .breadth = breadth,
-        .breadth_from = from,
+        .k = wt_batch_neighbours(p), .breadth = breadth, .breadth_from = from,
         .kick_edges = p->kick_edges,
         .window = p->kick_window ? p->kick_window : INT_MAX,
         .slack = p->accept_slack == WT_TUNING_OFF ? 0
                  : p->accept_slack ? p->accept_slack : WT_BATCH_ACCEPT_SLACK,
         .accept_equal = p->accept_equal, .seed = p->seed,
-        .ranked = (uint64_t)ranked,
         .counters = counters,
         .threads = p->gpu_threads, .part_bytes = p->gpu_part_bytes,
     };
+}
+
+/* The job of one side: the instances in inst, the rest NULL; on a device
+ * (`device`) with the devices' tours, ranks, lengths and kicks. */
+static wt_batch_job side_job(const batch_state *s, const wt_instance **inst, int ranked,
+                             const wt_batch_params *p, wt_batch_counters *counters, bool device)
+{
+    wt_batch_job job = wt_batch_settings(p, counters);
+    job.count = s->count;
+    job.inst = inst;
+    job.tour = device ? s->dev_tour : s->tour;
+    job.nb = (const int32_t *const *)s->nb;
+    job.index = s->index;
+    job.budget = s->budget;
+    job.rank = device ? s->dev_rank : s->rank;
+    job.length = device ? s->dev_length : s->length;
+    job.kicks = device ? s->dev_kicks : s->kicks;
+    job.k = s->k;
+    job.ranked = (uint64_t)ranked;
+    return job;
 }
 
 /* The slot of backend b that runs s's instances: the windows slot for

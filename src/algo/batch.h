@@ -62,6 +62,12 @@ bool wt_batch_lk(const wt_batch_params *p, int n, int count, int threads, bool f
  * its time share) under a time limit, else WT_BATCH_DEFAULT_KICKS(n). */
 uint64_t wt_batch_kicks(const wt_batch_params *p, int n);
 
+/* A job's search settings from p (k, breadth, breadth_from, kick_edges,
+ * window, slack, accept_equal, seed, threads, part_bytes) and its counters;
+ * the rest zero: the batch's own jobs, and the resident windows' rounds
+ * (algo/windows.c), which must search as the windows slot does. */
+wt_batch_job wt_batch_settings(const wt_batch_params *p, wt_batch_counters *counters);
+
 /* Checks every field of p against warptour.h (WT_STATUS_INVALID_ARGUMENT,
  * the message naming the field). */
 wt_status wt_batch_params_check(const wt_batch_params *p, wt_error *err);

@@ -102,6 +102,7 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .devices = p->devices, /* the rounds' windows over the list's GPUs */
         .device_count = p->device_count,
         .ahead = t->ils_concurrent_ahead,
+        .resident = t->ils_window_resident != WT_TUNING_OFF,
     };
     o.candidates = wt_ls_candidates(whole, &o.candidates_k);
     return o;

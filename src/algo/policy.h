@@ -786,6 +786,10 @@ int wt_policy_concurrent_window(int tuned, bool lk);
 #define WT_BATCH_FINISH_S 2e-3
 /* and this much more a city. */
 #define WT_BATCH_FINISH_S_PER_CITY 20e-9
+/* A round of resident windows (algo/windows.c) ends its search this much a
+ * city of the tour before its limit: the windows put back on the GPU, the
+ * tour's copy down and into place. */
+#define WT_WINDOWS_RESIDENT_FINISH_S_PER_CITY 5e-9
 
 /* wt_lower_bound under a time limit that its tuning leaves the ascent to
  * (solve.c): Held & Karp's first period of max(n / 2, 100) steps ends far

@@ -582,6 +582,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",
                    round_ms);
+    if (t->ils_window_resident != 0 && t->ils_window_resident != WT_TUNING_OFF)
+        return BAD("ils_window_resident is %d; expected 0 (the default) or WT_TUNING_OFF",
+                   t->ils_window_resident);
     if (t->ils_concurrent_ahead < 0 || t->ils_concurrent_ahead > WT_CONCURRENT_AHEAD_MAX)
         return BAD("ils_concurrent_ahead is %d; expected 0 (the default) or 1 to %d",
                    t->ils_concurrent_ahead, WT_CONCURRENT_AHEAD_MAX);

@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,6 +208,171 @@ static void path_of(const int32_t *r, int m, const int32_t *cities, int32_t *out
     for (int i = 0; i < m; i++) out[i] = cities[r[back ? (p0 - i + m) % m : (p0 + i) % m]];
 }
 
+/* ------------------------------------------------------ resident windows */
+
+struct wt_windows_resident_set {
+    int count;
+    wt_device at[WT_MAX_DEVICES];
+    wt_windows_resident *on[WT_MAX_DEVICES];
+};
+
+void wt_windows_resident_close(wt_windows_resident_set *r)
+{
+    if (!r) return;
+    for (int d = 0; d < r->count; d++) r->at[d].backend->windows_close(r->on[d]);
+    free(r);
+}
+
+wt_status wt_windows_resident_open(const wt_instance *inst, const wt_device *device,
+                                   const wt_device_set *devices, const int32_t *cand, int ck,
+                                   int most, wt_windows_resident_set **out, wt_error *err)
+{
+    *out = NULL;
+    wt_device_set one;
+    wt_devices_one(device, &one);
+    const wt_device_set *set = devices ? devices : &one;
+    wt_windows_resident_set *r = calloc(1, sizeof *r);
+    if (!r) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for resident windows");
+    for (int d = 0; d < set->count; d++) {
+        const wt_backend *b = set->at[d].backend;
+        if (!b->windows_open) {
+            wt_windows_resident_close(r);
+            return wt_fail(err, WT_STATUS_UNSUPPORTED, "the %s backend keeps no resident windows",
+                           b->name);
+        }
+        wt_status st = b->windows_open(&set->at[d], inst, cand, ck, most, &r->on[d], err);
+        if (st != WT_OK) {
+            wt_windows_resident_close(r);
+            return st;
+        }
+        r->at[d] = set->at[d];
+        r->count = d + 1;
+    }
+    *out = r;
+    return WT_OK;
+}
+
+/* One device's share of a resident round: windows [from, to) of the
+ * searched ones, into the tour (one device) or its own copy of it. */
+typedef struct resident_share {
+    wt_windows_resident_set *r;
+    int device;
+    wt_windows_job job;
+    int32_t *tour;
+    wt_search_ctl ctl;
+    wt_windows_tally tally;
+    wt_status status;
+    wt_error err;
+    pthread_t thread;
+    bool threaded;
+} resident_share;
+
+static void *resident_share_run(void *arg)
+{
+    resident_share *s = arg;
+    const wt_device *dev = &s->r->at[s->device];
+    s->status = dev->backend->windows_round(s->r->on[s->device], &s->job, s->tour, &s->ctl,
+                                            &s->tally, &s->err);
+    return NULL;
+}
+
+/* The searched windows of a round as o asks: their first positions from
+ * the offset and their cities, into start and size (count entries). */
+static int searched_windows(const wt_windows_opts *o, int n, int *start, int *size)
+{
+    int all = wt_windows_count(n, o->window), count = 0;
+    for (int w = 0; w < all; w++)
+        if (wt_windows_searched(o, w)) {
+            start[count] = wt_windows_first(n, all, w);
+            size[count++] = wt_windows_first(n, all, w + 1) - wt_windows_first(n, all, w);
+        }
+    return count;
+}
+
+/* A device's copy of the tour: its windows' positions back into tour. */
+static void take_share(const resident_share *s, int n, int32_t *tour)
+{
+    const wt_windows_job *j = &s->job;
+    int lo = j->start[0], hi = j->start[j->count - 1] + j->size[j->count - 1];
+    for (int p = lo; p < hi; p++) {
+        int q = (int)(((int64_t)j->offset + p) % n);
+        tour[q] = s->tour[q];
+    }
+}
+
+/* A round on o->resident (wt_windows_round_run's contract): the searched
+ * windows dealt over its devices in runs of consecutive ones, each device's
+ * share on a thread of its own (the first on the calling thread). */
+static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
+                                wt_windows_round *out, wt_error *err)
+{
+    int n = inst->n, all = wt_windows_count(n, o->window);
+    wt_windows_resident_set *r = o->resident;
+    int *start = malloc((size_t)all * sizeof *start), *size = malloc((size_t)all * sizeof *size);
+    resident_share *share = calloc((size_t)r->count, sizeof *share);
+    int32_t *copies = r->count > 1 ? malloc((size_t)r->count * (size_t)n * sizeof *copies) : NULL;
+    if (!start || !size || !share || (r->count > 1 && !copies)) {
+        free(start);
+        free(size);
+        free(share);
+        free(copies);
+        return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a round of windows");
+    }
+    int count = searched_windows(o, n, start, size), replicas = wt_windows_replicas(o, n);
+    wt_batch_params bp;
+    wt_batch_params_defaults(&bp);
+    bp.seed = o->seed;
+    bp.kick_window = o->kick_window;
+    bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
+    wt_batch_counters counters = {0, 0, 0};
+    wt_batch_job settings = wt_batch_settings(&bp, &counters);
+    wt_params wp;
+    memset(&wp, 0, sizeof wp);
+    wp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
+    wp.stop_flag = o->stop_flag;
+    wt_search_ctl ctl;
+    wt_ctl_init(&ctl, &wp);
+    ctl.deadline -= WT_BATCH_FINISH_S + n * WT_WINDOWS_RESIDENT_FINISH_S_PER_CITY;
+    int devices = r->count < count ? r->count : count;
+    for (int d = 0; d < devices; d++) {
+        resident_share *s = &share[d];
+        int from = (int)((int64_t)d * count / devices), to = (int)((int64_t)(d + 1) * count / devices);
+        s->r = r;
+        s->device = d;
+        s->job = (wt_windows_job){&settings, o->offset, to - from, start + from, size + from,
+                                  replicas, (uint64_t)from, o->kicks};
+        s->ctl = ctl;
+        s->tour = devices == 1 ? tour : copies + (size_t)d * (size_t)n;
+        if (devices > 1) memcpy(s->tour, tour, (size_t)n * sizeof *tour);
+    }
+    for (int d = 1; d < devices; d++)
+        share[d].threaded = pthread_create(&share[d].thread, NULL, resident_share_run, &share[d]) == 0;
+    for (int d = 0; d < devices; d++)
+        if (!share[d].threaded) resident_share_run(&share[d]);
+    wt_status st = WT_OK;
+    for (int d = 0; d < devices; d++) {
+        if (share[d].threaded) pthread_join(share[d].thread, NULL);
+        if (st == WT_OK && share[d].status != WT_OK) {
+            st = share[d].status;
+            if (err) *err = share[d].err;
+        }
+    }
+    for (int d = 0; d < devices; d++) {
+        if (st == WT_OK && devices > 1) take_share(&share[d], n, tour);
+        out->improved += share[d].tally.improved;
+        out->gain += share[d].tally.gain;
+        out->kicks += share[d].tally.kicks;
+        out->gpu_s += share[d].tally.gpu_s;
+    }
+    out->windows = out->on_gpu = count;
+    out->replicas = replicas;
+    free(start);
+    free(size);
+    free(share);
+    free(copies);
+    return st;
+}
+
 wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
                                wt_windows_round *out, wt_error *err)
 {
@@ -222,6 +388,13 @@ wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_
                        "city if any, and a phase below the stride");
     int n = inst->n;
     if (n < 8) return WT_OK;
+    if (o->resident && o->candidates) {
+        double t1 = wt_now();
+        wt_status st = resident_round(inst, tour, o, out, err);
+        out->search_s = wt_now() - t1;
+        out->wall_s = wt_now() - t0;
+        return st;
+    }
     int threads = o->threads > 0 ? o->threads : omp_get_num_procs();
     round_state s;
     int replicas = wt_windows_replicas(o, n);

@@ -24,6 +24,12 @@
 #include "warptour.h"
 
 /* What one round is asked to do. */
+/* Resident windows: the instance and its candidate lists kept on each
+ * GPU of a round (the backends' windows_open), so that a round makes its
+ * windows there instead of cutting them into instances on the host
+ * (bench/RESULTS.md, "Resident windows (concurrent windows)"). */
+typedef struct wt_windows_resident_set wt_windows_resident_set;
+
 typedef struct wt_windows_opts {
     int window;               /* cities a window, >= 8 (the last windows take
                                  the remainder: each has window .. 2 window - 1
@@ -69,6 +75,11 @@ typedef struct wt_windows_opts {
                                  alone */
     int threads;              /* CPU threads; 0: all cores */
     const volatile int *stop_flag; /* optional */
+    wt_windows_resident_set *resident; /* optional, with candidates: the round
+                                 runs on these resident windows (opened for
+                                 this instance, these candidates and o's
+                                 devices), none of its windows cut on the
+                                 host; the same tours as without */
 } wt_windows_opts;
 
 /* What a round did. */
@@ -100,6 +111,17 @@ bool wt_windows_searched(const wt_windows_opts *o, int w);
  * window^2 entries. */
 wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_windows_opts *o,
                                wt_windows_round *out, wt_error *err);
+
+/* Resident windows for rounds on device (and the other GPUs of devices,
+ * if given, as wt_windows_opts's) of tours of inst with windows of up to
+ * `most` cities, their lists cut from cand (n rows of ck, the
+ * wt_windows_opts candidates the rounds will name).  WT_STATUS_UNSUPPORTED
+ * where a device has none or refuses them (its metric, its memory): the
+ * rounds then cut their windows on the host.  *out NULL on failure. */
+wt_status wt_windows_resident_open(const wt_instance *inst, const wt_device *device,
+                                   const wt_device_set *devices, const int32_t *cand, int ck,
+                                   int most, wt_windows_resident_set **out, wt_error *err);
+void wt_windows_resident_close(wt_windows_resident_set *r); /* NULL is fine */
 
 /* Searches of each window of a tour of n cities that o asks for. */
 int wt_windows_replicas(const wt_windows_opts *o, int n);

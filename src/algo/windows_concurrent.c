@@ -95,6 +95,8 @@ struct wt_concurrent_windows {
     int listed[WT_MAX_DEVICES], listed_count; /* o.devices' copy */
     wt_device_set devices; /* device and the list's other usable GPUs, found
                               by the rounds' thread when it starts */
+    wt_windows_resident_set *resident; /* on them, where they keep windows
+                                          (opened by the rounds' thread) */
     char devices_named[128]; /* devices' description once found (under lock) */
     /* The rounds' thread's: the tour the next round starts from, its
      * positions, the round's copy of it and the round's offset. */
@@ -386,6 +388,7 @@ static bool search_round(wt_concurrent_windows *cw, round_paths *rec, uint64_t n
         /* the set-up's threads; on the CPU the rounds' one thread */
         .threads = cpu ? 1 : WT_CONCURRENT_SETUP_THREADS,
         .stop_flag = &cw->stop,
+        .resident = cw->resident,
     };
     cw->offset = o.offset;
     rec->count = 0;
@@ -445,6 +448,19 @@ static void next_start(wt_concurrent_windows *cw, const round_paths *done)
     pthread_mutex_lock(&cw->lock);
 }
 
+/* Resident windows on the rounds' GPUs where they keep them and the host's
+ * candidate lists are given (o.resident): windows of up to 2 window - 1
+ * cities (wt_windows_count), the whole tour where it is shorter. */
+static void open_resident(wt_concurrent_windows *cw)
+{
+    if (cw->device.backend->host || !cw->o.candidates || !cw->o.resident) return;
+    int most = 2 * cw->o.window - 1 < cw->n ? 2 * cw->o.window - 1 : cw->n;
+    (void)wt_windows_resident_open(cw->inst, &cw->device,
+                                   cw->devices.count > 1 ? &cw->devices : NULL,
+                                   cw->o.candidates, cw->o.candidates_k, most, &cw->resident,
+                                   NULL);
+}
+
 static void *run_rounds(void *arg)
 {
     wt_concurrent_windows *cw = arg;
@@ -456,6 +472,7 @@ static void *run_rounds(void *arg)
     pthread_mutex_lock(&cw->lock);
     if (cw->devices.count > 1) snprintf(cw->devices_named, sizeof cw->devices_named, "%s", names);
     pthread_mutex_unlock(&cw->lock);
+    open_resident(cw);
     fill_positions(cw->snap, cw->n, cw->snap_pos);
     for (uint64_t round = 0;; round++) {
         /* The record is free: rounds start only while fewer than ahead wait. */
@@ -474,7 +491,11 @@ static void *run_rounds(void *arg)
         if (!end) cw->rounds_started++;
         if (end) cw->owning = false; /* the host's kicks may go anywhere again */
         pthread_mutex_unlock(&cw->lock);
-        if (end) return NULL;
+        if (end) {
+            wt_windows_resident_close(cw->resident); /* on the thread that opened it */
+            cw->resident = NULL;
+            return NULL;
+        }
     }
 }
 

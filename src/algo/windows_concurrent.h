@@ -58,6 +58,8 @@ typedef struct wt_concurrent_opts {
                            (algo/devices.h; device first), all searching at
                            once; count 0: device alone */
     int device_count;
+    bool resident;   /* on a GPU with candidates: the rounds on resident
+                        windows (windows.h) where the GPUs keep them */
     int ahead;       /* rounds searched and not yet spliced by the host, at
                         most, after which the rounds wait for its splice: 0
                         the default (WT_CONCURRENT_AHEAD), else 1 to

@@ -272,6 +272,23 @@ typedef struct wt_backend {
     wt_status (*windows)(const wt_device *dev, const wt_batch_job *job, wt_search_ctl *ctl,
                          wt_error *err);
 
+    /* Optional, all three or none.  Resident windows (batch_run.h,
+     * wt_windows_job): windows_open keeps inst's coordinates and its
+     * candidate lists cand (n rows of ck, -1 for none) on dev for rounds of
+     * windows of up to `most` cities; WT_STATUS_UNSUPPORTED where dev does
+     * not take them (inst's metric, windows that do not fit its memory for
+     * a group), after which the windows slot serves.  windows_round
+     * searches job's windows of tour (n cities, its positions from
+     * job->offset) and writes each window's best path back in place where
+     * it is shorter, as algo/windows.c does with the windows slot's tours;
+     * the tour stays valid.  Polls ctl's stop flag and deadline (no
+     * progress reports); tally: what the round did.  Errors as batch's. */
+    wt_status (*windows_open)(const wt_device *dev, const wt_instance *inst, const int32_t *cand,
+                              int ck, int most, wt_windows_resident **out, wt_error *err);
+    wt_status (*windows_round)(wt_windows_resident *w, const wt_windows_job *job, int32_t *tour,
+                               wt_search_ctl *ctl, wt_windows_tally *tally, wt_error *err);
+    void (*windows_close)(wt_windows_resident *w); /* NULL is a no-op */
+
     /* Optional.  Held-Karp ascent (wt_ascent_job) on dev over the sparse
      * graph job->graph of inst: fills job->pi, job->graph_bound,
      * job->lower_bound and job->candidates; at job->until, or when ctl

@@ -71,6 +71,43 @@ typedef struct wt_batch_job {
                                        ignores it) */
 } wt_batch_job;
 
+/* A round of windows of one large tour for a backend's resident windows
+ * (backend.h, windows_open): the windows that algo/windows.c would cut into
+ * instances for the windows slot, searched as that slot searches them (the
+ * same tours for the same job), with no instance made on the host: the
+ * device holds the large instance and its candidate lists, and makes each
+ * window's coordinates, lists (the entries of its cities' rows that lie in
+ * the window, the first settings->k of each, -1 after them) and start tour
+ * (0 .. m - 1) itself from the tour. */
+typedef struct wt_windows_job {
+    const wt_batch_job *settings; /* k, breadth, breadth_from, window, kick_edges,
+                                     slack, accept_equal, seed, threads and
+                                     counters; its instances unused */
+    int offset;                   /* the round's first position in the tour */
+    int count;                    /* windows searched, >= 1 */
+    const int *start;             /* count: each window's first position counted
+                                     from offset, ascending, the windows disjoint */
+    const int *size;              /* count: each window's cities, >= 3 */
+    int replicas;                 /* searches a window, >= 1: search i * replicas + r
+                                     (its rank among the job's) */
+    uint64_t index_from;          /* window i's number in the whole round is
+                                     index_from + i: its searches' random streams
+                                     are (index_from + i) * replicas + r */
+    uint64_t budget;              /* kicks a search; 0: time shares of ctl's
+                                     deadline (wt_batch_time_share) */
+} wt_windows_job;
+
+/* What a round of resident windows did. */
+typedef struct wt_windows_tally {
+    int improved;   /* windows whose path got shorter */
+    int64_t gain;   /* exact: the tour's length before minus after */
+    uint64_t kicks; /* all searches */
+    double gpu_s;   /* seconds its kernels ran */
+} wt_windows_tally;
+
+/* A backend's resident windows (backend.h), opaque. */
+typedef struct wt_windows_resident wt_windows_resident;
+
 /* The deadline of an instance's search under a time limit: instances share
  * the time left evenly.  An instance started at `now` with `remaining`
  * instances not yet started (itself included) and `slots` searches running

@@ -33,6 +33,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(auto_device_min_ms, WT_TUNING_INT),
     RENAMED(ils_concurrent_round_ms, WT_TUNING_INT, "ils_beside_ms"),
     FIELD(ils_concurrent_ahead, WT_TUNING_INT),
+    FIELD(ils_window_resident, WT_TUNING_INT),
     FIELD(ils_merge, WT_TUNING_INT),
     FIELD(ils_searches, WT_TUNING_INT),
     FIELD(lk_candidates, WT_TUNING_INT),

@@ -12,6 +12,9 @@
  * time.  Concurrent windows next to the host's LK searches (auto, a time
  * limit): a valid tour of exact length within the limit, the GPU's kernels
  * busy; one round's improved paths spliced into the tour exactly.
+ * Resident windows (the instance and its lists kept on the GPU, the
+ * windows made there): the same tours, gains and kicks as the rounds that
+ * cut them on the host, on one GPU and over two.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -21,6 +24,7 @@
 
 #include "batch_test_util.h"
 
+#include "algo/devices.h"
 #include "algo/windows.h"
 #include "algo/windows_concurrent.h"
 #include "core/neighbours.h"
@@ -81,6 +85,40 @@ static wt_windows_round run_round(const wt_instance *inst, int32_t *tour, const 
     return e;
 }
 
+/* The round of o (with candidates) on resident windows (algo/windows.h)
+ * over the first `gpus` GPUs, from the start tour of method: the tour,
+ * gain and kicks of the round that cut its windows on the host (tour,
+ * e). */
+static void compare_resident(const wt_instance *inst, wt_init_method method,
+                             const wt_windows_opts *o, const int32_t *tour,
+                             const wt_windows_round *e, int gpus)
+{
+    if (gpu_is_cpu) return; /* the host keeps no resident windows */
+    int n = wt_instance_n(inst), most = 2 * o->window - 1 < n ? 2 * o->window - 1 : n;
+    wt_device_set set;
+    int listed[2] = {0, 1};
+    char names[128];
+    wt_error err = {0};
+    if (wt_devices_expand(o->device, listed, gpus, true, &set, names, sizeof names, &err) != WT_OK)
+        fail_msg("wt_devices_expand: %s", err.message);
+    wt_windows_opts r = *o;
+    r.devices = gpus > 1 ? &set : NULL;
+    if (wt_windows_resident_open(inst, o->device, r.devices, o->candidates, o->candidates_k, most,
+                                 &r.resident, &err) != WT_OK)
+        fail_msg("wt_windows_resident_open: %s", err.message);
+    int32_t *t = start_tour(inst, method);
+    wt_windows_round er = run_round(inst, t, &r);
+    print_message("    resident on %d GPU%s: gain %lld, GPU %.3f s of %.3f s (cut on the host: "
+                  "%.3f s)\n", gpus, gpus > 1 ? "s" : "", (long long)er.gain, er.gpu_s, er.wall_s,
+                  e->wall_s);
+    assert_int_equal(er.windows, e->windows);
+    assert_int_equal(er.gain, e->gain);
+    assert_int_equal(er.kicks, e->kicks);
+    assert_memory_equal(t, tour, (size_t)n * sizeof *t);
+    wt_windows_resident_close(r.resident);
+    free(t);
+}
+
 /* The same round on both sides: equal tours, gains and kicks.  cand: the
  * windows' lists cut from these (n rows of 10), else their own nearest;
  * three_opt: the windows' 3-opt breadth (wt_windows_opts). */
@@ -101,6 +139,7 @@ static void compare_moves(const wt_instance *inst, wt_init_method method, int wi
     assert_int_equal(eg.gain, ec.gain);
     assert_int_equal(eg.kicks, ec.kicks);
     assert_memory_equal(g, c, (size_t)n * sizeof *g);
+    if (cand) compare_resident(inst, method, &go, g, &eg, 1);
     free(g);
     free(c);
 }
@@ -139,6 +178,41 @@ static void test_equal_to_host(void **state)
                      WT_OK);
     compare(real, WT_INIT_GREEDY, 400, 11, 40, NULL);
     wt_instance_free(real);
+}
+
+/* Resident windows at 200,000 cities: every other window (both phases),
+ * one search a window (WT_WINDOW_FILL), 3-opt items, the lists cut from
+ * twelve candidates: the host's tour, on one GPU and (where there are
+ * two) over two. */
+static void test_resident(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    wt_instance *inst = wt_test_random_instance(N, 12);
+    int32_t *cand = malloc((size_t)N * 12 * sizeof *cand);
+    wt_error e = {0};
+    if (wt_neighbour_lists(inst, 12, cand, &e) != WT_OK) fail_msg("%s", e.message);
+    for (int phase = 0; phase < 2; phase++) {
+        wt_windows_opts go = opts(WT_BACKEND_CUDA, 500, 1000 + 77 * phase, 15);
+        go.replicas = 0;
+        go.stride = 2;
+        go.phase = phase;
+        go.three_opt = 5;
+        go.candidates = cand;
+        go.candidates_k = 12;
+        wt_windows_opts co = go;
+        co.device = device_of(WT_BACKEND_CPU);
+        int32_t *g = start_tour(inst, WT_INIT_GREEDY), *c = start_tour(inst, WT_INIT_GREEDY);
+        wt_windows_round eg = run_round(inst, g, &go), ec = run_round(inst, c, &co);
+        assert_int_equal(eg.gain, ec.gain);
+        assert_memory_equal(g, c, (size_t)N * sizeof *g);
+        compare_resident(inst, WT_INIT_GREEDY, &go, g, &eg, 1);
+        if (wt_devices_cuda_count() >= 2) compare_resident(inst, WT_INIT_GREEDY, &go, g, &eg, 2);
+        free(g);
+        free(c);
+    }
+    free(cand);
+    wt_instance_free(inst);
 }
 
 /* TSPLIB instances of other metrics (skipped without the collection):
@@ -307,6 +381,7 @@ int main(void)
     gpu_test_filters();
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_equal_to_host),
+        GPU_TEST(test_resident),
         GPU_TEST(test_tsplib_metrics),
         GPU_TEST(test_million),
         GPU_TEST(test_concurrent_round),

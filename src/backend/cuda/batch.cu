@@ -36,6 +36,7 @@
 #include <type_traits>
 #include <climits>
 #include <cmath>
+#include <new>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -604,11 +605,8 @@ struct DeviceBuffers {
     void *p[9] = {};
     BatchRun *h_run = nullptr;  /* pinned: progress snapshots */
     int *h_one = nullptr;       /* pinned: the stop value */
-    cudaEvent_t began = nullptr, ended = nullptr; /* around the launch */
     ~DeviceBuffers()
     {
-        if (began) cudaEventDestroy(began);
-        if (ended) cudaEventDestroy(ended);
         for (void *x : p) cudaFree(x);
         cudaFreeHost(h_run);
         cudaFreeHost(h_one);
@@ -663,11 +661,30 @@ wt_status download(std::vector<T> &dst, const void *src, cudaStream_t s, wt_erro
     return WT_OK;
 }
 
+/* The kernel's arguments that a job's settings give (the arrays, count,
+ * n_max and dims are the caller's). */
+BatchArgs args_of(const wt_batch_job *job, bool fixed_ends)
+{
+    BatchArgs a = {};
+    a.k = job->k;
+    a.breadth = job->breadth;
+    a.breadth_from = job->breadth_from;
+    a.kick_edges = job->kick_edges;
+    a.window = job->window;
+    a.slack = job->slack;
+    a.accept_equal = job->accept_equal;
+    a.fixed_ends = fixed_ends;
+    a.seed = job->seed;
+    a.ranked = job->ranked;
+    return a;
+}
+
 /* What cuda_wait's look needs while a part runs. */
 struct BatchWatch {
     const CudaContext *ctx;
-    DeviceBuffers *b;
-    const wt_batch_job *job;
+    BatchRun *h_run;          /* pinned: the snapshot */
+    const BatchRun *d_run;    /* the launch's state */
+    wt_batch_counters *counters;
     uint64_t done_before, kicks_before;
     wt_search_ctl *ctl;
     double next_snapshot;
@@ -680,19 +697,95 @@ wt_status look_at_part(void *p, double waited_s, bool *stop, wt_error *err)
 {
     (void)waited_s;
     BatchWatch *w = (BatchWatch *)p;
-    DeviceBuffers &b = *w->b;
     double now = wt_now();
     if (now >= w->next_snapshot) {
-        WT_CUDA_CHECK(err, cudaMemcpyAsync(b.h_run, b.p[8], sizeof(BatchRun),
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(w->h_run, w->d_run, sizeof(BatchRun),
                                            cudaMemcpyDeviceToHost, w->ctx->control));
         WT_CUDA_CHECK(err, cudaStreamSynchronize(w->ctx->control));
         w->next_snapshot = now + 0.05;
-        __atomic_store_n(&w->job->counters->done, w->done_before + b.h_run->done, __ATOMIC_RELAXED);
-        __atomic_store_n(&w->job->counters->kicks, w->kicks_before + b.h_run->kicks,
+        __atomic_store_n(&w->counters->done, w->done_before + w->h_run->done, __ATOMIC_RELAXED);
+        __atomic_store_n(&w->counters->kicks, w->kicks_before + w->h_run->kicks,
                          __ATOMIC_RELAXED);
     }
-    w->ctl->kicks = w->kicks_before + b.h_run->kicks;
-    *stop = wt_ctl_report_climbs(w->ctl, 0, 0, w->done_before + b.h_run->done, false);
+    w->ctl->kicks = w->kicks_before + w->h_run->kicks;
+    *stop = wt_ctl_report_climbs(w->ctl, 0, 0, w->done_before + w->h_run->done, false);
+    return WT_OK;
+}
+
+/* Launches the batch kernel on a's arrays (on ctx's stream, after what is
+ * queued there: the uploads, which end first, since the kernel's deadline
+ * counts from its launch) with groups of `threads` threads (0: by
+ * a.n_max) and as many groups as fit, under ctl's deadline, and waits for
+ * it as every search does; the kernel's seconds and the run's counts go to
+ * counters, the run's final state into *run.  h_run, h_one: pinned. */
+wt_status launch_and_wait(const CudaContext &ctx, BatchArgs &a, int threads, bool euc,
+                          wt_batch_counters *counters, BatchRun *h_run, int *h_one,
+                          wt_search_ctl *ctl, BatchRun *run, wt_error *err)
+{
+    const int G = group_threads(a.n_max, threads), P = groups_a_block(G);
+    void *kernel = kernel_for(G, euc);
+    cudaStream_t stream = ctx.stream;
+    size_t dyn = (size_t)P * group_bytes(a.n_max, a.dims);
+    int per_sm = 0;
+    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)dyn));
+    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, G * P, dyn));
+    if (per_sm < 1)
+        return wt_fail(err, WT_STATUS_DEVICE, "solve-batch: no block of %d threads with %zu bytes "
+                       "of shared memory fits on this GPU", G * P, dyn);
+    unsigned long long groups = ((unsigned long long)a.count + P - 1) / P;
+    unsigned long long grid = (unsigned long long)ctx.sms * per_sm;
+    if (groups < grid) grid = groups;
+    a.slots = grid * (unsigned long long)P;
+    /* The uploads first: the kernel's deadline counts from its launch, so
+     * time spent copying must come off it: a large batch uploads enough to
+     * end the call past its limit otherwise (bench/RESULTS.md, "Batches:
+     * solve-batch on issue 25's sets (bench batch)"). */
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
+    double left = ctl->deadline - wt_now();
+    a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;
+    if (wt_ctl_expired(ctl))
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(&a.run->stop, h_one, sizeof(int),
+                                           cudaMemcpyHostToDevice, stream));
+    cudaEvent_t began = nullptr, ended = nullptr;
+    WT_CUDA_CHECK(err, cudaEventCreate(&began));
+    wt_status st = WT_OK;
+    if (cudaEventCreate(&ended) != cudaSuccess) {
+        (void)cudaGetLastError();
+        cudaEventDestroy(began);
+        return wt_fail(err, WT_STATUS_DEVICE, "cudaEventCreate failed");
+    }
+    void *params[] = {&a};
+    uint64_t done_before = __atomic_load_n(&counters->done, __ATOMIC_RELAXED);
+    uint64_t kicks_before = __atomic_load_n(&counters->kicks, __ATOMIC_RELAXED);
+    BatchWatch w = {&ctx, h_run, a.run, counters, done_before, kicks_before, ctl, 0.0};
+    CudaWatch watch = {"solve-batch kernel", &a.run->stop, 0.0, 500, look_at_part, &w};
+    bool stopped = false;
+    float ms = 0;
+    if (cudaEventRecord(began, stream) != cudaSuccess ||
+        cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)), params, dyn,
+                         stream) != cudaSuccess ||
+        cudaEventRecord(ended, stream) != cudaSuccess) {
+        cudaError_t e = cudaGetLastError();
+        st = wt_fail(err, WT_STATUS_DEVICE, "the batch kernel's launch failed: %s",
+                     cudaGetErrorString(e));
+    }
+    if (st == WT_OK) st = cuda_wait(ctx, watch, &stopped, err);
+    if (st == WT_OK &&
+        (cudaMemcpyAsync(run, a.run, sizeof(BatchRun), cudaMemcpyDeviceToHost, stream) !=
+             cudaSuccess ||
+         cudaStreamSynchronize(stream) != cudaSuccess ||
+         cudaEventElapsedTime(&ms, began, ended) != cudaSuccess)) {
+        cudaError_t e = cudaGetLastError();
+        st = wt_fail(err, WT_STATUS_DEVICE, "the batch kernel's results: %s",
+                     cudaGetErrorString(e));
+    }
+    cudaEventDestroy(began);
+    cudaEventDestroy(ended);
+    if (st != WT_OK) return st;
+    counters->gpu_s += ms / 1e3;
+    __atomic_store_n(&counters->done, done_before + run->done, __ATOMIC_RELAXED);
+    __atomic_store_n(&counters->kicks, kicks_before + run->kicks, __ATOMIC_RELAXED);
     return WT_OK;
 }
 
@@ -700,12 +793,8 @@ wt_status look_at_part(void *p, double waited_s, bool *stop, wt_error *err)
 wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
                    const BatchOpts *opts, Part &part, wt_search_ctl *ctl, wt_error *err)
 {
-    const int G = group_threads(part.n_max, opts->threads), P = groups_a_block(G);
-    void *kernel = kernel_for(G, part.euc);
     cudaStream_t stream = ctx.stream;
     DeviceBuffers b;
-    WT_CUDA_CHECK(err, cudaEventCreate(&b.began));
-    WT_CUDA_CHECK(err, cudaEventCreate(&b.ended));
     WT_CUDA_CHECK(err, cudaMallocHost(&b.h_run, sizeof(BatchRun)));
     WT_CUDA_CHECK(err, cudaMallocHost(&b.h_one, sizeof(int)));
     memset(b.h_run, 0, sizeof *b.h_run);
@@ -726,19 +815,7 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     if (st == WT_OK) st = upload(b.p[8], run, stream, err);
     if (st != WT_OK) return st;
 
-    size_t dyn = (size_t)P * group_bytes(part.n_max, part.dims);
-    int per_sm = 0;
-    WT_CUDA_CHECK(err, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int)dyn));
-    WT_CUDA_CHECK(err, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, G * P, dyn));
-    if (per_sm < 1)
-        return wt_fail(err, WT_STATUS_DEVICE, "solve-batch: no block of %d threads with %zu bytes "
-                       "of shared memory fits on this GPU", G * P, dyn);
-    unsigned long long groups = (part.q.size() + P - 1) / P;
-    unsigned long long grid = (unsigned long long)ctx.sms * per_sm;
-    if (groups < grid) grid = groups;
-
-    BatchArgs a = {};
+    BatchArgs a = args_of(job, opts->fixed_ends);
     a.desc = (const BatchDesc *)b.p[0];
     a.count = (int)part.q.size();
     a.coords = (const double *)b.p[1];
@@ -749,52 +826,16 @@ wt_status run_part(const CudaContext &ctx, const wt_batch_job *job,
     a.length = (long long *)b.p[6];
     a.kicks = (unsigned long long *)b.p[7];
     a.run = (BatchRun *)b.p[8];
-    a.k = job->k;
-    a.breadth = job->breadth;
-    a.breadth_from = job->breadth_from;
-    a.kick_edges = job->kick_edges;
-    a.window = job->window;
-    a.slack = job->slack;
     a.n_max = part.n_max;
     a.dims = part.dims;
-    a.accept_equal = job->accept_equal;
-    a.fixed_ends = opts->fixed_ends;
-    a.seed = job->seed;
-    a.ranked = job->ranked;
-    a.slots = grid * (unsigned long long)P;
-    /* The uploads first: the kernel's deadline counts from its launch, so
-     * time spent copying must come off it: a large batch uploads enough to
-     * end the call past its limit otherwise (bench/RESULTS.md, "Batches:
-     * solve-batch on issue 25's sets (bench batch)"). */
-    WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
-    double left = ctl->deadline - wt_now();
-    a.budget_ns = std::isfinite(ctl->deadline) ? (long long)(std::max(left, 0.0) * 1e9) : -1;
-    if (wt_ctl_expired(ctl)) run[0].stop = 1;
-    if (run[0].stop) WT_CUDA_CHECK(err, cudaMemcpyAsync(&a.run->stop, b.h_one, sizeof(int),
-                                                       cudaMemcpyHostToDevice, stream));
-    void *params[] = {&a};
-    WT_CUDA_CHECK(err, cudaEventRecord(b.began, stream));
-    WT_CUDA_CHECK(err, cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3((unsigned)(G * P)),
-                                        params, dyn, stream));
-    WT_CUDA_CHECK(err, cudaEventRecord(b.ended, stream));
-    uint64_t done_before = __atomic_load_n(&job->counters->done, __ATOMIC_RELAXED);
-    uint64_t kicks_before = __atomic_load_n(&job->counters->kicks, __ATOMIC_RELAXED);
-    BatchWatch w = {&ctx, &b, job, done_before, kicks_before, ctl, 0.0};
-    CudaWatch watch = {"solve-batch kernel", &a.run->stop, 0.0, 500, look_at_part, &w};
-    bool stopped = false;
-    st = cuda_wait(ctx, watch, &stopped, err);
+    st = launch_and_wait(ctx, a, opts->threads, part.euc, job->counters, b.h_run, b.h_one, ctl,
+                         run.data(), err);
     if (st != WT_OK) return st;
     st = download(part.tours, b.p[3], stream, err);
     if (st == WT_OK) st = download(part.length, b.p[6], stream, err);
     if (st == WT_OK) st = download(part.kicks, b.p[7], stream, err);
-    if (st == WT_OK) st = download(run, b.p[8], stream, err);
     if (st != WT_OK) return st;
     WT_CUDA_CHECK(err, cudaStreamSynchronize(stream));
-    float ms = 0;
-    WT_CUDA_CHECK(err, cudaEventElapsedTime(&ms, b.began, b.ended));
-    job->counters->gpu_s += ms / 1e3;
-    __atomic_store_n(&job->counters->done, done_before + run[0].done, __ATOMIC_RELAXED);
-    __atomic_store_n(&job->counters->kicks, kicks_before + run[0].kicks, __ATOMIC_RELAXED);
     for (size_t i = 0; i < part.q.size(); i++) {
         int q = part.q[i];
         const BatchDesc &d = part.desc[i];
@@ -829,6 +870,138 @@ wt_status part_budget(const BatchOpts *opts, size_t *bytes, wt_error *err)
     *bytes = opts->part_bytes && opts->part_bytes < room ? opts->part_bytes : room;
     return WT_OK;
 }
+
+/* ------------------------------------------------------ resident windows */
+
+/* A window of a round: its first position (from the round's offset) and
+ * its cities. */
+struct WinDesc {
+    int start, size;
+};
+
+/* The round's positions: cities[p] = tour[(offset + p) % n] and
+ * at[cities[p]] = p. */
+__global__ void round_positions(const int32_t *tour, int n, int offset, int32_t *cities,
+                                int32_t *at)
+{
+    for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < n;
+         p += (long long)gridDim.x * blockDim.x) {
+        long long q = offset + p;
+        int32_t c = tour[q >= n ? q - n : q];
+        cities[p] = c;
+        at[c] = (int32_t)p;
+    }
+}
+
+/* Window blockIdx.x's instance: its coordinates at coords + 2 start (x,
+ * then y), and for each of its replicas (slot: slots[i] + r m) the start
+ * tour 0 .. m - 1 at tours + slot and the lists at nb + slot k: each
+ * city's entries of its row in cand that lie in the window, the first k,
+ * -1 after them, as algo/windows.c's window_lists cuts them. */
+__global__ void make_windows(const WinDesc *win, const long long *slots, int replicas,
+                             const double *x, const double *y, const int32_t *cand, int ck, int k,
+                             int n, const int32_t *cities, const int32_t *at, double *coords,
+                             int32_t *nb, int32_t *tours)
+{
+    const WinDesc d = win[blockIdx.x];
+    const int lo = d.start, m = d.size;
+    const long long slot = slots[blockIdx.x];
+    for (int j = threadIdx.x; j < m; j += blockDim.x) {
+        int32_t c = cities[lo + j];
+        coords[2LL * lo + j] = x[c];
+        coords[2LL * lo + m + j] = y[c];
+        const int32_t *row = cand + (long long)c * ck;
+        int32_t list[32]; /* k <= 32: wt_cuda_windows_round checks */
+        int got = 0;
+        for (int e = 0; e < ck && got < k; e++) {
+            int32_t r = row[e];
+            int p = r < 0 || r >= n ? -1 : at[r];
+            if (p >= lo && p < lo + m && p != lo + j) list[got++] = p - lo;
+        }
+        while (got < k) list[got++] = -1;
+        for (int r = 0; r < replicas; r++) {
+            long long s = slot + (long long)r * m;
+            tours[s + j] = j;
+            for (int e = 0; e < k; e++) nb[(s + j) * k + e] = list[e];
+        }
+    }
+}
+
+/* Window blockIdx.x's best replica (the shortest, ties to the first), put
+ * back at its positions of out (a copy of cities) where it is shorter than
+ * the window's path was: as the path from its city 0 to its city m - 1
+ * (algo/windows.c's path_of); the gain and the window counted in tally. */
+struct RoundTally {
+    unsigned long long gain; /* non-negative: a window is put back only where shorter */
+    unsigned improved;
+};
+
+template <bool EUC>
+__global__ void __launch_bounds__(256)
+    put_back(const WinDesc *win, const long long *slots, int replicas, wt_edge_weight_type type,
+             const double *coords, const int32_t *tours, const int32_t *cities, int32_t *out,
+             RoundTally *tally)
+{
+    typedef cub::BlockReduce<long long, 256> Sum;
+    __shared__ typename Sum::TempStorage temp;
+    __shared__ long long total;
+    __shared__ int first_at;
+    const WinDesc d = win[blockIdx.x];
+    const int lo = d.start, m = d.size, t = threadIdx.x;
+    Dist<EUC> dist;
+    dist.I = {m, type, nullptr, nullptr, nullptr, coords + 2LL * lo, coords + 2LL * lo + m,
+              nullptr, nullptr};
+    long long best = 0, was = 0;
+    int chosen = -1;
+    for (int r = -1; r < replicas; r++) { /* -1: the window's own path */
+        const int32_t *T = tours + slots[blockIdx.x] + (long long)(r < 0 ? 0 : r) * m;
+        long long part = 0;
+        for (int j = t; j < m; j += 256) {
+            int a = r < 0 ? j : T[j], b = r < 0 ? (j + 1) % m : T[(j + 1) % m];
+            part += dist(a, b);
+        }
+        long long sum = Sum(temp).Sum(part);
+        if (t == 0) total = sum;
+        __syncthreads();
+        if (r < 0) was = best = total;
+        else if (total < best) {
+            best = total;
+            chosen = r;
+        }
+        __syncthreads();
+    }
+    if (chosen < 0) return; /* block-uniform: every thread saw the same totals */
+    const int32_t *T = tours + slots[blockIdx.x] + (long long)chosen * m;
+    for (int j = t; j < m; j += 256)
+        if (T[j] == 0) first_at = j;
+    __syncthreads();
+    const int p0 = first_at;
+    const bool back = T[(p0 + 1) % m] == m - 1;
+    for (int i = t; i < m; i += 256)
+        out[lo + i] = cities[lo + T[back ? (p0 - i + m) % m : (p0 + i) % m]];
+    if (t == 0) {
+        atomicAdd(&tally->gain, (unsigned long long)(was - best));
+        atomicAdd(&tally->improved, 1u);
+    }
+}
+
+/* A device buffer that grows to what a round needs. */
+template <class T>
+struct Grown {
+    T *p = nullptr;
+    size_t cap = 0;
+    wt_status ensure(size_t count, wt_error *err)
+    {
+        if (count <= cap) return WT_OK;
+        cudaFree(p);
+        p = nullptr;
+        cap = 0;
+        WT_CUDA_CHECK(err, cudaMalloc(&p, count * sizeof(T)));
+        cap = count;
+        return WT_OK;
+    }
+    ~Grown() { cudaFree(p); }
+};
 
 } // namespace
 
@@ -891,4 +1064,241 @@ extern "C" wt_status wt_cuda_batch_run(const wt_device *dev, const wt_batch_job 
     }
     cuda_context_close(&ctx);
     return st;
+}
+
+/* The resident windows of one large instance on one GPU (batch.h). */
+struct wt_windows_resident {
+    CudaContext ctx;
+    int n, ck, most;
+    wt_edge_weight_type type;
+    bool euc;
+    Grown<double> x, y, coords;
+    Grown<int32_t> cand, tour, cities, at, out, nb, tours;
+    Grown<long long> nbd, slots, length;
+    Grown<unsigned long long> kicks;
+    Grown<WinDesc> win;
+    Grown<BatchDesc> desc;
+    Grown<BatchRun> run;
+    Grown<RoundTally> tally;
+    BatchRun *h_run = nullptr; /* pinned */
+    int *h_one = nullptr;      /* pinned: the stop value */
+    ~wt_windows_resident()
+    {
+        cudaFreeHost(h_run);
+        cudaFreeHost(h_one);
+        cuda_context_close(&ctx);
+    }
+};
+
+extern "C" void wt_cuda_windows_close(wt_windows_resident *w)
+{
+    if (!w) return;
+    if (cudaSetDevice(w->ctx.device) != cudaSuccess) (void)cudaGetLastError();
+    delete w;
+}
+
+/* Uploads src (count entries) to the start of dst. */
+template <class T>
+static wt_status put(Grown<T> &dst, const T *src, size_t count, cudaStream_t s, wt_error *err)
+{
+    wt_status st = dst.ensure(count ? count : 1, err);
+    if (st == WT_OK && count)
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(dst.p, src, count * sizeof(T), cudaMemcpyHostToDevice, s));
+    return st;
+}
+
+static wt_status resident_open(const wt_device *dev, const wt_instance *inst, const int32_t *cand,
+                               int ck, int most, wt_windows_resident *w, wt_error *err)
+{
+    wt_status st = cuda_context_open(dev->index, &w->ctx, err);
+    if (st != WT_OK) return st;
+    bool fits = false;
+    wt_instance probe = *inst; /* a window of `most` cities, for the shared memory */
+    probe.n = most;
+    const wt_instance *one = &probe;
+    wt_cuda_batch_place(dev, &one, 1, 0, &fits);
+    if (!fits)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "windows of %d cities do not fit a group's "
+                       "shared memory on %s", most, dev->name);
+    size_t n = (size_t)inst->n;
+    const double *x = inst->type == WT_GEO ? inst->lat : inst->x;
+    const double *y = inst->type == WT_GEO ? inst->lon : inst->y;
+    cudaStream_t s = w->ctx.stream;
+    st = put(w->x, x, n, s, err);
+    if (st == WT_OK) st = put(w->y, y, n, s, err);
+    if (st == WT_OK) st = put(w->cand, cand, n * (size_t)ck, s, err);
+    if (st == WT_OK) st = w->tour.ensure(n, err);
+    if (st == WT_OK) st = w->cities.ensure(n, err);
+    if (st == WT_OK) st = w->at.ensure(n, err);
+    if (st == WT_OK) st = w->out.ensure(n, err);
+    if (st == WT_OK) st = w->coords.ensure(2 * n, err);
+    if (st == WT_OK) st = w->run.ensure(1, err);
+    if (st == WT_OK) st = w->tally.ensure(1, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMallocHost(&w->h_run, sizeof(BatchRun)));
+    WT_CUDA_CHECK(err, cudaMallocHost(&w->h_one, sizeof(int)));
+    memset(w->h_run, 0, sizeof *w->h_run);
+    *w->h_one = 1;
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(s));
+    return WT_OK;
+}
+
+extern "C" wt_status wt_cuda_windows_open(const wt_device *dev, const wt_instance *inst,
+                                          const int32_t *cand, int ck, int most,
+                                          wt_windows_resident **out, wt_error *err)
+{
+    *out = nullptr;
+    if (!inst || !cand || ck < 1 || most < 3 || inst->n < 3)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_windows_open: need an "
+                       "instance, candidate lists and windows of at least 3 cities");
+    if (dims_of(inst->type) != 2)
+        return wt_fail(err, WT_STATUS_UNSUPPORTED, "resident windows take two coordinates a "
+                       "city");
+    wt_windows_resident *w = new (std::nothrow) wt_windows_resident();
+    if (!w) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for resident windows");
+    w->n = inst->n;
+    w->ck = ck;
+    w->most = most;
+    w->type = inst->type;
+    w->euc = inst->type == WT_EUC_2D;
+    wt_status st = resident_open(dev, inst, cand, ck, most, w, err);
+    if (st != WT_OK) {
+        wt_cuda_windows_close(w);
+        return st;
+    }
+    *out = w;
+    return WT_OK;
+}
+
+/* The round's windows and searches on the host: each window's slot (its
+ * searches' tours and lists), each search's descriptor. */
+static void describe(const wt_windows_resident *w, const wt_windows_job *job,
+                     std::vector<WinDesc> &win, std::vector<long long> &slots,
+                     std::vector<BatchDesc> &desc, int *n_max)
+{
+    long long slot = 0;
+    *n_max = 0;
+    for (int i = 0; i < job->count; i++) {
+        int m = job->size[i];
+        win[i] = {job->start[i], m};
+        slots[i] = slot;
+        *n_max = std::max(*n_max, m);
+        for (int r = 0; r < job->replicas; r++) {
+            BatchDesc d = {};
+            d.n = m;
+            d.type = w->type;
+            d.coord = 2LL * job->start[i];
+            d.cities = slot + (long long)r * m;
+            d.lists = d.cities * job->settings->k;
+            d.index = (job->index_from + (unsigned long long)i) * (unsigned long long)job->replicas +
+                      (unsigned long long)r;
+            d.budget = job->budget;
+            d.rank = (unsigned long long)i * (unsigned long long)job->replicas + (unsigned long long)r;
+            desc[(size_t)i * (size_t)job->replicas + (size_t)r] = d;
+        }
+        slot += (long long)m * job->replicas;
+    }
+}
+
+/* Writes the positions lo .. hi (from job->offset) of the device's out
+ * into tour. */
+static wt_status bring_back(wt_windows_resident *w, const wt_windows_job *job, int lo, int hi,
+                            int32_t *tour, wt_error *err)
+{
+    std::vector<int32_t> got((size_t)(hi - lo));
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(got.data(), w->out.p + lo, got.size() * sizeof(int32_t),
+                                       cudaMemcpyDeviceToHost, w->ctx.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(w->ctx.stream));
+    for (int p = lo, q = (int)(((long long)job->offset + lo) % w->n); p < hi; p++) {
+        tour[q] = got[(size_t)(p - lo)];
+        if (++q == w->n) q = 0;
+    }
+    return WT_OK;
+}
+
+extern "C" wt_status wt_cuda_windows_round(wt_windows_resident *w, const wt_windows_job *job,
+                                           int32_t *tour, wt_search_ctl *ctl,
+                                           wt_windows_tally *tally, wt_error *err)
+{
+    memset(tally, 0, sizeof *tally);
+    const wt_batch_job *set = job->settings;
+    if (job->count < 1 || job->replicas < 1 || set->k < 1 || set->k > 32 ||
+        job->offset < 0 || job->offset >= w->n)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_windows_round: need windows, "
+                       "replicas, 1 to 32 neighbours and an offset in the tour");
+    WT_CUDA_CHECK(err, cudaSetDevice(w->ctx.device));
+    size_t count = (size_t)job->count, searches = count * (size_t)job->replicas;
+    std::vector<WinDesc> win(count);
+    std::vector<long long> slots(count);
+    std::vector<BatchDesc> desc(searches);
+    int n_max = 0;
+    describe(w, job, win, slots, desc, &n_max);
+    if (n_max > w->most)
+        return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_cuda_windows_round: a window of %d "
+                       "cities, above the %d it was opened for", n_max, w->most);
+    size_t cities = (size_t)(slots[count - 1] + (long long)win[count - 1].size * job->replicas);
+    size_t k = (size_t)set->k, n = (size_t)w->n;
+    cudaStream_t s = w->ctx.stream;
+    wt_status st = put(w->tour, tour, n, s, err);
+    if (st == WT_OK) st = put(w->win, win.data(), count, s, err);
+    if (st == WT_OK) st = put(w->slots, slots.data(), count, s, err);
+    if (st == WT_OK) st = put(w->desc, desc.data(), searches, s, err);
+    if (st == WT_OK) st = w->tours.ensure(cities, err);
+    if (st == WT_OK) st = w->nb.ensure(cities * k, err);
+    if (st == WT_OK) st = w->nbd.ensure(cities * k + 1, err);
+    if (st == WT_OK) st = w->length.ensure(searches, err);
+    if (st == WT_OK) st = w->kicks.ensure(searches, err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMemsetAsync(w->length.p, 0xff, searches * sizeof(long long), s));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(w->kicks.p, 0, searches * sizeof(unsigned long long), s));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(w->run.p, 0, sizeof(BatchRun), s));
+    WT_CUDA_CHECK(err, cudaMemsetAsync(w->tally.p, 0, sizeof(RoundTally), s));
+    round_positions<<<(unsigned)std::min<size_t>((n + 255) / 256, 65535), 256, 0, s>>>(
+        w->tour.p, w->n, job->offset, w->cities.p, w->at.p);
+    make_windows<<<(unsigned)count, 256, 0, s>>>(w->win.p, w->slots.p, job->replicas, w->x.p,
+                                                 w->y.p, w->cand.p, w->ck, set->k, w->n,
+                                                 w->cities.p, w->at.p, w->coords.p, w->nb.p,
+                                                 w->tours.p);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    BatchArgs a = args_of(set, true);
+    a.desc = w->desc.p;
+    a.count = (int)searches;
+    a.coords = w->coords.p;
+    a.matrix = nullptr;
+    a.tours = w->tours.p;
+    a.nb = w->nb.p;
+    a.nbd = w->nbd.p;
+    a.length = w->length.p;
+    a.kicks = w->kicks.p;
+    a.run = w->run.p;
+    a.n_max = n_max;
+    a.dims = 2;
+    a.ranked = searches;
+    wt_batch_counters own = {0, 0, 0};
+    wt_batch_counters *counters = set->counters ? set->counters : &own;
+    double gpu_before = counters->gpu_s;
+    BatchRun run;
+    st = launch_and_wait(w->ctx, a, set->threads, w->euc, counters, w->h_run, w->h_one, ctl, &run,
+                         err);
+    if (st != WT_OK) return st;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(w->out.p, w->cities.p, n * sizeof(int32_t),
+                                       cudaMemcpyDeviceToDevice, s));
+    if (w->euc)
+        put_back<true><<<(unsigned)count, 256, 0, s>>>(w->win.p, w->slots.p, job->replicas,
+                                                        w->type, w->coords.p, w->tours.p,
+                                                        w->cities.p, w->out.p, w->tally.p);
+    else
+        put_back<false><<<(unsigned)count, 256, 0, s>>>(w->win.p, w->slots.p, job->replicas,
+                                                         w->type, w->coords.p, w->tours.p,
+                                                         w->cities.p, w->out.p, w->tally.p);
+    WT_CUDA_CHECK(err, cudaGetLastError());
+    RoundTally t;
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(&t, w->tally.p, sizeof t, cudaMemcpyDeviceToHost, s));
+    st = bring_back(w, job, win[0].start, win[count - 1].start + win[count - 1].size, tour, err);
+    if (st != WT_OK) return st;
+    tally->improved = (int)t.improved;
+    tally->gain = (int64_t)t.gain;
+    tally->kicks = run.kicks;
+    tally->gpu_s = counters->gpu_s - gpu_before;
+    return WT_OK;
 }

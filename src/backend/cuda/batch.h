@@ -33,6 +33,19 @@ void wt_cuda_batch_place(const wt_device *dev, const wt_instance *const *inst, i
 wt_status wt_cuda_batch_run(const wt_device *dev, const wt_batch_job *job, bool fixed_ends,
                             wt_search_ctl *ctl, wt_error *err);
 
+/* The resident windows slots (backend.h, windows_open): the large
+ * instance's coordinates (two axes: not EXPLICIT, not 3D) and candidate
+ * lists on GPU dev; each round makes its windows' instances there (tour
+ * positions, coordinates, lists cut from the candidates, identity start
+ * tours), runs the batch kernel on them with fixed ends, and puts each
+ * window's best path back into the tour on the GPU; only the tour
+ * crosses to and from the host. */
+wt_status wt_cuda_windows_open(const wt_device *dev, const wt_instance *inst, const int32_t *cand,
+                               int ck, int most, wt_windows_resident **out, wt_error *err);
+wt_status wt_cuda_windows_round(wt_windows_resident *w, const wt_windows_job *job, int32_t *tour,
+                                wt_search_ctl *ctl, wt_windows_tally *tally, wt_error *err);
+void wt_cuda_windows_close(wt_windows_resident *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -119,6 +119,9 @@ extern "C" const wt_backend wt_backend_cuda = {
     /* .batch = */ cuda_batch,
     /* .batch_place = */ wt_cuda_batch_place,
     /* .windows = */ cuda_windows,
+    /* .windows_open = */ wt_cuda_windows_open, /* resident windows (batch.cu) */
+    /* .windows_round = */ wt_cuda_windows_round,
+    /* .windows_close = */ wt_cuda_windows_close,
     /* .ascent = */ wt_cuda_ascent, /* the Held-Karp ascent's steps (cuda_ascent.cu) */
     /* .neighbours = */ wt_cuda_neighbours, /* candidate lists by a grid (cuda_neighbours.cu) */
 };
