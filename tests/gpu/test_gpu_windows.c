@@ -85,13 +85,11 @@ static wt_windows_round run_round(const wt_instance *inst, int32_t *tour, const 
     return e;
 }
 
-/* The round of o (with candidates) on resident windows (algo/windows.h)
- * over the first `gpus` GPUs, from the start tour of method: the tour,
- * gain and kicks of the round that cut its windows on the host (tour,
- * e). */
+/* The round of o (with candidates) over the first `gpus` GPUs, from the
+ * start tour of method, on resident windows (algo/windows.h) and cutting
+ * its windows on the host: the same tour, gain and kicks. */
 static void compare_resident(const wt_instance *inst, wt_init_method method,
-                             const wt_windows_opts *o, const int32_t *tour,
-                             const wt_windows_round *e, int gpus)
+                             const wt_windows_opts *o, int gpus)
 {
     if (gpu_is_cpu) return; /* the host keeps no resident windows */
     int n = wt_instance_n(inst), most = 2 * o->window - 1 < n ? 2 * o->window - 1 : n;
@@ -103,19 +101,21 @@ static void compare_resident(const wt_instance *inst, wt_init_method method,
         fail_msg("wt_devices_expand: %s", err.message);
     wt_windows_opts r = *o;
     r.devices = gpus > 1 ? &set : NULL;
+    int32_t *cut = start_tour(inst, method), *t = start_tour(inst, method);
+    wt_windows_round e = run_round(inst, cut, &r);
     if (wt_windows_resident_open(inst, o->device, r.devices, o->candidates, o->candidates_k, most,
                                  &r.resident, &err) != WT_OK)
         fail_msg("wt_windows_resident_open: %s", err.message);
-    int32_t *t = start_tour(inst, method);
     wt_windows_round er = run_round(inst, t, &r);
-    print_message("    resident on %d GPU%s: gain %lld, GPU %.3f s of %.3f s (cut on the host: "
-                  "%.3f s)\n", gpus, gpus > 1 ? "s" : "", (long long)er.gain, er.gpu_s, er.wall_s,
-                  e->wall_s);
-    assert_int_equal(er.windows, e->windows);
-    assert_int_equal(er.gain, e->gain);
-    assert_int_equal(er.kicks, e->kicks);
-    assert_memory_equal(t, tour, (size_t)n * sizeof *t);
+    print_message("    resident on %d GPU%s: gain %lld, GPU %.3f s, round %.3f s (cut on the "
+                  "host: %.3f s)\n", gpus, gpus > 1 ? "s" : "", (long long)er.gain, er.gpu_s,
+                  er.wall_s, e.wall_s);
+    assert_int_equal(er.windows, e.windows);
+    assert_int_equal(er.gain, e.gain);
+    assert_int_equal(er.kicks, e.kicks);
+    assert_memory_equal(t, cut, (size_t)n * sizeof *t);
     wt_windows_resident_close(r.resident);
+    free(cut);
     free(t);
 }
 
@@ -139,7 +139,7 @@ static void compare_moves(const wt_instance *inst, wt_init_method method, int wi
     assert_int_equal(eg.gain, ec.gain);
     assert_int_equal(eg.kicks, ec.kicks);
     assert_memory_equal(g, c, (size_t)n * sizeof *g);
-    if (cand) compare_resident(inst, method, &go, g, &eg, 1);
+    if (cand) compare_resident(inst, method, &go, 1);
     free(g);
     free(c);
 }
@@ -181,9 +181,10 @@ static void test_equal_to_host(void **state)
 }
 
 /* Resident windows at 200,000 cities: every other window (both phases),
- * one search a window (WT_WINDOW_FILL), 3-opt items, the lists cut from
- * twelve candidates: the host's tour, on one GPU and (where there are
- * two) over two. */
+ * the searches a window that WT_WINDOW_FILL asks for, 3-opt items, the
+ * lists cut from twelve candidates: the host's tour on one GPU, and the
+ * rounds that cut their windows on the host on one GPU and (where there
+ * are two) over two. */
 static void test_resident(void **state)
 {
     (void)state;
@@ -206,8 +207,8 @@ static void test_resident(void **state)
         wt_windows_round eg = run_round(inst, g, &go), ec = run_round(inst, c, &co);
         assert_int_equal(eg.gain, ec.gain);
         assert_memory_equal(g, c, (size_t)N * sizeof *g);
-        compare_resident(inst, WT_INIT_GREEDY, &go, g, &eg, 1);
-        if (wt_devices_cuda_count() >= 2) compare_resident(inst, WT_INIT_GREEDY, &go, g, &eg, 2);
+        compare_resident(inst, WT_INIT_GREEDY, &go, 1);
+        if (wt_devices_cuda_count() >= 2) compare_resident(inst, WT_INIT_GREEDY, &go, 2);
         free(g);
         free(c);
     }
