@@ -257,6 +257,8 @@ wt_status wt_windows_resident_open(const wt_instance *inst, const wt_device *dev
 typedef struct resident_share {
     wt_windows_resident_set *r;
     int device;
+    wt_batch_job settings;       /* the round's, with counters of its own */
+    wt_batch_counters counters;
     wt_windows_job job;
     int32_t *tour;
     wt_search_ctl ctl;
@@ -324,8 +326,7 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
     bp.seed = o->seed;
     bp.kick_window = o->kick_window;
     bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
-    wt_batch_counters counters = {0, 0, 0};
-    wt_batch_job settings = wt_batch_settings(&bp, &counters);
+    wt_batch_job settings = wt_batch_settings(&bp, NULL);
     wt_params wp;
     memset(&wp, 0, sizeof wp);
     wp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
@@ -339,7 +340,9 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
         int from = (int)((int64_t)d * count / devices), to = (int)((int64_t)(d + 1) * count / devices);
         s->r = r;
         s->device = d;
-        s->job = (wt_windows_job){&settings, o->offset, to - from, start + from, size + from,
+        s->settings = settings;
+        s->settings.counters = &s->counters;
+        s->job = (wt_windows_job){&s->settings, o->offset, to - from, start + from, size + from,
                                   replicas, (uint64_t)from, o->kicks};
         s->ctl = ctl;
         s->tour = devices == 1 ? tour : copies + (size_t)d * (size_t)n;

@@ -927,15 +927,16 @@ __global__ void make_windows(const WinDesc *win, const long long *slots, int rep
     }
 }
 
-/* Window blockIdx.x's best replica (the shortest, ties to the first), put
- * back at its positions of out (a copy of cities) where it is shorter than
- * the window's path was: as the path from its city 0 to its city m - 1
- * (algo/windows.c's path_of); the gain and the window counted in tally. */
+/* What a round's windows gained, and how many of them. */
 struct RoundTally {
     unsigned long long gain; /* non-negative: a window is put back only where shorter */
     unsigned improved;
 };
 
+/* Window blockIdx.x's best replica (the shortest, ties to the first), put
+ * back at its positions of out (a copy of cities) where it is shorter than
+ * the window's path was: as the path from its city 0 to its city m - 1
+ * (algo/windows.c's path_of); the gain and the window counted in tally. */
 template <bool EUC>
 __global__ void __launch_bounds__(256)
     put_back(const WinDesc *win, const long long *slots, int replicas, wt_edge_weight_type type,
