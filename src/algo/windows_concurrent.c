@@ -61,6 +61,7 @@
 typedef struct improved_path {
     size_t first;
     int inner;
+    int from;    /* its first city's position in the round's tour, from the offset */
     int64_t len; /* of the new order, end to end */
 } improved_path;
 
@@ -194,7 +195,8 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
 /* City at position q of t (the round's snap or work), counted from its offset. */
 static int32_t at(const wt_concurrent_windows *cw, const int32_t *t, int q)
 {
-    return t[(cw->offset + q) % cw->n];
+    int head = cw->n - cw->offset; /* positions before the wrap; no division */
+    return t[q < head ? cw->offset + q : q - head];
 }
 
 static int64_t path_length(const wt_concurrent_windows *cw, const int32_t *t, int from, int to)
@@ -225,7 +227,7 @@ static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int f
         rec->cities = grown;
         rec->cities_cap = cap;
     }
-    rec->paths[rec->count++] = (improved_path){rec->used, to - from - 1, len};
+    rec->paths[rec->count++] = (improved_path){rec->used, to - from - 1, from, len};
     for (int q = from; q <= to; q++) rec->cities[rec->used++] = at(cw, cw->work, q);
     return true;
 }
@@ -421,10 +423,27 @@ static bool ending(const wt_concurrent_windows *cw)
            cw->deadline - wt_now() < WT_CONCURRENT_MIN_LEFT_S + cw->setup_s;
 }
 
+/* Writes rec's improved paths into snap, whose round they came from, at
+ * their positions: they fit there, as found (no check, no lengths). */
+static void apply_to_snap(wt_concurrent_windows *cw, const round_paths *rec)
+{
+    int n = cw->n;
+    for (int i = 0; i < rec->count; i++) {
+        const improved_path *p = &rec->paths[i];
+        const int32_t *c = rec->cities + p->first;
+        int q = (int)(((int64_t)cw->offset + p->from) % n);
+        for (int j = 1; j <= p->inner; j++) {
+            if (++q == n) q = 0;
+            cw->snap[q] = c[j];
+            cw->snap_pos[c[j]] = q;
+        }
+    }
+}
+
 /* The next round's start after round `done` (recorded, counted in
  * rounds_done), under the lock on entry and on return: where the host has
  * not spliced since snap's start, snap with the round's improved paths
- * spliced in (they fit it all); else the tour of the host's last splice
+ * written in (they fit it all); else the tour of the host's last splice
  * with every round's improved paths that it has not spliced, the older
  * first.  Records are written by this thread alone, so those it splices
  * stay as they are while the lock is let go. */
@@ -433,7 +452,7 @@ static void next_start(wt_concurrent_windows *cw, const round_paths *done)
     int n = cw->n;
     if (cw->publishes == cw->publishes_seen) {
         pthread_mutex_unlock(&cw->lock);
-        splice_paths(cw, done, cw->snap, cw->snap_pos, &cw->thread_marks);
+        apply_to_snap(cw, done);
         pthread_mutex_lock(&cw->lock);
         return;
     }
