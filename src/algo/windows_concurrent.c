@@ -46,6 +46,7 @@
  */
 #include "algo/windows_concurrent.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,11 +433,13 @@ static void apply_to_snap(wt_concurrent_windows *cw, const round_paths *rec)
         const improved_path *p = &rec->paths[i];
         const int32_t *c = rec->cities + p->first;
         int q = (int)(((int64_t)cw->offset + p->from) % n);
+        assert(cw->snap[q] == c[0]);
         for (int j = 1; j <= p->inner; j++) {
             if (++q == n) q = 0;
             cw->snap[q] = c[j];
             cw->snap_pos[c[j]] = q;
         }
+        assert(cw->snap[q == n - 1 ? 0 : q + 1] == c[p->inner + 1]);
     }
 }
 
