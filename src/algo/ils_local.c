@@ -85,9 +85,10 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
 /* The concurrent windows as the tuning sets them, on the GPU or (tests)
  * the host, their lists cut from whole's, their size by the host's
  * descents (lk or local); every other window a round with merged
- * replicas (the segments' kicks have places of their own). */
+ * replicas (the segments' kicks have places of their own); the splices on
+ * the host's threads. */
 static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *p, int n,
-                                          const wt_ls *whole, bool lk, bool merged)
+                                          int threads, const wt_ls *whole, bool lk, bool merged)
 {
     const wt_tuning *t = wt_tuning_of(p);
     int three_opt = n > WT_CONCURRENT_THREE_OPT_ABOVE ? WT_CONCURRENT_THREE_OPT : 0;
@@ -102,6 +103,7 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .devices = p->devices, /* the rounds' windows over the list's GPUs */
         .device_count = p->device_count,
         .ahead = t->ils_concurrent_ahead,
+        .host_threads = threads,
         .resident = t->ils_window_resident != WT_TUNING_OFF,
     };
     o.candidates = wt_ls_candidates(whole, &o.candidates_k);
@@ -453,7 +455,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Concurrent windows with the searches whose rounds end in the whole
      * tour. */
     wt_concurrent_windows *concurrent = NULL;
-    wt_concurrent_opts bo = concurrent_opts(on, ctl->params, inst->n, whole, lk, merged);
+    wt_concurrent_opts bo =
+        concurrent_opts(on, ctl->params, inst->n, ctl->threads, whole, lk, merged);
     if (!halt && on && kicks == 0 && S > 1 &&
         (merged || on_segments))
         st = wt_concurrent_open(inst, &bo, &concurrent, err);

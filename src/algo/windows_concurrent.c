@@ -66,12 +66,6 @@ typedef struct improved_path {
     int64_t len; /* of the new order, end to end */
 } improved_path;
 
-/* Stamps of the inner cities of one improved path at a time (n entries). */
-typedef struct marks {
-    uint32_t *stamp;
-    uint32_t now;
-} marks;
-
 /* A searched round's improved paths, kept until the host splices them. */
 typedef struct round_paths {
     improved_path *paths;
@@ -106,7 +100,6 @@ struct wt_concurrent_windows {
     int offset;
     int32_t *pos;       /* n: each city's position in snap, from the offset */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
-    marks host_marks, thread_marks; /* for the host's splices, for snap's */
     uint8_t *owned[2];  /* n each, with o.alternate: the cities of the running
                            round's windows (owned[0]), the next round's made
                            in owned[1] */
@@ -160,10 +153,8 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
         cw->pos = malloc(n * sizeof *cw->pos);
         cw->host_pos = malloc(n * sizeof *cw->host_pos);
         cw->published = malloc(n * sizeof *cw->published);
-        cw->host_marks.stamp = calloc(n, sizeof *cw->host_marks.stamp);
-        cw->thread_marks.stamp = calloc(n, sizeof *cw->thread_marks.stamp);
         ok = cw->rec && cw->snap && cw->snap_pos && cw->work && cw->pos && cw->host_pos &&
-             cw->published && cw->host_marks.stamp && cw->thread_marks.stamp;
+             cw->published;
         for (int i = 0; ok && o->alternate && i < 2; i++)
             ok = (cw->owned[i] = malloc(n)) != NULL;
     }
@@ -261,53 +252,47 @@ static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
     return true;
 }
 
-/* A new stamp for m's cities (all stamps cleared when they run out). */
-static uint32_t next_stamp(marks *m, int n)
-{
-    if (++m->now == 0) {
-        memset(m->stamp, 0, (size_t)n * sizeof *m->stamp);
-        m->now = 1;
-    }
-    return m->now;
-}
-
 /* Position q of a tour of n cities, q in (-n, 2 n). */
 static int wrap(int q, int n) { return q < 0 ? q + n : q >= n ? q - n : q; }
 
-/* The path of tour t from position pu, step dir (+1 or -1), if its next
- * `inner` cities are the stamped ones and the city after them v: its
- * length from t[pu] to v, else -1. */
-static int64_t walk_inside(const wt_concurrent_windows *cw, const int32_t *t, const marks *m,
-                           int pu, int dir, int32_t v, int inner)
+/* Whether the cities c[1 .. inner] lie at the `inner` positions after pu,
+ * step dir (+1 or -1), of a tour whose positions pos gives, and c[inner +
+ * 1] right after them.  The cities are distinct, so lying there they fill
+ * those positions; only their own positions are read. */
+static bool fills(const int32_t *pos, int n, const int32_t *c, int inner, int pu, int dir)
 {
-    int n = cw->n;
-    int64_t len = 0;
-    int32_t prev = t[pu];
-    for (int i = 1; i <= inner; i++) {
-        int32_t cur = t[wrap(pu + dir * i, n)];
-        if (m->stamp[cur] != m->now) return -1;
-        len += wt_dist(cw->inst, prev, cur);
-        prev = cur;
+    for (int j = 1; j <= inner + 1; j++) {
+        int off = dir > 0 ? pos[c[j]] - pu : pu - pos[c[j]];
+        if (off <= 0) off += n;
+        if (j <= inner ? off > inner : off != inner + 1) return false;
     }
-    if (t[wrap(pu + dir * (inner + 1), n)] != v) return -1;
-    return len + wt_dist(cw->inst, prev, v);
+    return true;
+}
+
+/* The length of tour t's path from position pu, step dir, over `inner`
+ * cities and the one after them. */
+static int64_t walk_length(const wt_concurrent_windows *cw, const int32_t *t, int pu, int dir,
+                           int inner)
+{
+    int64_t len = 0;
+    for (int i = 0; i <= inner; i++)
+        len += wt_dist(cw->inst, t[wrap(pu + dir * i, cw->n)], t[wrap(pu + dir * (i + 1), cw->n)]);
+    return len;
 }
 
 /* Splices p (of rec) into tour t (n cities, pos its positions) where its
  * inner cities lie between its ends as one path of t, longer than p: those
  * positions take p's cities.  Returns the exact gain, 0 where p was not
- * spliced. */
+ * spliced.  Reads and writes only the positions of p's own cities and the
+ * tour's entries between p's ends, so the paths of one round (no two share
+ * an inner city, nor one's inner city another's end) splice side by side. */
 static int64_t splice_path(const wt_concurrent_windows *cw, const round_paths *rec,
-                           const improved_path *p, int32_t *t, int32_t *pos, marks *m)
+                           const improved_path *p, int32_t *t, int32_t *pos)
 {
     const int32_t *c = rec->cities + p->first;
-    int n = cw->n, inner = p->inner;
-    int32_t u = c[0], v = c[inner + 1];
-    next_stamp(m, n);
-    for (int i = 1; i <= inner; i++) m->stamp[c[i]] = m->now;
-    int pu = pos[u], dir = 1;
-    int64_t was = walk_inside(cw, t, m, pu, dir, v, inner);
-    if (was < 0) was = walk_inside(cw, t, m, pu, dir = -1, v, inner);
+    int n = cw->n, inner = p->inner, pu = pos[c[0]], dir = 1;
+    if (!fills(pos, n, c, inner, pu, dir) && !fills(pos, n, c, inner, pu, dir = -1)) return 0;
+    int64_t was = walk_length(cw, t, pu, dir, inner);
     if (was <= p->len) return 0;
     for (int i = 1; i <= inner; i++) {
         int q = wrap(pu + dir * i, n);
@@ -318,17 +303,20 @@ static int64_t splice_path(const wt_concurrent_windows *cw, const round_paths *r
 }
 
 /* Splices rec's improved paths into tour t (n cities, pos its positions),
- * each where it fits and gains; their gain. */
+ * each where it fits and gains, on `threads` threads; their gain. */
 static int64_t splice_paths(const wt_concurrent_windows *cw, const round_paths *rec,
-                            int32_t *t, int32_t *pos, marks *m)
+                            int32_t *t, int32_t *pos, int threads)
 {
     int64_t sum = 0;
-    for (int i = 0; i < rec->count; i++) sum += splice_path(cw, rec, &rec->paths[i], t, pos, m);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : sum) \
+    if (threads > 1 && rec->count >= 64)
+    for (int i = 0; i < rec->count; i++) sum += splice_path(cw, rec, &rec->paths[i], t, pos);
     return sum;
 }
 
-static void fill_positions(const int32_t *t, int n, int32_t *pos)
+static void fill_positions(const int32_t *t, int n, int32_t *pos, int threads)
 {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n > 100000)
     for (int q = 0; q < n; q++) pos[t[q]] = q;
 }
 
@@ -463,10 +451,10 @@ static void next_start(wt_concurrent_windows *cw, const round_paths *done)
     cw->publishes_seen = cw->publishes;
     uint64_t from = cw->rounds_spliced, to = cw->rounds_done;
     pthread_mutex_unlock(&cw->lock);
-    fill_positions(cw->snap, n, cw->snap_pos);
+    fill_positions(cw->snap, n, cw->snap_pos, 1);
     for (uint64_t j = from; j < to; j++)
         splice_paths(cw, &cw->rec[j % (uint64_t)cw->ahead], cw->snap, cw->snap_pos,
-                     &cw->thread_marks);
+                     1);
     pthread_mutex_lock(&cw->lock);
 }
 
@@ -495,7 +483,7 @@ static void *run_rounds(void *arg)
     if (cw->devices.count > 1) snprintf(cw->devices_named, sizeof cw->devices_named, "%s", names);
     pthread_mutex_unlock(&cw->lock);
     open_resident(cw);
-    fill_positions(cw->snap, cw->n, cw->snap_pos);
+    fill_positions(cw->snap, cw->n, cw->snap_pos, 1);
     for (uint64_t round = 0;; round++) {
         /* The record is free: rounds start only while fewer than ahead wait. */
         round_paths *rec = &cw->rec[round % (uint64_t)cw->ahead];
@@ -562,10 +550,10 @@ bool wt_concurrent_splice(wt_concurrent_windows *cw, int32_t *tour, bool wait, i
     pthread_mutex_lock(&cw->lock);
     uint64_t from = cw->rounds_spliced, to = cw->failed ? from : cw->rounds_done;
     int64_t sum = 0;
-    if (to > from) fill_positions(tour, cw->n, cw->host_pos);
+    if (to > from) fill_positions(tour, cw->n, cw->host_pos, cw->o.host_threads);
     for (uint64_t j = from; j < to; j++) {
         const round_paths *rec = &cw->rec[j % (uint64_t)cw->ahead];
-        sum += splice_paths(cw, rec, tour, cw->host_pos, &cw->host_marks);
+        sum += splice_paths(cw, rec, tour, cw->host_pos, cw->o.host_threads);
         cw->gpu_s += rec->gpu_s;
     }
     cw->rounds_spliced = to;
@@ -617,8 +605,6 @@ void wt_concurrent_close(wt_concurrent_windows *cw)
     free(cw->pos);
     free(cw->owned[0]);
     free(cw->owned[1]);
-    free(cw->host_marks.stamp);
-    free(cw->thread_marks.stamp);
     free(cw->host_pos);
     free(cw->published);
     free(cw);

@@ -58,6 +58,8 @@ typedef struct wt_concurrent_opts {
                            (algo/devices.h; device first), all searching at
                            once; count 0: device alone */
     int device_count;
+    int host_threads; /* the host's threads, which its splices (between its
+                        rounds: they wait meanwhile) run on; 0 or 1: one */
     bool resident;   /* on a GPU with candidates: the rounds on resident
                         windows (windows.h) where the GPUs keep them */
     int ahead;       /* rounds searched and not yet spliced by the host, at

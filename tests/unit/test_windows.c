@@ -482,17 +482,19 @@ static void test_concurrent_rounds_one_after_another(void **state)
  * and reverses a segment of its tour after each splice: with `ahead` rounds
  * allowed to wait for a splice, the rounds go on meanwhile, each from the
  * last with its improved paths, and a splice takes in up to `ahead` of them
- * (all where they fit), the tour one cycle of exact length throughout.
+ * (all where they fit), the tour one cycle of exact length throughout;
+ * `window` cities a window, the host's splices on `threads` threads.
  * Returns the most rounds one splice took in. */
-static uint64_t rounds_between_splices(int ahead)
+static uint64_t rounds_between_splices(int ahead, int window, int threads)
 {
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 10);
     int32_t *tour = greedy(inst);
     int64_t length = wt_tour_length(inst, tour), gained = 0;
     wt_concurrent_windows *b = NULL;
-    wt_concurrent_opts o = concurrent_cpu(6, 0.1, WT_WINDOW_CITIES);
+    wt_concurrent_opts o = concurrent_cpu(6, 0.1, window);
     o.ahead = ahead;
+    o.host_threads = threads;
     assert_int_equal(wt_concurrent_open(inst, &o, &b, NULL), WT_OK);
     double deadline = wt_now() + 20;
     wt_concurrent_start(b, tour, deadline);
@@ -529,8 +531,12 @@ static uint64_t rounds_between_splices(int ahead)
 static void test_concurrent_rounds_ahead(void **state)
 {
     (void)state;
-    uint64_t one = rounds_between_splices(1), three = rounds_between_splices(3);
-    uint64_t by_default = rounds_between_splices(0);
+    uint64_t one = rounds_between_splices(1, WT_WINDOW_CITIES, 1);
+    uint64_t three = rounds_between_splices(3, WT_WINDOW_CITIES, 1);
+    uint64_t by_default = rounds_between_splices(0, WT_WINDOW_CITIES, 1);
+    /* Windows of 16 cities: hundreds of improved paths a round, which the
+     * host's two threads splice side by side. */
+    assert_true(rounds_between_splices(0, 16, 2) >= 2);
     print_message("    most rounds a splice took in: %llu with 1 ahead, %llu with 3, %llu by "
                   "default\n", (unsigned long long)one, (unsigned long long)three,
                   (unsigned long long)by_default);
