@@ -715,7 +715,8 @@ int wt_policy_device_stall_passes(int n);
  * cities"). */
 #define WT_CONCURRENT_THREE_OPT_ABOVE 250000
 /* Threads of a round's set-up on a GPU (cutting the windows and their lists,
- * packing them), which share the host's cores for a small share of a round
+ * packing them, where they are not resident; the next round's start from
+ * the host's tour), which share the host's cores for a small share of a round
  * (bench/RESULTS.md, "Splices, set-up threads and merges (concurrent
  * windows)"). */
 #define WT_CONCURRENT_SETUP_THREADS 4

@@ -436,7 +436,7 @@ static void apply_to_snap(wt_concurrent_windows *cw, const round_paths *rec)
  * not spliced since snap's start, snap with the round's improved paths
  * written in (they fit it all); else the tour of the host's last splice
  * with every round's improved paths that it has not spliced, the older
- * first.  Records are written by this thread alone, so those it splices
+ * first, on the set-up's threads.  Records are written by this thread alone, so those it splices
  * stay as they are while the lock is let go. */
 static void next_start(wt_concurrent_windows *cw, const round_paths *done)
 {
@@ -451,10 +451,12 @@ static void next_start(wt_concurrent_windows *cw, const round_paths *done)
     cw->publishes_seen = cw->publishes;
     uint64_t from = cw->rounds_spliced, to = cw->rounds_done;
     pthread_mutex_unlock(&cw->lock);
-    fill_positions(cw->snap, n, cw->snap_pos, 1);
+    /* The device idles meanwhile: the round's set-up threads (on the CPU
+     * the rounds' one thread). */
+    int threads = cw->device.backend->host ? 1 : WT_CONCURRENT_SETUP_THREADS;
+    fill_positions(cw->snap, n, cw->snap_pos, threads);
     for (uint64_t j = from; j < to; j++)
-        splice_paths(cw, &cw->rec[j % (uint64_t)cw->ahead], cw->snap, cw->snap_pos,
-                     1);
+        splice_paths(cw, &cw->rec[j % (uint64_t)cw->ahead], cw->snap, cw->snap_pos, threads);
     pthread_mutex_lock(&cw->lock);
 }
 
