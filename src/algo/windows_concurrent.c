@@ -225,19 +225,15 @@ static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int f
 }
 
 /* The improved paths of the round's work against snap (see the top of the
- * file) into rec; position 0 is a window's first city and n - 1 a window's
- * last, which keep their places.  False where memory ran out. */
-static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
+ * file) in positions lo .. hi - 1 into rec, whose cities' positions in snap
+ * pos holds: lo and hi - 1 kept their cities.  False where memory ran out. */
+static bool find_in(wt_concurrent_windows *cw, round_paths *rec, int lo, int hi)
 {
-    int n = cw->n;
     const int32_t *snap = cw->snap, *work = cw->work;
-    rec->count = 0;
-    rec->used = 0;
-    for (int q = 0; q < n; q++) cw->pos[at(cw, snap, q)] = q;
-    for (int q = 1; q < n - 1; q++) {
+    for (int q = lo + 1; q < hi - 1; q++) {
         if (at(cw, work, q) == at(cw, snap, q)) continue;
         int a = q, last = a, far = cw->pos[at(cw, work, a)];
-        while (last + 1 < n - 1 &&
+        while (last + 1 < hi - 1 &&
                !(far == last && at(cw, work, last + 1) == at(cw, snap, last + 1))) {
             last++;
             int p = cw->pos[at(cw, work, last)];
@@ -248,6 +244,25 @@ static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
         int64_t gain = path_length(cw, snap, a - 1, last + 1) - len;
         if (gain > 0 && !record_path(cw, rec, a - 1, last + 1, len)) return false;
         q = last + 1;
+    }
+    return true;
+}
+
+/* The improved paths of the round's work against snap into rec, window by
+ * window: a window's path keeps its two ends and its cities, so only the
+ * windows that changed are looked into, and only their cities' positions
+ * taken.  False where memory ran out. */
+static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
+{
+    int n = cw->n, all = wt_windows_count(n, cw->o.window);
+    rec->count = 0;
+    rec->used = 0;
+    for (int w = 0; w < all; w++) {
+        int lo = wt_windows_first(n, all, w), hi = wt_windows_first(n, all, w + 1), q = lo;
+        while (q < hi && at(cw, cw->work, q) == at(cw, cw->snap, q)) q++;
+        if (q == hi) continue;
+        for (int p = lo; p < hi; p++) cw->pos[at(cw, cw->snap, p)] = p;
+        if (!find_in(cw, rec, lo, hi)) return false;
     }
     return true;
 }
