@@ -20,7 +20,10 @@
  * gain is the difference of the two paths' lengths, exactly.  So any set
  * of improved paths can be spliced, each on its own, in time proportional
  * to its length, with no walk of the whole tour while the host's threads
- * wait.
+ * wait; whether a path fits is read from its own cities' positions alone,
+ * so a round's paths splice side by side on the host's threads.  With
+ * resident windows (windows.h) the windows are made and put back on the
+ * GPUs, and only the tour crosses.
  *
  * With a device list (o.devices) the rounds' thread finds the list's
  * usable GPUs when it starts (a probe kernel on each: not on the host's
@@ -35,7 +38,7 @@
  *
  * So that the device does not wait for the host's merges, the thread
  * starts the next round at once: from the last round's start with its
- * improved paths spliced in where the host has not spliced since, else
+ * improved paths written in where the host has not spliced since, else
  * from the tour of the host's last splice (published at every splice) with
  * the improved paths of every round it has not yet spliced.  The rounds'
  * improved paths are kept (their cities, not whole tours) until the host
