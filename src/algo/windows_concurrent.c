@@ -326,6 +326,7 @@ static int64_t splice_paths(const wt_concurrent_windows *cw, const round_paths *
                             int32_t *t, int32_t *pos, int threads)
 {
     int64_t sum = 0;
+    if (threads < 1) threads = 1;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 64) reduction(+ : sum) \
     if (threads > 1 && rec->count >= 64)
     for (int i = 0; i < rec->count; i++) sum += splice_path(cw, rec, &rec->paths[i], t, pos);
@@ -334,6 +335,7 @@ static int64_t splice_paths(const wt_concurrent_windows *cw, const round_paths *
 
 static void fill_positions(const int32_t *t, int n, int32_t *pos, int threads)
 {
+    if (threads < 1) threads = 1;
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n > 100000)
     for (int q = 0; q < n; q++) pos[t[q]] = q;
 }
