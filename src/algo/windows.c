@@ -208,6 +208,20 @@ static void path_of(const int32_t *r, int m, const int32_t *cities, int32_t *out
     for (int i = 0; i < m; i++) out[i] = cities[r[back ? (p0 - i + m) % m : (p0 + i) % m]];
 }
 
+/* The batch parameters of a round as o asks: the windows slot's and the
+ * resident windows' searches take their settings from these alike. */
+static void round_params(const wt_windows_opts *o, wt_batch_params *bp)
+{
+    wt_batch_params_defaults(bp);
+    bp->seed = o->seed;
+    bp->kicks = o->kicks;
+    bp->kick_window = o->kick_window;
+    bp->three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
+    bp->time_limit_s = o->kicks ? 0 : o->time_limit_s;
+    bp->threads = o->threads;
+    bp->stop_flag = o->stop_flag;
+}
+
 /* ------------------------------------------------------ resident windows */
 
 struct wt_windows_resident_set {
@@ -322,10 +336,7 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
     }
     int count = searched_windows(o, n, start, size), replicas = wt_windows_replicas(o, n);
     wt_batch_params bp;
-    wt_batch_params_defaults(&bp);
-    bp.seed = o->seed;
-    bp.kick_window = o->kick_window;
-    bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
+    round_params(o, &bp);
     wt_batch_job settings = wt_batch_settings(&bp, NULL);
     wt_params wp;
     memset(&wp, 0, sizeof wp);
@@ -413,14 +424,7 @@ wt_status wt_windows_round_run(const wt_instance *inst, int32_t *tour, const wt_
         return WT_OK;
     }
     wt_batch_params bp;
-    wt_batch_params_defaults(&bp);
-    bp.seed = o->seed;
-    bp.kicks = o->kicks;
-    bp.kick_window = o->kick_window;
-    bp.three_opt = o->three_opt ? o->three_opt : WT_TUNING_OFF;
-    bp.time_limit_s = o->kicks ? 0 : o->time_limit_s;
-    bp.threads = o->threads;
-    bp.stop_flag = o->stop_flag;
+    round_params(o, &bp);
     wt_batch_result r;
     double t1 = wt_now();
     wt_device_set one;

@@ -228,12 +228,13 @@ static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int f
 }
 
 /* The improved paths of the round's work against snap (see the top of the
- * file) in positions lo .. hi - 1 into rec, whose cities' positions in snap
- * pos holds: lo and hi - 1 kept their cities.  False where memory ran out. */
-static bool find_in(wt_concurrent_windows *cw, round_paths *rec, int lo, int hi)
+ * file) in positions from .. hi - 2 into rec, whose cities' positions in
+ * snap pos holds: the positions before from and hi - 1 kept their cities.
+ * False where memory ran out. */
+static bool find_in(wt_concurrent_windows *cw, round_paths *rec, int from, int hi)
 {
     const int32_t *snap = cw->snap, *work = cw->work;
-    for (int q = lo + 1; q < hi - 1; q++) {
+    for (int q = from; q < hi - 1; q++) {
         if (at(cw, work, q) == at(cw, snap, q)) continue;
         int a = q, last = a, far = cw->pos[at(cw, work, a)];
         while (last + 1 < hi - 1 &&
@@ -265,7 +266,7 @@ static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
         while (q < hi && at(cw, cw->work, q) == at(cw, cw->snap, q)) q++;
         if (q == hi) continue;
         for (int p = lo; p < hi; p++) cw->pos[at(cw, cw->snap, p)] = p;
-        if (!find_in(cw, rec, lo, hi)) return false;
+        if (!find_in(cw, rec, q, hi)) return false; /* q > lo: a window's ends stay */
     }
     return true;
 }
