@@ -36,11 +36,13 @@
  * keep off while it runs (wt_concurrent_host_cities): the two then search
  * different places, rather than the same ones twice.
  *
- * So that the device does not wait for the host's merges, the thread
- * starts the next round at once: from the last round's start with its
- * improved paths written in where the host has not spliced since, else
- * from the tour of the host's last splice (published at every splice) with
- * the improved paths of every round it has not yet spliced.  The rounds'
+ * So that the device waits neither for the host's merges nor for the cut
+ * of a round into improved paths, the thread starts the next round at
+ * once: where the host has not spliced since the last round started, from
+ * that round's result, its improved paths cut meanwhile on a thread of
+ * their own (a tenth of a second at ten million cities); else, once the
+ * round is cut, from the tour of the host's last splice (published at every
+ * splice) with the improved paths of every round it has not yet spliced.  The rounds'
  * improved paths are kept (their cities, not whole tours) until the host
  * splices them, the older round's first, at its next merge; a round waits
  * only where o.ahead rounds already wait for it, which happens where the
@@ -71,6 +73,7 @@ typedef struct improved_path {
 
 /* A searched round's improved paths, kept until the host splices them. */
 typedef struct round_paths {
+    int offset;   /* the round's: its paths' positions count from it */
     improved_path *paths;
     int count, paths_cap;
     int32_t *cities;
@@ -97,11 +100,13 @@ struct wt_concurrent_windows {
     wt_windows_resident_set *resident; /* on them, where they keep windows
                                           (opened by the rounds' thread) */
     char devices_named[128]; /* devices' description once found (under lock) */
-    /* The rounds' thread's: the tour the next round starts from, its
-     * positions, the round's copy of it and the round's offset. */
-    int32_t *snap, *snap_pos, *work;
-    int offset;
-    int32_t *pos;       /* n: each city's position in snap, from the offset */
+    /* The rounds' thread's: the tour the next round starts from (snap), its
+     * positions, the round's copy of it (work), and the tour a round whose
+     * paths are cut while the next one runs started from (prev). */
+    int32_t *snap, *snap_pos, *work, *prev;
+    int32_t *pos;       /* n: each city's position in a cut round's start,
+                           from its offset */
+    uint64_t chained;   /* rounds started while the last one's paths were cut */
     int32_t *host_pos;  /* n: each city's position in the tour of a splice */
     uint8_t *owned[2];  /* n each, with o.alternate: the cities of the running
                            round's windows (owned[0]), the next round's made
@@ -153,11 +158,12 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
         cw->snap = malloc(n * sizeof *cw->snap);
         cw->snap_pos = malloc(n * sizeof *cw->snap_pos);
         cw->work = malloc(n * sizeof *cw->work);
+        cw->prev = malloc(n * sizeof *cw->prev);
         cw->pos = malloc(n * sizeof *cw->pos);
         cw->host_pos = malloc(n * sizeof *cw->host_pos);
         cw->published = malloc(n * sizeof *cw->published);
-        ok = cw->rec && cw->snap && cw->snap_pos && cw->work && cw->pos && cw->host_pos &&
-             cw->published;
+        ok = cw->rec && cw->snap && cw->snap_pos && cw->work && cw->prev && cw->pos &&
+             cw->host_pos && cw->published;
         for (int i = 0; ok && o->alternate && i < 2; i++)
             ok = (cw->owned[i] = malloc(n)) != NULL;
     }
@@ -187,25 +193,36 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
     return WT_OK;
 }
 
-/* City at position q of t (the round's snap or work), counted from its offset. */
-static int32_t at(const wt_concurrent_windows *cw, const int32_t *t, int q)
+/* A searched round whose improved paths are cut: the tour it started
+ * from, the one it ended with, and the record they go to (its offset). */
+typedef struct round_cut {
+    wt_concurrent_windows *cw;
+    const int32_t *start, *result;
+    round_paths *rec;
+    bool ok; /* false where memory ran out */
+} round_cut;
+
+/* City at position q of t (n cities), counted from offset. */
+static int32_t at(int n, int offset, const int32_t *t, int q)
 {
-    int head = cw->n - cw->offset; /* positions before the wrap; no division */
-    return t[q < head ? cw->offset + q : q - head];
+    int head = n - offset; /* positions before the wrap; no division */
+    return t[q < head ? offset + q : q - head];
 }
 
-static int64_t path_length(const wt_concurrent_windows *cw, const int32_t *t, int from, int to)
+static int64_t path_length(const round_cut *r, const int32_t *t, int from, int to)
 {
+    int n = r->cw->n, offset = r->rec->offset;
     int64_t len = 0;
-    for (int q = from; q < to; q++) len += wt_dist(cw->inst, at(cw, t, q), at(cw, t, q + 1));
+    for (int q = from; q < to; q++)
+        len += wt_dist(r->cw->inst, at(n, offset, t, q), at(n, offset, t, q + 1));
     return len;
 }
 
-/* Appends work's path at positions from .. to (from the offset) to rec;
- * false where memory ran out. */
-static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int from, int to,
-                        int64_t len)
+/* Appends the result's path at positions from .. to (from the offset) to
+ * the record; false where memory ran out. */
+static bool record_path(const round_cut *r, int from, int to, int64_t len)
 {
+    round_paths *rec = r->rec;
     size_t need = rec->used + (size_t)(to - from + 1);
     if (rec->count == rec->paths_cap) {
         int cap = rec->paths_cap ? 2 * rec->paths_cap : 1024;
@@ -223,52 +240,60 @@ static bool record_path(const wt_concurrent_windows *cw, round_paths *rec, int f
         rec->cities_cap = cap;
     }
     rec->paths[rec->count++] = (improved_path){rec->used, to - from - 1, from, len};
-    for (int q = from; q <= to; q++) rec->cities[rec->used++] = at(cw, cw->work, q);
+    for (int q = from; q <= to; q++) rec->cities[rec->used++] = at(r->cw->n, rec->offset, r->result, q);
     return true;
 }
 
-/* The improved paths of the round's work against snap (see the top of the
- * file) in positions from .. hi - 2 into rec, whose cities' positions in
- * snap pos holds: the positions before from and hi - 1 kept their cities.
- * False where memory ran out. */
-static bool find_in(wt_concurrent_windows *cw, round_paths *rec, int from, int hi)
+/* The improved paths of the round's result against its start (see the
+ * top of the file) in positions from .. hi - 2 into the record, whose
+ * cities' positions in the start cw->pos holds: the positions before from
+ * and hi - 1 kept their cities.  False where memory ran out. */
+static bool find_in(const round_cut *r, int from, int hi)
 {
-    const int32_t *snap = cw->snap, *work = cw->work;
+    const int32_t *start = r->start, *result = r->result, *pos = r->cw->pos;
+    int n = r->cw->n, off = r->rec->offset;
     for (int q = from; q < hi - 1; q++) {
-        if (at(cw, work, q) == at(cw, snap, q)) continue;
-        int a = q, last = a, far = cw->pos[at(cw, work, a)];
+        if (at(n, off, result, q) == at(n, off, start, q)) continue;
+        int a = q, last = a, far = pos[at(n, off, result, a)];
         while (last + 1 < hi - 1 &&
-               !(far == last && at(cw, work, last + 1) == at(cw, snap, last + 1))) {
+               !(far == last && at(n, off, result, last + 1) == at(n, off, start, last + 1))) {
             last++;
-            int p = cw->pos[at(cw, work, last)];
+            int p = pos[at(n, off, result, last)];
             if (p > far) far = p;
         }
-        if (!(far == last && at(cw, work, last + 1) == at(cw, snap, last + 1))) return true;
-        int64_t len = path_length(cw, work, a - 1, last + 1);
-        int64_t gain = path_length(cw, snap, a - 1, last + 1) - len;
-        if (gain > 0 && !record_path(cw, rec, a - 1, last + 1, len)) return false;
+        if (!(far == last && at(n, off, result, last + 1) == at(n, off, start, last + 1)))
+            return true;
+        int64_t len = path_length(r, result, a - 1, last + 1);
+        int64_t gain = path_length(r, start, a - 1, last + 1) - len;
+        if (gain > 0 && !record_path(r, a - 1, last + 1, len)) return false;
         q = last + 1;
     }
     return true;
 }
 
-/* The improved paths of the round's work against snap into rec, window by
- * window: a window's path keeps its two ends and its cities, so only the
- * windows that changed are looked into, and only their cities' positions
- * taken.  False where memory ran out. */
-static bool find_improved_paths(wt_concurrent_windows *cw, round_paths *rec)
+/* The improved paths of the round's result against its start into its
+ * record, window by window: a window's path keeps its two ends and its
+ * cities, so only the windows that changed are looked into, and only their
+ * cities' positions taken.  r->ok false where memory ran out. */
+static void cut_round(round_cut *r)
 {
-    int n = cw->n, all = wt_windows_count(n, cw->o.window);
-    rec->count = 0;
-    rec->used = 0;
-    for (int w = 0; w < all; w++) {
+    int n = r->cw->n, all = wt_windows_count(n, r->cw->o.window), off = r->rec->offset;
+    r->rec->count = 0;
+    r->rec->used = 0;
+    r->ok = true;
+    for (int w = 0; w < all && r->ok; w++) {
         int lo = wt_windows_first(n, all, w), hi = wt_windows_first(n, all, w + 1), q = lo;
-        while (q < hi && at(cw, cw->work, q) == at(cw, cw->snap, q)) q++;
+        while (q < hi && at(n, off, r->result, q) == at(n, off, r->start, q)) q++;
         if (q == hi) continue;
-        for (int p = lo; p < hi; p++) cw->pos[at(cw, cw->snap, p)] = p;
-        if (!find_in(cw, rec, q, hi)) return false; /* q > lo: a window's ends stay */
+        for (int p = lo; p < hi; p++) r->cw->pos[at(n, off, r->start, p)] = p;
+        r->ok = find_in(r, q, hi); /* q > lo: a window's ends stay */
     }
-    return true;
+}
+
+static void *cut_round_run(void *arg)
+{
+    cut_round(arg);
+    return NULL;
 }
 
 /* Position q of a tour of n cities, q in (-n, 2 n). */
@@ -351,7 +376,7 @@ static void own_windows(wt_concurrent_windows *cw, const wt_windows_opts *o)
     for (int w = 0; w < all; w++) {
         if (!wt_windows_searched(o, w)) continue;
         for (int q = wt_windows_first(n, all, w); q < wt_windows_first(n, all, w + 1); q++)
-            mine[at(cw, cw->snap, q)] = 1;
+            mine[at(n, o->offset, cw->snap, q)] = 1;
     }
     pthread_mutex_lock(&cw->lock);
     cw->owned[1] = cw->owned[0];
@@ -373,8 +398,8 @@ int wt_concurrent_host_cities(wt_concurrent_windows *cw, const int32_t *tour, in
 }
 
 /* Searches the round's work from snap for the round's length, or until
- * the deadline, and records its improved paths in rec; false where the
- * search failed.  The batch's time limit includes its set-up (cutting the
+ * the deadline, and notes its offset and kernel seconds in rec (its paths
+ * are cut later: cut_round); false where the search failed.  The batch's time limit includes its set-up (cutting the
  * windows and their lists, the copies to and from the GPU), so a round
  * whose set-up (as long as the last one's) would leave the GPU less than
  * half its length lasts that much longer (WT_CONCURRENT_SETUP_MAX_S at
@@ -402,7 +427,7 @@ static bool search_round(wt_concurrent_windows *cw, round_paths *rec, uint64_t n
         .stop_flag = &cw->stop,
         .resident = cw->resident,
     };
-    cw->offset = o.offset;
+    rec->offset = o.offset;
     rec->count = 0;
     rec->used = 0;
     rec->gpu_s = 0;
@@ -421,7 +446,7 @@ static bool search_round(wt_concurrent_windows *cw, round_paths *rec, uint64_t n
      * over the same wall time. */
     double off = cpu ? 0 : done.wall_s - done.gpu_s / cw->devices.count;
     cw->setup_s = off < 0 ? 0 : off > WT_CONCURRENT_SETUP_MAX_S ? WT_CONCURRENT_SETUP_MAX_S : off;
-    return find_improved_paths(cw, rec);
+    return true;
 }
 
 /* Whether the thread should start no further round (under the lock): not
@@ -441,12 +466,11 @@ static void apply_to_snap(wt_concurrent_windows *cw, const round_paths *rec)
     for (int i = 0; i < rec->count; i++) {
         const improved_path *p = &rec->paths[i];
         const int32_t *c = rec->cities + p->first;
-        int q = (int)(((int64_t)cw->offset + p->from) % n);
+        int q = (int)(((int64_t)rec->offset + p->from) % n);
         assert(cw->snap[q] == c[0]);
         for (int j = 1; j <= p->inner; j++) {
             if (++q == n) q = 0;
             cw->snap[q] = c[j];
-            cw->snap_pos[c[j]] = q;
         }
         assert(cw->snap[q == n - 1 ? 0 : q + 1] == c[p->inner + 1]);
     }
@@ -494,6 +518,55 @@ static void open_resident(wt_concurrent_windows *cw)
                                    NULL);
 }
 
+/* Whether the round after `round` (searched, not yet cut) may start from
+ * its result at once, its paths cut meanwhile (under the lock): where the
+ * host has not spliced since the round's start, the round after it has a
+ * free record, and the rounds go on.  Counts it as started. */
+static bool chain_next(wt_concurrent_windows *cw, uint64_t round)
+{
+    bool chain = cw->publishes == cw->publishes_seen &&
+                 round + 1 - cw->rounds_spliced < (uint64_t)cw->ahead && !ending(cw);
+    if (chain) {
+        cw->rounds_started++;
+        cw->chained++;
+    }
+    return chain;
+}
+
+/* Counts round `rec`'s cut (ok) or the rounds' failure, under the lock. */
+static void count_cut(wt_concurrent_windows *cw, bool ok)
+{
+    if (ok)
+        cw->rounds_done++;
+    else
+        cw->failed = true;
+    pthread_cond_broadcast(&cw->changed);
+}
+
+/* Cuts the paths of the round just searched (its start snap, its result
+ * work) on a thread of its own while the next round searches from that
+ * result: snap becomes the result, work the buffer of the round's start
+ * before the last (prev, read by the cut).  Returns whether both went
+ * well; the cut is counted. */
+static bool search_while_cut(wt_concurrent_windows *cw, round_paths *rec, round_paths *next,
+                             uint64_t number)
+{
+    int32_t *start = cw->snap;
+    cw->snap = cw->work;
+    cw->work = cw->prev;
+    cw->prev = start;
+    round_cut cut = {cw, cw->prev, cw->snap, rec, false};
+    pthread_t thread;
+    bool threaded = pthread_create(&thread, NULL, cut_round_run, &cut) == 0;
+    if (!threaded) cut_round(&cut);
+    bool searched = search_round(cw, next, number);
+    if (threaded) pthread_join(thread, NULL);
+    pthread_mutex_lock(&cw->lock);
+    count_cut(cw, cut.ok);
+    pthread_mutex_unlock(&cw->lock);
+    return searched && cut.ok;
+}
+
 static void *run_rounds(void *arg)
 {
     wt_concurrent_windows *cw = arg;
@@ -506,18 +579,24 @@ static void *run_rounds(void *arg)
     if (cw->devices.count > 1) snprintf(cw->devices_named, sizeof cw->devices_named, "%s", names);
     pthread_mutex_unlock(&cw->lock);
     open_resident(cw);
-    fill_positions(cw->snap, cw->n, cw->snap_pos, 1);
+    /* Round `round` has been searched (ok) when an iteration begins; its
+     * record is free: rounds start only while fewer than ahead wait. */
+    bool ok = search_round(cw, &cw->rec[0], 0);
     for (uint64_t round = 0;; round++) {
-        /* The record is free: rounds start only while fewer than ahead wait. */
         round_paths *rec = &cw->rec[round % (uint64_t)cw->ahead];
-        bool ok = search_round(cw, rec, round);
+        round_paths *next = &cw->rec[(round + 1) % (uint64_t)cw->ahead];
         pthread_mutex_lock(&cw->lock);
-        if (ok)
-            cw->rounds_done++;
-        else
-            cw->failed = true;
-        pthread_cond_broadcast(&cw->changed);
-        if (ok) next_start(cw, rec);
+        bool chain = ok && chain_next(cw, round);
+        pthread_mutex_unlock(&cw->lock);
+        if (chain) {
+            ok = search_while_cut(cw, rec, next, round + 1);
+            continue;
+        }
+        round_cut cut = {cw, cw->snap, cw->work, rec, false};
+        if (ok) cut_round(&cut);
+        pthread_mutex_lock(&cw->lock);
+        count_cut(cw, ok && cut.ok);
+        if (ok && cut.ok) next_start(cw, rec);
         while (cw->rounds_done - cw->rounds_spliced >= (uint64_t)cw->ahead && !ending(cw))
             pthread_cond_wait(&cw->changed, &cw->lock);
         bool end = ending(cw);
@@ -529,6 +608,7 @@ static void *run_rounds(void *arg)
             cw->resident = NULL;
             return NULL;
         }
+        ok = search_round(cw, next, round + 1);
     }
 }
 
@@ -597,6 +677,15 @@ uint64_t wt_concurrent_rounds(const wt_concurrent_windows *cw)
 
 double wt_concurrent_started_at(const wt_concurrent_windows *cw) { return cw ? cw->started_at : 0; }
 
+uint64_t wt_concurrent_chained(wt_concurrent_windows *cw)
+{
+    if (!cw) return 0;
+    pthread_mutex_lock(&cw->lock);
+    uint64_t chained = cw->chained;
+    pthread_mutex_unlock(&cw->lock);
+    return chained;
+}
+
 void wt_concurrent_devices_named(wt_concurrent_windows *cw, char *out, size_t size)
 {
     if (size == 0) return;
@@ -625,6 +714,7 @@ void wt_concurrent_close(wt_concurrent_windows *cw)
     free(cw->snap);
     free(cw->snap_pos);
     free(cw->work);
+    free(cw->prev);
     free(cw->pos);
     free(cw->owned[0]);
     free(cw->owned[1]);

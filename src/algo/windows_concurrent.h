@@ -105,6 +105,11 @@ double wt_concurrent_gpu_s(const wt_concurrent_windows *cw);
 uint64_t wt_concurrent_rounds(const wt_concurrent_windows *cw);
 double wt_concurrent_started_at(const wt_concurrent_windows *cw);
 
+/* Rounds so far that started from the last round's result while that
+ * round's improved paths were cut (above: the device does not wait for
+ * the cut). */
+uint64_t wt_concurrent_chained(wt_concurrent_windows *cw);
+
 /* The GPUs the rounds are dealt over, as wt_devices_expand describes them
  * ("2 GPUs: NVIDIA H200 ×2"), into out; empty where they run on one device
  * or have not begun. */
