@@ -225,15 +225,17 @@ static void round_params(const wt_windows_opts *o, wt_batch_params *bp)
 /* ------------------------------------------------------ resident windows */
 
 struct wt_windows_resident_set {
-    int count;
+    int count, n;
     wt_device at[WT_MAX_DEVICES];
     wt_windows_resident *on[WT_MAX_DEVICES];
+    int32_t *copies; /* with several devices: each one's copy of the tour (n each) */
 };
 
 void wt_windows_resident_close(wt_windows_resident_set *r)
 {
     if (!r) return;
     for (int d = 0; d < r->count; d++) r->at[d].backend->windows_close(r->on[d]);
+    free(r->copies);
     free(r);
 }
 
@@ -246,7 +248,13 @@ wt_status wt_windows_resident_open(const wt_instance *inst, const wt_device *dev
     wt_devices_one(device, &one);
     const wt_device_set *set = devices ? devices : &one;
     wt_windows_resident_set *r = calloc(1, sizeof *r);
+    if (r && set->count > 1 &&
+        !(r->copies = malloc((size_t)set->count * (size_t)inst->n * sizeof *r->copies))) {
+        free(r);
+        r = NULL;
+    }
     if (!r) return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for resident windows");
+    r->n = inst->n;
     for (int d = 0; d < set->count; d++) {
         const wt_backend *b = set->at[d].backend;
         if (!b->windows_open) {
@@ -274,6 +282,7 @@ typedef struct resident_share {
     wt_batch_job settings;       /* the round's, with counters of its own */
     wt_batch_counters counters;
     wt_windows_job job;
+    const int32_t *from; /* the round's tour, where tour is the device's copy */
     int32_t *tour;
     wt_search_ctl ctl;
     wt_windows_tally tally;
@@ -287,6 +296,7 @@ static void *resident_share_run(void *arg)
 {
     resident_share *s = arg;
     const wt_device *dev = &s->r->at[s->device];
+    if (s->from) memcpy(s->tour, s->from, (size_t)s->r->n * sizeof *s->tour);
     s->status = dev->backend->windows_round(s->r->on[s->device], &s->job, s->tour, &s->ctl,
                                             &s->tally, &s->err);
     return NULL;
@@ -326,12 +336,10 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
     wt_windows_resident_set *r = o->resident;
     int *start = malloc((size_t)all * sizeof *start), *size = malloc((size_t)all * sizeof *size);
     resident_share *share = calloc((size_t)r->count, sizeof *share);
-    int32_t *copies = r->count > 1 ? malloc((size_t)r->count * (size_t)n * sizeof *copies) : NULL;
-    if (!start || !size || !share || (r->count > 1 && !copies)) {
+    if (!start || !size || !share) {
         free(start);
         free(size);
         free(share);
-        free(copies);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for a round of windows");
     }
     int count = searched_windows(o, n, start, size), replicas = wt_windows_replicas(o, n);
@@ -356,8 +364,8 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
         s->job = (wt_windows_job){&s->settings, o->offset, to - from, start + from, size + from,
                                   replicas, (uint64_t)from, o->kicks};
         s->ctl = ctl;
-        s->tour = devices == 1 ? tour : copies + (size_t)d * (size_t)n;
-        if (devices > 1) memcpy(s->tour, tour, (size_t)n * sizeof *tour);
+        s->tour = devices == 1 ? tour : r->copies + (size_t)d * (size_t)n;
+        s->from = devices == 1 ? NULL : tour; /* copied on the share's thread */
     }
     for (int d = 1; d < devices; d++)
         share[d].threaded = pthread_create(&share[d].thread, NULL, resident_share_run, &share[d]) == 0;
@@ -383,7 +391,6 @@ static wt_status resident_round(const wt_instance *inst, int32_t *tour, const wt
     free(start);
     free(size);
     free(share);
-    free(copies);
     return st;
 }
 
