@@ -722,10 +722,10 @@ int wt_policy_device_stall_passes(int n);
 #define WT_CONCURRENT_SETUP_THREADS 4
 /* Rounds searched and not yet spliced into the host's tour, at most
  * [ils_concurrent_ahead]: the host's rounds on segments of millions of
- * cities take several seconds, and the GPU would wait for them
- * (bench/RESULTS.md, "Why rounds ahead of the host's merges (concurrent
- * windows)"). */
-#define WT_CONCURRENT_AHEAD 8
+ * cities take several seconds (fifteen and more on 16 slower cores at ten
+ * million cities), and the GPU would wait for them (bench/RESULTS.md, "Why
+ * rounds ahead of the host's merges (concurrent windows)"). */
+#define WT_CONCURRENT_AHEAD 32
 #define WT_CONCURRENT_AHEAD_MAX 64
 /* Most seconds a round's set-up adds to its length. */
 #define WT_CONCURRENT_SETUP_MAX_S 10.0
