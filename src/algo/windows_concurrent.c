@@ -101,8 +101,10 @@ struct wt_concurrent_windows {
                                           (opened by the rounds' thread) */
     char devices_named[128]; /* devices' description once found (under lock) */
     /* The rounds' thread's: the tour the next round starts from (snap), its
-     * positions, the round's copy of it (work), and the tour a round whose
-     * paths are cut while the next one runs started from (prev). */
+     * positions while the rounds' paths are spliced into it (snap_pos: in a
+     * rebase onto the host's tour), the round's copy of it (work), and the
+     * tour a round whose paths are cut while the next one runs started from
+     * (prev). */
     int32_t *snap, *snap_pos, *work, *prev;
     int32_t *pos;       /* n: each city's position in a cut round's start,
                            from its offset */
