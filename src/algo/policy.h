@@ -727,6 +727,13 @@ int wt_policy_device_stall_passes(int n);
  * rounds ahead of the host's merges (concurrent windows)"). */
 #define WT_CONCURRENT_AHEAD 32
 #define WT_CONCURRENT_AHEAD_MAX 64
+/* and no round starts while those rounds' improved paths hold this many
+ * tours' cities: their records' memory stays bounded however many may wait
+ * (16 bytes a city; a hundred million cities take 21.6 GB of the host
+ * besides).  A round after the first descent holds some tenths of a tour's
+ * cities; the bound is not measured on a GPU (bench/RESULTS.md, "Why rounds
+ * ahead of the host's merges (concurrent windows)"). */
+#define WT_CONCURRENT_AHEAD_TOURS 4
 /* Most seconds a round's set-up adds to its length. */
 #define WT_CONCURRENT_SETUP_MAX_S 10.0
 /* Fewest seconds before the deadline (besides a set-up as long as the last

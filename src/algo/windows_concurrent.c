@@ -86,6 +86,8 @@ struct wt_concurrent_windows {
     int n;
     wt_concurrent_opts o;
     int ahead; /* rounds searched and not yet spliced, at most (the records) */
+    size_t ahead_cities; /* and the cities their records hold, at most before
+                            a round starts */
     round_paths *rec; /* ahead records: round j's in rec[j % ahead] */
     /* Rounds started, searched (their paths recorded) and spliced: the
      * records of rounds spliced .. done - 1 wait for the host's splice. */
@@ -144,18 +146,20 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
     *out = NULL;
     if (!inst || inst->n < 8 || !o || !o->device || !o->device->backend->windows ||
         !(o->round_s > 0) || o->window < 8 || (o->candidates && o->candidates_k < 1) ||
-        o->ahead < 0 || o->ahead > WT_CONCURRENT_AHEAD_MAX ||
+        o->ahead < 0 || o->ahead > WT_CONCURRENT_AHEAD_MAX || o->ahead_cities < 0 ||
         wt_devices_check(o->devices, o->device_count, "wt_concurrent_open", NULL) != WT_OK)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "wt_concurrent_open: need an instance "
                        "of at least 8 cities, a device with a window search, a round of more "
                        "than 0 s, windows of at least 8 cities, candidate lists of at "
-                       "least 1 city if any, rounds ahead of the host's splices 0 to %d and "
-                       "a device list as warptour.h's", WT_CONCURRENT_AHEAD_MAX);
+                       "least 1 city if any, rounds ahead of the host's splices 0 to %d, their "
+                       "cities 0 or more and a device list as warptour.h's", WT_CONCURRENT_AHEAD_MAX);
     size_t n = (size_t)inst->n;
     wt_concurrent_windows *cw = calloc(1, sizeof *cw);
     bool ok = cw != NULL;
     if (ok) {
         cw->ahead = rounds_ahead(o->ahead);
+        cw->ahead_cities = o->ahead_cities ? (size_t)o->ahead_cities
+                                           : (size_t)WT_CONCURRENT_AHEAD_TOURS * n;
         cw->rec = calloc((size_t)cw->ahead, sizeof *cw->rec);
         cw->snap = malloc(n * sizeof *cw->snap);
         cw->snap_pos = malloc(n * sizeof *cw->snap_pos);
@@ -399,6 +403,26 @@ int wt_concurrent_host_cities(wt_concurrent_windows *cw, const int32_t *tour, in
     return m;
 }
 
+/* A record taken up again gives back memory above its share of
+ * ahead_cities (a round of many improved paths grew it), so that the
+ * records' memory stays within a few tours' worth: the waiting ones' by
+ * ahead_cities, the others' by their shares. */
+static void shrink_record(const wt_concurrent_windows *cw, round_paths *rec)
+{
+    size_t share = cw->ahead_cities / (size_t)cw->ahead;
+    if (share < 16384) share = 16384; /* record_path's first size: no churn */
+    if (rec->cities_cap > share) {
+        free(rec->cities);
+        rec->cities = NULL;
+        rec->cities_cap = 0;
+    }
+    if ((size_t)rec->paths_cap > share / 4) {
+        free(rec->paths);
+        rec->paths = NULL;
+        rec->paths_cap = 0;
+    }
+}
+
 /* Searches the round's work from snap for the round's length, or until
  * the deadline, and notes its offset and kernel seconds in rec (its paths
  * are cut later: cut_round); false where the search failed.  The batch's time limit includes its set-up (cutting the
@@ -433,6 +457,7 @@ static bool search_round(wt_concurrent_windows *cw, round_paths *rec, uint64_t n
     rec->count = 0;
     rec->used = 0;
     rec->gpu_s = 0;
+    shrink_record(cw, rec);
     memcpy(cw->work, cw->snap, (size_t)cw->n * sizeof *cw->work);
     if (!(o.time_limit_s > 0)) return true; /* the deadline came meanwhile */
     if (cw->o.alternate) {
@@ -520,14 +545,26 @@ static void open_resident(wt_concurrent_windows *cw)
                                    NULL);
 }
 
+/* Whether a round may start after `rounds` searched (under the lock): its
+ * record is free (fewer than ahead wait for the host's splice, the
+ * searched ones counted), and the waiting ones' improved paths hold fewer
+ * than ahead_cities cities. */
+static bool room_after(const wt_concurrent_windows *cw, uint64_t rounds)
+{
+    if (rounds - cw->rounds_spliced >= (uint64_t)cw->ahead) return false;
+    size_t cities = 0;
+    for (uint64_t j = cw->rounds_spliced; j < cw->rounds_done; j++)
+        cities += cw->rec[j % (uint64_t)cw->ahead].used;
+    return cities < cw->ahead_cities;
+}
+
 /* Whether the round after `round` (searched, not yet cut) may start from
  * its result at once, its paths cut meanwhile (under the lock): where the
  * host has not spliced since the round's start, the round after it has a
  * free record, and the rounds go on.  Counts it as started. */
 static bool chain_next(wt_concurrent_windows *cw, uint64_t round)
 {
-    bool chain = cw->publishes == cw->publishes_seen &&
-                 round + 1 - cw->rounds_spliced < (uint64_t)cw->ahead && !ending(cw);
+    bool chain = cw->publishes == cw->publishes_seen && room_after(cw, round + 1) && !ending(cw);
     if (chain) {
         cw->rounds_started++;
         cw->chained++;
@@ -599,7 +636,7 @@ static void *run_rounds(void *arg)
         pthread_mutex_lock(&cw->lock);
         count_cut(cw, ok && cut.ok);
         if (ok && cut.ok) next_start(cw, rec);
-        while (cw->rounds_done - cw->rounds_spliced >= (uint64_t)cw->ahead && !ending(cw))
+        while (!room_after(cw, cw->rounds_done) && !ending(cw))
             pthread_cond_wait(&cw->changed, &cw->lock);
         bool end = ending(cw);
         if (!end) cw->rounds_started++;

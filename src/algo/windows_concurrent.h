@@ -66,6 +66,11 @@ typedef struct wt_concurrent_opts {
                         most, after which the rounds wait for its splice: 0
                         the default (WT_CONCURRENT_AHEAD), else 1 to
                         WT_CONCURRENT_AHEAD_MAX */
+    int64_t ahead_cities; /* and no round starts while the improved paths of
+                        those rounds hold this many cities or more: 0 the
+                        default (WT_CONCURRENT_AHEAD_TOURS tours' cities),
+                        else >= 1; so the records' memory stays a few tours'
+                        worth however many rounds may wait */
 } wt_concurrent_opts;
 
 /* Concurrent windows for tours of inst (n >= 8 cities), as o says.  *out

@@ -483,12 +483,13 @@ static void test_concurrent_rounds_one_after_another(void **state)
  * allowed to wait for a splice, the rounds go on meanwhile, each from the
  * last with its improved paths, and a splice takes in up to `ahead` of them
  * (all where they fit), the tour one cycle of exact length throughout;
- * `window` cities a window, the host's splices on `threads` threads.
+ * `window` cities a window, the host's splices on `threads` threads, the
+ * waiting rounds' improved paths `cities` cities at most (0: the default).
  * Returns the most rounds one splice took in.  A round starts from the
  * last one's result while that one is cut where no splice came between
  * them: never with one round ahead, at least once where a splice took in
  * three (the second and third started with none between). */
-static uint64_t rounds_between_splices(int ahead, int window, int threads)
+static uint64_t rounds_between_splices(int ahead, int window, int threads, int64_t cities)
 {
     int n = 5000;
     wt_instance *inst = wt_test_random_instance(n, 10);
@@ -497,6 +498,7 @@ static uint64_t rounds_between_splices(int ahead, int window, int threads)
     wt_concurrent_windows *b = NULL;
     wt_concurrent_opts o = concurrent_cpu(6, 0.1, window);
     o.ahead = ahead;
+    o.ahead_cities = cities;
     o.host_threads = threads;
     assert_int_equal(wt_concurrent_open(inst, &o, &b, NULL), WT_OK);
     double deadline = wt_now() + 20;
@@ -537,12 +539,15 @@ static uint64_t rounds_between_splices(int ahead, int window, int threads)
 static void test_concurrent_rounds_ahead(void **state)
 {
     (void)state;
-    uint64_t one = rounds_between_splices(1, WT_WINDOW_CITIES, 1);
-    uint64_t three = rounds_between_splices(3, WT_WINDOW_CITIES, 1);
-    uint64_t by_default = rounds_between_splices(0, WT_WINDOW_CITIES, 1);
+    uint64_t one = rounds_between_splices(1, WT_WINDOW_CITIES, 1, 0);
+    uint64_t three = rounds_between_splices(3, WT_WINDOW_CITIES, 1, 0);
+    uint64_t by_default = rounds_between_splices(0, WT_WINDOW_CITIES, 1, 0);
     /* Windows of 16 cities: hundreds of improved paths a round, which the
      * host's two threads splice side by side. */
-    assert_true(rounds_between_splices(0, 16, 2) >= 2);
+    assert_true(rounds_between_splices(0, 16, 2, 0) >= 2);
+    /* The waiting rounds' cities bounded to one: a round starts only where
+     * those waiting improved nothing, and the tour stays exact throughout. */
+    (void)rounds_between_splices(8, 16, 2, 1);
     print_message("    most rounds a splice took in: %llu with 1 ahead, %llu with 3, %llu by "
                   "default\n", (unsigned long long)one, (unsigned long long)three,
                   (unsigned long long)by_default);
