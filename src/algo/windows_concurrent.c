@@ -40,14 +40,15 @@
  * of a round into improved paths, the thread starts the next round at
  * once: where the host has not spliced since the last round started, from
  * that round's result, its improved paths cut meanwhile on a thread of
- * their own (a tenth of a second at ten million cities); else, once the
+ * their own (about 0.15 s at ten million cities); else, once the
  * round is cut, from the tour of the host's last splice (published at every
- * splice) with the improved paths of every round it has not yet spliced.  The rounds'
- * improved paths are kept (their cities, not whole tours) until the host
- * splices them, the older round's first, at its next merge; a round waits
- * only where o.ahead rounds already wait for it, which happens where the
- * host's merges come several rounds apart (its rounds on segments of
- * millions of cities take seconds).
+ * splice) with the improved paths of every round it has not yet spliced.
+ * The rounds' improved paths are kept (their cities, not whole tours) until
+ * the host splices them, the older round's first, at its next merge; a
+ * round waits only where o.ahead rounds already wait for it (or their
+ * paths hold o.ahead_cities cities), which happens where the host's merges
+ * come several rounds apart (its rounds on segments of millions of cities
+ * take seconds).
  */
 #include "algo/windows_concurrent.h"
 
@@ -152,7 +153,8 @@ wt_status wt_concurrent_open(const wt_instance *inst, const wt_concurrent_opts *
                        "of at least 8 cities, a device with a window search, a round of more "
                        "than 0 s, windows of at least 8 cities, candidate lists of at "
                        "least 1 city if any, rounds ahead of the host's splices 0 to %d, their "
-                       "cities 0 or more and a device list as warptour.h's", WT_CONCURRENT_AHEAD_MAX);
+                       "cities 0 or more and a device list as warptour.h's",
+                       WT_CONCURRENT_AHEAD_MAX);
     size_t n = (size_t)inst->n;
     wt_concurrent_windows *cw = calloc(1, sizeof *cw);
     bool ok = cw != NULL;
@@ -246,7 +248,8 @@ static bool record_path(const round_cut *r, int from, int to, int64_t len)
         rec->cities_cap = cap;
     }
     rec->paths[rec->count++] = (improved_path){rec->used, to - from - 1, from, len};
-    for (int q = from; q <= to; q++) rec->cities[rec->used++] = at(r->cw->n, rec->offset, r->result, q);
+    for (int q = from; q <= to; q++)
+        rec->cities[rec->used++] = at(r->cw->n, rec->offset, r->result, q);
     return true;
 }
 
@@ -425,8 +428,9 @@ static void shrink_record(const wt_concurrent_windows *cw, round_paths *rec)
 
 /* Searches the round's work from snap for the round's length, or until
  * the deadline, and notes its offset and kernel seconds in rec (its paths
- * are cut later: cut_round); false where the search failed.  The batch's time limit includes its set-up (cutting the
- * windows and their lists, the copies to and from the GPU), so a round
+ * are cut later: cut_round); false where the search failed.  The batch's
+ * time limit includes its set-up (cutting the windows and their lists, the
+ * copies to and from the GPU), so a round
  * whose set-up (as long as the last one's) would leave the GPU less than
  * half its length lasts that much longer (WT_CONCURRENT_SETUP_MAX_S at
  * most).  Longer rounds than that gave longer tours: their improved paths
@@ -560,8 +564,8 @@ static bool room_after(const wt_concurrent_windows *cw, uint64_t rounds)
 
 /* Whether the round after `round` (searched, not yet cut) may start from
  * its result at once, its paths cut meanwhile (under the lock): where the
- * host has not spliced since the round's start, the round after it has a
- * free record, and the rounds go on.  Counts it as started. */
+ * host has not spliced since the round's start, there is room for it
+ * (room_after), and the rounds go on.  Counts it as started. */
 static bool chain_next(wt_concurrent_windows *cw, uint64_t round)
 {
     bool chain = cw->publishes == cw->publishes_seen && room_after(cw, round + 1) && !ending(cw);
@@ -572,7 +576,7 @@ static bool chain_next(wt_concurrent_windows *cw, uint64_t round)
     return chain;
 }
 
-/* Counts round `rec`'s cut (ok) or the rounds' failure, under the lock. */
+/* Counts a round's cut (ok) or the rounds' failure, under the lock. */
 static void count_cut(wt_concurrent_windows *cw, bool ok)
 {
     if (ok)
