@@ -55,6 +55,12 @@ struct wt_tuning {
                                  segments of the tour instead of replicas of it;
                                  0: the default (src/algo/policy.h), lower for
                                  lk descents; WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_segment_max;  /* the longest segment: a search whose share of the
+                                 tour is longer takes several segments of it in
+                                 turn; 0: the default (src/algo/policy.h, one for
+                                 local and one for lk descents); WT_TUNING_OFF:
+                                 none (local descents: one segment a search);
+                                 else >= 8 */
     int ils_window;           /* ils with window descents, and the concurrent
                                  windows: cities a window; 0: the default
                                  (src/algo/policy.h); else >= 8 */

@@ -16,8 +16,10 @@
  * (WT_ILS_LK_SEGMENT_MIN for LK searches, whose flips cost more on longer
  * tours), and below WT_ILS_REPLICA_EVERY_BELOW cities a segment every
  * WT_ILS_REPLICA_EVERY-th round is a round of replicas, which make those
- * moves.  LK searches take segments of at most WT_ILS_LK_SEGMENT_MAX
- * cities, several in turn.
+ * moves.  A search takes segments of at most WT_ILS_SEGMENT_MAX cities
+ * (WT_ILS_LK_SEGMENT_MAX for LK searches), several in turn where its share
+ * of the tour is longer: a move's reversal on a segment's array costs up
+ * to the segment's length.
  *
  * A round's work depends only on the tour at its start, so a run is the
  * same for the same seed, kick budget and thread count.
@@ -105,18 +107,24 @@ void ils_segments_close(ils_segments *k, int T)
     free(k->where);
 }
 
-/* Segments each search takes in turn, for tours of n cities on T. */
-static int segment_turns(const wt_ls *whole, int n, int T)
+/* The longest segment (LLONG_MAX: none), by the searches' descents. */
+static long long segment_max(const wt_tuning *t, bool lk)
 {
-    if (!wt_ls_moves_of(whole)->lk) return 1;
-    long long per = ((long long)n + T - 1) / T;
-    return (int)((per + WT_ILS_LK_SEGMENT_MAX - 1) / WT_ILS_LK_SEGMENT_MAX);
+    if (t->ils_segment_max == 0) return lk ? WT_ILS_LK_SEGMENT_MAX : WT_ILS_SEGMENT_MAX;
+    return t->ils_segment_max == WT_TUNING_OFF ? LLONG_MAX : t->ils_segment_max;
+}
+
+/* Segments each search takes in turn, for tours of n cities on T. */
+static int segment_turns(const wt_ls *whole, const wt_tuning *t, int n, int T)
+{
+    long long per = ((long long)n + T - 1) / T, most = segment_max(t, wt_ls_moves_of(whole)->lk);
+    return per <= most ? 1 : (int)((per + most - 1) / most);
 }
 
 wt_status ils_segments_open(const wt_ls *whole, int n, wt_search_ctl *ctl, int T,
                             ils_segments *out, wt_error *err)
 {
-    int turns = segment_turns(whole, n, T);
+    int turns = segment_turns(whole, wt_tuning_of(ctl->params), n, T);
     long long count = (long long)T * turns;
     int cap = (int)(((long long)n + count - 1) / count);
     *out = (ils_segments){ils_searches_new(whole, ctl, T, err),

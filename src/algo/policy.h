@@ -376,7 +376,13 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_SEGMENT_MIN 6000
 /* Cities a thread from which LK searches kick segments [ils_segment_min]. */
 #define WT_ILS_LK_SEGMENT_MIN 500
-/* Longest segment of an LK search, which then takes several in turn. */
+/* Longest segment of a 2-opt + Or-opt search, which then takes several in
+ * turn [ils_segment_max]: a move's reversal on a segment's array costs up to
+ * its length, so that a shorter one makes more kicks a second
+ * (bench/RESULTS.md, "Why segments of at most 32,768 cities (local
+ * descents)"). */
+#define WT_ILS_SEGMENT_MAX 32768
+/* Longest segment of an LK search, which then takes several in turn [ils_segment_max]. */
 #define WT_ILS_LK_SEGMENT_MAX 12000
 /* Tours above which LK searches use no replicas of the array nor a first array descent. */
 #define WT_ILS_LK_REPLICAS_MAX 20000

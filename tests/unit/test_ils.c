@@ -345,12 +345,13 @@ static void test_ils_local_segments(void **state)
  * seed and budget give the same tour on 1, 2 and 3 threads, whichever way
  * the searches share the kicks (their thresholds lowered to a 400-city
  * instance): replicas (local and LK descents, 3 searches), merged replicas
- * (LK, 3 searches), segments (local and LK, 2 searches), LK with the flip
+ * (LK, 3 searches), segments (local and LK, 2 searches; local also with
+ * four segments a search in turn), LK with the flip
  * chain (no ascent) and with the default step of larger tours (the ascent,
  * whose steps a kick budget caps, then the 5-opt step on its alpha lists);
  * and the default
  * number, by the budget (12,000 kicks: 2 searches). */
-enum share { REPLICAS, MERGED, SEGMENTS };
+enum share { REPLICAS, MERGED, SEGMENTS, SEGMENT_TURNS };
 enum step { FLIP_CHAIN, DEFAULT_STEP };
 
 static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_descent descent,
@@ -362,7 +363,9 @@ static wt_result greedy_ils(const wt_instance *inst, uint64_t kicks, wt_ils_desc
     /* the default's step from WT_LK_KOPT_MIN_CITIES cities, on its lists */
     if (step == DEFAULT_STEP) t.lk_kopt = WT_LK_KOPT_DEFAULT;
     t.ils_merged_min = share == MERGED ? 100 : WT_TUNING_OFF;
-    t.ils_segment_min = share == SEGMENTS ? 100 : WT_TUNING_OFF;
+    t.ils_segment_min = share >= SEGMENTS ? 100 : WT_TUNING_OFF;
+    /* 200 cities a search: four segments of 50 in turn */
+    if (share == SEGMENT_TURNS) t.ils_segment_max = 60;
     /* greedy: a short first descent */
     return ils_run(inst, &t, WT_INIT_GREEDY, 5, kicks, 0, descent, threads);
 }
@@ -396,6 +399,7 @@ static void test_ils_same_tour_on_any_threads(void **state)
         same_on_threads(inst, kicks, WT_ILS_LK, 2, SEGMENTS, step);
     }
     same_on_threads(inst, 3000, WT_ILS_LOCAL, 2, SEGMENTS, FLIP_CHAIN);
+    same_on_threads(inst, 3000, WT_ILS_LOCAL, 2, SEGMENT_TURNS, FLIP_CHAIN);
     same_on_threads(inst, 12000, WT_ILS_LOCAL, 0, REPLICAS, FLIP_CHAIN);
     wt_instance_free(inst);
 }
