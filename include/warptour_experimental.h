@@ -61,6 +61,11 @@ struct wt_tuning {
                                  local and one for lk descents); WT_TUNING_OFF:
                                  none (local descents: one segment a search);
                                  else >= 8 */
+    int ils_share_round_every; /* local descents on segments shorter than a
+                                 search's share (ils_segment_max): every this
+                                 many rounds of kicks, one on whole shares;
+                                 0: the default (src/algo/policy.h);
+                                 WT_TUNING_OFF: never; else >= 1 */
     int ils_window;           /* ils with window descents, and the concurrent
                                  windows: cities a window; 0: the default
                                  (src/algo/policy.h); else >= 8 */

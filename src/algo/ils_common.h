@@ -139,7 +139,10 @@ wt_status ils_kick_replicas(wt_ls *whole, int32_t *tour, int n, wt_search_ctl *c
 typedef struct ils_segments {
     ils_search *s;
     int32_t *where; /* where[tour[x]] = x, refreshed every round */
-    int turns;
+    int turns;      /* segments a search takes in turn this round */
+    int shorter;    /* the turns of a round on the shorter segments */
+    bool any_turns; /* engines with room for a search's whole share (local
+                       descents), for the rounds that take it as one */
 } ils_segments;
 
 /* Cities a thread from which the searches kick on segments. */

@@ -525,6 +525,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ils_concurrent_min", t->ils_concurrent_min},
         {"ils_starts", t->ils_starts},
         {"ils_replica_every", t->ils_replica_every},
+        {"ils_share_round_every", t->ils_share_round_every},
         {"ils_merge", t->ils_merge},
     };
     for (size_t k = 0; k < sizeof or_more / sizeof or_more[0]; k++)

@@ -24,6 +24,7 @@ static const wt_tuning_field tuning_fields[] = {
     RENAMED(ils_round_kicks, WT_TUNING_I64, "ils_epoch"),
     RENAMED(ils_segment_min, WT_TUNING_I64, "ils_stretch"),
     FIELD(ils_segment_max, WT_TUNING_I64),
+    FIELD(ils_share_round_every, WT_TUNING_INT),
     FIELD(ils_window, WT_TUNING_INT),
     FIELD(ils_window_3opt, WT_TUNING_INT),
     RENAMED(ils_replica_every, WT_TUNING_INT, "ils_mix"),

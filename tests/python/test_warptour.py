@@ -326,6 +326,7 @@ def small_matrix(n=30):
 
 # Every field at a value the library takes (test_params.c's tuning, and ils_window).
 EVERY_FIELD = {"ils_round_kicks": "off", "ils_segment_min": 50, "ils_segment_max": 60,
+               "ils_share_round_every": 3,
                "ils_window": 8,
                "ils_replica_every": 2, "ils_list_descent_min": 9, "ils_merged_min": 9,
                "ils_starts": 3, "ils_concurrent_min": 9, "ils_concurrent_round_ms": 500,
