@@ -383,8 +383,10 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
  * descents)"). */
 #define WT_ILS_SEGMENT_MAX 32768
 /* Every this many rounds of a 2-opt + Or-opt search's kicks on shorter
- * segments, one on its whole share (0: none) [ils_share_round_every]. */
-#define WT_ILS_SHARE_ROUND_EVERY 2
+ * segments, one on its whole share (0: none) [ils_share_round_every]: the
+ * moves between cities further apart along the tour than a segment, which
+ * the shorter segments' faster kicks miss (the same section). */
+#define WT_ILS_SHARE_ROUND_EVERY 4
 /* Longest segment of an LK search, which then takes several in turn [ils_segment_max]. */
 #define WT_ILS_LK_SEGMENT_MAX 12000
 /* Tours above which LK searches use no replicas of the array nor a first array descent. */
