@@ -141,8 +141,8 @@ typedef struct ils_segments {
     int32_t *where; /* where[tour[x]] = x, refreshed every round */
     int turns;      /* segments a search takes in turn this round */
     int shorter;    /* the turns of a round on the shorter segments */
-    bool any_turns; /* engines with room for a search's whole share (local
-                       descents), for the rounds that take it as one */
+    bool share_room; /* engines with room for a search's whole share (local
+                        descents), for the rounds that take it as one */
 } ils_segments;
 
 /* Cities a thread from which the searches kick on segments. */

@@ -127,11 +127,11 @@ wt_status ils_segments_open(const wt_ls *whole, int n, wt_search_ctl *ctl, int T
     int turns = segment_turns(whole, wt_tuning_of(ctl->params), n, T);
     /* Local descents' engines hold a whole share, for the rounds that take
      * it as one segment; LK's hold one of the shorter segments. */
-    bool any_turns = !wt_ls_moves_of(whole)->lk;
-    long long count = any_turns ? T : (long long)T * turns;
+    bool share_room = !wt_ls_moves_of(whole)->lk;
+    long long count = share_room ? T : (long long)T * turns;
     int cap = (int)(((long long)n + count - 1) / count);
     *out = (ils_segments){ils_searches_new(whole, ctl, T, err),
-                          malloc((size_t)n * sizeof(int32_t)), turns, turns, any_turns};
+                          malloc((size_t)n * sizeof(int32_t)), turns, turns, share_room};
     if (!out->s || !out->where) {
         ils_segments_close(out, T);
         return wt_fail(err, WT_STATUS_OUT_OF_MEMORY, "out of memory for %d searches", T);
@@ -170,15 +170,14 @@ wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int o
 
 /* Whether round r of local descents' kicks takes each search's share as one
  * segment: every WT_ILS_SHARE_ROUND_EVERY-th (ils_share_round_every), where
- * the shares are longer
- * than a segment, so that moves between cities further apart along the
- * tour than a segment's length are made too. */
+ * the shares are longer than a segment, so that moves between cities
+ * further apart along the tour than a segment are made too. */
 static bool share_round(const ils_segments *k, const wt_tuning *t, uint64_t r)
 {
     int every = t->ils_share_round_every == 0 ? WT_ILS_SHARE_ROUND_EVERY
                 : t->ils_share_round_every == WT_TUNING_OFF ? 0
                                                             : t->ils_share_round_every;
-    return k->any_turns && k->shorter > 1 && every > 0 && r % (uint64_t)every == 0;
+    return k->share_room && k->shorter > 1 && every > 0 && r % (uint64_t)every == 0;
 }
 
 /* Every k-th round of segments a round of replicas (0: none), by the
