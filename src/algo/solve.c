@@ -533,8 +533,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
             return BAD("%s is %lld; expected 0 (the default), WT_TUNING_OFF or more",
                        or_more[k].field, (long long)or_more[k].value);
     if (t->ils_segment_max != 0 && t->ils_segment_max != WT_TUNING_OFF && t->ils_segment_max < 8)
-        return BAD("ils_segment_max is %lld; expected 0 (the default), WT_TUNING_OFF or at "
-                   "least 8",
+        return BAD("ils_segment_max is %lld; expected 0 (the default), WT_TUNING_OFF or >= 8",
                    (long long)t->ils_segment_max);
     if (t->ils_window != 0 && t->ils_window < 8)
         return BAD("ils_window is %d; expected 0 (the default) or at least 8", t->ils_window);
