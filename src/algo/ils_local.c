@@ -86,9 +86,10 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
  * the host, their lists cut from whole's, their size by the host's
  * descents (lk or local); every other window a round with merged
  * replicas (the segments' kicks have places of their own); the splices on
- * the host's threads. */
+ * the host's threads, keeping the fixed edges (NULL: none). */
 static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *p, int n,
-                                          int threads, const wt_ls *whole, bool lk, bool merged)
+                                          int threads, const wt_ls *whole, bool lk, bool merged,
+                                          const int32_t *fixed)
 {
     const wt_tuning *t = wt_tuning_of(p);
     int three_opt = n > WT_CONCURRENT_THREE_OPT_ABOVE ? WT_CONCURRENT_THREE_OPT : 0;
@@ -107,6 +108,7 @@ static wt_concurrent_opts concurrent_opts(const wt_device *on, const wt_params *
         .resident = t->ils_window_resident != WT_TUNING_OFF,
     };
     o.candidates = wt_ls_candidates(whole, &o.candidates_k);
+    o.fixed = fixed;
     return o;
 }
 
@@ -456,7 +458,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
      * tour. */
     wt_concurrent_windows *concurrent = NULL;
     wt_concurrent_opts bo =
-        concurrent_opts(on, ctl->params, inst->n, ctl->threads, whole, lk, merged);
+        concurrent_opts(on, ctl->params, inst->n, ctl->threads, whole, lk, merged, ctl->fixed);
     if (!halt && on && kicks == 0 && S > 1 &&
         (merged || on_segments))
         st = wt_concurrent_open(inst, &bo, &concurrent, err);

@@ -333,8 +333,8 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
     if (concurrent && backend->host)
-        snprintf(device, size, "CPU, %d thread%s, LK descents; %.60s: concurrent window "
-                 "searches", threads, s, gpu);
+        snprintf(device, size, "CPU, %d thread%s, %s; %.60s: concurrent window searches",
+                 threads, s, descents, gpu);
     else if (concurrent)
         snprintf(device, size, "%.40s: first descent, concurrent windows; CPU, %d thread%s: "
                  "local descents", gpu, threads, s);
@@ -381,6 +381,71 @@ static wt_status run_multistart(const wt_device *dev, const wt_instance *inst, i
     return WT_OK;
 }
 
+/* The first optimum on device dev, fixed edges aside (ctl->fixed is not
+ * passed on).  On large tours it hands over early once passes in a row
+ * gain little (wt_policy_device_stall_passes, WT_DEVICE_STALL_GAIN): the
+ * last passes gain little for their time, and what is left the host's
+ * segments find on every thread (bench/RESULTS.md, "Why the GPU's first
+ * descent hands over on a stall").  With several GPUs a large tour's
+ * descent splits over them (algo/descent_split.h). */
+static wt_status device_first_descent(const wt_device *dev, const wt_instance *inst,
+                                      int32_t *tour, wt_search_ctl *ctl,
+                                      wt_search_stats *stats, wt_error *err)
+{
+    wt_search_ctl device = *ctl;
+    device.fixed = NULL;
+    device.stall_steps = wt_policy_device_stall_passes(inst->n);
+    device.stall_gain = WT_DEVICE_STALL_GAIN;
+    device.stall_count = 0;
+    wt_status st = wt_descent_first(dev, inst, tour, &device, stats, err);
+    ctl->stop = device.stop;
+    ctl->next_report = device.next_report;
+    return st;
+}
+
+/* Whether the fixed edges (two cities a city, -1: none) of n cities are
+ * one edge alone (an open path's closing edge), *a and *b its ends. */
+static bool one_fixed_edge(const int32_t *fixed, int n, int *a, int *b)
+{
+    int ends = 0;
+    for (int c = 0; c < n && ends <= 2; c++) {
+        if (fixed[2 * c + 1] >= 0) return false;
+        if (fixed[2 * c] < 0) continue;
+        if (ends++ == 0) *a = c;
+        else *b = c;
+    }
+    return ends == 2 && fixed[2 * *a] == *b;
+}
+
+/* Makes cities a and b neighbours in tour (n cities) by the 2-opt move
+ * that costs least among the two that join them: the tour then holds the
+ * edge (a b), and the path from a to b round it loses one edge and gains
+ * one. */
+static void join_ends(const wt_instance *inst, int32_t *tour, int n, int a, int b)
+{
+    int pa = 0, pb = 0;
+    for (int q = 0; q < n; q++) {
+        if (tour[q] == a) pa = q;
+        if (tour[q] == b) pb = q;
+    }
+    int k = (pb - pa + n) % n; /* b's place counted on from a */
+    if (k == 1 || k == n - 1) return;
+#define AT(i) tour[(pa + (i)) % n]
+    /* Reverse the places k .. n-1 (a's predecessor to b), or 1 .. k (a's
+     * successor to b): which adds the shorter edge in place of two. */
+    int64_t tail = wt_dist(inst, AT(k - 1), AT(n - 1)) - wt_dist(inst, AT(k - 1), AT(k)) -
+                   wt_dist(inst, AT(n - 1), AT(0));
+    int64_t head = wt_dist(inst, AT(1), AT(k + 1)) - wt_dist(inst, AT(0), AT(1)) -
+                   wt_dist(inst, AT(k), AT(k + 1));
+    int i = tail <= head ? k : 1, j = tail <= head ? n - 1 : k;
+    for (; i < j; i++, j--) {
+        int32_t t = AT(i);
+        AT(i) = AT(j);
+        AT(j) = t;
+    }
+#undef AT
+}
+
 /* ILS on device dev; concurrent (NULL: none) the device of the concurrent
  * windows. */
 static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t *tour,
@@ -396,25 +461,25 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
     /* Below 8 cities there is no kick, and the backend's descent is exact. */
     if (!ils_local(p) || inst->n < 8)
         return wt_ils_run(dev, inst, tour, ctl, kicks, stats, err);
+    bool two_opted = !b->host;
+    int a = -1, z = -1;
     if (!b->host || ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
         /* The first optimum on the device (on the host too for window
          * descents, which cannot repair edges between windows alone); the
          * host's threads take it from there (a stop during this descent
-         * leaves them nothing to do).  On large tours it hands over early
-         * once passes in a row gain little (wt_policy_device_stall_passes,
-         * WT_DEVICE_STALL_GAIN): the last passes gain little for their
-         * time, and what is left the host's segments find on every thread
-         * (bench/RESULTS.md, "Why the GPU's first descent hands over on a
-         * stall").  With several GPUs a large tour's descent splits over
-         * them (algo/descent_split.h). */
-        wt_search_ctl device = *ctl;
-        device.stall_steps = wt_policy_device_stall_passes(inst->n);
-        device.stall_gain = WT_DEVICE_STALL_GAIN;
-        device.stall_count = 0;
-        wt_status st = wt_descent_first(dev, inst, tour, &device, stats, err);
-        ctl->stop = device.stop;
-        ctl->next_report = device.next_report;
+         * leaves them nothing to do). */
+        wt_status st = device_first_descent(dev, inst, tour, ctl, stats, err);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
+    } else if (concurrent && ctl->fixed && ils_descent_run(p, inst->n) == WT_ILS_LOCAL &&
+               one_fixed_edge(ctl->fixed, inst->n, &a, &z)) {
+        /* An open path (its closing edge fixed) for local descents beside
+         * the GPU's windows: the GPU's first optimum of the path's cities
+         * as a tour, its ends then joined again by one 2-opt move, which
+         * the host's first descent repairs where it cost. */
+        wt_status st = device_first_descent(concurrent, inst, tour, ctl, stats, err);
+        join_ends(inst, tour, inst->n, a, z);
+        if (st != WT_OK || wt_ctl_expired(ctl)) return st;
+        two_opted = true;
     }
     bool lk = ils_descent_run(p, inst->n) == WT_ILS_LK;
     if (ils_descent_run(p, inst->n) == WT_ILS_WINDOWS) {
@@ -428,7 +493,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
         if (st != WT_OK || !handed_over) return st;
         lk = wt_policy_lk_after_windows(inst->n);
     }
-    return wt_ils_local_run(inst, tour, ctl, !b->host, lk, concurrent, kicks, stats, err);
+    return wt_ils_local_run(inst, tour, ctl, two_opted, lk, concurrent, kicks, stats, err);
 }
 
 /* The sa job that params ask for. */
@@ -767,7 +832,9 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     char device[128];
     memcpy(device, choice.description, sizeof device);
     bool concurrent = concurrent_wanted && !chosen.backend->host;
-    if (concurrent && auto_on_host(params, inst->n)) wt_device_host(&run_on);
+    /* Fixed edges: the host's descents only (the device's passes would
+     * not keep them); the GPU searches the concurrent windows alone. */
+    if (concurrent && (auto_on_host(params, inst->n) || fixed)) wt_device_host(&run_on);
     const wt_backend *backend = run_on.backend;
     describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
 
@@ -941,8 +1008,12 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     wt_status st = check_keeps_fixed(params, what, err);
     if (st != WT_OK) return st;
     wt_params p = *params;
-    p.backend = WT_BACKEND_CPU; /* auto keeps them on the host */
-    if (p.ils_descent == WT_ILS_AUTO) p.ils_descent = WT_ILS_LK;
+    /* auto: the descents a closed tour's search takes by its size and time
+     * limit (local ones where LK's list descent would take the run), on
+     * the host, with a GPU's concurrent windows where a closed tour's
+     * search would have them (their splices keep the fixed edges). */
+    p.ils_descent = ils_descent_run(&p, n);
+    if (!concurrent_windows_wanted(&p, n)) p.backend = WT_BACKEND_CPU;
     p.open = false;
     p.start_city = p.end_city = -1;
     int32_t *pairs = malloc(2 * ((size_t)count + 1) * sizeof *pairs);

@@ -333,8 +333,24 @@ static int64_t walk_length(const wt_concurrent_windows *cw, const int32_t *t, in
     return len;
 }
 
+/* Whether the path of cities c[0 .. inner + 1] keeps every fixed edge
+ * (o.fixed) of its inner cities: the tour it goes into holds them, so
+ * each joins an inner city to another or to an end, and must stay
+ * between neighbours of c. */
+static bool keeps_fixed(const int32_t *fixed, const int32_t *c, int inner)
+{
+    if (!fixed) return true;
+    for (int i = 1; i <= inner; i++)
+        for (int side = 0; side < 2; side++) {
+            int32_t f = fixed[2 * c[i] + side];
+            if (f >= 0 && f != c[i - 1] && f != c[i + 1]) return false;
+        }
+    return true;
+}
+
 /* Splices p (of rec) into tour t (n cities, pos its positions) where its
- * inner cities lie between its ends as one path of t, longer than p: those
+ * inner cities lie between its ends as one path of t, longer than p, and
+ * it keeps the fixed edges: those
  * positions take p's cities.  Returns the exact gain, 0 where p was not
  * spliced.  Reads and writes only the positions of p's own cities and the
  * tour's entries between p's ends, so the paths of one round (no two share
@@ -344,6 +360,7 @@ static int64_t splice_path(const wt_concurrent_windows *cw, const round_paths *r
 {
     const int32_t *c = rec->cities + p->first;
     int n = cw->n, inner = p->inner, pu = pos[c[0]], dir = 1;
+    if (!keeps_fixed(cw->o.fixed, c, inner)) return 0;
     if (!fills(pos, n, c, inner, pu, dir) && !fills(pos, n, c, inner, pu, dir = -1)) return 0;
     int64_t was = walk_length(cw, t, pu, dir, inner);
     if (was <= p->len) return 0;

@@ -66,6 +66,9 @@ typedef struct wt_concurrent_opts {
                         most, after which the rounds wait for its splice: 0
                         the default (WT_CONCURRENT_AHEAD), else 1 to
                         WT_CONCURRENT_AHEAD_MAX */
+    const int32_t *fixed; /* optional: the fixed edges as two cities a city
+                        (-1: none; core/fixed_edges.h), which no splice
+                        removes: a path that would is dropped; NULL: none */
     int64_t ahead_cities; /* and no round starts while the improved paths of
                         those rounds hold this many cities or more: 0 the
                         default (WT_CONCURRENT_AHEAD_TOURS tours' cities),

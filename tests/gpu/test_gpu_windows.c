@@ -368,6 +368,52 @@ static void concurrent_solve(int N, double seconds)
     wt_instance_free(inst);
 }
 
+/* An open path of n uniform cities from city 0 to city n / 2 under auto and
+ * a limit of `seconds` (local descents, both ends fixed): the GPU's first
+ * descent of the cities as a tour, the ends joined again, and its
+ * concurrent windows, whose splices keep the closing edge; the path runs
+ * between its ends, its length exact. */
+static void concurrent_open_path(int N, double seconds)
+{
+    wt_instance *inst = wt_test_random_instance(N, 8);
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.time_limit_s = seconds;
+    p.start_city = 0;
+    p.end_city = N / 2;
+    wt_result r = {0};
+    wt_error err = {0};
+    double t0 = now_s();
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("wt_solve: %s", err.message);
+    double wall = now_s() - t0;
+    assert_true(r.open);
+    assert_int_equal(wt_tour_validate(r.tour, N, NULL), WT_OK);
+    assert_int_equal(r.tour[0], 0);
+    assert_int_equal(r.tour[N - 1], N / 2);
+    int64_t len = 0;
+    for (int i = 0; i + 1 < N; i++) len += wt_instance_dist(inst, r.tour[i], r.tour[i + 1]);
+    assert_int_equal(r.length, len);
+    print_message("    concurrent_open_path n=%d length=%lld init=%lld stop=%s kicks=%llu "
+                  "wall_s=%.3f gpu_kernel_s=%.3f device=%s\n", N, (long long)r.length,
+                  (long long)r.init_length, wt_stop_reason_name(r.stop),
+                  (unsigned long long)r.ils.kicks, wall, r.ils.gpu_time_s, r.device);
+    assert_true(wall < p.time_limit_s + 0.5);
+    if (!gpu_is_cpu) {
+        assert_non_null(strstr(r.device, "concurrent"));
+        assert_non_null(strstr(r.device, "local descents"));
+        assert_true(r.ils.gpu_time_s > 0);
+    }
+    wt_result_free(&r);
+    wt_instance_free(inst);
+}
+
+static void test_concurrent_open_path(void **state)
+{
+    (void)state;
+    concurrent_open_path(300000, 5);
+}
+
 static void test_concurrent_solve(void **state)
 {
     (void)state;
@@ -387,6 +433,7 @@ int main(void)
         GPU_TEST(test_million),
         GPU_TEST(test_concurrent_round),
         GPU_TEST(test_concurrent_solve),
+        GPU_TEST(test_concurrent_open_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include "algo/windows.h"
 #include "algo/windows_concurrent.h"
 #include "core/batch_search.h"
+#include "core/fixed_edges.h"
 #include "core/neighbours.h"
 #include "core/search_ctl.h"
 
@@ -408,6 +409,45 @@ static void test_concurrent_improved_paths(void **state)
     wt_concurrent_close(NULL);
 }
 
+/* A round's improved paths keep the fixed edges (every fifth edge of the
+ * greedy tour of 5,000 cities): where one would remove one it is dropped,
+ * the others go in, and the gain is exact. */
+static void test_concurrent_keeps_fixed(void **state)
+{
+    (void)state;
+    int n = 5000, count = n / 5;
+    wt_instance *inst = wt_test_random_instance(n, 7);
+    int32_t *tour = greedy(inst), *after = malloc((size_t)n * sizeof *after);
+    int32_t *pairs = malloc(2 * (size_t)count * sizeof *pairs);
+    int32_t *adj = malloc(2 * (size_t)n * sizeof *adj);
+    for (int j = 0; j < count; j++) {
+        pairs[2 * j] = tour[5 * j];
+        pairs[2 * j + 1] = tour[5 * j + 1];
+    }
+    wt_fixed_adjacency(pairs, count, n, adj);
+    memcpy(after, tour, (size_t)n * sizeof *after);
+    wt_concurrent_windows *b = NULL;
+    wt_error err = {0};
+    wt_concurrent_opts o = concurrent_cpu(3, 1.0, WT_WINDOW_CITIES);
+    o.fixed = adj;
+    assert_int_equal(wt_concurrent_open(inst, &o, &b, &err), WT_OK);
+    double deadline = wt_now() + 0.3;
+    wt_concurrent_start(b, tour, deadline);
+    while (wt_now() < deadline + 0.1) {}
+    int64_t gain = 0;
+    assert_true(wt_concurrent_splice(b, after, true, &gain));
+    assert_int_equal(wt_tour_validate(after, n, NULL), WT_OK);
+    assert_true(wt_tour_holds_fixed(after, n, adj));
+    assert_int_equal(wt_tour_length(inst, tour) - wt_tour_length(inst, after), gain);
+    assert_true(gain > 0);
+    wt_concurrent_close(b);
+    free(adj);
+    free(pairs);
+    free(after);
+    free(tour);
+    wt_instance_free(inst);
+}
+
 /* Rounds of 0.1 s one after another until three were spliced (at most
  * 20 s: sanitizers and a loaded machine slow them), next to a stand-in for
  * the host that splices their improved paths every 20 ms and reverses a segment of
@@ -608,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_concurrent_improved_paths),
+        cmocka_unit_test(test_concurrent_keeps_fixed),
         cmocka_unit_test(test_concurrent_rounds_one_after_another),
         cmocka_unit_test(test_concurrent_rounds_ahead),
         cmocka_unit_test(test_concurrent_in_ils),
