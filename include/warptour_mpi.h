@@ -67,8 +67,8 @@ wt_status wt_mpi_solve_batch(MPI_Comm comm, int root, const wt_instance *const *
 typedef enum wt_mpi_mode {
     WT_MPI_AUTO = 0,  /* parts from WT_MPI_PARTS_CITIES cities on, where the
                          parts' searches can run and no GPU would serve the
-                         root's search (those run on the host); islands
-                         otherwise */
+                         root's search (islands make more of a GPU a rank:
+                         docs/mpi.md); islands otherwise */
     WT_MPI_ISLANDS,   /* every rank searches the whole tour; the tours merge */
     WT_MPI_PARTS      /* every rank searches its share of the tour */
 } wt_mpi_mode;
@@ -120,8 +120,9 @@ void wt_mpi_params_defaults(wt_mpi_params *p);
  * tour into as many consecutive paths as there are ranks (fewer, of at
  * least 8 cities each, for small instances), and each rank searches its
  * path with both ends fixed (wt_solve's open path from its first city to
- * its last: ILS with LK or local descents, on the host) as an instance of
- * its own.  The root puts the paths back (each over the same cities with
+ * its last: ILS with LK or local descents on the host, with its GPU's
+ * concurrent windows where a closed tour's search would have them) as an
+ * instance of its own.  The root puts the paths back (each over the same cities with
  * the same ends: the tour stays one cycle, its length changes by the
  * paths' exact differences; a path that came back longer is not taken).
  * The cuts move every epoch (by the golden ratio of a path's length, so

@@ -73,8 +73,9 @@ static wt_status check_args(const wt_instance *inst, const wt_params *params, wt
     return WT_OK;
 }
 
-/* Whether the root's own search would run on a GPU (the parts' searches
- * would leave it idle). */
+/* Whether the root's own search would run on a GPU, where islands make
+ * more of it than parts (the parts' paths give the GPU their windows and
+ * first descents only; docs/mpi.md). */
 static bool gpu_would_serve(const wt_params *params)
 {
     if (params->backend == WT_BACKEND_CUDA) return true;
