@@ -408,6 +408,7 @@ static wt_status device_first_descent(const wt_device *dev, const wt_instance *i
 static bool one_fixed_edge(const int32_t *fixed, int n, int *a, int *b)
 {
     int ends = 0;
+    *a = *b = -1;
     for (int c = 0; c < n && ends <= 2; c++) {
         if (fixed[2 * c + 1] >= 0) return false;
         if (fixed[2 * c] < 0) continue;
@@ -415,6 +416,17 @@ static bool one_fixed_edge(const int32_t *fixed, int n, int *a, int *b)
         else *b = c;
     }
     return ends == 2 && fixed[2 * *a] == *b;
+}
+
+/* Whether GPU chosen makes the first descent of an open path (fixed: its
+ * closing edge alone) for the host's local descents: of its cities as a
+ * tour, as for a closed tour of that size, the ends joined again after. */
+static bool path_first_on(const wt_device *chosen, const wt_instance *inst,
+                          const wt_params *p, const int32_t *fixed)
+{
+    int a, b;
+    return fixed && !chosen->backend->host && p->algorithm == WT_ALGO_ILS &&
+           ils_descent_run(p, inst->n) == WT_ILS_LOCAL && one_fixed_edge(fixed, inst->n, &a, &b);
 }
 
 /* Makes cities a and b neighbours in tour (n cities) by the 2-opt move
@@ -447,10 +459,11 @@ static void join_ends(const wt_instance *inst, int32_t *tour, int n, int a, int 
 }
 
 /* ILS on device dev; concurrent (NULL: none) the device of the concurrent
- * windows. */
+ * windows; path_gpu (NULL: none) the GPU that makes an open path's first
+ * descent (path_first_on). */
 static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t *tour,
-                         wt_search_ctl *ctl, const wt_device *concurrent, wt_search_stats *stats,
-                         wt_error *err)
+                         wt_search_ctl *ctl, const wt_device *concurrent,
+                         const wt_device *path_gpu, wt_search_stats *stats, wt_error *err)
 {
     const wt_backend *b = dev->backend;
     const wt_params *p = ctl->params;
@@ -470,13 +483,11 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
          * leaves them nothing to do). */
         wt_status st = device_first_descent(dev, inst, tour, ctl, stats, err);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
-    } else if (concurrent && ctl->fixed && ils_descent_run(p, inst->n) == WT_ILS_LOCAL &&
-               one_fixed_edge(ctl->fixed, inst->n, &a, &z)) {
-        /* An open path (its closing edge fixed) for local descents beside
-         * the GPU's windows: the GPU's first optimum of the path's cities
-         * as a tour, its ends then joined again by one 2-opt move, which
-         * the host's first descent repairs where it cost. */
-        wt_status st = device_first_descent(concurrent, inst, tour, ctl, stats, err);
+    } else if (path_gpu && one_fixed_edge(ctl->fixed, inst->n, &a, &z)) {
+        /* An open path (its closing edge fixed): the GPU's first optimum of
+         * its cities as a tour, the ends then joined again by one 2-opt
+         * move, which the host's first descent repairs where it cost. */
+        wt_status st = device_first_descent(path_gpu, inst, tour, ctl, stats, err);
         join_ends(inst, tour, inst->n, a, z);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
         two_opted = true;
@@ -532,13 +543,13 @@ static wt_status run_sa(const wt_device *dev, const wt_instance *inst, int32_t *
 
 static wt_status run_algorithm(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                                wt_search_ctl *ctl, wt_multistart_kernel kernel,
-                               const wt_device *concurrent, wt_search_stats *stats,
-                               wt_sa_job *sa, wt_error *err)
+                               const wt_device *concurrent, const wt_device *path_gpu,
+                               wt_search_stats *stats, wt_sa_job *sa, wt_error *err)
 {
     switch (ctl->params->algorithm) {
     case WT_ALGO_2OPT: return wt_twoopt_descend(dev, inst, tour, ctl, stats, err);
     case WT_ALGO_MULTISTART: return run_multistart(dev, inst, tour, ctl, kernel, stats, err);
-    case WT_ALGO_ILS: return run_ils(dev, inst, tour, ctl, concurrent, stats, err);
+    case WT_ALGO_ILS: return run_ils(dev, inst, tour, ctl, concurrent, path_gpu, stats, err);
     case WT_ALGO_SA: return run_sa(dev, inst, tour, ctl, stats, sa, err);
     }
     return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "unknown algorithm");
@@ -832,10 +843,13 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     char device[128];
     memcpy(device, choice.description, sizeof device);
     bool concurrent = concurrent_wanted && !chosen.backend->host;
+    if (concurrent && auto_on_host(params, inst->n)) wt_device_host(&run_on);
     /* Fixed edges: the host's descents only (the device's passes would
-     * not keep them); the GPU searches the concurrent windows alone. */
-    if (concurrent && (auto_on_host(params, inst->n) || fixed)) wt_device_host(&run_on);
-    const wt_backend *backend = run_on.backend;
+     * not keep them); a GPU searches the concurrent windows, and an open
+     * path's first descent where path_first_on says. */
+    if (fixed) wt_device_host(&run_on);
+    const wt_device *path_gpu = path_first_on(&chosen, inst, params, fixed) ? &chosen : NULL;
+    const wt_backend *backend = path_gpu ? chosen.backend : run_on.backend;
     describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
 
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
@@ -844,7 +858,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     ctl.init_length = wt_tour_length(inst, tour);
     if (fixed && inst->n <= 9) exhaustive_fixed(inst, fixed, tour);
     else
-        st = run_algorithm(&run_on, inst, tour, &ctl, kernel, concurrent ? &chosen : NULL,
+        st = run_algorithm(&run_on, inst, tour, &ctl, kernel, concurrent ? &chosen : NULL, path_gpu,
                            &stats, &sa, err);
     if (st != WT_OK) {
         free(tour);
@@ -1011,9 +1025,11 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
     /* auto: the descents a closed tour's search takes by its size and time
      * limit (local ones where LK's list descent would take the run), on
      * the host, with a GPU's concurrent windows where a closed tour's
-     * search would have them (their splices keep the fixed edges). */
+     * search would have them (their splices keep the fixed edges) and an
+     * open path's first descent for local ones (path_first_on). */
     p.ils_descent = ils_descent_run(&p, n);
-    if (!concurrent_windows_wanted(&p, n)) p.backend = WT_BACKEND_CPU;
+    bool path_first = p.ils_descent == WT_ILS_LOCAL && count == 0 && open;
+    if (!concurrent_windows_wanted(&p, n) && !path_first) p.backend = WT_BACKEND_CPU;
     p.open = false;
     p.start_city = p.end_city = -1;
     int32_t *pairs = malloc(2 * ((size_t)count + 1) * sizeof *pairs);
