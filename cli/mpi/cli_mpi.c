@@ -5,9 +5,11 @@
  * MPI runs, this rank, and whether the ranks already agreed on a failure,
  * after which no rank may wait for another in a collective call again.
  */
+#define _GNU_SOURCE /* sched_getaffinity, sched_setaffinity, CPU_SET */
 #include "cli_mpi.h"
 
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +59,36 @@ static void silence(void)
     else if (!freopen("/dev/null", "w", stderr)) fclose(stderr);
 }
 
+/* Spreads this rank over its share of its machine's cores where the
+ * launcher bound it to fewer: Open MPI binds each of one or two ranks to
+ * one core by default, where the library gives a rank cores / S threads
+ * (S ranks on the machine, warptour_mpi.h), which would then share that
+ * core.  The share is the L-th of S equal runs of the machine's CPUs (L
+ * the rank's place there), as `--bind-to none` would leave them to the
+ * system; a binding as wide as the share, or wider, is kept.  Collective
+ * over MPI_COMM_WORLD. */
+static void spread_over_share(void)
+{
+    MPI_Comm here;
+    int local = 0, count = 1;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &here) !=
+        MPI_SUCCESS)
+        return;
+    MPI_Comm_rank(here, &local);
+    MPI_Comm_size(here, &count);
+    MPI_Comm_free(&here);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > CPU_SETSIZE) cpus = CPU_SETSIZE;
+    long from = local * cpus / count, to = (local + 1) * cpus / count;
+    cpu_set_t bound, share;
+    if (to - from < 2 || sched_getaffinity(0, sizeof bound, &bound) != 0 ||
+        CPU_COUNT(&bound) >= to - from)
+        return;
+    CPU_ZERO(&share);
+    for (long c = from; c < to; c++) CPU_SET((int)c, &share);
+    sched_setaffinity(0, sizeof share, &share); /* the threads to come inherit it */
+}
+
 int cli_mpi_start(int *argc, char ***argv, const char *command)
 {
     bool solve = strcmp(command, "solve") == 0;
@@ -83,6 +115,7 @@ int cli_mpi_start(int *argc, char ***argv, const char *command)
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &mpi_size);
     mpi_on = mpi_size > 1;
+    if (mpi_on) spread_over_share();
     if (mpi_on && mpi_rank != 0) silence();
     return -1;
 }

@@ -404,8 +404,11 @@ static void concurrent_open_path(int N, double seconds, uint64_t kicks)
     if (!gpu_is_cpu) {
         assert_non_null(strstr(r.device, "first descent"));
         assert_non_null(strstr(r.device, "local descents"));
-        assert_true(seconds == 0 || strstr(r.device, "concurrent"));
-        assert_true(r.ils.gpu_time_s > 0);
+        assert_true(r.scan.passes > 0); /* the GPU's first descent */
+        if (seconds > 0) {
+            assert_non_null(strstr(r.device, "concurrent"));
+            assert_true(r.ils.gpu_time_s > 0); /* the windows' kernels */
+        }
     }
     wt_result_free(&r);
     wt_instance_free(inst);
