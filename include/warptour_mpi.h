@@ -65,10 +65,10 @@ wt_status wt_mpi_solve_batch(MPI_Comm comm, int root, const wt_instance *const *
 
 /* How the ranks share the search of one instance (wt_mpi_solve). */
 typedef enum wt_mpi_mode {
-    WT_MPI_AUTO = 0,  /* parts from WT_MPI_PARTS_CITIES cities on, where the
-                         parts' searches can run and no GPU would serve the
-                         root's search (islands make more of a GPU a rank:
-                         docs/mpi.md); islands otherwise */
+    WT_MPI_AUTO = 0,  /* parts from WT_MPI_PARTS_CITIES cities on (from
+                         WT_MPI_PARTS_GPU_CITIES where a GPU would serve
+                         the root's search), where the parts' searches can
+                         run; islands otherwise */
     WT_MPI_ISLANDS,   /* every rank searches the whole tour; the tours merge */
     WT_MPI_PARTS      /* every rank searches its share of the tour */
 } wt_mpi_mode;
@@ -79,6 +79,13 @@ typedef enum wt_mpi_mode {
  * the merges of several local optima gain much), at 1,000,000 parts (no
  * island finished its first descent); this lies between, unmeasured. */
 #define WT_MPI_PARTS_CITIES 500000
+/* ... and from this many where a GPU serves each rank (its first descent
+ * of the whole tour takes an island a second or two at a million cities,
+ * tens at ten million).  Measured at ten million cities on two H200s
+ * (docs/mpi.md): parts 0.90% above the BHH estimate at 120 s, islands
+ * 1.22%; where the two cross below that is not measured: it lies with the
+ * size at which the GPU's first descent splits (WT_DESCENT_SPLIT_CITIES). */
+#define WT_MPI_PARTS_GPU_CITIES 2000000
 
 /* "auto", "islands", "parts"; NULL for an out-of-range value. */
 const char *wt_mpi_mode_name(wt_mpi_mode mode);

@@ -73,9 +73,8 @@ static wt_status check_args(const wt_instance *inst, const wt_params *params, wt
     return WT_OK;
 }
 
-/* Whether the root's own search would run on a GPU, where islands make
- * more of it than parts (the parts' paths give the GPU their windows and
- * first descents only; docs/mpi.md). */
+/* Whether the root's own search would run on a GPU, where islands keep
+ * the lead to larger tours (WT_MPI_PARTS_GPU_CITIES). */
 static bool gpu_would_serve(const wt_params *params)
 {
     if (params->backend == WT_BACKEND_CUDA) return true;
@@ -90,8 +89,8 @@ static wt_mpi_mode pick(const wt_instance *inst, const wt_params *params,
     bool parts_ok = wt_mpi_parts_can_run(inst, params, why, why_size);
     if (mp->mode == WT_MPI_PARTS) return parts_ok ? WT_MPI_PARTS : WT_MPI_AUTO;
     if (mp->mode == WT_MPI_ISLANDS) return WT_MPI_ISLANDS;
-    bool large = wt_instance_n(inst) >= WT_MPI_PARTS_CITIES;
-    return large && parts_ok && !gpu_would_serve(params) ? WT_MPI_PARTS : WT_MPI_ISLANDS;
+    int from = gpu_would_serve(params) ? WT_MPI_PARTS_GPU_CITIES : WT_MPI_PARTS_CITIES;
+    return wt_instance_n(inst) >= from && parts_ok ? WT_MPI_PARTS : WT_MPI_ISLANDS;
 }
 
 wt_status wt_mpi_solve(MPI_Comm comm, const wt_instance *inst, const wt_params *params,
