@@ -429,34 +429,6 @@ static bool path_first_on(const wt_device *chosen, const wt_instance *inst,
            ils_descent_run(p, inst->n) == WT_ILS_LOCAL && one_fixed_edge(fixed, inst->n, &a, &b);
 }
 
-/* Makes cities a and b neighbours in tour (n cities) by the 2-opt move
- * that costs least among the two that join them: the tour then holds the
- * edge (a b), and the path from a to b round it loses one edge and gains
- * one. */
-static void join_ends(const wt_instance *inst, int32_t *tour, int n, int a, int b)
-{
-    int pa = 0, pb = 0;
-    for (int q = 0; q < n; q++) {
-        if (tour[q] == a) pa = q;
-        if (tour[q] == b) pb = q;
-    }
-    int k = (pb - pa + n) % n; /* b's place counted on from a */
-    if (k == 1 || k == n - 1) return;
-#define AT(i) tour[(pa + (i)) % n]
-    /* Reverse the places k .. n-1 (a's predecessor to b), or 1 .. k (a's
-     * successor to b): which adds the shorter edge in place of two. */
-    int64_t tail = wt_dist(inst, AT(k - 1), AT(n - 1)) - wt_dist(inst, AT(k - 1), AT(k)) -
-                   wt_dist(inst, AT(n - 1), AT(0));
-    int64_t head = wt_dist(inst, AT(1), AT(k + 1)) - wt_dist(inst, AT(0), AT(1)) -
-                   wt_dist(inst, AT(k), AT(k + 1));
-    int i = tail <= head ? k : 1, j = tail <= head ? n - 1 : k;
-    for (; i < j; i++, j--) {
-        int32_t t = AT(i);
-        AT(i) = AT(j);
-        AT(j) = t;
-    }
-#undef AT
-}
 
 /* ILS on device dev; concurrent (NULL: none) the device of the concurrent
  * windows; path_gpu (NULL: none) the GPU that makes an open path's first
@@ -488,7 +460,7 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
          * its cities as a tour, the ends then joined again by one 2-opt
          * move, which the host's first descent repairs where it cost. */
         wt_status st = device_first_descent(path_gpu, inst, tour, ctl, stats, err);
-        join_ends(inst, tour, inst->n, a, z);
+        wt_tour_make_neighbours(inst, tour, inst->n, a, z);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
         two_opted = true;
     }

@@ -194,3 +194,28 @@ wt_status wt_instance_set_fixed_edges(wt_instance *inst, const int32_t *pairs, i
     inst->fixed_count = count;
     return WT_OK;
 }
+
+void wt_tour_make_neighbours(const wt_instance *inst, int32_t *tour, int n, int a, int b)
+{
+    int pa = 0, pb = 0;
+    for (int q = 0; q < n; q++) {
+        if (tour[q] == a) pa = q;
+        if (tour[q] == b) pb = q;
+    }
+    int k = (pb - pa + n) % n; /* b's place counted on from a */
+    if (k == 1 || k == n - 1) return;
+#define AT(i) tour[(pa + (i)) % n]
+    /* Reverse the places k .. n-1 (from b to a's predecessor) or 1 .. k
+     * (from a's successor to b), whichever costs less. */
+    int64_t tail = wt_dist(inst, AT(k - 1), AT(n - 1)) - wt_dist(inst, AT(k - 1), AT(k)) -
+                   wt_dist(inst, AT(n - 1), AT(0));
+    int64_t head = wt_dist(inst, AT(1), AT(k + 1)) - wt_dist(inst, AT(0), AT(1)) -
+                   wt_dist(inst, AT(k), AT(k + 1));
+    int i = tail <= head ? k : 1, j = tail <= head ? n - 1 : k;
+    for (; i < j; i++, j--) {
+        int32_t t = AT(i);
+        AT(i) = AT(j);
+        AT(j) = t;
+    }
+#undef AT
+}

@@ -28,6 +28,13 @@ void wt_fixed_adjacency(const int32_t *pairs, int count, int n, int32_t *adj);
 /* Whether tour (n cities) holds every edge of adj. */
 bool wt_tour_holds_fixed(const int32_t *tour, int n, const int32_t *adj);
 
+/* Makes cities a and b (distinct, of inst's n) neighbours in tour by the
+ * cheaper of the two 2-opt moves that join them (reversing the places from
+ * b to a's predecessor, or from a's successor to b): the path from a to b
+ * round the tour then loses one edge and gains one.  A tour where they are
+ * neighbours already is left as it is. */
+void wt_tour_make_neighbours(const wt_instance *inst, int32_t *tour, int n, int a, int b);
+
 /* Makes tour hold every edge of adj: the chains of fixed edges go in
  * whole, each where the tour first meets one of its cities, the other
  * cities in the tour's order; a tour that holds them already is only

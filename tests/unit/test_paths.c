@@ -150,6 +150,45 @@ static void test_set_fixed_edges(void **state)
     wt_instance_free(inst);
 }
 
+/* Two cities made neighbours by the cheaper of the two 2-opt moves that
+ * join them: every pair of a random tour of 40 cities, against both moves
+ * made by hand. */
+static void test_make_neighbours(void **state)
+{
+    (void)state;
+    int n = 40;
+    wt_instance *inst = wt_test_random_instance(n, 5);
+    int32_t tour[40], t[40], alt[40];
+    wt_test_random_tour(n, 9, tour);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (i == j) continue;
+            int a = tour[i], b = tour[j];
+            memcpy(t, tour, sizeof t);
+            wt_tour_make_neighbours(inst, t, n, a, b);
+            assert_true(is_permutation(t, n));
+            assert_true(adjacent(t, n, a, b, false));
+            int k = (j - i + n) % n;
+            if (k == 1 || k == n - 1) {
+                assert_memory_equal(t, tour, sizeof t);
+                continue;
+            }
+            int64_t best = INT64_MAX;
+            for (int move = 0; move < 2; move++) { /* places k..n-1 or 1..k from a, reversed */
+                for (int q = 0; q < n; q++) alt[q] = tour[(i + q) % n];
+                for (int lo = move ? 1 : k, hi = move ? k : n - 1; lo < hi; lo++, hi--) {
+                    int32_t c = alt[lo];
+                    alt[lo] = alt[hi];
+                    alt[hi] = c;
+                }
+                int64_t len = wt_tour_length(inst, alt);
+                if (len < best) best = len;
+            }
+            assert_int_equal(wt_tour_length(inst, t), best);
+        }
+    wt_instance_free(inst);
+}
+
 static void test_force_fixed(void **state)
 {
     (void)state;
@@ -427,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_parse_fixed_edges_errors),
         cmocka_unit_test(test_set_fixed_edges),
         cmocka_unit_test(test_force_fixed),
+        cmocka_unit_test(test_make_neighbours),
         cmocka_unit_test(test_fixed_edges_kept_or_refused),
         cmocka_unit_test(test_fixed_edges_small_exact),
         cmocka_unit_test(test_open_paths),
