@@ -89,6 +89,8 @@ typedef struct parts {
     int32_t *seen;           /* the epoch (+ 1) a city was last met in a path sent back */
     int offset;              /* this epoch's cut */
     uint64_t kicks, kept, steps; /* summed over ranks and epochs */
+    uint64_t passes;         /* the GPUs' first descents' full passes, summed so */
+    double scan_s, gpu_s;    /* their seconds, and the windows' kernels', summed so */
     double init_time_s;
     bool init_cut;
     wt_init_method init_made;
@@ -309,7 +311,8 @@ static wt_status splice(parts *p, int epoch, wt_error *err)
 
 /* A rank's epoch as the root learns it. */
 typedef struct epoch_report {
-    uint64_t kicks, kept, steps;
+    uint64_t kicks, kept, steps, passes;
+    double scan_s, gpu_s;
     int32_t stop;
 } epoch_report;
 
@@ -338,7 +341,9 @@ static meeting decide(parts *p, const epoch_report *reports, double meet_started
 static wt_status meet(parts *p, int epoch, const wt_result *res, meeting *mt, wt_error *err)
 {
     double started = MPI_Wtime();
-    epoch_report mine = {res->ils.kicks, res->ils.kicks_accepted, res->steps, (int32_t)res->stop};
+    epoch_report mine = {res->ils.kicks,    res->ils.kicks_accepted, res->steps,
+                         res->scan.passes,  res->scan.time_s,        res->ils.gpu_time_s,
+                         (int32_t)res->stop};
     epoch_report *reports = NULL;
     wt_status st = WT_OK;
     if (p->rank == p->root && !(reports = calloc((size_t)p->size, sizeof *reports)))
@@ -356,6 +361,9 @@ static wt_status meet(parts *p, int epoch, const wt_result *res, meeting *mt, wt
             p->kicks += reports[r].kicks;
             p->kept += reports[r].kept;
             p->steps += reports[r].steps;
+            p->passes += reports[r].passes;
+            p->scan_s += reports[r].scan_s;
+            p->gpu_s += reports[r].gpu_s;
         }
         *mt = decide(p, reports, started);
     }
@@ -428,6 +436,9 @@ static wt_status finish(parts *p, const meeting *mt, wt_result *res, wt_error *e
     out.steps = p->steps;
     out.ils.kicks = p->kicks;
     out.ils.kicks_accepted = p->kept;
+    out.ils.gpu_time_s = p->gpu_s; /* every rank's GPU */
+    out.scan.passes = p->passes;
+    out.scan.time_s = p->scan_s;
     out.ils.descent = p->mine.tour ? p->mine.ils.descent : WT_ILS_AUTO;
     snprintf(out.backend, sizeof out.backend, "%s", p->mine.tour ? p->mine.backend : "cpu");
     out.host = p->mine.tour ? p->mine.host : true;
