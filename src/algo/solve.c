@@ -998,10 +998,13 @@ static wt_status solve_constrained(const wt_instance *inst, const wt_params *par
      * limit (local ones where LK's list descent would take the run), on
      * the host, with a GPU's concurrent windows where a closed tour's
      * search would have them (their splices keep the fixed edges) and an
-     * open path's first descent for local ones (path_first_on). */
+     * open path's first descent for local ones (path_first_on).  Not for
+     * an asymmetric instance's: its windows' paths would all be dropped
+     * (every other edge fixed, every reversal costly). */
     p.ils_descent = ils_descent_run(&p, n);
     bool path_first = p.ils_descent == WT_ILS_LOCAL && count == 0 && open;
-    if (!concurrent_windows_wanted(&p, n) && !path_first) p.backend = WT_BACKEND_CPU;
+    if (inst->directed || (!concurrent_windows_wanted(&p, n) && !path_first))
+        p.backend = WT_BACKEND_CPU;
     p.open = false;
     p.start_city = p.end_city = -1;
     int32_t *pairs = malloc(2 * ((size_t)count + 1) * sizeof *pairs);
