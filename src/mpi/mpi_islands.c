@@ -67,6 +67,8 @@ typedef struct run {
     int64_t best_len;       /* -1 before the first meeting */
     int32_t *start;         /* this rank's start: best, kicked off the root */
     uint64_t kicks, kept, steps; /* root: summed over ranks and epochs */
+    uint64_t passes;        /* root: the GPUs' full passes, summed so */
+    double scan_s, gpu_s;   /* root: their seconds, and the windows' kernels', summed so */
     int64_t init_length;    /* root: its first epoch's start tour's length */
     double init_time_s;     /* root: its first epoch's start tour's time */
     wt_progress_fn progress; /* the caller's, wrapped (on_progress) */
@@ -188,7 +190,8 @@ static void epoch_params(run *r, int epoch, wt_params *q)
 /* A rank's epoch as the root learns it. */
 typedef struct epoch_report {
     int64_t length;
-    uint64_t kicks, kept, steps;
+    uint64_t kicks, kept, steps, passes;
+    double scan_s, gpu_s;
     int32_t stop;
 } epoch_report;
 
@@ -246,8 +249,9 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
                       wt_error *err)
 {
     double started = MPI_Wtime();
-    epoch_report mine = {res->length, res->ils.kicks, res->ils.kicks_accepted, res->steps,
-                         (int32_t)res->stop};
+    epoch_report mine = {res->length,      res->ils.kicks,   res->ils.kicks_accepted,
+                         res->steps,       res->scan.passes, res->scan.time_s,
+                         res->ils.gpu_time_s, (int32_t)res->stop};
     epoch_report *reports = NULL;
     wt_status st = WT_OK;
     if (r->rank == r->root && !(reports = calloc((size_t)r->size, sizeof *reports)))
@@ -266,6 +270,9 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
             r->kicks += reports[k].kicks;
             r->kept += reports[k].kept;
             r->steps += reports[k].steps;
+            r->passes += reports[k].passes;
+            r->scan_s += reports[k].scan_s;
+            r->gpu_s += reports[k].gpu_s;
         }
         *mt = decide(r, reports, started);
     }
@@ -337,6 +344,9 @@ static wt_status finish(run *r, wt_result *last, const meeting *mt, wt_result *r
     last->steps = r->steps;
     last->ils.kicks = r->kicks;
     last->ils.kicks_accepted = r->kept;
+    last->ils.gpu_time_s = r->gpu_s; /* every rank's GPU */
+    last->scan.passes = r->passes;
+    last->scan.time_s = r->scan_s;
     char device[sizeof last->device];
     snprintf(device, sizeof device, "%s", last->device);
     wt_mpi_device_name(last->device, sizeof last->device, r->size, WT_MPI_ISLANDS, device);
