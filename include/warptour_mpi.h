@@ -79,12 +79,12 @@ typedef enum wt_mpi_mode {
  * the merges of several local optima gain much), at 1,000,000 parts (no
  * island finished its first descent); this lies between, unmeasured. */
 #define WT_MPI_PARTS_CITIES 500000
-/* ... and from this many where a GPU serves each rank (its first descent
- * of the whole tour takes an island a second or two at a million cities,
- * tens at ten million).  Measured at ten million cities on two H200s
- * (docs/mpi.md): parts 0.90% above the BHH estimate at 120 s, islands
- * 1.22%; where the two cross below that is not measured: it lies with the
- * size at which the GPU's first descent splits (WT_DESCENT_SPLIT_CITIES). */
+/* ... and from this many where a GPU serves each rank (islands descend
+ * the whole tour on every rank).  Measured at ten million cities on two
+ * H200s (docs/mpi.md): parts 0.90% above the BHH estimate at 120 s,
+ * islands 1.22%.  Where the two cross below that is not measured; this is
+ * the size from which the GPU's first descent splits
+ * (WT_DESCENT_SPLIT_CITIES), taken for it. */
 #define WT_MPI_PARTS_GPU_CITIES 2000000
 
 /* "auto", "islands", "parts"; NULL for an out-of-range value. */

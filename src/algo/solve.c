@@ -429,7 +429,6 @@ static bool path_first_on(const wt_device *chosen, const wt_instance *inst,
            ils_descent_run(p, inst->n) == WT_ILS_LOCAL && one_fixed_edge(fixed, inst->n, &a, &b);
 }
 
-
 /* ILS on device dev; concurrent (NULL: none) the device of the concurrent
  * windows; path_gpu (NULL: none) the GPU that makes an open path's first
  * descent (path_first_on). */
