@@ -42,7 +42,9 @@
  * --gpu-steps runs each GPU backend once more for each variant of its
  * Boruvka rounds (wt_cuda_ascent_tuning.compact_edges), named "+plain" or
  * "+compact", or of its fused kernel's blocks an SM
- * (wt_cuda_ascent_tuning.blocks_per_sm), named "+blocksN", compared with
+ * (wt_cuda_ascent_tuning.blocks_per_sm), named "+blocksN", or with its
+ * steps split with device N at any size (wt_ascent_job.split_with,
+ * wt_cuda_ascent_tuning.split_edges 0), named "+splitN", compared with
  * the first run.
  * --gpu-profile prints each GPU run's fused phases, device time a tree
  * ("bench=ascent-phases", wt_cuda_ascent_profile), and its slot's wall
@@ -91,6 +93,8 @@ typedef struct ab_steps {
     bool edges_set; /* compact says how the rounds read the graph */
     bool compact;   /* the edges still between components listed, at any size */
     int blocks;     /* > 0: the fused kernel's blocks an SM */
+    bool split;     /* the steps split with device split_device */
+    int split_device;
 } ab_steps;
 
 /* --finish: where a GPU's slot does its finish. */
@@ -150,6 +154,7 @@ static ab_name run_name(const ab_run *r)
     char steps[24] = "";
     if (r->steps.edges_set) snprintf(steps, sizeof steps, r->steps.compact ? "+compact" : "+plain");
     if (r->steps.blocks > 0) snprintf(steps, sizeof steps, "+blocks%d", r->steps.blocks);
+    if (r->steps.split) snprintf(steps, sizeof steps, "+split%d", r->steps.split_device);
     snprintf(name.s, sizeof name.s, "%s%s%s", r->backend->name,
              r->host_finish ? "+host-finish" : "", steps);
     return name;
@@ -221,7 +226,14 @@ static wt_status run_slot(const ab_opts *o, const wt_instance *inst, const int32
         if (o->gpu_profile) tuning.profile = &r->profile;
         if (r->steps.edges_set) tuning.compact_edges = r->steps.compact ? 0 : -1;
         if (r->steps.blocks > 0) tuning.blocks_per_sm = r->steps.blocks;
+        wt_device split_dev;
+        if (r->steps.split) {
+            wt_device_of(r->backend, r->steps.split_device, &split_dev);
+            r->job.split_with = &split_dev;
+            tuning.split_edges = 0;
+        }
         st = wt_cuda_ascent_tuned(&r->dev, inst, &r->job, &ctl, &tuning, err);
+        r->job.split_with = NULL;
     } else
 #endif
         st = r->backend->ascent(&r->dev, inst, &r->job, &ctl, err);
@@ -334,10 +346,10 @@ static void print_profile(const char *name, const ab_run *r)
     double per = 1e3 / (double)p->trees;
     printf("bench=ascent-phases instance=%s backend=%s trees=%lld rounds_per_tree=%.2f "
            "start_ms=%.4f cheapest_ms=%.4f hook_ms=%.4f root_ms=%.4f second_ms=%.4f "
-           "sums_ms=%.4f rule_ms=%.4f\n",
+           "sums_ms=%.4f rule_ms=%.4f split=%s\n",
            name, run_name(r).s, p->trees, (double)p->rounds / (double)p->trees,
            p->start_s * per, p->cheapest_s * per, p->hook_s * per, p->root_s * per,
-           p->second_s * per, p->sums_s * per, p->rule_s * per);
+           p->second_s * per, p->sums_s * per, p->rule_s * per, p->split ? "yes" : "no");
     printf("bench=ascent-slot-parts instance=%s backend=%s slot_ms=%.2f graph_ms=%.2f "
            "open_ms=%.2f steps_ms=%.2f finish_ms=%.2f bound_wait_ms=%.2f bound_ms=%.2f "
            "close_ms=%.2f\n",
@@ -777,18 +789,21 @@ static int parse_backends(const char *arg, ab_opts *o)
     return -1;
 }
 
-/* --gpu-steps plain,compact,blocksN: "plain" every round on the whole
- * graph, "compact" the later rounds on the listed edges, at any size,
- * "blocksN" the fused kernel at N blocks an SM (1 to 64). */
+/* --gpu-steps plain,compact,blocksN,splitN: "plain" every round on the
+ * whole graph, "compact" the later rounds on the listed edges, at any
+ * size, "blocksN" the fused kernel at N blocks an SM (1 to 64), "splitN"
+ * the steps shared with device N (0 to 15), at any size. */
 static bool take_steps(const char *name, void *user)
 {
     ab_opts *o = user;
     bool plain = strcmp(name, "plain") == 0;
-    int64_t blocks = 0;
+    int64_t blocks = 0, split = -1;
     if (strncmp(name, "blocks", 6) == 0 && !cli_parse_int64(name + 6, 1, 64, &blocks)) blocks = -1;
-    if (blocks < 0 || (!plain && blocks == 0 && strcmp(name, "compact") != 0)) {
-        cli_usage_error(NULL, "ascent --gpu-steps takes plain, compact and blocksN (N 1..64), "
-                              "not '%s'",
+    if (strncmp(name, "split", 5) == 0 && !cli_parse_int64(name + 5, 0, 15, &split)) split = -2;
+    if (blocks < 0 || split < -1 ||
+        (!plain && blocks == 0 && split < 0 && strcmp(name, "compact") != 0)) {
+        cli_usage_error(NULL, "ascent --gpu-steps takes plain, compact, blocksN (N 1..64) and "
+                              "splitN (N 0..15), not '%s'",
                         name);
         return false;
     }
@@ -796,9 +811,17 @@ static bool take_steps(const char *name, void *user)
         cli_usage_error(NULL, "ascent --gpu-steps takes %d variants at most", AB_MAX_STEPS);
         return false;
     }
-    o->steps[o->n_steps++] = blocks > 0 ? (ab_steps){.set = true, .blocks = (int)blocks}
-                                        : (ab_steps){.set = true, .edges_set = true,
-                                                     .compact = !plain};
+    ab_steps v = {.set = true};
+    if (blocks > 0) {
+        v.blocks = (int)blocks;
+    } else if (split >= 0) {
+        v.split = true;
+        v.split_device = (int)split;
+    } else {
+        v.edges_set = true;
+        v.compact = !plain;
+    }
+    o->steps[o->n_steps++] = v;
     return true;
 }
 

@@ -11,7 +11,8 @@
 #include "cli.h"
 
 static const char check_help[] =
-    "Usage: warptour check INSTANCE TOUR [--json] [--optimum L] [--bound [--time-limit S]]\n"
+    "Usage: warptour check INSTANCE TOUR [--json] [--optimum L]\n"
+    "                      [--bound [--time-limit S] [--devices L]]\n"
     "\n"
     "Validates that TOUR (a TSPLIB TOUR file) visits every city of INSTANCE exactly\n"
     "once (and keeps its FIXED_EDGES_SECTION, where it has one), and prints its\n"
@@ -30,6 +31,9 @@ static const char check_help[] =
     "  --time-limit S  end the bound's ascent steps after S seconds (default:\n"
     "                  none); the bound is then proven from the penalties they\n"
     "                  reached, by one more tree after the limit\n"
+    "  --devices L   the GPUs of --bound's ascent: 'all' or a list such as 0,1;\n"
+    "                the first runs it, and on millions of cities the second\n"
+    "                shares its steps (the same bound; default: GPU 0 alone)\n"
     CLI_METRIC_HELP
     "  -h, --help    show this help\n"
     "\n"
@@ -112,12 +116,15 @@ static void on_interrupt(int sig)
 
 /* The proven bound of --bound, or -1 (none, or it failed: said on stderr);
  * the device whose ascent proved it into device (empty: none). */
-static int64_t prove_bound(const wt_instance *inst, double time_limit, char device[16])
+static int64_t prove_bound(const wt_instance *inst, double time_limit, const int *devices,
+                           int device_count, char device[16])
 {
     device[0] = '\0';
     wt_params p;
     wt_params_defaults(&p);
     p.time_limit_s = time_limit;
+    p.device_count = device_count;
+    for (int i = 0; i < device_count; i++) p.devices[i] = devices[i];
     p.stop_flag = (const volatile int *)&bound_interrupted;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -198,12 +205,14 @@ int cmd_check(int argc, char **argv)
                                              {"bound", no_argument, 0, 'B'},
                                              {"time-limit", required_argument, 0, 'T'},
                                              {"metric", required_argument, 0, 'M'},
+                                             {"devices", required_argument, 0, 'D'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     bool json = false, bound = false;
     double time_limit = 0; /* 0: none given */
     int64_t optimum = -1;
     wt_points_metric metric = WT_POINTS_AUTO;
+    int devices[WT_MAX_DEVICES], device_count = 0;
     optind = 1;
     opterr = 0;
     int c;
@@ -223,6 +232,9 @@ int cmd_check(int argc, char **argv)
             if (!cli_metric_parse(optarg, &metric))
                 return cli_usage_error("check", "--metric is 'auto', 'euclidean' or "
                                        "'haversine', got '%s'", optarg);
+        } else if (c == 'D') {
+            int st = cli_parse_devices("check", optarg, devices, &device_count);
+            if (st >= 0) return st;
         } else if (c == 'O') {
             if (!cli_parse_int64(optarg, 1, INT64_MAX, &optimum))
                 return cli_usage_error("check", "--optimum needs a positive integer, got '%s'",
@@ -236,6 +248,8 @@ int cmd_check(int argc, char **argv)
      * algorithm: a check without --bound has nothing to time. */
     if (time_limit > 0 && !bound)
         return cli_usage_error("check", "--time-limit ends --bound's ascent: give --bound too");
+    if (device_count != 0 && !bound)
+        return cli_usage_error("check", "--devices picks --bound's GPUs: give --bound too");
     int status;
     wt_instance *inst = cli_read_instance_as(argv[optind], metric, &status);
     if (!inst) return status;
@@ -253,7 +267,7 @@ int cmd_check(int argc, char **argv)
     } else {
         warn_other_name(inst, tour_path, tour_name);
         char bound_device[16] = "";
-        int64_t proven = bound ? prove_bound(inst, time_limit, bound_device) : -1;
+        int64_t proven = bound ? prove_bound(inst, time_limit, devices, device_count, bound_device) : -1;
         print_valid(json, inst, tour_path, wt_tour_length(inst, tour), bound, proven,
                     bound_device);
         status = EXIT_OK;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo/devices.h"
 #include "core/error.h"
 #include "core/instance.h"
 #include "core/neighbours.h"
@@ -204,12 +205,30 @@ void wt_alpha_device(const wt_params *p, wt_device *out)
     }
 }
 
+/* The second device of the search's device list beside dev (set holds
+ * it), which dev's slot may share its steps with: NULL where the list
+ * names no other usable device of dev's backend. */
+static const wt_device *split_device(const wt_search_ctl *ctl, const wt_device *dev,
+                                     wt_device_set *set)
+{
+    if (!ctl || !ctl->params || dev->backend->host) return NULL;
+    const wt_params *p = ctl->params;
+    char desc[160] = "";
+    if (wt_devices_expand(dev, p->devices, p->device_count, false, set, desc, sizeof desc,
+                          NULL) != WT_OK ||
+        set->count < 2)
+        return NULL;
+    return &set->at[1];
+}
+
 /* One run of dev's slot, as plan says, on a job whose outputs start
  * afresh, from the penalties start (NULL: all 0, as an ascent starts). */
 static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
                           const wt_alpha_plan *plan, const int32_t *start, wt_ascent_job *job,
                           wt_search_ctl *ctl, wt_error *err)
 {
+    wt_device_set set;
+    job->split_with = split_device(ctl, dev, &set);
     job->until = plan->until;
     job->iterations = plan->iterations;
     job->period = plan->period;
@@ -221,7 +240,9 @@ static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
     job->lower_bound = -1;
     job->iterations_done = 0;
     job->stopped = false;
-    return dev->backend->ascent(dev, inst, job, ctl, err);
+    wt_status st = dev->backend->ascent(dev, inst, job, ctl, err);
+    job->split_with = NULL; /* set's, which ends here */
+    return st;
 }
 
 /* The slot of on where it has one, as plan says, else, or where it

@@ -132,6 +132,10 @@ typedef struct wt_ascent_job {
     bool stopped;           /* out: ctl stopped it (time limit, stop flag) before
                                the candidates were complete; candidates and
                                lower_bound are then not to be used */
+    const struct wt_device *split_with; /* a second device of the slot's backend
+                               that its steps may be shared with, where the
+                               backend can and the graph is large enough to
+                               gain (the results are the same); NULL: none */
 } wt_ascent_job;
 
 /* The one check of an ascent job on inst, made by each backend's ascent

@@ -433,6 +433,24 @@ class Cli(unittest.TestCase):
         bound = json.loads(r.stdout)["lower_bound"]
         self.assertTrue(0 < bound <= 7542, r.stdout)
 
+    def test_check_devices_go_with_bound(self):
+        # --devices picks --bound's GPUs: alone it is refused, a bad list
+        # too; with --bound the bound is the same whatever runs it (the
+        # host, where there is no GPU).
+        tour = self.path("b.tour")
+        self.assertEqual(run("solve", BERLIN, "--output", tour).returncode, 0)
+        r = run("check", BERLIN, tour, "--devices", "0,1")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--bound", r.stderr)
+        r = run("check", BERLIN, tour, "--bound", "--devices", "0,x")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        bounds = []
+        for extra in ([], ["--devices", "0"], ["--devices", "all"]):
+            r = run("check", BERLIN, tour, "--bound", "--json", *extra)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            bounds.append(json.loads(r.stdout)["lower_bound"])
+        self.assertEqual(bounds, [7542] * 3)
+
     def test_gen_is_reproducible_and_readable(self):
         a, b = self.path("a.tsp"), self.path("b.tsp")
         for kind in ["uniform", "clustered"]:

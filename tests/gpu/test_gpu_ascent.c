@@ -25,6 +25,9 @@
  * graph's edges: built on the GPU (the default) everywhere above, and on
  * the host (graph_on_gpu false) beside it; rows with repeats, the row's
  * own city and garbage after its end; a bad row's error, as the host's.
+ * With two GPUs, the steps split over both (wt_ascent_job.split_with, at
+ * any size), with the rounds on the whole graph and on lists, equal to
+ * the host's on 1,002 to 200,000 cities.
  *
  * Skipped (exit 77) without a usable GPU; WT_TEST_GPU_AS_CPU=1 runs the
  * "GPU" side on the CPU to check the test's own logic.
@@ -43,6 +46,7 @@
 enum { GRAPH_K = 10, CAND_K = 6 };
 
 static bool gpu_is_cpu;
+static const wt_device *split_with; /* test_split_steps: the jobs' second GPU */
 
 static const wt_backend *backend_for(bool gpu)
 {
@@ -114,6 +118,7 @@ static void run_job(run *r, const wt_instance *inst, bool stop, bool gpu,
     wt_device dev;
     wt_device_of(b, 0, &dev);
     wt_error err = {0};
+    if (gpu) r->job.split_with = split_with;
     double t0 = now_s();
     if (gpu && !gpu_is_cpu && tuning)
         r->status = wt_cuda_ascent_tuned(&dev, inst, &r->job, &ctl, tuning, &err);
@@ -445,6 +450,44 @@ static void test_finish_paths(void **state)
     }
 }
 
+/* The steps split over two GPUs at any size (split_edges 0), the rounds
+ * on the whole graph and on the listed edges, against the host's slot:
+ * equal outputs, from 37 steps to whole ascents.  Skipped with one GPU. */
+static void test_split_steps(void **state)
+{
+    (void)state;
+    if (gpu_is_cpu || wt_backend_devices(backend_for(true)) < 2) {
+        print_message("    one GPU: nothing to split over\n");
+        return;
+    }
+    wt_device second;
+    wt_device_of(backend_for(true), 1, &second);
+    split_with = &second;
+    wt_cuda_ascent_tuning plain, compact;
+    wt_cuda_ascent_tuning_defaults(&plain);
+    plain.split_edges = 0;
+    plain.compact_edges = -1;
+    compact = plain;
+    compact.compact_edges = 0;
+    wt_cuda_ascent_profile profile;
+    compact.profile = &profile;
+    const int all[] = {0, 37}, capped[] = {37, 300};
+    wt_instance *pr = shipped("pr1002.tsp");
+    compare_tuned("pr1002 split, plain rounds", pr, all, 2, &plain);
+    compare_tuned("pr1002 split, compact rounds", pr, all, 2, &compact);
+    assert_true(profile.split);
+    wt_instance_free(pr);
+    wt_instance *uniform = wt_test_random_instance(20000, 9);
+    compare_tuned("uniform split, plain rounds", uniform, all, 2, &plain);
+    compare_tuned("uniform split, compact rounds", uniform, all, 2, &compact);
+    wt_instance_free(uniform);
+    wt_instance *large = wt_test_random_instance(200000, 10);
+    compare_tuned("200,000 split, compact rounds", large, capped, 2, &compact);
+    assert_true(profile.split);
+    wt_instance_free(large);
+    split_with = NULL;
+}
+
 /* The graph's edges built on the GPU (the default for planar points)
  * against the host's (wt_cuda_ascent_tuning.graph_on_gpu false) and the
  * host's slot: rows with repeats, the row's own city, and entries after a
@@ -548,6 +591,7 @@ int main(void)
         GPU_TEST(test_tunings),
         GPU_TEST(test_search_graph_repeatable),
         GPU_TEST(test_finish_paths),
+        GPU_TEST(test_split_steps),
         GPU_TEST(test_graph_rows),
         GPU_TEST(test_disconnected),
     };

@@ -88,6 +88,16 @@
  * an edge more where the memory left takes them (at ten million cities
  * 1.9 GB), else the rounds read the whole graph.
  *
+ * Split (job->split_with names a second device of this backend, the graph
+ * has wt_cuda_ascent_tuning.split_edges edges or more, the two devices
+ * have peer access and both launch the fused kernel): after the first
+ * tree, the steps run on both devices at once, each reading half of the
+ * edges (cuda_ascent_fused.cu says how); the second device holds the
+ * steps' arrays and a copy of the graph (260 bytes a city, as above) and
+ * each device 8 bytes a city more for the second buffer of cheapest keys.
+ * The finish stays on the first device.  Where the second device cannot
+ * take its part, the first runs the steps alone.
+ *
  * Stops: job->until and ctl are polled between steps, or between launches
  * of about 10 ms of steps on the fused path (a step is one tree:
  * milliseconds at most, tens of them at ten million cities); the finish
@@ -132,6 +142,10 @@ namespace {
  * against 5.2 without, H200) and less at ten million (59 million edges:
  * 42.7 ms against 44.2); between, not measured. */
 constexpr long long COMPACT_EDGES = 1ll << 24;
+
+/* wt_cuda_ascent_tuning.split_edges' default: the graph's edges from
+ * which the steps split over two devices where the job names a second. */
+constexpr long long SPLIT_EDGES = 1ll << 24;
 
 /* ------------------------------------------------------------- kernels */
 
@@ -496,8 +510,9 @@ struct PinnedFigures {
     StepsBox box;
 };
 
-/* The steps' arrays for g into plan (CUB's scratch not yet). */
-static void steps_plan(DeviceAscent &d, wt_cuda::ArenaPlan &plan)
+/* The steps' arrays for g into plan (CUB's scratch not yet); split: the
+ * cheapest keys' two buffers and the barrier's count (SplitLink). */
+static void steps_plan(DeviceAscent &d, bool split, wt_cuda::ArenaPlan &plan)
 {
     int64_t n = d.n, m = d.m;
     plan.add(&d.d_eu, m);
@@ -507,9 +522,10 @@ static void steps_plan(DeviceAscent &d, wt_cuda::ArenaPlan &plan)
     int32_t **city_arrays[] = {&d.d_pi,   &d.d_best_pi, &d.d_v_prev,    &d.d_degree,
                                &d.d_comp, &d.d_link,    &d.d_tree_edge, &d.d_tree_list};
     for (int32_t **a : city_arrays) plan.add(a, n);
-    plan.add(&d.d_cheapest, n);
+    plan.add(&d.d_cheapest, split ? 2 * n : n);
     plan.add(&d.d_fig, 1);
     plan.add(&d.d_box, 1);
+    if (split) plan.add(&d.d_arrive, 1);
 }
 
 /* The device's memory for g, and f's for rows of *k candidates (*k 0: no
@@ -518,9 +534,10 @@ static void steps_plan(DeviceAscent &d, wt_cuda::ArenaPlan &plan)
  * steps fit but not the finish beside them, *k becomes 0: the steps run
  * on the GPU and the finish on the host, rather than the whole ascent on
  * the host.  device_close frees it, also after a failure. */
-static wt_status device_open(int device, const Graph &g, const int32_t *pi, int *k,
+static wt_status device_open(int device, const Graph &g, const int32_t *pi, bool split, int *k,
                              DeviceAscent &d, DeviceFinish &f, wt_error *err)
 {
+    d.device = device;
     d.n = g.n;
     d.m = g.m;
     int64_t n = g.n, m = g.m;
@@ -532,7 +549,7 @@ static wt_status device_open(int device, const Graph &g, const int32_t *pi, int 
     wt_status st = reduce_bytes(d, &d.temp_bytes, err);
     if (st != WT_OK) return st;
     wt_cuda::ArenaPlan plan;
-    steps_plan(d, plan);
+    steps_plan(d, split, plan);
     size_t free_b = 0, total_b = 0;
     WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
     if (*k > 0) {
@@ -596,6 +613,111 @@ static wt_status upload_edges(const wt_sgraph &g, DeviceAscent &d, wt_error *err
     return WT_OK;
 }
 
+/* ------------------------------------------------------ the steps split */
+
+/* Whether devices a and b read each other's memory: peer access turned on
+ * both ways (it stays on for the process, as the driver keeps it). */
+static bool peers_enabled(int a, int b)
+{
+    int ab = 0, ba = 0;
+    if (cudaDeviceCanAccessPeer(&ab, a, b) != cudaSuccess ||
+        cudaDeviceCanAccessPeer(&ba, b, a) != cudaSuccess || !ab || !ba) {
+        (void)cudaGetLastError();
+        return false;
+    }
+    for (int x = 0; x < 2; x++) {
+        int from = x ? b : a, to = x ? a : b;
+        cudaError_t e = cudaSetDevice(from);
+        if (e == cudaSuccess) e = cudaDeviceEnablePeerAccess(to, 0);
+        (void)cudaGetLastError(); /* AlreadyEnabled is a success here */
+        if (e != cudaSuccess && e != cudaErrorPeerAccessAlreadyEnabled) return false;
+    }
+    return true;
+}
+
+/* The split's second half: on device2, d2 gets every array of the steps
+ * and a copy of d's graph (peer to peer), then the two are linked, d the
+ * first half of the edges and d2 the second.  Where device2 cannot take
+ * its half (no cooperative launch, too little free memory) d2 stays
+ * closed and the steps run on d alone: WT_OK either way, errors only for
+ * failed CUDA calls.  *abort: the host-mapped flag both grids poll while
+ * they wait for each other (freed by split_close). */
+static wt_status split_open(int device2, int blocks_per_sm, DeviceAscent &d, DeviceAscent &d2,
+                            int32_t **abort, wt_error *err)
+{
+    d2.device = device2;
+    d2.n = d.n;
+    d2.m = d.m;
+    WT_CUDA_CHECK(err, cudaSetDevice(device2));
+    wt_status st = fused_grid(device2, blocks_per_sm, d.m, &d2.fused_blocks, err);
+    if (st != WT_OK || d2.fused_blocks == 0) return st;
+    WT_CUDA_CHECK(err, cudaStreamCreateWithFlags(&d2.stream, cudaStreamNonBlocking));
+    WT_CUDA_CHECK(err, cudaMallocHost(&d2.h_block, sizeof(PinnedFigures)));
+    d2.h_fig = &((PinnedFigures *)d2.h_block)->fig;
+    d2.h_box = &((PinnedFigures *)d2.h_block)->box;
+    wt_cuda::ArenaPlan plan;
+    steps_plan(d2, true, plan);
+    size_t free_b = 0, total_b = 0;
+    WT_CUDA_CHECK(err, cudaMemGetInfo(&free_b, &total_b));
+    if (plan.bytes() > free_b) {
+        d2.fused_blocks = 0;
+        return WT_OK;
+    }
+    WT_CUDA_CHECK(err, plan.allocate(&d2.d_block));
+    size_t edge_bytes = (size_t)d.m * sizeof(int32_t);
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_eu, device2, d.d_eu, d.device, edge_bytes, d2.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_ev, device2, d.d_ev, d.device, edge_bytes, d2.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_d100, device2, d.d_d100, d.device, edge_bytes,
+                                           d2.stream));
+    if (d.compact) {
+        st = lists_open(d2, err);
+        if (st != WT_OK) return st;
+    }
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d2.stream));
+    WT_CUDA_CHECK(err, cudaHostAlloc((void **)abort, sizeof(int32_t),
+                                     cudaHostAllocMapped | cudaHostAllocPortable));
+    **abort = 0;
+    int64_t half = d.m / 2;
+    d.split = SplitLink{true, 0, half, d2.d_cheapest, d.d_arrive, d2.d_arrive, *abort};
+    d2.split = SplitLink{true, half, d.m, d.d_cheapest, d2.d_arrive, d.d_arrive, *abort};
+    WT_CUDA_CHECK(err, cudaSetDevice(d.device));
+    return WT_OK;
+}
+
+static void split_close(DeviceAscent &d, DeviceAscent &d2, int32_t *abort)
+{
+    if (d2.stream || d2.d_block) {
+        (void)cudaSetDevice(d2.device);
+        device_close(d2);
+    }
+    if (abort) cudaFreeHost(abort);
+    d.split = SplitLink{};
+    (void)cudaSetDevice(d.device);
+    (void)cudaGetLastError();
+}
+
+/* Before the split steps: d2 takes the state d's first tree left (pi, the
+ * best pi, the degrees), both devices' key buffers emptied and their
+ * barrier counts zeroed. */
+static wt_status split_start(DeviceAscent &d, DeviceAscent &d2, wt_error *err)
+{
+    size_t city = (size_t)d.n * sizeof(int32_t), keys = 2 * (size_t)d.n * sizeof(uint64_t);
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_pi, d2.device, d.d_pi, d.device, city, d.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_best_pi, d2.device, d.d_best_pi, d.device, city,
+                                           d.stream));
+    WT_CUDA_CHECK(err, cudaMemcpyPeerAsync(d2.d_degree, d2.device, d.d_degree, d.device, city,
+                                           d.stream));
+    for (DeviceAscent *x : {&d, &d2}) {
+        WT_CUDA_CHECK(err, cudaSetDevice(x->device));
+        WT_CUDA_CHECK(err, cudaMemsetAsync(x->d_cheapest, 0xff, keys, x->stream));
+        WT_CUDA_CHECK(err, cudaMemsetAsync(x->d_arrive, 0, sizeof(uint32_t), x->stream));
+    }
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d2.stream));
+    WT_CUDA_CHECK(err, cudaSetDevice(d.device));
+    return WT_OK;
+}
+
 /* ----------------------------------------------------------- the steps */
 
 struct AscentStop {
@@ -644,11 +766,45 @@ static int launch_steps(double per_step)
     return k < 1 ? 1 : k > MAX_LAUNCH_STEPS ? MAX_LAUNCH_STEPS : (int)k;
 }
 
+/* Split: d2's launch of the same steps beside d's, which is already
+ * queued; where it fails, d's grid is told to stop waiting for it. */
+static wt_status split_launch(DeviceAscent &d, DeviceAscent &d2, int steps, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaSetDevice(d2.device));
+    wt_status st = fused_steps(d2, steps, err);
+    if (st != WT_OK) {
+        *(volatile int32_t *)d.split.abort = 1;
+        (void)cudaSetDevice(d.device);
+        (void)cudaStreamSynchronize(d.stream);
+        return st;
+    }
+    WT_CUDA_CHECK(err, cudaMemcpyAsync(d2.h_box, d2.d_box, sizeof *d2.h_box,
+                                       cudaMemcpyDeviceToHost, d2.stream));
+    WT_CUDA_CHECK(err, cudaSetDevice(d.device));
+    return WT_OK;
+}
+
+/* Split: d2's steps ended where d's did (the same rule on the same
+ * figures); anything else is a fault of the exchange. */
+static wt_status split_agree(const DeviceAscent &d, DeviceAscent &d2, wt_error *err)
+{
+    WT_CUDA_CHECK(err, cudaStreamSynchronize(d2.stream));
+    const StepsBox &a = *d.h_box, &b = *d2.h_box;
+    if (a.more != b.more || a.failed != b.failed || a.merges != b.merges ||
+        a.rule.iterations_done != b.rule.iterations_done || a.rule.best_bound != b.rule.best_bound)
+        return wt_fail(err, WT_STATUS_DEVICE,
+                       "ascent: the steps split over devices %d and %d disagree after %d steps",
+                       d.device, d2.device, a.rule.iterations_done);
+    return WT_OK;
+}
+
 /* The steps after the first tree with the rule on the device (fused_steps,
- * launch_steps or fixed_steps a launch), stops polled between launches. */
-static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
-                                    const AscentStop &stop, int fixed_steps, wt_ascent_rule *r,
-                                    bool *keep_best, wt_error *err)
+ * launch_steps or fixed_steps a launch), stops polled between launches;
+ * d2 (NULL: none) the split's second device, whose grid runs the same
+ * steps beside d's. */
+static wt_status device_ruled_steps(DeviceAscent &d, DeviceAscent *d2, wt_ascent_job *job,
+                                    wt_search_ctl *ctl, const AscentStop &stop, int fixed_steps,
+                                    wt_ascent_rule *r, bool *keep_best, wt_error *err)
 {
     StepsBox &box = *d.h_box;
     box = StepsBox{};
@@ -657,15 +813,27 @@ static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_sear
     box.first_step = 1;
     WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_box, &box, sizeof box, cudaMemcpyHostToDevice,
                                        d.stream));
+    if (d2) {
+        *d2->h_box = box;
+        WT_CUDA_CHECK(err, cudaSetDevice(d2->device));
+        WT_CUDA_CHECK(err, cudaMemcpyAsync(d2->d_box, d2->h_box, sizeof box,
+                                           cudaMemcpyHostToDevice, d2->stream));
+        WT_CUDA_CHECK(err, cudaSetDevice(d.device));
+    }
     int steps = fixed_steps > 0 ? fixed_steps : 1; /* the first launch measures the pace */
     while (box.more && !stop_asked((void *)&stop)) {
         int done = box.rule.iterations_done;
         double t0 = wt_now();
         wt_status st = fused_steps(d, steps, err);
+        if (st == WT_OK && d2) st = split_launch(d, *d2, steps, err);
         if (st != WT_OK) return st;
         WT_CUDA_CHECK(err, cudaMemcpyAsync(&box, d.d_box, sizeof box, cudaMemcpyDeviceToHost,
                                            d.stream));
         WT_CUDA_CHECK(err, cudaStreamSynchronize(d.stream));
+        if (d2) {
+            st = split_agree(d, *d2, err);
+            if (st != WT_OK) return st;
+        }
         if (box.failed == FAILED_DISCONNECTED)
             return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                            "ascent: the graph is not connected (%d components)",
@@ -688,8 +856,9 @@ static wt_status device_ruled_steps(DeviceAscent &d, wt_ascent_job *job, wt_sear
  * when a stop came before the first tree).  The copy of a best pi waits
  * for the next step's tree (TreeStep.keep_best: its pi is still the one
  * the rule judged), or for the loop's end. */
-static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
-                        int fixed_steps, int32_t *best_pi, int64_t *graph_bound, wt_error *err)
+static wt_status ascend(DeviceAscent &d, DeviceAscent *d2, wt_ascent_job *job,
+                        wt_search_ctl *ctl, int fixed_steps, int32_t *best_pi,
+                        int64_t *graph_bound, wt_error *err)
 {
     int n = d.n;
     AscentStop stop = {ctl, job->until};
@@ -701,9 +870,12 @@ static wt_status ascend(DeviceAscent &d, wt_ascent_job *job, wt_search_ctl *ctl,
         wt_ascent_rule r;
         wt_ascent_rule_start(&r, n, job->period, job->iterations, bound, norm);
         bool keep_best = false;
-        st = d.fused_blocks > 0
-                 ? device_ruled_steps(d, job, ctl, stop, fixed_steps, &r, &keep_best, err)
-                 : host_ruled_steps(d, job, ctl, stop, &r, &keep_best, err);
+        if (d.fused_blocks == 0) d2 = nullptr; /* the first tree found no cooperative launch */
+        if (d2) st = split_start(d, *d2, err);
+        if (st == WT_OK)
+            st = d.fused_blocks > 0
+                     ? device_ruled_steps(d, d2, job, ctl, stop, fixed_steps, &r, &keep_best, err)
+                     : host_ruled_steps(d, job, ctl, stop, &r, &keep_best, err);
         if (st != WT_OK) return st;
         if (keep_best)
             WT_CUDA_CHECK(err, cudaMemcpyAsync(d.d_best_pi, d.d_pi, (size_t)n * sizeof(int32_t),
@@ -888,23 +1060,28 @@ static wt_status finish_on_device(DeviceAscent &d, DeviceFinish &f, wt_ascent_jo
 /* The steps on the device, and the finish there when tuning says so and
  * its memory fits (*finished: it ran there); the memory freed on every
  * path. */
-static wt_status ascend_on_device(int device, const Graph &g, wt_ascent_job *job,
-                                  wt_search_ctl *ctl, int threads,
+static wt_status ascend_on_device(int device, int split_device, const Graph &g,
+                                  wt_ascent_job *job, wt_search_ctl *ctl, int threads,
                                   const wt_cuda_ascent_tuning *tuning, bool *finished,
                                   wt_error *err)
 {
-    DeviceAscent d;
+    DeviceAscent d, d2;
     DeviceFinish f;
+    int32_t *abort = nullptr;
     wt_cuda_ascent_profile *prof = tuning->profile;
     int k = tuning->finish_on_gpu ? job->candidates_k : 0;
+    bool split = split_device >= 0 && tuning->fused && tuning->split_edges >= 0 &&
+                 g.m >= tuning->split_edges && peers_enabled(device, split_device);
     *finished = false;
     double t0 = wt_now();
-    wt_status st = device_open(device, g, job->pi, &k, d, f, err);
+    wt_status st = device_open(device, g, job->pi, split, &k, d, f, err);
     if (st == WT_OK && tuning->fused)
         st = fused_grid(device, tuning->blocks_per_sm, g.m, &d.fused_blocks, err);
     if (st == WT_OK && d.fused_blocks > 0 && tuning->compact_edges >= 0 &&
         g.m >= tuning->compact_edges)
         st = lists_open(d, err);
+    if (st == WT_OK && d.fused_blocks > 0 && split)
+        st = split_open(split_device, tuning->blocks_per_sm, d, d2, &abort, err);
     if (st == WT_OK && d.fused_blocks > 0 && prof) st = profile_open(d, err);
     /* After the slot's memory, so that the bound's never takes it. */
     BoundRun b;
@@ -912,7 +1089,10 @@ static wt_status ascend_on_device(int device, const Graph &g, wt_ascent_job *job
         bound_start(b, device, g.inst, g.host, job->pi, threads, ctl, tuning->bound_on_gpu);
     double t1 = wt_now();
     if (st == WT_OK)
-        st = ascend(d, job, ctl, tuning->steps_per_launch, job->pi, &job->graph_bound, err);
+        st = ascend(d, d.split.on ? &d2 : nullptr, job, ctl, tuning->steps_per_launch, job->pi,
+                    &job->graph_bound, err);
+    if (prof) prof->split = d.split.on;
+    split_close(d, d2, abort);
     double t2 = wt_now();
     if (st == WT_OK && k > 0) {
         st = finish_on_device(d, f, job, ctl, b, prof, err);
@@ -1008,6 +1188,7 @@ extern "C" void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t)
     t->bound_on_gpu = true;
     t->graph_on_gpu = true;
     t->compact_edges = COMPACT_EDGES;
+    t->split_edges = SPLIT_EDGES;
     t->profile = nullptr;
 }
 
@@ -1025,11 +1206,13 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
 {
     if (!dev) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL device");
     if (!tuning) return wt_fail(err, WT_STATUS_INVALID_ARGUMENT, "ascent: NULL tuning");
-    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0 || tuning->compact_edges < -1)
+    if (tuning->blocks_per_sm < 0 || tuning->steps_per_launch < 0 ||
+        tuning->compact_edges < -1 || tuning->split_edges < -1)
         return wt_fail(err, WT_STATUS_INVALID_ARGUMENT,
                        "ascent: blocks_per_sm %d and steps_per_launch %d must be >= 0, "
-                       "compact_edges %lld >= -1",
-                       tuning->blocks_per_sm, tuning->steps_per_launch, tuning->compact_edges);
+                       "compact_edges %lld and split_edges %lld >= -1",
+                       tuning->blocks_per_sm, tuning->steps_per_launch, tuning->compact_edges,
+                       tuning->split_edges);
     wt_status st = wt_ascent_job_check(inst, job, err);
     if (st != WT_OK) return st;
     job->lower_bound = -1;
@@ -1054,7 +1237,12 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
     } else {
         /* job->pi: the start pi in, the best pi out. */
         bool finished = false;
-        st = ascend_on_device(dev->index, graph, job, ctl, threads, tuning, &finished, err);
+        const wt_device *with = job->split_with;
+        int split_device = with && with->backend == dev->backend && with->index != dev->index
+                               ? with->index
+                               : -1;
+        st = ascend_on_device(dev->index, split_device, graph, job, ctl, threads, tuning,
+                              &finished, err);
         graph_keys_free(keys);
         if (st == WT_OK && !finished) st = host_finish(inst, job, ctl, threads, &g, err);
     }

@@ -37,6 +37,8 @@ typedef struct wt_cuda_ascent_profile {
      * memory freed.  bound_s: the bound's own time from the best pi (its
      * grid and memory were prepared during the steps). */
     double graph_s, open_s, steps_s, finish_s, bound_wait_s, close_s, bound_s;
+    bool split; /* the steps were split with the job's second device (the
+                   phases above are the first device's) */
 } wt_cuda_ascent_profile;
 
 /* Experimental: the knobs that only tests and benchmarks turn.  Every
@@ -73,6 +75,12 @@ typedef struct wt_cuda_ascent_tuning {
                            two components, where the GPU's free memory
                            takes the lists' 32 bytes an edge; 0: always;
                            -1: never, every round reads the whole graph */
+    long long split_edges; /* from this many graph edges (the default: 2^24),
+                           the steps after the first tree are split with
+                           job->split_with's device where the job names one
+                           of this backend, the two devices read each other's
+                           memory and both launch the fused kernel (else dev
+                           alone runs them); 0: at any size; -1: never */
     wt_cuda_ascent_profile *profile; /* NULL (the default); else filled
                            with the fused path's phase times (zero where
                            the fused path did not run) */
@@ -81,7 +89,8 @@ typedef struct wt_cuda_ascent_tuning {
 void wt_cuda_ascent_tuning_defaults(wt_cuda_ascent_tuning *t);
 
 /* wt_cuda_ascent with tuning (not NULL; blocks_per_sm and
- * steps_per_launch >= 0, compact_edges >= -1, else INVALID_ARGUMENT). */
+ * steps_per_launch >= 0, compact_edges and split_edges >= -1, else
+ * INVALID_ARGUMENT). */
 wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instance *inst, wt_ascent_job *job,
                                wt_search_ctl *ctl, const wt_cuda_ascent_tuning *tuning,
                                wt_error *err);

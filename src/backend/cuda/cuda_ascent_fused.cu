@@ -49,6 +49,20 @@
  * So 3 barriers a Boruvka round and 4 more a step.  With
  * wt_cuda_ascent_tuning.profile, thread 0 reads the global timer after
  * each barrier and adds each phase's time to its slot (PhaseClock).
+ *
+ * Split over two devices (SplitLink, fused_steps only): both grids run
+ * every phase, each over every city but over its own half of the edges
+ * in the two edge phases (cheapest, second).  After each of those the
+ * grids meet (cross_barrier: one thread of each writes its count into the
+ * other's memory and waits for the other's) and each takes the least of
+ * its own and the other's key for every component (every leaf), read from
+ * the other's memory over the devices' link (merge_phase).  From the same
+ * keys both then compute the same hooks, labels, degrees and figures, and
+ * run the same step rule, so both end every launch in the same state as
+ * one device alone, bit for bit; two more barriers a round and two a
+ * step, and what the half of the edges saves is what the exchanges cost
+ * less.  The edge keys of a device's own half only are computed, so the
+ * tree's weight is summed from the edges' lengths and penalties instead.
  */
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
@@ -73,7 +87,15 @@ struct FusedArgs {
     LiveEdge *live[2]; /* compact: the edges still between components */
     bool compact;      /* later rounds read live, not the graph */
     uint64_t *prof;    /* PROF_SLOTS, or NULL: no phase clock */
+    SplitLink split;   /* on: the steps shared with another device */
 };
+
+/* The cheapest keys a phase reads and writes: the one buffer, or, split,
+ * the buffer of exchange number g (merge_phase says why two). */
+__device__ __forceinline__ uint64_t *keys_of(const FusedArgs &a, uint32_t g)
+{
+    return a.split.on ? a.cheapest + (g & 1) * (int64_t)a.n : a.cheapest;
+}
 
 /* Thread 0's phase clock: each phase's time, from the last barrier's exit
  * to the next one's, added to its slot. */
@@ -121,7 +143,7 @@ __device__ void start_phase(const FusedArgs &a, const TreeStep &s)
         }
         a.degree[i] = 0;
         a.comp[i] = i;
-        a.cheapest[i] = NONE;
+        if (!a.split.on) a.cheapest[i] = NONE; /* split: the exchanges reset them */
     }
     if (thread_index() == 0) {
         *a.fig = TreeFigures{};
@@ -142,7 +164,8 @@ __device__ void append_live(LiveEdge *out, int32_t *count, uint64_t k, int32_t u
  * edges still between components in the other: an edge inside a
  * component stays inside, so each round reads only what can still join,
  * a fraction of the graph after a few rounds. */
-__device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, int round)
+__device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, int round,
+                               uint64_t *cheapest)
 {
     if (round > 1 && a.compact) {
         int in = round & 1;
@@ -152,13 +175,13 @@ __device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, int roun
             LiveEdge l = src[x];
             int32_t u = comp[l.u], v = comp[l.v];
             if (u == v) continue;
-            atomic_min_key(&a.cheapest[u], l.key);
-            atomic_min_key(&a.cheapest[v], l.key);
+            atomic_min_key(&cheapest[u], l.key);
+            atomic_min_key(&cheapest[v], l.key);
             append_live(a.live[in ^ 1], &a.fig->live[in ^ 1], l.key, u, v);
         }
         return;
     }
-    for (int64_t e = thread_index(); e < a.m; e += thread_stride()) {
+    for (int64_t e = a.split.e_lo + thread_index(); e < a.split.e_hi; e += thread_stride()) {
         int32_t u = a.eu[e], v = a.ev[e];
         uint64_t k;
         if (round == 0) { /* every city its own component: comp[c] == c */
@@ -170,15 +193,16 @@ __device__ void cheapest_phase(const FusedArgs &a, const int32_t *comp, int roun
             k = a.key[e];
         }
         if (u == v) continue;
-        atomic_min_key(&a.cheapest[u], k);
-        atomic_min_key(&a.cheapest[v], k);
+        atomic_min_key(&cheapest[u], k);
+        atomic_min_key(&cheapest[v], k);
         if (round == 1 && a.compact) append_live(a.live[0], &a.fig->live[0], k, u, v);
     }
 }
 
 /* cuda_ascent.cu's hook_kernel: of two roots that chose the same edge the
  * lower stays a root and adds it. */
-__device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *link, int round)
+__device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *link, int round,
+                           const uint64_t *cheapest)
 {
     /* the list this round read is the next round's to fill (its readers
      * are behind the barrier) */
@@ -186,11 +210,11 @@ __device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *lin
     for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
         int32_t i = (int32_t)x, r = comp[i];
         link[i] = r;
-        uint64_t k = a.cheapest[i];
+        uint64_t k = cheapest[i];
         if (r != i || k == NONE) continue;
         int32_t e = (int32_t)(k & EDGE_MASK), u = a.eu[e], v = a.ev[e];
         int32_t cu = comp[u], cv = comp[v], other = cu == i ? cv : cu;
-        bool mutual = a.cheapest[other] == k;
+        bool mutual = cheapest[other] == k;
         if (!mutual || i < other) {
             a.tree_list[warp_slot(&a.fig->tree_edges)] = e;
             atomicAdd(&a.degree[u], 1);
@@ -203,22 +227,78 @@ __device__ void hook_phase(const FusedArgs &a, const int32_t *comp, int32_t *lin
 }
 
 /* cuda_ascent.cu's root_kernel, and the cheapest keys reset (hook, their
- * last reader, is behind the barrier). */
+ * last reader, is behind the barrier; split, the exchanges reset them). */
 __device__ void root_phase(const FusedArgs &a, int32_t *link)
 {
     for (int64_t i = thread_index(); i < a.n; i += thread_stride()) {
         jump_to_root(link, i);
-        a.cheapest[i] = NONE;
+        if (!a.split.on) a.cheapest[i] = NONE;
     }
 }
 
-__device__ void second_phase(const FusedArgs &a)
+__device__ void second_phase(const FusedArgs &a, uint64_t *cheapest)
 {
-    for (int64_t e = thread_index(); e < a.m; e += thread_stride()) {
+    for (int64_t e = a.split.e_lo + thread_index(); e < a.split.e_hi; e += thread_stride()) {
         int32_t u = a.eu[e], v = a.ev[e];
-        if (a.degree[u] == 1 && a.tree_edge[u] != e) atomic_min_key(&a.cheapest[u], a.key[e]);
-        if (a.degree[v] == 1 && a.tree_edge[v] != e) atomic_min_key(&a.cheapest[v], a.key[e]);
+        if (a.degree[u] == 1 && a.tree_edge[u] != e) atomic_min_key(&cheapest[u], a.key[e]);
+        if (a.degree[v] == 1 && a.tree_edge[v] != e) atomic_min_key(&cheapest[v], a.key[e]);
     }
+}
+
+/* Split: the two grids meet.  Every block of this grid is past its writes
+ * (the caller's grid.sync()); thread 0 makes them visible beyond the
+ * device, tells the other device this grid's count, waits for the other's,
+ * and the barrier after lets every block on.  The host's abort ends the
+ * wait where the other device's grid never started (its launch failed):
+ * the steps then run on with what this device has, and the host discards
+ * them. */
+__device__ void cross_barrier(const FusedArgs &a, uint32_t count, cg::grid_group &grid)
+{
+    if (thread_index() == 0) {
+        __threadfence_system();
+        *(volatile uint32_t *)a.split.peer_arrive = count;
+        while (*(volatile uint32_t *)a.split.arrive < count && !*a.split.abort) {
+        }
+        __threadfence_system();
+    }
+    grid.sync();
+}
+
+/* Split, exchange number g: each component's (leaves: each leaf's) key
+ * becomes the least of this device's and the other's, for the same
+ * components on both (the phases between exchanges compute the same
+ * labels and degrees on both devices from the same keys).  The other
+ * device may read this buffer while it is lowered here, but it sees
+ * either key, and takes the least of them and its own anyway.  Buffer
+ * g + 1 is reset for the next exchange: the other device read it last at
+ * exchange g - 1, before it came to this exchange's barrier, and this
+ * device's next writes to it come after the barrier that ends this phase.
+ * Peer reads skip the caches (__ldcv), which may still hold the buffer's
+ * keys of two exchanges ago. */
+__device__ void merge_phase(const FusedArgs &a, const int32_t *comp, uint32_t g, bool leaves)
+{
+    uint64_t *own = keys_of(a, g), *next = keys_of(a, g + 1);
+    const unsigned long long *peer =
+        (const unsigned long long *)(a.split.peer_cheapest + (g & 1) * (int64_t)a.n);
+    for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
+        int32_t i = (int32_t)x;
+        if (leaves ? a.degree[i] == 1 : comp[i] == i) {
+            uint64_t k = (uint64_t)__ldcv(peer + i);
+            if (k < own[i]) own[i] = k;
+        }
+        next[i] = NONE;
+    }
+}
+
+/* Split: the exchange after a phase that wrote keys into buffer g. */
+__device__ void exchange(const FusedArgs &a, const int32_t *comp, uint32_t &g, bool leaves,
+                         cg::grid_group &grid)
+{
+    if (!a.split.on) return;
+    cross_barrier(a, g + 1, grid);
+    merge_phase(a, comp, g, leaves);
+    grid.sync();
+    g++;
 }
 
 struct MaxOf {
@@ -227,16 +307,21 @@ struct MaxOf {
 
 /* tree_edges: the spanning tree's edges in tree_list (n - 1 unless the
  * graph is not connected). */
-__device__ void sums_phase(const FusedArgs &a, int32_t tree_edges)
+__device__ void sums_phase(const FusedArgs &a, int32_t tree_edges, const uint64_t *cheapest)
 {
     int64_t weight = 0, sum_pi = 0, norm = 0;
     uint64_t leaf = 0;
     for (int64_t x = thread_index(); x < a.n; x += thread_stride()) {
         int32_t i = (int32_t)x, deg = a.degree[i];
-        if (i < tree_edges) weight += key_cost(a.key[a.tree_list[i]]);
+        if (i < tree_edges) {
+            /* split: this device computed the keys of its own edges only */
+            int32_t e = a.tree_list[i];
+            weight += a.split.on ? (int64_t)a.d100[e] + a.pi[a.eu[e]] + a.pi[a.ev[e]]
+                                 : key_cost(a.key[e]);
+        }
         sum_pi += a.pi[i];
         norm += (int64_t)(deg - 2) * (deg - 2);
-        uint64_t lk = leaf_key(deg, a.cheapest[i], i);
+        uint64_t lk = leaf_key(deg, cheapest[i], i);
         if (lk > leaf) leaf = lk;
     }
     using SumReduce = cub::BlockReduce<int64_t, BLOCK>;
@@ -260,12 +345,12 @@ __device__ void sums_phase(const FusedArgs &a, int32_t tree_edges)
 
 /* One thread: the special node from the dearest leaf key, its edge into
  * the degrees, the norm corrected for the two degrees it raises. */
-__device__ void special_phase(const FusedArgs &a)
+__device__ void special_phase(const FusedArgs &a, const uint64_t *cheapest)
 {
     uint64_t lk = *(volatile uint64_t *)&a.fig->leaf_key; /* the blocks' atomics */
     if (lk == 0) return;                                   /* special stays -1 */
     int32_t s = leaf_of(lk);
-    uint64_t k = a.cheapest[s];
+    uint64_t k = cheapest[s];
     int32_t e = (int32_t)(k & EDGE_MASK), to = a.eu[e] == s ? a.ev[e] : a.eu[e];
     int64_t vs = a.degree[s] - 2, vt = a.degree[to] - 2;
     a.fig->special = s;
@@ -278,7 +363,7 @@ __device__ void special_phase(const FusedArgs &a)
 /* Step s's pi update and the 1-tree: every phase; the special node's
  * thread (thread 0) is the last to write, with no barrier after it. */
 __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_group &grid,
-                            PhaseClock &clock)
+                            PhaseClock &clock, uint32_t &g)
 {
     start_phase(a, s);
     grid.sync();
@@ -287,10 +372,12 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
     int32_t *comp = a.comp, *link = a.link, joined = 0;
     for (int round = 0;; round++) {
         clock_count(clock, PROF_ROUNDS);
-        cheapest_phase(a, comp, round);
+        uint64_t *keys = keys_of(a, g);
+        cheapest_phase(a, comp, round, keys);
         grid.sync();
+        exchange(a, comp, g, false, grid);
         clock_phase(clock, PROF_CHEAPEST);
-        hook_phase(a, comp, link, round);
+        hook_phase(a, comp, link, round, keys);
         grid.sync();
         clock_phase(clock, PROF_HOOK);
         root_phase(a, link);
@@ -304,12 +391,14 @@ __device__ void tree_phases(const FusedArgs &a, const TreeStep &s, cg::grid_grou
         if (now == a.n - 1 || now == joined) break; /* done, or not connected */
         joined = now;
     }
-    second_phase(a);
+    uint64_t *seconds = keys_of(a, g);
+    second_phase(a, seconds);
     grid.sync();
+    exchange(a, comp, g, true, grid);
     clock_phase(clock, PROF_SECOND);
-    sums_phase(a, *(volatile int32_t *)&a.fig->tree_edges);
+    sums_phase(a, *(volatile int32_t *)&a.fig->tree_edges, seconds);
     grid.sync();
-    if (thread_index() == 0) special_phase(a);
+    if (thread_index() == 0) special_phase(a, seconds);
     clock_phase(clock, PROF_SUMS);
 }
 
@@ -337,7 +426,8 @@ static __global__ void __launch_bounds__(BLOCK) fused_tree_kernel(FusedArgs a, T
 {
     cg::grid_group grid = cg::this_grid();
     PhaseClock clock = clock_start(a);
-    tree_phases(a, s, grid, clock);
+    uint32_t g = 0; /* never split (fused_tree) */
+    tree_phases(a, s, grid, clock, g);
 }
 
 /* Up to max_steps steps as the rule in box says; box's flags are read by
@@ -350,10 +440,14 @@ static __global__ void __launch_bounds__(BLOCK) fused_steps_kernel(FusedArgs a, 
     cg::grid_group grid = cg::this_grid();
     volatile StepsBox *b = box;
     PhaseClock clock = clock_start(a);
+    uint32_t g = b->merges; /* every thread's count of the split's exchanges */
     for (int k = 0; k < max_steps && b->more; k++) {
         TreeStep s = {b->rule.step, true, b->first_step != 0, b->keep_best != 0};
-        tree_phases(a, s, grid, clock);
-        if (thread_index() == 0) rule_phase(a, box);
+        tree_phases(a, s, grid, clock, g);
+        if (thread_index() == 0) {
+            rule_phase(a, box);
+            box->merges = g;
+        }
         grid.sync();
         clock_phase(clock, PROF_RULE);
     }
@@ -384,12 +478,21 @@ static FusedArgs args_of(const DeviceAscent &d)
     return FusedArgs{d.d_eu,     d.d_ev,      d.d_d100,      d.m,       d.n,
                      d.d_pi,     d.d_best_pi, d.d_v_prev,    d.d_degree, d.d_comp,
                      d.d_link,   d.d_tree_edge, d.d_tree_list, d.d_key, d.d_cheapest,
-                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.d_prof};
+                     d.d_fig,    {d.d_live[0], d.d_live[1]}, d.compact, d.d_prof, d.split};
+}
+
+/* d's arguments for a tree of its own: all the edges, no exchange. */
+static FusedArgs whole_args_of(const DeviceAscent &d)
+{
+    FusedArgs a = args_of(d);
+    a.split = SplitLink{};
+    a.split.e_hi = d.m;
+    return a;
 }
 
 cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)
 {
-    FusedArgs a = args_of(d);
+    FusedArgs a = whole_args_of(d);
     TreeStep step = s;
     void *args[] = {&a, &step};
     return cudaLaunchCooperativeKernel((const void *)fused_tree_kernel,
@@ -399,7 +502,7 @@ cudaError_t fused_tree(DeviceAscent &d, const TreeStep &s)
 
 wt_status fused_steps(DeviceAscent &d, int max_steps, wt_error *err)
 {
-    FusedArgs a = args_of(d);
+    FusedArgs a = d.split.on ? args_of(d) : whole_args_of(d);
     StepsBox *box = d.d_box;
     void *args[] = {&a, &box, &max_steps};
     WT_CUDA_CHECK(err, cudaLaunchCooperativeKernel((const void *)fused_steps_kernel,

@@ -103,10 +103,25 @@ struct StepsBox {
     int32_t first_step; /* the next step is the first (TreeStep.first_step) */
     int32_t failed;     /* 0; FAILED_DISCONNECTED; FAILED_NO_SPECIAL */
     int32_t tree_edges; /* the spanning tree's edges when the graph is not connected */
-    int32_t pad;
+    uint32_t merges;    /* split steps: the exchanges of cheapest keys so far (SplitLink) */
 };
 constexpr int32_t FAILED_DISCONNECTED = 1;
 constexpr int32_t FAILED_NO_SPECIAL = 2;
+
+/* The steps split over two devices (cuda_ascent_fused.cu says how): each
+ * device holds the whole graph and every city's state, but reads only its
+ * own range of the edges for the cheapest and second-cheapest keys; after
+ * each such phase the two exchange their keys through peer memory, behind
+ * a barrier of the two grids.  Each device's d_cheapest then holds two
+ * buffers of n keys, taken in turn by the exchanges. */
+struct SplitLink {
+    bool on = false;
+    int64_t e_lo = 0, e_hi = 0;           /* this device's edges */
+    const uint64_t *peer_cheapest = nullptr; /* the other device's two buffers (2 n) */
+    uint32_t *arrive = nullptr;      /* this device's: the other writes its barrier count here */
+    uint32_t *peer_arrive = nullptr; /* the other device's */
+    const volatile int32_t *abort = nullptr; /* host-mapped: the host gave up on the other */
+};
 
 /* The fused path's phase clock (wt_cuda_ascent_profile): device time
  * summed per phase in ns, then the Boruvka rounds and the trees. */
@@ -117,6 +132,7 @@ enum ProfileSlot {
 
 /* The ascent's device memory (d_ pointers) and stream. */
 struct DeviceAscent {
+    int device = 0; /* the CUDA device of everything below */
     int n = 0;
     int64_t m = 0;
     cudaStream_t stream = nullptr;
@@ -126,7 +142,8 @@ struct DeviceAscent {
     int32_t *d_comp = nullptr, *d_link = nullptr; /* component labels: this round's, the next */
     int32_t *d_tree_edge = nullptr;               /* a leaf's tree edge */
     int32_t *d_tree_list = nullptr;               /* the spanning tree's n - 1 edges */
-    uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second */
+    uint64_t *d_cheapest = nullptr; /* a component's cheapest outgoing key; a leaf's second
+                                       (n; 2 n with split: its two buffers) */
     LiveEdge *d_live[2] = {nullptr, nullptr}; /* m each: the fused path's edge lists */
     bool compact = false; /* the fused path's rounds read d_live (allocated) */
     uint64_t *d_prof = nullptr; /* PROF_SLOTS: the fused path's phase clock; NULL: off */
@@ -139,6 +156,8 @@ struct DeviceAscent {
                                 but d_live and d_prof, and for the finish's */
     void *h_block = nullptr; /* one pinned allocation for h_fig and h_box */
     int fused_blocks = 0; /* the cooperative kernel's grid; 0: a launch a phase */
+    SplitLink split;      /* the steps split with a second device (on) */
+    uint32_t *d_arrive = nullptr; /* split: the barrier count the other device writes */
 };
 
 /* What a tree is asked for before it is computed: the pi update that
