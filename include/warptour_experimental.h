@@ -127,6 +127,12 @@ struct wt_tuning {
                                  the GPU and make each round's windows there;
                                  WT_TUNING_OFF: cut them into instances on the
                                  host each round */
+    int64_t ils_device_lists_min; /* host ILS with a GPU beside it (its concurrent
+                                 windows' device): cities from which the whole
+                                 tour's candidate lists come from the GPU (the
+                                 same lists as the host's); 0: the default
+                                 (src/algo/policy.h); WT_TUNING_OFF: never; else
+                                 >= 1 */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

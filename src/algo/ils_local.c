@@ -322,16 +322,52 @@ static wt_status kept_first_descent(wt_ls *whole, int32_t *tour, bool on_list,
     return WT_OK;
 }
 
+/* The whole tour's candidate lists (moves' kind and count) from device
+ * on's neighbours slot, which lists a million cities in a twentieth of a
+ * second where the host's four threads take a second and a half, the same
+ * lists bit for bit (backend.h); NULL where on is no such device, the tour
+ * is smaller than wt_policy_device_lists takes, or the slot declines (a
+ * metric or layout it does not take, its memory) or is stopped: the
+ * engine then builds its own. */
+static int32_t *device_lists(const wt_instance *inst, const wt_device *on, wt_search_ctl *ctl,
+                             const wt_ls_moves *m)
+{
+    if (!on || on->backend->host || !on->backend->neighbours || m->given || m->directed ||
+        !wt_policy_device_lists(wt_tuning_of(ctl->params)->ils_device_lists_min, inst->n) ||
+        inst->n <= m->candidates)
+        return NULL;
+    int32_t *nb = malloc((size_t)inst->n * (size_t)m->candidates * sizeof *nb);
+    if (!nb) return NULL;
+    bool stopped = false;
+    wt_error ignored = {0};
+    /* the engine's choice (ls_lk_candidates): quadrant lists for LK that
+     * asks for them, the nearest cities otherwise */
+    bool quadrant = m->lk && m->quadrant;
+    if (on->backend->neighbours(on, inst, m->candidates, quadrant, nb, ctl, &stopped, &ignored) !=
+            WT_OK ||
+        stopped) {
+        free(nb);
+        return NULL;
+    }
+    return nb;
+}
+
 /* The engine of the whole tour, on the keep's lists where it has them for
- * these moves (and keeping its lists where it has none). */
+ * these moves (and keeping its lists where it has none), else on device
+ * on's lists where it makes them (*device_nb, the caller's to free after
+ * the engine and its clones). */
 static wt_status whole_engine(const wt_instance *inst, const int32_t *tour, wt_search_ctl *ctl,
-                              const wt_ls_moves *moves, wt_ls **whole, wt_error *err)
+                              const wt_ls_moves *moves, const wt_device *on, int32_t **device_nb,
+                              wt_ls **whole, wt_error *err)
 {
     wt_ls_moves m = *moves;
     const int32_t *kept = m.given ? NULL : wt_ils_keep_lists(ctl->keep, m.lk, m.candidates);
     if (kept) m.given = kept;
+    *device_nb = kept ? NULL : device_lists(inst, on, ctl, &m);
+    if (*device_nb) m.given = *device_nb;
     wt_status st = wt_ls_create(inst, tour, ctl, &m, whole, err);
     if (st != WT_OK || kept || !ctl->keep || moves->given) return st;
+    /* the keep takes the lists the engine has, built here or on the device */
     int width;
     const int32_t *nb = wt_ls_candidates(*whole, &width);
     wt_ils_keep_set_lists(ctl->keep, m.lk, m.candidates, nb, width);
@@ -371,8 +407,9 @@ static int merged_starts(const wt_instance *inst, const wt_search_ctl *ctl,
 }
 
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
-                           wt_search_stats *stats, wt_error *err)
+                           bool two_opted, bool lk, const wt_device *on,
+                           const wt_device *lists_on, uint64_t kicks, wt_search_stats *stats,
+                           wt_error *err)
 {
     int n = inst->n, T = wt_policy_ils_searches(wt_tuning_of(ctl->params)->ils_searches,
                                                 ctl->threads, kicks);
@@ -385,8 +422,12 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_status st = alpha_first ? run_ascent(inst, ctl, true, &moves, &alpha, stats, err) : WT_OK;
     if (st == WT_OK && alpha.candidates && alpha_start(ctl))
         st = ils_alpha_start_tour(inst, &alpha, ctl, tour, err);
-    if (st == WT_OK) st = whole_engine(inst, tour, ctl, &moves, &whole, err);
+    int32_t *device_nb = NULL;
+    if (st == WT_OK)
+        st = whole_engine(inst, tour, ctl, &moves, lists_on, &device_nb, &whole, err);
     if (st != WT_OK) {
+        wt_ls_free(whole);
+        free(device_nb);
         wt_alpha_free(&alpha);
         return st;
     }
@@ -495,6 +536,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     wt_alpha_beside_end(beside, isfinite(ctl->deadline) || ctl->stop != WT_STOP_DONE, stats);
     wt_ls_free(whole);
     free(kick_lists);
+    free(device_nb);
     wt_alpha_free(&alpha);
     return st;
 }

@@ -25,9 +25,12 @@
  * that device (windows_concurrent.h; a GPU, or the host's device for tests;
  * stats->gpu_time_s its kernels' seconds); the run then depends on timing.
  * Otherwise deterministic for a given seed, kick budget, thread count and
- * tour. */
+ * tour.  lists_on (NULL: none): a GPU whose neighbours slot lists the whole
+ * tour's candidates from wt_policy_device_lists's size (the same lists as
+ * the host's, so the same run). */
 wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                           bool two_opted, bool lk, const wt_device *on, uint64_t kicks,
-                           wt_search_stats *stats, wt_error *err);
+                           bool two_opted, bool lk, const wt_device *on,
+                           const wt_device *lists_on, uint64_t kicks, wt_search_stats *stats,
+                           wt_error *err);
 
 #endif

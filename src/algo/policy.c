@@ -47,6 +47,12 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
+bool wt_policy_device_lists(int64_t tuned, int n)
+{
+    int64_t from = tuned ? tuned : WT_ILS_DEVICE_LISTS_CITIES;
+    return tuned != WT_TUNING_OFF && n >= from;
+}
+
 int wt_policy_concurrent_window(int tuned, bool lk)
 {
     if (tuned) return tuned;

@@ -391,6 +391,11 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_LK_SEGMENT_MAX 12000
 /* Tours above which LK searches use no replicas of the array nor a first array descent. */
 #define WT_ILS_LK_REPLICAS_MAX 20000
+/* Tours from which a host ILS with a GPU beside it (its concurrent windows'
+ * device) takes the whole tour's candidate lists from the GPU's neighbours
+ * slot, the same lists as the host's: below, the host's threads list them
+ * in a few hundredths of a second. */
+#define WT_ILS_DEVICE_LISTS_CITIES 200000
 /* Cities a segment below which every few rounds of segments is one of replicas. */
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
 /* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
@@ -755,6 +760,11 @@ int wt_policy_device_stall_passes(int n);
  * tuned cities (tuning.ils_concurrent_min), 0: from WT_CONCURRENT_MIN_CITIES,
  * WT_TUNING_OFF: never. */
 bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
+
+/* Whether a host ILS of n cities with a GPU beside it takes its candidate
+ * lists from the GPU: from tuned cities (tuning.ils_device_lists_min), 0:
+ * from WT_ILS_DEVICE_LISTS_CITIES, WT_TUNING_OFF: never. */
+bool wt_policy_device_lists(int64_t tuned, int n);
 
 /* Cities a concurrent window beside the host's local descents (2-opt and
  * Or-opt: tours too large for LK in the time); beside LK descents

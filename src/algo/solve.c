@@ -475,7 +475,10 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
         if (st != WT_OK || !handed_over) return st;
         lk = wt_policy_lk_after_windows(inst->n);
     }
-    return wt_ils_local_run(inst, tour, ctl, two_opted, lk, concurrent, kicks, stats, err);
+    /* The whole tour's lists from the run's GPU, or the concurrent windows' */
+    const wt_device *lists_on = b->host ? concurrent : dev;
+    return wt_ils_local_run(inst, tour, ctl, two_opted, lk, concurrent, lists_on, kicks, stats,
+                            err);
 }
 
 /* The sa job that params ask for. */
@@ -570,6 +573,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ils_list_descent_min", t->ils_list_descent_min},
         {"ils_merged_min", t->ils_merged_min},
         {"ils_concurrent_min", t->ils_concurrent_min},
+        {"ils_device_lists_min", t->ils_device_lists_min},
         {"ils_starts", t->ils_starts},
         {"ils_replica_every", t->ils_replica_every},
         {"ils_share_round_every", t->ils_share_round_every},

@@ -12,7 +12,10 @@
  *     metric without coordinates gets: UNSUPPORTED from the slot and the
  *     host's graph from wt_alpha_graph;
  *   - a million uniform cities: equal lists, the seconds of both printed
- *     (never asserted).
+ *     (never asserted);
+ *   - a host ILS on the GPU's lists (ils_local.c, device_lists) against
+ *     one on the host's (tuning.ils_device_lists_min off): the same tour
+ *     for the same seed and kicks, local descents and LK.
  * Skipped (exit 77) without a usable GPU (the slot is the GPU's alone).
  */
 #include "gpu_test.h"
@@ -22,6 +25,7 @@
 #include "backend/backend.h"
 #include "core/neighbours.h"
 #include "core/search_ctl.h"
+#include "warptour_experimental.h"
 
 static bool gpu_is_cpu;
 
@@ -180,6 +184,50 @@ static void test_million(void **state)
     wt_instance_free(inst);
 }
 
+/* ILS with a kick budget on 250,000 uniform cities (the GPU's first
+ * descent, then the host's descents of the given kind): its lists from the
+ * GPU (the default from WT_ILS_DEVICE_LISTS_CITIES) or from the host. */
+static wt_result ils_run(const wt_instance *inst, wt_ils_descent descent, bool device_lists)
+{
+    wt_params p;
+    wt_params_defaults(&p);
+    p.algorithm = WT_ALGO_ILS;
+    p.backend = WT_BACKEND_CUDA;
+    p.ils_descent = descent;
+    p.kicks = 3000;
+    p.threads = 4;
+    p.seed = 3;
+    wt_tuning t = {0};
+    if (!device_lists) t.ils_device_lists_min = WT_TUNING_OFF;
+    p.tuning = &t;
+    wt_result r = {0};
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("wt_solve: %s", err.message);
+    assert_int_equal(wt_tour_validate(r.tour, wt_instance_n(inst), NULL), WT_OK);
+    assert_int_equal(wt_tour_length(inst, r.tour), r.length);
+    return r;
+}
+
+static void test_ils_lists(void **state)
+{
+    (void)state;
+    wt_instance *inst = generated(WT_GEN_UNIFORM, 250000, 4);
+    int n = wt_instance_n(inst);
+    const wt_ils_descent kinds[] = {WT_ILS_LOCAL, WT_ILS_LK};
+    for (int k = 0; k < 2; k++) {
+        wt_result gpu = ils_run(inst, kinds[k], true), host = ils_run(inst, kinds[k], false);
+        print_message("    ILS %s, 250,000 cities, 3,000 kicks: %lld on the GPU's lists "
+                      "(%.2f s), %lld on the host's (%.2f s)\n",
+                      wt_ils_descent_name(kinds[k]), (long long)gpu.length, gpu.search_time_s,
+                      (long long)host.length, host.search_time_s);
+        assert_true(gpu.length == host.length);
+        assert_memory_equal(gpu.tour, host.tour, (size_t)n * sizeof *gpu.tour);
+        wt_result_free(&gpu);
+        wt_result_free(&host);
+    }
+    wt_instance_free(inst);
+}
+
 int main(void)
 {
     int skip = gpu_test_begin(&gpu_is_cpu);
@@ -195,6 +243,7 @@ int main(void)
         GPU_TEST(test_refusals),
         GPU_TEST(test_alpha_graph),
         GPU_TEST(test_million),
+        GPU_TEST(test_ils_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,7 +330,7 @@ EVERY_FIELD = {"ils_round_kicks": "off", "ils_segment_min": 50, "ils_segment_max
                "ils_window": 8,
                "ils_replica_every": 2, "ils_list_descent_min": 9, "ils_merged_min": 9,
                "ils_starts": 3, "ils_concurrent_min": 9, "ils_concurrent_round_ms": 500,
-               "ils_merge": 2,
+               "ils_merge": 2, "ils_device_lists_min": 9,
                "lk_candidates": 12, "lk_depth": 50, "lk_breadth1": 5,
                "lk_breadth2": 3, "lk_breadth3": 2, "lk_walk": 50, "pass_rows": 16,
                "pass_block": 256, "pass_piece": 1024,

@@ -442,7 +442,7 @@ static void test_ils_local_from_2opted(void **state)
         wt_search_ctl ctl;
         wt_ctl_init(&ctl, &p);
         wt_search_stats stats = {0};
-        wt_status st = wt_ils_local_run(inst, r ? b : a, &ctl, true, false, NULL, 3000,
+        wt_status st = wt_ils_local_run(inst, r ? b : a, &ctl, true, false, NULL, NULL, 3000,
                                         &stats, NULL);
         assert_int_equal(st, WT_OK);
         assert_int_equal(stats.kicks, 3000);

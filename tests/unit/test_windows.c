@@ -620,7 +620,7 @@ static void concurrent_in_ils(bool lk)
     wt_ctl_init(&ctl, &p);
     wt_search_stats stats = {0};
     wt_error err = {0};
-    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, lk, host(), 0, &stats, &err);
+    wt_status st = wt_ils_local_run(inst, tour, &ctl, false, lk, host(), NULL, 0, &stats, &err);
     if (st != WT_OK) fail_msg("wt_ils_local_run: %s", err.message);
     assert_int_equal(wt_tour_validate(tour, n, NULL), WT_OK);
     assert_true(wt_tour_length(inst, tour) <= start); /* how far it got depends on the load */
