@@ -165,6 +165,7 @@ static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, bool fi
     if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
     if (alpha->candidates && use == WT_ALPHA_LISTS) {
         m->given = alpha->candidates;
+        m->given_by_distance = false;
         m->candidates = alpha->k;
         m->quadrant = false;
         /* The k-opt step's gains under the ascent's penalties, as LKH's
@@ -362,9 +363,11 @@ static wt_status whole_engine(const wt_instance *inst, const int32_t *tour, wt_s
 {
     wt_ls_moves m = *moves;
     const int32_t *kept = m.given ? NULL : wt_ils_keep_lists(ctl->keep, m.lk, m.candidates);
-    if (kept) m.given = kept;
     *device_nb = kept ? NULL : device_lists(inst, on, ctl, &m);
-    if (*device_nb) m.given = *device_nb;
+    if (kept || *device_nb) { /* the engine's own kind of lists, made elsewhere */
+        m.given = kept ? kept : *device_nb;
+        m.given_by_distance = true;
+    }
     wt_status st = wt_ls_create(inst, tour, ctl, &m, whole, err);
     if (st != WT_OK || kept || !ctl->keep || moves->given) return st;
     /* the keep takes the lists the engine has, built here or on the device */

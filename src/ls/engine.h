@@ -86,6 +86,12 @@ typedef struct wt_ls_moves {
                              cities to use instead (an ascent's alpha-nearness
                              lists), -1 after a shorter row's last, read only:
                              they must outlive the engine and its clones */
+    bool given_by_distance; /* given: the rows are each city's nearest (or
+                             quadrant) neighbours by increasing distance, as
+                             the engine builds them, made elsewhere (a GPU, an
+                             earlier search), so that a scan may end at the
+                             first candidate too far to gain; false: scanned
+                             to the row's end (alpha-nearness lists) */
     const int32_t *pi; /* kopt: NULL, or n node penalties (an ascent's, by the
                           instance's city numbers) under which the k-opt step
                           measures its gains: pi_scale d(a, b) + pi[a] + pi[b]

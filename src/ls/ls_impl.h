@@ -88,10 +88,14 @@ static inline int64_t ls_pi_gain(const wt_ls *e, int64_t g)
     return g / e->moves.pi_scale;
 }
 
-/* Whether the candidate lists are sorted by distance (the built ones), so
- * that a scan may end at the first candidate too far to gain; given lists
- * (alpha-nearness) are not, and are scanned to their end. */
-static inline bool ls_by_distance(const wt_ls *e) { return !e->moves.given; }
+/* Whether the candidate lists are sorted by distance (the built ones, or
+ * given ones made the same way elsewhere), so that a scan may end at the
+ * first candidate too far to gain; alpha-nearness lists are not, and are
+ * scanned to their end. */
+static inline bool ls_by_distance(const wt_ls *e)
+{
+    return !e->moves.given || e->moves.given_by_distance;
+}
 
 /* Queues city c for the descent (a no-op when queued). */
 static inline void ls_push(wt_ls *e, int c)
