@@ -717,9 +717,11 @@ typedef struct wt_result_ils {
  * long it ran.  --backend auto and cuda run it on the GPU where one is
  * usable and the cuda backend has the ascent, else on the host. */
 typedef struct wt_result_ascent {
-    char device[16];             /* the device whose ascent ran ("cpu", "cuda:0");
-                                    empty where none completed (no ascent for this
-                                    search, or stopped before its lists) */
+    char device[16];             /* the device whose ascent ran ("cpu", "cuda:0",
+                                    "cuda:0+cuda:1" where a second GPU of
+                                    params.devices shared its steps); empty where
+                                    none completed (no ascent for this search, or
+                                    stopped before its lists) */
     int iterations;              /* its subgradient steps */
     double time_s;               /* its seconds (the sparse graph, the steps, the
                                     lists and the bound), of search_time_s */

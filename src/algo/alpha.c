@@ -222,13 +222,16 @@ static const wt_device *split_device(const wt_search_ctl *ctl, const wt_device *
 }
 
 /* One run of dev's slot, as plan says, on a job whose outputs start
- * afresh, from the penalties start (NULL: all 0, as an ascent starts). */
+ * afresh, from the penalties start (NULL: all 0, as an ascent starts);
+ * the device that ran it into name ("cuda:0", "cuda:0+cuda:1" where the
+ * list's second GPU shared its steps). */
 static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
                           const wt_alpha_plan *plan, const int32_t *start, wt_ascent_job *job,
-                          wt_search_ctl *ctl, wt_error *err)
+                          wt_search_ctl *ctl, char name[16], wt_error *err)
 {
     wt_device_set set;
     job->split_with = split_device(ctl, dev, &set);
+    job->split_done = false;
     job->until = plan->until;
     job->iterations = plan->iterations;
     job->period = plan->period;
@@ -241,6 +244,10 @@ static wt_status run_slot(const wt_device *dev, const wt_instance *inst,
     job->iterations_done = 0;
     job->stopped = false;
     wt_status st = dev->backend->ascent(dev, inst, job, ctl, err);
+    if (job->split_done)
+        snprintf(name, 16, "%.7s+%.7s", dev->name, job->split_with->name);
+    else
+        snprintf(name, 16, "%s", dev->name);
     job->split_with = NULL; /* set's, which ends here */
     return st;
 }
@@ -259,8 +266,7 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
     wt_status st = WT_STATUS_UNSUPPORTED;
     if (on && !on->backend->host && on->backend->ascent) {
         wt_error device_err = {0};
-        st = run_slot(on, inst, plan, start, job, ctl, &device_err);
-        snprintf(out->device, sizeof out->device, "%s", on->name);
+        st = run_slot(on, inst, plan, start, job, ctl, out->device, &device_err);
         if (!host_answers(st)) {
             if (st != WT_OK && err) *err = device_err;
             return st;
@@ -268,8 +274,7 @@ static wt_status run_on_device(const wt_device *on, const wt_instance *inst,
         snprintf(out->fallback, sizeof out->fallback, "%.127s", device_err.message);
     }
     if (!host.backend->ascent || host_plan->iterations < 0) return WT_STATUS_UNSUPPORTED;
-    snprintf(out->device, sizeof out->device, "%s", host.name);
-    return run_slot(&host, inst, host_plan, start, job, ctl, err);
+    return run_slot(&host, inst, host_plan, start, job, ctl, out->device, err);
 }
 
 /* Whether row i of rows (width wide) holds city j before its first

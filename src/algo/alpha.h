@@ -53,8 +53,10 @@ typedef struct wt_alpha {
     bool graph_on_device; /* the graph's lists came from the device's slot
                              (backend.h, neighbours), not the host's */
     double ascent_s;      /* of which the slot that ran (steps, lists, bound) */
-    char device[16];      /* the device whose slot ran ("cpu", "cuda:0"); empty
-                             when none did (stopped in the graph, no ascent) */
+    char device[16];      /* the device whose slot ran ("cpu", "cuda:0",
+                             "cuda:0+cuda:1" where a second GPU shared its
+                             steps); empty when none did (stopped in the
+                             graph, no ascent) */
     char fallback[128];   /* why the device asked for gave way to the host
                              (its slot's message); empty when it did not */
 } wt_alpha;

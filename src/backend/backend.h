@@ -136,6 +136,7 @@ typedef struct wt_ascent_job {
                                that its steps may be shared with, where the
                                backend can and the graph is large enough to
                                gain (the results are the same); NULL: none */
+    bool split_done;        /* out: the steps were shared with split_with's device */
 } wt_ascent_job;
 
 /* The one check of an ascent job on inst, made by each backend's ascent

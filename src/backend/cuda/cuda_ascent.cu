@@ -1091,6 +1091,7 @@ static wt_status ascend_on_device(int device, int split_device, const Graph &g,
     if (st == WT_OK)
         st = ascend(d, d.split.on ? &d2 : nullptr, job, ctl, tuning->steps_per_launch, job->pi,
                     &job->graph_bound, err);
+    job->split_done = st == WT_OK && d.split.on;
     if (prof) prof->split = d.split.on;
     split_close(d, d2, abort);
     double t2 = wt_now();
@@ -1218,6 +1219,7 @@ extern "C" wt_status wt_cuda_ascent_tuned(const wt_device *dev, const wt_instanc
     job->lower_bound = -1;
     job->iterations_done = 0;
     job->stopped = false;
+    job->split_done = false;
     int threads = ctl && ctl->threads > 0 ? ctl->threads : 1;
     if (tuning->profile) *tuning->profile = wt_cuda_ascent_profile{};
     double t0 = wt_now();
