@@ -59,9 +59,9 @@
  * the other's memory over the devices' link (merge_phase).  From the same
  * keys both then compute the same hooks, labels, degrees and figures, and
  * run the same step rule, so both end every launch in the same state as
- * one device alone, bit for bit; two more barriers a round and two a
- * step, and what the half of the edges saves is what the exchanges cost
- * less.  The edge keys of a device's own half only are computed, so the
+ * one device alone, bit for bit.  A step gains half of its edge phases
+ * less the exchanges' reads and two more barriers a round and two a step.
+ * A device computes the keys of its own half of the edges only, so the
  * tree's weight is summed from the edges' lengths and penalties instead.
  */
 #include <cooperative_groups.h>
