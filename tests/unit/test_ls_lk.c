@@ -223,6 +223,14 @@ static void test_list_descent(void **state)
     wt_instance_free(inst);
 }
 
+/* The Held-Karp ascent's steps in most ILS runs below (tuning
+ * ascent_iterations): those tests are about the search after the ascent,
+ * which takes the same paths after 20 steps as after a kick budget's
+ * default of 20,000,000 / n (src/algo/policy.h: about 1,000 on 21,000
+ * cities), and the default's would be over half of each run's work.
+ * test_ils_lk_solve keeps the default. */
+enum { ASCENT_STEPS = 20 };
+
 /* ILS with LK descents on the CPU, `kicks` kicks on two threads. */
 static wt_params ils_lk_params(uint64_t kicks)
 {
@@ -260,7 +268,8 @@ static void test_ils_lk_list_first_descent(void **state)
     wt_instance *inst = wt_test_random_instance(21000, 8);
     wt_params p = ils_lk_params(500);
     const int64_t list_min[] = {1, WT_TUNING_OFF};
-    wt_tuning tune = {.ils_searches = 2}; /* one a thread */
+    wt_tuning tune = {.ils_searches = 2, /* one a thread */
+                       .ascent_iterations = ASCENT_STEPS};
     p.tuning = &tune;
     for (int v = 0; v < 2; v++) {
         tune.ils_list_descent_min = list_min[v];
@@ -355,7 +364,8 @@ static void test_ils_lk_starts(void **state)
     p.threads = 3;
     /* one a thread, as a time limit makes them; the flip chain, cheaper a
      * descent (the default step's list descent: test_ils_lk_list_first_descent) */
-    wt_tuning tune = {.ils_searches = 3, .lk_kopt = WT_TUNING_OFF};
+    wt_tuning tune = {.ils_searches = 3, .lk_kopt = WT_TUNING_OFF,
+                       .ascent_iterations = ASCENT_STEPS};
     p.tuning = &tune;
     wt_result on, off, fallback, given;
     tune.ils_starts = 3;
@@ -407,7 +417,7 @@ static void test_ils_lk_starts(void **state)
     wt_instance *holed = holed_grid_instance(21000, 6);
     p = ils_lk_params(20);
     p.threads = 3;
-    wt_tuning eight = {.ils_starts = 8, .ils_searches = 8};
+    wt_tuning eight = {.ils_starts = 8, .ils_searches = 8, .ascent_iterations = ASCENT_STEPS};
     p.tuning = &eight;
     wt_result swept, greedy;
     assert_int_equal(wt_solve(holed, &p, &swept, NULL), WT_OK);
@@ -439,7 +449,7 @@ static void test_ils_lk_tied_flip_chain(void **state)
     wt_instance *sides[] = {grid, small};
     for (int i = 0; i < 2; i++) {
         wt_params p = ils_lk_params(20);
-        wt_tuning tune = {0};
+        wt_tuning tune = {.ascent_iterations = ASCENT_STEPS};
         p.tuning = &tune;
         wt_result by_default, flip;
         assert_int_equal(wt_solve(sides[i], &p, &by_default, NULL), WT_OK);
@@ -508,7 +518,7 @@ static void test_ils_lk_merged_replicas(void **state)
     wt_params p = ils_lk_params(1); /* about the first descent alone */
     /* the flip chain, cheaper a kick (merged replicas with the default
      * step: test_ils.c, test_ils_same_tour_on_any_threads) */
-    wt_tuning tune = {.lk_kopt = WT_TUNING_OFF};
+    wt_tuning tune = {.lk_kopt = WT_TUNING_OFF, .ascent_iterations = ASCENT_STEPS};
     p.tuning = &tune;
     wt_result none;
     p.threads = 1;
@@ -537,6 +547,8 @@ static void test_ils_lk_broad_repairs(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(50000, 10);
     wt_params p = ils_lk_params(400);
+    wt_tuning tune = {.ascent_iterations = ASCENT_STEPS};
+    p.tuning = &tune;
     wt_result a;
     solve_twice(inst, &p, &a);
     assert_int_equal(a.ils.kicks, 400u);
@@ -734,7 +746,7 @@ static void test_ils_lk_alpha_start(void **state)
     (void)state;
     wt_instance *inst = wt_test_random_instance(3000, 23);
     wt_params p = ils_lk_params(200);
-    wt_tuning tune = {0};
+    wt_tuning tune = {.ascent_iterations = ASCENT_STEPS};
     p.tuning = &tune;
     wt_result by_default, remade, given, given_remade;
     assert_int_equal(wt_solve(inst, &p, &by_default, NULL), WT_OK);
