@@ -229,7 +229,11 @@ static wt_result ils_tuned(const wt_instance *inst, int threads, const wt_tuning
     p.threads = threads;
     p.seed = 5;
     p.kicks = kicks;
-    p.tuning = tune;
+    /* one search a thread: by the kick budget alone the run would make one
+     * search, which never meets another */
+    wt_tuning t = *tune;
+    t.ils_searches = threads;
+    p.tuning = &t;
     wt_result r = {0};
     wt_error err = {0};
     if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("ils: %s", err.message);
@@ -242,14 +246,14 @@ static void test_ils_merging_meetings(void **state)
     int n = 500;
     wt_instance *inst = wt_test_random_instance(n, 31);
     /* Replicas (merged replicas off), and merged replicas; rounds short
-     * enough for several meetings, a diversification after each round
-     * without gain. */
+     * enough for several meetings (five on two threads), a diversification
+     * after each round without gain. */
     for (int merged = 0; merged <= 1; merged++) {
         wt_tuning on = {.ils_round_kicks = 150, .ils_merge = 1,
                         .ils_merged_min = merged ? 1 : WT_TUNING_OFF};
         wt_tuning off = on;
         off.ils_merge = WT_TUNING_OFF;
-        uint64_t kicks = 3000;
+        uint64_t kicks = 1500;
         wt_result a = ils_tuned(inst, 2, &on, kicks), b = ils_tuned(inst, 2, &on, kicks);
         wt_result c = ils_tuned(inst, 2, &off, kicks);
         wt_result one = ils_tuned(inst, 1, &on, kicks), one_off = ils_tuned(inst, 1, &off, kicks);
