@@ -114,36 +114,52 @@ install: all
 # failures it tries over every configuration; run it by hand without one
 # for all of them) (tests/fuzz says how the harnesses work); CI runs it
 # (.ci/run).  make fuzz-readers: all but oom_solve's run, which it only
-# builds.  Not part of `make test`: they want clang.
+# builds.  Not part of `make test`: they want clang.  Each harness is a
+# target of its own and each run a goal of its own, so that make -j N
+# builds and runs N at a time (each is one thread; CI: make -j 2).
 FUZZ_SECONDS ?= 120
 FUZZ_SRC = src/core/tsplib_read.c src/core/points_read.c src/core/instance_read.c \
            src/core/textfile.c src/core/instance.c src/core/error.c src/core/optima.c src/core/tour.c \
            src/core/fixed_edges.c src/core/atsp.c src/core/instance_matrix.c
 FUZZ_CFLAGS = -std=c11 -g -O1 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc
+FUZZ_DIR = $(BUILD)/fuzz
 # oom_solve: wt_solve on the CPU backend, the whole library but CUDA.
 OOM_SOLVE_SRC = $(wildcard src/core/*.c src/ls/*.c src/algo/*.c src/backend/*.c \
                           src/backend/cpu/*.c) src/backend/cuda/cuda_absent.c
-fuzz-readers:
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-points
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    tests/fuzz/fuzz_tsplib.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_tsplib
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	    tests/fuzz/fuzz_points.c $(FUZZ_SRC) -lm -lz -o $(BUILD)/fuzz/fuzz_points
-	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined tests/fuzz/oom_tsplib.c $(FUZZ_SRC) -lm -lz \
-	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_tsplib
-	$(BUILD)/fuzz/fuzz_tsplib -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
-	    -dict=tests/fuzz/tsplib.dict $(BUILD)/fuzz/corpus tests/fuzz/seeds data
-	$(BUILD)/fuzz/fuzz_points -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
-	    -dict=tests/fuzz/points.dict $(BUILD)/fuzz/corpus-points tests/fuzz/seeds-points
-	ASAN_OPTIONS=allocator_may_return_null=1 $(BUILD)/fuzz/oom_tsplib \
-	    tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
-	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \
-	    tests/fuzz/oom_solve.c $(OOM_SOLVE_SRC) -lm -lz \
-	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $(BUILD)/fuzz/oom_solve
+FUZZ_HDR = $(wildcard include/*.h src/*/*.h src/backend/*/*.h tests/fuzz/*.h)
 
-fuzz: fuzz-readers
-	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $(BUILD)/fuzz/oom_solve \
-	    -max_total_time=$(FUZZ_SECONDS)
+.PHONY: fuzz-run-tsplib fuzz-run-points fuzz-run-oom-tsplib fuzz-run-oom-solve
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(FUZZ_HDR)
+	@mkdir -p $(FUZZ_DIR)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	    $< $(FUZZ_SRC) -lm -lz -o $@
+$(FUZZ_DIR)/oom_tsplib: tests/fuzz/oom_tsplib.c $(FUZZ_SRC) $(FUZZ_HDR)
+	@mkdir -p $(FUZZ_DIR)
+	clang $(FUZZ_CFLAGS) -fsanitize=address,undefined $< $(FUZZ_SRC) -lm -lz \
+	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@
+$(FUZZ_DIR)/oom_solve: tests/fuzz/oom_solve.c $(OOM_SOLVE_SRC) $(FUZZ_HDR)
+	@mkdir -p $(FUZZ_DIR)
+	clang $(FUZZ_CFLAGS) -fopenmp -fsanitize=address,undefined -Wno-pass-failed \
+	    $< $(OOM_SOLVE_SRC) -lm -lz \
+	    -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -o $@
+
+fuzz-run-tsplib: $(FUZZ_DIR)/fuzz_tsplib
+	@mkdir -p $(FUZZ_DIR)/corpus
+	$< -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=tests/fuzz/tsplib.dict $(FUZZ_DIR)/corpus tests/fuzz/seeds data
+fuzz-run-points: $(FUZZ_DIR)/fuzz_points
+	@mkdir -p $(FUZZ_DIR)/corpus-points
+	$< -timeout=5 -rss_limit_mb=2048 -max_total_time=$(FUZZ_SECONDS) \
+	    -dict=tests/fuzz/points.dict $(FUZZ_DIR)/corpus-points tests/fuzz/seeds-points
+fuzz-run-oom-tsplib: $(FUZZ_DIR)/oom_tsplib
+	ASAN_OPTIONS=allocator_may_return_null=1 $< tests/fuzz/seeds/both.tsp tests/fuzz/seeds/both.tsp
+fuzz-run-oom-solve: $(FUZZ_DIR)/oom_solve
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 $< -max_total_time=$(FUZZ_SECONDS)
+
+fuzz-readers: fuzz-run-tsplib fuzz-run-points fuzz-run-oom-tsplib $(FUZZ_DIR)/oom_solve
+
+fuzz: fuzz-readers fuzz-run-oom-solve
 
 # On a machine with a GPU: build, GPU tests, benchmarks, summary table.
 gpu-check:

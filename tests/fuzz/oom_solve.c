@@ -46,7 +46,7 @@
  * been needed; should a libomp or libgomp version report one, run with
  * LSAN_OPTIONS=suppressions=FILE and a line "leak:libomp" or "leak:libgomp").
  *
- * Built and run by `make fuzz` (after oom_tsplib); by hand:
+ * Built and run by `make fuzz`; by hand:
  *
  *   clang -std=c11 -g -O1 -fopenmp -fsanitize=address,undefined \
  *     -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc tests/fuzz/oom_solve.c \
