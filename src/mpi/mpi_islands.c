@@ -201,6 +201,7 @@ typedef struct meeting {
     int32_t stop;   /* wt_stop_reason of the run so far */
     int64_t best_len;
     double epoch_s; /* by time: the later epochs' seconds */
+    double meet_s;  /* the root's schedule's meet_s */
 } meeting;
 
 /* Root: folds tour (of length len) into r->best by partition crossover. */
@@ -236,11 +237,12 @@ static wt_status collect(run *r, wt_merge *m, const int32_t *mine, const epoch_r
  * cost about as much at any epoch length, take a small share. */
 static meeting decide(run *r, const epoch_report *reports, double meet_started)
 {
-    meeting mt = {0, WT_STOP_DONE, r->best_len, 0};
+    meeting mt = {0, WT_STOP_DONE, r->best_len, 0, 0};
     for (int k = 0; k < r->size; k++)
         if (reports[k].stop > mt.stop) mt.stop = reports[k].stop;
     mt.more = wt_mpi_schedule_decide(&r->sched, mt.stop, meet_started, MPI_Wtime());
     mt.epoch_s = r->sched.epoch_s;
+    mt.meet_s = r->sched.meet_s;
     return mt;
 }
 
@@ -284,6 +286,7 @@ static wt_status meet(run *r, wt_merge *m, const wt_result *res, int32_t *buf, m
     if ((st = wt_mpi_agree(r->comm, st, err)) != WT_OK) return st;
     r->best_len = mt->best_len;
     r->sched.epoch_s = mt->epoch_s;
+    r->sched.meet_s = mt->meet_s;
     return WT_OK;
 }
 
@@ -373,7 +376,7 @@ wt_status wt_mpi_islands(MPI_Comm comm, const wt_instance *inst, const wt_params
         MPI_Barrier(comm); /* the ranks' clocks start together */
         r.sched.t0 = MPI_Wtime();
         wt_result last = {0};
-        meeting mt = {0, WT_STOP_DONE, -1, 0};
+        meeting mt = {0, WT_STOP_DONE, -1, 0, 0};
         st = epochs(&r, m, buf, &last, &mt, err);
         if (st == WT_OK) { /* else agreed already: a second agreement would name rank 0 */
             wt_result out = {0};

@@ -323,16 +323,18 @@ typedef struct meeting {
     int64_t length; /* the whole tour's */
     int64_t init_length;
     double epoch_s; /* by time: the later epochs' seconds */
+    double meet_s;  /* the root's schedule's meet_s */
 } meeting;
 
 /* Root: whether another epoch follows, and the run's stop so far. */
 static meeting decide(parts *p, const epoch_report *reports, double meet_started)
 {
-    meeting mt = {0, WT_STOP_DONE, p->length, p->init_length, 0};
+    meeting mt = {0, WT_STOP_DONE, p->length, p->init_length, 0, 0};
     for (int r = 0; r < p->size; r++)
         if (reports[r].stop > mt.stop) mt.stop = reports[r].stop;
     mt.more = wt_mpi_schedule_decide(&p->sched, mt.stop, meet_started, MPI_Wtime());
     mt.epoch_s = p->sched.epoch_s;
+    mt.meet_s = p->sched.meet_s;
     return mt;
 }
 
@@ -374,6 +376,7 @@ static wt_status meet(parts *p, int epoch, const wt_result *res, meeting *mt, wt
     if ((st = wt_mpi_agree(p->comm, st, err)) != WT_OK) return st;
     p->length = mt->length;
     p->sched.epoch_s = mt->epoch_s;
+    p->sched.meet_s = mt->meet_s;
     return WT_OK;
 }
 
@@ -458,7 +461,7 @@ wt_status wt_mpi_parts(MPI_Comm comm, const wt_instance *inst, const wt_params *
     if ((st = wt_mpi_agree(comm, st, err)) == WT_OK) {
         MPI_Barrier(comm); /* the ranks' clocks start together */
         p.sched.t0 = MPI_Wtime();
-        meeting mt = {1, WT_STOP_DONE, -1, -1, p.sched.epoch_s};
+        meeting mt = {1, WT_STOP_DONE, -1, -1, p.sched.epoch_s, p.sched.meet_s};
         if (p.rank == p.root) {
             st = start_tour(&p, err);
             mt.length = p.length;

@@ -37,7 +37,7 @@ static uint64_t epoch_share(const wt_mpi_schedule *s)
     return s->kicks_left < s->epoch_kicks ? s->kicks_left : s->epoch_kicks;
 }
 
-void wt_mpi_schedule_epoch(const wt_mpi_schedule *s, int epoch, double now, uint64_t *kicks,
+void wt_mpi_schedule_epoch(wt_mpi_schedule *s, int epoch, double now, uint64_t *kicks,
                            double *time_limit_s)
 {
     bool first_descent = !s->by_kicks && s->epoch_s > 0 && epoch == 0;
@@ -48,6 +48,7 @@ void wt_mpi_schedule_epoch(const wt_mpi_schedule *s, int epoch, double now, uint
         if (!first_descent && s->epoch_s > 0 && s->epoch_s < left) left = s->epoch_s;
         *time_limit_s = fmax(left, 1e-3);
     }
+    s->epoch_limit_s = *time_limit_s;
 }
 
 void wt_mpi_schedule_spent(wt_mpi_schedule *s)
@@ -59,7 +60,8 @@ void wt_mpi_schedule_spent(wt_mpi_schedule *s)
 bool wt_mpi_schedule_decide(wt_mpi_schedule *s, int32_t stop, double meet_started, double now)
 {
     if (s->epoch_s > 0) s->epoch_s = fmax(s->epoch_s, meet_started - s->epoch_started);
-    s->meet_s = fmax(s->meet_s, 2 * (now - meet_started));
+    double overrun = s->epoch_limit_s > 0 ? meet_started - s->epoch_started - s->epoch_limit_s : 0;
+    s->meet_s = fmax(s->meet_s, 2 * (now - meet_started) + fmax(overrun, 0));
     bool stopped = stop == WT_STOP_INTERRUPTED || (s->by_kicks && stop == WT_STOP_TIME_LIMIT);
     bool time_left = !(s->time_limit_s > 0) ||
                      s->t0 + s->time_limit_s - now - s->meet_s > WT_MPI_MIN_EPOCH_S;

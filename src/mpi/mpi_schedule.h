@@ -29,8 +29,11 @@ typedef struct wt_mpi_schedule {
     double time_limit_s;    /* params.time_limit_s; <= 0: none */
     double epoch_s;         /* by time: an epoch's seconds; 0: not by time */
     double epoch_started;   /* clock at the current epoch's start */
+    double epoch_limit_s;   /* the current epoch's search's time limit; 0: none */
     double t0;              /* clock at the run's start */
-    double meet_s;          /* what the next meeting is expected to take */
+    double meet_s;          /* what an epoch's end needs before the deadline:
+                               the next meeting, and how far a search ran
+                               past its limit */
 } wt_mpi_schedule;
 
 /* s for a run of params with mp's epochs: meet_s the first guess of a
@@ -45,11 +48,12 @@ void wt_mpi_schedule_open(wt_mpi_schedule *s, const wt_params *params,
 uint64_t wt_mpi_epoch_seed(uint64_t seed, int rank, int epoch);
 
 /* The kicks and the time limit (into *kicks, *time_limit_s) of a rank's
- * search in epoch, started at clock now.  By time the first epoch ends
- * with its first descent (and one kick): cut short, the next epoch's
- * search would descend from every city again; a later one lasts at least
- * as long (wt_mpi_schedule_decide), so the set-up stays a small part. */
-void wt_mpi_schedule_epoch(const wt_mpi_schedule *s, int epoch, double now, uint64_t *kicks,
+ * search in epoch, started at clock now (kept in s->epoch_limit_s).  By
+ * time the first epoch ends with its first descent (and one kick): cut
+ * short, the next epoch's search would descend from every city again; a
+ * later one lasts at least as long (wt_mpi_schedule_decide), so the set-up
+ * stays a small part. */
+void wt_mpi_schedule_epoch(wt_mpi_schedule *s, int epoch, double now, uint64_t *kicks,
                            double *time_limit_s);
 
 /* Counts an epoch as done on every rank: its kicks off the budget. */
@@ -59,7 +63,10 @@ void wt_mpi_schedule_spent(wt_mpi_schedule *s);
  * clock now, the worst of the ranks' stops (wt_stop_reason) being stop:
  * whether another epoch follows.  Updates s->epoch_s (by time: at least as
  * long as the epoch just ended, so that the meetings take a small share)
- * and s->meet_s (twice the meeting's seconds so far, at least). */
+ * and s->meet_s (at least twice the meeting's seconds so far, plus how far
+ * the root's search ran past its limit: a search returns a little after
+ * it, and the last meeting comes after that).  Both go to every rank with
+ * the decision, so that the ranks' last epochs end alike. */
 bool wt_mpi_schedule_decide(wt_mpi_schedule *s, int32_t stop, double meet_started, double now);
 
 #endif
