@@ -159,7 +159,9 @@ fuzz-run-oom-solve: $(FUZZ_DIR)/oom_solve
 
 fuzz-readers: fuzz-run-tsplib fuzz-run-points fuzz-run-oom-tsplib $(FUZZ_DIR)/oom_solve
 
-fuzz: fuzz-readers fuzz-run-oom-solve
+# oom_solve's run first: its build is the longest, and make -j starts the
+# readers' builds and runs beside it.
+fuzz: fuzz-run-oom-solve fuzz-readers
 
 # On a machine with a GPU: build, GPU tests, benchmarks, summary table.
 gpu-check:
