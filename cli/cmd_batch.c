@@ -715,6 +715,11 @@ static int batch_status(const wt_batch_result *r, int unwritten)
 
 int cmd_batch(int argc, char **argv)
 {
+    /* From here on a stop signal stops the search, not the program: one
+     * that comes while the instances are read or generated (seconds for
+     * thousands of them) is seen by the batch at its start, which then
+     * still writes every instance's start tour. */
+    batch_signals(on_batch_signal);
     double t_read = cli_now(); /* --time-limit counts the reading of the instances */
     batch_opts o = {.count = 1};
     wt_batch_params_defaults(&o.params);
@@ -739,7 +744,6 @@ int cmd_batch(int argc, char **argv)
     /* the slowest rank's reading under mpirun: every rank to the same limit */
     o.params.time_limit_s = cli_limit_left(o.params.time_limit_s,
                                            cli_mpi_max(cli_now() - t_read));
-    batch_signals(on_batch_signal);
     wt_batch_result r;
     wt_error err = {0};
     st = cli_mpi_solve_batch((const wt_instance *const *)s.inst, s.count, &o.params, &r, &err);
