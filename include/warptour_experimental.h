@@ -84,7 +84,9 @@ struct wt_tuning {
                                  (src/algo/policy.h): cities a thread from which
                                  the first descent is a list descent (on the
                                  whole tour held as a two-level list) instead of
-                                 one on segments; 0: always; WT_TUNING_OFF:
+                                 one on segments; 0: the default (src/algo/
+                                 policy.h: always for the flip chain, for the
+                                 k-opt step up to a size); WT_TUNING_OFF:
                                  never; else >= 1 */
     int64_t ils_merged_min;   /* lk descents: cities from which the searches kick
                                  merged replicas, merged every round, instead of
@@ -133,6 +135,13 @@ struct wt_tuning {
                                  same lists as the host's); 0: the default
                                  (src/algo/policy.h); WT_TUNING_OFF: never; else
                                  >= 1 */
+    int64_t renumber_min;     /* ils: cities from which wt_solve searches a copy
+                                 of the instance whose cities are numbered in
+                                 the order of the Hilbert curve, so that cities
+                                 near in the plane lie near in memory, and
+                                 returns the tour in the instance's numbers;
+                                 0: the default (src/algo/policy.h);
+                                 WT_TUNING_OFF: never; else >= 1 */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

@@ -206,8 +206,6 @@ int ils_shake_kicks(int n);
 wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool two_opted,
                             bool large_lk, int n, wt_search_ctl *ctl, int T,
                             wt_search_stats *stats, wt_error *err);
-/* Whether the first LK descent of a large tour is the list descent. */
-bool ils_list_descent_first(const wt_tuning *t, int n, int T);
 /* The first list descent from one or more start tours; whole ends on the
  * shortest result, which is copied into tour. */
 wt_status ils_list_first_descent(wt_ls *whole, int32_t *tour, const wt_instance *inst,

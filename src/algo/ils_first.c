@@ -20,8 +20,10 @@
  *
  * Large tours with LK descents (above WT_ILS_LK_REPLICAS_MAX cities): by
  * default the list descent, LK on the whole tour held as a two-level list
- * on one thread, from one or more start tours side by side; else a 2-opt +
- * Or-opt first descent, then LK on segments.  The k-opt step's short runs
+ * on one thread, from one or more start tours side by side; else (the
+ * k-opt step's above WT_ILS_KOPT_LIST_DESCENT_MAX cities,
+ * wt_policy_lk_list_descent) a 2-opt + Or-opt first descent, then LK on
+ * segments.  The k-opt step's short runs
  * where ties abound (wt_policy_lk_tied_short) also descend from one start
  * tour a search side by side, on the array (ils_tied_first_descent).
  */
@@ -76,11 +78,7 @@ wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool 
     return WT_OK;
 }
 
-bool ils_list_descent_first(const wt_tuning *t, int n, int T)
-{
-    /* tuning.ils_list_descent_min asks for n / T cities a thread at least. */
-    return t->ils_list_descent_min != WT_TUNING_OFF && (long long)n / T >= t->ils_list_descent_min;
-}
+
 
 /* The list descent of a large tour with LK, then the longest edges' moves
  * (see the top of the file); report: through ctl, as the solving thread

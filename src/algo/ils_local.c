@@ -68,7 +68,10 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     }
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
-    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s, threads);
+    wt_device ascent_on;
+    wt_alpha_device(p, &ascent_on);
+    m.kopt = wt_policy_lk_kopt(t, n, inst->directed, p->time_limit_s, threads,
+                               !ascent_on.backend->host);
     if (m.kopt && wt_policy_lk_kopt_tied_off(t->lk_kopt, n) && ils_instance_tied(inst, threads))
         m.kopt = 0;
     m.nonseq = m.kopt && (t->lk_nonseq ? t->lk_nonseq == 1 : WT_LK_NONSEQ_DEFAULT);
@@ -455,7 +458,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     if (kept) {
         /* descended from where the tour changed */
     } else if (large_lk && !two_opted &&
-               ils_list_descent_first(wt_tuning_of(ctl->params), n, T)) {
+               wt_policy_lk_list_descent(wt_tuning_of(ctl->params)->ils_list_descent_min, n, T,
+                                         moves.kopt)) {
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted) {

@@ -53,19 +53,26 @@ bool wt_policy_device_lists(int64_t tuned, int n)
     return tuned != WT_TUNING_OFF && n >= from;
 }
 
+bool wt_policy_renumber(int64_t tuned, int n)
+{
+    int64_t from = tuned ? tuned : WT_RENUMBER_MIN_CITIES;
+    return tuned != WT_TUNING_OFF && n >= from;
+}
+
 int wt_policy_concurrent_window(int tuned, bool lk)
 {
     if (tuned) return tuned;
     return lk ? WT_WINDOW_CITIES : WT_CONCURRENT_LOCAL_WINDOW;
 }
 
-int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads)
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads,
+                      bool device_ascent)
 {
     if (t->lk_kopt == WT_TUNING_OFF) return 0;
     if (t->lk_kopt) return t->lk_kopt;
     bool no_lists = t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2;
-    double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? WT_LK_KOPT_LARGE_S_PER_CITY
-                                                   : WT_LK_KOPT_S_PER_CITY;
+    double large = device_ascent ? WT_LK_KOPT_DEVICE_S_PER_CITY : WT_LK_KOPT_LARGE_S_PER_CITY;
+    double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? large : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
     double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
     bool rich_limit = time_limit_s > 0 && n < WT_LK_KOPT_RICH_MAX_CITIES &&
@@ -78,6 +85,13 @@ int wt_policy_lk_deep_depth(int threads, double time_limit_s)
 {
     bool few = time_limit_s > 0 && threads < WT_ILS_LK_DEEP_DEPTH_MIN_THREADS;
     return few ? WT_LK_DEPTH : WT_ILS_LK_DEEP_DEPTH;
+}
+
+bool wt_policy_lk_list_descent(int64_t tuned, int n, int T, int kopt)
+{
+    if (tuned == WT_TUNING_OFF) return false;
+    if (tuned) return (long long)n / (T > 0 ? T : 1) >= tuned;
+    return !kopt || n <= WT_ILS_KOPT_LIST_DESCENT_MAX;
 }
 
 bool wt_policy_lk_kopt_tied_off(int tuned, int n)

@@ -82,6 +82,20 @@
  * lists or segments, slower a city, from this many (one thread on the
  * development VM: pla33810 and pla85900). */
 #define WT_LK_KOPT_LARGE_S_PER_CITY 80e-6
+/* There, with the ascent on a GPU (its alpha lists of a million cities in
+ * about a second), from this many: the k-opt step's first descent on
+ * segments, all threads, then takes the time the host's ascent took.  At
+ * 60 s on a million uniform cities (60 us a city; H200 machine, 16 cores)
+ * the 5-opt step reached 0.366% above BHH where the flip chain reached
+ * 0.564-0.589% (bench/RESULTS.md, "The 5-opt step at a million cities"). */
+#define WT_LK_KOPT_DEVICE_S_PER_CITY 50e-6
+/* Tours up to which the k-opt step's first descent (of a large tour, above
+ * WT_ILS_LK_REPLICAS_MAX cities) is the list descent on one thread, above
+ * which one on segments, on all threads: at a million cities the list
+ * descent with the 5-opt step did not end within 60 s (16 cores), where
+ * the segments' left 40 s of kicks; ara238025 keeps the list descent, as
+ * measured at 60 s (the same section). */
+#define WT_ILS_KOPT_LIST_DESCENT_MAX 250000
 /* Under a time limit, the default takes the flip chain from this many
  * thread-seconds a city (threads times the limit, over n), the k-opt step
  * below: where the budget allows many kicks a city the k-opt step on five
@@ -111,10 +125,12 @@
  * was no shorter, bench/RESULTS.md, "The k-opt step against the flip
  * chain (LK)"), where directed, below WT_LK_KOPT_MIN_CITIES cities,
  * under a limit shorter than WT_LK_KOPT_S_PER_CITY
- * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities) a
- * city, and where `threads` threads under the limit have
+ * (WT_LK_KOPT_LARGE_S_PER_CITY above WT_ILS_LK_REPLICAS_MAX cities, or
+ * WT_LK_KOPT_DEVICE_S_PER_CITY there where a GPU runs the ascent:
+ * device_ascent) a city, and where `threads` threads under the limit have
  * WT_LK_KOPT_MAX_THREAD_S_PER_CITY a city or more. */
-int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads);
+int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limit_s, int threads,
+                      bool device_ascent);
 /* Above this many cities, where ties abound (the instance's own measure,
  * ils_instance_tied), the default basic move is the flip chain: on
  * pla85900 (66% of the cities with their two nearest at one length) the
@@ -127,6 +143,14 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
 /* Whether a run of n cities whose lk_kopt is tuned as `tuned` takes the
  * flip chain where the instance is mostly tied (above). */
 bool wt_policy_lk_kopt_tied_off(int tuned, int n);
+/* Whether the first LK descent of a large tour (above
+ * WT_ILS_LK_REPLICAS_MAX cities) of n cities on T threads is the list
+ * descent, its basic move the k-opt step's kopt (0: the flip chain), as
+ * the tuning sets ils_list_descent_min (tuned; 0: the default, always
+ * for the flip chain, for the k-opt step up to
+ * WT_ILS_KOPT_LIST_DESCENT_MAX cities; WT_TUNING_OFF: never; else from
+ * that many cities a thread). */
+bool wt_policy_lk_list_descent(int64_t tuned, int n, int T, int kopt);
 /* Tours from which the kicks' repairs take the deeper LK step below. */
 #define WT_ILS_LK_DEEP_MIN 50000
 /* The deeper LK step: candidates, depth, and breadth at levels 1, 2, 3. */
@@ -398,6 +422,12 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_DEVICE_LISTS_CITIES 200000
 /* Cities a segment below which every few rounds of segments is one of replicas. */
 #define WT_ILS_REPLICA_EVERY_BELOW 30000
+/* Tours from which wt_solve's ILS searches the cities renumbered in the
+ * Hilbert curve's order [renumber_min]: a city's coordinates, candidate
+ * list and places in the tour's structures then lie near those of the
+ * cities it meets, where the instance's own numbering (a generator's, or
+ * arbitrary) scatters them over memory far larger than the caches. */
+#define WT_RENUMBER_MIN_CITIES 20000
 /* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
 #define WT_ILS_REPLICA_EVERY 4
 /* Tours from which LK searches kick merged replicas [ils_merged_min], */
@@ -765,6 +795,10 @@ bool wt_policy_concurrent_windows_size(int n, int64_t tuned);
  * lists from the GPU: from tuned cities (tuning.ils_device_lists_min), 0:
  * from WT_ILS_DEVICE_LISTS_CITIES, WT_TUNING_OFF: never. */
 bool wt_policy_device_lists(int64_t tuned, int n);
+
+/* Whether wt_solve's search takes the cities renumbered by place: from
+ * WT_RENUMBER_MIN_CITIES (tuned: renumber_min, WT_TUNING_OFF never). */
+bool wt_policy_renumber(int64_t tuned, int n);
 
 /* Cities a concurrent window beside the host's local descents (2-opt and
  * Or-opt: tours too large for LK in the time); beside LK descents

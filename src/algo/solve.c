@@ -33,6 +33,7 @@
 #include "core/fixed_edges.h"
 #include "core/init.h"
 #include "core/instance.h"
+#include "core/instance_subset.h"
 
 void wt_params_defaults(wt_params *p)
 {
@@ -574,6 +575,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ils_merged_min", t->ils_merged_min},
         {"ils_concurrent_min", t->ils_concurrent_min},
         {"ils_device_lists_min", t->ils_device_lists_min},
+        {"renumber_min", t->renumber_min},
         {"ils_starts", t->ils_starts},
         {"ils_replica_every", t->ils_replica_every},
         {"ils_share_round_every", t->ils_share_round_every},
@@ -768,17 +770,13 @@ wt_status wt_solve(const wt_instance *inst, const wt_params *params, wt_result *
     return wt_solve_ms_kernel(inst, params, WT_MS_KERNEL_BLOCK, res, err);
 }
 
-/* The search of a checked params; fixed (NULL: none) the fixed edges as
- * two cities a city, which the start tour is made to hold and the search
- * keeps (ILS with LK or local descents on the host: the caller sees to
- * it); keep (NULL: none) what the host's ILS keeps across calls
- * (ils_keep.h). */
-static wt_status solve_core(const wt_instance *inst, const wt_params *params,
-                            wt_multistart_kernel kernel, const int32_t *fixed,
-                            wt_ils_keep *keep, wt_result *res, wt_error *err)
+/* solve_core's search on inst as given, its clock started at t_start. */
+static wt_status solve_search(const wt_instance *inst, const wt_params *params,
+                              wt_multistart_kernel kernel, const int32_t *fixed,
+                              wt_ils_keep *keep, double t_start, wt_result *res, wt_error *err)
 {
     wt_search_ctl ctl;
-    wt_ctl_init(&ctl, params);
+    wt_ctl_init_at(&ctl, params, t_start);
     wt_ctl_finish_before(&ctl, WT_SOLVE_FINISH_S_PER_CITY * inst->n);
     ctl.fixed = fixed;
     ctl.keep = keep;
@@ -893,6 +891,97 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     }
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;
+}
+
+/* ------------------------------------------- the cities renumbered by place */
+
+/* An instance's cities renumbered in the order of the Hilbert curve
+ * (the spacefill tour): city[i] is the instance's city that the copy
+ * numbers i, index[c] the copy's number of the instance's city c; start
+ * and fixed, the caller's start tour and fixed edges in the copy's
+ * numbers (NULL: none given). */
+typedef struct renumbered {
+    wt_instance *inst;
+    int32_t *city, *index, *start, *fixed;
+} renumbered;
+
+static void renumbered_free(renumbered *r)
+{
+    wt_instance_free(r->inst);
+    free(r->city);
+    free(r->index);
+    free(r->start);
+    free(r->fixed);
+}
+
+/* Whether solve_core searches inst's cities renumbered (wt_policy_renumber):
+ * ILS on coordinates, symmetric. */
+static bool renumber_wanted(const wt_instance *inst, const wt_params *p)
+{
+    bool coords = inst->type != WT_EXPLICIT && (inst->x || inst->lat);
+    return p->algorithm == WT_ALGO_ILS && coords && !inst->directed &&
+           wt_policy_renumber(wt_tuning_of(p)->renumber_min, inst->n);
+}
+
+/* Fills r for inst, the start tour (checked here: the copy's numbers come
+ * from its entries) and the fixed edges' adjacency (NULL: none). */
+static wt_status renumber(const wt_instance *inst, const wt_params *p, const int32_t *fixed,
+                          renumbered *r, wt_error *err)
+{
+    int n = inst->n;
+    memset(r, 0, sizeof *r);
+    if (p->start_tour) {
+        wt_status st = wt_tour_validate(p->start_tour, n, err);
+        if (st != WT_OK) return st;
+    }
+    r->city = malloc((size_t)n * sizeof *r->city);
+    r->index = malloc((size_t)n * sizeof *r->index);
+    bool ok = r->city && r->index &&
+              wt_tour_init_threads(inst, WT_INIT_SPACEFILL, p->seed, p->threads, r->city, NULL) ==
+                  WT_OK;
+    if (ok) {
+        for (int i = 0; i < n; i++) r->index[r->city[i]] = i;
+        ok = (r->inst = wt_instance_subset(inst, inst->name, r->city, n)) != NULL;
+    }
+    if (ok && p->start_tour && (ok = (r->start = malloc((size_t)n * sizeof *r->start)) != NULL))
+        for (int i = 0; i < n; i++) r->start[i] = r->index[p->start_tour[i]];
+    if (ok && fixed && (ok = (r->fixed = malloc(2 * (size_t)n * sizeof *r->fixed)) != NULL))
+        for (int c = 0; c < n; c++)
+            for (int k = 0; k < 2; k++) {
+                int32_t to = fixed[2 * c + k];
+                r->fixed[2 * r->index[c] + k] = to < 0 ? to : r->index[to];
+            }
+    if (ok) return WT_OK;
+    renumbered_free(r);
+    return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
+                   "out of memory for the cities of %d renumbered by place", n);
+}
+
+/* The search of a checked params; fixed (NULL: none) the fixed edges as
+ * two cities a city, which the start tour is made to hold and the search
+ * keeps (ILS with LK or local descents on the host: the caller sees to
+ * it); keep (NULL: none) what the host's ILS keeps across calls
+ * (ils_keep.h: every call renumbers an instance alike, so what it keeps
+ * stays in the same numbers).  Large tours are searched with their cities
+ * renumbered by place (renumber_wanted), the result's tour given back in
+ * inst's numbers; the clock counts that work. */
+static wt_status solve_core(const wt_instance *inst, const wt_params *params,
+                            wt_multistart_kernel kernel, const int32_t *fixed,
+                            wt_ils_keep *keep, wt_result *res, wt_error *err)
+{
+    double t_start = wt_now();
+    if (!renumber_wanted(inst, params))
+        return solve_search(inst, params, kernel, fixed, keep, t_start, res, err);
+    renumbered r;
+    wt_status st = renumber(inst, params, fixed, &r, err);
+    if (st != WT_OK) return st;
+    wt_params q = *params;
+    if (r.start) q.start_tour = r.start;
+    st = solve_search(r.inst, &q, kernel, r.fixed, keep, t_start, res, err);
+    if (st == WT_OK)
+        for (int i = 0; i < res->n; i++) res->tour[i] = r.city[res->tour[i]];
+    renumbered_free(&r);
+    return st;
 }
 
 /* ------------------------------------------- open paths and fixed edges */

@@ -16,8 +16,13 @@ double wt_now(void)
 
 void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params)
 {
+    wt_ctl_init_at(ctl, params, wt_now());
+}
+
+void wt_ctl_init_at(wt_search_ctl *ctl, const wt_params *params, double t_start)
+{
     ctl->params = params;
-    ctl->t_start = wt_now();
+    ctl->t_start = t_start;
     ctl->deadline = params->time_limit_s > 0 ? ctl->t_start + params->time_limit_s : INFINITY;
     ctl->next_report = ctl->t_start + params->progress_interval_s;
     ctl->threads = params->threads > 0 ? params->threads : omp_get_num_procs();

@@ -100,6 +100,11 @@ double wt_now(void);
 
 void wt_ctl_init(wt_search_ctl *ctl, const wt_params *params);
 
+/* wt_ctl_init with the clock started at t_start (a wt_now() before it):
+ * the time limit and the reports count from there, for work the caller did
+ * before the search on its behalf. */
+void wt_ctl_init_at(wt_search_ctl *ctl, const wt_params *params, double t_start);
+
 /* Moves ctl's deadline (where it has one) finish_s seconds earlier, for the
  * work that follows a stop (at most half the limit, so that a search still
  * gets the other half). */

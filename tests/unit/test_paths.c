@@ -14,6 +14,7 @@
 
 #include "core/fixed_edges.h"
 #include "core/instance.h"
+#include "warptour_experimental.h"
 
 /* berlin52's header and cities as TSPLIB text, with `extra` (a section)
  * before EOF. */
@@ -425,6 +426,54 @@ static void test_open_with_fixed_edges(void **state)
     wt_instance_free(inst);
 }
 
+/* Every instance renumbered by place (renumber_min 2): the tour comes
+ * back in the instance's numbers, its length the instance's own, the
+ * fixed edges and the path's ends where asked, a start tour taken in the
+ * instance's numbers and a bad one refused before it is read as numbers. */
+static void test_renumbered_by_place(void **state)
+{
+    (void)state;
+    char *text = with_section(52, 7, fixed5);
+    wt_instance *inst = wt_test_parse(text);
+    free(text);
+    wt_tuning t = {.renumber_min = 2};
+    wt_params p;
+    wt_params_defaults(&p);
+    p.tuning = &t;
+    p.kicks = 200;
+    p.open = true;
+    p.start_city = 2;
+    p.end_city = 4;
+    wt_result r;
+    solve_ok(inst, &p, &r);
+    assert_true(is_permutation(r.tour, 52));
+    assert_holds_fixed(inst, &r);
+    assert_int_equal(r.tour[0], 2);
+    assert_int_equal(r.tour[51], 4);
+    assert_int_equal(r.length, path_length(inst, r.tour, 52));
+    wt_result_free(&r);
+    /* a closed tour from a start tour, without fixed edges */
+    text = with_section(52, 7, "");
+    wt_instance *plain = wt_test_parse(text);
+    free(text);
+    int32_t start[52];
+    for (int i = 0; i < 52; i++) start[i] = 51 - i;
+    wt_params_defaults(&p);
+    p.tuning = &t;
+    p.kicks = 100;
+    p.start_tour = start;
+    solve_ok(plain, &p, &r);
+    assert_true(is_permutation(r.tour, 52));
+    assert_int_equal(r.length, wt_tour_length(plain, r.tour));
+    assert_true(r.length <= wt_tour_length(plain, start));
+    wt_result_free(&r);
+    start[3] = start[4]; /* no permutation */
+    wt_error err = {0};
+    assert_int_equal(wt_solve(plain, &p, &r, &err), WT_STATUS_INVALID_TOUR);
+    wt_instance_free(plain);
+    wt_instance_free(inst);
+}
+
 static void test_path_params_checked(void **state)
 {
     (void)state;
@@ -472,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_open_paths),
         cmocka_unit_test(test_open_with_fixed_edges),
         cmocka_unit_test(test_path_params_checked),
+        cmocka_unit_test(test_renumbered_by_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

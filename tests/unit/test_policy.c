@@ -83,6 +83,13 @@ static void test_concurrent_size(void **state)
     assert_int_equal(wt_policy_concurrent_window(0, false), WT_CONCURRENT_LOCAL_WINDOW);
     assert_int_equal(wt_policy_concurrent_window(2000, false), 2000);
     assert_int_equal(wt_policy_concurrent_window(700, true), 700);
+    /* The cities renumbered by place: from WT_RENUMBER_MIN_CITIES, or as
+     * tuned. */
+    assert_false(wt_policy_renumber(0, WT_RENUMBER_MIN_CITIES - 1));
+    assert_true(wt_policy_renumber(0, WT_RENUMBER_MIN_CITIES));
+    assert_true(wt_policy_renumber(100, 100));
+    assert_false(wt_policy_renumber(100, 99));
+    assert_false(wt_policy_renumber(WT_TUNING_OFF, WT_MAX_CITIES));
 }
 
 /* The batch search's defaults: WT_BATCH_NEIGHBOURS, and 3-opt items of
@@ -123,7 +130,7 @@ static int kopt_on(int lk_kopt, int lk_alpha, int n, bool directed, double time_
                    int threads)
 {
     wt_tuning t = {.lk_kopt = lk_kopt, .lk_alpha = lk_alpha};
-    return wt_policy_lk_kopt(&t, n, directed, time_limit_s, threads);
+    return wt_policy_lk_kopt(&t, n, directed, time_limit_s, threads, false);
 }
 
 static int kopt(int lk_kopt, int lk_alpha, int n, bool directed, double time_limit_s)
@@ -146,6 +153,23 @@ static void test_lk_kopt(void **state)
     assert_int_equal(kopt(0, 0, large, false, WT_LK_KOPT_LARGE_S_PER_CITY * large),
                      WT_LK_KOPT_DEFAULT);
     assert_int_equal(kopt(0, 0, large, false, 0.99 * WT_LK_KOPT_LARGE_S_PER_CITY * large), 0);
+    /* with the ascent on a GPU, from WT_LK_KOPT_DEVICE_S_PER_CITY there */
+    wt_tuning d = {0};
+    const double dev_s = WT_LK_KOPT_DEVICE_S_PER_CITY * large;
+    assert_int_equal(wt_policy_lk_kopt(&d, large, false, dev_s, 16, true), WT_LK_KOPT_DEFAULT);
+    assert_int_equal(wt_policy_lk_kopt(&d, large, false, 0.99 * dev_s, 16, true), 0);
+    assert_int_equal(wt_policy_lk_kopt(&d, small, false, 0.99 * WT_LK_KOPT_S_PER_CITY * small, 1,
+                                       true), 0);
+    /* the first descent of a large tour: the list descent but for the
+     * k-opt step above WT_ILS_KOPT_LIST_DESCENT_MAX cities; tuned: from
+     * that many cities a thread, or never */
+    const int kmax = WT_ILS_KOPT_LIST_DESCENT_MAX;
+    assert_true(wt_policy_lk_list_descent(0, 1000000, 16, 0));
+    assert_true(wt_policy_lk_list_descent(0, kmax, 16, WT_LK_KOPT_DEFAULT));
+    assert_false(wt_policy_lk_list_descent(0, kmax + 1, 16, WT_LK_KOPT_DEFAULT));
+    assert_false(wt_policy_lk_list_descent(WT_TUNING_OFF, 30000, 16, 0));
+    assert_true(wt_policy_lk_list_descent(1000, 16000, 16, WT_LK_KOPT_DEFAULT));
+    assert_false(wt_policy_lk_list_descent(1001, 16000, 16, 0));
     assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
     assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
     assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
