@@ -140,8 +140,11 @@ struct wt_tuning {
                                  the order of the Hilbert curve, so that cities
                                  near in the plane lie near in memory, and
                                  returns the tour in the instance's numbers;
-                                 0: the default (src/algo/policy.h);
-                                 WT_TUNING_OFF: never; else >= 1 */
+                                 0: the default (src/algo/policy.h: from a
+                                 size, where the instance's numbering
+                                 scatters the cities); WT_TUNING_OFF: never;
+                                 else >= 1: from that many cities, whatever
+                                 the numbering */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

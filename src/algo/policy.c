@@ -6,6 +6,8 @@
  */
 #include "algo/policy.h"
 
+#include <stdlib.h>
+
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s)
 {
     if (asked != WT_ILS_AUTO) return asked;
@@ -57,6 +59,14 @@ bool wt_policy_renumber(int64_t tuned, int n)
 {
     int64_t from = tuned ? tuned : WT_RENUMBER_MIN_CITIES;
     return tuned != WT_TUNING_OFF && n >= from;
+}
+
+bool wt_policy_renumber_scattered(bool tuned, const int32_t *order, int n)
+{
+    if (tuned) return true;
+    long far = 0;
+    for (int i = 1; i < n; i++) far += abs(order[i] - order[i - 1]) > WT_RENUMBER_JUMP;
+    return 2 * far > n - 1;
 }
 
 int wt_policy_concurrent_window(int tuned, bool lk)

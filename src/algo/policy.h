@@ -428,6 +428,16 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
  * cities it meets, where the instance's own numbering (a generator's, or
  * arbitrary) scatters them over memory far larger than the caches. */
 #define WT_RENUMBER_MIN_CITIES 20000
+/* ... where the numbering scatters them: where more than half of the
+ * cities that follow each other on the Hilbert curve lie more than this
+ * many numbers apart.  A generator's random order leaves 96% of them so
+ * far apart (200,000 uniform cities); the TSPLIB and national instances
+ * number their cities by place already (pla85900 3%, usa115475 4%,
+ * ara238025 0.2%), and there the curve's numbers only break the ties of
+ * equal lengths another way: pla85900 at 60 s (H200 machine, 16 cores)
+ * ended 0.202% above the optimum renumbered against 0.132% in its own
+ * numbers (bench/RESULTS.md, "The cities renumbered by place"). */
+#define WT_RENUMBER_JUMP 4096
 /* Every this many rounds of segments, one of replicas, there [ils_replica_every]. */
 #define WT_ILS_REPLICA_EVERY 4
 /* Tours from which LK searches kick merged replicas [ils_merged_min], */
@@ -799,6 +809,10 @@ bool wt_policy_device_lists(int64_t tuned, int n);
 /* Whether wt_solve's search takes the cities renumbered by place: from
  * WT_RENUMBER_MIN_CITIES (tuned: renumber_min, WT_TUNING_OFF never). */
 bool wt_policy_renumber(int64_t tuned, int n);
+/* Whether the instance's numbering scatters its cities (above), from the
+ * cities in the order of the Hilbert curve, order[0..n); tuned (a
+ * renumber_min set): always. */
+bool wt_policy_renumber_scattered(bool tuned, const int32_t *order, int n);
 
 /* Cities a concurrent window beside the host's local descents (2-opt and
  * Or-opt: tours too large for LK in the time); beside LK descents

@@ -924,7 +924,9 @@ static bool renumber_wanted(const wt_instance *inst, const wt_params *p)
 }
 
 /* Fills r for inst, the start tour (checked here: the copy's numbers come
- * from its entries) and the fixed edges' adjacency (NULL: none). */
+ * from its entries) and the fixed edges' adjacency (NULL: none); r->inst
+ * stays NULL where inst's numbering does not scatter its cities
+ * (wt_policy_renumber_scattered). */
 static wt_status renumber(const wt_instance *inst, const wt_params *p, const int32_t *fixed,
                           renumbered *r, wt_error *err)
 {
@@ -939,6 +941,12 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
     bool ok = r->city && r->index &&
               wt_tour_init_threads(inst, WT_INIT_SPACEFILL, p->seed, p->threads, r->city, NULL) ==
                   WT_OK;
+    bool tuned = wt_tuning_of(p)->renumber_min != 0;
+    if (ok && !wt_policy_renumber_scattered(tuned, r->city, n)) {
+        renumbered_free(r);
+        memset(r, 0, sizeof *r);
+        return WT_OK;
+    }
     if (ok) {
         for (int i = 0; i < n; i++) r->index[r->city[i]] = i;
         ok = (r->inst = wt_instance_subset(inst, inst->name, r->city, n)) != NULL;
@@ -962,9 +970,10 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
  * keeps (ILS with LK or local descents on the host: the caller sees to
  * it); keep (NULL: none) what the host's ILS keeps across calls
  * (ils_keep.h: every call renumbers an instance alike, so what it keeps
- * stays in the same numbers).  Large tours are searched with their cities
- * renumbered by place (renumber_wanted), the result's tour given back in
- * inst's numbers; the clock counts that work. */
+ * stays in the same numbers).  Large tours whose numbering scatters their
+ * cities are searched with the cities renumbered by place (renumber_wanted,
+ * renumber), the result's tour given back in inst's numbers; the clock
+ * counts that work. */
 static wt_status solve_core(const wt_instance *inst, const wt_params *params,
                             wt_multistart_kernel kernel, const int32_t *fixed,
                             wt_ils_keep *keep, wt_result *res, wt_error *err)
@@ -975,6 +984,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     renumbered r;
     wt_status st = renumber(inst, params, fixed, &r, err);
     if (st != WT_OK) return st;
+    if (!r.inst) return solve_search(inst, params, kernel, fixed, keep, t_start, res, err);
     wt_params q = *params;
     if (r.start) q.start_tour = r.start;
     st = solve_search(r.inst, &q, kernel, r.fixed, keep, t_start, res, err);

@@ -90,6 +90,20 @@ static void test_concurrent_size(void **state)
     assert_true(wt_policy_renumber(100, 100));
     assert_false(wt_policy_renumber(100, 99));
     assert_false(wt_policy_renumber(WT_TUNING_OFF, WT_MAX_CITIES));
+    /* ... where more than half of the curve's neighbours lie more than
+     * WT_RENUMBER_JUMP numbers apart, or whatever the numbering where
+     * tuned. */
+    enum { N = 4 * WT_RENUMBER_JUMP };
+    static int32_t order[N];
+    for (int i = 0; i < N; i++) order[i] = i;
+    assert_false(wt_policy_renumber_scattered(false, order, N));
+    assert_true(wt_policy_renumber_scattered(true, order, N));
+    /* every step a jump across half the numbers: all far */
+    for (int i = 0; i < N; i++) order[i] = i % 2 ? i / 2 + N / 2 : i / 2;
+    assert_true(wt_policy_renumber_scattered(false, order, N));
+    for (int i = 0; i < N / 2; i++) order[i] = i;
+    for (int i = N / 2; i < N; i++) order[i] = i % 2 ? i / 2 + N / 2 : i / 2;
+    assert_false(wt_policy_renumber_scattered(false, order, N)); /* half far, less one */
 }
 
 /* The batch search's defaults: WT_BATCH_NEIGHBOURS, and 3-opt items of
