@@ -10,6 +10,7 @@
  * caller, so the CLI can always write it.
  */
 #include <math.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -914,6 +915,10 @@ static void renumbered_free(renumbered *r)
     free(r->fixed);
 }
 
+/* Cities from which the renumbering's loops over all cities (gathers and
+ * scatters, a cache miss a city) run on the search's threads. */
+enum { RENUMBER_THREADS_FROM = 1 << 20 };
+
 /* Whether solve_core searches inst's cities renumbered (wt_policy_renumber):
  * ILS on coordinates, symmetric. */
 static bool renumber_wanted(const wt_instance *inst, const wt_params *p)
@@ -947,11 +952,14 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
         memset(r, 0, sizeof *r);
         return WT_OK;
     }
+    int threads = p->threads > 0 ? p->threads : omp_get_num_procs();
     if (ok) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < n; i++) r->index[r->city[i]] = i;
         ok = (r->inst = wt_instance_subset(inst, inst->name, r->city, n)) != NULL;
     }
     if (ok && p->start_tour && (ok = (r->start = malloc((size_t)n * sizeof *r->start)) != NULL))
+#pragma omp parallel for num_threads(threads) schedule(static) if (n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < n; i++) r->start[i] = r->index[p->start_tour[i]];
     if (ok && fixed && (ok = (r->fixed = malloc(2 * (size_t)n * sizeof *r->fixed)) != NULL))
         for (int c = 0; c < n; c++)
@@ -988,7 +996,9 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     wt_params q = *params;
     if (r.start) q.start_tour = r.start;
     st = solve_search(r.inst, &q, kernel, r.fixed, keep, t_start, res, err);
+    int threads = params->threads > 0 ? params->threads : omp_get_num_procs();
     if (st == WT_OK)
+#pragma omp parallel for num_threads(threads) schedule(static) if (res->n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < res->n; i++) res->tour[i] = r.city[res->tour[i]];
     renumbered_free(&r);
     return st;
