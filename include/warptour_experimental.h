@@ -135,9 +135,11 @@ struct wt_tuning {
                                  same lists as the host's); 0: the default
                                  (src/algo/policy.h); WT_TUNING_OFF: never; else
                                  >= 1 */
-    int64_t renumber_min;     /* ils: cities from which wt_solve searches a copy
-                                 of the instance whose cities are numbered in
-                                 the order of the Hilbert curve, so that cities
+    int64_t renumber_min;     /* ils with lk, local or window descents (not
+                                 full ones): cities from which wt_solve searches
+                                 a copy of the instance whose cities are
+                                 numbered in the order of the Hilbert curve, so
+                                 that cities
                                  near in the plane lie near in memory, and
                                  returns the tour in the instance's numbers;
                                  0: the default (src/algo/policy.h: from a

@@ -920,11 +920,12 @@ static void renumbered_free(renumbered *r)
 enum { RENUMBER_THREADS_FROM = 1 << 20 };
 
 /* Whether solve_core searches inst's cities renumbered (wt_policy_renumber):
- * ILS on coordinates, symmetric. */
+ * ILS with the host's descents (ils_local: the full descents' sessions hold
+ * their tours by position), on coordinates, symmetric. */
 static bool renumber_wanted(const wt_instance *inst, const wt_params *p)
 {
     bool coords = inst->type != WT_EXPLICIT && (inst->x || inst->lat);
-    return p->algorithm == WT_ALGO_ILS && coords && !inst->directed &&
+    return ils_local(p) && coords && !inst->directed &&
            wt_policy_renumber(wt_tuning_of(p)->renumber_min, inst->n);
 }
 
