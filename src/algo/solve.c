@@ -906,6 +906,7 @@ typedef struct renumbered {
     int32_t *city, *index, *start, *fixed;
 } renumbered;
 
+/* Frees what r holds and empties it. */
 static void renumbered_free(renumbered *r)
 {
     wt_instance_free(r->inst);
@@ -913,6 +914,7 @@ static void renumbered_free(renumbered *r)
     free(r->index);
     free(r->start);
     free(r->fixed);
+    memset(r, 0, sizeof *r);
 }
 
 /* Cities from which the renumbering's loops over all cities (gathers and
@@ -950,7 +952,6 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
     bool tuned = wt_tuning_of(p)->renumber_min != 0;
     if (ok && !wt_policy_renumber_scattered(tuned, r->city, n)) {
         renumbered_free(r);
-        memset(r, 0, sizeof *r);
         return WT_OK;
     }
     int threads = p->threads > 0 ? p->threads : omp_get_num_procs();
@@ -992,6 +993,13 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
         return solve_search(inst, params, kernel, fixed, keep, t_start, res, err);
     renumbered r;
     wt_status st = renumber(inst, params, fixed, &r, err);
+    /* Out of memory for the copy: the search in inst's own numbers, which
+     * needs none of it (not with a keep, whose lists are in the copy's
+     * numbers from its other calls). */
+    if (st == WT_STATUS_OUT_OF_MEMORY && !keep) {
+        if (err) *err = (wt_error){0};
+        st = WT_OK;
+    }
     if (st != WT_OK) return st;
     if (!r.inst) return solve_search(inst, params, kernel, fixed, keep, t_start, res, err);
     wt_params q = *params;
