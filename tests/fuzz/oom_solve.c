@@ -7,7 +7,7 @@
  * segments, sa with and without near lists and polish, SSPM and PSSM), on
  * random instances of 60 to 200 cities (EUC_2D, and some as an EXPLICIT
  * matrix, GEO or EUC_3D; one LK run on 20,001 cities, where LK works on
- * segments from one thread on) with small budgets (few restarts, kicks and
+ * segments from one thread on; one LK run renumbered by place) with small budgets (few restarts, kicks and
  * temperature steps; tuning.ils_segment_min, ils_round_kicks and
  * ils_replica_every bring the segments and rounds down to 200 cities), it
  * first counts the allocations one run makes (malloc, calloc and realloc,
@@ -112,6 +112,9 @@ typedef struct config {
      * ils_replica_every (0: the default), which bring the segments, their
      * replica rounds and several rounds down to 200 cities on 2 threads. */
     int segment_min, round_kicks, replica_every;
+    /* tuning.renumber_min (0: the default): 2 renumbers a small instance by
+     * place, WT_TUNING_OFF keeps a large one's numbers. */
+    int renumber_min;
     /* The instance: uniform EUC_2D points (default), or the same points
      * as an EXPLICIT matrix, as GEO coordinates, or with a z as EUC_3D. */
     enum { POINTS = 0, MATRIX, GEO, SPACE } kind;
@@ -145,8 +148,13 @@ static const config configs[] = {
     {"ils-local-3d", 100, WT_ALGO_ILS, G, .descent = WT_ILS_LOCAL, .kicks = 100,
      .segment_min = 20, .kind = SPACE},
     /* Above 20,000 cities LK kicks on segments even on one thread, after a
-     * 2-opt + Or-opt first descent of the whole tour. */
-    {"ils-lk-large", 20001, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 20},
+     * 2-opt + Or-opt first descent of the whole tour (in the instance's own
+     * numbers: the renumbering's failures are the next configuration's,
+     * where a run that ends OK after one costs far less). */
+    {"ils-lk-large", 20001, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 20,
+     .renumber_min = WT_TUNING_OFF},
+    {"ils-lk-renumbered", 200, WT_ALGO_ILS, G, .descent = WT_ILS_LK, .kicks = 100,
+     .renumber_min = 2},
     {"sa", 60, WT_ALGO_SA, G},
     {"sa-polish", 60, WT_ALGO_SA, G, .sa_polish = true},
     {"sa-near", 60, WT_ALGO_SA, G, .sa_near = 8},
@@ -183,7 +191,7 @@ static void params_for(const config *c, int threads, wt_params *p, wt_tuning *t)
     p->swaps = c->swaps;
     p->prune = !c->no_prune;
     *t = (wt_tuning){.ils_segment_min = c->segment_min, .ils_round_kicks = c->round_kicks,
-                     .ils_replica_every = c->replica_every};
+                     .ils_replica_every = c->replica_every, .renumber_min = c->renumber_min};
     p->tuning = t;
 }
 
