@@ -139,9 +139,9 @@ struct wt_tuning {
                                  full ones): cities from which wt_solve searches
                                  a copy of the instance whose cities are
                                  numbered in the order of the Hilbert curve, so
-                                 that cities
-                                 near in the plane lie near in memory, and
-                                 returns the tour in the instance's numbers;
+                                 that cities near in the plane lie near in
+                                 memory, and returns the tour in the instance's
+                                 numbers;
                                  0: the default (src/algo/policy.h: from a
                                  size, where the instance's numbering
                                  scatters the cities); WT_TUNING_OFF: never;

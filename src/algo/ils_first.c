@@ -78,8 +78,6 @@ wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool 
     return WT_OK;
 }
 
-
-
 /* The list descent of a large tour with LK, then the longest edges' moves
  * (see the top of the file); report: through ctl, as the solving thread
  * does. */

@@ -898,12 +898,11 @@ static wt_status solve_search(const wt_instance *inst, const wt_params *params,
 
 /* An instance's cities renumbered in the order of the Hilbert curve
  * (the spacefill tour): city[i] is the instance's city that the copy
- * numbers i, index[c] the copy's number of the instance's city c; start
- * and fixed, the caller's start tour and fixed edges in the copy's
- * numbers (NULL: none given). */
+ * numbers i; start and fixed, the caller's start tour and fixed edges in
+ * the copy's numbers (NULL: none given). */
 typedef struct renumbered {
     wt_instance *inst;
-    int32_t *city, *index, *start, *fixed;
+    int32_t *city, *start, *fixed;
 } renumbered;
 
 /* Frees what r holds and empties it. */
@@ -911,7 +910,6 @@ static void renumbered_free(renumbered *r)
 {
     wt_instance_free(r->inst);
     free(r->city);
-    free(r->index);
     free(r->start);
     free(r->fixed);
     memset(r, 0, sizeof *r);
@@ -920,6 +918,11 @@ static void renumbered_free(renumbered *r)
 /* Cities from which the renumbering's loops over all cities (gathers and
  * scatters, a cache miss a city) run on the search's threads. */
 enum { RENUMBER_THREADS_FROM = 1 << 20 };
+
+static int renumber_threads(const wt_params *p)
+{
+    return p->threads > 0 ? p->threads : omp_get_num_procs();
+}
 
 /* Whether solve_core searches inst's cities renumbered (wt_policy_renumber):
  * ILS with the host's descents (ils_local: the full descents' sessions hold
@@ -945,30 +948,32 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
         if (st != WT_OK) return st;
     }
     r->city = malloc((size_t)n * sizeof *r->city);
-    r->index = malloc((size_t)n * sizeof *r->index);
-    bool ok = r->city && r->index &&
+    int32_t *index = malloc((size_t)n * sizeof *index); /* index[c]: the copy's number of c */
+    bool ok = r->city && index &&
               wt_tour_init_threads(inst, WT_INIT_SPACEFILL, p->seed, p->threads, r->city, NULL) ==
                   WT_OK;
     bool tuned = wt_tuning_of(p)->renumber_min != 0;
     if (ok && !wt_policy_renumber_scattered(tuned, r->city, n)) {
+        free(index);
         renumbered_free(r);
         return WT_OK;
     }
-    int threads = p->threads > 0 ? p->threads : omp_get_num_procs();
+    int threads = renumber_threads(p);
     if (ok) {
 #pragma omp parallel for num_threads(threads) schedule(static) if (n >= RENUMBER_THREADS_FROM)
-        for (int i = 0; i < n; i++) r->index[r->city[i]] = i;
+        for (int i = 0; i < n; i++) index[r->city[i]] = i;
         ok = (r->inst = wt_instance_subset(inst, inst->name, r->city, n)) != NULL;
     }
     if (ok && p->start_tour && (ok = (r->start = malloc((size_t)n * sizeof *r->start)) != NULL))
 #pragma omp parallel for num_threads(threads) schedule(static) if (n >= RENUMBER_THREADS_FROM)
-        for (int i = 0; i < n; i++) r->start[i] = r->index[p->start_tour[i]];
+        for (int i = 0; i < n; i++) r->start[i] = index[p->start_tour[i]];
     if (ok && fixed && (ok = (r->fixed = malloc(2 * (size_t)n * sizeof *r->fixed)) != NULL))
         for (int c = 0; c < n; c++)
             for (int k = 0; k < 2; k++) {
                 int32_t to = fixed[2 * c + k];
-                r->fixed[2 * r->index[c] + k] = to < 0 ? to : r->index[to];
+                r->fixed[2 * index[c] + k] = to < 0 ? to : index[to];
             }
+    free(index);
     if (ok) return WT_OK;
     renumbered_free(r);
     return wt_fail(err, WT_STATUS_OUT_OF_MEMORY,
@@ -1005,7 +1010,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     wt_params q = *params;
     if (r.start) q.start_tour = r.start;
     st = solve_search(r.inst, &q, kernel, r.fixed, keep, t_start, res, err);
-    int threads = params->threads > 0 ? params->threads : omp_get_num_procs();
+    int threads = renumber_threads(params);
     if (st == WT_OK)
 #pragma omp parallel for num_threads(threads) schedule(static) if (res->n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < res->n; i++) res->tour[i] = r.city[res->tour[i]];
