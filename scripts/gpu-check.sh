@@ -121,12 +121,12 @@ elif [ ! -f "$tsplib/large/xqf131.tsp" ]; then # a file only the whole collectio
     note "test_tsplib_all" "left out ($tsplib holds a subset of TSPLIB)"
 fi
 if [ $prebuilt = yes ]; then
-    # Only the GPU tests (and test_ils, whose cuda case needs a GPU) travel
-    # prebuilt; ctest's files name paths of the machine that built them, so
-    # each test runs directly, logged as ctest would.
+    # Only the GPU tests (and test_ils and test_params, whose cuda cases
+    # need a GPU) travel prebuilt; ctest's files name paths of the machine
+    # that built them, so each test runs directly, logged as ctest would.
     : >"$OUT/ctest_last.log"
     : >"$OUT/ctest.log"
-    for t in "$build"/tests/test_gpu_* "$build"/tests/test_ils; do
+    for t in "$build"/tests/test_gpu_* "$build"/tests/test_ils "$build"/tests/test_params; do
         [ -x "$t" ] || continue
         name=$(basename "$t")
         echo "Testing: $name" >>"$OUT/ctest_last.log"

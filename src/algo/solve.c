@@ -205,6 +205,19 @@ static wt_status auto_device(const wt_params *p, wt_device *out, char *device,
     return WT_OK;
 }
 
+/* Whether params.cuda_device names a device of every device backend, for
+ * auto's runs that keep the search on the host but may still use the GPU
+ * (its ascent, its windows): the same check as a run on the GPU. */
+static wt_status check_devices(const wt_params *p, wt_error *err)
+{
+    const wt_backend *b;
+    for (int i = 0; (b = wt_backend_at(i)) != NULL; i++) {
+        wt_status st = b->host ? WT_OK : check_device(b, p, err);
+        if (st != WT_OK) return st;
+    }
+    return WT_OK;
+}
+
 static wt_status choose_device(const wt_params *p, wt_device *out, char *device,
                                size_t device_size, wt_error *err)
 {
@@ -577,6 +590,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ils_concurrent_min", t->ils_concurrent_min},
         {"ils_device_lists_min", t->ils_device_lists_min},
         {"renumber_min", t->renumber_min},
+        {"ils_lk_large_min", t->ils_lk_large_min},
         {"ils_starts", t->ils_starts},
         {"ils_replica_every", t->ils_replica_every},
         {"ils_share_round_every", t->ils_share_round_every},
@@ -791,7 +805,15 @@ static wt_status solve_search(const wt_instance *inst, const wt_params *params,
     wt_params on_host = *params;
     bool concurrent_wanted = concurrent_windows_wanted(params, inst->n);
     if (auto_on_host(params, inst->n) && !concurrent_wanted) on_host.backend = WT_BACKEND_CPU;
-    if (auto_host_only(params, inst->n)) ctl.params = &on_host;
+    if (auto_host_only(params, inst->n)) {
+        ctl.params = &on_host;
+    } else if (on_host.backend != params->backend) {
+        wt_status checked = check_devices(params, err);
+        if (checked != WT_OK) {
+            free(tour);
+            return checked;
+        }
+    }
     device_choice choice = {.params = &on_host};
     pthread_t chooser;
     bool threaded = choice_during_build(&on_host) &&
