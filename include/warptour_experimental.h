@@ -147,6 +147,14 @@ struct wt_tuning {
                                  scatters the cities); WT_TUNING_OFF: never;
                                  else >= 1: from that many cities, whatever
                                  the numbering */
+    int64_t ils_lk_large_min; /* lk descents: cities from which a tour is
+                                 searched as a large one: its first descent
+                                 the list descent or, on segments, 2-opt +
+                                 Or-opt and then LK, start tours by
+                                 ils_starts' rule for list descents, no
+                                 replicas on arrays; 0: the default (above
+                                 WT_ILS_LK_REPLICAS_MAX, src/algo/policy.h);
+                                 WT_TUNING_OFF: never; else >= 1 */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

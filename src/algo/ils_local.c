@@ -57,15 +57,7 @@ static wt_ls_moves search_moves(bool lk, const wt_params *p, const wt_instance *
     int n = inst->n;
     wt_ls_moves m = wt_policy_ls_moves(lk);
     if (!lk) return m;
-    if (n >= WT_ILS_LK_DEEP_MIN) {
-        m.candidates = WT_ILS_LK_DEEP_CANDIDATES;
-        m.depth = wt_policy_lk_deep_depth(threads, p->time_limit_s);
-        m.breadth[0] = WT_ILS_LK_DEEP_BREADTH1;
-        m.breadth[1] = WT_ILS_LK_DEEP_BREADTH2;
-        m.breadth[2] = WT_ILS_LK_DEEP_BREADTH3;
-        m.breadth[3] = WT_ILS_LK_DEEP_BREADTH4;
-        m.breadth[4] = WT_ILS_LK_DEEP_BREADTH5;
-    }
+    m = wt_policy_lk_deep_moves(m, n, threads, p->time_limit_s);
     if (t->lk_candidates) m.candidates = t->lk_candidates;
     if (t->lk_depth) m.depth = t->lk_depth;
     wt_device ascent_on;
@@ -449,7 +441,8 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Fixed edges (ctl->fixed): the whole tour's engines and the segments'
      * keep them (a segment in its own numbering); merged replicas do not
      * (below). */
-    bool large_lk = lk && n > WT_ILS_LK_REPLICAS_MAX && inst->type != WT_EXPLICIT;
+    bool large_lk = lk && wt_policy_lk_large(wt_tuning_of(ctl->params)->ils_lk_large_min, n) &&
+                    inst->type != WT_EXPLICIT;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     bool kept = false;
     int starts = merged_starts(inst, ctl, &moves, large_lk || two_opted, T);

@@ -97,11 +97,29 @@ int wt_policy_lk_deep_depth(int threads, double time_limit_s)
     return few ? WT_LK_DEPTH : WT_ILS_LK_DEEP_DEPTH;
 }
 
+wt_ls_moves wt_policy_lk_deep_moves(wt_ls_moves m, int n, int threads, double time_limit_s)
+{
+    if (n < WT_ILS_LK_DEEP_MIN) return m;
+    m.candidates = WT_ILS_LK_DEEP_CANDIDATES;
+    m.depth = wt_policy_lk_deep_depth(threads, time_limit_s);
+    const int breadth[WT_LK_LEVELS] = {WT_ILS_LK_DEEP_BREADTH1, WT_ILS_LK_DEEP_BREADTH2,
+                                       WT_ILS_LK_DEEP_BREADTH3, WT_ILS_LK_DEEP_BREADTH4,
+                                       WT_ILS_LK_DEEP_BREADTH5};
+    for (int i = 0; i < WT_LK_LEVELS; i++) m.breadth[i] = breadth[i];
+    return m;
+}
+
 bool wt_policy_lk_list_descent(int64_t tuned, int n, int T, int kopt)
 {
     if (tuned == WT_TUNING_OFF) return false;
     if (tuned) return (long long)n / (T > 0 ? T : 1) >= tuned;
     return !kopt || n <= WT_ILS_KOPT_LIST_DESCENT_MAX;
+}
+
+bool wt_policy_lk_large(int64_t tuned, int n)
+{
+    if (tuned == WT_TUNING_OFF) return false;
+    return tuned ? n >= tuned : n > WT_ILS_LK_REPLICAS_MAX;
 }
 
 bool wt_policy_lk_kopt_tied_off(int tuned, int n)

@@ -176,6 +176,10 @@ int wt_policy_lk_deep_depth(int threads, double time_limit_s);
 #define WT_ILS_LK_DEEP_BREADTH3 2
 #define WT_ILS_LK_DEEP_BREADTH4 1
 #define WT_ILS_LK_DEEP_BREADTH5 1
+/* The LK moves m of a search of n cities on `threads` threads under a time
+ * limit of time_limit_s seconds (0: none), from WT_ILS_LK_DEEP_MIN cities
+ * the deeper step above (candidates, depth, breadth); below, m as given. */
+wt_ls_moves wt_policy_lk_deep_moves(wt_ls_moves m, int n, int threads, double time_limit_s);
 /* LK searches' candidates by alpha-nearness from a Held-Karp ascent
  * (algo/alpha.h) [lk_alpha]: how many a city, and the ascent's share of
  * the time left after the start tour at most [ascent_share_pct]; without
@@ -415,6 +419,10 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
 #define WT_ILS_LK_SEGMENT_MAX 12000
 /* Tours above which LK searches use no replicas of the array nor a first array descent. */
 #define WT_ILS_LK_REPLICAS_MAX 20000
+/* Whether LK searches a tour of n cities as a large one (above
+ * WT_ILS_LK_REPLICAS_MAX; tuned: ils_lk_large_min, from that many cities,
+ * WT_TUNING_OFF never). */
+bool wt_policy_lk_large(int64_t tuned, int n);
 /* Tours from which a host ILS with a GPU beside it (its concurrent windows'
  * device) takes the whole tour's candidate lists from the GPU's neighbours
  * slot, the same lists as the host's: below, the host's threads list them

@@ -36,6 +36,7 @@ static const wt_tuning_field tuning_fields[] = {
     RENAMED(ils_concurrent_round_ms, WT_TUNING_INT, "ils_beside_ms"),
     FIELD(ils_concurrent_ahead, WT_TUNING_INT),
     FIELD(renumber_min, WT_TUNING_I64),
+    FIELD(ils_lk_large_min, WT_TUNING_I64),
     FIELD(ils_window_resident, WT_TUNING_INT),
     FIELD(ils_device_lists_min, WT_TUNING_I64),
     FIELD(ils_merge, WT_TUNING_INT),

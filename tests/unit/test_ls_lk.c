@@ -231,6 +231,12 @@ static void test_list_descent(void **state)
  * test_ils_lk_solve keeps the default. */
 enum { ASCENT_STEPS = 20 };
 
+/* Tours searched the large tours' way below (tuning ils_lk_large_min: a
+ * first list descent or one on segments, several start tours, segments
+ * throughout, as above 20,000 cities by default), so that the tests of
+ * that way need not search 20,000 cities. */
+enum { LARGE = 2500 };
+
 /* ILS with LK descents on the CPU, `kicks` kicks on two threads. */
 static wt_params ils_lk_params(uint64_t kicks)
 {
@@ -259,17 +265,19 @@ static void solve_twice(const wt_instance *inst, const wt_params *p, wt_result *
     wt_result_free(&b);
 }
 
-/* ILS with LK above 20,000 cities, its first descent and kicks on lists
- * (the default) or both on segments (tuning.ils_list_descent_min,
- * ils_merged_min). */
+/* ILS with LK on a large tour, its first descent and kicks on lists (the
+ * default) or both on segments (tuning.ils_list_descent_min,
+ * ils_merged_min), on the cities renumbered by place (renumber_min). */
 static void test_ils_lk_list_first_descent(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(21000, 8);
+    wt_instance *inst = wt_test_random_instance(LARGE, 8);
     wt_params p = ils_lk_params(500);
     const int64_t list_min[] = {1, WT_TUNING_OFF};
     wt_tuning tune = {.ils_searches = 2, /* one a thread */
-                       .ascent_iterations = ASCENT_STEPS};
+                       .ascent_iterations = ASCENT_STEPS,
+                       .ils_lk_large_min = LARGE,
+                       .renumber_min = 2};
     p.tuning = &tune;
     for (int v = 0; v < 2; v++) {
         tune.ils_list_descent_min = list_min[v];
@@ -347,7 +355,7 @@ static void test_ils_lk_merged_starts(void **state)
     wt_instance_free(inst);
 }
 
-/* Above 20,000 cities the first list descent can also run from
+/* On a large tour the first list descent can also run from
  * Quick-Boruvka sweeps, one a thread (tuning.ils_starts): valid, exact,
  * reproducible on three threads.  By default only where most cities have
  * their two nearest at one length: on uniform random points (next to no
@@ -359,13 +367,13 @@ static void test_ils_lk_merged_starts(void **state)
 static void test_ils_lk_starts(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(21000, 11);
+    wt_instance *inst = wt_test_random_instance(LARGE, 11);
     wt_params p = ils_lk_params(50);
     p.threads = 3;
     /* one a thread, as a time limit makes them; the flip chain, cheaper a
      * descent (the default step's list descent: test_ils_lk_list_first_descent) */
     wt_tuning tune = {.ils_searches = 3, .lk_kopt = WT_TUNING_OFF,
-                       .ascent_iterations = ASCENT_STEPS};
+                       .ascent_iterations = ASCENT_STEPS, .ils_lk_large_min = LARGE};
     /* the instance's own numbers, so that the greedy tour given below is
      * the one the search builds (greedy breaks ties by city number) */
     tune.renumber_min = WT_TUNING_OFF;
@@ -391,7 +399,7 @@ static void test_ils_lk_starts(void **state)
     wt_result_free(&given);
     wt_instance_free(inst);
 
-    enum { SIDE = 150 }; /* 22,500 cities */
+    enum { SIDE = 50 }; /* 2,500 cities */
     wt_instance *grid = grid_instance(SIDE);
     p = ils_lk_params(50);
     p.threads = 3;
@@ -418,12 +426,12 @@ static void test_ils_lk_starts(void **state)
     /* Where a sweep's descent ends shortest (a holed grid, three starts:
      * the greedy tour and two sweeps, in the instance's own numbers), the
      * result names Quick-Boruvka as its start tour's heuristic. */
-    wt_instance *holed = holed_grid_instance(21000, 6);
+    wt_instance *holed = holed_grid_instance(LARGE, 8);
     p = ils_lk_params(20);
     p.threads = 3;
     wt_tuning three_starts = {.ils_starts = 3, .ils_searches = 3,
                               .ascent_iterations = ASCENT_STEPS,
-                              .renumber_min = WT_TUNING_OFF};
+                              .renumber_min = WT_TUNING_OFF, .ils_lk_large_min = LARGE};
     p.tuning = &three_starts;
     wt_result swept, greedy;
     assert_int_equal(wt_solve(holed, &p, &swept, NULL), WT_OK);
@@ -513,18 +521,19 @@ static void test_ils_lk_tied_starts(void **state)
     wt_instance_free(grid);
 }
 
-/* ILS with LK above 20,000 cities kicking merged replicas on lists
+/* ILS with LK on a large tour kicking merged replicas on lists
  * (tuning.ils_merged_min): one search, and three whose changes are merged
  * every round (short rounds, so that several merges run); valid, exact,
  * reproducible, and the kicks shorten the first descent's tour. */
 static void test_ils_lk_merged_replicas(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(21000, 9);
+    wt_instance *inst = wt_test_random_instance(LARGE, 9);
     wt_params p = ils_lk_params(1); /* about the first descent alone */
     /* the flip chain, cheaper a kick (merged replicas with the default
      * step: test_ils.c, test_ils_same_tour_on_any_threads) */
-    wt_tuning tune = {.lk_kopt = WT_TUNING_OFF, .ascent_iterations = ASCENT_STEPS};
+    wt_tuning tune = {.lk_kopt = WT_TUNING_OFF, .ascent_iterations = ASCENT_STEPS,
+                      .ils_lk_large_min = LARGE};
     p.tuning = &tune;
     wt_result none;
     p.threads = 1;
@@ -535,25 +544,33 @@ static void test_ils_lk_merged_replicas(void **state)
     for (int v = 0; v < 2; v++) {
         p.threads = threads[v];
         tune.ils_searches = threads[v];
-        p.kicks = 1500;
+        p.kicks = 600;
         wt_result a;
         solve_twice(inst, &p, &a);
         assert_true(a.length < none.length);
-        assert_int_equal(a.ils.kicks, 1500u);
+        assert_int_equal(a.ils.kicks, 600u);
         wt_result_free(&a);
     }
     wt_result_free(&none);
     wt_instance_free(inst);
 }
 
-/* From 50,000 cities the kicks' repairs take the broader LK step (the
- * first descent the default breadth): valid, exact, reproducible. */
+/* The kicks' repairs by the deeper LK step, as from 50,000 cities
+ * (wt_policy_lk_deep_moves; here tuned on a large tour of fewer), the
+ * first descent with the default breadth: valid, exact, reproducible. */
 static void test_ils_lk_broad_repairs(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(50000, 10);
+    wt_instance *inst = wt_test_random_instance(LARGE, 10);
     wt_params p = ils_lk_params(400);
-    wt_tuning tune = {.ascent_iterations = ASCENT_STEPS};
+    wt_tuning tune = {.ascent_iterations = ASCENT_STEPS,
+                      .ils_lk_large_min = LARGE,
+                      .lk_depth = WT_ILS_LK_DEEP_DEPTH,
+                      .lk_breadth1 = WT_ILS_LK_DEEP_BREADTH1,
+                      .lk_breadth2 = WT_ILS_LK_DEEP_BREADTH2,
+                      .lk_breadth3 = WT_ILS_LK_DEEP_BREADTH3,
+                      .lk_breadth4 = WT_ILS_LK_DEEP_BREADTH4,
+                      .lk_breadth5 = WT_ILS_LK_DEEP_BREADTH5};
     p.tuning = &tune;
     wt_result a;
     solve_twice(inst, &p, &a);
@@ -728,8 +745,8 @@ static void test_paths_keep_their_ends(void **state)
 static void test_ils_lk_solve(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(3000, 21);
-    wt_params p = ils_lk_params(1000);
+    wt_instance *inst = wt_test_random_instance(2000, 21);
+    wt_params p = ils_lk_params(300);
     wt_result a, b;
     solve_twice(inst, &p, &a);
     assert_int_equal(a.ils.descent, WT_ILS_LK);
@@ -750,22 +767,23 @@ static void test_ils_lk_solve(void **state)
 static void test_ils_lk_alpha_start(void **state)
 {
     (void)state;
-    wt_instance *inst = wt_test_random_instance(3000, 23);
-    wt_params p = ils_lk_params(200);
+    enum { ALPHA_N = 2000 };
+    wt_instance *inst = wt_test_random_instance(ALPHA_N, 23);
+    wt_params p = ils_lk_params(50);
     wt_tuning tune = {.ascent_iterations = ASCENT_STEPS};
     p.tuning = &tune;
     wt_result by_default, remade, given, given_remade;
     assert_int_equal(wt_solve(inst, &p, &by_default, NULL), WT_OK);
     tune.lk_alpha_start = 1;
     solve_twice(inst, &p, &remade);
-    assert_memory_not_equal(remade.tour, by_default.tour, 3000 * sizeof *remade.tour);
-    int32_t *start = malloc(3000 * sizeof *start);
+    assert_memory_not_equal(remade.tour, by_default.tour, ALPHA_N * sizeof *remade.tour);
+    int32_t *start = malloc(ALPHA_N * sizeof *start);
     assert_int_equal(wt_tour_init(inst, WT_INIT_GREEDY, p.seed, start, NULL), WT_OK);
     p.start_tour = start;
     assert_int_equal(wt_solve(inst, &p, &given_remade, NULL), WT_OK);
     tune.lk_alpha_start = 0;
     assert_int_equal(wt_solve(inst, &p, &given, NULL), WT_OK);
-    assert_memory_equal(given.tour, given_remade.tour, 3000 * sizeof *given.tour);
+    assert_memory_equal(given.tour, given_remade.tour, ALPHA_N * sizeof *given.tour);
     free(start);
     wt_result_free(&by_default);
     wt_result_free(&remade);

@@ -184,6 +184,13 @@ static void test_lk_kopt(void **state)
     assert_false(wt_policy_lk_list_descent(WT_TUNING_OFF, 30000, 16, 0));
     assert_true(wt_policy_lk_list_descent(1000, 16000, 16, WT_LK_KOPT_DEFAULT));
     assert_false(wt_policy_lk_list_descent(1001, 16000, 16, 0));
+    /* a large tour above WT_ILS_LK_REPLICAS_MAX cities; tuned: from that
+     * many cities, or never */
+    assert_false(wt_policy_lk_large(0, WT_ILS_LK_REPLICAS_MAX));
+    assert_true(wt_policy_lk_large(0, WT_ILS_LK_REPLICAS_MAX + 1));
+    assert_true(wt_policy_lk_large(3000, 3000));
+    assert_false(wt_policy_lk_large(3001, 3000));
+    assert_false(wt_policy_lk_large(WT_TUNING_OFF, 1000000));
     assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
     assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
     assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
@@ -213,6 +220,18 @@ static void test_lk_kopt(void **state)
                      WT_ILS_LK_DEEP_DEPTH);
     assert_int_equal(wt_policy_lk_deep_depth(16, 10), WT_ILS_LK_DEEP_DEPTH);
     assert_int_equal(wt_policy_lk_deep_depth(2, 0), WT_ILS_LK_DEEP_DEPTH); /* a kick budget */
+    /* The deeper step from WT_ILS_LK_DEEP_MIN cities: more candidates,
+     * deeper, broader; below, the moves as given. */
+    wt_ls_moves lk = wt_policy_ls_moves(true);
+    wt_ls_moves below = wt_policy_lk_deep_moves(lk, WT_ILS_LK_DEEP_MIN - 1, 16, 10);
+    assert_memory_equal(&below, &lk, sizeof lk);
+    wt_ls_moves deep = wt_policy_lk_deep_moves(lk, WT_ILS_LK_DEEP_MIN, 16, 10);
+    assert_int_equal(deep.candidates, WT_ILS_LK_DEEP_CANDIDATES);
+    assert_int_equal(deep.depth, WT_ILS_LK_DEEP_DEPTH);
+    assert_int_equal(deep.breadth[0], WT_ILS_LK_DEEP_BREADTH1);
+    assert_int_equal(deep.breadth[2], WT_ILS_LK_DEEP_BREADTH3);
+    assert_int_equal(deep.breadth[4], WT_ILS_LK_DEEP_BREADTH5);
+    assert_true(deep.lk && deep.quadrant);
     assert_false(wt_policy_lk_kopt_tied_off(WT_TUNING_OFF, WT_LK_KOPT_TIED_MAX_CITIES + 1));
     /* LKH's chains: the first descent's, on tours up to a size, given time */
     int most = WT_LK_KOPT_CHAINS_MAX_CITIES;
