@@ -87,7 +87,9 @@
  * segments, all threads, then takes the time the host's ascent took.  At
  * 60 s on a million uniform cities (60 us a city; H200 machine, 16 cores)
  * the 5-opt step reached 0.366% above BHH where the flip chain reached
- * 0.564-0.589% (bench/RESULTS.md, "The 5-opt step at a million cities"). */
+ * 0.564-0.589% (bench/RESULTS.md, "The 5-opt step at a million cities").
+ * Above WT_AUTO_LK_MAX_CITIES, where the alternative is auto's local
+ * descents, from WT_AUTO_LK_DEVICE_S_PER_CITY. */
 #define WT_LK_KOPT_DEVICE_S_PER_CITY 50e-6
 /* Tours up to which the k-opt step's first descent (of a large tour, above
  * WT_ILS_LK_REPLICAS_MAX cities) is the list descent on one thread, above
@@ -662,6 +664,13 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * for LK's first descent of the whole tour to pay (bench/RESULTS.md, "Why LK up
  * to a million cities from 45 µs a city (auto)"). */
 #define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
+/* With the ascent on a GPU, from this many: the 5-opt step on the GPU's
+ * alpha lists (WT_LK_KOPT_DEVICE_S_PER_CITY's rule, from this many there
+ * too), its first descent on segments.  A million uniform cities (H200
+ * machine, 16 cores): at 10 s 1.152% above BHH against local descents'
+ * 1.130-1.159%, at 20 s 0.461% against 0.956% (bench/RESULTS.md, "The
+ * million at 10 and 20 s"). */
+#define WT_AUTO_LK_DEVICE_S_PER_CITY 10e-6
 
 /* The shortest time limit, in seconds, from which auto's ILS with LK
  * descents (on the host) lets a usable GPU take part: its ascent, and
@@ -704,8 +713,10 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * auto takes on a tour of n cities under a time limit of time_limit_s seconds
  * (<= 0: none): LK up to WT_AUTO_LK_MAX_CITIES, up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
- * city or more, local beyond. */
-wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s);
+ * city or more (WT_AUTO_LK_DEVICE_S_PER_CITY where device_ascent: a GPU
+ * runs the ascent for alpha lists), local beyond. */
+wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s,
+                                     bool device_ascent);
 
 /* Whether auto's ILS with LK descents may use a GPU under a time limit of
  * time_limit_s seconds (<= 0: none): without a limit, and from

@@ -90,10 +90,28 @@ static bool ils_local(const wt_params *p)
     return p->algorithm == WT_ALGO_ILS && p->ils_descent != WT_ILS_FULL;
 }
 
-/* The descent ILS runs after each kick: auto resolved for n cities. */
+/* Whether a GPU would run the ascent of p's LK search for its alpha lists:
+ * auto lets the GPU take part under p's limit, the tuning leaves the lists
+ * on, and wt_alpha_device finds a usable GPU (which makes its context). */
+static bool device_alpha_lists(const wt_params *p)
+{
+    const wt_tuning *t = wt_tuning_of(p);
+    if (p->backend == WT_BACKEND_CPU || t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2 ||
+        !wt_policy_auto_device(p->time_limit_s, t->auto_device_min_ms))
+        return false;
+    wt_device dev;
+    wt_alpha_device(p, &dev);
+    return !dev.backend->host;
+}
+
+/* The descent ILS runs after each kick: auto resolved for n cities.  The
+ * GPU is asked only where the answer depends on it. */
 static wt_ils_descent ils_descent_run(const wt_params *p, int n)
 {
-    return wt_policy_ils_descent(p->ils_descent, n, p->time_limit_s);
+    double limit = p->time_limit_s;
+    wt_ils_descent without = wt_policy_ils_descent(p->ils_descent, n, limit, false);
+    if (without == wt_policy_ils_descent(p->ils_descent, n, limit, true)) return without;
+    return device_alpha_lists(p) ? wt_policy_ils_descent(p->ils_descent, n, limit, true) : without;
 }
 
 /* Whether --backend auto runs the search on the host alone: ILS with LK
