@@ -9,12 +9,13 @@
 #include <stdlib.h>
 
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s,
-                                     bool device_ascent)
+                                     int device_threads)
 {
     if (asked != WT_ILS_AUTO) return asked;
     if (n <= WT_AUTO_LK_MAX_CITIES) return WT_ILS_LK;
-    double s_per_city = device_ascent ? WT_AUTO_LK_DEVICE_S_PER_CITY : WT_AUTO_LK_LONG_S_PER_CITY;
-    bool long_limit = time_limit_s > 0 && time_limit_s >= s_per_city * n;
+    bool long_limit = time_limit_s > 0 &&
+                      (time_limit_s >= WT_AUTO_LK_LONG_S_PER_CITY * n ||
+                       device_threads * time_limit_s >= WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * n);
     return n <= WT_AUTO_LK_LONG_MAX_CITIES && long_limit ? WT_ILS_LK : WT_ILS_LOCAL;
 }
 
@@ -83,12 +84,12 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     if (t->lk_kopt == WT_TUNING_OFF) return 0;
     if (t->lk_kopt) return t->lk_kopt;
     bool no_lists = t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2;
-    double device = n > WT_AUTO_LK_MAX_CITIES ? WT_AUTO_LK_DEVICE_S_PER_CITY
-                                              : WT_LK_KOPT_DEVICE_S_PER_CITY;
-    double large = device_ascent ? device : WT_LK_KOPT_LARGE_S_PER_CITY;
+    double large = device_ascent ? WT_LK_KOPT_DEVICE_S_PER_CITY : WT_LK_KOPT_LARGE_S_PER_CITY;
     double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? large : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
     double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
+    if (device_ascent && n > WT_AUTO_LK_MAX_CITIES)
+        short_limit = time_limit_s > 0 && thread_s < WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * n;
     bool rich_limit = time_limit_s > 0 && n < WT_LK_KOPT_RICH_MAX_CITIES &&
                       thread_s >= WT_LK_KOPT_MAX_THREAD_S_PER_CITY * n;
     bool small = n < WT_LK_KOPT_MIN_CITIES;

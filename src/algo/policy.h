@@ -89,7 +89,7 @@
  * the 5-opt step reached 0.366% above BHH where the flip chain reached
  * 0.564-0.589% (bench/RESULTS.md, "The 5-opt step at a million cities").
  * Above WT_AUTO_LK_MAX_CITIES, where the alternative is auto's local
- * descents, from WT_AUTO_LK_DEVICE_S_PER_CITY. */
+ * descents, from WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds. */
 #define WT_LK_KOPT_DEVICE_S_PER_CITY 50e-6
 /* Tours up to which the k-opt step's first descent (of a large tour, above
  * WT_ILS_LK_REPLICAS_MAX cities) is the list descent on one thread, above
@@ -664,13 +664,15 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * for LK's first descent of the whole tour to pay (bench/RESULTS.md, "Why LK up
  * to a million cities from 45 µs a city (auto)"). */
 #define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
-/* With the ascent on a GPU, from this many: the 5-opt step on the GPU's
- * alpha lists (WT_LK_KOPT_DEVICE_S_PER_CITY's rule, from this many there
- * too), its first descent on segments.  A million uniform cities (H200
- * machine, 16 cores): at 10 s 1.152% above BHH against local descents'
- * 1.130-1.159%, at 20 s 0.461% against 0.956% (bench/RESULTS.md, "The
- * million at 10 and 20 s"). */
-#define WT_AUTO_LK_DEVICE_S_PER_CITY 10e-6
+/* With the ascent on a GPU, from this many thread-seconds a city (threads
+ * times the limit, over n): the 5-opt step on the GPU's alpha lists
+ * (wt_policy_lk_kopt's rule there too), its first descent on segments on
+ * all threads, which must end within the limit.  A million uniform cities
+ * on 16 threads (H200 machine): at 10 s (160 µs) 1.152% above BHH against
+ * local descents' 1.130-1.168%, at 15 s 0.691% against 1.047%, at 30 s
+ * 0.411% against 0.903%; 500,000 at 10 s 0.529% against 1.005%
+ * (bench/RESULTS.md, "The million at 10, 15 and 30 s"). */
+#define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 150e-6
 
 /* The shortest time limit, in seconds, from which auto's ILS with LK
  * descents (on the host) lets a usable GPU take part: its ascent, and
@@ -713,10 +715,11 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * auto takes on a tour of n cities under a time limit of time_limit_s seconds
  * (<= 0: none): LK up to WT_AUTO_LK_MAX_CITIES, up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
- * city or more (WT_AUTO_LK_DEVICE_S_PER_CITY where device_ascent: a GPU
- * runs the ascent for alpha lists), local beyond. */
+ * city or more (or WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a
+ * city where a GPU runs the ascent for alpha lists beside device_threads
+ * host threads; 0: no GPU), local beyond. */
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s,
-                                     bool device_ascent);
+                                     int device_threads);
 
 /* Whether auto's ILS with LK descents may use a GPU under a time limit of
  * time_limit_s seconds (<= 0: none): without a limit, and from

@@ -104,14 +104,21 @@ static bool device_alpha_lists(const wt_params *p)
     return !dev.backend->host;
 }
 
+/* The host threads of p's search. */
+static int run_threads(const wt_params *p)
+{
+    return p->threads > 0 ? p->threads : omp_get_num_procs();
+}
+
 /* The descent ILS runs after each kick: auto resolved for n cities.  The
  * GPU is asked only where the answer depends on it. */
 static wt_ils_descent ils_descent_run(const wt_params *p, int n)
 {
     double limit = p->time_limit_s;
-    wt_ils_descent without = wt_policy_ils_descent(p->ils_descent, n, limit, false);
-    if (without == wt_policy_ils_descent(p->ils_descent, n, limit, true)) return without;
-    return device_alpha_lists(p) ? wt_policy_ils_descent(p->ils_descent, n, limit, true) : without;
+    int T = run_threads(p);
+    wt_ils_descent without = wt_policy_ils_descent(p->ils_descent, n, limit, 0);
+    wt_ils_descent with = wt_policy_ils_descent(p->ils_descent, n, limit, T);
+    return with != without && device_alpha_lists(p) ? with : without;
 }
 
 /* Whether --backend auto runs the search on the host alone: ILS with LK
@@ -959,11 +966,6 @@ static void renumbered_free(renumbered *r)
  * scatters, a cache miss a city) run on the search's threads. */
 enum { RENUMBER_THREADS_FROM = 1 << 20 };
 
-static int renumber_threads(const wt_params *p)
-{
-    return p->threads > 0 ? p->threads : omp_get_num_procs();
-}
-
 /* Whether solve_core searches inst's cities renumbered (wt_policy_renumber):
  * ILS with the host's descents (ils_local: the full descents' sessions hold
  * their tours by position), on coordinates, symmetric. */
@@ -998,7 +1000,7 @@ static wt_status renumber(const wt_instance *inst, const wt_params *p, const int
         renumbered_free(r);
         return WT_OK;
     }
-    int threads = renumber_threads(p);
+    int threads = run_threads(p);
     if (ok) {
 #pragma omp parallel for num_threads(threads) schedule(static) if (n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < n; i++) index[r->city[i]] = i;
@@ -1050,7 +1052,7 @@ static wt_status solve_core(const wt_instance *inst, const wt_params *params,
     wt_params q = *params;
     if (r.start) q.start_tour = r.start;
     st = solve_search(r.inst, &q, kernel, r.fixed, keep, t_start, res, err);
-    int threads = renumber_threads(params);
+    int threads = run_threads(params);
     if (st == WT_OK)
 #pragma omp parallel for num_threads(threads) schedule(static) if (res->n >= RENUMBER_THREADS_FROM)
         for (int i = 0; i < res->n; i++) res->tour[i] = r.city[res->tour[i]];

@@ -14,38 +14,43 @@
 
 /* auto: LK up to WT_AUTO_LK_MAX_CITIES under any limit; above, LK up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
- * city or more (WT_AUTO_LK_DEVICE_S_PER_CITY with the GPU's ascent), local
+ * city or more (WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds with the
+ * GPU's ascent), local
  * otherwise; any other descent as asked. */
 static void test_auto_descent(void **state)
 {
     (void)state;
     const int lk_max = WT_AUTO_LK_MAX_CITIES, long_max = WT_AUTO_LK_LONG_MAX_CITIES;
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, 8, 0, false), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 0, false), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 1, false), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, 0, false), WT_ILS_LOCAL);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, -1, false), WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, 8, 0, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 0, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max, 1, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, 0, 0), WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1, -1, 0), WT_ILS_LOCAL);
     /* Just above and below the limit's bound, at the largest size it admits. */
     double bound = WT_AUTO_LK_LONG_S_PER_CITY * long_max;
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 1.001, false), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 0.999, false),
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 1.001, 0), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, bound * 0.999, 0),
                      WT_ILS_LOCAL);
     assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1,
-                                           WT_AUTO_LK_LONG_S_PER_CITY * (lk_max + 1) * 1.001, false),
+                                           WT_AUTO_LK_LONG_S_PER_CITY * (lk_max + 1) * 1.001, 0),
                      WT_ILS_LK);
-    /* With the GPU's ascent, from WT_AUTO_LK_DEVICE_S_PER_CITY a city. */
-    double device = WT_AUTO_LK_DEVICE_S_PER_CITY * long_max;
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device, true), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 0.999, true),
+    /* With the GPU's ascent, from WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY
+     * thread-seconds a city. */
+    double device = WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * long_max / 16;
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 16), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 0.999, 16),
                      WT_ILS_LOCAL);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device, false), WT_ILS_LOCAL);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, 0, true), WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 8),
+                     WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 0),
+                     WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, 0, 16), WT_ILS_LOCAL);
     /* Larger tours stay local whatever the limit. */
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max + 1, 1e9, false), WT_ILS_LOCAL);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max + 1, 1e9, 0), WT_ILS_LOCAL);
     const wt_ils_descent asked[] = {WT_ILS_FULL, WT_ILS_LOCAL, WT_ILS_LK, WT_ILS_WINDOWS};
     for (size_t i = 0; i < sizeof asked / sizeof asked[0]; i++) {
-        assert_int_equal(wt_policy_ils_descent(asked[i], 100, 0, false), asked[i]);
-        assert_int_equal(wt_policy_ils_descent(asked[i], long_max + 1, 1e9, false), asked[i]);
+        assert_int_equal(wt_policy_ils_descent(asked[i], 100, 0, 0), asked[i]);
+        assert_int_equal(wt_policy_ils_descent(asked[i], long_max + 1, 1e9, 16), asked[i]);
     }
     /* After window descents: LK up to WT_AUTO_LK_MAX_CITIES, whatever the limit. */
     assert_true(wt_policy_lk_after_windows(lk_max));
@@ -180,11 +185,14 @@ static void test_lk_kopt(void **state)
     const double dev_s = WT_LK_KOPT_DEVICE_S_PER_CITY * large;
     assert_int_equal(wt_policy_lk_kopt(&d, large, false, dev_s, 16, true), WT_LK_KOPT_DEFAULT);
     assert_int_equal(wt_policy_lk_kopt(&d, large, false, 0.99 * dev_s, 16, true), 0);
-    const int huge = WT_AUTO_LK_MAX_CITIES + 1; /* there from WT_AUTO_LK_DEVICE_S_PER_CITY */
-    const double huge_s = WT_AUTO_LK_DEVICE_S_PER_CITY * huge;
-    assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s, 16, true), WT_LK_KOPT_DEFAULT);
+    /* there from WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a city */
+    const int huge = WT_AUTO_LK_MAX_CITIES + 1;
+    const double huge_s = WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * huge / 16;
+    assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s * 1.001, 16, true),
+                     WT_LK_KOPT_DEFAULT);
     assert_int_equal(wt_policy_lk_kopt(&d, huge, false, 0.99 * huge_s, 16, true), 0);
-    assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s, 16, false), 0);
+    assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s * 1.001, 4, true), 0);
+    assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s * 1.001, 16, false), 0);
     assert_int_equal(wt_policy_lk_kopt(&d, small, false, 0.99 * WT_LK_KOPT_S_PER_CITY * small, 1,
                                        true), 0);
     /* the first descent of a large tour: the list descent but for the
@@ -460,7 +468,7 @@ static void test_timed_rounds(void **state)
     assert_int_equal(wt_policy_timed_round(0, 0, limit, most, false), first);
     assert_int_equal(wt_policy_timed_round(first, 0.49 * slice, limit, most, false), 2 * first);
     assert_int_equal(wt_policy_timed_round(first, 0.51 * slice, limit, most, false), first);
-    assert_int_equal(wt_policy_timed_round(4 * first, 1.01 * slice, limit, most, false),
+    assert_int_equal(wt_policy_timed_round(4 * first, 1.01 * slice, limit, most, 0),
                      2 * first);
     assert_int_equal(wt_policy_timed_round(first, 2 * slice, limit, most, false), first);
     assert_int_equal(wt_policy_timed_round(most, 0, limit, most, false), most);

@@ -9,7 +9,7 @@
  * it to s in [0, 2^22) leaves M + rint(s) exactly, two FADDs instead of a
  * conversion through the quarter-rate unit.  The search works on X = M + d,
  * "distances in magic form", and subtracts M-offset edge terms directly, so
- * the un-magic subtraction costs nothing (multistart_block.cu).
+ * the un-magic subtraction costs nothing (multistart_block.cuh).
  *
  * Each metric gives raw(a, b) as well: a float that becomes the rounded
  * distance when add() adds it to a magic-form value (an integer of

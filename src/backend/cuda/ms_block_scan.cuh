@@ -1,6 +1,6 @@
 /*
  * ms_block_scan.cuh - the scan of one IHC step of the block climber
- * (multistart_block.cu): a block's tour in shared or global memory, a
+ * (multistart_block.cuh): a block's tour in shared or global memory, a
  * column strip in registers, and the two ways its threads share the pair
  * space.
  *
@@ -32,7 +32,7 @@
  * loop (bench/RESULTS.md, "Multistart: throughput (bench multistart)", and
  * the sweeps it points to), so each width keeps the scan it is fastest with.
  * Either way a thread ends with its best move (d, i, strip); the block's
- * reduction and resolve_column (multistart_block.cu) finish the step.
+ * reduction and resolve_column (multistart_block.cuh) finish the step.
  */
 #ifndef WT_BACKEND_CUDA_MS_BLOCK_SCAN_CUH
 #define WT_BACKEND_CUDA_MS_BLOCK_SCAN_CUH

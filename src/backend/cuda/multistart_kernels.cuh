@@ -24,6 +24,13 @@ struct MsLaunch {
 
 /* One climber per thread block, register-tiled (multistart_block.cu). */
 wt_status ms_launch_block(const MsLaunch &L, const MsArgs &args, wt_error *err);
+/* Its kernels by metric (multistart_block_*.cu): EUC_2D, CEIL_2D and ATT;
+ * MAN_2D, MAX_2D and EUC_3D; GEO; HAVERSINE; EXPLICIT. */
+wt_status ms_launch_block_plane(const MsLaunch &L, const MsArgs &args, wt_error *err);
+wt_status ms_launch_block_norms(const MsLaunch &L, const MsArgs &args, wt_error *err);
+wt_status ms_launch_block_geo(const MsLaunch &L, const MsArgs &args, wt_error *err);
+wt_status ms_launch_block_haversine(const MsLaunch &L, const MsArgs &args, wt_error *err);
+wt_status ms_launch_block_matrix(const MsLaunch &L, const MsArgs &args, wt_error *err);
 
 /* One climber per thread: the prior-art baseline (multistart_thread.cu). */
 wt_status ms_launch_thread(const MsLaunch &L, const MsArgs &args, wt_error *err);
