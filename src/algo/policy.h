@@ -668,11 +668,13 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * times the limit, over n): the 5-opt step on the GPU's alpha lists
  * (wt_policy_lk_kopt's rule there too), its first descent on segments on
  * all threads, which must end within the limit.  A million uniform cities
- * on 16 threads (H200 machine): at 10 s (160 µs) 1.152% above BHH against
- * local descents' 1.130-1.168%, at 15 s 0.691% against 1.047%, at 30 s
- * 0.411% against 0.903%; 500,000 at 10 s 0.529% against 1.005%
- * (bench/RESULTS.md, "The million at 10, 15 and 30 s"). */
-#define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 150e-6
+ * on 16 threads (H200 machine): at 15 s 0.691% above BHH against local
+ * descents' 1.047%, at 30 s 0.411% against 0.903%; 500,000 at 10 s
+ * (320 µs) 0.529% against 1.005%; but at 10 s on the million (160 µs) its
+ * first descent ended just before the limit once (1.152% against
+ * 1.130-1.168%) and was cut by it twice (1.367, 1.354%): hence 12.5 s
+ * there (bench/RESULTS.md, "The million at 10, 15 and 30 s"). */
+#define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 200e-6
 
 /* The shortest time limit, in seconds, from which auto's ILS with LK
  * descents (on the host) lets a usable GPU take part: its ascent, and

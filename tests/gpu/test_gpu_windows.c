@@ -369,7 +369,7 @@ static void concurrent_solve(int N, double seconds)
 }
 
 /* An open path of n uniform cities from city 0 to city n / 2 under auto's
- * backend and local descents (auto takes LK there from 150 µs of thread
+ * backend and local descents (auto takes LK there from 200 µs of thread
  * time a city with the GPU's ascent) and a limit of `seconds` (both ends
  * fixed), or without one
  * and `kicks` kicks: the GPU's first descent of the cities as a tour, the
