@@ -671,9 +671,10 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * on 16 threads (H200 machine): at 15 s 0.691% above BHH against local
  * descents' 1.047%, at 30 s 0.411% against 0.903%; 500,000 at 10 s
  * (320 µs) 0.529% against 1.005%; but at 10 s on the million (160 µs) its
- * first descent ended just before the limit once (1.152% against
- * 1.130-1.168%) and was cut by it twice (1.367, 1.354%): hence 12.5 s
- * there (bench/RESULTS.md, "The million at 10, 15 and 30 s"). */
+ * first descent ended just before the limit in three runs of five (1.033
+ * to 1.152% against 1.130-1.168%) and was cut by it in two (1.354,
+ * 1.367%): hence 12.5 s there (bench/RESULTS.md, "The million at 10, 15
+ * and 30 s"). */
 #define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 200e-6
 
 /* The shortest time limit, in seconds, from which auto's ILS with LK
