@@ -3,7 +3,7 @@
 # build-gpu/ and packs warptour and the GPU tests into
 # gpu-data/prebuilt.tar.xz, with the commit in gpu-data/prebuilt.commit.
 # scripts/gpu-check.sh uses them when WT_PREBUILT=1, which spares the device
-# the CUDA build (two minutes of its time).  Uncommitted changes are marked
+# the CUDA build (a minute and a half of its time).  Uncommitted changes are marked
 # "-dirty" in the commit.
 set -eu -o pipefail
 cd "$(dirname "$0")/.."

@@ -82,7 +82,7 @@ echo "commit $commit" | tee -a "$OUT/gpu.txt"
 
 stage_begin build
 # WT_PREBUILT=1: use the binaries scripts/build-for-gpu.sh packed into
-# gpu-data/prebuilt.tar.xz here (saves the device the two minutes of a CUDA
+# gpu-data/prebuilt.tar.xz here (saves the device the 80 s of a CUDA
 # build); if they do not run there, build after all.
 prebuilt=no
 if [ "${WT_PREBUILT:-0}" = 1 ] && [ -f gpu-data/prebuilt.tar.xz ]; then
