@@ -96,10 +96,10 @@ static bool ils_local(const wt_params *p)
 static bool device_alpha_lists(const wt_params *p)
 {
     const wt_tuning *t = wt_tuning_of(p);
-    if (p->backend == WT_BACKEND_CPU || t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2 ||
+    if (t->lk_alpha == WT_TUNING_OFF || t->lk_alpha == 2 ||
         !wt_policy_auto_device(p->time_limit_s, t->auto_device_min_ms))
         return false;
-    wt_device dev;
+    wt_device dev; /* the host's for --backend cpu */
     wt_alpha_device(p, &dev);
     return !dev.backend->host;
 }
