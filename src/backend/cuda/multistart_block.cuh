@@ -4,8 +4,8 @@
  * the kernels' templates and launch_metric<M>, which picks a metric's
  * kernel shape and launches it.  Included only by the multistart_block_*.cu
  * files, each instantiating one to three metrics, so that the nine
- * metrics' kernels compile side by side (in one file they took 3.5 minutes
- * on one core, the build's longest step); multistart_block.cu dispatches.
+ * metrics' kernels (about four minutes of one core in all) compile side by
+ * side; multistart_block.cu dispatches.
  *
  * A block holds one tour: the points in tour order (the paper's permuted
  * coordinate arrays), the city numbers alongside, and the tour's edge
