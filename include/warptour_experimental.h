@@ -255,6 +255,11 @@ struct wt_tuning {
                                  alpha candidates' edges by pi-transformed length;
                                  0: the default (src/algo/policy.h: not);
                                  WT_TUNING_OFF: not */
+    int lk_alpha_beside;      /* where that ascent runs on a GPU and a large
+                                 tour's first descent begins with 2-opt + Or-opt
+                                 (no lists needed): 0: the default, the ascent
+                                 beside that descent, in a thread of its own;
+                                 WT_TUNING_OFF: before it */
     int ascent_iterations;    /* the ascent's subgradient steps at most; 0: the
                                  default (src/algo/policy.h); else 1..1000000 */
     int ascent_period;        /* steps of the ascent's first period (its step rule

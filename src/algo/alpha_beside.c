@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "core/instance.h"
 
-/* Rows of candidates the slot makes beside the bound (unused here; the
+/* Rows of candidates the slot makes beside the bound alone (unused; the
  * slot's finish makes them anyway). */
 #define BESIDE_CANDIDATES 5
 
@@ -22,6 +22,7 @@ struct wt_alpha_beside {
     wt_params params; /* the search's, with this ascent's stop flag and no progress */
     wt_search_ctl ctl;
     wt_alpha_plan plan, host_plan;
+    int k; /* candidates a city */
     volatile int stop;
     pthread_t thread;
     wt_alpha alpha;
@@ -33,9 +34,8 @@ struct wt_alpha_beside {
 static void *beside_main(void *user)
 {
     wt_alpha_beside *b = user;
-    int k = BESIDE_CANDIDATES < b->inst->n - 1 ? BESIDE_CANDIDATES : b->inst->n - 1;
-    b->status = wt_alpha_run(b->inst, &b->dev, &b->ctl, &b->plan, &b->host_plan, k, &b->alpha,
-                             &b->err);
+    b->status = wt_alpha_run(b->inst, &b->dev, &b->ctl, &b->plan, &b->host_plan, b->k,
+                             &b->alpha, &b->err);
     if (b->status == WT_OK && b->alpha.candidates && b->alpha.lower_bound > 0)
         atomic_store(&b->bound, b->alpha.lower_bound);
     return NULL;
@@ -48,7 +48,8 @@ int64_t wt_alpha_beside_bound(const void *b)
 
 void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
                            const wt_search_ctl *ctl, const wt_alpha_plan *plan,
-                           const wt_alpha_plan *host_plan, int threads, wt_alpha_beside **out)
+                           const wt_alpha_plan *host_plan, int k, int threads,
+                           wt_alpha_beside **out)
 {
     *out = NULL;
     wt_alpha_beside *b = calloc(1, sizeof *b);
@@ -65,6 +66,8 @@ void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
     b->ctl.deadline = ctl->deadline;
     b->ctl.next_report = INFINITY;
     b->plan = *plan;
+    b->k = k > 0 ? k : BESIDE_CANDIDATES;
+    if (b->k > inst->n - 1) b->k = inst->n - 1;
     /* negative iterations: no host ascent (alpha.h) */
     b->host_plan = host_plan ? *host_plan : (wt_alpha_plan){.until = plan->until, .iterations = -1};
     b->alpha.lower_bound = -1;
@@ -76,15 +79,29 @@ void wt_alpha_beside_start(const wt_instance *inst, const wt_device *dev,
     *out = b;
 }
 
+wt_status wt_alpha_beside_take(wt_alpha_beside *b, bool stop, wt_alpha *out, wt_error *err)
+{
+    if (stop) b->stop = 1;
+    pthread_join(b->thread, NULL);
+    wt_status st = b->status;
+    if (st == WT_OK) {
+        *out = b->alpha;
+    } else {
+        *out = (wt_alpha){.lower_bound = -1};
+        wt_alpha_free(&b->alpha);
+        if (err) *err = b->err;
+    }
+    free(b);
+    return st;
+}
+
 void wt_alpha_beside_end(wt_alpha_beside *b, bool stop, wt_search_stats *stats)
 {
     if (!b) return;
-    if (stop) b->stop = 1;
-    pthread_join(b->thread, NULL);
-    if (b->status == WT_OK && b->alpha.candidates) {
-        wt_alpha_stats(&b->alpha, stats);
-        if (b->alpha.lower_bound > 0) stats->lower_bound = b->alpha.lower_bound;
+    wt_alpha alpha;
+    if (wt_alpha_beside_take(b, stop, &alpha, NULL) == WT_OK && alpha.candidates) {
+        wt_alpha_stats(&alpha, stats);
+        if (alpha.lower_bound > 0) stats->lower_bound = alpha.lower_bound;
     }
-    wt_alpha_free(&b->alpha);
-    free(b);
+    wt_alpha_free(&alpha);
 }

@@ -133,6 +133,27 @@ static wt_alpha_plan ascent_plan(const wt_tuning *t, const wt_search_ctl *ctl, b
     return plan_of(t, ctl, on_host, n, plan);
 }
 
+/* What a completed ascent gives the search: its figures and bound in
+ * stats and ctl; with alpha lists (use), *m the moves on them. */
+static void take_ascent(const wt_alpha *alpha, wt_alpha_use use, wt_search_ctl *ctl,
+                        wt_ls_moves *m, wt_search_stats *stats)
+{
+    wt_alpha_stats(alpha, stats);
+    if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
+    if (alpha->candidates && use == WT_ALPHA_LISTS) {
+        m->given = alpha->candidates;
+        m->given_by_distance = false;
+        m->candidates = alpha->k;
+        m->quadrant = false;
+        /* The k-opt step's gains under the ascent's penalties, as LKH's
+         * (bench/RESULTS.md, "The k-opt step against the flip chain (LK)"). */
+        if (m->kopt && alpha->pi) {
+            m->pi = alpha->pi;
+            m->pi_scale = WT_ASCENT_SCALE;
+        }
+    }
+}
+
 /* The Held-Karp ascent where the tuning and policy want it, before the
  * first descent (first) or after it, taking at most its share of the time
  * left (without a limit, the steps wt_policy_ascent_steps allows); its
@@ -155,22 +176,8 @@ static wt_status run_ascent(const wt_instance *inst, wt_search_ctl *ctl, bool fi
     int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
     if (k > inst->n - 1) k = inst->n - 1;
     wt_status st = wt_alpha_run(inst, &dev, ctl, &on_dev, &on_host, k, alpha, err);
-    if (st != WT_OK) return st;
-    wt_alpha_stats(alpha, stats);
-    if (alpha->lower_bound > 0) stats->lower_bound = ctl->bound = alpha->lower_bound;
-    if (alpha->candidates && use == WT_ALPHA_LISTS) {
-        m->given = alpha->candidates;
-        m->given_by_distance = false;
-        m->candidates = alpha->k;
-        m->quadrant = false;
-        /* The k-opt step's gains under the ascent's penalties, as LKH's
-         * (bench/RESULTS.md, "The k-opt step against the flip chain (LK)"). */
-        if (m->kopt && alpha->pi) {
-            m->pi = alpha->pi;
-            m->pi_scale = WT_ASCENT_SCALE;
-        }
-    }
-    return WT_OK;
+    if (st == WT_OK) take_ascent(alpha, use, ctl, m, stats);
+    return st;
 }
 
 /* Whether the ascent runs before the first descent, whose LK steps then
@@ -216,7 +223,7 @@ static wt_alpha_beside *bound_beside(const wt_instance *inst, wt_search_ctl *ctl
     wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, false, true);
     int threads = ctl->threads < BESIDE_THREADS ? ctl->threads : BESIDE_THREADS;
     wt_alpha_beside *b = NULL;
-    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, m->lk ? &on_host : NULL, threads, &b);
+    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, m->lk ? &on_host : NULL, 0, threads, &b);
     return b;
 }
 
@@ -227,6 +234,65 @@ static bool alpha_start(const wt_search_ctl *ctl)
 {
     return wt_tuning_of(ctl->params)->lk_alpha_start == 1 && !ctl->params->start_tour &&
            !ctl->fixed;
+}
+
+/* Whether the ascent that ascent_first runs first goes beside the host's
+ * 2-opt + Or-opt first descent of a large tour instead
+ * (descend_beside_ascent): where the GPU runs it (a thread that mostly
+ * waits on the device) and the first descent begins so, which needs no
+ * lists (not the list descent, not from a tour the GPU 2-opted already,
+ * nor from the start tour remade from the lists), unless the tuning says
+ * lk_alpha_beside off.  A million cities' ascent takes about a second of
+ * the GPU, every host thread idle meanwhile otherwise. */
+static bool ascent_beside_plain(const wt_instance *inst, const wt_search_ctl *ctl,
+                                const wt_ls_moves *m, bool large_lk, bool two_opted, int T)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    if (t->lk_alpha_beside == WT_TUNING_OFF || !large_lk || two_opted || alpha_start(ctl) ||
+        wt_policy_lk_list_descent(t->ils_list_descent_min, inst->n, T, m->kopt))
+        return false;
+    wt_device dev;
+    wt_alpha_device(ctl->params, &dev);
+    return !dev.backend->host;
+}
+
+/* The 2-opt + Or-opt first descent of tour (ils_plain_first_descent) on
+ * the host's threads while the GPU runs the ascent of alpha lists beside
+ * it (alpha_beside.h), its bound in the reports once proven; then, as
+ * run_ascent would have left them, *alpha the ascent's and *m the moves on
+ * its lists (where it completed; else everything as it was).  Where the
+ * ascent's thread cannot start, run_ascent after the descent. */
+static wt_status descend_beside_ascent(const wt_instance *inst, int32_t *tour,
+                                       wt_search_ctl *ctl, int T, wt_ls_moves *m,
+                                       wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    wt_alpha_use use = wt_policy_lk_alpha(t->lk_alpha, inst->n, m->kopt);
+    wt_device dev;
+    wt_alpha_device(ctl->params, &dev);
+    wt_alpha_plan on_dev = ascent_plan(t, ctl, false, inst->n, true, false);
+    wt_alpha_plan on_host = ascent_plan(t, ctl, true, inst->n, true, false);
+    int k = t->lk_candidates ? t->lk_candidates : WT_LK_ALPHA_CANDIDATES;
+    if (k > inst->n - 1) k = inst->n - 1;
+    wt_alpha_beside *b = NULL;
+    wt_alpha_beside_start(inst, &dev, ctl, &on_dev, &on_host, k, ctl->threads, &b);
+    if (b) {
+        ctl->bound_source = wt_alpha_beside_bound;
+        ctl->bound_user = b;
+    }
+    wt_status st = ils_plain_first_descent(inst, tour, ctl, T, stats, err);
+    ctl->bound_source = NULL;
+    ctl->bound_user = NULL;
+    if (!b) return st == WT_OK ? run_ascent(inst, ctl, true, m, alpha, stats, err) : st;
+    wt_error ascent_err = {0};
+    wt_status ascent_st =
+        wt_alpha_beside_take(b, st != WT_OK || wt_ctl_expired(ctl), alpha, &ascent_err);
+    if (st == WT_OK && ascent_st != WT_OK) {
+        *err = ascent_err;
+        st = ascent_st;
+    }
+    if (st == WT_OK) take_ascent(alpha, use, ctl, m, stats);
+    return st;
 }
 
 /* After the first descent (so that a short run has its descended tour as
@@ -416,8 +482,16 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     if (inst->directed) /* an asymmetric instance's transformation */
         moves = wt_policy_directed_moves(moves, wt_tuning_of(ctl->params)->lk_candidates);
     wt_alpha alpha = {0};
+    bool large_lk = lk && wt_policy_lk_large(wt_tuning_of(ctl->params)->ils_lk_large_min, n) &&
+                    inst->type != WT_EXPLICIT;
     bool alpha_first = ascent_first(inst, ctl, &moves);
-    wt_status st = alpha_first ? run_ascent(inst, ctl, true, &moves, &alpha, stats, err) : WT_OK;
+    /* the 2-opt + Or-opt first descent of a large tour, done beside the ascent */
+    bool plain_done = alpha_first && ascent_beside_plain(inst, ctl, &moves, large_lk, two_opted, T);
+    wt_status st = WT_OK;
+    if (plain_done)
+        st = descend_beside_ascent(inst, tour, ctl, T, &moves, &alpha, stats, err);
+    else if (alpha_first)
+        st = run_ascent(inst, ctl, true, &moves, &alpha, stats, err);
     if (st == WT_OK && alpha.candidates && alpha_start(ctl))
         st = ils_alpha_start_tour(inst, &alpha, ctl, tour, err);
     int32_t *device_nb = NULL;
@@ -441,8 +515,6 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     /* Fixed edges (ctl->fixed): the whole tour's engines and the segments'
      * keep them (a segment in its own numbering); merged replicas do not
      * (below). */
-    bool large_lk = lk && wt_policy_lk_large(wt_tuning_of(ctl->params)->ils_lk_large_min, n) &&
-                    inst->type != WT_EXPLICIT;
     bool segmentable = (T > 1 || large_lk) && inst->type != WT_EXPLICIT;
     bool kept = false;
     int starts = merged_starts(inst, ctl, &moves, large_lk || two_opted, T);
@@ -455,7 +527,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
                                          moves.kopt)) {
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
-        if (large_lk && !two_opted) {
+        if (large_lk && !two_opted && !plain_done) {
             st = ils_plain_first_descent(inst, tour, ctl, T, stats, err);
             if (st == WT_OK) wt_ls_adopt(whole, tour, wt_tour_length(inst, tour));
         }

@@ -675,6 +675,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->lk_alpha_start != 0 && t->lk_alpha_start != WT_TUNING_OFF && t->lk_alpha_start != 1)
         return BAD("lk_alpha_start is %d; expected 0 (the default), WT_TUNING_OFF or 1",
                    t->lk_alpha_start);
+    if (t->lk_alpha_beside != 0 && t->lk_alpha_beside != WT_TUNING_OFF)
+        return BAD("lk_alpha_beside is %d; expected 0 (the default) or WT_TUNING_OFF",
+                   t->lk_alpha_beside);
     int round_ms = t->ils_concurrent_round_ms;
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",

@@ -57,6 +57,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(lk_kick_pi, WT_TUNING_INT),
     FIELD(lk_alpha, WT_TUNING_INT),
     FIELD(lk_alpha_start, WT_TUNING_INT),
+    FIELD(lk_alpha_beside, WT_TUNING_INT),
     FIELD(ascent_iterations, WT_TUNING_INT),
     FIELD(ascent_period, WT_TUNING_INT),
     FIELD(ascent_share_pct, WT_TUNING_INT),

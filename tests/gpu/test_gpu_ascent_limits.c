@@ -18,6 +18,10 @@
  *     flip chain's ascent for its bound alone, beside the search, under
  *     the stop flag: a valid tour, a bound only where one completed; under
  *     a limit with the ascent's usual share it ends early with its bound;
+ *   - the k-opt step's ascent beside the 2-opt + Or-opt first descent of
+ *     a large tour (algo/ils_local.c): the same run as with the ascent
+ *     before it under a kick budget; a limit inside that descent ends
+ *     the run with a valid tour;
  *   - a million cities under a 10 s limit (--backend auto, as a user runs
  *     it): a valid tour; and the bound of the GPU's ascent of the million
  *     within a 10 s limit (wt_lower_bound, the search's first period).
@@ -433,6 +437,66 @@ static void test_stop_in_ascent(void **state)
     wt_instance_free(inst);
 }
 
+/* ------------------------------- the ascent beside the plain first descent */
+
+enum { BESIDE_N = 30000, BESIDE_KICKS = 300, BESIDE_CUT_N = 200000 };
+
+/* The k-opt step on alpha lists over a large tour whose first descent
+ * begins with 2-opt + Or-opt (the list descent off), on 4 threads. */
+static void beside_params(wt_params *p, wt_tuning *t)
+{
+    lk_params(p, t);
+    t->lk_kopt = 5;
+    t->lk_alpha = 1;
+    t->ils_list_descent_min = WT_TUNING_OFF;
+    p->threads = 4;
+}
+
+/* The GPU's ascent beside that descent (algo/ils_local.c,
+ * descend_beside_ascent) or before it (lk_alpha_beside off): the same
+ * run under a kick budget, tour, bound and steps; and a time limit that
+ * lands in the descent beside the ascent ends the run with a valid tour. */
+static void test_ascent_beside_first_descent(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(BESIDE_N, 23);
+    wt_params p;
+    wt_tuning t;
+    beside_params(&p, &t);
+    p.kicks = BESIDE_KICKS;
+    wt_result beside = solve(inst, &p);
+    t.lk_alpha_beside = WT_TUNING_OFF;
+    wt_result before = solve(inst, &p);
+    print_message("    %d cities, %d kicks: beside %.3f s, before %.3f s; length %lld; ascent on "
+                  "%s, %d steps, %.2f s\n", BESIDE_N, BESIDE_KICKS, beside.time_s,
+                  before.time_s, (long long)beside.length, beside.ascent.device,
+                  beside.ascent.iterations, beside.ascent.time_s);
+    check_tour(inst, &beside);
+    assert_int_equal(beside.length, before.length);
+    assert_memory_equal(beside.tour, before.tour, (size_t)beside.n * sizeof *beside.tour);
+    assert_true(beside.lower_bound > 0 && beside.lower_bound == before.lower_bound);
+    assert_int_equal(beside.ascent.iterations, before.ascent.iterations);
+    assert_string_equal(beside.ascent.device, before.ascent.device);
+    if (!gpu_is_cpu) assert_true(on_gpu(beside.ascent.device));
+    wt_result_free(&beside);
+    wt_result_free(&before);
+    wt_instance_free(inst);
+
+    inst = wt_test_random_instance(BESIDE_CUT_N, 24);
+    beside_params(&p, &t);
+    p.time_limit_s = 1.0;
+    double t0 = now_s();
+    wt_result r = solve(inst, &p);
+    double wall = now_s() - t0;
+    print_message("    %d cities, limit 1 s: %.3f s in all (%s), %llu kicks, ascent on '%s'\n",
+                  BESIDE_CUT_N, wall, wt_stop_reason_name(r.stop),
+                  (unsigned long long)r.ils.kicks, r.ascent.device);
+    check_tour(inst, &r);
+    assert_int_equal(r.stop, WT_STOP_TIME_LIMIT);
+    wt_result_free(&r);
+    wt_instance_free(inst);
+}
+
 /* ------------------------------------------------------ a million cities */
 
 static void test_million_cities(void **state)
@@ -483,6 +547,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         GPU_TEST(test_gpu_short_of_memory),
         GPU_TEST(test_stop_in_ascent),
+        GPU_TEST(test_ascent_beside_first_descent),
         GPU_TEST(test_million_cities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -548,7 +548,7 @@ static wt_alpha_beside *beside_on_fake(const wt_instance *inst, const wt_search_
     wt_device_of(&fake_backend, 0, &dev);
     fake_calls = 0;
     wt_alpha_beside *b = NULL;
-    wt_alpha_beside_start(inst, &dev, ctl, plan, host_plan, 2, &b);
+    wt_alpha_beside_start(inst, &dev, ctl, plan, host_plan, 0, 2, &b);
     assert_non_null(b);
     return b;
 }
@@ -596,6 +596,47 @@ static void test_beside_as_in_place(void **state)
     assert_string_equal(stats.ascent_device, ref.device);
     assert_int_equal(stats.ascent_iterations, ref.iterations);
     assert_true(stats.ascent_s > 0);
+    wt_alpha_free(&ref);
+    wt_instance_free(inst);
+}
+
+/* With lists asked for (k a city) and taken when it ends: the lists,
+ * penalties, bound and steps of the same plan run in place; stopped at
+ * once, no lists and no bound (or a complete ascent, where it ended
+ * first). */
+static void test_beside_lists_taken(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(1500, 4);
+    int n = wt_instance_n(inst);
+    fake_status = WT_OK;
+    wt_alpha_plan plan = {INFINITY, 60, 20};
+    wt_alpha ref = in_place(inst, &fake_backend, &plan);
+    wt_params p;
+    wt_search_ctl ctl;
+    two_threads(&p, &ctl);
+    wt_device dev;
+    wt_device_of(&fake_backend, 0, &dev);
+    wt_alpha_beside *b = NULL;
+    wt_alpha_beside_start(inst, &dev, &ctl, &plan, &plan, 5, 2, &b);
+    assert_non_null(b);
+    wt_alpha a;
+    wt_error err = {0};
+    assert_int_equal(wt_alpha_beside_take(b, false, &a, &err), WT_OK);
+    assert_non_null(a.candidates);
+    assert_int_equal(a.k, 5);
+    assert_memory_equal(a.candidates, ref.candidates, (size_t)n * 5 * sizeof *a.candidates);
+    assert_memory_equal(a.pi, ref.pi, (size_t)n * sizeof *a.pi);
+    assert_int_equal(a.lower_bound, ref.lower_bound);
+    assert_int_equal(a.iterations, ref.iterations);
+    wt_alpha_free(&a);
+
+    wt_alpha_plan endless = {INFINITY, 1000000, 100000};
+    wt_alpha_beside_start(inst, &dev, &ctl, &endless, &endless, 5, 2, &b);
+    assert_non_null(b);
+    assert_int_equal(wt_alpha_beside_take(b, true, &a, &err), WT_OK);
+    assert_true(a.candidates ? a.lower_bound > 0 : a.lower_bound == -1);
+    wt_alpha_free(&a);
     wt_alpha_free(&ref);
     wt_instance_free(inst);
 }
@@ -700,6 +741,7 @@ int main(void)
         cmocka_unit_test(test_graph_repair),
         cmocka_unit_test(test_graph_lists_on_device),
         cmocka_unit_test(test_beside_as_in_place),
+        cmocka_unit_test(test_beside_lists_taken),
         cmocka_unit_test(test_beside_refused_runs_the_host),
         cmocka_unit_test(test_beside_stopped),
         cmocka_unit_test(test_beside_bound_in_reports),
