@@ -255,6 +255,11 @@ struct wt_tuning {
                                  alpha candidates' edges by pi-transformed length;
                                  0: the default (src/algo/policy.h: not);
                                  WT_TUNING_OFF: not */
+    int ils_lk_device_first;  /* LK on a large tour whose first descent begins
+                                 with 2-opt + Or-opt, with a GPU for concurrent
+                                 windows: 0: the default, that GPU's first
+                                 optimum (2-opt + Or-opt) in place of the
+                                 host's; WT_TUNING_OFF: the host's */
     int lk_alpha_beside;      /* where that ascent runs on a GPU and a large
                                  tour's first descent begins with 2-opt + Or-opt
                                  (no lists needed): 0: the default, the ascent

@@ -483,3 +483,18 @@ wt_status wt_descent_first(const wt_device *dev, const wt_instance *inst, int32_
     if (set.count < 2) return wt_twoopt_descend(dev, inst, tour, ctl, stats, err);
     return wt_descent_split(&set, inst, tour, ctl, stats, err);
 }
+
+wt_status wt_descent_first_handover(const wt_device *dev, const wt_instance *inst,
+                                    int32_t *tour, wt_search_ctl *ctl, wt_search_stats *stats,
+                                    wt_error *err)
+{
+    wt_search_ctl device = *ctl;
+    device.fixed = NULL;
+    device.stall_steps = wt_policy_device_stall_passes(inst->n);
+    device.stall_gain = WT_DEVICE_STALL_GAIN;
+    device.stall_count = 0;
+    wt_status st = wt_descent_first(dev, inst, tour, &device, stats, err);
+    ctl->stop = device.stop;
+    ctl->next_report = device.next_report;
+    return st;
+}

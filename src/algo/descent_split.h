@@ -35,6 +35,18 @@ bool wt_descent_split_wanted(const wt_instance *inst, const int32_t *fixed);
 wt_status wt_descent_first(const wt_device *dev, const wt_instance *inst, int32_t *tour,
                            wt_search_ctl *ctl, wt_search_stats *stats, wt_error *err);
 
+/* The host's ILS's first optimum on device dev, fixed edges aside
+ * (ctl->fixed is not passed on): wt_descent_first, which on large tours
+ * hands over early once passes in a row gain little
+ * (wt_policy_device_stall_passes, WT_DEVICE_STALL_GAIN): the last passes
+ * gain little for their time, and what is left the host's segments find
+ * on every thread (bench/RESULTS.md, "Why the GPU's first descent hands
+ * over on a stall").  ctl's stop and next report are the descent's after
+ * it. */
+wt_status wt_descent_first_handover(const wt_device *dev, const wt_instance *inst,
+                                    int32_t *tour, wt_search_ctl *ctl, wt_search_stats *stats,
+                                    wt_error *err);
+
 /* The split descent on the devices of set (count >= 1: one region each),
  * whatever the instance's size (the tests' entry; inst as
  * wt_descent_split_wanted asks).  set->at[0] descends the whole for the

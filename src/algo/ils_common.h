@@ -232,8 +232,10 @@ wt_status ils_merged_first_descent(wt_ls *whole, int32_t *tour, const wt_instanc
                                    wt_search_ctl *ctl, int S, wt_search_stats *stats,
                                    wt_error *err);
 /* The 2-opt + Or-opt first descent of a large tour that LK searches take
- * up next (into tour). */
-wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                                  int T, wt_search_stats *stats, wt_error *err);
+ * up next (into tour): on segments, then the whole tour's; of a 2-opted
+ * tour (two_opted), two rounds of segments alone (ils_first_descent). */
+wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, bool two_opted,
+                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                  wt_error *err);
 
 #endif

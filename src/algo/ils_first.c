@@ -290,14 +290,15 @@ wt_status ils_merged_first_descent(wt_ls *whole, int32_t *tour, const wt_instanc
 
 /* Its descent of the whole tour removes the start tour's long edges, which
  * LK's segments cannot reach. */
-wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, wt_search_ctl *ctl,
-                                  int T, wt_search_stats *stats, wt_error *err)
+wt_status ils_plain_first_descent(const wt_instance *inst, int32_t *tour, bool two_opted,
+                                  wt_search_ctl *ctl, int T, wt_search_stats *stats,
+                                  wt_error *err)
 {
     wt_ls *plain = NULL;
     wt_ls_moves moves = wt_policy_ls_moves(false);
     wt_status st = wt_ls_create(inst, tour, ctl, &moves, &plain, err);
     if (st != WT_OK) return st;
-    st = ils_first_descent(plain, tour, T > 1, false, false, inst->n, ctl, T, stats, err);
+    st = ils_first_descent(plain, tour, T > 1, two_opted, false, inst->n, ctl, T, stats, err);
     wt_ls_free(plain);
     return st;
 }

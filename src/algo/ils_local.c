@@ -37,6 +37,7 @@
 
 #include "algo/alpha.h"
 #include "algo/alpha_beside.h"
+#include "algo/descent_split.h"
 #include "algo/ils_common.h"
 #include "algo/ils_keep.h"
 #include "algo/policy.h"
@@ -236,19 +237,39 @@ static bool alpha_start(const wt_search_ctl *ctl)
            !ctl->fixed;
 }
 
+/* Whether the GPU of the concurrent windows (on) makes the 2-opt +
+ * Or-opt first optimum of a large tour whose LK search would begin with
+ * the host's (ils_plain_first_descent): the host's segments cannot mend a
+ * greedy tour (a segment's candidates lie mostly in other segments), so
+ * its whole tour's descent on one thread did most of it, seconds at a
+ * million cities where the GPU takes a fraction of one.  Not for fixed
+ * edges (the GPU's passes would not keep them), a kept search, the list
+ * descent, or the start tour remade from the lists; not where the tuning
+ * says ils_lk_device_first off. */
+static bool device_plain_first(const wt_instance *inst, const wt_search_ctl *ctl,
+                               const wt_ls_moves *m, const wt_device *on, bool large_lk,
+                               bool two_opted, int T)
+{
+    const wt_tuning *t = wt_tuning_of(ctl->params);
+    return t->ils_lk_device_first != WT_TUNING_OFF && on && !on->backend->host && large_lk &&
+           !two_opted && !ctl->fixed && !ctl->keep && !inst->directed &&
+           !alpha_start(ctl) &&
+           !wt_policy_lk_list_descent(t->ils_list_descent_min, inst->n, T, m->kopt);
+}
+
 /* Whether the ascent that ascent_first runs first goes beside the host's
  * 2-opt + Or-opt first descent of a large tour instead
  * (descend_beside_ascent): where the GPU runs it (a thread that mostly
  * waits on the device) and the first descent begins so, which needs no
- * lists (not the list descent, not from a tour the GPU 2-opted already,
- * nor from the start tour remade from the lists), unless the tuning says
- * lk_alpha_beside off.  A million cities' ascent takes about a second of
- * the GPU, every host thread idle meanwhile otherwise. */
+ * lists (not the list descent, nor from the start tour remade from the
+ * lists), unless the tuning says lk_alpha_beside off.  A million cities'
+ * ascent takes about a second of the GPU, every host thread idle
+ * meanwhile otherwise. */
 static bool ascent_beside_plain(const wt_instance *inst, const wt_search_ctl *ctl,
-                                const wt_ls_moves *m, bool large_lk, bool two_opted, int T)
+                                const wt_ls_moves *m, bool large_lk, int T)
 {
     const wt_tuning *t = wt_tuning_of(ctl->params);
-    if (t->lk_alpha_beside == WT_TUNING_OFF || !large_lk || two_opted || alpha_start(ctl) ||
+    if (t->lk_alpha_beside == WT_TUNING_OFF || !large_lk || alpha_start(ctl) ||
         wt_policy_lk_list_descent(t->ils_list_descent_min, inst->n, T, m->kopt))
         return false;
     wt_device dev;
@@ -256,13 +277,14 @@ static bool ascent_beside_plain(const wt_instance *inst, const wt_search_ctl *ct
     return !dev.backend->host;
 }
 
-/* The 2-opt + Or-opt first descent of tour (ils_plain_first_descent) on
- * the host's threads while the GPU runs the ascent of alpha lists beside
- * it (alpha_beside.h), its bound in the reports once proven; then, as
- * run_ascent would have left them, *alpha the ascent's and *m the moves on
- * its lists (where it completed; else everything as it was).  Where the
- * ascent's thread cannot start, run_ascent after the descent. */
-static wt_status descend_beside_ascent(const wt_instance *inst, int32_t *tour,
+/* The 2-opt + Or-opt first descent of tour (ils_plain_first_descent; of a
+ * 2-opted one, its segments' rounds) on the host's threads while the GPU
+ * runs the ascent of alpha lists beside it (alpha_beside.h), its bound in
+ * the reports once proven, the descended tour reported; then, as
+ * run_ascent would have left them, *alpha the ascent's and *m the moves
+ * on its lists (where it completed; else everything as it was).  Where
+ * the ascent's thread cannot start, run_ascent after the descent. */
+static wt_status descend_beside_ascent(const wt_instance *inst, int32_t *tour, bool two_opted,
                                        wt_search_ctl *ctl, int T, wt_ls_moves *m,
                                        wt_alpha *alpha, wt_search_stats *stats, wt_error *err)
 {
@@ -280,7 +302,9 @@ static wt_status descend_beside_ascent(const wt_instance *inst, int32_t *tour,
         ctl->bound_source = wt_alpha_beside_bound;
         ctl->bound_user = b;
     }
-    wt_status st = ils_plain_first_descent(inst, tour, ctl, T, stats, err);
+    wt_status st = ils_plain_first_descent(inst, tour, two_opted, ctl, T, stats, err);
+    if (st == WT_OK && !wt_ctl_expired(ctl))
+        wt_ctl_report(ctl, wt_tour_length(inst, tour), stats->steps, true);
     ctl->bound_source = NULL;
     ctl->bound_user = NULL;
     if (!b) return st == WT_OK ? run_ascent(inst, ctl, true, m, alpha, stats, err) : st;
@@ -485,11 +509,19 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
     bool large_lk = lk && wt_policy_lk_large(wt_tuning_of(ctl->params)->ils_lk_large_min, n) &&
                     inst->type != WT_EXPLICIT;
     bool alpha_first = ascent_first(inst, ctl, &moves);
-    /* the 2-opt + Or-opt first descent of a large tour, done beside the ascent */
-    bool plain_done = alpha_first && ascent_beside_plain(inst, ctl, &moves, large_lk, two_opted, T);
     wt_status st = WT_OK;
+    if (device_plain_first(inst, ctl, &moves, on, large_lk, two_opted, T)) {
+        st = wt_descent_first_handover(on, inst, tour, ctl, stats, err);
+        if (st != WT_OK || wt_ctl_expired(ctl)) {
+            wt_alpha_free(&alpha);
+            return st;
+        }
+        two_opted = true;
+    }
+    /* the 2-opt + Or-opt first descent of a large tour, done beside the ascent */
+    bool plain_done = alpha_first && ascent_beside_plain(inst, ctl, &moves, large_lk, T);
     if (plain_done)
-        st = descend_beside_ascent(inst, tour, ctl, T, &moves, &alpha, stats, err);
+        st = descend_beside_ascent(inst, tour, two_opted, ctl, T, &moves, &alpha, stats, err);
     else if (alpha_first)
         st = run_ascent(inst, ctl, true, &moves, &alpha, stats, err);
     if (st == WT_OK && alpha.candidates && alpha_start(ctl))
@@ -528,7 +560,7 @@ wt_status wt_ils_local_run(const wt_instance *inst, int32_t *tour, wt_search_ctl
         st = ils_list_first_descent(whole, tour, inst, ctl, T, stats, err);
     } else {
         if (large_lk && !two_opted && !plain_done) {
-            st = ils_plain_first_descent(inst, tour, ctl, T, stats, err);
+            st = ils_plain_first_descent(inst, tour, false, ctl, T, stats, err);
             if (st == WT_OK) wt_ls_adopt(whole, tour, wt_tour_length(inst, tour));
         }
         if (st == WT_OK && tied_starts(whole, inst, ctl, &moves, large_lk || two_opted, T))

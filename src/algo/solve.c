@@ -421,28 +421,6 @@ static wt_status run_multistart(const wt_device *dev, const wt_instance *inst, i
     return WT_OK;
 }
 
-/* The first optimum on device dev, fixed edges aside (ctl->fixed is not
- * passed on).  On large tours it hands over early once passes in a row
- * gain little (wt_policy_device_stall_passes, WT_DEVICE_STALL_GAIN): the
- * last passes gain little for their time, and what is left the host's
- * segments find on every thread (bench/RESULTS.md, "Why the GPU's first
- * descent hands over on a stall").  With several GPUs a large tour's
- * descent splits over them (algo/descent_split.h). */
-static wt_status device_first_descent(const wt_device *dev, const wt_instance *inst,
-                                      int32_t *tour, wt_search_ctl *ctl,
-                                      wt_search_stats *stats, wt_error *err)
-{
-    wt_search_ctl device = *ctl;
-    device.fixed = NULL;
-    device.stall_steps = wt_policy_device_stall_passes(inst->n);
-    device.stall_gain = WT_DEVICE_STALL_GAIN;
-    device.stall_count = 0;
-    wt_status st = wt_descent_first(dev, inst, tour, &device, stats, err);
-    ctl->stop = device.stop;
-    ctl->next_report = device.next_report;
-    return st;
-}
-
 /* Whether the fixed edges (two cities a city, -1: none) of n cities are
  * one edge alone (an open path's closing edge), *a and *b its ends. */
 static bool one_fixed_edge(const int32_t *fixed, int n, int *a, int *b)
@@ -492,13 +470,13 @@ static wt_status run_ils(const wt_device *dev, const wt_instance *inst, int32_t 
          * descents, which cannot repair edges between windows alone); the
          * host's threads take it from there (a stop during this descent
          * leaves them nothing to do). */
-        wt_status st = device_first_descent(dev, inst, tour, ctl, stats, err);
+        wt_status st = wt_descent_first_handover(dev, inst, tour, ctl, stats, err);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
     } else if (path_gpu && one_fixed_edge(ctl->fixed, inst->n, &a, &z)) {
         /* An open path (its closing edge fixed): the GPU's first optimum of
          * its cities as a tour, the ends then joined again by one 2-opt
          * move, which the host's first descent repairs where it cost. */
-        wt_status st = device_first_descent(path_gpu, inst, tour, ctl, stats, err);
+        wt_status st = wt_descent_first_handover(path_gpu, inst, tour, ctl, stats, err);
         wt_tour_make_neighbours(inst, tour, inst->n, a, z);
         if (st != WT_OK || wt_ctl_expired(ctl)) return st;
         two_opted = true;
@@ -678,6 +656,9 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
     if (t->lk_alpha_beside != 0 && t->lk_alpha_beside != WT_TUNING_OFF)
         return BAD("lk_alpha_beside is %d; expected 0 (the default) or WT_TUNING_OFF",
                    t->lk_alpha_beside);
+    if (t->ils_lk_device_first != 0 && t->ils_lk_device_first != WT_TUNING_OFF)
+        return BAD("ils_lk_device_first is %d; expected 0 (the default) or WT_TUNING_OFF",
+                   t->ils_lk_device_first);
     int round_ms = t->ils_concurrent_round_ms;
     if (round_ms != 0 && (round_ms < 100 || round_ms > 60000))
         return BAD("ils_concurrent_round_ms is %d; expected 0 (the default) or 100 to 60000",

@@ -58,6 +58,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(lk_alpha, WT_TUNING_INT),
     FIELD(lk_alpha_start, WT_TUNING_INT),
     FIELD(lk_alpha_beside, WT_TUNING_INT),
+    FIELD(ils_lk_device_first, WT_TUNING_INT),
     FIELD(ascent_iterations, WT_TUNING_INT),
     FIELD(ascent_period, WT_TUNING_INT),
     FIELD(ascent_share_pct, WT_TUNING_INT),
