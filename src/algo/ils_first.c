@@ -22,8 +22,9 @@
  * default the list descent, LK on the whole tour held as a two-level list
  * on one thread, from one or more start tours side by side; else (the
  * k-opt step's above WT_ILS_KOPT_LIST_DESCENT_MAX cities,
- * wt_policy_lk_list_descent) a 2-opt + Or-opt first descent, then LK on
- * segments.  The k-opt step's short runs
+ * wt_policy_lk_list_descent) a 2-opt + Or-opt first descent (the GPU's
+ * first optimum and the segments' rounds after it, where a GPU searches
+ * concurrent windows: ils_local.c), then LK on segments.  The k-opt step's short runs
  * where ties abound (wt_policy_lk_tied_short) also descend from one start
  * tour a search side by side, on the array (ils_tied_first_descent).
  */

@@ -8,6 +8,15 @@
 
 #include <stdlib.h>
 
+/* Whether a limit of time_limit_s seconds on `threads` host threads
+ * lets LK's first descent of n cities end with the GPU's ascent and first
+ * optimum (WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY). */
+static bool device_lk_limit(int n, double time_limit_s, int threads)
+{
+    double rest = time_limit_s - WT_AUTO_LK_DEVICE_FIXED_S;
+    return time_limit_s > 0 && threads * rest >= WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * n;
+}
+
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s,
                                      int device_threads)
 {
@@ -15,7 +24,7 @@ wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_li
     if (n <= WT_AUTO_LK_MAX_CITIES) return WT_ILS_LK;
     bool long_limit = time_limit_s > 0 &&
                       (time_limit_s >= WT_AUTO_LK_LONG_S_PER_CITY * n ||
-                       device_threads * time_limit_s >= WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * n);
+                       device_lk_limit(n, time_limit_s, device_threads));
     return n <= WT_AUTO_LK_LONG_MAX_CITIES && long_limit ? WT_ILS_LK : WT_ILS_LOCAL;
 }
 
@@ -87,9 +96,10 @@ int wt_policy_lk_kopt(const wt_tuning *t, int n, bool directed, double time_limi
     double large = device_ascent ? WT_LK_KOPT_DEVICE_S_PER_CITY : WT_LK_KOPT_LARGE_S_PER_CITY;
     double s_per_city = n > WT_ILS_LK_REPLICAS_MAX ? large : WT_LK_KOPT_S_PER_CITY;
     bool short_limit = time_limit_s > 0 && time_limit_s < s_per_city * n;
-    double thread_s = (threads > 1 ? threads : 1) * time_limit_s;
+    int team = threads > 1 ? threads : 1;
+    double thread_s = team * time_limit_s;
     if (device_ascent && n > WT_AUTO_LK_MAX_CITIES)
-        short_limit = time_limit_s > 0 && thread_s < WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * n;
+        short_limit = time_limit_s > 0 && !device_lk_limit(n, time_limit_s, team);
     bool rich_limit = time_limit_s > 0 && n < WT_LK_KOPT_RICH_MAX_CITIES &&
                       thread_s >= WT_LK_KOPT_MAX_THREAD_S_PER_CITY * n;
     bool small = n < WT_LK_KOPT_MIN_CITIES;

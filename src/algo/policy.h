@@ -664,18 +664,22 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * for LK's first descent of the whole tour to pay (bench/RESULTS.md, "Why LK up
  * to a million cities from 45 µs a city (auto)"). */
 #define WT_AUTO_LK_LONG_S_PER_CITY 45e-6
-/* With the ascent on a GPU, from this many thread-seconds a city (threads
- * times the limit, over n): the 5-opt step on the GPU's alpha lists
- * (wt_policy_lk_kopt's rule there too), its first descent on segments on
- * all threads, which must end within the limit.  A million uniform cities
- * on 16 threads (H200 machine): at 15 s 0.691% above BHH against local
- * descents' 1.047%, at 30 s 0.411% against 0.903%; 500,000 at 10 s
- * (320 µs) 0.529% against 1.005%; but at 10 s on the million (160 µs) its
- * first descent ended just before the limit in three runs of five (1.033
- * to 1.152% against 1.130-1.168%) and was cut by it in two (1.354,
- * 1.367%): hence 12.5 s there (bench/RESULTS.md, "The million at 10, 15
- * and 30 s"). */
-#define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 200e-6
+/* With the ascent on a GPU, from WT_AUTO_LK_DEVICE_FIXED_S seconds plus
+ * this many thread-seconds a city (threads times the rest of the limit,
+ * over n): the 5-opt step on the GPU's alpha lists (wt_policy_lk_kopt's
+ * rule there too), its first descent on segments on all threads after the
+ * GPU's 2-opt + Or-opt first optimum (the ascent beside the host's
+ * segments), which must end within the limit; the fixed part is the set-up
+ * (the start tour, the GPU's context and first optimum) that more threads
+ * do not shorten.  H200 machine, 16 cores, uniform cities, gaps above BHH,
+ * LK against local descents: a million at 6 s 1.262% (the first descent
+ * cut) against 1.375%, at 7 s 1.042 against 1.263%, at 10 s 0.744 and
+ * 0.800% (seeds 1, 2) against 1.157 and 1.103%; 500,000 at 4 s 1.462%
+ * (cut) against 1.341%, at 5 s 1.181 against 1.208%; 300,000 at 2 s
+ * 1.542% (cut) against 1.440%, at 3 s 1.208 against 1.308%: here from 7,
+ * 4.5 and 3.5 s (bench/RESULTS.md, "The million at 10, 15 and 30 s"). */
+#define WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY 80e-6
+#define WT_AUTO_LK_DEVICE_FIXED_S 2.0
 
 /* The shortest time limit, in seconds, from which auto's ILS with LK
  * descents (on the host) lets a usable GPU take part: its ascent, and
@@ -718,9 +722,10 @@ static inline wt_ls_moves wt_policy_directed_moves(wt_ls_moves m, int tuned)
  * auto takes on a tour of n cities under a time limit of time_limit_s seconds
  * (<= 0: none): LK up to WT_AUTO_LK_MAX_CITIES, up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
- * city or more (or WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a
- * city where a GPU runs the ascent for alpha lists beside device_threads
- * host threads; 0: no GPU), local beyond. */
+ * city or more (or WT_AUTO_LK_DEVICE_FIXED_S plus
+ * WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a city where a GPU
+ * runs the ascent for alpha lists beside device_threads host threads; 0:
+ * no GPU), local beyond. */
 wt_ils_descent wt_policy_ils_descent(wt_ils_descent asked, int n, double time_limit_s,
                                      int device_threads);
 

@@ -14,8 +14,9 @@
 
 /* auto: LK up to WT_AUTO_LK_MAX_CITIES under any limit; above, LK up to
  * WT_AUTO_LK_LONG_MAX_CITIES under a limit of WT_AUTO_LK_LONG_S_PER_CITY a
- * city or more (WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds with the
- * GPU's ascent), local
+ * city or more (WT_AUTO_LK_DEVICE_FIXED_S plus
+ * WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds with the GPU's ascent),
+ * local
  * otherwise; any other descent as asked. */
 static void test_auto_descent(void **state)
 {
@@ -34,13 +35,13 @@ static void test_auto_descent(void **state)
     assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, lk_max + 1,
                                            WT_AUTO_LK_LONG_S_PER_CITY * (lk_max + 1) * 1.001, 0),
                      WT_ILS_LK);
-    /* With the GPU's ascent, from WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY
-     * thread-seconds a city. */
-    double device = WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * long_max / 16;
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 16), WT_ILS_LK);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 0.999, 16),
+    /* With the GPU's ascent, from WT_AUTO_LK_DEVICE_FIXED_S plus
+     * WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a city. */
+    double device = WT_AUTO_LK_DEVICE_FIXED_S + WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * long_max / 16;
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device + 0.01, 16), WT_ILS_LK);
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device - 0.01, 16),
                      WT_ILS_LOCAL);
-    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 8),
+    assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device + 0.01, 8),
                      WT_ILS_LOCAL);
     assert_int_equal(wt_policy_ils_descent(WT_ILS_AUTO, long_max, device * 1.001, 0),
                      WT_ILS_LOCAL);
@@ -185,9 +186,11 @@ static void test_lk_kopt(void **state)
     const double dev_s = WT_LK_KOPT_DEVICE_S_PER_CITY * large;
     assert_int_equal(wt_policy_lk_kopt(&d, large, false, dev_s, 16, true), WT_LK_KOPT_DEFAULT);
     assert_int_equal(wt_policy_lk_kopt(&d, large, false, 0.99 * dev_s, 16, true), 0);
-    /* there from WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a city */
+    /* there from WT_AUTO_LK_DEVICE_FIXED_S plus
+     * WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY thread-seconds a city */
     const int huge = WT_AUTO_LK_MAX_CITIES + 1;
-    const double huge_s = WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * huge / 16;
+    const double huge_s =
+        WT_AUTO_LK_DEVICE_FIXED_S + WT_AUTO_LK_DEVICE_THREAD_S_PER_CITY * huge / 16;
     assert_int_equal(wt_policy_lk_kopt(&d, huge, false, huge_s * 1.001, 16, true),
                      WT_LK_KOPT_DEFAULT);
     assert_int_equal(wt_policy_lk_kopt(&d, huge, false, 0.99 * huge_s, 16, true), 0);
