@@ -144,6 +144,20 @@ uint64_t ils_share(uint64_t quota, uint64_t parts, uint64_t u)
     return quota / parts + (u < quota % parts);
 }
 
+void ils_report_round(ils_search *all, int t, int T, wt_search_ctl *ctl, uint64_t done_before,
+                      const int64_t *tour_len, int *halt)
+{
+    bool stop;
+    if (t == 0) {
+        ctl->kicks = done_before;
+        stop = wt_ctl_report(ctl, shown_length(all, T, tour_len),
+                             ctl->steps_before + all[t].moves, false);
+    } else {
+        stop = wt_ctl_expired(ctl);
+    }
+    if (stop) ils_set_halt(halt);
+}
+
 void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_search_ctl *ctl,
                    uint64_t done_before, const int64_t *tour_len, int *halt)
 {
@@ -151,15 +165,7 @@ void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_searc
     bool accept_equal = ctl->params->accept_equal;
     for (uint64_t k = 0; k < mine; k++) {
         if (k % ILS_POLL == 0) {
-            bool stop;
-            if (t == 0) {
-                ctl->kicks = done_before + k * (uint64_t)T;
-                stop = wt_ctl_report(ctl, shown_length(all, T, tour_len),
-                                     ctl->steps_before + s->moves, false);
-            } else {
-                stop = wt_ctl_expired(ctl);
-            }
-            if (stop) ils_set_halt(halt);
+            ils_report_round(all, t, T, ctl, done_before + k * (uint64_t)T, tour_len, halt);
             if (ils_halted(halt)) return;
         }
         /* No kick after `until`, looked at before every kick: a kick of the

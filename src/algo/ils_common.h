@@ -79,6 +79,12 @@ uint64_t ils_share(uint64_t quota, uint64_t parts, uint64_t u);
  * ctl. */
 void ils_run_round(ils_search *all, int t, int T, uint64_t mine, int n, wt_search_ctl *ctl,
                    uint64_t done_before, const int64_t *tour_len, int *halt);
+/* Progress between kicks' rounds' or segments' pieces of work, from
+ * search t == 0 (the solving thread) alone: the searches' best length as
+ * ils_run_round reports it (done_before: the kicks shown), and the halt
+ * set where ctl says stop; any other t only watches ctl. */
+void ils_report_round(ils_search *all, int t, int T, wt_search_ctl *ctl, uint64_t done_before,
+                      const int64_t *tour_len, int *halt);
 /* The T searches' kicks, kept kicks and moves, added to stats. */
 void ils_add_stats(wt_search_stats *stats, const ils_search *s, int T);
 uint64_t ils_kicks_of(const ils_search *s, int T);

@@ -88,14 +88,13 @@ static void run_segments(ils_search *all, int t, int T, int turns, int32_t *tour
     uint64_t parts = (uint64_t)T * (uint64_t)turns, mine_before = all[t].kicks;
     all[t].acc = 0;
     for (int r = 0; r < turns && !ils_halted(halt); r++) {
-        /* A first descent makes no kicks, whose polls would see a stop. */
-        if (wt_ctl_expired(ctl)) {
-            ils_set_halt(halt);
-            break;
-        }
-        int j = r * T + t;
         /* The progress line's count: this round's earlier turns, T times. */
         uint64_t done = done_before + (all[t].kicks - mine_before) * (uint64_t)T;
+        /* A first descent makes no kicks, whose polls would see a stop and
+         * report: its turns do, the segments' gains so far shown. */
+        ils_report_round(all, t, T, ctl, done, tour_len, halt);
+        if (ils_halted(halt)) break;
+        int j = r * T + t;
         run_segment(all, t, T, j, T * turns, tour, where, n, offset,
                     ils_share(quota, parts, (uint64_t)j), ctl, done, tour_len, halt);
     }
@@ -152,6 +151,9 @@ wt_status ils_segments_round(ils_segments *k, int T, int32_t *tour, int n, int o
 #pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static)
     for (int x = 0; x < n; x++) where[tour[x]] = x;
     int turns = k->turns;
+    /* No gain yet this round: the progress reports add these to *length,
+     * which holds the last round's gains already. */
+    for (int t = 0; t < T; t++) s[t].shown = 0;
 #pragma omp parallel for num_threads(ils_team(T, ctl)) schedule(static, 1)
     for (int t = 0; t < T; t++)
         run_segments(s, t, T, turns, tour, where, n, offset, quota, ctl, *done, length, halt);

@@ -290,6 +290,53 @@ static void test_ils_lk_list_first_descent(void **state)
     wt_instance_free(inst);
 }
 
+/* The lengths a run's progress callback saw. */
+typedef struct seen_lengths {
+    int64_t first, least, last;
+    int calls, rises;
+} seen_lengths;
+
+static int on_progress(const wt_progress *pr, void *user)
+{
+    seen_lengths *s = user;
+    if (s->calls++ == 0) s->first = s->least = pr->best_length;
+    if (pr->best_length > s->last && s->calls > 1) s->rises++;
+    if (pr->best_length < s->least) s->least = pr->best_length;
+    s->last = pr->best_length;
+    return 0;
+}
+
+/* The segments' progress, the first descent's turns included: every
+ * length shown is a tour's the run had, so none is shorter than the
+ * result and none rises after a shorter one. */
+static void test_segments_progress(void **state)
+{
+    (void)state;
+    wt_instance *inst = wt_test_random_instance(LARGE, 9);
+    wt_params p = ils_lk_params(600);
+    wt_tuning tune = {.ils_searches = 2,
+                       .ascent_iterations = ASCENT_STEPS,
+                       .ils_lk_large_min = LARGE,
+                       .ils_list_descent_min = WT_TUNING_OFF,
+                       .ils_merged_min = WT_TUNING_OFF,
+                       .ils_segment_max = 200}; /* several turns a search */
+    p.tuning = &tune;
+    seen_lengths seen = {0};
+    p.progress = on_progress;
+    p.progress_user = &seen;
+    p.progress_interval_s = 0;
+    wt_result r;
+    wt_error err = {0};
+    if (wt_solve(inst, &p, &r, &err) != WT_OK) fail_msg("solve: %s", err.message);
+    assert_int_equal(r.length, wt_tour_length(inst, r.tour));
+    assert_true(seen.calls > 10);
+    assert_true(seen.least >= r.length);
+    assert_int_equal(seen.rises, 0);
+    assert_true(seen.first > r.length);
+    wt_result_free(&r);
+    wt_instance_free(inst);
+}
+
 /* n cities on the points of a square lattice of side x side points 10
  * apart, in order, each point taken (holed) with probability 2/3 drawn
  * from seed, else every one. */
@@ -831,6 +878,7 @@ int main(void)
         cmocka_unit_test(test_list_descent),
         cmocka_unit_test(test_five_level_step),
         cmocka_unit_test(test_ils_lk_list_first_descent),
+        cmocka_unit_test(test_segments_progress),
         cmocka_unit_test(test_ils_lk_merged_starts),
         cmocka_unit_test(test_ils_lk_starts),
         cmocka_unit_test(test_ils_lk_tied_starts),
