@@ -361,9 +361,10 @@ static void exhaustive_fixed(const wt_instance *inst, const int32_t *fixed, int3
 
 /* What runs where, for wt_result.device: device holds the chosen device's
  * description on entry (the GPU's, for concurrent windows), the run's on
- * exit. */
+ * exit; gpu_first: the GPU of the concurrent windows made the host's
+ * first optimum too (ils_local.c, LK on large tours). */
 static void describe_run(const wt_params *params, int n, const wt_backend *backend, int threads,
-                         bool concurrent, char *device, size_t size)
+                         bool concurrent, bool gpu_first, char *device, size_t size)
 {
     char gpu[128];
     snprintf(gpu, sizeof gpu, "%s", device);
@@ -373,8 +374,8 @@ static void describe_run(const wt_params *params, int n, const wt_backend *backe
                            : run_as == WT_ILS_WINDOWS ? "window searches"
                                                       : "local descents";
     if (concurrent && backend->host)
-        snprintf(device, size, "CPU, %d thread%s, %s; %.60s: concurrent window searches",
-                 threads, s, descents, gpu);
+        snprintf(device, size, "CPU, %d thread%s, %s; %.50s: %sconcurrent window searches",
+                 threads, s, descents, gpu, gpu_first ? "first optimum, " : "");
     else if (concurrent)
         snprintf(device, size, "%.40s: first descent, concurrent windows; CPU, %d thread%s: "
                  "local descents", gpu, threads, s);
@@ -855,7 +856,9 @@ static wt_status solve_search(const wt_instance *inst, const wt_params *params,
     if (fixed) wt_device_host(&run_on);
     const wt_device *path_gpu = path_first_on(&chosen, inst, params, fixed) ? &chosen : NULL;
     const wt_backend *backend = path_gpu ? chosen.backend : run_on.backend;
-    describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
+    char gpu_name[128];
+    memcpy(gpu_name, device, sizeof gpu_name);
+    describe_run(params, inst->n, backend, ctl.threads, concurrent, false, device, sizeof device);
 
     double search_start = wt_now(), init_time = search_start - ctl.t_start;
     wt_search_stats stats = {0};
@@ -917,9 +920,14 @@ static wt_status solve_search(const wt_instance *inst, const wt_params *params,
     res->ascent.time_s = stats.ascent_s;
     snprintf(res->backend, sizeof res->backend, "%s", backend->name);
     res->host = backend->host;
-    if (stats.windows_devices[0]) { /* the concurrent windows ran over several GPUs */
-        snprintf(device, sizeof device, "%s", stats.windows_devices);
-        describe_run(params, inst->n, backend, ctl.threads, concurrent, device, sizeof device);
+    /* The concurrent windows ran over several GPUs, or the host's search
+     * had the first optimum of the windows' GPU (its passes counted). */
+    bool gpu_first = concurrent && backend->host && stats.passes > 0;
+    if (stats.windows_devices[0] || gpu_first) {
+        snprintf(device, sizeof device, "%s",
+                 stats.windows_devices[0] ? stats.windows_devices : gpu_name);
+        describe_run(params, inst->n, backend, ctl.threads, concurrent, gpu_first, device,
+                     sizeof device);
     }
     snprintf(res->device, sizeof res->device, "%s", device);
     return WT_OK;

@@ -513,12 +513,16 @@ static void test_ascent_beside_first_descent(void **state)
         if (off) t.ils_lk_device_first = WT_TUNING_OFF;
         r = solve(inst, &p);
         print_message("    %d cities, limit %.0f s, first optimum on the %s: %s, length %lld, "
-                      "%llu GPU passes, %llu kicks, ascent on '%s'\n", BESIDE_CUT_N,
+                      "%llu GPU passes, %llu kicks, ascent on '%s' (%s)\n", BESIDE_CUT_N,
                       BESIDE_LIMIT_S, off ? "host" : "GPU", wt_stop_reason_name(r.stop),
                       (long long)r.length, (unsigned long long)r.scan.passes,
-                      (unsigned long long)r.ils.kicks, r.ascent.device);
+                      (unsigned long long)r.ils.kicks, r.ascent.device, r.device);
         check_tour(inst, &r);
-        if (!gpu_is_cpu) assert_true(off ? r.scan.passes == 0 : r.scan.passes > 0);
+        if (!gpu_is_cpu) {
+            assert_true(off ? r.scan.passes == 0 : r.scan.passes > 0);
+            /* the result says where the first optimum was made */
+            assert_true((strstr(r.device, "first optimum") != NULL) == !off);
+        }
         wt_result_free(&r);
     }
     wt_instance_free(inst);
