@@ -155,6 +155,13 @@ struct wt_tuning {
                                  replicas on arrays; 0: the default (above
                                  WT_ILS_LK_REPLICAS_MAX, src/algo/policy.h);
                                  WT_TUNING_OFF: never; else >= 1 */
+    int64_t ils_plain_list_min; /* the first descent's 2-opt + Or-opt descent
+                                 of the whole tour: cities from which its
+                                 2-opt moves run first on the tour held as a
+                                 two-level list (a flip O(sqrt n) instead of
+                                 up to n / 2), Or-opt's then on the array;
+                                 0: the default (WT_ILS_PLAIN_LIST_MIN,
+                                 src/algo/policy.h); WT_TUNING_OFF: never */
     int ils_concurrent_ahead; /* the concurrent windows' rounds searched and
                                  not yet spliced into the host's tour, at most
                                  (then the rounds wait for the host's next

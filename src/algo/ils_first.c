@@ -9,9 +9,11 @@
  * no long edges left, and the whole tour's descent on one thread takes
  * seconds at millions of cities: a second round of segments, cut half a
  * segment further, takes its place.  Otherwise the whole tour's descent
- * alone.  The longest edges, which the candidate lists may have no
- * shorter edge to replace with, are then revisited over all pairs
- * (wt_ls_long_edges).
+ * alone; from WT_ILS_PLAIN_LIST_MIN cities its 2-opt moves first on the
+ * tour held as a two-level list, where a move between far positions costs
+ * O(sqrt n), not a reversal of up to half the array.  The longest edges,
+ * which the candidate lists may have no shorter edge to replace with, are
+ * then revisited over all pairs (wt_ls_long_edges).
  *
  * Where the whole tour's descent would take seconds on one thread (the
  * k-opt step chaining as LKH's, wt_policy_ils_merged_starts), each search
@@ -41,6 +43,23 @@
 #include "core/init.h"
 #include "core/instance.h"
 
+/* The descent of the whole tour from every city: from
+ * wt_policy_plain_list_descent's size its 2-opt moves on the list first
+ * (committed: the first descent is never undone), then the array's. */
+static wt_status whole_descent(wt_ls *whole, int n, const wt_search_ctl *ctl,
+                               wt_search_stats *stats, wt_error *err)
+{
+    const wt_ls_moves *m = wt_ls_moves_of(whole);
+    int64_t tuned = wt_tuning_of(ctl->params)->ils_plain_list_min;
+    if (wt_policy_plain_list_descent(tuned, n, m->lk, m->directed)) {
+        wt_ls_touch_all(whole);
+        wt_status st = wt_ls_descend_list(whole, false, &stats->steps, err);
+        if (st != WT_OK) return st;
+    }
+    wt_ls_touch_all(whole);
+    return wt_ls_descend(whole, &stats->steps, err);
+}
+
 wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool two_opted,
                             bool large_lk, int n, wt_search_ctl *ctl, int T,
                             wt_search_stats *stats, wt_error *err)
@@ -66,8 +85,7 @@ wt_status ils_first_descent(wt_ls *whole, int32_t *tour, bool on_segments, bool 
         wt_ls_adopt(whole, tour, length);
         if (two_opted) return WT_OK;
     }
-    wt_ls_touch_all(whole);
-    wt_status st = wt_ls_descend(whole, &stats->steps, err);
+    wt_status st = whole_descent(whole, n, ctl, stats, err);
     /* The longest edges, then a descent from the new ends. */
     for (int r = 0; st == WT_OK && r < WT_ILS_LONG_EDGE_PASSES && !two_opted &&
                     !wt_ctl_expired(ctl) && wt_ls_long_edges(whole, WT_ILS_LONG_EDGES, ils_team(T, ctl)) > 0;

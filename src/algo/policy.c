@@ -137,6 +137,12 @@ bool wt_policy_lk_large(int64_t tuned, int n)
     return tuned ? n >= tuned : n > WT_ILS_LK_REPLICAS_MAX;
 }
 
+bool wt_policy_plain_list_descent(int64_t tuned, int n, bool lk, bool directed)
+{
+    if (tuned == WT_TUNING_OFF || lk || directed) return false;
+    return n >= (tuned ? tuned : WT_ILS_PLAIN_LIST_MIN);
+}
+
 bool wt_policy_lk_kopt_tied_off(int tuned, int n)
 {
     return tuned == 0 && n > WT_LK_KOPT_TIED_MAX_CITIES;

@@ -425,6 +425,18 @@ uint64_t wt_policy_timed_round(uint64_t round, double round_s, double limit_s, u
  * WT_ILS_LK_REPLICAS_MAX; tuned: ils_lk_large_min, from that many cities,
  * WT_TUNING_OFF never). */
 bool wt_policy_lk_large(int64_t tuned, int n);
+/* Tours from which the first descent's 2-opt + Or-opt descent of the whole
+ * tour makes its 2-opt moves on the tour held as a two-level list first:
+ * on the array a flip between far positions reverses up to half the tour,
+ * and from a start tour's segments' optimum most of the whole tour's moves
+ * join far positions (bench/RESULTS.md, "Why the whole tour's first 2-opt
+ * moves on a list from 250,000 cities"). */
+#define WT_ILS_PLAIN_LIST_MIN 250000
+/* Whether that descent of n cities takes the list first (tuned:
+ * ils_plain_list_min, from that many cities, WT_TUNING_OFF never): not for
+ * LK's engines (their list descent is a rule of its own) nor directed
+ * costs (their moves work on positions only). */
+bool wt_policy_plain_list_descent(int64_t tuned, int n, bool lk, bool directed);
 /* Tours from which a host ILS with a GPU beside it (its concurrent windows'
  * device) takes the whole tour's candidate lists from the GPU's neighbours
  * slot, the same lists as the host's: below, the host's threads list them

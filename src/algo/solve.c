@@ -595,6 +595,7 @@ static wt_status validate_tuning(const wt_tuning *t, wt_error *err)
         {"ils_device_lists_min", t->ils_device_lists_min},
         {"renumber_min", t->renumber_min},
         {"ils_lk_large_min", t->ils_lk_large_min},
+        {"ils_plain_list_min", t->ils_plain_list_min},
         {"ils_starts", t->ils_starts},
         {"ils_replica_every", t->ils_replica_every},
         {"ils_share_round_every", t->ils_share_round_every},

@@ -37,6 +37,7 @@ static const wt_tuning_field tuning_fields[] = {
     FIELD(ils_concurrent_ahead, WT_TUNING_INT),
     FIELD(renumber_min, WT_TUNING_I64),
     FIELD(ils_lk_large_min, WT_TUNING_I64),
+    FIELD(ils_plain_list_min, WT_TUNING_I64),
     FIELD(ils_window_resident, WT_TUNING_INT),
     FIELD(ils_device_lists_min, WT_TUNING_I64),
     FIELD(ils_merge, WT_TUNING_INT),

@@ -341,6 +341,41 @@ static void test_ils_local_segments(void **state)
     wt_instance_free(inst);
 }
 
+/* The first descent's whole-tour 2-opt moves on a two-level list first
+ * (tuning ils_plain_list_min lowered to this 13,000-city greedy tour, on 2
+ * searches: segments, then the whole tour): valid tours of exact length,
+ * the same tour again and on 1 and 3 threads, the first descent within
+ * 0.5% of the array's alone, and shorter after kicks. */
+static void test_ils_local_list_first_descent(void **state)
+{
+    (void)state;
+    int n = 13000;
+    wt_instance *inst = wt_test_random_instance(n, 91);
+    wt_tuning list = {.ils_searches = 2, .ils_plain_list_min = 1000};
+    wt_tuning array = {.ils_searches = 2, .ils_plain_list_min = WT_TUNING_OFF};
+    wt_result a = ils_run(inst, &array, WT_INIT_GREEDY, 3, 1, 0, WT_ILS_LOCAL, 2);
+    wt_result l = ils_run(inst, &list, WT_INIT_GREEDY, 3, 1, 0, WT_ILS_LOCAL, 2);
+    wt_result k = ils_run(inst, &list, WT_INIT_GREEDY, 3, 4000, 0, WT_ILS_LOCAL, 2);
+    for (int threads = 1; threads <= 3; threads += 2) {
+        wt_result again = ils_run(inst, &list, WT_INIT_GREEDY, 3, 4000, 0, WT_ILS_LOCAL, threads);
+        assert_int_equal(again.length, k.length);
+        assert_memory_equal(again.tour, k.tour, (size_t)n * sizeof(int32_t));
+        wt_result_free(&again);
+    }
+    const wt_result *all[] = {&a, &l, &k};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(wt_tour_validate(all[i]->tour, n, NULL), WT_OK);
+        assert_int_equal(all[i]->length, wt_tour_length(inst, all[i]->tour));
+        assert_true(all[i]->length < all[i]->init_length);
+    }
+    assert_true((double)l.length <= 1.005 * (double)a.length);
+    assert_true(k.length < l.length);
+    wt_result_free(&a);
+    wt_result_free(&l);
+    wt_result_free(&k);
+    wt_instance_free(inst);
+}
+
 /* A kick budget fixes the searches (wt_policy_ils_searches), so the same
  * seed and budget give the same tour on 1, 2 and 3 threads, whichever way
  * the searches share the kicks (their thresholds lowered to a 400-city
@@ -466,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_ils_too_small_to_kick),
         cmocka_unit_test(test_ils_local_descents),
         cmocka_unit_test(test_ils_local_segments),
+        cmocka_unit_test(test_ils_local_list_first_descent),
         cmocka_unit_test(test_ils_same_tour_on_any_threads),
         cmocka_unit_test(test_ctl_stall_rule),
         cmocka_unit_test(test_ils_local_from_2opted),

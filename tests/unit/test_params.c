@@ -32,7 +32,7 @@ static void test_solve_checks_every_field(void **state)
 {
     (void)state;
     wt_instance *inst = square();
-    for (int k = 0; k < 57; k++) {
+    for (int k = 0; k < 58; k++) {
         wt_params p;
         wt_params_defaults(&p);
         wt_tuning t = {0};
@@ -96,6 +96,7 @@ static void test_solve_checks_every_field(void **state)
         case 54: t.ils_lk_large_min = -2; field = "ils_lk_large_min"; break;
         case 55: t.lk_alpha_beside = 1; field = "lk_alpha_beside"; break;
         case 56: t.ils_lk_device_first = 2; field = "ils_lk_device_first"; break;
+        case 57: t.ils_plain_list_min = -2; field = "ils_plain_list_min"; break;
         }
         refused(inst, &p, field);
     }
@@ -265,7 +266,7 @@ static void test_tuning_fields(void **state)
     (void)state;
     size_t count = 0, bytes = 0;
     const wt_tuning_field *f = wt_tuning_fields(&count);
-    assert_int_equal(count, 52);
+    assert_int_equal(count, 53);
     assert_ptr_equal(wt_tuning_fields(NULL), f);
     static const size_t size_of[] = {[WT_TUNING_I64] = sizeof(int64_t),
                                      [WT_TUNING_INT] = sizeof(int),

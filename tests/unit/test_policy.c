@@ -215,6 +215,16 @@ static void test_lk_kopt(void **state)
     assert_true(wt_policy_lk_large(3000, 3000));
     assert_false(wt_policy_lk_large(3001, 3000));
     assert_false(wt_policy_lk_large(WT_TUNING_OFF, 1000000));
+    /* the whole tour's 2-opt moves on a list first from
+     * WT_ILS_PLAIN_LIST_MIN cities; tuned: from that many, or never; never
+     * for LK's engines or directed costs */
+    assert_false(wt_policy_plain_list_descent(0, WT_ILS_PLAIN_LIST_MIN - 1, false, false));
+    assert_true(wt_policy_plain_list_descent(0, WT_ILS_PLAIN_LIST_MIN, false, false));
+    assert_true(wt_policy_plain_list_descent(2000, 2000, false, false));
+    assert_false(wt_policy_plain_list_descent(2001, 2000, false, false));
+    assert_false(wt_policy_plain_list_descent(WT_TUNING_OFF, 10000000, false, false));
+    assert_false(wt_policy_plain_list_descent(0, 10000000, true, false));
+    assert_false(wt_policy_plain_list_descent(0, 10000000, false, true));
     assert_int_equal(kopt(WT_TUNING_OFF, 1, 1000, false, 0), 0);
     assert_int_equal(kopt(3, 0, 1000, false, 0), 3);
     assert_int_equal(kopt(4, WT_TUNING_OFF, 1000, true, 1e-3), 4);
